@@ -1,0 +1,74 @@
+import type { ThmFailingTest, ThmReport } from '../engine/thm/report';
+
+const TESTS_PER_CLUSTER = 5;
+
+function chainText(test: ThmFailingTest): string {
+  return test.chain.join(' → ');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** `tenet thm` without --json: what a developer reads to approve or override the selection. */
+export function formatThmReport(report: ThmReport): string {
+  const out: string[] = [];
+  const byId = new Map(report.failing.map((f) => [f.nodeid, f]));
+  const c = report.counts;
+  out.push(`THM  ${report.target}  (${report.mode === 'blank' ? 'benchmark mode: target blanked' : 'stub mode'})`);
+  const parts = [
+    `${plural(c.collected, 'test')} in scope`,
+    `${c.passed} passed`,
+    ...(c.skipped ? [`${c.skipped} skipped`] : []),
+    `${c.failing} failing${c.unreached ? ` (${c.unreached} never reached the target)` : ''}`,
+    ...(report.mode === 'blank' ? [`${c.alreadyFailing} already failing on the original code`] : []),
+    ...(c.collectionErrors ? [`${plural(c.collectionErrors, 'module')} failed to import`] : []),
+    ...(c.crashed ? [`${c.crashed} crashed`] : []),
+    ...(c.timedOut ? [`${c.timedOut} timed out`] : []),
+  ];
+  out.push(`  ${parts.join(' · ')}`);
+  out.push(`  ${plural(report.shards, 'pytest process')} · ${(report.durationMs / 1000).toFixed(1)} s · Python ${report.python.version}, pytest ${report.python.pytest}`);
+  for (const warning of report.warnings) out.push(`  ! ${warning.replace(/\n/g, '\n    ')}`);
+
+  if (report.clusters.length) {
+    out.push('', `Clusters by the target's direct caller (${report.clusters.length})`);
+    report.clusters.forEach((cluster, index) => {
+      out.push(`  ${index + 1}. ${cluster.caller}  · ${plural(cluster.tests.length, 'test')} · shortest depth ${cluster.depth}`);
+      for (const nodeid of cluster.tests.slice(0, TESTS_PER_CLUSTER)) {
+        const test = byId.get(nodeid)!;
+        const mark = report.selected.includes(nodeid) ? '★' : nodeid === cluster.representative ? '·' : ' ';
+        out.push(`     ${mark} ${nodeid}  (depth ${test.depth}, ${test.entryKind})`);
+      }
+      if (cluster.tests.length > TESTS_PER_CLUSTER) out.push(`       … and ${cluster.tests.length - TESTS_PER_CLUSTER} more`);
+    });
+  }
+
+  out.push('', report.selected.length ? `Selected tests (T=${report.T ?? 'all'}), marked ★` : 'Selected tests: none (no failing test reached the target)');
+  report.selected.forEach((nodeid, index) => {
+    const test = byId.get(nodeid)!;
+    out.push(`  ${index + 1}. ${nodeid}`);
+    out.push(`     chain: ${chainText(test)}`);
+    if (test.message) out.push(`     fails: ${test.message.split('\n')[0]!.slice(0, 160)}`);
+  });
+
+  const unreached = report.failing.filter((f) => !f.reached);
+  if (unreached.length) {
+    out.push('', `Failing without reaching the target (${unreached.length}; not clustered)`);
+    for (const test of unreached.slice(0, 10)) out.push(`  ${test.nodeid}: ${test.message.split('\n')[0]!.slice(0, 120)}`);
+    if (unreached.length > 10) out.push(`  … and ${unreached.length - 10} more`);
+  }
+  if (report.alreadyFailing.length) {
+    out.push('', `Already failing on the original code (${report.alreadyFailing.length}; left out)`);
+    for (const nodeid of report.alreadyFailing.slice(0, 10)) out.push(`  ${nodeid}`);
+    if (report.alreadyFailing.length > 10) out.push(`  … and ${report.alreadyFailing.length - 10} more`);
+  }
+  if (report.mode === 'stub' && report.counts.failing === 0) {
+    out.push('', 'No test fails against the target as it is. If the function already has a real body, pass --blank (benchmark mode).');
+  }
+  return out.join('\n');
+}
+
+/** The `--json` object: the report minus the bulky failure texts, which stay in sessions. */
+export function thmJson(report: ThmReport): unknown {
+  return { ...report, failing: report.failing.map(({ longrepr: _longrepr, ...rest }) => rest) };
+}

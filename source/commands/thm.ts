@@ -1,0 +1,48 @@
+import type { EngineEvent } from '../engine/events';
+import { openTask } from '../engine/task/open-task';
+import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
+import { formatThmReport, thmJson } from './format-thm';
+import { progressLine } from './progress-line';
+
+export interface ThmCommandOptions {
+  repo: string;
+  target: string;
+  blank?: boolean;
+  T?: number;
+  json?: boolean;
+  python?: string;
+  testTimeout?: number;
+  timeout?: number;
+  jobs?: number | 'auto';
+  keepWorkspace?: boolean;
+  tests: string[];
+}
+
+/** `tenet thm`: run the Test Harness Mechanism and print failing tests, clusters and the selection. */
+export async function thmCommand(options: ThmCommandOptions): Promise<number> {
+  const task = await openTask({
+    repo: options.repo,
+    target: options.target,
+    blank: options.blank ?? false,
+    ...(options.python ? { python: options.python } : {}),
+    keepWorkspace: options.keepWorkspace ?? false,
+  });
+  const progress = options.json ? undefined : progressLine();
+  try {
+    const report = await runThm(task, {
+      T: options.T ?? THM_DEFAULTS.T,
+      testArgs: options.tests,
+      testTimeoutSec: options.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
+      timeoutSec: options.timeout ?? THM_DEFAULTS.timeoutSec,
+      jobs: options.jobs ?? THM_DEFAULTS.jobs,
+      emit: (event: EngineEvent) => progress?.onEvent(event),
+    });
+    progress?.clear();
+    process.stdout.write(options.json ? `${JSON.stringify(thmJson(report))}\n` : `${formatThmReport(report)}\n`);
+    if (options.keepWorkspace) process.stderr.write(`workspace kept at ${task.workspace.root}\n`);
+    return 0;
+  } finally {
+    progress?.clear();
+    await task.dispose();
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Shutdown hooks. Whatever tenet must undo before it exits — kill pytest process groups, remove a
+ * scratch workspace — registers here, and runs on normal exit, on SIGINT/SIGTERM/SIGHUP and on an
+ * uncaught error. Hooks are synchronous because `process.on('exit')` cannot wait.
+ */
+type Cleanup = () => void;
+
+const cleanups = new Set<Cleanup>();
+let installed = false;
+
+export function onShutdown(cleanup: Cleanup): () => void {
+  install();
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
+
+export function runCleanups(): void {
+  // Newest first: a workspace is removed after the processes running in it are killed.
+  for (const cleanup of [...cleanups].reverse()) {
+    cleanups.delete(cleanup);
+    try {
+      cleanup();
+    } catch {
+      // Best effort: one failing hook must not keep the others from running.
+    }
+  }
+}
+
+const SIGNAL_CODES: Record<string, number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
+let signalHandler: ((signal: NodeJS.Signals) => void) | undefined;
+
+/** What happens on a signal once cleanups ran. The TUI and tests may replace the default (exit). */
+export function setSignalHandler(handler: (signal: NodeJS.Signals) => void): void {
+  signalHandler = handler;
+}
+
+function install(): void {
+  if (installed) return;
+  installed = true;
+  process.on('exit', runCleanups);
+  for (const signal of Object.keys(SIGNAL_CODES) as NodeJS.Signals[]) {
+    process.on(signal, () => {
+      runCleanups();
+      if (signalHandler) signalHandler(signal);
+      else process.exit(128 + SIGNAL_CODES[signal]!);
+    });
+  }
+}

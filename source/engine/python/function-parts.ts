@@ -1,0 +1,85 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import { listDefinitions, type Definition } from './definitions';
+
+/**
+ * The pieces of one function definition, as indices into the module text, so it can be blanked,
+ * instrumented or replaced without touching a byte of the rest of the file.
+ */
+export interface FunctionParts {
+  definition: Definition;
+  /** Start of the first decorator (or of `def`/`async def`). */
+  outerStart: number;
+  /** Start of `def` / `async def` (after the decorators). */
+  defStart: number;
+  /** End of the header: decorators and signature up to and including the `:` (and a comment on that line). */
+  headerEnd: number;
+  /** The docstring statement's text, when the body starts with one. */
+  docstring?: string;
+  /** Start of the first statement after the docstring, or undefined when the docstring is the whole body. */
+  statementsStart?: number;
+  /** Kind of that first statement (tree-sitter node type). */
+  firstStatementType?: string;
+  /** End of the function. */
+  end: number;
+  /** Indentation of the `def` line and of the body. */
+  defIndent: string;
+  bodyIndent: string;
+  /** True when the body starts on the header's line (`def f(x): return x`). */
+  inlineBody: boolean;
+}
+
+export function findFunction(tree: Tree, qualname: string, startLine?: number): Definition | undefined {
+  return listDefinitions(tree).find(
+    (d) => d.kind === 'function' && d.qualname === qualname && (startLine === undefined || d.startLine === startLine),
+  );
+}
+
+function lineIndent(text: string, index: number): string {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const match = /^[ \t]*/.exec(text.slice(lineStart, index));
+  return match ? match[0] : '';
+}
+
+function isDocstring(statement: Node | null | undefined): boolean {
+  if (!statement || statement.type !== 'expression_statement' || statement.namedChildCount !== 1) return false;
+  const expression = statement.namedChild(0);
+  if (!expression) return false;
+  const strings = expression.type === 'concatenated_string' ? expression.namedChildren : [expression];
+  return strings.every((s) => s?.type === 'string' && !/^[rRbBuU]*[fF]/.test(s.text));
+}
+
+export function functionParts(text: string, definition: Definition): FunctionParts {
+  const node = definition.node;
+  const body = node.childForFieldName('body');
+  if (!body) throw new Error(`function ${definition.qualname} has no body`);
+  const statements = body.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+  const first = statements[0];
+  const hasDoc = isDocstring(first);
+  const afterDoc = hasDoc ? statements[1] : first;
+  const colon = node.children.find((c) => c?.type === ':');
+  const headerLineEnd = text.indexOf('\n', colon ? colon.endIndex : body.startIndex);
+  const bodyFirst = first ?? body;
+  const inlineBody = colon ? bodyFirst.startPosition.row === colon.endPosition.row : false;
+  // Keep a comment that follows the colon on the header line, e.g. `def f():  # noqa`.
+  const headerEnd = inlineBody || !colon ? (colon?.endIndex ?? body.startIndex) : (headerLineEnd === -1 ? text.length : headerLineEnd);
+  const defIndent = lineIndent(text, definition.outer.startIndex);
+  const bodyIndent = inlineBody ? `${defIndent}    ` : lineIndent(text, bodyFirst.startIndex);
+  return {
+    definition,
+    outerStart: definition.outer.startIndex,
+    defStart: node.startIndex,
+    headerEnd,
+    ...(hasDoc && first ? { docstring: first.text } : {}),
+    ...(afterDoc ? { statementsStart: afterDoc.startIndex, firstStatementType: afterDoc.type } : {}),
+    end: node.endIndex,
+    defIndent,
+    bodyIndent,
+    inlineBody,
+  };
+}
+
+/** Signature and docstring, as a RepoCod-style prompt: what a developer writes before the body. */
+export function signatureAndDocstring(text: string, parts: FunctionParts): string {
+  const header = text.slice(parts.outerStart, parts.headerEnd).trimEnd();
+  return parts.docstring ? `${header}\n${parts.bodyIndent}${parts.docstring}\n` : `${header}\n`;
+}

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { TenetError } from '../errors';
+import type { Sandbox } from '../sandbox/sandbox';
+
+export interface PythonChoice {
+  executable: string;
+  /** Where the choice came from, for messages: `--python`, `TENET_PYTHON`, the repo's venv, or the default. */
+  origin: string;
+}
+
+export interface PythonInfo extends PythonChoice {
+  version: string;
+  pytestVersion: string;
+}
+
+/** `--python`, else `TENET_PYTHON`, else the repository's `.venv`/`venv`, else `python3`. */
+export function choosePython(repoDir: string, flag?: string, env: NodeJS.ProcessEnv = process.env): PythonChoice {
+  if (flag) return { executable: flag, origin: '--python' };
+  if (env.TENET_PYTHON) return { executable: env.TENET_PYTHON, origin: 'TENET_PYTHON' };
+  for (const venv of ['.venv', 'venv']) {
+    for (const bin of ['bin/python', 'Scripts/python.exe']) {
+      const candidate = join(repoDir, venv, bin);
+      if (existsSync(candidate)) return { executable: candidate, origin: `the repository's ${venv}` };
+    }
+  }
+  return { executable: 'python3', origin: 'the default' };
+}
+
+const PROBE = [
+  'import json, sys',
+  'info = {"version": sys.version.split()[0]}',
+  'try:',
+  '    import pytest',
+  '    info["pytest"] = pytest.__version__',
+  'except Exception as error:',
+  '    info["pytestError"] = repr(error)',
+  'print(json.dumps(info))',
+].join('\n');
+
+/** Checks that the interpreter runs and has pytest ≥ 7, with an error that says how to fix it. */
+export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promise<PythonInfo> {
+  const result = await sandbox.run([choice.executable, '-c', PROBE], { timeoutMs: 60_000 });
+  const chosen = `${choice.executable} (from ${choice.origin})`;
+  if (result.error || result.exitCode === 127) {
+    throw new TenetError(
+      `Python interpreter ${chosen} was not found.`,
+      'pass --python /path/to/python or set TENET_PYTHON to the interpreter that runs your tests',
+    );
+  }
+  let info: { version?: string; pytest?: string; pytestError?: string };
+  try {
+    info = JSON.parse(result.stdout.trim().split('\n').pop() ?? '');
+  } catch {
+    throw new TenetError(
+      `Python interpreter ${chosen} did not run: ${(result.stderr || result.stdout).trim().slice(0, 500)}`,
+      'pass --python with a working Python 3 interpreter',
+    );
+  }
+  if (!info.pytest) {
+    throw new TenetError(
+      `pytest is not installed for ${chosen}${info.pytestError ? ` (${info.pytestError})` : ''}.`,
+      `${choice.executable} -m pip install pytest`,
+    );
+  }
+  const major = Number(info.pytest.split('.')[0]);
+  if (!(major >= 7)) {
+    throw new TenetError(`pytest ${info.pytest} is too old for tenet (needs 7 or newer).`, `${choice.executable} -m pip install -U pytest`);
+  }
+  return { ...choice, version: info.version ?? '?', pytestVersion: info.pytest };
+}

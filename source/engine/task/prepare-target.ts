@@ -1,0 +1,56 @@
+import { TenetError } from '../errors';
+import { findFunction, functionParts, signatureAndDocstring } from '../python/function-parts';
+import { parsePython } from '../python/parser';
+import type { SourceText } from '../python/source-text';
+import type { ResolvedTarget } from './resolve-target';
+import { blankFunction, instrumentFunction } from './rewrite';
+
+export type TargetMode = 'stub' | 'blank';
+
+/** The target module in each of the states tenet needs. */
+export interface PreparedTarget extends ResolvedTarget {
+  mode: TargetMode;
+  /** Module text as in the user's checkout. */
+  originalText: string;
+  /** Module text the agent starts from: the blank (benchmark mode) or the developer's stub. */
+  startText: string;
+  /** Module text for the THM run: startText with the probe as the target's first statement. */
+  probedText: string;
+  /** Benchmark mode: the original function (decorators included), kept as ground truth. */
+  groundTruth?: string;
+  /** Signature and docstring of the target. */
+  prompt: string;
+}
+
+async function partsOf(text: string, target: ResolvedTarget) {
+  const tree = await parsePython(text);
+  try {
+    const definition = findFunction(tree, target.qualname, target.startLine);
+    if (!definition) throw new TenetError(`Lost track of ${target.id} while rewriting it (line ${target.startLine}).`);
+    return functionParts(text, definition);
+  } finally {
+    tree.delete();
+  }
+}
+
+export async function prepareTarget(target: ResolvedTarget, mode: TargetMode): Promise<PreparedTarget> {
+  const originalText = target.source.text;
+  const parts = await partsOf(originalText, target);
+  const prompt = signatureAndDocstring(originalText, parts);
+  const startText = mode === 'blank' ? blankFunction(originalText, parts) : originalText;
+  const startParts = mode === 'blank' ? await partsOf(startText, target) : parts;
+  const probedText = instrumentFunction(startText, startParts);
+  return {
+    ...target,
+    mode,
+    originalText,
+    startText,
+    probedText,
+    ...(mode === 'blank' ? { groundTruth: originalText.slice(parts.outerStart, parts.end) } : {}),
+    prompt,
+  };
+}
+
+export function withText(source: SourceText, text: string): SourceText {
+  return { text, encoding: source.encoding };
+}

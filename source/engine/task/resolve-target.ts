@@ -1,0 +1,82 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { TenetError } from '../errors';
+import { listDefinitions, type Definition } from '../python/definitions';
+import { parsePython } from '../python/parser';
+import { readSource, type SourceText } from '../python/source-text';
+import { closestNames } from '../util/closest';
+import { listPythonFiles } from '../workspace/walk';
+import { formatTarget, parseTargetSpec } from './target-spec';
+
+/** The target function found in the user's repository. */
+export interface ResolvedTarget {
+  /** Posix path of the module relative to the repository root. */
+  file: string;
+  qualname: string;
+  /** `file::qualname`, the name used everywhere else (chains, reports, sessions). */
+  id: string;
+  /** The module's text as read from the checkout (the original, before any blanking). */
+  source: SourceText;
+  /** 1-based line range of the definition, decorators included. */
+  startLine: number;
+  endLine: number;
+}
+
+export async function resolveTarget(repoDir: string, raw: string): Promise<ResolvedTarget> {
+  const spec = parseTargetSpec(raw);
+  const root = resolve(repoDir);
+  const absolute = isAbsolute(spec.file) ? spec.file : join(root, spec.file);
+  const rel = relative(root, absolute);
+  if (rel.startsWith('..') || isAbsolute(rel)) {
+    throw new TenetError(`Target file ${spec.file} is outside the repository ${root}.`, 'name the file relative to --repo');
+  }
+  const file = rel.split(sep).join('/');
+  if (!existsSync(absolute) || !statSync(absolute).isFile()) {
+    const suggestions = closestNames(file, listPythonFiles(root));
+    throw new TenetError(
+      `Target file ${file} does not exist in ${root}.` + listing('Closest files', suggestions),
+      'pass --target with a module path relative to --repo',
+    );
+  }
+  const source = readSource(absolute);
+  const tree = await parsePython(source.text);
+  try {
+    const definitions = listDefinitions(tree);
+    const functions = definitions.filter((d) => d.kind === 'function');
+    const matches = functions.filter((d) => d.qualname === spec.qualname && (spec.line === undefined || covers(d, spec.line)));
+    if (matches.length === 1) {
+      const found = matches[0]!;
+      return { file, qualname: found.qualname, id: formatTarget(file, found.qualname), source, startLine: found.startLine, endLine: found.endLine };
+    }
+    if (matches.length > 1) {
+      const lines = matches.map((d) => `${formatTarget(file, d.qualname)}@${d.startLine}`);
+      throw new TenetError(
+        `Target ${formatTarget(file, spec.qualname)} is ambiguous: ${matches.length} definitions have that name.` + listing('Definitions', lines),
+        'add @LINE to pick one, e.g. --target ' + lines[0],
+      );
+    }
+    const klass = definitions.find((d) => d.kind === 'class' && d.qualname === spec.qualname);
+    if (klass) {
+      const methods = functions.filter((d) => d.qualname.startsWith(`${klass.qualname}.`) && !d.qualname.includes('<locals>', klass.qualname.length));
+      throw new TenetError(
+        `Target ${formatTarget(file, spec.qualname)} is a class; tenet generates one function.` + listing('Its methods', methods.map((d) => formatTarget(file, d.qualname))),
+        `name a method: ${formatTarget(file, `${klass.qualname}.method`)}`,
+      );
+    }
+    const suggestions = closestNames(spec.qualname, [...new Set(functions.map((d) => d.qualname))]);
+    throw new TenetError(
+      `No function ${spec.qualname} in ${file}.` + listing('Closest names', suggestions.map((q) => formatTarget(file, q))),
+      'pass --target with a function defined in that file (Python __qualname__, e.g. Class.method)',
+    );
+  } finally {
+    tree.delete();
+  }
+}
+
+function covers(d: Definition, line: number): boolean {
+  return d.startLine <= line && line <= d.endLine;
+}
+
+function listing(title: string, items: string[]): string {
+  return items.length ? `\n  ${title}:\n${items.map((i) => `    ${i}`).join('\n')}` : '';
+}

@@ -1,0 +1,179 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { posix } from 'node:path';
+import type { Sandbox } from '../sandbox/sandbox';
+import type { Workspace } from '../workspace/workspace';
+import { PluginLineReader, type PluginCollectError, type PluginEvent, type PluginTestEvent } from './protocol';
+
+/** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */
+export const PYTEST_FLAGS = [
+  '-p', '_tenet_thm',
+  '-q',
+  '--tb=short',
+  // Without it one module that fails to import (say, it calls the target at import time) stops the whole run.
+  '--continue-on-collection-errors',
+  // Undo a `-x` in the project's addopts: THM needs every failure.
+  '--maxfail=2147483647',
+];
+
+/** Grace on top of the per-test timeout before tenet kills a test process that stopped answering. */
+const HANG_GRACE_MS = 10_000;
+/** How many times one shard is restarted after a test crashed its process. */
+const MAX_RESTARTS = 20;
+
+export interface PassOptions {
+  sandbox: Sandbox;
+  workspace: Workspace;
+  python: string;
+  /** Environment for the pytest processes (PYTHONPATH, TENET_ROOT, TENET_TARGET_FILE). */
+  env: Record<string, string>;
+  testArgs: string[];
+  shards: number;
+  testTimeoutSec: number;
+  /** Date.now() by which the whole pass must end. */
+  deadline?: number;
+  /** Run only these node ids. */
+  only?: string[];
+  /** Names this pass's scratch files. */
+  label: string;
+  signal?: AbortSignal;
+  onEvent?: (event: PluginEvent) => void;
+}
+
+export interface PassResult {
+  /** Tests in scope after pytest's own deselection (-k, -m) and before sharding. */
+  collected: number;
+  tests: Map<string, PluginTestEvent>;
+  collectErrors: PluginCollectError[];
+  /** Whether the workspace's target module was imported by any shard. */
+  targetLoaded: boolean;
+  /** Copies of the target module imported from outside the workspace. */
+  outside: { module: string; file: string }[];
+  /** Why pytest could not run (usage errors, internal errors), with its output. */
+  problems: string[];
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+/** One pytest run of a scope, split into shards that run in parallel, surviving hangs and crashes. */
+export async function runPytestPass(options: PassOptions): Promise<PassResult> {
+  const result: PassResult = {
+    collected: 0,
+    tests: new Map(),
+    collectErrors: [],
+    targetLoaded: false,
+    outside: [],
+    problems: [],
+    timedOut: false,
+    aborted: false,
+  };
+  const scratch = '.tenet';
+  await mkdir(options.workspace.path(scratch), { recursive: true });
+  const listFile = async (name: string, ids: Iterable<string>): Promise<string> => {
+    const rel = `${scratch}/${options.label}-${name}.txt`;
+    await writeFile(options.workspace.path(rel), [...ids].join('\n') + '\n');
+    await options.sandbox.syncFile(rel);
+    return posix.join(options.sandbox.workdir, rel);
+  };
+  const onlyFile = options.only ? await listFile('only', options.only) : undefined;
+  const shards = Math.max(1, options.shards);
+  await Promise.all(Array.from({ length: shards }, (_, index) => runShard(index, shards, options, result, listFile, onlyFile)));
+  return result;
+}
+
+async function runShard(
+  index: number,
+  count: number,
+  options: PassOptions,
+  result: PassResult,
+  listFile: (name: string, ids: Iterable<string>) => Promise<string>,
+  onlyFile: string | undefined,
+): Promise<void> {
+  const finished = new Set<string>();
+  for (let attempt = 0; ; attempt++) {
+    const env: Record<string, string> = {
+      ...options.env,
+      TENET_SHARD: `${index}/${count}`,
+      TENET_TEST_TIMEOUT: String(options.testTimeoutSec),
+    };
+    if (onlyFile) env.TENET_ONLY = onlyFile;
+    if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
+
+    const child = options.sandbox.spawn([options.python, '-m', 'pytest', ...PYTEST_FLAGS, ...options.testArgs], { env });
+    let inflight: { nodeid: string; since: number } | undefined;
+    let done = false;
+    let stderr = '';
+    let hung = false;
+    const reader = new PluginLineReader((event) => {
+      switch (event.e) {
+        case 'collected':
+          result.collected = event.total;
+          break;
+        case 'start':
+          inflight = { nodeid: event.nodeid, since: Date.now() };
+          break;
+        case 'test':
+          inflight = undefined;
+          finished.add(event.nodeid);
+          result.tests.set(event.nodeid, event);
+          break;
+        case 'collecterror':
+          if (!result.collectErrors.some((c) => c.nodeid === event.nodeid)) result.collectErrors.push(event);
+          break;
+        case 'done':
+          done = true;
+          result.targetLoaded ||= event.targetLoaded;
+          for (const copy of event.outside) if (!result.outside.some((o) => o.file === copy.file)) result.outside.push(copy);
+          break;
+        case 'configured':
+          break;
+      }
+      options.onEvent?.(event);
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => reader.push(chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    child.stdin.end();
+
+    const watchdog = setInterval(() => {
+      const now = Date.now();
+      if (options.deadline !== undefined && now > options.deadline) {
+        result.timedOut = true;
+        child.kill();
+      } else if (inflight && options.testTimeoutSec > 0 && now - inflight.since > options.testTimeoutSec * 1000 + HANG_GRACE_MS) {
+        hung = true;
+        child.kill();
+      }
+    }, 250);
+    const onAbort = () => {
+      result.aborted = true;
+      child.kill();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const status = await child.exited;
+    clearInterval(watchdog);
+    options.signal?.removeEventListener('abort', onAbort);
+    reader.end();
+
+    if (done || result.timedOut || result.aborted) return;
+    const how = status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`);
+    if (inflight) {
+      const { nodeid } = inflight;
+      const message = hung
+        ? `the test hung: no answer ${options.testTimeoutSec}s after it started, tenet killed its process`
+        : `the test process ${how} during this test`;
+      const synthetic: PluginTestEvent = {
+        e: 'test', nodeid, outcome: 'error', phase: null, message, longrepr: `${message}\n${stderr.slice(-2000)}`,
+        file: null, line: null, durationMs: Date.now() - inflight.since, chain: null, entryKind: null,
+        timedOut: hung, crashed: true,
+      };
+      result.tests.set(nodeid, synthetic);
+      finished.add(nodeid);
+      options.onEvent?.(synthetic);
+      if (attempt < MAX_RESTARTS) continue;
+      result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} crashed tests`);
+      return;
+    }
+    const output = `${stderr}\n${reader.noise}`.trim();
+    result.problems.push(`pytest ${how} before reporting its results${output ? `:\n${output.slice(-3000)}` : ''}`);
+    return;
+  }
+}

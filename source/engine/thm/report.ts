@@ -1,0 +1,63 @@
+import type { Cluster } from './clustering';
+import type { EntryKind } from './protocol';
+
+/** One failing test as THM reports it (the `--json` shape of `tenet thm`). */
+export interface ThmFailingTest {
+  nodeid: string;
+  /** Whether the target was called during the test (setup, call or teardown). */
+  reached: boolean;
+  /** `relpath::qualname` from the entry down to the target; empty when not reached. */
+  chain: string[];
+  /** Line of each chain frame at the moment of the call. */
+  chainLines: number[];
+  depth: number | null;
+  caller: string | null;
+  entryKind: EntryKind | null;
+  /** `failed` (assertion or exception in the test), `error` (setup/teardown, crash, hang), `collection` (module failed to import). */
+  outcome: 'failed' | 'error' | 'collection';
+  phase: string | null;
+  message: string;
+  /** pytest's report of the failure (short traceback), capped. */
+  longrepr: string;
+  file: string | null;
+  line: number | null;
+  timedOut: boolean;
+  crashed: boolean;
+}
+
+export interface ThmCounts {
+  /** Tests in scope (after -k/-m deselection). */
+  collected: number;
+  /** Passed with the target unimplemented. */
+  passed: number;
+  skipped: number;
+  /** Failing tests (benchmark mode: only those that pass on the original code). */
+  failing: number;
+  /** Failing tests that never called the target. */
+  unreached: number;
+  /** Benchmark mode: tests that fail on the original code too, left out of `failing`. */
+  alreadyFailing: number;
+  collectionErrors: number;
+  crashed: number;
+  timedOut: number;
+}
+
+export interface ThmReport {
+  target: string;
+  mode: 'stub' | 'blank';
+  /** Selection budget; null stands for "all". */
+  T: number | null;
+  testArgs: string[];
+  python: { executable: string; version: string; pytest: string };
+  failing: ThmFailingTest[];
+  clusters: Cluster[];
+  selected: string[];
+  counts: ThmCounts;
+  alreadyFailing: string[];
+  warnings: string[];
+  /** pytest processes the suite was spread over. */
+  shards: number;
+  /** True when the whole-run timeout stopped THM before every test ran. */
+  timedOut: boolean;
+  durationMs: number;
+}

@@ -1,0 +1,92 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { describeError, EXIT, TenetError } from './engine/errors';
+
+/** Everything after `--tests` belongs to pytest, in every command that takes it. */
+export function splitTestArgs(argv: string[]): { own: string[]; tests: string[] | undefined } {
+  const at = argv.indexOf('--tests');
+  if (at === -1) return { own: argv, tests: undefined };
+  return { own: argv.slice(0, at), tests: argv.slice(at + 1) };
+}
+
+function positiveInt(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${name} must be a whole number ≥ 1.`);
+    return n;
+  };
+}
+
+function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number > 0.`);
+    return n;
+  };
+}
+
+function jobsValue(value: string): number | 'auto' {
+  return value === 'auto' ? 'auto' : positiveInt('--jobs')(value);
+}
+
+function budget(value: string): number {
+  return value === 'all' ? Infinity : positiveInt('-T')(value);
+}
+
+export function buildProgram(tests: string[] | undefined, setExit: (code: number) => void): Command {
+  const program = new Command('tenet')
+    .description('Test-driven, repository-level code generation for Python repositories (TENET, TDD-Agent).')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText('after', '\nEverything after --tests is passed to pytest unchanged.');
+
+  program
+    .command('thm')
+    .description("Test Harness Mechanism: run the suite against the unimplemented target, cluster the failing tests by the target's direct caller, select at most T")
+    .requiredOption('--repo <dir>', 'root folder of the Python repository')
+    .requiredOption('--target <file::qualname>', 'the function: path/to/module.py::func or path/to/module.py::Class.method')
+    .option('--blank', "benchmark mode: blank the target's real body (keeping signature, decorators, docstring) and keep it as ground truth")
+    .addOption(new Option('-T, --max-tests <n>', 'how many tests to select (a number or "all")').argParser(budget).default(3))
+    .option('--json', 'print one JSON object instead of text')
+    .option('--python <path>', 'Python interpreter (default: $TENET_PYTHON, the repo .venv/venv, python3)')
+    .addOption(new Option('--test-timeout <seconds>', 'time limit per test').argParser(positiveNumber('--test-timeout')).default(60))
+    .addOption(new Option('--timeout <seconds>', 'time limit for the whole THM run').argParser(positiveNumber('--timeout')).default(3600))
+    .addOption(new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)').argParser(jobsValue).default('auto'))
+    .option('--keep-workspace', 'keep the scratch copy of the repository and print where it is')
+    .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
+    .action(async (opts) => {
+      const { thmCommand } = await import('./commands/thm');
+      setExit(
+        await thmCommand({
+          repo: opts.repo,
+          target: opts.target,
+          blank: !!opts.blank,
+          T: opts.maxTests,
+          json: !!opts.json,
+          python: opts.python,
+          testTimeout: opts.testTimeout,
+          timeout: opts.timeout,
+          jobs: opts.jobs,
+          keepWorkspace: !!opts.keepWorkspace,
+          tests: tests ?? [],
+        }),
+      );
+    });
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { own, tests } = splitTestArgs(argv);
+  let exitCode: number = EXIT.pass;
+  const program = buildProgram(tests, (code) => (exitCode = code));
+  program.exitOverride();
+  try {
+    await program.parseAsync(own, { from: 'user' });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.pass;
+    if (code?.startsWith('commander.')) return EXIT.badInput;
+    process.stderr.write(`tenet: ${describeError(error)}\n`);
+    return error instanceof TenetError ? error.exitCode : EXIT.fail;
+  }
+  return exitCode;
+}
