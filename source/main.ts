@@ -37,6 +37,8 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .description('Test-driven, repository-level code generation for Python repositories (TENET, TDD-Agent).')
     .version('0.1.0')
     .showHelpAfterError('(run with --help for usage)')
+    // Before any subcommand is added, so they inherit it: usage errors become exit code 2, not 1.
+    .exitOverride()
     .addHelpText('after', '\nEverything after --tests is passed to pytest unchanged.');
 
   program
@@ -51,6 +53,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addOption(new Option('--test-timeout <seconds>', 'time limit per test').argParser(positiveNumber('--test-timeout')).default(60))
     .addOption(new Option('--timeout <seconds>', 'time limit for the whole THM run').argParser(positiveNumber('--timeout')).default(3600))
     .addOption(new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)').argParser(jobsValue).default('auto'))
+    .option('--no-fork', 'benchmark mode in two passes (blank, then the failing tests on the original) instead of forking a blank twin per test')
     .option('--keep-workspace', 'keep the scratch copy of the repository and print where it is')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
     .action(async (opts) => {
@@ -66,10 +69,19 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
           testTimeout: opts.testTimeout,
           timeout: opts.timeout,
           jobs: opts.jobs,
+          fork: opts.fork,
           keepWorkspace: !!opts.keepWorkspace,
           tests: tests ?? [],
         }),
       );
+    });
+  program
+    .command('demo')
+    .description('run tenet on its built-in example repository (examples/invoicing), no API key needed')
+    .option('--json', 'print JSON instead of text')
+    .action(async (opts) => {
+      const { demoCommand } = await import('./commands/demo');
+      setExit(await demoCommand({ json: !!opts.json }));
     });
   return program;
 }
@@ -78,7 +90,6 @@ export async function main(argv: string[]): Promise<number> {
   const { own, tests } = splitTestArgs(argv);
   let exitCode: number = EXIT.pass;
   const program = buildProgram(tests, (code) => (exitCode = code));
-  program.exitOverride();
   try {
     await program.parseAsync(own, { from: 'user' });
   } catch (error) {

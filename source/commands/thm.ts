@@ -14,6 +14,7 @@ export interface ThmCommandOptions {
   testTimeout?: number;
   timeout?: number;
   jobs?: number | 'auto';
+  fork?: boolean;
   keepWorkspace?: boolean;
   tests: string[];
 }
@@ -35,6 +36,7 @@ export async function thmCommand(options: ThmCommandOptions): Promise<number> {
       testTimeoutSec: options.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
       timeoutSec: options.timeout ?? THM_DEFAULTS.timeoutSec,
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
+      fork: options.fork ?? THM_DEFAULTS.fork,
       emit: (event: EngineEvent) => progress?.onEvent(event),
     });
     progress?.clear();

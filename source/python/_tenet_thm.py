@@ -1,145 +1,83 @@
-"""tenet's Test Harness Mechanism probe: a pytest plugin plus the hook the blanked target calls.
+"""tenet's THM pytest plugin (loaded with ``-p _tenet_thm``); the probe itself is _tenet_probe.py.
 
-tenet rewrites the target function in its scratch workspace so that its first statement is
-``__import__("_tenet_thm").hit()``. ``hit`` records the call stack the first time the target runs
-during each test (setup, call or teardown), so no call of the program is traced: the cost of the
-THM run is that of a plain pytest run. The plugin streams one JSON line per event on a duplicate
-of the original stdout, taken at import time (``-p _tenet_thm`` imports us before pytest starts
-capturing), each line prefixed with MARK so that tenet can find it among pytest's own output.
+It tells the probe which test or collector is running, reports one JSON line per event on a
+duplicate of the original stdout (taken at import time: ``-p`` plugins are imported before pytest
+starts capturing), each prefixed with MARK so tenet finds it among pytest's own output, and in
+fork mode collects the outcome of each test's blank twin.
 
 Environment (all set by tenet):
-  TENET_ROOT          workspace root; chain paths are relative to it
+  TENET_ROOT          workspace root; chain paths and node ids are relative to it
   TENET_TARGET_FILE   absolute path of the target's file in the workspace
+  TENET_MODE          record | fork (see _tenet_probe.py)
   TENET_SHARD         "k/n": run only the k-th of n balanced shards of the collected tests
-  TENET_ONLY          file with node ids (one per line) to run; everything else is deselected
-  TENET_SKIP          file with node ids already done by an earlier, crashed run of this shard
+  TENET_ONLY          file of node ids, or file paths meaning all their tests, to run; the rest is deselected
+  TENET_SKIP          file of node ids already done by an earlier, crashed run of this shard
   TENET_TEST_TIMEOUT  seconds per test (setup + call + teardown), 0 for none
+  TENET_HITS_FILE     where subprocesses started by a test note that they called the target
+  TENET_PARENT_PID    tenet's pid: this process dies with it (Linux)
 """
 
+import atexit
 import inspect
 import json
+import linecache
 import os
+import select
 import signal
 import sys
 import threading
 import time
+import traceback
 
 import pytest
 
+import _tenet_probe as probe
+
 MARK = "\x1etenet:"
-_COMPREHENSIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
 _MAX_TEXT = 8000
+_state = probe.state
+_state.in_pytest = True
 
 # The channel: a duplicate of fd 1 made before pytest's fd-level capture replaces fd 1.
 try:
     _out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8", errors="replace")
+    atexit.register(_out.close)
 except OSError:  # pragma: no cover - no stdout at all
     _out = sys.__stdout__
 
 
-def _pytest_hookwrapper(function):
-    """An old-style hook wrapper: pluggy 0.x and 1.x both understand it."""
-    return pytest.hookimpl(hookwrapper=True)(function)
-
-
 def _emit(event):
+    if _state.in_child:
+        return  # the blank twin reports through its own pipe, never here
     _out.write(MARK + json.dumps(event, default=str) + "\n")
     _out.flush()
 
 
-def _realpath(path):
+def _die_with_parent():
+    """Linux: if tenet is killed outright (SIGKILL), take this pytest process down with it."""
+    parent = os.environ.get("TENET_PARENT_PID")
+    if not parent or not sys.platform.startswith("linux") or os.getppid() != int(parent):
+        return  # not started by tenet itself (a subprocess of a test inherits the variable)
     try:
-        return os.path.realpath(path)
-    except (OSError, ValueError):
-        return path
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
 
 
-_ROOT = _realpath(os.environ.get("TENET_ROOT", os.getcwd()))
-_TARGET_FILE = _realpath(os.environ.get("TENET_TARGET_FILE", ""))
-_name_cache = {}
+_die_with_parent()
+_TARGET_FILE = probe._realpath(os.environ.get("TENET_TARGET_FILE", ""))
+_FORK = _state.mode == "fork" and hasattr(os, "fork")
 
 
-def _display_path(filename):
-    """Path of a frame's file: relative to the workspace root, else to its sys.path entry."""
-    cached = _name_cache.get(filename)
-    if cached is not None:
-        return cached
-    if filename.startswith("<"):
-        result = filename
-    else:
-        real = _realpath(filename)
-        result = None
-        if real == _ROOT or real.startswith(_ROOT + os.sep):
-            result = os.path.relpath(real, _ROOT)
-        else:
-            best = ""
-            for entry in sys.path:
-                entry = _realpath(entry or os.getcwd())
-                if real.startswith(entry + os.sep) and len(entry) > len(best):
-                    best = entry
-            result = os.path.relpath(real, best) if best else real
-        result = result.replace(os.sep, "/")
-    _name_cache[filename] = result
-    return result
+def _hookwrapper(function):
+    """An old-style hook wrapper: pluggy 0.x and 1.x both understand it."""
+    return pytest.hookimpl(hookwrapper=True)(function)
 
 
-def _qualname(frame):
-    code = frame.f_code
-    qualname = getattr(code, "co_qualname", None)  # Python 3.11+
-    if qualname:
-        return qualname
-    # Older Pythons: find the class that defines this code object through self/cls.
-    name = code.co_name
-    if code.co_argcount and code.co_varnames:
-        first = frame.f_locals.get(code.co_varnames[0])
-        klass = first if inspect.isclass(first) else type(first)
-        for base in getattr(klass, "__mro__", ()):
-            member = base.__dict__.get(name)
-            member = getattr(member, "__func__", member)
-            if getattr(member, "__code__", None) is code:
-                return base.__qualname__ + "." + name
-    return name
-
-
-def _frame_record(frame):
-    code = frame.f_code
-    return {
-        "name": _display_path(code.co_filename) + "::" + _qualname(frame),
-        "line": frame.f_lineno,
-        "comprehension": code.co_name in _COMPREHENSIONS,
-    }
-
-
-_FRAMEWORK_PARTS = (
-    os.sep + "_pytest" + os.sep,
-    os.sep + "pluggy" + os.sep,
-    os.sep + "unittest" + os.sep,
-    os.sep + "pytest" + os.sep,
-)
-
-
-def _is_framework(filename):
-    if filename.startswith("<frozen") or filename == __file__:
-        return True
-    return any(part in filename for part in _FRAMEWORK_PARTS) or filename.endswith(
-        (os.sep + "runpy.py", os.sep + "pytest.py")
-    )
-
-
-class _Context:
-    """What is running now: one test item (in one phase) or a collector."""
-
-    def __init__(self, kind, nodeid, item=None):
-        self.kind = kind
-        self.nodeid = nodeid
-        self.item = item
-        self.chain = None
-        self.entry_kind = None
-        self.fixtures = []  # fixture definitions being set up right now, innermost last
-
-
-_ctx = None
-_fixture_chains = {}  # id(fixturedef) -> (chain, entry_kind) recorded while that fixture was set up
+# ---------------------------------------------------------------------------------------------
+# What may start a chain
 
 
 def _code_of(obj):
@@ -176,58 +114,43 @@ def _entry_codes(item):
     for holder, names in holders:
         for name in names:
             code = _code_of(getattr(holder, name, None)) if holder is not None else None
-            if code is not None and not _is_framework(code.co_filename):
+            if code is not None and not probe.is_framework(code.co_filename):
                 fixture_codes.add(code)
     return test_codes, fixture_codes
 
 
-def _record_chain(target_frame, ctx):
-    frames = []
-    frame = target_frame
-    while frame is not None:
-        frames.append(frame)
-        frame = frame.f_back
-    # frames[0] is the target, frames[-1] the outermost frame of the thread.
-    entry_index, entry_kind = None, None
-    if ctx.item is not None:
-        test_codes, fixture_codes = _entry_codes(ctx.item)
-        for index in range(len(frames) - 1, -1, -1):
-            code = frames[index].f_code
-            if code in test_codes or code in fixture_codes:
-                entry_index = index
-                entry_kind = "test" if code in test_codes else "fixture"
-                break
-    if entry_index is None:
-        for index in range(len(frames) - 1, -1, -1):
-            if not _is_framework(frames[index].f_code.co_filename):
-                entry_index = index
-                break
-        entry_kind = "module" if ctx.kind == "collect" else "other"
-    if entry_index is None:
-        entry_index = 0
-    chain = [_frame_record(frames[i]) for i in range(entry_index, -1, -1)]
-    return chain, entry_kind
+_state.entry_codes = _entry_codes
 
 
-def hit():
-    """Called as the first statement of the instrumented target."""
-    ctx = _ctx
-    if ctx is None:
-        return
-    fixture = ctx.fixtures[-1] if ctx.fixtures else None
-    need_test = ctx.chain is None
-    need_fixture = fixture is not None and id(fixture) not in _fixture_chains
-    if not (need_test or need_fixture):
-        return
-    recorded = _record_chain(sys._getframe(1), ctx)
-    if need_fixture:
-        _fixture_chains[id(fixture)] = recorded
-    if need_test:
-        ctx.chain, ctx.entry_kind = recorded
+class _Context:
+    """What is running now: one test item (all its phases) or a collector."""
+
+    def __init__(self, kind, nodeid, item=None):
+        self.kind = kind
+        self.nodeid = nodeid
+        self.item = item
+        self.chain = None
+        self.entry_kind = None
+        self.fixtures = []  # fixture definitions being set up right now, innermost last
+        self.hit_fixture = None  # the fixture being set up at the first call, if any
+        self.module_file = None  # for a module collector: the module's real path
+        self.fork = None  # fork mode: the blank twin waiting for this test to end
+
+
+def _on_hit(ctx, chain, entry_kind):
+    if ctx.kind == "test":
+        # Reported at once: if the test then hangs or kills its process, tenet still knows the chain.
+        _emit({"e": "hit", "nodeid": _normalize(ctx.nodeid), "chain": chain, "entryKind": entry_kind})
+    elif _FORK:
+        # Fork mode cannot fork an import; tenet re-runs this module with the target blank.
+        _emit({"e": "collecthit", "nodeid": _normalize(ctx.nodeid), "chain": chain, "entryKind": entry_kind})
+
+
+_state.on_hit = _on_hit
 
 
 # ---------------------------------------------------------------------------------------------
-# pytest hooks
+# Scope: TENET_ONLY, TENET_SKIP, shards
 
 
 def _read_lines(variable):
@@ -240,6 +163,9 @@ def _read_lines(variable):
 
 _ONLY = _read_lines("TENET_ONLY")
 _SKIP = _read_lines("TENET_SKIP") or set()
+_ONLY_FILES = (
+    {probe._realpath(os.path.join(_state.root, entry.split("::", 1)[0])) for entry in _ONLY} if _ONLY else set()
+)
 _prefix = ""  # rootdir relative to the workspace root, so node ids are relative to the workspace
 
 
@@ -247,38 +173,35 @@ def _normalize(nodeid):
     return _prefix + nodeid if _prefix else nodeid
 
 
+def _wanted(nodeid):
+    nodeid = _normalize(nodeid)
+    return nodeid in _ONLY or nodeid.split("::", 1)[0] in _ONLY
+
+
 def pytest_configure(config):
     global _prefix
-    rootdir = _realpath(str(config.rootpath))
-    if rootdir != _ROOT and rootdir.startswith(_ROOT + os.sep):
-        _prefix = os.path.relpath(rootdir, _ROOT).replace(os.sep, "/") + "/"
-    _emit({"e": "configured", "rootdir": rootdir, "args": list(config.args)})
-
-
-_ONLY_FILES = (
-    {_realpath(os.path.join(_ROOT, nodeid.split("::", 1)[0])) for nodeid in _ONLY} if _ONLY else set()
-)
+    rootdir = probe._realpath(str(config.rootpath))
+    root = _state.root
+    if rootdir != root and rootdir.startswith(root + os.sep):
+        _prefix = os.path.relpath(rootdir, root).replace(os.sep, "/") + "/"
+    _emit({"e": "configured", "rootdir": rootdir, "args": list(config.args), "fork": _FORK})
 
 
 def pytest_ignore_collect(collection_path, config):
     """With TENET_ONLY, skip every file and folder that holds none of the wanted tests."""
     if _ONLY is None:
         return None
-    path = _realpath(str(collection_path))
-    wanted = _ONLY_FILES
+    path = probe._realpath(str(collection_path))
     if os.path.isdir(path):
-        if any(w.startswith(path + os.sep) for w in wanted):
-            return None
-        return True
-    if path.endswith(".py") and os.path.basename(path) != "conftest.py" and path not in wanted:
+        return None if any(w.startswith(path + os.sep) for w in _ONLY_FILES) else True
+    if path.endswith(".py") and os.path.basename(path) != "conftest.py" and path not in _ONLY_FILES:
         return True
     return None
 
 
 def _shard_units(items, count):
     """Split items into contiguous units: whole files, large files cut into chunks."""
-    total = len(items)
-    cap = max(1, -(-total // (count * 4)))
+    cap = max(1, -(-len(items) // (count * 4)))
     units, current, current_file = [], [], None
     for item in items:
         file = item.nodeid.split("::", 1)[0]
@@ -297,8 +220,7 @@ def _select_shard(items, index, count):
     owner = {}
     units = _shard_units(items, count)
     # Longest units first onto the least-loaded shard (ties: lowest shard); stable across workers.
-    order = sorted(range(len(units)), key=lambda u: (-len(units[u]), u))
-    for u in order:
+    for u in sorted(range(len(units)), key=lambda u: (-len(units[u]), u)):
         shard = min(range(count), key=lambda s: (loads[s], s))
         loads[shard] += len(units[u])
         owner[u] = shard
@@ -310,7 +232,7 @@ def pytest_collection_modifyitems(session, config, items):
     total = len(items)
     kept = list(items)
     if _ONLY is not None:
-        kept = [item for item in kept if _normalize(item.nodeid) in _ONLY]
+        kept = [item for item in kept if _wanted(item.nodeid)]
     shard = os.environ.get("TENET_SHARD")
     if shard:
         index, count = (int(part) for part in shard.split("/"))
@@ -321,10 +243,13 @@ def pytest_collection_modifyitems(session, config, items):
         kept = [item for item in kept if _normalize(item.nodeid) not in _SKIP]
     if len(kept) != len(items):
         keep = set(map(id, kept))
-        deselected = [item for item in items if id(item) not in keep]
-        config.hook.pytest_deselected(items=deselected)
+        config.hook.pytest_deselected(items=[item for item in items if id(item) not in keep])
         items[:] = kept
     _emit({"e": "collected", "total": total, "mine": mine, "remaining": len(kept)})
+
+
+# ---------------------------------------------------------------------------------------------
+# Collection
 
 
 def _report_text(report):
@@ -344,6 +269,77 @@ def _report_text(report):
     return message[:2000], text
 
 
+def _hidden(frame):
+    return (
+        frame.f_locals.get("__tracebackhide__")
+        or frame.f_globals.get("__tracebackhide__")
+        or frame.f_globals.get("__unittest")
+    )
+
+
+def _shown_source(source):
+    """The target's line as the blank has it: no probe, and (in a twin) no original code."""
+    if probe.STATEMENT not in source:
+        return source
+    if _state.in_child:
+        return "raise NotImplementedError"
+    return source.replace(probe.STATEMENT + "; ", "").replace(probe.STATEMENT, "")
+
+
+def _failure_text(excinfo):
+    """A short, pytest-like failure report: the frames from the test on, and the exception.
+
+    Built here from the raw traceback with linecache only: pytest's own short style parses the
+    source of every frame, which costs a tenth of a second per failure, and its native style keeps
+    pytest's internals.
+    """
+    frames = []
+    tb = excinfo.tb
+    while tb is not None:
+        frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    start = 0
+    while start < len(frames) - 1 and probe.is_framework(frames[start][0].f_code.co_filename):
+        start += 1
+    lines = []
+    for frame, lineno in frames[start:]:
+        if _hidden(frame):
+            continue
+        code = frame.f_code
+        lines.append("%s:%d: in %s" % (probe.display_path(code.co_filename), lineno, code.co_name))
+        source = _shown_source(linecache.getline(code.co_filename, lineno).strip())
+        if source:
+            lines.append("    " + source)
+    exception = "".join(traceback.format_exception_only(excinfo.type, excinfo.value)).rstrip()
+    message = exception.splitlines()[0] if exception else excinfo.typename
+    lines.extend("E   " + line for line in exception.splitlines())
+    if len(lines) > 80:
+        lines = lines[:20] + ["[... %d lines cut by tenet ...]" % (len(lines) - 60)] + lines[-40:]
+    text = "\n".join(lines)
+    if len(text) > _MAX_TEXT:
+        text = text[: _MAX_TEXT // 2] + "\n[... output cut by tenet ...]\n" + text[-_MAX_TEXT // 2 :]
+    return message[:2000], text
+
+
+_collect_contexts = {}  # collector node id -> context, for module-level calls of the target
+
+
+@_hookwrapper
+def pytest_make_collect_report(collector):
+    previous = _state.ctx
+    ctx = _Context("collect", collector.nodeid)
+    path = getattr(collector, "path", None)
+    if path is not None:
+        ctx.module_file = probe._realpath(str(path))
+    _state.ctx = ctx
+    try:
+        yield
+    finally:
+        if ctx.chain is not None:
+            _collect_contexts[collector.nodeid] = ctx
+        _state.ctx = previous
+
+
 def pytest_collectreport(report):
     if report.failed:
         message, text = _report_text(report)
@@ -358,22 +354,8 @@ def pytest_collectreport(report):
         })
 
 
-_collect_contexts = {}  # collector node id -> context, for module-level calls of the target
-
-
-
-
-@_pytest_hookwrapper
-def pytest_make_collect_report(collector):
-    global _ctx
-    previous = _ctx
-    _ctx = _Context("collect", collector.nodeid)
-    try:
-        yield
-    finally:
-        if _ctx.chain is not None:
-            _collect_contexts[collector.nodeid] = _ctx
-        _ctx = previous
+# ---------------------------------------------------------------------------------------------
+# Per-test timeout
 
 
 class TenetTestTimeout(BaseException):
@@ -382,14 +364,13 @@ class TenetTestTimeout(BaseException):
 
 _TIMEOUT = float(os.environ.get("TENET_TEST_TIMEOUT") or 0)
 _deadline = None
-
-
 _timed_out = set()  # node ids whose timer fired
 
 
 def _on_alarm(signum, frame):
-    if _ctx is not None:
-        _timed_out.add(_ctx.nodeid)
+    ctx = _state.ctx
+    if ctx is not None:
+        _timed_out.add(ctx.nodeid)
     raise TenetTestTimeout("test timed out after %gs (tenet --test-timeout)" % _TIMEOUT)
 
 
@@ -398,15 +379,18 @@ def _arm():
         return False
     if threading.current_thread() is not threading.main_thread():
         return False
-    remaining = max(0.01, _deadline - time.monotonic())
     signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, remaining)
+    signal.setitimer(signal.ITIMER_REAL, max(0.01, _deadline - time.monotonic()))
     return True
 
 
 def _disarm(armed):
     if armed:
         signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tests
 
 
 class _TestState:
@@ -419,35 +403,60 @@ class _TestState:
         self.message = ""
         self.longrepr = ""
         self.context = None
+        self.failures = {}  # phase -> (message, text) from the raw exception
+
+    def add(self, report):
+        if report.when == "call" and getattr(report, "wasxfail", None) is not None:
+            self.outcome = "xfailed" if report.skipped else "xpassed"
+        elif report.failed and self.outcome not in ("failed", "error"):
+            self.outcome = "failed" if report.when == "call" else "error"
+            self.phase = report.when
+            self.message, self.longrepr = self.failures.get(report.when) or _report_text(report)
+        elif report.skipped and self.outcome == "passed":
+            self.outcome = "skipped"
+            self.phase = report.when
+            self.message, _ = _report_text(report)
+
+    def result(self):
+        return {"outcome": self.outcome, "phase": self.phase, "message": self.message, "longrepr": self.longrepr}
 
 
 _tests = {}
+_items = {}
+_fixture_blank = {}  # fork mode: id(fixturedef) -> the twin's result when that fixture's setup failed blank
+_hits_offset = 0
+
+
+def pytest_collection_finish(session):
+    for item in session.items:
+        _items[item.nodeid] = item
 
 
 def pytest_runtest_logstart(nodeid, location):
     global _deadline
     _deadline = time.monotonic() + _TIMEOUT if _TIMEOUT else None
     _tests[nodeid] = _TestState(nodeid, location)
+    # Subprocesses started by this test inherit it, to note that they called the target.
+    os.environ["TENET_CURRENT_TEST"] = _normalize(nodeid)
     _emit({"e": "start", "nodeid": _normalize(nodeid)})
 
 
 def _phase_wrapper(phase):
-    @_pytest_hookwrapper
+    @_hookwrapper
     def wrapper(item):
-        global _ctx
         state = _tests.get(item.nodeid)
-        ctx = state.context if state is not None and state.context is not None else None
+        ctx = state.context if state is not None else None
         if ctx is None:
             ctx = _Context("test", item.nodeid, item)
             if state is not None:
                 state.context = ctx
-        previous, _ctx = _ctx, ctx
+        previous, _state.ctx = _state.ctx, ctx
         armed = _arm()
         try:
             yield
         finally:
             _disarm(armed)
-            _ctx = previous
+            _state.ctx = previous
 
     wrapper.__name__ = "pytest_runtest_" + phase
     return wrapper
@@ -458,9 +467,9 @@ pytest_runtest_call = _phase_wrapper("call")
 pytest_runtest_teardown = _phase_wrapper("teardown")
 
 
-@_pytest_hookwrapper
+@_hookwrapper
 def pytest_fixture_setup(fixturedef, request):
-    ctx = _ctx
+    ctx = _state.ctx
     if ctx is not None:
         ctx.fixtures.append(fixturedef)
     try:
@@ -470,40 +479,93 @@ def pytest_fixture_setup(fixturedef, request):
             ctx.fixtures.pop()
 
 
+def pytest_runtest_makereport(item, call):
+    state = _tests.get(item.nodeid)
+    if state is not None and call.excinfo is not None and not call.excinfo.errisinstance(pytest.skip.Exception):
+        try:
+            state.failures[call.when] = _failure_text(call.excinfo)
+        except Exception:
+            pass  # pytest's own report text is the fallback
+
+
 def pytest_runtest_logreport(report):
     state = _tests.get(report.nodeid)
     if state is None:
         return
-    if report.when == "call" and getattr(report, "wasxfail", None) is not None:
-        state.outcome = "xfailed" if report.skipped else "xpassed"
-        return
-    if report.failed and state.outcome not in ("failed", "error"):
-        state.outcome = "failed" if report.when == "call" else "error"
-        state.phase = report.when
-        state.message, state.longrepr = _report_text(report)
-    elif report.skipped and state.outcome == "passed":
-        state.outcome = "skipped"
-        state.phase = report.when
-        state.message, _ = _report_text(report)
+    state.add(report)
+    if _state.in_child and (report.failed or report.when != "setup"):
+        # The blank twin is done once the phase that called the target is decided; it skips
+        # teardown, so it cannot undo anything the parent's next tests rely on.
+        probe.send_child_result(dict(state.result(), timedOut=report.nodeid in _timed_out))
 
 
-def _chain_from_cached_fixtures(item):
+def _child_started():
+    """In the blank twin: its own timer (timers do not survive fork)."""
+    global _deadline
+    _deadline = time.monotonic() + _TIMEOUT if _TIMEOUT else None
+    _arm()
+
+
+_state.on_child_start = _child_started
+
+
+def _collect_twin(ctx):
+    """Fork mode, in the parent: let the blank twin run, and read its outcome."""
+    twin = ctx.fork
+    _emit({"e": "twin", "nodeid": _normalize(ctx.nodeid)})
+    chunks = []
+    try:
+        os.write(twin["go"], b"g")
+        limit = time.monotonic() + (_TIMEOUT or 600) + 2
+        while True:
+            left = limit - time.monotonic()
+            if left <= 0 or not select.select([twin["result"]], [], [], left)[0]:
+                os.kill(twin["pid"], signal.SIGKILL)
+                break
+            chunk = os.read(twin["result"], 65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    except OSError:
+        pass
+    finally:
+        for fd in (twin["go"], twin["result"]):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        try:
+            os.waitpid(twin["pid"], 0)
+        except OSError:
+            pass
+    try:
+        return json.loads(b"".join(chunks).decode("utf-8")) if chunks else None
+    except ValueError:
+        return None
+
+
+def _cached_fixture(item):
     """A test whose fixture reached the target in an earlier test (cached scope) reached it too."""
     info = getattr(item, "_fixtureinfo", None)
     for name in getattr(item, "fixturenames", ()):
         for fixturedef in getattr(info, "name2fixturedefs", {}).get(name, ()):
-            recorded = _fixture_chains.get(id(fixturedef))
+            recorded = _state.fixture_chains.get(id(fixturedef))
             if recorded is not None:
-                return recorded
-    return None, None
+                return fixturedef, recorded
+    return None, (None, None)
 
 
-_items = {}
-
-
-def pytest_collection_finish(session):
-    for item in session.items:
-        _items[item.nodeid] = item
+def _subprocess_hits():
+    """Node ids noted by subprocesses that called the target since the last look."""
+    global _hits_offset
+    path = os.environ.get("TENET_HITS_FILE")
+    if not path or not os.path.exists(path):
+        return set()
+    with open(path, encoding="utf-8") as handle:
+        handle.seek(_hits_offset)
+        data = handle.read()
+        _hits_offset = handle.tell()
+    return {line for line in data.splitlines() if line}
 
 
 def pytest_runtest_logfinish(nodeid, location):
@@ -512,8 +574,19 @@ def pytest_runtest_logfinish(nodeid, location):
         return
     ctx = state.context
     chain, entry_kind = (ctx.chain, ctx.entry_kind) if ctx is not None else (None, None)
+    blank, needs_blank = None, False
+    if ctx is not None and ctx.fork is not None:
+        blank = _collect_twin(ctx)
+        needs_blank = blank is None
+        if blank and blank["outcome"] == "error" and blank["phase"] == "setup" and ctx.hit_fixture is not None:
+            _fixture_blank[id(ctx.hit_fixture)] = blank
     if chain is None and nodeid in _items:
-        chain, entry_kind = _chain_from_cached_fixtures(_items[nodeid])
+        fixturedef, (chain, entry_kind) = _cached_fixture(_items[nodeid])
+        if chain is not None and _FORK:
+            blank = _fixture_blank.get(id(fixturedef))
+            needs_blank = blank is None
+    if _FORK and _normalize(nodeid) in _subprocess_hits():
+        needs_blank = True
     _emit({
         "e": "test",
         "nodeid": _normalize(nodeid),
@@ -527,33 +600,33 @@ def pytest_runtest_logfinish(nodeid, location):
         "chain": chain,
         "entryKind": entry_kind,
         "timedOut": nodeid in _timed_out,
+        "blank": blank,
+        "needsBlank": needs_blank,
     })
+
+
+# ---------------------------------------------------------------------------------------------
+# End of the session
 
 
 def _outside_copies():
     """Modules loaded from a copy of the target file that is not the workspace's."""
     if not _TARGET_FILE:
         return []
-    parts = _TARGET_FILE.split(os.sep)
-    tail = os.sep + os.sep.join(parts[-2:])
+    tail = os.sep + os.sep.join(_TARGET_FILE.split(os.sep)[-2:])
     found = []
     for name, module in list(sys.modules.items()):
         filename = getattr(module, "__file__", None)
         if not filename or not filename.endswith(tail):
             continue
-        real = _realpath(filename)
-        if real != _TARGET_FILE and not real.startswith(_ROOT + os.sep):
+        real = probe._realpath(filename)
+        if real != _TARGET_FILE and not real.startswith(_state.root + os.sep):
             found.append({"module": name, "file": real})
     return found
 
 
 def pytest_sessionfinish(session, exitstatus):
     loaded_here = any(
-        _realpath(getattr(m, "__file__", None) or "") == _TARGET_FILE for m in list(sys.modules.values())
+        probe._realpath(getattr(m, "__file__", None) or "") == _TARGET_FILE for m in list(sys.modules.values())
     )
-    _emit({
-        "e": "done",
-        "exitstatus": int(exitstatus),
-        "targetLoaded": loaded_here,
-        "outside": _outside_copies(),
-    })
+    _emit({"e": "done", "exitstatus": int(exitstatus), "targetLoaded": loaded_here, "outside": _outside_copies()})

@@ -80,6 +80,6 @@ export function functionParts(text: string, definition: Definition): FunctionPar
 
 /** Signature and docstring, as a RepoCod-style prompt: what a developer writes before the body. */
 export function signatureAndDocstring(text: string, parts: FunctionParts): string {
-  const header = text.slice(parts.outerStart, parts.headerEnd).trimEnd();
+  const header = parts.defIndent + text.slice(parts.outerStart, parts.headerEnd).trimEnd();
   return parts.docstring ? `${header}\n${parts.bodyIndent}${parts.docstring}\n` : `${header}\n`;
 }

@@ -14,8 +14,10 @@ export interface PreparedTarget extends ResolvedTarget {
   originalText: string;
   /** Module text the agent starts from: the blank (benchmark mode) or the developer's stub. */
   startText: string;
-  /** Module text for the THM run: startText with the probe as the target's first statement. */
+  /** Module text for a THM run that records chains: startText with the probe as the target's first statement. */
   probedText: string;
+  /** Benchmark mode: the original module with the probe in the target, for THM's fork mode. */
+  probedOriginalText?: string;
   /** Benchmark mode: the original function (decorators included), kept as ground truth. */
   groundTruth?: string;
   /** Signature and docstring of the target. */
@@ -46,6 +48,7 @@ export async function prepareTarget(target: ResolvedTarget, mode: TargetMode): P
     originalText,
     startText,
     probedText,
+    ...(mode === 'blank' ? { probedOriginalText: instrumentFunction(originalText, parts) } : {}),
     ...(mode === 'blank' ? { groundTruth: originalText.slice(parts.outerStart, parts.end) } : {}),
     prompt,
   };

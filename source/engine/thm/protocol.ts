@@ -10,26 +10,39 @@ export interface ProbeFrame {
 
 export type EntryKind = 'test' | 'fixture' | 'module' | 'other';
 
+/** A test's outcome in one world (the blank twin's, in fork mode). */
+export interface OutcomeInfo {
+  outcome: 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed';
+  phase: 'setup' | 'call' | 'teardown' | null;
+  message: string;
+  longrepr: string;
+}
+
 export type PluginEvent =
-  | { e: 'configured'; rootdir: string; args: string[] }
+  | { e: 'configured'; rootdir: string; args: string[]; fork: boolean }
   | { e: 'collected'; total: number; mine: number; remaining: number }
   | { e: 'start'; nodeid: string }
-  | {
+  | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
+  /** Fork mode: the parent finished the test and now waits for its blank twin. */
+  | { e: 'twin'; nodeid: string }
+  /** Fork mode: a module called the target while being imported; tenet re-runs it blank. */
+  | { e: 'collecthit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
+  | (OutcomeInfo & {
       e: 'test';
       nodeid: string;
-      outcome: 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed';
-      phase: 'setup' | 'call' | 'teardown' | null;
-      message: string;
-      longrepr: string;
       file: string | null;
       line: number | null;
       durationMs: number;
       chain: ProbeFrame[] | null;
       entryKind: EntryKind | null;
       timedOut: boolean;
+      /** Fork mode: the outcome with the target blank (the twin's), when the test reached the target. */
+      blank?: (OutcomeInfo & { timedOut?: boolean }) | null;
+      /** Fork mode: the blank outcome could not be observed here; tenet runs the test blank. */
+      needsBlank?: boolean;
       /** Set by tenet, not the plugin: the test process died or hung during this test. */
       crashed?: boolean;
-    }
+    })
   | { e: 'collecterror'; nodeid: string; message: string; longrepr: string; chain: ProbeFrame[] | null; entryKind: EntryKind | null }
   | { e: 'done'; exitstatus: number; targetLoaded: boolean; outside: { module: string; file: string }[] };
 

@@ -8,15 +8,20 @@ import { PluginLineReader, type PluginCollectError, type PluginEvent, type Plugi
 export const PYTEST_FLAGS = [
   '-p', '_tenet_thm',
   '-q',
-  '--tb=short',
+  '--tb=native',
   // Without it one module that fails to import (say, it calls the target at import time) stops the whole run.
   '--continue-on-collection-errors',
   // Undo a `-x` in the project's addopts: THM needs every failure.
   '--maxfail=2147483647',
 ];
 
-/** Grace on top of the per-test timeout before tenet kills a test process that stopped answering. */
-const HANG_GRACE_MS = 10_000;
+/**
+ * Grace on top of the per-test timeout before tenet kills a test process that stopped answering
+ * (the plugin's own timer could not interrupt it): as long as the timeout, within 2..10 s.
+ */
+function hangGraceMs(testTimeoutSec: number): number {
+  return Math.min(10_000, Math.max(2_000, testTimeoutSec * 1000));
+}
 /** How many times one shard is restarted after a test crashed its process. */
 const MAX_RESTARTS = 20;
 
@@ -31,8 +36,10 @@ export interface PassOptions {
   testTimeoutSec: number;
   /** Date.now() by which the whole pass must end. */
   deadline?: number;
-  /** Run only these node ids. */
+  /** Run only these node ids (a file path stands for all of its tests). */
   only?: string[];
+  /** How the probe behaves: record the chain only, or fork a blank twin at the first call (see _tenet_probe.py). */
+  mode: 'record' | 'fork';
   /** Names this pass's scratch files. */
   label: string;
   signal?: AbortSignal;
@@ -44,6 +51,8 @@ export interface PassResult {
   collected: number;
   tests: Map<string, PluginTestEvent>;
   collectErrors: PluginCollectError[];
+  /** Fork mode: modules that called the target at import time. */
+  collectHits: Extract<PluginEvent, { e: 'collecthit' }>[];
   /** Whether the workspace's target module was imported by any shard. */
   targetLoaded: boolean;
   /** Copies of the target module imported from outside the workspace. */
@@ -60,6 +69,7 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
     collected: 0,
     tests: new Map(),
     collectErrors: [],
+    collectHits: [],
     targetLoaded: false,
     outside: [],
     problems: [],
@@ -75,8 +85,9 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
     return posix.join(options.sandbox.workdir, rel);
   };
   const onlyFile = options.only ? await listFile('only', options.only) : undefined;
+  const hitsFile = await listFile('subprocess-hits', []);
   const shards = Math.max(1, options.shards);
-  await Promise.all(Array.from({ length: shards }, (_, index) => runShard(index, shards, options, result, listFile, onlyFile)));
+  await Promise.all(Array.from({ length: shards }, (_, index) => runShard(index, shards, options, result, listFile, onlyFile, hitsFile)));
   return result;
 }
 
@@ -87,6 +98,7 @@ async function runShard(
   result: PassResult,
   listFile: (name: string, ids: Iterable<string>) => Promise<string>,
   onlyFile: string | undefined,
+  hitsFile: string,
 ): Promise<void> {
   const finished = new Set<string>();
   for (let attempt = 0; ; attempt++) {
@@ -94,12 +106,16 @@ async function runShard(
       ...options.env,
       TENET_SHARD: `${index}/${count}`,
       TENET_TEST_TIMEOUT: String(options.testTimeoutSec),
+      TENET_MODE: options.mode,
+      TENET_HITS_FILE: hitsFile,
     };
+    // A local pytest dies with tenet even on SIGKILL (see _die_with_parent in the plugin).
+    if (options.sandbox.kind === 'local') env.TENET_PARENT_PID = String(process.pid);
     if (onlyFile) env.TENET_ONLY = onlyFile;
     if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
 
     const child = options.sandbox.spawn([options.python, '-m', 'pytest', ...PYTEST_FLAGS, ...options.testArgs], { env });
-    let inflight: { nodeid: string; since: number } | undefined;
+    let inflight: { nodeid: string; since: number; hit?: Extract<PluginEvent, { e: 'hit' }> } | undefined;
     let done = false;
     let stderr = '';
     let hung = false;
@@ -110,6 +126,16 @@ async function runShard(
           break;
         case 'start':
           inflight = { nodeid: event.nodeid, since: Date.now() };
+          break;
+        case 'hit':
+          if (inflight?.nodeid === event.nodeid) inflight.hit = event;
+          break;
+        case 'twin':
+          // The blank twin gets its own time budget.
+          if (inflight?.nodeid === event.nodeid) inflight.since = Date.now();
+          break;
+        case 'collecthit':
+          if (!result.collectHits.some((c) => c.nodeid === event.nodeid)) result.collectHits.push(event);
           break;
         case 'test':
           inflight = undefined;
@@ -138,7 +164,7 @@ async function runShard(
       if (options.deadline !== undefined && now > options.deadline) {
         result.timedOut = true;
         child.kill();
-      } else if (inflight && options.testTimeoutSec > 0 && now - inflight.since > options.testTimeoutSec * 1000 + HANG_GRACE_MS) {
+      } else if (inflight && options.testTimeoutSec > 0 && now - inflight.since > options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec)) {
         hung = true;
         child.kill();
       }
@@ -162,8 +188,9 @@ async function runShard(
         : `the test process ${how} during this test`;
       const synthetic: PluginTestEvent = {
         e: 'test', nodeid, outcome: 'error', phase: null, message, longrepr: `${message}\n${stderr.slice(-2000)}`,
-        file: null, line: null, durationMs: Date.now() - inflight.since, chain: null, entryKind: null,
-        timedOut: hung, crashed: true,
+        file: null, line: null, durationMs: Date.now() - inflight.since,
+        chain: inflight.hit?.chain ?? null, entryKind: inflight.hit?.entryKind ?? null,
+        timedOut: hung, crashed: true, needsBlank: options.mode === 'fork',
       };
       result.tests.set(nodeid, synthetic);
       finished.add(nodeid);

@@ -57,6 +57,13 @@ export interface ThmReport {
   warnings: string[];
   /** pytest processes the suite was spread over. */
   shards: number;
+  /** Benchmark mode ran in one pass, forking a blank twin of each test at its first call of the target. */
+  fork: boolean;
+  /**
+   * Where the time went: the pass over the scope, the re-run of failing tests on the original code
+   * (two-pass mode), the blank re-run of what the twins could not decide (fork mode).
+   */
+  timings: { probeMs: number; originalMs: number; blankMs: number };
   /** True when the whole-run timeout stopped THM before every test ran. */
   timedOut: boolean;
   durationMs: number;

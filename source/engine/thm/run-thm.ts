@@ -23,11 +23,16 @@ export interface ThmOptions {
   timeoutSec: number;
   /** pytest processes to spread the suite over; 'auto' decides from the suite's size and the cores. */
   jobs: number | 'auto';
+  /**
+   * Benchmark mode in one pass: fork a blank twin of each test at its first call of the target
+   * (see source/python/_tenet_probe.py). Off: a blank pass, then the failing tests on the original.
+   */
+  fork: boolean;
   signal?: AbortSignal;
   emit?: EventSink;
 }
 
-export const THM_DEFAULTS = { T: 3, testTimeoutSec: 60, timeoutSec: 3600, jobs: 'auto' as const };
+export const THM_DEFAULTS = { T: 3, testTimeoutSec: 60, timeoutSec: 3600, jobs: 'auto' as const, fork: true };
 
 export interface ThmContext {
   sandbox: Sandbox;
@@ -49,7 +54,24 @@ export async function setTargetText(ctx: ThmContext, text: string): Promise<void
   await ctx.sandbox.syncFile(ctx.target.file);
 }
 
+type Observed = PluginTestEvent | PluginCollectError;
+
 const FAILED = new Set(['failed', 'error']);
+const failed = (event: Observed | undefined): boolean => !!event && (event.e === 'collecterror' || FAILED.has(event.outcome));
+
+/**
+ * What THM observed, per world: `blank` holds every test's outcome with the target unimplemented
+ * (with its chain); `originalFailed` tells, for tests that failed blank, whether they fail on
+ * the original code too (benchmark mode only).
+ */
+interface Observations {
+  /** Tests in scope in the blank world (a module that fails to import blank has none). */
+  collected: number;
+  blank: Map<string, PluginTestEvent>;
+  blankCollectErrors: PluginCollectError[];
+  originalFailed: (nodeid: string) => boolean;
+  probe: PassResult;
+}
 
 /**
  * The Test Harness Mechanism: run the suite against the unimplemented target with the probe in
@@ -61,18 +83,21 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   const emit = options.emit ?? (() => undefined);
   const shards = shardCount(options.jobs, ctx.workspace.stats.testFiles);
   const deadline = started + options.timeoutSec * 1000;
+  const fork = ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
   const env = {
     ...pythonEnv(ctx.sandbox, ctx.workspace.root, ctx.target.file),
     TENET_ROOT: ctx.sandbox.workdir,
     TENET_TARGET_FILE: posix.join(ctx.sandbox.workdir, ctx.target.file),
   };
-  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, shards, testArgs: options.testArgs });
+  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, shards, testArgs: options.testArgs });
+  const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
 
-  const pass = async (phase: ThmPhase, text: string, only?: string[]): Promise<PassResult> => {
+  const pass = async (phase: ThmPhase, text: string, mode: 'record' | 'fork', only?: string[]): Promise<PassResult> => {
+    const passStarted = Date.now();
     await setTargetText(ctx, text);
     emit({ type: 'thm.phase', phase, ...(only ? { tests: only.length } : {}) });
     let collectedSent = false;
-    return runPytestPass({
+    const result = await runPytestPass({
       sandbox: ctx.sandbox,
       workspace: ctx.workspace,
       python: ctx.python.executable,
@@ -82,6 +107,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       testTimeoutSec: options.testTimeoutSec,
       deadline,
       label: phase,
+      mode,
       ...(only ? { only } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event: PluginEvent) => {
@@ -93,39 +119,92 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
         }
       },
     });
+    if (result.aborted) throw new TenetError('THM was cancelled.', undefined, 130);
+    timings[`${phase}Ms`] += Date.now() - passStarted;
+    return result;
   };
 
   try {
-    const probe = await pass('probe', ctx.target.probedText);
-    if (probe.aborted) throw new TenetError('THM was cancelled.', undefined, 130);
-    if (probe.collected === 0 && probe.collectErrors.length === 0 && probe.problems.length) {
-      throw new TenetError(`pytest could not run the tests:\n${probe.problems.join('\n')}`, 'check the --tests arguments and that the suite runs with plain pytest in the repository');
+    let observed: Observations;
+    if (ctx.target.mode === 'stub') {
+      const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'));
+      observed = { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed: () => false, probe };
+    } else if (fork) {
+      observed = await observeForked(ctx, pass);
+    } else {
+      observed = await observeTwoPass(ctx, pass);
     }
-    const candidates = [
-      ...[...probe.tests.values()].filter((t) => FAILED.has(t.outcome)),
-      ...probe.collectErrors,
-    ];
-    let alreadyFailing: string[] = [];
-    let failing = candidates;
-    if (ctx.target.mode === 'blank' && candidates.length && !probe.timedOut) {
-      const original = await pass('original', ctx.target.originalText, candidates.map((c) => c.nodeid));
-      if (original.aborted) throw new TenetError('THM was cancelled.', undefined, 130);
-      const failsOnOriginal = (nodeid: string) =>
-        FAILED.has(original.tests.get(nodeid)?.outcome ?? '') || original.collectErrors.some((c) => c.nodeid === nodeid);
-      alreadyFailing = candidates.filter((c) => failsOnOriginal(c.nodeid)).map((c) => c.nodeid).sort();
-      const excluded = new Set(alreadyFailing);
-      failing = candidates.filter((c) => !excluded.has(c.nodeid));
-      probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
-      probe.timedOut ||= original.timedOut;
-    }
-    return buildReport(ctx, options, probe, failing, alreadyFailing, shards, started);
+    return buildReport(ctx, options, observed, { shards, fork, started, timings });
   } finally {
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
     await setTargetText(ctx, ctx.target.startText);
   }
 }
 
-function toFailing(test: PluginTestEvent | PluginCollectError): ThmFailingTest {
+type Pass = (phase: ThmPhase, text: string, mode: 'record' | 'fork', only?: string[]) => Promise<PassResult>;
+
+function checkRan(probe: PassResult): PassResult {
+  if (probe.collected === 0 && probe.collectErrors.length === 0 && probe.problems.length) {
+    throw new TenetError(
+      `pytest could not run the tests:\n${probe.problems.join('\n')}`,
+      'check the --tests arguments and that the suite runs with plain pytest in the repository',
+    );
+  }
+  return probe;
+}
+
+/** Blank pass over the scope, then the tests that failed, on the original code. */
+async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations> {
+  const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'));
+  const candidates = [...[...probe.tests.values()].filter(failed), ...probe.collectErrors];
+  let originalFailed = (_: string) => false;
+  if (candidates.length && !probe.timedOut) {
+    const original = await pass('original', ctx.target.originalText, 'record', candidates.map((c) => c.nodeid));
+    originalFailed = (nodeid) => failed(original.tests.get(nodeid)) || original.collectErrors.some((c) => c.nodeid === nodeid);
+    probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
+    probe.timedOut ||= original.timedOut;
+  }
+  return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
+}
+
+/**
+ * One pass on the original code in which each test that calls the target forks a blank twin at
+ * that call; a blank pass afterwards only for what the twins could not decide (a subprocess called
+ * the target, a module called it at import time, a twin died).
+ */
+async function observeForked(ctx: ThmContext, pass: Pass): Promise<Observations> {
+  const probe = checkRan(await pass('probe', ctx.target.probedOriginalText!, 'fork'));
+  const blank = new Map<string, PluginTestEvent>();
+  const undecided: string[] = [];
+  for (const test of probe.tests.values()) {
+    if (test.needsBlank) undecided.push(test.nodeid);
+    else if (test.blank) blank.set(test.nodeid, { ...test, ...test.blank });
+    else blank.set(test.nodeid, test); // never called the target: the same outcome in both worlds
+  }
+  const modules = probe.collectHits.map((c) => c.nodeid);
+  let blankCollectErrors: PluginCollectError[] = [];
+  let collected = probe.collected;
+  if ((undecided.length || modules.length) && !probe.timedOut) {
+    const rerun = await pass('blank', ctx.target.probedText, 'record', [...undecided, ...modules]);
+    for (const test of rerun.tests.values()) blank.set(test.nodeid, test);
+    blankCollectErrors = rerun.collectErrors;
+    // A module that fails to import blank takes its tests with it, as in a plain blank run.
+    for (const error of blankCollectErrors) {
+      for (const nodeid of [...blank.keys()]) {
+        if (nodeid.startsWith(`${error.nodeid}::`)) {
+          blank.delete(nodeid);
+          collected--;
+        }
+      }
+    }
+    probe.problems.push(...rerun.problems.map((p) => `blank re-run: ${p}`));
+    probe.timedOut ||= rerun.timedOut;
+  }
+  const originalFailed = (nodeid: string) => failed(probe.tests.get(nodeid)) || probe.collectErrors.some((c) => c.nodeid === nodeid);
+  return { collected, blank, blankCollectErrors, originalFailed, probe };
+}
+
+function toFailing(test: Observed): ThmFailingTest {
   const frames: ProbeFrame[] = test.chain ?? [];
   const chain = frames.map((f) => f.name);
   const reached = chain.length > 0;
@@ -149,16 +228,19 @@ function toFailing(test: PluginTestEvent | PluginCollectError): ThmFailingTest {
   };
 }
 
+const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) => (a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0);
+
 function buildReport(
   ctx: ThmContext,
   options: ThmOptions,
-  probe: PassResult,
-  candidates: (PluginTestEvent | PluginCollectError)[],
-  alreadyFailing: string[],
-  shards: number,
-  started: number,
+  observed: Observations,
+  run: { shards: number; fork: boolean; started: number; timings: ThmReport['timings'] },
 ): ThmReport {
-  const failing = candidates.map(toFailing).sort((a, b) => (a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0));
+  const { probe } = observed;
+  const blankFailures: Observed[] = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors];
+  const alreadyFailing = blankFailures.filter((t) => observed.originalFailed(t.nodeid)).map((t) => t.nodeid).sort();
+  const excluded = new Set(alreadyFailing);
+  const failing = blankFailures.filter((t) => !excluded.has(t.nodeid)).map(toFailing).sort(byNodeid);
   const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain }));
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
@@ -181,8 +263,8 @@ function buildReport(
     warnings.push(`No test in scope imported ${ctx.target.file}; THM found no test for the target. Widen the scope with --tests.`);
   }
   if (probe.timedOut) warnings.push(`THM stopped at its ${options.timeoutSec}s budget before every test ran (--timeout).`);
-  const all = [...probe.tests.values()];
-  const count = (outcome: string) => all.filter((t) => t.outcome === outcome).length;
+  const blankWorld = [...observed.blank.values()];
+  const count = (...outcomes: string[]) => blankWorld.filter((t) => outcomes.includes(t.outcome)).length;
   return {
     target: ctx.target.id,
     mode: ctx.target.mode,
@@ -193,20 +275,22 @@ function buildReport(
     clusters,
     selected,
     counts: {
-      collected: probe.collected,
-      passed: count('passed') + count('xpassed'),
-      skipped: count('skipped') + count('xfailed'),
+      collected: observed.collected,
+      passed: count('passed', 'xpassed'),
+      skipped: count('skipped', 'xfailed'),
       failing: failing.length,
       unreached: failing.filter((f) => !f.reached).length,
       alreadyFailing: alreadyFailing.length,
-      collectionErrors: probe.collectErrors.length,
-      crashed: all.filter((t) => t.crashed && !t.timedOut).length,
-      timedOut: all.filter((t) => t.timedOut).length,
+      collectionErrors: observed.blankCollectErrors.length,
+      crashed: blankWorld.filter((t) => t.crashed && !t.timedOut).length,
+      timedOut: blankWorld.filter((t) => t.timedOut).length,
     },
     alreadyFailing,
     warnings,
-    shards,
+    shards: run.shards,
+    fork: run.fork,
+    timings: run.timings,
     timedOut: probe.timedOut,
-    durationMs: Date.now() - started,
+    durationMs: Date.now() - run.started,
   };
 }

@@ -1,0 +1,1 @@
+"""Invoices with per-region sales tax."""

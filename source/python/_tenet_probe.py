@@ -1,0 +1,275 @@
+"""The probe tenet puts at the top of the target function during THM: ``__import__("_tenet_probe").hit()``.
+
+It records the call stack the first time the target runs in each test, so nothing is traced and
+the THM run costs what the plain test run costs. It imports nothing heavy: test code may start
+subprocesses that import the target too.
+
+Modes (TENET_MODE, set by tenet; the pytest plugin in _tenet_thm.py drives the state):
+
+``record``  record the chain and return: the rest of the body runs (the developer's stub, or the
+            ``raise NotImplementedError`` of a blanked target that follows the probe).
+``fork``    benchmark mode in one pass: the target keeps its original body. At the first call in a
+            test the process forks. The parent goes on with the original code; once it finished the
+            test, the child resumes as if the target were blank (every call raises
+            NotImplementedError) and reports the outcome. Everything before the first call ran
+            once, for both.
+"""
+
+import json
+import os
+import sys
+
+COMPREHENSIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
+STATEMENT = '__import__("_tenet_probe").hit()'  # what tenet writes into the target
+
+
+def _realpath(path):
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return path
+
+
+class State:
+    def __init__(self):
+        self.mode = os.environ.get("TENET_MODE", "record")
+        self.root = _realpath(os.environ.get("TENET_ROOT", os.getcwd()))
+        self.ctx = None  # the running test or collector (set by the plugin); None outside pytest
+        self.in_pytest = False
+        self.in_child = False  # fork mode: this process is the blank twin of a test
+        self.child_result_fd = None
+        self.fixture_chains = {}  # id(fixturedef) -> (chain, entry_kind) recorded in that fixture's setup
+        self.entry_codes = None  # callable(item) -> (test codes, fixture codes); set by the plugin
+        self.on_hit = None  # callable(ctx, chain, entry_kind); set by the plugin
+        self.on_child_start = None  # callable(), run in the blank twin when it resumes; set by the plugin
+        self.noted_subprocess = False
+
+
+state = State()
+_names = {}
+
+_FRAMEWORK_PARTS = tuple(
+    os.sep + part + os.sep for part in ("_pytest", "pluggy", "unittest", "pytest", "importlib")
+)
+
+
+def is_framework(filename):
+    if filename.startswith("<frozen") or filename in (__file__,):
+        return True
+    return any(part in filename for part in _FRAMEWORK_PARTS) or filename.endswith(
+        (os.sep + "runpy.py", os.sep + "pytest.py", os.sep + "_tenet_thm.py")
+    )
+
+
+def display_path(filename):
+    """Path of a frame's file: relative to the workspace root, else to its sys.path entry."""
+    cached = _names.get(filename)
+    if cached is not None:
+        return cached
+    if filename.startswith("<"):
+        result = filename
+    else:
+        real = _realpath(filename)
+        root = state.root
+        if real == root or real.startswith(root + os.sep):
+            result = os.path.relpath(real, root)
+        else:
+            best = ""
+            for entry in sys.path:
+                entry = _realpath(entry or os.getcwd())
+                if real.startswith(entry + os.sep) and len(entry) > len(best):
+                    best = entry
+            result = os.path.relpath(real, best) if best else real
+        result = result.replace(os.sep, "/")
+    _names[filename] = result
+    return result
+
+
+def _qualname(frame):
+    code = frame.f_code
+    qualname = getattr(code, "co_qualname", None)  # Python 3.11+
+    if qualname:
+        return qualname
+    # Older Pythons: find the class that defines this code object through self/cls.
+    name = code.co_name
+    if code.co_argcount and code.co_varnames:
+        first = frame.f_locals.get(code.co_varnames[0])
+        klass = first if isinstance(first, type) else type(first)
+        for base in getattr(klass, "__mro__", ()):
+            member = base.__dict__.get(name)
+            member = getattr(member, "__func__", member)
+            if getattr(member, "__code__", None) is code:
+                return base.__qualname__ + "." + name
+    return name
+
+
+def _frame_record(frame):
+    code = frame.f_code
+    return {
+        "name": display_path(code.co_filename) + "::" + _qualname(frame),
+        "line": frame.f_lineno,
+        "comprehension": code.co_name in COMPREHENSIONS,
+    }
+
+
+def _outermost(frames, accept):
+    for index in range(len(frames) - 1, -1, -1):
+        if accept(frames[index].f_code):
+            return index
+    return None
+
+
+def record_chain(target_frame, ctx):
+    """The frames from the entry (test, fixture or collected module) down to the target."""
+    frames = []
+    frame = target_frame
+    while frame is not None:
+        frames.append(frame)
+        frame = frame.f_back
+    # frames[0] is the target, frames[-1] the outermost frame of the thread.
+    entry_index, entry_kind = None, None
+    if ctx.item is not None and state.entry_codes is not None:
+        test_codes, fixture_codes = state.entry_codes(ctx.item)
+        entry_index = _outermost(frames, lambda code: code in test_codes or code in fixture_codes)
+        if entry_index is not None:
+            entry_kind = "test" if frames[entry_index].f_code in test_codes else "fixture"
+    elif ctx.kind == "collect":
+        # Module-level code: the chain starts at the body of the module being collected.
+        entry_index = _outermost(
+            frames, lambda code: code.co_name == "<module>" and _realpath(code.co_filename) == ctx.module_file
+        )
+        if entry_index is None:
+            entry_index = _outermost(
+                frames, lambda code: code.co_name == "<module>" and not is_framework(code.co_filename)
+            )
+        entry_kind = "module"
+    if entry_index is None:
+        entry_index = _outermost(frames, lambda code: not is_framework(code.co_filename))
+        entry_kind = "module" if ctx.kind == "collect" else "other"
+    if entry_index is None:
+        entry_index = 0
+    return [_frame_record(frames[i]) for i in range(entry_index, -1, -1)], entry_kind
+
+
+def _note_subprocess_hit():
+    """A process started by a test called the target: the parent's plugin reads this note."""
+    if state.noted_subprocess:
+        return
+    state.noted_subprocess = True
+    path, nodeid = os.environ.get("TENET_HITS_FILE"), os.environ.get("TENET_CURRENT_TEST")
+    if path and nodeid:
+        try:
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(nodeid + "\n")
+        except OSError:
+            pass
+
+
+def _identity(fd):
+    try:
+        info = os.fstat(fd)
+        return (info.st_dev, info.st_ino)
+    except OSError:
+        return None
+
+
+# tenet may start pytest with sockets as stdin/stdout/stderr; pytest's capture keeps duplicates of
+# them, and those must stay open in the twin. Taken at import, before capture replaces fds 0-2.
+_STDIO = {_identity(fd) for fd in (0, 1, 2)} - {None}
+
+
+def _close_sockets(keep):
+    """The blank twin must not talk to servers the parent still uses (databases, brokers)."""
+    import stat
+
+    try:
+        fds = [int(name) for name in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = range(3, 256)
+    for fd in fds:
+        if fd in keep or fd < 3:
+            continue
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISSOCK(info.st_mode) and (info.st_dev, info.st_ino) not in _STDIO:
+                os.close(fd)
+        except OSError:
+            pass
+
+
+def _fork(ctx, frame):
+    # The twin formats a failure report; pytest then looks up modules by file through inspect,
+    # whose cache would be rebuilt in every twin. Fill it once here, in the parent.
+    try:
+        import inspect
+
+        inspect.getmodule(frame)
+    except Exception:
+        pass
+    go_read, go_write = os.pipe()
+    result_read, result_write = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(go_read)
+        os.close(result_write)
+        ctx.fork = {"pid": pid, "go": go_write, "result": result_read}
+        return
+    # The blank twin: wait until the parent has finished this test with the original code.
+    os.close(go_write)
+    os.close(result_read)
+    try:
+        go = os.read(go_read, 1)
+    except OSError:
+        go = b""
+    if not go:
+        os._exit(0)  # the parent died or gave up on us
+    os.close(go_read)
+    # Short-lived: no collection, so no page of the parent's heap is touched (and copied) for it.
+    import gc
+
+    gc.disable()
+    state.in_child = True
+    state.child_result_fd = result_write
+    _close_sockets({result_write})
+    if state.on_child_start is not None:
+        state.on_child_start()
+
+
+def send_child_result(result):
+    """In the blank twin: hand the outcome to the parent and vanish without running anything else."""
+    data = json.dumps(result, default=str).encode("utf-8", "replace")
+    view = memoryview(data)
+    while view:
+        written = os.write(state.child_result_fd, view)
+        view = view[written:]
+    os._exit(0)
+
+
+def hit():
+    """First statement of the target while THM runs."""
+    __tracebackhide__ = True  # pytest leaves this frame out of failure reports
+    if state.in_child:
+        raise NotImplementedError
+    ctx = state.ctx
+    if ctx is None:
+        if not state.in_pytest:
+            _note_subprocess_hit()
+        return
+    fixture = ctx.fixtures[-1] if ctx.fixtures else None
+    need_test = ctx.chain is None
+    need_fixture = fixture is not None and id(fixture) not in state.fixture_chains
+    if not (need_test or need_fixture):
+        return
+    recorded = record_chain(sys._getframe(1), ctx)
+    if need_fixture:
+        state.fixture_chains[id(fixture)] = recorded
+    if not need_test:
+        return
+    ctx.chain, ctx.entry_kind = recorded
+    ctx.hit_fixture = fixture
+    if state.on_hit is not None:
+        state.on_hit(ctx, recorded[0], recorded[1])
+    if state.mode == "fork" and ctx.kind == "test" and hasattr(os, "fork"):
+        _fork(ctx, sys._getframe(1))
+        if state.in_child:
+            raise NotImplementedError

@@ -1,0 +1,165 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURES, treeHash } from '../helpers/fixtures';
+import { chains, thmOn, type ThmRun } from '../helpers/thm';
+
+const SHOP = join(FIXTURES, 'shop');
+const TARGET = 'shop/pricing.py::apply_discount';
+
+// Benchmark mode has two ways to learn each test's outcome on the original code: one pass that
+// forks a blank twin per test (the default), and two passes. They must agree exactly.
+describe.each([
+  ['fork', true],
+  ['two passes', false],
+])('THM on the shop fixture, benchmark mode (apply_discount blanked), %s', (_name, fork) => {
+  let run: ThmRun;
+  let before: string;
+  beforeAll(async () => {
+    before = treeHash(SHOP);
+    run = await thmOn(SHOP, TARGET, { blank: true, fork });
+  });
+
+  it('records the exact chain of every failing test, from test or fixture down to the target', () => {
+    expect(chains(run.report)).toEqual({
+      'tests/test_cart.py::CartTest::test_receipt': ['tests/test_cart.py::CartTest.test_receipt', 'shop/cart.py::receipt', 'shop/cart.py::Cart.total', TARGET],
+      'tests/test_cart.py::CartTest::test_summary': ['tests/test_cart.py::CartTest.test_summary', 'shop/cart.py::Cart.summary', 'shop/cart.py::Cart.total', TARGET],
+      'tests/test_cart.py::CartTest::test_total': ['tests/test_cart.py::CartTest.test_total', 'shop/cart.py::Cart.total', TARGET],
+      'tests/test_pricing.py::test_apply_discount_basic': ['tests/test_pricing.py::test_apply_discount_basic', TARGET],
+      'tests/test_pricing.py::test_apply_discount_rejects_bad_percent': ['tests/test_pricing.py::test_apply_discount_rejects_bad_percent', TARGET],
+      'tests/test_pricing.py::test_apply_discount_rounds': ['tests/test_pricing.py::test_apply_discount_rounds', TARGET],
+      'tests/test_pricing.py::test_bulk_prices': ['tests/test_pricing.py::test_bulk_prices', 'shop/pricing.py::bulk_prices', 'shop/pricing.py::bulk_prices.<locals>.<listcomp>', TARGET],
+      'tests/test_pricing.py::test_bulk_total': ['tests/test_pricing.py::test_bulk_total', 'shop/pricing.py::bulk_total', 'shop/pricing.py::bulk_total.<locals>.<genexpr>', TARGET],
+      'tests/test_pricing.py::test_cart_total': ['tests/test_pricing.py::test_cart_total', 'shop/pricing.py::cart_total', TARGET],
+      // Module-scoped fixture: set up in the first test, cached for the second, which reached the target through it too.
+      'tests/test_pricing.py::test_catalogue_hat': ['tests/conftest.py::catalogue', TARGET],
+      'tests/test_pricing.py::test_catalogue_scarf': ['tests/conftest.py::catalogue', TARGET],
+      'tests/test_pricing.py::test_discount_from_a_subprocess': [],
+      'tests/test_pricing.py::test_sale_price_fixture': ['tests/conftest.py::sale_price', TARGET],
+      // Calls the target at import time: the whole module fails to import, one failing entry.
+      'tests/test_constants.py': ['tests/test_constants.py::<module>', TARGET],
+      // Recursion: each level of category_total (and its generator expression) is a frame of the chain.
+      'tests/test_tree.py::test_category_total': [
+        'tests/test_tree.py::test_category_total',
+        'shop/tree.py::category_total',
+        'shop/tree.py::category_total.<locals>.<genexpr>',
+        'shop/tree.py::category_total',
+        'shop/tree.py::category_total.<locals>.<genexpr>',
+        'shop/tree.py::category_total',
+        TARGET,
+      ],
+    });
+  });
+
+  it('names the direct caller (comprehensions skipped), depth and entry kind', () => {
+    const byId = new Map(run.report.failing.map((f) => [f.nodeid, f]));
+    expect(byId.get('tests/test_pricing.py::test_bulk_prices')).toMatchObject({ caller: 'shop/pricing.py::bulk_prices', depth: 3, entryKind: 'test', reached: true });
+    expect(byId.get('tests/test_pricing.py::test_catalogue_scarf')).toMatchObject({ caller: 'tests/conftest.py::catalogue', depth: 1, entryKind: 'fixture' });
+    expect(byId.get('tests/test_tree.py::test_category_total')).toMatchObject({ caller: 'shop/tree.py::category_total', depth: 6 });
+    expect(byId.get('tests/test_pricing.py::test_discount_from_a_subprocess')).toMatchObject({ reached: false, caller: null, depth: null, entryKind: null });
+    expect(byId.get('tests/test_pricing.py::test_sale_price_fixture')).toMatchObject({ outcome: 'error', phase: 'setup' });
+    expect(byId.get('tests/test_constants.py')).toMatchObject({ outcome: 'collection', entryKind: 'module', caller: 'tests/test_constants.py::<module>', depth: 1 });
+  });
+
+  it('leaves out a test that fails on the original code too', () => {
+    expect(run.report.alreadyFailing).toEqual(['tests/test_pricing.py::test_discount_already_broken']);
+    expect(chains(run.report)).not.toHaveProperty('tests/test_pricing.py::test_discount_already_broken');
+  });
+
+  it('clusters by direct caller in the documented order and selects one test per cluster', () => {
+    expect(run.report.clusters.map((c) => [c.caller, c.tests.length, c.depth, c.representative])).toEqual([
+      ['tests/conftest.py::catalogue', 2, 1, 'tests/test_pricing.py::test_catalogue_hat'],
+      ['tests/conftest.py::sale_price', 1, 1, 'tests/test_pricing.py::test_sale_price_fixture'],
+      ['tests/test_constants.py::<module>', 1, 1, 'tests/test_constants.py'],
+      ['tests/test_pricing.py::test_apply_discount_basic', 1, 1, 'tests/test_pricing.py::test_apply_discount_basic'],
+      ['tests/test_pricing.py::test_apply_discount_rejects_bad_percent', 1, 1, 'tests/test_pricing.py::test_apply_discount_rejects_bad_percent'],
+      ['tests/test_pricing.py::test_apply_discount_rounds', 1, 1, 'tests/test_pricing.py::test_apply_discount_rounds'],
+      ['shop/cart.py::Cart.total', 3, 2, 'tests/test_cart.py::CartTest::test_total'],
+      ['shop/pricing.py::cart_total', 1, 2, 'tests/test_pricing.py::test_cart_total'],
+      ['shop/pricing.py::bulk_prices', 1, 3, 'tests/test_pricing.py::test_bulk_prices'],
+      ['shop/pricing.py::bulk_total', 1, 3, 'tests/test_pricing.py::test_bulk_total'],
+      ['shop/tree.py::category_total', 1, 6, 'tests/test_tree.py::test_category_total'],
+    ]);
+    expect(run.report.selected).toEqual([
+      'tests/test_pricing.py::test_catalogue_hat',
+      'tests/test_pricing.py::test_sale_price_fixture',
+      'tests/test_constants.py',
+    ]);
+  });
+
+  it('counts every test in scope, as seen with the target blank', () => {
+    // 23 tests, less test_half_price whose module cannot be imported blank; test_discount_with_fallback
+    // reaches the target but passes blank.
+    expect(run.report.counts).toEqual({
+      collected: 22, passed: 7, skipped: 0, failing: 15, unreached: 1, alreadyFailing: 1,
+      collectionErrors: 1, crashed: 0, timedOut: 0,
+    });
+    expect(chains(run.report)).not.toHaveProperty('tests/test_pricing.py::test_discount_with_fallback');
+  });
+
+  it('streams per-test progress for every pass', () => {
+    const phase = (name: string) => run.events.filter((e) => e.type === 'thm.test' && e.phase === name);
+    // Fork mode's single pass runs the original code, where tests/test_constants.py imports fine.
+    expect(phase('probe')).toHaveLength(fork ? 23 : 22);
+    // Two passes re-run the 15 tests that failed blank (and the module that failed to import,
+    // whose one test then runs) on the original code. Fork mode re-runs blank only what the twins
+    // could not see: the test whose subprocess called the target, the module that called it at import.
+    expect(phase('original')).toHaveLength(fork ? 0 : 16);
+    expect(phase('blank').map((e) => e.type === 'thm.test' && e.nodeid)).toEqual(fork ? ['tests/test_pricing.py::test_discount_from_a_subprocess'] : []);
+    expect(run.events.find((e) => e.type === 'thm.collected')).toMatchObject({ phase: 'probe', total: fork ? 23 : 22 });
+    expect(run.report.fork).toBe(fork);
+  });
+
+  it('keeps the failure output as seen with the target blank', () => {
+    const basic = run.report.failing.find((f) => f.nodeid === 'tests/test_pricing.py::test_apply_discount_basic')!;
+    expect(basic.message).toBe('NotImplementedError');
+    expect(basic.longrepr).toContain('apply_discount(100.0, 15)');
+  });
+
+  it('never touches the checkout', () => {
+    expect(treeHash(SHOP)).toBe(before);
+  });
+});
+
+describe('THM selection budget and other targets', () => {
+  it('fills a budget larger than the number of clusters by (depth, nodeid)', async () => {
+    const { report } = await thmOn(SHOP, TARGET, { blank: true, T: 12 });
+    // 11 clusters, then the budget is filled by (depth, nodeid).
+    expect(report.selected.slice(11)).toEqual(['tests/test_pricing.py::test_catalogue_scarf']);
+    expect(report.selected).toHaveLength(12);
+  });
+
+  it('a method target: callers through self, through another function, and directly from a unittest test', async () => {
+    const { report } = await thmOn(SHOP, 'shop/cart.py::Cart.total', { blank: true });
+    expect(report.clusters.map((c) => c.caller)).toEqual(['tests/test_cart.py::CartTest.test_total', 'shop/cart.py::Cart.summary', 'shop/cart.py::receipt']);
+    expect(chains(report)['tests/test_cart.py::CartTest::test_summary']).toEqual([
+      'tests/test_cart.py::CartTest.test_summary', 'shop/cart.py::Cart.summary', 'shop/cart.py::Cart.total',
+    ]);
+  });
+
+  it('a decorated target: the decorator wrapper is a frame of the chain, and its direct caller', async () => {
+    const { report } = await thmOn(SHOP, 'shop/pricing.py::loyalty_points', { blank: true });
+    expect(chains(report)).toEqual({
+      'tests/test_loyalty.py::test_points': ['tests/test_loyalty.py::test_points', 'shop/decorators.py::non_negative.<locals>.wrapper', 'shop/pricing.py::loyalty_points'],
+      'tests/test_loyalty.py::test_points_rate': ['tests/test_loyalty.py::test_points_rate', 'shop/decorators.py::non_negative.<locals>.wrapper', 'shop/pricing.py::loyalty_points'],
+    });
+    expect(report.clusters).toHaveLength(1);
+    // test_negative_amount passes blanked: the wrapper raises ValueError before the target runs.
+    expect(report.counts.failing).toBe(2);
+  });
+
+  it('a pytest scope from --tests (-k) narrows the suite', async () => {
+    const { report } = await thmOn(SHOP, TARGET, { blank: true, testArgs: ['tests/test_pricing.py', '-k', 'bulk'] });
+    expect(report.counts.collected).toBe(2);
+    expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_pricing.py::test_bulk_prices', 'tests/test_pricing.py::test_bulk_total']);
+  });
+
+  it('shards the suite over several pytest processes with the same result', async () => {
+    const one = await thmOn(SHOP, TARGET, { blank: true, jobs: 1 });
+    const three = await thmOn(SHOP, TARGET, { blank: true, jobs: 3 });
+    expect(three.report.shards).toBe(3);
+    const shape = (run: typeof one) => run.report.failing.map(({ nodeid, chain, caller, depth, entryKind }) => ({ nodeid, chain, caller, depth, entryKind }));
+    expect(shape(three)).toEqual(shape(one));
+    expect(three.report.selected).toEqual(one.report.selected);
+    expect(three.report.counts).toEqual(one.report.counts);
+  });
+});

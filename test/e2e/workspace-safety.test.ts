@@ -1,0 +1,49 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { finished, processesIn, startCli, waitFor } from '../helpers/cli';
+import { copyFixture, treeHash } from '../helpers/fixtures';
+
+describe("the user's checkout survives an interrupted run", () => {
+  let repo: ReturnType<typeof copyFixture>;
+  let scratch: string;
+  beforeEach(() => {
+    repo = copyFixture('robust');
+    scratch = mkdtempSync(join(tmpdir(), 'tenet-scratch-'));
+  });
+  afterEach(() => {
+    repo.cleanup();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const workspaceStarted = () => {
+    const [container] = readdirSync(scratch);
+    return !!container && existsSync(join(scratch, container, 'robust', '.tenet')) && processesIn(scratch).length > 0;
+  };
+
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal} mid-run: exit ${code}, checkout byte-identical, workspace and pytest gone`, async () => {
+      const before = treeHash(repo.dir);
+      const child = startCli(['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute', '--test-timeout', '120'], { env: { TMPDIR: scratch } });
+      await waitFor(workspaceStarted, 30_000, 'pytest to start in the workspace');
+      await new Promise((r) => setTimeout(r, 1000));
+      child.kill(signal);
+      const result = await finished(child);
+      expect(result.code).toBe(code);
+      expect(treeHash(repo.dir)).toBe(before);
+      expect(readdirSync(scratch)).toEqual([]);
+      expect(processesIn(scratch)).toEqual([]);
+    });
+  }
+
+  it('SIGKILL mid-run: checkout byte-identical, and pytest dies with tenet', async () => {
+    const before = treeHash(repo.dir);
+    const child = startCli(['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute', '--test-timeout', '120'], { env: { TMPDIR: scratch } });
+    await waitFor(workspaceStarted, 30_000, 'pytest to start in the workspace');
+    child.kill('SIGKILL');
+    await finished(child);
+    await waitFor(() => processesIn(scratch).length === 0, 10_000, 'pytest to exit');
+    expect(treeHash(repo.dir)).toBe(before);
+  });
+});

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { CLI } from './fixtures';
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI (dist/tenet.js) like a user would. */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliResult> {
+  const child = startCli(args, options);
+  return finished(child);
+}
+
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...options.env },
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }) as ChildProcess & { output: { stdout: string; stderr: string } };
+  child.output = { stdout: '', stderr: '' };
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (child.output.stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (child.output.stderr += d));
+  return child;
+}
+
+export function finished(child: ReturnType<typeof startCli>): Promise<CliResult> {
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, ...child.output }));
+  });
+}
+
+/** Processes whose working directory is inside `dir` (Linux /proc). */
+export function processesIn(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`).startsWith(dir)) found.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+export async function waitFor(condition: () => boolean, timeoutMs = 30_000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,44 @@
+import type { EngineEvent } from '../../source/engine/events';
+import { openTask } from '../../source/engine/task/open-task';
+import { runThm, THM_DEFAULTS } from '../../source/engine/thm/run-thm';
+import type { ThmReport } from '../../source/engine/thm/report';
+
+export interface ThmRun {
+  report: ThmReport;
+  events: EngineEvent[];
+}
+
+/** Runs THM through the engine API on a repository, as `tenet thm` does, and disposes the workspace. */
+export async function thmOn(
+  repo: string,
+  target: string,
+  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean } = {},
+): Promise<ThmRun> {
+  const task = await openTask({
+    repo,
+    target,
+    blank: options.blank ?? false,
+    ...(options.python ? { python: options.python } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const events: EngineEvent[] = [];
+  try {
+    const report = await runThm(task, {
+      ...THM_DEFAULTS,
+      T: options.T ?? THM_DEFAULTS.T,
+      testArgs: options.testArgs ?? [],
+      testTimeoutSec: options.testTimeoutSec ?? THM_DEFAULTS.testTimeoutSec,
+      jobs: options.jobs ?? THM_DEFAULTS.jobs,
+      fork: options.fork ?? THM_DEFAULTS.fork,
+      emit: (event) => events.push(event),
+    });
+    return { report, events };
+  } finally {
+    await task.dispose();
+  }
+}
+
+/** failing tests as nodeid → chain, for compact assertions. */
+export function chains(report: ThmReport): Record<string, string[]> {
+  return Object.fromEntries(report.failing.map((f) => [f.nodeid, f.chain]));
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { clusterTests, directCaller, selectTests, type ChainedTest } from '../../source/engine/thm/clustering';
+
+const t = (nodeid: string, ...chain: string[]): ChainedTest => ({ nodeid, chain });
+
+describe('directCaller', () => {
+  it('is the frame just above the target', () => {
+    expect(directCaller(['t.py::test_a', 'm.py::helper', 'm.py::target'])).toBe('m.py::helper');
+  });
+  it('skips comprehension and generator-expression frames', () => {
+    expect(directCaller(['t.py::test', 'm.py::f', 'm.py::f.<locals>.<listcomp>', 'm.py::f.<locals>.<genexpr>', 'm.py::target'])).toBe('m.py::f');
+    expect(directCaller(['t.py::test', 'm.py::g.<locals>.<dictcomp>', 'm.py::target'])).toBe('t.py::test');
+  });
+  it('is null when the target is the whole chain', () => {
+    expect(directCaller(['m.py::target'])).toBeNull();
+    expect(directCaller(['m.py::f.<locals>.<setcomp>', 'm.py::target'])).toBeNull();
+  });
+});
+
+describe('clusterTests', () => {
+  const tests = [
+    t('t.py::test_z', 't.py::test_z', 'm.py::a', 'm.py::target'),
+    t('t.py::test_y', 't.py::test_y', 'm.py::a', 'm.py::target'),
+    t('t.py::test_x', 't.py::test_x', 'm.py::b', 'm.py::target'),
+    t('t.py::test_deep', 't.py::test_deep', 'm.py::c', 'm.py::b', 'm.py::a', 'm.py::target'),
+    t('t.py::test_direct', 't.py::test_direct', 'm.py::target'),
+  ];
+
+  it('groups by direct caller and picks the (depth, nodeid) smallest as representative', () => {
+    const clusters = clusterTests(tests);
+    const a = clusters.find((c) => c.caller === 'm.py::a')!;
+    expect(a.tests).toEqual(['t.py::test_y', 't.py::test_z', 't.py::test_deep']);
+    expect(a.representative).toBe('t.py::test_y');
+    expect(a.depth).toBe(2);
+  });
+
+  it('orders clusters by representative depth, then size (larger first), then caller name', () => {
+    const clusters = clusterTests(tests);
+    expect(clusters.map((c) => [c.caller, c.depth, c.tests.length])).toEqual([
+      ['t.py::test_direct', 1, 1],
+      ['m.py::a', 2, 3],
+      ['m.py::b', 2, 1],
+    ]);
+  });
+
+  it('breaks an exact tie of depth and size by caller name', () => {
+    const clusters = clusterTests([t('t.py::2', 't.py::2', 'z.py::f', 'm.py::target'), t('t.py::1', 't.py::1', 'a.py::f', 'm.py::target')]);
+    expect(clusters.map((c) => c.caller)).toEqual(['a.py::f', 'z.py::f']);
+  });
+});
+
+describe('selectTests', () => {
+  const tests = [
+    t('t.py::a1', 't.py::a1', 'm.py::a', 'm.py::target'),
+    t('t.py::a2', 't.py::a2', 'm.py::a', 'm.py::target'),
+    t('t.py::b1', 't.py::b1', 'x.py::w', 'm.py::b', 'm.py::target'),
+    t('t.py::c1', 't.py::c1', 'm.py::c', 'm.py::target'),
+    t('t.py::a3', 't.py::a3', 'x.py::v', 'x.py::u', 'm.py::a', 'm.py::target'),
+  ];
+  const clusters = clusterTests(tests);
+
+  it('takes one representative per cluster, in cluster order, up to T', () => {
+    expect(selectTests(clusters, tests, 2)).toEqual(['t.py::a1', 't.py::c1']);
+    expect(selectTests(clusters, tests, 3)).toEqual(['t.py::a1', 't.py::c1', 't.py::b1']);
+  });
+
+  it('fills the budget with the remaining tests by (depth, nodeid) when clusters run out', () => {
+    expect(selectTests(clusters, tests, 4)).toEqual(['t.py::a1', 't.py::c1', 't.py::b1', 't.py::a2']);
+    expect(selectTests(clusters, tests, 5)).toEqual(['t.py::a1', 't.py::c1', 't.py::b1', 't.py::a2', 't.py::a3']);
+    expect(selectTests(clusters, tests, 10)).toHaveLength(5);
+  });
+
+  it('selects everything with an infinite budget and nothing from no tests', () => {
+    expect(selectTests(clusters, tests, Infinity)).toHaveLength(5);
+    expect(selectTests([], [], 3)).toEqual([]);
+  });
+});

@@ -1,0 +1,25 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/fixtures';
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [],
+  );
+}
+
+describe('the engine stays free of the UI', () => {
+  it('no file under source/engine imports ink, react or source/ui', () => {
+    const offenders: string[] = [];
+    for (const file of sources(join(ROOT, 'source', 'engine'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
+        const spec = match[1]!;
+        if (/^(ink|react)(\/|$)/.test(spec) || /^ink-/.test(spec) || /(^|\/)ui(\/|$)/.test(spec)) offenders.push(`${relative(ROOT, file)} imports ${spec}`);
+      }
+      if (file.endsWith('.tsx')) offenders.push(`${relative(ROOT, file)} is a .tsx file`);
+    }
+    expect(offenders).toEqual([]);
+  });
+});

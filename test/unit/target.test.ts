@@ -1,0 +1,96 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TenetError } from '../../source/engine/errors';
+import { resolveTarget } from '../../source/engine/task/resolve-target';
+import { parseTargetSpec } from '../../source/engine/task/target-spec';
+
+describe('parseTargetSpec', () => {
+  it('reads file::qualname, pytest-style Class::method, and @LINE', () => {
+    expect(parseTargetSpec('pkg/mod.py::func')).toEqual({ file: 'pkg/mod.py', qualname: 'func' });
+    expect(parseTargetSpec('pkg/mod.py::Cls::meth')).toEqual({ file: 'pkg/mod.py', qualname: 'Cls.meth' });
+    expect(parseTargetSpec('m.py::outer.<locals>.inner@12')).toEqual({ file: 'm.py', qualname: 'outer.<locals>.inner', line: 12 });
+  });
+
+  it('rejects malformed names with the expected form', () => {
+    expect(() => parseTargetSpec('pkg/mod.py')).toThrow(/path\/to\/module\.py::function/);
+    expect(() => parseTargetSpec('pkg/mod.txt::f')).toThrow(/not a Python file/);
+    expect(() => parseTargetSpec('m.py::1bad')).toThrow(/not a Python qualified name/);
+  });
+});
+
+describe('resolveTarget', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = mkdtempSync(join(tmpdir(), 'tenet-resolve-'));
+    mkdirSync(join(repo, 'pkg'));
+    writeFileSync(
+      join(repo, 'pkg', 'geometry.py'),
+      [
+        'class Shape:',
+        '    @property',
+        '    def area(self):',
+        '        return 0',
+        '    @area.setter',
+        '    def area(self, value):',
+        '        pass',
+        '    def perimeter(self):',
+        '        return 0',
+        '',
+        'def scale(shape, factor):',
+        '    def inner():',
+        '        return factor',
+        '    return inner',
+        '',
+        'if True:',
+        '    def conditional():',
+        '        return 1',
+        '',
+      ].join('\n'),
+    );
+  });
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+  const fails = async (spec: string): Promise<TenetError> => {
+    try {
+      await resolveTarget(repo, spec);
+    } catch (error) {
+      if (error instanceof TenetError) return error;
+      throw error;
+    }
+    throw new Error(`resolved ${spec}`);
+  };
+
+  it('finds functions, methods, nested and conditional definitions', async () => {
+    expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.perimeter')).startLine).toBe(8);
+    expect((await resolveTarget(repo, 'pkg/geometry.py::scale.<locals>.inner')).id).toBe('pkg/geometry.py::scale.<locals>.inner');
+    expect((await resolveTarget(repo, 'pkg/geometry.py::conditional')).startLine).toBe(17);
+    expect((await resolveTarget(repo, join(repo, 'pkg/geometry.py') + '::scale')).file).toBe('pkg/geometry.py');
+  });
+
+  it('reports an ambiguous name with every definition, and resolves it with @LINE', async () => {
+    const error = await fails('pkg/geometry.py::Shape.area');
+    expect(error.message).toContain('ambiguous');
+    expect(error.message).toContain('pkg/geometry.py::Shape.area@2');
+    expect(error.message).toContain('pkg/geometry.py::Shape.area@5');
+    expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.area@5')).startLine).toBe(5);
+  });
+
+  it('suggests the closest names for a missing function or file', async () => {
+    const missing = await fails('pkg/geometry.py::perimeter');
+    expect(missing.message).toContain('pkg/geometry.py::Shape.perimeter');
+    const file = await fails('pkg/geometri.py::scale');
+    expect(file.message).toMatch(/does not exist[\s\S]*pkg\/geometry\.py/);
+  });
+
+  it('refuses a class, listing its methods', async () => {
+    const error = await fails('pkg/geometry.py::Shape');
+    expect(error.message).toContain('is a class');
+    expect(error.message).toContain('pkg/geometry.py::Shape.perimeter');
+  });
+
+  it('refuses a file outside the repository', async () => {
+    expect((await fails('../elsewhere.py::f')).message).toContain('outside the repository');
+  });
+});
