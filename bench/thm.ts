@@ -50,7 +50,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const reps = Number(option('--reps') ?? 3);
 const thmArgs = (...extra: string[]) => [cli, 'thm', '--repo', repo!, '--target', target!, '--blank', '--json', ...extra, '--tests', ...tests!];
 const configs: [string, string, string[]][] = [
-  ['plain pytest', 'python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...tests]],
+  // What a developer runs: pytest with its defaults on the same scope.
+  ['plain pytest', 'python3', ['-m', 'pytest', '-q', ...tests]],
   ['tenet thm --jobs 1 (fork)', process.execPath, thmArgs('--jobs', '1')],
   ['tenet thm --jobs 1 --no-fork', process.execPath, thmArgs('--jobs', '1', '--no-fork')],
   ['tenet thm --jobs auto (fork)', process.execPath, thmArgs('--jobs', 'auto')],

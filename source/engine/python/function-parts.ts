@@ -40,7 +40,7 @@ function lineIndent(text: string, index: number): string {
   return match ? match[0] : '';
 }
 
-function isDocstring(statement: Node | null | undefined): boolean {
+export function isDocstring(statement: Node | null | undefined): boolean {
   if (!statement || statement.type !== 'expression_statement' || statement.namedChildCount !== 1) return false;
   const expression = statement.namedChild(0);
   if (!expression) return false;

@@ -11,5 +11,5 @@ export function pythonEnv(sandbox: Sandbox, hostWorkspaceRoot: string, targetRel
   const roots = importRoots(hostWorkspaceRoot, targetRel).map((rel) => (rel ? posix.join(sandbox.workdir, rel) : sandbox.workdir));
   const inherited = sandbox.env.PYTHONPATH;
   const path = [sandbox.helpersDir, ...roots, ...(inherited ? [inherited] : [])].join(':');
-  return { PYTHONPATH: path, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' };
+  return { PYTHONPATH: path, PYTHONIOENCODING: 'utf-8' };
 }
