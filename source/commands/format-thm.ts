@@ -27,7 +27,7 @@ export function formatThmReport(report: ThmReport): string {
     ...(c.timedOut ? [`${c.timedOut} timed out`] : []),
   ];
   out.push(`  ${parts.join(' · ')}`);
-  out.push(`  ${plural(report.shards, 'pytest process')} · ${(report.durationMs / 1000).toFixed(1)} s · Python ${report.python.version}, pytest ${report.python.pytest}`);
+  out.push(`  ${report.shards} pytest process${report.shards === 1 ? '' : 'es'} · ${(report.durationMs / 1000).toFixed(1)} s · Python ${report.python.version}, pytest ${report.python.pytest}`);
   for (const warning of report.warnings) out.push(`  ! ${warning.replace(/\n/g, '\n    ')}`);
 
   if (report.clusters.length) {
