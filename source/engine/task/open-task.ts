@@ -33,19 +33,27 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   if (!existsSync(repoDir) || !statSync(repoDir).isDirectory()) {
     throw new TenetError(`Repository folder ${repoDir} does not exist.`, 'pass --repo with the root folder of a Python repository');
   }
+  const env = options.env ?? process.env;
   const resolved = await resolveTarget(repoDir, options.target);
   const target = await prepareTarget(resolved, options.blank ? 'blank' : 'stub');
-  const workspace = await Workspace.create(repoDir, { keep: options.keepWorkspace ?? false });
-  const sandbox = new LocalSandbox(workspace.root, options.env ?? process.env);
+  // The interpreter check (a Python start-up and a pytest import) overlaps the copy. It runs in
+  // the checkout's folder but only reads: `python -c` writes no bytecode.
+  const probeSandbox = new LocalSandbox(repoDir, env);
+  const [copied, checked] = await Promise.allSettled([
+    Workspace.create(repoDir, { keep: options.keepWorkspace ?? false }),
+    checkPython(probeSandbox, choosePython(repoDir, options.python, env)),
+  ]);
+  await probeSandbox.dispose();
+  if (copied.status === 'rejected') throw copied.reason;
+  const workspace = copied.value;
+  if (checked.status === 'rejected') {
+    await workspace.dispose();
+    throw checked.reason;
+  }
+  const sandbox = new LocalSandbox(workspace.root, env);
   const dispose = async () => {
     await sandbox.dispose();
     await workspace.dispose();
   };
-  try {
-    const python = await checkPython(sandbox, choosePython(repoDir, options.python, options.env ?? process.env));
-    return { repoDir, target, workspace, sandbox, python, dispose };
-  } catch (error) {
-    await dispose();
-    throw error;
-  }
+  return { repoDir, target, workspace, sandbox, python: checked.value, dispose };
 }
