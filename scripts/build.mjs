@@ -23,3 +23,17 @@ await build({
   external: ['react-devtools-core'],
 });
 chmodSync(outfile, 0o755);
+
+// Worker threads that parse the repository index run this file (see source/engine/index/parse-pool.ts).
+await build({
+  entryPoints: ['source/engine/index/worker.ts'],
+  outfile: 'dist/index-worker.js',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  banner: {
+    js: "import { createRequire as __tenetCreateRequire } from 'node:module';\nconst require = __tenetCreateRequire(import.meta.url);",
+  },
+});

@@ -76,6 +76,35 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       );
     });
   program
+    .command('tool')
+    .argument('[name]', 'the tool to call (omit to list the tools)')
+    .description('call one of the agent\'s tools by hand and print exactly the text the model would receive')
+    .option('--repo <dir>', 'root folder of the Python repository')
+    .option('--target <file::qualname>', 'the target function')
+    .option('--blank', 'benchmark mode: blank the target first, as the agent would see it')
+    .option('--arg <key=value>', 'a tool argument (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--selected <nodeid...>', 'tests run_tests runs (default: THM\'s selection)')
+    .option('--python <path>', 'Python interpreter')
+    .option('--json', 'print the outcome as JSON (or, without a name, the tool definitions)')
+    .option('--tests <pytest-args...>', 'pytest scope for THM when run_tests needs a selection')
+    .action(async (name: string | undefined, opts) => {
+      const { toolCommand } = await import('./commands/tool');
+      setExit(
+        await toolCommand({
+          name,
+          repo: opts.repo,
+          target: opts.target,
+          blank: !!opts.blank,
+          args: opts.arg,
+          selected: opts.selected,
+          python: opts.python,
+          json: !!opts.json,
+          tests: tests ?? [],
+        }),
+      );
+    });
+
+  program
     .command('demo')
     .description('run tenet on its built-in example repository (examples/invoicing), no API key needed')
     .option('--json', 'print JSON instead of text')

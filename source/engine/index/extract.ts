@@ -1,27 +1,21 @@
 import { Query, type Language, type Node, type Tree } from 'web-tree-sitter';
+import { CONTAINERS } from '../python/definitions';
 import { isDocstring } from '../python/function-parts';
 import type { CallEntry, ClassEntry, FileIndex, FunctionEntry, ImportEntry, ReceiverKind } from './types';
 
 /**
- * One query finds every node the index needs, in a single pass inside tree-sitter's wasm: walking
- * the tree node by node from JavaScript costs a boundary crossing per node (seconds on sympy).
+ * Call sites need a walk over every node of the tree (a second pass as long as a third of the
+ * parse itself on sympy), so they are extracted per file when a search needs them (see
+ * RepoIndex.callsIn); definitions and imports come from a walk over statements only.
  */
-const PATTERNS = `
-(function_definition) @function
-(class_definition) @class
-(import_statement) @import
-(import_from_statement) @import
-(future_import_statement) @import
-(call function: (identifier) @name) @call
-(call function: (attribute object: (_) @object attribute: (identifier) @name)) @call
-`;
+const CALLS = '(call function: (_) @callee)';
 
 const queries = new WeakMap<Language, Query>();
 
-function queryFor(language: Language): Query {
+function callQuery(language: Language): Query {
   let query = queries.get(language);
   if (!query) {
-    query = new Query(language, PATTERNS);
+    query = new Query(language, CALLS);
     queries.set(language, query);
   }
   return query;
@@ -29,12 +23,6 @@ function queryFor(language: Language): Query {
 
 const DOCSTRING_CAP = 1000;
 const RECEIVER_CAP = 80;
-
-interface Scope {
-  kind: 'function' | 'class';
-  qualname: string;
-  end: number;
-}
 
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ');
 
@@ -102,60 +90,74 @@ function importEntries(node: Node, topLevel: boolean): ImportEntry[] {
   return [{ ...base, module, level, names, isFrom: true, moduleAlias: null }];
 }
 
-function receiverOf(object: Node | undefined): { receiver: ReceiverKind; receiverText: string } {
-  if (!object) return { receiver: 'none', receiverText: '' };
-  const text = object.text;
-  if (object.type === 'identifier' && (text === 'self' || text === 'cls')) return { receiver: text, receiverText: text };
-  if (object.type === 'call' && object.childForFieldName('function')?.text === 'super') return { receiver: 'super', receiverText: 'super()' };
-  return { receiver: 'other', receiverText: oneLine(text).slice(0, RECEIVER_CAP) };
+const BARE = /^[A-Za-z_]\w*$/;
+const ATTRIBUTE = /\.\s*([A-Za-z_]\w*)$/;
+
+/**
+ * Splits a callee's text into receiver and name without asking tree-sitter for child nodes (a
+ * boundary crossing each, for hundreds of thousands of calls): `f` → f; `a.b(x).c` → receiver
+ * `a.b(x)`, name c. Callees that end otherwise (`f(x)()`, `fs[0]()`) have no name and are skipped.
+ */
+function splitCallee(text: string): { name: string; receiver: ReceiverKind; receiverText: string } | undefined {
+  if (BARE.test(text)) return { name: text, receiver: 'none', receiverText: '' };
+  const attribute = ATTRIBUTE.exec(text);
+  if (!attribute) return undefined;
+  const object = text.slice(0, attribute.index).trim();
+  if (object === 'self' || object === 'cls') return { name: attribute[1]!, receiver: object, receiverText: object };
+  if (/^super\s*\(\s*\)$/.test(object)) return { name: attribute[1]!, receiver: 'super', receiverText: 'super()' };
+  return { name: attribute[1]!, receiver: 'other', receiverText: oneLine(object).slice(0, RECEIVER_CAP) };
 }
 
-/** The index entries of one parsed module. */
+/** The index entries of one parsed module (call sites excepted: see extractCalls). */
 export function extractFile(tree: Tree, path: string, hash: string, lineCount: number): FileIndex {
   const classes: ClassEntry[] = [];
   const functions: FunctionEntry[] = [];
   const imports: ImportEntry[] = [];
-  const calls: CallEntry[] = [];
-  const scopes: Scope[] = [];
-  const enter = (start: number) => {
-    while (scopes.length && scopes[scopes.length - 1]!.end <= start) scopes.pop();
+  const visit = (node: Node, prefix: string, className: string | null, topLevel: boolean): void => {
+    for (const child of node.namedChildren) {
+      if (!child) continue;
+      const type = child.type;
+      if (type === 'function_definition') {
+        const qualname = prefix + (child.childForFieldName('name')?.text ?? '');
+        functions.push(functionEntry(child, qualname, className));
+        const body = child.childForFieldName('body');
+        if (body) visit(body, `${qualname}.<locals>.`, null, false);
+      } else if (type === 'class_definition') {
+        const qualname = prefix + (child.childForFieldName('name')?.text ?? '');
+        classes.push(classEntry(child, qualname));
+        const body = child.childForFieldName('body');
+        if (body) visit(body, `${qualname}.`, qualname, false);
+      } else if (type === 'import_statement' || type === 'import_from_statement' || type === 'future_import_statement') {
+        imports.push(...importEntries(child, topLevel));
+      } else if (CONTAINERS.has(type)) {
+        visit(child, prefix, className, topLevel);
+      }
+    }
   };
-  const prefix = () => {
-    const top = scopes[scopes.length - 1];
-    return top ? (top.kind === 'class' ? `${top.qualname}.` : `${top.qualname}.<locals>.`) : '';
-  };
-  const enclosingFunction = () => {
-    for (let i = scopes.length - 1; i >= 0; i--) if (scopes[i]!.kind === 'function') return scopes[i]!.qualname;
-    return null;
-  };
+  visit(tree.rootNode, '', null, true);
+  return { path, hash, lineCount, hasErrors: tree.rootNode.hasError, classes, functions, imports };
+}
 
-  for (const match of queryFor(tree.language).matches(tree.rootNode)) {
-    const byName = new Map(match.captures.map((c) => [c.name, c.node]));
-    const call = byName.get('call');
-    if (call) {
-      enter(call.startIndex);
-      const name = byName.get('name')!;
-      calls.push({ name: name.text, ...receiverOf(byName.get('object')), line: name.startPosition.row + 1, column: name.startPosition.column, enclosing: enclosingFunction() });
-      continue;
-    }
-    const [capture] = match.captures;
-    if (!capture) continue;
-    const node = capture.node;
-    enter(node.startIndex);
-    if (capture.name === 'import') {
-      imports.push(...importEntries(node, scopes.length === 0));
-      continue;
-    }
-    const name = node.childForFieldName('name')?.text ?? '';
-    const qualname = prefix() + name;
-    if (capture.name === 'function') {
-      const top = scopes[scopes.length - 1];
-      functions.push(functionEntry(node, qualname, top?.kind === 'class' ? top.qualname : null));
-      scopes.push({ kind: 'function', qualname, end: node.endIndex });
-    } else {
-      classes.push(classEntry(node, qualname));
-      scopes.push({ kind: 'class', qualname, end: node.endIndex });
-    }
+/** Every call site of a module whose callee ends in a name, with its innermost enclosing function. */
+export function extractCalls(tree: Tree, functions: readonly FunctionEntry[]): CallEntry[] {
+  // Innermost function by line: the one with the latest start among those spanning the line.
+  const enclosing = (line: number): string | null => {
+    let best: FunctionEntry | undefined;
+    for (const fn of functions) if (fn.defLine <= line && line <= fn.end && (!best || fn.defLine >= best.defLine)) best = fn;
+    return best?.qualname ?? null;
+  };
+  const calls: CallEntry[] = [];
+  for (const match of callQuery(tree.language).matches(tree.rootNode)) {
+    const node = match.captures[0]!.node;
+    const text = node.text;
+    const callee = splitCallee(text);
+    if (!callee) continue;
+    // Where the name is: the end of the callee's text (no endPosition lookup, one boundary call less).
+    const newlines = text.split('\n');
+    const line = node.startPosition.row + newlines.length;
+    const lastLine = newlines[newlines.length - 1]!;
+    const column = (newlines.length === 1 ? node.startPosition.column : 0) + lastLine.length - callee.name.length;
+    calls.push({ ...callee, line, column, enclosing: enclosing(line) });
   }
-  return { path, hash, lineCount, hasErrors: tree.rootNode.hasError, classes, functions, imports, calls };
+  return calls;
 }

@@ -10,6 +10,8 @@ export interface PythonChoice {
 }
 
 export interface PythonInfo extends PythonChoice {
+  /** The interpreter's absolute path (sys.executable), for wrappers that must not find themselves on PATH. */
+  path: string;
   version: string;
   pytestVersion: string;
 }
@@ -29,7 +31,7 @@ export function choosePython(repoDir: string, flag?: string, env: NodeJS.Process
 
 const PROBE = [
   'import json, sys',
-  'info = {"version": sys.version.split()[0]}',
+  'info = {"version": sys.version.split()[0], "path": sys.executable}',
   'try:',
   '    import pytest',
   '    info["pytest"] = pytest.__version__',
@@ -48,7 +50,7 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promi
       'pass --python /path/to/python or set TENET_PYTHON to the interpreter that runs your tests',
     );
   }
-  let info: { version?: string; pytest?: string; pytestError?: string };
+  let info: { version?: string; path?: string; pytest?: string; pytestError?: string };
   try {
     info = JSON.parse(result.stdout.trim().split('\n').pop() ?? '');
   } catch {
@@ -67,5 +69,5 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promi
   if (!(major >= 7)) {
     throw new TenetError(`pytest ${info.pytest} is too old for tenet (needs 7 or newer).`, `${choice.executable} -m pip install -U pytest`);
   }
-  return { ...choice, version: info.version ?? '?', pytestVersion: info.pytest };
+  return { ...choice, path: info.path || choice.executable, version: info.version ?? '?', pytestVersion: info.pytest };
 }

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { TenetError } from '../errors';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
+import { encodeSource } from '../python/source-text';
 import { Workspace } from '../workspace/workspace';
 import { checkPython, choosePython, type PythonInfo } from './interpreter';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
@@ -49,6 +50,10 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   if (checked.status === 'rejected') {
     await workspace.dispose();
     throw checked.reason;
+  }
+  if (target.startText !== target.originalText) {
+    // Benchmark mode: from here on the workspace holds the blank, never the ground truth.
+    await workspace.write(target.file, encodeSource({ text: target.startText, encoding: target.source.encoding }));
   }
   const sandbox = new LocalSandbox(workspace.root, env);
   const dispose = async () => {

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { INDEX_FORMAT, type FileIndex } from './types';
+
+/** A file's entry without its path: the cache is keyed by content, so copies share an entry. */
+export type CachedEntry = Omit<FileIndex, 'path'>;
+
+/** `$TENET_CACHE_DIR`, else `$XDG_CACHE_HOME/tenet`, else `~/.cache/tenet`. */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TENET_CACHE_DIR) return resolve(env.TENET_CACHE_DIR);
+  return join(env.XDG_CACHE_HOME ? resolve(env.XDG_CACHE_HOME) : join(homedir(), '.cache'), 'tenet');
+}
+
+/** One cache file per repository (by its path), holding entries by content hash. */
+export function indexCacheFile(repoDir: string, env: NodeJS.ProcessEnv = process.env): string {
+  const key = createHash('sha1').update(resolve(repoDir)).digest('hex').slice(0, 16);
+  return join(cacheRoot(env), 'index', `${key}.v${INDEX_FORMAT}.bin`);
+}
+
+export function loadIndexCache(file: string): Map<string, CachedEntry> {
+  if (!existsSync(file)) return new Map();
+  try {
+    const data = deserialize(readFileSync(file)) as { format: number; entries: [string, CachedEntry][] };
+    return data.format === INDEX_FORMAT ? new Map(data.entries) : new Map();
+  } catch {
+    return new Map(); // A torn or foreign file is only a cold start.
+  }
+}
+
+/** Written to a temporary name and renamed, so a crash never leaves half a cache. */
+export function saveIndexCache(file: string, entries: Map<string, CachedEntry>): void {
+  mkdirSync(join(file, '..'), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, serialize({ format: INDEX_FORMAT, entries: [...entries] }));
+  renameSync(temporary, file);
+}

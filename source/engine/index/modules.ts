@@ -1,0 +1,127 @@
+import type { RepoIndex } from './repo-index';
+import type { FileIndex, ImportEntry } from './types';
+
+/**
+ * Python module names for the repository's files, as imports spell them. A file's package root is
+ * the first folder above it without an `__init__.py` (so `src/pkg/mod.py` is `pkg.mod`); its full
+ * dotted path from the repository root is accepted too (namespace packages, odd layouts).
+ */
+export class ModuleMap {
+  private readonly names = new Map<string, string[]>();
+  private readonly byName = new Map<string, string>();
+
+  constructor(index: RepoIndex) {
+    const paths = new Set(index.files.map((f) => f.path));
+    const hasInit = (dir: string) => paths.has(dir ? `${dir}/__init__.py` : '__init__.py');
+    for (const path of paths) {
+      const parts = path.replace(/\.py$/, '').split('/');
+      if (parts[parts.length - 1] === '__init__') parts.pop();
+      const candidates = new Set<string>();
+      let start = parts.length - 1;
+      const dirs = path.split('/').slice(0, -1);
+      // Climb while the folder is a package.
+      let depth = dirs.length;
+      while (depth > 0 && hasInit(dirs.slice(0, depth).join('/'))) depth--;
+      start = Math.min(depth, parts.length - 1);
+      if (parts.length) candidates.add(parts.slice(start).join('.'));
+      candidates.add(parts.join('.'));
+      const list = [...candidates].filter(Boolean);
+      this.names.set(path, list);
+      for (const name of list) if (!this.byName.has(name)) this.byName.set(name, path);
+    }
+  }
+
+  /** Module names of a file, the package-rooted one first. */
+  namesOf(path: string): string[] {
+    return this.names.get(path) ?? [];
+  }
+
+  fileOf(moduleName: string): string | undefined {
+    return this.byName.get(moduleName);
+  }
+
+  /** The absolute module an import refers to (relative imports resolved against the importing file). */
+  absolute(entry: ImportEntry, fromPath: string): string {
+    if (!entry.level) return entry.module;
+    const own = this.namesOf(fromPath)[0] ?? '';
+    const parts = own.split('.');
+    // A module's package is its name minus the last part; a package's __init__ is its own package.
+    const packageParts = fromPath.endsWith('__init__.py') ? parts : parts.slice(0, -1);
+    const base = packageParts.slice(0, Math.max(0, packageParts.length - (entry.level - 1)));
+    return [...base, ...(entry.module ? [entry.module] : [])].filter(Boolean).join('.');
+  }
+}
+
+/** How a file can name a module-level object `name` of module `module` (directly or through re-exports). */
+export interface Bindings {
+  /** Local names that are the object itself: `from m import f`, `from m import f as g`, `from pkg import f` (re-exported). */
+  direct: Set<string>;
+  /** Local names (dotted) that are the module: `import m`, `import m as x`, `from pkg import m`. */
+  modules: Set<string>;
+  /** Through which import each name came, for the usage report. */
+  via: Map<string, string>;
+}
+
+/** Modules that expose `name` of `module`: the module itself and packages re-exporting it (up to 3 hops). */
+function exporters(index: RepoIndex, modules: ModuleMap, module: string, name: string): Map<string, string> {
+  const found = new Map<string, string>([[module, name]]);
+  for (let hop = 0; hop < 3; hop++) {
+    let grew = false;
+    for (const file of index.files) {
+      for (const entry of file.imports) {
+        if (!entry.isFrom || !entry.topLevel) continue;
+        const source = modules.absolute(entry, file.path);
+        const exported = found.get(source);
+        if (exported === undefined) continue;
+        for (const imported of entry.names) {
+          if (imported.name !== exported && imported.name !== '*') continue;
+          const as = imported.name === '*' ? exported : (imported.alias ?? imported.name);
+          for (const own of modules.namesOf(file.path)) {
+            if (!found.has(own)) {
+              found.set(own, as);
+              grew = true;
+            }
+          }
+        }
+      }
+    }
+    if (!grew) break;
+  }
+  return found;
+}
+
+export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: string, name: string): (file: FileIndex) => Bindings {
+  const targetModules = modules.namesOf(targetPath);
+  const exporting = new Map<string, string>();
+  for (const module of targetModules) for (const [m, n] of exporters(index, modules, module, name)) exporting.set(m, n);
+  return (file) => {
+    const bindings: Bindings = { direct: new Set(), modules: new Set(), via: new Map() };
+    if (file.path === targetPath) bindings.direct.add(name);
+    for (const entry of file.imports) {
+      const source = entry.isFrom ? modules.absolute(entry, file.path) : entry.module;
+      if (!entry.isFrom) {
+        if (targetModules.includes(entry.module)) {
+          const local = entry.moduleAlias ?? entry.module;
+          bindings.modules.add(local);
+          bindings.via.set(local, entry.text);
+        }
+        continue;
+      }
+      const exported = exporting.get(source);
+      for (const imported of entry.names) {
+        if (exported !== undefined && (imported.name === exported || imported.name === '*')) {
+          const local = imported.name === '*' ? exported : (imported.alias ?? imported.name);
+          bindings.direct.add(local);
+          bindings.via.set(local, entry.text);
+        }
+        // `from pkg import mod` binds the target's module itself.
+        if (targetModules.includes(source ? `${source}.${imported.name}` : imported.name)) {
+          const local = imported.alias ?? imported.name;
+          bindings.modules.add(local);
+          bindings.via.set(local, entry.text);
+        }
+      }
+    }
+    return bindings;
+  };
+}

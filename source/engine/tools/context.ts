@@ -1,0 +1,24 @@
+import type { RepoIndex } from '../index/repo-index';
+import type { Sandbox } from '../sandbox/sandbox';
+import type { PythonInfo } from '../task/interpreter';
+import type { PreparedTarget } from '../task/prepare-target';
+import type { Workspace } from '../workspace/workspace';
+import type { DebuggerSession } from './debugger/session';
+
+/** What a tool call can use. One per session; tools never reach outside the workspace. */
+export interface ToolContext {
+  workspace: Workspace;
+  sandbox: Sandbox;
+  index: RepoIndex;
+  target: PreparedTarget;
+  python: PythonInfo;
+  /** The tests the session validates against (THM's selection, and the agent's own test file once written). */
+  selectedTests: string[];
+  /** The persistent shell/pdb session, started on first use. */
+  debugger(): DebuggerSession;
+  /** Workspace path of the agent's own test file (TDD strategies), once submitted. */
+  agentTestFile?: string;
+  /** Per-test timeout for run_tests, in seconds. */
+  testTimeoutSec: number;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import type { Sandbox, SandboxProcess } from '../../sandbox/sandbox';
+import { CappedText } from '../../sandbox/run-process';
+
+/** Who typed a line: the model, or the developer who took the session over. */
+export type Writer = 'agent' | 'human';
+
+export interface TranscriptEntry {
+  who: Writer;
+  input: string;
+  output: string;
+  /** What answered: the shell, or pdb (the prompt `(Pdb) ` was showing). */
+  mode: 'shell' | 'pdb';
+  startedAt: number;
+  durationMs: number;
+  interrupted: boolean;
+}
+
+export type DebuggerEvent =
+  | { type: 'input'; who: Writer; input: string; mode: 'shell' | 'pdb' }
+  | { type: 'output'; chunk: string }
+  | { type: 'entry'; entry: TranscriptEntry }
+  | { type: 'restart'; reason: string };
+
+export interface DebuggerOptions {
+  /** Environment added to the sandbox's for the shell (PATH with `python`, PYTHONPATH…). */
+  env: Record<string, string>;
+  /** Per command; on expiry the command gets a Ctrl-C, then the session is restarted if it stays stuck. */
+  timeoutMs: number;
+  /** Output kept per command (head and tail). */
+  maxOutput: number;
+}
+
+const PDB_PROMPT = '(Pdb) ';
+const INTERRUPT_GRACE_MS = 3000;
+
+/**
+ * A persistent shell in the workspace, reached over plain pipes, in which `python -m pdb …`,
+ * `pytest --pdb` or a `breakpoint()` open pdb sessions. Each `run` sends one command (one line in
+ * pdb) and returns the output up to the next prompt: the shell's end-of-command marker, or pdb's
+ * `(Pdb) `. Commands from several writers (the agent, a developer who took it over) are queued, and
+ * every exchange is recorded and streamed as events.
+ */
+export class DebuggerSession {
+  readonly transcript: TranscriptEntry[] = [];
+  private child?: SandboxProcess;
+  private mode: 'shell' | 'pdb' = 'shell';
+  private stdoutTail = '';
+  private output = new CappedText(0);
+  private waiter?: () => void;
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(event: DebuggerEvent) => void>();
+  private readonly marker = `__tenet_done_${randomBytes(6).toString('hex')}__`;
+  private exited = false;
+
+  constructor(
+    private readonly sandbox: Sandbox,
+    private readonly options: DebuggerOptions,
+  ) {}
+
+  get currentMode(): 'shell' | 'pdb' {
+    return this.mode;
+  }
+
+  get running(): boolean {
+    return !!this.child && !this.exited;
+  }
+
+  onEvent(listener: (event: DebuggerEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Sends one command (shell) or line(s) (pdb, one at a time) and returns what came back. */
+  run(input: string, who: Writer = 'agent', timeoutMs = this.options.timeoutMs): Promise<string> {
+    const next = this.queue.then(() => this.exchange(input, who, timeoutMs));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Kills the session; the next command starts a fresh shell. */
+  async restart(reason = 'restarted on request'): Promise<void> {
+    this.kill();
+    this.emit({ type: 'restart', reason });
+  }
+
+  close(): void {
+    this.kill();
+  }
+
+  private emit(event: DebuggerEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private kill(): void {
+    this.child?.kill('SIGKILL');
+    this.child = undefined;
+    this.mode = 'shell';
+    this.exited = false;
+  }
+
+  private async ensureStarted(): Promise<void> {
+    if (this.child && !this.exited) return;
+    this.exited = false;
+    this.mode = 'shell';
+    const child = this.sandbox.spawn(['bash', '--norc', '--noprofile'], { env: { ...this.options.env, PYTHONUNBUFFERED: '1', TERM: 'dumb', PAGER: 'cat' } });
+    this.child = child;
+    const onData = (stream: 'stdout' | 'stderr') => (chunk: string) => {
+      if (this.child !== child) return;
+      if (stream === 'stdout') this.stdoutTail = (this.stdoutTail + chunk).slice(-200);
+      this.output.push(chunk);
+      this.emit({ type: 'output', chunk });
+      this.waiter?.();
+    };
+    child.stdout.setEncoding('utf8').on('data', onData('stdout'));
+    child.stderr.setEncoding('utf8').on('data', onData('stderr'));
+    child.stdin.on('error', () => undefined);
+    void child.exited.then(() => {
+      if (this.child !== child) return;
+      this.exited = true;
+      this.waiter?.();
+    });
+    // A trap (not an ignore, which children would inherit) keeps the shell alive on Ctrl-C.
+    await this.send("trap ':' INT; PS1=''; PS2=''", 10_000);
+  }
+
+  private finished(): { done: boolean; exitCode?: number } {
+    if (this.exited) return { done: true };
+    const text = this.output.toString();
+    const at = text.lastIndexOf(this.marker);
+    if (at !== -1) {
+      const code = /^:(\d+)/.exec(text.slice(at + this.marker.length));
+      return { done: true, ...(code ? { exitCode: Number(code[1]) } : {}) };
+    }
+    return { done: this.stdoutTail.endsWith(PDB_PROMPT) };
+  }
+
+  /** Writes input and waits for a prompt; returns the raw output and whether it needed Ctrl-C. */
+  private async send(input: string, timeoutMs: number): Promise<{ text: string; interrupted: boolean; stuck: boolean }> {
+    this.output = new CappedText(this.options.maxOutput);
+    this.stdoutTail = '';
+    const line = this.mode === 'pdb' ? `${input}\n` : `{ ${input}\n} ; printf '\\n${this.marker}:%s\\n' "$?"\n`;
+    this.child!.stdin.write(line);
+    let interrupted = false;
+    let stuck = false;
+    const wait = (ms: number) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          this.waiter = undefined;
+          resolve(false);
+        }, ms);
+        const check = () => {
+          if (this.finished().done) {
+            clearTimeout(timer);
+            this.waiter = undefined;
+            resolve(true);
+          }
+        };
+        this.waiter = check;
+        check();
+      });
+    if (!(await wait(timeoutMs))) {
+      interrupted = true;
+      this.child!.kill('SIGINT');
+      if (!(await wait(INTERRUPT_GRACE_MS))) stuck = true;
+    }
+    let text = this.output.toString();
+    const at = text.lastIndexOf(this.marker);
+    if (at !== -1) {
+      text = text.slice(0, at).replace(/\n+$/, '');
+      this.mode = 'shell';
+    } else if (this.stdoutTail.endsWith(PDB_PROMPT)) {
+      this.mode = 'pdb';
+    }
+    return { text, interrupted, stuck };
+  }
+
+  private async exchange(input: string, who: Writer, timeoutMs: number): Promise<string> {
+    await this.ensureStarted();
+    const lines = this.mode === 'pdb' ? input.split('\n').filter((l, i, all) => l.trim() || all.length === 1) : [input];
+    const outputs: string[] = [];
+    for (const line of lines) {
+      const mode = this.mode;
+      this.emit({ type: 'input', who, input: line, mode });
+      const startedAt = Date.now();
+      const { text, interrupted, stuck } = await this.send(line, timeoutMs);
+      let output = text;
+      if (this.exited) {
+        output += `\n[tenet: the shell exited; the next command starts a new session]`;
+        this.kill();
+      } else if (stuck) {
+        output += `\n[tenet: no answer ${Math.round(timeoutMs / 1000)}s after the command and none after Ctrl-C; the session was killed and the next command starts a new one]`;
+        this.kill();
+        this.emit({ type: 'restart', reason: 'stuck after Ctrl-C' });
+      } else if (interrupted) {
+        output += `\n[tenet: the command ran past ${Math.round(timeoutMs / 1000)}s and was interrupted with Ctrl-C]`;
+      }
+      const entry: TranscriptEntry = { who, input: line, output, mode, startedAt, durationMs: Date.now() - startedAt, interrupted };
+      this.transcript.push(entry);
+      this.emit({ type: 'entry', entry });
+      outputs.push(output);
+      if (!this.child) break;
+    }
+    return outputs.join('\n');
+  }
+}

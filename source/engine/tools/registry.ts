@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { finish } from './finish';
+import { runDebuggerCmd } from './debugger-cmd';
+import { getCodeAroundLine, readFileTool, viewDirectory } from './file-tools';
+import { searchImportStatement } from './import-statements';
+import { runTestsTool } from './run-tests';
+import { searchClass, searchClassInFile } from './search-class';
+import { searchCode, searchCodeInFile } from './search-code';
+import { searchMethod, searchMethodInClass, searchMethodInFile } from './search-method';
+import { searchSimilarMethod } from './similar-method';
+import { submitImplementation, submitTests } from './submit';
+import { searchTargetUsage } from './target-usage';
+import type { Tool } from './tool';
+
+/** Every tool, in the order they are offered to the model. */
+export const TOOLS: Tool[] = [
+  searchClass,
+  searchClassInFile,
+  searchMethod,
+  searchMethodInClass,
+  searchMethodInFile,
+  searchCode,
+  searchCodeInFile,
+  getCodeAroundLine,
+  searchSimilarMethod,
+  searchTargetUsage,
+  searchImportStatement,
+  runDebuggerCmd,
+  viewDirectory,
+  readFileTool,
+  submitImplementation,
+  runTestsTool,
+  submitTests,
+  finish,
+] as Tool[];
+
+/** SpecRover's AST search API: what the `--no-apis` ablation leaves the model. */
+export const AST_TOOLS = ['search_class', 'search_class_in_file', 'search_method', 'search_method_in_class', 'search_method_in_file', 'search_code', 'search_code_in_file', 'get_code_around_line'];
+
+export function toolNamed(name: string): Tool | undefined {
+  return TOOLS.find((t) => t.name === name);
+}
+
+/** The JSON-schema definition of a tool, as both the OpenAI and Anthropic APIs take it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export function toolDefinition(tool: Tool): ToolDefinition {
+  const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, parameters: schema };
+}
+
+export function toolDefinitions(names: readonly string[]): ToolDefinition[] {
+  return names.map((name) => {
+    const tool = toolNamed(name);
+    if (!tool) throw new Error(`unknown tool ${name}`);
+    return toolDefinition(tool);
+  });
+}

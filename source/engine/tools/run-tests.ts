@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { pythonEnv } from '../python/pytest-env';
+import { posix } from 'node:path';
+import type { PluginTestEvent } from '../thm/protocol';
+import { runPytestPass } from '../thm/pytest-pass';
+import type { ToolContext } from './context';
+import { defineTool } from './tool';
+
+export interface TestRun {
+  /** Node id → outcome ('passed', 'failed', 'error', 'skipped', …, or 'not run'). */
+  outcomes: Record<string, string>;
+  passed: number;
+  total: number;
+  report: string;
+  durationMs: number;
+}
+
+const FAILURE_LINES = 60;
+const REPORT_CAP = 12_000;
+
+function indentFailure(text: string): string {
+  const lines = text.split('\n');
+  const kept = lines.length > FAILURE_LINES ? [...lines.slice(0, 15), `[... ${lines.length - FAILURE_LINES} lines cut ...]`, ...lines.slice(-(FAILURE_LINES - 15))] : lines;
+  return kept.map((l) => `    ${l}`).join('\n');
+}
+
+/**
+ * Runs the given tests in the workspace as it is now and reports them compactly: one line per
+ * test, then each failure's assertion and traceback (from the test down), capped.
+ */
+export async function runTests(ctx: ToolContext, nodeids: string[], label = 'tests'): Promise<TestRun> {
+  const started = Date.now();
+  const result = await runPytestPass({
+    sandbox: ctx.sandbox,
+    workspace: ctx.workspace,
+    python: ctx.python.executable,
+    env: {
+      ...pythonEnv(ctx.sandbox, ctx.workspace.root, ctx.target.file),
+      TENET_ROOT: ctx.sandbox.workdir,
+      TENET_TARGET_FILE: posix.join(ctx.sandbox.workdir, ctx.target.file),
+    },
+    testArgs: [],
+    shards: 1,
+    testTimeoutSec: ctx.testTimeoutSec,
+    label,
+    mode: 'record',
+    only: nodeids,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  const outcomes: Record<string, string> = {};
+  const lines: string[] = [];
+  const failures: string[] = [];
+  const byFile = new Map<string, PluginTestEvent[]>();
+  for (const test of result.tests.values()) {
+    const file = test.nodeid.split('::')[0]!;
+    byFile.set(file, [...(byFile.get(file) ?? []), test]);
+  }
+  for (const nodeid of nodeids) {
+    // A file path stands for every test in it (the agent's own test file).
+    const tests = nodeid.includes('::') ? [result.tests.get(nodeid)].filter((t): t is PluginTestEvent => !!t) : (byFile.get(nodeid) ?? []);
+    const collectError = result.collectErrors.find((c) => c.nodeid === nodeid || nodeid.startsWith(`${c.nodeid}::`));
+    if (!tests.length) {
+      outcomes[nodeid] = collectError ? 'error' : 'not run';
+      lines.push(`${collectError ? 'ERROR' : 'NOT RUN'} ${nodeid}${collectError ? ' (the module failed to import)' : ' (pytest did not find it)'}`);
+      if (collectError) failures.push(`ERROR collecting ${collectError.nodeid}: ${collectError.message}\n${indentFailure(collectError.longrepr)}`);
+      continue;
+    }
+    for (const test of tests) {
+      outcomes[test.nodeid] = test.crashed ? 'crashed' : test.outcome;
+      lines.push(`${test.outcome.toUpperCase()} ${test.nodeid}${test.timedOut ? ' (timed out)' : ''}`);
+      if (test.outcome === 'failed' || test.outcome === 'error') failures.push(`${test.outcome.toUpperCase()} ${test.nodeid}\n${indentFailure(test.longrepr || test.message)}`);
+    }
+  }
+  const total = Object.keys(outcomes).length;
+  const passed = Object.values(outcomes).filter((o) => o === 'passed' || o === 'xfailed').length;
+  let report = `Ran ${total} test${total === 1 ? '' : 's'}: ${passed} passed, ${total - passed} not passing.\n${lines.join('\n')}`;
+  if (failures.length) report += `\n\n${failures.join('\n\n')}`;
+  if (result.problems.length) report += `\n\n${result.problems.join('\n')}`;
+  if (report.length > REPORT_CAP) report = `${report.slice(0, REPORT_CAP)}\n[... report cut at ${REPORT_CAP} characters ...]`;
+  return { outcomes, passed, total, report, durationMs: Date.now() - started };
+}
+
+export const runTestsTool = defineTool({
+  name: 'run_tests',
+  description: 'Run the tests this session validates against on the current implementation; returns pass/fail per test and the failures.',
+  schema: z.object({}),
+  async run(_args, ctx) {
+    const tests = [...ctx.selectedTests, ...(ctx.agentTestFile ? [ctx.agentTestFile] : [])];
+    if (!tests.length) return 'There are no tests to run yet.';
+    return (await runTests(ctx, tests)).report;
+  },
+});

@@ -1,0 +1,79 @@
+import { dirname, posix } from 'node:path';
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+import { parsePython } from '../python/parser';
+import { encodeSource, readSource } from '../python/source-text';
+import { RejectedCode, replaceFunction, syntaxProblem, cleanCode } from '../task/replace-function';
+import type { ToolContext } from './context';
+import { defineTool, ToolInputError } from './tool';
+
+export interface AppliedImplementation {
+  text: string;
+  startLine: number;
+  endLine: number;
+  addedImports: string[];
+}
+
+/** Puts submitted code in place of the target in the workspace, and re-indexes the file. */
+export async function applyImplementation(ctx: ToolContext, code: string): Promise<AppliedImplementation> {
+  const source = readSource(ctx.workspace.path(ctx.target.file));
+  let submission;
+  try {
+    submission = await replaceFunction(source.text, ctx.target.qualname, ctx.target.startLine, code);
+  } catch (error) {
+    if (error instanceof RejectedCode) throw new ToolInputError(error.message);
+    throw error;
+  }
+  await ctx.workspace.write(ctx.target.file, encodeSource({ text: submission.text, encoding: source.encoding }));
+  await ctx.sandbox.syncFile(ctx.target.file);
+  await ctx.index.update(ctx.target.file);
+  return submission;
+}
+
+export const submitImplementation = defineTool({
+  name: 'submit_implementation',
+  description:
+    'Replace the target function in the repository with your implementation: the complete function definition (def line and body; decorators optional, imports it needs may come first). Then call run_tests.',
+  schema: z.object({ code: z.string().min(1).describe('The complete Python function definition') }),
+  async run({ code }, ctx) {
+    const applied = await applyImplementation(ctx, code);
+    const imports = applied.addedImports.length ? ` Added to the module's imports: ${applied.addedImports.join('; ')}.` : '';
+    return `Your implementation of ${ctx.target.id} is in place (${ctx.target.file}, lines ${applied.startLine}-${applied.endLine}).${imports} Run run_tests to check it.`;
+  },
+});
+
+/** Where the agent's tests go: next to the first selected test, else in tests/, else next to the target. */
+export function agentTestPath(ctx: ToolContext): string {
+  const first = ctx.selectedTests.find((t) => t.includes('.py'));
+  const dir = first ? dirname(first.split('::')[0]!) : existsSync(ctx.workspace.path('tests')) ? 'tests' : dirname(ctx.target.file);
+  return posix.join(dir === '.' ? '' : dir, 'test_by_agent.py');
+}
+
+export const submitTests = defineTool({
+  name: 'submit_tests',
+  description: 'Write your own pytest tests for the target (a whole test module: imports, helpers, test_ functions). They replace any earlier version and run with run_tests.',
+  schema: z.object({ code: z.string().min(1).describe('A complete pytest test module') }),
+  async run({ code }, ctx) {
+    const text = cleanCode(code);
+    const tree = await parsePython(text);
+    let tests = 0;
+    try {
+      const problem = syntaxProblem(tree, text);
+      if (problem) throw new ToolInputError(`The test module does not parse (syntax error at ${problem}).`);
+      for (const node of tree.rootNode.namedChildren) {
+        const def = node?.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
+        const name = def?.childForFieldName('name')?.text ?? '';
+        if (def?.type === 'function_definition' && name.startsWith('test')) tests++;
+        if (def?.type === 'class_definition' && name.startsWith('Test')) tests += def.descendantsOfType('function_definition').filter((f) => f?.childForFieldName('name')?.text.startsWith('test')).length;
+      }
+    } finally {
+      tree.delete();
+    }
+    if (!tests) throw new ToolInputError('The module has no test: write functions named test_… (or methods of a class named Test…).');
+    const path = agentTestPath(ctx);
+    await ctx.workspace.write(path, text);
+    await ctx.sandbox.syncFile(path);
+    ctx.agentTestFile = path;
+    return `Wrote ${tests} test${tests === 1 ? '' : 's'} to ${path}. run_tests runs them with the session's tests.`;
+  },
+});

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { bindingsFor, ModuleMap } from '../index/modules';
+import { isTestPath, type RepoIndex } from '../index/repo-index';
+import type { CallEntry, FileIndex } from '../index/types';
+import type { PreparedTarget } from '../task/prepare-target';
+import { block, numbered, plural } from './format';
+import { defineTool } from './tool';
+
+export interface Usage {
+  file: FileIndex;
+  call: CallEntry;
+  /** Resolved through imports, the module, self/cls/super or the class; false: a method call on a receiver of unknown type. */
+  resolved: boolean;
+  how: string;
+}
+
+const lastPart = (dotted: string) => dotted.split('.').pop()!;
+
+async function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Promise<Usage[]> {
+  const name = lastPart(target.qualname);
+  const bind = bindingsFor(index, modules, target.file, name);
+  const usages: Usage[] = [];
+  for (const file of index.files) {
+    const bindings = bind(file);
+    if (!bindings.direct.size && !bindings.modules.size) continue;
+    for (const call of await index.callsIn(file.path)) {
+      if (call.receiver === 'none' && bindings.direct.has(call.name)) {
+        const via = bindings.via.get(call.name);
+        usages.push({ file, call, resolved: true, how: via ? `imported by \`${via}\`` : 'defined in the same module' });
+      } else if (call.receiver === 'other' && call.name === name && bindings.modules.has(call.receiverText)) {
+        usages.push({ file, call, resolved: true, how: `module imported by \`${bindings.via.get(call.receiverText)}\`` });
+      }
+    }
+  }
+  return usages;
+}
+
+async function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Promise<Usage[]> {
+  const parts = target.qualname.split('.');
+  const name = parts.pop()!;
+  const classQualname = parts.join('.');
+  const className = lastPart(classQualname);
+  // The class and its subclasses (bases matched by name: `Base`, `mod.Base`).
+  const family = new Set<string>([`${target.file}::${classQualname}`]);
+  const subclasses = new Set<string>();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const file of index.files) {
+      for (const klass of file.classes) {
+        const key = `${file.path}::${klass.qualname}`;
+        if (family.has(key)) continue;
+        const names = new Set([...family].map((k) => lastPart(k.split('::')[1]!)));
+        if (klass.bases.some((base) => names.has(lastPart(base.replace(/\[.*$/, ''))))) {
+          family.add(key);
+          subclasses.add(key);
+          grew = true;
+        }
+      }
+    }
+  }
+  const familyNames = new Set([...family].map((key) => lastPart(key.split('::')[1]!)));
+  const bindClass = bindingsFor(index, modules, target.file, className);
+  const usages: Usage[] = [];
+  for (const file of index.filesMentioning(name)) {
+    const classBindings = bindClass(file);
+    for (const call of await index.callsIn(file.path)) {
+      if (call.name !== name || call.receiver === 'none') continue;
+      const owner = call.enclosing ? file.functions.find((f) => f.qualname === call.enclosing)?.className : null;
+      const ownerKey = owner ? `${file.path}::${owner}` : '';
+      if ((call.receiver === 'self' || call.receiver === 'cls') && family.has(ownerKey)) {
+        usages.push({ file, call, resolved: true, how: `${call.receiver}.${name}() in ${subclasses.has(ownerKey) ? 'a subclass' : 'the class'}` });
+      } else if (call.receiver === 'super' && subclasses.has(ownerKey)) {
+        usages.push({ file, call, resolved: true, how: `super().${name}() in a subclass` });
+      } else if (
+        call.receiver === 'other' &&
+        (classBindings.direct.has(call.receiverText) ||
+          [...classBindings.modules].some((m) => call.receiverText === `${m}.${className}`))
+      ) {
+        usages.push({ file, call, resolved: true, how: `called on the class ${call.receiverText}` });
+      } else if (call.receiver === 'other' && familyNames.has(/^([A-Za-z_]\w*)\(/.exec(call.receiverText)?.[1] ?? '')) {
+        usages.push({ file, call, resolved: true, how: `called on a new ${/^(\w+)/.exec(call.receiverText)![1]}` });
+      } else {
+        usages.push({ file, call, resolved: false, how: `receiver \`${call.receiverText}\` of unknown type` });
+      }
+    }
+  }
+  return usages;
+}
+
+/** Call sites of the target found in the index's call nodes (never by text search), best first. */
+export async function findTargetUsages(index: RepoIndex, target: PreparedTarget): Promise<Usage[]> {
+  const modules = new ModuleMap(index);
+  const isMethod = index.file(target.file)?.functions.some((f) => f.qualname === target.qualname && f.className !== null) ?? target.qualname.includes('.');
+  const usages = await (isMethod ? methodUsages(index, modules, target) : functionUsages(index, modules, target));
+  // Calls inside the target itself (recursion) say nothing about how others use it.
+  const own = usages.filter((u) => !(u.file.path === target.file && u.call.enclosing === target.qualname));
+  const rank = (u: Usage) => (u.resolved ? 0 : 2) + (isTestPath(u.file.path) ? 1 : 0);
+  return own.sort((a, b) => rank(a) - rank(b) || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || a.call.line - b.call.line);
+}
+
+const SHOW_WHOLE_FUNCTION = 30;
+const AROUND = 4;
+
+function usageBlock(index: RepoIndex, usage: Usage, number: number): string {
+  const { file, call } = usage;
+  const lines = index.lines(file.path);
+  const fn = call.enclosing ? file.functions.find((f) => f.qualname === call.enclosing) : undefined;
+  let from = Math.max(1, call.line - AROUND);
+  let to = Math.min(lines.length, call.line + AROUND);
+  if (fn && fn.end - fn.start < SHOW_WHOLE_FUNCTION) {
+    from = fn.start;
+    to = fn.end;
+  }
+  const test = isTestPath(file.path);
+  const where = fn ? fn.qualname : 'module level';
+  const title = `- Usage ${number}: ${file.path}:${call.line} in ${where}${test ? ' [test]' : ''} — ${usage.how}`;
+  return `${title}\n${block({ file: file.path, className: fn?.className ?? null, functionName: fn?.name ?? null, code: numbered(lines.slice(from - 1, to), from), ...(test ? { note: 'test file' } : {}) })}`;
+}
+
+export const searchTargetUsage = defineTool({
+  name: 'search_target_usage',
+  description:
+    'Find up to n places where the target function is called, by analysing the AST (imports, aliases, module attributes; self/cls/super and subclasses for methods), each with its enclosing function. Usages in tests are marked.',
+  schema: z.object({ n: z.coerce.number().int().min(1).max(30).default(5).describe('How many usages to return at most') }),
+  async run({ n }, { index, target }) {
+    const usages = await findTargetUsages(index, target);
+    if (!usages.length) return `Found no call of ${target.id} in the repository.`;
+    const shown = usages.slice(0, n);
+    const resolved = usages.filter((u) => u.resolved).length;
+    const unresolved = usages.length - resolved;
+    const header =
+      `Found ${plural(usages.length, 'call')} of ${target.id}` +
+      (unresolved ? ` (${resolved} resolved, ${unresolved} on receivers of unknown type, listed last)` : '') +
+      `; showing ${shown.length}:`;
+    return [header, ...shown.map((u, i) => usageBlock(index, u, i + 1))].join('\n\n');
+  },
+});
