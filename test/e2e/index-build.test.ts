@@ -18,14 +18,14 @@ describe('the index cache', () => {
 
   it('parses everything cold, nothing warm, and only the edited file after an edit', async () => {
     const cold = await buildIndex(repo.dir, { cacheFile });
-    expect(cold.stats).toMatchObject({ files: 6, parsed: 6, fromCache: 0 });
+    expect(cold.stats).toMatchObject({ files: 8, parsed: 8, fromCache: 0 });
     expect(existsSync(cacheFile)).toBe(true);
     const warm = await buildIndex(repo.dir, { cacheFile });
-    expect(warm.stats).toMatchObject({ files: 6, parsed: 0, fromCache: 6 });
+    expect(warm.stats).toMatchObject({ files: 8, parsed: 0, fromCache: 8 });
     expect(warm.index.file('geo/shapes.py')).toEqual(cold.index.file('geo/shapes.py'));
     appendFileSync(join(repo.dir, 'geo', 'report.py'), '\n\ndef added():\n    return 1\n');
     const edited = await buildIndex(repo.dir, { cacheFile });
-    expect(edited.stats).toMatchObject({ files: 6, parsed: 1, fromCache: 5 });
+    expect(edited.stats).toMatchObject({ files: 8, parsed: 1, fromCache: 7 });
     expect(edited.index.file('geo/report.py')!.functions.map((f) => f.name)).toContain('added');
   });
 
@@ -33,7 +33,7 @@ describe('the index cache', () => {
     appendFileSync(cacheFile, 'garbage');
     execFileSync('truncate', ['-s', '100', cacheFile]);
     const rebuilt = await buildIndex(repo.dir, { cacheFile });
-    expect(rebuilt.stats.parsed).toBe(6);
+    expect(rebuilt.stats.parsed).toBe(8);
   });
 });
 

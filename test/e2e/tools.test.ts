@@ -91,7 +91,7 @@ describe('search tools on the toolbox fixture', () => {
     );
     expect(await call(b, 'read_file', { file_name: 'geo/legacy.py', start_line: 5, end_line: 2 })).toMatchObject({ ok: false, text: 'end_line 2 is before start_line 5.' });
     expect(await call(b, 'read_file', { file_name: 'geo/legacy.py', start_line: 50 })).toMatchObject({ ok: false, text: 'start_line 50 is past the end of geo/legacy.py (8 lines).' });
-    expect(await text(b, 'view_directory', { path: '.', max_results: 3 })).toBe('Contents of .:\ngeo/\n  __init__.py\n  broken.py\n... and 4 more entries (raise max_results or list a subfolder)');
+    expect(await text(b, 'view_directory', { path: '.', max_results: 3 })).toBe('Contents of .:\ngeo/\n  __init__.py\n  broken.py\n... and 6 more entries (raise max_results or list a subfolder)');
     expect(await call(b, 'view_directory', { path: '../..' })).toMatchObject({ ok: false, text: '../.. is outside the repository.' });
   });
 
@@ -109,21 +109,22 @@ describe('search tools on the toolbox fixture', () => {
     expect(result).not.toContain('tests/');
   });
 
-  it('search_target_usage resolves imports, aliases, re-exports and module attributes, and marks tests', async () => {
+  it('search_target_usage resolves imports, aliases, re-exports (star imports too) and module attributes, and marks tests', async () => {
     const result = await text(b, 'search_target_usage', { n: 10 });
     const titles = result.split('\n').filter((l) => l.startsWith('- Usage'));
     expect(titles).toEqual([
       '- Usage 1: geo/broken.py:5 in half_area — imported by `from geo.shapes import area`',
-      '- Usage 2: geo/legacy.py:8 in legacy_area — imported by `from geo.shapes import area`',
-      '- Usage 3: geo/report.py:13 in biggest — imported by `from geo.shapes import area as measure`',
-      '- Usage 4: geo/report.py:17 in first_area — imported by `from geo import shape_area`',
-      '- Usage 5: geo/report.py:17 in first_area — module imported by `import geo.shapes as gs`',
-      '- Usage 6: geo/shapes.py:61 in total_area — defined in the same module',
-      '- Usage 7: tests/test_shapes.py:7 in test_area_of_none [test] — imported by `from geo.shapes import Circle, Square, area, total_area`',
+      '- Usage 2: geo/extras.py:5 in all_areas — module imported by `import geo.everything as everything`',
+      '- Usage 3: geo/legacy.py:8 in legacy_area — imported by `from geo.shapes import area`',
+      '- Usage 4: geo/report.py:13 in biggest — imported by `from geo.shapes import area as measure`',
+      '- Usage 5: geo/report.py:17 in first_area — imported by `from geo import shape_area`',
+      '- Usage 6: geo/report.py:17 in first_area — module imported by `import geo.shapes as gs`',
+      '- Usage 7: geo/shapes.py:61 in total_area — defined in the same module',
+      '- Usage 8: tests/test_shapes.py:7 in test_area_of_none [test] — imported by `from geo.shapes import Circle, Square, area, total_area`',
     ]);
     // report.py's own `area` and the `.area()` method calls are not the target.
     expect(result).not.toContain('report.py:26');
-    expect(await text(b, 'search_target_usage', { n: 2 })).toContain('Found 7 calls of geo/shapes.py::area; showing 2:');
+    expect(await text(b, 'search_target_usage', { n: 2 })).toContain('Found 8 calls of geo/shapes.py::area; showing 2:');
   });
 });
 

@@ -56,16 +56,20 @@ export class ModuleMap {
 export interface Bindings {
   /** Local names that are the object itself: `from m import f`, `from m import f as g`, `from pkg import f` (re-exported). */
   direct: Set<string>;
-  /** Local names (dotted) that are the module: `import m`, `import m as x`, `from pkg import m`. */
-  modules: Set<string>;
+  /**
+   * Local names (dotted) of modules that expose the object, with the name they expose it under:
+   * `import m`, `import m as x`, `from pkg import m`, and packages that re-export it (`import pkg as p`
+   * when pkg/__init__ does `from .m import *`).
+   */
+  modules: Map<string, string>;
   /** Through which import each name came, for the usage report. */
   via: Map<string, string>;
 }
 
-/** Modules that expose `name` of `module`: the module itself and packages re-exporting it (up to 3 hops). */
+/** Modules that expose `name` of `module`: the module itself and packages re-exporting it (up to 5 hops). */
 function exporters(index: RepoIndex, modules: ModuleMap, module: string, name: string): Map<string, string> {
   const found = new Map<string, string>([[module, name]]);
-  for (let hop = 0; hop < 3; hop++) {
+  for (let hop = 0; hop < 5; hop++) {
     let grew = false;
     for (const file of index.files) {
       for (const entry of file.imports) {
@@ -95,14 +99,15 @@ export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: st
   const exporting = new Map<string, string>();
   for (const module of targetModules) for (const [m, n] of exporters(index, modules, module, name)) exporting.set(m, n);
   return (file) => {
-    const bindings: Bindings = { direct: new Set(), modules: new Set(), via: new Map() };
+    const bindings: Bindings = { direct: new Set(), modules: new Map(), via: new Map() };
     if (file.path === targetPath) bindings.direct.add(name);
     for (const entry of file.imports) {
       const source = entry.isFrom ? modules.absolute(entry, file.path) : entry.module;
       if (!entry.isFrom) {
-        if (targetModules.includes(entry.module)) {
+        const exposed = exporting.get(entry.module);
+        if (exposed !== undefined) {
           const local = entry.moduleAlias ?? entry.module;
-          bindings.modules.add(local);
+          bindings.modules.set(local, exposed);
           bindings.via.set(local, entry.text);
         }
         continue;
@@ -114,10 +119,11 @@ export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: st
           bindings.direct.add(local);
           bindings.via.set(local, entry.text);
         }
-        // `from pkg import mod` binds the target's module itself.
-        if (targetModules.includes(source ? `${source}.${imported.name}` : imported.name)) {
+        // `from pkg import mod` binds a module that exposes the object.
+        const submodule = exporting.get(source ? `${source}.${imported.name}` : imported.name);
+        if (submodule !== undefined) {
           const local = imported.alias ?? imported.name;
-          bindings.modules.add(local);
+          bindings.modules.set(local, submodule);
           bindings.via.set(local, entry.text);
         }
       }

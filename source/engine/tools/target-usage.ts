@@ -27,7 +27,7 @@ async function functionUsages(index: RepoIndex, modules: ModuleMap, target: Prep
       if (call.receiver === 'none' && bindings.direct.has(call.name)) {
         const via = bindings.via.get(call.name);
         usages.push({ file, call, resolved: true, how: via ? `imported by \`${via}\`` : 'defined in the same module' });
-      } else if (call.receiver === 'other' && call.name === name && bindings.modules.has(call.receiverText)) {
+      } else if (call.receiver === 'other' && bindings.modules.get(call.receiverText) === call.name) {
         usages.push({ file, call, resolved: true, how: `module imported by \`${bindings.via.get(call.receiverText)}\`` });
       }
     }
@@ -74,7 +74,7 @@ async function methodUsages(index: RepoIndex, modules: ModuleMap, target: Prepar
       } else if (
         call.receiver === 'other' &&
         (classBindings.direct.has(call.receiverText) ||
-          [...classBindings.modules].some((m) => call.receiverText === `${m}.${className}`))
+          [...classBindings.modules].some(([m, exposed]) => call.receiverText === `${m}.${exposed}`))
       ) {
         usages.push({ file, call, resolved: true, how: `called on the class ${call.receiverText}` });
       } else if (call.receiver === 'other' && familyNames.has(/^([A-Za-z_]\w*)\(/.exec(call.receiverText)?.[1] ?? '')) {
