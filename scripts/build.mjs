@@ -19,8 +19,8 @@ await build({
       'const require = __tenetCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  // Optional peer of ink that is only loaded when DEV=true.
-  external: ['react-devtools-core'],
+  // Optional peer of ink that is only loaded when DEV=true; the tokenizer's data is only for bench/.
+  external: ['react-devtools-core', 'gpt-tokenizer'],
 });
 chmodSync(outfile, 0o755);
 

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { describeError, EXIT, TenetError } from './engine/errors';
+import { ProviderError } from './engine/model/types';
 
 /** Everything after `--tests` belongs to pytest, in every command that takes it. */
 export function splitTestArgs(argv: string[]): { own: string[]; tests: string[] | undefined } {
@@ -30,6 +31,32 @@ function jobsValue(value: string): number | 'auto' {
 
 function budget(value: string): number {
   return value === 'all' ? Infinity : positiveInt('-T')(value);
+}
+
+/** Options shared by `run` (and later `bench run`) from commander's parsed flags. */
+function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) {
+  return {
+    repo: opts.repo as string,
+    target: opts.target as string,
+    blank: !!opts.blank,
+    provider: opts.provider as string | undefined,
+    model: opts.model as string | undefined,
+    baseUrl: opts.baseUrl as string | undefined,
+    script: opts.script as string | undefined,
+    json: !!opts.json,
+    apply: !!opts.apply,
+    T: opts.maxTests as number,
+    pregenRounds: opts.pregenRounds as number | undefined,
+    rrwAttempts: opts.rrwAttempts as number | undefined,
+    rrwRounds: opts.rrwRounds as number | undefined,
+    ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
+    python: opts.python as string | undefined,
+    testTimeout: opts.testTimeout as number | undefined,
+    thmTimeout: opts.thmTimeout as number | undefined,
+    jobs: opts.jobs as number | 'auto',
+    fork: opts.fork as boolean,
+    tests: tests ?? [],
+  };
 }
 
 export function buildProgram(tests: string[] | undefined, setExit: (code: number) => void): Command {
@@ -76,6 +103,36 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       );
     });
   program
+    .command('run')
+    .description('run the whole pipeline headless: THM (its proposal approved), the agent, evaluation on every failing test')
+    .requiredOption('--repo <dir>', 'root folder of the Python repository')
+    .requiredOption('--target <file::qualname>', 'the function to generate')
+    .option('--blank', "benchmark mode: blank the target's real body and keep it as ground truth")
+    .option('--provider <name>', 'openai, anthropic or scripted (default: from the config, else the API key in the environment)')
+    .option('--model <name>', 'model name (openai default gpt-4.1-mini, anthropic claude-sonnet-4-5)')
+    .option('--base-url <url>', 'API base URL: an OpenAI-compatible server (DeepSeek, vLLM, Ollama, llama.cpp) or an Anthropic endpoint')
+    .option('--script <file>', 'with --provider scripted: the JSON script of model turns to replay')
+    .option('--json', 'print one JSON event per line; the last is {"type":"result",…}')
+    .option('--apply', "apply the patch to the checkout at the end (only if the target's file is unchanged)")
+    .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")').argParser(budget).default(3))
+    .addOption(new Option('--pregen-rounds <n>', 'model calls before the first submission').argParser(positiveInt('--pregen-rounds')))
+    .addOption(new Option('--rrw-attempts <n>', 'refinement attempts').argParser((v: string) => (v === '0' ? 0 : positiveInt('--rrw-attempts')(v))))
+    .addOption(new Option('--rrw-rounds <n>', 'model calls per refinement attempt').argParser(positiveInt('--rrw-rounds')))
+    .option('--no-thm', 'ablation: give the agent every failing test instead of THM\'s selection')
+    .option('--no-apis', "ablation: SpecRover's AST search tools only, without TENET's four")
+    .option('--no-rrw', 'ablation: refine with test feedback only, without the three-stage workflow')
+    .option('--python <path>', 'Python interpreter')
+    .addOption(new Option('--test-timeout <seconds>', 'time limit per test').argParser(positiveNumber('--test-timeout')))
+    .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(positiveNumber('--thm-timeout')))
+    .addOption(new Option('--jobs <n>', 'pytest processes for THM').argParser(jobsValue).default('auto'))
+    .option('--no-fork', 'THM in two passes instead of forking blank twins')
+    .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
+    .action(async (opts) => {
+      const { runCommand } = await import('./commands/run');
+      setExit(await runCommand(runOptions(opts, tests)));
+    });
+
+  program
     .command('tool')
     .argument('[name]', 'the tool to call (omit to list the tools)')
     .description('call one of the agent\'s tools by hand and print exactly the text the model would receive')
@@ -106,11 +163,14 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
 
   program
     .command('demo')
-    .description('run tenet on its built-in example repository (examples/invoicing), no API key needed')
-    .option('--json', 'print JSON instead of text')
+    .description('run a whole session on the built-in example (examples/invoicing): a scripted demo model, or your model if a key is configured')
+    .option('--json', 'print one JSON event per line')
+    .option('--provider <name>', 'use this provider instead of the scripted demo model')
+    .option('--model <name>', 'model name')
+    .option('--base-url <url>', 'API base URL')
     .action(async (opts) => {
       const { demoCommand } = await import('./commands/demo');
-      setExit(await demoCommand({ json: !!opts.json }));
+      setExit(await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }));
     });
   return program;
 }
@@ -125,6 +185,10 @@ export async function main(argv: string[]): Promise<number> {
     const code = (error as { code?: string }).code;
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.pass;
     if (code?.startsWith('commander.')) return EXIT.badInput;
+    if (error instanceof ProviderError) {
+      process.stderr.write(`tenet: the model provider failed: ${error.message}\n  fix: check the API key, --model and --base-url, or try again later\n`);
+      return EXIT.provider;
+    }
     process.stderr.write(`tenet: ${describeError(error)}\n`);
     return error instanceof TenetError ? error.exitCode : EXIT.fail;
   }

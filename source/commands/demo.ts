@@ -1,15 +1,28 @@
 import { join } from 'node:path';
 import { installRoot } from '../engine/assets';
-import { thmCommand } from './thm';
+import { loadScript } from '../engine/model/scripted';
+import { runCommand } from './run';
 
-/** The built-in example: a stub with tests, in examples/invoicing. */
+/** The built-in example: a stub with tests, in examples/invoicing, and a script for it. */
 export const DEMO = {
   repo: () => join(installRoot(), 'examples', 'invoicing'),
+  script: () => join(installRoot(), 'examples', 'invoicing.demo.json'),
   target: 'invoicing/tax.py::tax_for',
 };
 
-/** `tenet demo` (what `npm start` runs): THM on the example repository. */
-export async function demoCommand(options: { json: boolean }): Promise<number> {
-  if (!options.json) process.stderr.write(`tenet demo: ${DEMO.target} in ${DEMO.repo()}\n`);
-  return thmCommand({ repo: DEMO.repo(), target: DEMO.target, json: options.json, tests: [] });
+/**
+ * `tenet demo` (what `npm start` runs): a real session on the example — THM, tools, tests and
+ * evaluation all run — with the scripted demo model unless a provider is configured.
+ */
+export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string }): Promise<number> {
+  return runCommand({
+    repo: DEMO.repo(),
+    target: DEMO.target,
+    tests: [],
+    json: options.json,
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    fallbackScript: loadScript(DEMO.script()),
+  });
 }

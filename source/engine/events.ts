@@ -1,21 +1,73 @@
+import type { ToolCall, Usage } from './model/types';
 import type { ThmReport } from './thm/report';
+import type { TranscriptEntry, Writer } from './tools/debugger/session';
 
 /**
  * Everything the engine reports, as one discriminated union. The UI, the headless printer and the
  * session log all consume this stream; nothing in the engine renders anything.
  */
+
 /**
  * THM's pytest passes: `probe` runs the whole scope; `original` re-runs the failing tests on the
  * original code (two-pass mode); `blank` re-runs, blanked, the few tests fork mode could not decide.
  */
 export type ThmPhase = 'probe' | 'original' | 'blank';
 
+export type AgentPhase = 'pregen' | 'validate' | 'rrw' | 'evaluate' | 'done';
+export type RrwStage = 'failure-identification' | 'context-review' | 'code-refinement' | 'naive';
+
+export interface TestOutcomes {
+  /** node id → passed, failed, error, skipped, not run, … */
+  outcomes: Record<string, string>;
+  passed: number;
+  total: number;
+}
+
+export interface RunResult {
+  type: 'result';
+  sessionId: string;
+  target: string;
+  strategy: string;
+  pass: boolean;
+  /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled. */
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'cancelled' | 'error' | 'finished';
+  selectedTests: { passed: number; total: number };
+  hiddenTests: { passed: number; total: number };
+  tests: Record<string, string>;
+  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number };
+  rounds: { pregen: number; rrwAttempts: number; total: number };
+  costUsd: number;
+  /** Cost divided by pass (1 or 0): the cost of a passing task; null when it did not pass. */
+  costOfPass: number | null;
+  wallMs: number;
+  patch: string;
+  model: string;
+}
+
 export type EngineEvent =
+  | { type: 'session.start'; sessionId: string; target: string; mode: 'stub' | 'blank'; strategy: string; model: string; modelLabel: string; provider: string; repo: string; config: Record<string, unknown> }
   | { type: 'thm.start'; target: string; mode: 'stub' | 'blank'; fork: boolean; shards: number; testArgs: string[] }
   | { type: 'thm.phase'; phase: ThmPhase; tests?: number }
   | { type: 'thm.collected'; phase: ThmPhase; total: number }
   | { type: 'thm.test'; phase: ThmPhase; nodeid: string; outcome: string; reached: boolean; durationMs: number }
   | { type: 'thm.report'; report: ThmReport }
-  | { type: 'warning'; message: string };
+  | { type: 'thm.approval'; proposed: string[]; chosen: string[]; by: 'auto' | 'human' | 'ablation'; T: number | null }
+  | { type: 'tests.hidden'; hidden: string[]; files: string[] }
+  | { type: 'index.ready'; files: number; parsed: number; ms: number }
+  | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage }
+  | { type: 'model.request'; round: number; messages: number; tools: string[] }
+  | { type: 'model.delta'; text: string }
+  | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
+  | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; durationMs: number; model: string; stopReason: string }
+  | { type: 'tool.call'; id: string; name: string; arguments: string }
+  | { type: 'tool.result'; id: string; name: string; ok: boolean; text: string; durationMs: number }
+  | { type: 'debugger.input'; who: Writer; input: string; mode: 'shell' | 'pdb' }
+  | { type: 'debugger.output'; chunk: string }
+  | { type: 'debugger.entry'; entry: TranscriptEntry }
+  | { type: 'submission'; code: string; ok: boolean; startLine?: number; endLine?: number; message: string }
+  | ({ type: 'tests.run'; purpose: 'validate' | 'evaluate'; report: string } & TestOutcomes)
+  | RunResult
+  | { type: 'warning'; message: string }
+  | { type: 'error'; message: string };
 
 export type EventSink = (event: EngineEvent) => void;

@@ -39,12 +39,19 @@ describe('replaceFunction', () => {
 
   it('keeps the original decorators the code omits, outermost, and the code’s own', async () => {
     const result = await replaceFunction(MODULE, 'Box.volume', 5, '@functools.cache\ndef volume(w, h, d):\n    return w * h * d');
-    expect(result.text).toContain('    @staticmethod\n    @functools.cache\n    def volume(w, h, d):\n        return w * h * d\n\n    def other');
+    expect(result.text).toContain('    @staticmethod\n    @functools.cache\n    def volume(w, h, d):\n        """Volume."""\n        return w * h * d\n\n    def other');
   });
 
   it('does not re-indent the inside of multi-line strings', async () => {
     const result = await replaceFunction(MODULE, 'Box.volume', 5, 'def volume(w, h, d):\n    text = """a\nb"""\n    return text\n');
-    expect(result.text).toContain('        text = """a\nb"""\n        return text');
+    expect(result.text).toContain('        """Volume."""\n        text = """a\nb"""\n        return text');
+  });
+
+  it('keeps the docstring the code leaves out, and the code’s own when it has one', async () => {
+    const kept = await replaceFunction(MODULE, 'Box.volume', 5, 'def volume(w, h, d):\n    return 0\n');
+    expect(kept.text).toContain('    def volume(w, h, d):\n        """Volume."""\n        return 0\n');
+    const own = await replaceFunction(MODULE, 'Box.volume', 5, 'def volume(w, h, d):\n    """Mine."""\n    return 0\n');
+    expect(own.text).toContain('    def volume(w, h, d):\n        """Mine."""\n        return 0\n');
   });
 
   it('adds the imports the code brings to the top of the module, once', async () => {

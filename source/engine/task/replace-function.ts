@@ -1,5 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { listDefinitions, type Definition } from '../python/definitions';
+import { functionParts, isDocstring } from '../python/function-parts';
 import { parsePython } from '../python/parser';
 
 /** Why submitted code was refused, worded for the model to act on. */
@@ -71,6 +72,9 @@ interface Parsed {
   name: string;
   protectedRows: Set<number>;
   defRow: number;
+  /** Lines from the def line to the body's first statement, when the body starts on its own line. */
+  bodyOffset?: number;
+  hasDocstring: boolean;
 }
 
 async function parseSubmission(code: string, expectedName: string): Promise<Parsed> {
@@ -106,7 +110,18 @@ async function parseSubmission(code: string, expectedName: string): Promise<Pars
     }
     const decorators = outer === fn ? [] : outer.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text);
     const protectedRows = linesInsideStrings(tree);
-    return { imports, decorators, def: text.slice(fn.startIndex, fn.endIndex), name, protectedRows, defRow: fn.startPosition.row };
+    const first = fn.childForFieldName('body')?.namedChildren.find((c) => c?.type !== 'comment');
+    const bodyOffset = first && first.startPosition.row > fn.startPosition.row ? first.startPosition.row - fn.startPosition.row : undefined;
+    return {
+      imports,
+      decorators,
+      def: text.slice(fn.startIndex, fn.endIndex),
+      name,
+      protectedRows,
+      defRow: fn.startPosition.row,
+      ...(bodyOffset !== undefined ? { bodyOffset } : {}),
+      hasDocstring: isDocstring(first),
+    };
   } finally {
     tree.delete();
   }
@@ -160,7 +175,15 @@ export async function replaceFunction(moduleText: string, qualname: string, near
     const normalize = (d: string) => d.replace(/\s+/g, '');
     const own = new Set(parsed.decorators.map(normalize));
     const decorators = [...original.filter((d) => !own.has(normalize(d))), ...parsed.decorators];
-    const body = indentDef(parsed.def, indent, parsed.protectedRows, parsed.defRow);
+    let body = indentDef(parsed.def, indent, parsed.protectedRows, parsed.defRow);
+    // Models often leave the docstring out: keep the one the developer wrote.
+    const docstring = functionParts(text, current).docstring;
+    if (docstring && !parsed.hasDocstring && parsed.bodyOffset !== undefined) {
+      const lines = body.split('\n');
+      const bodyIndent = /^[ \t]*/.exec(lines[parsed.bodyOffset] ?? '')![0];
+      lines.splice(parsed.bodyOffset, 0, bodyIndent + docstring);
+      body = lines.join('\n');
+    }
     // Inserted at outerStart, which already follows the first line's indentation.
     const replacement = [...decorators.map((d) => indent + d), body].join('\n').slice(indent.length);
     text = text.slice(0, outerStart) + replacement + text.slice(current.node.endIndex);

@@ -1,0 +1,109 @@
+import type { EventSink } from '../events';
+import { costOf, type Price } from '../model/pricing';
+import type { Message, Model, ModelResponse } from '../model/types';
+import { callTool } from '../tools/call-tool';
+import type { ToolContext } from '../tools/context';
+import { toolDefinitions, type ToolDefinition } from '../tools/registry';
+
+export interface Totals {
+  inputTokens: number;
+  outputTokens: number;
+  modelCalls: number;
+  toolCalls: number;
+  costUsd: number;
+  rounds: number;
+}
+
+export interface RoundOutcome {
+  response: ModelResponse;
+  /** A submit_implementation call in this round was accepted. */
+  submitted: boolean;
+  /** The model called finish. */
+  finished: boolean;
+  /** It answered with text only. */
+  textOnly: boolean;
+}
+
+export interface ConversationOptions {
+  model: Model;
+  system: string;
+  ctx: ToolContext;
+  emit: EventSink;
+  price: Price | undefined;
+  temperature: number;
+  maxTokens: number;
+  signal?: AbortSignal;
+  /** Awaited before every model call: where a developer's takeover of the debugger pauses the agent. */
+  beforeModelCall?: () => Promise<string | undefined>;
+}
+
+/**
+ * One agent conversation: the message history, and a round = one model call plus the tools it
+ * asked for, each result going back as a tool message. Everything is reported as events.
+ */
+export class Conversation {
+  readonly messages: Message[] = [];
+  readonly totals: Totals = { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, costUsd: 0, rounds: 0 };
+  private readonly definitions = new Map<string, ToolDefinition[]>();
+
+  constructor(private readonly options: ConversationOptions) {}
+
+  say(content: string): void {
+    this.messages.push({ role: 'user', content });
+  }
+
+  private toolsFor(names: readonly string[]): ToolDefinition[] {
+    const key = names.join(',');
+    let defs = this.definitions.get(key);
+    if (!defs) {
+      defs = toolDefinitions(names);
+      this.definitions.set(key, defs);
+    }
+    return defs;
+  }
+
+  async round(tools: readonly string[]): Promise<RoundOutcome> {
+    const { model, emit, ctx } = this.options;
+    const note = await this.options.beforeModelCall?.();
+    if (note) this.say(note);
+    this.totals.rounds++;
+    emit({ type: 'model.request', round: this.totals.rounds, messages: this.messages.length, tools: [...tools] });
+    const started = Date.now();
+    const response = await model.complete(
+      { system: this.options.system, messages: this.messages, tools: this.toolsFor(tools), temperature: this.options.temperature, maxTokens: this.options.maxTokens },
+      {
+        ...(this.options.signal ? { signal: this.options.signal } : {}),
+        onDelta: (text) => emit({ type: 'model.delta', text }),
+        onRetry: (notice) => emit({ type: 'model.retry', ...notice }),
+      },
+    );
+    const costUsd = costOf(this.options.price, response.usage);
+    this.totals.modelCalls++;
+    this.totals.inputTokens += response.usage.inputTokens;
+    this.totals.outputTokens += response.usage.outputTokens;
+    this.totals.costUsd += costUsd;
+    emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
+    this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
+    let submitted = false;
+    let finished = false;
+    for (const call of response.toolCalls) {
+      this.totals.toolCalls++;
+      emit({ type: 'tool.call', id: call.id, name: call.name, arguments: call.arguments });
+      const outcome = await callTool(call.name, call.arguments, ctx, tools);
+      emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });
+      this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.text });
+      if (call.name === 'submit_implementation') {
+        let code = '';
+        try {
+          code = String(JSON.parse(call.arguments).code ?? '');
+        } catch {
+          code = call.arguments;
+        }
+        emit({ type: 'submission', code, ok: outcome.ok, message: outcome.text });
+        submitted ||= outcome.ok;
+      }
+      if (call.name === 'finish' && outcome.ok) finished = true;
+    }
+    return { response, submitted, finished, textOnly: response.toolCalls.length === 0 };
+  }
+}

@@ -1,0 +1,125 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ProviderSettings } from './openai-provider';
+import { withRetries } from './retry';
+import type { CallOptions, Message, Model, ModelRequest, ModelResponse, ToolCall } from './types';
+
+type WireMessage = Anthropic.MessageParam;
+type Block = Anthropic.ContentBlockParam;
+
+function parseInput(raw: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(raw || '{}');
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : { value };
+  } catch {
+    // Malformed JSON cannot be a tool_use input; the tool result already told the model.
+    return {};
+  }
+}
+
+/**
+ * Anthropic wants strict user/assistant alternation and tool results as user content blocks: tool
+ * results and the prompt that follows them become one user message.
+ */
+export function toAnthropicMessages(messages: Message[]): WireMessage[] {
+  const wire: { role: 'user' | 'assistant'; content: Block[] }[] = [];
+  const push = (role: 'user' | 'assistant', blocks: Block[]) => {
+    const last = wire[wire.length - 1];
+    if (last && last.role === role) last.content.push(...blocks);
+    else wire.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    if (message.role === 'user') push('user', [{ type: 'text', text: message.content || '(empty)' }]);
+    else if (message.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content || '(no output)' }]);
+    else {
+      const blocks: Block[] = [];
+      if (message.content) blocks.push({ type: 'text', text: message.content });
+      for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
+      push('assistant', blocks.length ? blocks : [{ type: 'text', text: '(no content)' }]);
+    }
+  }
+  return wire;
+}
+
+/** Anthropic messages with tool_use / tool_result blocks, streamed. */
+export class AnthropicModel implements Model {
+  readonly provider = 'anthropic';
+  readonly label: string;
+  private readonly client: Anthropic;
+
+  constructor(private readonly settings: ProviderSettings) {
+    this.label = settings.baseUrl ? `${settings.model} (Anthropic API at ${settings.baseUrl})` : `${settings.model} (Anthropic)`;
+    this.client = new Anthropic({
+      apiKey: settings.apiKey,
+      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      maxRetries: 0,
+      timeout: settings.timeoutMs,
+    });
+  }
+
+  get name(): string {
+    return this.settings.model;
+  }
+
+  complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
+    return withRetries(() => this.once(request, options), this.settings.retry, options);
+  }
+
+  private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
+    const stream = await this.client.messages.create(
+      {
+        model: this.settings.model,
+        max_tokens: request.maxTokens,
+        system: request.system,
+        messages: toAnthropicMessages(request.messages),
+        ...(request.tools.length ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema })) } : {}),
+        // No temperature: the Messages API as this SDK speaks it has no sampling settings.
+        stream: true,
+      },
+      options.signal ? { signal: options.signal } : {},
+    );
+    let content = '';
+    let stopReason = '';
+    let model = this.settings.model;
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    const blocks = new Map<number, { type: string; id: string; name: string; json: string }>();
+    for await (const event of stream) {
+      switch (event.type) {
+        case 'message_start':
+          model = event.message.model || model;
+          usage.inputTokens = event.message.usage?.input_tokens ?? 0;
+          usage.outputTokens = event.message.usage?.output_tokens ?? 0;
+          break;
+        case 'content_block_start': {
+          const block = event.content_block;
+          blocks.set(event.index, { type: block.type, id: block.type === 'tool_use' ? block.id : '', name: block.type === 'tool_use' ? block.name : '', json: '' });
+          if (block.type === 'text' && block.text) {
+            content += block.text;
+            options.onDelta?.(block.text);
+          }
+          break;
+        }
+        case 'content_block_delta':
+          if (event.delta.type === 'text_delta') {
+            content += event.delta.text;
+            options.onDelta?.(event.delta.text);
+          } else if (event.delta.type === 'input_json_delta') {
+            const block = blocks.get(event.index);
+            if (block) block.json += event.delta.partial_json;
+          }
+          break;
+        case 'message_delta':
+          if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
+          if (event.usage?.output_tokens !== undefined) usage.outputTokens = event.usage.output_tokens;
+          if (event.usage?.input_tokens) usage.inputTokens = event.usage.input_tokens;
+          break;
+        default:
+          break;
+      }
+    }
+    const toolCalls: ToolCall[] = [...blocks.entries()]
+      .sort(([a], [b]) => a - b)
+      .filter(([, b]) => b.type === 'tool_use')
+      .map(([, b]) => ({ id: b.id, name: b.name, arguments: b.json || '{}' }));
+    return { content, toolCalls, usage, stopReason: stopReason || 'end_turn', model };
+  }
+}

@@ -1,0 +1,59 @@
+import { TenetError } from '../errors';
+import type { TenetConfig } from '../config/config';
+import { AnthropicModel } from './anthropic-provider';
+import { OpenAiModel } from './openai-provider';
+import { priceOf, type Price } from './pricing';
+import { DEFAULT_RETRY } from './retry';
+import { loadScript, ScriptedModel, type Script } from './scripted';
+import type { Model } from './types';
+
+export interface ModelFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  /** `--provider scripted`: the script file. */
+  script?: string;
+}
+
+export interface ModelChoice {
+  model: Model;
+  price: Price | undefined;
+  /** What was used, without secrets, for the session record. */
+  settings: { provider: string; model: string; baseUrl?: string; temperature: number; maxTokens: number };
+}
+
+export const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5' } as const;
+
+const NO_MODEL =
+  'set OPENAI_API_KEY (or ANTHROPIC_API_KEY); or pass --provider openai --base-url URL for an OpenAI-compatible server (Ollama, vLLM, llama.cpp); ' +
+  'or --provider scripted --script FILE to replay a script';
+
+/**
+ * The model a run talks to. Layers, later wins: user config, project config, environment
+ * (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), flags. With no
+ * provider anywhere, `fallback` (the demo's script) is used when given.
+ */
+export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.ProcessEnv = process.env, fallback?: Script): ModelChoice {
+  const provider = flags.provider ?? config.provider ?? (env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : fallback ? 'scripted' : undefined);
+  const temperature = config.temperature ?? 0;
+  const maxTokens = config.maxTokens ?? 4096;
+  const common = { timeoutMs: (config.timeoutSec ?? 600) * 1000, retry: { ...DEFAULT_RETRY, maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts } };
+  if (!provider) throw new TenetError('No model is configured.', NO_MODEL);
+  if (provider === 'scripted') {
+    const script = flags.script ? loadScript(flags.script) : fallback;
+    if (!script) throw new TenetError('--provider scripted needs --script FILE.', NO_MODEL);
+    return { model: new ScriptedModel(script), price: { input: 0, output: 0 }, settings: { provider, model: 'scripted', temperature, maxTokens } };
+  }
+  if (provider !== 'openai' && provider !== 'anthropic') throw new TenetError(`Unknown provider ${provider}.`, 'use --provider openai, anthropic or scripted');
+  const prefix = provider === 'openai' ? 'OPENAI' : 'ANTHROPIC';
+  const baseUrl = flags.baseUrl ?? env[`${prefix}_BASE_URL`] ?? config.baseUrl;
+  const model = flags.model ?? config.model ?? DEFAULT_MODELS[provider];
+  const apiKey = env[`${prefix}_API_KEY`];
+  if (!apiKey && !baseUrl) throw new TenetError(`${prefix}_API_KEY is not set.`, `export ${prefix}_API_KEY=…, or pass --base-url for a server that needs no key`);
+  const settings = { model, apiKey: apiKey || 'none', ...(baseUrl ? { baseUrl } : {}), ...common };
+  return {
+    model: provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings),
+    price: priceOf(model, config.prices),
+    settings: { provider, model, ...(baseUrl ? { baseUrl } : {}), temperature, maxTokens },
+  };
+}

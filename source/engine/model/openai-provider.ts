@@ -1,0 +1,106 @@
+import OpenAI from 'openai';
+import { withRetries, type RetryPolicy } from './retry';
+import type { CallOptions, Message, Model, ModelRequest, ModelResponse, ToolCall } from './types';
+
+export interface ProviderSettings {
+  model: string;
+  apiKey: string;
+  baseUrl?: string;
+  timeoutMs: number;
+  retry: RetryPolicy;
+}
+
+type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+export function toOpenAiMessages(system: string, messages: Message[]): WireMessage[] {
+  const wire: WireMessage[] = [{ role: 'system', content: system }];
+  for (const message of messages) {
+    if (message.role === 'user') wire.push({ role: 'user', content: message.content });
+    else if (message.role === 'tool') wire.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
+    else {
+      wire.push({
+        role: 'assistant',
+        content: message.content || null,
+        ...(message.toolCalls.length
+          ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          : {}),
+      });
+    }
+  }
+  return wire;
+}
+
+/**
+ * OpenAI chat completions with tools, streamed (with `stream_options.include_usage` for token
+ * counts), parallel tool calls on. Any OpenAI-compatible server works through the base URL:
+ * DeepSeek, vLLM, Ollama, llama.cpp.
+ */
+export class OpenAiModel implements Model {
+  readonly provider = 'openai';
+  readonly label: string;
+  private readonly client: OpenAI;
+
+  constructor(private readonly settings: ProviderSettings) {
+    this.label = settings.baseUrl ? `${settings.model} (OpenAI-compatible, ${settings.baseUrl})` : `${settings.model} (OpenAI)`;
+    this.client = new OpenAI({
+      apiKey: settings.apiKey,
+      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      // Retries are ours (visible as events), not the SDK's silent ones.
+      maxRetries: 0,
+      timeout: settings.timeoutMs,
+    });
+  }
+
+  get name(): string {
+    return this.settings.model;
+  }
+
+  complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
+    return withRetries(() => this.once(request, options), this.settings.retry, options);
+  }
+
+  private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
+    const stream = await this.client.chat.completions.create(
+      {
+        model: this.settings.model,
+        messages: toOpenAiMessages(request.system, request.messages),
+        ...(request.tools.length
+          ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })), parallel_tool_calls: true }
+          : {}),
+        temperature: request.temperature,
+        max_tokens: request.maxTokens,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      options.signal ? { signal: options.signal } : {},
+    );
+    let content = '';
+    let stopReason = '';
+    let model = this.settings.model;
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    for await (const chunk of stream) {
+      if (chunk.model) model = chunk.model;
+      if (chunk.usage) {
+        usage.inputTokens = chunk.usage.prompt_tokens ?? 0;
+        usage.outputTokens = chunk.usage.completion_tokens ?? 0;
+      }
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      if (choice.finish_reason) stopReason = choice.finish_reason;
+      const delta = choice.delta;
+      if (delta?.content) {
+        content += delta.content;
+        options.onDelta?.(delta.content);
+      }
+      for (const part of delta?.tool_calls ?? []) {
+        const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+        if (part.id) call.id = part.id;
+        if (part.function?.name) call.name += part.function.name;
+        if (part.function?.arguments) call.arguments += part.function.arguments;
+      }
+    }
+    const toolCalls: ToolCall[] = calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
+    return { content, toolCalls, usage, stopReason: stopReason || (toolCalls.length ? 'tool_calls' : 'stop'), model };
+  }
+}

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { TenetError } from '../errors';
+import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+
+const turnSchema = z.object({
+  say: z.string().default(''),
+  calls: z
+    .array(z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}) }))
+    .default([]),
+});
+
+export const scriptSchema = z.object({
+  label: z.string().default('scripted model (replays a fixed script, not an LLM)'),
+  turns: z.array(turnSchema),
+});
+
+export type Script = z.infer<typeof scriptSchema>;
+export type ScriptedTurn = z.infer<typeof turnSchema>;
+
+export function loadScript(file: string): Script {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new TenetError(`Cannot read the model script ${file}: ${(error as Error).message}`, 'pass --script with a JSON file of {"turns": [{"say": …, "calls": [{"name": …, "arguments": {…}}]}]}');
+  }
+  const parsed = scriptSchema.safeParse(data);
+  if (!parsed.success) throw new TenetError(`Model script ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+/** A rough token count (4 characters a token) for models that report none. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}
+
+/**
+ * Answers from a fixed script, turn by turn, whatever it is asked: for demos and tests with no
+ * API key. It says so in its label. Past the script's end it answers with text and no tool call.
+ */
+export class ScriptedModel implements Model {
+  readonly provider = 'scripted';
+  readonly name = 'scripted';
+  readonly label: string;
+  private next = 0;
+
+  constructor(
+    private readonly script: Script,
+    private readonly streamDelayMs = 0,
+  ) {
+    this.label = script.label;
+  }
+
+  get turnsPlayed(): number {
+    return this.next;
+  }
+
+  async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
+    const turn = this.script.turns[this.next] ?? { say: '(The script has no more turns.)', calls: [] };
+    this.next++;
+    if (turn.say) {
+      for (const piece of turn.say.match(/\S+\s*/g) ?? [turn.say]) {
+        if (options.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+        options.onDelta?.(piece);
+        if (this.streamDelayMs) await new Promise((r) => setTimeout(r, this.streamDelayMs));
+      }
+    }
+    const toolCalls = turn.calls.map((call, i) => ({
+      id: `scripted_${this.next}_${i}`,
+      name: call.name,
+      arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+    }));
+    const prompt = request.system + JSON.stringify(request.messages) + JSON.stringify(request.tools);
+    return {
+      content: turn.say,
+      toolCalls,
+      usage: { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(turn.say + JSON.stringify(toolCalls)) },
+      stopReason: toolCalls.length ? 'tool_calls' : 'stop',
+      model: 'scripted',
+    };
+  }
+}

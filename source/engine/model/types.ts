@@ -1,0 +1,71 @@
+import type { ToolDefinition } from '../tools/registry';
+
+/** A tool call as the model made it: arguments are the raw JSON text it sent (it may be malformed). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Provider-neutral conversation, converted to each wire format by its provider. */
+export type Message =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+export interface ModelRequest {
+  system: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+  temperature: number;
+  maxTokens: number;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ModelResponse {
+  content: string;
+  toolCalls: ToolCall[];
+  usage: Usage;
+  /** Why the model stopped: 'tool_calls', 'stop', 'length', … as the provider says it. */
+  stopReason: string;
+  /** The model that answered, as the provider names it. */
+  model: string;
+}
+
+export interface RetryNotice {
+  attempt: number;
+  maxAttempts: number;
+  reason: string;
+  delayMs: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Text as it streams in. */
+  onDelta?: (text: string) => void;
+  /** A failed attempt that will be retried (429, 5xx, timeout, a stream cut). */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+export interface Model {
+  readonly provider: string;
+  readonly name: string;
+  /** What the UI shows: the model, or that a scripted stand-in answers. */
+  readonly label: string;
+  complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
+}
+
+/** A provider failed for good (after retries, or on an error retrying cannot fix). Exit code 3. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

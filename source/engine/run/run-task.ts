@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { Conversation } from '../agent/conversation';
+import { renderPrompt } from '../agent/prompts';
+import { moduleContext, testsSection } from '../agent/task-context';
+import { runTenetStrategy, type Budget, type StrategyOutcome } from '../agent/tenet-strategy';
+import { TenetError } from '../errors';
+import { applyToCheckout, unifiedPatch } from '../eval/patch';
+import type { EventSink, RunResult } from '../events';
+import type { ModelChoice } from '../model/create-model';
+import { readSource } from '../python/source-text';
+import { hideTests } from '../task/hide-tests';
+import { openTask } from '../task/open-task';
+import { runThm, THM_DEFAULTS } from '../thm/run-thm';
+import type { ThmReport } from '../thm/report';
+import { AST_TOOLS, TOOLS } from '../tools/registry';
+import { runTests } from '../tools/run-tests';
+import { openToolbox } from '../tools/toolbox';
+import type { Pilot } from './pilot';
+
+export interface Ablations {
+  /** The agent gets every failing test THM found instead of its selection (`--no-thm`). */
+  noThm: boolean;
+  /** SpecRover's AST search tools only, without TENET's four (`--no-apis`). */
+  noApis: boolean;
+  /** Refinement with test feedback only, no three-stage workflow (`--no-rrw`). */
+  noRrw: boolean;
+}
+
+export interface RunOptions {
+  repo: string;
+  target: string;
+  blank: boolean;
+  python?: string;
+  testArgs: string[];
+  T: number;
+  jobs: number | 'auto';
+  fork: boolean;
+  testTimeoutSec: number;
+  thmTimeoutSec: number;
+  budget: Budget;
+  ablations: Ablations;
+  model: ModelChoice;
+  pilot: Pilot;
+  emit: EventSink;
+  signal?: AbortSignal;
+  sessionId?: string;
+}
+
+export function newSessionId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/** Tools for the TENET strategy; `--no-apis` keeps SpecRover's AST search and the submission. */
+export function tenetTools(noApis: boolean): string[] {
+  if (noApis) return [...AST_TOOLS, 'submit_implementation', 'run_tests'];
+  return TOOLS.map((t) => t.name).filter((name) => name !== 'submit_tests' && name !== 'finish');
+}
+
+function chooseTests(report: ThmReport, ablations: Ablations): string[] {
+  return ablations.noThm ? report.failing.map((f) => f.nodeid) : report.selected;
+}
+
+/**
+ * One task end to end: THM, the developer's approval of the tests, the agent with its tools, and
+ * the evaluation on every failing test THM found, the ones the agent never saw included.
+ */
+export async function runTask(options: RunOptions): Promise<RunResult> {
+  const started = Date.now();
+  const sessionId = options.sessionId ?? newSessionId();
+  const emit = options.emit;
+  const task = await openTask({ repo: options.repo, target: options.target, blank: options.blank, ...(options.python ? { python: options.python } : {}) });
+  const strategy = 'tenet';
+  let toolbox: Awaited<ReturnType<typeof openToolbox>> | undefined;
+  try {
+    emit({
+      type: 'session.start',
+      sessionId,
+      target: task.target.id,
+      mode: task.target.mode,
+      strategy,
+      model: options.model.settings.model,
+      modelLabel: options.model.model.label,
+      provider: options.model.settings.provider,
+      repo: task.repoDir,
+      config: { ...options.model.settings, budget: options.budget, ablations: options.ablations, T: Number.isFinite(options.T) ? options.T : 'all', testArgs: options.testArgs },
+    });
+
+    const report = await runThm(task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, emit, ...(options.signal ? { signal: options.signal } : {}) });
+    emit({ type: 'thm.report', report });
+    const failing = report.failing.map((f) => f.nodeid);
+    if (!failing.length) {
+      throw new TenetError(
+        `No test fails against ${task.target.id} as it is, so there is nothing to generate it against.`,
+        task.target.mode === 'stub' ? 'write tests that call the function, or pass --blank if it already has a body' : 'widen the scope with --tests',
+      );
+    }
+    let chosen: string[];
+    let by: 'auto' | 'human' | 'ablation';
+    if (options.ablations.noThm) {
+      chosen = chooseTests(report, options.ablations);
+      by = 'ablation';
+    } else {
+      ({ chosen, by } = await options.pilot.approveTests(report));
+    }
+    emit({ type: 'thm.approval', proposed: report.selected, chosen, by, T: report.T });
+    if (!chosen.length) throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+
+    const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !chosen.includes(id)), chosen);
+    if (hidden.hidden.length) emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files });
+    toolbox = await openToolbox(task, { selectedTests: chosen, testTimeoutSec: options.testTimeoutSec });
+    emit({ type: 'index.ready', files: toolbox.indexStats.files, parsed: toolbox.indexStats.parsed, ms: toolbox.indexStats.ms });
+    const ctx = toolbox.ctx;
+    const debuggerEvents = ctx.debugger().onEvent((event) => {
+      if (event.type === 'input') emit({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });
+      else if (event.type === 'output') emit({ type: 'debugger.output', chunk: event.chunk });
+      else if (event.type === 'entry') emit({ type: 'debugger.entry', entry: event.entry });
+    });
+
+    const tools = tenetTools(options.ablations.noApis);
+    const chosenTests = report.failing.filter((f) => chosen.includes(f.nodeid));
+    const conversation = new Conversation({
+      model: options.model.model,
+      system: renderPrompt('system'),
+      ctx,
+      emit,
+      price: options.model.price,
+      temperature: options.model.settings.temperature,
+      maxTokens: options.model.settings.maxTokens,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.pilot.beforeModelCall ? { beforeModelCall: () => options.pilot.beforeModelCall!() } : {}),
+    });
+    conversation.say(
+      renderPrompt('task', {
+        qualname: task.target.qualname,
+        file: task.target.file,
+        signature: task.target.prompt.trimEnd(),
+        context: moduleContext(task.target),
+        tests: renderPrompt('tests', { count: chosenTests.length, tests: await testsSection(task.workspace.root, chosenTests) }),
+        rounds: options.budget.pregenRounds,
+      }),
+    );
+    const validate = async () => {
+      const run = await runTests(ctx, chosen, 'validate');
+      emit({ type: 'tests.run', purpose: 'validate', report: run.report, outcomes: run.outcomes, passed: run.passed, total: run.total });
+      return run;
+    };
+
+    let outcome: StrategyOutcome;
+    let stopReason: RunResult['stopReason'];
+    try {
+      outcome = await runTenetStrategy({ conversation, emit, budget: options.budget, tools, rrw: !options.ablations.noRrw, validate, firstTest: chosen[0]!, ...(options.signal ? { signal: options.signal } : {}) });
+      stopReason = outcome.stopReason;
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError' && !options.signal?.aborted) throw error;
+      outcome = { submitted: false, passed: false, stopReason: 'no-implementation', pregenRounds: conversation.totals.rounds, rrwAttempts: 0 };
+      stopReason = 'cancelled';
+    } finally {
+      debuggerEvents();
+    }
+
+    // Evaluation: every failing test THM found, with the hidden ones back in place.
+    emit({ type: 'agent.phase', phase: 'evaluate' });
+    await hidden.restore();
+    const evaluation = await runTests(ctx, failing, 'evaluate');
+    emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes: evaluation.outcomes, passed: evaluation.passed, total: evaluation.total });
+    const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, evaluation.outcomes)).length;
+    const hiddenIds = failing.filter((id) => !chosen.includes(id));
+    const pass = failing.every((id) => entryPassed(id, evaluation.outcomes));
+
+    const finalText = readSource(task.workspace.path(task.target.file)).text;
+    const patch = unifiedPatch(task.target.file, task.target.originalText, finalText);
+    const totals = conversation.totals;
+    const result: RunResult = {
+      type: 'result',
+      sessionId,
+      target: task.target.id,
+      strategy,
+      pass,
+      stopReason: pass && stopReason !== 'cancelled' ? 'passed' : stopReason,
+      selectedTests: { passed: passedIn(chosen), total: chosen.length },
+      hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
+      tests: evaluation.outcomes,
+      usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, modelCalls: totals.modelCalls, toolCalls: totals.toolCalls },
+      rounds: { pregen: outcome.pregenRounds, rrwAttempts: outcome.rrwAttempts, total: totals.rounds },
+      costUsd: totals.costUsd,
+      costOfPass: pass ? totals.costUsd : null,
+      wallMs: Date.now() - started,
+      patch,
+      model: options.model.settings.model,
+    };
+    if (patch && (await options.pilot.acceptPatch(result))) {
+      try {
+        applyToCheckout(task.repoDir, task.target.file, task.target.source, finalText);
+      } catch (error) {
+        emit({ type: 'warning', message: (error as Error).message });
+      }
+    }
+    emit(result);
+    return result;
+  } finally {
+    toolbox?.dispose();
+    await task.dispose();
+  }
+}
+
+/** A failing entry passes: a test that passed, or a module (THM's import failure) all of whose tests pass. */
+export function entryPassed(id: string, outcomes: Record<string, string>): boolean {
+  if (id.includes('::')) return outcomes[id] === 'passed';
+  const inside = Object.entries(outcomes).filter(([nodeid]) => nodeid.startsWith(`${id}::`));
+  return inside.length > 0 && inside.every(([, outcome]) => outcome === 'passed');
+}

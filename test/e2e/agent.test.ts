@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PAPER_BUDGET, type Budget } from '../../source/engine/agent/tenet-strategy';
+import type { EngineEvent, RunResult } from '../../source/engine/events';
+import { createModel } from '../../source/engine/model/create-model';
+import { headlessPilot } from '../../source/engine/run/pilot';
+import { runTask } from '../../source/engine/run/run-task';
+import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
+import { FIXTURES } from '../helpers/fixtures';
+
+// Correct, and not the original text (that would make an empty patch in benchmark mode).
+const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
+const WRONG = 'def total(self):\n    return self.subtotal()\n';
+const submit = (code: string): FakeTurn => ({ calls: [{ name: 'submit_implementation', arguments: { code } }] });
+
+let server: FakeModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budget: Partial<Budget> = {}): Promise<{ result: RunResult; events: EngineEvent[] }> {
+  server = await startFakeModelServer(turns);
+  const env = provider === 'openai' ? { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url };
+  const model = createModel({ maxRetries: 3 }, { provider, model: 'test-model' }, env);
+  const events: EngineEvent[] = [];
+  const result = await runTask({
+    repo: join(FIXTURES, 'shop'),
+    target: 'shop/cart.py::Cart.total',
+    blank: true,
+    testArgs: ['tests/test_cart.py'],
+    T: 2,
+    jobs: 1,
+    fork: true,
+    testTimeoutSec: 60,
+    thmTimeoutSec: 600,
+    budget: { ...PAPER_BUDGET, ...budget },
+    ablations: { noThm: false, noApis: false, noRrw: false },
+    model,
+    pilot: headlessPilot(false),
+    emit: (event) => events.push(event),
+  });
+  return { result, events };
+}
+
+const phases = (events: EngineEvent[]) =>
+  events.flatMap((e) => (e.type === 'agent.phase' ? [`${e.phase}${e.attempt ? ` ${e.attempt}` : ''}${e.stage ? ` ${e.stage}` : ''}`] : []));
+const toolMessages = (request: { body: Record<string, unknown> }) =>
+  (request.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => String(m.content));
+
+describe('the TENET agent against a fake model server (real SDK clients)', () => {
+  it('passes at the first submission; the hidden test decides with the others', async () => {
+    const { result, events } = await session('openai', [
+      { say: 'Let me look at subtotal and check that no test is visible beyond mine.', calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }, { name: 'search_code', arguments: { code_str: 'def test_receipt' } }] },
+      submit(RIGHT),
+    ]);
+    expect(result).toMatchObject({
+      pass: true,
+      stopReason: 'passed',
+      selectedTests: { passed: 2, total: 2 },
+      hiddenTests: { passed: 1, total: 1 },
+      usage: { inputTokens: 200, outputTokens: 40, modelCalls: 2, toolCalls: 3 },
+      rounds: { pregen: 2, rrwAttempts: 0, total: 2 },
+      costOfPass: 0,
+    });
+    expect(result.tests).toEqual({
+      'tests/test_cart.py::CartTest::test_total': 'passed',
+      'tests/test_cart.py::CartTest::test_summary': 'passed',
+      'tests/test_cart.py::CartTest::test_receipt': 'passed',
+    });
+    expect(result.patch).toContain('-        return discount(self.subtotal(), self.percent)\n+        amount = self.subtotal()\n+        return discount(amount, self.percent)');
+    expect(result.patch.startsWith('--- a/shop/cart.py\n+++ b/shop/cart.py\n')).toBe(true);
+    expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({ chosen: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_summary'], by: 'auto' });
+    expect(events.find((e) => e.type === 'tests.hidden')).toMatchObject({ hidden: ['tests/test_cart.py::CartTest::test_receipt'] });
+    // The hidden test was out of the workspace while the agent worked.
+    expect(toolMessages(server!.requests[1]!)[1]).toBe('Could not find code def test_receipt in the codebase.');
+    // The first request holds the task, the selected tests' code and the tools.
+    const first = server!.requests[0]!.body;
+    const task = String((first.messages as { content: string }[])[1]!.content);
+    expect(task).toContain('Implement `Cart.total` in `shop/cart.py`.');
+    expect(task).toContain('def test_summary(self):');
+    expect(task).not.toContain('test_receipt');
+    expect((first.tools as { function: { name: string } }[]).map((t) => t.function.name)).toContain('search_target_usage');
+    expect(phases(events)).toEqual(['pregen', 'validate', 'evaluate']);
+  });
+
+  it('fails, then is fixed in refinement attempt 2 after a debugger step (the three stages each time)', async () => {
+    const { result, events } = await session('anthropic', [
+      submit(WRONG),
+      { say: 'The total ignores the discount.' },
+      { say: 'Cart.summary formats total(); nothing else applies a discount.' },
+      submit(WRONG),
+      { say: 'Let me check the value.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: `python -c "from shop.cart import Cart; print(Cart(percent=10).add('a', 10.0).total())"` } }] },
+      { say: 'It returns 10.0: the percent is never applied.' },
+      { say: 'discount() is imported from shop.pricing for exactly this.' },
+      submit(RIGHT),
+    ]);
+    expect(result).toMatchObject({ pass: true, stopReason: 'passed', rounds: { pregen: 1, rrwAttempts: 2, total: 8 } });
+    expect(phases(events)).toEqual([
+      'pregen',
+      'validate',
+      'rrw 1 failure-identification',
+      'rrw 1 context-review',
+      'rrw 1 code-refinement',
+      'validate 1',
+      'rrw 2 failure-identification',
+      'rrw 2 context-review',
+      'rrw 2 code-refinement',
+      'validate 2',
+      'evaluate',
+    ]);
+    const debuggerEntry = events.find((e) => e.type === 'debugger.entry');
+    expect(debuggerEntry).toMatchObject({ entry: { who: 'agent', output: '10.0', mode: 'shell' } });
+    // The stage prompts reached the model, inside Anthropic user turns.
+    const lastMessages = JSON.stringify(server!.requests.at(-1)!.body.messages);
+    expect(lastMessages).toContain('Stage 1 — failure identification');
+    expect(lastMessages).toContain('Stage 2 — context review');
+    expect(lastMessages).toContain('Stage 3 — code refinement');
+    expect(lastMessages).toContain('refinement attempt 2 of 5');
+  });
+
+  it('stops when the budget is spent: no submission in pre-generation, then refinement that never passes', async () => {
+    const none = await session('openai', [{ say: 'Thinking.' }, { say: 'Still thinking.' }], { pregenRounds: 2 });
+    expect(none.result).toMatchObject({ pass: false, stopReason: 'no-implementation', usage: { modelCalls: 2 } });
+    // The blank stays: every failing test still fails.
+    expect(none.result.selectedTests).toEqual({ passed: 0, total: 2 });
+    expect(JSON.stringify(server!.requests[1]!.body.messages)).toContain('Call submit_implementation with the complete function now.');
+    await server!.close();
+    server = undefined;
+    const spent = await session('openai', [submit(WRONG), submit(WRONG)], { rrwAttempts: 1, rrwRounds: 1 });
+    expect(spent.result).toMatchObject({ pass: false, stopReason: 'budget', rounds: { rrwAttempts: 1 } });
+    expect(spent.result.patch).toContain('+        return self.subtotal()');
+  });
+
+  it('sends malformed tool JSON, unknown tools and wrong arguments back to the model as errors', async () => {
+    const { result } = await session('openai', [
+      { calls: [{ name: 'search_class', arguments: '{"class_name": ' }, { name: 'search_everything', arguments: {} }, { name: 'read_file', arguments: { start_line: 'x' } }] },
+      submit(RIGHT),
+    ]);
+    expect(result.pass).toBe(true);
+    const [malformed, unknown, wrong] = toolMessages(server!.requests[1]!);
+    expect(malformed).toMatch(/^The arguments of search_class are not valid JSON/);
+    expect(unknown).toMatch(/^Unknown tool search_everything\. Available tools: search_class,/);
+    expect(wrong).toBe('Wrong arguments for read_file:\n- file_name: Invalid input: expected string, received undefined\n- start_line: Invalid input: expected number, received NaN');
+  });
+
+  it('retries a 429 and a stream cut mid-way, and goes on', async () => {
+    const { result, events } = await session('anthropic', [{ status: 429 }, { say: 'I will implement it now and', cut: true }, submit(RIGHT)]);
+    expect(result.pass).toBe(true);
+    expect(events.filter((e) => e.type === 'model.retry').map((e) => e.type === 'model.retry' && e.reason)).toEqual(['rate limited (429)', expect.stringMatching(/^connection lost/)]);
+    expect(result.usage.modelCalls).toBe(1);
+  });
+});

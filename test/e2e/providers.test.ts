@@ -1,0 +1,112 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AnthropicModel } from '../../source/engine/model/anthropic-provider';
+import { OpenAiModel } from '../../source/engine/model/openai-provider';
+import type { ModelRequest, RetryNotice } from '../../source/engine/model/types';
+import { ProviderError } from '../../source/engine/model/types';
+import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+
+const request: ModelRequest = {
+  system: 'be brief',
+  messages: [
+    { role: 'user', content: 'hello' },
+    { role: 'assistant', content: 'looking', toolCalls: [{ id: 't1', name: 'search_class', arguments: '{"class_name":"Cart"}' }] },
+    { role: 'tool', toolCallId: 't1', name: 'search_class', content: 'Found 1 class' },
+    { role: 'user', content: 'go on' },
+  ],
+  tools: [{ name: 'search_class', description: 'find a class', parameters: { type: 'object', properties: { class_name: { type: 'string' } }, required: ['class_name'] } }],
+  temperature: 0,
+  maxTokens: 256,
+};
+
+const settings = (server: FakeModelServer, base: string) => ({ model: 'test-model', apiKey: 'sk-test-secret', baseUrl: base, timeoutMs: 5000, retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 } });
+
+let server: FakeModelServer;
+afterEach(() => server?.close());
+
+describe('OpenAI provider through the real SDK', () => {
+  it('streams text and parallel tool calls, reports usage, and sends the documented request', async () => {
+    server = await startFakeModelServer([{ say: 'Two lookups.', calls: [{ name: 'search_class', arguments: { class_name: 'A' } }, { name: 'search_method', arguments: { method_name: 'b' } }], usage: { input: 321, output: 45 } }]);
+    const model = new OpenAiModel(settings(server, `${server.url}/v1`));
+    const deltas: string[] = [];
+    const response = await model.complete(request, { onDelta: (d) => deltas.push(d) });
+    expect(deltas.join('')).toBe('Two lookups.');
+    expect(response).toMatchObject({ content: 'Two lookups.', usage: { inputTokens: 321, outputTokens: 45 }, stopReason: 'tool_calls' });
+    expect(response.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['search_class', { class_name: 'A' }], ['search_method', { method_name: 'b' }]]);
+    const sent = server.requests[0]!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe('Bearer sk-test-secret');
+    expect(sent.body).toMatchObject({ model: 'test-model', temperature: 0, stream: true, stream_options: { include_usage: true }, parallel_tool_calls: true });
+    expect(sent.body.messages).toEqual([
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'looking', tool_calls: [{ id: 't1', type: 'function', function: { name: 'search_class', arguments: '{"class_name":"Cart"}' } }] },
+      { role: 'tool', tool_call_id: 't1', content: 'Found 1 class' },
+      { role: 'user', content: 'go on' },
+    ]);
+  });
+
+  it('retries a 429 and a stream cut mid-way, reporting each retry', async () => {
+    server = await startFakeModelServer([{ status: 429 }, { say: 'partial answer that will be cut', cut: true }, { say: 'done' }]);
+    const retries: RetryNotice[] = [];
+    const response = await new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request, { onRetry: (n) => retries.push(n) });
+    expect(response.content).toBe('done');
+    expect(retries.map((r) => r.reason)).toEqual(['rate limited (429)', expect.stringMatching(/^connection lost/)]);
+    expect(retries[0]!.delayMs).toBe(20); // the server's retry-after-ms
+  });
+
+  it('gives up after the retry budget with a provider error', async () => {
+    server = await startFakeModelServer([{ status: 503 }, { status: 503 }, { status: 503 }]);
+    await expect(new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request)).rejects.toThrow(ProviderError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('the server also answers non-streaming requests in the OpenAI format', async () => {
+    server = await startFakeModelServer([{ say: 'whole', calls: [{ name: 'finish', arguments: { reason: 'x' } }] }]);
+    const client = new OpenAI({ apiKey: 'k', baseURL: `${server.url}/v1` });
+    const completion = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+    expect(completion.choices[0]!.message.content).toBe('whole');
+    expect(completion.choices[0]!.message.tool_calls?.[0]).toMatchObject({ function: { name: 'finish', arguments: '{"reason":"x"}' } });
+  });
+});
+
+describe('Anthropic provider through the real SDK', () => {
+  it('streams text and tool_use blocks, and sends tool results as user tool_result blocks', async () => {
+    server = await startFakeModelServer([{ say: 'Checking.', calls: [{ name: 'search_class', arguments: { class_name: 'A' } }], usage: { input: 77, output: 9 } }]);
+    const model = new AnthropicModel(settings(server, server.url));
+    const response = await model.complete(request);
+    expect(response).toMatchObject({ content: 'Checking.', usage: { inputTokens: 77, outputTokens: 9 }, stopReason: 'tool_use' });
+    expect(response.toolCalls).toEqual([{ id: 'toolu_1_0', name: 'search_class', arguments: '{"class_name":"A"}' }]);
+    const sent = server.requests[0]!;
+    expect(sent.path).toBe('/v1/messages');
+    expect(sent.headers.authorization ?? sent.headers['x-api-key']).toMatch(/sk-test-secret/);
+    expect(sent.body).toMatchObject({ model: 'test-model', system: 'be brief', stream: true, max_tokens: 256 });
+    expect(sent.body.tools).toEqual([{ name: 'search_class', description: 'find a class', input_schema: request.tools[0]!.parameters }]);
+    expect(sent.body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'looking' }, { type: 'tool_use', id: 't1', name: 'search_class', input: { class_name: 'Cart' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Found 1 class' }, { type: 'text', text: 'go on' }] },
+    ]);
+  });
+
+  it('passes malformed tool-call JSON through, for the agent to report back', async () => {
+    server = await startFakeModelServer([{ calls: [{ name: 'search_class', arguments: '{"class_name": ' }] }]);
+    const response = await new AnthropicModel(settings(server, server.url)).complete(request);
+    expect(response.toolCalls[0]!.arguments).toBe('{"class_name": ');
+  });
+
+  it('retries a stream cut mid-way', async () => {
+    server = await startFakeModelServer([{ say: 'this is cut', cut: true }, { say: 'fine' }]);
+    const retries: RetryNotice[] = [];
+    expect((await new AnthropicModel(settings(server, server.url)).complete(request, { onRetry: (n) => retries.push(n) })).content).toBe('fine');
+    expect(retries).toHaveLength(1);
+  });
+
+  it('the server also answers non-streaming requests in the Anthropic format', async () => {
+    server = await startFakeModelServer([{ say: 'whole', calls: [{ name: 'finish', arguments: { reason: 'x' } }] }]);
+    const client = new Anthropic({ apiKey: 'k', baseURL: server.url });
+    const message = await client.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+    expect(message.content).toEqual([{ type: 'text', text: 'whole' }, { type: 'tool_use', id: 'toolu_1_0', name: 'finish', input: { reason: 'x' } }]);
+  });
+});

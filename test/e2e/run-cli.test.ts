@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli';
+import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+import { copyFixture, FIXTURES, ROOT, treeHash } from '../helpers/fixtures';
+
+let server: FakeModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
+const args = (repo: string) => ['run', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini'];
+
+describe('tenet run (the built CLI)', () => {
+  it('--json prints events, the last one the result; exit 0 on pass; the checkout is untouched without --apply', async () => {
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], usage: { input: 1_000_000, output: 100_000 } }]);
+    const repo = copyFixture('shop');
+    try {
+      const before = treeHash(repo.dir);
+      const result = await runCli([...args(repo.dir), '--json', '--tests', 'tests/test_cart.py'], { env: { OPENAI_API_KEY: 'sk-live-secret', OPENAI_BASE_URL: `${server.url}/v1` } });
+      expect(result.code).toBe(0);
+      const lines = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines[0]).toMatchObject({ type: 'session.start', target: 'shop/cart.py::Cart.total', provider: 'openai', model: 'gpt-4o-mini' });
+      const last = lines.at(-1);
+      expect(last).toMatchObject({
+        type: 'result',
+        target: 'shop/cart.py::Cart.total',
+        pass: true,
+        selectedTests: { passed: 2, total: 2 },
+        hiddenTests: { passed: 1, total: 1 },
+        usage: { inputTokens: 1_000_000, outputTokens: 100_000, modelCalls: 1, toolCalls: 1 },
+      });
+      // gpt-4o-mini: $0.15 per million input tokens, $0.60 per million output tokens.
+      expect(last.costUsd).toBeCloseTo(0.15 + 0.06, 10);
+      expect(last.costOfPass).toBeCloseTo(0.21, 10);
+      expect(typeof last.sessionId).toBe('string');
+      expect(last.patch).toContain('+        amount = self.subtotal()');
+      expect(result.stdout).not.toContain('sk-live-secret');
+      expect(treeHash(repo.dir)).toBe(before);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('--apply writes the result into the checkout; a failing run exits 1', async () => {
+    server = await startFakeModelServer([
+      { calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] },
+    ]);
+    const repo = copyFixture('shop');
+    try {
+      const ok = await runCli([...args(repo.dir), '--apply', '--tests', 'tests/test_cart.py'], { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } });
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain('PASS (passed) · selected 2/2 · hidden 1/1');
+      expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toContain('        amount = self.subtotal()\n        return discount(amount, self.percent)\n');
+      await server.close();
+      server = await startFakeModelServer([{ say: 'I give up.' }]);
+      const failed = await runCli([...args(repo.dir), '--pregen-rounds', '1', '--tests', 'tests/test_cart.py'], { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } });
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain('FAIL (no-implementation)');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('bad input exits 2; a provider that keeps failing exits 3', async () => {
+    const noModel = await runCli(['run', '--repo', join(FIXTURES, 'shop'), '--target', 'shop/cart.py::Cart.total', '--blank'], { env: { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' } });
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain('No model is configured.');
+    server = await startFakeModelServer([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }]);
+    const broken = await runCli([...args(join(FIXTURES, 'shop')), '--tests', 'tests/test_cart.py'], { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } });
+    expect(broken.code).toBe(3);
+    expect(broken.stderr).toContain('the model provider failed: server error (500); gave up after 5 attempts');
+  }, 120_000);
+});
+
+describe('tenet demo (what npm start runs)', () => {
+  it('runs a whole session on the example with the labelled scripted model, and passes', async () => {
+    const example = join(ROOT, 'examples', 'invoicing');
+    const before = treeHash(example);
+    const result = await runCli(['demo'], { env: { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('model: scripted demo model: replays examples/invoicing.demo.json, not an LLM');
+    expect(result.stdout).toContain('refinement attempt 1/5 · failure identification');
+    expect(result.stdout).toContain("    ✓ ('uk', ['DE', 'FR', 'UK'])");
+    expect(result.stdout).toContain('PASS (passed) · selected 3/3 · hidden 9/9');
+    expect(treeHash(example)).toBe(before);
+  });
+});

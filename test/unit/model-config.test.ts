@@ -1,0 +1,78 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../source/engine/config/config';
+import { createModel } from '../../source/engine/model/create-model';
+import { costOf, priceOf } from '../../source/engine/model/pricing';
+import { retryable } from '../../source/engine/model/retry';
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-config-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('configuration layers', () => {
+  const home = join(scratch, 'xdg');
+  const repo = join(scratch, 'repo');
+  mkdirSync(join(home, 'tenet'), { recursive: true });
+  mkdirSync(repo, { recursive: true });
+  writeFileSync(join(home, 'tenet', 'config.json'), JSON.stringify({ provider: 'openai', model: 'gpt-4o', temperature: 0.2, prices: { 'my-model': { input: 1, output: 2 } } }));
+  writeFileSync(join(repo, '.tenet.json'), JSON.stringify({ model: 'deepseek-chat', baseUrl: 'https://api.deepseek.com/v1', prices: { 'deepseek-chat': { input: 0.5, output: 1 } } }));
+  const env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: 'sk-x' };
+
+  it('project settings win over user settings; prices merge', () => {
+    expect(loadConfig(repo, env)).toEqual({
+      provider: 'openai',
+      model: 'deepseek-chat',
+      temperature: 0.2,
+      baseUrl: 'https://api.deepseek.com/v1',
+      prices: { 'my-model': { input: 1, output: 2 }, 'deepseek-chat': { input: 0.5, output: 1 } },
+    });
+  });
+
+  it('environment wins over files, flags win over everything', () => {
+    const config = loadConfig(repo, env);
+    expect(createModel(config, {}, env).settings).toEqual({ provider: 'openai', model: 'deepseek-chat', baseUrl: 'https://api.deepseek.com/v1', temperature: 0.2, maxTokens: 4096 });
+    expect(createModel(config, {}, { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).settings.baseUrl).toBe('http://127.0.0.1:9/v1');
+    const flagged = createModel(config, { model: 'gpt-4.1', baseUrl: 'http://localhost:11434/v1' }, env);
+    expect(flagged.settings).toMatchObject({ model: 'gpt-4.1', baseUrl: 'http://localhost:11434/v1' });
+    expect(flagged.price).toEqual({ input: 2, output: 8 });
+    expect(createModel(config, {}, env).price).toEqual({ input: 0.5, output: 1 });
+  });
+
+  it('a bad config file is a clear error naming the file and the setting', () => {
+    writeFileSync(join(repo, '.tenet.json'), JSON.stringify({ temperature: 'hot', colour: 'blue' }));
+    expect(() => loadConfig(repo, env)).toThrow(/\.tenet\.json has invalid settings: .*temperature/);
+    writeFileSync(join(repo, '.tenet.json'), '{ not json');
+    expect(() => loadConfig(repo, env)).toThrow(/\.tenet\.json is not valid JSON/);
+  });
+
+  it('chooses the provider from the key in the environment, and says what to do without one', () => {
+    expect(createModel({}, {}, { ANTHROPIC_API_KEY: 'a' }).settings).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(() => createModel({}, {}, {})).toThrow('No model is configured.');
+    expect(() => createModel({}, { provider: 'anthropic' }, {})).toThrow('ANTHROPIC_API_KEY is not set.');
+    // A local OpenAI-compatible server needs no key.
+    expect(createModel({}, { provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3' }, {}).model.label).toBe('llama3 (OpenAI-compatible, http://127.0.0.1:11434/v1)');
+  });
+});
+
+describe('prices', () => {
+  it('match the longest known prefix and cost per million tokens', () => {
+    expect(priceOf('claude-sonnet-4-20250514')).toEqual({ input: 3, output: 15 });
+    expect(priceOf('gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6 });
+    expect(priceOf('deepseek/deepseek-chat')).toEqual({ input: 0.27, output: 1.1 });
+    expect(priceOf('some-local-model')).toBeUndefined();
+    expect(costOf({ input: 3, output: 15 }, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBeCloseTo(7.5, 10);
+    expect(costOf(undefined, { inputTokens: 5, outputTokens: 5 })).toBe(0);
+  });
+});
+
+describe('what is worth a retry', () => {
+  it('rate limits, server errors, timeouts and cut connections; not bad requests', () => {
+    expect(retryable({ status: 429, headers: { 'retry-after': '2' } })).toMatchObject({ retry: true, retryAfterMs: 2000 });
+    expect(retryable({ status: 503 })).toMatchObject({ retry: true });
+    expect(retryable({ status: 400, message: 'bad' })).toMatchObject({ retry: false });
+    expect(retryable({ status: 401, message: 'no key' })).toMatchObject({ retry: false });
+    expect(retryable(new Error('terminated'))).toMatchObject({ retry: true });
+    expect(retryable(Object.assign(new Error('x'), { name: 'APIConnectionTimeoutError' }))).toMatchObject({ retry: true, reason: 'timed out' });
+  });
+});
