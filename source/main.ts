@@ -55,6 +55,7 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     thmTimeout: opts.thmTimeout as number | undefined,
     jobs: opts.jobs as number | 'auto',
     fork: opts.fork as boolean,
+    sessionsDir: opts.sessionsDir as string | undefined,
     tests: tests ?? [],
   };
 }
@@ -126,6 +127,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(positiveNumber('--thm-timeout')))
     .addOption(new Option('--jobs <n>', 'pytest processes for THM').argParser(jobsValue).default('auto'))
     .option('--no-fork', 'THM in two passes instead of forking blank twins')
+    .option('--sessions-dir <dir>', 'where sessions are saved (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
     .action(async (opts) => {
       const { runCommand } = await import('./commands/run');
@@ -168,9 +170,76 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--provider <name>', 'use this provider instead of the scripted demo model')
     .option('--model <name>', 'model name')
     .option('--base-url <url>', 'API base URL')
+    .option('--sessions-dir <dir>', 'where the session is saved')
     .action(async (opts) => {
       const { demoCommand } = await import('./commands/demo');
-      setExit(await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl }));
+      setExit(await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir }));
+    });
+
+  const sessionsDirOption = () => new Option('--sessions-dir <dir>', 'sessions folder (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)');
+  program
+    .command('sessions')
+    .description('list saved sessions')
+    .addOption(sessionsDirOption())
+    .option('--status <status>', 'only sessions with this status: running, passed, failed, interrupted, error')
+    .option('--target <text>', 'only sessions whose target contains this text')
+    .option('--json', 'print the catalog rows as JSON')
+    .action(async (opts) => {
+      const { sessionsCommand } = await import('./commands/sessions');
+      setExit(sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, json: !!opts.json }));
+    });
+  program
+    .command('show')
+    .argument('<session>', 'session id, unique prefix, "last", "demo", or a file')
+    .description('print a readable transcript of a session')
+    .addOption(sessionsDirOption())
+    .action(async (ref: string, opts) => {
+      const { showCommand } = await import('./commands/sessions');
+      setExit(showCommand({ dir: opts.sessionsDir, ref }));
+    });
+  program
+    .command('replay')
+    .argument('<session>', 'session id, unique prefix, "last", "demo", or an events.jsonl / exported JSON file')
+    .description('replay the recorded events of a session (headless: --json prints them)')
+    .addOption(sessionsDirOption())
+    .option('--json', 'print the events as JSON lines')
+    .action(async (ref: string, opts) => {
+      const { replayCommand } = await import('./commands/sessions');
+      setExit(replayCommand({ dir: opts.sessionsDir, ref, json: !!opts.json }));
+    });
+  program
+    .command('export')
+    .argument('<session>', 'session id, unique prefix, "last" or "demo"')
+    .description('write a session as one self-contained JSON document (loadable by replay and rerun) or a Markdown transcript')
+    .addOption(sessionsDirOption())
+    .addOption(new Option('--format <format>', 'json or md').choices(['json', 'md']).default('json'))
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action(async (ref: string, opts) => {
+      const { exportCommand } = await import('./commands/sessions');
+      setExit(exportCommand({ dir: opts.sessionsDir, ref, format: opts.format, out: opts.out }));
+    });
+  program
+    .command('resume')
+    .argument('<session>', 'session id, unique prefix or "last"')
+    .description('continue an interrupted session from its last completed step')
+    .addOption(sessionsDirOption())
+    .option('--provider <name>', 'use another provider than the one recorded')
+    .option('--model <name>', 'use another model')
+    .option('--base-url <url>', 'use another API base URL')
+    .option('--json', 'print one JSON event per line')
+    .action(async (ref: string, opts) => {
+      const { resumeCommand } = await import('./commands/sessions');
+      setExit(await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, json: !!opts.json }));
+    });
+  program
+    .command('rerun')
+    .argument('<session>', 'session id, unique prefix, "last", "demo", or a file')
+    .description('run a saved session again with the current code and the recorded model answers (no API cost); report divergences')
+    .addOption(sessionsDirOption())
+    .option('--json', 'print the divergences as JSON')
+    .action(async (ref: string, opts) => {
+      const { rerunCommand } = await import('./commands/sessions');
+      setExit(await rerunCommand({ dir: opts.sessionsDir, ref, json: !!opts.json }));
     });
   return program;
 }

@@ -14,8 +14,9 @@ export const DEMO = {
  * `tenet demo` (what `npm start` runs): a real session on the example — THM, tools, tests and
  * evaluation all run — with the scripted demo model unless a provider is configured.
  */
-export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string }): Promise<number> {
+export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string }): Promise<number> {
   return runCommand({
+    ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
     repo: DEMO.repo(),
     target: DEMO.target,
     tests: [],
@@ -24,5 +25,6 @@ export async function demoCommand(options: { json: boolean; provider?: string; m
     ...(options.model ? { model: options.model } : {}),
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     fallbackScript: loadScript(DEMO.script()),
+    fallbackScriptFile: DEMO.script(),
   });
 }

@@ -1,4 +1,8 @@
 import { loadConfig } from '../engine/config/config';
+import type { SessionState } from '../engine/session/fold';
+import { sessionsDir } from '../engine/session/paths';
+import { SessionRecorder } from '../engine/session/recorder';
+import { newSessionId } from '../engine/run/run-task';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { EXIT } from '../engine/errors';
 import { createModel, type ModelFlags } from '../engine/model/create-model';
@@ -27,8 +31,12 @@ export interface RunCommandOptions extends ModelFlags {
   ablations?: Partial<Ablations>;
   json?: boolean;
   apply?: boolean;
-  /** The model to use when nothing is configured (the demo's script). */
+  /** The model to use when nothing is configured (the demo's script), and its file (recorded for resume). */
   fallbackScript?: Script;
+  fallbackScriptFile?: string;
+  sessionsDir?: string;
+  /** Go on with an interrupted session. */
+  resume?: { id: string; state: SessionState; fromSeq: number; position: string };
 }
 
 /** `tenet run`: the whole pipeline without a TTY; THM's proposal is approved as it is. */
@@ -42,7 +50,12 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   };
   const progress = options.json ? undefined : progressLine();
   const print = options.json ? undefined : textPrinter((text) => process.stdout.write(text));
+  const root = sessionsDir(options.sessionsDir, process.env, config.sessionsDir);
+  const sessionId = options.resume?.id ?? newSessionId();
+  const recorder = SessionRecorder.open(root, sessionId);
+  const scriptFile = options.script ?? (model.settings.provider === 'scripted' ? options.fallbackScriptFile : undefined);
   const emit = (event: EngineEvent) => {
+    recorder.record(event);
     if (options.json) {
       // Deltas are many and small; the response event carries the full text.
       if (event.type !== 'model.delta' && event.type !== 'debugger.output') process.stdout.write(`${JSON.stringify(event)}\n`);
@@ -52,7 +65,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (event.type === 'thm.report') progress?.clear();
     print?.(event);
   };
-  const result: RunResult = await runTask({
+  if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position });
+  let result: RunResult;
+  try {
+    result = await runTask({
     repo: options.repo,
     target: options.target,
     blank: options.blank ?? false,
@@ -68,7 +84,16 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     model,
     pilot: headlessPilot(options.apply ?? false),
     emit,
+    sessionId,
+    ...(scriptFile ? { record: { scriptFile } } : {}),
+    ...(options.resume ? { resume: options.resume.state } : {}),
   });
-  progress?.clear();
+  } catch (error) {
+    emit({ type: 'error', message: (error as Error).message });
+    throw error;
+  } finally {
+    recorder.close();
+    progress?.clear();
+  }
   return result.pass ? EXIT.pass : EXIT.fail;
 }

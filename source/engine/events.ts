@@ -1,4 +1,4 @@
-import type { ToolCall, Usage } from './model/types';
+import type { Message, ToolCall, Usage } from './model/types';
 import type { ThmReport } from './thm/report';
 import type { TranscriptEntry, Writer } from './tools/debugger/session';
 
@@ -55,7 +55,8 @@ export type EngineEvent =
   | { type: 'tests.hidden'; hidden: string[]; files: string[] }
   | { type: 'index.ready'; files: number; parsed: number; ms: number }
   | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage }
-  | { type: 'model.request'; round: number; messages: number; tools: string[] }
+  /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */
+  | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string }
   | { type: 'model.delta'; text: string }
   | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
   | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; durationMs: number; model: string; stopReason: string }
@@ -67,6 +68,8 @@ export type EngineEvent =
   | { type: 'submission'; code: string; ok: boolean; startLine?: number; endLine?: number; message: string }
   | ({ type: 'tests.run'; purpose: 'validate' | 'evaluate'; report: string } & TestOutcomes)
   | RunResult
+  | { type: 'session.interrupted'; reason: string }
+  | { type: 'session.resumed'; fromSeq: number; position: string }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };
 

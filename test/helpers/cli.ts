@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CLI } from './fixtures';
 
 export interface CliResult {
@@ -15,9 +17,12 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
   return finished(child);
 }
 
+/** Sessions of CLI runs in tests go here, never into the repository's sessions/. */
+const TEST_SESSIONS = mkdtempSync(join(tmpdir(), 'tenet-test-sessions-'));
+
 export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, TENET_SESSIONS_DIR: TEST_SESSIONS, ...options.env },
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { output: { stdout: string; stderr: string } };

@@ -1,6 +1,6 @@
 import type { EventSink } from '../events';
 import { costOf, type Price } from '../model/pricing';
-import type { Message, Model, ModelResponse } from '../model/types';
+import type { Message, Model, ModelResponse, ToolCall } from '../model/types';
 import { callTool } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions, type ToolDefinition } from '../tools/registry';
@@ -45,8 +45,19 @@ export class Conversation {
   readonly messages: Message[] = [];
   readonly totals: Totals = { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, costUsd: 0, rounds: 0 };
   private readonly definitions = new Map<string, ToolDefinition[]>();
+  /** Messages up to here were part of an earlier request (or recorded in its response). */
+  private recorded = 0;
+  private systemSent = false;
 
   constructor(private readonly options: ConversationOptions) {}
+
+  /** A resumed session: the conversation and counts as they were recorded. */
+  restore(messages: readonly Message[], totals: Totals): void {
+    this.messages.push(...messages);
+    Object.assign(this.totals, totals);
+    this.recorded = this.messages.length;
+    this.systemSent = true;
+  }
 
   say(content: string): void {
     this.messages.push({ role: 'user', content });
@@ -67,7 +78,16 @@ export class Conversation {
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);
     this.totals.rounds++;
-    emit({ type: 'model.request', round: this.totals.rounds, messages: this.messages.length, tools: [...tools] });
+    emit({
+      type: 'model.request',
+      round: this.totals.rounds,
+      messages: this.messages.length,
+      tools: [...tools],
+      newMessages: this.messages.slice(this.recorded),
+      ...(this.systemSent ? {} : { system: this.options.system }),
+    });
+    this.systemSent = true;
+    this.recorded = this.messages.length;
     const started = Date.now();
     const response = await model.complete(
       { system: this.options.system, messages: this.messages, tools: this.toolsFor(tools), temperature: this.options.temperature, maxTokens: this.options.maxTokens },
@@ -84,9 +104,17 @@ export class Conversation {
     this.totals.costUsd += costUsd;
     emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
+    this.recorded = this.messages.length; // the response event records it
+    const { submitted, finished } = await this.runTools(response.toolCalls, tools);
+    return { response, submitted, finished, textOnly: response.toolCalls.length === 0 };
+  }
+
+  /** Runs tool calls and adds their results; a resumed session uses it for calls cut off by the interruption. */
+  async runTools(calls: readonly ToolCall[], tools: readonly string[]): Promise<{ submitted: boolean; finished: boolean }> {
+    const { emit, ctx } = this.options;
     let submitted = false;
     let finished = false;
-    for (const call of response.toolCalls) {
+    for (const call of calls) {
       this.totals.toolCalls++;
       emit({ type: 'tool.call', id: call.id, name: call.name, arguments: call.arguments });
       const outcome = await callTool(call.name, call.arguments, ctx, tools);
@@ -104,6 +132,6 @@ export class Conversation {
       }
       if (call.name === 'finish' && outcome.ok) finished = true;
     }
-    return { response, submitted, finished, textOnly: response.toolCalls.length === 0 };
+    return { submitted, finished };
   }
 }

@@ -14,6 +14,25 @@ export interface Budget {
 
 export const PAPER_BUDGET: Budget = { pregenRounds: 15, rrwAttempts: 5, rrwRounds: 15 };
 
+/**
+ * Where the strategy stands, so that an interrupted session can go on from its last completed
+ * step (see session/fold.ts, which rebuilds it from the event log).
+ */
+export interface Position {
+  /** pregen: exploring; validate: a submission awaits its test run; rrw: inside a refinement attempt. */
+  phase: 'pregen' | 'validate' | 'rrw';
+  pregenUsed: number;
+  /** The refinement attempt under way (rrw), or the last one that ended (validate); 0 before any. */
+  attempt: number;
+  /** Index into the three stages. */
+  stage: number;
+  attemptUsed: number;
+  /** The report of the last failing validation, which the next attempt starts from. */
+  report?: string;
+}
+
+export const START: Position = { phase: 'pregen', pregenUsed: 0, attempt: 0, stage: 0, attemptUsed: 0 };
+
 export interface StrategyInput {
   conversation: Conversation;
   emit: EventSink;
@@ -27,6 +46,8 @@ export interface StrategyInput {
   /** A test to suggest for pdb in the failure-identification stage. */
   firstTest: string;
   signal?: AbortSignal;
+  /** Go on from here instead of the start (a resumed session). */
+  from?: Position;
 }
 
 export interface StrategyOutcome {
@@ -38,22 +59,11 @@ export interface StrategyOutcome {
   lastRun?: TestRun;
 }
 
-const STAGES: RrwStage[] = ['failure-identification', 'context-review', 'code-refinement'];
+export const STAGES: RrwStage[] = ['failure-identification', 'context-review', 'code-refinement'];
 const STAGE_PROMPTS = { 'context-review': 'rrw-context', 'code-refinement': 'rrw-refine' } as const;
 
-/** Model rounds until one submits; a text-only answer gets `next` (or the nudge) as the reply. */
-async function roundsUntilSubmission(
-  input: StrategyInput,
-  rounds: number,
-  onTextOnly: () => void,
-): Promise<{ submitted: boolean; used: number }> {
-  for (let used = 1; used <= rounds; used++) {
-    if (input.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
-    const outcome = await input.conversation.round(input.tools);
-    if (outcome.submitted) return { submitted: true, used };
-    if (outcome.textOnly && used < rounds) onTextOnly();
-  }
-  return { submitted: false, used: rounds };
+function cancelled(signal?: AbortSignal): void {
+  if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
 }
 
 /**
@@ -64,39 +74,70 @@ async function roundsUntilSubmission(
  */
 export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOutcome> {
   const { conversation, emit, budget } = input;
+  const at: Position = { ...(input.from ?? START) };
   const nudge = () => conversation.say(renderPrompt('nudge'));
-  emit({ type: 'agent.phase', phase: 'pregen', rounds: budget.pregenRounds });
-  const pregen = await roundsUntilSubmission(input, budget.pregenRounds, nudge);
-  const pregenRound = pregen.used;
-  if (!pregen.submitted) return { submitted: false, passed: false, stopReason: 'no-implementation', pregenRounds: pregenRound, rrwAttempts: 0 };
+  const stageEvent = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
+  /** A new refinement attempt opens with the failures it must fix. */
+  const openAttempt = () => {
+    at.phase = 'rrw';
+    at.attempt++;
+    at.stage = 0;
+    at.attemptUsed = 0;
+    conversation.say(
+      input.rrw
+        ? renderPrompt('rrw-failure', { attempt: at.attempt, attempts: budget.rrwAttempts, report: at.report ?? '', test: input.firstTest })
+        : renderPrompt('naive-refine', { report: at.report ?? '' }),
+    );
+  };
 
-  emit({ type: 'agent.phase', phase: 'validate' });
-  let run = await input.validate();
-  if (run.passed === run.total) return { submitted: true, passed: true, stopReason: 'passed', pregenRounds: pregenRound, rrwAttempts: 0, lastRun: run };
-
-  for (let attempt = 1; attempt <= budget.rrwAttempts; attempt++) {
-    let stage = 0;
-    const enter = () => emit({ type: 'agent.phase', phase: 'rrw', attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[stage]! : 'naive' });
-    if (input.rrw) {
-      conversation.say(renderPrompt('rrw-failure', { attempt, attempts: budget.rrwAttempts, report: run.report, test: input.firstTest }));
-    } else {
-      conversation.say(renderPrompt('naive-refine', { report: run.report }));
+  if (at.phase === 'pregen') {
+    emit({ type: 'agent.phase', phase: 'pregen', rounds: budget.pregenRounds });
+    let submitted = false;
+    while (!submitted && at.pregenUsed < budget.pregenRounds) {
+      cancelled(input.signal);
+      const outcome = await conversation.round(input.tools);
+      at.pregenUsed++;
+      submitted = outcome.submitted;
+      if (!submitted && outcome.textOnly && at.pregenUsed < budget.pregenRounds) nudge();
     }
-    enter();
-    const refined = await roundsUntilSubmission(input, budget.rrwRounds, () => {
+    if (!submitted) return { submitted: false, passed: false, stopReason: 'no-implementation', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
+    at.phase = 'validate';
+  }
+
+  let run: TestRun | undefined;
+  for (;;) {
+    if (at.phase === 'validate') {
+      emit({ type: 'agent.phase', phase: 'validate', ...(at.attempt ? { attempt: at.attempt } : {}) });
+      run = await input.validate();
+      if (run.passed === run.total) return { submitted: true, passed: true, stopReason: 'passed', pregenRounds: at.pregenUsed, rrwAttempts: at.attempt, lastRun: run };
+      at.report = run.report;
+      if (at.attempt >= budget.rrwAttempts) break;
+      openAttempt();
+    }
+    stageEvent();
+    let submitted = false;
+    while (!submitted && at.attemptUsed < budget.rrwRounds) {
+      cancelled(input.signal);
+      const outcome = await conversation.round(input.tools);
+      at.attemptUsed++;
+      submitted = outcome.submitted;
+      if (submitted || !outcome.textOnly || at.attemptUsed >= budget.rrwRounds) continue;
       // A text answer closes a stage: the failure analysis, then the context review.
-      if (input.rrw && stage < STAGES.length - 1) {
-        stage++;
-        conversation.say(renderPrompt(STAGE_PROMPTS[STAGES[stage] as keyof typeof STAGE_PROMPTS]));
-        enter();
+      if (input.rrw && at.stage < STAGES.length - 1) {
+        at.stage++;
+        conversation.say(renderPrompt(STAGE_PROMPTS[STAGES[at.stage] as keyof typeof STAGE_PROMPTS]));
+        stageEvent();
       } else {
         nudge();
       }
-    });
-    if (!refined.submitted) continue;
-    emit({ type: 'agent.phase', phase: 'validate', attempt });
-    run = await input.validate();
-    if (run.passed === run.total) return { submitted: true, passed: true, stopReason: 'passed', pregenRounds: pregenRound, rrwAttempts: attempt, lastRun: run };
+    }
+    if (submitted) {
+      at.phase = 'validate';
+      continue;
+    }
+    // The attempt's rounds ran out without a submission: the next attempt starts from the same failures.
+    if (at.attempt >= budget.rrwAttempts) break;
+    openAttempt();
   }
-  return { submitted: true, passed: false, stopReason: 'budget', pregenRounds: pregenRound, rrwAttempts: budget.rrwAttempts, lastRun: run };
+  return { submitted: true, passed: false, stopReason: 'budget', pregenRounds: at.pregenUsed, rrwAttempts: at.attempt, ...(run ? { lastRun: run } : {}) };
 }

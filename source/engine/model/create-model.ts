@@ -13,6 +13,8 @@ export interface ModelFlags {
   baseUrl?: string;
   /** `--provider scripted`: the script file. */
   script?: string;
+  /** Turns of the script already played (resume). */
+  scriptStart?: number;
 }
 
 export interface ModelChoice {
@@ -42,7 +44,7 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   if (provider === 'scripted') {
     const script = flags.script ? loadScript(flags.script) : fallback;
     if (!script) throw new TenetError('--provider scripted needs --script FILE.', NO_MODEL);
-    return { model: new ScriptedModel(script), price: { input: 0, output: 0 }, settings: { provider, model: 'scripted', temperature, maxTokens } };
+    return { model: new ScriptedModel(script, 0, flags.scriptStart ?? 0), price: { input: 0, output: 0 }, settings: { provider, model: 'scripted', temperature, maxTokens } };
   }
   if (provider !== 'openai' && provider !== 'anthropic') throw new TenetError(`Unknown provider ${provider}.`, 'use --provider openai, anthropic or scripted');
   const prefix = provider === 'openai' ? 'OPENAI' : 'ANTHROPIC';

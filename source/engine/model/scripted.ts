@@ -48,8 +48,11 @@ export class ScriptedModel implements Model {
   constructor(
     private readonly script: Script,
     private readonly streamDelayMs = 0,
+    /** Turns already played (a resumed session goes on from there). */
+    startAt = 0,
   ) {
     this.label = script.label;
+    this.next = startAt;
   }
 
   get turnsPlayed(): number {

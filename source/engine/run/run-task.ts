@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
 import { moduleContext, testsSection } from '../agent/task-context';
@@ -8,12 +8,14 @@ import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import type { EventSink, RunResult } from '../events';
 import type { ModelChoice } from '../model/create-model';
 import { readSource } from '../python/source-text';
+import type { SessionState } from '../session/fold';
 import { hideTests } from '../task/hide-tests';
 import { openTask } from '../task/open-task';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import type { ThmReport } from '../thm/report';
 import { AST_TOOLS, TOOLS } from '../tools/registry';
 import { runTests } from '../tools/run-tests';
+import { applyImplementation } from '../tools/submit';
 import { openToolbox } from '../tools/toolbox';
 import type { Pilot } from './pilot';
 
@@ -44,6 +46,10 @@ export interface RunOptions {
   emit: EventSink;
   signal?: AbortSignal;
   sessionId?: string;
+  /** Extra settings to record with the session (e.g. the model script's file). */
+  record?: Record<string, unknown>;
+  /** Go on with an interrupted session, from the state its log describes. */
+  resume?: SessionState;
 }
 
 export function newSessionId(): string {
@@ -57,37 +63,73 @@ export function tenetTools(noApis: boolean): string[] {
   return TOOLS.map((t) => t.name).filter((name) => name !== 'submit_tests' && name !== 'finish');
 }
 
-function chooseTests(report: ThmReport, ablations: Ablations): string[] {
-  return ablations.noThm ? report.failing.map((f) => f.nodeid) : report.selected;
+/** A failing entry passes: a test that passed, or a module (THM's import failure) all of whose tests pass. */
+export function entryPassed(id: string, outcomes: Record<string, string>): boolean {
+  if (id.includes('::')) return outcomes[id] === 'passed';
+  const inside = Object.entries(outcomes).filter(([nodeid]) => nodeid.startsWith(`${id}::`));
+  return inside.length > 0 && inside.every(([, outcome]) => outcome === 'passed');
+}
+
+export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+
+async function approve(report: ThmReport, options: RunOptions): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' }> {
+  if (options.ablations.noThm) return { chosen: report.failing.map((f) => f.nodeid), by: 'ablation' };
+  return options.pilot.approveTests(report);
 }
 
 /**
  * One task end to end: THM, the developer's approval of the tests, the agent with its tools, and
- * the evaluation on every failing test THM found, the ones the agent never saw included.
+ * the evaluation on every failing test THM found, the ones the agent never saw included. With
+ * `resume`, the steps the log shows as done are taken from it: THM's report and the approval, the
+ * conversation, the last submission (re-applied to a fresh workspace), and the strategy's place.
  */
 export async function runTask(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
-  const sessionId = options.sessionId ?? newSessionId();
+  const resume = options.resume;
+  const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
   const emit = options.emit;
   const task = await openTask({ repo: options.repo, target: options.target, blank: options.blank, ...(options.python ? { python: options.python } : {}) });
   const strategy = 'tenet';
   let toolbox: Awaited<ReturnType<typeof openToolbox>> | undefined;
   try {
-    emit({
-      type: 'session.start',
-      sessionId,
-      target: task.target.id,
-      mode: task.target.mode,
-      strategy,
-      model: options.model.settings.model,
-      modelLabel: options.model.model.label,
-      provider: options.model.settings.provider,
-      repo: task.repoDir,
-      config: { ...options.model.settings, budget: options.budget, ablations: options.ablations, T: Number.isFinite(options.T) ? options.T : 'all', testArgs: options.testArgs },
-    });
+    const originalSha1 = sha1(task.target.originalText);
+    if (resume?.start) {
+      if (resume.start.config.originalSha1 !== originalSha1) {
+        throw new TenetError(`${task.target.file} changed in the checkout since the session started; resuming would build on different code.`, 'restore the file, or start a new session with `tenet run`');
+      }
+    } else {
+      emit({
+        type: 'session.start',
+        sessionId,
+        target: task.target.id,
+        mode: task.target.mode,
+        strategy,
+        model: options.model.settings.model,
+        modelLabel: options.model.model.label,
+        provider: options.model.settings.provider,
+        repo: task.repoDir,
+        config: {
+          ...options.model.settings,
+          ...options.record,
+          budget: options.budget,
+          ablations: options.ablations,
+          T: Number.isFinite(options.T) ? options.T : 'all',
+          testArgs: options.testArgs,
+          jobs: options.jobs,
+          fork: options.fork,
+          testTimeoutSec: options.testTimeoutSec,
+          python: task.python.executable,
+          workspace: task.workspace.root,
+          originalSha1,
+        },
+      });
+    }
 
-    const report = await runThm(task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, emit, ...(options.signal ? { signal: options.signal } : {}) });
-    emit({ type: 'thm.report', report });
+    let report = resume?.thm;
+    if (!report) {
+      report = await runThm(task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, emit, ...(options.signal ? { signal: options.signal } : {}) });
+      emit({ type: 'thm.report', report });
+    }
     const failing = report.failing.map((f) => f.nodeid);
     if (!failing.length) {
       throw new TenetError(
@@ -95,22 +137,21 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         task.target.mode === 'stub' ? 'write tests that call the function, or pass --blank if it already has a body' : 'widen the scope with --tests',
       );
     }
-    let chosen: string[];
-    let by: 'auto' | 'human' | 'ablation';
-    if (options.ablations.noThm) {
-      chosen = chooseTests(report, options.ablations);
-      by = 'ablation';
-    } else {
-      ({ chosen, by } = await options.pilot.approveTests(report));
+    let chosen = resume?.approval?.chosen;
+    if (!chosen) {
+      const decision = await approve(report, options);
+      chosen = decision.chosen;
+      emit({ type: 'thm.approval', proposed: report.selected, chosen, by: decision.by, T: report.T });
     }
-    emit({ type: 'thm.approval', proposed: report.selected, chosen, by, T: report.T });
     if (!chosen.length) throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+    const selected = chosen;
 
-    const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !chosen.includes(id)), chosen);
-    if (hidden.hidden.length) emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files });
-    toolbox = await openToolbox(task, { selectedTests: chosen, testTimeoutSec: options.testTimeoutSec });
+    const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !selected.includes(id)), selected);
+    if (hidden.hidden.length && !resume?.approval) emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files });
+    toolbox = await openToolbox(task, { selectedTests: selected, testTimeoutSec: options.testTimeoutSec });
     emit({ type: 'index.ready', files: toolbox.indexStats.files, parsed: toolbox.indexStats.parsed, ms: toolbox.indexStats.ms });
     const ctx = toolbox.ctx;
+    if (resume?.lastSubmission) await applyImplementation(ctx, resume.lastSubmission);
     const debuggerEvents = ctx.debugger().onEvent((event) => {
       if (event.type === 'input') emit({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });
       else if (event.type === 'output') emit({ type: 'debugger.output', chunk: event.chunk });
@@ -118,10 +159,9 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     });
 
     const tools = tenetTools(options.ablations.noApis);
-    const chosenTests = report.failing.filter((f) => chosen.includes(f.nodeid));
     const conversation = new Conversation({
       model: options.model.model,
-      system: renderPrompt('system'),
+      system: resume?.system ?? renderPrompt('system'),
       ctx,
       emit,
       price: options.model.price,
@@ -130,18 +170,25 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.pilot.beforeModelCall ? { beforeModelCall: () => options.pilot.beforeModelCall!() } : {}),
     });
-    conversation.say(
-      renderPrompt('task', {
-        qualname: task.target.qualname,
-        file: task.target.file,
-        signature: task.target.prompt.trimEnd(),
-        context: moduleContext(task.target),
-        tests: renderPrompt('tests', { count: chosenTests.length, tests: await testsSection(task.workspace.root, chosenTests) }),
-        rounds: options.budget.pregenRounds,
-      }),
-    );
+    if (resume?.messages.length) {
+      conversation.restore(resume.messages, resume.totals);
+      // Tool calls cut off by the interruption run now; their results go with the next request.
+      if (resume.unansweredCalls.length) await conversation.runTools(resume.unansweredCalls, tools);
+    } else {
+      const chosenTests = report.failing.filter((f) => selected.includes(f.nodeid));
+      conversation.say(
+        renderPrompt('task', {
+          qualname: task.target.qualname,
+          file: task.target.file,
+          signature: task.target.prompt.trimEnd(),
+          context: moduleContext(task.target),
+          tests: renderPrompt('tests', { count: chosenTests.length, tests: await testsSection(task.workspace.root, chosenTests) }),
+          rounds: options.budget.pregenRounds,
+        }),
+      );
+    }
     const validate = async () => {
-      const run = await runTests(ctx, chosen, 'validate');
+      const run = await runTests(ctx, selected, 'validate');
       emit({ type: 'tests.run', purpose: 'validate', report: run.report, outcomes: run.outcomes, passed: run.passed, total: run.total });
       return run;
     };
@@ -149,7 +196,21 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     let outcome: StrategyOutcome;
     let stopReason: RunResult['stopReason'];
     try {
-      outcome = await runTenetStrategy({ conversation, emit, budget: options.budget, tools, rrw: !options.ablations.noRrw, validate, firstTest: chosen[0]!, ...(options.signal ? { signal: options.signal } : {}) });
+      if (resume?.evaluating) {
+        outcome = { submitted: !!resume.lastSubmission, passed: false, stopReason: 'budget', pregenRounds: resume.position.pregenUsed, rrwAttempts: resume.position.attempt };
+      } else {
+        outcome = await runTenetStrategy({
+          conversation,
+          emit,
+          budget: options.budget,
+          tools,
+          rrw: !options.ablations.noRrw,
+          validate,
+          firstTest: selected[0]!,
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(resume ? { from: resume.position } : {}),
+        });
+      }
       stopReason = outcome.stopReason;
     } catch (error) {
       if ((error as Error).name !== 'AbortError' && !options.signal?.aborted) throw error;
@@ -165,7 +226,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     const evaluation = await runTests(ctx, failing, 'evaluate');
     emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes: evaluation.outcomes, passed: evaluation.passed, total: evaluation.total });
     const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, evaluation.outcomes)).length;
-    const hiddenIds = failing.filter((id) => !chosen.includes(id));
+    const hiddenIds = failing.filter((id) => !selected.includes(id));
     const pass = failing.every((id) => entryPassed(id, evaluation.outcomes));
 
     const finalText = readSource(task.workspace.path(task.target.file)).text;
@@ -178,7 +239,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       strategy,
       pass,
       stopReason: pass && stopReason !== 'cancelled' ? 'passed' : stopReason,
-      selectedTests: { passed: passedIn(chosen), total: chosen.length },
+      selectedTests: { passed: passedIn(selected), total: selected.length },
       hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
       tests: evaluation.outcomes,
       usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, modelCalls: totals.modelCalls, toolCalls: totals.toolCalls },
@@ -202,11 +263,4 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     toolbox?.dispose();
     await task.dispose();
   }
-}
-
-/** A failing entry passes: a test that passed, or a module (THM's import failure) all of whose tests pass. */
-export function entryPassed(id: string, outcomes: Record<string, string>): boolean {
-  if (id.includes('::')) return outcomes[id] === 'passed';
-  const inside = Object.entries(outcomes).filter(([nodeid]) => nodeid.startsWith(`${id}::`));
-  return inside.length > 0 && inside.every(([, outcome]) => outcome === 'passed');
 }

@@ -1,0 +1,101 @@
+import type { EngineEvent } from '../events';
+import { TenetError } from '../errors';
+import type { CallOptions, Model, ModelResponse } from '../model/types';
+import type { Pilot } from './pilot';
+
+type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
+
+/** Answers with a recorded session's responses, in order: re-running it costs no API call. */
+export class ReplayModel implements Model {
+  readonly provider = 'replay';
+  readonly name: string;
+  readonly label: string;
+  private next = 0;
+
+  constructor(private readonly responses: Of<'model.response'>[], recordedModel: string) {
+    this.name = recordedModel;
+    this.label = `replay of the recorded answers of ${recordedModel} (no API calls)`;
+  }
+
+  get exhausted(): boolean {
+    return this.next >= this.responses.length;
+  }
+
+  async complete(_request: unknown, options: CallOptions = {}): Promise<ModelResponse> {
+    const recorded = this.responses[this.next++];
+    if (!recorded) throw new TenetError(`The run asked for model answer ${this.next}, but the session recorded only ${this.responses.length}.`);
+    if (recorded.content) options.onDelta?.(recorded.content);
+    return { content: recorded.content, toolCalls: recorded.toolCalls, usage: recorded.usage, stopReason: recorded.stopReason, model: recorded.model };
+  }
+}
+
+/** The decisions the session recorded: the same tests; the patch is never applied by a rerun. */
+export function replayPilot(events: readonly EngineEvent[]): Pilot {
+  const approval = events.find((e): e is Of<'thm.approval'> => e.type === 'thm.approval');
+  return {
+    approveTests: async (report) => ({ chosen: approval?.chosen ?? report.selected, by: approval?.by === 'human' ? 'human' : 'auto' }),
+    acceptPatch: async () => false,
+  };
+}
+
+export interface Divergence {
+  step: string;
+  recorded: string;
+  now: string;
+}
+
+/** Output that differs between two runs of the same thing: workspace paths, timings, addresses. */
+export function normalizeOutput(text: string, workspaces: string[]): string {
+  let out = text;
+  for (const root of workspaces) if (root) out = out.split(root).join('<workspace>');
+  return out
+    .replace(/\/tmp\/tenet-[A-Za-z0-9]+\//g, '<tmp>/')
+    .replace(/\b\d+(\.\d+)?s\b/g, '<t>s')
+    .replace(/0x[0-9a-f]{6,}/gi, '0x…')
+    .replace(/\d+(\.\d+)? ?ms\b/g, '<t>ms');
+}
+
+/** Where a re-run of a session differs from its record: THM's selection, tool outputs, test outcomes, the result. */
+export function compareRuns(recorded: readonly EngineEvent[], now: readonly EngineEvent[], redact: (text: string) => string = (t) => t): Divergence[] {
+  const divergences: Divergence[] = [];
+  const workspace = (events: readonly EngineEvent[]) => String(events.find((e): e is Of<'session.start'> => e.type === 'session.start')?.config.workspace ?? '');
+  const roots = [workspace(recorded), workspace(now)];
+  const pick = <T extends EngineEvent['type']>(events: readonly EngineEvent[], type: T) => events.filter((e): e is Of<T> => e.type === type);
+
+  const selection = (events: readonly EngineEvent[]) => pick(events, 'thm.report')[0]?.report;
+  const [a, b] = [selection(recorded), selection(now)];
+  if (a && b && a.selected.join('\n') !== b.selected.join('\n')) divergences.push({ step: 'THM selection', recorded: a.selected.join(', '), now: b.selected.join(', ') });
+  if (a && b) {
+    const failing = (r: typeof a) => r.failing.map((f) => f.nodeid).sort().join('\n');
+    if (failing(a) !== failing(b)) divergences.push({ step: 'THM failing tests', recorded: `${a.failing.length} failing`, now: `${b.failing.length} failing` });
+  }
+
+  const toolsA = pick(recorded, 'tool.result');
+  const toolsB = pick(now, 'tool.result');
+  for (let i = 0; i < Math.max(toolsA.length, toolsB.length); i++) {
+    const x = toolsA[i];
+    const y = toolsB[i];
+    if (!x || !y) {
+      divergences.push({ step: `tool call ${i + 1}`, recorded: x ? `${x.name}` : '(none)', now: y ? `${y.name}` : '(none)' });
+      continue;
+    }
+    // The record is redacted: compare the new output as it would be stored.
+    const tx = normalizeOutput(x.text, roots);
+    const ty = normalizeOutput(redact(y.text), roots);
+    if (x.name !== y.name || tx !== ty) divergences.push({ step: `tool call ${i + 1} (${x.name})`, recorded: tx, now: ty });
+  }
+
+  const runsA = pick(recorded, 'tests.run');
+  const runsB = pick(now, 'tests.run');
+  for (let i = 0; i < Math.max(runsA.length, runsB.length); i++) {
+    const x = runsA[i];
+    const y = runsB[i];
+    const show = (r: typeof x) => (r ? Object.entries(r.outcomes).map(([id, o]) => `${id}: ${o}`).sort().join('\n') : '(no run)');
+    if (show(x) !== show(y)) divergences.push({ step: `test run ${i + 1} (${(x ?? y)!.purpose})`, recorded: show(x), now: show(y) });
+  }
+
+  const resultA = pick(recorded, 'result')[0];
+  const resultB = pick(now, 'result')[0];
+  if (resultA && resultB && resultA.pass !== resultB.pass) divergences.push({ step: 'result', recorded: resultA.pass ? 'pass' : 'fail', now: resultB.pass ? 'pass' : 'fail' });
+  return divergences;
+}

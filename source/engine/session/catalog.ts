@@ -1,0 +1,133 @@
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { LowSync } from 'lowdb';
+import { JSONFileSync } from 'lowdb/node';
+import type { EngineEvent } from '../events';
+import { loadEvents } from './event-log';
+import { foldEvents } from './fold';
+import { catalogFile, eventsFile, SESSION_ID } from './paths';
+
+export type SessionStatus = 'running' | 'passed' | 'failed' | 'interrupted' | 'error';
+
+/** One row of sessions/index.json. */
+export interface CatalogEntry {
+  id: string;
+  created: string;
+  updated: string;
+  repo: string;
+  target: string;
+  strategy: string;
+  provider: string;
+  model: string;
+  status: SessionStatus;
+  pass: boolean | null;
+  tokens: { input: number; output: number };
+  costUsd: number;
+  /** The process writing the session while it runs: a dead one means interrupted. */
+  pid?: number;
+  /** How many events and bytes the log held when this row was written (to notice a stale row). */
+  events: number;
+  logBytes: number;
+}
+
+interface CatalogData {
+  sessions: CatalogEntry[];
+}
+
+function alive(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** What the log says about a session, as a catalog row. */
+export function summarize(id: string, events: readonly (EngineEvent & { ts?: string })[], logBytes: number, pid?: number): CatalogEntry {
+  const state = foldEvents(events);
+  const start = state.start;
+  const result = state.result;
+  const error = events.some((e) => e.type === 'error');
+  const status: SessionStatus = result ? (result.pass ? 'passed' : 'failed') : error ? 'error' : state.interrupted ? 'interrupted' : alive(pid) ? 'running' : 'interrupted';
+  return {
+    id,
+    created: events[0]?.ts ?? new Date().toISOString(),
+    updated: events.at(-1)?.ts ?? new Date().toISOString(),
+    repo: start?.repo ?? '',
+    target: start?.target ?? '',
+    strategy: start?.strategy ?? '',
+    provider: start?.provider ?? '',
+    model: start?.model ?? '',
+    status,
+    pass: result ? result.pass : null,
+    tokens: { input: state.totals.inputTokens, output: state.totals.outputTokens },
+    costUsd: state.totals.costUsd,
+    ...(status === 'running' && pid ? { pid } : {}),
+    events: events.length,
+    logBytes,
+  };
+}
+
+/**
+ * The catalog of every session (sessions/index.json, kept with lowdb, written atomically). It is
+ * a cache of what the logs say: rows are updated at milestones, and `list` repairs any row that
+ * disagrees with its log (a session killed before it could update its row, a lost update).
+ */
+export class Catalog {
+  constructor(readonly root: string) {}
+
+  private db(): LowSync<CatalogData> {
+    mkdirSync(this.root, { recursive: true });
+    const db = new LowSync<CatalogData>(new JSONFileSync(catalogFile(this.root)), { sessions: [] });
+    try {
+      db.read();
+    } catch {
+      db.data = { sessions: [] }; // a damaged catalog is rebuilt from the logs
+    }
+    if (!Array.isArray(db.data?.sessions)) db.data = { sessions: [] };
+    return db;
+  }
+
+  upsert(entry: CatalogEntry): void {
+    const db = this.db();
+    db.data.sessions = [...db.data.sessions.filter((s) => s.id !== entry.id), entry].sort((a, b) => (a.created < b.created ? -1 : 1));
+    db.write();
+  }
+
+  /** Every session, with rows rebuilt from the logs where they disagree. */
+  list(): CatalogEntry[] {
+    const db = this.db();
+    const rows = new Map(db.data.sessions.map((s) => [s.id, s]));
+    const folders = existsSync(this.root)
+      ? readdirSync(this.root, { withFileTypes: true }).filter((d) => d.isDirectory() && SESSION_ID.test(d.name) && existsSync(eventsFile(this.root, d.name)))
+      : [];
+    let changed = rows.size !== folders.length;
+    const repaired: CatalogEntry[] = [];
+    for (const folder of folders) {
+      const row = rows.get(folder.name);
+      const bytes = statSync(eventsFile(this.root, folder.name)).size;
+      // A finished row whose log has not grown is trusted; everything else is read again.
+      if (row && row.logBytes === bytes && row.status !== 'running') {
+        repaired.push(row);
+        continue;
+      }
+      let events;
+      try {
+        events = loadEvents(eventsFile(this.root, folder.name)).events;
+      } catch {
+        if (row) repaired.push(row);
+        continue; // unreadable logs are reported by `show`, not here
+      }
+      const fresh = summarize(folder.name, events, bytes, row?.pid);
+      if (!row || row.events !== fresh.events || row.status !== fresh.status) changed = true;
+      repaired.push(fresh);
+    }
+    repaired.sort((a, b) => (a.created < b.created ? -1 : 1));
+    if (changed) {
+      db.data.sessions = repaired;
+      db.write();
+    }
+    return repaired;
+  }
+}

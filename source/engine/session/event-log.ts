@@ -1,0 +1,104 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { TenetError } from '../errors';
+import type { EngineEvent } from '../events';
+import type { Redactor } from './redact';
+
+/** Bumped when the shape of logged events changes incompatibly. */
+export const SCHEMA_VERSION = 1;
+
+/** One line of events.jsonl: the event with its schema version, sequence number and time. */
+export type LoggedEvent = EngineEvent & { v: number; seq: number; ts: string };
+
+/** Strings longer than this are cut (head and tail kept) before they are stored. */
+export const STORED_STRING_CAP = 100_000;
+
+function capStrings(value: unknown, cap: number): unknown {
+  if (typeof value === 'string') {
+    return value.length > cap ? `${value.slice(0, cap / 2)}\n[... ${value.length - cap} characters cut before storing ...]\n${value.slice(-cap / 2)}` : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => capStrings(v, cap));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, capStrings(v, cap)]));
+  return value;
+}
+
+/**
+ * A session's append-only event log. Each event is one line written with a single write(2) on a
+ * file opened for appending: O(1) per event, and a kill at any moment leaves every earlier line
+ * whole (at worst the last one is torn, and loading drops it).
+ */
+export class EventLog {
+  private fd: number | undefined;
+
+  private constructor(
+    readonly file: string,
+    private seq: number,
+    private readonly redactor: Redactor,
+  ) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.fd = openSync(file, 'a');
+  }
+
+  /** A new log, or (resume) the end of an existing one. */
+  static open(file: string, redactor: Redactor): EventLog {
+    const seq = existsSync(file) ? (loadEvents(file).events.at(-1)?.seq ?? 0) : 0;
+    return new EventLog(file, seq, redactor);
+  }
+
+  get lastSeq(): number {
+    return this.seq;
+  }
+
+  append(event: EngineEvent): void {
+    if (this.fd === undefined) return;
+    this.seq++;
+    const line = this.redactor.json(capStrings({ v: SCHEMA_VERSION, seq: this.seq, ts: new Date().toISOString(), ...event }, STORED_STRING_CAP));
+    writeSync(this.fd, `${line}\n`);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+export interface LoadedLog {
+  events: LoggedEvent[];
+  /** E.g. a torn last line that was dropped. */
+  warnings: string[];
+}
+
+/** Parses a log; a corrupt line anywhere but at the end is an error that names it. */
+export function parseEvents(text: string, file: string): LoadedLog {
+  const warnings: string[] = [];
+  const lines = text.split('\n');
+  const torn = lines.at(-1) !== '';
+  if (!torn) lines.pop();
+  const events: LoggedEvent[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const last = i === lines.length - 1;
+    if (!line.trim()) continue;
+    let event: LoggedEvent;
+    try {
+      event = JSON.parse(line) as LoggedEvent;
+    } catch {
+      if (last) {
+        warnings.push(`${file}: dropped the last line (${line.length} bytes), cut off by an interruption`);
+        break;
+      }
+      throw new TenetError(`${file}:${i + 1} is not a JSON event (the file was corrupted or edited by hand).`, `restore the file, or delete the line and the session may still load`);
+    }
+    if (typeof event !== 'object' || event === null || typeof event.type !== 'string' || typeof event.seq !== 'number') {
+      throw new TenetError(`${file}:${i + 1} is not a tenet event (no type or seq).`, 'restore the file or remove that line');
+    }
+    if (event.v !== SCHEMA_VERSION) throw new TenetError(`${file}:${i + 1} has schema version ${event.v}; this tenet reads version ${SCHEMA_VERSION}.`, 'use the tenet version that wrote the session');
+    events.push(event);
+  }
+  return { events, warnings };
+}
+
+export function loadEvents(file: string): LoadedLog {
+  if (!existsSync(file)) throw new TenetError(`No session log at ${file}.`, 'list the sessions with `tenet sessions`');
+  return parseEvents(readFileSync(file, 'utf8'), file);
+}

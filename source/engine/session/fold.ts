@@ -1,0 +1,133 @@
+import type { Totals } from '../agent/conversation';
+import { START, STAGES, type Position } from '../agent/tenet-strategy';
+import type { EngineEvent, RunResult } from '../events';
+import type { Message, ToolCall } from '../model/types';
+import type { ThmReport } from '../thm/report';
+
+type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
+
+/** A session rebuilt from its events: what resume, show, the catalog and replay need. */
+export interface SessionState {
+  start?: Of<'session.start'>;
+  thm?: ThmReport;
+  approval?: Of<'thm.approval'>;
+  system?: string;
+  messages: Message[];
+  /** Tool calls of the last response that got no result before the interruption. */
+  unansweredCalls: ToolCall[];
+  /** A request was sent and no response came back. */
+  unansweredRequest: boolean;
+  position: Position;
+  /** The code of the last accepted submission (the workspace is rebuilt from it). */
+  lastSubmission?: string;
+  totals: Totals;
+  result?: RunResult;
+  interrupted: boolean;
+  /** Evaluation had started (the agent's part is over). */
+  evaluating: boolean;
+}
+
+export function foldEvents(events: readonly EngineEvent[]): SessionState {
+  const state: SessionState = {
+    messages: [],
+    unansweredCalls: [],
+    unansweredRequest: false,
+    position: { ...START },
+    totals: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, costUsd: 0, rounds: 0 },
+    interrupted: false,
+    evaluating: false,
+  };
+  const at = state.position;
+  let phase: string | undefined;
+  // A refinement stage starts with a prompt that is only logged with the next request: the stage
+  // counts from that request on, so a session cut in between resumes before the prompt.
+  let pending: { attempt: number; stage: number } | undefined;
+  // Tool results are logged as they come, and again (as newMessages) with the next request.
+  let trailing: Message[] = [];
+  for (const event of events) {
+    switch (event.type) {
+      case 'session.start':
+        state.start = event;
+        break;
+      case 'thm.report':
+        state.thm = event.report;
+        break;
+      case 'thm.approval':
+        state.approval = event;
+        break;
+      case 'agent.phase':
+        phase = event.phase;
+        if (event.phase === 'evaluate') state.evaluating = true;
+        if (event.phase === 'rrw') pending = { attempt: event.attempt ?? at.attempt, stage: Math.max(0, STAGES.indexOf(event.stage as (typeof STAGES)[number])) };
+        break;
+      case 'model.request':
+        if (pending) {
+          if (pending.attempt !== at.attempt) at.attemptUsed = 0;
+          at.phase = 'rrw';
+          at.attempt = pending.attempt;
+          at.stage = pending.stage;
+          pending = undefined;
+        }
+        if (event.system) state.system = event.system;
+        trailing = [];
+        state.messages.push(...event.newMessages);
+        state.unansweredRequest = true;
+        state.unansweredCalls = [];
+        state.totals.rounds = event.round;
+        break;
+      case 'model.response':
+        state.unansweredRequest = false;
+        state.messages.push({ role: 'assistant', content: event.content, toolCalls: event.toolCalls });
+        state.unansweredCalls = [...event.toolCalls];
+        state.totals.modelCalls++;
+        state.totals.inputTokens += event.usage.inputTokens;
+        state.totals.outputTokens += event.usage.outputTokens;
+        state.totals.costUsd += event.costUsd;
+        if (phase === 'pregen') at.pregenUsed++;
+        else if (phase === 'rrw') at.attemptUsed++;
+        break;
+      case 'tool.result':
+        state.totals.toolCalls++;
+        state.unansweredCalls = state.unansweredCalls.filter((c) => c.id !== event.id);
+        trailing.push({ role: 'tool', toolCallId: event.id, name: event.name, content: event.text });
+        break;
+      case 'submission':
+        if (event.ok) {
+          state.lastSubmission = event.code;
+          // A submission is validated next: an interruption before the tests ran resumes there.
+          at.phase = 'validate';
+        }
+        break;
+      case 'tests.run':
+        if (event.purpose === 'validate') {
+          at.report = event.report;
+          // Failing: the next step opens a new attempt; the strategy does that when it validates
+          // again, so resume from a validation (cheap, and the report is current).
+          at.phase = 'validate';
+        }
+        break;
+      case 'result':
+        state.result = event;
+        break;
+      case 'session.interrupted':
+        state.interrupted = true;
+        break;
+      default:
+        break;
+    }
+  }
+  state.messages.push(...trailing);
+  return state;
+}
+
+/** Where an interrupted session stands, in words. */
+export function describePosition(state: SessionState): string {
+  if (state.result) return 'finished';
+  if (!state.thm) return 'before THM finished';
+  if (!state.approval) return 'waiting for the test approval';
+  if (state.evaluating) return 'during the evaluation';
+  const at = state.position;
+  if (at.phase === 'pregen') return `pre-generation, after ${at.pregenUsed} rounds`;
+  if (at.phase === 'validate') return at.attempt ? `after refinement attempt ${at.attempt}'s submission` : 'after the first submission';
+  return `refinement attempt ${at.attempt}, ${STAGES[at.stage]?.replace(/-/g, ' ')}, after ${at.attemptUsed} rounds`;
+}

@@ -1,0 +1,70 @@
+import { statSync } from 'node:fs';
+import type { EngineEvent } from '../events';
+import { onShutdown } from '../lifecycle';
+import { Catalog, summarize } from './catalog';
+import { EventLog, loadEvents } from './event-log';
+import { eventsFile } from './paths';
+import { secretRedactor } from './redact';
+
+/** Events after which the catalog row is brought up to date. */
+const MILESTONES = new Set<EngineEvent['type']>(['session.start', 'thm.report', 'thm.approval', 'tests.run', 'result', 'error', 'session.interrupted', 'session.resumed']);
+
+/**
+ * Saves a session as it happens: every event appended to its log (redacted, capped), the catalog
+ * updated at milestones. On Ctrl-C or SIGTERM it records the interruption before tenet exits.
+ */
+export class SessionRecorder {
+  private readonly events: (EngineEvent & { ts?: string })[];
+  private readonly log: EventLog;
+  private readonly catalog: Catalog;
+  private readonly unregister: () => void;
+  private closed = false;
+
+  private constructor(
+    readonly root: string,
+    readonly id: string,
+    env: NodeJS.ProcessEnv,
+    secrets: string[],
+    existing: (EngineEvent & { ts?: string })[],
+  ) {
+    this.events = existing;
+    this.log = EventLog.open(eventsFile(root, id), secretRedactor(env, secrets));
+    this.catalog = new Catalog(root);
+    this.unregister = onShutdown(() => {
+      if (!this.closed) this.record({ type: 'session.interrupted', reason: 'tenet was stopped (signal or exit) before the session ended' });
+      this.close();
+    });
+  }
+
+  /** A new session, or the continuation of one (resume). */
+  static open(root: string, id: string, env: NodeJS.ProcessEnv = process.env, secrets: string[] = []): SessionRecorder {
+    let existing: (EngineEvent & { ts?: string })[] = [];
+    try {
+      existing = loadEvents(eventsFile(root, id)).events;
+    } catch {
+      existing = [];
+    }
+    return new SessionRecorder(root, id, env, secrets, existing);
+  }
+
+  record(event: EngineEvent): void {
+    if (this.closed) return;
+    this.log.append(event);
+    // Deltas are only for watching; keeping them would grow memory on long sessions.
+    if (event.type !== 'model.delta' && event.type !== 'debugger.output') this.events.push({ ...event, ts: new Date().toISOString() });
+    if (MILESTONES.has(event.type)) this.updateCatalog();
+  }
+
+  private updateCatalog(): void {
+    const bytes = statSync(this.log.file).size;
+    const done = this.events.some((e) => e.type === 'result' || e.type === 'error' || e.type === 'session.interrupted');
+    this.catalog.upsert(summarize(this.id, this.events, bytes, done ? undefined : process.pid));
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.log.close();
+    this.unregister();
+  }
+}

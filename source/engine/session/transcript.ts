@@ -1,0 +1,104 @@
+import type { EngineEvent } from '../events';
+
+const MAX_LINES = 40;
+
+function clip(text: string, lines = MAX_LINES): string {
+  const all = text.replace(/\s+$/, '').split('\n');
+  return all.length > lines ? [...all.slice(0, lines), `… (${all.length - lines} more lines)`].join('\n') : all.join('\n');
+}
+
+const fence = (text: string, lang = '') => {
+  const ticks = text.includes('```') ? '````' : '```';
+  return `${ticks}${lang}\n${text}\n${ticks}`;
+};
+
+const quote = (text: string) => text.split('\n').map((l) => `> ${l}`).join('\n');
+
+/**
+ * A session as Markdown: what `tenet show` prints and `tenet export --format md` writes. Long
+ * outputs are clipped; the JSON export keeps everything.
+ */
+export function markdownTranscript(id: string, events: readonly EngineEvent[]): string {
+  const out: string[] = [`# tenet session ${id}`];
+  for (const event of events) {
+    switch (event.type) {
+      case 'session.start':
+        out.push(
+          [
+            `- target: \`${event.target}\` (${event.mode === 'blank' ? 'benchmark mode' : 'stub mode'})`,
+            `- repository: \`${event.repo}\``,
+            `- strategy: ${event.strategy}`,
+            `- model: ${event.modelLabel}`,
+          ].join('\n'),
+        );
+        break;
+      case 'thm.report': {
+        const r = event.report;
+        out.push(`## Test Harness Mechanism\n\n${r.counts.collected} tests in scope, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target), ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`);
+        out.push(r.clusters.map((c) => `- caller \`${c.caller}\`: ${c.tests.length} test${c.tests.length === 1 ? '' : 's'}, shortest chain ${c.depth}`).join('\n'));
+        break;
+      }
+      case 'thm.approval': {
+        const overridden = event.chosen.join() !== event.proposed.join();
+        out.push(
+          `Tests given to the agent (${event.by === 'human' ? (overridden ? 'the developer overrode the proposal' : 'approved by the developer') : event.by === 'ablation' ? 'all failing tests: --no-thm' : 'THM proposal, approved automatically'}):\n\n${event.chosen.map((t) => `- \`${t}\``).join('\n')}` +
+            (overridden ? `\n\nProposed: ${event.proposed.map((t) => `\`${t}\``).join(', ')}` : ''),
+        );
+        break;
+      }
+      case 'tests.hidden':
+        out.push(`${event.hidden.length} other failing tests were hidden from the agent until evaluation.`);
+        break;
+      case 'agent.phase':
+        if (event.phase === 'pregen') out.push('## Pre-generation');
+        else if (event.phase === 'rrw') out.push(`## Refinement attempt ${event.attempt}: ${event.stage?.replace(/-/g, ' ')}`);
+        else if (event.phase === 'evaluate') out.push('## Evaluation');
+        break;
+      case 'model.response':
+        out.push(`**Model** (${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out${event.costUsd ? `, $${event.costUsd.toFixed(4)}` : ''})${event.content ? `\n\n${quote(event.content)}` : ''}`);
+        break;
+      case 'model.retry':
+        out.push(`_The model call failed (${event.reason}); retried._`);
+        break;
+      case 'tool.call': {
+        let args = event.arguments;
+        try {
+          args = JSON.stringify(JSON.parse(event.arguments), null, 2);
+        } catch {
+          // shown as the model sent it
+        }
+        out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(args), 'json')}`);
+        break;
+      }
+      case 'tool.result':
+        out.push(`${event.ok ? 'Result' : 'Error'} (${event.durationMs} ms):\n\n${fence(clip(event.text))}`);
+        break;
+      case 'debugger.entry':
+        out.push(`_Debugger, typed by ${event.entry.who === 'human' ? 'the developer' : 'the agent'} (${event.entry.mode}):_ \`${event.entry.input}\``);
+        break;
+      case 'tests.run':
+        out.push(`**${event.purpose === 'validate' ? 'Selected tests' : 'Every failing test'}**: ${event.passed}/${event.total} passed\n\n<details><summary>report</summary>\n\n${fence(clip(event.report, 80))}\n\n</details>`);
+        break;
+      case 'warning':
+        out.push(`> **Warning:** ${event.message}`);
+        break;
+      case 'session.interrupted':
+        out.push(`_Interrupted: ${event.reason}._`);
+        break;
+      case 'session.resumed':
+        out.push(`_Resumed (${event.position})._`);
+        break;
+      case 'result':
+        out.push(
+          `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason})\n\n` +
+            `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
+            `- ${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; $${event.costUsd.toFixed(4)}; ${(event.wallMs / 1000).toFixed(1)} s` +
+            (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),
+        );
+        break;
+      default:
+        break;
+    }
+  }
+  return `${out.join('\n\n')}\n`;
+}
