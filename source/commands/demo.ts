@@ -14,8 +14,10 @@ export const DEMO = {
  * `tenet demo` (what `npm start` runs): a real session on the example — THM, tools, tests and
  * evaluation all run — with the scripted demo model unless a provider is configured.
  */
-export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string }): Promise<number> {
+export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string; tui?: boolean; approve?: 'ask' | 'auto' }): Promise<number> {
   return runCommand({
+    tui: options.tui ?? false,
+    approve: options.approve ?? 'ask',
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
     repo: DEMO.repo(),
     target: DEMO.target,

@@ -16,6 +16,8 @@ export interface FakeTurn {
   /** Stream part of the answer, then drop the connection. */
   cut?: boolean;
   usage?: { input: number; output: number };
+  /** Wait this long before answering (time for a test to press keys mid-call). */
+  delayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -147,7 +149,9 @@ export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModel
         response.end(JSON.stringify(isOpenAi ? { error: { message, type: 'rate_limit_error', code: null } } : { type: 'error', error: { type: turn.status === 429 ? 'rate_limit_error' : 'api_error', message } }));
         return;
       }
-      (isOpenAi ? openAi : anthropic)(turn, body, response, counter);
+      const answer = () => (isOpenAi ? openAi : anthropic)(turn, body, response, counter);
+      if (turn.delayMs) setTimeout(answer, turn.delayMs);
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -35,7 +35,12 @@ export interface ConversationOptions {
   signal?: AbortSignal;
   /** Awaited before every model call: where a developer's takeover of the debugger pauses the agent. */
   beforeModelCall?: () => Promise<string | undefined>;
+  /** A signal per model call (a developer cancels it with Esc), and what to do after. */
+  callSignal?: () => AbortSignal | undefined;
+  afterCancelledCall?: () => Promise<'retry' | 'stop'>;
 }
+
+const aborted = () => Object.assign(new Error('cancelled'), { name: 'AbortError' });
 
 /**
  * One agent conversation: the message history, and a round = one model call plus the tools it
@@ -89,14 +94,27 @@ export class Conversation {
     this.systemSent = true;
     this.recorded = this.messages.length;
     const started = Date.now();
-    const response = await model.complete(
-      { system: this.options.system, messages: this.messages, tools: this.toolsFor(tools), temperature: this.options.temperature, maxTokens: this.options.maxTokens },
-      {
-        ...(this.options.signal ? { signal: this.options.signal } : {}),
-        onDelta: (text) => emit({ type: 'model.delta', text }),
-        onRetry: (notice) => emit({ type: 'model.retry', ...notice }),
-      },
-    );
+    let response: ModelResponse;
+    for (;;) {
+      const callSignal = this.options.callSignal?.();
+      const signals = [this.options.signal, callSignal].filter((s): s is AbortSignal => !!s);
+      try {
+        response = await model.complete(
+          { system: this.options.system, messages: this.messages, tools: this.toolsFor(tools), temperature: this.options.temperature, maxTokens: this.options.maxTokens },
+          {
+            ...(signals.length ? { signal: AbortSignal.any(signals) } : {}),
+            onDelta: (text) => emit({ type: 'model.delta', text }),
+            onRetry: (notice) => emit({ type: 'model.retry', ...notice }),
+          },
+        );
+        break;
+      } catch (error) {
+        // Cancelled by the developer (not the whole session): make the call again, or stop.
+        if (!callSignal?.aborted || this.options.signal?.aborted) throw error;
+        emit({ type: 'warning', message: 'The model call was cancelled.' });
+        if ((await this.options.afterCancelledCall?.()) !== 'retry') throw aborted();
+      }
+    }
     const costUsd = costOf(this.options.price, response.usage);
     this.totals.modelCalls++;
     this.totals.inputTokens += response.usage.inputTokens;

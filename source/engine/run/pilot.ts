@@ -1,5 +1,15 @@
 import type { RunResult } from '../events';
 import type { ThmReport } from '../thm/report';
+import type { DebuggerSession } from '../tools/debugger/session';
+
+/** A shell command the model wants to run in a local sandbox: allowed, or denied with a reason. */
+export type CommandDecision = { run: true } | { run: false; reason: string } | { stop: true };
+
+/** What the pilot can reach once the tools exist: the live debugger session, the tests. */
+export interface Attachment {
+  debugger: DebuggerSession;
+  selectedTests: string[];
+}
 
 /**
  * Every place a human may decide is one awaited call. The TUI answers with keys, headless runs
@@ -12,6 +22,14 @@ export interface Pilot {
   beforeModelCall?(): Promise<string | undefined>;
   /** The finished run: apply the patch to the checkout or not. */
   acceptPatch(result: RunResult): Promise<boolean>;
+  /** Called once the toolbox exists. */
+  attach?(attachment: Attachment): void;
+  /** Asked before each shell command the model sends to a local sandbox; absent means allowed. */
+  approveCommand?(command: string): Promise<CommandDecision>;
+  /** A signal for the next model call, so a developer can cancel it (Esc). */
+  callSignal?(): AbortSignal | undefined;
+  /** After a cancelled call: make it again, or stop the agent. */
+  afterCancelledCall?(): Promise<'retry' | 'stop'>;
 }
 
 /** No human: THM's proposal stands; the patch is applied only when asked for (`--apply`). */

@@ -151,6 +151,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     toolbox = await openToolbox(task, { selectedTests: selected, testTimeoutSec: options.testTimeoutSec });
     emit({ type: 'index.ready', files: toolbox.indexStats.files, parsed: toolbox.indexStats.parsed, ms: toolbox.indexStats.ms });
     const ctx = toolbox.ctx;
+    if (options.pilot.approveCommand && task.sandbox.kind === 'local') ctx.approveCommand = (command) => options.pilot.approveCommand!(command);
+    options.pilot.attach?.({ debugger: ctx.debugger(), selectedTests: selected });
     if (resume?.lastSubmission) await applyImplementation(ctx, resume.lastSubmission);
     const debuggerEvents = ctx.debugger().onEvent((event) => {
       if (event.type === 'input') emit({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });
@@ -169,6 +171,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       maxTokens: options.model.settings.maxTokens,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.pilot.beforeModelCall ? { beforeModelCall: () => options.pilot.beforeModelCall!() } : {}),
+      ...(options.pilot.callSignal ? { callSignal: () => options.pilot.callSignal!() } : {}),
+      ...(options.pilot.afterCancelledCall ? { afterCancelledCall: () => options.pilot.afterCancelledCall!() } : {}),
     });
     if (resume?.messages.length) {
       conversation.restore(resume.messages, resume.totals);

@@ -115,7 +115,9 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
           collectedSent = true;
           emit({ type: 'thm.collected', phase, total: event.total });
         } else if (event.e === 'test') {
-          emit({ type: 'thm.test', phase, nodeid: event.nodeid, outcome: event.crashed ? 'crashed' : event.outcome, reached: !!event.chain, durationMs: event.durationMs });
+          // Fork mode: what counts is the outcome with the target blank (the twin's).
+          const outcome = event.crashed ? 'crashed' : (event.blank?.outcome ?? event.outcome);
+          emit({ type: 'thm.test', phase, nodeid: event.nodeid, outcome, reached: !!event.chain, durationMs: event.durationMs });
         }
       },
     });

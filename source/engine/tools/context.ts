@@ -18,6 +18,8 @@ export interface ToolContext {
   debugger(): DebuggerSession;
   /** Workspace path of the agent's own test file (TDD strategies), once submitted. */
   agentTestFile?: string;
+  /** Asked before the model's shell commands run (local sandbox, `--approve ask`); absent means allowed. */
+  approveCommand?: (command: string) => Promise<import('../run/pilot').CommandDecision>;
   /** Per-test timeout for run_tests, in seconds. */
   testTimeoutSec: number;
   signal?: AbortSignal;
