@@ -3,6 +3,16 @@ import { build } from 'esbuild';
 import { chmodSync } from 'node:fs';
 
 const outfile = 'dist/tenet.js';
+
+// Ink loads its devtools (and react-devtools-core) only when DEV=true; bundled, that import would
+// be a static one. It resolves to an empty module instead.
+const noDevtools = {
+  name: 'no-devtools',
+  setup(builder) {
+    builder.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'empty' }));
+    builder.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export default { connectToDevTools() {} };', loader: 'js' }));
+  },
+};
 await build({
   entryPoints: ['source/cli.tsx'],
   outfile,
@@ -19,8 +29,9 @@ await build({
       'const require = __tenetCreateRequire(import.meta.url);',
     ].join('\n'),
   },
-  // Optional peer of ink that is only loaded when DEV=true; the tokenizer's data is only for bench/.
-  external: ['react-devtools-core', 'gpt-tokenizer'],
+  plugins: [noDevtools],
+  // The tokenizer's data is only for bench/.
+  external: ['gpt-tokenizer'],
 });
 chmodSync(outfile, 0o755);
 

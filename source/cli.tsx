@@ -3,6 +3,12 @@
 import { describeError, EXIT } from './engine/errors';
 import { main } from './main';
 
+// `tenet show ID | head` closes the pipe early: that is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

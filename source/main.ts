@@ -56,8 +56,15 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     jobs: opts.jobs as number | 'auto',
     fork: opts.fork as boolean,
     sessionsDir: opts.sessionsDir as string | undefined,
+    approve: opts.approve as 'ask' | 'auto',
+    tui: interactive(opts),
     tests: tests ?? [],
   };
+}
+
+/** The TUI when both ends are a terminal and no machine-readable output was asked for. */
+export function interactive(opts: Record<string, unknown>): boolean {
+  return !!process.stdout.isTTY && !!process.stdin.isTTY && !opts.json && !opts.headless;
 }
 
 export function buildProgram(tests: string[] | undefined, setExit: (code: number) => void): Command {
@@ -67,7 +74,19 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .showHelpAfterError('(run with --help for usage)')
     // Before any subcommand is added, so they inherit it: usage errors become exit code 2, not 1.
     .exitOverride()
-    .addHelpText('after', '\nEverything after --tests is passed to pytest unchanged.');
+    // The root's own options (--repo for the start screen) must not swallow a command's.
+    .enablePositionalOptions()
+    .addHelpText('after', '\nEverything after --tests is passed to pytest unchanged.\nWith no command, in a terminal: the start screen over --repo (default: the current folder).')
+    .option('--repo <dir>', 'with no command: the repository of the start screen')
+    .option('--sessions-dir <dir>', 'with no command: where the session is saved')
+    .action(async (opts) => {
+      if (!process.stdout.isTTY || !process.stdin.isTTY) {
+        program.outputHelp();
+        return;
+      }
+      const { startCommand } = await import('./commands/start');
+      setExit(await startCommand({ repo: opts.repo, sessionsDir: opts.sessionsDir }));
+    });
 
   program
     .command('thm')
@@ -128,6 +147,8 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addOption(new Option('--jobs <n>', 'pytest processes for THM').argParser(jobsValue).default('auto'))
     .option('--no-fork', 'THM in two passes instead of forking blank twins')
     .option('--sessions-dir <dir>', 'where sessions are saved (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)')
+    .addOption(new Option('--approve <mode>', "the model's shell commands in a local sandbox: ask (TUI) or auto").choices(['ask', 'auto']).default('ask'))
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
     .action(async (opts) => {
       const { runCommand } = await import('./commands/run');
@@ -171,9 +192,13 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--model <name>', 'model name')
     .option('--base-url <url>', 'API base URL')
     .option('--sessions-dir <dir>', 'where the session is saved')
+    .addOption(new Option('--approve <mode>', "the model's shell commands: ask (TUI) or auto").choices(['ask', 'auto']).default('ask'))
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .action(async (opts) => {
       const { demoCommand } = await import('./commands/demo');
-      setExit(await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir }));
+      setExit(
+        await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve }),
+      );
     });
 
   const sessionsDirOption = () => new Option('--sessions-dir <dir>', 'sessions folder (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)');
@@ -184,9 +209,10 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--status <status>', 'only sessions with this status: running, passed, failed, interrupted, error')
     .option('--target <text>', 'only sessions whose target contains this text')
     .option('--json', 'print the catalog rows as JSON')
+    .option('--headless', 'print the list, even in a terminal')
     .action(async (opts) => {
       const { sessionsCommand } = await import('./commands/sessions');
-      setExit(sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, json: !!opts.json }));
+      setExit(await sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, json: !!opts.json, tui: interactive(opts) }));
     });
   program
     .command('show')
@@ -203,9 +229,11 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .description('replay the recorded events of a session (headless: --json prints them)')
     .addOption(sessionsDirOption())
     .option('--json', 'print the events as JSON lines')
+    .option('--headless', 'print the events as the run printed them, even in a terminal')
+    .addOption(new Option('--speed <n>', 'replay speed in the terminal (0.5 to 50, or max)').argParser((v: string) => (v === 'max' ? Infinity : positiveNumber('--speed')(v))).default(1))
     .action(async (ref: string, opts) => {
       const { replayCommand } = await import('./commands/sessions');
-      setExit(replayCommand({ dir: opts.sessionsDir, ref, json: !!opts.json }));
+      setExit(await replayCommand({ dir: opts.sessionsDir, ref, json: !!opts.json, tui: interactive(opts), speed: opts.speed }));
     });
   program
     .command('export')

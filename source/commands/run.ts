@@ -1,15 +1,14 @@
+import { PAPER_BUDGET, type Budget } from '../engine/agent/tenet-strategy';
 import { loadConfig } from '../engine/config/config';
+import { EXIT } from '../engine/errors';
+import type { EngineEvent, RunResult } from '../engine/events';
+import { createModel, type ModelFlags } from '../engine/model/create-model';
+import type { Script } from '../engine/model/scripted';
+import { headlessPilot, type Pilot } from '../engine/run/pilot';
+import { newSessionId, runTask, type Ablations, type RunOptions } from '../engine/run/run-task';
 import type { SessionState } from '../engine/session/fold';
 import { sessionsDir } from '../engine/session/paths';
 import { SessionRecorder } from '../engine/session/recorder';
-import { newSessionId } from '../engine/run/run-task';
-import type { EngineEvent, RunResult } from '../engine/events';
-import { EXIT } from '../engine/errors';
-import { createModel, type ModelFlags } from '../engine/model/create-model';
-import type { Script } from '../engine/model/scripted';
-import { PAPER_BUDGET, type Budget } from '../engine/agent/tenet-strategy';
-import { headlessPilot } from '../engine/run/pilot';
-import { runTask, type Ablations } from '../engine/run/run-task';
 import { THM_DEFAULTS } from '../engine/thm/run-thm';
 import { progressLine } from './progress-line';
 import { textPrinter } from './run-printer';
@@ -37,10 +36,14 @@ export interface RunCommandOptions extends ModelFlags {
   sessionsDir?: string;
   /** Go on with an interrupted session. */
   resume?: { id: string; state: SessionState; fromSeq: number; position: string };
+  /** Interactive: the Ink TUI instead of printed lines. */
+  tui?: boolean;
+  /** Shell commands of the model in a local sandbox: ask the developer (TUI default) or run them. */
+  approve?: 'ask' | 'auto';
 }
 
-/** `tenet run`: the whole pipeline without a TTY; THM's proposal is approved as it is. */
-export async function runCommand(options: RunCommandOptions): Promise<number> {
+/** Everything a run needs but its pilot and its event sink: shared by headless runs and the TUI. */
+export function prepareRun(options: RunCommandOptions) {
   const config = loadConfig(options.repo);
   const model = createModel(config, options, process.env, options.fallbackScript);
   const budget: Budget = {
@@ -48,27 +51,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     rrwAttempts: options.rrwAttempts ?? config.rrwAttempts ?? PAPER_BUDGET.rrwAttempts,
     rrwRounds: options.rrwRounds ?? config.rrwRounds ?? PAPER_BUDGET.rrwRounds,
   };
-  const progress = options.json ? undefined : progressLine();
-  const print = options.json ? undefined : textPrinter((text) => process.stdout.write(text));
   const root = sessionsDir(options.sessionsDir, process.env, config.sessionsDir);
   const sessionId = options.resume?.id ?? newSessionId();
   const recorder = SessionRecorder.open(root, sessionId);
   const scriptFile = options.script ?? (model.settings.provider === 'scripted' ? options.fallbackScriptFile : undefined);
-  const emit = (event: EngineEvent) => {
-    recorder.record(event);
-    if (options.json) {
-      // Deltas are many and small; the response event carries the full text.
-      if (event.type !== 'model.delta' && event.type !== 'debugger.output') process.stdout.write(`${JSON.stringify(event)}\n`);
-      return;
-    }
-    progress?.onEvent(event);
-    if (event.type === 'thm.report') progress?.clear();
-    print?.(event);
-  };
-  if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position });
-  let result: RunResult;
-  try {
-    result = await runTask({
+  const base: Omit<RunOptions, 'pilot' | 'emit'> = {
     repo: options.repo,
     target: options.target,
     blank: options.blank ?? false,
@@ -82,18 +69,54 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     budget,
     ablations: { noThm: false, noApis: false, noRrw: false, ...options.ablations },
     model,
-    pilot: headlessPilot(options.apply ?? false),
-    emit,
     sessionId,
     ...(scriptFile ? { record: { scriptFile } } : {}),
     ...(options.resume ? { resume: options.resume.state } : {}),
-  });
+  };
+  return { base, recorder, model };
+}
+
+/** Runs the task with a pilot and a sink; the session is recorded whatever happens. */
+export async function recordedRun(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions, pilot: Pilot, sink: (event: EngineEvent) => void): Promise<RunResult> {
+  const { base, recorder } = prepared;
+  const emit = (event: EngineEvent) => {
+    recorder.record(event);
+    sink(event);
+  };
+  if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position });
+  try {
+    return await runTask({ ...base, pilot, emit });
   } catch (error) {
     emit({ type: 'error', message: (error as Error).message });
     throw error;
   } finally {
     recorder.close();
+  }
+}
+
+/** `tenet run`: the whole pipeline; headless (THM's proposal approved as it is) or in the TUI. */
+export async function runCommand(options: RunCommandOptions): Promise<number> {
+  const prepared = prepareRun(options);
+  if (options.tui) {
+    const { runTui } = await import('../ui/run-tui');
+    return runTui(prepared, options);
+  }
+  const progress = options.json ? undefined : progressLine();
+  const print = options.json ? undefined : textPrinter((text) => process.stdout.write(text));
+  const sink = (event: EngineEvent) => {
+    if (options.json) {
+      // Deltas are many and small; the response event carries the full text.
+      if (event.type !== 'model.delta' && event.type !== 'debugger.output') process.stdout.write(`${JSON.stringify(event)}\n`);
+      return;
+    }
+    progress?.onEvent(event);
+    if (event.type === 'thm.report') progress?.clear();
+    print?.(event);
+  };
+  try {
+    const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false), sink);
+    return result.pass ? EXIT.pass : EXIT.fail;
+  } finally {
     progress?.clear();
   }
-  return result.pass ? EXIT.pass : EXIT.fail;
 }

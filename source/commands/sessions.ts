@@ -26,8 +26,12 @@ function warn(warnings: string[]): void {
   for (const warning of warnings) process.stderr.write(`tenet: warning: ${warning}\n`);
 }
 
-/** `tenet sessions`: the catalog, filtered. */
-export function sessionsCommand(options: { dir?: string; status?: string; target?: string; json?: boolean }): number {
+/** `tenet sessions`: the catalog, filtered; in a terminal, a browser that replays them. */
+export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; json?: boolean; tui?: boolean }): Promise<number> {
+  if (options.tui && !options.status && !options.target) {
+    const { sessionsTui } = await import('../ui/launch');
+    return sessionsTui(root(options.dir));
+  }
   const rows = new Catalog(root(options.dir))
     .list()
     .filter((s) => (!options.status || s.status === options.status) && (!options.target || s.target.includes(options.target)));
@@ -53,10 +57,14 @@ export function showCommand(options: { dir?: string; ref: string }): number {
   return 0;
 }
 
-/** `tenet replay ID|FILE` headless: the recorded events, as JSON lines or as the run printed them. */
-export function replayCommand(options: { dir?: string; ref: string; json?: boolean }): number {
+/** `tenet replay ID|FILE`: in a terminal, the live screens played back; else the events, as JSON lines or as the run printed them. */
+export async function replayCommand(options: { dir?: string; ref: string; json?: boolean; tui?: boolean; speed?: number }): Promise<number> {
   const session = loadSession(root(options.dir), options.ref);
   warn(session.warnings);
+  if (options.tui) {
+    const { replayTui } = await import('../ui/launch');
+    return replayTui(session.id, session.events, options.speed ?? 1);
+  }
   if (options.json) {
     for (const event of session.events) process.stdout.write(`${JSON.stringify(event)}\n`);
     return 0;

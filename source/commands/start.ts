@@ -1,0 +1,42 @@
+import { resolve } from 'node:path';
+import { loadConfig } from '../engine/config/config';
+import { buildIndex } from '../engine/index/build-index';
+import { createModel } from '../engine/model/create-model';
+import { loadScript } from '../engine/model/scripted';
+import { DEMO } from './demo';
+import { runCommand, type RunCommandOptions } from './run';
+
+/**
+ * `tenet` with no command in a terminal: the start screen over the repository (`--repo`, else the
+ * current folder), then a live session on the chosen target.
+ */
+export async function startCommand(options: { repo?: string; sessionsDir?: string; approve?: 'ask' | 'auto' }): Promise<number> {
+  const repo = resolve(options.repo ?? process.cwd());
+  const isDemo = repo === resolve(DEMO.repo());
+  const fallback = isDemo ? loadScript(DEMO.script()) : undefined;
+  let modelLabel: string | undefined;
+  let modelProblem: string | undefined;
+  try {
+    modelLabel = createModel(loadConfig(repo), {}, process.env, fallback).model.label;
+  } catch (error) {
+    modelProblem = `${(error as Error).message} ${'fix' in (error as object) ? String((error as { fix?: string }).fix ?? '') : ''}`;
+  }
+  const { index } = await buildIndex(repo, { cacheKeyDir: repo });
+  const functions = index.files
+    .filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|conftest\.py$/.test(f.path))
+    .flatMap((f) => f.functions.map((fn) => `${f.path}::${fn.qualname}`));
+  const { startTui } = await import('../ui/launch');
+  const choice = await startTui({ repo, functions, ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
+  if (!choice) return 0;
+  const run: RunCommandOptions = {
+    repo,
+    target: choice.target,
+    blank: choice.blank,
+    tests: [],
+    tui: true,
+    approve: options.approve ?? 'ask',
+    ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
+    ...(fallback ? { fallbackScript: fallback, fallbackScriptFile: DEMO.script() } : {}),
+  };
+  return runCommand(run);
+}

@@ -1,0 +1,58 @@
+import type { EngineEvent } from '../engine/events';
+import { initialView, recordedAt, reduceView, type ViewState } from './view-state';
+
+/** Replay speeds; the last plays as fast as the screen repaints. */
+export const SPEEDS = [0.5, 1, 2, 4, 10, 50, Infinity] as const;
+
+const CHECKPOINT_EVERY = 250;
+
+/**
+ * A recorded session's views at any position, for replay: moving forward folds the next events
+ * into the current view; moving back starts from the nearest checkpoint (one every 250 events), so
+ * stepping through a 10,000-event session stays instant.
+ */
+export class ReplayCursor {
+  private readonly checkpoints = new Map<number, ViewState>([[0, initialView()]]);
+  private current: { index: number; view: ViewState } = { index: 0, view: initialView() };
+
+  constructor(readonly events: readonly (EngineEvent & { ts?: string })[]) {}
+
+  get length(): number {
+    return this.events.length;
+  }
+
+  /** The view after the first `index` events. */
+  viewAt(index: number): ViewState {
+    const target = Math.max(0, Math.min(index, this.events.length));
+    let { index: from, view } = this.current;
+    if (target < from) {
+      from = Math.floor(target / CHECKPOINT_EVERY) * CHECKPOINT_EVERY;
+      view = this.checkpoints.get(from)!;
+    }
+    for (let i = from; i < target; i++) {
+      view = reduceView(view, this.events[i]!, recordedAt(this.events[i]!));
+      if ((i + 1) % CHECKPOINT_EVERY === 0 && !this.checkpoints.has(i + 1)) this.checkpoints.set(i + 1, view);
+    }
+    this.current = { index: target, view };
+    return view;
+  }
+
+  /** The index just past the next event after `index` that matches. */
+  next(index: number, match: (event: EngineEvent) => boolean): number {
+    for (let i = index; i < this.events.length; i++) if (match(this.events[i]!)) return i + 1;
+    return this.events.length;
+  }
+
+  /** How long to wait before showing event `index` (its recorded gap, scaled, capped). */
+  delayBefore(index: number, speed: number): number {
+    if (!Number.isFinite(speed) || index <= 0 || index >= this.events.length) return 0;
+    const gap = recordedAt(this.events[index]!) - recordedAt(this.events[index - 1]!);
+    return Math.max(0, Math.min(1500, gap / speed));
+  }
+}
+
+export const JUMPS = {
+  n: (e: EngineEvent) => e.type === 'tool.call',
+  t: (e: EngineEvent) => e.type === 'tests.run',
+  r: (e: EngineEvent) => e.type === 'agent.phase' && (e.phase === 'rrw' || e.phase === 'validate'),
+} as const;

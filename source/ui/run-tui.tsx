@@ -1,0 +1,40 @@
+import { render } from 'ink';
+import { testSource } from '../engine/agent/task-context';
+import { EXIT, TenetError } from '../engine/errors';
+import type { EngineEvent } from '../engine/events';
+import { runCleanups } from '../engine/lifecycle';
+import { prepareRun, recordedRun, type RunCommandOptions } from '../commands/run';
+import { TuiController } from './controller';
+import { LiveApp } from './live-app';
+
+/**
+ * A live session in the terminal. The engine runs as in headless mode; the TuiController is its
+ * pilot (the developer approves tests, shell commands and the patch, and may take over the
+ * debugger) and folds its events into what the screens show.
+ */
+export async function runTui(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions): Promise<number> {
+  const controller = new TuiController({ autoApproveCommands: options.approve === 'auto' });
+  const repo = options.repo;
+  const sourceOf = (nodeid: string) => testSource(repo, nodeid);
+  // A scripted model must never pass for a real one.
+  const banner = prepared.model.settings.provider === 'scripted' ? `⚠ ${prepared.model.model.label}` : undefined;
+  let finished = false;
+  const quit = () => {
+    app.unmount();
+    runCleanups(); // records the interruption, removes the workspace, stops pytest
+    process.exit(EXIT.interrupted);
+  };
+  const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} {...(banner ? { banner } : {})} />;
+  const app = render(element(), { exitOnCtrlC: false });
+  try {
+    const result = await recordedRun(prepared, options, controller, (event: EngineEvent) => controller.dispatch(event));
+    finished = true;
+    app.rerender(element());
+    await app.waitUntilExit();
+    process.stdout.write(`${result.pass ? 'PASS' : 'FAIL'} · session ${result.sessionId} saved (tenet show ${result.sessionId})\n`);
+    return result.pass ? EXIT.pass : EXIT.fail;
+  } catch (error) {
+    app.unmount();
+    throw error instanceof Error ? error : new TenetError(String(error));
+  }
+}

@@ -1,0 +1,52 @@
+import { Box, Text, useApp, useInput } from 'ink';
+import { useState } from 'react';
+import type { CatalogEntry } from '../../engine/session/catalog';
+import type { LoadedSession } from '../../engine/session/load';
+import { keyHint } from '../keys';
+import { useTerminalSize } from '../use-terminal-size';
+import { ReplayScreen } from './replay-screen';
+
+/** `tenet sessions` in a terminal: the saved sessions; Enter replays one in the live screens. */
+export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: string): LoadedSession }) {
+  const { exit } = useApp();
+  const { width, height } = useTerminalSize();
+  const [cursor, setCursor] = useState(Math.max(0, rows.length - 1));
+  const [open, setOpen] = useState<LoadedSession | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  useInput(
+    (input, key) => {
+      if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
+      else if (key.downArrow) setCursor((c) => Math.min(rows.length - 1, c + 1));
+      else if (key.return && rows[cursor]) {
+        try {
+          setOpen(load(rows[cursor]!.id));
+          setError(undefined);
+        } catch (caught) {
+          setError((caught as Error).message);
+        }
+      } else if (input === 'q' || key.escape) exit();
+    },
+    { isActive: !open },
+  );
+  if (open) return <ReplayScreen id={open.id} events={open.events} onBack={() => setOpen(undefined)} />;
+  const room = Math.max(3, height - 5);
+  const first = Math.max(0, Math.min(cursor - Math.floor(room / 2), rows.length - room));
+  return (
+    <Box flexDirection="column">
+      <Text bold>Sessions ({rows.length})</Text>
+      {rows.length === 0 ? <Text dimColor>No saved sessions yet: tenet run or tenet demo saves one.</Text> : null}
+      {rows.slice(first, first + room).map((row, i) => {
+        const at = first + i === cursor;
+        const color = row.status === 'passed' ? 'green' : row.status === 'failed' || row.status === 'error' ? 'red' : 'yellow';
+        return (
+          <Text key={row.id} inverse={at} wrap="truncate">
+            {at ? '❯ ' : '  '}
+            {row.id} <Text color={color}>{row.status.padEnd(11)}</Text> {row.target} <Text dimColor>{width > 110 ? `· ${row.provider}/${row.model} · $${row.costUsd.toFixed(4)}` : ''}</Text>
+          </Text>
+        );
+      })}
+      {error ? <Text color="red">{error}</Text> : null}
+      <Text dimColor>{keyHint('sessions')}</Text>
+    </Box>
+  );
+}

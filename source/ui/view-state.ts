@@ -1,0 +1,198 @@
+import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
+import type { ThmReport } from '../engine/thm/report';
+
+/**
+ * What the screens show, folded from engine events by a pure reducer: the same function serves a
+ * live session and a replay, and tests call it without rendering anything.
+ */
+export type TranscriptItem =
+  | { id: number; kind: 'model'; text: string; tokensIn: number; tokensOut: number; costUsd: number }
+  | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number } }
+  | { id: number; kind: 'tests'; purpose: 'validate' | 'evaluate'; outcomes: Record<string, string>; passed: number; total: number }
+  | { id: number; kind: 'phase'; text: string }
+  | { id: number; kind: 'note'; text: string; tone: 'info' | 'warning' | 'human' };
+
+export interface DebuggerLine {
+  who: 'agent' | 'human' | 'output';
+  text: string;
+}
+
+export interface ViewState {
+  session?: { id: string; target: string; mode: 'stub' | 'blank'; strategy: string; modelLabel: string; provider: string; repo: string };
+  thm: {
+    phase: 'probe' | 'original' | 'blank' | null;
+    total: number;
+    done: number;
+    failing: number;
+    startedAt: number;
+    report?: ThmReport;
+    approval?: { proposed: string[]; chosen: string[]; by: string };
+  };
+  agent: {
+    phase: AgentPhase | null;
+    pregenRounds: number;
+    round: number;
+    attempt: number;
+    attempts: number;
+    stage: RrwStage | null;
+    /** Model text streaming in now. */
+    live: string;
+    items: TranscriptItem[];
+    /** The selected tests' latest outcomes (validation). */
+    tests: Record<string, string>;
+    retry?: string;
+  };
+  totals: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number; toolCalls: number };
+  debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
+  result?: RunResult;
+  warnings: string[];
+  /** Sequence of the last event applied (replay positions). */
+  applied: number;
+}
+
+export const initialView = (): ViewState => ({
+  thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0 },
+  agent: { phase: null, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {} },
+  totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, modelCalls: 0, toolCalls: 0 },
+  debugger: { lines: [], mode: null },
+  warnings: [],
+  applied: 0,
+});
+
+const DEBUGGER_LINES = 400;
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+function push(state: ViewState, item: WithoutId<TranscriptItem>): void {
+  state.agent.items = [...state.agent.items, { ...item, id: state.agent.items.length + 1 } as TranscriptItem];
+}
+
+function debuggerText(state: ViewState, lines: DebuggerLine[]): void {
+  state.debugger = { ...state.debugger, lines: [...state.debugger.lines, ...lines].slice(-DEBUGGER_LINES) };
+}
+
+const stageName = (stage?: RrwStage) => (stage ? stage.replace(/-/g, ' ') : '');
+
+/** Applies one event. Returns a new state object (shallow copies of what changed). */
+export function reduceView(previous: ViewState, event: EngineEvent, now = Date.now()): ViewState {
+  const state: ViewState = {
+    ...previous,
+    thm: { ...previous.thm },
+    agent: { ...previous.agent },
+    totals: { ...previous.totals },
+    debugger: { ...previous.debugger },
+    applied: previous.applied + 1,
+  };
+  switch (event.type) {
+    case 'session.start':
+      state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo };
+      break;
+    case 'thm.phase':
+      state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now };
+      break;
+    case 'thm.collected':
+      if (event.phase === 'probe') state.thm.total = event.total;
+      break;
+    case 'thm.test':
+      state.thm.done++;
+      if (['failed', 'error', 'crashed'].includes(event.outcome)) state.thm.failing++;
+      break;
+    case 'thm.report':
+      state.thm.report = event.report;
+      break;
+    case 'thm.approval':
+      state.thm.approval = { proposed: event.proposed, chosen: event.chosen, by: event.by };
+      if (event.by === 'human' && event.chosen.join() !== event.proposed.join()) push(state, { kind: 'note', text: `You chose the tests: ${event.chosen.join(', ')} (proposed: ${event.proposed.join(', ')})`, tone: 'human' });
+      break;
+    case 'agent.phase':
+      state.agent.phase = event.phase;
+      if (event.phase === 'pregen') {
+        state.agent.pregenRounds = event.rounds ?? state.agent.pregenRounds;
+        push(state, { kind: 'phase', text: `Pre-generation (up to ${event.rounds} rounds)` });
+      } else if (event.phase === 'rrw') {
+        state.agent.attempt = event.attempt ?? state.agent.attempt;
+        state.agent.attempts = event.attempts ?? state.agent.attempts;
+        state.agent.stage = event.stage ?? null;
+        push(state, { kind: 'phase', text: `Refinement attempt ${event.attempt}/${event.attempts}: ${stageName(event.stage)}` });
+      } else if (event.phase === 'evaluate') {
+        push(state, { kind: 'phase', text: 'Evaluation on every failing test' });
+      }
+      break;
+    case 'model.request':
+      state.agent.round = event.round;
+      state.agent.live = '';
+      state.agent.retry = undefined;
+      break;
+    case 'model.delta':
+      state.agent.live += event.text;
+      break;
+    case 'model.retry':
+      state.agent.live = '';
+      state.agent.retry = `${event.reason}; retry ${event.attempt} of ${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s`;
+      break;
+    case 'model.response':
+      state.agent.live = '';
+      state.agent.retry = undefined;
+      state.totals.inputTokens += event.usage.inputTokens;
+      state.totals.outputTokens += event.usage.outputTokens;
+      state.totals.costUsd += event.costUsd;
+      state.totals.modelCalls++;
+      if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
+      break;
+    case 'tool.call':
+      state.totals.toolCalls++;
+      push(state, { kind: 'tool', callId: event.id, name: event.name, args: event.arguments });
+      break;
+    case 'tool.result':
+      state.agent.items = state.agent.items.map((item) =>
+        item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, result: { ok: event.ok, text: event.text, durationMs: event.durationMs } } : item,
+      );
+      break;
+    case 'tests.run':
+      push(state, { kind: 'tests', purpose: event.purpose, outcomes: event.outcomes, passed: event.passed, total: event.total });
+      if (event.purpose === 'validate') state.agent.tests = event.outcomes;
+      break;
+    case 'debugger.input':
+      state.debugger.mode = event.mode;
+      debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? '(Pdb) ' : '$ '}${event.input}` }]);
+      break;
+    case 'debugger.output':
+      debuggerText(state, event.chunk.replace(/\r/g, '').split('\n').filter((l, i, all) => l || i < all.length - 1).map((text) => ({ who: 'output' as const, text })));
+      break;
+    case 'debugger.entry':
+      state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
+      if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}`, tone: 'human' });
+      break;
+    case 'warning':
+      state.warnings = [...state.warnings, event.message];
+      push(state, { kind: 'note', text: event.message, tone: 'warning' });
+      break;
+    case 'error':
+      state.warnings = [...state.warnings, event.message];
+      push(state, { kind: 'note', text: `Error: ${event.message}`, tone: 'warning' });
+      break;
+    case 'session.interrupted':
+      push(state, { kind: 'note', text: `Interrupted: ${event.reason}`, tone: 'warning' });
+      break;
+    case 'session.resumed':
+      push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });
+      break;
+    case 'result':
+      state.result = event;
+      state.agent.phase = 'done';
+      break;
+    default:
+      break;
+  }
+  return state;
+}
+
+/** Folds recorded events, timing each by its own timestamp so a replayed view matches the live one. */
+export function reduceAll(events: readonly (EngineEvent & { ts?: string })[]): ViewState {
+  return events.reduce((state, event) => reduceView(state, event, recordedAt(event)), initialView());
+}
+
+/** A recorded event's time in ms, or 0 when it has none. */
+export function recordedAt(event: { ts?: string }): number {
+  return Date.parse(event.ts ?? '') || 0;
+}

@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Catalog } from '../../source/engine/session/catalog';
+import { loadSession } from '../../source/engine/session/load';
+import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+import { copyFixture } from '../helpers/fixtures';
+import { KEY, startInPty } from '../helpers/pty';
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-tui-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let server: FakeModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('the TUI in a pseudo-terminal, against the fake model server', () => {
+  it('override the tests, take over pdb and hand it back, accept the patch', async () => {
+    server = await startFakeModelServer([
+      { say: 'Let me read subtotal first.', calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }], delayMs: 1500 },
+      { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] },
+    ]);
+    const repo = copyFixture('shop');
+    const sessions = join(scratch, 'sessions');
+    try {
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
+      );
+      // THM: the proposal is test_total and test_summary; take test_receipt instead of test_summary.
+      await tui.waitFor('Selected 2 (T=2)');
+      await tui.waitFor('a accept the proposal as it is');
+      // Rows: ▾ CartTest.test_total (expanded), its test, ▸ Cart.summary, ▸ receipt.
+      await tui.press(KEY.down, /❯\s+★ tests\/test_cart\.py::CartTest::test_total/);
+      await tui.press(KEY.down, '❯ ▸ shop/cart.py::Cart.summary');
+      await tui.press(KEY.space, 'Selected 1 (T=2) · changed from the proposal'); // Cart.summary's representative out
+      await tui.press(KEY.down, '❯ ▸ shop/cart.py::receipt');
+      await tui.press(KEY.space, 'Selected 2 (T=2) · changed from the proposal'); // receipt's representative in
+      tui.send(KEY.enter);
+      // The first model call takes 1.5 s: ask for the debugger meanwhile.
+      const agentAt = await tui.waitFor('pre-generation');
+      tui.send('t');
+      await tui.waitFor("you have the debugger", 30_000, agentAt);
+      await tui.waitFor('(Pdb)', 30_000, agentAt);
+      for (const char of 'p 6 * 7') await tui.press(char, char === ' ' ? /\(Pdb\) p/ : char);
+      await tui.press(KEY.enter, '42', 30_000);
+      tui.send(KEY.escape); // hand back
+      // The result, with the patch question.
+      await tui.waitFor('a apply the patch to the checkout', 60_000);
+      expect(tui.screen()).toContain('PASS');
+      tui.send('a');
+      expect(await tui.exited).toBe(0);
+
+      // The checkout has the patch.
+      expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toContain('        amount = self.subtotal()\n        return discount(amount, self.percent)\n');
+      // The session says what happened: the override, who typed in pdb, the note the model got.
+      const id = new Catalog(sessions).list()[0]!.id;
+      const events = loadSession(sessions, id).events;
+      expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({
+        by: 'human',
+        proposed: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_summary'],
+        chosen: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_receipt'],
+      });
+      expect(events.filter((e) => e.type === 'debugger.entry').map((e) => e.type === 'debugger.entry' && [e.entry.who, e.entry.input])).toEqual(
+        expect.arrayContaining([['human', 'p 6 * 7']]),
+      );
+      const secondRequest = JSON.stringify(server.requests[1]!.body.messages);
+      expect(secondRequest).toContain('The developer took over the debugger session');
+      expect(secondRequest).toContain('p 6 * 7');
+      expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
+    } finally {
+      repo.cleanup();
+    }
+  }, 120_000);
+
+  it('Ctrl+C twice quits and saves the session as interrupted; the checkout is untouched', async () => {
+    server = await startFakeModelServer([{ say: 'Thinking for a long time.', delayMs: 20_000 }]);
+    const repo = copyFixture('shop');
+    const sessions = join(scratch, 'quit');
+    try {
+      const before = readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8');
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, NO_COLOR: '1' },
+        { cols: 60, rows: 15 },
+      );
+      await tui.waitFor('Selected 3 (T=3)');
+      // 60 columns: the header is cut short; the footer's token count shows the agent screen.
+      await tui.press('a', /tokens \d+ in/);
+      await tui.press(KEY.ctrlC, /Press Ctrl\+C again/);
+      tui.send(KEY.ctrlC);
+      expect(await tui.exited).toBe(130);
+      expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toBe(before);
+      expect(new Catalog(sessions).list()[0]).toMatchObject({ status: 'interrupted' });
+    } finally {
+      repo.cleanup();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,190 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EngineEvent, RunResult } from '../../source/engine/events';
+import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
+import { DebuggerSession } from '../../source/engine/tools/debugger/session';
+import { TuiController } from '../../source/ui/controller';
+import { LiveApp } from '../../source/ui/live-app';
+import { KEYS, sampleReport, tick } from './helpers';
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-ui-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: {} };
+
+function result(pass: boolean): RunResult {
+  return {
+    type: 'result', sessionId: 's1', target: 'm.py::f', strategy: 'tenet', pass, stopReason: pass ? 'passed' : 'budget',
+    selectedTests: { passed: 2, total: 2 }, hiddenTests: { passed: 1, total: 2 }, tests: { 't.py::test_direct': 'passed', 't.py::test_b': 'failed' },
+    usage: { inputTokens: 1200, outputTokens: 80, modelCalls: 3, toolCalls: 4 }, rounds: { pregen: 2, rrwAttempts: 1, total: 3 },
+    costUsd: 0.0123, costOfPass: pass ? 0.0123 : null, wallMs: 4200, patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n', model: 'm',
+  };
+}
+
+async function agentOn(controller: TuiController) {
+  const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+  controller.dispatch(start);
+  controller.dispatch({ type: 'thm.report', report: sampleReport() });
+  const approved = controller.approveTests(sampleReport());
+  await tick(60);
+  ui.stdin.write('a');
+  await approved;
+  controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'human', T: 2 });
+  controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
+  controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
+  await tick(60);
+  return ui;
+}
+
+describe('the live app', () => {
+  it('streams model text, shows tool calls with collapsed results, the test grid and the running cost', async () => {
+    const controller = new TuiController({ autoApproveCommands: false });
+    const ui = await agentOn(controller);
+    controller.dispatch({ type: 'model.delta', text: 'Looking at the ' });
+    controller.dispatch({ type: 'model.delta', text: 'callers.' });
+    await tick(60);
+    expect(ui.lastFrame()).toContain('Looking at the callers.');
+    expect(ui.lastFrame()).toContain('pre-generation · round 1/15');
+    controller.dispatch({ type: 'model.response', content: 'Looking at the callers.', toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }], usage: { inputTokens: 1000, outputTokens: 50 }, costUsd: 0.01, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
+    controller.dispatch({ type: 'tool.call', id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' });
+    controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_method', ok: true, text: Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'), durationMs: 3 });
+    controller.dispatch({ type: 'tests.run', purpose: 'validate', report: '', outcomes: { 't.py::test_direct': 'passed', 't.py::test_a': 'failed' }, passed: 1, total: 2 });
+    await tick(60);
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('→ search_method method_name=g');
+    expect(frame).toContain('✓ t.py::test_direct');
+    expect(frame).toContain('✗ t.py::test_a failed');
+    expect(frame).toContain('tokens 1,000 in / 50 out · $0.0100 · 1 model calls · 1 tool calls');
+    ui.unmount();
+  });
+
+  it('asks before a shell command: y once, a always, e with a reason, Esc stops', async () => {
+    const controller = new TuiController({ autoApproveCommands: false });
+    const ui = await agentOn(controller);
+    const once = controller.approveCommand('ls -la');
+    await tick(60);
+    expect(ui.lastFrame()).toContain('The agent wants to run a shell command:');
+    expect(ui.lastFrame()).toContain('$ ls -la');
+    ui.stdin.write('y');
+    expect(await once).toEqual({ run: true });
+    const denied = controller.approveCommand('rm -rf build');
+    await tick(60);
+    ui.stdin.write('e');
+    await tick();
+    for (const char of 'not here') {
+      ui.stdin.write(char);
+      await tick(5);
+    }
+    await tick();
+    expect(ui.lastFrame()).toContain('Why not? not here');
+    ui.stdin.write(KEYS.enter);
+    expect(await denied).toEqual({ run: false, reason: 'not here' });
+    const stopped = controller.approveCommand('make');
+    await tick(60);
+    ui.stdin.write(KEYS.escape);
+    expect(await stopped).toEqual({ stop: true });
+    const always = controller.approveCommand('pwd');
+    await tick(60);
+    ui.stdin.write('a');
+    expect(await always).toEqual({ run: true });
+    expect(await controller.approveCommand('whoami')).toEqual({ run: true }); // no prompt any more
+    ui.unmount();
+  });
+
+  it('Esc cancels the model call; Enter makes it again', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const signal = controller.callSignal();
+    ui.stdin.write(KEYS.escape);
+    await tick();
+    expect(signal.aborted).toBe(true);
+    const choice = controller.afterCancelledCall();
+    await tick(60);
+    expect(ui.lastFrame()).toContain('The model call was cancelled.');
+    ui.stdin.write(KEYS.enter);
+    expect(await choice).toBe('retry');
+    ui.unmount();
+  });
+
+  it('takes over the debugger: the agent waits, the developer types into the live session, hands it back', async () => {
+    const sandbox = new LocalSandbox(scratch);
+    const session = new DebuggerSession(sandbox, { env: {}, timeoutMs: 10_000, maxOutput: 10_000 });
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const forward = session.onEvent((event) => {
+      if (event.type === 'input') controller.dispatch({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });
+      else if (event.type === 'output') controller.dispatch({ type: 'debugger.output', chunk: event.chunk });
+    });
+    try {
+      await session.run('echo agent was here', 'agent');
+      controller.attach({ debugger: session, selectedTests: [] });
+      ui.stdin.write('t');
+      await tick(60);
+      expect(ui.lastFrame()).toContain("takeover: waiting for the agent's current step");
+      // The agent reaches its next model call: it waits there for the hand-back.
+      const waiting = controller.beforeModelCall();
+      await tick(60);
+      expect(ui.lastFrame()).toContain('you have the debugger');
+      for (const char of 'echo $((6*7))') {
+        ui.stdin.write(char);
+        await tick(5);
+      }
+      ui.stdin.write(KEYS.enter);
+      for (let i = 0; i < 100 && !ui.lastFrame()!.includes('42'); i++) await tick(50);
+      expect(ui.lastFrame()).toContain('42');
+      ui.stdin.write(KEYS.escape);
+      const note = await waiting;
+      expect(note).toContain('The developer took over the debugger session');
+      expect(note).toContain('$ echo $((6*7))\n42');
+      expect(session.transcript.map((e) => [e.who, e.input])).toEqual([
+        ['agent', 'echo agent was here'],
+        ['human', 'echo $((6*7))'],
+      ]);
+      expect(controller.getState().takeover).toBe('off');
+    } finally {
+      forward();
+      session.close();
+      ui.unmount();
+      await sandbox.dispose();
+    }
+  });
+
+  it('the result screen: diff, tests, cost of a pass; a applies the patch', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const decision = controller.acceptPatch(result(true));
+    await tick(60);
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('PASS (passed) · selected tests 2/2 · hidden tests 1/2');
+    expect(frame).toContain('cost of a pass $0.0123');
+    expect(frame).toContain('+    return 1');
+    expect(frame).toContain('✗ t.py::test_b failed');
+    ui.stdin.write('a');
+    expect(await decision).toBe(true);
+    ui.unmount();
+  });
+
+  it('? shows every key; Ctrl+C once warns, twice quits', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    let quit = 0;
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => quit++} />);
+    controller.dispatch(start);
+    await tick();
+    ui.stdin.write('?');
+    await tick();
+    expect(ui.lastFrame()).toContain('Keys (? or Esc to close)');
+    expect(ui.lastFrame()).toContain('Ctrl+C twice');
+    ui.stdin.write('?');
+    await tick();
+    ui.stdin.write('\u0003');
+    await tick(60);
+    expect(ui.lastFrame()).toContain('Press Ctrl+C again to quit');
+    ui.stdin.write('\u0003');
+    await tick();
+    expect(quit).toBe(1);
+    ui.unmount();
+  });
+});

@@ -1,0 +1,105 @@
+import { render } from 'ink-testing-library';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { loadEvents } from '../../source/engine/session/event-log';
+import { ReplayCursor } from '../../source/ui/replay';
+import { ReplayScreen } from '../../source/ui/screens/replay-screen';
+import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
+import { StartScreen } from '../../source/ui/screens/start-screen';
+import { reduceAll } from '../../source/ui/view-state';
+import { ROOT } from '../helpers/fixtures';
+import { KEYS, tick } from './helpers';
+
+const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
+
+describe('replay', () => {
+  it('the cursor gives the same view at any index, forward or back', () => {
+    const cursor = new ReplayCursor(demo);
+    const at = (i: number) => JSON.stringify(cursor.viewAt(i));
+    const forward = [10, 60, demo.length].map(at);
+    const back = [demo.length, 60, 10].map(at).reverse();
+    expect(back).toEqual(forward);
+    expect(at(60)).toBe(JSON.stringify(reduceAll(demo.slice(0, 60))));
+  });
+
+  it('steps, jumps and shows where the developer decided', async () => {
+    const onBack = vi.fn();
+    const { stdin, lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={onBack} autoplay={false} />);
+    await tick();
+    expect(lastFrame()).toContain(`replay demo · event 0/${demo.length} · ⏸ 1×`);
+    stdin.write('n'); // the first tool call
+    await tick();
+    expect(lastFrame()).toContain('→ search_target_usage n=3');
+    stdin.write('t'); // the first test run
+    await tick();
+    expect(lastFrame()).toContain('selected tests: 2/3 passed');
+    stdin.write('r'); // the refinement stage
+    await tick();
+    expect(lastFrame()).toContain('Refinement attempt 1/5: failure identification');
+    stdin.write(KEYS.left);
+    await tick();
+    expect(lastFrame()).toMatch(/event \d+\/\d+ · ⏸/);
+    stdin.write('+');
+    await tick();
+    expect(lastFrame()).toContain('2×');
+    stdin.write('q');
+    expect(onBack).toHaveBeenCalled();
+  });
+
+  it('plays to the end at full speed', async () => {
+    const { lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} initialSpeed={Infinity} />);
+    for (let i = 0; i < 50 && !lastFrame()!.includes(`event ${demo.length}/${demo.length}`); i++) await tick(20);
+    expect(lastFrame()).toContain('PASS (passed) · selected tests 3/3 · hidden tests 9/9');
+  });
+});
+
+describe('sessions browser', () => {
+  it('lists sessions and opens one in the replay', async () => {
+    const rows = [
+      { id: 's-old', created: '1', updated: '1', repo: '/r', target: 'a.py::f', strategy: 'tenet', provider: 'openai', model: 'm', status: 'failed' as const, pass: false, tokens: { input: 1, output: 1 }, costUsd: 0, events: 1, logBytes: 1 },
+      { id: 'demo', created: '2', updated: '2', repo: '/r', target: 'invoicing/tax.py::tax_for', strategy: 'tenet', provider: 'scripted', model: 'scripted', status: 'passed' as const, pass: true, tokens: { input: 1, output: 1 }, costUsd: 0, events: 1, logBytes: 1 },
+    ];
+    const load = vi.fn(() => ({ id: 'demo', events: demo, warnings: [], source: '' }));
+    const { stdin, lastFrame } = render(<SessionsScreen rows={rows} load={load} />);
+    await tick();
+    expect(lastFrame()).toContain('Sessions (2)');
+    expect(lastFrame()).toMatch(/❯ demo passed/);
+    stdin.write(KEYS.enter);
+    await tick();
+    expect(load).toHaveBeenCalledWith('demo');
+    expect(lastFrame()).toContain('replay demo · event');
+  });
+});
+
+describe('start screen', () => {
+  it('searches the functions, switches the mode, and starts with the choice', async () => {
+    const onStart = vi.fn();
+    const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::parse', 'a.py::render', 'b.py::Parser.parse_line']} modelLabel="gpt-test (OpenAI)" onStart={onStart} />);
+    await tick();
+    expect(lastFrame()).toContain('model: gpt-test (OpenAI)');
+    for (const char of 'parse') {
+      stdin.write(char);
+      await tick(5);
+    }
+    await tick();
+    expect(lastFrame()).toContain('2 of 3 functions');
+    stdin.write(KEYS.down);
+    await tick();
+    stdin.write(KEYS.tab);
+    await tick();
+    expect(lastFrame()).toContain('mode: benchmark');
+    stdin.write(KEYS.enter);
+    await tick();
+    expect(onStart).toHaveBeenCalledWith({ target: 'b.py::Parser.parse_line', blank: true });
+  });
+
+  it('says when no model is configured, and does not start', async () => {
+    const onStart = vi.fn();
+    const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::f']} modelProblem="No model is configured. set OPENAI_API_KEY" onStart={onStart} />);
+    await tick();
+    expect(lastFrame()).toContain('No model is configured.');
+    stdin.write(KEYS.enter);
+    await tick();
+    expect(onStart).not.toHaveBeenCalled();
+  });
+});

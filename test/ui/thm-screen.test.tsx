@@ -1,0 +1,98 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it, vi } from 'vitest';
+import { ThmScreen } from '../../source/ui/screens/thm-screen';
+import { initialView, reduceView } from '../../source/ui/view-state';
+import { KEYS, sampleReport, tick } from './helpers';
+
+const approval = () => {
+  const resolve = vi.fn();
+  return { prompt: { kind: 'approve-tests' as const, report: sampleReport(), resolve }, resolve };
+};
+
+describe('ThmScreen', () => {
+  it('shows a progress bar while the suite runs', () => {
+    let view = reduceView(initialView(), { type: 'thm.phase', phase: 'probe' }, 1000);
+    view = reduceView(view, { type: 'thm.collected', phase: 'probe', total: 40 });
+    for (let i = 0; i < 10; i++) view = reduceView(view, { type: 'thm.test', phase: 'probe', nodeid: `t${i}`, outcome: i < 3 ? 'failed' : 'passed', reached: i < 3, durationMs: 1 });
+    const { lastFrame } = render(<ThmScreen view={view} width={100} height={30} />);
+    expect(lastFrame()).toContain('10/40 tests · 3 failing');
+    expect(lastFrame()).toContain('███');
+  });
+
+  it('lists clusters with the proposal marked, the chain of the row under the cursor, and keys', () => {
+    const { prompt } = approval();
+    const { lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
+    const frame = lastFrame()!;
+    expect(frame).toContain('THM 9 tests · 5 passed · 4 failing (1 unreached) · 2 clusters · 1.2 s');
+    expect(frame).toContain('Selected 2 (T=2)');
+    expect(frame).toMatch(/❯ ▾ t\.py::test_direct · 1 test · depth 1 ★/);
+    expect(frame).toMatch(/▸ m\.py::g · 2 tests · depth 2 ★/);
+    expect(frame).toContain('Failing without reaching the target (1)');
+    expect(frame).toContain('t.py::test_direct → m.py::f');
+    expect(frame).toContain('Enter approve the selection');
+  });
+
+  it('an override: expand, take a test in and another out, approve with Enter', async () => {
+    const { prompt, resolve } = approval();
+    const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
+    await tick();
+    stdin.write(KEYS.down); // test_direct's test row
+    await tick();
+    stdin.write(KEYS.down); // cluster m.py::g
+    await tick();
+    stdin.write(KEYS.right); // expand it
+    await tick();
+    expect(lastFrame()).toContain('t.py::test_b depth 3');
+    stdin.write(KEYS.down);
+    await tick();
+    stdin.write(KEYS.down); // test_b
+    await tick();
+    expect(lastFrame()).toContain('t.py::test_b → m.py::h → m.py::g → m.py::f');
+    stdin.write(KEYS.space); // in
+    await tick();
+    stdin.write(KEYS.up);
+    await tick();
+    stdin.write(KEYS.space); // test_a out
+    await tick();
+    expect(lastFrame()).toContain('changed from the proposal');
+    stdin.write(KEYS.enter);
+    await tick();
+    expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_b'], by: 'human' });
+  });
+
+  it('+ and - change T and propose again; a accepts the proposal as it is', async () => {
+    const { prompt, resolve } = approval();
+    const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
+    await tick();
+    stdin.write('+');
+    await tick();
+    expect(lastFrame()).toContain('Selected 3 (T=3)');
+    stdin.write('-');
+    await tick();
+    stdin.write('-');
+    await tick();
+    expect(lastFrame()).toContain('Selected 1 (T=1)');
+    stdin.write('a');
+    await tick();
+    expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_a'], by: 'human' });
+  });
+
+  it('v shows the source of the test under the cursor', async () => {
+    const { prompt } = approval();
+    const sourceOf = vi.fn(async (nodeid: string) => `def ${nodeid.split('::')[1]}():\n    assert f(1) == 2`);
+    const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} sourceOf={sourceOf} />);
+    await tick();
+    stdin.write('v');
+    await tick(60);
+    expect(lastFrame()).toContain('def test_direct():');
+    stdin.write(KEYS.escape);
+    await tick();
+    expect(lastFrame()).toContain('Selected 2');
+  });
+
+  it('still works in a small terminal', () => {
+    const { prompt } = approval();
+    const { lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={40} height={12} />);
+    expect(lastFrame()).toContain('Selected 2 (T=2)');
+  });
+});
