@@ -1,8 +1,11 @@
-// Bundles the CLI into one ESM file: a single file loads in ~0.3 s where the unbundled tree takes twice that.
+// Bundles the CLI: bundled, it starts in a fraction of the unbundled tree's time. Code splitting
+// keeps what a command does not use (the provider SDKs, the parser) out of its start-up: each
+// command's module is imported lazily by main.ts, and lands in its own chunk.
 import { build } from 'esbuild';
-import { chmodSync } from 'node:fs';
+import { chmodSync, rmSync } from 'node:fs';
 
 const outfile = 'dist/tenet.js';
+rmSync('dist/chunks', { recursive: true, force: true });
 
 // Ink loads its devtools (and react-devtools-core) only when DEV=true; bundled, that import would
 // be a static one. It resolves to an empty module instead.
@@ -14,9 +17,13 @@ const noDevtools = {
   },
 };
 await build({
-  entryPoints: ['source/cli.tsx'],
-  outfile,
+  entryPoints: { tenet: 'source/cli.tsx' },
+  outdir: 'dist',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
+  // React's production build: the development one checks every render and costs ~2× per frame.
+  define: { 'process.env.NODE_ENV': '"production"' },
   platform: 'node',
   format: 'esm',
   target: 'node20',

@@ -124,7 +124,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     });
   program
     .command('run')
-    .description('run the whole pipeline headless: THM (its proposal approved), the agent, evaluation on every failing test')
+    .description('run the whole pipeline: THM, the agent, evaluation on every failing test (the TUI in a terminal, else lines or --json)')
     .requiredOption('--repo <dir>', 'root folder of the Python repository')
     .requiredOption('--target <file::qualname>', 'the function to generate')
     .option('--blank', "benchmark mode: blank the target's real body and keep it as ground truth")
@@ -256,7 +256,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--base-url <url>', 'use another API base URL')
     .option('--json', 'print one JSON event per line')
     .action(async (ref: string, opts) => {
-      const { resumeCommand } = await import('./commands/sessions');
+      const { resumeCommand } = await import('./commands/resume');
       setExit(await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, json: !!opts.json }));
     });
   program
@@ -266,7 +266,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addOption(sessionsDirOption())
     .option('--json', 'print the divergences as JSON')
     .action(async (ref: string, opts) => {
-      const { rerunCommand } = await import('./commands/sessions');
+      const { rerunCommand } = await import('./commands/resume');
       setExit(await rerunCommand({ dir: opts.sessionsDir, ref, json: !!opts.json }));
     });
   return program;

@@ -1,30 +1,22 @@
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
-import type { EngineEvent } from '../engine/events';
-import { createModel } from '../engine/model/create-model';
-import { compareRuns, ReplayModel, replayPilot } from '../engine/run/rerun';
-import { runTask, type Ablations } from '../engine/run/run-task';
 import { Catalog, type CatalogEntry } from '../engine/session/catalog';
 import { SCHEMA_VERSION } from '../engine/session/event-log';
-import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession, type ExportedSession } from '../engine/session/load';
 import { sessionsDir } from '../engine/session/paths';
-import { SessionRecorder } from '../engine/session/recorder';
-import { secretRedactor } from '../engine/session/redact';
 import { markdownTranscript } from '../engine/session/transcript';
-import { newSessionId } from '../engine/run/run-task';
-import type { Budget } from '../engine/agent/tenet-strategy';
-import { runCommand } from './run';
 import { textPrinter } from './run-printer';
 
-type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
+/** The sessions folder: --sessions-dir, else $TENET_SESSIONS_DIR, else the config's, else the installation's. */
+export const root = (dir?: string) => sessionsDir(dir, process.env, loadConfig(undefined).sessionsDir);
 
-const root = (dir?: string) => sessionsDir(dir, process.env, loadConfig(undefined).sessionsDir);
-
-function warn(warnings: string[]): void {
+export function warn(warnings: string[]): void {
   for (const warning of warnings) process.stderr.write(`tenet: warning: ${warning}\n`);
 }
+
+// Reading sessions only: resume and rerun, which run the engine, are in ./resume so that browsing
+// and replaying never load the provider SDKs.
 
 /** `tenet sessions`: the catalog, filtered; in a terminal, a browser that replays them. */
 export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; json?: boolean; tui?: boolean }): Promise<number> {
@@ -94,119 +86,4 @@ export function exportCommand(options: { dir?: string; ref: string; format: stri
     process.stdout.write(text);
   }
   return 0;
-}
-
-function startOf(events: readonly EngineEvent[], id: string): Of<'session.start'> {
-  const start = events.find((e): e is Of<'session.start'> => e.type === 'session.start');
-  if (!start) throw new TenetError(`Session ${id} has no start event; there is nothing to go on from.`);
-  return start;
-}
-
-/** The run settings a session recorded. */
-function recordedRun(start: Of<'session.start'>) {
-  const c = start.config as Record<string, unknown>;
-  return {
-    repo: start.repo,
-    target: start.target,
-    blank: start.mode === 'blank',
-    tests: (c.testArgs as string[] | undefined) ?? [],
-    T: c.T === 'all' ? Infinity : ((c.T as number | undefined) ?? 3),
-    jobs: (c.jobs as number | 'auto' | undefined) ?? 'auto',
-    fork: (c.fork as boolean | undefined) ?? true,
-    budget: c.budget as Budget,
-    ablations: c.ablations as Ablations,
-    testTimeout: c.testTimeoutSec as number | undefined,
-    python: c.python as string | undefined,
-  };
-}
-
-/** `tenet resume ID`: go on with an interrupted session from its last completed step. */
-export async function resumeCommand(options: { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean }): Promise<number> {
-  const dir = root(options.dir);
-  const session = loadSession(dir, options.ref);
-  warn(session.warnings);
-  const state = foldEvents(session.events);
-  if (state.result) {
-    throw new TenetError(`Session ${session.id} has finished (${state.result.pass ? 'passed' : 'failed'}); there is nothing to resume.`, `\`tenet rerun ${session.id}\` runs it again without model cost`);
-  }
-  const start = startOf(session.events, session.id);
-  const run = recordedRun(start);
-  const c = start.config as Record<string, unknown>;
-  const provider = options.provider ?? start.provider;
-  const scripted = provider === 'scripted';
-  return runCommand({
-    ...run,
-    provider,
-    model: options.model ?? (scripted ? undefined : start.model),
-    ...(options.baseUrl ?? c.baseUrl ? { baseUrl: (options.baseUrl ?? c.baseUrl) as string } : {}),
-    ...(scripted && c.scriptFile ? { script: c.scriptFile as string, scriptStart: state.totals.modelCalls } : {}),
-    pregenRounds: run.budget.pregenRounds,
-    rrwAttempts: run.budget.rrwAttempts,
-    rrwRounds: run.budget.rrwRounds,
-    json: !!options.json,
-    sessionsDir: dir,
-    resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state) },
-  });
-}
-
-/**
- * `tenet rerun ID`: the whole run again with the current code for THM, tools and tests, the model
- * answering from the record (no API cost); reports where the new run diverges.
- */
-export async function rerunCommand(options: { dir?: string; ref: string; json?: boolean }): Promise<number> {
-  const dir = root(options.dir);
-  const session = loadSession(dir, options.ref);
-  warn(session.warnings);
-  const start = startOf(session.events, session.id);
-  const run = recordedRun(start);
-  const responses = (session.events as EngineEvent[]).filter((e): e is Of<'model.response'> => e.type === 'model.response');
-  const replay = new ReplayModel(responses, start.model);
-  const base = createModel({}, { provider: 'scripted' }, {}, { label: replay.label, turns: [] });
-  const sessionId = newSessionId();
-  const recorder = SessionRecorder.open(dir, sessionId);
-  const events: EngineEvent[] = [];
-  let error: Error | undefined;
-  try {
-    await runTask({
-      repo: run.repo,
-      target: run.target,
-      blank: run.blank,
-      ...(run.python ? { python: run.python } : {}),
-      testArgs: run.tests,
-      T: run.T,
-      jobs: run.jobs,
-      fork: run.fork,
-      testTimeoutSec: run.testTimeout ?? 60,
-      thmTimeoutSec: 3600,
-      budget: run.budget,
-      ablations: run.ablations,
-      model: { model: replay, price: undefined, settings: { ...base.settings, provider: 'replay', model: start.model } },
-      pilot: replayPilot(session.events),
-      sessionId,
-      record: { rerunOf: session.id },
-      emit: (event) => {
-        recorder.record(event);
-        events.push(event);
-      },
-    });
-  } catch (caught) {
-    error = caught as Error;
-    recorder.record({ type: 'error', message: error.message });
-  } finally {
-    recorder.close();
-  }
-  const divergences = compareRuns(session.events, events, secretRedactor(process.env).text);
-  if (error) divergences.push({ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` });
-  if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${responses.length} answers`, now: 'the run ended before using all of them' });
-  if (options.json) {
-    process.stdout.write(`${JSON.stringify({ session: session.id, rerun: sessionId, divergences })}\n`);
-  } else if (!divergences.length) {
-    const tools = events.filter((e) => e.type === 'tool.result').length;
-    const runs = events.filter((e) => e.type === 'tests.run').length;
-    process.stdout.write(`No divergence: THM's selection, ${tools} tool outputs, ${runs} test runs and the result match session ${session.id} (rerun saved as ${sessionId}).\n`);
-  } else {
-    process.stdout.write(`${divergences.length} divergence${divergences.length === 1 ? '' : 's'} from session ${session.id} (rerun saved as ${sessionId}):\n`);
-    for (const d of divergences) process.stdout.write(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`);
-  }
-  return divergences.length ? 1 : 0;
 }

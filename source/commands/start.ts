@@ -21,10 +21,13 @@ export async function startCommand(options: { repo?: string; sessionsDir?: strin
   } catch (error) {
     modelProblem = `${(error as Error).message} ${'fix' in (error as object) ? String((error as { fix?: string }).fix ?? '') : ''}`;
   }
-  const { index } = await buildIndex(repo, { cacheKeyDir: repo });
-  const functions = index.files
-    .filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|conftest\.py$/.test(f.path))
-    .flatMap((f) => f.functions.map((fn) => `${f.path}::${fn.qualname}`));
+  // The screen comes up at once; the function list follows when the index is built (or loaded).
+  const functions = async () => {
+    const { index } = await buildIndex(repo, { cacheKeyDir: repo });
+    return index.files
+      .filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|conftest\.py$/.test(f.path))
+      .flatMap((f) => f.functions.map((fn) => `${f.path}::${fn.qualname}`));
+  };
   const { startTui } = await import('../ui/launch');
   const choice = await startTui({ repo, functions, ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
   if (!choice) return 0;

@@ -102,4 +102,19 @@ describe('start screen', () => {
     await tick();
     expect(onStart).not.toHaveBeenCalled();
   });
+
+  it('is up before the function list, which comes in when the index is ready; an index failure is shown', async () => {
+    let finish!: (list: string[]) => void;
+    const { lastFrame } = render(<StartScreen repo="/r" functions={() => new Promise((resolve) => (finish = resolve))} modelLabel="m" onStart={() => undefined} />);
+    await tick();
+    expect(lastFrame()).toContain('indexing the repository…');
+    finish(['a.py::f', 'a.py::g']);
+    await tick();
+    expect(lastFrame()).toContain('2 of 2 functions');
+    expect(lastFrame()).toContain('a.py::g');
+
+    const failed = render(<StartScreen repo="/r" functions={() => Promise.reject(new Error('no Python files under /r'))} modelLabel="m" onStart={() => undefined} />);
+    await tick();
+    expect(failed.lastFrame()).toContain("Cannot list the repository's functions: no Python files under /r");
+  });
 });

@@ -95,4 +95,15 @@ describe('ThmScreen', () => {
     const { lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={40} height={12} />);
     expect(lastFrame()).toContain('Selected 2 (T=2)');
   });
+
+  it("shows how the highlighted test fails when the terminal has room, and not in a short one", () => {
+    const { prompt } = approval();
+    prompt.report.failing[0]!.longrepr = 't.py:3: in test_direct\n    assert f(1) == 2\nm.py:2: in f\n    raise NotImplementedError\nE   NotImplementedError';
+    const tall = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={40} />).lastFrame()!;
+    expect(tall).toContain('how it fails (failed):');
+    expect(tall).toContain('    assert f(1) == 2');
+    expect(tall).toContain('E   NotImplementedError');
+    const short = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={14} />).lastFrame()!;
+    expect(short).not.toContain('how it fails');
+  });
 });

@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput } from 'ink';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { keyHint } from '../keys';
 import { useTerminalSize } from '../use-terminal-size';
 
@@ -10,17 +10,32 @@ export interface StartChoice {
 
 /**
  * `tenet` with no command: pick the target among the repository's functions (type to search),
- * choose stub or benchmark mode, and see which model will answer before anything runs.
+ * choose stub or benchmark mode, and see which model will answer before anything runs. The list
+ * may be given as a loader (indexing a large repository takes seconds): it starts once the first
+ * frame is on screen.
  */
-export function StartScreen({ repo, functions, modelLabel, modelProblem, onStart }: { repo: string; functions: string[]; modelLabel?: string; modelProblem?: string; onStart(choice: StartChoice): void }) {
+export function StartScreen({ repo, functions: given, modelLabel, modelProblem, onStart }: { repo: string; functions: string[] | (() => Promise<string[]>); modelLabel?: string; modelProblem?: string; onStart(choice: StartChoice): void }) {
   const { exit } = useApp();
+  const [functions, setFunctions] = useState<string[] | undefined>(Array.isArray(given) ? given : undefined);
+  const [indexError, setIndexError] = useState<string>();
+  useEffect(() => {
+    if (Array.isArray(given)) return;
+    let live = true;
+    given().then(
+      (list) => live && setFunctions(list),
+      (error: Error) => live && setIndexError(error.message),
+    );
+    return () => {
+      live = false;
+    };
+  }, [given]);
   const { height } = useTerminalSize();
   const [query, setQuery] = useState('');
   const [cursor, setCursor] = useState(0);
   const [blank, setBlank] = useState(false);
   const matches = useMemo(() => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-    return functions.filter((f) => words.every((w) => f.toLowerCase().includes(w)));
+    return (functions ?? []).filter((f) => words.every((w) => f.toLowerCase().includes(w)));
   }, [query, functions]);
   useInput((input, key) => {
     if (key.escape) exit();
@@ -48,8 +63,9 @@ export function StartScreen({ repo, functions, modelLabel, modelProblem, onStart
       </Text>
       <Text>
         target: {query}
-        <Text inverse> </Text> <Text dimColor>{matches.length} of {functions.length} functions</Text>
+        <Text inverse> </Text> <Text dimColor>{functions ? `${matches.length} of ${functions.length} functions` : indexError ? '' : 'indexing the repository…'}</Text>
       </Text>
+      {indexError ? <Text color="red">Cannot list the repository's functions: {indexError}</Text> : null}
       {matches.slice(first, first + room).map((name, i) => (
         <Text key={name} inverse={first + i === cursor} wrap="truncate">
           {first + i === cursor ? '❯ ' : '  '}

@@ -136,6 +136,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf }: ThmScreenPr
   const first = Math.max(0, Math.min(cursor - Math.floor(room / 2), rows.length - room));
   const visible = rows.slice(first, first + room);
   const current = rows[cursor];
+  // What is left of a tall terminal shows how the highlighted test fails.
+  const failureLines = height - 13 - visible.length;
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   return (
     <Box flexDirection="column">
@@ -180,9 +182,25 @@ export function ThmScreen({ view, prompt, width, height, sourceOf }: ThmScreenPr
           <Text>{short(chainOf.chain.join(' → '), Math.max(20, (width - 2) * 2))}</Text>
         </Box>
       ) : null}
+      {chainOf && failureLines > 0 ? <FailureExcerpt test={chainOf} lines={failureLines} width={width} /> : null}
       <Box marginTop={1}>
         <Text dimColor>{prompt ? keyHint('thm') : 'approved'}</Text>
       </Box>
+    </Box>
+  );
+}
+
+/** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
+function FailureExcerpt({ test, lines, width }: { test: ThmFailingTest; lines: number; width: number }) {
+  const report = (test.longrepr || test.message).trimEnd().split('\n');
+  return (
+    <Box marginTop={1} flexDirection="column">
+      <Text dimColor>how it fails ({test.outcome}{test.timedOut ? ', timed out' : test.crashed ? ', crashed' : ''}):</Text>
+      {report.slice(-lines).map((line, i) => (
+        <Text key={i} wrap="truncate" color={/^E\s/.test(line) ? 'red' : undefined}>
+          {line.slice(0, width) || ' '}
+        </Text>
+      ))}
     </Box>
   );
 }
