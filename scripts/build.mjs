@@ -37,8 +37,9 @@ await build({
     ].join('\n'),
   },
   plugins: [noDevtools],
-  // The tokenizer's data is only for bench/.
-  external: ['gpt-tokenizer'],
+  // The tokenizer's data is only for bench/. ssh2 (docker-modem's ssh:// transport) loads native
+  // addons of its own: it stays in node_modules and is required from there.
+  external: ['gpt-tokenizer', 'ssh2', 'cpu-features'],
 });
 chmodSync(outfile, 0o755);
 

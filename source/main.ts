@@ -33,6 +33,32 @@ function budget(value: string): number {
   return value === 'all' ? Infinity : positiveInt('-T')(value);
 }
 
+/** Where Python runs: the flags `run`, `thm`, `tool` and `demo` share. */
+function withSandboxOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--sandbox <kind>', 'where Python runs: local or docker (default: the config, else $TENET_SANDBOX, else local)').choices(['local', 'docker']))
+    .option('--image <name>', 'with docker: an image with python3 and pytest (default: tenet-python:bookworm, see `tenet image build`)')
+    .option('--docker-host <url>', 'with docker: the engine (default: $DOCKER_HOST, else the local socket)')
+    .option('--mount', 'with docker: bind-mount the workspace instead of copying it in (the engine must run on this machine)')
+    .option('--memory <size>', 'with docker: memory limit of the container, e.g. 2g (default 4g)')
+    .addOption(new Option('--cpus <n>', 'with docker: CPU limit (default: all cores)').argParser(positiveNumber('--cpus')))
+    .addOption(new Option('--pids <n>', 'with docker: process limit (default 1024)').argParser(positiveInt('--pids')))
+    .option('--network', 'with docker: give the container a network (off by default)');
+}
+
+function sandboxFlags(opts: Record<string, unknown>) {
+  return {
+    sandbox: opts.sandbox as string | undefined,
+    image: opts.image as string | undefined,
+    dockerHost: opts.dockerHost as string | undefined,
+    mount: opts.mount as boolean | undefined,
+    memory: opts.memory as string | undefined,
+    cpus: opts.cpus as number | undefined,
+    pids: opts.pids as number | undefined,
+    network: opts.network as boolean | undefined,
+  };
+}
+
 /** Options shared by `run` (and later `bench run`) from commander's parsed flags. */
 function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) {
   return {
@@ -58,6 +84,7 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     sessionsDir: opts.sessionsDir as string | undefined,
     approve: opts.approve as 'ask' | 'auto',
     tui: interactive(opts),
+    sandbox: sandboxFlags(opts),
     tests: tests ?? [],
   };
 }
@@ -118,6 +145,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
           jobs: opts.jobs,
           fork: opts.fork,
           keepWorkspace: !!opts.keepWorkspace,
+          sandbox: sandboxFlags(opts),
           tests: tests ?? [],
         }),
       );
@@ -179,6 +207,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
           selected: opts.selected,
           python: opts.python,
           json: !!opts.json,
+          sandbox: sandboxFlags(opts),
           tests: tests ?? [],
         }),
       );
@@ -197,7 +226,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .action(async (opts) => {
       const { demoCommand } = await import('./commands/demo');
       setExit(
-        await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve }),
+        await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve, sandbox: sandboxFlags(opts) }),
       );
     });
 
@@ -269,6 +298,34 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       const { rerunCommand } = await import('./commands/resume');
       setExit(await rerunCommand({ dir: opts.sessionsDir, ref, json: !!opts.json }));
     });
+  const image = program.command('image').description('the Docker image for --sandbox docker');
+  image
+    .command('build')
+    .description('build the default image (tenet-python:bookworm) offline from Debian packages: debootstrap, then docker import (needs root, about a minute)')
+    .option('--tag <name>', 'image name', 'tenet-python:bookworm')
+    .option('--suite <name>', 'Debian release', 'bookworm')
+    .option('--mirror <url>', "Debian mirror (default: the one apt uses here)")
+    .option('--packages <names...>', 'more Debian packages for the image, e.g. python3-numpy')
+    .option('--docker-host <url>', 'the engine to import into (default: $DOCKER_HOST, else the local socket)')
+    .option('--quiet', 'print only the result')
+    .action(async (opts) => {
+      const { imageBuildCommand } = await import('./commands/docker');
+      setExit(await imageBuildCommand({ tag: opts.tag, suite: opts.suite, mirror: opts.mirror, packages: opts.packages, dockerHost: opts.dockerHost, quiet: !!opts.quiet }));
+    });
+  program
+    .command('gc')
+    .description('remove Docker containers left by a tenet that was killed (found by label; containers of a tenet still running here stay)')
+    .option('--docker-host <url>', 'the engine (default: $DOCKER_HOST, else the local socket)')
+    .option('--all', 'remove the containers of running tenets too')
+    .option('--dry-run', 'list what would be removed')
+    .option('--json', 'print what was removed and kept as JSON')
+    .action(async (opts) => {
+      const { gcCommand } = await import('./commands/docker');
+      setExit(await gcCommand({ dockerHost: opts.dockerHost, all: !!opts.all, dryRun: !!opts.dryRun, json: !!opts.json }));
+    });
+
+  // Where Python runs: the same flags on every command that runs it.
+  for (const name of ['thm', 'run', 'tool', 'demo']) withSandboxOptions(program.commands.find((c) => c.name() === name)!);
   return program;
 }
 

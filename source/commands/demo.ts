@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { installRoot } from '../engine/assets';
 import { loadScript } from '../engine/model/scripted';
+import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { runCommand } from './run';
 
 /** The built-in example: a stub with tests, in examples/invoicing, and a script for it. */
@@ -14,8 +15,9 @@ export const DEMO = {
  * `tenet demo` (what `npm start` runs): a real session on the example — THM, tools, tests and
  * evaluation all run — with the scripted demo model unless a provider is configured.
  */
-export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string; tui?: boolean; approve?: 'ask' | 'auto' }): Promise<number> {
+export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string; tui?: boolean; approve?: 'ask' | 'auto'; sandbox?: SandboxFlags }): Promise<number> {
   return runCommand({
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: options.tui ?? false,
     approve: options.approve ?? 'ask',
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),

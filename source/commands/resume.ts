@@ -8,6 +8,7 @@ import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
 import { SessionRecorder } from '../engine/session/recorder';
 import { secretRedactor } from '../engine/session/redact';
+import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
 import { runCommand } from './run';
 import { root, warn } from './sessions';
 
@@ -34,6 +35,7 @@ function recordedRun(start: Of<'session.start'>) {
     ablations: c.ablations as Ablations,
     testTimeout: c.testTimeoutSec as number | undefined,
     python: c.python as string | undefined,
+    sandboxSpec: recordedSandbox(c.sandbox),
   };
 }
 
@@ -89,6 +91,7 @@ export async function rerunCommand(options: { dir?: string; ref: string; json?: 
       target: run.target,
       blank: run.blank,
       ...(run.python ? { python: run.python } : {}),
+      sandbox: run.sandboxSpec,
       testArgs: run.tests,
       T: run.T,
       jobs: run.jobs,

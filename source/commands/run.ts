@@ -10,6 +10,8 @@ import type { SessionState } from '../engine/session/fold';
 import { sessionsDir } from '../engine/session/paths';
 import { SessionRecorder } from '../engine/session/recorder';
 import { THM_DEFAULTS } from '../engine/thm/run-thm';
+import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
+import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { progressLine } from './progress-line';
 import { textPrinter } from './run-printer';
 
@@ -18,6 +20,10 @@ export interface RunCommandOptions extends ModelFlags {
   target: string;
   blank?: boolean;
   python?: string;
+  /** `--sandbox`, `--image`, `--docker-host` and the limits, as given (the config fills the rest). */
+  sandbox?: SandboxFlags;
+  /** A sandbox already decided (resume and rerun use the recorded one). */
+  sandboxSpec?: SandboxSpec;
   tests: string[];
   T?: number;
   jobs?: number | 'auto';
@@ -60,6 +66,7 @@ export function prepareRun(options: RunCommandOptions) {
     target: options.target,
     blank: options.blank ?? false,
     ...(options.python ? { python: options.python } : {}),
+    sandbox: options.sandboxSpec ?? sandboxSpec(options.sandbox ?? {}, config),
     testArgs: options.tests,
     T: options.T ?? THM_DEFAULTS.T,
     jobs: options.jobs ?? THM_DEFAULTS.jobs,

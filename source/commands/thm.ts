@@ -1,4 +1,6 @@
 import type { EngineEvent } from '../engine/events';
+import { loadConfig } from '../engine/config/config';
+import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { openTask } from '../engine/task/open-task';
 import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
 import { formatThmReport, thmJson } from './format-thm';
@@ -16,6 +18,7 @@ export interface ThmCommandOptions {
   jobs?: number | 'auto';
   fork?: boolean;
   keepWorkspace?: boolean;
+  sandbox?: SandboxFlags;
   tests: string[];
 }
 
@@ -27,6 +30,7 @@ export async function thmCommand(options: ThmCommandOptions): Promise<number> {
     blank: options.blank ?? false,
     ...(options.python ? { python: options.python } : {}),
     keepWorkspace: options.keepWorkspace ?? false,
+    sandbox: sandboxSpec(options.sandbox ?? {}, loadConfig(options.repo)),
   });
   const progress = options.json ? undefined : progressLine();
   try {

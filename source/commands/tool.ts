@@ -1,3 +1,5 @@
+import { loadConfig } from '../engine/config/config';
+import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { TenetError } from '../engine/errors';
 import { openTask } from '../engine/task/open-task';
 import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
@@ -13,6 +15,7 @@ export interface ToolCommandOptions {
   args: string[];
   selected?: string[];
   python?: string;
+  sandbox?: SandboxFlags;
   json?: boolean;
   tests: string[];
 }
@@ -60,7 +63,13 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
   }
   if (!options.repo || !options.target) throw new TenetError('tenet tool needs --repo and --target.', 'e.g. tenet tool search_class --repo . --target pkg/mod.py::func --arg class_name=Cart');
   const args = parseToolArgs(options.args);
-  const task = await openTask({ repo: options.repo, target: options.target, blank: options.blank ?? false, ...(options.python ? { python: options.python } : {}) });
+  const task = await openTask({
+    repo: options.repo,
+    target: options.target,
+    blank: options.blank ?? false,
+    sandbox: sandboxSpec(options.sandbox ?? {}, loadConfig(options.repo)),
+    ...(options.python ? { python: options.python } : {}),
+  });
   const { openToolbox } = await import('../engine/tools/toolbox');
   let toolbox: Awaited<ReturnType<typeof openToolbox>> | undefined;
   try {

@@ -22,6 +22,20 @@ export const configSchema = z
     rrwRounds: z.number().int().positive(),
     testTimeout: z.number().positive(),
     sessionsDir: z.string(),
+    sandbox: z.enum(['local', 'docker']),
+    image: z.string().min(1),
+    dockerHost: z.string().min(1),
+    docker: z
+      .object({
+        memory: z.union([z.string(), z.number().positive()]),
+        cpus: z.number().positive(),
+        pids: z.number().int().min(16),
+        tmp: z.union([z.string(), z.number().positive()]),
+        network: z.boolean(),
+        mount: z.boolean(),
+      })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();

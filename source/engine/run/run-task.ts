@@ -7,7 +7,9 @@ import { TenetError } from '../errors';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import type { EventSink, RunResult } from '../events';
 import type { ModelChoice } from '../model/create-model';
-import { readSource } from '../python/source-text';
+import { decodeSource } from '../python/source-text';
+import type { SandboxSpec } from '../sandbox/create-sandbox';
+import { describeSandbox } from '../sandbox/sandbox-spec';
 import type { SessionState } from '../session/fold';
 import { hideTests } from '../task/hide-tests';
 import { openTask } from '../task/open-task';
@@ -33,6 +35,8 @@ export interface RunOptions {
   target: string;
   blank: boolean;
   python?: string;
+  /** Where Python runs (default: this machine). */
+  sandbox?: SandboxSpec;
   testArgs: string[];
   T: number;
   jobs: number | 'auto';
@@ -88,7 +92,14 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   const resume = options.resume;
   const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
   const emit = options.emit;
-  const task = await openTask({ repo: options.repo, target: options.target, blank: options.blank, ...(options.python ? { python: options.python } : {}) });
+  const task = await openTask({
+    repo: options.repo,
+    target: options.target,
+    blank: options.blank,
+    session: sessionId,
+    ...(options.python ? { python: options.python } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+  });
   const strategy = 'tenet';
   let toolbox: Awaited<ReturnType<typeof openToolbox>> | undefined;
   try {
@@ -119,6 +130,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
           fork: options.fork,
           testTimeoutSec: options.testTimeoutSec,
           python: task.python.executable,
+          sandbox: describeSandbox(options.sandbox ?? { kind: 'local' }),
           workspace: task.workspace.root,
           originalSha1,
         },
@@ -233,7 +245,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     const hiddenIds = failing.filter((id) => !selected.includes(id));
     const pass = failing.every((id) => entryPassed(id, evaluation.outcomes));
 
-    const finalText = readSource(task.workspace.path(task.target.file)).text;
+    // What the evaluation ran: in a container, the file as it is there.
+    const finalText = decodeSource(await task.sandbox.readFile(task.target.file)).text;
     const patch = unifiedPatch(task.target.file, task.target.originalText, finalText);
     const totals = conversation.totals;
     const result: RunResult = {

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 import { onShutdown } from '../lifecycle';
@@ -66,6 +67,10 @@ export class LocalSandbox implements Sandbox {
 
   async syncFile(): Promise<void> {
     // The workspace folder is the sandbox's own disk.
+  }
+
+  readFile(rel: string): Promise<Buffer> {
+    return readFile(join(this.workdir, rel));
   }
 
   async dispose(): Promise<void> {

@@ -55,5 +55,7 @@ export interface Sandbox {
   run(argv: string[], options?: RunOptions): Promise<RunResult>;
   /** Makes a workspace file's new content visible inside the sandbox (a no-op where they share a disk). */
   syncFile(rel: string): Promise<void>;
+  /** A workspace file as processes in the sandbox see it (what the tests ran against). */
+  readFile(rel: string): Promise<Buffer>;
   dispose(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TenetError } from '../errors';
+import { LOCAL, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { encodeSource } from '../python/source-text';
@@ -17,6 +18,10 @@ export interface TaskOptions {
   python?: string;
   keepWorkspace?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Where Python runs (default: this machine). */
+  sandbox?: SandboxSpec;
+  /** Names the sandbox (a container's label): the session id, when there is one. */
+  session?: string;
 }
 
 /** A target ready to work on: resolved in the checkout, copied into a workspace, with a checked interpreter. */
@@ -37,6 +42,8 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const env = options.env ?? process.env;
   const resolved = await resolveTarget(repoDir, options.target);
   const target = await prepareTarget(resolved, options.blank ? 'blank' : 'stub');
+  const spec = options.sandbox ?? LOCAL;
+  if (spec.kind === 'docker') return openInContainer(options, repoDir, target, spec, env);
   // The interpreter check (a Python start-up and a pytest import) overlaps the copy. It runs in
   // the checkout's folder but only reads: `python -c` writes no bytecode.
   const probeSandbox = new LocalSandbox(repoDir, env);
@@ -51,14 +58,40 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
     await workspace.dispose();
     throw checked.reason;
   }
-  if (target.startText !== target.originalText) {
-    // Benchmark mode: from here on the workspace holds the blank, never the ground truth.
-    await workspace.write(target.file, encodeSource({ text: target.startText, encoding: target.source.encoding }));
-  }
+  await writeStart(workspace, target);
   const sandbox = new LocalSandbox(workspace.root, env);
   const dispose = async () => {
     await sandbox.dispose();
     await workspace.dispose();
   };
   return { repoDir, target, workspace, sandbox, python: checked.value, dispose };
+}
+
+/** Benchmark mode: from here on the workspace holds the blank, never the ground truth. */
+async function writeStart(workspace: Workspace, target: PreparedTarget): Promise<void> {
+  if (target.startText !== target.originalText) await workspace.write(target.file, encodeSource({ text: target.startText, encoding: target.source.encoding }));
+}
+
+/**
+ * The container variant: the workspace (with the blank already in it) is copied into a new
+ * container, and the interpreter is the container's (`--python`, else `python3` there).
+ */
+async function openInContainer(options: TaskOptions, repoDir: string, target: PreparedTarget, spec: Extract<SandboxSpec, { kind: 'docker' }>, env: NodeJS.ProcessEnv): Promise<OpenTask> {
+  const workspace = await Workspace.create(repoDir, { keep: options.keepWorkspace ?? false });
+  let sandbox: Sandbox | undefined;
+  try {
+    await writeStart(workspace, target);
+    sandbox = await openSandbox(spec, workspace.root, options.session ?? 'adhoc', env);
+    const python = await checkPython(sandbox, options.python ? { executable: options.python, origin: '--python' } : { executable: 'python3', origin: `the image ${spec.image}` });
+    const opened = sandbox;
+    const dispose = async () => {
+      await opened.dispose();
+      await workspace.dispose();
+    };
+    return { repoDir, target, workspace, sandbox, python, dispose };
+  } catch (error) {
+    await sandbox?.dispose();
+    await workspace.dispose();
+    throw error;
+  }
 }

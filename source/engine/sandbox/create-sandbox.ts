@@ -1,0 +1,26 @@
+import type { ContainerLimits } from './docker/limits';
+import { LocalSandbox } from './local-sandbox';
+import type { Sandbox } from './sandbox';
+
+/** Where a task's Python runs: on this machine, or in a container of a Docker engine. */
+export type SandboxSpec =
+  | { kind: 'local' }
+  | {
+      kind: 'docker';
+      image: string;
+      /** `--docker-host`; else DOCKER_HOST, else the local socket. */
+      host?: string;
+      /** Bind-mount the workspace instead of copying it in. */
+      mount?: boolean;
+      limits: ContainerLimits;
+    };
+
+export const LOCAL: SandboxSpec = { kind: 'local' };
+
+/** A sandbox over a workspace folder; `session` labels a container so `tenet gc` can find it. */
+export async function openSandbox(spec: SandboxSpec, workspaceRoot: string, session: string, env: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
+  if (spec.kind === 'local') return new LocalSandbox(workspaceRoot, env);
+  // Loaded on demand: a local run never pays for the Docker client.
+  const { DockerSandbox } = await import('./docker/docker-sandbox');
+  return DockerSandbox.create(workspaceRoot, { image: spec.image, limits: spec.limits, session, env, ...(spec.host ? { host: spec.host } : {}), ...(spec.mount ? { mount: true } : {}) });
+}

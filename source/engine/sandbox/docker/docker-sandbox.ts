@@ -1,0 +1,197 @@
+import type Docker from 'dockerode';
+import { hostname } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { basename, join, posix } from 'node:path';
+import { pythonHelpersDir } from '../../assets';
+import { TenetError } from '../../errors';
+import { onShutdown } from '../../lifecycle';
+import { collect } from '../run-process';
+import type { RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from '../sandbox';
+import { packFiles, packTree, readSingleFile, type Owner } from './archive';
+import { connectDocker, type DockerEndpoint } from './connect';
+import { PID_DIR, runQuiet, startExec } from './exec-process';
+import type { ContainerLimits } from './limits';
+import { DEFAULT_IMAGE, LABELS } from './names';
+import { removeContainerNow } from './reaper';
+
+
+export interface DockerSandboxOptions {
+  image: string;
+  /** `--docker-host`; else DOCKER_HOST, else the local socket. */
+  host?: string;
+  /** Bind-mount the workspace instead of copying it in (the engine must share this machine's disk). */
+  mount?: boolean;
+  limits: ContainerLimits;
+  /** Session id for the container's label and name. */
+  session: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const WORK_ROOT = '/workspace';
+const HELPERS_ROOT = '/opt/tenet';
+/** The user tenet runs as in a container it copies the workspace into: `nobody`, never root. */
+const NOBODY: Owner = { uid: 65534, gid: 65534 };
+
+/**
+ * A session's container: THM's pytest runs, the agent's tests and its debugger run in it through
+ * `exec`. The host workspace stays the source of truth (tenet blanks, submits and hides tests
+ * there); `syncFile` copies a changed file in. Isolated by default: no network, memory, CPU and
+ * process limits, a read-only root file system with only the workspace and /tmp writable, no
+ * capabilities, not root. The container goes when the session ends, on Ctrl-C or on an error.
+ */
+export class DockerSandbox implements Sandbox {
+  readonly kind = 'docker' as const;
+  readonly helpersDir = `${HELPERS_ROOT}/python`;
+  private readonly live = new Set<SandboxProcess>();
+  private unregister: () => void = () => undefined;
+  private removed = false;
+
+  private constructor(
+    private readonly docker: Docker,
+    private readonly endpoint: DockerEndpoint,
+    readonly container: Docker.Container,
+    private readonly hostRoot: string,
+    readonly workdir: string,
+    readonly env: NodeJS.ProcessEnv,
+    private readonly owner: Owner,
+    private readonly mounted: boolean,
+    readonly image: string,
+  ) {
+    this.unregister = onShutdown(() => this.removeNow());
+  }
+
+  static async create(hostRoot: string, options: DockerSandboxOptions): Promise<DockerSandbox> {
+    const { docker, endpoint } = await connectDocker(options.host, options.env);
+    let imageInfo: Docker.ImageInspectInfo;
+    try {
+      imageInfo = await docker.getImage(options.image).inspect();
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode !== 404) throw dockerError(`Cannot inspect image ${options.image}`, error);
+      throw new TenetError(
+        `The Docker image ${options.image} is not on the engine at ${endpoint.url}.`,
+        options.image === DEFAULT_IMAGE
+          ? 'build it with `tenet image build` (offline, about a minute), or pass --image with any image that has python3 and pytest'
+          : `build or pull it there, or pass --image with an image that has python3 and pytest (\`tenet image build\` makes ${DEFAULT_IMAGE})`,
+      );
+    }
+    const mounted = options.mount ?? false;
+    // A bind-mounted workspace keeps its owner: run as that owner so the tests can write in it.
+    const owner: Owner = mounted ? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } : NOBODY;
+    const workdir = posix.join(WORK_ROOT, basename(hostRoot) || 'repo');
+    const limits = options.limits;
+    let container: Docker.Container;
+    try {
+      container = await docker.createContainer({
+        name: `tenet-${options.session}-${Math.random().toString(36).slice(2, 8)}`,
+        Image: options.image,
+        Entrypoint: [],
+        Cmd: ['sleep', 'infinity'],
+        User: `${owner.uid}:${owner.gid}`,
+        WorkingDir: workdir,
+        Env: ['HOME=/tmp'],
+        Labels: { [LABELS.managed]: 'true', [LABELS.session]: options.session, [LABELS.owner]: `${hostname()}:${process.pid}` },
+        NetworkDisabled: !limits.network,
+        Volumes: mounted ? { [HELPERS_ROOT]: {} } : { [WORK_ROOT]: {}, [HELPERS_ROOT]: {} },
+        HostConfig: {
+          Init: true,
+          NetworkMode: limits.network ? 'bridge' : 'none',
+          Memory: limits.memoryBytes,
+          MemorySwap: limits.memoryBytes,
+          NanoCpus: Math.round(limits.cpus * 1e9),
+          PidsLimit: limits.pids,
+          ReadonlyRootfs: true,
+          Tmpfs: { '/tmp': `rw,exec,nosuid,nodev,size=${limits.tmpBytes}` },
+          CapDrop: ['ALL'],
+          SecurityOpt: ['no-new-privileges'],
+          ...(mounted ? { Binds: [`${hostRoot}:${workdir}`] } : {}),
+        },
+      });
+    } catch (error) {
+      throw dockerError(`Cannot create a container from ${options.image}`, error);
+    }
+    const imageEnv = Object.fromEntries((imageInfo.Config?.Env ?? []).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, HOME: '/tmp' }, owner, mounted, options.image);
+    try {
+      await container.start();
+      await container.putArchive(packTree(pythonHelpersDir(), 'python', NOBODY), { path: HELPERS_ROOT });
+      if (!mounted) await container.putArchive(packTree(hostRoot, basename(workdir), owner), { path: WORK_ROOT });
+      await runQuiet({ container }, ['mkdir', '-p', PID_DIR]);
+    } catch (error) {
+      await sandbox.dispose();
+      throw dockerError('Cannot set up the container', error);
+    }
+    return sandbox;
+  }
+
+  get id(): string {
+    return this.container.id;
+  }
+
+  spawn(argv: string[], options: SpawnOptions = {}): SandboxProcess {
+    if (!argv.length) throw new Error('spawn: empty command');
+    const child = startExec({
+      container: this.container,
+      argv,
+      env: options.env ?? {},
+      workingDir: options.cwd ? posix.join(this.workdir, options.cwd) : this.workdir,
+    });
+    this.live.add(child);
+    void child.exited.then(() => this.live.delete(child));
+    return child;
+  }
+
+  run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
+    return collect(this.spawn(argv, options), options);
+  }
+
+  async syncFile(rel: string): Promise<void> {
+    if (this.mounted) return;
+    // Parent folders go too, owned by the container's user, in case they are new.
+    const parts = rel.split('/').slice(0, -1);
+    const dirs = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    try {
+      await this.container.putArchive(packFiles(this.hostRoot, [...dirs, rel], this.owner), { path: this.workdir });
+    } catch (error) {
+      throw dockerError(`Cannot copy ${rel} into the container`, error);
+    }
+    // Python trusts a .pyc whose recorded source mtime (whole seconds) and size match, so two
+    // versions of one size written within a second could share one. The host drops its bytecode
+    // on each write (Workspace.write); the container's goes here, after the new source is in.
+    if (rel.endsWith('.py')) {
+      const dir = posix.join(this.workdir, posix.dirname(rel));
+      await runQuiet({ container: this.container }, ['sh', '-c', 'rm -f "$1"/__pycache__/"$2".*.pyc', 'sh', dir, posix.basename(rel, '.py')]);
+    }
+  }
+
+  async readFile(rel: string): Promise<Buffer> {
+    if (this.mounted) return readFile(join(this.hostRoot, rel));
+    try {
+      return await readSingleFile(await this.container.getArchive({ path: posix.join(this.workdir, rel) }));
+    } catch (error) {
+      throw dockerError(`Cannot read ${rel} from the container`, error);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.unregister();
+    if (this.removed) return;
+    this.removed = true;
+    for (const child of this.live) child.stdin.destroy();
+    await this.container.remove({ force: true, v: true }).catch(() => undefined);
+  }
+
+  /** The exit-hook path: no promise can be awaited there. */
+  private removeNow(): void {
+    if (this.removed) return;
+    this.removed = true;
+    removeContainerNow(this.endpoint, this.container.id);
+  }
+}
+
+/** A Docker API failure as a TenetError that carries the engine's own message. */
+export function dockerError(what: string, error: unknown): Error {
+  if (error instanceof TenetError) return error;
+  const json = (error as { json?: { message?: string } }).json;
+  const message = json?.message ?? (error as Error).message;
+  return new TenetError(`${what}: ${message}`, 'check the Docker engine (`docker info`) and the image, or use --sandbox local');
+}

@@ -1,0 +1,113 @@
+import type Docker from 'dockerode';
+import { constants } from 'node:os';
+import { PassThrough, type Duplex } from 'node:stream';
+import type { ExitStatus, SandboxProcess } from '../sandbox';
+
+/** Where each exec notes its process id inside the container, so it can be killed. */
+export const PID_DIR = '/tmp/.tenet-exec';
+
+const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]));
+
+/**
+ * Docker has no API to kill an exec. Every exec therefore starts as `sh` that writes its own pid
+ * and then execs the command: the process keeps that pid, and since Docker makes each exec the
+ * leader of its own session and process group, `kill -9 -PID` takes whatever it started with it.
+ */
+const launcher = (pidFile: string) => `echo $$ > ${pidFile}; exec "$@"`;
+/** Waits (up to 2 s) for the pid file of an exec that may only just be starting, then kills its group. */
+const killer = (pidFile: string, signal: number) =>
+  `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; [ -s ${pidFile} ] && kill -${signal} -$(cat ${pidFile}) 2>/dev/null; rm -f ${pidFile}`;
+
+let counter = 0;
+
+export interface ExecSpec {
+  container: Docker.Container;
+  argv: string[];
+  env: Record<string, string>;
+  workingDir: string;
+  user?: string;
+}
+
+/**
+ * One process in a running container through `exec`, with stdin attached and the multiplexed
+ * output split into stdout and stderr, behaving like a local child process: the streams exist at
+ * once (the exec starts asynchronously), `exited` resolves once the output is drained.
+ */
+export function startExec(spec: ExecSpec): SandboxProcess {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const pidFile = `${PID_DIR}/${process.pid}-${++counter}`;
+  let started = false;
+  let killWith: number | undefined;
+  let killed = false;
+
+  const kill = (signal: NodeJS.Signals = 'SIGKILL') => {
+    const number = constants.signals[signal] ?? 9;
+    if (!started) {
+      killWith = number;
+      return;
+    }
+    killed = true;
+    void runQuiet(spec, ['sh', '-c', killer(pidFile, number)]);
+  };
+
+  const exited = (async (): Promise<ExitStatus> => {
+    let exec: Docker.Exec;
+    let socket: Duplex;
+    try {
+      exec = await spec.container.exec({
+        Cmd: ['sh', '-c', launcher(pidFile), 'tenet-exec', ...spec.argv],
+        Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
+        WorkingDir: spec.workingDir,
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+        ...(spec.user ? { User: spec.user } : {}),
+      });
+      socket = (await exec.start({ hijack: true, stdin: true })) as Duplex;
+    } catch (error) {
+      stdout.end();
+      stderr.end();
+      return { exitCode: 127, signal: null, error: `docker exec failed: ${(error as Error).message}` };
+    }
+    started = true;
+    if (killWith !== undefined) kill(SIGNAL_NAMES.get(killWith) as NodeJS.Signals);
+    stdin.pipe(socket);
+    socket.on('error', () => undefined);
+    spec.container.modem.demuxStream(socket, stdout, stderr);
+    await new Promise<void>((resolve) => {
+      socket.once('end', resolve);
+      socket.once('close', resolve);
+    });
+    stdout.end();
+    stderr.end();
+    const info = await exec.inspect().catch(() => undefined);
+    // Docker reports a process killed by signal N as 128 + N, as a shell would.
+    const code = info?.ExitCode ?? null;
+    if (code !== null && code > 128 && SIGNAL_NAMES.has(code - 128) && (killed || code - 128 === 9)) return { exitCode: null, signal: SIGNAL_NAMES.get(code - 128)! };
+    if (code === 127) {
+      return { exitCode: 127, signal: null, error: `command not found in the container: ${spec.argv[0]}` };
+    }
+    return { exitCode: code, signal: null };
+  })();
+
+  return { stdin, stdout, stderr, exited, kill };
+}
+
+/** Runs a short command in the container and waits for it, ignoring its output (kills, clean-ups). */
+export async function runQuiet(spec: Pick<ExecSpec, 'container' | 'user'>, argv: string[]): Promise<number | null> {
+  try {
+    const exec = await spec.container.exec({ Cmd: argv, AttachStdout: true, AttachStderr: true, ...(spec.user ? { User: spec.user } : {}) });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    stream.resume();
+    await new Promise<void>((resolve) => {
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+    });
+    return (await exec.inspect()).ExitCode;
+  } catch {
+    return null;
+  }
+}

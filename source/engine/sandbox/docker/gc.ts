@@ -1,0 +1,49 @@
+import { hostname } from 'node:os';
+import { connectDocker } from './connect';
+import { LABELS } from './names';
+
+export interface LeftContainer {
+  id: string;
+  name: string;
+  session: string;
+  owner: string;
+  state: string;
+  /** Why it stays: its tenet process is still running on this machine. */
+  inUse: boolean;
+}
+
+/** Whether a process with this pid runs here (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Containers tenet made (found by label) whose session is over: their tenet process was killed
+ * before it could remove them (SIGKILL, a power cut). Containers of a tenet still running on this
+ * machine are kept unless `all`; those started from other machines cannot be checked and go.
+ */
+export async function collectGarbage(options: { host?: string; all?: boolean; dryRun?: boolean }): Promise<{ removed: LeftContainer[]; kept: LeftContainer[] }> {
+  const { docker } = await connectDocker(options.host);
+  const listed = await docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.managed}=true`] }) });
+  const here = hostname();
+  const removed: LeftContainer[] = [];
+  const kept: LeftContainer[] = [];
+  for (const info of listed) {
+    const owner = info.Labels[LABELS.owner] ?? '';
+    const [ownerHost, ownerPid] = [owner.slice(0, owner.lastIndexOf(':')), Number(owner.slice(owner.lastIndexOf(':') + 1))];
+    const inUse = ownerHost === here && Number.isInteger(ownerPid) && ownerPid !== process.pid && alive(ownerPid);
+    const entry: LeftContainer = { id: info.Id, name: (info.Names[0] ?? '').replace(/^\//, ''), session: info.Labels[LABELS.session] ?? '', owner, state: info.State, inUse };
+    if (inUse && !options.all) {
+      kept.push(entry);
+      continue;
+    }
+    if (!options.dryRun) await docker.getContainer(info.Id).remove({ force: true, v: true });
+    removed.push(entry);
+  }
+  return { removed, kept };
+}

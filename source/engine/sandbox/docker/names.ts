@@ -1,0 +1,9 @@
+/** The image `tenet image build` makes and `--sandbox docker` uses unless told otherwise. */
+export const DEFAULT_IMAGE = 'tenet-python:bookworm';
+
+/** Labels on every container tenet makes: `tenet gc` finds what a crash left by them. */
+export const LABELS = {
+  managed: 'dev.tenet.managed',
+  session: 'dev.tenet.session',
+  owner: 'dev.tenet.owner',
+} as const;
