@@ -10,7 +10,7 @@ export async function imageBuildCommand(options: { tag?: string; suite?: string;
     ...(options.packages?.length ? { packages: options.packages } : {}),
     ...(options.dockerHost ? { host: options.dockerHost } : {}),
     // debootstrap says a line per package; the ones that say what it is doing are enough.
-    onLine: options.quiet ? undefined : (line) => /^(I: (Retrieving|Validating|Installing|Configuring|Base system)|debootstrap|docker import)/.test(line) && process.stderr.write(`${line}\n`),
+    onLine: options.quiet ? undefined : (line) => /^(I: (Retrieving InRelease|Validating Packages|Installing core|Configuring required|Base system)|debootstrap|docker import)/.test(line) && process.stderr.write(`${line}\n`),
   });
   process.stdout.write(`built ${result.tag} (${(result.sizeBytes / 1e6).toFixed(0)} MB) in ${result.seconds.toFixed(0)} s\n`);
   return 0;

@@ -6,7 +6,9 @@ import { createModel } from '../../source/engine/model/create-model';
 import { headlessPilot } from '../../source/engine/run/pilot';
 import { runTask } from '../../source/engine/run/run-task';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
+import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { FIXTURES } from '../helpers/fixtures';
+import { SANDBOXES } from '../helpers/sandboxes';
 
 // Correct, and not the original text (that would make an empty patch in benchmark mode).
 const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
@@ -19,7 +21,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budget: Partial<Budget> = {}): Promise<{ result: RunResult; events: EngineEvent[] }> {
+async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budget: Partial<Budget> = {}, sandbox: SandboxSpec = LOCAL): Promise<{ result: RunResult; events: EngineEvent[] }> {
   server = await startFakeModelServer(turns);
   const env = provider === 'openai' ? { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url };
   const model = createModel({ maxRetries: 3 }, { provider, model: 'test-model' }, env);
@@ -27,6 +29,7 @@ async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budg
   const result = await runTask({
     repo: join(FIXTURES, 'shop'),
     target: 'shop/cart.py::Cart.total',
+    sandbox,
     blank: true,
     testArgs: ['tests/test_cart.py'],
     T: 2,
@@ -48,12 +51,13 @@ const phases = (events: EngineEvent[]) =>
 const toolMessages = (request: { body: Record<string, unknown> }) =>
   (request.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'tool').map((m) => String(m.content));
 
-describe('the TENET agent against a fake model server (real SDK clients)', () => {
+// A whole scripted session, the same in a container as on this machine.
+describe.each(SANDBOXES)('the TENET agent against a fake model server (real SDK clients), %s sandbox', (_name, sandbox) => {
   it('passes at the first submission; the hidden test decides with the others', async () => {
     const { result, events } = await session('openai', [
       { say: 'Let me look at subtotal and check that no test is visible beyond mine.', calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }, { name: 'search_code', arguments: { code_str: 'def test_receipt' } }] },
       submit(RIGHT),
-    ]);
+    ], {}, sandbox);
     expect(result).toMatchObject({
       pass: true,
       stopReason: 'passed',
@@ -94,7 +98,7 @@ describe('the TENET agent against a fake model server (real SDK clients)', () =>
       { say: 'It returns 10.0: the percent is never applied.' },
       { say: 'discount() is imported from shop.pricing for exactly this.' },
       submit(RIGHT),
-    ]);
+    ], {}, sandbox);
     expect(result).toMatchObject({ pass: true, stopReason: 'passed', rounds: { pregen: 1, rrwAttempts: 2, total: 8 } });
     expect(phases(events)).toEqual([
       'pregen',
@@ -118,7 +122,9 @@ describe('the TENET agent against a fake model server (real SDK clients)', () =>
     expect(lastMessages).toContain('Stage 3 — code refinement');
     expect(lastMessages).toContain('refinement attempt 2 of 5');
   });
+});
 
+describe('the TENET agent against a fake model server (real SDK clients)', () => {
   it('stops when the budget is spent: no submission in pre-generation, then refinement that never passes', async () => {
     const none = await session('openai', [{ say: 'Thinking.' }, { say: 'Still thinking.' }], { pregenRounds: 2 });
     expect(none.result).toMatchObject({ pass: false, stopReason: 'no-implementation', usage: { modelCalls: 2 } });

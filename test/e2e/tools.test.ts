@@ -6,7 +6,9 @@ import { callTool } from '../../source/engine/tools/call-tool';
 import type { ToolContext } from '../../source/engine/tools/context';
 import { toolDefinitions, TOOLS } from '../../source/engine/tools/registry';
 import { openToolbox } from '../../source/engine/tools/toolbox';
+import type { SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { FIXTURES } from '../helpers/fixtures';
+import { SANDBOXES } from '../helpers/sandboxes';
 
 interface Box {
   task: OpenTask;
@@ -14,8 +16,8 @@ interface Box {
   dispose(): Promise<void>;
 }
 
-async function box(repo: string, target: string, options: { blank?: boolean; selected?: string[] } = {}): Promise<Box> {
-  const task = await openTask({ repo: join(FIXTURES, repo), target, blank: options.blank ?? false });
+async function box(repo: string, target: string, options: { blank?: boolean; selected?: string[]; sandbox?: SandboxSpec } = {}): Promise<Box> {
+  const task = await openTask({ repo: join(FIXTURES, repo), target, blank: options.blank ?? false, ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const toolbox = await openToolbox(task, { selectedTests: options.selected ?? [], indexCacheFile: null, debuggerTimeoutMs: 8000 });
   return {
     task,
@@ -148,11 +150,12 @@ describe('search_target_usage for a method', () => {
   });
 });
 
-describe('implementation, tests and the debugger on the shop fixture (benchmark mode)', () => {
+// The same tools and the same answers whether Python runs here or in a container.
+describe.each(SANDBOXES)('implementation, tests and the debugger on the shop fixture (benchmark mode), %s sandbox', (_name, sandbox) => {
   let b: Box;
   const selected = ['tests/test_pricing.py::test_apply_discount_basic', 'tests/test_pricing.py::test_apply_discount_rejects_bad_percent'];
   beforeAll(async () => {
-    b = await box('shop', 'shop/pricing.py::apply_discount', { blank: true, selected });
+    b = await box('shop', 'shop/pricing.py::apply_discount', { blank: true, selected, sandbox });
   });
   afterAll(() => b.dispose());
 

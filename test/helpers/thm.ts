@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../../source/engine/events';
+import type { SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { openTask } from '../../source/engine/task/open-task';
 import { runThm, THM_DEFAULTS } from '../../source/engine/thm/run-thm';
 import type { ThmReport } from '../../source/engine/thm/report';
@@ -12,7 +13,7 @@ export interface ThmRun {
 export async function thmOn(
   repo: string,
   target: string,
-  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean } = {},
+  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean; sandbox?: SandboxSpec } = {},
 ): Promise<ThmRun> {
   const task = await openTask({
     repo,
@@ -20,6 +21,7 @@ export async function thmOn(
     blank: options.blank ?? false,
     ...(options.python ? { python: options.python } : {}),
     ...(options.env ? { env: options.env } : {}),
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   const events: EngineEvent[] = [];
   try {

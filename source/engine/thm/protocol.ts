@@ -53,6 +53,9 @@ export type PluginCollectError = Extract<PluginEvent, { e: 'collecterror' }>;
  * Splits a byte stream into plugin events. pytest's own progress output shares the stream, so a
  * marked line may follow dots on the same line: look for the mark anywhere in the line.
  */
+/** Longer lines without a newline are a test's output, not the plugin's (see dropNoise). */
+const NOISE_CAP = 8_000_000;
+
 export class PluginLineReader {
   private pending = '';
   /** The last unmarked output, for diagnostics when pytest fails before the plugin speaks. */
@@ -61,12 +64,33 @@ export class PluginLineReader {
   constructor(private readonly onEvent: (event: PluginEvent) => void) {}
 
   push(chunk: string): void {
-    this.pending += chunk;
-    let newline: number;
-    while ((newline = this.pending.indexOf('\n')) !== -1) {
-      this.line(this.pending.slice(0, newline));
-      this.pending = this.pending.slice(newline + 1);
+    // Only the new chunk is searched for line ends: a test that prints 100 MB without a newline
+    // must cost one pass over it, not one pass per chunk.
+    let newline = chunk.indexOf('\n');
+    if (newline === -1) {
+      this.pending += chunk;
+      if (this.pending.length > NOISE_CAP) this.dropNoise();
+      return;
     }
+    let start = 0;
+    while (newline !== -1) {
+      this.line(this.pending + chunk.slice(start, newline));
+      this.pending = '';
+      start = newline + 1;
+      newline = chunk.indexOf('\n', start);
+    }
+    this.pending = chunk.slice(start);
+  }
+
+  /**
+   * A line this long is a test's own output (the plugin's events are capped well below it): keep
+   * what follows a mark, if one started, else only enough to find a mark split across chunks.
+   */
+  private dropNoise(): void {
+    const at = this.pending.indexOf(MARK);
+    const kept = at === -1 ? this.pending.slice(-MARK.length) : this.pending.slice(at);
+    this.noise = `[... ${this.pending.length - kept.length} characters of test output without a newline dropped ...]\n`;
+    this.pending = kept.length > NOISE_CAP ? '' : kept;
   }
 
   end(): void {

@@ -31,6 +31,8 @@ const WORK_ROOT = '/workspace';
 const HELPERS_ROOT = '/opt/tenet';
 /** The user tenet runs as in a container it copies the workspace into: `nobody`, never root. */
 const NOBODY: Owner = { uid: 65534, gid: 65534 };
+/** Processes left to tenet's own execs (kills, clean-ups) when the tests use up their share. */
+const PIDS_RESERVED = 32;
 
 /**
  * A session's container: THM's pytest runs, the agent's tests and its debugger run in it through
@@ -56,6 +58,7 @@ export class DockerSandbox implements Sandbox {
     private readonly owner: Owner,
     private readonly mounted: boolean,
     readonly image: string,
+    private readonly nproc: number | undefined,
   ) {
     this.unregister = onShutdown(() => this.removeNow());
   }
@@ -110,7 +113,10 @@ export class DockerSandbox implements Sandbox {
       throw dockerError(`Cannot create a container from ${options.image}`, error);
     }
     const imageEnv = Object.fromEntries((imageInfo.Config?.Env ?? []).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-    const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, HOME: '/tmp' }, owner, mounted, options.image);
+    // RLIMIT_NPROC counts a user's processes: fine for nobody, not for a bind-mount's owner (who
+    // may be root, or run other things on this machine).
+    const nproc = mounted ? undefined : Math.max(8, limits.pids - PIDS_RESERVED);
+    const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, HOME: '/tmp' }, owner, mounted, options.image, nproc);
     try {
       await container.start();
       await container.putArchive(packTree(pythonHelpersDir(), 'python', NOBODY), { path: HELPERS_ROOT });
@@ -134,6 +140,7 @@ export class DockerSandbox implements Sandbox {
       argv,
       env: options.env ?? {},
       workingDir: options.cwd ? posix.join(this.workdir, options.cwd) : this.workdir,
+      ...(this.nproc ? { nproc: this.nproc } : {}),
     });
     this.live.add(child);
     void child.exited.then(() => this.live.delete(child));

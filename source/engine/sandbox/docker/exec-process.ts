@@ -12,8 +12,9 @@ const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, numbe
  * Docker has no API to kill an exec. Every exec therefore starts as `sh` that writes its own pid
  * and then execs the command: the process keeps that pid, and since Docker makes each exec the
  * leader of its own session and process group, `kill -9 -PID` takes whatever it started with it.
+ * The process limit is dash's `ulimit -p` (bash's `-u`), whichever `sh` the image has.
  */
-const launcher = (pidFile: string) => `echo $$ > ${pidFile}; exec "$@"`;
+const launcher = (pidFile: string, nproc?: number) => `${nproc ? `ulimit -p ${nproc} 2>/dev/null || ulimit -u ${nproc} 2>/dev/null; ` : ''}echo $$ > ${pidFile}; exec "$@"`;
 /** Waits (up to 2 s) for the pid file of an exec that may only just be starting, then kills its group. */
 const killer = (pidFile: string, signal: number) =>
   `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; [ -s ${pidFile} ] && kill -${signal} -$(cat ${pidFile}) 2>/dev/null; rm -f ${pidFile}`;
@@ -26,6 +27,11 @@ export interface ExecSpec {
   env: Record<string, string>;
   workingDir: string;
   user?: string;
+  /**
+   * A cap on the processes of the container's user, below the container's pids limit: a fork
+   * bomb stops there, and tenet can still start the exec that kills it.
+   */
+  nproc?: number;
 }
 
 /**
@@ -57,7 +63,7 @@ export function startExec(spec: ExecSpec): SandboxProcess {
     let socket: Duplex;
     try {
       exec = await spec.container.exec({
-        Cmd: ['sh', '-c', launcher(pidFile), 'tenet-exec', ...spec.argv],
+        Cmd: ['sh', '-c', launcher(pidFile, spec.nproc), 'tenet-exec', ...spec.argv],
         Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
         WorkingDir: spec.workingDir,
         AttachStdin: true,
@@ -80,10 +86,27 @@ export function startExec(spec: ExecSpec): SandboxProcess {
     await new Promise<void>((resolve) => {
       socket.once('end', resolve);
       socket.once('close', resolve);
+      // Processes the command left behind (forked workers, daemons) keep the output open after it
+      // exits; as locally, they go with it: once Docker says the command ended, kill its group.
+      const watch = setInterval(() => {
+        void exec.inspect().then(
+          (info) => {
+            if (info.Running) return;
+            clearInterval(watch);
+            void runQuiet(spec, ['sh', '-c', killer(pidFile, 9)]).finally(() => setTimeout(() => socket.destroy(), 2000).unref());
+          },
+          () => undefined,
+        );
+      }, 500);
+      socket.once('close', () => clearInterval(watch));
+      socket.once('end', () => clearInterval(watch));
     });
     stdout.end();
     stderr.end();
     const info = await exec.inspect().catch(() => undefined);
+    // As locally: what the command left behind (children that closed their output, daemons) goes
+    // with it, and its pid file with them. Not awaited: nothing waits for this clean-up.
+    if (!killed) void runQuiet(spec, ['sh', '-c', killer(pidFile, 9)]);
     // Docker reports a process killed by signal N as 128 + N, as a shell would.
     const code = info?.ExitCode ?? null;
     if (code !== null && code > 128 && SIGNAL_NAMES.has(code - 128) && (killed || code - 128 === 9)) return { exitCode: null, signal: SIGNAL_NAMES.get(code - 128)! };

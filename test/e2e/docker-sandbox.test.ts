@@ -1,0 +1,158 @@
+import Docker from 'dockerode';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { LABELS } from '../../source/engine/sandbox/docker/names';
+import { openTask, type OpenTask } from '../../source/engine/task/open-task';
+import { callTool } from '../../source/engine/tools/call-tool';
+import type { ToolContext } from '../../source/engine/tools/context';
+import { openToolbox } from '../../source/engine/tools/toolbox';
+import { finished, runCli, startCli } from '../helpers/cli';
+import { FIXTURES, treeHash } from '../helpers/fixtures';
+import { DOCKER, describeDocker } from '../helpers/sandboxes';
+
+const SHOP = join(FIXTURES, 'shop');
+const TEST = 'tests/test_pricing.py::test_apply_discount_basic';
+const docker = new Docker();
+const containersOf = async (session?: string) =>
+  docker.listContainers({ all: true, filters: JSON.stringify({ label: [session ? `${LABELS.session}=${session}` : `${LABELS.managed}=true`] }) });
+
+/** Generated code that misbehaves: each is submitted as the target and run by run_tests. */
+const HOSTILE = {
+  loop: 'def apply_discount(price, percent):\n    while True:\n        pass\n',
+  flood: 'def apply_discount(price, percent):\n    import os\n    chunk = b"x" * 1_000_000\n    for _ in range(100):\n        os.write(1, chunk)\n    raise AssertionError("printed 100 MB")\n',
+  forks: [
+    'def apply_discount(price, percent):',
+    '    import os, time',
+    '    children = 0',
+    '    try:',
+    '        while True:',
+    '            if os.fork() == 0:',
+    '                time.sleep(60)',
+    '                os._exit(0)',
+    '            children += 1',
+    '    except OSError as error:',
+    '        raise RuntimeError(f"fork stopped after {children} children: {error}")',
+    '',
+  ].join('\n'),
+  network: 'def apply_discount(price, percent):\n    import urllib.request\n    urllib.request.urlopen("http://1.1.1.1", timeout=3)\n',
+  escape: 'def apply_discount(price, percent):\n    open("/etc/tenet-was-here", "w").write("x")\n',
+  memory: 'def apply_discount(price, percent):\n    hog = bytearray(3 * 1024 ** 3)\n    return hog[0]\n',
+};
+
+describeDocker('generated code in a Docker container is contained and reported', () => {
+  let task: OpenTask;
+  let ctx: ToolContext;
+  let dispose: () => void;
+  let before: string;
+  beforeAll(async () => {
+    before = treeHash(SHOP);
+    task = await openTask({ repo: SHOP, target: 'shop/pricing.py::apply_discount', blank: true, sandbox: DOCKER, session: 'isolation-test' });
+    const toolbox = await openToolbox(task, { selectedTests: [TEST], testTimeoutSec: 4, indexCacheFile: null, debuggerTimeoutMs: 8000 });
+    ctx = toolbox.ctx;
+    dispose = toolbox.dispose;
+  });
+  afterAll(async () => {
+    dispose?.();
+    await task?.dispose();
+  });
+
+  const attempt = async (code: string) => {
+    expect(await callTool('submit_implementation', { code }, ctx)).toMatchObject({ ok: true });
+    const started = Date.now();
+    const report = (await callTool('run_tests', {}, ctx)).text;
+    return { report, seconds: (Date.now() - started) / 1000 };
+  };
+  const stillWorks = async () => expect((await callTool('run_debugger_cmd', { cmd: 'echo alive' }, ctx)).text).toBe('alive\n[shell]');
+
+  it('runs as nobody, with no capabilities, in a container labelled with the session', async () => {
+    expect((await callTool('run_debugger_cmd', { cmd: 'id -u; grep CapEff /proc/self/status' }, ctx)).text).toMatch(/^65534\nCapEff:\s+0+\n\[shell\]$/);
+    expect(await containersOf('isolation-test')).toHaveLength(1);
+  });
+
+  it('a loop that never ends is stopped at the test timeout', async () => {
+    const { report, seconds } = await attempt(HOSTILE.loop);
+    expect(report).toContain(`FAILED ${TEST} (timed out)`);
+    expect(seconds).toBeLessThan(30);
+    await stillWorks();
+  }, 60_000);
+
+  it('100 MB of output is cut, not carried', async () => {
+    const { report } = await attempt(HOSTILE.flood);
+    expect(report.length).toBeLessThan(13_000);
+    expect(report).toContain('printed 100 MB');
+    const shell = (await callTool('run_debugger_cmd', { cmd: 'python3 -c "print(\'y\' * 100_000_000)"' }, ctx)).text;
+    expect(shell.length).toBeLessThan(13_000);
+    await stillWorks();
+  }, 60_000);
+
+  it('a fork bomb hits the process limit', async () => {
+    const { report } = await attempt(HOSTILE.forks);
+    const forked = Number(/fork stopped after (\d+) children/.exec(report)?.[1]);
+    expect(forked).toBeGreaterThan(0);
+    expect(forked).toBeLessThan(256);
+    await stillWorks();
+  }, 60_000);
+
+  it('there is no network', async () => {
+    const { report } = await attempt(HOSTILE.network);
+    expect(report).toMatch(/Network is unreachable|Temporary failure|Name or service not known/);
+  });
+
+  it('nothing outside the workspace and /tmp can be written', async () => {
+    const { report } = await attempt(HOSTILE.escape);
+    expect(report).toContain('Read-only file system');
+  });
+
+  it('a memory hog is killed by the memory limit and reported as a crash', async () => {
+    const { report } = await attempt(HOSTILE.memory);
+    expect(report).toMatch(/crash|killed|MemoryError/i);
+    await stillWorks();
+  }, 60_000);
+
+  it("leaves the user's checkout as it was", () => {
+    expect(treeHash(SHOP)).toBe(before);
+  });
+});
+
+describeDocker('container lifecycle through the CLI', () => {
+  const thmArgs = ['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--sandbox', 'docker', '--jobs', '1'];
+
+  it('a finished command removes its container', async () => {
+    const result = await runCli([...thmArgs, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).counts.failing).toBe(15);
+    expect(await containersOf('adhoc')).toHaveLength(0);
+  });
+
+  it('Ctrl-C removes the container; SIGKILL leaves it for `tenet gc`', async () => {
+    for (const signal of ['SIGINT', 'SIGKILL'] as const) {
+      // The robust fixture has a test that sleeps ten minutes: THM is still running when the signal comes.
+      const child = startCli(['thm', '--repo', join(FIXTURES, 'robust'), '--target', 'robust/core.py::compute', '--sandbox', 'docker', '--test-timeout', '120']);
+      // Wait until its container exists and tests run in it.
+      for (let i = 0; i < 200 && (await containersOf('adhoc')).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 1500));
+      child.kill(signal);
+      const result = await finished(child);
+      if (signal === 'SIGINT') {
+        expect(result.code).toBe(130);
+        expect(await containersOf('adhoc')).toHaveLength(0);
+      } else {
+        expect(await containersOf('adhoc')).toHaveLength(1);
+      }
+    }
+    const gc = await runCli(['gc']);
+    expect(gc.stdout).toMatch(/^removed tenet-adhoc-\w+ \(session adhoc, running\)$/m);
+    expect(await containersOf('adhoc')).toHaveLength(0);
+  }, 120_000);
+
+  it('says how to start the daemon when none answers, and how to build a missing image', async () => {
+    const down = await runCli([...thmArgs, '--docker-host', 'unix:///tmp/no-docker-here.sock']);
+    expect(down.code).toBe(2);
+    expect(down.stderr).toContain('Cannot reach the Docker daemon at unix:///tmp/no-docker-here.sock (ENOENT)');
+    expect(down.stderr).toContain('fix: start it');
+    const missing = await runCli([...thmArgs, '--image', 'tenet-no-such-image:1']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('The Docker image tenet-no-such-image:1 is not on the engine');
+    expect(missing.stderr).toContain('tenet image build');
+  });
+});
