@@ -1,4 +1,5 @@
 import Docker from 'dockerode';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LABELS } from '../../source/engine/sandbox/docker/names';
@@ -13,8 +14,9 @@ import { DOCKER, describeDocker } from '../helpers/sandboxes';
 const SHOP = join(FIXTURES, 'shop');
 const TEST = 'tests/test_pricing.py::test_apply_discount_basic';
 const docker = new Docker();
-const containersOf = async (session?: string) =>
-  docker.listContainers({ all: true, filters: JSON.stringify({ label: [session ? `${LABELS.session}=${session}` : `${LABELS.managed}=true`] }) });
+const containersOf = async (session: string) => docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.session}=${session}`] }) });
+/** Containers made by one tenet process (other test files run tenet in parallel). */
+const containersOwnedBy = async (pid: number) => docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.owner}=${hostname()}:${pid}`] }) });
 
 /** Generated code that misbehaves: each is submitted as the target and run by run_tests. */
 const HOSTILE = {
@@ -118,31 +120,38 @@ describeDocker('container lifecycle through the CLI', () => {
   const thmArgs = ['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--sandbox', 'docker', '--jobs', '1'];
 
   it('a finished command removes its container', async () => {
-    const result = await runCli([...thmArgs, '--json']);
+    const child = startCli([...thmArgs, '--json']);
+    let seen = 0;
+    const watch = setInterval(() => void containersOwnedBy(child.pid!).then((c) => (seen = Math.max(seen, c.length))), 100);
+    const result = await finished(child);
+    clearInterval(watch);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).counts.failing).toBe(15);
-    expect(await containersOf('adhoc')).toHaveLength(0);
+    expect(seen).toBe(1);
+    expect(await containersOwnedBy(child.pid!)).toHaveLength(0);
   });
 
   it('Ctrl-C removes the container; SIGKILL leaves it for `tenet gc`', async () => {
+    let killed = 0;
     for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       // The robust fixture has a test that sleeps ten minutes: THM is still running when the signal comes.
       const child = startCli(['thm', '--repo', join(FIXTURES, 'robust'), '--target', 'robust/core.py::compute', '--sandbox', 'docker', '--test-timeout', '120']);
       // Wait until its container exists and tests run in it.
-      for (let i = 0; i < 200 && (await containersOf('adhoc')).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 200 && (await containersOwnedBy(child.pid!)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 1500));
       child.kill(signal);
       const result = await finished(child);
       if (signal === 'SIGINT') {
         expect(result.code).toBe(130);
-        expect(await containersOf('adhoc')).toHaveLength(0);
+        expect(await containersOwnedBy(child.pid!)).toHaveLength(0);
       } else {
-        expect(await containersOf('adhoc')).toHaveLength(1);
+        killed = child.pid!;
+        expect(await containersOwnedBy(killed)).toHaveLength(1);
       }
     }
     const gc = await runCli(['gc']);
     expect(gc.stdout).toMatch(/^removed tenet-adhoc-\w+ \(session adhoc, running\)$/m);
-    expect(await containersOf('adhoc')).toHaveLength(0);
+    expect(await containersOwnedBy(killed)).toHaveLength(0);
   }, 120_000);
 
   it('says how to start the daemon when none answers, and how to build a missing image', async () => {

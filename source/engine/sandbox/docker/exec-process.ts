@@ -9,15 +9,28 @@ export const PID_DIR = '/tmp/.tenet-exec';
 const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, number]) => [number, name]));
 
 /**
- * Docker has no API to kill an exec. Every exec therefore starts as `sh` that writes its own pid
- * and then execs the command: the process keeps that pid, and since Docker makes each exec the
- * leader of its own session and process group, `kill -9 -PID` takes whatever it started with it.
+ * Docker has no API to kill an exec. Every exec therefore starts as `sh`, which notes its pid and
+ * runs the command as its child. Docker makes each exec the leader of its own session and process
+ * group, so `kill -9 -PID` takes the command and whatever it started. When the command ends, the
+ * shell sends TERM to what it left behind in the group (forked workers, daemons) before it exits
+ * with the command's status, as a local process group is cleaned up. The shell itself catches INT
+ * and TERM (a caught signal is reset for its child), so an interrupt reaches the command, not it.
  * The process limit is dash's `ulimit -p` (bash's `-u`), whichever `sh` the image has.
  */
-const launcher = (pidFile: string, nproc?: number) => `${nproc ? `ulimit -p ${nproc} 2>/dev/null || ulimit -u ${nproc} 2>/dev/null; ` : ''}echo $$ > ${pidFile}; exec "$@"`;
-/** Waits (up to 2 s) for the pid file of an exec that may only just be starting, then kills its group. */
+const launcher = (pidFile: string, nproc?: number) =>
+  [
+    'trap : INT TERM',
+    ...(nproc ? [`ulimit -p ${nproc} 2>/dev/null || ulimit -u ${nproc} 2>/dev/null`] : []),
+    `echo $$ > ${pidFile}`,
+    '"$@"',
+    'status=$?',
+    'kill -TERM 0 2>/dev/null',
+    `rm -f ${pidFile}`,
+    'exit $status',
+  ].join('; ');
+/** Waits (up to 2 s) for the pid file of an exec that may only just be starting, then signals its group. */
 const killer = (pidFile: string, signal: number) =>
-  `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; [ -s ${pidFile} ] && kill -${signal} -$(cat ${pidFile}) 2>/dev/null; rm -f ${pidFile}`;
+  `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; [ -s ${pidFile} ] && kill -${signal} -$(cat ${pidFile}) 2>/dev/null${signal === 9 ? `; rm -f ${pidFile}` : ''}`;
 
 let counter = 0;
 
@@ -86,8 +99,8 @@ export function startExec(spec: ExecSpec): SandboxProcess {
     await new Promise<void>((resolve) => {
       socket.once('end', resolve);
       socket.once('close', resolve);
-      // Processes the command left behind (forked workers, daemons) keep the output open after it
-      // exits; as locally, they go with it: once Docker says the command ended, kill its group.
+      // Leftovers that ignore TERM and still hold the output would keep it open after the
+      // command ended: once Docker says the exec is over, kill its group.
       const watch = setInterval(() => {
         void exec.inspect().then(
           (info) => {
@@ -97,16 +110,13 @@ export function startExec(spec: ExecSpec): SandboxProcess {
           },
           () => undefined,
         );
-      }, 500);
+      }, 1000);
       socket.once('close', () => clearInterval(watch));
       socket.once('end', () => clearInterval(watch));
     });
     stdout.end();
     stderr.end();
     const info = await exec.inspect().catch(() => undefined);
-    // As locally: what the command left behind (children that closed their output, daemons) goes
-    // with it, and its pid file with them. Not awaited: nothing waits for this clean-up.
-    if (!killed) void runQuiet(spec, ['sh', '-c', killer(pidFile, 9)]);
     // Docker reports a process killed by signal N as 128 + N, as a shell would.
     const code = info?.ExitCode ?? null;
     if (code !== null && code > 128 && SIGNAL_NAMES.has(code - 128) && (killed || code - 128 === 9)) return { exitCode: null, signal: SIGNAL_NAMES.get(code - 128)! };
