@@ -7,6 +7,7 @@ import { loadSession } from '../../source/engine/session/load';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
 import { KEY, startInPty } from '../helpers/pty';
+import { SANDBOXES } from '../helpers/sandboxes';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-tui-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -17,7 +18,8 @@ afterEach(async () => {
 });
 
 describe('the TUI in a pseudo-terminal, against the fake model server', () => {
-  it('override the tests, take over pdb and hand it back, accept the patch', async () => {
+  // The takeover works the same when the debugger session runs in a container.
+  it.each(SANDBOXES)('override the tests, take over pdb and hand it back, accept the patch (%s sandbox)', async (name) => {
     server = await startFakeModelServer([
       { say: 'Let me read subtotal first.', calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }], delayMs: 1500 },
       { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] },
@@ -26,7 +28,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     const sessions = join(scratch, 'sessions');
     try {
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--sandbox', name, '--tests', 'tests/test_cart.py'],
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
       );
       // THM: the proposal is test_total and test_summary; take test_receipt instead of test_summary.
