@@ -7,7 +7,7 @@
  */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { renderPrompt } from '../source/engine/agent/prompts';
-import { tenetTools } from '../source/engine/run/run-task';
+import { tenetTools } from '../source/engine/run/strategies';
 import { toolDefinitions } from '../source/engine/tools/registry';
 
 const system = renderPrompt('system');

@@ -75,6 +75,10 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     pregenRounds: opts.pregenRounds as number | undefined,
     rrwAttempts: opts.rrwAttempts as number | undefined,
     rrwRounds: opts.rrwRounds as number | undefined,
+    strategy: opts.strategy as 'tenet' | 'tdd' | 'tenet+tdd' | undefined,
+    tddSetupRounds: opts.tddSetupRounds as number | undefined,
+    tddIterations: opts.tddIterations as number | undefined,
+    testQuality: opts.testQuality as boolean,
     ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
     python: opts.python as string | undefined,
     testTimeout: opts.testTimeout as number | undefined,
@@ -166,6 +170,10 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addOption(new Option('--pregen-rounds <n>', 'model calls before the first submission').argParser(positiveInt('--pregen-rounds')))
     .addOption(new Option('--rrw-attempts <n>', 'refinement attempts').argParser((v: string) => (v === '0' ? 0 : positiveInt('--rrw-attempts')(v))))
     .addOption(new Option('--rrw-rounds <n>', 'model calls per refinement attempt').argParser(positiveInt('--rrw-rounds')))
+    .addOption(new Option('--strategy <name>', "tenet (the paper's pipeline), tdd (TDD-Agent: tests first, tests and code refined together) or tenet+tdd").choices(['tenet', 'tdd', 'tenet+tdd']))
+    .addOption(new Option('--tdd-setup-rounds <n>', 'TDD: model calls to write the first tests (default 15)').argParser(positiveInt('--tdd-setup-rounds')))
+    .addOption(new Option('--tdd-iterations <n>', 'TDD: runs of the agent\'s tests in co-refinement (default 10)').argParser(positiveInt('--tdd-iterations')))
+    .option('--no-test-quality', "TDD: skip measuring the agent's tests (coverage, mutation score) at the end")
     .option('--no-thm', 'ablation: give the agent every failing test instead of THM\'s selection')
     .option('--no-apis', "ablation: SpecRover's AST search tools only, without TENET's four")
     .option('--no-rrw', 'ablation: refine with test feedback only, without the three-stage workflow')
@@ -221,12 +229,13 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--model <name>', 'model name')
     .option('--base-url <url>', 'API base URL')
     .option('--sessions-dir <dir>', 'where the session is saved')
+    .addOption(new Option('--strategy <name>', 'tenet (default) or tdd: the demo model follows the TDD-Agent workflow (tests first)').choices(['tenet', 'tdd']))
     .addOption(new Option('--approve <mode>', "the model's shell commands: ask (TUI) or auto").choices(['ask', 'auto']).default('ask'))
     .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .action(async (opts) => {
       const { demoCommand } = await import('./commands/demo');
       setExit(
-        await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve, sandbox: sandboxFlags(opts) }),
+        await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve, sandbox: sandboxFlags(opts), strategy: opts.strategy }),
       );
     });
 
@@ -297,6 +306,30 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .action(async (ref: string, opts) => {
       const { rerunCommand } = await import('./commands/resume');
       setExit(await rerunCommand({ dir: opts.sessionsDir, ref, json: !!opts.json }));
+    });
+  program
+    .command('mutate')
+    .description("how well one test file checks the target: mutation score (small changes to the function that make a test fail) and the function's line and branch coverage")
+    .option('--repo <dir>', 'root folder of the Python repository (required)')
+    .option('--target <file::qualname>', 'the function (required); its body as the repository has it is the ground truth')
+    .option('--tests <file>', 'the pytest file to judge, relative to --repo (required)')
+    .option('--python <path>', 'Python interpreter (default: $TENET_PYTHON, the repo .venv/venv, python3)')
+    .addOption(new Option('--jobs <n>', 'worker processes (default: the number of cores)').argParser(positiveInt('--jobs')))
+    .addOption(new Option('--max <n>', 'at most this many mutants, spread evenly over the function').argParser(positiveInt('--max')).default(200))
+    .addOption(new Option('--mutant-timeout <seconds>', 'time limit per mutant (default: twice the baseline run plus 2 s)').argParser(positiveNumber('--mutant-timeout')))
+    .option('--json', 'print one JSON object instead of text')
+    .action(async (_opts, command: Command) => {
+      // main() hands everything after --tests to `tests`: here that is the test file, then any of
+      // mutate's own flags written after it, parsed now.
+      const [file, ...rest] = tests ?? [];
+      const { operands, unknown } = command.parseOptions(rest);
+      if (operands.length || unknown.length) command.error(`error: unexpected arguments after --tests ${file}: ${[...operands, ...unknown].join(' ')}`);
+      const opts = command.opts();
+      if (!opts.repo || !opts.target || !file) {
+        throw new TenetError('tenet mutate needs --repo, --target and --tests.', 'tenet mutate --repo DIR --target FILE::QUALNAME --tests FILE');
+      }
+      const { mutateCommand } = await import('./commands/mutate');
+      setExit(await mutateCommand({ repo: opts.repo, target: opts.target, tests: file, python: opts.python, jobs: opts.jobs, max: opts.max, timeout: opts.mutantTimeout, json: !!opts.json }));
     });
   const image = program.command('image').description('the Docker image for --sandbox docker');
   image

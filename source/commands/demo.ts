@@ -7,7 +7,8 @@ import { runCommand } from './run';
 /** The built-in example: a stub with tests, in examples/invoicing, and a script for it. */
 export const DEMO = {
   repo: () => join(installRoot(), 'examples', 'invoicing'),
-  script: () => join(installRoot(), 'examples', 'invoicing.demo.json'),
+  /** The demo model's script: the TENET pipeline, or the TDD-Agent workflow (`--strategy tdd`). */
+  script: (strategy: 'tenet' | 'tdd' = 'tenet') => join(installRoot(), 'examples', strategy === 'tdd' ? 'invoicing.tdd.json' : 'invoicing.demo.json'),
   target: 'invoicing/tax.py::tax_for',
 };
 
@@ -15,8 +16,10 @@ export const DEMO = {
  * `tenet demo` (what `npm start` runs): a real session on the example — THM, tools, tests and
  * evaluation all run — with the scripted demo model unless a provider is configured.
  */
-export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string; tui?: boolean; approve?: 'ask' | 'auto'; sandbox?: SandboxFlags }): Promise<number> {
+export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string; tui?: boolean; approve?: 'ask' | 'auto'; sandbox?: SandboxFlags; strategy?: 'tenet' | 'tdd' }): Promise<number> {
+  const strategy = options.strategy ?? 'tenet';
   return runCommand({
+    strategy,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: options.tui ?? false,
     approve: options.approve ?? 'ask',
@@ -28,7 +31,7 @@ export async function demoCommand(options: { json: boolean; provider?: string; m
     ...(options.provider ? { provider: options.provider } : {}),
     ...(options.model ? { model: options.model } : {}),
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    fallbackScript: loadScript(DEMO.script()),
-    fallbackScriptFile: DEMO.script(),
+    fallbackScript: loadScript(DEMO.script(strategy)),
+    fallbackScriptFile: DEMO.script(strategy),
   });
 }

@@ -1,4 +1,6 @@
 import type { Budget } from '../engine/agent/tenet-strategy';
+import { TDD_PAPER_BUDGET, type TddBudget } from '../engine/agent/tdd-strategy';
+import type { Strategy } from '../engine/run/strategies';
 import { TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { createModel } from '../engine/model/create-model';
@@ -36,6 +38,8 @@ function recordedRun(start: Of<'session.start'>) {
     testTimeout: c.testTimeoutSec as number | undefined,
     python: c.python as string | undefined,
     sandboxSpec: recordedSandbox(c.sandbox),
+    strategy: (start.strategy as Strategy | undefined) ?? 'tenet',
+    tddBudget: (c.tddBudget as TddBudget | undefined) ?? TDD_PAPER_BUDGET,
   };
 }
 
@@ -62,6 +66,8 @@ export async function resumeCommand(options: { dir?: string; ref: string; provid
     pregenRounds: run.budget.pregenRounds,
     rrwAttempts: run.budget.rrwAttempts,
     rrwRounds: run.budget.rrwRounds,
+    tddSetupRounds: run.tddBudget.setupRounds,
+    tddIterations: run.tddBudget.iterations,
     json: !!options.json,
     sessionsDir: dir,
     resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state) },
@@ -99,6 +105,8 @@ export async function rerunCommand(options: { dir?: string; ref: string; json?: 
       testTimeoutSec: run.testTimeout ?? 60,
       thmTimeoutSec: 3600,
       budget: run.budget,
+      strategy: run.strategy,
+      tddBudget: run.tddBudget,
       ablations: run.ablations,
       model: { model: replay, price: undefined, settings: { ...base.settings, provider: 'replay', model: start.model } },
       pilot: replayPilot(session.events),

@@ -1,3 +1,4 @@
+import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
 
 const firstLine = (text: string, max = 140) => {
@@ -29,7 +30,8 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       }
       case 'thm.approval':
-        write(`tests the agent sees (${event.by === 'ablation' ? 'all failing tests, --no-thm' : event.by === 'human' ? 'chosen by you' : 'THM selection'}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
+        if (event.by === 'strategy') write("tests the agent sees: none of the repository's (TDD: it writes its own)\n");
+        else write(`tests the agent sees (${event.by === 'ablation' ? 'all failing tests, --no-thm' : event.by === 'human' ? 'chosen by you' : 'THM selection'}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
         break;
       case 'tests.hidden':
         write(`${event.hidden.length} other failing tests hidden until evaluation\n`);
@@ -38,7 +40,10 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         endStream();
         if (event.phase === 'pregen') write(`pre-generation (up to ${event.rounds} rounds)\n`);
         else if (event.phase === 'rrw') write(`refinement attempt ${event.attempt}/${event.attempts} · ${event.stage?.replace(/-/g, ' ')}\n`);
+        else if (event.phase === 'tdd-setup') write(`tests first (up to ${event.rounds} rounds)\n`);
+        else if (event.phase === 'tdd') write(`co-refinement · test run ${event.round}/${event.rounds}\n`);
         else if (event.phase === 'evaluate') write('evaluation on every failing test\n');
+        else if (event.phase === 'quality') write("measuring the agent's tests (coverage, mutants)\n");
         break;
       case 'model.delta':
         if (!streaming) write('  model: ');
@@ -61,7 +66,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       case 'tests.run':
         endStream();
-        write(`  ${event.purpose === 'validate' ? 'selected tests' : 'all failing tests'}: ${event.passed}/${event.total} passed\n`);
+        write(`  ${event.purpose === 'validate' ? 'selected tests' : event.purpose === 'agent' ? 'run_tests' : 'all failing tests'}: ${event.passed}/${event.total} passed\n`);
         break;
       case 'warning':
         endStream();
@@ -74,6 +79,8 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
           `${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason}) · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
             ` · ${u.inputTokens.toLocaleString('en')} tokens in / ${u.outputTokens.toLocaleString('en')} out · ${u.modelCalls} model calls · ${u.toolCalls} tool calls · ${money(event.costUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
         );
+        if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
+        if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);
         if (event.patch) write(`\n${event.patch}`);
         break;
       }

@@ -6,6 +6,8 @@ import { createModel, type ModelFlags } from '../engine/model/create-model';
 import type { Script } from '../engine/model/scripted';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
 import { newSessionId, runTask, type Ablations, type RunOptions } from '../engine/run/run-task';
+import type { Strategy } from '../engine/run/strategies';
+import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
 import type { SessionState } from '../engine/session/fold';
 import { sessionsDir } from '../engine/session/paths';
 import { SessionRecorder } from '../engine/session/recorder';
@@ -33,6 +35,12 @@ export interface RunCommandOptions extends ModelFlags {
   pregenRounds?: number;
   rrwAttempts?: number;
   rrwRounds?: number;
+  /** `tenet` (default), `tdd`, `tenet+tdd`, and the TDD budget. */
+  strategy?: Strategy;
+  tddSetupRounds?: number;
+  tddIterations?: number;
+  /** TDD strategies: measure the generated tests at the end (default true). */
+  testQuality?: boolean;
   ablations?: Partial<Ablations>;
   json?: boolean;
   apply?: boolean;
@@ -74,6 +82,13 @@ export function prepareRun(options: RunCommandOptions) {
     testTimeoutSec: options.testTimeout ?? config.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
     thmTimeoutSec: options.thmTimeout ?? THM_DEFAULTS.timeoutSec,
     budget,
+    strategy: options.strategy ?? config.strategy ?? 'tenet',
+    tddBudget: {
+      setupRounds: options.tddSetupRounds ?? TDD_PAPER_BUDGET.setupRounds,
+      iterations: options.tddIterations ?? config.tddIterations ?? TDD_PAPER_BUDGET.iterations,
+      roundsPerIteration: TDD_PAPER_BUDGET.roundsPerIteration,
+    },
+    ...(options.testQuality === false ? { measureTests: false } : {}),
     ablations: { noThm: false, noApis: false, noRrw: false, ...options.ablations },
     model,
     sessionId,

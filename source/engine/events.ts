@@ -13,7 +13,8 @@ import type { TranscriptEntry, Writer } from './tools/debugger/session';
  */
 export type ThmPhase = 'probe' | 'original' | 'blank';
 
-export type AgentPhase = 'pregen' | 'validate' | 'rrw' | 'evaluate' | 'done';
+/** TENET: pregen → validate → rrw …; TDD: tdd-setup (tests first) → tdd (co-refinement rounds); both end in evaluate (then, TDD, quality: measuring the agent's tests). */
+export type AgentPhase = 'pregen' | 'validate' | 'rrw' | 'tdd-setup' | 'tdd' | 'evaluate' | 'quality' | 'done';
 export type RrwStage = 'failure-identification' | 'context-review' | 'code-refinement' | 'naive';
 
 export interface TestOutcomes {
@@ -30,18 +31,36 @@ export interface RunResult {
   strategy: string;
   pass: boolean;
   /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled. */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'cancelled' | 'error' | 'finished';
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'cancelled' | 'error' | 'finished';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;
   usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number };
-  rounds: { pregen: number; rrwAttempts: number; total: number };
+  rounds: { pregen: number; rrwAttempts: number; total: number; tddSetup?: number; tddIterations?: number };
   costUsd: number;
   /** Cost divided by pass (1 or 0): the cost of a passing task; null when it did not pass. */
   costOfPass: number | null;
   wallMs: number;
   patch: string;
   model: string;
+  /** TDD strategies: how good the agent's own tests are (see engine/quality). */
+  testQuality?: TestQuality;
+  /** TDD strategies, a failed task: the paper's failure taxonomy, and credit-assignment hints. */
+  failure?: { kind: 'matched' | 'unmatched'; hints: string[] };
+}
+
+/** The agent's generated tests, measured against the target (the ground truth in benchmark mode). */
+export interface TestQuality {
+  file: string;
+  tests: number;
+  /** What coverage and mutants are measured on: the ground truth (benchmark mode) or the final implementation (stub mode). */
+  subject: 'ground truth' | 'final implementation';
+  /** Benchmark mode: the generated tests run on the ground-truth implementation. */
+  groundTruth?: { passed: number; total: number; failing: string[] };
+  coverage?: { lines: { covered: number; total: number }; branches: { covered: number; total: number } };
+  mutation?: { killed: number; survived: number; timedOut: number; total: number; score: number; baselinePassed: boolean };
+  /** Why a measure is missing (e.g. the tests do not run). */
+  problems: string[];
 }
 
 export type EngineEvent =
@@ -51,7 +70,8 @@ export type EngineEvent =
   | { type: 'thm.collected'; phase: ThmPhase; total: number }
   | { type: 'thm.test'; phase: ThmPhase; nodeid: string; outcome: string; reached: boolean; durationMs: number }
   | { type: 'thm.report'; report: ThmReport }
-  | { type: 'thm.approval'; proposed: string[]; chosen: string[]; by: 'auto' | 'human' | 'ablation'; T: number | null }
+  /** `strategy`: the TDD strategy shows the agent none of the repository's tests. */
+  | { type: 'thm.approval'; proposed: string[]; chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T: number | null }
   | { type: 'tests.hidden'; hidden: string[]; files: string[] }
   | { type: 'index.ready'; files: number; parsed: number; ms: number }
   | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage }
@@ -66,7 +86,10 @@ export type EngineEvent =
   | { type: 'debugger.output'; chunk: string }
   | { type: 'debugger.entry'; entry: TranscriptEntry }
   | { type: 'submission'; code: string; ok: boolean; startLine?: number; endLine?: number; message: string }
-  | ({ type: 'tests.run'; purpose: 'validate' | 'evaluate'; report: string } & TestOutcomes)
+  /** The agent's own test module, as submitted (TDD strategies). */
+  | { type: 'tests.submission'; code: string; ok: boolean; path?: string; message: string }
+  /** `agent`: the model called run_tests (or tenet ran them for it, TDD); `validate`: tenet validates a submission; `evaluate`: the final verdict. */
+  | ({ type: 'tests.run'; purpose: 'validate' | 'evaluate' | 'agent'; report: string } & TestOutcomes)
   | RunResult
   | { type: 'session.interrupted'; reason: string }
   | { type: 'session.resumed'; fromSeq: number; position: string }

@@ -1,3 +1,4 @@
+import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import type { ThmReport } from '../engine/thm/report';
 
@@ -8,9 +9,23 @@ import type { ThmReport } from '../engine/thm/report';
 export type TranscriptItem =
   | { id: number; kind: 'model'; text: string; tokensIn: number; tokensOut: number; costUsd: number }
   | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number } }
-  | { id: number; kind: 'tests'; purpose: 'validate' | 'evaluate'; outcomes: Record<string, string>; passed: number; total: number }
+  | { id: number; kind: 'tests'; purpose: 'validate' | 'evaluate' | 'agent'; outcomes: Record<string, string>; passed: number; total: number }
+  /** TDD: a revision of the agent's tests or of the code, with what changed (a line diff). */
+  | { id: number; kind: 'revision'; side: 'tests' | 'code'; iteration: number; diff: string; added: number; removed: number }
   | { id: number; kind: 'phase'; text: string }
   | { id: number; kind: 'note'; text: string; tone: 'info' | 'warning' | 'human' };
+
+export interface TddView {
+  setupRounds: number;
+  iteration: number;
+  iterations: number;
+  testFile?: { path: string; code: string; versions: number };
+  code?: string;
+  /** The agent's tests' latest outcomes (its own run_tests). */
+  outcomes: Record<string, string>;
+  /** Which side each revision touched, by iteration (0: the tests written first). */
+  revisions: { iteration: number; side: 'tests' | 'code' }[];
+}
 
 export interface DebuggerLine {
   who: 'agent' | 'human' | 'output';
@@ -41,6 +56,8 @@ export interface ViewState {
     /** The selected tests' latest outcomes (validation). */
     tests: Record<string, string>;
     retry?: string;
+    /** TDD strategies: the agent's test file, its latest outcomes, and what each iteration revised. */
+    tdd?: TddView;
   };
   totals: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
@@ -69,6 +86,28 @@ function push(state: ViewState, item: WithoutId<TranscriptItem>): void {
 
 function debuggerText(state: ViewState, lines: DebuggerLine[]): void {
   state.debugger = { ...state.debugger, lines: [...state.debugger.lines, ...lines].slice(-DEBUGGER_LINES) };
+}
+
+/** A compact line diff: changed lines with +/-, unchanged ones left out. */
+function lineDiff(before: string, after: string): { diff: string; added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  const lines: string[] = [];
+  for (const part of diffLines(before, after)) {
+    if (!part.added && !part.removed) continue;
+    const rows = part.value.replace(/\n$/, '').split('\n');
+    if (part.added) added += rows.length;
+    else removed += rows.length;
+    lines.push(...rows.map((row) => `${part.added ? '+' : '-'} ${row}`));
+  }
+  return { diff: lines.join('\n'), added, removed };
+}
+
+function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string): void {
+  const tdd = state.agent.tdd!;
+  const { diff, added, removed } = lineDiff(before, after);
+  state.agent.tdd = { ...tdd, revisions: [...tdd.revisions, { iteration: tdd.iteration, side }] };
+  push(state, { kind: 'revision', side, iteration: tdd.iteration, diff, added, removed });
 }
 
 const stageName = (stage?: RrwStage) => (stage ? stage.replace(/-/g, ' ') : '');
@@ -114,8 +153,28 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
         state.agent.attempts = event.attempts ?? state.agent.attempts;
         state.agent.stage = event.stage ?? null;
         push(state, { kind: 'phase', text: `Refinement attempt ${event.attempt}/${event.attempts}: ${stageName(event.stage)}` });
+      } else if (event.phase === 'tdd-setup') {
+        state.agent.tdd = { setupRounds: event.rounds ?? 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [], ...state.agent.tdd };
+        push(state, { kind: 'phase', text: `Tests first: inspect the repository and write tests (up to ${event.rounds} rounds)` });
+      } else if (event.phase === 'tdd') {
+        const tdd = state.agent.tdd ?? { setupRounds: 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [] };
+        state.agent.tdd = { ...tdd, iteration: event.round ?? tdd.iteration, iterations: event.rounds ?? tdd.iterations };
+        push(state, { kind: 'phase', text: `Co-refinement: test run ${event.round}/${event.rounds}` });
       } else if (event.phase === 'evaluate') {
         push(state, { kind: 'phase', text: 'Evaluation on every failing test' });
+      }
+      break;
+    case 'tests.submission':
+      if (event.ok && state.agent.tdd) {
+        const previous = state.agent.tdd.testFile;
+        revise(state, 'tests', previous?.code ?? '', event.code);
+        state.agent.tdd = { ...state.agent.tdd, testFile: { path: event.path ?? previous?.path ?? 'test_by_agent.py', code: event.code, versions: (previous?.versions ?? 0) + 1 } };
+      }
+      break;
+    case 'submission':
+      if (event.ok && state.agent.tdd) {
+        revise(state, 'code', state.agent.tdd.code ?? '', event.code);
+        state.agent.tdd = { ...state.agent.tdd, code: event.code };
       }
       break;
     case 'model.request':
@@ -151,6 +210,7 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
     case 'tests.run':
       push(state, { kind: 'tests', purpose: event.purpose, outcomes: event.outcomes, passed: event.passed, total: event.total });
       if (event.purpose === 'validate') state.agent.tests = event.outcomes;
+      if (event.purpose === 'agent' && state.agent.tdd) state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
       break;
     case 'debugger.input':
       state.debugger.mode = event.mode;

@@ -18,6 +18,8 @@ export interface RoundOutcome {
   response: ModelResponse;
   /** A submit_implementation call in this round was accepted. */
   submitted: boolean;
+  /** A submit_tests call in this round was accepted. */
+  testsSubmitted: boolean;
   /** The model called finish. */
   finished: boolean;
   /** It answered with text only. */
@@ -38,6 +40,15 @@ export interface ConversationOptions {
   /** A signal per model call (a developer cancels it with Esc), and what to do after. */
   callSignal?: () => AbortSignal | undefined;
   afterCancelledCall?: () => Promise<'retry' | 'stop'>;
+}
+
+/** The `code` argument of a submission, or the raw arguments when they are not JSON. */
+function codeArgument(json: string): string {
+  try {
+    return String(JSON.parse(json).code ?? '');
+  } catch {
+    return json;
+  }
 }
 
 const aborted = () => Object.assign(new Error('cancelled'), { name: 'AbortError' });
@@ -123,14 +134,15 @@ export class Conversation {
     emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
     this.recorded = this.messages.length; // the response event records it
-    const { submitted, finished } = await this.runTools(response.toolCalls, tools);
-    return { response, submitted, finished, textOnly: response.toolCalls.length === 0 };
+    const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools);
+    return { response, submitted, testsSubmitted, finished, textOnly: response.toolCalls.length === 0 };
   }
 
   /** Runs tool calls and adds their results; a resumed session uses it for calls cut off by the interruption. */
-  async runTools(calls: readonly ToolCall[], tools: readonly string[]): Promise<{ submitted: boolean; finished: boolean }> {
+  async runTools(calls: readonly ToolCall[], tools: readonly string[]): Promise<{ submitted: boolean; testsSubmitted: boolean; finished: boolean }> {
     const { emit, ctx } = this.options;
     let submitted = false;
+    let testsSubmitted = false;
     let finished = false;
     for (const call of calls) {
       this.totals.toolCalls++;
@@ -139,17 +151,15 @@ export class Conversation {
       emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });
       this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.text });
       if (call.name === 'submit_implementation') {
-        let code = '';
-        try {
-          code = String(JSON.parse(call.arguments).code ?? '');
-        } catch {
-          code = call.arguments;
-        }
-        emit({ type: 'submission', code, ok: outcome.ok, message: outcome.text });
+        emit({ type: 'submission', code: codeArgument(call.arguments), ok: outcome.ok, message: outcome.text });
         submitted ||= outcome.ok;
+      }
+      if (call.name === 'submit_tests') {
+        emit({ type: 'tests.submission', code: codeArgument(call.arguments), ok: outcome.ok, message: outcome.text, ...(outcome.ok && ctx.agentTestFile ? { path: ctx.agentTestFile } : {}) });
+        testsSubmitted ||= outcome.ok;
       }
       if (call.name === 'finish' && outcome.ok) finished = true;
     }
-    return { submitted, finished };
+    return { submitted, testsSubmitted, finished };
   }
 }

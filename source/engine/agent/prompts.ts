@@ -2,7 +2,22 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promptsDir } from '../assets';
 
-export type PromptName = 'system' | 'task' | 'tests' | 'rrw-failure' | 'rrw-context' | 'rrw-refine' | 'naive-refine' | 'nudge';
+export type PromptName =
+  | 'system'
+  | 'task'
+  | 'tests'
+  | 'rrw-failure'
+  | 'rrw-context'
+  | 'rrw-refine'
+  | 'naive-refine'
+  | 'nudge'
+  | 'tdd-system'
+  | 'tdd-task'
+  | 'tdd-implement'
+  | 'tdd-red'
+  | 'tdd-green'
+  | 'tdd-nudge'
+  | 'tdd-then-tenet';
 
 const cache = new Map<string, string>();
 

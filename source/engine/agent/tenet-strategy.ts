@@ -45,6 +45,8 @@ export interface StrategyInput {
   validate(): Promise<TestRun>;
   /** A test to suggest for pdb in the failure-identification stage. */
   firstTest: string;
+  /** tenet+tdd: in refinement, a revision of the agent's own tests alone is validated too. */
+  revalidateOnTests?: boolean;
   signal?: AbortSignal;
   /** Go on from here instead of the start (a resumed session). */
   from?: Position;
@@ -120,7 +122,7 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
       cancelled(input.signal);
       const outcome = await conversation.round(input.tools);
       at.attemptUsed++;
-      submitted = outcome.submitted;
+      submitted = outcome.submitted || (!!input.revalidateOnTests && outcome.testsSubmitted);
       if (submitted || !outcome.textOnly || at.attemptUsed >= budget.rrwRounds) continue;
       // A text answer closes a stage: the failure analysis, then the context review.
       if (input.rrw && at.stage < STAGES.length - 1) {

@@ -21,6 +21,8 @@ export const configSchema = z
     rrwAttempts: z.number().int().min(0),
     rrwRounds: z.number().int().positive(),
     testTimeout: z.number().positive(),
+    strategy: z.enum(['tenet', 'tdd', 'tenet+tdd']),
+    tddIterations: z.number().int().positive(),
     sessionsDir: z.string(),
     sandbox: z.enum(['local', 'docker']),
     image: z.string().min(1),

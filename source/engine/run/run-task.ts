@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
 import { moduleContext, testsSection } from '../agent/task-context';
-import { runTenetStrategy, type Budget, type StrategyOutcome } from '../agent/tenet-strategy';
+import { TDD_PAPER_BUDGET, type TddBudget } from '../agent/tdd-strategy';
+import type { Budget } from '../agent/tenet-strategy';
 import { TenetError } from '../errors';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import type { EventSink, RunResult } from '../events';
@@ -15,11 +16,12 @@ import { hideTests } from '../task/hide-tests';
 import { openTask } from '../task/open-task';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import type { ThmReport } from '../thm/report';
-import { AST_TOOLS, TOOLS } from '../tools/registry';
-import { runTests } from '../tools/run-tests';
-import { applyImplementation } from '../tools/submit';
+import { classifyFailure, measureTestQuality } from '../quality/test-quality';
+import { runTests, type TestRun } from '../tools/run-tests';
+import { applyImplementation, applyTests } from '../tools/submit';
 import { openToolbox } from '../tools/toolbox';
 import type { Pilot } from './pilot';
+import { runStrategy, strategyTools, type Strategy, type StrategyResult } from './strategies';
 
 export interface Ablations {
   /** The agent gets every failing test THM found instead of its selection (`--no-thm`). */
@@ -44,6 +46,11 @@ export interface RunOptions {
   testTimeoutSec: number;
   thmTimeoutSec: number;
   budget: Budget;
+  /** `tenet` (default), `tdd` or `tenet+tdd`. */
+  strategy?: Strategy;
+  tddBudget?: TddBudget;
+  /** TDD strategies: measure the generated tests (coverage, mutation score); on by default. */
+  measureTests?: boolean;
   ablations: Ablations;
   model: ModelChoice;
   pilot: Pilot;
@@ -61,12 +68,6 @@ export function newSessionId(): string {
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 
-/** Tools for the TENET strategy; `--no-apis` keeps SpecRover's AST search and the submission. */
-export function tenetTools(noApis: boolean): string[] {
-  if (noApis) return [...AST_TOOLS, 'submit_implementation', 'run_tests'];
-  return TOOLS.map((t) => t.name).filter((name) => name !== 'submit_tests' && name !== 'finish');
-}
-
 /** A failing entry passes: a test that passed, or a module (THM's import failure) all of whose tests pass. */
 export function entryPassed(id: string, outcomes: Record<string, string>): boolean {
   if (id.includes('::')) return outcomes[id] === 'passed';
@@ -76,7 +77,9 @@ export function entryPassed(id: string, outcomes: Record<string, string>): boole
 
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
-async function approve(report: ThmReport, options: RunOptions): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' }> {
+async function approve(report: ThmReport, options: RunOptions): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy' }> {
+  // TDD-Agent: the repository's tests stay hidden until the evaluation, as in the paper.
+  if (options.strategy === 'tdd') return { chosen: [], by: 'strategy' };
   if (options.ablations.noThm) return { chosen: report.failing.map((f) => f.nodeid), by: 'ablation' };
   return options.pilot.approveTests(report);
 }
@@ -91,7 +94,15 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const resume = options.resume;
   const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
-  const emit = options.emit;
+  // What the failure analysis of a TDD session needs: each version of the agent's tests, and
+  // the outcomes of its last run of them.
+  const ownTestVersions: string[] = [...(resume?.testVersions ?? [])];
+  let lastAgentOutcomes: Record<string, string> = {};
+  const emit: EventSink = (event) => {
+    if (event.type === 'tests.submission' && event.ok) ownTestVersions.push(event.code);
+    if (event.type === 'tests.run' && event.purpose !== 'evaluate') lastAgentOutcomes = event.outcomes;
+    options.emit(event);
+  };
   const task = await openTask({
     repo: options.repo,
     target: options.target,
@@ -100,7 +111,9 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     ...(options.python ? { python: options.python } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
-  const strategy = 'tenet';
+  const strategy: Strategy = options.strategy ?? 'tenet';
+  const tddBudget = options.tddBudget ?? TDD_PAPER_BUDGET;
+  const tdd = strategy !== 'tenet';
   let toolbox: Awaited<ReturnType<typeof openToolbox>> | undefined;
   try {
     const originalSha1 = sha1(task.target.originalText);
@@ -123,6 +136,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
           ...options.model.settings,
           ...options.record,
           budget: options.budget,
+          ...(tdd ? { tddBudget } : {}),
           ablations: options.ablations,
           T: Number.isFinite(options.T) ? options.T : 'all',
           testArgs: options.testArgs,
@@ -155,7 +169,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       chosen = decision.chosen;
       emit({ type: 'thm.approval', proposed: report.selected, chosen, by: decision.by, T: report.T });
     }
-    if (!chosen.length) throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+    if (!chosen.length && strategy !== 'tdd') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
     const selected = chosen;
 
     const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !selected.includes(id)), selected);
@@ -163,19 +177,26 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     toolbox = await openToolbox(task, { selectedTests: selected, testTimeoutSec: options.testTimeoutSec });
     emit({ type: 'index.ready', files: toolbox.indexStats.files, parsed: toolbox.indexStats.parsed, ms: toolbox.indexStats.ms });
     const ctx = toolbox.ctx;
+    // Every run_tests the model makes is recorded; TDD's loop reads the latest.
+    let agentRun: TestRun | undefined;
+    const recordRun = (run: TestRun, purpose: 'agent' | 'validate') => emit({ type: 'tests.run', purpose, report: run.report, outcomes: run.outcomes, passed: run.passed, total: run.total });
+    ctx.onTestRun = (run) => {
+      agentRun = run;
+      recordRun(run, 'agent');
+    };
     if (options.pilot.approveCommand && task.sandbox.kind === 'local') ctx.approveCommand = (command) => options.pilot.approveCommand!(command);
     options.pilot.attach?.({ debugger: ctx.debugger(), selectedTests: selected });
     if (resume?.lastSubmission) await applyImplementation(ctx, resume.lastSubmission);
+    if (resume?.testVersions.length) await applyTests(ctx, resume.testVersions.at(-1)!);
     const debuggerEvents = ctx.debugger().onEvent((event) => {
       if (event.type === 'input') emit({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });
       else if (event.type === 'output') emit({ type: 'debugger.output', chunk: event.chunk });
       else if (event.type === 'entry') emit({ type: 'debugger.entry', entry: event.entry });
     });
 
-    const tools = tenetTools(options.ablations.noApis);
     const conversation = new Conversation({
       model: options.model.model,
-      system: resume?.system ?? renderPrompt('system'),
+      system: resume?.system ?? renderPrompt(tdd ? 'tdd-system' : 'system'),
       ctx,
       emit,
       price: options.model.price,
@@ -189,52 +210,70 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     if (resume?.messages.length) {
       conversation.restore(resume.messages, resume.totals);
       // Tool calls cut off by the interruption run now; their results go with the next request.
-      if (resume.unansweredCalls.length) await conversation.runTools(resume.unansweredCalls, tools);
+      if (resume.unansweredCalls.length) await conversation.runTools(resume.unansweredCalls, strategyTools(strategy, options.ablations.noApis).main);
     } else {
       const chosenTests = report.failing.filter((f) => selected.includes(f.nodeid));
+      const testsText = chosenTests.length
+        ? renderPrompt('tests', { count: chosenTests.length, tests: await testsSection(task.workspace.root, chosenTests) })
+        : "The repository's tests for it are hidden until the end: your tests are the specification.";
       conversation.say(
-        renderPrompt('task', {
+        renderPrompt(tdd ? 'tdd-task' : 'task', {
           qualname: task.target.qualname,
           file: task.target.file,
           signature: task.target.prompt.trimEnd(),
           context: moduleContext(task.target),
-          tests: renderPrompt('tests', { count: chosenTests.length, tests: await testsSection(task.workspace.root, chosenTests) }),
-          rounds: options.budget.pregenRounds,
+          tests: testsText,
+          rounds: tdd ? tddBudget.setupRounds : options.budget.pregenRounds,
         }),
       );
     }
+    // Validation runs the selected tests, and in tenet+tdd the agent's own as well.
+    const ownFile = () => ctx.agentTestFile;
     const validate = async () => {
-      const run = await runTests(ctx, selected, 'validate');
-      emit({ type: 'tests.run', purpose: 'validate', report: run.report, outcomes: run.outcomes, passed: run.passed, total: run.total });
+      const run = await runTests(ctx, [...selected, ...(strategy === 'tenet+tdd' && ownFile() ? [ownFile()!] : [])], 'validate');
+      recordRun(run, 'validate');
+      return run;
+    };
+    const runOwnTests = async () => {
+      const run = await runTests(ctx, [...selected, ...(ownFile() ? [ownFile()!] : [])], 'agent');
+      recordRun(run, 'agent');
       return run;
     };
 
-    let outcome: StrategyOutcome;
-    let stopReason: RunResult['stopReason'];
+    let outcome: StrategyResult;
     try {
       if (resume?.evaluating) {
-        outcome = { submitted: !!resume.lastSubmission, passed: false, stopReason: 'budget', pregenRounds: resume.position.pregenUsed, rrwAttempts: resume.position.attempt };
+        outcome = { submitted: !!resume.lastSubmission, stopReason: 'budget', rounds: { pregen: resume.position.pregenUsed, rrwAttempts: resume.position.attempt, total: conversation.totals.rounds } };
       } else {
-        outcome = await runTenetStrategy({
+        outcome = await runStrategy({
+          strategy,
           conversation,
           emit,
           budget: options.budget,
-          tools,
+          tddBudget,
+          noApis: options.ablations.noApis,
           rrw: !options.ablations.noRrw,
           validate,
-          firstTest: selected[0]!,
+          runOwnTests,
+          takeRun: () => {
+            const run = agentRun;
+            agentRun = undefined;
+            return run;
+          },
+          testsPath: ownFile,
+          firstTest: selected[0] ?? '',
+          implemented: !!resume?.lastSubmission,
           ...(options.signal ? { signal: options.signal } : {}),
-          ...(resume ? { from: resume.position } : {}),
+          ...(resume ? { from: { position: resume.position, tdd: resume.tdd } } : {}),
         });
       }
-      stopReason = outcome.stopReason;
     } catch (error) {
       if ((error as Error).name !== 'AbortError' && !options.signal?.aborted) throw error;
-      outcome = { submitted: false, passed: false, stopReason: 'no-implementation', pregenRounds: conversation.totals.rounds, rrwAttempts: 0 };
-      stopReason = 'cancelled';
+      outcome = { submitted: false, stopReason: 'cancelled', rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
     } finally {
       debuggerEvents();
     }
+    const stopReason = outcome.stopReason;
 
     // Evaluation: every failing test THM found, with the hidden ones back in place.
     emit({ type: 'agent.phase', phase: 'evaluate' });
@@ -249,6 +288,16 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     const finalText = decodeSource(await task.sandbox.readFile(task.target.file)).text;
     const patch = unifiedPatch(task.target.file, task.target.originalText, finalText);
     const totals = conversation.totals;
+    // TDD strategies: how good the agent's own tests are, and why a failed task failed.
+    let testQuality: RunResult['testQuality'];
+    let failure: RunResult['failure'];
+    if (tdd && ctx.agentTestFile && stopReason !== 'cancelled') {
+      emit({ type: 'agent.phase', phase: 'quality' });
+      if (options.measureTests !== false) testQuality = await measureTestQuality({ ctx, testFile: ctx.agentTestFile, finalText });
+      if (!pass) {
+        failure = await classifyFailure({ ctx, ownTestsGreen: outcome.ownTestsGreen ?? false, ...(testQuality ? { quality: testQuality } : {}), finalOutcomes: lastAgentOutcomes, testVersions: ownTestVersions, finalText });
+      }
+    }
     const result: RunResult = {
       type: 'result',
       sessionId,
@@ -260,12 +309,14 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
       tests: evaluation.outcomes,
       usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, modelCalls: totals.modelCalls, toolCalls: totals.toolCalls },
-      rounds: { pregen: outcome.pregenRounds, rrwAttempts: outcome.rrwAttempts, total: totals.rounds },
+      rounds: outcome.rounds,
       costUsd: totals.costUsd,
       costOfPass: pass ? totals.costUsd : null,
       wallMs: Date.now() - started,
       patch,
       model: options.model.settings.model,
+      ...(testQuality ? { testQuality } : {}),
+      ...(failure ? { failure } : {}),
     };
     if (patch && (await options.pilot.acceptPatch(result))) {
       try {

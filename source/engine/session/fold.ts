@@ -1,4 +1,5 @@
 import type { Totals } from '../agent/conversation';
+import { TDD_START, type TddPosition } from '../agent/tdd-strategy';
 import { START, STAGES, type Position } from '../agent/tenet-strategy';
 import type { EngineEvent, RunResult } from '../events';
 import type { Message, ToolCall } from '../model/types';
@@ -20,6 +21,9 @@ export interface SessionState {
   position: Position;
   /** The code of the last accepted submission (the workspace is rebuilt from it). */
   lastSubmission?: string;
+  /** TDD strategies: where the workflow stands, and each accepted version of the agent's tests. */
+  tdd: TddPosition;
+  testVersions: string[];
   totals: Totals;
   result?: RunResult;
   interrupted: boolean;
@@ -33,6 +37,8 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     unansweredCalls: [],
     unansweredRequest: false,
     position: { ...START },
+    tdd: { ...TDD_START },
+    testVersions: [],
     totals: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, costUsd: 0, rounds: 0 },
     interrupted: false,
     evaluating: false,
@@ -59,6 +65,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         phase = event.phase;
         if (event.phase === 'evaluate') state.evaluating = true;
         if (event.phase === 'rrw') pending = { attempt: event.attempt ?? at.attempt, stage: Math.max(0, STAGES.indexOf(event.stage as (typeof STAGES)[number])) };
+        if (event.phase === 'tdd') state.tdd = { ...state.tdd, phase: 'refine', iteration: event.round ?? state.tdd.iteration, open: true, iterationUsed: state.tdd.open ? state.tdd.iterationUsed : 0 };
         break;
       case 'model.request':
         if (pending) {
@@ -85,6 +92,8 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         state.totals.costUsd += event.costUsd;
         if (phase === 'pregen') at.pregenUsed++;
         else if (phase === 'rrw') at.attemptUsed++;
+        else if (phase === 'tdd-setup') state.tdd.setupUsed++;
+        else if (phase === 'tdd') state.tdd.iterationUsed++;
         break;
       case 'tool.result':
         state.totals.toolCalls++;
@@ -98,7 +107,15 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
           at.phase = 'validate';
         }
         break;
+      case 'tests.submission':
+        if (event.ok) {
+          state.testVersions.push(event.code);
+          if (phase === 'tdd-setup') state.tdd.phase = 'refine';
+        }
+        break;
       case 'tests.run':
+        // A run of the agent's tests closes a TDD iteration.
+        if (event.purpose === 'agent' && phase === 'tdd') state.tdd.open = false;
         if (event.purpose === 'validate') {
           at.report = event.report;
           // Failing: the next step opens a new attempt; the strategy does that when it validates
@@ -126,6 +143,12 @@ export function describePosition(state: SessionState): string {
   if (!state.thm) return 'before THM finished';
   if (!state.approval) return 'waiting for the test approval';
   if (state.evaluating) return 'during the evaluation';
+  if (state.start?.strategy === 'tdd') {
+    const t = state.tdd;
+    if (t.phase === 'setup') return `writing the tests first, after ${t.setupUsed} rounds`;
+    if (!t.iteration) return 'tests written, before the implementation';
+    return t.open ? `co-refinement, test run ${t.iteration}, after ${t.iterationUsed} rounds` : `co-refinement, after test run ${t.iteration}`;
+  }
   const at = state.position;
   if (at.phase === 'pregen') return `pre-generation, after ${at.pregenUsed} rounds`;
   if (at.phase === 'validate') return at.attempt ? `after refinement attempt ${at.attempt}'s submission` : 'after the first submission';

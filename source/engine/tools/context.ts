@@ -20,6 +20,8 @@ export interface ToolContext {
   agentTestFile?: string;
   /** Asked before the model's shell commands run (local sandbox, `--approve ask`); absent means allowed. */
   approveCommand?: (command: string) => Promise<import('../run/pilot').CommandDecision>;
+  /** Told of every run the model's run_tests call makes (the session records it; TDD reads it). */
+  onTestRun?: (run: import('./run-tests').TestRun) => void;
   /** Per-test timeout for run_tests, in seconds. */
   testTimeoutSec: number;
   signal?: AbortSignal;

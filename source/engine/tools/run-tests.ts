@@ -87,6 +87,8 @@ export const runTestsTool = defineTool({
   async run(_args, ctx) {
     const tests = [...ctx.selectedTests, ...(ctx.agentTestFile ? [ctx.agentTestFile] : [])];
     if (!tests.length) return 'There are no tests to run yet.';
-    return (await runTests(ctx, tests)).report;
+    const run = await runTests(ctx, tests, 'agent');
+    ctx.onTestRun?.(run);
+    return run.report;
   },
 });

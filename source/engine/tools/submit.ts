@@ -49,31 +49,37 @@ export function agentTestPath(ctx: ToolContext): string {
   return posix.join(dir === '.' ? '' : dir, 'test_by_agent.py');
 }
 
+/** Writes the agent's test module (checked to parse and to hold a test) where run_tests finds it. */
+export async function applyTests(ctx: ToolContext, code: string): Promise<{ path: string; tests: number }> {
+  const text = cleanCode(code);
+  const tree = await parsePython(text);
+  let tests = 0;
+  try {
+    const problem = syntaxProblem(tree, text);
+    if (problem) throw new ToolInputError(`The test module does not parse (syntax error at ${problem}).`);
+    for (const node of tree.rootNode.namedChildren) {
+      const def = node?.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
+      const name = def?.childForFieldName('name')?.text ?? '';
+      if (def?.type === 'function_definition' && name.startsWith('test')) tests++;
+      if (def?.type === 'class_definition' && name.startsWith('Test')) tests += def.descendantsOfType('function_definition').filter((f) => f?.childForFieldName('name')?.text.startsWith('test')).length;
+    }
+  } finally {
+    tree.delete();
+  }
+  if (!tests) throw new ToolInputError('The module has no test: write functions named test_… (or methods of a class named Test…).');
+  const path = agentTestPath(ctx);
+  await ctx.workspace.write(path, text);
+  await ctx.sandbox.syncFile(path);
+  ctx.agentTestFile = path;
+  return { path, tests };
+}
+
 export const submitTests = defineTool({
   name: 'submit_tests',
   description: 'Write your own pytest tests for the target (a whole test module: imports, helpers, test_ functions). They replace any earlier version and run with run_tests.',
   schema: z.object({ code: z.string().min(1).describe('A complete pytest test module') }),
   async run({ code }, ctx) {
-    const text = cleanCode(code);
-    const tree = await parsePython(text);
-    let tests = 0;
-    try {
-      const problem = syntaxProblem(tree, text);
-      if (problem) throw new ToolInputError(`The test module does not parse (syntax error at ${problem}).`);
-      for (const node of tree.rootNode.namedChildren) {
-        const def = node?.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
-        const name = def?.childForFieldName('name')?.text ?? '';
-        if (def?.type === 'function_definition' && name.startsWith('test')) tests++;
-        if (def?.type === 'class_definition' && name.startsWith('Test')) tests += def.descendantsOfType('function_definition').filter((f) => f?.childForFieldName('name')?.text.startsWith('test')).length;
-      }
-    } finally {
-      tree.delete();
-    }
-    if (!tests) throw new ToolInputError('The module has no test: write functions named test_… (or methods of a class named Test…).');
-    const path = agentTestPath(ctx);
-    await ctx.workspace.write(path, text);
-    await ctx.sandbox.syncFile(path);
-    ctx.agentTestFile = path;
+    const { path, tests } = await applyTests(ctx, code);
     return `Wrote ${tests} test${tests === 1 ? '' : 's'} to ${path}. run_tests runs them with the session's tests.`;
   },
 });

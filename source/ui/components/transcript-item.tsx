@@ -63,9 +63,29 @@ export function TranscriptItemView({ item, width, expanded = false }: { item: Tr
       return (
         <Box flexDirection="column">
           <Text>
-            <Text bold>{item.purpose === 'validate' ? 'selected tests' : 'every failing test'}</Text>: <Text color={item.passed === item.total ? 'green' : 'red'}>{item.passed}/{item.total} passed</Text>
+            <Text bold>{item.purpose === 'validate' ? 'selected tests' : item.purpose === 'agent' ? 'run_tests' : 'every failing test'}</Text>: <Text color={item.passed === item.total ? 'green' : 'red'}>{item.passed}/{item.total} passed</Text>
           </Text>
           {item.purpose === 'evaluate' ? null : <TestGrid outcomes={item.outcomes} width={width} />}
+        </Box>
+      );
+    case 'revision':
+      return (
+        <Box flexDirection="column">
+          <Text>
+            <Text color="yellow">✎ {item.side === 'tests' ? 'tests' : 'code'} revised</Text>{' '}
+            <Text dimColor>
+              ({item.iteration ? `test run ${item.iteration}` : 'written first'} · +{item.added} −{item.removed})
+            </Text>
+          </Text>
+          <Box marginLeft={2} flexDirection="column">
+            {clip(item.diff, expanded ? 400 : 6, inner)
+              .split('\n')
+              .map((line, i) => (
+                <Text key={i} color={line.startsWith('+') ? 'green' : line.startsWith('-') ? 'red' : undefined}>
+                  {line}
+                </Text>
+              ))}
+          </Box>
         </Box>
       );
     case 'note':

@@ -18,6 +18,10 @@ export function phaseLine(view: ViewState): string {
       return 'running the selected tests';
     case 'rrw':
       return `refinement attempt ${a.attempt}/${a.attempts} · ${a.stage?.replace(/-/g, ' ')} · round ${a.round}`;
+    case 'tdd-setup':
+      return `tests first · round ${a.round}/${a.tdd?.setupRounds ?? '?'}`;
+    case 'tdd':
+      return `co-refinement · test run ${a.tdd?.iteration}/${a.tdd?.iterations} · round ${a.round}`;
     case 'evaluate':
       return 'evaluating on every failing test';
     case 'done':
@@ -178,10 +182,38 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
           <TestGrid outcomes={view.agent.tests} width={width} />
         </Box>
       ) : null}
+      {view.agent.tdd ? <TddPanel tdd={view.agent.tdd} width={width} /> : null}
       {debuggerOpen ? <DebuggerPane view={view} takeover={takeover} width={width} lines={Math.max(3, Math.min(12, Math.floor(height / 3)))} onSend={onSend} /> : null}
       {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} /> : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} /> : null}
       <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={takeover === 'active' ? keyHint('takeover') : `${keyHint('agent')} · ? keys`} />
+    </Box>
+  );
+}
+
+/**
+ * TDD strategies: the agent's test file (name, version, size), which side each iteration revised
+ * (T for tests, C for code), and its tests' latest outcomes.
+ */
+export function TddPanel({ tdd, width }: { tdd: NonNullable<ViewState['agent']['tdd']>; width: number }) {
+  const file = tdd.testFile;
+  const byIteration = new Map<number, Set<string>>();
+  for (const r of tdd.revisions) byIteration.set(r.iteration, new Set([...(byIteration.get(r.iteration) ?? []), r.side === 'tests' ? 'T' : 'C']));
+  const track = [...byIteration.entries()].map(([i, sides]) => `${i === 0 ? 'first' : i}:${[...sides].sort().reverse().join('')}`).join(' ');
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text>
+        <Text bold>generated tests</Text>{' '}
+        {file ? (
+          <Text dimColor>
+            {file.path} · version {file.versions} · {file.code.split('\n').length} lines
+          </Text>
+        ) : (
+          <Text dimColor>not written yet</Text>
+        )}
+        {track ? <Text dimColor> · revisions {track}</Text> : null}
+      </Text>
+      {Object.keys(tdd.outcomes).length ? <TestGrid outcomes={tdd.outcomes} width={width} /> : null}
     </Box>
   );
 }

@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import type { RunResult } from '../../engine/events';
+import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
 import { TestGrid } from '../components/transcript-item';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
@@ -42,6 +43,14 @@ export function ResultScreen({ result, prompt, width, height }: { result: RunRes
         {result.usage.inputTokens.toLocaleString('en')} tokens in / {result.usage.outputTokens.toLocaleString('en')} out · {result.usage.modelCalls} model calls · {result.usage.toolCalls} tool calls · $
         {result.costUsd.toFixed(4)} · cost of a pass {result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · {(result.wallMs / 1000).toFixed(1)} s
       </Text>
+      {result.testQuality ? <Text>{describeTestQuality(result.testQuality)}</Text> : null}
+      {result.failure
+        ? describeFailure(result.failure).map((line, i) => (
+            <Text key={i} color="yellow">
+              {line}
+            </Text>
+          ))
+        : null}
       <Box marginTop={1} flexDirection="column">
         <TestGrid outcomes={result.tests} width={width} />
       </Box>

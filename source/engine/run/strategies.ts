@@ -1,0 +1,117 @@
+import type { Conversation } from '../agent/conversation';
+import { renderPrompt } from '../agent/prompts';
+import { runTddStrategy, type TddBudget, type TddPosition } from '../agent/tdd-strategy';
+import { runTenetStrategy, type Budget, type Position } from '../agent/tenet-strategy';
+import type { EventSink, RunResult } from '../events';
+import { AST_TOOLS, TOOLS } from '../tools/registry';
+import type { TestRun } from '../tools/run-tests';
+
+/** `tenet` (the paper's pipeline), `tdd` (TDD-Agent), `tenet+tdd` (THM's tests and the agent's own, test-first). */
+export type Strategy = 'tenet' | 'tdd' | 'tenet+tdd';
+export const STRATEGIES: Strategy[] = ['tenet', 'tdd', 'tenet+tdd'];
+
+/** Tools for the TENET strategy; `--no-apis` keeps SpecRover's AST search and the submission. */
+export function tenetTools(noApis: boolean): string[] {
+  if (noApis) return [...AST_TOOLS, 'submit_implementation', 'run_tests'];
+  return TOOLS.map((t) => t.name).filter((name) => name !== 'submit_tests' && name !== 'finish');
+}
+
+/** TDD-Agent's lightweight toolset: the directory viewer, the file reader, AST search, the submitters, the runner, finish. */
+const TDD_TOOLS = ['view_directory', 'read_file', ...AST_TOOLS, 'submit_tests', 'submit_implementation', 'run_tests', 'finish'];
+const IMPLEMENTING = new Set(['submit_implementation', 'run_tests', 'finish']);
+
+/** The tools of each phase: writing the tests first (nothing that implements or runs), then the rest. */
+export function strategyTools(strategy: Strategy, noApis: boolean): { setup: string[]; main: string[] } {
+  if (strategy === 'tenet') return { setup: [], main: tenetTools(noApis) };
+  const main = strategy === 'tdd' ? TDD_TOOLS : [...tenetTools(noApis), 'submit_tests'];
+  return { setup: main.filter((name) => !IMPLEMENTING.has(name)), main };
+}
+
+export interface StrategyRun {
+  strategy: Strategy;
+  conversation: Conversation;
+  emit: EventSink;
+  budget: Budget;
+  tddBudget: TddBudget;
+  noApis: boolean;
+  rrw: boolean;
+  /** Validation (TENET strategies): the selected tests, and the agent's own in tenet+tdd. */
+  validate(): Promise<TestRun>;
+  /** The agent's tests, run by tenet when the model did not (TDD). */
+  runOwnTests(): Promise<TestRun>;
+  takeRun(): TestRun | undefined;
+  testsPath(): string | undefined;
+  firstTest: string;
+  implemented: boolean;
+  signal?: AbortSignal;
+  from?: { position: Position; tdd: TddPosition };
+}
+
+export interface StrategyResult {
+  submitted: boolean;
+  stopReason: RunResult['stopReason'];
+  rounds: RunResult['rounds'];
+  /** TDD strategies: whether the agent's own tests passed at its last run. */
+  ownTestsGreen?: boolean;
+}
+
+/**
+ * Runs the chosen strategy. tenet+tdd is the TENET pipeline with test-first reasoning: the agent
+ * writes its tests before any code (as in TDD-Agent), then pre-generation, validation on THM's
+ * selection and its own tests, and the Reflective Refinement Workflow, where a revision of its
+ * tests alone is validated too (dual track).
+ */
+export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
+  const tools = strategyTools(run.strategy, run.noApis);
+  const signal = run.signal ? { signal: run.signal } : {};
+  if (run.strategy === 'tdd') {
+    const outcome = await runTddStrategy({
+      conversation: run.conversation,
+      emit: run.emit,
+      budget: run.tddBudget,
+      setupTools: tools.setup,
+      tools: tools.main,
+      testsPath: run.testsPath,
+      takeRun: run.takeRun,
+      runTests: run.runOwnTests,
+      implemented: run.implemented,
+      ...signal,
+      ...(run.from ? { from: run.from.tdd } : {}),
+    });
+    const green = !!outcome.lastRun && outcome.lastRun.total > 0 && outcome.lastRun.passed === outcome.lastRun.total;
+    return {
+      submitted: outcome.submitted,
+      stopReason: outcome.stopReason,
+      rounds: { pregen: 0, rrwAttempts: 0, total: run.conversation.totals.rounds, tddSetup: outcome.setupRounds, tddIterations: outcome.iterations },
+      ownTestsGreen: green,
+    };
+  }
+  let setupRounds = 0;
+  if (run.strategy === 'tenet+tdd' && (!run.from || run.from.tdd.phase === 'setup')) {
+    // Step 1 of TDD-Agent, with TENET's tools: the tests before any code.
+    run.emit({ type: 'agent.phase', phase: 'tdd-setup', rounds: run.tddBudget.setupRounds });
+    for (setupRounds = run.from?.tdd.setupUsed ?? 0; !run.testsPath() && setupRounds < run.tddBudget.setupRounds; setupRounds++) {
+      const round = await run.conversation.round(tools.setup);
+      if (!run.testsPath() && round.textOnly) run.conversation.say(renderPrompt('tdd-nudge', { next: 'submit_tests with your test module' }));
+    }
+    if (run.testsPath()) run.conversation.say(renderPrompt('tdd-then-tenet', { path: run.testsPath()!, rounds: run.budget.pregenRounds }));
+  }
+  const outcome = await runTenetStrategy({
+    conversation: run.conversation,
+    emit: run.emit,
+    budget: run.budget,
+    tools: tools.main,
+    rrw: run.rrw,
+    validate: run.validate,
+    firstTest: run.firstTest,
+    revalidateOnTests: run.strategy === 'tenet+tdd',
+    ...signal,
+    ...(run.from && run.from.tdd.phase !== 'setup' ? { from: run.from.position } : {}),
+  });
+  return {
+    submitted: outcome.submitted,
+    stopReason: outcome.stopReason,
+    rounds: { pregen: outcome.pregenRounds, rrwAttempts: outcome.rrwAttempts, total: run.conversation.totals.rounds, ...(run.strategy === 'tenet+tdd' ? { tddSetup: setupRounds } : {}) },
+    ...(run.strategy === 'tenet+tdd' && outcome.lastRun ? { ownTestsGreen: outcome.lastRun.passed === outcome.lastRun.total } : {}),
+  };
+}
