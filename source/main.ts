@@ -79,6 +79,8 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     tddSetupRounds: opts.tddSetupRounds as number | undefined,
     tddIterations: opts.tddIterations as number | undefined,
     testQuality: opts.testQuality as boolean,
+    select: opts.select as 'thm' | 'random' | 'shortest' | 'longest' | 'most-assertions' | undefined,
+    testStage: opts.testStage as 'none' | 'pregen' | 'postgen' | 'all' | undefined,
     ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
     python: opts.python as string | undefined,
     testTimeout: opts.testTimeout as number | undefined,
@@ -177,6 +179,8 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--no-thm', 'ablation: give the agent every failing test instead of THM\'s selection')
     .option('--no-apis', "ablation: SpecRover's AST search tools only, without TENET's four")
     .option('--no-rrw', 'ablation: refine with test feedback only, without the three-stage workflow')
+    .addOption(new Option('--select <strategy>', "ablation (RQ4): how the agent's tests are chosen").choices(['thm', 'random', 'shortest', 'longest', 'most-assertions']))
+    .addOption(new Option('--test-stage <stage>', 'ablation (RQ5): when tests take part: none, pregen (before the first submission), postgen (validation and refinement only), all').choices(['none', 'pregen', 'postgen', 'all']))
     .option('--python <path>', 'Python interpreter')
     .addOption(new Option('--test-timeout <seconds>', 'time limit per test').argParser(positiveNumber('--test-timeout')))
     .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(positiveNumber('--thm-timeout')))

@@ -1,6 +1,8 @@
 import type { Budget } from '../engine/agent/tenet-strategy';
 import { TDD_PAPER_BUDGET, type TddBudget } from '../engine/agent/tdd-strategy';
 import type { Strategy } from '../engine/run/strategies';
+import type { TestStage } from '../engine/run/run-task';
+import type { Selection } from '../engine/thm/alt-selection';
 import { TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { createModel } from '../engine/model/create-model';
@@ -39,6 +41,8 @@ function recordedRun(start: Of<'session.start'>) {
     python: c.python as string | undefined,
     sandboxSpec: recordedSandbox(c.sandbox),
     strategy: (start.strategy as Strategy | undefined) ?? 'tenet',
+    select: (c.select as Selection | undefined) ?? 'thm',
+    testStage: (c.testStage as TestStage | undefined) ?? 'all',
     tddBudget: (c.tddBudget as TddBudget | undefined) ?? TDD_PAPER_BUDGET,
   };
 }
@@ -107,6 +111,8 @@ export async function rerunCommand(options: { dir?: string; ref: string; json?: 
       budget: run.budget,
       strategy: run.strategy,
       tddBudget: run.tddBudget,
+      select: run.select,
+      testStage: run.testStage,
       ablations: run.ablations,
       model: { model: replay, price: undefined, settings: { ...base.settings, provider: 'replay', model: start.model } },
       pilot: replayPilot(session.events),

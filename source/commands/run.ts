@@ -5,7 +5,8 @@ import type { EngineEvent, RunResult } from '../engine/events';
 import { createModel, type ModelFlags } from '../engine/model/create-model';
 import type { Script } from '../engine/model/scripted';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
-import { newSessionId, runTask, type Ablations, type RunOptions } from '../engine/run/run-task';
+import { newSessionId, runTask, type Ablations, type RunOptions, type TestStage } from '../engine/run/run-task';
+import type { Selection } from '../engine/thm/alt-selection';
 import type { Strategy } from '../engine/run/strategies';
 import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
 import type { SessionState } from '../engine/session/fold';
@@ -41,6 +42,9 @@ export interface RunCommandOptions extends ModelFlags {
   tddIterations?: number;
   /** TDD strategies: measure the generated tests at the end (default true). */
   testQuality?: boolean;
+  /** RQ4 / RQ5 ablations. */
+  select?: Selection;
+  testStage?: TestStage;
   ablations?: Partial<Ablations>;
   json?: boolean;
   apply?: boolean;
@@ -89,6 +93,8 @@ export function prepareRun(options: RunCommandOptions) {
       roundsPerIteration: TDD_PAPER_BUDGET.roundsPerIteration,
     },
     ...(options.testQuality === false ? { measureTests: false } : {}),
+    ...(options.select ? { select: options.select } : {}),
+    ...(options.testStage ? { testStage: options.testStage } : {}),
     ablations: { noThm: false, noApis: false, noRrw: false, ...options.ablations },
     model,
     sessionId,

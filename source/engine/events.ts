@@ -31,7 +31,7 @@ export interface RunResult {
   strategy: string;
   pass: boolean;
   /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled. */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'cancelled' | 'error' | 'finished';
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;

@@ -47,6 +47,10 @@ export interface StrategyInput {
   firstTest: string;
   /** tenet+tdd: in refinement, a revision of the agent's own tests alone is validated too. */
   revalidateOnTests?: boolean;
+  /** RQ5 ablations: false when the tests take no part after the first submission (`--test-stage none|pregen`). */
+  validation?: boolean;
+  /** Before the first validation (`--test-stage postgen` puts the selected tests back then). */
+  beforeValidation?: () => Promise<void>;
   signal?: AbortSignal;
   /** Go on from here instead of the start (a resumed session). */
   from?: Position;
@@ -55,7 +59,8 @@ export interface StrategyInput {
 export interface StrategyOutcome {
   submitted: boolean;
   passed: boolean;
-  stopReason: 'passed' | 'budget' | 'no-implementation';
+  /** `submitted`: the configuration has no validation, the first submission is the answer. */
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'submitted';
   pregenRounds: number;
   rrwAttempts: number;
   lastRun?: TestRun;
@@ -103,8 +108,10 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
       if (!submitted && outcome.textOnly && at.pregenUsed < budget.pregenRounds) nudge();
     }
     if (!submitted) return { submitted: false, passed: false, stopReason: 'no-implementation', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
+    if (input.validation === false) return { submitted: true, passed: false, stopReason: 'submitted', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
     at.phase = 'validate';
   }
+  await input.beforeValidation?.();
 
   let run: TestRun | undefined;
   for (;;) {

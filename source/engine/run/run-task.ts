@@ -13,6 +13,7 @@ import type { SandboxSpec } from '../sandbox/create-sandbox';
 import { describeSandbox } from '../sandbox/sandbox-spec';
 import type { SessionState } from '../session/fold';
 import { hideTests } from '../task/hide-tests';
+import { selectWith, type Selection } from '../thm/alt-selection';
 import { openTask } from '../task/open-task';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import type { ThmReport } from '../thm/report';
@@ -51,6 +52,10 @@ export interface RunOptions {
   tddBudget?: TddBudget;
   /** TDD strategies: measure the generated tests (coverage, mutation score); on by default. */
   measureTests?: boolean;
+  /** RQ4 ablation: how the tests the agent gets are chosen (default THM's clusters). */
+  select?: Selection;
+  /** RQ5 ablation: when the tests take part: not at all, before the first submission only, after it only, or both (default). */
+  testStage?: TestStage;
   ablations: Ablations;
   model: ModelChoice;
   pilot: Pilot;
@@ -75,12 +80,17 @@ export function entryPassed(id: string, outcomes: Record<string, string>): boole
   return inside.length > 0 && inside.every(([, outcome]) => outcome === 'passed');
 }
 
+export type TestStage = 'none' | 'pregen' | 'postgen' | 'all';
+export const TEST_STAGES: TestStage[] = ['none', 'pregen', 'postgen', 'all'];
+
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
-async function approve(report: ThmReport, options: RunOptions): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy' }> {
+async function approve(report: ThmReport, options: RunOptions, workspaceRoot: string): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy' }> {
   // TDD-Agent: the repository's tests stay hidden until the evaluation, as in the paper.
   if (options.strategy === 'tdd') return { chosen: [], by: 'strategy' };
   if (options.ablations.noThm) return { chosen: report.failing.map((f) => f.nodeid), by: 'ablation' };
+  if (options.testStage === 'none') return { chosen: [], by: 'ablation' };
+  if (options.select && options.select !== 'thm') return { chosen: await selectWith(options.select, report, options.T, { workspaceRoot }), by: 'ablation' };
   return options.pilot.approveTests(report);
 }
 
@@ -137,6 +147,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
           ...options.record,
           budget: options.budget,
           ...(tdd ? { tddBudget } : {}),
+          select: options.select ?? 'thm',
+          testStage: options.testStage ?? 'all',
           ablations: options.ablations,
           T: Number.isFinite(options.T) ? options.T : 'all',
           testArgs: options.testArgs,
@@ -165,16 +177,19 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     }
     let chosen = resume?.approval?.chosen;
     if (!chosen) {
-      const decision = await approve(report, options);
+      const decision = await approve(report, options, task.workspace.root);
       chosen = decision.chosen;
       emit({ type: 'thm.approval', proposed: report.selected, chosen, by: decision.by, T: report.T });
     }
-    if (!chosen.length && strategy !== 'tdd') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+    const stage: TestStage = strategy === 'tenet' ? (options.testStage ?? 'all') : 'all';
+    if (!chosen.length && strategy !== 'tdd' && stage !== 'none') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
     const selected = chosen;
+    // Before the first submission the agent sees the selected tests unless the stage is postgen.
+    const visibleFirst = stage === 'postgen' ? [] : selected;
 
-    const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !selected.includes(id)), selected);
+    let hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !visibleFirst.includes(id)), visibleFirst);
     if (hidden.hidden.length && !resume?.approval) emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files });
-    toolbox = await openToolbox(task, { selectedTests: selected, testTimeoutSec: options.testTimeoutSec });
+    toolbox = await openToolbox(task, { selectedTests: visibleFirst, testTimeoutSec: options.testTimeoutSec });
     emit({ type: 'index.ready', files: toolbox.indexStats.files, parsed: toolbox.indexStats.parsed, ms: toolbox.indexStats.ms });
     const ctx = toolbox.ctx;
     // Every run_tests the model makes is recorded; TDD's loop reads the latest.
@@ -212,10 +227,12 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       // Tool calls cut off by the interruption run now; their results go with the next request.
       if (resume.unansweredCalls.length) await conversation.runTools(resume.unansweredCalls, strategyTools(strategy, options.ablations.noApis).main);
     } else {
-      const chosenTests = report.failing.filter((f) => selected.includes(f.nodeid));
+      const chosenTests = report.failing.filter((f) => visibleFirst.includes(f.nodeid));
       const testsText = chosenTests.length
         ? renderPrompt('tests', { count: chosenTests.length, tests: await testsSection(task.workspace.root, chosenTests) })
-        : "The repository's tests for it are hidden until the end: your tests are the specification.";
+        : tdd
+          ? "The repository's tests for it are hidden until the end: your tests are the specification."
+          : 'No tests are shown before your first submission.';
       conversation.say(
         renderPrompt(tdd ? 'tdd-task' : 'task', {
           qualname: task.target.qualname,
@@ -263,6 +280,17 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
           testsPath: ownFile,
           firstTest: selected[0] ?? '',
           implemented: !!resume?.lastSubmission,
+          ...(stage === 'none' || stage === 'pregen' ? { validation: false } : {}),
+          ...(stage === 'postgen'
+            ? {
+                // The selected tests come back for validation and refinement.
+                beforeValidation: async () => {
+                  await hidden.restore();
+                  hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !selected.includes(id)), selected);
+                  ctx.selectedTests = selected;
+                },
+              }
+            : {}),
           ...(options.signal ? { signal: options.signal } : {}),
           ...(resume ? { from: { position: resume.position, tdd: resume.tdd } } : {}),
         });

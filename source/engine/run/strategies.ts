@@ -43,6 +43,9 @@ export interface StrategyRun {
   testsPath(): string | undefined;
   firstTest: string;
   implemented: boolean;
+  /** RQ5 ablations for the TENET strategies (see run-task.ts). */
+  validation?: boolean;
+  beforeValidation?: () => Promise<void>;
   signal?: AbortSignal;
   from?: { position: Position; tdd: TddPosition };
 }
@@ -105,6 +108,8 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
     validate: run.validate,
     firstTest: run.firstTest,
     revalidateOnTests: run.strategy === 'tenet+tdd',
+    ...(run.validation === false ? { validation: false } : {}),
+    ...(run.beforeValidation ? { beforeValidation: run.beforeValidation } : {}),
     ...signal,
     ...(run.from && run.from.tdd.phase !== 'setup' ? { from: run.from.position } : {}),
   });
