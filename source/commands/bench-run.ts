@@ -1,0 +1,163 @@
+import { resolve } from 'node:path';
+import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
+import { PAPER_BUDGET } from '../engine/agent/tenet-strategy';
+import { runBench, type BenchProgress, type TaskSettings } from '../engine/bench/run-bench';
+import { readTasks, taskId } from '../engine/bench/task';
+import { modelsForTasks } from '../engine/bench/task-model';
+import { loadConfig } from '../engine/config/config';
+import { EXIT, TenetError } from '../engine/errors';
+import { setSignalHandler } from '../engine/lifecycle';
+import type { TestStage } from '../engine/run/run-task';
+import type { Strategy } from '../engine/run/strategies';
+import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
+import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import { THM_DEFAULTS } from '../engine/thm/run-thm';
+import type { Selection } from '../engine/thm/alt-selection';
+
+export interface BenchRunCommandOptions {
+  tasksFile: string;
+  out: string;
+  parallel: number;
+  label?: string;
+  reposRoot?: string;
+  only?: string[];
+  limit?: number;
+  retryErrors?: boolean;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  script?: string;
+  strategy?: Strategy;
+  T: number;
+  select?: Selection;
+  testStage?: TestStage;
+  ablations: { noThm: boolean; noApis: boolean; noRrw: boolean };
+  pregenRounds?: number;
+  rrwAttempts?: number;
+  rrwRounds?: number;
+  tddIterations?: number;
+  testTimeout?: number;
+  jobs?: number | 'auto';
+  sandbox: SandboxFlags;
+  /** One or more `--docker-host`: the tasks are spread over them. */
+  dockerHosts: string[];
+  json?: boolean;
+}
+
+const clock = (ms: number) => {
+  const s = Math.round(ms / 1000);
+  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+};
+
+/** The progress of a run on stderr: a redrawn bar in a terminal, a line per finished task otherwise. */
+function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: BenchProgress) => void {
+  return (p) => {
+    const rate = p.doneHere ? p.elapsedMs / p.doneHere : 0;
+    const eta = rate ? clock(rate * (p.total - p.done)) : '?';
+    const pct = p.done ? Math.round((100 * p.passed) / p.done) : 0;
+    const summary = `${p.done}/${p.total} done · pass ${p.passed} (${pct}%) · ${p.errors ? `${p.errors} errors · ` : ''}$${p.costUsd.toFixed(4)} · ETA ${eta}`;
+    if (stream.isTTY) {
+      const width = 24;
+      const filled = Math.round((p.done / Math.max(1, p.total)) * width);
+      stream.write(`\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${summary}${p.running.length ? ` · running ${p.running.join(', ')}` : ''}`);
+      if (p.done === p.total) stream.write('\n');
+    } else if (p.last) {
+      stream.write(`${p.last.pass ? 'PASS' : 'FAIL'} ${p.last.taskId} (${p.last.error ? `error: ${p.last.error}` : p.last.stopReason}, ${clock(p.last.wallMs)}) · ${summary}\n`);
+    }
+  };
+}
+
+/** `tenet bench run TASKS --out DIR`: every task as a session, N at a time; resumable. */
+export async function benchRunCommand(options: BenchRunCommandOptions): Promise<number> {
+  const tasksFile = resolve(options.tasksFile);
+  let tasks = readTasks(tasksFile);
+  if (options.only?.length) {
+    const wanted = new Set(options.only);
+    tasks = tasks.filter((t) => wanted.has(taskId(t)));
+    const missing = options.only.filter((id) => !tasks.some((t) => taskId(t) === id));
+    if (missing.length) throw new TenetError(`No task ${missing.join(', ')} in ${tasksFile}.`);
+  }
+  if (options.limit) tasks = tasks.slice(0, options.limit);
+  if (!tasks.length) throw new TenetError(`${tasksFile} has no task to run.`);
+  const config = loadConfig(undefined);
+  const modelFor = modelsForTasks(config, { ...(options.provider ? { provider: options.provider } : {}), ...(options.model ? { model: options.model } : {}), ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), ...(options.script ? { script: options.script } : {}) });
+  const hosts = options.dockerHosts.length ? options.dockerHosts : [undefined];
+  const sandboxes: SandboxSpec[] = hosts.map((host) => sandboxSpec({ ...options.sandbox, ...(host ? { dockerHost: host } : {}) }, config));
+  const strategy = options.strategy ?? 'tenet';
+  const settings: TaskSettings = {
+    T: options.T,
+    jobs: options.jobs ?? THM_DEFAULTS.jobs,
+    fork: THM_DEFAULTS.fork,
+    testTimeoutSec: options.testTimeout ?? config.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
+    thmTimeoutSec: THM_DEFAULTS.timeoutSec,
+    budget: {
+      pregenRounds: options.pregenRounds ?? config.pregenRounds ?? PAPER_BUDGET.pregenRounds,
+      rrwAttempts: options.rrwAttempts ?? config.rrwAttempts ?? PAPER_BUDGET.rrwAttempts,
+      rrwRounds: options.rrwRounds ?? config.rrwRounds ?? PAPER_BUDGET.rrwRounds,
+    },
+    strategy,
+    tddBudget: { ...TDD_PAPER_BUDGET, iterations: options.tddIterations ?? TDD_PAPER_BUDGET.iterations },
+    ablations: options.ablations,
+    ...(options.select ? { select: options.select } : {}),
+    ...(options.testStage ? { testStage: options.testStage } : {}),
+  };
+  const sample = modelFor(tasks[0]!).settings;
+  // The configuration a report row stands for (where it ran and how parallel are not part of it).
+  const recorded = {
+    strategy,
+    provider: sample.provider,
+    model: sample.model,
+    ...(sample.baseUrl ? { baseUrl: sample.baseUrl } : {}),
+    ...(options.script ? { script: resolve(options.script) } : {}),
+    T: Number.isFinite(options.T) ? options.T : 'all',
+    select: options.select ?? 'thm',
+    testStage: options.testStage ?? 'all',
+    ablations: options.ablations,
+    budget: settings.budget,
+    ...(strategy !== 'tenet' ? { tddBudget: settings.tddBudget } : {}),
+    sandbox: sandboxes[0]!.kind,
+  };
+  const label = options.label ?? defaultLabel(recorded);
+  const controller = new AbortController();
+  // Ctrl-C: the tasks under way stop (their sessions are saved as interrupted) and the finished
+  // ones stay in results.jsonl; the same command goes on from there.
+  setSignalHandler((signal) => {
+    controller.abort();
+    process.stderr.write(`\ntenet: ${signal}: stopping; \`tenet bench run\` with the same --out goes on from here\n`);
+    process.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
+  });
+  const results = await runBench({
+    tasks,
+    tasksFile,
+    runDir: resolve(options.out),
+    label,
+    config: recorded,
+    settings,
+    modelFor,
+    sandboxes,
+    parallel: options.parallel,
+    ...(options.reposRoot ? { reposRoot: resolve(options.reposRoot) } : {}),
+    ...(options.retryErrors ? { retryErrors: true } : {}),
+    signal: controller.signal,
+    onProgress: options.json ? undefined : progressPrinter(),
+  });
+  const passed = results.filter((r) => r.pass).length;
+  if (options.json) process.stdout.write(`${JSON.stringify({ runDir: resolve(options.out), label, tasks: tasks.length, finished: results.length, passed, passAt1: results.length ? passed / results.length : 0 })}\n`);
+  else process.stdout.write(`${label}: ${passed}/${results.length} passed (Pass@1 ${results.length ? ((100 * passed) / results.length).toFixed(1) : '0.0'}%) · results in ${resolve(options.out)} · \`tenet bench report ${options.out}\`\n`);
+  return 0;
+}
+
+/** `tenet/gpt-4.1-mini`, `tdd/scripted -thm T=5 select=random stage=postgen`: the settings that differ from the paper's. */
+function defaultLabel(c: { strategy: string; model: string; T: number | string; select: string; testStage: string; ablations: { noThm: boolean; noApis: boolean; noRrw: boolean } }): string {
+  return [
+    `${c.strategy}/${c.model}`,
+    c.ablations.noThm ? '-thm' : '',
+    c.ablations.noApis ? '-apis' : '',
+    c.ablations.noRrw ? '-rrw' : '',
+    c.T !== 3 ? `T=${c.T}` : '',
+    c.select !== 'thm' ? `select=${c.select}` : '',
+    c.testStage !== 'all' ? `stage=${c.testStage}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+}

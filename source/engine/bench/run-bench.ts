@@ -1,0 +1,175 @@
+import { hostname } from 'node:os';
+import type { EventSink, RunResult } from '../events';
+import { TenetError } from '../errors';
+import type { ModelChoice } from '../model/create-model';
+import { headlessPilot } from '../run/pilot';
+import { newSessionId, runTask, type RunOptions } from '../run/run-task';
+import type { SandboxSpec } from '../sandbox/create-sandbox';
+import { SessionRecorder } from '../session/recorder';
+import { appendResult, endTornLine, readManifest, readResults, sessionsOf, writeManifest, type RunManifest, type TaskResult } from './run-dir';
+import { taskId, taskRepo, taskTarget, taskTestArgs, type BenchTask } from './task';
+
+/** Everything of `runTask` that is the same for every task of a run. */
+export type TaskSettings = Omit<RunOptions, 'repo' | 'target' | 'blank' | 'testArgs' | 'model' | 'pilot' | 'emit' | 'sessionId' | 'sandbox' | 'resume'>;
+
+export interface BenchRunOptions {
+  tasks: BenchTask[];
+  tasksFile: string;
+  runDir: string;
+  label: string;
+  /** What is recorded as the configuration (compared on restart: a run folder holds one configuration). */
+  config: Record<string, unknown>;
+  settings: TaskSettings;
+  /** A model for one task (a scripted model gets the task's own script). */
+  modelFor(task: BenchTask): ModelChoice;
+  /** Sandboxes to spread the tasks over: one per Docker host, or just local. */
+  sandboxes: SandboxSpec[];
+  parallel: number;
+  reposRoot?: string;
+  /** Run again the tasks that ended in an error (not the ones that failed). */
+  retryErrors?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (progress: BenchProgress) => void;
+  /** Every engine event of every task, with its task (verbose output). */
+  onEvent?: (task: BenchTask, event: Parameters<EventSink>[0]) => void;
+}
+
+export interface BenchProgress {
+  total: number;
+  done: number;
+  passed: number;
+  errors: number;
+  costUsd: number;
+  running: string[];
+  /** Milliseconds since this invocation started, and how many tasks it finished (for the ETA). */
+  elapsedMs: number;
+  doneHere: number;
+  last?: TaskResult;
+}
+
+const sameConfig = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Where a sandbox runs, for results and progress. */
+export function sandboxName(spec: SandboxSpec): string {
+  return spec.kind === 'local' ? 'local' : (spec.host ?? process.env.DOCKER_HOST ?? 'docker');
+}
+
+/**
+ * `tenet bench run`: every task as a normal saved session (in the run folder's sessions/), N at a
+ * time, spread round-robin over the given sandboxes (several Docker engines let a run grow past
+ * one machine). A restart with the same folder skips the tasks it finished; its configuration must
+ * be the same, since a run folder is one row of a report.
+ */
+export async function runBench(options: BenchRunOptions): Promise<TaskResult[]> {
+  let manifest: RunManifest;
+  try {
+    manifest = readManifest(options.runDir);
+    if (!sameConfig(manifest.config, options.config)) {
+      throw new TenetError(
+        `${options.runDir} holds a run with other settings (${manifest.label}).`,
+        'a run folder is one configuration: resume it with the same flags, or pass another --out',
+      );
+    }
+  } catch (error) {
+    if (error instanceof TenetError && /holds a run with other settings/.test(error.message)) throw error;
+    manifest = { format: 'tenet-bench-run', version: 1, label: options.label, tasksFile: options.tasksFile, createdAt: new Date().toISOString(), config: options.config };
+  }
+  // The tasks of the run: this invocation's added to those of earlier ones.
+  manifest = { ...manifest, tasks: [...new Set([...(manifest.tasks ?? []), ...options.tasks.map(taskId)])] };
+  writeManifest(options.runDir, manifest);
+  endTornLine(options.runDir);
+  const finished = new Map(readResults(options.runDir).map((r) => [r.taskId, r]));
+  const todo = options.tasks.filter((task) => {
+    const previous = finished.get(taskId(task));
+    return !previous || (options.retryErrors && previous.error);
+  });
+  const results = new Map(finished);
+  for (const task of todo) results.delete(taskId(task));
+  const started = Date.now();
+  const running = new Set<string>();
+  let doneHere = 0;
+  const progress = (last?: TaskResult) => {
+    const all = [...results.values()];
+    options.onProgress?.({
+      total: options.tasks.length,
+      done: all.length,
+      passed: all.filter((r) => r.pass).length,
+      errors: all.filter((r) => r.error).length,
+      costUsd: all.reduce((sum, r) => sum + r.costUsd, 0),
+      running: [...running],
+      elapsedMs: Date.now() - started,
+      doneHere,
+      ...(last ? { last } : {}),
+    });
+  };
+  progress();
+
+  const sessions = sessionsOf(options.runDir);
+  const slots = Math.max(1, Math.min(options.parallel, todo.length || 1));
+  let next = 0;
+  const worker = async (slot: number) => {
+    // Slots are dealt round-robin over the sandboxes: with two engines and four slots, two each.
+    const sandbox = options.sandboxes[slot % options.sandboxes.length]!;
+    for (let index = next++; index < todo.length; index = next++) {
+      if (options.signal?.aborted) return;
+      const task = todo[index]!;
+      const id = taskId(task);
+      running.add(id);
+      progress();
+      const result = await runOne(task, sandbox, sessions, options);
+      running.delete(id);
+      if (options.signal?.aborted && result.stopReason === 'cancelled') return; // unfinished: runs again on restart
+      appendResult(options.runDir, result);
+      results.set(id, result);
+      doneHere++;
+      progress(result);
+    }
+  };
+  await Promise.all(Array.from({ length: slots }, (_, slot) => worker(slot)));
+  return options.tasks.map((task) => results.get(taskId(task))).filter((r): r is TaskResult => !!r);
+}
+
+async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, options: BenchRunOptions): Promise<TaskResult> {
+  const sessionId = newSessionId();
+  const started = Date.now();
+  const base = { taskId: taskId(task), repository: task.repository, target: taskTarget(task), sessionId, host: sandboxName(sandbox), finishedAt: '' };
+  let recorder: SessionRecorder | undefined;
+  try {
+    const model = options.modelFor(task);
+    recorder = SessionRecorder.open(sessions, sessionId);
+    const rec = recorder;
+    const result: RunResult = await runTask({
+      ...options.settings,
+      repo: taskRepo(task, options.reposRoot),
+      target: taskTarget(task),
+      blank: true,
+      testArgs: taskTestArgs(task),
+      model,
+      sandbox,
+      sessionId,
+      record: { ...(options.settings.record ?? {}), benchTask: taskId(task), benchHost: `${hostname()}` },
+      pilot: headlessPilot(false),
+      ...(options.signal ? { signal: options.signal } : {}),
+      emit: (event) => {
+        rec.record(event);
+        options.onEvent?.(task, event);
+      },
+    });
+    return { ...base, pass: result.pass, stopReason: result.stopReason, usage: result.usage, costUsd: result.costUsd, wallMs: result.wallMs, finishedAt: new Date().toISOString() };
+  } catch (error) {
+    const message = (error as Error).message;
+    recorder?.record({ type: 'error', message });
+    return {
+      ...base,
+      pass: false,
+      stopReason: options.signal?.aborted ? 'cancelled' : 'error',
+      usage: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0 },
+      costUsd: 0,
+      wallMs: Date.now() - started,
+      error: message.split('\n')[0]!,
+      finishedAt: new Date().toISOString(),
+    };
+  } finally {
+    recorder?.close();
+  }
+}

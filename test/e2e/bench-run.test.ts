@@ -1,0 +1,129 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readResults } from '../../source/engine/bench/run-dir';
+import { Catalog } from '../../source/engine/session/catalog';
+import { finished, runCli, startCli, waitFor } from '../helpers/cli';
+import { copyFixture, treeHash } from '../helpers/fixtures';
+import { DOCKER_PROBLEM } from '../helpers/sandboxes';
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-bench-run-'));
+const shop = copyFixture('shop');
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+  shop.cleanup();
+});
+
+/** Three tasks of the shop fixture, with their ground truth as the repository has it. */
+function writeTasks(): string {
+  const task = (id: string, file: string, qualname: string, fullFunction: string, tests: string) => ({
+    repository: 'shop',
+    repo_id: id,
+    target_module_path: file,
+    function_name: qualname,
+    prompt: '',
+    full_function: fullFunction,
+    relavent_test_path: tests,
+    tenet: { repo: shop.dir, target: `${file}::${qualname}`, testArgs: [tests], failing: [] },
+  });
+  const tasks = [
+    task('0', 'shop/pricing.py', 'apply_discount', 'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n', 'tests/test_pricing.py'),
+    task('1', 'shop/cart.py', 'Cart.total', '    def total(self):\n        return discount(self.subtotal(), self.percent)\n', 'tests/test_cart.py'),
+    task('2', 'shop/cart.py', 'Cart.subtotal', '    def subtotal(self):\n        return sum(price * quantity for _, price, quantity in self.lines)\n', 'tests/test_cart.py'),
+  ];
+  const file = join(scratch, 'tasks.jsonl');
+  writeFileSync(file, tasks.map((t) => JSON.stringify(t)).join('\n') + '\n');
+  return file;
+}
+
+const script = (name: string, turns: unknown[]) => {
+  const file = join(scratch, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ label: name, turns }));
+  return file;
+};
+/** Plays the ground truth: the harness is what is measured. */
+const ORACLE = script('oracle', [{ calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }]);
+/** Waits two seconds in the shell first, so a run can be killed mid-way. */
+const SLOW_ORACLE = script('slow', [{ calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'sleep 2' } }] }, { calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }]);
+/** Returns None: every task fails, with no refinement (one attempt of one round). */
+const WRONG = script('wrong', [{ calls: [{ name: 'submit_implementation', arguments: { code: 'def {{name}}(*args, **kwargs):\n    return None\n' } }] }]);
+
+describe('tenet bench run', () => {
+  const tasks = writeTasks();
+  const before = treeHash(shop.dir);
+
+  it('runs every task as a saved session, two at a time, and records one result each', async () => {
+    const out = join(scratch, 'oracle');
+    const result = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', ORACLE, '--parallel', '2', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ label: 'tenet/scripted', tasks: 3, finished: 3, passed: 3, passAt1: 1 });
+    const results = readResults(out);
+    expect(results.map((r) => [r.taskId, r.pass, r.stopReason, r.host]).sort()).toEqual([
+      ['shop-0', true, 'passed', 'local'],
+      ['shop-1', true, 'passed', 'local'],
+      ['shop-2', true, 'passed', 'local'],
+    ]);
+    // Each is a normal session in the run's sessions folder.
+    expect(new Catalog(join(out, 'sessions')).list().map((s) => [s.target, s.status]).sort()).toEqual([
+      ['shop/cart.py::Cart.subtotal', 'passed'],
+      ['shop/cart.py::Cart.total', 'passed'],
+      ['shop/pricing.py::apply_discount', 'passed'],
+    ]);
+    expect(treeHash(shop.dir)).toBe(before);
+  }, 180_000);
+
+  it('a wrong answer fails every task; a second configuration in the same folder is refused', async () => {
+    const out = join(scratch, 'wrong');
+    const result = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', WRONG, '--rrw-attempts', '1', '--rrw-rounds', '1', '--label', 'wrong']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('wrong: 0/3 passed (Pass@1 0.0%)');
+    expect(readResults(out).every((r) => !r.pass && r.stopReason === 'budget' && r.usage.modelCalls === 2)).toBe(true);
+    const other = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', ORACLE]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('holds a run with other settings (wrong)');
+  }, 180_000);
+
+  it('the report sets the two configurations side by side: 3/3 and 0/3, with the model calls each made', async () => {
+    const json = await runCli(['bench', 'report', join(scratch, 'oracle'), join(scratch, 'wrong'), '--format', 'json']);
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout) as { configurations: { label: string; overall: Record<string, unknown>; repositories: Record<string, { passAt1: number }> }[] };
+    expect(report.configurations.map((c) => [c.label, c.overall.tasks, c.overall.passed, c.overall.passAt1, c.overall.avgModelCalls, c.overall.costOfPass])).toEqual([
+      ['tenet/scripted', 3, 3, 1, 1, 0],
+      ['wrong', 3, 0, 0, 2, null],
+    ]);
+    expect(report.configurations.map((c) => c.repositories.shop!.passAt1)).toEqual([1, 0]);
+    const html = await runCli(['bench', 'report', join(scratch, 'oracle'), join(scratch, 'wrong'), '--format', 'html', '--out', join(scratch, 'report.html')]);
+    expect(html.code).toBe(0);
+    expect(readFileSync(join(scratch, 'report.html'), 'utf8')).toMatch(/<svg[\s\S]*tenet\/scripted[\s\S]*wrong[\s\S]*<\/svg>/);
+  });
+
+  it('killed mid-run, it goes on where it stopped: finished tasks are kept, not run again', async () => {
+    const out = join(scratch, 'killed');
+    const args = ['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', SLOW_ORACLE, '--parallel', '1'];
+    const child = startCli(args);
+    await waitFor(() => existsSync(join(out, 'results.jsonl')) && readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').length >= 1, 120_000, 'the first task to finish');
+    child.kill('SIGKILL');
+    await finished(child);
+    const first = readResults(out);
+    expect(first.length).toBeGreaterThanOrEqual(1);
+    expect(first.length).toBeLessThan(3);
+    const again = await runCli(args);
+    expect(again.code).toBe(0);
+    const lines = readFileSync(join(out, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { taskId: string; sessionId: string });
+    // One line per task: the ones finished before the kill were not run again.
+    expect(lines.map((l) => l.taskId).sort()).toEqual(['shop-0', 'shop-1', 'shop-2']);
+    for (const kept of first) expect(lines.find((l) => l.taskId === kept.taskId)!.sessionId).toBe(kept.sessionId);
+    expect(readResults(out).every((r) => r.pass)).toBe(true);
+    expect(treeHash(shop.dir)).toBe(before);
+  }, 240_000);
+
+  it.skipIf(!!DOCKER_PROBLEM)('in Docker containers, spread over two engine addresses, two at a time', async () => {
+    const out = join(scratch, 'docker');
+    const result = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', ORACLE, '--parallel', '2', '--sandbox', 'docker', '--docker-host', 'unix:///var/run/docker.sock', '--docker-host', '/var/run/docker.sock', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ finished: 3, passed: 3 });
+    const hosts = new Set(readResults(out).map((r) => r.host));
+    expect(hosts).toEqual(new Set(['unix:///var/run/docker.sock', '/var/run/docker.sock']));
+  }, 240_000);
+});
