@@ -335,6 +335,84 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       const { mutateCommand } = await import('./commands/mutate');
       setExit(await mutateCommand({ repo: opts.repo, target: opts.target, tests: file, python: opts.python, jobs: opts.jobs, max: opts.max, timeout: opts.mutantTimeout, json: !!opts.json }));
     });
+  const bench = program.command('bench').description('benchmarks: make RepoCod-style task sets from repositories, run them at scale, report the tables');
+  bench
+    .command('run')
+    .argument('<tasks>', 'a tasks file (JSON lines from `tenet bench make`, or a RepoCod export)')
+    .description('run every task as a saved session, N at a time, locally or over Docker engines; resumable (finished tasks are skipped)')
+    .requiredOption('--out <dir>', 'the run folder: run.json, results.jsonl, sessions/ (one folder per configuration)')
+    .addOption(new Option('--parallel <n>', 'tasks at a time').argParser(positiveInt('--parallel')).default(1))
+    .option('--label <name>', 'the configuration\'s name in reports (default: from the settings)')
+    .option('--repos <dir>', 'folder with a checkout of each repository by name (for tasks that do not record theirs, e.g. RepoCod rows)')
+    .option('--task <id...>', 'only these tasks (repository-repo_id)')
+    .addOption(new Option('--limit <n>', 'only the first N tasks').argParser(positiveInt('--limit')))
+    .option('--retry-errors', 'run again the tasks that ended in an error (not the ones that failed)')
+    .option('--provider <name>', 'openai, anthropic or scripted')
+    .option('--model <name>', 'model name')
+    .option('--base-url <url>', 'API base URL')
+    .option('--script <file>', 'with --provider scripted: the script; {{full_function}}, {{name}}, {{target}}… are filled in per task')
+    .addOption(new Option('--strategy <name>', 'tenet, tdd or tenet+tdd').choices(['tenet', 'tdd', 'tenet+tdd']))
+    .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (1, 3, 5, 10 or "all")').argParser(budget).default(3))
+    .addOption(new Option('--select <strategy>', 'ablation (RQ4): how the tests are chosen').choices(['thm', 'random', 'shortest', 'longest', 'most-assertions']))
+    .addOption(new Option('--test-stage <stage>', 'ablation (RQ5): when tests take part').choices(['none', 'pregen', 'postgen', 'all']))
+    .option('--no-thm', 'ablation: every failing test instead of THM\'s selection')
+    .option('--no-apis', "ablation: SpecRover's AST search tools only")
+    .option('--no-rrw', 'ablation: refinement with test feedback only')
+    .addOption(new Option('--pregen-rounds <n>', 'model calls before the first submission').argParser(positiveInt('--pregen-rounds')))
+    .addOption(new Option('--rrw-attempts <n>', 'refinement attempts').argParser((v: string) => (v === '0' ? 0 : positiveInt('--rrw-attempts')(v))))
+    .addOption(new Option('--rrw-rounds <n>', 'model calls per refinement attempt').argParser(positiveInt('--rrw-rounds')))
+    .addOption(new Option('--tdd-iterations <n>', 'TDD: runs of the agent\'s tests').argParser(positiveInt('--tdd-iterations')))
+    .addOption(new Option('--test-timeout <seconds>', 'time limit per test').argParser(positiveNumber('--test-timeout')))
+    .addOption(new Option('--jobs <n>', 'pytest processes per THM run').argParser(jobsValue))
+    .addOption(new Option('--sandbox <kind>', 'local or docker').choices(['local', 'docker']))
+    .option('--image <name>', 'with docker: the image')
+    .option('--docker-host <url>', 'a Docker engine; repeat it to spread the tasks over several', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--memory <size>', 'with docker: memory limit per container')
+    .addOption(new Option('--cpus <n>', 'with docker: CPU limit per container').argParser(positiveNumber('--cpus')))
+    .option('--json', 'print a JSON summary instead of the progress bar')
+    .action(async (tasksFile: string, opts) => {
+      const { benchRunCommand } = await import('./commands/bench-run');
+      setExit(
+        await benchRunCommand({
+          tasksFile,
+          out: opts.out,
+          parallel: opts.parallel,
+          label: opts.label,
+          reposRoot: opts.repos,
+          only: opts.task,
+          limit: opts.limit,
+          retryErrors: !!opts.retryErrors,
+          provider: opts.provider,
+          model: opts.model,
+          baseUrl: opts.baseUrl,
+          script: opts.script,
+          strategy: opts.strategy,
+          T: opts.maxTests,
+          select: opts.select,
+          testStage: opts.testStage,
+          ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
+          pregenRounds: opts.pregenRounds,
+          rrwAttempts: opts.rrwAttempts,
+          rrwRounds: opts.rrwRounds,
+          tddIterations: opts.tddIterations,
+          testTimeout: opts.testTimeout,
+          jobs: opts.jobs,
+          sandbox: { sandbox: opts.sandbox ?? (opts.dockerHost.length ? 'docker' : undefined), image: opts.image, memory: opts.memory, cpus: opts.cpus },
+          dockerHosts: opts.dockerHost,
+          json: !!opts.json,
+        }),
+      );
+    });
+  bench
+    .command('report')
+    .description('benchmark runs side by side, as the TENET paper tabulates them: Pass@1, tokens, cost, Cost-of-Pass, API calls, wall time, overall and per repository')
+    .argument('<run-dirs...>', 'run folders from `tenet bench run --out`, one configuration each, in column order')
+    .addOption(new Option('--format <format>', 'md (the paper-style tables), json, or html (a self-contained page with a chart)').choices(['md', 'json', 'html']).default('md'))
+    .option('--out <file>', 'write the report to this file instead of stdout')
+    .action(async (runDirs: string[], opts) => {
+      const { benchReportCommand } = await import('./commands/bench-report');
+      setExit(await benchReportCommand({ runDirs, format: opts.format, out: opts.out }));
+    });
   const image = program.command('image').description('the Docker image for --sandbox docker');
   image
     .command('build')

@@ -1,0 +1,77 @@
+import type { BenchReport } from './report';
+import { costOfPass, count, NONE, oneDecimal, percent, seconds, usd } from './report-numbers';
+
+/**
+ * The report's tables as text cells, built once so that the Markdown and the HTML page show the
+ * same numbers; each renderer only escapes and lays them out.
+ */
+export interface Cell {
+  text: string;
+  /** The row's best value, bold as in the paper's tables. */
+  best?: boolean;
+}
+
+export interface Table {
+  headers: string[];
+  /** Right-aligned columns. */
+  numeric: boolean[];
+  rows: Cell[][];
+}
+
+export const DEFINITIONS =
+  'Pass@1 is passed / finished tasks (a task that ended in an error counts as a failure); averages are per finished task; ' +
+  'CoP (Cost-of-Pass) is the average cost divided by Pass@1, ∞ when nothing passed.';
+
+/** The paper's Table I/II layout: a row per configuration. */
+export function summaryTable(report: BenchReport): Table {
+  const headers = ['Configuration', 'Finished', 'Errors', 'Pass@1', 'Avg input tokens', 'Avg output tokens', 'Avg cost (USD)', 'CoP (USD)', 'Avg API calls', 'Avg tool calls', 'Avg wall time (s)'];
+  return {
+    headers,
+    numeric: headers.map((_, i) => i > 0),
+    rows: report.configurations.map(({ label, overall: f }) =>
+      [
+        label,
+        `${f.finished}/${f.tasks}`,
+        String(f.errors),
+        percent(f.passAt1),
+        count(f.avgInputTokens),
+        count(f.avgOutputTokens),
+        usd(f.avgCostUsd),
+        costOfPass(f),
+        oneDecimal(f.avgModelCalls),
+        oneDecimal(f.avgToolCalls),
+        seconds(f.avgWallMs),
+      ].map((text) => ({ text })),
+    ),
+  };
+}
+
+/**
+ * Bold the row's highest Pass@1 (all of them on a tie), but only where the configurations differ:
+ * a row where every configuration scores the same has no best.
+ */
+function pass1Row(values: (number | null)[]): Cell[] {
+  const known = values.filter((value): value is number => value !== null);
+  const max = Math.max(...known);
+  const differ = known.length > 1 && Math.min(...known) < max;
+  return values.map((value) => ({ text: percent(value), ...(differ && value === max ? { best: true } : {}) }));
+}
+
+/** The paper's Table IV layout: Pass@1 with a row per repository and a column per configuration. */
+export function repositoryTable(report: BenchReport): Table {
+  const { configurations } = report;
+  const names = [...new Set(configurations.flatMap((c) => Object.keys(c.repositories)))].sort();
+  const rows = names.map((name) => [{ text: name }, ...pass1Row(configurations.map((c) => c.repositories[name]?.passAt1 ?? null))]);
+  rows.push([{ text: 'Overall' }, ...pass1Row(configurations.map((c) => c.overall.passAt1))]);
+  return {
+    headers: ['Repository', ...configurations.map((c) => c.label)],
+    numeric: [false, ...configurations.map(() => true)],
+    rows,
+  };
+}
+
+/** A configuration's settings on one line: `key=value`, values that are not strings as JSON. */
+export function settingsLine(config: Record<string, unknown>): string {
+  const parts = Object.entries(config).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return parts.length ? parts.join(', ') : NONE;
+}
