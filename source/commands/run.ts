@@ -1,3 +1,4 @@
+import { importTui } from './import-tui';
 import { PAPER_BUDGET, type Budget } from '../engine/agent/tenet-strategy';
 import { loadConfig } from '../engine/config/config';
 import { EXIT } from '../engine/errors';
@@ -126,7 +127,7 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
 export async function runCommand(options: RunCommandOptions): Promise<number> {
   const prepared = prepareRun(options);
   if (options.tui) {
-    const { runTui } = await import('../ui/run-tui');
+    const { runTui } = await importTui(() => import('../ui/run-tui'));
     return runTui(prepared, options);
   }
   const progress = options.json ? undefined : progressLine();

@@ -1,3 +1,4 @@
+import { importTui } from './import-tui';
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
@@ -21,7 +22,7 @@ export function warn(warnings: string[]): void {
 /** `tenet sessions`: the catalog, filtered; in a terminal, a browser that replays them. */
 export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; json?: boolean; tui?: boolean }): Promise<number> {
   if (options.tui && !options.status && !options.target) {
-    const { sessionsTui } = await import('../ui/launch');
+    const { sessionsTui } = await importTui(() => import('../ui/launch'));
     return sessionsTui(root(options.dir));
   }
   const rows = new Catalog(root(options.dir))
@@ -54,7 +55,7 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
   const session = loadSession(root(options.dir), options.ref);
   warn(session.warnings);
   if (options.tui) {
-    const { replayTui } = await import('../ui/launch');
+    const { replayTui } = await importTui(() => import('../ui/launch'));
     return replayTui(session.id, session.events, options.speed ?? 1);
   }
   if (options.json) {

@@ -1,3 +1,4 @@
+import { importTui } from './import-tui';
 import { resolve } from 'node:path';
 import { loadConfig } from '../engine/config/config';
 import { buildIndex } from '../engine/index/build-index';
@@ -28,7 +29,7 @@ export async function startCommand(options: { repo?: string; sessionsDir?: strin
       .filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|conftest\.py$/.test(f.path))
       .flatMap((f) => f.functions.map((fn) => `${f.path}::${fn.qualname}`));
   };
-  const { startTui } = await import('../ui/launch');
+  const { startTui } = await importTui(() => import('../ui/launch'));
   const choice = await startTui({ repo, functions, ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
   if (!choice) return 0;
   const run: RunCommandOptions = {
