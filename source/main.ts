@@ -25,6 +25,14 @@ function positiveNumber(name: string) {
   };
 }
 
+function wholeNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number ≥ 0.`);
+    return n;
+  };
+}
+
 function jobsValue(value: string): number | 'auto' {
   return value === 'auto' ? 'auto' : positiveInt('--jobs')(value);
 }
@@ -336,6 +344,22 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       setExit(await mutateCommand({ repo: opts.repo, target: opts.target, tests: file, python: opts.python, jobs: opts.jobs, max: opts.max, timeout: opts.mutantTimeout, json: !!opts.json }));
     });
   const bench = program.command('bench').description('benchmarks: make RepoCod-style task sets from repositories, run them at scale, report the tables');
+  bench
+    .command('make')
+    .description('RepoCod-style tasks from a repository: functions with non-trivial bodies that tests reach, each blanked and checked by THM (at least --min-failing tests fail blank and pass on the original)')
+    .requiredOption('--repo <dir>', 'the repository (it is copied, never changed)')
+    .requiredOption('--out <file>', 'the tasks file to write (JSON lines, one task each, written as THM confirms them)')
+    .addOption(new Option('--count <n>', 'tasks to make').argParser(positiveInt('--count')).default(10))
+    .addOption(new Option('--min-failing <n>', 'failing tests a task needs').argParser(positiveInt('--min-failing')).default(1))
+    .addOption(new Option('--seed <n>', 'the order candidates are tried in (same seed, same tasks)').argParser(wholeNumber('--seed')).default(0))
+    .option('--name <name>', "RepoCod's `repository` field (default: the folder's name)")
+    .option('--python <path>', 'Python interpreter (default: $TENET_PYTHON, the repository\'s .venv, python3)')
+    .option('--json', 'print the summary as one JSON object')
+    .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
+    .action(async (opts) => {
+      const { benchMakeCommand } = await import('./commands/bench-make');
+      setExit(await benchMakeCommand({ repo: opts.repo, out: opts.out, tests: tests ?? [], count: opts.count, minFailing: opts.minFailing, seed: opts.seed, name: opts.name, python: opts.python, json: !!opts.json }));
+    });
   bench
     .command('run')
     .argument('<tasks>', 'a tasks file (JSON lines from `tenet bench make`, or a RepoCod export)')

@@ -138,12 +138,13 @@ async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, o
     const model = options.modelFor(task);
     recorder = SessionRecorder.open(sessions, sessionId);
     const rec = recorder;
+    const repo = taskRepo(task, options.reposRoot);
     const result: RunResult = await runTask({
       ...options.settings,
-      repo: taskRepo(task, options.reposRoot),
+      repo,
       target: taskTarget(task),
       blank: true,
-      testArgs: taskTestArgs(task),
+      testArgs: taskTestArgs(task, repo),
       model,
       sandbox,
       sessionId,

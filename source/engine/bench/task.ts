@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { TenetError } from '../errors';
 
 /**
@@ -52,10 +52,24 @@ export function taskTarget(task: BenchTask): string {
   return task.tenet?.target ?? `${task.target_module_path}::${task.function_name}`;
 }
 
-/** The pytest scope of a task: the recorded one, else RepoCod's test path, else the project's own configuration. */
-export function taskTestArgs(task: BenchTask): string[] {
+/**
+ * The pytest scope of a task: the recorded one; else RepoCod's test path, which is either a test
+ * file or folder (a pytest argument) or RepoCod's own list of the task's tests, a
+ * `failed_tests_<function>.txt` of node ids that its rows name by where it sits in RepoCod's
+ * images (`/usr/src/app/target_test_cases/…`). The list is read from that path, else from the
+ * same place under `repoDir`; when it is nowhere, the scope is the project's own configuration
+ * (THM then finds the failing tests in the whole suite: slower, same tests).
+ */
+export function taskTestArgs(task: BenchTask, repoDir?: string): string[] {
   if (task.tenet?.testArgs) return task.tenet.testArgs;
-  return task.relavent_test_path ? [task.relavent_test_path] : [];
+  const path = task.relavent_test_path;
+  if (!path) return [];
+  if (!path.endsWith('.txt')) return [path];
+  const inRepo = repoDir ? [resolve(repoDir, path.replace(/^\/usr\/src\/app\//, '')), join(resolve(repoDir), 'target_test_cases', basename(path))] : [];
+  const places = [path, ...inRepo];
+  const found = places.find((place) => isAbsolute(place) && existsSync(place));
+  if (!found) return [];
+  return readFileSync(found, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
 }
 
 const REQUIRED = ['repository', 'repo_id', 'target_module_path', 'function_name'] as const;

@@ -1,0 +1,109 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/make-tasks';
+import { EXIT, TenetError } from '../engine/errors';
+import { thmJson } from './format-thm';
+
+export interface BenchMakeOptions {
+  repo: string;
+  out: string;
+  tests: string[];
+  count?: number;
+  minFailing?: number;
+  name?: string;
+  python?: string;
+  seed?: number;
+  json?: boolean;
+}
+
+export const BENCH_MAKE_DEFAULTS = { count: 10, minFailing: 1, seed: 0 };
+
+/**
+ * `tenet bench make`: writes RepoCod-style tasks, one JSON line each, as THM confirms them (a run
+ * cut short keeps the tasks it made). Progress goes to stderr, the summary to stdout (one JSON
+ * object with --json). Exit code 0 when `count` tasks were made, 1 when the candidates ran out first.
+ */
+export async function benchMakeCommand(options: BenchMakeOptions): Promise<number> {
+  const count = options.count ?? BENCH_MAKE_DEFAULTS.count;
+  const minFailing = options.minFailing ?? BENCH_MAKE_DEFAULTS.minFailing;
+  const seed = options.seed ?? BENCH_MAKE_DEFAULTS.seed;
+  if (!Number.isInteger(count) || count < 1) throw new TenetError(`--count must be a whole number ≥ 1, not ${count}.`);
+  if (!Number.isInteger(minFailing) || minFailing < 1) throw new TenetError(`--min-failing must be a whole number ≥ 1, not ${minFailing}.`);
+  if (!Number.isInteger(seed)) throw new TenetError(`--seed must be a whole number, not ${seed}.`);
+  const out = resolve(options.out);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, '');
+  const progress = progressPrinter(process.stderr);
+  const summary = await makeTasks({
+    repo: options.repo,
+    testArgs: options.tests,
+    count,
+    minFailing,
+    seed,
+    ...(options.name ? { name: options.name } : {}),
+    ...(options.python ? { python: options.python } : {}),
+    emit: progress,
+    onTask: ({ task, report }) => {
+      appendFileSync(out, `${JSON.stringify({ ...task, tenet: { ...task.tenet!, thm: thmJson(report) } })}\n`);
+    },
+  });
+  process.stdout.write(options.json ? `${JSON.stringify({ out, ...summary })}\n` : `${formatSummary(summary, out)}\n`);
+  return summary.tasks >= count ? EXIT.pass : EXIT.fail;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** One line per step on stderr; the traced pass redraws a counter in a terminal. */
+function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void {
+  let lastDraw = 0;
+  return (event) => {
+    switch (event.type) {
+      case 'scan': {
+        const excluded = Object.entries(event.excluded).filter(([, n]) => n).map(([why, n]) => `${n} ${why}`).join(', ');
+        stream.write(`scanned ${event.functions} functions in ${event.files} modules (${event.testFiles} test files skipped): ${event.eligible} eligible${excluded ? `; left out: ${excluded}` : ''}\n`);
+        break;
+      }
+      case 'reach.start':
+        stream.write(`reach pass: tracing which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`);
+        break;
+      case 'reach.progress':
+        if (stream.isTTY && Date.now() - lastDraw > 100) {
+          lastDraw = Date.now();
+          stream.write(`\r\x1b[2K  ${event.done}/${event.total || '?'} tests`);
+        }
+        break;
+      case 'reach.done':
+        if (stream.isTTY) stream.write('\r\x1b[2K');
+        stream.write(
+          `reach pass: ${event.tests} tests in ${seconds(event.durationMs)} (${event.shards} pytest process${event.shards === 1 ? '' : 'es'}); ` +
+            `${event.reached} eligible functions reached, ${event.outside} of them at import time (left out); ${event.candidates} candidates\n`,
+        );
+        for (const problem of event.problems) stream.write(`  ! ${problem.split('\n')[0]}\n`);
+        break;
+      case 'thm.start':
+        stream.write(`THM ${event.run}/${event.candidates} ${event.target} (${event.tests} reaching test${event.tests === 1 ? '' : 's'}) … `);
+        break;
+      case 'thm.done':
+        stream.write(
+          event.taskIndex !== null
+            ? `${event.failing} failing → task ${event.taskIndex} (${seconds(event.durationMs)})\n`
+            : `skipped: ${event.skipped} (${seconds(event.durationMs)})\n`,
+        );
+        break;
+    }
+  };
+}
+
+export function formatSummary(summary: MakeSummary, out: string): string {
+  const runs = summary.thm.durationMs;
+  const mean = runs.length ? runs.reduce((a, b) => a + b, 0) / runs.length : 0;
+  const lines = [
+    `${summary.tasks} of ${summary.count} task${summary.count === 1 ? '' : 's'} from ${summary.repository} written to ${out}`,
+    `  functions: ${summary.scan.functions} scanned, ${summary.scan.eligible} eligible, ${summary.reach.reached} reached by tests, ${summary.candidates} candidates (seed ${summary.seed})`,
+    `  reach pass: ${summary.reach.tests} tests, ${seconds(summary.reach.durationMs)}`,
+    `  THM runs: ${summary.thm.runs} (${summary.thm.kept} kept, ${summary.thm.skipped} skipped), ${runs.length ? `mean ${seconds(mean)}, longest ${seconds(Math.max(...runs))}` : 'none'}`,
+    `  total: ${seconds(summary.durationMs)}`,
+  ];
+  if (summary.tasks < summary.count) lines.push(`  ! only ${summary.tasks}: the candidates ran out (widen --tests, lower --min-failing)`);
+  return lines.join('\n');
+}

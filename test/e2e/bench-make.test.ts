@@ -1,0 +1,88 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readTasks, type BenchTask } from '../../source/engine/bench/task';
+import { runCli } from '../helpers/cli';
+import { copyFixture, treeHash } from '../helpers/fixtures';
+
+const stats = copyFixture('stats');
+afterAll(() => stats.cleanup());
+
+/** The rows without THM's timings, which differ from run to run. */
+function stable(tasks: BenchTask[]): unknown[] {
+  return tasks.map((task) => {
+    const thm = task.tenet!.thm as Record<string, unknown>;
+    const { timings: _timings, durationMs: _durationMs, ...rest } = thm;
+    return { ...task, tenet: { ...task.tenet, thm: rest } };
+  });
+}
+
+describe('tenet bench make', () => {
+  const before = treeHash(stats.dir);
+
+  it('makes a task of each function that tests reach and that fails them blank, and says why the others are not', async () => {
+    const out = join(stats.dir, '..', 'tasks.jsonl');
+    const result = await runCli(['bench', 'make', '--repo', stats.dir, '--out', out, '--count', '5', '--json']);
+    // Two tasks where five were asked for: exit 1, and the tasks it could make are written.
+    expect(result.code, result.stderr).toBe(1);
+    const summary = JSON.parse(result.stdout);
+    expect(summary).toMatchObject({
+      repository: 'stats',
+      tasks: 2,
+      scan: { functions: 8, eligible: 5, excluded: { abstract: 1, stub: 1, short: 1, nested: 0 } },
+      // squares runs while the package is imported; describe is reached by no test.
+      reach: { tests: 5, reached: 4, outside: 1 },
+      candidates: 3,
+      thm: { runs: 3, kept: 2, skipped: 1 },
+    });
+    expect(result.stderr).toContain('stats/core.py::safe_ratio (1 reaching test) … skipped: 0 failing tests');
+
+    const tasks = readTasks(out);
+    const byName = new Map(tasks.map((t) => [t.function_name, t]));
+    expect([...byName.keys()].sort()).toEqual(['mean', 'spread']);
+    const mean = byName.get('mean')!;
+    expect(mean).toMatchObject({
+      repository: 'stats',
+      target_module_path: 'stats/core.py',
+      prompt: 'def mean(values):\n    """The arithmetic mean of a non-empty sequence."""\n',
+      relavent_test_path: 'tests/test_core.py',
+      tenet: { repo: stats.dir, target: 'stats/core.py::mean', testArgs: ['tests/test_core.py::test_mean', 'tests/test_core.py::test_mean_of_two'] },
+    });
+    expect(mean.full_function).toBe(readFileSync(join(stats.dir, 'stats/core.py'), 'utf8').match(/def mean[\s\S]*?return total \/ len\(values\)/)![0]);
+    expect(mean.tenet!.failing).toEqual(['tests/test_core.py::test_mean', 'tests/test_core.py::test_mean_of_two']);
+    // The module-scoped fixture calls spread once; both tests that use it fail when it is blank.
+    expect(byName.get('spread')!.tenet!.failing).toEqual(['tests/test_core.py::test_width', 'tests/test_core.py::test_width_is_positive']);
+    expect((byName.get('spread')!.tenet!.thm as { selected: string[] }).selected).toHaveLength(2);
+    expect(tasks.map((t) => t.repo_id)).toEqual(['0', '1']);
+    expect(treeHash(stats.dir)).toBe(before);
+
+    // The same seed gives the same tasks, in the same order.
+    const again = join(stats.dir, '..', 'again.jsonl');
+    expect((await runCli(['bench', 'make', '--repo', stats.dir, '--out', again, '--count', '5'])).code).toBe(1);
+    expect(stable(readTasks(again))).toEqual(stable(tasks));
+    rmSync(again);
+  }, 120_000);
+
+  it('keeps to the --tests scope and --min-failing, and stops at --count', async () => {
+    const out = join(stats.dir, '..', 'scoped.jsonl');
+    const scoped = await runCli(['bench', 'make', '--repo', stats.dir, '--out', out, '--count', '1', '--json', '--tests', 'tests/test_core.py::test_mean']);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    expect(JSON.parse(scoped.stdout)).toMatchObject({ tasks: 1, candidates: 1, reach: { tests: 1 } });
+    expect(readTasks(out).map((t) => [t.function_name, t.tenet!.testArgs])).toEqual([['mean', ['tests/test_core.py::test_mean']]]);
+
+    const strict = await runCli(['bench', 'make', '--repo', stats.dir, '--out', out, '--min-failing', '3', '--json']);
+    expect(strict.code).toBe(1);
+    expect(JSON.parse(strict.stdout)).toMatchObject({ tasks: 0, candidates: 0, thm: { runs: 0 } });
+    expect(readFileSync(out, 'utf8')).toBe('');
+    expect(treeHash(stats.dir)).toBe(before);
+  }, 120_000);
+
+  it('bad input exits 2 with what to do', async () => {
+    const missing = await runCli(['bench', 'make', '--repo', join(stats.dir, 'nope'), '--out', join(stats.dir, '..', 'x.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('does not exist');
+    const count = await runCli(['bench', 'make', '--repo', stats.dir, '--out', join(stats.dir, '..', 'x.jsonl'), '--count', '0']);
+    expect(count.code).not.toBe(0);
+    expect(count.stderr).toContain('--count must be a whole number');
+  });
+});
