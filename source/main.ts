@@ -354,11 +354,12 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addOption(new Option('--seed <n>', 'the order candidates are tried in (same seed, same tasks)').argParser(wholeNumber('--seed')).default(0))
     .option('--name <name>', "RepoCod's `repository` field (default: the folder's name)")
     .option('--python <path>', 'Python interpreter (default: $TENET_PYTHON, the repository\'s .venv, python3)')
+    .option('--from <file>', "RepoCod's own rows (JSON lines or a JSON array) to make into tasks, for the checkout given by --repo, instead of picking functions")
     .option('--json', 'print the summary as one JSON object')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
     .action(async (opts) => {
       const { benchMakeCommand } = await import('./commands/bench-make');
-      setExit(await benchMakeCommand({ repo: opts.repo, out: opts.out, tests: tests ?? [], count: opts.count, minFailing: opts.minFailing, seed: opts.seed, name: opts.name, python: opts.python, json: !!opts.json }));
+      setExit(await benchMakeCommand({ repo: opts.repo, out: opts.out, tests: tests ?? [], count: opts.count, minFailing: opts.minFailing, seed: opts.seed, name: opts.name, python: opts.python, json: !!opts.json, from: opts.from }));
     });
   bench
     .command('run')

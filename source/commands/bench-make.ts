@@ -1,6 +1,9 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { makeFromRows, type FromRowsSummary } from '../engine/bench/make-from-rows';
 import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/make-tasks';
+import { readTasks, type BenchTask } from '../engine/bench/task';
+import type { ThmReport } from '../engine/thm/report';
 import { EXIT, TenetError } from '../engine/errors';
 import { thmJson } from './format-thm';
 
@@ -14,6 +17,8 @@ export interface BenchMakeOptions {
   python?: string;
   seed?: number;
   json?: boolean;
+  /** RepoCod rows to make into tasks instead of picking functions. */
+  from?: string;
 }
 
 export const BENCH_MAKE_DEFAULTS = { count: 10, minFailing: 1, seed: 0 };
@@ -30,10 +35,20 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
   if (!Number.isInteger(count) || count < 1) throw new TenetError(`--count must be a whole number ≥ 1, not ${count}.`);
   if (!Number.isInteger(minFailing) || minFailing < 1) throw new TenetError(`--min-failing must be a whole number ≥ 1, not ${minFailing}.`);
   if (!Number.isInteger(seed)) throw new TenetError(`--seed must be a whole number, not ${seed}.`);
+  // Read before the output is emptied: --from and --out may name the same file.
+  const rows = options.from ? readTasks(options.from) : undefined;
   const out = resolve(options.out);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, '');
   const progress = progressPrinter(process.stderr);
+  const write = ({ task, report }: { task: BenchTask; report: ThmReport }) => {
+    appendFileSync(out, `${JSON.stringify({ ...task, tenet: { ...task.tenet!, thm: thmJson(report) } })}\n`);
+  };
+  if (rows) {
+    const made = await makeFromRows({ repo: options.repo, rows, minFailing, ...(options.name ? { name: options.name } : {}), ...(options.python ? { python: options.python } : {}), emit: progress, onTask: write });
+    process.stdout.write(options.json ? `${JSON.stringify({ out, ...made })}\n` : `${formatFromRows(made, out)}\n`);
+    return made.tasks > 0 && made.skipped.length === 0 ? EXIT.pass : EXIT.fail;
+  }
   const summary = await makeTasks({
     repo: options.repo,
     testArgs: options.tests,
@@ -43,9 +58,7 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
     ...(options.name ? { name: options.name } : {}),
     ...(options.python ? { python: options.python } : {}),
     emit: progress,
-    onTask: ({ task, report }) => {
-      appendFileSync(out, `${JSON.stringify({ ...task, tenet: { ...task.tenet!, thm: thmJson(report) } })}\n`);
-    },
+    onTask: write,
   });
   process.stdout.write(options.json ? `${JSON.stringify({ out, ...summary })}\n` : `${formatSummary(summary, out)}\n`);
   return summary.tasks >= count ? EXIT.pass : EXIT.fail;
@@ -105,5 +118,13 @@ export function formatSummary(summary: MakeSummary, out: string): string {
     `  total: ${seconds(summary.durationMs)}`,
   ];
   if (summary.tasks < summary.count) lines.push(`  ! only ${summary.tasks}: the candidates ran out (widen --tests, lower --min-failing)`);
+  return lines.join('\n');
+}
+
+export function formatFromRows(summary: FromRowsSummary, out: string): string {
+  const mine = summary.rows - summary.otherRepositories;
+  const lines = [`${summary.tasks} of ${mine} row${mine === 1 ? '' : 's'} of ${summary.repository} made into tasks, written to ${out} (${seconds(summary.durationMs)})`];
+  if (summary.otherRepositories) lines.push(`  ${summary.otherRepositories} row${summary.otherRepositories === 1 ? '' : 's'} of other repositories passed over (--name says which repository the checkout is)`);
+  for (const { task, why } of summary.skipped) lines.push(`  ! ${task}: ${why}`);
   return lines.join('\n');
 }

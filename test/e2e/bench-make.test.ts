@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readTasks, type BenchTask } from '../../source/engine/bench/task';
@@ -75,6 +75,32 @@ describe('tenet bench make', () => {
     expect(JSON.parse(strict.stdout)).toMatchObject({ tasks: 0, candidates: 0, thm: { runs: 0 } });
     expect(readFileSync(out, 'utf8')).toBe('');
     expect(treeHash(stats.dir)).toBe(before);
+  }, 120_000);
+
+  it("makes RepoCod's own rows into tasks: their test lists, their ground truth checked against the checkout", async () => {
+    // RepoCod's images keep each task's tests in /usr/src/app/target_test_cases/; here, in the checkout.
+    mkdirSync(join(stats.dir, 'target_test_cases'));
+    writeFileSync(join(stats.dir, 'target_test_cases', 'failed_tests_mean.txt'), 'tests/test_core.py::test_mean_of_two\n');
+    const row = (id: number, name: string, fullFunction: string, tests: string, repository = 'stats') => ({
+      repository, repo_id: id, target_module_path: 'stats/core.py', function_name: name, prompt: '', full_function: fullFunction, relavent_test_path: tests,
+    });
+    const meanSource = readFileSync(join(stats.dir, 'stats/core.py'), 'utf8').match(/def mean[\s\S]*?return total \/ len\(values\)/)![0];
+    const rows = join(stats.dir, '..', 'repocod.jsonl');
+    writeFileSync(rows, [
+      // Indented as a method would be: still the same function.
+      row(3, 'mean', meanSource.replace(/^/gm, '    '), '/usr/src/app/target_test_cases/failed_tests_mean.txt'),
+      row(4, 'spread', 'def spread(values):\n    return max(values) - min(values)\n', 'tests/test_core.py'),
+      row(5, 'mean', meanSource, 'tests', 'astropy'),
+    ].map((r) => JSON.stringify(r)).join('\n'));
+    const out = join(stats.dir, '..', 'from-rows.jsonl');
+    const result = await runCli(['bench', 'make', '--repo', stats.dir, '--from', rows, '--out', out]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('1 of 2 rows of stats made into tasks');
+    expect(result.stdout).toContain('1 row of other repositories passed over');
+    expect(result.stdout).toContain("stats-4: the checkout's function is not the row's full_function");
+    const [task, ...rest] = readTasks(out);
+    expect(rest).toEqual([]);
+    expect(task).toMatchObject({ repo_id: '3', function_name: 'mean', tenet: { target: 'stats/core.py::mean', testArgs: ['tests/test_core.py::test_mean_of_two'], failing: ['tests/test_core.py::test_mean_of_two'] } });
   }, 120_000);
 
   it('bad input exits 2 with what to do', async () => {

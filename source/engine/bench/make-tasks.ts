@@ -147,7 +147,7 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
     const scope = scopeArgs(userOptions, tests, reach.runs, reach.positional);
     emit({ type: 'thm.start', run, candidates: candidates.length, target, tests: tests.size, scope });
     const runStarted = Date.now();
-    const outcome = await tryCandidate(options, repoDir, fn, scope, new Set([...tests].map(testFile)).size);
+    const outcome = await tryCandidate(options, repoDir, target, scope, new Set([...tests].map(testFile)).size);
     const durationMs = Date.now() - runStarted;
     summary.thm.durationMs.push(durationMs);
     const failing = outcome.report?.failing.length ?? 0;
@@ -166,15 +166,17 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
   return summary;
 }
 
-type Outcome =
+export type Outcome =
   | { skipped: null; report: ThmReport; target: Awaited<ReturnType<typeof openTask>>['target'] }
   | { skipped: string; report?: ThmReport };
 
+export type CandidateOptions = Pick<MakeOptions, 'python' | 'jobs' | 'testTimeoutSec' | 'signal' | 'minFailing'>;
+
 /** One THM run in benchmark mode; a candidate that cannot become a task says why instead of stopping the whole run. */
-async function tryCandidate(options: MakeOptions, repoDir: string, fn: ScannedFunction, scope: string[], testFiles: number): Promise<Outcome> {
+export async function tryCandidate(options: CandidateOptions, repoDir: string, target: string, scope: string[], testFiles: number): Promise<Outcome> {
   let task;
   try {
-    task = await openTask({ repo: repoDir, target: targetName(fn), blank: true, ...(options.python ? { python: options.python } : {}) });
+    task = await openTask({ repo: repoDir, target, blank: true, ...(options.python ? { python: options.python } : {}) });
   } catch (error) {
     return { skipped: `cannot open the target: ${firstLine(error)}` };
   }
