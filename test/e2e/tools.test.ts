@@ -203,6 +203,9 @@ describe.each(SANDBOXES)('implementation, tests and the debugger on the shop fix
 
   it('run_debugger_cmd keeps a shell, drives pdb a line at a time, interrupts what runs too long', async () => {
     const d = b.ctx.debugger();
+    // What the pane and the session log get: the live chunks, never tenet's end-of-command marker.
+    const chunks: string[] = [];
+    const stop = d.onEvent((e) => e.type === 'output' && chunks.push(e.chunk));
     expect(await text(b, 'run_debugger_cmd', { cmd: 'cd shop && export GREETING=hi' })).toBe('(no output)\n[shell]');
     expect(await text(b, 'run_debugger_cmd', { cmd: 'echo $GREETING from $(basename $PWD)' })).toBe('hi from shop\n[shell]');
     await text(b, 'run_debugger_cmd', { cmd: 'cd ..' });
@@ -220,6 +223,10 @@ describe.each(SANDBOXES)('implementation, tests and the debugger on the shop fix
     expect(await text(b, 'run_debugger_cmd', { cmd: 'echo ${GREETING:-gone}' })).toBe('gone\n[shell]');
     expect(d.transcript.every((entry) => entry.who === 'agent')).toBe(true);
     expect(d.transcript.find((e) => e.input === 'p apply_discount(200.0, 50)')).toMatchObject({ mode: 'pdb', output: '100.0\n(Pdb) ' });
+    stop();
+    expect(chunks.filter((c) => c.includes('__tenet_done'))).toEqual([]);
+    expect(chunks.join('')).toContain('hi from shop\n');
+    expect(chunks.join('')).toContain('100.0\n(Pdb) ');
   }, 60_000);
 
   it('a second writer (a developer) shares the session, and the transcript says who typed what', async () => {

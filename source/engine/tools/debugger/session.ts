@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Sandbox, SandboxProcess } from '../../sandbox/sandbox';
 import { CappedText } from '../../sandbox/run-process';
+import { MarkerFilter } from './marker-filter';
 
 /** Who typed a line: the model, or the developer who took the session over. */
 export type Writer = 'agent' | 'human';
@@ -51,6 +52,8 @@ export class DebuggerSession {
   private queue: Promise<unknown> = Promise.resolve();
   private readonly listeners = new Set<(event: DebuggerEvent) => void>();
   private readonly marker = `__tenet_done_${randomBytes(6).toString('hex')}__`;
+  /** The live output without the end-of-command marker (one per shell: a new shell starts clean). */
+  private visible = new MarkerFilter(this.marker);
   private exited = false;
 
   constructor(
@@ -92,6 +95,10 @@ export class DebuggerSession {
     for (const listener of this.listeners) listener(event);
   }
 
+  private emitOutput(chunk: string): void {
+    if (chunk) this.emit({ type: 'output', chunk });
+  }
+
   private kill(): void {
     this.child?.kill('SIGKILL');
     this.child = undefined;
@@ -105,11 +112,13 @@ export class DebuggerSession {
     this.mode = 'shell';
     const child = this.sandbox.spawn(['bash', '--norc', '--noprofile'], { env: { ...this.options.env, PYTHONUNBUFFERED: '1', TERM: 'dumb', PAGER: 'cat' } });
     this.child = child;
+    this.visible = new MarkerFilter(this.marker);
     const onData = (stream: 'stdout' | 'stderr') => (chunk: string) => {
       if (this.child !== child) return;
       if (stream === 'stdout') this.stdoutTail = (this.stdoutTail + chunk).slice(-200);
       this.output.push(chunk);
-      this.emit({ type: 'output', chunk });
+      // Only stdout carries the marker; stderr goes out as it comes.
+      this.emitOutput(stream === 'stdout' ? this.visible.push(chunk) : chunk);
       this.waiter?.();
     };
     child.stdout.setEncoding('utf8').on('data', onData('stdout'));
@@ -129,8 +138,9 @@ export class DebuggerSession {
     const text = this.output.toString();
     const at = text.lastIndexOf(this.marker);
     if (at !== -1) {
-      const code = /^:(\d+)/.exec(text.slice(at + this.marker.length));
-      return { done: true, ...(code ? { exitCode: Number(code[1]) } : {}) };
+      // Done once the status line is complete, so none of it spills into the next command.
+      const code = /^:(\d+)\n/.exec(text.slice(at + this.marker.length));
+      if (code) return { done: true, exitCode: Number(code[1]) };
     }
     return { done: this.stdoutTail.endsWith(PDB_PROMPT) };
   }
@@ -164,6 +174,7 @@ export class DebuggerSession {
       this.child!.kill('SIGINT');
       if (!(await wait(INTERRUPT_GRACE_MS))) stuck = true;
     }
+    this.emitOutput(this.visible.flush());
     let text = this.output.toString();
     const at = text.lastIndexOf(this.marker);
     if (at !== -1) {
