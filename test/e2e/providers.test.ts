@@ -20,7 +20,16 @@ const request: ModelRequest = {
   maxTokens: 256,
 };
 
-const settings = (server: FakeModelServer, base: string) => ({ model: 'test-model', apiKey: 'sk-test-secret', baseUrl: base, timeoutMs: 5000, retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 } });
+const settings = (server: FakeModelServer, base: string, more: { model?: string; timeoutMs?: number } = {}) => ({
+  model: 'test-model',
+  apiKey: 'sk-test-secret',
+  baseUrl: base,
+  timeoutMs: 5000,
+  retry: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 50 },
+  ...more,
+});
+/** A tool call whose arguments the cut turns stop half-way through. */
+const cartLookup = [{ name: 'search_class', arguments: { class_name: 'Cart' } }];
 
 let server: FakeModelServer;
 afterEach(() => server?.close());
@@ -37,7 +46,7 @@ describe('OpenAI provider through the real SDK', () => {
     const sent = server.requests[0]!;
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe('Bearer sk-test-secret');
-    expect(sent.body).toMatchObject({ model: 'test-model', temperature: 0, stream: true, stream_options: { include_usage: true }, parallel_tool_calls: true });
+    expect(sent.body).toMatchObject({ model: 'test-model', temperature: 0, max_tokens: 256, stream: true, stream_options: { include_usage: true }, parallel_tool_calls: true });
     expect(sent.body.messages).toEqual([
       { role: 'system', content: 'be brief' },
       { role: 'user', content: 'hello' },
@@ -54,6 +63,39 @@ describe('OpenAI provider through the real SDK', () => {
     expect(response.content).toBe('done');
     expect(retries.map((r) => r.reason)).toEqual(['rate limited (429)', expect.stringMatching(/^connection lost/)]);
     expect(retries[0]!.delayMs).toBe(20); // the server's retry-after-ms
+  });
+
+  it('retries a stream the server closed cleanly before its end, instead of taking the half answer', async () => {
+    server = await startFakeModelServer([{ say: 'Looking.', calls: cartLookup, cut: 'close' }, { say: 'done' }]);
+    const retries: RetryNotice[] = [];
+    const response = await new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request, { onRetry: (n) => retries.push(n) });
+    expect(response).toMatchObject({ content: 'done', toolCalls: [] });
+    expect(retries.map((r) => r.reason)).toEqual(['stream ended early (no finish_reason)']);
+  });
+
+  it('aborts and retries a stream that stalls after the headers, within the timeout setting', async () => {
+    server = await startFakeModelServer([{ say: 'Looking.', calls: cartLookup, cut: 'stall' }, { say: 'done' }]);
+    const retries: RetryNotice[] = [];
+    const started = Date.now();
+    const response = await new OpenAiModel(settings(server, `${server.url}/v1`, { timeoutMs: 300 })).complete(request, { onRetry: (n) => retries.push(n) });
+    expect(response.content).toBe('done');
+    expect(retries.map((r) => r.reason)).toEqual(['stream stalled (no data for 0.3 s)']);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('gives up on a stream that keeps stalling, after the retry budget', async () => {
+    server = await startFakeModelServer([{ say: 'a', cut: 'stall' }, { say: 'b', cut: 'stall' }, { say: 'c', cut: 'stall' }]);
+    await expect(new OpenAiModel(settings(server, `${server.url}/v1`, { timeoutMs: 200 })).complete(request)).rejects.toThrow('stream stalled (no data for 0.2 s); gave up after 3 attempts');
+  });
+
+  it('a cancel during the stream is a cancellation, not a half answer nor a retry', async () => {
+    server = await startFakeModelServer([{ say: 'Looking.', cut: 'stall' }, { say: 'not asked for' }]);
+    const controller = new AbortController();
+    const retries: RetryNotice[] = [];
+    const call = new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request, { signal: controller.signal, onDelta: () => controller.abort(), onRetry: (n) => retries.push(n) });
+    await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+    expect(retries).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('gives up after the retry budget with a provider error', async () => {
@@ -101,6 +143,22 @@ describe('Anthropic provider through the real SDK', () => {
     const retries: RetryNotice[] = [];
     expect((await new AnthropicModel(settings(server, server.url)).complete(request, { onRetry: (n) => retries.push(n) })).content).toBe('fine');
     expect(retries).toHaveLength(1);
+  });
+
+  it('retries a stream the server closed cleanly before message_stop, instead of taking the half answer', async () => {
+    server = await startFakeModelServer([{ say: 'Looking.', calls: cartLookup, cut: 'close' }, { say: 'fine' }]);
+    const retries: RetryNotice[] = [];
+    const response = await new AnthropicModel(settings(server, server.url)).complete(request, { onRetry: (n) => retries.push(n) });
+    expect(response).toMatchObject({ content: 'fine', toolCalls: [] });
+    expect(retries.map((r) => r.reason)).toEqual(['stream ended early (no message_stop)']);
+  });
+
+  it('aborts and retries a stream that stalls after the headers', async () => {
+    server = await startFakeModelServer([{ say: 'Looking.', calls: cartLookup, cut: 'stall' }, { say: 'fine' }]);
+    const retries: RetryNotice[] = [];
+    const response = await new AnthropicModel(settings(server, server.url, { timeoutMs: 300 })).complete(request, { onRetry: (n) => retries.push(n) });
+    expect(response.content).toBe('fine');
+    expect(retries.map((r) => r.reason)).toEqual(['stream stalled (no data for 0.3 s)']);
   });
 
   it('the server also answers non-streaming requests in the Anthropic format', async () => {

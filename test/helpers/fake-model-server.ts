@@ -13,8 +13,12 @@ export interface FakeTurn {
   calls?: { name: string; arguments?: Record<string, unknown> | string }[];
   /** Answer with this HTTP error status instead (the turn is consumed). */
   status?: number;
-  /** Stream part of the answer, then drop the connection. */
-  cut?: boolean;
+  /**
+   * Stream part of the answer (the text, and half of the first call's arguments), then: `true`
+   * drops the connection; `'close'` ends the response cleanly but without the end marker ([DONE]
+   * and finish_reason, or message_stop); `'stall'` goes silent with the connection open.
+   */
+  cut?: true | 'close' | 'stall';
   usage?: { input: number; output: number };
   /** Wait this long before answering (time for a test to press keys mid-call). */
   delayMs?: number;
@@ -40,6 +44,12 @@ function sse(response: ServerResponse, data: unknown, event?: string): void {
 }
 
 const argumentsText = (call: NonNullable<FakeTurn['calls']>[number]) => (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}));
+/** Ends a cut turn the way it asks (see FakeTurn.cut). A stalled response stays open until close(). */
+function cutOff(response: ServerResponse, cut: FakeTurn['cut']): void {
+  if (cut === 'close') response.end();
+  else if (cut !== 'stall') response.socket?.destroy();
+}
+
 const halves = (text: string) => [text.slice(0, Math.ceil(text.length / 2)), text.slice(Math.ceil(text.length / 2))].filter(Boolean);
 
 function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number): void {
@@ -61,14 +71,14 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
     sse(response, { id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
   chunk({ role: 'assistant', content: '' });
   for (const piece of halves(turn.say ?? '')) chunk({ content: piece });
-  if (turn.cut) {
-    response.socket?.destroy();
-    return;
-  }
-  calls.forEach((call, index) => {
+  if (turn.cut && !calls.length) return cutOff(response, turn.cut);
+  for (const [index, call] of calls.entries()) {
     chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
-    for (const piece of halves(call.function.arguments)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
-  });
+    for (const piece of halves(call.function.arguments)) {
+      chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+      if (turn.cut) return cutOff(response, turn.cut);
+    }
+  }
   chunk({}, finish);
   if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) {
     sse(response, { id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
@@ -106,16 +116,16 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
   if (turn.say) {
     sse(response, { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
     for (const piece of halves(turn.say)) sse(response, { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
-    if (turn.cut) {
-      response.socket?.destroy();
-      return;
-    }
+    if (turn.cut && !tools.length) return cutOff(response, turn.cut);
     sse(response, { type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }
   for (const tool of tools) {
     sse(response, { type: 'content_block_start', index, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } }, 'content_block_start');
-    for (const piece of halves(tool.raw)) sse(response, { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
+    for (const piece of halves(tool.raw)) {
+      sse(response, { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
+      if (turn.cut) return cutOff(response, turn.cut);
+    }
     sse(response, { type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }

@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ProviderSettings } from './openai-provider';
 import { withRetries } from './retry';
+import { StreamWatch } from './stream-watch';
 import type { CallOptions, Message, Model, ModelRequest, ModelResponse, ToolCall } from './types';
 
 type WireMessage = Anthropic.MessageParam;
@@ -65,57 +66,66 @@ export class AnthropicModel implements Model {
   }
 
   private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
-    const stream = await this.client.messages.create(
-      {
+    const watch = new StreamWatch(this.settings.timeoutMs, options.signal);
+    let content = '';
+    let stopReason = '';
+    let stopped = false;
+    let model = this.settings.model;
+    const usage = { inputTokens: 0, outputTokens: 0 };
+    const blocks = new Map<number, { type: string; id: string; name: string; json: string }>();
+    try {
+      const body: Anthropic.MessageCreateParamsStreaming = {
         model: this.settings.model,
         max_tokens: request.maxTokens,
         system: request.system,
         messages: toAnthropicMessages(request.messages),
         ...(request.tools.length ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema })) } : {}),
-        // No temperature: the Messages API as this SDK speaks it has no sampling settings.
         stream: true,
-      },
-      options.signal ? { signal: options.signal } : {},
-    );
-    let content = '';
-    let stopReason = '';
-    let model = this.settings.model;
-    const usage = { inputTokens: 0, outputTokens: 0 };
-    const blocks = new Map<number, { type: string; id: string; name: string; json: string }>();
-    for await (const event of stream) {
-      switch (event.type) {
-        case 'message_start':
-          model = event.message.model || model;
-          usage.inputTokens = event.message.usage?.input_tokens ?? 0;
-          usage.outputTokens = event.message.usage?.output_tokens ?? 0;
-          break;
-        case 'content_block_start': {
-          const block = event.content_block;
-          blocks.set(event.index, { type: block.type, id: block.type === 'tool_use' ? block.id : '', name: block.type === 'tool_use' ? block.name : '', json: '' });
-          if (block.type === 'text' && block.text) {
-            content += block.text;
-            options.onDelta?.(block.text);
+      };
+      const stream = await this.client.messages.create(body, { signal: watch.signal });
+      for await (const event of stream) {
+        watch.touch();
+        switch (event.type) {
+          case 'message_start':
+            model = event.message.model || model;
+            usage.inputTokens = event.message.usage?.input_tokens ?? 0;
+            usage.outputTokens = event.message.usage?.output_tokens ?? 0;
+            break;
+          case 'content_block_start': {
+            const block = event.content_block;
+            blocks.set(event.index, { type: block.type, id: block.type === 'tool_use' ? block.id : '', name: block.type === 'tool_use' ? block.name : '', json: '' });
+            if (block.type === 'text' && block.text) {
+              content += block.text;
+              options.onDelta?.(block.text);
+            }
+            break;
           }
-          break;
+          case 'content_block_delta':
+            if (event.delta.type === 'text_delta') {
+              content += event.delta.text;
+              options.onDelta?.(event.delta.text);
+            } else if (event.delta.type === 'input_json_delta') {
+              const block = blocks.get(event.index);
+              if (block) block.json += event.delta.partial_json;
+            }
+            break;
+          case 'message_delta':
+            if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
+            if (event.usage?.output_tokens !== undefined) usage.outputTokens = event.usage.output_tokens;
+            if (event.usage?.input_tokens) usage.inputTokens = event.usage.input_tokens;
+            break;
+          case 'message_stop':
+            stopped = true;
+            break;
+          default:
+            break;
         }
-        case 'content_block_delta':
-          if (event.delta.type === 'text_delta') {
-            content += event.delta.text;
-            options.onDelta?.(event.delta.text);
-          } else if (event.delta.type === 'input_json_delta') {
-            const block = blocks.get(event.index);
-            if (block) block.json += event.delta.partial_json;
-          }
-          break;
-        case 'message_delta':
-          if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
-          if (event.usage?.output_tokens !== undefined) usage.outputTokens = event.usage.output_tokens;
-          if (event.usage?.input_tokens) usage.inputTokens = event.usage.input_tokens;
-          break;
-        default:
-          break;
       }
+    } catch (error) {
+      throw watch.failure(error);
     }
+    // The SDK ends quietly when the connection closes cleanly; only message_stop says the answer is whole.
+    watch.finish(stopped, 'message_stop');
     const toolCalls: ToolCall[] = [...blocks.entries()]
       .sort(([a], [b]) => a - b)
       .filter(([, b]) => b.type === 'tool_use')

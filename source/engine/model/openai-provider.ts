@@ -1,11 +1,13 @@
 import OpenAI from 'openai';
 import { withRetries, type RetryPolicy } from './retry';
-import type { CallOptions, Message, Model, ModelRequest, ModelResponse, ToolCall } from './types';
+import { StreamWatch } from './stream-watch';
+import type { CallOptions, Message, Model, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
 
 export interface ProviderSettings {
   model: string;
   apiKey: string;
   baseUrl?: string;
+  /** Wait for the response headers, and then at most this long between two stream chunks. */
   timeoutMs: number;
   retry: RetryPolicy;
 }
@@ -60,47 +62,52 @@ export class OpenAiModel implements Model {
   }
 
   private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
-    const stream = await this.client.chat.completions.create(
-      {
-        model: this.settings.model,
-        messages: toOpenAiMessages(request.system, request.messages),
-        ...(request.tools.length
-          ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })), parallel_tool_calls: true }
-          : {}),
-        temperature: request.temperature,
-        max_tokens: request.maxTokens,
-        stream: true,
-        stream_options: { include_usage: true },
-      },
-      options.signal ? { signal: options.signal } : {},
-    );
+    const watch = new StreamWatch(this.settings.timeoutMs, options.signal);
     let content = '';
     let stopReason = '';
     let model = this.settings.model;
-    const usage = { inputTokens: 0, outputTokens: 0 };
+    let usage: Usage | undefined;
     const calls: { id: string; name: string; arguments: string }[] = [];
-    for await (const chunk of stream) {
-      if (chunk.model) model = chunk.model;
-      if (chunk.usage) {
-        usage.inputTokens = chunk.usage.prompt_tokens ?? 0;
-        usage.outputTokens = chunk.usage.completion_tokens ?? 0;
+    try {
+      const stream = await this.client.chat.completions.create(
+        {
+          model: this.settings.model,
+          messages: toOpenAiMessages(request.system, request.messages),
+          ...(request.tools.length
+            ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })), parallel_tool_calls: true }
+            : {}),
+          temperature: request.temperature,
+          max_tokens: request.maxTokens,
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal: watch.signal },
+      );
+      for await (const chunk of stream) {
+        watch.touch();
+        if (chunk.model) model = chunk.model;
+        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        if (choice.finish_reason) stopReason = choice.finish_reason;
+        const delta = choice.delta;
+        if (delta?.content) {
+          content += delta.content;
+          options.onDelta?.(delta.content);
+        }
+        for (const part of delta?.tool_calls ?? []) {
+          const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
+          if (part.id) call.id = part.id;
+          if (part.function?.name) call.name += part.function.name;
+          if (part.function?.arguments) call.arguments += part.function.arguments;
+        }
       }
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      if (choice.finish_reason) stopReason = choice.finish_reason;
-      const delta = choice.delta;
-      if (delta?.content) {
-        content += delta.content;
-        options.onDelta?.(delta.content);
-      }
-      for (const part of delta?.tool_calls ?? []) {
-        const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
-        if (part.id) call.id = part.id;
-        if (part.function?.name) call.name += part.function.name;
-        if (part.function?.arguments) call.arguments += part.function.arguments;
-      }
+    } catch (error) {
+      throw watch.failure(error);
     }
+    // The SDK ends quietly when the server closes without [DONE]; a finish_reason is the proof the answer is whole.
+    watch.finish(!!stopReason, 'finish_reason');
     const toolCalls: ToolCall[] = calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
-    return { content, toolCalls, usage, stopReason: stopReason || (toolCalls.length ? 'tool_calls' : 'stop'), model };
+    return { content, toolCalls, usage: usage ?? { inputTokens: 0, outputTokens: 0 }, stopReason, model };
   }
 }

@@ -8,8 +8,17 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
 
+/**
+ * A failure the providers detect themselves (a stream that stalled, or ended without its end
+ * marker): the SDKs see nothing wrong there, so the reason is given here.
+ */
+export class RetryableError extends Error {
+  override name = 'RetryableError';
+}
+
 /** Worth another try: rate limits, server errors, timeouts, dropped connections and cut streams. */
 export function retryable(error: unknown): { retry: boolean; reason: string; status?: number; retryAfterMs?: number } {
+  if (error instanceof RetryableError) return { retry: true, reason: error.message };
   const e = error as { status?: number; name?: string; message?: string; code?: string; headers?: Record<string, string> | { get?(k: string): string | null } };
   const status = typeof e?.status === 'number' ? e.status : undefined;
   const message = e?.message ?? String(error);
