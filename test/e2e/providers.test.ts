@@ -47,6 +47,7 @@ describe('OpenAI provider through the real SDK', () => {
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe('Bearer sk-test-secret');
     expect(sent.body).toMatchObject({ model: 'test-model', temperature: 0, max_tokens: 256, stream: true, stream_options: { include_usage: true }, parallel_tool_calls: true });
+    expect(sent.body).not.toHaveProperty('max_completion_tokens');
     expect(sent.body.messages).toEqual([
       { role: 'system', content: 'be brief' },
       { role: 'user', content: 'hello' },
@@ -98,6 +99,16 @@ describe('OpenAI provider through the real SDK', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('reasoning models get max_completion_tokens and no temperature', async () => {
+    server = await startFakeModelServer([{ say: 'a' }, { say: 'b' }, { say: 'c' }]);
+    for (const model of ['o3-mini', 'gpt-5-mini', 'openai/o1']) await new OpenAiModel(settings(server, `${server.url}/v1`, { model })).complete(request);
+    for (const sent of server.requests) {
+      expect(sent.body).toMatchObject({ max_completion_tokens: 256 });
+      expect(sent.body).not.toHaveProperty('max_tokens');
+      expect(sent.body).not.toHaveProperty('temperature');
+    }
+  });
+
   it('gives up after the retry budget with a provider error', async () => {
     server = await startFakeModelServer([{ status: 503 }, { status: 503 }, { status: 503 }]);
     await expect(new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request)).rejects.toThrow(ProviderError);
@@ -123,7 +134,7 @@ describe('Anthropic provider through the real SDK', () => {
     const sent = server.requests[0]!;
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers.authorization ?? sent.headers['x-api-key']).toMatch(/sk-test-secret/);
-    expect(sent.body).toMatchObject({ model: 'test-model', system: 'be brief', stream: true, max_tokens: 256 });
+    expect(sent.body).toMatchObject({ model: 'test-model', system: 'be brief', stream: true, max_tokens: 256, temperature: 0 });
     expect(sent.body.tools).toEqual([{ name: 'search_class', description: 'find a class', input_schema: request.tools[0]!.parameters }]);
     expect(sent.body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'hello' }] },

@@ -82,6 +82,8 @@ export class AnthropicModel implements Model {
         ...(request.tools.length ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema })) } : {}),
         stream: true,
       };
+      // The Messages API takes a temperature (0 to 1) though this SDK's types leave it out.
+      Object.assign(body, { temperature: Math.min(request.temperature, 1) });
       const stream = await this.client.messages.create(body, { signal: watch.signal });
       for await (const event of stream) {
         watch.touch();

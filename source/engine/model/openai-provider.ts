@@ -33,6 +33,16 @@ export function toOpenAiMessages(system: string, messages: Message[]): WireMessa
 }
 
 /**
+ * OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5 family but its chat variant) reject
+ * `max_tokens` and any temperature but the default: they take `max_completion_tokens` instead.
+ * Other OpenAI-compatible servers may know only `max_tokens`, so it stays for everything else.
+ */
+export function isReasoningModel(model: string): boolean {
+  const name = model.toLowerCase().replace(/^.*\//, ''); // "openai/o3-mini" → "o3-mini"
+  return /^o\d/.test(name) || /^gpt-5(?!-chat)/.test(name);
+}
+
+/**
  * OpenAI chat completions with tools, streamed (with `stream_options.include_usage` for token
  * counts), parallel tool calls on. Any OpenAI-compatible server works through the base URL:
  * DeepSeek, vLLM, Ollama, llama.cpp.
@@ -62,6 +72,7 @@ export class OpenAiModel implements Model {
   }
 
   private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
+    const reasoning = isReasoningModel(this.settings.model);
     const watch = new StreamWatch(this.settings.timeoutMs, options.signal);
     let content = '';
     let stopReason = '';
@@ -76,8 +87,7 @@ export class OpenAiModel implements Model {
           ...(request.tools.length
             ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })), parallel_tool_calls: true }
             : {}),
-          temperature: request.temperature,
-          max_tokens: request.maxTokens,
+          ...(reasoning ? { max_completion_tokens: request.maxTokens } : { temperature: request.temperature, max_tokens: request.maxTokens }),
           stream: true,
           stream_options: { include_usage: true },
         },
