@@ -1,10 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Conversation } from '../../source/engine/agent/conversation';
+import type { EngineEvent } from '../../source/engine/events';
 import { AnthropicModel } from '../../source/engine/model/anthropic-provider';
+import { createModel } from '../../source/engine/model/create-model';
 import { OpenAiModel } from '../../source/engine/model/openai-provider';
 import type { ModelRequest, RetryNotice } from '../../source/engine/model/types';
 import { ProviderError } from '../../source/engine/model/types';
+import type { ToolContext } from '../../source/engine/tools/context';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 
 const request: ModelRequest = {
@@ -109,6 +114,15 @@ describe('OpenAI provider through the real SDK', () => {
     }
   });
 
+  it('counts the tokens itself, marked estimated, when a compatible server sends no usage', async () => {
+    server = await startFakeModelServer([{ say: 'Two lookups.', calls: cartLookup, noUsage: true }]);
+    const response = await new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request);
+    expect(response.usage.estimated).toBe(true);
+    expect(response.usage.outputTokens).toBe(countTokens('Two lookups.search_class{"class_name":"Cart"}'));
+    // At least the system prompt, the messages and the tool schema.
+    expect(response.usage.inputTokens).toBeGreaterThan(countTokens(JSON.stringify(request.tools)) + countTokens('be brief hello looking Found 1 class go on'));
+  });
+
   it('gives up after the retry budget with a provider error', async () => {
     server = await startFakeModelServer([{ status: 503 }, { status: 503 }, { status: 503 }]);
     await expect(new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request)).rejects.toThrow(ProviderError);
@@ -177,5 +191,41 @@ describe('Anthropic provider through the real SDK', () => {
     const client = new Anthropic({ apiKey: 'k', baseURL: server.url });
     const message = await client.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     expect(message.content).toEqual([{ type: 'text', text: 'whole' }, { type: 'tool_use', id: 'toolu_1_0', name: 'finish', input: { reason: 'x' } }]);
+  });
+});
+
+describe('cost that cannot be counted is said so, once', () => {
+  /** Two text-only rounds (no tool runs, so no tool context is needed) through a configured model. */
+  async function twoRounds(model: string, prices: Record<string, { input: number; output: number }> = {}) {
+    const choice = createModel({ prices, maxRetries: 1 }, { provider: 'openai', model, baseUrl: `${server.url}/v1` }, {});
+    const events: EngineEvent[] = [];
+    const conversation = new Conversation({ model: choice.model, system: 's', ctx: {} as ToolContext, emit: (e) => events.push(e), price: choice.price, temperature: 0, maxTokens: 64 });
+    conversation.say('hi');
+    await conversation.round([]);
+    await conversation.round([]);
+    return { totals: conversation.totals, warnings: events.flatMap((e) => (e.type === 'warning' ? [e.message] : [])) };
+  }
+
+  it('an unknown model: one warning naming it and how to price it, and the totals marked unpriced', async () => {
+    server = await startFakeModelServer([{ say: 'a', usage: { input: 1000, output: 10 } }, { say: 'b', usage: { input: 1000, output: 10 } }]);
+    const { totals, warnings } = await twoRounds('my-local-llm');
+    expect(warnings).toEqual([expect.stringMatching(/^No price is known for model my-local-llm: its cost is not counted .*"prices": \{"my-local-llm": \{"input"/)]);
+    expect(totals).toMatchObject({ costUsd: 0, unpriced: true, inputTokens: 2000 });
+  });
+
+  it('a price set in the config counts, without a warning', async () => {
+    server = await startFakeModelServer([{ say: 'a', usage: { input: 1000, output: 10 } }, { say: 'b', usage: { input: 1000, output: 10 } }]);
+    const { totals, warnings } = await twoRounds('my-local-llm', { 'my-local-llm': { input: 1, output: 2 } });
+    expect(warnings).toEqual([]);
+    expect(totals.unpriced).toBeUndefined();
+    expect(totals.costUsd).toBeCloseTo(0.00204, 10);
+  });
+
+  it('a server without usage: estimated tokens are counted, said once, and marked in the totals', async () => {
+    server = await startFakeModelServer([{ say: 'a', noUsage: true }, { say: 'b', noUsage: true }]);
+    const { totals, warnings } = await twoRounds('gpt-4.1-mini');
+    expect(warnings).toEqual(['The model server sent no token usage: tokens are estimated with the o200k_base tokenizer.']);
+    expect(totals.estimatedTokens).toBe(true);
+    expect(totals.costUsd).toBeGreaterThan(0);
   });
 });

@@ -20,6 +20,8 @@ export interface FakeTurn {
    */
   cut?: true | 'close' | 'stall';
   usage?: { input: number; output: number };
+  /** OpenAI: leave usage out of the stream even when asked for it (as some compatible servers do). */
+  noUsage?: boolean;
   /** Wait this long before answering (time for a test to press keys mid-call). */
   delayMs?: number;
 }
@@ -80,7 +82,7 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
     }
   }
   chunk({}, finish);
-  if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage) {
+  if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage && !turn.noUsage) {
     sse(response, { id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
   }
   sse(response, '[DONE]');

@@ -1,5 +1,5 @@
 import type { EventSink } from '../events';
-import { costOf, type Price } from '../model/pricing';
+import { costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
 import type { Message, Model, ModelResponse, ToolCall } from '../model/types';
 import { callTool } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
@@ -12,6 +12,10 @@ export interface Totals {
   toolCalls: number;
   costUsd: number;
   rounds: number;
+  /** Some calls were not priced (unknown model): costUsd leaves them out. */
+  unpriced?: boolean;
+  /** Some token counts were estimated (the server sent none). */
+  estimatedTokens?: boolean;
 }
 
 export interface RoundOutcome {
@@ -31,7 +35,7 @@ export interface ConversationOptions {
   system: string;
   ctx: ToolContext;
   emit: EventSink;
-  price: Price | undefined;
+  price: Pricing | undefined;
   temperature: number;
   maxTokens: number;
   signal?: AbortSignal;
@@ -127,6 +131,7 @@ export class Conversation {
       }
     }
     const costUsd = costOf(this.options.price, response.usage);
+    this.noteIncompleteCost(response);
     this.totals.modelCalls++;
     this.totals.inputTokens += response.usage.inputTokens;
     this.totals.outputTokens += response.usage.outputTokens;
@@ -136,6 +141,19 @@ export class Conversation {
     this.recorded = this.messages.length; // the response event records it
     const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools);
     return { response, submitted, testsSubmitted, finished, textOnly: response.toolCalls.length === 0 };
+  }
+
+  /** Says once per run that the cost or the token counts are not the provider's own, and marks the totals. */
+  private noteIncompleteCost(response: ModelResponse): void {
+    const { price, emit } = this.options;
+    if (isUnpriced(price) && !this.totals.unpriced) {
+      this.totals.unpriced = true;
+      emit({ type: 'warning', message: unpricedWarning(price.model) });
+    }
+    if (response.usage.estimated && !this.totals.estimatedTokens) {
+      this.totals.estimatedTokens = true;
+      emit({ type: 'warning', message: 'The model server sent no token usage: tokens are estimated with the o200k_base tokenizer.' });
+    }
   }
 
   /** Runs tool calls and adds their results; a resumed session uses it for calls cut off by the interruption. */

@@ -2,7 +2,7 @@ import { TenetError } from '../errors';
 import type { TenetConfig } from '../config/config';
 import { AnthropicModel } from './anthropic-provider';
 import { OpenAiModel } from './openai-provider';
-import { priceOf, type Price } from './pricing';
+import { priceOf, type Pricing } from './pricing';
 import { DEFAULT_RETRY } from './retry';
 import { loadScript, ScriptedModel, type Script } from './scripted';
 import type { Model } from './types';
@@ -19,7 +19,8 @@ export interface ModelFlags {
 
 export interface ModelChoice {
   model: Model;
-  price: Price | undefined;
+  /** Unpriced when neither the table nor the config knows the model (the run warns); undefined: nothing to price (a replay). */
+  price: Pricing | undefined;
   /** What was used, without secrets, for the session record. */
   settings: { provider: string; model: string; baseUrl?: string; temperature: number; maxTokens: number };
 }
@@ -55,7 +56,7 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   const settings = { model, apiKey: apiKey || 'none', ...(baseUrl ? { baseUrl } : {}), ...common };
   return {
     model: provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings),
-    price: priceOf(model, config.prices),
+    price: priceOf(model, config.prices) ?? { unpriced: true, model },
     settings: { provider, model, ...(baseUrl ? { baseUrl } : {}), temperature, maxTokens },
   };
 }

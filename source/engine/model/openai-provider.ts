@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { estimateUsage } from './estimate-usage';
 import { withRetries, type RetryPolicy } from './retry';
 import { StreamWatch } from './stream-watch';
 import type { CallOptions, Message, Model, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
@@ -118,6 +119,7 @@ export class OpenAiModel implements Model {
     // The SDK ends quietly when the server closes without [DONE]; a finish_reason is the proof the answer is whole.
     watch.finish(!!stopReason, 'finish_reason');
     const toolCalls: ToolCall[] = calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
-    return { content, toolCalls, usage: usage ?? { inputTokens: 0, outputTokens: 0 }, stopReason, model };
+    // Some OpenAI-compatible servers ignore include_usage: count the tokens ourselves, marked as estimated.
+    return { content, toolCalls, usage: usage ?? (await estimateUsage(request, content, toolCalls)), stopReason, model };
   }
 }

@@ -38,7 +38,28 @@ export function priceOf(model: string, overrides: Record<string, Price> = {}): P
   return key ? table[key] : undefined;
 }
 
-export function costOf(price: Price | undefined, usage: { inputTokens: number; outputTokens: number }): number {
-  if (!price) return 0;
+/**
+ * A model with no known price: its calls count as $0, which must not pass for "free", so the
+ * run warns once and the totals say the cost is incomplete.
+ */
+export interface Unpriced {
+  unpriced: true;
+  model: string;
+}
+
+/** What a run prices its calls with; undefined: nothing to price (a replay of a recorded session). */
+export type Pricing = Price | Unpriced;
+
+export const isUnpriced = (price: Pricing | undefined): price is Unpriced => !!price && 'unpriced' in price;
+
+export function unpricedWarning(model: string): string {
+  return (
+    `No price is known for model ${model}: its cost is not counted (shown as $0). ` +
+    `Set it in .tenet.json or ~/.config/tenet/config.json: "prices": {"${model}": {"input": 0.5, "output": 1.5}} (USD per million tokens).`
+  );
+}
+
+export function costOf(price: Pricing | undefined, usage: { inputTokens: number; outputTokens: number }): number {
+  if (!price || isUnpriced(price)) return 0;
   return (usage.inputTokens * price.input + usage.outputTokens * price.output) / 1_000_000;
 }

@@ -24,6 +24,8 @@ export interface ModelRequest {
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** The server reported no usage: tenet counted the tokens itself (o200k_base), so they are approximate. */
+  estimated?: boolean;
 }
 
 export interface ModelResponse {
