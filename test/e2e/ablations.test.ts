@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PAPER_BUDGET } from '../../source/engine/agent/tenet-strategy';
+import { renderPrompt } from '../../source/engine/agent/prompts';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
 import { headlessPilot } from '../../source/engine/run/pilot';
-import { runTask, type TestStage } from '../../source/engine/run/run-task';
+import { runTask, type Ablations, type TestStage } from '../../source/engine/run/run-task';
+import { tenetTools } from '../../source/engine/run/strategies';
 import type { Selection } from '../../source/engine/thm/alt-selection';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { FIXTURES } from '../helpers/fixtures';
@@ -20,7 +22,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function session(turns: FakeTurn[], options: { testStage?: TestStage; select?: Selection }): Promise<{ result: RunResult; events: EngineEvent[] }> {
+async function session(turns: FakeTurn[], options: { testStage?: TestStage; select?: Selection; ablations?: Partial<Ablations> }): Promise<{ result: RunResult; events: EngineEvent[] }> {
   server = await startFakeModelServer(turns);
   const model = createModel({ maxRetries: 2 }, { provider: 'openai', model: 'test-model' }, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` });
   const events: EngineEvent[] = [];
@@ -35,7 +37,7 @@ async function session(turns: FakeTurn[], options: { testStage?: TestStage; sele
     testTimeoutSec: 30,
     thmTimeoutSec: 600,
     budget: { ...PAPER_BUDGET, rrwAttempts: 1, rrwRounds: 2 },
-    ablations: { noThm: false, noApis: false, noRrw: false },
+    ablations: { noThm: false, noApis: false, noRrw: false, ...options.ablations },
     ...(options.testStage ? { testStage: options.testStage } : {}),
     ...(options.select ? { select: options.select } : {}),
     model,
@@ -46,6 +48,9 @@ async function session(turns: FakeTurn[], options: { testStage?: TestStage; sele
 }
 
 const firstMessage = () => String((server!.requests[0]!.body.messages as { content: string }[])[1]!.content);
+/** What the model was told: the system prompt and every user message, as the last request carried them. */
+const prompts = () => (server!.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'system' || m.role === 'user').map((m) => m.content);
+const offered = (index: number) => (server!.requests[index]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
 const validations = (events: EngineEvent[]) => events.filter((e) => e.type === 'tests.run' && e.purpose === 'validate').length;
 const toolResult = (events: EngineEvent[], name: string) => events.find((e) => e.type === 'tool.result' && e.name === name);
 
@@ -86,5 +91,45 @@ describe('how the tests are chosen (RQ4, --select)', () => {
       proposed: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_summary'],
       chosen: ['tests/test_cart.py::CartTest::test_receipt', 'tests/test_cart.py::CartTest::test_summary'],
     });
+  }, 120_000);
+});
+
+describe("the paper's ablations (--no-thm, --no-apis, --no-rrw)", () => {
+  const ALL_FAILING = ['tests/test_cart.py::CartTest::test_receipt', 'tests/test_cart.py::CartTest::test_summary', 'tests/test_cart.py::CartTest::test_total'];
+  const TENET_ONLY = ['search_similar_method', 'search_target_usage', 'search_import_statement', 'run_debugger_cmd', 'view_directory', 'read_file'];
+
+  it('--no-thm: every failing test is shown and validates, recorded as an ablation', async () => {
+    const { result, events } = await session([submit(RIGHT)], { ablations: { noThm: true } });
+    const approval = events.find((e) => e.type === 'thm.approval');
+    expect(approval).toMatchObject({ by: 'ablation' });
+    expect(approval?.type === 'thm.approval' ? [...approval.chosen].sort() : []).toEqual(ALL_FAILING);
+    expect(firstMessage()).toContain('The implementation must pass these tests (3)');
+    expect(result).toMatchObject({ pass: true, selectedTests: { passed: 3, total: 3 } });
+  }, 120_000);
+
+  it('--no-apis: neither the TENET tools nor the debugger are offered, and no prompt names them', async () => {
+    const { result, events } = await session([look, submit(WRONG), { say: 'The discount is missing.' }, submit(RIGHT)], { ablations: { noApis: true } });
+    for (const index of server!.requests.keys()) expect(offered(index)).toEqual(tenetTools(true));
+    expect(offered(0)).not.toContain('run_debugger_cmd');
+    const told = prompts().join('\n');
+    expect(told).toContain('Stage 1 — failure identification'); // the RRW ran, with its prompts
+    for (const tool of TENET_ONLY) expect(told).not.toContain(tool);
+    expect(told).not.toMatch(/\bpdb\b/);
+    expect(events.some((e) => e.type === 'tool.call' && !tenetTools(true).includes(e.name))).toBe(false);
+    expect(result).toMatchObject({ pass: true, rounds: { rrwAttempts: 1 } });
+    // With the full toolset the same stage does point at the debugger.
+    expect(renderPrompt('rrw-failure', { attempt: 1, attempts: 1, report: '', test: 't' }, { tools: tenetTools(false) })).toContain('run_debugger_cmd');
+  }, 120_000);
+
+  it('--no-rrw: refinement gets the test feedback only, no stages', async () => {
+    const { result, events } = await session([submit(WRONG), submit(RIGHT)], { ablations: { noRrw: true } });
+    const stages = events.flatMap((e) => (e.type === 'agent.phase' && e.phase === 'rrw' ? [e.stage] : []));
+    expect(stages).toEqual(['naive']);
+    const told = prompts();
+    const feedback = told.find((m) => m.startsWith('The tests fail:'));
+    expect(feedback).toContain('Fix the implementation and submit it again with submit_implementation.');
+    expect(feedback).toMatch(/test_total|test_summary/); // the failure report itself
+    expect(told.join('\n')).not.toMatch(/Stage \d/);
+    expect(result).toMatchObject({ pass: true, rounds: { rrwAttempts: 1 } });
   }, 120_000);
 });

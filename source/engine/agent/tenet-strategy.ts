@@ -82,7 +82,9 @@ function cancelled(signal?: AbortSignal): void {
 export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOutcome> {
   const { conversation, emit, budget } = input;
   const at: Position = { ...(input.from ?? START) };
-  const nudge = () => conversation.say(renderPrompt('nudge'));
+  // The prompts follow the tool list: with --no-apis there is no debugger to point the model at.
+  const prompt = { tools: input.tools };
+  const nudge = () => conversation.say(renderPrompt('nudge', {}, prompt));
   const stageEvent = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
   /** A new refinement attempt opens with the failures it must fix. */
   const openAttempt = () => {
@@ -92,8 +94,8 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     at.attemptUsed = 0;
     conversation.say(
       input.rrw
-        ? renderPrompt('rrw-failure', { attempt: at.attempt, attempts: budget.rrwAttempts, report: at.report ?? '', test: input.firstTest })
-        : renderPrompt('naive-refine', { report: at.report ?? '' }),
+        ? renderPrompt('rrw-failure', { attempt: at.attempt, attempts: budget.rrwAttempts, report: at.report ?? '', test: input.firstTest }, prompt)
+        : renderPrompt('naive-refine', { report: at.report ?? '' }, prompt),
     );
   };
 
@@ -134,7 +136,7 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
       // A text answer closes a stage: the failure analysis, then the context review.
       if (input.rrw && at.stage < STAGES.length - 1) {
         at.stage++;
-        conversation.say(renderPrompt(STAGE_PROMPTS[STAGES[at.stage] as keyof typeof STAGE_PROMPTS]));
+        conversation.say(renderPrompt(STAGE_PROMPTS[STAGES[at.stage] as keyof typeof STAGE_PROMPTS], {}, prompt));
         stageEvent();
       } else {
         nudge();
