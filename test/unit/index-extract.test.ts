@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callsOf, indexSource } from '../../source/engine/index/parse-file';
+import { mayCall, unpackCalls } from '../../source/engine/index/calls';
+import { indexSource } from '../../source/engine/index/parse-file';
 import { FIXTURES } from '../helpers/fixtures';
 
 const GEO = join(FIXTURES, 'toolbox', 'geo');
@@ -28,12 +29,48 @@ describe('the index of one module', () => {
 
   it('records call sites with their receiver and enclosing function', async () => {
     const file = await index('shapes.py');
-    const calls = (await callsOf(readFileSync(join(GEO, 'shapes.py')), file)).map((c) => `${c.enclosing}: ${c.receiver}/${c.receiverText}.${c.name}@${c.line}`);
+    const calls = unpackCalls(file.calls, file.functions).map((c) => `${c.enclosing}: ${c.receiver}/${c.receiverText}.${c.name}@${c.line}`);
     expect(calls).toContain('Circle.__init__: super/super().__init__@28');
     expect(calls).toContain('Shape.describe: self/self.area@16');
     expect(calls).toContain('total_area: none/.area@61');
     expect(calls).toContain('total_area: none/.sum@61');
     expect(calls).toContain('Square.label: other/self.describe().upper@49');
+  });
+
+  it('packs call sites into the entry itself, decodable by name without the others', async () => {
+    const file = await indexSource(
+      'm.py',
+      Buffer.from(
+        [
+          'def outer(x):',
+          '    def inner():',
+          '        return helper(x)',
+          '    return (build(x)',
+          '            .strip()',
+          '            .lower())',
+          '',
+          'résumé(1)',
+          'obj.attr.méthode(2)',
+          'fs[0](3)',
+          'f(x)(4)',
+          '',
+        ].join('\n'),
+      ),
+    );
+    expect(file.calls.data).toBeInstanceOf(Int32Array);
+    const all = unpackCalls(file.calls, file.functions).map((c) => `${c.enclosing}: ${c.receiver}/${c.receiverText}.${c.name}@${c.line}:${c.column}`);
+    expect(all).toEqual([
+      'outer.<locals>.inner: none/.helper@3:15',
+      'outer: none/.build@4:12',
+      'outer: other/build(x).strip@5:13',
+      'outer: other/build(x) .strip().lower@6:13',
+      'null: none/.résumé@8:0',
+      'null: other/obj.attr.méthode@9:9',
+      'null: none/.f@11:0',
+    ]);
+    expect(unpackCalls(file.calls, file.functions, ['strip', 'nope']).map((c) => c.line)).toEqual([5]);
+    expect(unpackCalls(file.calls, file.functions, ['nope'])).toEqual([]);
+    expect([mayCall(file.calls, 'helper'), mayCall(file.calls, 'help'), mayCall(file.calls, 'obj.attr')]).toEqual([true, false, true]);
   });
 
   it('reads imports: aliases, relative levels, and whether they are at module level', async () => {
@@ -50,7 +87,7 @@ describe('the index of one module', () => {
     const file = await index('broken.py');
     expect(file.hasErrors).toBe(true);
     expect(file.functions.map((f) => f.qualname)).toContain('half_area');
-    expect((await callsOf(readFileSync(join(GEO, 'broken.py')), file)).some((c) => c.enclosing === 'half_area' && c.name === 'area')).toBe(true);
+    expect(unpackCalls(file.calls, file.functions).some((c) => c.enclosing === 'half_area' && c.name === 'area')).toBe(true);
   });
 
   it('reads a non-UTF-8 (latin-1) module', async () => {

@@ -4,7 +4,7 @@ import { listPythonFiles } from '../workspace/walk';
 import { indexCacheFile, loadIndexCache, saveIndexCache, type CachedEntry } from './cache';
 import { hashBytes } from './parse-file';
 import { ParsePool } from './parse-pool';
-import { RepoIndex } from './repo-index';
+import { RepoIndex, type FileSignature } from './repo-index';
 import type { FileIndex } from './types';
 
 export interface BuildOptions {
@@ -33,8 +33,13 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
   const entries: FileIndex[] = [];
   // Largest files first, so the threads end together; the pool starts before the hashing so the
   // workers load the grammar meanwhile. With a warm cache, not starting them at all is cheaper.
+  const signatures = new Map<string, FileSignature>();
   const files = listPythonFiles(root)
-    .map((path) => ({ path, absolute: join(root, path), size: statSync(join(root, path)).size }))
+    .map((path) => {
+      const { mtimeMs, size } = statSync(join(root, path));
+      signatures.set(path, { mtimeMs, size });
+      return { path, absolute: join(root, path), size };
+    })
     .sort((a, b) => b.size - a.size);
   const pool = new ParsePool(cache.size && cache.size >= files.length / 2 ? 1 : (options.workers ?? undefined));
   let parsedCount = 0;
@@ -55,7 +60,7 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
     saveIndexCache(cacheFile, fresh);
   }
   return {
-    index: new RepoIndex(root, entries),
+    index: new RepoIndex(root, entries, signatures),
     stats: { files: entries.length, parsed: parsedCount, fromCache: entries.length - parsedCount, ms: Date.now() - started },
   };
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parsePython } from '../python/parser';
 import { decodeSource } from '../python/source-text';
-import { extractCalls, extractFile } from './extract';
-import type { CallEntry, FileIndex } from './types';
+import { extractFile } from './extract';
+import type { FileIndex } from './types';
 
 export function hashBytes(bytes: Buffer): string {
   return createHash('sha1').update(bytes).digest('hex');
@@ -20,7 +20,7 @@ export async function indexSource(path: string, bytes: Buffer, hash = hashBytes(
   const { text } = decodeSource(bytes);
   const tree = await parsePython(text);
   try {
-    return extractFile(tree, path, hash, countLines(text));
+    return extractFile(tree, text, path, hash, countLines(text));
   } finally {
     tree.delete();
   }
@@ -28,14 +28,4 @@ export async function indexSource(path: string, bytes: Buffer, hash = hashBytes(
 
 export function indexFile(path: string, absolute: string): Promise<FileIndex> {
   return indexSource(path, readFileSync(absolute));
-}
-
-/** The call sites of one module (parsed again: trees are not kept, they would hold gigabytes). */
-export async function callsOf(bytes: Buffer, file: FileIndex): Promise<CallEntry[]> {
-  const tree = await parsePython(decodeSource(bytes).text);
-  try {
-    return extractCalls(tree, file.functions);
-  } finally {
-    tree.delete();
-  }
 }

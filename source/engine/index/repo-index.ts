@@ -1,13 +1,32 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeSource } from '../python/source-text';
-import { callsOf, indexFile } from './parse-file';
+import { listPythonFiles } from '../workspace/walk';
+import { mayCall, unpackCalls } from './calls';
+import { hashBytes, indexSource } from './parse-file';
+import { ParsePool } from './parse-pool';
 import type { CallEntry, ClassEntry, FileIndex, FunctionEntry } from './types';
 
 export interface Located<T> {
   file: FileIndex;
   entry: T;
 }
+
+/** What says a file may have changed without reading it: its modification time and size. */
+export interface FileSignature {
+  mtimeMs: number;
+  size: number;
+}
+
+/** What a refresh found changed in the workspace (paths relative to its root). */
+export interface IndexChanges {
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+/** Past this many files to re-parse, a refresh parses them on worker threads. */
+const PARSE_INLINE_MAX = 24;
 
 const TEST_DIR = /(^|\/)(tests?|testing)\//;
 const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/;
@@ -29,23 +48,33 @@ function group<T>(items: Iterable<[string, T]>): Map<string, T[]> {
 
 /**
  * The repository index: every module's classes, functions, imports and call sites, with lookups
- * by name built on first use. Code is read from the workspace when a tool shows it.
+ * by name built on first use. Code is read from the workspace when a tool shows it, and kept.
+ *
+ * Anything that can change files (a shell command, a test run) marks the index stale; the next
+ * tool call refreshes it first: one walk and a stat per file (~20 ms on sympy), then only files
+ * whose modification time or size moved are read, and only those whose content moved re-parsed.
  */
 export class RepoIndex {
   private readonly byPath = new Map<string, FileIndex>();
+  private readonly signatures: Map<string, FileSignature>;
+  private sorted?: FileIndex[];
   private classMap?: Map<string, Located<ClassEntry>[]>;
   private functionMap?: Map<string, Located<FunctionEntry>[]>;
   private readonly texts = new Map<string, { text: string; lines?: string[] }>();
+  private stale = false;
 
   constructor(
     readonly root: string,
     files: Iterable<FileIndex>,
+    signatures: Map<string, FileSignature> = new Map(),
   ) {
     for (const file of files) this.byPath.set(file.path, file);
+    this.signatures = signatures;
   }
 
   get files(): FileIndex[] {
-    return [...this.byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    this.sorted ??= [...this.byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return this.sorted;
   }
 
   file(path: string): FileIndex | undefined {
@@ -67,21 +96,15 @@ export class RepoIndex {
     return this.read(path).text;
   }
 
-  /** Call sites of a file, extracted (and kept) on first need. */
-  async callsIn(path: string): Promise<CallEntry[]> {
+  /** Call sites of a file, from the index; only those named one of `names` when given. */
+  callsIn(path: string, names?: Iterable<string>): CallEntry[] {
     const file = this.byPath.get(path);
-    if (!file) return [];
-    file.calls ??= await callsOf(readFileSync(join(this.root, path)), file);
-    return file.calls;
+    return file ? unpackCalls(file.calls, file.functions, names) : [];
   }
 
-  /**
-   * Files that may call `name`: those whose text holds it. A call's name is in its file's text,
-   * so this only spares parsing files that cannot match; the calls themselves come from the AST.
-   */
-  filesMentioning(name: string): FileIndex[] {
-    const word = new RegExp(`\\b${name.replace(/[^\w]/g, '')}\\b`);
-    return this.files.filter((file) => word.test(this.text(file.path)));
+  /** Files with a call named `name` (from the index's call sites; no file is read). */
+  filesCalling(name: string): FileIndex[] {
+    return this.files.filter((file) => mayCall(file.calls, name));
   }
 
   allFunctions(): Located<FunctionEntry>[] {
@@ -104,12 +127,77 @@ export class RepoIndex {
     return entry.lines;
   }
 
-  /** Re-reads and re-indexes one file after it changed in the workspace (a submitted implementation). */
+  /** Files may have changed in the workspace (a command ran): the next refreshIfStale() looks. */
+  markStale(): void {
+    this.stale = true;
+  }
+
+  get isStale(): boolean {
+    return this.stale;
+  }
+
+  async refreshIfStale(): Promise<IndexChanges | undefined> {
+    return this.stale ? this.refresh() : undefined;
+  }
+
+  /** Brings the index in line with the workspace: new and changed files re-indexed, deleted ones dropped. */
+  async refresh(): Promise<IndexChanges> {
+    this.stale = false;
+    const changes: IndexChanges = { added: [], changed: [], removed: [] };
+    const toParse: { path: string; bytes: Buffer; hash: string }[] = [];
+    const present = new Set<string>();
+    for (const path of listPythonFiles(this.root)) {
+      const absolute = join(this.root, path);
+      const info = statSync(absolute, { throwIfNoEntry: false });
+      if (!info) continue; // gone since the walk
+      present.add(path);
+      const known = this.signatures.get(path);
+      if (known && known.mtimeMs === info.mtimeMs && known.size === info.size && this.byPath.has(path)) continue;
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(absolute);
+      } catch {
+        present.delete(path); // unreadable: as good as gone
+        continue;
+      }
+      this.signatures.set(path, { mtimeMs: info.mtimeMs, size: info.size });
+      this.texts.delete(path);
+      const hash = hashBytes(bytes);
+      if (this.byPath.get(path)?.hash === hash) continue; // touched, not changed
+      (this.byPath.has(path) ? changes.changed : changes.added).push(path);
+      toParse.push({ path, bytes, hash });
+    }
+    for (const path of this.byPath.keys()) {
+      if (present.has(path)) continue;
+      changes.removed.push(path);
+      this.byPath.delete(path);
+      this.texts.delete(path);
+      this.signatures.delete(path);
+    }
+    const parsed =
+      toParse.length > PARSE_INLINE_MAX
+        ? await parseOnWorkers(this.root, toParse.map((f) => f.path))
+        : await Promise.all(toParse.map((f) => indexSource(f.path, f.bytes, f.hash)));
+    for (const entry of parsed) this.byPath.set(entry.path, entry);
+    if (toParse.length || changes.removed.length) this.sorted = this.classMap = this.functionMap = undefined;
+    return changes;
+  }
+
+  /** Re-reads and re-indexes one file after tenet changed it in the workspace (a submitted implementation). */
   async update(path: string): Promise<FileIndex> {
-    const entry = await indexFile(path, join(this.root, path));
+    const absolute = join(this.root, path);
+    const info = statSync(absolute);
+    const entry = await indexSource(path, readFileSync(absolute));
     this.byPath.set(path, entry);
+    this.signatures.set(path, { mtimeMs: info.mtimeMs, size: info.size });
     this.texts.delete(path);
-    this.classMap = this.functionMap = undefined;
+    this.sorted = this.classMap = this.functionMap = undefined;
     return entry;
   }
+}
+
+async function parseOnWorkers(root: string, paths: string[]): Promise<FileIndex[]> {
+  const pool = new ParsePool();
+  for (const path of paths) pool.add({ path, absolute: join(root, path) });
+  return pool.finish();
 }

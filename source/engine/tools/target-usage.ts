@@ -16,14 +16,15 @@ export interface Usage {
 
 const lastPart = (dotted: string) => dotted.split('.').pop()!;
 
-async function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Promise<Usage[]> {
+function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Usage[] {
   const name = lastPart(target.qualname);
   const bind = bindingsFor(index, modules, target.file, name);
   const usages: Usage[] = [];
   for (const file of index.files) {
     const bindings = bind(file);
     if (!bindings.direct.size && !bindings.modules.size) continue;
-    for (const call of await index.callsIn(file.path)) {
+    // Only calls by a name the object is bound to here, or exposed under by a module.
+    for (const call of index.callsIn(file.path, [...bindings.direct, ...bindings.modules.values()])) {
       if (call.receiver === 'none' && bindings.direct.has(call.name)) {
         const via = bindings.via.get(call.name);
         usages.push({ file, call, resolved: true, how: via ? `imported by \`${via}\`` : 'defined in the same module' });
@@ -35,7 +36,7 @@ async function functionUsages(index: RepoIndex, modules: ModuleMap, target: Prep
   return usages;
 }
 
-async function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Promise<Usage[]> {
+function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Usage[] {
   const parts = target.qualname.split('.');
   const name = parts.pop()!;
   const classQualname = parts.join('.');
@@ -61,10 +62,10 @@ async function methodUsages(index: RepoIndex, modules: ModuleMap, target: Prepar
   const familyNames = new Set([...family].map((key) => lastPart(key.split('::')[1]!)));
   const bindClass = bindingsFor(index, modules, target.file, className);
   const usages: Usage[] = [];
-  for (const file of index.filesMentioning(name)) {
+  for (const file of index.filesCalling(name)) {
     const classBindings = bindClass(file);
-    for (const call of await index.callsIn(file.path)) {
-      if (call.name !== name || call.receiver === 'none') continue;
+    for (const call of index.callsIn(file.path, [name])) {
+      if (call.receiver === 'none') continue;
       const owner = call.enclosing ? file.functions.find((f) => f.qualname === call.enclosing)?.className : null;
       const ownerKey = owner ? `${file.path}::${owner}` : '';
       if ((call.receiver === 'self' || call.receiver === 'cls') && family.has(ownerKey)) {
@@ -88,10 +89,10 @@ async function methodUsages(index: RepoIndex, modules: ModuleMap, target: Prepar
 }
 
 /** Call sites of the target found in the index's call nodes (never by text search), best first. */
-export async function findTargetUsages(index: RepoIndex, target: PreparedTarget): Promise<Usage[]> {
+export function findTargetUsages(index: RepoIndex, target: PreparedTarget): Usage[] {
   const modules = new ModuleMap(index);
   const isMethod = index.file(target.file)?.functions.some((f) => f.qualname === target.qualname && f.className !== null) ?? target.qualname.includes('.');
-  const usages = await (isMethod ? methodUsages(index, modules, target) : functionUsages(index, modules, target));
+  const usages = (isMethod ? methodUsages(index, modules, target) : functionUsages(index, modules, target));
   // Calls inside the target itself (recursion) say nothing about how others use it.
   const own = usages.filter((u) => !(u.file.path === target.file && u.call.enclosing === target.qualname));
   const rank = (u: Usage) => (u.resolved ? 0 : 2) + (isTestPath(u.file.path) ? 1 : 0);
@@ -122,8 +123,8 @@ export const searchTargetUsage = defineTool({
   description:
     'Find up to n places where the target function is called, by analysing the AST (imports, aliases, module attributes; self/cls/super and subclasses for methods), each with its enclosing function. Usages in tests are marked.',
   schema: z.object({ n: z.coerce.number().int().min(1).max(30).default(5).describe('How many usages to return at most') }),
-  async run({ n }, { index, target }) {
-    const usages = await findTargetUsages(index, target);
+  run({ n }, { index, target }) {
+    const usages = findTargetUsages(index, target);
     if (!usages.length) return `Found no call of ${target.id} in the repository.`;
     const shown = usages.slice(0, n);
     const resolved = usages.filter((u) => u.resolved).length;
