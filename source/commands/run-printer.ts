@@ -72,6 +72,10 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         endStream();
         write(`  ! ${event.message}\n`);
         break;
+      case 'patch.decision':
+        // A refusal was just printed as a warning (it says why); a patch that went in is news too.
+        if (event.applied) write('  patch applied to the checkout\n');
+        break;
       case 'result': {
         endStream();
         const u = event.usage;

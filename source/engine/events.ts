@@ -43,6 +43,10 @@ export interface RunResult {
   wallMs: number;
   patch: string;
   model: string;
+  /** Whether the patch went into the developer's checkout (`--apply`, or accepted in the TUI). */
+  applied?: boolean;
+  /** A run that failed (stopReason `error`): what went wrong. */
+  message?: string;
   /** TDD strategies: how good the agent's own tests are (see engine/quality). */
   testQuality?: TestQuality;
   /** TDD strategies, a failed task: the paper's failure taxonomy, and credit-assignment hints. */
@@ -91,6 +95,10 @@ export type EngineEvent =
   /** `agent`: the model called run_tests (or tenet ran them for it, TDD); `validate`: tenet validates a submission; `evaluate`: the final verdict. */
   | ({ type: 'tests.run'; purpose: 'validate' | 'evaluate' | 'agent'; report: string } & TestOutcomes)
   | RunResult
+  /** What the developer (or `--apply`) decided about the patch, and whether it went into the checkout; `reason` when it was refused. */
+  | { type: 'patch.decision'; decision: 'accept' | 'reject' | 'save'; applied: boolean; reason?: string }
+  /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */
+  | { type: 'command.approval'; command: string; decision: 'approved' | 'approved-session' | 'denied' | 'stopped'; by: 'human' | 'auto'; reason?: string }
   | { type: 'session.interrupted'; reason: string }
   | { type: 'session.resumed'; fromSeq: number; position: string }
   | { type: 'warning'; message: string }

@@ -1,5 +1,5 @@
 import type { EngineEvent, RunResult } from '../engine/events';
-import type { Attachment, CommandDecision, Pilot } from '../engine/run/pilot';
+import type { Attachment, CommandDecision, PatchChoice, Pilot } from '../engine/run/pilot';
 import type { ThmReport } from '../engine/thm/report';
 import type { TranscriptEntry } from '../engine/tools/debugger/session';
 import { initialView, reduceView, type ViewState } from './view-state';
@@ -9,7 +9,8 @@ export type Prompt =
   | { kind: 'approve-tests'; report: ThmReport; resolve(choice: { chosen: string[]; by: 'auto' | 'human' }): void }
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
-  | { kind: 'accept-patch'; result: RunResult; resolve(apply: boolean): void };
+  /** `true` accept, `false` reject; or say which of the three (save keeps the patch in the session only). */
+  | { kind: 'accept-patch'; result: RunResult; resolve(choice: boolean | PatchChoice): void };
 
 export type Takeover = 'off' | 'requested' | 'active';
 
@@ -87,7 +88,7 @@ export class TuiController implements Pilot {
     return this.ask((resolve) => ({ kind: 'approve-tests', report, resolve }));
   }
 
-  acceptPatch(result: RunResult): Promise<boolean> {
+  acceptPatch(result: RunResult): Promise<boolean | PatchChoice> {
     return this.ask((resolve) => ({ kind: 'accept-patch', result, resolve }));
   }
 
@@ -96,11 +97,12 @@ export class TuiController implements Pilot {
   }
 
   approveCommand(command: string): Promise<CommandDecision> {
-    if (this.options.autoApproveCommands || this.alwaysAllow) return Promise.resolve({ run: true });
+    if (this.options.autoApproveCommands || this.alwaysAllow) return Promise.resolve({ run: true, auto: true });
     return this.ask<CommandDecision>((resolve) => ({
       kind: 'approve-command',
       command,
-      resolve: (decision) => resolve(decision),
+      // `a` allows every later command before it answers: the session records that choice.
+      resolve: (decision) => resolve('run' in decision && decision.run && this.alwaysAllow ? { run: true, session: true } : decision),
     }));
   }
 

@@ -1,13 +1,15 @@
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PAPER_BUDGET, type Budget } from '../../source/engine/agent/tenet-strategy';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
-import { headlessPilot } from '../../source/engine/run/pilot';
+import { headlessPilot, type CommandDecision, type Pilot } from '../../source/engine/run/pilot';
+import { foldEvents } from '../../source/engine/session/fold';
 import { runTask } from '../../source/engine/run/run-task';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
-import { FIXTURES } from '../helpers/fixtures';
+import { copyFixture, FIXTURES } from '../helpers/fixtures';
 import { SANDBOXES } from '../helpers/sandboxes';
 
 // Correct, and not the original text (that would make an empty patch in benchmark mode).
@@ -21,13 +23,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budget: Partial<Budget> = {}, sandbox: SandboxSpec = LOCAL): Promise<{ result: RunResult; events: EngineEvent[] }> {
+async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budget: Partial<Budget> = {}, sandbox: SandboxSpec = LOCAL, extra: { pilot?: Pilot; repo?: string } = {}): Promise<{ result: RunResult; events: EngineEvent[] }> {
   server = await startFakeModelServer(turns);
   const env = provider === 'openai' ? { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: server.url };
   const model = createModel({ maxRetries: 3 }, { provider, model: 'test-model' }, env);
   const events: EngineEvent[] = [];
   const result = await runTask({
-    repo: join(FIXTURES, 'shop'),
+    repo: extra.repo ?? join(FIXTURES, 'shop'),
     target: 'shop/cart.py::Cart.total',
     sandbox,
     blank: true,
@@ -40,7 +42,7 @@ async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budg
     budget: { ...PAPER_BUDGET, ...budget },
     ablations: { noThm: false, noApis: false, noRrw: false },
     model,
-    pilot: headlessPilot(false),
+    pilot: extra.pilot ?? headlessPilot(false),
     emit: (event) => events.push(event),
   });
   return { result, events };
@@ -155,5 +157,51 @@ describe('the TENET agent against a fake model server (real SDK clients)', () =>
     expect(result.pass).toBe(true);
     expect(events.filter((e) => e.type === 'model.retry').map((e) => e.type === 'model.retry' && e.reason)).toEqual(['rate limited (429)', expect.stringMatching(/^connection lost/)]);
     expect(result.usage.modelCalls).toBe(1);
+  });
+});
+
+describe("the developer's decisions, recorded as events", () => {
+  const debuggerCall = (cmd: string): FakeTurn => ({ calls: [{ name: 'run_debugger_cmd', arguments: { cmd } }] });
+  const of = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) => events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
+
+  it('shell commands: approved, approved for the session, denied; Esc stops the agent and the pending call still gets its result', async () => {
+    const answers: CommandDecision[] = [{ run: true }, { run: true, session: true }, { run: false, reason: 'not that one' }, { stop: true }];
+    const pilot: Pilot = { ...headlessPilot(false), approveCommand: async () => answers.shift()! };
+    const { result, events } = await session('openai', [debuggerCall('echo one'), debuggerCall('echo two'), debuggerCall('echo three'), debuggerCall('echo four'), submit(RIGHT)], {}, LOCAL, { pilot });
+    expect(of(events, 'command.approval').map((e) => [e.command, e.decision, e.reason])).toEqual([
+      ['echo one', 'approved', undefined],
+      ['echo two', 'approved-session', undefined],
+      ['echo three', 'denied', 'not that one'],
+      ['echo four', 'stopped', undefined],
+    ]);
+    expect(result.stopReason).toBe('cancelled');
+    // Every call that started has its result: nothing shows as running forever.
+    const results = new Map(of(events, 'tool.result').map((e) => [e.id, e]));
+    expect(of(events, 'tool.call').filter((c) => !results.has(c.id))).toEqual([]);
+    const last = of(events, 'tool.call').at(-1)!;
+    expect(results.get(last.id)).toMatchObject({ ok: false, text: 'Not run to the end: stopped by the developer.' });
+    expect(foldEvents(events).unansweredCalls).toEqual([]);
+  });
+
+  it('the patch: accepted and applied; accepted but refused when the checkout changed meanwhile', async () => {
+    const repo = copyFixture('shop');
+    const file = join(repo.dir, 'shop', 'cart.py');
+    try {
+      const applied = await session('openai', [submit(RIGHT)], {}, LOCAL, { repo: repo.dir, pilot: { ...headlessPilot(false), acceptPatch: async () => 'accept' } });
+      expect(of(applied.events, 'patch.decision')).toEqual([{ type: 'patch.decision', decision: 'accept', applied: true }]);
+      expect(applied.result.applied).toBe(true);
+      expect(readFileSync(file, 'utf8')).toContain('amount = self.subtotal()');
+
+      await server!.close();
+      // The developer edits the file while the run goes on; accepting must not overwrite that.
+      const edit = async () => (appendFileSync(file, '# edited meanwhile\n'), true);
+      const refused = await session('openai', [submit(WRONG)], { rrwAttempts: 0 }, LOCAL, { repo: repo.dir, pilot: { ...headlessPilot(false), acceptPatch: edit } });
+      expect(of(refused.events, 'patch.decision')).toEqual([{ type: 'patch.decision', decision: 'accept', applied: false, reason: expect.stringContaining('changed in the checkout since the run started') }]);
+      expect(refused.result.applied).toBe(false);
+      expect(refused.events.at(-1)).toMatchObject({ type: 'result', applied: false });
+      expect(readFileSync(file, 'utf8')).toContain('# edited meanwhile');
+    } finally {
+      repo.cleanup();
+    }
   });
 });

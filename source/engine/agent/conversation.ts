@@ -1,7 +1,7 @@
 import type { EventSink } from '../events';
 import { costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
 import type { Message, Model, ModelResponse, ToolCall } from '../model/types';
-import { callTool } from '../tools/call-tool';
+import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions, type ToolDefinition } from '../tools/registry';
 
@@ -57,6 +57,11 @@ function codeArgument(json: string): string {
 
 const aborted = () => Object.assign(new Error('cancelled'), { name: 'AbortError' });
 
+export interface RoundOptions {
+  /** Asked when the model calls finish (given whether this round already submitted code): a reason to refuse it, or nothing to let it end the work. */
+  refuseFinish?: (submittedThisRound: boolean) => string | undefined;
+}
+
 /**
  * One agent conversation: the message history, and a round = one model call plus the tools it
  * asked for, each result going back as a tool message. Everything is reported as events.
@@ -93,7 +98,7 @@ export class Conversation {
     return defs;
   }
 
-  async round(tools: readonly string[]): Promise<RoundOutcome> {
+  async round(tools: readonly string[], options: RoundOptions = {}): Promise<RoundOutcome> {
     const { model, emit, ctx } = this.options;
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);
@@ -139,7 +144,7 @@ export class Conversation {
     emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
     this.recorded = this.messages.length; // the response event records it
-    const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools);
+    const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools, options);
     return { response, submitted, testsSubmitted, finished, textOnly: response.toolCalls.length === 0 };
   }
 
@@ -157,7 +162,7 @@ export class Conversation {
   }
 
   /** Runs tool calls and adds their results; a resumed session uses it for calls cut off by the interruption. */
-  async runTools(calls: readonly ToolCall[], tools: readonly string[]): Promise<{ submitted: boolean; testsSubmitted: boolean; finished: boolean }> {
+  async runTools(calls: readonly ToolCall[], tools: readonly string[], options: RoundOptions = {}): Promise<{ submitted: boolean; testsSubmitted: boolean; finished: boolean }> {
     const { emit, ctx } = this.options;
     let submitted = false;
     let testsSubmitted = false;
@@ -165,7 +170,8 @@ export class Conversation {
     for (const call of calls) {
       this.totals.toolCalls++;
       emit({ type: 'tool.call', id: call.id, name: call.name, arguments: call.arguments });
-      const outcome = await callTool(call.name, call.arguments, ctx, tools);
+      const refusal: string | undefined = call.name === 'finish' ? options.refuseFinish?.(submitted) : undefined;
+      const outcome: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
       emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });
       this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.text });
       if (call.name === 'submit_implementation') {
@@ -179,5 +185,23 @@ export class Conversation {
       if (call.name === 'finish' && outcome.ok) finished = true;
     }
     return { submitted, testsSubmitted, finished };
+  }
+
+  /**
+   * Calls a tool; when the call ends the run instead (the developer stopped the agent, the session
+   * was cancelled, a bug), the call still gets its result first, so no log, transcript or replay
+   * shows it running forever, and the conversation stays valid for a resume.
+   */
+  private async callClosing(call: ToolCall, tools: readonly string[]): Promise<ToolOutcome> {
+    const started = Date.now();
+    try {
+      return await callTool(call.name, call.arguments, this.options.ctx, tools);
+    } catch (error) {
+      const stopped = (error as Error).name === 'AbortError';
+      const text = stopped ? `Not run to the end: ${this.options.signal?.aborted ? 'the session was cancelled' : (error as Error).message}.` : `tenet failed running ${call.name}: ${(error as Error).message}`;
+      this.options.emit({ type: 'tool.result', id: call.id, name: call.name, ok: false, text, durationMs: Date.now() - started });
+      this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: text });
+      throw error;
+    }
   }
 }

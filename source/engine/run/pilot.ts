@@ -2,8 +2,15 @@ import type { RunResult } from '../events';
 import type { ThmReport } from '../thm/report';
 import type { DebuggerSession } from '../tools/debugger/session';
 
-/** A shell command the model wants to run in a local sandbox: allowed, or denied with a reason. */
-export type CommandDecision = { run: true } | { run: false; reason: string } | { stop: true };
+/**
+ * A shell command the model wants to run in a local sandbox: allowed (`session`: this one and every
+ * later one; `auto`: no one was asked, the session already allows all), denied with a reason, or
+ * the agent stopped.
+ */
+export type CommandDecision = { run: true; session?: boolean; auto?: boolean } | { run: false; reason: string } | { stop: true };
+
+/** The patch: into the checkout, thrown away, or kept in the saved session only. */
+export type PatchChoice = 'accept' | 'reject' | 'save';
 
 /** What the pilot can reach once the tools exist: the live debugger session, the tests. */
 export interface Attachment {
@@ -20,8 +27,8 @@ export interface Pilot {
   approveTests(report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human' }>;
   /** Awaited before each model call; resolves with a note for the model after a takeover, if any. */
   beforeModelCall?(): Promise<string | undefined>;
-  /** The finished run: apply the patch to the checkout or not. */
-  acceptPatch(result: RunResult): Promise<boolean>;
+  /** The finished run: apply the patch to the checkout or not (`true` is accept, `false` reject). */
+  acceptPatch(result: RunResult): Promise<boolean | PatchChoice>;
   /** Called once the toolbox exists. */
   attach?(attachment: Attachment): void;
   /** Asked before each shell command the model sends to a local sandbox; absent means allowed. */
@@ -32,10 +39,15 @@ export interface Pilot {
   afterCancelledCall?(): Promise<'retry' | 'stop'>;
 }
 
-/** No human: THM's proposal stands; the patch is applied only when asked for (`--apply`). */
+/** No human: THM's proposal stands; the patch is applied only when asked for (`--apply`), else kept in the session. */
 export function headlessPilot(apply: boolean): Pilot {
   return {
     approveTests: async (report) => ({ chosen: report.selected, by: 'auto' }),
-    acceptPatch: async () => apply,
+    acceptPatch: async () => (apply ? 'accept' : 'save'),
   };
+}
+
+/** What a pilot's answer about the patch means. */
+export function patchChoice(answer: boolean | PatchChoice): PatchChoice {
+  return answer === true ? 'accept' : answer === false ? 'reject' : answer;
 }

@@ -34,7 +34,7 @@ export function replayPilot(events: readonly EngineEvent[]): Pilot {
   const approval = events.find((e): e is Of<'thm.approval'> => e.type === 'thm.approval');
   return {
     approveTests: async (report) => ({ chosen: approval?.chosen ?? report.selected, by: approval?.by === 'human' ? 'human' : 'auto' }),
-    acceptPatch: async () => false,
+    acceptPatch: async () => 'save',
   };
 }
 

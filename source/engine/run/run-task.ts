@@ -21,6 +21,7 @@ import { classifyFailure, measureTestQuality } from '../quality/test-quality';
 import { runTests, type TestRun } from '../tools/run-tests';
 import { applyImplementation, applyTests } from '../tools/submit';
 import { openToolbox } from '../tools/toolbox';
+import { commandApproval, settlePatch } from './patch-decision';
 import type { Pilot } from './pilot';
 import { runStrategy, strategyTools, type Strategy, type StrategyResult } from './strategies';
 
@@ -199,7 +200,14 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       agentRun = run;
       recordRun(run, 'agent');
     };
-    if (options.pilot.approveCommand && task.sandbox.kind === 'local') ctx.approveCommand = (command) => options.pilot.approveCommand!(command);
+    if (options.pilot.approveCommand && task.sandbox.kind === 'local') {
+      // Every answer is recorded: replays and transcripts show who allowed or refused what.
+      ctx.approveCommand = async (command) => {
+        const decision = await options.pilot.approveCommand!(command);
+        emit(commandApproval(command, decision));
+        return decision;
+      };
+    }
     options.pilot.attach?.({ debugger: ctx.debugger(), selectedTests: selected });
     if (resume?.lastSubmission) await applyImplementation(ctx, resume.lastSubmission);
     if (resume?.testVersions.length) await applyTests(ctx, resume.testVersions.at(-1)!);
@@ -343,16 +351,11 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       wallMs: Date.now() - started,
       patch,
       model: options.model.settings.model,
+      applied: false,
       ...(testQuality ? { testQuality } : {}),
       ...(failure ? { failure } : {}),
     };
-    if (patch && (await options.pilot.acceptPatch(result))) {
-      try {
-        applyToCheckout(task.repoDir, task.target.file, task.target.source, finalText);
-      } catch (error) {
-        emit({ type: 'warning', message: (error as Error).message });
-      }
-    }
+    result.applied = await settlePatch(options.pilot, result, () => applyToCheckout(task.repoDir, task.target.file, task.target.source, finalText), emit);
     emit(result);
     return result;
   } finally {

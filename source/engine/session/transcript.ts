@@ -82,6 +82,12 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
       case 'warning':
         out.push(`> **Warning:** ${event.message}`);
         break;
+      case 'command.approval':
+        out.push(`_Shell command \`${event.command}\` ${{ approved: 'approved', 'approved-session': 'approved for the session', denied: 'denied', stopped: 'refused and the agent stopped' }[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);
+        break;
+      case 'patch.decision':
+        out.push(`_Patch: ${event.decision}; ${event.applied ? 'applied to the checkout' : 'not applied'}${event.reason ? ` (${event.reason})` : ''}._`);
+        break;
       case 'session.interrupted':
         out.push(`_Interrupted: ${event.reason}._`);
         break;

@@ -1,0 +1,35 @@
+import type { EngineEvent, EventSink, RunResult } from '../events';
+import { patchChoice, type CommandDecision, type Pilot } from './pilot';
+
+type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
+
+/**
+ * The end of a run: the pilot decides about the patch (the developer in the TUI, `--apply`
+ * headless), an accepted patch goes into the checkout unless the file changed meanwhile, and what
+ * happened is recorded either way. Returns whether the patch was applied.
+ */
+export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => void, emit: EventSink): Promise<boolean> {
+  if (!result.patch) return false;
+  const decision = patchChoice(await pilot.acceptPatch(result));
+  let applied = false;
+  let reason: string | undefined;
+  if (decision === 'accept') {
+    try {
+      apply();
+      applied = true;
+    } catch (error) {
+      reason = (error as Error).message;
+      // Kept for readers that do not know patch.decision yet (the TUI shows warnings).
+      emit({ type: 'warning', message: reason });
+    }
+  }
+  emit({ type: 'patch.decision', decision, applied, ...(reason ? { reason } : {}) });
+  return applied;
+}
+
+/** A developer's answer to a shell command of the model, as the session records it. */
+export function commandApproval(command: string, decision: CommandDecision): Of<'command.approval'> {
+  if ('stop' in decision) return { type: 'command.approval', command, decision: 'stopped', by: 'human' };
+  if (!decision.run) return { type: 'command.approval', command, decision: 'denied', by: 'human', ...(decision.reason ? { reason: decision.reason } : {}) };
+  return { type: 'command.approval', command, decision: decision.session ? 'approved-session' : 'approved', by: decision.auto ? 'auto' : 'human' };
+}
