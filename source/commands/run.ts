@@ -5,6 +5,7 @@ import { EXIT } from '../engine/errors';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { createModel, type ModelFlags } from '../engine/model/create-model';
 import type { Script } from '../engine/model/scripted';
+import { RunTally } from '../engine/run/failure-result';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
 import { newSessionId, runTask, type Ablations, type RunOptions, type TestStage } from '../engine/run/run-task';
 import type { Selection } from '../engine/thm/alt-selection';
@@ -105,10 +106,24 @@ export function prepareRun(options: RunCommandOptions) {
   return { base, recorder, model };
 }
 
+/**
+ * `--apply` was asked for and refused (the target's file changed in the checkout since the run
+ * started): a script must not take the run for done, whatever the tests said. (README, exit codes.)
+ */
+export const EXIT_NOT_APPLIED = 4;
+
 /** Runs the task with a pilot and a sink; the session is recorded whatever happens. */
 export async function recordedRun(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions, pilot: Pilot, sink: (event: EngineEvent) => void): Promise<RunResult> {
   const { base, recorder } = prepared;
+  const tally = new RunTally({
+    sessionId: base.sessionId!,
+    target: base.target,
+    strategy: base.strategy ?? 'tenet',
+    model: base.model.settings.model,
+    ...(base.resume ? { totals: base.resume.totals } : {}),
+  });
   const emit = (event: EngineEvent) => {
+    tally.observe(event);
     recorder.record(event);
     sink(event);
   };
@@ -117,6 +132,9 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
     return await runTask({ ...base, pilot, emit });
   } catch (error) {
     emit({ type: 'error', message: (error as Error).message });
+    // The run still ends with a result for whoever reads the events (`--json`). It is not logged:
+    // the session keeps its error status and can be resumed once the provider is back.
+    sink(tally.failed(error));
     throw error;
   } finally {
     recorder.close();
@@ -144,6 +162,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   };
   try {
     const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false), sink);
+    if (options.apply && result.patch && !result.applied) return EXIT_NOT_APPLIED;
     return result.pass ? EXIT.pass : EXIT.fail;
   } finally {
     progress?.clear();
