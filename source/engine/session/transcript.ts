@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../events';
+import { describeFailure, describeTestQuality } from '../quality/describe';
 
 const MAX_LINES = 40;
 
@@ -99,6 +100,8 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
           `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason})\n\n` +
             `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
             `- ${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; $${event.costUsd.toFixed(4)}; ${(event.wallMs / 1000).toFixed(1)} s` +
+            (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
+            (event.failure ? describeFailure(event.failure).map((line) => `\n- ${line}`).join('') : '') +
             (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),
         );
         break;
