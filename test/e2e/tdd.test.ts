@@ -32,7 +32,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function session(strategy: Strategy, turns: FakeTurn[], options: { iterations?: number; measure?: boolean } = {}): Promise<{ result: RunResult; events: EngineEvent[] }> {
+async function session(strategy: Strategy, turns: FakeTurn[], options: { iterations?: number; measure?: boolean; signal?: AbortSignal; onEvent?: (event: EngineEvent) => void } = {}): Promise<{ result: RunResult; events: EngineEvent[] }> {
   server = await startFakeModelServer(turns);
   const model = createModel({ maxRetries: 2 }, { provider: 'openai', model: 'test-model' }, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` });
   const events: EngineEvent[] = [];
@@ -53,11 +53,17 @@ async function session(strategy: Strategy, turns: FakeTurn[], options: { iterati
     ablations: { noThm: false, noApis: false, noRrw: false },
     model,
     pilot: headlessPilot(false),
-    emit: (event) => events.push(event),
+    emit: (event) => {
+      events.push(event);
+      options.onEvent?.(event);
+    },
+    ...(options.signal ? { signal: options.signal } : {}),
   });
   return { result, events };
 }
 
+/** The events before the evaluation: what the agent did (tenet then runs its tests once more on the final code). */
+const beforeEvaluation = (events: EngineEvent[]) => events.slice(0, events.findIndex((e) => e.type === 'agent.phase' && e.phase === 'evaluate'));
 const phases = (events: EngineEvent[]) => events.flatMap((e) => (e.type === 'agent.phase' ? [`${e.phase}${e.round ? ` ${e.round}` : ''}`] : []));
 const messagesOf = (request: { body: Record<string, unknown> }) => JSON.stringify(request.body.messages);
 
@@ -80,7 +86,8 @@ describe('--strategy tdd (TDD-Agent) against a fake model server', () => {
     expect(server!.requests[2]!.body.tools).toContainEqual(expect.objectContaining({ function: expect.objectContaining({ name: 'submit_implementation' }) }));
     // Each run of its tests went back to the model, with the dual-track prompt after a red one.
     const agentRuns = events.filter((e) => e.type === 'tests.run' && e.purpose === 'agent');
-    expect(agentRuns.map((e) => e.type === 'tests.run' && `${e.passed}/${e.total}`)).toEqual(['3/4', '5/5']);
+    // …and once more on the final code, at the evaluation.
+    expect(agentRuns.map((e) => e.type === 'tests.run' && `${e.passed}/${e.total}`)).toEqual(['3/4', '5/5', '5/5']);
     expect(messagesOf(server!.requests[3]!)).toContain('whether the implementation or the test is wrong');
     expect(messagesOf(server!.requests[4]!)).toContain('all 5 tests pass');
     // Two versions of the tests, one of the code, in order.
@@ -144,7 +151,7 @@ describe('--strategy tdd (TDD-Agent) against a fake model server', () => {
       { say: 'More thinking.' },
     ], { iterations: 1, measure: false });
     // No run_tests in the iteration's 4 rounds: tenet ran them, and reported it to the model.
-    expect(events.filter((e) => e.type === 'tests.run' && e.purpose === 'agent')).toHaveLength(1);
+    expect(beforeEvaluation(events).filter((e) => e.type === 'tests.run' && e.purpose === 'agent')).toHaveLength(1);
     expect(result).toMatchObject({ pass: false, stopReason: 'budget', failure: { kind: 'unmatched' } });
     const state = foldEvents(events);
     expect(state.tdd).toMatchObject({ phase: 'refine', iteration: 1, open: false });
@@ -152,7 +159,46 @@ describe('--strategy tdd (TDD-Agent) against a fake model server', () => {
   }, 120_000);
 });
 
+describe('--strategy tdd: the verdict rests on the final code', () => {
+  it('code and finish in one round: the stale green run does not count; its tests run on the final code (unmatched)', async () => {
+    const { result, events } = await session('tdd', [
+      { calls: [call('submit_tests', { code: tests(T.basic, T.zero) })] },
+      { calls: [call('submit_implementation', { code: RIGHT }), call('run_tests')] },
+      // Green; then worse code and finish at once, with no run in between.
+      { calls: [call('submit_implementation', { code: PLUS_ONE }), call('finish', { reason: 'done' })] },
+    ], { measure: false });
+    const runs = events.filter((e) => e.type === 'tests.run' && e.purpose === 'agent').map((e) => e.type === 'tests.run' && `${e.passed}/${e.total}`);
+    expect(runs).toEqual(['2/2', '0/2']);
+    expect(result).toMatchObject({ pass: false, stopReason: 'finished', failure: { kind: 'unmatched' } });
+  }, 120_000);
+
+  it('finish before any implementation is refused with an observation; the work goes on', async () => {
+    const { result, events } = await session('tdd', [
+      { calls: [call('submit_tests', { code: tests(T.basic, T.zero) })] },
+      { calls: [call('finish', { reason: 'the tests are written' })] },
+      { calls: [call('submit_implementation', { code: RIGHT }), call('run_tests')] },
+      { calls: [call('finish', { reason: 'green' })] },
+    ], { measure: false });
+    const finishes = events.filter((e) => e.type === 'tool.result' && e.name === 'finish');
+    expect(finishes[0]).toMatchObject({ ok: false, text: expect.stringContaining('there is no implementation yet') });
+    expect(messagesOf(server!.requests[2]!)).toContain('Submit one with submit_implementation first');
+    expect(result).toMatchObject({ pass: true, stopReason: 'passed' });
+  }, 120_000);
+});
+
 describe('--strategy tenet+tdd', () => {
+  it('can be cancelled while it writes its tests: no model call after the cancel', async () => {
+    const cancel = new AbortController();
+    const { result, events } = await session('tenet+tdd', [{ say: 'Let me think about the tests.' }, { say: 'Still thinking.' }, { say: 'More.' }], {
+      signal: cancel.signal,
+      onEvent: (event) => event.type === 'model.response' && cancel.abort(),
+      measure: false,
+    });
+    expect(events.filter((e) => e.type === 'model.request')).toHaveLength(1);
+    expect(server!.requests).toHaveLength(1);
+    expect(result.stopReason).toBe('cancelled');
+  }, 120_000);
+
   it("the agent writes tests first, then TENET's pipeline validates THM's tests and its own together", async () => {
     const { result, events } = await session('tenet+tdd', [
       { calls: [call('submit_tests', { code: tests(T.zero, T.full) })] },

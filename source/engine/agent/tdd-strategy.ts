@@ -2,6 +2,7 @@ import type { EventSink } from '../events';
 import type { TestRun } from '../tools/run-tests';
 import type { Conversation } from './conversation';
 import { renderPrompt } from './prompts';
+import { cancelled } from './tenet-strategy';
 
 export interface TddBudget {
   /** Model calls to inspect the repository and submit the first tests. */
@@ -56,9 +57,8 @@ export interface TddOutcome {
   lastRun?: TestRun;
 }
 
-function cancelled(signal?: AbortSignal): void {
-  if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
-}
+/** What the model hears when it calls finish with no implementation in place: the work is not done, and budget remains. */
+const FINISH_FIRST = 'tenet did not finish: there is no implementation yet. Submit one with submit_implementation first, then run your tests; finish once they pass.';
 
 /**
  * The TDD-Agent workflow. Phase 1, test-first specification: the model inspects the repository and
@@ -109,7 +109,8 @@ export async function runTddStrategy(input: TddInput): Promise<TddOutcome> {
     let run: TestRun | undefined;
     while (!run && at.iterationUsed < budget.roundsPerIteration) {
       cancelled(input.signal);
-      const round = await conversation.round(input.tools);
+      // A finish before any code would end the task as no-implementation with budget left: refused.
+      const round = await conversation.round(input.tools, { refuseFinish: (now) => (submitted || now ? undefined : FINISH_FIRST) });
       at.iterationUsed++;
       submitted ||= round.submitted;
       run = input.takeRun();

@@ -69,7 +69,8 @@ export interface StrategyOutcome {
 export const STAGES: RrwStage[] = ['failure-identification', 'context-review', 'code-refinement'];
 const STAGE_PROMPTS = { 'context-review': 'rrw-context', 'code-refinement': 'rrw-refine' } as const;
 
-function cancelled(signal?: AbortSignal): void {
+/** Strategies check this before each model call: a cancel must not wait for a model that ignores its signal. */
+export function cancelled(signal?: AbortSignal): void {
   if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
 }
 

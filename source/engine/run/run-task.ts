@@ -105,13 +105,10 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const resume = options.resume;
   const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
-  // What the failure analysis of a TDD session needs: each version of the agent's tests, and
-  // the outcomes of its last run of them.
+  // What the failure analysis of a TDD session needs: each version of the agent's tests.
   const ownTestVersions: string[] = [...(resume?.testVersions ?? [])];
-  let lastAgentOutcomes: Record<string, string> = {};
   const emit: EventSink = (event) => {
     if (event.type === 'tests.submission' && event.ok) ownTestVersions.push(event.code);
-    if (event.type === 'tests.run' && event.purpose !== 'evaluate') lastAgentOutcomes = event.outcomes;
     options.emit(event);
   };
   const task = await openTask({
@@ -328,10 +325,15 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     let testQuality: RunResult['testQuality'];
     let failure: RunResult['failure'];
     if (tdd && ctx.agentTestFile && stopReason !== 'cancelled') {
+      // The agent's own last run may predate its final code (code and finish in one round): the
+      // taxonomy rests on its tests run now, on the code that was evaluated.
+      const own = await runTests(ctx, [ctx.agentTestFile], 'agent');
+      recordRun(own, 'agent');
       emit({ type: 'agent.phase', phase: 'quality' });
       if (options.measureTests !== false) testQuality = await measureTestQuality({ ctx, testFile: ctx.agentTestFile, finalText });
       if (!pass) {
-        failure = await classifyFailure({ ctx, ownTestsGreen: outcome.ownTestsGreen ?? false, ...(testQuality ? { quality: testQuality } : {}), finalOutcomes: lastAgentOutcomes, testVersions: ownTestVersions, finalText });
+        const ownTestsGreen = own.total > 0 && own.passed === own.total;
+        failure = await classifyFailure({ ctx, ownTestsGreen, ...(testQuality ? { quality: testQuality } : {}), finalOutcomes: own.outcomes, testVersions: ownTestVersions, finalText });
       }
     }
     const result: RunResult = {

@@ -1,7 +1,7 @@
 import type { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
 import { runTddStrategy, type TddBudget, type TddPosition } from '../agent/tdd-strategy';
-import { runTenetStrategy, type Budget, type Position } from '../agent/tenet-strategy';
+import { cancelled, runTenetStrategy, type Budget, type Position } from '../agent/tenet-strategy';
 import type { EventSink, RunResult } from '../events';
 import { AST_TOOLS, TOOLS } from '../tools/registry';
 import type { TestRun } from '../tools/run-tests';
@@ -54,8 +54,6 @@ export interface StrategyResult {
   submitted: boolean;
   stopReason: RunResult['stopReason'];
   rounds: RunResult['rounds'];
-  /** TDD strategies: whether the agent's own tests passed at its last run. */
-  ownTestsGreen?: boolean;
 }
 
 /**
@@ -81,12 +79,10 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
       ...signal,
       ...(run.from ? { from: run.from.tdd } : {}),
     });
-    const green = !!outcome.lastRun && outcome.lastRun.total > 0 && outcome.lastRun.passed === outcome.lastRun.total;
     return {
       submitted: outcome.submitted,
       stopReason: outcome.stopReason,
       rounds: { pregen: 0, rrwAttempts: 0, total: run.conversation.totals.rounds, tddSetup: outcome.setupRounds, tddIterations: outcome.iterations },
-      ownTestsGreen: green,
     };
   }
   let setupRounds = 0;
@@ -94,6 +90,7 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
     // Step 1 of TDD-Agent, with TENET's tools: the tests before any code.
     run.emit({ type: 'agent.phase', phase: 'tdd-setup', rounds: run.tddBudget.setupRounds });
     for (setupRounds = run.from?.tdd.setupUsed ?? 0; !run.testsPath() && setupRounds < run.tddBudget.setupRounds; setupRounds++) {
+      cancelled(run.signal);
       const round = await run.conversation.round(tools.setup);
       if (!run.testsPath() && round.textOnly) run.conversation.say(renderPrompt('tdd-nudge', { next: 'submit_tests with your test module' }));
     }
@@ -117,6 +114,5 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
     submitted: outcome.submitted,
     stopReason: outcome.stopReason,
     rounds: { pregen: outcome.pregenRounds, rrwAttempts: outcome.rrwAttempts, total: run.conversation.totals.rounds, ...(run.strategy === 'tenet+tdd' ? { tddSetup: setupRounds } : {}) },
-    ...(run.strategy === 'tenet+tdd' && outcome.lastRun ? { ownTestsGreen: outcome.lastRun.passed === outcome.lastRun.total } : {}),
   };
 }
