@@ -24,6 +24,17 @@ export interface UiState {
 
 const FRAME_MS = 33; // at most ~30 frames a second
 
+const FAILED = new Set(['failed', 'error', 'crashed']);
+
+/**
+ * Where a takeover with no session open starts pdb: a test that failed in the last run, a selected
+ * one first, else one of the agent's own (TDD sessions select none); else the first selected test.
+ */
+export function takeoverTest(selected: readonly string[], lastRun: Readonly<Record<string, string>>): string | undefined {
+  const failed = (id: string) => FAILED.has(lastRun[id] ?? '');
+  return selected.find(failed) ?? Object.keys(lastRun).find(failed) ?? selected[0];
+}
+
 /**
  * The bridge between the engine and the screens: it folds events into the view, answers the
  * engine's Pilot questions by showing a prompt and waiting for keys, and runs the developer's
@@ -38,6 +49,8 @@ export class TuiController implements Pilot {
   private handBackWaiter?: () => void;
   private takeoverStart = 0;
   private alwaysAllow = false;
+  /** Outcomes of the latest run of the selected or the agent's tests (not the final evaluation). */
+  private lastRun: Record<string, string> = {};
 
   constructor(private readonly options: { autoApproveCommands: boolean; autoApproveTests?: boolean } = { autoApproveCommands: false }) {}
 
@@ -64,6 +77,7 @@ export class TuiController implements Pilot {
   }
 
   dispatch = (event: EngineEvent): void => {
+    if (event.type === 'tests.run' && event.purpose !== 'evaluate') this.lastRun = event.outcomes;
     this.update({ view: reduceView(this.state.view, event) }, event.type === 'result' || event.type === 'thm.report');
   };
 
@@ -145,10 +159,10 @@ export class TuiController implements Pilot {
     if (!this.canTakeOver || this.state.takeover !== 'off') return;
     this.takeoverStart = this.attachment!.debugger.transcript.length;
     this.update({ takeover: 'requested' }, true);
-    // With no session open, start one at the first selected test, stopped in pdb.
+    // With no session open, start one at a failing test, stopped in pdb.
     const session = this.attachment!.debugger;
     if (!session.running) {
-      const test = this.attachment!.selectedTests[0];
+      const test = takeoverTest(this.attachment!.selectedTests, this.lastRun);
       if (test) void session.run(`python -m pytest ${test} --trace -q -p no:cacheprovider`, 'human');
     }
   }
