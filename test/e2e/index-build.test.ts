@@ -23,6 +23,8 @@ describe('the index cache', () => {
     const warm = await buildIndex(repo.dir, { cacheFile });
     expect(warm.stats).toMatchObject({ files: 8, parsed: 0, fromCache: 8 });
     expect(warm.index.file('geo/shapes.py')).toEqual(cold.index.file('geo/shapes.py'));
+    // Call sites come from the cache too: nothing is parsed when a usage search first needs them.
+    expect(warm.index.callsIn('geo/shapes.py', ['area']).map((c) => `${c.enclosing}:${c.receiver}:${c.line}`)).toEqual(['Shape.describe:self:16', 'area:other:56', 'total_area:none:61']);
     appendFileSync(join(repo.dir, 'geo', 'report.py'), '\n\ndef added():\n    return 1\n');
     const edited = await buildIndex(repo.dir, { cacheFile });
     expect(edited.stats).toMatchObject({ files: 8, parsed: 1, fromCache: 7 });

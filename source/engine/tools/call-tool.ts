@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from './context';
 import { toolNamed, TOOLS } from './registry';
@@ -25,10 +26,40 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `- ${issue.path.join('.') || 'arguments'}: ${issue.message}`).join('\n');
 }
 
+/** Cancellation (Esc, a developer's stop) is not a failure of the tool: it ends the turn, so it is passed on. */
+function isCancellation(error: unknown, ctx: ToolContext): boolean {
+  return (error as Error | undefined)?.name === 'AbortError' || !!ctx.signal?.aborted;
+}
+
+/** A failure the tool did not foresee, worded so the model knows what happened and what to do next. */
+export function describeFailure(name: string, error: unknown, root: string): string {
+  const e = error as NodeJS.ErrnoException | undefined;
+  const path = typeof e?.path === 'string' ? relative(root, e.path) || '.' : undefined;
+  const where = path && !path.startsWith('..') ? ` ${path}` : '';
+  switch (e?.code) {
+    case 'ENOENT':
+      return `${name} failed: the file${where} is no longer in the workspace (deleted or moved, e.g. by a shell command). The index has been refreshed: search again, or list the folder with view_directory.`;
+    case 'EISDIR':
+      return `${name} failed:${where || ' the path'} is a folder, not a file. List it with view_directory.`;
+    case 'ENOTDIR':
+      return `${name} failed: a part of the path${where} is a file, not a folder. Check the path with view_directory.`;
+    case 'EACCES':
+    case 'EPERM':
+      return `${name} failed: permission denied on${where || ' a file'}. A shell command may have changed its permissions; fix them with run_debugger_cmd or use another file.`;
+    default: {
+      const message = e instanceof Error ? e.message : String(error);
+      return `${name} failed: ${message}\nThis is a problem on tenet's side, not in your arguments: try again once, then carry on with other tools.`;
+    }
+  }
+}
+
 /**
  * Calls a tool the way the agent loop does: arguments as the model sent them (a JSON string or an
- * object), validated against the tool's schema. Whatever goes wrong comes back as text the model
- * can act on; only tenet's own bugs reach the caller as exceptions.
+ * object), validated against the tool's schema. It never throws: whatever goes wrong comes back
+ * as text the model can act on (ok: false). Only a cancellation is passed on (see isCancellation).
+ *
+ * The index is brought up to date first when something may have changed files since (a shell
+ * command, a test run, a failure that may come from a file that went away).
  */
 export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext, allowed?: readonly string[]): Promise<ToolOutcome> {
   const started = Date.now();
@@ -47,9 +78,15 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext,
   const parsed = tool.schema.safeParse(args);
   if (!parsed.success) return done(`Wrong arguments for ${name}:\n${describeIssues(parsed.error)}`, false);
   try {
+    await ctx.index.refreshIfStale();
     return done(await tool.run(parsed.data as never, ctx), true);
   } catch (error) {
+    if (isCancellation(error, ctx)) throw error;
     if (error instanceof ToolInputError) return done(error.message, false);
-    throw error;
+    // The likeliest cause is a file that changed under the index: look again now.
+    await ctx.index.refresh().catch(() => ctx.index.markStale());
+    return done(describeFailure(name, error, ctx.index.root), false);
+  } finally {
+    if (tool.changesFiles) ctx.index.markStale();
   }
 }

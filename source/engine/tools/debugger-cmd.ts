@@ -3,6 +3,7 @@ import { defineTool } from './tool';
 
 export const runDebuggerCmd = defineTool({
   name: 'run_debugger_cmd',
+  changesFiles: true,
   description:
     'Run a command in a persistent shell in the repository (python, pytest and the project are set up). Start pdb with e.g. `python -m pytest tests/test_x.py::test_y --pdb` or `python -m pdb script.py`; then each call sends one pdb line (`b module.py:12`, `c`, `p x`, `where`, `q`) and returns the output up to the next prompt. Send `restart` to start a fresh shell.',
   schema: z.object({ cmd: z.string().min(1).describe('A shell command, or one pdb command while pdb is running') }),

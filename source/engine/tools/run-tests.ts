@@ -82,6 +82,7 @@ export async function runTests(ctx: ToolContext, nodeids: string[], label = 'tes
 
 export const runTestsTool = defineTool({
   name: 'run_tests',
+  changesFiles: true,
   description: 'Run the tests this session validates against on the current implementation; returns pass/fail per test and the failures.',
   schema: z.object({}),
   async run(_args, ctx) {

@@ -11,6 +11,8 @@ export interface Tool<Schema extends z.ZodObject = z.ZodObject> {
   description: string;
   schema: Schema;
   run(args: z.infer<Schema>, ctx: ToolContext): Promise<string> | string;
+  /** It can change the workspace's files (a shell, a test run, a write): the index is checked after it. */
+  changesFiles?: boolean;
 }
 
 /** An error in the call itself: its message goes back to the model as the observation. */

@@ -57,7 +57,16 @@ export async function openToolbox(task: OpenTask, options: ToolboxOptions): Prom
     python: task.python,
     selectedTests: options.selectedTests,
     testTimeoutSec: options.testTimeoutSec ?? 60,
-    debugger: () => (session ??= new DebuggerSession(task.sandbox, { env, timeoutMs: options.debuggerTimeoutMs ?? 30_000, maxOutput: 12_000 })),
+    debugger: () => {
+      if (!session) {
+        session = new DebuggerSession(task.sandbox, { env, timeoutMs: options.debuggerTimeoutMs ?? 30_000, maxOutput: 12_000 });
+        // Whoever types (the model, or a developer who took the shell over), files may change.
+        session.onEvent((event) => {
+          if (event.type === 'input' || event.type === 'entry' || event.type === 'restart') index.markStale();
+        });
+      }
+      return session;
+    },
   };
   return { ctx, indexStats: stats, dispose: () => session?.close() };
 }
