@@ -17,7 +17,7 @@ describe('tenet tool (the built CLI)', () => {
     expect(ok.stdout).toBe('Code of geo/shapes.py around line 52 (lines 52-52):\n<file>geo/shapes.py</file>\n<code>\n52 def area(shape):\n</code>\n');
     const bad = await runCli(['tool', 'read_file', '--repo', TOOLBOX, '--target', 'geo/shapes.py::area', '--arg', 'file_name=nope.py']);
     expect(bad.code).toBe(2);
-    expect(bad.stdout).toContain('No Python file nope.py in the repository.');
+    expect(bad.stdout).toContain('No file nope.py in the repository.');
   });
 
   it('lists the tools, and their JSON schemas with --json', async () => {

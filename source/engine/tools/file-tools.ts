@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { isSkippedDir } from '../workspace/walk';
-import { resolveFile } from './files';
+import { readWorkspaceText } from './files';
 import { numbered } from './format';
 import { defineTool, ToolInputError } from './tool';
 
@@ -17,8 +17,7 @@ export const getCodeAroundLine = defineTool({
     window_size: z.coerce.number().int().min(0).max(200).default(10).describe('Lines to show on each side'),
   }),
   run({ file_name, line_number, window_size }, { index }) {
-    const path = resolveFile(index, file_name);
-    const lines = index.lines(path);
+    const { path, lines } = readWorkspaceText(index, file_name);
     if (line_number > lines.length) throw new ToolInputError(`Line ${line_number} is past the end of ${path} (${lines.length} lines).`);
     const from = Math.max(1, line_number - window_size);
     const to = Math.min(lines.length, line_number + window_size);
@@ -28,15 +27,14 @@ export const getCodeAroundLine = defineTool({
 
 export const readFileTool = defineTool({
   name: 'read_file',
-  description: `Read lines start_line..end_line (1-based, inclusive) of a file in the repository; at most ${MAX_LINES} lines per call.`,
+  description: `Read lines start_line..end_line (1-based, inclusive) of a text file in the repository (code, configuration, docs); at most ${MAX_LINES} lines per call.`,
   schema: z.object({
     file_name: z.string().min(1).describe('Path of the file, relative to the repository root'),
     start_line: z.coerce.number().int().min(1).default(1).describe('First line, 1-based'),
     end_line: z.coerce.number().int().min(1).optional().describe('Last line, inclusive (default: start_line + 199)'),
   }),
   run({ file_name, start_line, end_line }, { index }) {
-    const path = resolveFile(index, file_name);
-    const lines = index.lines(path);
+    const { path, lines } = readWorkspaceText(index, file_name);
     if (start_line > lines.length) throw new ToolInputError(`start_line ${start_line} is past the end of ${path} (${lines.length} lines).`);
     const last = end_line ?? Math.min(lines.length, start_line + 199);
     if (last < start_line) throw new ToolInputError(`end_line ${last} is before start_line ${start_line}.`);
