@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parsePython } from '../python/parser';
 import { encodeSource, readSource } from '../python/source-text';
-import { RejectedCode, replaceFunction, syntaxProblem, cleanCode } from '../task/replace-function';
+import { RejectedCode, replaceFunction, cleanCode } from '../task/replace-function';
 import type { ToolContext } from './context';
+import { describeSyntaxError } from './syntax-error';
 import { defineTool, ToolInputError } from './tool';
 
 export interface AppliedImplementation {
@@ -16,6 +17,8 @@ export interface AppliedImplementation {
 
 /** Puts submitted code in place of the target in the workspace, and re-indexes the file. */
 export async function applyImplementation(ctx: ToolContext, code: string): Promise<AppliedImplementation> {
+  const problem = await describeSyntaxError(cleanCode(code), ctx);
+  if (problem) throw new ToolInputError(`The code does not parse (Python syntax error at ${problem}).\nFix it and submit the whole function again.`);
   const source = readSource(ctx.workspace.path(ctx.target.file));
   let submission;
   try {
@@ -32,6 +35,7 @@ export async function applyImplementation(ctx: ToolContext, code: string): Promi
 
 export const submitImplementation = defineTool({
   name: 'submit_implementation',
+  changesFiles: true,
   description:
     'Replace the target function in the repository with your implementation: the complete function definition (def line and body; decorators optional, imports it needs may come first). Then call run_tests.',
   schema: z.object({ code: z.string().min(1).describe('The complete Python function definition') }),
@@ -52,11 +56,11 @@ export function agentTestPath(ctx: ToolContext): string {
 /** Writes the agent's test module (checked to parse and to hold a test) where run_tests finds it. */
 export async function applyTests(ctx: ToolContext, code: string): Promise<{ path: string; tests: number }> {
   const text = cleanCode(code);
+  const problem = await describeSyntaxError(text, ctx);
+  if (problem) throw new ToolInputError(`The test module does not parse (Python syntax error at ${problem}).\nFix it and submit the whole module again.`);
   const tree = await parsePython(text);
   let tests = 0;
   try {
-    const problem = syntaxProblem(tree, text);
-    if (problem) throw new ToolInputError(`The test module does not parse (syntax error at ${problem}).`);
     for (const node of tree.rootNode.namedChildren) {
       const def = node?.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
       const name = def?.childForFieldName('name')?.text ?? '';
@@ -76,6 +80,7 @@ export async function applyTests(ctx: ToolContext, code: string): Promise<{ path
 
 export const submitTests = defineTool({
   name: 'submit_tests',
+  changesFiles: true,
   description: 'Write your own pytest tests for the target (a whole test module: imports, helpers, test_ functions). They replace any earlier version and run with run_tests.',
   schema: z.object({ code: z.string().min(1).describe('A complete pytest test module') }),
   async run({ code }, ctx) {
