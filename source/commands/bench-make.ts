@@ -66,7 +66,7 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** One line per step on stderr; the traced pass redraws a counter in a terminal. */
+/** One line per step on stderr; the reach pass redraws a counter in a terminal. */
 function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void {
   let lastDraw = 0;
   return (event) => {
@@ -77,7 +77,7 @@ function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void
         break;
       }
       case 'reach.start':
-        stream.write(`reach pass: tracing which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`);
+        stream.write(`reach pass: which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`);
         break;
       case 'reach.progress':
         if (stream.isTTY && Date.now() - lastDraw > 100) {

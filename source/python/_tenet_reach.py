@@ -1,12 +1,14 @@
 """tenet's reach plugin for ``tenet bench make`` (loaded with ``-p _tenet_reach``, after ``-p _tenet_thm``).
 
-One traced pytest pass records, for every test, which of the candidate functions it calls, so that
+One pytest pass records, for every test, which of the candidate functions it calls, so that
 ``bench make`` runs THM on a function only over the tests that can fail because of blanking it.
 THM's own plugin runs alongside and does the rest (node ids, outcomes, timeouts, shards, crash
 restarts); this one only adds ``reach`` events on the same channel.
 
-Tracing is ``sys.settrace`` with a global function that sees each Python call once and never asks
-for line events, so the cost is one cheap callback per call. Attribution:
+The pass runs on a scratch copy in which every candidate starts with a probe that calls
+``_tenet_reach_hook.hit(ID)`` (source/engine/bench/make-instrument.ts): only the candidates pay for
+being watched. A trace function (``sys.settrace``) would see the same calls but slow down every
+Python call of the suite, about twice over on networkx. Attribution:
 
 * calls during a test (setup, call, teardown) go to that test; calls made while a fixture with a
   wider scope than a function is set up also go to that fixture, and every later test that uses
@@ -16,62 +18,27 @@ for line events, so the cost is one cheap callback per call. Attribution:
 * calls while any other module of the workspace is being imported (a package's ``__init__``, a
   conftest, a test helper module), or outside every test (pytest hooks), are *outside*: blanking
   such a function breaks an import shared by many tests, whichever imported it first, so it makes a
-  poor task and ``bench make`` leaves it out. Each is reported once, when first seen.
+  poor task and ``bench make`` leaves it out. Each is reported once, when first seen. Whether an
+  import is under way is read from the stack on a function's first call in each test only, so a
+  function called a million times costs one set lookup per call after that.
 
-Subprocesses and forked children are not traced (THM's scoped run will not see a test that reaches
-the function only there). A test that replaces ``sys.settrace`` (coverage, a debugger) hides its
-own calls; the tracer is put back before the next test.
-
-Environment (set by tenet, besides THM's):
-  TENET_REACH_FUNCTIONS  JSON file {"files": {"rel/path.py": [[id, first_line, def_line, name], ...]}}
-                         the candidate functions: first_line includes decorators, so a code object's
-                         co_firstlineno (decorator or ``def`` line, by Python version) falls inside
+A subprocess or forked child runs the probe without this plugin: such calls are not recorded (THM's
+scoped run will not see a test that reaches the function only there).
 """
 
-import json
 import os
 import sys
-import threading
 
 import pytest
 
 import _tenet_probe as probe
+import _tenet_reach_hook
 import _tenet_thm as thm
 
-
-def _load_functions():
-    path = os.environ.get("TENET_REACH_FUNCTIONS")
-    if not path:
-        return {}
-    with open(path, encoding="utf-8") as handle:
-        files = json.load(handle)["files"]
-    by_real = {}
-    for rel, functions in files.items():
-        lines = {}
-        for fid, first, def_line, name in functions:
-            for line in range(first, def_line + 1):
-                lines.setdefault(line, []).append((name, fid))
-        by_real[probe._realpath(os.path.join(probe.state.root, rel))] = lines
-    return by_real
-
-
-_FUNCTIONS = _load_functions()
 _ROOT_PREFIX = probe.state.root + os.sep
 
-
-class _File:
-    """A workspace file as the tracer sees it: its real path and its candidates by first line."""
-
-    __slots__ = ("real", "lines")
-
-    def __init__(self, real, lines):
-        self.real = real
-        self.lines = lines
-
-
 _UNSEEN = object()
-_files = {}  # co_filename -> _File for workspace files, None for everything else
-_modules = []  # (frame, _File) of workspace module bodies executing now, innermost last
+_module_files = {}  # co_filename of a module body -> its real path when in the workspace, else None
 _current = None  # the set of function ids of the running test or collected module
 _collecting = None  # real path of the test module being collected
 _fixture_sets = []  # sets of wider-scoped fixtures being set up now
@@ -80,68 +47,48 @@ _outside = set()
 _positions = {}  # node id -> index in the collected run
 
 
-def _file_info(filename):
-    if filename.startswith("<"):
-        return None
-    real = probe._realpath(filename)
-    if not real.startswith(_ROOT_PREFIX):
-        return None
-    return _File(real, _FUNCTIONS.get(real, {}))
+def _workspace_module(filename):
+    real = _module_files.get(filename, _UNSEEN)
+    if real is _UNSEEN:
+        real = None
+        if not filename.startswith("<"):
+            path = probe._realpath(filename)
+            if path.startswith(_ROOT_PREFIX):
+                real = path
+        _module_files[filename] = real
+    return real
+
+
+def _importing_other_module():
+    """A module body of the workspace, other than the test module being collected, is on the stack."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "<module>":
+            real = _workspace_module(code.co_filename)
+            if real is not None and real != _collecting:
+                return True
+        frame = frame.f_back
+    return False
 
 
 def _hit(fid):
-    if (_modules and _modules[-1][1].real != _collecting) or _current is None:
-        if fid not in _outside:
-            _outside.add(fid)
-            thm._emit({"e": "reachoutside", "fn": fid})
+    current = _current
+    if current is not None and fid in current and not _fixture_sets:
         return
-    _current.add(fid)
+    if fid in _outside:
+        return
+    if current is None or _importing_other_module():
+        _outside.add(fid)
+        thm._emit({"e": "reachoutside", "fn": fid})
+        return
+    current.add(fid)
     for calls in _fixture_sets:
         calls.add(fid)
 
 
-def _module_tracer(frame, event, arg):
-    if event == "return":
-        for index in range(len(_modules) - 1, -1, -1):
-            if _modules[index][0] is frame:
-                del _modules[index:]
-                break
-        return None
-    return _module_tracer
-
-
-def _trace(frame, event, arg):
-    # A global trace function only ever gets "call" events; returning None asks for nothing more.
-    code = frame.f_code
-    info = _files.get(code.co_filename, _UNSEEN)
-    if info is _UNSEEN:
-        info = _files[code.co_filename] = _file_info(code.co_filename)
-    if info is None:
-        return None
-    if code.co_name == "<module>":
-        # A module body of the workspace: follow it until it returns (no line events), to know
-        # that calls meanwhile happen at import time.
-        frame.f_trace_lines = False
-        _modules.append((frame, info))
-        return _module_tracer
-    candidates = info.lines.get(code.co_firstlineno)
-    if candidates:
-        name = code.co_name
-        for candidate, fid in candidates:
-            if candidate == name:
-                _hit(fid)
-                break
-    return None
-
-
-def _install():
-    if sys.gettrace() is not _trace:
-        sys.settrace(_trace)
-    threading.settrace(_trace)
-
-
-# From here on: conftest files and test modules are imported later, under the tracer.
-_install()
+# From here on: conftest files and test modules are imported later, and their calls are recorded.
+_tenet_reach_hook.hit = _hit
 
 
 def pytest_configure(config):
@@ -172,8 +119,6 @@ def pytest_make_collect_report(collector):
     previous = (_current, _collecting)
     calls = set()
     _current, _collecting = calls, probe._realpath(str(path))
-    _install()
-    del _modules[:]
     try:
         yield
     finally:
@@ -210,8 +155,6 @@ def pytest_runtest_protocol(item, nextitem):
     global _current
     calls = set()
     _current = calls
-    _install()
-    del _modules[:]
     try:
         yield
     finally:

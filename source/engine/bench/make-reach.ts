@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { TenetError } from '../errors';
 import { importRoots } from '../python/import-roots';
@@ -10,6 +9,7 @@ import { runPytestPass } from '../thm/pytest-pass';
 import { shardCount } from '../thm/run-thm';
 import { Workspace } from '../workspace/workspace';
 import type { ScannedFunction } from './make-functions';
+import { instrumentCandidates } from './make-instrument';
 import { testFile } from './make-scope';
 
 /** What source/python/_tenet_reach.py adds to the THM plugin's events. */
@@ -50,8 +50,9 @@ export interface ReachResult {
 }
 
 /**
- * The reach pass: the scope runs once, traced, in a scratch copy of the repository, and every
- * test's calls of the candidate functions are recorded (see source/python/_tenet_reach.py). It
+ * The reach pass: the scope runs once in a scratch copy of the repository whose candidate
+ * functions carry a probe, and every test's calls of them are recorded (see
+ * source/python/_tenet_reach.py). It
  * runs through THM's pytest pass, so shards, per-test timeouts, hangs and crashed interpreters are
  * handled as in THM.
  */
@@ -61,7 +62,7 @@ export async function runReachPass(options: ReachOptions): Promise<ReachResult> 
   const sandbox = new LocalSandbox(workspace.root);
   try {
     const python = await checkPython(sandbox, choosePython(options.repoDir, options.python));
-    const functionsFile = await writeFunctions(workspace, sandbox, options.functions);
+    await instrumentCandidates(workspace, options.functions);
     const shards = shardCount(options.jobs, workspace.stats.testFiles);
     const result: ReachResult = {
       reachedBy: new Map(),
@@ -84,7 +85,6 @@ export async function runReachPass(options: ReachOptions): Promise<ReachResult> 
         TENET_ROOT: sandbox.workdir,
         // No target: the THM plugin only reports tests. A path no module has keeps its checks quiet.
         TENET_TARGET_FILE: posix.join(sandbox.workdir, '.tenet', 'no-target.py'),
-        TENET_REACH_FUNCTIONS: functionsFile,
       },
       testArgs: ['-p', '_tenet_reach', ...options.testArgs],
       shards,
@@ -138,20 +138,9 @@ export async function runReachPass(options: ReachOptions): Promise<ReachResult> 
   }
 }
 
-/** The candidates by file, as the plugin reads them: `[id, first line, def line, name]`. */
-async function writeFunctions(workspace: Workspace, sandbox: Sandbox, functions: readonly ScannedFunction[]): Promise<string> {
-  const files: Record<string, [number, number, number, string][]> = {};
-  functions.forEach((f, id) => (files[f.file] ??= []).push([id, f.startLine, f.defLine, f.name]));
-  const rel = '.tenet/reach-functions.json';
-  await mkdir(workspace.path('.tenet'), { recursive: true });
-  await writeFile(workspace.path(rel), JSON.stringify({ files }));
-  await sandbox.syncFile(rel);
-  return posix.join(sandbox.workdir, rel);
-}
-
 /**
  * PYTHONPATH as THM sets it for one target (source/engine/python/pytest-env.ts), with the import
- * roots of every candidate's module, so the traced tests import the workspace copy of each.
+ * roots of every candidate's module, so the tests import the workspace copy of each.
  */
 function reachEnv(sandbox: Sandbox, root: string, functions: readonly ScannedFunction[]): Record<string, string> {
   const roots = new Set<string>();

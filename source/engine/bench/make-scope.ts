@@ -21,7 +21,7 @@ export function optionArgs(userArgs: readonly string[], positional: readonly str
   });
 }
 
-/** What the traced pass saw of the test files: how many tests each ran, and the order they ran in. */
+/** What the reach pass saw of the test files: how many tests each ran, and the order they ran in. */
 export interface TestRuns {
   perFile: ReadonlyMap<string, number>;
   /** Node id → position in its pytest process's run. */

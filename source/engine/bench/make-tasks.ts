@@ -25,7 +25,7 @@ export interface MakeOptions {
   python?: string;
   minStatements?: number;
   jobs?: number | 'auto';
-  /** Per-test limit of THM's runs; the traced pass gets three times as much. */
+  /** Per-test limit of THM's runs; the reach pass gets three times as much. */
   testTimeoutSec?: number;
   signal?: AbortSignal;
   emit?: (event: MakeEvent) => void;
@@ -44,7 +44,7 @@ export type MakeEvent =
   | { type: 'reach.start'; functions: number; testArgs: string[] }
   | { type: 'reach.progress'; done: number; total: number }
   | { type: 'reach.done'; tests: number; shards: number; reached: number; outside: number; candidates: number; durationMs: number; problems: string[] }
-  /** `tests`: how many tests (and test modules) reached the function in the traced pass. */
+  /** `tests`: how many tests (and test modules) reached the function in the reach pass. */
   | { type: 'thm.start'; run: number; candidates: number; target: string; tests: number; scope: string[] }
   | { type: 'thm.done'; run: number; target: string; failing: number; taskIndex: number | null; skipped: string | null; durationMs: number };
 
@@ -61,19 +61,19 @@ export interface MakeSummary {
   durationMs: number;
 }
 
-/** The traced pass runs every test under sys.settrace: give each test more time than THM's untraced runs. */
+/** The reach pass runs the whole scope with probes in every candidate: give each test more time than THM's runs. */
 const REACH_TIMEOUT_FACTOR = 3;
 /** Scopes with fewer test files than this run THM in one pytest process (see THM's own rule in run-thm.ts). */
 const SHARDING_MIN_FILES = 12;
 
 /**
  * `tenet bench make`: RepoCod-style tasks from a repository. Scan the non-test modules for
- * functions worth blanking, learn in one traced pass which tests call each, then try candidates
+ * functions worth blanking, learn in one pass with a probe in each which tests call it, then try candidates
  * in a seeded order spread across modules: THM in benchmark mode over the tests that reached the
  * function, kept when at least `minFailing` tests fail blank and pass on the original code.
  *
  * The trade-off of scoping THM to the reaching tests: a test that runs the function only in a
- * subprocess (or a forked child) is not traced, so it is not in the scope and not among the
+ * subprocess (or a forked child) is not recorded, so it is not in the scope and not among the
  * task's failing tests, where a THM run over the whole suite would list it as failing unreached.
  * Every other test that can fail because of the blank is in the scope; running the whole suite
  * once per candidate instead would cost a full suite run each.

@@ -17,20 +17,20 @@ export function blankFunction(text: string, parts: FunctionParts): string {
 }
 
 /**
- * The target with the probe as its first statement, keeping the rest of its body (the stub, or the
+ * The target with the probe (THM's, unless another is given) as its first statement, keeping the rest of its body (the stub, or the
  * blank). Where the first statement is a simple one the probe shares its line (`probe; pass`), so
  * line numbers in tracebacks match the un-instrumented file.
  */
-export function instrumentFunction(text: string, parts: FunctionParts): string {
+export function instrumentFunction(text: string, parts: FunctionParts, probe = PROBE_STATEMENT): string {
   if (parts.statementsStart === undefined) {
-    return replaceBody(text, parts, PROBE_STATEMENT);
+    return replaceBody(text, parts, probe);
   }
   const statements = text.slice(parts.statementsStart, parts.end);
   const compound = !SIMPLE.has(parts.firstStatementType ?? '');
   if (parts.inlineBody || compound) {
-    return replaceBody(text, parts, `${PROBE_STATEMENT}\n${parts.bodyIndent}${statements}`);
+    return replaceBody(text, parts, `${probe}\n${parts.bodyIndent}${statements}`);
   }
-  return text.slice(0, parts.statementsStart) + `${PROBE_STATEMENT}; ` + text.slice(parts.statementsStart);
+  return text.slice(0, parts.statementsStart) + `${probe}; ` + text.slice(parts.statementsStart);
 }
 
 const SIMPLE = new Set([
