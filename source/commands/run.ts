@@ -127,7 +127,9 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
     recorder.record(event);
     sink(event);
   };
-  if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position });
+  // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
+  const { provider, model, baseUrl } = prepared.model.settings;
+  if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}) });
   try {
     return await runTask({ ...base, pilot, emit });
   } catch (error) {

@@ -100,7 +100,8 @@ export type EngineEvent =
   /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */
   | { type: 'command.approval'; command: string; decision: 'approved' | 'approved-session' | 'denied' | 'stopped'; by: 'human' | 'auto'; reason?: string }
   | { type: 'session.interrupted'; reason: string }
-  | { type: 'session.resumed'; fromSeq: number; position: string }
+  /** `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the recorded ones); never keys. */
+  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };
 

@@ -7,9 +7,17 @@ import type { ThmReport } from '../thm/report';
 
 type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
 
+export interface ModelSettings {
+  provider: string;
+  model: string;
+  baseUrl?: string;
+}
+
 /** A session rebuilt from its events: what resume, show, the catalog and replay need. */
 export interface SessionState {
   start?: Of<'session.start'>;
+  /** The model settings in force: the recorded ones, or the latest a resume chose. */
+  settings?: ModelSettings;
   thm?: ThmReport;
   approval?: Of<'thm.approval'>;
   system?: string;
@@ -52,8 +60,15 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   let trailing: Message[] = [];
   for (const event of events) {
     switch (event.type) {
-      case 'session.start':
+      case 'session.start': {
         state.start = event;
+        const baseUrl = event.config.baseUrl;
+        state.settings = { provider: event.provider, model: event.model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) };
+        break;
+      }
+      case 'session.resumed':
+        // Older logs recorded no settings here: the earlier ones stay in force.
+        if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
         break;
       case 'thm.report':
         state.thm = event.report;

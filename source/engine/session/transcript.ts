@@ -93,7 +93,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`_Interrupted: ${event.reason}._`);
         break;
       case 'session.resumed':
-        out.push(`_Resumed (${event.position})._`);
+        out.push(`_Resumed (${event.position})${event.provider ? ` with ${event.provider}/${event.model}` : ''}._`);
         break;
       case 'result':
         out.push(
