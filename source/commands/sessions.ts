@@ -36,8 +36,9 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
     process.stdout.write(`No sessions in ${root(options.dir)}.\n`);
     return 0;
   }
+  // A damaged session's reason (file:line) takes the target's place: that is what to act on.
   const line = (s: CatalogEntry) =>
-    [s.id.padEnd(24), s.status.padEnd(11), `${s.tokens.input + s.tokens.output}`.padStart(9), `$${s.costUsd.toFixed(4)}`.padStart(9), `${s.provider}/${s.model}`.padEnd(28), s.target].join('  ');
+    [s.id.padEnd(24), s.status.padEnd(11), `${s.tokens.input + s.tokens.output}`.padStart(9), `$${s.costUsd.toFixed(4)}`.padStart(9), `${s.provider}/${s.model}`.padEnd(28), s.damage ?? s.target].join('  ');
   process.stdout.write(`${['id'.padEnd(24), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${rows.map(line).join('\n')}\n`);
   return 0;
 }

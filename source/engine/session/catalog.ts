@@ -6,7 +6,8 @@ import { loadEvents } from './event-log';
 import { foldEvents } from './fold';
 import { catalogFile, eventsFile, SESSION_ID } from './paths';
 
-export type SessionStatus = 'running' | 'passed' | 'failed' | 'interrupted' | 'error';
+/** `damaged`: the log cannot be read (corrupted or edited by hand); `damage` says why. */
+export type SessionStatus = 'running' | 'passed' | 'failed' | 'interrupted' | 'error' | 'damaged';
 
 /** One row of sessions/index.json. */
 export interface CatalogEntry {
@@ -27,6 +28,8 @@ export interface CatalogEntry {
   /** How many events and bytes the log held when this row was written (to notice a stale row). */
   events: number;
   logBytes: number;
+  /** Why the log cannot be read (status `damaged`), with the file and line. */
+  damage?: string;
 }
 
 interface CatalogData {
@@ -43,8 +46,11 @@ function alive(pid: number | undefined): boolean {
   }
 }
 
-/** What the log says about a session, as a catalog row. */
-export function summarize(id: string, events: readonly (EngineEvent & { ts?: string })[], logBytes: number, pid?: number): CatalogEntry {
+/**
+ * What the log says about a session, as a catalog row. `logEvents`: the lines of the log, when
+ * `events` leaves some out (the recorder keeps no streamed chunks in memory).
+ */
+export function summarize(id: string, events: readonly (EngineEvent & { ts?: string })[], logBytes: number, pid?: number, logEvents = events.length): CatalogEntry {
   const state = foldEvents(events);
   const start = state.start;
   const result = state.result;
@@ -57,16 +63,35 @@ export function summarize(id: string, events: readonly (EngineEvent & { ts?: str
     repo: start?.repo ?? '',
     target: start?.target ?? '',
     strategy: start?.strategy ?? '',
-    provider: start?.provider ?? '',
-    model: start?.model ?? '',
+    provider: state.settings?.provider ?? '',
+    model: state.settings?.model ?? '',
     status,
     pass: result ? result.pass : null,
     tokens: { input: state.totals.inputTokens, output: state.totals.outputTokens },
     costUsd: state.totals.costUsd,
     ...(status === 'running' && pid ? { pid } : {}),
-    events: events.length,
+    events: logEvents,
     logBytes,
   };
+}
+
+/** The row of a session whose log cannot be read: what the catalog knew, marked damaged. */
+function damaged(id: string, row: CatalogEntry | undefined, log: { size: number; mtime: Date }, reason: string): CatalogEntry {
+  const { pid: _pid, ...known } = row ?? {
+    id,
+    created: log.mtime.toISOString(),
+    updated: log.mtime.toISOString(),
+    repo: '',
+    target: '',
+    strategy: '',
+    provider: '',
+    model: '',
+    pass: null,
+    tokens: { input: 0, output: 0 },
+    costUsd: 0,
+    events: 0,
+  };
+  return { ...known, id, status: 'damaged', logBytes: log.size, damage: reason };
 }
 
 /**
@@ -106,21 +131,22 @@ export class Catalog {
     const repaired: CatalogEntry[] = [];
     for (const folder of folders) {
       const row = rows.get(folder.name);
-      const bytes = statSync(eventsFile(this.root, folder.name)).size;
-      // A finished row whose log has not grown is trusted; everything else is read again.
-      if (row && row.logBytes === bytes && row.status !== 'running') {
+      const stat = statSync(eventsFile(this.root, folder.name));
+      const bytes = stat.size;
+      // A finished row whose log has not grown is trusted; everything else is read again (a
+      // damaged log too: a hand fix may keep its size).
+      if (row && row.logBytes === bytes && row.status !== 'running' && row.status !== 'damaged') {
         repaired.push(row);
         continue;
       }
-      let events;
+      let fresh: CatalogEntry;
       try {
-        events = loadEvents(eventsFile(this.root, folder.name)).events;
-      } catch {
-        if (row) repaired.push(row);
-        continue; // unreadable logs are reported by `show`, not here
+        fresh = summarize(folder.name, loadEvents(eventsFile(this.root, folder.name)).events, bytes, row?.pid);
+      } catch (error) {
+        // One unreadable log must not hide the others: it is listed, with the reason.
+        fresh = damaged(folder.name, row, stat, (error as Error).message);
       }
-      const fresh = summarize(folder.name, events, bytes, row?.pid);
-      if (!row || row.events !== fresh.events || row.status !== fresh.status) changed = true;
+      if (!row || row.events !== fresh.events || row.status !== fresh.status || row.damage !== fresh.damage) changed = true;
       repaired.push(fresh);
     }
     repaired.sort((a, b) => (a.created < b.created ? -1 : 1));

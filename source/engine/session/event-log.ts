@@ -1,7 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TenetError } from '../errors';
 import type { EngineEvent } from '../events';
+import { eventShapeProblem } from './event-schema';
 import type { Redactor } from './redact';
 
 /** Bumped when the shape of logged events changes incompatibly. */
@@ -34,15 +35,25 @@ export class EventLog {
     readonly file: string,
     private seq: number,
     private readonly redactor: Redactor,
+    /** What opening found and repaired (a torn last line dropped). */
+    readonly warnings: string[],
   ) {
     mkdirSync(dirname(file), { recursive: true });
     this.fd = openSync(file, 'a');
   }
 
-  /** A new log, or (resume) the end of an existing one. */
+  /**
+   * A new log, or (resume) the end of an existing one. A torn last line is cut off first (the
+   * warning says so): appending after it would glue the next event onto it and make the whole
+   * log unreadable. An unterminated last line that is a whole event gets its newline instead.
+   */
   static open(file: string, redactor: Redactor): EventLog {
-    const seq = existsSync(file) ? (loadEvents(file).events.at(-1)?.seq ?? 0) : 0;
-    return new EventLog(file, seq, redactor);
+    if (!existsSync(file)) return new EventLog(file, 0, redactor, []);
+    const text = readFileSync(file, 'utf8');
+    const loaded = parseEvents(text, file);
+    if (loaded.end < text.length) truncateSync(file, Buffer.byteLength(text.slice(0, loaded.end)));
+    else if (text && !text.endsWith('\n')) appendFileSync(file, '\n');
+    return new EventLog(file, loaded.events.at(-1)?.seq ?? 0, redactor, loaded.warnings);
   }
 
   get lastSeq(): number {
@@ -66,16 +77,19 @@ export interface LoadedLog {
   events: LoggedEvent[];
   /** E.g. a torn last line that was dropped. */
   warnings: string[];
+  /** Where the kept lines end in the text: before a dropped torn line, else the text's length. */
+  end: number;
 }
 
-/** Parses a log; a corrupt line anywhere but at the end is an error that names it. */
+/** Parses a log; a corrupt or malformed line anywhere but a torn one at the end is an error that names it. */
 export function parseEvents(text: string, file: string): LoadedLog {
   const warnings: string[] = [];
   const lines = text.split('\n');
   const torn = lines.at(-1) !== '';
   if (!torn) lines.pop();
   const events: LoggedEvent[] = [];
-  for (let i = 0; i < lines.length; i++) {
+  let end = text.length;
+  for (let i = 0, offset = 0; i < lines.length; offset += lines[i]!.length + 1, i++) {
     const line = lines[i]!;
     const last = i === lines.length - 1;
     if (!line.trim()) continue;
@@ -85,17 +99,26 @@ export function parseEvents(text: string, file: string): LoadedLog {
     } catch {
       if (last) {
         warnings.push(`${file}: dropped the last line (${line.length} bytes), cut off by an interruption`);
+        end = offset;
         break;
       }
       throw new TenetError(`${file}:${i + 1} is not a JSON event (the file was corrupted or edited by hand).`, `restore the file, or delete the line and the session may still load`);
     }
-    if (typeof event !== 'object' || event === null || typeof event.type !== 'string' || typeof event.seq !== 'number') {
-      throw new TenetError(`${file}:${i + 1} is not a tenet event (no type or seq).`, 'restore the file or remove that line');
-    }
-    if (event.v !== SCHEMA_VERSION) throw new TenetError(`${file}:${i + 1} has schema version ${event.v}; this tenet reads version ${SCHEMA_VERSION}.`, 'use the tenet version that wrote the session');
+    checkEvent(event, `${file}:${i + 1}`);
     events.push(event);
   }
-  return { events, warnings };
+  return { events, warnings, end };
+}
+
+/** Throws an error naming `where` (file:line) unless `event` is a logged event of the right shape. */
+export function checkEvent(event: unknown, where: string): asserts event is LoggedEvent {
+  const e = event as LoggedEvent | null;
+  if (typeof e !== 'object' || e === null || Array.isArray(e) || typeof e.type !== 'string' || typeof e.seq !== 'number') {
+    throw new TenetError(`${where} is not a tenet event (no type or seq).`, 'restore the file or remove that line');
+  }
+  if (e.v !== SCHEMA_VERSION) throw new TenetError(`${where} has schema version ${e.v}; this tenet reads version ${SCHEMA_VERSION}.`, 'use the tenet version that wrote the session');
+  const problem = eventShapeProblem(e);
+  if (problem) throw new TenetError(`${where} is not a valid ${e.type} event (${problem}); the file was edited by hand or corrupted.`, 'restore the file, or fix or remove that line');
 }
 
 export function loadEvents(file: string): LoadedLog {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { installRoot } from '../assets';
 import { TenetError } from '../errors';
 import { Catalog } from './catalog';
-import { loadEvents, parseEvents, SCHEMA_VERSION, type LoggedEvent } from './event-log';
+import { checkEvent, loadEvents, parseEvents, SCHEMA_VERSION, type LoggedEvent } from './event-log';
 import { eventsFile } from './paths';
 
 export interface LoadedSession {
@@ -33,11 +33,12 @@ function fromFile(file: string): LoadedSession {
     }
     if (doc.format !== 'tenet-session' || !Array.isArray(doc.events)) throw new TenetError(`${file} is not a tenet session export (no "format": "tenet-session").`);
     if (doc.version !== SCHEMA_VERSION) throw new TenetError(`${file} is a version ${doc.version} export; this tenet reads version ${SCHEMA_VERSION}.`);
+    doc.events.forEach((event, i) => checkEvent(event, `${file}: event ${i + 1}`));
     return { id: doc.id, events: doc.events, warnings: [], source: file };
   }
-  const loaded = parseEvents(text, file);
-  const start = loaded.events.find((e) => e.type === 'session.start');
-  return { id: start && start.type === 'session.start' ? start.sessionId : file, ...loaded, source: file };
+  const { events, warnings } = parseEvents(text, file);
+  const start = events.find((e) => e.type === 'session.start');
+  return { id: start && start.type === 'session.start' ? start.sessionId : file, events, warnings, source: file };
 }
 
 /**
@@ -48,7 +49,8 @@ export function loadSession(root: string, ref: string): LoadedSession {
   if (ref === 'demo') {
     const shipped = join(installRoot(), 'sessions', 'demo', 'events.jsonl');
     if (!existsSync(shipped)) throw new TenetError('The demo session is missing from this installation.', 'run `npm run demo-session` to record it');
-    return { id: 'demo', ...loadEvents(shipped), source: shipped };
+    const { events, warnings } = loadEvents(shipped);
+    return { id: 'demo', events, warnings, source: shipped };
   }
   if (existsSync(ref) && statSync(ref).isFile()) return fromFile(ref);
   const sessions = new Catalog(root).list();
@@ -68,5 +70,6 @@ export function loadSession(root: string, ref: string): LoadedSession {
     id = matches[0]!.id;
   }
   const file = eventsFile(root, id);
-  return { id, ...loadEvents(file), source: file };
+  const { events, warnings } = loadEvents(file);
+  return { id, events, warnings, source: file };
 }

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * The shape of each logged event, checked when a log is read: a hand-edited line that is valid
+ * JSON but not a valid event (a missing `usage`, `toolCalls: null`) must be an error naming the
+ * line, not a TypeError deep in whatever reads the session. The schemas check what the readers
+ * (fold, catalog, transcript, rerun, the printers and the TUI) rely on; extra fields are allowed.
+ * Event types not listed here are accepted as they are: readers ignore types they do not know.
+ */
+
+const str = z.string();
+const num = z.number();
+const bool = z.boolean();
+const strings = z.array(str);
+const counts = z.object({ passed: num, total: num });
+
+const toolCall = z.object({ id: str, name: str, arguments: str });
+const message = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('user'), content: str }),
+  z.object({ role: z.literal('assistant'), content: str, toolCalls: z.array(toolCall) }),
+  z.object({ role: z.literal('tool'), toolCallId: str, name: str, content: str }),
+]);
+
+const thmReport = z.object({
+  target: str,
+  selected: strings,
+  failing: z.array(z.object({ nodeid: str })),
+  clusters: z.array(z.object({ caller: str, tests: z.array(z.unknown()), depth: num })),
+  counts: z.object({ collected: num, failing: num, unreached: num }),
+  durationMs: num,
+});
+
+const outcomes = { outcomes: z.record(str, str), passed: num, total: num };
+
+const result = z.object({
+  sessionId: str,
+  target: str,
+  strategy: str,
+  pass: bool,
+  stopReason: str,
+  selectedTests: counts,
+  hiddenTests: counts,
+  tests: z.record(str, str),
+  usage: z.object({ inputTokens: num, outputTokens: num, modelCalls: num, toolCalls: num }),
+  costUsd: num,
+  wallMs: num,
+  patch: str,
+  model: str,
+});
+
+const shapes: Record<string, z.ZodType> = {
+  'session.start': z.object({ sessionId: str, target: str, mode: z.enum(['stub', 'blank']), strategy: str, model: str, modelLabel: str, provider: str, repo: str, config: z.record(str, z.unknown()) }),
+  'thm.start': z.object({ target: str }),
+  'thm.phase': z.object({ phase: str }),
+  'thm.collected': z.object({ phase: str, total: num }),
+  'thm.test': z.object({ phase: str, nodeid: str, outcome: str }),
+  'thm.report': z.object({ report: thmReport }),
+  'thm.approval': z.object({ proposed: strings, chosen: strings, by: str }),
+  'tests.hidden': z.object({ hidden: strings, files: strings }),
+  'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional() }),
+  'model.request': z.object({ round: num, newMessages: z.array(message), system: str.optional() }),
+  'model.delta': z.object({ text: str }),
+  'model.retry': z.object({ reason: str }),
+  'model.response': z.object({ content: str, toolCalls: z.array(toolCall), usage: z.object({ inputTokens: num, outputTokens: num }), costUsd: num, model: str }),
+  'tool.call': z.object({ id: str, name: str, arguments: str }),
+  'tool.result': z.object({ id: str, name: str, ok: bool, text: str }),
+  'debugger.input': z.object({ who: str, input: str }),
+  'debugger.output': z.object({ chunk: str }),
+  'debugger.entry': z.object({ entry: z.object({ who: str, input: str, output: str, mode: str }) }),
+  submission: z.object({ code: str, ok: bool, message: str }),
+  'tests.submission': z.object({ code: str, ok: bool, message: str }),
+  'tests.run': z.object({ purpose: str, report: str, ...outcomes }),
+  result,
+  'session.interrupted': z.object({ reason: str }),
+  'session.resumed': z.object({ fromSeq: num, position: str, provider: str.optional(), model: str.optional(), baseUrl: str.optional() }),
+  warning: z.object({ message: str }),
+  error: z.object({ message: str }),
+};
+
+/** Why an event does not have the shape of its type (`usage.inputTokens: expected number`), or undefined when it does. */
+export function eventShapeProblem(event: { type: string }): string | undefined {
+  const shape = shapes[event.type];
+  if (!shape) return undefined;
+  const checked = shape.safeParse(event);
+  if (checked.success) return undefined;
+  const issue = checked.error.issues[0]!;
+  const path = issue.path.map(String).join('.');
+  return `${path ? `${path}: ` : ''}${issue.message}`;
+}

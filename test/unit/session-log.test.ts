@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Catalog } from '../../source/engine/session/catalog';
+import { EventLog, loadEvents, parseEvents } from '../../source/engine/session/event-log';
+import { foldEvents } from '../../source/engine/session/fold';
+import { secretRedactor } from '../../source/engine/session/redact';
+import { ROOT } from '../helpers/fixtures';
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-session-log-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The shipped demo session: a real log of every common event type. */
+const demo = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8');
+const demoLines = demo.trimEnd().split('\n');
+const lineOf = (type: string) => demoLines.findIndex((l) => l.includes(`"type":"${type}"`));
+
+/** The demo log with line `index` changed by `edit` (as a hand edit would). */
+function edited(index: number, edit: (event: Record<string, unknown>) => void): string {
+  const lines = [...demoLines];
+  const event = JSON.parse(lines[index]!) as Record<string, unknown>;
+  edit(event);
+  lines[index] = JSON.stringify(event);
+  return `${lines.join('\n')}\n`;
+}
+
+describe('a line that is JSON but not a valid event is an error naming it', () => {
+  it('accepts every event of a real session', () => {
+    expect(parseEvents(demo, 'demo').events).toHaveLength(demoLines.length);
+  });
+
+  it.each([
+    ['model.response without usage', 'model.response', (e: Record<string, unknown>) => delete e.usage, /usage: .*expected object/],
+    ['model.response with toolCalls: null', 'model.response', (e: Record<string, unknown>) => (e.toolCalls = null), /toolCalls: .*expected array/],
+    ['model.request with a message of no role', 'model.request', (e: Record<string, unknown>) => (e.newMessages = [{ content: 'x' }]), /newMessages\.0/],
+    ['result without its test counts', 'result', (e: Record<string, unknown>) => delete e.selectedTests, /selectedTests/],
+    ['thm.report whose report is a string', 'thm.report', (e: Record<string, unknown>) => (e.report = 'x'), /report: .*expected object/],
+  ])('%s', (_name, type, edit, reason) => {
+    const index = lineOf(type);
+    expect(index).toBeGreaterThanOrEqual(0);
+    const text = edited(index, edit);
+    expect(() => parseEvents(text, 'events.jsonl')).toThrow(new RegExp(`^events\\.jsonl:${index + 1} is not a valid ${type.replace('.', '\\.')} event`));
+    expect(() => parseEvents(text, 'events.jsonl')).toThrow(reason);
+  });
+
+  it('accepts event types it does not know (written by a newer tenet, ignored by readers)', () => {
+    const text = `${demo}${JSON.stringify({ v: 1, seq: demoLines.length + 1, ts: 'now', type: 'patch.decision', anything: 1 })}\n`;
+    expect(parseEvents(text, 'x').events.at(-1)?.type).toBe('patch.decision');
+  });
+});
+
+describe('opening a log for appending after an interruption', () => {
+  const redactor = secretRedactor({});
+  const append = (file: string) => {
+    const log = EventLog.open(file, redactor);
+    log.append({ type: 'warning', message: 'after resume' });
+    log.close();
+    return log;
+  };
+
+  it('cuts a torn last line off, so the next event starts a line of its own', () => {
+    const file = join(scratch, 'torn', 'events.jsonl');
+    mkdirSync(join(scratch, 'torn'));
+    const cut = demoLines.slice(0, 40).join('\n');
+    writeFileSync(file, `${cut}\n${demoLines[40]!.slice(0, 25)}`);
+    const log = append(file);
+    expect(log.warnings[0]).toMatch(/dropped the last line/);
+    const loaded = loadEvents(file);
+    expect(loaded.warnings).toEqual([]);
+    expect(loaded.events.map((e) => e.seq)).toEqual([...Array.from({ length: 40 }, (_, i) => i + 1), 41]);
+    expect(loaded.events.at(-1)).toMatchObject({ type: 'warning', message: 'after resume' });
+  });
+
+  it('keeps an unterminated last line that is a whole event, and ends it', () => {
+    const file = join(scratch, 'unterminated', 'events.jsonl');
+    mkdirSync(join(scratch, 'unterminated'));
+    writeFileSync(file, demoLines.slice(0, 10).join('\n'));
+    append(file);
+    expect(loadEvents(file).events.map((e) => e.seq)).toEqual(Array.from({ length: 11 }, (_, i) => i + 1));
+  });
+
+  it('refuses to append to a log with a bad line in the middle', () => {
+    const file = join(scratch, 'bad', 'events.jsonl');
+    mkdirSync(join(scratch, 'bad'));
+    writeFileSync(file, edited(lineOf('model.response'), (e) => delete e.usage));
+    expect(() => EventLog.open(file, redactor)).toThrow(/is not a valid model\.response event/);
+  });
+});
+
+describe('the catalog with a damaged session', () => {
+  it('lists it as damaged, with the reason, and the others as usual', () => {
+    const root = join(scratch, 'catalog');
+    for (const id of ['20260101-000000-aaaaaa', '20260101-000001-bbbbbb']) mkdirSync(join(root, id), { recursive: true });
+    writeFileSync(join(root, '20260101-000000-aaaaaa', 'events.jsonl'), demo);
+    writeFileSync(join(root, '20260101-000001-bbbbbb', 'events.jsonl'), edited(lineOf('model.response'), (e) => (e.toolCalls = null)));
+    const rows = new Catalog(root).list();
+    expect(rows.find((r) => r.id === '20260101-000000-aaaaaa')).toMatchObject({ status: 'passed', events: demoLines.length });
+    const damaged = rows.find((r) => r.id === '20260101-000001-bbbbbb');
+    expect(damaged?.status).toBe('damaged');
+    expect(damaged?.damage).toContain(`events.jsonl:${lineOf('model.response') + 1} is not a valid model.response event`);
+    // Fixed by hand: listed from its log again.
+    writeFileSync(join(root, '20260101-000001-bbbbbb', 'events.jsonl'), demo);
+    expect(new Catalog(root).list().find((r) => r.id === '20260101-000001-bbbbbb')).toMatchObject({ status: 'passed' });
+  });
+});
+
+describe('the model settings of a resumed session', () => {
+  it('are the latest a resume recorded', () => {
+    const events = parseEvents(demo, 'demo').events.filter((e) => e.type !== 'result');
+    expect(foldEvents(events).settings).toEqual({ provider: 'scripted', model: 'scripted' });
+    const resumed = [...events, { type: 'session.resumed' as const, fromSeq: 1, position: 'x', provider: 'openai', model: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:1/v1' }];
+    expect(foldEvents(resumed).settings).toEqual({ provider: 'openai', model: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:1/v1' });
+    // An older log's resume recorded no settings: the earlier ones stay.
+    expect(foldEvents([...resumed, { type: 'session.resumed' as const, fromSeq: 2, position: 'y' }]).settings?.model).toBe('gpt-4o-mini');
+  });
+});
