@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import type { EngineEvent } from '../events';
 import { onShutdown } from '../lifecycle';
 import { Catalog, summarize } from './catalog';
+import { ChunkBuffer } from './chunk-buffer';
 import { EventLog, loadEvents } from './event-log';
 import { eventsFile } from './paths';
 import { secretRedactor } from './redact';
@@ -11,11 +12,14 @@ const MILESTONES = new Set<EngineEvent['type']>(['session.start', 'thm.report', 
 
 /**
  * Saves a session as it happens: every event appended to its log (redacted, capped), the catalog
- * updated at milestones. On Ctrl-C or SIGTERM it records the interruption before tenet exits.
+ * updated at milestones. Streamed chunks (model text, debugger output) are stored whole lines at a
+ * time, so that redaction sees each secret whole. On Ctrl-C or SIGTERM it records the
+ * interruption before tenet exits.
  */
 export class SessionRecorder {
   private readonly events: (EngineEvent & { ts?: string })[];
   private readonly log: EventLog;
+  private readonly chunks: ChunkBuffer;
   private readonly catalog: Catalog;
   private readonly unregister: () => void;
   private closed = false;
@@ -28,7 +32,9 @@ export class SessionRecorder {
     existing: (EngineEvent & { ts?: string })[],
   ) {
     this.events = existing;
-    this.log = EventLog.open(eventsFile(root, id), secretRedactor(env, secrets));
+    const redactor = secretRedactor(env, secrets);
+    this.log = EventLog.open(eventsFile(root, id), redactor);
+    this.chunks = new ChunkBuffer(redactor);
     this.catalog = new Catalog(root);
     this.unregister = onShutdown(() => {
       if (!this.closed) this.record({ type: 'session.interrupted', reason: 'tenet was stopped (signal or exit) before the session ended' });
@@ -49,20 +55,31 @@ export class SessionRecorder {
 
   record(event: EngineEvent): void {
     if (this.closed) return;
+    if (event.type === 'model.delta' || event.type === 'debugger.output') {
+      const whole = this.chunks.push(event);
+      if (whole) this.log.append(whole);
+      // Deltas are only for watching; keeping them would grow memory on long sessions.
+      return;
+    }
+    this.flushChunks();
     this.log.append(event);
-    // Deltas are only for watching; keeping them would grow memory on long sessions.
-    if (event.type !== 'model.delta' && event.type !== 'debugger.output') this.events.push({ ...event, ts: new Date().toISOString() });
+    this.events.push({ ...event, ts: new Date().toISOString() });
     if (MILESTONES.has(event.type)) this.updateCatalog();
+  }
+
+  private flushChunks(): void {
+    for (const rest of this.chunks.drain()) this.log.append(rest);
   }
 
   private updateCatalog(): void {
     const bytes = statSync(this.log.file).size;
     const done = this.events.some((e) => e.type === 'result' || e.type === 'error' || e.type === 'session.interrupted');
-    this.catalog.upsert(summarize(this.id, this.events, bytes, done ? undefined : process.pid));
+    this.catalog.upsert(summarize(this.id, this.events, bytes, done ? undefined : process.pid, this.log.lastSeq));
   }
 
   close(): void {
     if (this.closed) return;
+    this.flushChunks();
     this.closed = true;
     this.log.close();
     this.unregister();

@@ -7,6 +7,11 @@ export interface Redactor {
   /** The JSON text of a value with every secret replaced by `[redacted:NAME]`. */
   json(value: unknown): string;
   text(value: string): string;
+  /**
+   * The largest position ≤ `cut` where a stream's text can be split without cutting a secret in
+   * two, counting a secret's beginning at the end of `text` that the stream may go on to complete.
+   */
+  safeCut(text: string, cut: number): number;
 }
 
 /**
@@ -27,8 +32,28 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: stri
     for (const [value, name] of secrets) if (out.includes(value)) out = out.split(value).join(`[redacted:${name}]`);
     return out;
   };
+  // A secret occurrence that starts before `cut` and goes past it, or runs off the end of the text
+  // as a prefix of the secret: the split moves to its start, until nothing straddles it.
+  const safeCut = (input: string, cut: number) => {
+    let at = Math.min(cut, input.length);
+    for (let moved = true; moved && at > 0; ) {
+      moved = false;
+      for (const [value] of secrets) {
+        for (let p = Math.max(0, at - value.length + 1); p < at; p++) {
+          const piece = input.slice(p, p + value.length);
+          if (piece === value || (p + value.length > input.length && value.startsWith(piece))) {
+            at = p;
+            moved = true;
+            break;
+          }
+        }
+      }
+    }
+    return at;
+  };
   return {
     text,
+    safeCut,
     json(value) {
       let out = JSON.stringify(value);
       for (const [secret, name] of secrets) {
