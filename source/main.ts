@@ -304,20 +304,24 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--provider <name>', 'use another provider than the one recorded')
     .option('--model <name>', 'use another model')
     .option('--base-url <url>', 'use another API base URL')
+    .option('--repo <dir>', 'the repository, when it is no longer where the session recorded it')
+    .option('--python <path>', 'Python interpreter instead of the recorded one')
     .option('--json', 'print one JSON event per line')
     .action(async (ref: string, opts) => {
       const { resumeCommand } = await import('./commands/resume');
-      setExit(await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, json: !!opts.json }));
+      setExit(await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json }));
     });
   program
     .command('rerun')
     .argument('<session>', 'session id, unique prefix, "last", "demo", or a file')
     .description('run a saved session again with the current code and the recorded model answers (no API cost); report divergences')
     .addOption(sessionsDirOption())
+    .option('--repo <dir>', 'the repository, when it is not where the session recorded it (e.g. a session from another machine)')
+    .option('--python <path>', 'Python interpreter instead of the recorded one')
     .option('--json', 'print the divergences as JSON')
     .action(async (ref: string, opts) => {
       const { rerunCommand } = await import('./commands/resume');
-      setExit(await rerunCommand({ dir: opts.sessionsDir, ref, json: !!opts.json }));
+      setExit(await rerunCommand({ dir: opts.sessionsDir, ref, repo: opts.repo, python: opts.python, json: !!opts.json }));
     });
   program
     .command('mutate')

@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import type { Budget } from '../engine/agent/tenet-strategy';
 import { TDD_PAPER_BUDGET, type TddBudget } from '../engine/agent/tdd-strategy';
 import type { Strategy } from '../engine/run/strategies';
@@ -47,8 +49,36 @@ function recordedRun(start: Of<'session.start'>) {
   };
 }
 
+/** Where to run a recorded session again: `--repo` / `--python`, else what it recorded. */
+export interface Relocation {
+  repo?: string;
+  python?: string;
+}
+
+/**
+ * The repository and interpreter to run on. A session from another machine (or a moved checkout)
+ * names folders that are not here: the repository must then be given with --repo; a recorded
+ * interpreter that is gone is chosen again as for a new run (the repository's venv, python3).
+ */
+function relocate(run: ReturnType<typeof recordedRun>, options: Relocation, id: string): { repo: string; python?: string } {
+  const repo = resolve(options.repo ?? run.repo);
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) {
+    throw new TenetError(
+      options.repo ? `Repository folder ${repo} does not exist.` : `Session ${id} ran on the repository ${repo}, which does not exist here (moved, or the session was recorded on another machine).`,
+      'pass --repo with the folder of the same repository (and --python with its interpreter if the recorded one is gone too)',
+    );
+  }
+  if (options.python) return { repo, python: options.python };
+  const python = run.python;
+  if (python && run.sandboxSpec.kind === 'local' && isAbsolute(python) && !existsSync(python)) {
+    warn([`the recorded Python ${python} does not exist here; choosing one as a new run would (pass --python to pick it)`]);
+    return { repo };
+  }
+  return { repo, ...(python ? { python } : {}) };
+}
+
 /** `tenet resume ID`: go on with an interrupted session from its last completed step. */
-export async function resumeCommand(options: { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean }): Promise<number> {
+export async function resumeCommand(options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean }): Promise<number> {
   const dir = root(options.dir);
   const session = loadSession(dir, options.ref);
   warn(session.warnings);
@@ -59,13 +89,22 @@ export async function resumeCommand(options: { dir?: string; ref: string; provid
   const start = startOf(session.events, session.id);
   const run = recordedRun(start);
   const c = start.config as Record<string, unknown>;
-  const provider = options.provider ?? start.provider;
+  // The settings in force are the latest: an earlier resume may have changed the model.
+  const latest = state.settings ?? { provider: start.provider, model: start.model };
+  const provider = options.provider ?? latest.provider;
   const scripted = provider === 'scripted';
+  // A model name or base URL of one provider means nothing to another.
+  const same = provider === latest.provider;
+  const model = options.model ?? (scripted || !same ? undefined : latest.model);
+  const baseUrl = options.baseUrl ?? (same ? latest.baseUrl : undefined);
+  const { python, ...where } = relocate(run, options, session.id);
   return runCommand({
     ...run,
+    ...where,
+    python, // replaces the recorded one, even when it is unset (chosen again)
     provider,
-    model: options.model ?? (scripted ? undefined : start.model),
-    ...(options.baseUrl ?? c.baseUrl ? { baseUrl: (options.baseUrl ?? c.baseUrl) as string } : {}),
+    ...(model ? { model } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
     ...(scripted && c.scriptFile ? { script: c.scriptFile as string, scriptStart: state.totals.modelCalls } : {}),
     pregenRounds: run.budget.pregenRounds,
     rrwAttempts: run.budget.rrwAttempts,
@@ -82,12 +121,13 @@ export async function resumeCommand(options: { dir?: string; ref: string; provid
  * `tenet rerun ID`: the whole run again with the current code for THM, tools and tests, the model
  * answering from the record (no API cost); reports where the new run diverges.
  */
-export async function rerunCommand(options: { dir?: string; ref: string; json?: boolean }): Promise<number> {
+export async function rerunCommand(options: Relocation & { dir?: string; ref: string; json?: boolean }): Promise<number> {
   const dir = root(options.dir);
   const session = loadSession(dir, options.ref);
   warn(session.warnings);
   const start = startOf(session.events, session.id);
   const run = recordedRun(start);
+  const where = relocate(run, options, session.id);
   const responses = (session.events as EngineEvent[]).filter((e): e is Of<'model.response'> => e.type === 'model.response');
   const replay = new ReplayModel(responses, start.model);
   const base = createModel({}, { provider: 'scripted' }, {}, { label: replay.label, turns: [] });
@@ -97,10 +137,10 @@ export async function rerunCommand(options: { dir?: string; ref: string; json?: 
   let error: Error | undefined;
   try {
     await runTask({
-      repo: run.repo,
+      repo: where.repo,
       target: run.target,
       blank: run.blank,
-      ...(run.python ? { python: run.python } : {}),
+      ...(where.python ? { python: where.python } : {}),
       sandbox: run.sandboxSpec,
       testArgs: run.tests,
       T: run.T,
