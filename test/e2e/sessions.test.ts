@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,44 +7,88 @@ import { parseEvents } from '../../source/engine/session/event-log';
 import { foldEvents } from '../../source/engine/session/fold';
 import { loadSession } from '../../source/engine/session/load';
 import { finished, runCli, startCli, waitFor } from '../helpers/cli';
-import { copyFixture } from '../helpers/fixtures';
+import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
+import { copyFixture, ROOT } from '../helpers/fixtures';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-sessions-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const lineCount = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
 
+/** A small deterministic generator (mulberry32): the same "random" kill points on every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 describe('a session killed with SIGKILL at many points stays loadable, and resume finishes it', () => {
   const dir = join(scratch, 'killed');
   const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
-  // Kill points, as a number of events logged: from THM to the evaluation of the demo session (~220 events).
-  const points = [3, 12, 30, 60, 95, 130, 170, 205];
+  // Kill points, as a number of events logged: from THM to the evaluation of the demo session
+  // (100 to 120 events, with the chunks of debugger output): fixed ones, and a few more drawn from
+  // a seeded generator.
+  const random = seeded(20260501);
+  const points = [...[3, 12, 22, 35, 50, 65, 80, 94].map((n) => [n, '']), ...Array.from({ length: 4 }, () => [3 + Math.floor(random() * 92), ' (seeded draw)'])] as [number, string][];
 
-  for (const point of points) {
-    it(`killed after ${point} events`, async () => {
-      const before = new Set(existsSync(dir) ? new Catalog(dir).list().map((s) => s.id) : []);
-      const child = startCli(['demo'], { env });
-      let id: string | undefined;
-      await waitFor(() => {
-        id ??= new Catalog(dir).list().find((s) => !before.has(s.id))?.id;
-        return !!id && lineCount(join(dir, id, 'events.jsonl')) >= point;
-      }, 60_000, `${point} events`);
-      child.kill('SIGKILL');
-      await finished(child);
-      const session = loadSession(dir, id!);
+  /** Starts the demo and kills it once its log has `point` lines (if it has not ended by then); the session's id. */
+  async function killAt(point: number): Promise<string> {
+    const before = new Set(existsSync(dir) ? new Catalog(dir).list().map((s) => s.id) : []);
+    const child = startCli(['demo'], { env });
+    const ended = finished(child);
+    let exited = false;
+    void ended.then(() => (exited = true));
+    let id: string | undefined;
+    await waitFor(() => {
+      id ??= new Catalog(dir).list().find((s) => !before.has(s.id))?.id;
+      return exited || (!!id && lineCount(join(dir, id, 'events.jsonl')) >= point);
+    }, 60_000, `${point} events`);
+    child.kill('SIGKILL');
+    await ended;
+    return id!;
+  }
+
+  for (const [point, drawn] of points) {
+    it(`killed after ${point} events${drawn}`, async () => {
+      const id = await killAt(point);
+      const session = loadSession(dir, id);
       const state = foldEvents(session.events);
       expect(session.events.length).toBeGreaterThanOrEqual(point - 1);
       if (state.result) return; // it finished before the kill landed
       expect(new Catalog(dir).list().find((s) => s.id === id)?.status).toBe('interrupted');
-      const resumed = await runCli(['resume', id!], { env });
+      const resumed = await runCli(['resume', id], { env });
       expect(resumed.stderr).toBe('');
       expect(resumed.code).toBe(0);
       expect(resumed.stdout).toContain('PASS (passed) · selected 3/3 · hidden 9/9');
-      const after = foldEvents(loadSession(dir, id!).events);
+      const after = foldEvents(loadSession(dir, id).events);
       expect(after.result?.pass).toBe(true);
       expect(new Catalog(dir).list().find((s) => s.id === id)?.status).toBe('passed');
     }, 120_000);
   }
+
+  it('a torn write (the log cut in the middle of a line) is dropped on resume, and the session stays loadable', async () => {
+    const id = await killAt(60);
+    // As if the kill had landed in the middle of writing line 60: keep 59 lines and half of the next.
+    const file = join(dir, id, 'events.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    writeFileSync(file, `${lines.slice(0, 59).join('\n')}\n${lines[59]!.slice(0, Math.floor(lines[59]!.length / 2))}`);
+    const resumed = await runCli(['resume', id], { env });
+    expect(resumed.stderr).toMatch(/warning: .*events\.jsonl: dropped the last line/);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('PASS (passed)');
+    const shown = await runCli(['show', id], { env });
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('## Result: PASS (passed)');
+    const session = loadSession(dir, id);
+    expect(session.warnings).toEqual([]);
+    expect(session.events.every((e, i) => e.seq === i + 1)).toBe(true);
+    expect(new Catalog(dir).list().find((s) => s.id === id)).toMatchObject({ status: 'passed', events: session.events.length });
+  }, 120_000);
 });
 
 describe('saved sessions', () => {
@@ -60,7 +104,14 @@ describe('saved sessions', () => {
       script,
       JSON.stringify({
         turns: [
-          { say: 'Check the environment.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo token=$MY_SERVICE_TOKEN' } }] },
+          {
+            say: 'Check the environment.',
+            calls: [
+              { name: 'run_debugger_cmd', arguments: { cmd: 'echo token=$MY_SERVICE_TOKEN' } },
+              // The secret in two writes ("planted-s", then "ecret-98765"): two output chunks.
+              { name: 'run_debugger_cmd', arguments: { cmd: 'printf %s "${MY_SERVICE_TOKEN:0:9}"; sleep 0.3; echo "${MY_SERVICE_TOKEN:9}"' } },
+            ],
+          },
           { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] },
         ],
       }),
@@ -77,12 +128,20 @@ describe('saved sessions', () => {
     expect(log).toContain('token=[redacted:MY_SERVICE_TOKEN]');
   });
 
+  it('never stores a secret printed in pieces, in any piece', () => {
+    const log = readFileSync(join(dir, id, 'events.jsonl'), 'utf8');
+    const chunks = loadSession(dir, id).events.filter((e) => e.type === 'debugger.output');
+    expect(chunks.length).toBeGreaterThan(0); // the live output is stored, joined into lines
+    expect(log).not.toContain('planted-s');
+    expect(log).not.toContain('ecret-98765');
+  });
+
   it('stores what rebuilds the session: task, THM, decisions, conversation, debugger, submissions, tests, result', () => {
     const state = foldEvents(loadSession(dir, id).events);
     expect(state.start).toMatchObject({ target: 'shop/cart.py::Cart.total', mode: 'blank', provider: 'scripted' });
     expect(state.thm?.selected).toHaveLength(2);
     expect(state.approval).toMatchObject({ by: 'auto', chosen: state.thm?.selected });
-    expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'tool']);
+    expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'tool']);
     expect(state.lastSubmission).toContain('amount = self.subtotal()');
     expect(state.result).toMatchObject({ pass: true, selectedTests: { passed: 2, total: 2 } });
     const events = loadSession(dir, id).events;
@@ -108,10 +167,39 @@ describe('saved sessions', () => {
     expect(lines).toHaveLength(loadSession(dir, id).events.length);
   });
 
+  it('rerun of an export from another machine: a missing repository says to pass --repo; --repo and --python run it', async () => {
+    const exported = join(scratch, 'export.json');
+    const doc = JSON.parse(readFileSync(exported, 'utf8'));
+    const start = doc.events.find((e: { type: string }) => e.type === 'session.start');
+    const python = start.config.python as string;
+    start.repo = join(scratch, 'elsewhere', 'shop');
+    start.config.python = join(scratch, 'elsewhere', 'venv', 'bin', 'python');
+    const moved = join(scratch, 'moved.json');
+    writeFileSync(moved, JSON.stringify(doc));
+    const missing = await runCli(['rerun', moved], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`ran on the repository ${start.repo}, which does not exist here`);
+    expect(missing.stderr).toContain('pass --repo');
+    const here = copyFixture('shop');
+    try {
+      const given = await runCli(['rerun', moved, '--repo', here.dir, '--python', python], { env });
+      expect(given.stderr).toBe('');
+      expect(given.code).toBe(0);
+      expect(given.stdout).toMatch(/^No divergence/);
+      // Without --python the gone interpreter is chosen again, as for a new run, and said so.
+      const chosen = await runCli(['rerun', moved, '--repo', here.dir], { env });
+      expect(chosen.stderr).toContain(`the recorded Python ${start.config.python} does not exist here`);
+      expect(chosen.code).toBe(0);
+      expect((await runCli(['rerun', moved, '--repo', join(scratch, 'nowhere')], { env })).code).toBe(2);
+    } finally {
+      here.cleanup();
+    }
+  }, 120_000);
+
   it('rerun with the recorded answers reports no divergence, and reports one when the repository changed', async () => {
     const same = await runCli(['rerun', id], { env });
     expect(same.code).toBe(0);
-    expect(same.stdout).toMatch(/^No divergence: THM's selection, 2 tool outputs, 2 test runs and the result match session/);
+    expect(same.stdout).toMatch(/^No divergence: THM's selection, 3 tool outputs, 2 test runs and the result match session/);
     // A fixture change: subtotal now counts every line once, whatever its quantity. test_subtotal
     // fails on the original code too now, so THM's failing set is not the recorded one.
     const cart = join(repo.dir, 'shop', 'cart.py');
@@ -129,6 +217,32 @@ describe('saved sessions', () => {
     expect(new Catalog(dir).list().find((s) => s.id === id)?.status).toBe('passed');
   });
 
+  it('a hand-edited line of the wrong shape is an error naming it, and the list shows the session as damaged', async () => {
+    const file = join(dir, id, 'events.jsonl');
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.includes('"type":"model.response"'));
+    const event = JSON.parse(lines[at]!);
+    delete event.usage;
+    lines[at] = JSON.stringify(event);
+    writeFileSync(file, lines.join('\n'));
+    const error = `${file}:${at + 1} is not a valid model.response event (usage: `;
+    for (const command of [['show', id], ['resume', id], ['rerun', id]]) {
+      const result = await runCli(command, { env });
+      expect(result.code, command[0]).toBe(2);
+      expect(result.stderr).toContain(error);
+      expect(result.stderr).not.toContain('TypeError');
+    }
+    const listed = await runCli(['sessions'], { env });
+    expect(listed.code).toBe(0);
+    const row = listed.stdout.split('\n').find((l) => l.startsWith(id));
+    expect(row).toContain(' damaged ');
+    expect(row).toContain(error);
+    expect(listed.stdout.trim().split('\n').length).toBeGreaterThan(2); // the other sessions are still listed
+    writeFileSync(file, text);
+    expect((await runCli(['sessions', '--status', 'passed'], { env })).stdout).toContain(id);
+  }, 120_000);
+
   it('a torn last line is dropped with a warning; a corrupt line elsewhere is an error naming it', async () => {
     const text = readFileSync(join(dir, id, 'events.jsonl'), 'utf8');
     const torn = parseEvents(`${text}{"v":1,"seq":9999,"type":"mod`, 'events.jsonl');
@@ -141,4 +255,59 @@ describe('saved sessions', () => {
     expect(shown.code).toBe(2);
     expect(shown.stderr).toContain(`${join(dir, id, 'events.jsonl')}:5 is not a JSON event`);
   });
+});
+
+describe('resume with another model, on a repository that moved', () => {
+  const dir = join(scratch, 'overrides');
+  const key = 'sk-planted-openai-key-424242';
+  const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: key, ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+  const script = join(ROOT, 'examples', 'invoicing.demo.json');
+  const turns = (JSON.parse(readFileSync(script, 'utf8')) as { turns: FakeTurn[] }).turns;
+  let server: FakeModelServer;
+  afterAll(() => server?.close());
+
+  /** Keeps the log's lines before the first event of `type` (`keep`: and that one too). */
+  function cutAt(file: string, type: string, keep = false): void {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes(`"type":"${type}"`));
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(file, `${lines.slice(0, at + (keep ? 1 : 0)).join('\n')}\n`);
+  }
+
+  it('records the new model settings; the catalog and a second resume use them', async () => {
+    const first = join(scratch, 'invoicing');
+    cpSync(join(ROOT, 'examples', 'invoicing'), first, { recursive: true });
+    const run = await runCli(['run', '--repo', first, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script], { env });
+    expect(run.code).toBe(0);
+    const id = new Catalog(dir).list()[0]!.id;
+    const file = join(dir, id, 'events.jsonl');
+    // Interrupted before the first model call; then the checkout moved.
+    cutAt(file, 'model.request');
+    const moved = join(scratch, 'invoicing-moved');
+    renameSync(first, moved);
+    const missing = await runCli(['resume', id], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('pass --repo');
+
+    server = await startFakeModelServer([...turns, ...turns]);
+    const baseUrl = `${server.url}/v1`;
+    const resumed = await runCli(['resume', id, '--repo', moved, '--provider', 'openai', '--model', 'gpt-4o-mini', '--base-url', baseUrl], { env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('PASS (passed)');
+    expect(server.remaining()).toBe(turns.length);
+    const settings = { provider: 'openai', model: 'gpt-4o-mini', baseUrl };
+    const resumedEvents = () => loadSession(dir, id).events.filter((e) => e.type === 'session.resumed');
+    expect(resumedEvents()).toEqual([expect.objectContaining(settings)]);
+    expect(new Catalog(dir).list().find((s) => s.id === id)).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', status: 'passed' });
+    expect(readFileSync(file, 'utf8')).not.toContain(key);
+
+    // Interrupted again right after that resume: a plain `resume` goes on with the latest settings.
+    cutAt(file, 'session.resumed', true);
+    const again = await runCli(['resume', id, '--repo', moved], { env });
+    expect(again.code).toBe(0);
+    expect(server.remaining()).toBe(0);
+    expect(server.requests.map((r) => r.body.model)).toEqual(Array(2 * turns.length).fill('gpt-4o-mini'));
+    expect(resumedEvents()).toEqual([expect.objectContaining(settings), expect.objectContaining(settings)]);
+    expect((await runCli(['show', id], { env })).stdout).toContain('with openai/gpt-4o-mini._');
+  }, 120_000);
 });
