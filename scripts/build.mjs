@@ -37,7 +37,8 @@ await build({
     ].join('\n'),
   },
   plugins: [noDevtools],
-  // The tokenizer's data is only for bench/. ssh2 (docker-modem's ssh:// transport) loads native
+  // The tokenizer's data (megabytes) is loaded from node_modules only when a server sends no usage
+  // and tokens must be estimated. ssh2 (docker-modem's ssh:// transport) loads native
   // addons of its own: it stays in node_modules and is required from there.
   external: ['gpt-tokenizer', 'ssh2', 'cpu-features'],
 });

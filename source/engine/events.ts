@@ -38,6 +38,10 @@ export interface RunResult {
   usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number };
   rounds: { pregen: number; rrwAttempts: number; total: number; tddSetup?: number; tddIterations?: number };
   costUsd: number;
+  /** Some model calls had no known price (an unknown model): costUsd leaves them out. */
+  costUnpriced?: boolean;
+  /** The server sent no usage for some calls: their tokens are estimated with a tokenizer. */
+  tokensEstimated?: boolean;
   /** Cost divided by pass (1 or 0): the cost of a passing task; null when it did not pass. */
   costOfPass: number | null;
   wallMs: number;

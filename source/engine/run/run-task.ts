@@ -214,9 +214,11 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       else if (event.type === 'entry') emit({ type: 'debugger.entry', entry: event.entry });
     });
 
+    // Prompts may only name tools the model is offered (an ablation takes some away).
+    const offered = { tools: strategyTools(strategy, options.ablations.noApis).main };
     const conversation = new Conversation({
       model: options.model.model,
-      system: resume?.system ?? renderPrompt(tdd ? 'tdd-system' : 'system'),
+      system: resume?.system ?? renderPrompt(tdd ? 'tdd-system' : 'system', {}, offered),
       ctx,
       emit,
       price: options.model.price,
@@ -246,7 +248,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
           context: moduleContext(task.target),
           tests: testsText,
           rounds: tdd ? tddBudget.setupRounds : options.budget.pregenRounds,
-        }),
+        }, offered),
       );
     }
     // Validation runs the selected tests, and in tenet+tdd the agent's own as well.
@@ -349,6 +351,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, modelCalls: totals.modelCalls, toolCalls: totals.toolCalls },
       rounds: outcome.rounds,
       costUsd: totals.costUsd,
+      ...(totals.unpriced ? { costUnpriced: true } : {}),
+      ...(totals.estimatedTokens ? { tokensEstimated: true } : {}),
       costOfPass: pass ? totals.costUsd : null,
       wallMs: Date.now() - started,
       patch,
