@@ -4,6 +4,15 @@ import { initialView, recordedAt, reduceView, type ViewState } from './view-stat
 /** Replay speeds; the last plays as fast as the screen repaints. */
 export const SPEEDS = [0.5, 1, 2, 4, 10, 50, Infinity] as const;
 
+/**
+ * The next speed up (`+1`) or down (`-1`) from `speed`, which may be one `--speed` gave that is
+ * not in the list (3 goes up to 4 and down to 2).
+ */
+export function stepSpeed(speed: number, direction: 1 | -1): number {
+  if (direction > 0) return SPEEDS.find((s) => s > speed) ?? SPEEDS.at(-1)!;
+  return [...SPEEDS].reverse().find((s) => s < speed) ?? SPEEDS[0];
+}
+
 const CHECKPOINT_EVERY = 250;
 
 /**
@@ -54,5 +63,6 @@ export class ReplayCursor {
 export const JUMPS = {
   n: (e: EngineEvent) => e.type === 'tool.call',
   t: (e: EngineEvent) => e.type === 'tests.run',
-  r: (e: EngineEvent) => e.type === 'agent.phase' && (e.phase === 'rrw' || e.phase === 'validate'),
+  /** A stage: TENET's validation and refinement attempts, a TDD round, the evaluation, the quality measures. */
+  r: (e: EngineEvent) => e.type === 'agent.phase' && e.phase !== 'pregen' && e.phase !== 'done',
 } as const;

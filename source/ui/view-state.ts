@@ -1,5 +1,6 @@
 import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
+import { selectTests } from '../engine/thm/clustering';
 import type { ThmReport } from '../engine/thm/report';
 
 /**
@@ -27,6 +28,13 @@ export interface TddView {
   revisions: { iteration: number; side: 'tests' | 'code' }[];
 }
 
+/** What was done with the patch (the patch.decision event). */
+export interface PatchDecision {
+  decision: 'accept' | 'reject' | 'save';
+  applied: boolean;
+  reason?: string;
+}
+
 export interface DebuggerLine {
   who: 'agent' | 'human' | 'output';
   text: string;
@@ -39,12 +47,15 @@ export interface ViewState {
     total: number;
     done: number;
     failing: number;
+    /** When the run began (recorded time in a replay). */
     startedAt: number;
     report?: ThmReport;
     approval?: { proposed: string[]; chosen: string[]; by: string };
   };
   agent: {
     phase: AgentPhase | null;
+    /** When the current phase began: the quality phase has no events of its own to show it moving. */
+    phaseAt: number;
     pregenRounds: number;
     round: number;
     attempt: number;
@@ -62,18 +73,22 @@ export interface ViewState {
   totals: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
   result?: RunResult;
+  patch?: PatchDecision;
   warnings: string[];
   /** Sequence of the last event applied (replay positions). */
   applied: number;
+  /** When the last event applied happened: a replay's clock is the recording's, not the wall's. */
+  at: number;
 }
 
 export const initialView = (): ViewState => ({
   thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0 },
-  agent: { phase: null, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {} },
+  agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {} },
   totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
   applied: 0,
+  at: 0,
 });
 
 const DEBUGGER_LINES = 400;
@@ -110,6 +125,13 @@ function revise(state: ViewState, side: 'tests' | 'code', before: string, after:
   push(state, { kind: 'revision', side, iteration: tdd.iteration, diff, added, removed });
 }
 
+/** THM's proposal for a budget T, as the engine computes it. */
+export function propose(report: ThmReport, T: number): string[] {
+  if (T === report.T) return report.selected;
+  const reached = report.failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain }));
+  return selectTests(report.clusters, reached, T);
+}
+
 const stageName = (stage?: RrwStage) => (stage ? stage.replace(/-/g, ' ') : '');
 
 /** Applies one event. Returns a new state object (shallow copies of what changed). */
@@ -121,10 +143,14 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
     totals: { ...previous.totals },
     debugger: { ...previous.debugger },
     applied: previous.applied + 1,
+    at: now,
   };
   switch (event.type) {
     case 'session.start':
       state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo };
+      break;
+    case 'thm.start':
+      state.thm = { ...state.thm, startedAt: now };
       break;
     case 'thm.phase':
       state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now };
@@ -139,12 +165,17 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
     case 'thm.report':
       state.thm.report = event.report;
       break;
-    case 'thm.approval':
-      state.thm.approval = { proposed: event.proposed, chosen: event.chosen, by: event.by };
-      if (event.by === 'human' && event.chosen.join() !== event.proposed.join()) push(state, { kind: 'note', text: `You chose the tests: ${event.chosen.join(', ')} (proposed: ${event.proposed.join(', ')})`, tone: 'human' });
+    case 'thm.approval': {
+      // Against THM's proposal for the T the developer settled on: a new T alone is no override.
+      const report = state.thm.report;
+      const proposed = report && event.T !== null && event.T !== report.T ? propose(report, event.T) : event.proposed;
+      state.thm.approval = { proposed, chosen: event.chosen, by: event.by };
+      if (event.by === 'human' && event.chosen.join() !== proposed.join()) push(state, { kind: 'note', text: `You chose the tests: ${event.chosen.join(', ')} (proposed${event.T !== null ? ` for T=${event.T}` : ''}: ${proposed.join(', ')})`, tone: 'human' });
       break;
+    }
     case 'agent.phase':
       state.agent.phase = event.phase;
+      state.agent.phaseAt = now;
       if (event.phase === 'pregen') {
         state.agent.pregenRounds = event.rounds ?? state.agent.pregenRounds;
         push(state, { kind: 'phase', text: `Pre-generation (up to ${event.rounds} rounds)` });
@@ -162,6 +193,8 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
         push(state, { kind: 'phase', text: `Co-refinement: test run ${event.round}/${event.rounds}` });
       } else if (event.phase === 'evaluate') {
         push(state, { kind: 'phase', text: 'Evaluation on every failing test' });
+      } else if (event.phase === 'quality') {
+        push(state, { kind: 'phase', text: "Measuring the agent's tests: pass rate, coverage, mutation score" });
       }
       break;
     case 'tests.submission':
@@ -236,6 +269,15 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
       break;
     case 'session.resumed':
       push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });
+      break;
+    case 'patch.decision':
+      state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}) };
+      break;
+    case 'command.approval':
+      if (event.by === 'human') {
+        const what = event.decision === 'denied' ? `You refused the command: ${event.command}${event.reason ? ` (${event.reason})` : ''}` : event.decision === 'stopped' ? `You stopped the agent at the command: ${event.command}` : `You allowed the command${event.decision === 'approved-session' ? ' (and every later one)' : ''}: ${event.command}`;
+        push(state, { kind: 'note', text: what, tone: 'human' });
+      }
       break;
     case 'result':
       state.result = event;
