@@ -1,19 +1,40 @@
-/** Every key of the TUI, by screen: the help overlay (`?`) and the footers read from here. */
+import { pack } from './components/lines';
+
+/**
+ * Every key of the TUI, by screen: the help overlay (`?`) and the footers read from here. The
+ * third field is the footer's short label, used when the long ones would take too many rows.
+ */
 export const KEYS = {
+  start: [
+    ['type', 'search the functions', 'search'],
+    ['↑ ↓', 'move'],
+    ['Enter', 'start a session on the function', 'start'],
+    ['Tab', 'switch stub / benchmark mode', 'stub/benchmark'],
+    ['Esc', 'quit'],
+  ],
   thm: [
     ['↑ ↓', 'move'],
-    ['→ ←', 'expand / collapse a cluster'],
-    ['space', 'take a test in or out'],
-    ['+ -', 'change T and propose again'],
-    ['v', "view a test's source"],
-    ['Enter', 'approve the selection'],
-    ['a', 'accept the proposal as it is'],
+    ['→ ←', 'expand / collapse a cluster', 'expand'],
+    ['space', 'take a test in / out', 'toggle'],
+    ['+ -', 'change T (THM proposes again)', 'T'],
+    ['v', "view a test's source", 'source'],
+    ['Enter', 'approve the selection', 'approve'],
+    ['a', 'accept the proposal as it is', 'accept proposal'],
   ],
   agent: [
-    ['t', 'take over the debugger (the agent waits before its next model call)'],
-    ['Esc', 'cancel the current model call'],
-    ['e', 'expand / collapse the latest output'],
-    ['d', 'show / hide the debugger pane'],
+    ['t', 'take over the debugger (the agent waits before its next model call)', 'take over'],
+    ['Esc', 'cancel the current model call', 'cancel call'],
+    ['e', 'expand / collapse the latest output', 'expand'],
+    ['o', 'open any earlier output in full', 'earlier output'],
+    ['v', "view the agent's test file (TDD)", 'test file'],
+    ['d', 'show / hide the debugger pane', 'debugger'],
+  ],
+  viewer: [
+    ['↑ ↓', 'scroll a line (or move in a list)'],
+    ['PgUp PgDn', 'scroll a page'],
+    ['Home End', 'go to the top / the end'],
+    ['Enter', 'open the highlighted item'],
+    ['Esc', 'close'],
   ],
   takeover: [
     ['Enter', 'send the line to the live session'],
@@ -26,36 +47,57 @@ export const KEYS = {
     ['Esc', 'stop the agent'],
   ],
   result: [
-    ['a', 'apply the patch to the checkout'],
-    ['r', 'reject it'],
-    ['s', 'save and quit'],
+    ['a', 'apply the patch to the checkout', 'apply'],
+    ['r', 'reject it', 'reject'],
+    ['s', 'save and quit', 'save'],
+    ['↑ ↓ PgUp PgDn', 'scroll the diff (or the tests)', 'scroll'],
+    ['t', 'show every test / the diff', 'tests'],
   ],
   replay: [
     ['space', 'play / pause'],
-    ['→ ←', 'step forward / back'],
-    ['+ -', 'faster / slower'],
-    ['n', 'next tool call'],
-    ['t', 'next test run'],
-    ['r', 'next refinement stage'],
+    ['→ ←', 'step forward / back', 'step'],
+    ['+ -', 'faster / slower', 'speed'],
+    ['n', 'next tool call', 'tool call'],
+    ['t', 'next test run', 'test run'],
+    ['r', 'next stage (refinement attempt, TDD round, evaluation)', 'stage'],
+    ['o v', 'earlier outputs, the test file (as live)', 'view'],
     ['q', 'back'],
   ],
   sessions: [
     ['↑ ↓', 'move'],
-    ['Enter', 'replay the session'],
+    ['Enter', 'replay the session', 'replay'],
     ['q', 'quit'],
   ],
-  global: [
-    ['?', 'show these keys'],
-    ['Ctrl+C twice', 'quit (the session is saved)'],
-  ],
-} as const;
+  global: [['?', 'show these keys']],
+  /** A live session: the first Ctrl+C only warns, so a session is not lost to a stray key. */
+  quitLive: [['Ctrl+C twice', 'quit (the session is saved)']],
+  /** Browsing (start screen, sessions, replay): nothing to lose, one Ctrl+C quits. */
+  quitOnce: [['Ctrl+C', 'quit']],
+} as const satisfies Record<string, readonly (readonly [string, string] | readonly [string, string, string])[]>;
 
 export type KeyScreen = keyof typeof KEYS;
 
+type Entry = readonly [string, string] | readonly [string, string, string];
+
+const entries = (screen: KeyScreen): readonly Entry[] => KEYS[screen];
+
 /** A footer line: `key label · key label`. */
 export function keyHint(screen: KeyScreen, only?: readonly string[]): string {
-  return KEYS[screen]
+  return entries(screen)
     .filter(([key]) => !only || only.includes(key))
     .map(([key, label]) => `${key} ${label.split(' (')[0]}`)
     .join(' · ');
+}
+
+/**
+ * A footer's rows at `width`: the long labels if they fit in `maxRows`, else the short ones (the
+ * rest is one `?` away, which the footer always names).
+ */
+export function hintRows(screen: KeyScreen, width: number, maxRows = 2, extra: readonly string[] = [], skip: readonly string[] = []): string[] {
+  const shown = entries(screen).filter(([key]) => !skip.includes(key));
+  const long = [...shown.map(([key, label]) => `${key} ${label.split(' (')[0]}`), ...extra, '? keys'];
+  const rows = pack(long, width);
+  if (rows.length <= maxRows) return rows;
+  const short = ['? keys', ...shown.map((entry) => `${entry[0]} ${entry[2] ?? entry[1].split(' (')[0]}`), ...extra];
+  return pack(short, width).slice(0, maxRows);
 }

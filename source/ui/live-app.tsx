@@ -1,4 +1,4 @@
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
@@ -6,7 +6,9 @@ import type { KeyScreen } from './keys';
 import { AgentScreen } from './screens/agent-screen';
 import { ResultScreen } from './screens/result-screen';
 import { ThmScreen } from './screens/thm-screen';
-import { useTerminalSize } from './use-terminal-size';
+import { TooSmall } from './components/too-small';
+import { tooSmall, useTerminalSize } from './use-terminal-size';
+import { useKeys } from './components/use-keys';
 
 export interface LiveAppProps {
   controller: TuiController;
@@ -26,6 +28,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner }: Live
   const { exit } = useApp();
   const [help, setHelp] = useState(false);
   const [quitArmed, setQuitArmed] = useState(false);
+  // A viewer of the agent screen (earlier outputs, the test file) has Esc and the letters.
+  const [viewerOpen, setViewerOpen] = useState(false);
   const { view, prompt, takeover } = state;
   // The result screen opens with the patch question, before the result event (the engine emits it once decided).
   const result = prompt?.kind === 'accept-patch' ? prompt.result : view.result;
@@ -35,7 +39,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner }: Live
     if (finished) exit();
   }, [finished, exit]);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.ctrl && input === 'c') {
       if (quitArmed) {
         onQuit();
@@ -58,17 +62,27 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner }: Live
       return;
     }
     if (prompt && prompt.kind !== 'approve-tests' && prompt.kind !== 'accept-patch') return; // the prompt has the keys
+    if (viewerOpen && screen === 'agent') return;
     if (input === '?') setHelp(true);
     else if (screen === 'agent' && input === 't') controller.requestTakeover();
     else if (screen === 'agent' && key.escape) controller.cancelCall();
   });
 
-  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'takeover', 'command'] : [screen]} />;
+  // The live frame stays a row shorter than the terminal (Ink clears the screen and its
+  // scrollback when it is not), less the banner and the notice line.
+  const noticeRow = screen !== 'agent' && state.notice ? 1 : 0;
+  const rows = height - 1 - (banner ? 1 : 0) - noticeRow;
+  if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
+  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'viewer', 'takeover', 'command', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />;
   return (
     <Box flexDirection="column">
-      {banner ? <Text color="yellow">{banner}</Text> : null}
+      {banner ? (
+        <Text color="yellow" wrap="truncate">
+          {banner}
+        </Text>
+      ) : null}
       {screen === 'thm' ? (
-        <ThmScreen view={view} {...(prompt?.kind === 'approve-tests' ? { prompt } : {})} width={width} height={height} {...(sourceOf ? { sourceOf } : {})} />
+        <ThmScreen view={view} {...(prompt?.kind === 'approve-tests' ? { prompt } : {})} width={width} height={rows} {...(sourceOf ? { sourceOf } : {})} />
       ) : screen === 'agent' ? (
         <AgentScreen
           view={view}
@@ -76,14 +90,26 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner }: Live
           takeover={takeover}
           {...(state.notice ? { notice: state.notice } : {})}
           width={width}
-          height={height}
+          height={rows}
           allowAlways={() => controller.allowAlways()}
           onSend={(line) => void controller.send(line)}
+          onViewer={setViewerOpen}
         />
       ) : (
-        <ResultScreen result={result!} {...(prompt?.kind === 'accept-patch' ? { prompt } : {})} width={width} height={height} />
+        <ResultScreen
+          result={result!}
+          {...(prompt?.kind === 'accept-patch' ? { prompt } : {})}
+          width={width}
+          height={rows}
+          {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})}
+          {...(view.patch ? { decision: view.patch } : {})}
+        />
       )}
-      {screen !== 'agent' && state.notice ? <Text color="yellow">{state.notice}</Text> : null}
+      {noticeRow ? (
+        <Text color="yellow" wrap="truncate">
+          {state.notice}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -6,6 +6,7 @@ import { runCleanups } from '../engine/lifecycle';
 import { prepareRun, recordedRun, type RunCommandOptions } from '../commands/run';
 import { TuiController } from './controller';
 import { LiveApp } from './live-app';
+import { decisionText } from './screens/result-screen';
 
 /**
  * A live session in the terminal. The engine runs as in headless mode; the TuiController is its
@@ -31,7 +32,9 @@ export async function runTui(prepared: ReturnType<typeof prepareRun>, options: R
     finished = true;
     app.rerender(element());
     await app.waitUntilExit();
-    process.stdout.write(`${result.pass ? 'PASS' : 'FAIL'} · session ${result.sessionId} saved (tenet show ${result.sessionId})\n`);
+    // On a line of its own under the last frame, with what became of the patch.
+    const decision = controller.getState().view.patch;
+    process.stdout.write(`\n${result.pass ? 'PASS' : 'FAIL'}${decision ? ` · ${decisionText(decision)}` : ''} · session ${result.sessionId} saved (tenet show ${result.sessionId})\n`);
     return result.pass ? EXIT.pass : EXIT.fail;
   } catch (error) {
     app.unmount();

@@ -17,6 +17,10 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A colour or style escape (ESC [ … m). */
+// eslint-disable-next-line no-control-regex
+const SGR = /\x1b\[[0-9;]*m/;
+
 describe('the TUI in a pseudo-terminal, against the fake model server', () => {
   // The takeover works the same when the debugger session runs in a container.
   it.each(SANDBOXES)('override the tests, take over pdb and hand it back, accept the patch (%s sandbox)', async (name) => {
@@ -77,7 +81,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     }
   }, 120_000);
 
-  it('Ctrl+C twice quits and saves the session as interrupted; the checkout is untouched', async () => {
+  it('Ctrl+C twice quits and saves the session as interrupted; the checkout is untouched; 60×15 and NO_COLOR still work', async () => {
     server = await startFakeModelServer([{ say: 'Thinking for a long time.', delayMs: 20_000 }]);
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'quit');
@@ -88,6 +92,8 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, NO_COLOR: '1' },
         { cols: 60, rows: 15 },
       );
+      let raw = '';
+      tui.pty.onData((data) => (raw += data));
       await tui.waitFor('Selected 3 (T=3)');
       // 60 columns: the header is cut short; the footer's token count shows the agent screen.
       await tui.press('a', /tokens \d+ in/);
@@ -96,8 +102,32 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       expect(await tui.exited).toBe(130);
       expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toBe(before);
       expect(new Catalog(sessions).list()[0]).toMatchObject({ status: 'interrupted' });
+      // Every frame fit in 15 rows: Ink never cleared the terminal (and its scrollback); no colour.
+      expect(raw).not.toContain('\x1b[2J');
+      expect(raw).not.toMatch(SGR);
     } finally {
       repo.cleanup();
     }
+  }, 60_000);
+
+  it('a replay honours NO_COLOR and fits 100×30 without clearing the terminal', async () => {
+    const run = (env: NodeJS.ProcessEnv) => {
+      const tui = startInPty(['replay', 'demo', '--speed', '50'], env, { cols: 100, rows: 30 });
+      let raw = '';
+      tui.pty.onData((data) => (raw += data));
+      return { tui, raw: () => raw };
+    };
+    const plain = run({ NO_COLOR: '1' });
+    await plain.tui.waitFor('PASS (passed) · selected tests 3/3', 30_000);
+    plain.tui.send('q');
+    expect(await plain.tui.exited).toBe(0);
+    expect(plain.raw()).not.toMatch(SGR);
+    expect(plain.raw()).not.toContain('\x1b[2J');
+    // Without it, the same replay is in colour (so the check above can fail).
+    const coloured = run({ NO_COLOR: '' });
+    await coloured.tui.waitFor('PASS (passed)', 30_000);
+    coloured.tui.send('q');
+    expect(await coloured.tui.exited).toBe(0);
+    expect(coloured.raw()).toMatch(SGR);
   }, 60_000);
 });

@@ -28,3 +28,33 @@ export function sampleReport(): ThmReport {
     alreadyFailing: [], warnings: [], shards: 1, fork: false, timings: { probeMs: 1, originalMs: 0, blankMs: 0 }, timedOut: false, durationMs: 1200,
   };
 }
+
+/** ink-testing-library's terminal is 100 columns and has no rows: give it a size, as a resize would. */
+export function resize(stdout: NodeJS.EventEmitter, columns: number, rows: number): void {
+  Object.defineProperty(stdout, 'columns', { value: columns, configurable: true });
+  Object.defineProperty(stdout, 'rows', { value: rows, configurable: true });
+  stdout.emit('resize');
+}
+
+/** A frame's rows (ink-testing-library's frames have no trailing newline). */
+export const rowsOf = (frame: string | undefined) => (frame ?? '').split('\n');
+
+/**
+ * THM's report on a large suite: `clusters` clusters of two tests each, every chain `depth` frames
+ * deep through long qualified names (like networkx's dispatch wrappers), so chains wrap.
+ */
+export function largeReport(clusters = 12, depth = 4): ThmReport {
+  const base = sampleReport();
+  const failing = [];
+  const groups = [];
+  for (let c = 0; c < clusters; c++) {
+    const caller = `pkg/utils/backends.py::_dispatchable._call_if_no_backends_installed_${c}`;
+    const tests = [0, 1].map((t) => `pkg/algorithms/shortest_paths/tests/test_generic_${c}.py::TestGenericPath::test_has_path_${t}`);
+    for (const nodeid of tests) {
+      const chain = [nodeid.replace('::TestGenericPath::', '::TestGenericPath.'), ...Array.from({ length: depth - 2 }, (_, i) => `<class 'pkg.utils.decorators.argmap'> compilation::argmap_has_path_${i}`), caller, 'pkg/algorithms/shortest_paths/generic.py::has_path'];
+      failing.push({ ...base.failing[1]!, nodeid, chain, chainLines: chain.map(() => 1), depth: chain.length - 1, caller, longrepr: `${nodeid}:3: in test\n    assert has_path(G, 0, 0)\nE   NotImplementedError` });
+    }
+    groups.push({ caller, tests, representative: tests[0]!, depth: depth });
+  }
+  return { ...base, target: 'pkg/algorithms/shortest_paths/generic.py::has_path', T: 3, failing, clusters: groups, selected: groups.slice(0, 3).map((g) => g.representative), counts: { ...base.counts, collected: 4000, passed: 4000 - failing.length, failing: failing.length, unreached: 0 } };
+}

@@ -89,8 +89,8 @@ describe('the live app', () => {
     const always = controller.approveCommand('pwd');
     await tick(60);
     ui.stdin.write('a');
-    expect(await always).toEqual({ run: true });
-    expect(await controller.approveCommand('whoami')).toEqual({ run: true }); // no prompt any more
+    expect(await always).toMatchObject({ run: true });
+    expect(await controller.approveCommand('whoami')).toMatchObject({ run: true }); // no prompt any more
     ui.unmount();
   });
 
@@ -164,6 +164,54 @@ describe('the live app', () => {
     expect(frame).toContain('✗ t.py::test_b failed');
     ui.stdin.write('a');
     expect(await decision).toBe(true);
+    ui.unmount();
+  });
+
+  it('o opens any earlier output in full, though <Static> printed it clipped; Esc there does not cancel the model call', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const long = Array.from({ length: 30 }, (_, i) => `result line ${i + 1}`).join('\n');
+    controller.dispatch({ type: 'tool.call', id: 'c1', name: 'search_code', arguments: '{"code":"g("}' });
+    controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_code', ok: true, text: long, durationMs: 1 });
+    controller.dispatch({ type: 'tool.call', id: 'c2', name: 'view_directory', arguments: '{}' });
+    controller.dispatch({ type: 'tool.result', id: 'c2', name: 'view_directory', ok: true, text: 'a.py', durationMs: 1 });
+    await tick(80);
+    expect(ui.lastFrame()).toContain('… 26 more lines (e expands, o opens any output)'); // the first one, in <Static>
+    const signal = controller.callSignal();
+    ui.stdin.write('o');
+    await tick(150);
+    expect(ui.lastFrame()).toMatch(/Outputs so far \(\d+\)/);
+    ui.stdin.write(KEYS.up); // from the latest (view_directory) to search_code
+    await tick(80);
+    ui.stdin.write(KEYS.enter);
+    await tick(150);
+    expect(ui.lastFrame()).toContain('result line 1');
+    ui.stdin.write('\u001B[F'); // End
+    await tick(80);
+    expect(ui.lastFrame()).toContain('result line 30');
+    ui.stdin.write(KEYS.escape); // back to the list
+    await tick(80);
+    ui.stdin.write(KEYS.escape); // closed
+    await tick(80);
+    expect(ui.lastFrame()).toContain('tokens 0 in');
+    expect(signal.aborted).toBe(false);
+    ui.unmount();
+  });
+
+  it('the result screen and its last line say what became of the patch', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const decision = controller.acceptPatch(result(true));
+    await tick(60);
+    ui.stdin.write('s');
+    expect(await decision).toBe('save');
+    controller.dispatch({ type: 'patch.decision', decision: 'save', applied: false });
+    controller.dispatch(result(true));
+    await tick(60);
+    expect(ui.lastFrame()).toContain('patch kept in the session only (tenet show prints it) · session s1 saved');
+    controller.dispatch({ type: 'patch.decision', decision: 'accept', applied: false, reason: 'invoicing/tax.py changed since the session started' });
+    await tick(60);
+    expect(ui.lastFrame()).toContain('patch not applied: invoicing/tax.py changed since the session started');
     ui.unmount();
   });
 

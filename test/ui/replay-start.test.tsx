@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { loadEvents } from '../../source/engine/session/event-log';
-import { ReplayCursor } from '../../source/ui/replay';
+import { JUMPS, ReplayCursor, stepSpeed } from '../../source/ui/replay';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
 import { StartScreen } from '../../source/ui/screens/start-screen';
@@ -46,6 +46,28 @@ describe('replay', () => {
     expect(onBack).toHaveBeenCalled();
   });
 
+  it('+ and - from a --speed not in the list go to the nearest faster / slower one', async () => {
+    expect([stepSpeed(3, 1), stepSpeed(3, -1), stepSpeed(0.5, -1), stepSpeed(Infinity, 1)]).toEqual([4, 2, 0.5, Infinity]);
+    const { stdin, lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} autoplay={false} initialSpeed={3} />);
+    await tick(80);
+    stdin.write('+');
+    await tick(80);
+    expect(lastFrame()).toContain('⏸ 4×');
+  });
+
+  it('r stops at every stage of a TDD session, not only at refinement attempts', () => {
+    const events = [
+      { type: 'agent.phase', phase: 'tdd-setup', rounds: 15 },
+      { type: 'agent.phase', phase: 'tdd', round: 1, rounds: 10 },
+      { type: 'agent.phase', phase: 'tdd', round: 2, rounds: 10 },
+      { type: 'agent.phase', phase: 'evaluate' },
+    ] as const;
+    const cursor = new ReplayCursor(events);
+    const stops = [cursor.next(0, JUMPS.r)];
+    while (stops.at(-1)! < events.length) stops.push(cursor.next(stops.at(-1)!, JUMPS.r));
+    expect(stops).toEqual([1, 2, 3, 4]);
+  });
+
   it('plays to the end at full speed', async () => {
     const { lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} initialSpeed={Infinity} />);
     for (let i = 0; i < 50 && !lastFrame()!.includes(`event ${demo.length}/${demo.length}`); i++) await tick(20);
@@ -69,6 +91,18 @@ describe('sessions browser', () => {
     expect(load).toHaveBeenCalledWith('demo');
     expect(lastFrame()).toContain('replay demo · event');
   });
+
+  it('? shows the keys', async () => {
+    const { stdin, lastFrame } = render(<SessionsScreen rows={[]} load={vi.fn()} />);
+    await tick(80);
+    stdin.write('?');
+    await tick(80);
+    expect(lastFrame()).toContain('Keys (? or Esc to close)');
+    expect(lastFrame()).toContain('replay the session');
+    stdin.write(KEYS.escape);
+    await tick(80);
+    expect(lastFrame()).toContain('Sessions (0)');
+  });
 });
 
 describe('start screen', () => {
@@ -91,6 +125,23 @@ describe('start screen', () => {
     stdin.write(KEYS.enter);
     await tick();
     expect(onStart).toHaveBeenCalledWith({ target: 'b.py::Parser.parse_line', blank: true });
+    // Its last frame is an empty one: the picker does not stay above the next screen.
+    expect(lastFrame()).toBe('');
+  });
+
+  it('? shows the keys instead of going into the search; the hint says one Ctrl+C quits', async () => {
+    const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::f']} modelLabel="m" onStart={() => undefined} />);
+    await tick(80);
+    expect(lastFrame()).toContain('Ctrl+C quit');
+    expect(lastFrame()).not.toContain('twice');
+    stdin.write('?');
+    await tick(80);
+    expect(lastFrame()).toContain('Keys (? or Esc to close)');
+    expect(lastFrame()).toContain('switch stub / benchmark mode');
+    stdin.write('?');
+    await tick(80);
+    expect(lastFrame()).toContain('target:  ');
+    expect(lastFrame()).toContain('1 of 1 functions');
   });
 
   it('says when no model is configured, and does not start', async () => {

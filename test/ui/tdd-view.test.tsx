@@ -5,7 +5,7 @@ import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { ResultScreen } from '../../source/ui/screens/result-screen';
 import { reduceAll } from '../../source/ui/view-state';
-import { sampleReport, tick } from './helpers';
+import { KEYS, sampleReport, tick } from './helpers';
 
 const V1 = 'from m import f\n\ndef test_one():\n    assert f(1) == 2\n';
 const V2 = 'from m import f\n\ndef test_one():\n    assert f(1) == 1\n\ndef test_zero():\n    assert f(0) == 0\n';
@@ -58,6 +58,43 @@ describe('TDD sessions in the TUI', () => {
     ui.unmount();
   });
 
+  it('v reads the whole test file, numbered and scrollable; Esc closes it', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    const long = `${V2}${Array.from({ length: 40 }, (_, i) => `\ndef test_more_${i}():\n    assert f(${i}) == ${i}\n`).join('')}`;
+    for (const event of events) controller.dispatch(event);
+    controller.dispatch({ type: 'tests.submission', code: long, ok: true, path: 'tests/test_by_agent.py', message: 'ok' });
+    await tick(80);
+    ui.stdin.write('v');
+    await tick(150); // the viewer's keys are Ink's once its effects have run
+    let frame = ui.lastFrame()!;
+    expect(frame).toContain('tests/test_by_agent.py · version 3');
+    expect(frame).toMatch(/ 1 from m import f/);
+    expect(frame).toMatch(/lines 1–\d+ of 127/);
+    ui.stdin.write('\u001B[F'); // End
+    await tick(80);
+    frame = ui.lastFrame()!;
+    expect(frame).toMatch(/127 {5}assert f\(39\) == 39/);
+    ui.stdin.write(KEYS.escape);
+    await tick(80);
+    expect(ui.lastFrame()).toContain('generated tests tests/test_by_agent.py · version 3');
+    ui.unmount();
+  });
+
+  it("measuring the agent's tests shows as such, with a clock, not as 'preparing the tools'", async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    for (const event of events) controller.dispatch(event);
+    controller.dispatch({ type: 'agent.phase', phase: 'evaluate' });
+    controller.dispatch({ type: 'agent.phase', phase: 'quality' });
+    await tick(80);
+    expect(ui.lastFrame()).toMatch(/measuring the tests · 0 s · pass rate, coverage, then mutants/);
+    expect(ui.lastFrame()).not.toContain('preparing the tools');
+    await tick(1100);
+    expect(ui.lastFrame()).toMatch(/measuring the tests · 1 s/);
+    ui.unmount();
+  });
+
   it('the result screen reports the quality of the generated tests and the failure taxonomy', () => {
     const result: RunResult = {
       type: 'result', sessionId: 's1', target: 'm.py::f', strategy: 'tdd', pass: false, stopReason: 'finished',
@@ -67,8 +104,8 @@ describe('TDD sessions in the TUI', () => {
       testQuality: { file: 'tests/test_by_agent.py', tests: 2, subject: 'ground truth', groundTruth: { passed: 2, total: 2, failing: [] }, coverage: { lines: { covered: 3, total: 4 }, branches: { covered: 1, total: 2 } }, mutation: { killed: 6, survived: 3, timedOut: 1, total: 10, score: 0.7, baselinePassed: true }, problems: [] },
       failure: { kind: 'matched', hints: [] },
     };
-    // ink-testing-library's terminal is 100 columns wide: the line wraps.
-    const frame = render(<ResultScreen result={result} width={140} height={30} />).lastFrame()!.replace(/\n/g, ' ');
+    // ink-testing-library's terminal is 100 columns wide: the line wraps (at spaces).
+    const frame = render(<ResultScreen result={result} width={100} height={30} />).lastFrame()!.replace(/\n/g, ' ');
     expect(frame).toContain('generated tests (tests/test_by_agent.py, 2): 2/2 pass on the ground truth · lines 75%, branches 50% of the ground truth · mutation score 70% (7/10 killed)');
     expect(frame).toContain("matched failure: its own tests pass, the repository's do not");
   });

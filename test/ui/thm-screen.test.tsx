@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { ThmScreen } from '../../source/ui/screens/thm-screen';
-import { initialView, reduceView } from '../../source/ui/view-state';
+import { initialView, reduceAll, reduceView } from '../../source/ui/view-state';
 import { KEYS, sampleReport, tick } from './helpers';
 
 const approval = () => {
@@ -57,7 +57,7 @@ describe('ThmScreen', () => {
     expect(lastFrame()).toContain('changed from the proposal');
     stdin.write(KEYS.enter);
     await tick();
-    expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_b'], by: 'human' });
+    expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_b'], by: 'human', T: 2 });
   });
 
   it('+ and - change T and propose again; a accepts the proposal as it is', async () => {
@@ -74,7 +74,7 @@ describe('ThmScreen', () => {
     expect(lastFrame()).toContain('Selected 1 (T=1)');
     stdin.write('a');
     await tick();
-    expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_a'], by: 'human' });
+    expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_a'], by: 'human', T: 2 });
   });
 
   it('v shows the source of the test under the cursor', async () => {
@@ -105,5 +105,48 @@ describe('ThmScreen', () => {
     expect(tall).toContain('E   NotImplementedError');
     const short = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={14} />).lastFrame()!;
     expect(short).not.toContain('how it fails');
+  });
+
+  it('the elapsed time ticks while the suite is collected, though no event comes', async () => {
+    const view = reduceView(initialView(), { type: 'thm.phase', phase: 'probe' }, Date.now() - 2000);
+    const { lastFrame, unmount } = render(<ThmScreen view={view} width={100} height={30} />);
+    expect(lastFrame()).toMatch(/collecting the tests · 2\.\d s/);
+    await tick(1100);
+    expect(lastFrame()).toMatch(/collecting the tests · 3\.\d s/);
+    unmount();
+  });
+
+  it("a replay's progress is timed by the recorded events, not the wall clock", () => {
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const at = (ms: number) => new Date(start + ms).toISOString();
+    const view = reduceAll([
+      { type: 'thm.start', target: 'm.py::f', mode: 'stub', fork: false, shards: 1, testArgs: [], ts: at(0) },
+      { type: 'thm.phase', phase: 'probe', ts: at(10) },
+      { type: 'thm.collected', phase: 'probe', total: 4, ts: at(300) },
+      ...[0, 1, 2, 3].map((i) => ({ type: 'thm.test' as const, phase: 'probe' as const, nodeid: `t${i}`, outcome: 'passed', reached: false, durationMs: 1, ts: at(400 + 100 * i) })),
+    ]);
+    const { lastFrame } = render(<ThmScreen view={view} width={100} height={30} clock="recorded" />);
+    expect(lastFrame()).toContain('4/4 tests · 0 failing · 0.7 s · 6 tests/s');
+  });
+
+  it('changing T proposes again and is not an override; only taking tests in or out is', async () => {
+    const { prompt, resolve } = approval();
+    const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
+    await tick(80);
+    stdin.write('+');
+    await tick(80);
+    expect(lastFrame()).toContain('Selected 3 (T=3)');
+    expect(lastFrame()).not.toContain('changed from the proposal');
+    stdin.write(KEYS.enter);
+    await tick(80);
+    // The T chosen goes with the tests, so the proposal they are compared with is T=3's.
+    expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_a', 't.py::test_b'], by: 'human', T: 3 });
+    const approved = (chosen: string[]) =>
+      reduceAll([
+        { type: 'thm.report', report: sampleReport() },
+        { type: 'thm.approval', proposed: sampleReport().selected, chosen, by: 'human', T: 3 },
+      ]).agent.items;
+    expect(approved(['t.py::test_direct', 't.py::test_a', 't.py::test_b'])).toEqual([]);
+    expect(approved(['t.py::test_direct', 't.py::test_b'])).toMatchObject([{ kind: 'note', tone: 'human', text: expect.stringContaining('proposed for T=3: t.py::test_direct, t.py::test_a, t.py::test_b') }]);
   });
 });

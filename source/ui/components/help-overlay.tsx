@@ -1,33 +1,43 @@
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
 import { KEYS, type KeyScreen } from '../keys';
+import { wrapText, type Line } from './lines';
+import { ScrollView } from './scroll-view';
 
 const TITLES: Record<KeyScreen, string> = {
+  start: 'Start',
   thm: 'Test selection (THM)',
   agent: 'Agent',
+  viewer: 'Viewers (earlier output, test file, diff)',
   takeover: 'Debugger takeover',
   command: 'Shell command approval',
   result: 'Result',
   replay: 'Replay',
   sessions: 'Sessions',
   global: 'Everywhere',
+  quitLive: 'Quit',
+  quitOnce: 'Quit',
 };
 
-/** `?`: every key, grouped by where it works. */
-export function HelpOverlay({ screens }: { screens: KeyScreen[] }) {
+const KEY_COLUMN = 14;
+
+/** The overlay's rows at `width`: each group under its title, long labels wrapped under their column. */
+export function helpLines(screens: readonly KeyScreen[], width: number): Line[] {
+  const lines: Line[] = [];
+  for (const screen of [...screens, 'global' as const]) {
+    if (lines.length) lines.push({ text: '' });
+    lines.push({ text: TITLES[screen], bold: true, color: 'cyan' });
+    for (const [key, label] of KEYS[screen]) {
+      wrapText(label, Math.max(10, width - KEY_COLUMN)).forEach((row, i) => lines.push([{ text: (i ? '' : key).padEnd(KEY_COLUMN), bold: true }, { text: row }]));
+    }
+  }
+  return lines;
+}
+
+/** `?`: every key, grouped by where it works; scrolls when the terminal is shorter than the list. */
+export function HelpOverlay({ screens, width = 80, height = 24 }: { screens: KeyScreen[]; width?: number; height?: number }) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>Keys (? or Esc to close)</Text>
-      {[...screens, 'global' as const].map((screen) => (
-        <Box key={screen} flexDirection="column" marginTop={1}>
-          <Text underline>{TITLES[screen]}</Text>
-          {KEYS[screen].map(([key, label]) => (
-            <Text key={key}>
-              <Text bold>{key.padEnd(14)}</Text>
-              {label}
-            </Text>
-          ))}
-        </Box>
-      ))}
+      <ScrollView title="Keys (? or Esc to close)" lines={helpLines(screens, width - 4)} height={Math.max(3, height - 2)} />
     </Box>
   );
 }

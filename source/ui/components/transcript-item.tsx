@@ -1,11 +1,26 @@
-import { Box, Text } from 'ink';
 import type { TranscriptItem } from '../view-state';
+import { Lines } from './line-view';
+import { cap, hardWrap, shortEnd, wrapText, type Line, type Seg } from './lines';
+import { gridLines } from './test-grid';
 
-const COLLAPSED_LINES = 4;
+/**
+ * How much of an item shows: `collapsed` in the transcript, `expanded` for the latest one after
+ * `e`, `full` in the viewer (`o`), where long lines are wrapped rather than cut.
+ */
+export type ItemMode = 'collapsed' | 'expanded' | 'full';
 
-function clip(text: string, lines: number, width: number): string {
-  const all = text.replace(/\s+$/, '').split('\n').map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
-  return all.length > lines ? [...all.slice(0, lines), `… ${all.length - lines} more lines${lines === COLLAPSED_LINES ? ' (e to expand)' : ''}`].join('\n') : all.join('\n');
+const LIMITS: Record<Exclude<ItemMode, 'full'>, { model: number; result: number; diff: number }> = {
+  collapsed: { model: 12, result: 4, diff: 6 },
+  expanded: { model: 200, result: 400, diff: 400 },
+};
+
+/** The rows of a block of text, indented, each cut (or, in full, wrapped) to the width, at most `limit`. */
+function block(text: string, width: number, mode: ItemMode, limit: number, style: (row: string) => Omit<Seg, 'text'> = () => ({}), indent = ''): Line[] {
+  const inner = Math.max(10, width - indent.length);
+  const rows = text.replace(/\s+$/, '').split('\n');
+  const fitted = mode === 'full' ? rows.flatMap((row) => hardWrap(row, inner)) : rows.map((row) => shortEnd(row, inner));
+  const lines = fitted.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
+  return mode === 'full' ? lines : cap(lines, limit + 1, (n) => ({ text: `${indent}… ${n} more lines (${mode === 'collapsed' ? 'e expands, ' : ''}o opens any output)`, dim: true }));
 }
 
 function argumentsText(args: string): string {
@@ -19,93 +34,69 @@ function argumentsText(args: string): string {
   }
 }
 
-/** One finished (or current) entry of the agent's transcript. */
-export function TranscriptItemView({ item, width, expanded = false }: { item: TranscriptItem; width: number; expanded?: boolean }) {
-  const inner = Math.max(20, width - 6);
+const diffStyle = (row: string) => ({ color: row.startsWith('+') ? 'green' : row.startsWith('-') ? 'red' : undefined });
+
+/** An item as rows: what the transcript, the live region and the viewer draw. */
+export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 'collapsed'): Line[] {
+  const limits = mode === 'full' ? LIMITS.expanded : LIMITS[mode];
   switch (item.kind) {
     case 'phase':
-      return (
-        <Box marginTop={1}>
-          <Text bold color="cyan">
-            ── {item.text}
-          </Text>
-        </Box>
-      );
+      return [{ text: '' }, { text: `── ${item.text}`, bold: true, color: 'cyan' }];
     case 'model':
-      return (
-        <Box flexDirection="column">
-          <Text>
-            <Text color="magenta">model</Text> <Text dimColor>({item.tokensIn} in / {item.tokensOut} out)</Text>
-          </Text>
-          <Text>{clip(item.text, expanded ? 200 : 12, inner)}</Text>
-        </Box>
-      );
+      return [[{ text: 'model', color: 'magenta' }, { text: ` (${item.tokensIn} in / ${item.tokensOut} out)`, dim: true }], ...block(item.text, width, mode, limits.model)];
     case 'tool': {
-      const result = item.result;
-      return (
-        <Box flexDirection="column">
-          <Text>
-            <Text color="blue">→ {item.name}</Text> <Text dimColor>{clip(argumentsText(item.args), 1, inner - item.name.length)}</Text>
-          </Text>
-          {result ? (
-            <Box marginLeft={2}>
-              <Text color={result.ok ? undefined : 'red'}>{clip(result.text, expanded ? 400 : COLLAPSED_LINES, inner)}</Text>
-            </Box>
-          ) : (
-            <Box marginLeft={2}>
-              <Text dimColor>running…</Text>
-            </Box>
-          )}
-        </Box>
-      );
+      const args = argumentsText(item.args);
+      const head: Line = [{ text: `→ ${item.name}`, color: 'blue' }, { text: ` ${mode === 'full' ? '' : shortEnd(args, Math.max(10, width - item.name.length - 3))}`, dim: true }];
+      const full = mode === 'full' ? block(args, width, mode, 0, () => ({ dim: true }), '  ') : [];
+      const result = item.result ? block(item.result.text, width, mode, limits.result, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ') : [{ text: '  running…', dim: true }];
+      return [head, ...full, ...result];
     }
-    case 'tests':
-      return (
-        <Box flexDirection="column">
-          <Text>
-            <Text bold>{item.purpose === 'validate' ? 'selected tests' : item.purpose === 'agent' ? 'run_tests' : 'every failing test'}</Text>: <Text color={item.passed === item.total ? 'green' : 'red'}>{item.passed}/{item.total} passed</Text>
-          </Text>
-          {item.purpose === 'evaluate' ? null : <TestGrid outcomes={item.outcomes} width={width} />}
-        </Box>
-      );
+    case 'tests': {
+      const label = item.purpose === 'validate' ? 'selected tests' : item.purpose === 'agent' ? 'run_tests' : 'every failing test';
+      const head: Line = [{ text: label, bold: true }, { text: ': ' }, { text: `${item.passed}/${item.total} passed`, color: item.passed === item.total ? 'green' : 'red' }];
+      if (item.purpose === 'evaluate' && mode !== 'full') return [head];
+      return [head, ...gridLines(item.outcomes, width - 2).map((line): Line => [{ text: '  ' }, ...(Array.isArray(line) ? line : [line])])];
+    }
     case 'revision':
-      return (
-        <Box flexDirection="column">
-          <Text>
-            <Text color="yellow">✎ {item.side === 'tests' ? 'tests' : 'code'} revised</Text>{' '}
-            <Text dimColor>
-              ({item.iteration ? `test run ${item.iteration}` : 'written first'} · +{item.added} −{item.removed})
-            </Text>
-          </Text>
-          <Box marginLeft={2} flexDirection="column">
-            {clip(item.diff, expanded ? 400 : 6, inner)
-              .split('\n')
-              .map((line, i) => (
-                <Text key={i} color={line.startsWith('+') ? 'green' : line.startsWith('-') ? 'red' : undefined}>
-                  {line}
-                </Text>
-              ))}
-          </Box>
-        </Box>
-      );
-    case 'note':
-      return <Text color={item.tone === 'warning' ? 'yellow' : item.tone === 'human' ? 'green' : undefined}>{item.tone === 'human' ? '👤 ' : '• '}{item.text}</Text>;
+      return [
+        [{ text: `✎ ${item.side === 'tests' ? 'tests' : 'code'} revised`, color: 'yellow' }, { text: ` (${item.iteration ? `test run ${item.iteration}` : 'written first'} · +${item.added} −${item.removed})`, dim: true }],
+        ...block(item.diff, width, mode, limits.diff, diffStyle, '  '),
+      ];
+    case 'note': {
+      const color = item.tone === 'warning' ? 'yellow' : item.tone === 'human' ? 'green' : undefined;
+      return wrapText(`${item.tone === 'human' ? '👤 ' : '• '}${item.text}`, width - 1).map((text) => ({ text, color }));
+    }
   }
 }
 
-/** ✓/✗ per test, one line each (names shortened to fit). */
-export function TestGrid({ outcomes, width }: { outcomes: Record<string, string>; width: number }) {
-  return (
-    <Box flexDirection="column" marginLeft={2}>
-      {Object.entries(outcomes).map(([nodeid, outcome]) => {
-        const name = nodeid.length > width - 8 ? `…${nodeid.slice(nodeid.length - width + 9)}` : nodeid;
-        const ok = outcome === 'passed';
-        return (
-          <Text key={nodeid}>
-            <Text color={ok ? 'green' : 'red'}>{ok ? '✓' : '✗'}</Text> {name} {ok ? '' : <Text dimColor>{outcome}</Text>}
-          </Text>
-        );
-      })}
-    </Box>
-  );
+/** A one-line summary of an item, for the list of earlier outputs. */
+export function itemTitle(item: TranscriptItem): string {
+  switch (item.kind) {
+    case 'phase':
+      return `── ${item.text}`;
+    case 'model':
+      return `model: ${item.text.trim().split('\n')[0]}`;
+    case 'tool':
+      return `→ ${item.name} ${argumentsText(item.args)}${item.result ? ` (${item.result.text.split('\n').length} lines${item.result.ok ? '' : ', failed'})` : ''}`;
+    case 'tests':
+      return `${item.purpose === 'validate' ? 'selected tests' : item.purpose === 'agent' ? 'run_tests' : 'every failing test'}: ${item.passed}/${item.total} passed`;
+    case 'revision':
+      return `✎ ${item.side} revised (${item.iteration ? `test run ${item.iteration}` : 'written first'} · +${item.added} −${item.removed})`;
+    case 'note':
+      return item.text;
+  }
+}
+
+/**
+ * One entry of the agent's transcript (finished, or the latest). With `maxLines` it is cut to fit
+ * the live region, its last row saying how much more there is.
+ */
+export function TranscriptItemView({ item, width, expanded = false, maxLines }: { item: TranscriptItem; width: number; expanded?: boolean; maxLines?: number }) {
+  const lines = itemLines(item, width, expanded ? 'expanded' : 'collapsed');
+  return <Lines lines={maxLines === undefined ? lines : capItem(lines, maxLines)} />;
+}
+
+/** An item's rows cut to `max`, saying where the rest is. */
+export function capItem(lines: Line[], max: number): Line[] {
+  return cap(lines, max, (n) => ({ text: `  … ${n} more lines (o opens it in full)`, dim: true }));
 }

@@ -1,138 +1,20 @@
-import { Box, Static, Text, useInput } from 'ink';
-import { useState } from 'react';
-import type { CommandDecision } from '../../engine/run/pilot';
-import { TestGrid, TranscriptItemView } from '../components/transcript-item';
+import { Box, Static, Text } from 'ink';
+import { useEffect, useState } from 'react';
+import { ItemBrowser } from '../components/item-browser';
+import { Lines } from '../components/line-view';
+import { allocate, wrapText, type Claim, type Line } from '../components/lines';
+import { ScrollView } from '../components/scroll-view';
+import { TestGrid } from '../components/test-grid';
+import { capItem, itemLines, TranscriptItemView } from '../components/transcript-item';
 import type { Prompt, Takeover } from '../controller';
-import { keyHint } from '../keys';
+import { hintRows, keyHint } from '../keys';
 import type { TranscriptItem, ViewState } from '../view-state';
+import { CancelledPrompt, CommandPrompt, DebuggerPane, Footer, footerRows, Header, HEADER_ROWS, promptRows } from './agent-parts';
+import { TddPanel, tddPanelRows, testFileLines } from './tdd-panel';
+import { useKeys } from '../components/use-keys';
 
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
-
-/** Where the agent is: pre-generation round i/15, or refinement attempt j/5 and its stage. */
-export function phaseLine(view: ViewState): string {
-  const a = view.agent;
-  switch (a.phase) {
-    case 'pregen':
-      return `pre-generation · round ${a.round}/${a.pregenRounds}`;
-    case 'validate':
-      return 'running the selected tests';
-    case 'rrw':
-      return `refinement attempt ${a.attempt}/${a.attempts} · ${a.stage?.replace(/-/g, ' ')} · round ${a.round}`;
-    case 'tdd-setup':
-      return `tests first · round ${a.round}/${a.tdd?.setupRounds ?? '?'}`;
-    case 'tdd':
-      return `co-refinement · test run ${a.tdd?.iteration}/${a.tdd?.iterations} · round ${a.round}`;
-    case 'evaluate':
-      return 'evaluating on every failing test';
-    case 'done':
-      return 'done';
-    default:
-      return 'preparing the tools';
-  }
-}
-
-export function Header({ view, width }: { view: ViewState; width: number }) {
-  const s = view.session;
-  return (
-    <Box flexDirection="column" borderStyle="single" borderBottom borderTop={false} borderLeft={false} borderRight={false}>
-      <Text wrap="truncate">
-        <Text bold>tenet</Text> · {s?.target ?? '…'} {s?.mode === 'blank' ? <Text dimColor>(benchmark)</Text> : ''} · <Text color="cyan">{phaseLine(view)}</Text>
-      </Text>
-      <Text wrap="truncate" dimColor>
-        {s ? `model: ${s.modelLabel}` : ''}
-        {width > 100 && s ? ` · session ${s.id}` : ''}
-      </Text>
-    </Box>
-  );
-}
-
-export function Footer({ view, takeover, notice, keys }: { view: ViewState; takeover: Takeover; notice?: string; keys: string }) {
-  const t = view.totals;
-  return (
-    <Box flexDirection="column" marginTop={1}>
-      <Text wrap="truncate">
-        tokens {t.inputTokens.toLocaleString('en')} in / {t.outputTokens.toLocaleString('en')} out · {money(t.costUsd)} · {t.modelCalls} model calls · {t.toolCalls} tool calls
-      </Text>
-      {takeover === 'requested' ? <Text color="yellow">takeover: waiting for the agent's current step to end</Text> : null}
-      {takeover === 'active' ? <Text color="green">you have the debugger; the agent waits</Text> : null}
-      <Text wrap="truncate" dimColor>
-        {notice ?? keys}
-      </Text>
-    </Box>
-  );
-}
-
-function DebuggerPane({ view, takeover, width, lines, onSend }: { view: ViewState; takeover: Takeover; width: number; lines: number; onSend: (line: string) => void }) {
-  const [input, setInput] = useState('');
-  useInput(
-    (char, key) => {
-      if (key.return) {
-        onSend(input);
-        setInput('');
-      } else if (key.backspace || key.delete) setInput((v) => v.slice(0, -1));
-      else if (!key.ctrl && !key.meta && char && !key.escape) setInput((v) => v + char);
-    },
-    { isActive: takeover === 'active' },
-  );
-  const shown = view.debugger.lines.slice(-lines);
-  return (
-    <Box flexDirection="column" borderStyle="round" borderColor={takeover === 'active' ? 'green' : 'gray'} paddingX={1}>
-      <Text bold>
-        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''} {takeover === 'active' ? '· yours: type a command, Enter sends, Esc hands back' : ''}
-      </Text>
-      {shown.map((line, i) => (
-        <Text key={i} wrap="truncate" color={line.who === 'human' ? 'green' : line.who === 'agent' ? 'magenta' : undefined}>
-          {line.text.length > width - 4 ? line.text.slice(0, width - 5) : line.text || ' '}
-        </Text>
-      ))}
-      {takeover === 'active' ? (
-        <Text>
-          <Text color="green">{view.debugger.mode === 'pdb' ? '(Pdb) ' : '$ '}</Text>
-          {input}
-          <Text inverse> </Text>
-        </Text>
-      ) : null}
-    </Box>
-  );
-}
-
-function CommandPrompt({ prompt }: { prompt: Extract<Prompt, { kind: 'approve-command' }> & { allowAlways(): void } }) {
-  const [reason, setReason] = useState<string | undefined>(undefined);
-  useInput((char, key) => {
-    if (reason !== undefined) {
-      if (key.return) prompt.resolve({ run: false, reason } satisfies CommandDecision);
-      else if (key.escape) setReason(undefined);
-      else if (key.backspace || key.delete) setReason((r) => (r ?? '').slice(0, -1));
-      else if (char && !key.ctrl) setReason((r) => (r ?? '') + char);
-      return;
-    }
-    if (char === 'y') prompt.resolve({ run: true });
-    else if (char === 'a') {
-      prompt.allowAlways();
-      prompt.resolve({ run: true });
-    } else if (char === 'e') setReason('');
-    else if (key.escape) prompt.resolve({ stop: true });
-  });
-  return (
-    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-      <Text bold>The agent wants to run a shell command:</Text>
-      <Text color="yellow">$ {prompt.command}</Text>
-      {reason === undefined ? <Text dimColor>{keyHint('command')}</Text> : <Text>Why not? {reason}<Text inverse> </Text> <Text dimColor>(Enter sends)</Text></Text>}
-    </Box>
-  );
-}
-
-function CancelledPrompt({ prompt }: { prompt: Extract<Prompt, { kind: 'cancelled-call' }> }) {
-  useInput((char, key) => {
-    if (key.return || char === 'r') prompt.resolve('retry');
-    else if (char === 's' || key.escape) prompt.resolve('stop');
-  });
-  return (
-    <Box borderStyle="round" borderColor="yellow" paddingX={1}>
-      <Text>The model call was cancelled. Enter: make it again · s: stop the agent and evaluate what it has</Text>
-    </Box>
-  );
-}
+export { Footer, Header, phaseLine } from './agent-parts';
+export { TddPanel } from './tdd-panel';
 
 export interface AgentScreenProps {
   view: ViewState;
@@ -140,80 +22,129 @@ export interface AgentScreenProps {
   takeover: Takeover;
   notice?: string;
   width: number;
+  /** Rows the live part may use: Ink clears the whole terminal once it is as tall as the window. */
   height: number;
   allowAlways(): void;
   onSend(line: string): void;
+  /**
+   * `replay`: no <Static> (stepping back must take lines away): the earlier items that fit are
+   * drawn in the live part, above the latest; no prompts.
+   */
+  mode?: 'live' | 'replay';
+  /** A viewer (earlier outputs, the test file) opened or closed: its keys are not the screen's. */
+  onViewer?(open: boolean): void;
+}
+
+type Viewer = 'items' | 'test-file' | undefined;
+
+/** The rows of the earlier items that fit in `rows`, newest last (a replay's transcript). */
+function historyLines(items: readonly TranscriptItem[], width: number, rows: number): Line[] {
+  const blocks: Line[][] = [];
+  let left = rows;
+  for (let i = items.length - 1; i >= 0 && left >= 2; i--) {
+    const lines = itemLines(items[i]!, width);
+    const block = lines.length <= left ? lines : capItem(lines, left);
+    blocks.unshift(block);
+    left -= block.length;
+  }
+  return blocks.flat();
 }
 
 /**
  * The agent at work: finished transcript items in Ink's <Static> (never re-rendered), the latest
- * item and the streaming model text live, the debugger pane, and a footer with the running cost.
+ * item and the streaming model text live, the tests, the debugger pane, and a footer with the
+ * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
+ * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend }: AgentScreenProps) {
+export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, mode = 'live', onViewer }: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
   const [showDebugger, setShowDebugger] = useState(true);
-  useInput(
-    (char) => {
+  const [viewer, setViewer] = useState<Viewer>(undefined);
+  const testFile = view.agent.tdd?.testFile;
+  // A question of the engine (or a takeover) takes the screen back from a viewer.
+  const shown: Viewer = prompt || takeover !== 'off' ? undefined : viewer;
+  useEffect(() => onViewer?.(shown !== undefined), [shown, onViewer]);
+  useKeys(
+    (char, key) => {
+      if (shown) {
+        if (shown === 'test-file' && (key.escape || char === 'v' || char === 'q')) setViewer(undefined);
+        return;
+      }
       if (char === 'e') setExpanded((e) => !e);
       else if (char === 'd') setShowDebugger((d) => !d);
+      else if (char === 'o') setViewer('items');
+      else if (char === 'v' && testFile) setViewer('test-file');
     },
     { isActive: takeover !== 'active' && !prompt },
   );
+
   const items = view.agent.items;
-  const done: TranscriptItem[] = items.slice(0, -1);
+  const replay = mode === 'replay';
+  const done: TranscriptItem[] = replay ? [] : items.slice(0, -1);
   const current = items.at(-1);
+  // `v` only means something once the agent has written tests (TDD strategies).
+  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [], testFile ? [] : ['v']);
+  const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover));
+
+  if (shown) {
+    return (
+      <Box flexDirection="column">
+        <Static items={done}>{(item) => <TranscriptItemView key={item.id} item={item} width={width} />}</Static>
+        <Header view={view} width={width} clock={replay ? 'recorded' : 'wall'} />
+        {shown === 'items' ? (
+          <ItemBrowser items={items} width={width} height={Math.max(3, body)} onClose={() => setViewer(undefined)} />
+        ) : (
+          <ScrollView title={`${testFile!.path} · version ${testFile!.versions}`} lines={testFileLines(testFile!.code, width)} height={Math.max(3, body)} hint="Esc or v closes" />
+        )}
+      </Box>
+    );
+  }
+
   const debuggerOpen = takeover !== 'off' || (showDebugger && view.debugger.lines.length > 0);
-  const liveLines = view.agent.live.split('\n').slice(-Math.max(3, Math.floor(height / 4)));
+  const currentLines = current ? itemLines(current, width, expanded ? 'expanded' : 'collapsed') : [];
+  const live = view.agent.live ? wrapText(view.agent.live, width) : [];
+  const tests = Object.keys(view.agent.tests).length;
+  const tdd = view.agent.tdd;
+  const debuggerWant = 3 + Math.min(12, Math.max(3, view.debugger.lines.length)) + (takeover === 'active' ? 1 : 0);
+  const none: Claim = { min: 0, want: 0 };
+  const claims: Record<string, Claim> = {
+    prompt: { min: promptRows(prompt, width, body), want: promptRows(prompt, width, body) },
+    takeover: takeover !== 'off' ? { min: 5, want: debuggerWant } : none,
+    current: current ? { min: 2, want: currentLines.length } : none,
+    retry: view.agent.retry ? { min: 1, want: 1 } : none,
+    live: live.length ? { min: 2, want: 1 + Math.min(live.length, Math.max(3, Math.floor(height / 4))) } : none,
+    tests: tests ? { min: 3, want: 2 + tests } : none,
+    tdd: tdd ? { min: 2, want: tddPanelRows(tdd) } : none,
+    debugger: debuggerOpen && takeover === 'off' ? { min: 5, want: Math.min(debuggerWant, 3 + Math.floor(height / 3)) } : none,
+  };
+  const names = Object.keys(claims);
+  const given = Object.fromEntries(allocate(body, Object.values(claims)).map((rows, i) => [names[i]!, rows]));
+  const history = replay && current ? historyLines(items.slice(0, -1), width, body - Object.values(given).reduce((a, b) => a + b, 0)) : [];
+  const debuggerRows = given.takeover || given.debugger || 0;
   return (
     <Box flexDirection="column">
       <Static items={done}>{(item) => <TranscriptItemView key={item.id} item={item} width={width} />}</Static>
-      <Header view={view} width={width} />
-      {current ? <TranscriptItemView item={current} width={width} expanded={expanded} /> : null}
-      {view.agent.retry ? <Text color="yellow">model call failed: {view.agent.retry}</Text> : null}
-      {view.agent.live ? (
+      <Header view={view} width={width} clock={replay ? 'recorded' : 'wall'} />
+      <Lines lines={history} />
+      {given.current ? <Lines lines={capItem(currentLines, given.current)} /> : null}
+      {given.retry ? <Text color="yellow" wrap="truncate">model call failed: {view.agent.retry}</Text> : null}
+      {given.live ? (
         <Box flexDirection="column">
           <Text color="magenta">model…</Text>
-          <Text>{liveLines.join('\n')}</Text>
+          <Lines lines={live.slice(-(given.live - 1)).map((text) => ({ text }))} />
         </Box>
       ) : null}
-      {Object.keys(view.agent.tests).length ? (
+      {given.tests ? (
         <Box flexDirection="column" marginTop={1}>
           <Text bold>selected tests</Text>
-          <TestGrid outcomes={view.agent.tests} width={width} />
+          <TestGrid outcomes={view.agent.tests} width={width} max={given.tests - 2} />
         </Box>
       ) : null}
-      {view.agent.tdd ? <TddPanel tdd={view.agent.tdd} width={width} /> : null}
-      {debuggerOpen ? <DebuggerPane view={view} takeover={takeover} width={width} lines={Math.max(3, Math.min(12, Math.floor(height / 3)))} onSend={onSend} /> : null}
-      {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} /> : null}
-      {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} /> : null}
-      <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={takeover === 'active' ? keyHint('takeover') : `${keyHint('agent')} · ? keys`} />
-    </Box>
-  );
-}
-
-/**
- * TDD strategies: the agent's test file (name, version, size), which side each iteration revised
- * (T for tests, C for code), and its tests' latest outcomes.
- */
-export function TddPanel({ tdd, width }: { tdd: NonNullable<ViewState['agent']['tdd']>; width: number }) {
-  const file = tdd.testFile;
-  const byIteration = new Map<number, Set<string>>();
-  for (const r of tdd.revisions) byIteration.set(r.iteration, new Set([...(byIteration.get(r.iteration) ?? []), r.side === 'tests' ? 'T' : 'C']));
-  const track = [...byIteration.entries()].map(([i, sides]) => `${i === 0 ? 'first' : i}:${[...sides].sort().reverse().join('')}`).join(' ');
-  return (
-    <Box flexDirection="column" marginTop={1}>
-      <Text>
-        <Text bold>generated tests</Text>{' '}
-        {file ? (
-          <Text dimColor>
-            {file.path} · version {file.versions} · {file.code.split('\n').length} lines
-          </Text>
-        ) : (
-          <Text dimColor>not written yet</Text>
-        )}
-        {track ? <Text dimColor> · revisions {track}</Text> : null}
-      </Text>
-      {Object.keys(tdd.outcomes).length ? <TestGrid outcomes={tdd.outcomes} width={width} /> : null}
+      {given.tdd && tdd ? <TddPanel tdd={tdd} width={width} rows={given.tdd} /> : null}
+      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} /> : null}
+      {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} /> : null}
+      {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
+      {replay ? <Footer view={view} takeover="off" keys={[]} /> : <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={keys} />}
     </Box>
   );
 }

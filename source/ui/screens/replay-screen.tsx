@@ -1,21 +1,24 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import type { EngineEvent } from '../../engine/events';
 import { HelpOverlay } from '../components/help-overlay';
-import { TestGrid, TranscriptItemView } from '../components/transcript-item';
-import { keyHint } from '../keys';
-import { JUMPS, ReplayCursor, SPEEDS } from '../replay';
-import { useTerminalSize } from '../use-terminal-size';
-import { Footer, Header } from './agent-screen';
+import { TooSmall } from '../components/too-small';
+import { hintRows } from '../keys';
+import { JUMPS, ReplayCursor, stepSpeed } from '../replay';
+import { tooSmall, useTerminalSize } from '../use-terminal-size';
+import { AgentScreen } from './agent-screen';
 import { ResultScreen } from './result-screen';
 import { ThmScreen } from './thm-screen';
+import { useKeys } from '../components/use-keys';
 
 const speedLabel = (speed: number) => (Number.isFinite(speed) ? `${speed}×` : 'max');
+const ignore = () => undefined;
 
 /**
  * A saved session played back in the live screens: play/pause, step either way, change speed, and
- * jump to the next tool call, test run or refinement stage. The developer's decisions (an
- * override of THM's tests, commands typed in a takeover) show where they happened.
+ * jump to the next tool call, test run or stage. The developer's decisions (an override of THM's
+ * tests, commands typed in a takeover, the patch) show where they happened. The status line on top
+ * and the keys below always fit: the screens get the rows in between.
  */
 export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed = 1 }: { id: string; events: readonly (EngineEvent & { ts?: string })[]; onBack(): void; autoplay?: boolean; initialSpeed?: number }) {
   const cursor = useMemo(() => new ReplayCursor(events), [events]);
@@ -24,6 +27,8 @@ export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed
   const [playing, setPlaying] = useState(autoplay);
   const [speed, setSpeed] = useState<number>(initialSpeed);
   const [help, setHelp] = useState(false);
+  // A viewer of the agent screen is open: its keys (arrows, Esc) are not the replay's.
+  const [viewer, setViewer] = useState(false);
   const atEnd = index >= cursor.length;
 
   useEffect(() => {
@@ -37,11 +42,12 @@ export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed
     return () => clearTimeout(timer);
   }, [playing, index, speed, atEnd, cursor]);
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (help) {
       if (input === '?' || key.escape) setHelp(false);
       return;
     }
+    if (viewer) return;
     if (input === '?') setHelp(true);
     else if (input === ' ') setPlaying((p) => !p);
     else if (key.rightArrow) {
@@ -50,52 +56,37 @@ export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed
     } else if (key.leftArrow) {
       setPlaying(false);
       setIndex((i) => Math.max(0, i - 1));
-    } else if (input === '+' || input === '-') {
-      const at = SPEEDS.indexOf(speed as (typeof SPEEDS)[number]);
-      setSpeed(SPEEDS[Math.max(0, Math.min(SPEEDS.length - 1, at + (input === '+' ? 1 : -1)))]!);
-    } else if (input === 'n' || input === 't' || input === 'r') {
+    } else if (input === '+' || input === '-') setSpeed((s) => stepSpeed(s, input === '+' ? 1 : -1));
+    else if (input === 'n' || input === 't' || input === 'r') {
       setPlaying(false);
       setIndex((i) => cursor.next(i, JUMPS[input]));
     } else if (input === 'q' || key.escape) onBack();
   });
 
-  if (help) return <HelpOverlay screens={['replay']} />;
+  if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
+  if (help) return <HelpOverlay screens={['replay', 'viewer', 'quitOnce']} width={width} height={height - 1} />;
   const view = cursor.viewAt(index);
   const status = `replay ${id} · event ${index}/${cursor.length} · ${playing && !atEnd ? '▶' : '⏸'} ${speedLabel(speed)}`;
-  let body;
+  const keys = hintRows('replay', width);
+  // The status line, the keys, and the row Ink keeps free under the frame.
+  const body = height - 2 - keys.length;
+  let screen;
   if (view.result) {
-    body = <ResultScreen result={view.result} width={width} height={height - 4} />;
+    screen = <ResultScreen result={view.result} width={width} height={body} replay {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})} {...(view.patch ? { decision: view.patch } : {})} />;
   } else if (!view.thm.approval) {
-    body = <ThmScreen view={view} width={width} height={height - 4} />;
+    screen = <ThmScreen view={view} width={width} height={body} clock="recorded" />;
   } else {
-    // No <Static> here: stepping back must be able to take lines away. The latest items that fit.
-    const items = view.agent.items.slice(-Math.max(3, Math.floor((height - 12) / 3)));
-    body = (
-      <Box flexDirection="column">
-        <Header view={view} width={width} />
-        {items.map((item) => (
-          <TranscriptItemView key={item.id} item={item} width={width} />
-        ))}
-        {view.agent.live ? <Text color="magenta">model… {view.agent.live.split('\n').slice(-3).join('\n')}</Text> : null}
-        {Object.keys(view.agent.tests).length ? <TestGrid outcomes={view.agent.tests} width={width} /> : null}
-        {view.debugger.lines.length ? (
-          <Box flexDirection="column" borderStyle="round" borderColor="gray" paddingX={1}>
-            {view.debugger.lines.slice(-5).map((line, i) => (
-              <Text key={i} wrap="truncate" color={line.who === 'human' ? 'green' : line.who === 'agent' ? 'magenta' : undefined}>
-                {line.text || ' '}
-              </Text>
-            ))}
-          </Box>
-        ) : null}
-        <Footer view={view} takeover="off" keys="" />
-      </Box>
-    );
+    screen = <AgentScreen view={view} takeover="off" width={width} height={body} allowAlways={ignore} onSend={ignore} mode="replay" onViewer={setViewer} />;
   }
   return (
     <Box flexDirection="column">
-      <Text inverse>{` ${status} `}</Text>
-      {body}
-      <Text dimColor>{keyHint('replay')} · ? keys</Text>
+      <Text inverse wrap="truncate">{` ${status} `}</Text>
+      {screen}
+      {keys.map((row, i) => (
+        <Text key={i} dimColor wrap="truncate">
+          {row}
+        </Text>
+      ))}
     </Box>
   );
 }

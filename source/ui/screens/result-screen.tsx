@@ -1,64 +1,109 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useState } from 'react';
 import type { RunResult } from '../../engine/events';
 import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
-import { TestGrid } from '../components/transcript-item';
+import { Lines } from '../components/line-view';
+import { hardWrap, wrapText, type Line } from '../components/lines';
+import { ScrollView } from '../components/scroll-view';
+import { gridLines } from '../components/test-grid';
 import type { Prompt } from '../controller';
-import { keyHint } from '../keys';
+import { hintRows } from '../keys';
+import type { PatchDecision } from '../view-state';
+import { useKeys } from '../components/use-keys';
 
-function DiffView({ patch, lines }: { patch: string; lines: number }) {
-  const all = patch.replace(/\n$/, '').split('\n');
-  const shown = all.slice(0, lines);
-  return (
-    <Box flexDirection="column">
-      {shown.map((line, i) => (
-        <Text key={i} wrap="truncate" color={line.startsWith('+') && !line.startsWith('+++') ? 'green' : line.startsWith('-') && !line.startsWith('---') ? 'red' : line.startsWith('@@') ? 'cyan' : undefined}>
-          {line || ' '}
-        </Text>
-      ))}
-      {all.length > lines ? <Text dimColor>… {all.length - lines} more lines (tenet show prints the whole patch)</Text> : null}
-    </Box>
-  );
+const diffColor = (line: string) => (line.startsWith('+') && !line.startsWith('+++') ? 'green' : line.startsWith('-') && !line.startsWith('---') ? 'red' : line.startsWith('@@') ? 'cyan' : undefined);
+
+/** The patch as rows, long lines wrapped so that nothing of a change is cut off. */
+export function diffLines(patch: string, width: number): Line[] {
+  return patch
+    .replace(/\n$/, '')
+    .split('\n')
+    .flatMap((line) => hardWrap(line, width).map((text) => ({ text, color: diffColor(line) })));
+}
+
+/** What happened to the patch, for the last line (the session's patch.decision event). */
+export function decisionText(decision: PatchDecision): string {
+  if (decision.decision === 'accept') return decision.applied ? 'patch applied to the checkout' : `patch not applied: ${decision.reason ?? 'the checkout refused it'}`;
+  return decision.decision === 'save' ? 'patch kept in the session only (tenet show prints it)' : 'patch rejected';
+}
+
+export interface ResultScreenProps {
+  result: RunResult;
+  prompt?: Extract<Prompt, { kind: 'accept-patch' }>;
+  width: number;
+  /** Rows the screen may use. */
+  height: number;
+  /** The tests the agent was shown (THM's approved selection): the rest were hidden. */
+  selected?: readonly string[];
+  /** What was decided about the patch, once it was. */
+  decision?: PatchDecision;
+  /** In a replay `t` steps to the next test run: the tests list is then not on a key. */
+  replay?: boolean;
 }
 
 /**
- * The outcome: the diff of the implementation, the selected and hidden tests, tokens, cost and
- * cost of a pass; apply the patch to the checkout, reject it, or save and quit.
+ * The outcome: a summary of the tests (every failing one named, selected or hidden), tokens, cost
+ * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
+ * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height }: { result: RunResult; prompt?: Extract<Prompt, { kind: 'accept-patch' }>; width: number; height: number }) {
-  useInput(
-    (char) => {
-      if (!prompt) return;
-      if (char === 'a') prompt.resolve(true);
-      else if (char === 'r' || char === 's') prompt.resolve(false);
-    },
-    { isActive: !!prompt },
-  );
+export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false }: ResultScreenProps) {
+  const [showTests, setShowTests] = useState(false);
+  useKeys((char) => {
+    if (char === 't' && !replay) setShowTests((s) => !s);
+    if (!prompt) return;
+    if (char === 'a') prompt.resolve(true);
+    else if (char === 'r') prompt.resolve(false);
+    // Saving keeps the patch in the session only (tenet show prints it), recorded as such.
+    else if (char === 's') prompt.resolve('save');
+  });
+  const entries = Object.entries(result.tests);
+  const passed = entries.filter(([, o]) => o === 'passed').length;
+  const failing = Object.fromEntries(entries.filter(([, o]) => o !== 'passed'));
+  const head: Line[] = [
+    ...wrapText(`${result.pass ? 'PASS' : 'FAIL'} (${result.stopReason}) · selected tests ${result.selectedTests.passed}/${result.selectedTests.total} · hidden tests ${result.hiddenTests.passed}/${result.hiddenTests.total}`, width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : 'red' })),
+    ...wrapText(
+      `${result.usage.inputTokens.toLocaleString('en')} tokens in / ${result.usage.outputTokens.toLocaleString('en')} out · ${result.usage.modelCalls} model calls · ${result.usage.toolCalls} tool calls · $${result.costUsd.toFixed(4)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
+      width,
+    ).map((text) => ({ text })),
+    ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
+    ...(result.testQuality ? wrapText(describeTestQuality(result.testQuality), width).map((text) => ({ text })) : []),
+    ...(result.failure ? describeFailure(result.failure).flatMap((line) => wrapText(line, width)).map((text) => ({ text, color: 'yellow' })) : []),
+  ];
+  const summary: Line = {
+    text: `tests: ${passed}/${entries.length} passed${selected ? ` · ${entries.filter(([id]) => selected.includes(id)).length} selected, ${entries.filter(([id]) => !selected.includes(id)).length} hidden` : ''}${entries.length && !replay && !showTests ? ' · t lists them all' : ''}`,
+    bold: true,
+  };
+  const footer = prompt ? hintRows('result', width) : [decision ? `${decisionText(decision)} · session ${result.sessionId} saved` : `session ${result.sessionId} saved`];
+  // Blank lines before the tests, the viewer and the footer, if the terminal has rows to spare.
+  const gap = height >= 20 ? 1 : 0;
+  const room = height - head.length - footer.length - 1 - 3 * gap;
+  const failingCount = Object.keys(failing).length;
+  // The failing tests take at most a third of the room: the diff is what is decided on.
+  const failingRows = Math.min(failingCount, Math.max(0, Math.floor(room / 3)));
+  const viewerRows = Math.max(3, room - failingRows);
+  const tests = gridLines(result.tests, width - 2, selected ? { selected } : {}).map((line): Line => [{ text: '  ' }, ...(Array.isArray(line) ? line : [line])]);
   return (
     <Box flexDirection="column">
-      <Text bold color={result.pass ? 'green' : 'red'}>
-        {result.pass ? 'PASS' : 'FAIL'} <Text color={undefined}>({result.stopReason})</Text> · selected tests {result.selectedTests.passed}/{result.selectedTests.total} · hidden tests {result.hiddenTests.passed}/
-        {result.hiddenTests.total}
-      </Text>
-      <Text>
-        {result.usage.inputTokens.toLocaleString('en')} tokens in / {result.usage.outputTokens.toLocaleString('en')} out · {result.usage.modelCalls} model calls · {result.usage.toolCalls} tool calls · $
-        {result.costUsd.toFixed(4)} · cost of a pass {result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · {(result.wallMs / 1000).toFixed(1)} s
-      </Text>
-      {result.testQuality ? <Text>{describeTestQuality(result.testQuality)}</Text> : null}
-      {result.failure
-        ? describeFailure(result.failure).map((line, i) => (
-            <Text key={i} color="yellow">
-              {line}
-            </Text>
-          ))
-        : null}
-      <Box marginTop={1} flexDirection="column">
-        <TestGrid outcomes={result.tests} width={width} />
+      <Lines lines={head} />
+      <Box marginTop={gap} flexDirection="column">
+        <Lines lines={[summary]} />
+        {failingRows ? <Lines marginLeft={2} lines={gridLines(failing, width - 2, { max: failingRows, ...(selected ? { selected } : {}) })} /> : null}
       </Box>
-      <Box marginTop={1} flexDirection="column">
-        {result.patch ? <DiffView patch={result.patch} lines={Math.max(6, height - Object.keys(result.tests).length - 10)} /> : <Text dimColor>No change to the target.</Text>}
+      <Box marginTop={gap} flexDirection="column">
+        {showTests ? (
+          <ScrollView key="tests" label="every test" hint="t: the diff" lines={tests} height={viewerRows} />
+        ) : result.patch ? (
+          <ScrollView key="diff" label={`diff of ${result.target.split('::')[0]}`} lines={diffLines(result.patch, width)} height={viewerRows} />
+        ) : (
+          <Text dimColor>No change to the target.</Text>
+        )}
       </Box>
-      <Box marginTop={1}>
-        <Text dimColor>{prompt ? keyHint('result') : `session ${result.sessionId} saved`}</Text>
+      <Box marginTop={gap} flexDirection="column">
+        {footer.map((row, i) => (
+          <Text key={i} dimColor wrap="truncate">
+            {row}
+          </Text>
+        ))}
       </Box>
     </Box>
   );

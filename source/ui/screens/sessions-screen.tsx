@@ -1,10 +1,14 @@
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { useState } from 'react';
 import type { CatalogEntry } from '../../engine/session/catalog';
 import type { LoadedSession } from '../../engine/session/load';
-import { keyHint } from '../keys';
-import { useTerminalSize } from '../use-terminal-size';
+import { HelpOverlay } from '../components/help-overlay';
+import { windowStart } from '../components/lines';
+import { TooSmall } from '../components/too-small';
+import { hintRows } from '../keys';
+import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { ReplayScreen } from './replay-screen';
+import { useKeys } from '../components/use-keys';
 
 /** `tenet sessions` in a terminal: the saved sessions; Enter replays one in the live screens. */
 export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: string): LoadedSession }) {
@@ -13,9 +17,15 @@ export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: 
   const [cursor, setCursor] = useState(Math.max(0, rows.length - 1));
   const [open, setOpen] = useState<LoadedSession | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  useInput(
+  const [help, setHelp] = useState(false);
+  useKeys(
     (input, key) => {
-      if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
+      if (help) {
+        if (input === '?' || key.escape) setHelp(false);
+        return;
+      }
+      if (input === '?') setHelp(true);
+      else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
       else if (key.downArrow) setCursor((c) => Math.min(rows.length - 1, c + 1));
       else if (key.return && rows[cursor]) {
         try {
@@ -29,12 +39,22 @@ export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: 
     { isActive: !open },
   );
   if (open) return <ReplayScreen id={open.id} events={open.events} onBack={() => setOpen(undefined)} />;
-  const room = Math.max(3, height - 5);
-  const first = Math.max(0, Math.min(cursor - Math.floor(room / 2), rows.length - room));
+  if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
+  if (help) return <HelpOverlay screens={['sessions', 'replay', 'quitOnce']} width={width} height={height - 1} />;
+  const keys = hintRows('sessions', width, 2, ['Ctrl+C quit']);
+  // The title, the empty-list or error line, the keys, and Ink's free row.
+  const room = Math.max(1, height - 3 - keys.length);
+  const first = windowStart(cursor, rows.length, room);
   return (
     <Box flexDirection="column">
-      <Text bold>Sessions ({rows.length})</Text>
-      {rows.length === 0 ? <Text dimColor>No saved sessions yet: tenet run or tenet demo saves one.</Text> : null}
+      <Text bold wrap="truncate">
+        Sessions ({rows.length})
+      </Text>
+      {rows.length === 0 ? (
+        <Text dimColor wrap="truncate">
+          No saved sessions yet: tenet run or tenet demo saves one.
+        </Text>
+      ) : null}
       {rows.slice(first, first + room).map((row, i) => {
         const at = first + i === cursor;
         const color = row.status === 'passed' ? 'green' : row.status === 'failed' || row.status === 'error' ? 'red' : 'yellow';
@@ -45,8 +65,16 @@ export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: 
           </Text>
         );
       })}
-      {error ? <Text color="red">{error}</Text> : null}
-      <Text dimColor>{keyHint('sessions')}</Text>
+      {error ? (
+        <Text color="red" wrap="truncate">
+          {error}
+        </Text>
+      ) : null}
+      {keys.map((row, i) => (
+        <Text key={`k${i}`} dimColor wrap="truncate">
+          {row}
+        </Text>
+      ))}
     </Box>
   );
 }

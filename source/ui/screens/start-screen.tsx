@@ -1,7 +1,11 @@
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
-import { keyHint } from '../keys';
-import { useTerminalSize } from '../use-terminal-size';
+import { HelpOverlay } from '../components/help-overlay';
+import { windowStart } from '../components/lines';
+import { TooSmall } from '../components/too-small';
+import { hintRows } from '../keys';
+import { tooSmall, useTerminalSize } from '../use-terminal-size';
+import { useKeys } from '../components/use-keys';
 
 export interface StartChoice {
   target: string;
@@ -29,50 +33,88 @@ export function StartScreen({ repo, functions: given, modelLabel, modelProblem, 
       live = false;
     };
   }, [given]);
-  const { height } = useTerminalSize();
+  const { width, height } = useTerminalSize();
   const [query, setQuery] = useState('');
   const [cursor, setCursor] = useState(0);
   const [blank, setBlank] = useState(false);
+  const [help, setHelp] = useState(false);
+  // The choice is made: draw an empty frame first, so the picker does not stay above the next screen.
+  const [picked, setPicked] = useState<StartChoice | undefined>(undefined);
+  useEffect(() => {
+    if (picked) onStart(picked);
+  }, [picked, onStart]);
   const matches = useMemo(() => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     return (functions ?? []).filter((f) => words.every((w) => f.toLowerCase().includes(w)));
   }, [query, functions]);
-  useInput((input, key) => {
-    if (key.escape) exit();
-    else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
-    else if (key.downArrow) setCursor((c) => Math.min(matches.length - 1, c + 1));
-    else if (key.tab) setBlank((b) => !b);
-    else if (key.return) {
-      if (matches[cursor] && !modelProblem) onStart({ target: matches[cursor]!, blank });
-    } else if (key.backspace || key.delete) {
-      setQuery((q) => q.slice(0, -1));
-      setCursor(0);
-    } else if (input && !key.ctrl && !key.meta) {
-      setQuery((q) => q + input);
-      setCursor(0);
-    }
-  });
-  const room = Math.max(3, height - 9);
-  const first = Math.max(0, Math.min(cursor - Math.floor(room / 2), matches.length - room));
+  useKeys(
+    (input, key) => {
+      if (help) {
+        if (input === '?' || key.escape) setHelp(false);
+        return;
+      }
+      // No function name has a `?`: it is the help key here too.
+      if (input === '?') setHelp(true);
+      else if (key.escape) exit();
+      else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
+      else if (key.downArrow) setCursor((c) => Math.min(matches.length - 1, c + 1));
+      else if (key.tab) setBlank((b) => !b);
+      else if (key.return) {
+        if (matches[cursor] && !modelProblem) setPicked({ target: matches[cursor]!, blank });
+      } else if (key.backspace || key.delete) {
+        setQuery((q) => q.slice(0, -1));
+        setCursor(0);
+      } else if (input && !key.ctrl && !key.meta) {
+        setQuery((q) => q + input);
+        setCursor(0);
+      }
+    },
+    { isActive: !picked },
+  );
+  if (picked) return null;
+  if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
+  if (help) return <HelpOverlay screens={['start', 'quitOnce']} width={width} height={height - 1} />;
+  const keys = hintRows('start', width, 2, ['Ctrl+C quit']);
+  // Title, model, mode, search line, the index error, the keys, and Ink's free row.
+  const room = Math.max(1, height - 5 - (indexError ? 1 : 0) - keys.length);
+  const first = windowStart(cursor, matches.length, room);
   return (
     <Box flexDirection="column">
-      <Text bold>tenet · {repo}</Text>
-      {modelProblem ? <Text color="red">{modelProblem}</Text> : <Text dimColor>model: {modelLabel}</Text>}
-      <Text>
+      <Text bold wrap="truncate">
+        tenet · {repo}
+      </Text>
+      {modelProblem ? (
+        <Text color="red" wrap="truncate">
+          {modelProblem}
+        </Text>
+      ) : (
+        <Text dimColor wrap="truncate">
+          model: {modelLabel}
+        </Text>
+      )}
+      <Text wrap="truncate">
         mode: <Text bold>{blank ? 'benchmark (the body is blanked, the original is ground truth)' : 'stub (you wrote the signature, docstring and tests)'}</Text> <Text dimColor>(Tab switches)</Text>
       </Text>
-      <Text>
+      <Text wrap="truncate">
         target: {query}
         <Text inverse> </Text> <Text dimColor>{functions ? `${matches.length} of ${functions.length} functions` : indexError ? '' : 'indexing the repository…'}</Text>
       </Text>
-      {indexError ? <Text color="red">Cannot list the repository's functions: {indexError}</Text> : null}
+      {indexError ? (
+        <Text color="red" wrap="truncate">
+          Cannot list the repository's functions: {indexError}
+        </Text>
+      ) : null}
       {matches.slice(first, first + room).map((name, i) => (
         <Text key={name} inverse={first + i === cursor} wrap="truncate">
           {first + i === cursor ? '❯ ' : '  '}
           {name}
         </Text>
       ))}
-      <Text dimColor>type to search · ↑ ↓ move · Enter start · Tab stub/benchmark · Esc quit · {keyHint('global', ['Ctrl+C twice'])}</Text>
+      {keys.map((row, i) => (
+        <Text key={`k${i}`} dimColor wrap="truncate">
+          {row}
+        </Text>
+      ))}
     </Box>
   );
 }

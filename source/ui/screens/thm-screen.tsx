@@ -1,11 +1,15 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useMemo, useState } from 'react';
-import { selectTests } from '../../engine/thm/clustering';
 import type { ThmFailingTest, ThmReport } from '../../engine/thm/report';
+import { Lines } from '../components/line-view';
+import { allocate, cap, hardWrap, shortEnd, shortStart, windowStart, wrapText, type Line } from '../components/lines';
 import { ProgressBar } from '../components/progress-bar';
+import { ScrollView } from '../components/scroll-view';
+import { useNow } from '../components/use-now';
 import type { Prompt } from '../controller';
-import { keyHint } from '../keys';
-import type { ViewState } from '../view-state';
+import { hintRows } from '../keys';
+import { propose, type ViewState } from '../view-state';
+import { useKeys } from '../components/use-keys';
 
 type Row = { kind: 'cluster'; index: number } | { kind: 'test'; nodeid: string; cluster: number | null } | { kind: 'heading'; text: string };
 
@@ -24,58 +28,73 @@ export function pickerRows(report: ThmReport, expanded: ReadonlySet<number>): Ro
   return rows;
 }
 
-/** THM's proposal for a budget T, as the engine computes it. */
-export function propose(report: ThmReport, T: number): string[] {
-  const reached = report.failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain }));
-  return selectTests(report.clusters, reached, T);
-}
-
-const short = (text: string, width: number) => (text.length > width ? `…${text.slice(text.length - width + 1)}` : text);
+export { propose };
 
 export interface ThmScreenProps {
   view: ViewState;
   prompt?: Extract<Prompt, { kind: 'approve-tests' }>;
   width: number;
+  /** Rows the screen may use (the caller has taken its own lines off). */
   height: number;
   /** The source of a test, for `v`. */
   sourceOf?: (nodeid: string) => Promise<string | undefined>;
+  /** `recorded`: a replay, timed by the recording's clock; `wall` (live): a clock that ticks each second. */
+  clock?: 'wall' | 'recorded';
 }
 
-function Progress({ view, width }: { view: ViewState; width: number }) {
+function Progress({ view, width, clock }: { view: ViewState; width: number; clock: 'wall' | 'recorded' }) {
   const { thm } = view;
-  const seconds = thm.startedAt ? (Date.now() - thm.startedAt) / 1000 : 0;
+  const now = useNow(clock === 'wall' && thm.startedAt > 0);
+  const end = clock === 'wall' ? now : view.at;
+  const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
   const label = thm.phase === 'original' ? 'checking the failing tests on the original code' : thm.phase === 'blank' ? 'running undecided tests blank' : 'running the suite against the unimplemented target';
+  const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : 'collecting the tests';
   return (
     <Box flexDirection="column">
-      <Text>Test Harness Mechanism: {label}</Text>
-      <Box>
-        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 50))} />
-        <Text>
-          {' '}
-          {thm.done}/{thm.total || '?'} tests · {thm.failing} failing · {seconds.toFixed(1)} s · {seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s
-        </Text>
-      </Box>
+      <Text wrap="truncate">Test Harness Mechanism: {label}</Text>
+      <Text wrap="truncate">
+        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 50))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}
+      </Text>
     </Box>
   );
+}
+
+/** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
+function failureLines(test: ThmFailingTest, rows: number, width: number): Line[] {
+  const report = (test.longrepr || test.message).trimEnd().split('\n');
+  return [
+    { text: '' },
+    { text: `how it fails (${test.outcome}${test.timedOut ? ', timed out' : test.crashed ? ', crashed' : ''}):`, dim: true },
+    ...report.slice(-Math.max(0, rows - 2)).map((line) => ({ text: shortEnd(line, width), color: /^E\s/.test(line) ? 'red' : undefined })),
+  ];
+}
+
+/** The rows under the list saying how the highlighted test reaches the target (its call chain, wrapped). */
+function chainLines(test: ThmFailingTest, width: number): Line[] {
+  const chain = cap(wrapText(test.chain.join(' → '), width), 4, () => '…');
+  return [{ text: '' }, { text: `chain of ${shortStart(test.nodeid, width - 10)}:`, dim: true }, ...chain.map((text) => ({ text }))];
 }
 
 /**
  * THM: a progress bar while the suite runs; then the clusters by direct caller, each expandable to
  * its tests and their call chains, the proposal marked, and keys to change it before approving.
+ * Every part is measured against the rows there are: the summary and the selection stay on top.
  */
-export function ThmScreen({ view, prompt, width, height, sourceOf }: ThmScreenProps) {
+export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall' }: ThmScreenProps) {
   const report = prompt?.report ?? view.thm.report;
   const [cursor, setCursor] = useState(0);
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set([0]));
   const [budget, setT] = useState<number | undefined>(undefined);
   const T = budget ?? report?.T ?? 3;
-  const [chosen, setChosen] = useState<string[] | undefined>(undefined);
+  const [toggled, setToggled] = useState<string[] | undefined>(undefined);
   const [source, setSource] = useState<{ nodeid: string; text: string } | undefined>(undefined);
-  const selection = chosen ?? report?.selected ?? [];
+  // THM's proposal for the T on screen: changing T is not an override, taking tests in or out is.
+  const proposal = useMemo(() => (report ? propose(report, T) : []), [report, T]);
+  const selection = toggled ?? proposal;
   const rows = useMemo(() => (report ? pickerRows(report, expanded) : []), [report, expanded]);
   const byId = useMemo(() => new Map<string, ThmFailingTest>((report?.failing ?? []).map((f) => [f.nodeid, f])), [report]);
 
-  useInput(
+  useKeys(
     (input, key) => {
       if (!report || !prompt) return;
       if (source) {
@@ -83,6 +102,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf }: ThmScreenPr
         return;
       }
       const row = rows[cursor];
+      const nodeidOf = (r: Row | undefined) => (r?.kind === 'test' ? r.nodeid : r?.kind === 'cluster' ? report.clusters[r.index]!.representative : undefined);
       if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
       else if (key.downArrow) setCursor((c) => Math.min(rows.length - 1, c + 1));
       else if (key.rightArrow && row?.kind === 'cluster') setExpanded((e) => new Set(e).add(row.index));
@@ -97,110 +117,107 @@ export function ThmScreen({ view, prompt, width, height, sourceOf }: ThmScreenPr
           setCursor(rows.findIndex((r) => r.kind === 'cluster' && r.index === index));
         }
       } else if (input === ' ' && row) {
-        const nodeid = row.kind === 'test' ? row.nodeid : row.kind === 'cluster' ? report.clusters[row.index]!.representative : undefined;
-        if (nodeid) {
-          setChosen((previous) => {
-            const current = previous ?? report.selected;
-            return current.includes(nodeid) ? current.filter((n) => n !== nodeid) : [...current, nodeid];
-          });
-        }
+        const nodeid = nodeidOf(row);
+        if (nodeid) setToggled((previous) => ((previous ?? proposal).includes(nodeid) ? (previous ?? proposal).filter((n) => n !== nodeid) : [...(previous ?? proposal), nodeid]));
       } else if (input === '+' || input === '-') {
-        const next = Math.max(1, T + (input === '+' ? 1 : -1));
-        setT(next);
-        setChosen(propose(report, next));
+        // A new T proposes again: the toggles made against the old proposal are dropped with it.
+        setT(Math.max(1, T + (input === '+' ? 1 : -1)));
+        setToggled(undefined);
       } else if (input === 'v' && row && sourceOf) {
-        const nodeid = row.kind === 'test' ? row.nodeid : row.kind === 'cluster' ? report.clusters[row.index]!.representative : undefined;
+        const nodeid = nodeidOf(row);
         if (nodeid) void sourceOf(nodeid).then((text) => setSource({ nodeid, text: text ?? '(source not found)' }));
       } else if (key.return) {
-        if (selection.length) prompt.resolve({ chosen: selection, by: 'human' });
+        // The T chosen goes with the tests, so the session records the proposal they are compared with.
+        const choice = { chosen: selection, by: 'human' as const, T };
+        if (selection.length) prompt.resolve(choice);
       } else if (input === 'a') {
-        prompt.resolve({ chosen: report.selected, by: 'human' });
+        const choice = { chosen: report.selected, by: 'human' as const, T: report.T };
+        prompt.resolve(choice);
       }
     },
     { isActive: !!prompt },
   );
 
-  if (!report) return <Progress view={view} width={width} />;
+  if (!report) return <Progress view={view} width={width} clock={clock} />;
   if (source) {
+    const code = source.text.split('\n').flatMap((line) => hardWrap(line, width - 4)).map((text) => ({ text }));
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1}>
-        <Text bold>{source.nodeid}</Text>
-        <Text>{source.text.split('\n').slice(0, Math.max(5, height - 6)).join('\n')}</Text>
-        <Text dimColor>Esc or v to close</Text>
+        <ScrollView title={shortStart(source.nodeid, width - 4)} lines={code} height={Math.max(3, height - 2)} hint="Esc or v closes" />
       </Box>
     );
   }
   const c = report.counts;
-  // A window of rows around the cursor, for small terminals.
-  const room = Math.max(4, height - 9);
-  const first = Math.max(0, Math.min(cursor - Math.floor(room / 2), rows.length - room));
-  const visible = rows.slice(first, first + room);
+  const changed = toggled !== undefined && toggled.join() !== proposal.join();
+  const summary = wrapText(
+    `THM ${c.collected} tests · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${report.clusters.length} clusters · ${(report.durationMs / 1000).toFixed(1)} s`,
+    width,
+  );
+  const footer = prompt ? hintRows('thm', width) : ['approved'];
   const current = rows[cursor];
-  // What is left of a tall terminal shows how the highlighted test fails.
-  const failureLines = height - 13 - visible.length;
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
+  const chain = chainOf?.reached ? chainLines(chainOf, width) : [];
+  const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
+  // summary, "Selected", a blank line, the rows; a blank line and the footer at the bottom.
+  const room = height - summary.length - 2 - (1 + footer.length);
+  const [chainRows, listRows, failureRows] = allocate(room, [
+    { min: Math.min(3, chain.length), want: chain.length },
+    { min: Math.min(3, rows.length), want: rows.length },
+    { min: 4, want: failure },
+  ]);
+  const first = windowStart(cursor, rows.length, listRows!);
+  const visible = rows.slice(first, first + listRows!);
   return (
     <Box flexDirection="column">
-      <Text>
-        <Text bold>THM</Text> {c.collected} tests · {c.passed} passed · <Text color="red">{c.failing} failing</Text>
-        {c.unreached ? ` (${c.unreached} unreached)` : ''}
-        {report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · {report.clusters.length} clusters · {(report.durationMs / 1000).toFixed(1)} s
+      <Text wrap="truncate">
+        <Text bold>{summary[0]!.slice(0, 3)}</Text>
+        {summary[0]!.slice(3)}
       </Text>
-      <Text>
-        Selected {selection.length} (T={T}){chosen && chosen.join() !== report.selected.join() ? <Text color="yellow"> · changed from the proposal</Text> : ''}
+      <Lines lines={summary.slice(1).map((text) => ({ text }))} />
+      <Text wrap="truncate">
+        Selected {selection.length} (T={T}){changed ? <Text color="yellow"> · changed from the proposal</Text> : ''}
       </Text>
       <Box flexDirection="column" marginTop={1}>
         {visible.map((row, i) => {
           const at = first + i === cursor;
           const pointer = at ? '❯ ' : '  ';
-          if (row.kind === 'heading') return <Text key={`h${i}`} dimColor>{`  ${row.text}`}</Text>;
+          if (row.kind === 'heading') return <Text key={`h${i}`} dimColor wrap="truncate">{`  ${row.text}`}</Text>;
           if (row.kind === 'cluster') {
             const cluster = report.clusters[row.index]!;
             const open = expanded.has(row.index);
+            const about = `· ${cluster.tests.length} test${cluster.tests.length === 1 ? '' : 's'} · depth ${cluster.depth}`;
             return (
-              <Text key={`c${row.index}`} inverse={at}>
+              <Text key={`c${row.index}`} inverse={at} wrap="truncate">
                 {pointer}
-                {open ? '▾' : '▸'} {short(cluster.caller, width - 40)} <Text dimColor>· {cluster.tests.length} test{cluster.tests.length === 1 ? '' : 's'} · depth {cluster.depth}</Text>
+                {open ? '▾' : '▸'} {shortStart(cluster.caller, Math.max(12, width - about.length - 8))} <Text dimColor>{about}</Text>
                 {cluster.tests.some((t) => selection.includes(t)) ? <Text color="yellow"> ★</Text> : ''}
               </Text>
             );
           }
           const test = byId.get(row.nodeid);
           const mark = selection.includes(row.nodeid) ? '★' : ' ';
+          const about = test?.reached ? `depth ${test.depth}` : 'not reached';
           return (
-            <Text key={`t${row.nodeid}`} inverse={at}>
+            <Text key={`t${row.nodeid}`} inverse={at} wrap="truncate">
               {pointer}
               {'    '}
-              <Text color="yellow">{mark}</Text> {short(row.nodeid, width - 24)} <Text dimColor>{test?.reached ? `depth ${test.depth}` : 'not reached'}</Text>
+              <Text color="yellow">{mark}</Text> {shortStart(row.nodeid, Math.max(12, width - about.length - 10))} <Text dimColor>{about}</Text>
             </Text>
           );
         })}
       </Box>
-      {chainOf?.reached ? (
-        <Box marginTop={1} flexDirection="column">
-          <Text dimColor>chain of {short(chainOf.nodeid, width - 12)}:</Text>
-          <Text>{short(chainOf.chain.join(' → '), Math.max(20, (width - 2) * 2))}</Text>
-        </Box>
-      ) : null}
-      {chainOf && failureLines > 0 ? <FailureExcerpt test={chainOf} lines={failureLines} width={width} /> : null}
-      <Box marginTop={1}>
-        <Text dimColor>{prompt ? keyHint('thm') : 'approved'}</Text>
+      <Lines lines={capChain(chain, chainRows!)} />
+      {chainOf && failureRows ? <Lines lines={failureLines(chainOf, failureRows, width)} /> : null}
+      <Box marginTop={1} flexDirection="column">
+        {footer.map((row, i) => (
+          <Text key={i} dimColor wrap="truncate">
+            {row}
+          </Text>
+        ))}
       </Box>
     </Box>
   );
 }
 
-/** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
-function FailureExcerpt({ test, lines, width }: { test: ThmFailingTest; lines: number; width: number }) {
-  const report = (test.longrepr || test.message).trimEnd().split('\n');
-  return (
-    <Box marginTop={1} flexDirection="column">
-      <Text dimColor>how it fails ({test.outcome}{test.timedOut ? ', timed out' : test.crashed ? ', crashed' : ''}):</Text>
-      {report.slice(-lines).map((line, i) => (
-        <Text key={i} wrap="truncate" color={/^E\s/.test(line) ? 'red' : undefined}>
-          {line.slice(0, width) || ' '}
-        </Text>
-      ))}
-    </Box>
-  );
-}
+/** The chain block cut to the rows it was given (its blank line and title first). */
+const capChain = (chain: Line[], rows: number): Line[] => (rows >= chain.length ? chain : rows >= 3 ? [...chain.slice(0, rows - 1), { text: '…', dim: true }] : []);
