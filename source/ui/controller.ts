@@ -6,7 +6,7 @@ import { initialView, reduceView, type ViewState } from './view-state';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */
 export type Prompt =
-  | { kind: 'approve-tests'; report: ThmReport; resolve(choice: { chosen: string[]; by: 'auto' | 'human' }): void }
+  | { kind: 'approve-tests'; report: ThmReport; resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void }
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
   /** `true` accept, `false` reject; or say which of the three (save keeps the patch in the session only). */
@@ -97,7 +97,7 @@ export class TuiController implements Pilot {
 
   // ---- Pilot -------------------------------------------------------------------------------
 
-  approveTests(report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human' }> {
+  approveTests(report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
     if (this.options.autoApproveTests) return Promise.resolve({ chosen: report.selected, by: 'auto' });
     return this.ask((resolve) => ({ kind: 'approve-tests', report, resolve }));
   }

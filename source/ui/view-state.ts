@@ -1,6 +1,6 @@
 import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
-import { selectTests } from '../engine/thm/clustering';
+import { proposeFor } from '../engine/thm/propose';
 import type { ThmReport } from '../engine/thm/report';
 
 /**
@@ -126,11 +126,7 @@ function revise(state: ViewState, side: 'tests' | 'code', before: string, after:
 }
 
 /** THM's proposal for a budget T, as the engine computes it. */
-export function propose(report: ThmReport, T: number): string[] {
-  if (T === report.T) return report.selected;
-  const reached = report.failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain }));
-  return selectTests(report.clusters, reached, T);
-}
+export const propose = proposeFor;
 
 const stageName = (stage?: RrwStage) => (stage ? stage.replace(/-/g, ' ') : '');
 

@@ -32,11 +32,13 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     const sessions = join(scratch, 'sessions');
     try {
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--sandbox', name, '--tests', 'tests/test_cart.py'],
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '3', '--provider', 'openai', '--model', 'gpt-4o-mini', '--sandbox', name, '--tests', 'tests/test_cart.py'],
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
       );
-      // THM: the proposal is test_total and test_summary; take test_receipt instead of test_summary.
-      await tui.waitFor('Selected 2 (T=2)');
+      // THM proposes one test per cluster at T=3; T=2 proposes test_total and test_summary; take
+      // test_receipt instead of test_summary.
+      await tui.waitFor('Selected 3 (T=3)');
+      await tui.press('-', 'Selected 2 (T=2)');
       await tui.waitFor('a accept the proposal as it is');
       // Rows: ▾ CartTest.test_total (expanded), its test, ▸ Cart.summary, ▸ receipt.
       await tui.press(KEY.down, /❯\s+★ tests\/test_cart\.py::CartTest::test_total/);
@@ -66,6 +68,8 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       const events = loadSession(sessions, id).events;
       expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({
         by: 'human',
+        // Compared with the proposal for the T chosen, not with THM's first one at T=3.
+        T: 2,
         proposed: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_summary'],
         chosen: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_receipt'],
       });

@@ -24,7 +24,8 @@ export interface Attachment {
  */
 export interface Pilot {
   /** THM's proposal; the tests the session validates against (the proposal, or an override). */
-  approveTests(report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human' }>;
+  /** The tests to validate against; `T` when the developer changed THM's budget before choosing. */
+  approveTests(report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }>;
   /** Awaited before each model call; resolves with a note for the model after a takeover, if any. */
   beforeModelCall?(): Promise<string | undefined>;
   /** The finished run: apply the patch to the checkout or not (`true` is accept, `false` reject). */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
+import { proposeFor } from '../thm/propose';
 import { moduleContext, testsSection } from '../agent/task-context';
 import { TDD_PAPER_BUDGET, type TddBudget } from '../agent/tdd-strategy';
 import type { Budget } from '../agent/tenet-strategy';
@@ -86,7 +87,7 @@ export const TEST_STAGES: TestStage[] = ['none', 'pregen', 'postgen', 'all'];
 
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
-async function approve(report: ThmReport, options: RunOptions, workspaceRoot: string): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy' }> {
+async function approve(report: ThmReport, options: RunOptions, workspaceRoot: string): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T?: number | null }> {
   // TDD-Agent: the repository's tests stay hidden until the evaluation, as in the paper.
   if (options.strategy === 'tdd') return { chosen: [], by: 'strategy' };
   if (options.ablations.noThm) return { chosen: report.failing.map((f) => f.nodeid), by: 'ablation' };
@@ -177,7 +178,9 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     if (!chosen) {
       const decision = await approve(report, options, task.workspace.root);
       chosen = decision.chosen;
-      emit({ type: 'thm.approval', proposed: report.selected, chosen, by: decision.by, T: report.T });
+      // Measured against THM's proposal for the T the developer settled on: a new T alone is no override.
+      const T = decision.T ?? report.T;
+      emit({ type: 'thm.approval', proposed: proposeFor(report, T), chosen, by: decision.by, T });
     }
     const stage: TestStage = strategy === 'tenet' ? (options.testStage ?? 'all') : 'all';
     if (!chosen.length && strategy !== 'tdd' && stage !== 'none') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
