@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,28 @@ describe('the index cache', () => {
     const edited = await buildIndex(repo.dir, { cacheFile });
     expect(edited.stats).toMatchObject({ files: 8, parsed: 1, fromCache: 7 });
     expect(edited.index.file('geo/report.py')!.functions.map((f) => f.name)).toContain('added');
+  });
+
+  it('reads only files whose time or size moved since the cache was written', async () => {
+    // Files older than the cache (as in a checkout): their time and size stand for their content.
+    const old = new Date(Date.now() - 3600_000);
+    const age = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) age(join(dir, entry.name));
+        else utimesSync(join(dir, entry.name), old, old);
+      }
+    };
+    age(repo.dir);
+    const own = join(repo.dir, '..', 'aged.bin');
+    expect((await buildIndex(repo.dir, { cacheFile: own })).stats).toMatchObject({ parsed: 8, hashed: 8 });
+    expect((await buildIndex(repo.dir, { cacheFile: own })).stats).toMatchObject({ parsed: 0, hashed: 0, fromCache: 8 });
+    // An edit of the same size, at an old time again, is still seen: the time moved.
+    const shapes = join(repo.dir, 'geo', 'shapes.py');
+    writeFileSync(shapes, readFileSync(shapes, 'utf8').replace('def area(shape):', 'def aera(shape):'));
+    utimesSync(shapes, old, new Date(old.getTime() + 1000));
+    const edited = await buildIndex(repo.dir, { cacheFile: own });
+    expect(edited.stats).toMatchObject({ parsed: 1, hashed: 1 });
+    expect(edited.index.functionsNamed('aera').map((f) => f.file.path)).toEqual(['geo/shapes.py']);
   });
 
   it('survives a corrupt cache file as a cold start', async () => {

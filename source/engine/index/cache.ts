@@ -20,20 +20,38 @@ export function indexCacheFile(repoDir: string, env: NodeJS.ProcessEnv = process
   return join(cacheRoot(env), 'index', `${key}.v${INDEX_FORMAT}.bin`);
 }
 
-export function loadIndexCache(file: string): Map<string, CachedEntry> {
-  if (!existsSync(file)) return new Map();
+/** A file as it was when its hash was taken: with the same time and size, its content is taken as unchanged. */
+export interface KnownFile {
+  mtimeMs: number;
+  size: number;
+  hash: string;
+}
+
+export interface IndexCache {
+  entries: Map<string, CachedEntry>;
+  /** By path relative to the repository root. */
+  files: Map<string, KnownFile>;
+  /** When the cache was written (ms since the epoch). */
+  writtenAt: number;
+}
+
+const empty = (): IndexCache => ({ entries: new Map(), files: new Map(), writtenAt: 0 });
+
+export function loadIndexCache(file: string): IndexCache {
+  if (!existsSync(file)) return empty();
   try {
-    const data = deserialize(readFileSync(file)) as { format: number; entries: [string, CachedEntry][] };
-    return data.format === INDEX_FORMAT ? new Map(data.entries) : new Map();
+    const data = deserialize(readFileSync(file)) as { format: number; entries: [string, CachedEntry][]; files?: [string, KnownFile][]; writtenAt?: number };
+    if (data.format !== INDEX_FORMAT) return empty();
+    return { entries: new Map(data.entries), files: new Map(data.files ?? []), writtenAt: data.writtenAt ?? 0 };
   } catch {
-    return new Map(); // A torn or foreign file is only a cold start.
+    return empty(); // A torn or foreign file is only a cold start.
   }
 }
 
 /** Written to a temporary name and renamed, so a crash never leaves half a cache. */
-export function saveIndexCache(file: string, entries: Map<string, CachedEntry>): void {
+export function saveIndexCache(file: string, entries: Map<string, CachedEntry>, files: Map<string, KnownFile> = new Map()): void {
   mkdirSync(join(file, '..'), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, serialize({ format: INDEX_FORMAT, entries: [...entries] }));
+  writeFileSync(temporary, serialize({ format: INDEX_FORMAT, entries: [...entries], files: [...files], writtenAt: Date.now() }));
   renameSync(temporary, file);
 }

@@ -26,6 +26,7 @@ export async function indexSource(path: string, bytes: Buffer, hash = hashBytes(
   }
 }
 
-export function indexFile(path: string, absolute: string): Promise<FileIndex> {
-  return indexSource(path, readFileSync(absolute));
+export function indexFile(path: string, absolute: string, hash?: string): Promise<FileIndex> {
+  const bytes = readFileSync(absolute);
+  return indexSource(path, bytes, hash ?? hashBytes(bytes));
 }

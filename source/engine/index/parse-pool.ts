@@ -9,6 +9,8 @@ import type { FileIndex } from './types';
 export interface FileToParse {
   path: string;
   absolute: string;
+  /** The content hash, when the caller has it already (it hashed the file to look it up in the cache). */
+  hash?: string;
 }
 
 const BATCH = 8;
@@ -79,7 +81,7 @@ export class ParsePool {
     this.closed = true;
     try {
       if (!this.workers.length) {
-        for (const file of this.queue.splice(0)) this.results.push(await indexFile(file.path, file.absolute));
+        for (const file of this.queue.splice(0)) this.results.push(await indexFile(file.path, file.absolute, file.hash));
         return this.results;
       }
       await new Promise<void>((resolve) => {

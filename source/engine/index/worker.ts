@@ -7,14 +7,14 @@ import { indexFile } from './parse-file';
 
 interface Job {
   id: number;
-  files: { path: string; absolute: string }[];
+  files: { path: string; absolute: string; hash?: string }[];
 }
 
 parentPort?.on('message', async (job: Job) => {
   const results = [];
   for (const file of job.files) {
     try {
-      results.push(await indexFile(file.path, file.absolute));
+      results.push(await indexFile(file.path, file.absolute, file.hash));
     } catch (error) {
       results.push({ path: file.path, error: String(error) });
     }
