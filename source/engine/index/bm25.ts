@@ -3,7 +3,8 @@
  * query only visits the documents that share a word with it.
  */
 export class Bm25 {
-  private readonly postings = new Map<string, { document: number; frequency: number }[]>();
+  /** Per token, its documents and frequencies as flat pairs: [document, frequency, document, frequency, …]. */
+  private readonly postings = new Map<string, number[]>();
   private readonly lengths: number[];
   private readonly averageLength: number;
 
@@ -12,13 +13,14 @@ export class Bm25 {
     private readonly k1 = 1.2,
     private readonly b = 0.75,
   ) {
+    const counts = new Map<string, number>();
     documents.forEach((document, index) => {
-      const counts = new Map<string, number>();
+      counts.clear();
       for (const token of document) counts.set(token, (counts.get(token) ?? 0) + 1);
       for (const [token, frequency] of counts) {
         const list = this.postings.get(token);
-        if (list) list.push({ document: index, frequency });
-        else this.postings.set(token, [{ document: index, frequency }]);
+        if (list) list.push(index, frequency);
+        else this.postings.set(token, [index, frequency]);
       }
     });
     this.lengths = documents.map((d) => d.length);
@@ -26,7 +28,7 @@ export class Bm25 {
   }
 
   private idf(token: string): number {
-    const n = this.postings.get(token)?.length ?? 0;
+    const n = (this.postings.get(token)?.length ?? 0) / 2;
     return Math.log(1 + (this.lengths.length - n + 0.5) / (n + 0.5));
   }
 
@@ -34,7 +36,10 @@ export class Bm25 {
     const scores = new Map<number, number>();
     for (const token of new Set(query)) {
       const idf = this.idf(token);
-      for (const { document, frequency } of this.postings.get(token) ?? []) {
+      const list = this.postings.get(token) ?? [];
+      for (let i = 0; i < list.length; i += 2) {
+        const document = list[i]!;
+        const frequency = list[i + 1]!;
         const norm = this.k1 * (1 - this.b + (this.b * this.lengths[document]!) / (this.averageLength || 1));
         scores.set(document, (scores.get(document) ?? 0) + idf * ((frequency * (this.k1 + 1)) / (frequency + norm)));
       }

@@ -9,8 +9,23 @@ import type { FileIndex, ImportEntry } from './types';
 export class ModuleMap {
   private readonly names = new Map<string, string[]>();
   private readonly byName = new Map<string, string>();
+  private static readonly built = new WeakMap<readonly FileIndex[], ModuleMap>();
+
+  /** The map of the index as it is now (kept until a file is added, changed or removed). */
+  static of(index: RepoIndex): ModuleMap {
+    const files = index.files;
+    let map = ModuleMap.built.get(files);
+    if (!map) {
+      map = new ModuleMap(index);
+      ModuleMap.built.set(files, map);
+    }
+    return map;
+  }
+
+  private readonly files: readonly FileIndex[];
 
   constructor(index: RepoIndex) {
+    this.files = index.files;
     const paths = new Set(index.files.map((f) => f.path));
     const hasInit = (dir: string) => paths.has(dir ? `${dir}/__init__.py` : '__init__.py');
     for (const path of paths) {
@@ -40,9 +55,38 @@ export class ModuleMap {
     return this.byName.get(moduleName);
   }
 
+  private readonly absolutes = new WeakMap<ImportEntry, string>();
+  private importers?: Map<string, { file: FileIndex; entry: ImportEntry }[]>;
+
+  /** Top-level `from … import` statements by the absolute module they import from. */
+  importersOf(module: string): readonly { file: FileIndex; entry: ImportEntry }[] {
+    if (!this.importers) {
+      this.importers = new Map();
+      for (const file of this.files) {
+        for (const entry of file.imports) {
+          if (!entry.isFrom || !entry.topLevel) continue;
+          const source = this.absolute(entry, file.path);
+          const list = this.importers.get(source);
+          if (list) list.push({ file, entry });
+          else this.importers.set(source, [{ file, entry }]);
+        }
+      }
+    }
+    return this.importers.get(module) ?? [];
+  }
+
   /** The absolute module an import refers to (relative imports resolved against the importing file). */
   absolute(entry: ImportEntry, fromPath: string): string {
     if (!entry.level) return entry.module;
+    let known = this.absolutes.get(entry);
+    if (known === undefined) {
+      known = this.resolveRelative(entry, fromPath);
+      this.absolutes.set(entry, known);
+    }
+    return known;
+  }
+
+  private resolveRelative(entry: ImportEntry, fromPath: string): string {
     const own = this.namesOf(fromPath)[0] ?? '';
     const parts = own.split('.');
     // A module's package is its name minus the last part; a package's __init__ is its own package.
@@ -67,38 +111,40 @@ export interface Bindings {
 }
 
 /** Modules that expose `name` of `module`: the module itself and packages re-exporting it (up to 5 hops). */
-function exporters(index: RepoIndex, modules: ModuleMap, module: string, name: string): Map<string, string> {
+function exporters(modules: ModuleMap, module: string, name: string): Map<string, string> {
   const found = new Map<string, string>([[module, name]]);
-  for (let hop = 0; hop < 5; hop++) {
-    let grew = false;
-    for (const file of index.files) {
-      for (const entry of file.imports) {
-        if (!entry.isFrom || !entry.topLevel) continue;
-        const source = modules.absolute(entry, file.path);
-        const exported = found.get(source);
-        if (exported === undefined) continue;
+  let frontier = [module];
+  for (let hop = 0; hop < 5 && frontier.length; hop++) {
+    const next: string[] = [];
+    for (const source of frontier) {
+      const exported = found.get(source)!;
+      for (const { file, entry } of modules.importersOf(source)) {
         for (const imported of entry.names) {
           if (imported.name !== exported && imported.name !== '*') continue;
           const as = imported.name === '*' ? exported : (imported.alias ?? imported.name);
           for (const own of modules.namesOf(file.path)) {
             if (!found.has(own)) {
               found.set(own, as);
-              grew = true;
+              next.push(own);
             }
           }
         }
       }
     }
-    if (!grew) break;
+    frontier = next;
   }
   return found;
 }
 
-export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: string, name: string): (file: FileIndex) => Bindings {
+/**
+ * How each file can name the object; `exposedAs` holds the names modules expose it under (its own,
+ * and re-export aliases), so a file that calls none of them (or an import alias of one) needs no look.
+ */
+export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: string, name: string): ((file: FileIndex) => Bindings) & { exposedAs: ReadonlySet<string> } {
   const targetModules = modules.namesOf(targetPath);
   const exporting = new Map<string, string>();
-  for (const module of targetModules) for (const [m, n] of exporters(index, modules, module, name)) exporting.set(m, n);
-  return (file) => {
+  for (const module of targetModules) for (const [m, n] of exporters(modules, module, name)) exporting.set(m, n);
+  return Object.assign((file: FileIndex) => {
     const bindings: Bindings = { direct: new Set(), modules: new Map(), via: new Map() };
     if (file.path === targetPath) bindings.direct.add(name);
     for (const entry of file.imports) {
@@ -129,5 +175,5 @@ export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: st
       }
     }
     return bindings;
-  };
+  }, { exposedAs: new Set([name, ...exporting.values()]) });
 }

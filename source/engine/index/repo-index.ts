@@ -36,12 +36,14 @@ export function isTestPath(path: string): boolean {
   return TEST_DIR.test(path) || TEST_FILE.test(path);
 }
 
-function group<T>(items: Iterable<[string, T]>): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const [key, value] of items) {
-    const list = map.get(key);
-    if (list) list.push(value);
-    else map.set(key, [value]);
+function byName<T extends { name: string }>(files: readonly FileIndex[], entries: (file: FileIndex) => readonly T[]): Map<string, Located<T>[]> {
+  const map = new Map<string, Located<T>[]>();
+  for (const file of files) {
+    for (const entry of entries(file)) {
+      const list = map.get(entry.name);
+      if (list) list.push({ file, entry });
+      else map.set(entry.name, [{ file, entry }]);
+    }
   }
   return map;
 }
@@ -82,12 +84,12 @@ export class RepoIndex {
   }
 
   classesNamed(name: string): Located<ClassEntry>[] {
-    this.classMap ??= group(this.files.flatMap((file) => file.classes.map((entry): [string, Located<ClassEntry>] => [entry.name, { file, entry }])));
+    this.classMap ??= byName(this.files, (file) => file.classes);
     return this.classMap.get(name) ?? [];
   }
 
   functionsNamed(name: string): Located<FunctionEntry>[] {
-    this.functionMap ??= group(this.files.flatMap((file) => file.functions.map((entry): [string, Located<FunctionEntry>] => [entry.name, { file, entry }])));
+    this.functionMap ??= byName(this.files, (file) => file.functions);
     return this.functionMap.get(name) ?? [];
   }
 
@@ -102,9 +104,9 @@ export class RepoIndex {
     return file ? unpackCalls(file.calls, file.functions, names) : [];
   }
 
-  /** Files with a call named `name` (from the index's call sites; no file is read). */
-  filesCalling(name: string): FileIndex[] {
-    return this.files.filter((file) => mayCall(file.calls, name));
+  /** Files with a call by one of these names (from the index's call sites; no file is read). */
+  filesCalling(...names: string[]): FileIndex[] {
+    return this.files.filter((file) => names.some((name) => mayCall(file.calls, name)));
   }
 
   allFunctions(): Located<FunctionEntry>[] {

@@ -14,19 +14,36 @@ interface Corpus {
 }
 
 const corpora = new WeakMap<RepoIndex, Corpus>();
+/** Each file's documents, kept across refreshes: only changed files are tokenized again. */
+const documentsOf = new WeakMap<FileIndex, string[][]>();
 
 /** What a method is about: its name (twice, it says the most), class, parameters and docstring. */
-function document({ entry }: Located<FunctionEntry>): string[] {
-  const name = tokens(entry.name);
-  return [...name, ...name, ...tokens(entry.className ?? ''), ...tokens(entry.params), ...tokens(entry.docstring)];
+function document(entry: FunctionEntry, memo: Map<string, string[]>): string[] {
+  // Names, classes and parameter lists repeat across a repository: tokenize each once.
+  const cached = (text: string) => {
+    let list = memo.get(text);
+    if (!list) memo.set(text, (list = tokens(text)));
+    return list;
+  };
+  const name = cached(entry.name);
+  return [...name, ...name, ...cached(entry.className ?? ''), ...cached(entry.params), ...tokens(entry.docstring)];
 }
 
 function corpus(index: RepoIndex): Corpus {
   const files = index.files;
   const cached = corpora.get(index);
-  if (cached && cached.version.length === files.length && cached.version.every((f, i) => f === files[i])) return cached;
-  const methods = files.filter((f) => !isTestPath(f.path)).flatMap((file) => file.functions.map((entry) => ({ file, entry })));
-  const built = { version: files, methods, bm25: new Bm25(methods.map(document)) };
+  if (cached?.version === files) return cached;
+  const memo = new Map<string, string[]>();
+  const methods: Located<FunctionEntry>[] = [];
+  const documents: string[][] = [];
+  for (const file of files) {
+    if (isTestPath(file.path)) continue;
+    let docs = documentsOf.get(file);
+    if (!docs) documentsOf.set(file, (docs = file.functions.map((entry) => document(entry, memo))));
+    for (const entry of file.functions) methods.push({ file, entry });
+    for (const doc of docs) documents.push(doc);
+  }
+  const built = { version: files, methods, bm25: new Bm25(documents) };
   corpora.set(index, built);
   return built;
 }

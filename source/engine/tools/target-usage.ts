@@ -19,8 +19,13 @@ const lastPart = (dotted: string) => dotted.split('.').pop()!;
 function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Usage[] {
   const name = lastPart(target.qualname);
   const bind = bindingsFor(index, modules, target.file, name);
-  const usages: Usage[] = [];
+  // A call of the object goes by a name it is exposed under, or by an alias an import gives one.
+  const callNames = new Set(bind.exposedAs);
   for (const file of index.files) {
+    for (const entry of file.imports) for (const imported of entry.names) if (imported.alias && bind.exposedAs.has(imported.name)) callNames.add(imported.alias);
+  }
+  const usages: Usage[] = [];
+  for (const file of index.filesCalling(...callNames)) {
     const bindings = bind(file);
     if (!bindings.direct.size && !bindings.modules.size) continue;
     // Only calls by a name the object is bound to here, or exposed under by a module.
@@ -46,11 +51,12 @@ function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarg
   const subclasses = new Set<string>();
   for (let grew = true; grew; ) {
     grew = false;
+    const names = new Set([...family].map((k) => lastPart(k.split('::')[1]!)));
     for (const file of index.files) {
       for (const klass of file.classes) {
+        if (!klass.bases.length) continue;
         const key = `${file.path}::${klass.qualname}`;
         if (family.has(key)) continue;
-        const names = new Set([...family].map((k) => lastPart(k.split('::')[1]!)));
         if (klass.bases.some((base) => names.has(lastPart(base.replace(/\[.*$/, ''))))) {
           family.add(key);
           subclasses.add(key);
@@ -64,9 +70,10 @@ function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarg
   const usages: Usage[] = [];
   for (const file of index.filesCalling(name)) {
     const classBindings = bindClass(file);
+    const classOf = new Map(file.functions.map((f) => [f.qualname, f.className]));
     for (const call of index.callsIn(file.path, [name])) {
       if (call.receiver === 'none') continue;
-      const owner = call.enclosing ? file.functions.find((f) => f.qualname === call.enclosing)?.className : null;
+      const owner = call.enclosing ? classOf.get(call.enclosing) : null;
       const ownerKey = owner ? `${file.path}::${owner}` : '';
       if ((call.receiver === 'self' || call.receiver === 'cls') && family.has(ownerKey)) {
         usages.push({ file, call, resolved: true, how: `${call.receiver}.${name}() in ${subclasses.has(ownerKey) ? 'a subclass' : 'the class'}` });
@@ -88,15 +95,31 @@ function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarg
   return usages;
 }
 
+/** Results by the index's file list (a new list whenever a file changes) and target. */
+const found = new WeakMap<readonly FileIndex[], Map<string, Usage[]>>();
+
 /** Call sites of the target found in the index's call nodes (never by text search), best first. */
 export function findTargetUsages(index: RepoIndex, target: PreparedTarget): Usage[] {
-  const modules = new ModuleMap(index);
+  const files = index.files;
+  const known = found.get(files) ?? new Map<string, Usage[]>();
+  found.set(files, known);
+  const key = `${target.file}::${target.qualname}`;
+  let usages = known.get(key);
+  if (!usages) {
+    usages = searchUsages(index, target);
+    known.set(key, usages);
+  }
+  return usages;
+}
+
+function searchUsages(index: RepoIndex, target: PreparedTarget): Usage[] {
+  const modules = ModuleMap.of(index);
   const isMethod = index.file(target.file)?.functions.some((f) => f.qualname === target.qualname && f.className !== null) ?? target.qualname.includes('.');
   const usages = (isMethod ? methodUsages(index, modules, target) : functionUsages(index, modules, target));
   // Calls inside the target itself (recursion) say nothing about how others use it.
   const own = usages.filter((u) => !(u.file.path === target.file && u.call.enclosing === target.qualname));
-  const rank = (u: Usage) => (u.resolved ? 0 : 2) + (isTestPath(u.file.path) ? 1 : 0);
-  return own.sort((a, b) => rank(a) - rank(b) || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || a.call.line - b.call.line);
+  const ranks = new Map(own.map((u) => [u, (u.resolved ? 0 : 2) + (isTestPath(u.file.path) ? 1 : 0)]));
+  return own.sort((a, b) => ranks.get(a)! - ranks.get(b)! || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || a.call.line - b.call.line);
 }
 
 const SHOW_WHOLE_FUNCTION = 30;
