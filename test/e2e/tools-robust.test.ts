@@ -6,7 +6,10 @@ import { openTask, type OpenTask } from '../../source/engine/task/open-task';
 import { callTool } from '../../source/engine/tools/call-tool';
 import type { ToolContext } from '../../source/engine/tools/context';
 import { describeSyntaxError } from '../../source/engine/tools/syntax-error';
+import { similarityCorpus } from '../../source/engine/tools/similar-method';
+import { findTargetUsages } from '../../source/engine/tools/target-usage';
 import { openToolbox } from '../../source/engine/tools/toolbox';
+import { warmUpSteps } from '../../source/engine/tools/warm-up';
 import { FIXTURES } from '../helpers/fixtures';
 
 interface Box {
@@ -163,5 +166,25 @@ describe('syntax errors point at the mistake', () => {
     expect(await describeSyntaxError('def has_path(G, s, t)\n    return nx.has_path(G, s, t)\n')).toBe('line 1, column 22\n    def has_path(G, s, t)\n                         ^');
     expect(await describeSyntaxError('def f(x):\n  if x\n    return 1\n')).toBe('line 2, column 7\n    if x\n        ^');
     expect(await describeSyntaxError('def f(x):\n    return x\n')).toBeUndefined();
+  });
+});
+
+describe('the toolbox warms up the first searches', () => {
+  it('builds what the first calls need, kept until a file changes', async () => {
+    const b = await box('toolbox', 'geo/shapes.py::area');
+    try {
+      for (const step of warmUpSteps(b.ctx)) step();
+      const usages = findTargetUsages(b.ctx.index, b.ctx.target);
+      const corpus = similarityCorpus(b.ctx.index);
+      expect(usages.length).toBeGreaterThan(0);
+      expect(findTargetUsages(b.ctx.index, b.ctx.target)).toBe(usages);
+      expect(similarityCorpus(b.ctx.index)).toBe(corpus);
+      await shell(b, 'touch geo/report.py && echo "x = 1" >> geo/extras.py');
+      await call(b, 'search_class', { class_name: 'Shape' });
+      expect(findTargetUsages(b.ctx.index, b.ctx.target)).not.toBe(usages);
+      expect(similarityCorpus(b.ctx.index)).not.toBe(corpus);
+    } finally {
+      await b.dispose();
+    }
   });
 });

@@ -17,19 +17,27 @@ const corpora = new WeakMap<RepoIndex, Corpus>();
 /** Each file's documents, kept across refreshes: only changed files are tokenized again. */
 const documentsOf = new WeakMap<FileIndex, string[][]>();
 
-/** What a method is about: its name (twice, it says the most), class, parameters and docstring. */
-function document(entry: FunctionEntry, memo: Map<string, string[]>): string[] {
-  // Names, classes and parameter lists repeat across a repository: tokenize each once.
-  const cached = (text: string) => {
-    let list = memo.get(text);
-    if (!list) memo.set(text, (list = tokens(text)));
-    return list;
-  };
-  const name = cached(entry.name);
-  return [...name, ...name, ...cached(entry.className ?? ''), ...cached(entry.params), ...tokens(entry.docstring)];
+/** Tokens of a name, class or parameter list: these repeat across a repository, so each is tokenized once. */
+function memoTokens(memo: Map<string, string[]>, text: string): string[] {
+  let list = memo.get(text);
+  if (!list) memo.set(text, (list = tokens(text)));
+  return list;
 }
 
-function corpus(index: RepoIndex): Corpus {
+/** What a method is about: its name (twice, it says the most), class, parameters and docstring. */
+function document(entry: FunctionEntry, memo: Map<string, string[]>): string[] {
+  const out: string[] = [];
+  const name = memoTokens(memo, entry.name);
+  for (const token of name) out.push(token);
+  for (const token of name) out.push(token);
+  for (const token of memoTokens(memo, entry.className ?? '')) out.push(token);
+  for (const token of memoTokens(memo, entry.params)) out.push(token);
+  for (const token of tokens(entry.docstring)) out.push(token);
+  return out;
+}
+
+/** The BM25 corpus of the index as it is now: built on first need, rebuilt after a file changed. */
+export function similarityCorpus(index: RepoIndex): Corpus {
   const files = index.files;
   const cached = corpora.get(index);
   if (cached?.version === files) return cached;
@@ -54,7 +62,7 @@ export const searchSimilarMethod = defineTool({
     "Find the n methods of the repository most similar to the target function's signature and docstring (BM25 over identifier words), with their code. Test files and the target itself are left out.",
   schema: z.object({ n: z.coerce.number().int().min(1).max(20).default(3).describe('How many methods to return') }),
   run({ n }, { index, target }) {
-    const { methods, bm25 } = corpus(index);
+    const { methods, bm25 } = similarityCorpus(index);
     const query = tokens(target.prompt);
     const isTarget = (m: Located<FunctionEntry>) => m.file.path === target.file && m.entry.qualname === target.qualname;
     const best = bm25.top(query, n, (d) => !isTarget(methods[d]!));

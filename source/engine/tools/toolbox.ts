@@ -5,6 +5,7 @@ import { pythonEnv } from '../python/pytest-env';
 import type { OpenTask } from '../task/open-task';
 import type { ToolContext } from './context';
 import { DebuggerSession } from './debugger/session';
+import { scheduleWarmUp } from './warm-up';
 
 export interface ToolboxOptions {
   selectedTests: string[];
@@ -68,5 +69,13 @@ export async function openToolbox(task: OpenTask, options: ToolboxOptions): Prom
       return session;
     },
   };
-  return { ctx, indexStats: stats, dispose: () => session?.close() };
+  const stopWarmUp = scheduleWarmUp(ctx);
+  return {
+    ctx,
+    indexStats: stats,
+    dispose: () => {
+      stopWarmUp();
+      session?.close();
+    },
+  };
 }
