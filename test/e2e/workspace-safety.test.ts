@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { finished, processesIn, startCli, waitFor } from '../helpers/cli';
+import { finished, processesIn, runCli, startCli, waitFor } from '../helpers/cli';
 import { copyFixture, treeHash } from '../helpers/fixtures';
 
 describe("the user's checkout survives an interrupted run", () => {
@@ -45,5 +45,24 @@ describe("the user's checkout survives an interrupted run", () => {
     await finished(child);
     await waitFor(() => processesIn(scratch).length === 0, 10_000, 'pytest to exit');
     expect(treeHash(repo.dir)).toBe(before);
+  });
+});
+
+describe("the interpreter check leaves the checkout alone", () => {
+  it('a top-level package named like a module pytest imports (calendar/) gets no bytecode written into it', async () => {
+    const repo = copyFixture('shadow');
+    try {
+      const before = treeHash(repo.dir);
+      // This machine may set PYTHONDONTWRITEBYTECODE globally, which would hide the bug.
+      const result = await runCli(['thm', '--repo', repo.dir, '--target', 'calendar/events.py::next_day', '--blank', '--json'], {
+        env: { PYTHONDONTWRITEBYTECODE: undefined },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout).failing.map((f: { nodeid: string }) => f.nodeid)).toEqual(['tests/test_events.py::test_next_day_wraps']);
+      expect(existsSync(join(repo.dir, 'calendar', '__pycache__'))).toBe(false);
+      expect(treeHash(repo.dir)).toBe(before);
+    } finally {
+      repo.cleanup();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { TenetError } from '../errors';
 import type { Sandbox } from '../sandbox/sandbox';
 
@@ -18,8 +18,8 @@ export interface PythonInfo extends PythonChoice {
 
 /** `--python`, else `TENET_PYTHON`, else the repository's `.venv`/`venv`, else `python3`. */
 export function choosePython(repoDir: string, flag?: string, env: NodeJS.ProcessEnv = process.env): PythonChoice {
-  if (flag) return { executable: flag, origin: '--python' };
-  if (env.TENET_PYTHON) return { executable: env.TENET_PYTHON, origin: 'TENET_PYTHON' };
+  if (flag) return { executable: fromHere(flag), origin: '--python' };
+  if (env.TENET_PYTHON) return { executable: fromHere(env.TENET_PYTHON), origin: 'TENET_PYTHON' };
   for (const venv of ['.venv', 'venv']) {
     for (const bin of ['bin/python', 'Scripts/python.exe']) {
       const candidate = join(repoDir, venv, bin);
@@ -27,6 +27,14 @@ export function choosePython(repoDir: string, flag?: string, env: NodeJS.Process
     }
   }
   return { executable: 'python3', origin: 'the default' };
+}
+
+/**
+ * A relative path (`./venv/bin/python`) means from where tenet was started; a bare name is looked
+ * up on PATH. Python runs in other folders (a scratch one for the check, the workspace for tests).
+ */
+function fromHere(executable: string): string {
+  return executable.includes('/') && !isAbsolute(executable) ? resolve(executable) : executable;
 }
 
 const PROBE = [
@@ -42,7 +50,8 @@ const PROBE = [
 
 /** Checks that the interpreter runs and has pytest ≥ 7, with an error that says how to fix it. */
 export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promise<PythonInfo> {
-  const result = await sandbox.run([choice.executable, '-c', PROBE], { timeoutMs: 60_000 });
+  // No bytecode from this check anywhere (PYTHONPATH may name the checkout).
+  const result = await sandbox.run([choice.executable, '-c', PROBE], { timeoutMs: 60_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
   const chosen = `${choice.executable} (from ${choice.origin})`;
   if (result.error || result.exitCode === 127) {
     throw new TenetError(

@@ -1,5 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { TenetError } from '../errors';
 import { LOCAL, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
 import { LocalSandbox } from '../sandbox/local-sandbox';
@@ -44,14 +46,18 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const target = await prepareTarget(resolved, options.blank ? 'blank' : 'stub');
   const spec = options.sandbox ?? LOCAL;
   if (spec.kind === 'docker') return openInContainer(options, repoDir, target, spec, env);
-  // The interpreter check (a Python start-up and a pytest import) overlaps the copy. It runs in
-  // the checkout's folder but only reads: `python -c` writes no bytecode.
-  const probeSandbox = new LocalSandbox(repoDir, env);
+  // The interpreter check (a Python start-up and a pytest import) overlaps the copy. It runs in an
+  // empty folder of its own: `python -c` puts its working folder first on sys.path, so in the
+  // checkout a package named like a module pytest imports (`calendar/`, `email/`) would be
+  // imported, and its bytecode written, there.
+  const checkDir = await mkdtemp(join(tmpdir(), 'tenet-python-check-'));
+  const probeSandbox = new LocalSandbox(checkDir, env);
   const [copied, checked] = await Promise.allSettled([
     Workspace.create(repoDir, { keep: options.keepWorkspace ?? false }),
     checkPython(probeSandbox, choosePython(repoDir, options.python, env)),
   ]);
   await probeSandbox.dispose();
+  await rm(checkDir, { recursive: true, force: true });
   if (copied.status === 'rejected') throw copied.reason;
   const workspace = copied.value;
   if (checked.status === 'rejected') {
