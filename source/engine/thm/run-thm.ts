@@ -11,6 +11,7 @@ import type { Workspace } from '../workspace/workspace';
 import { clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassResult } from './pytest-pass';
+import { scopeTestFiles } from './scope';
 import type { ThmFailingTest, ThmReport } from './report';
 
 export interface ThmOptions {
@@ -81,7 +82,8 @@ interface Observations {
 export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmReport> {
   const started = Date.now();
   const emit = options.emit ?? (() => undefined);
-  const shards = shardCount(options.jobs, ctx.workspace.stats.testFiles);
+  // The scope's size, not the repository's: four tests of a large suite need one process.
+  const shards = shardCount(options.jobs, scopeTestFiles(ctx.workspace.root, options.testArgs) ?? ctx.workspace.stats.testFiles);
   const deadline = started + options.timeoutSec * 1000;
   const fork = ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
   const env = {
