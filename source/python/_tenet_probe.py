@@ -13,10 +13,15 @@ Modes (TENET_MODE, set by tenet; the pytest plugin in _tenet_thm.py drives the s
             test, the child resumes as if the target were blank (every call raises
             NotImplementedError) and reports the outcome. Everything before the first call ran
             once, for both.
+
+Chains must not depend on the process or on the order tests ran in (shards run different tests):
+frames of code generated at run time keep a process-wide counter in their names, which
+``generated_name`` drops.
 """
 
 import json
 import os
+import re
 import sys
 
 COMPREHENSIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
@@ -67,7 +72,7 @@ def display_path(filename):
     if cached is not None:
         return cached
     if filename.startswith("<"):
-        result = filename
+        result = generated_name(filename)
     else:
         real = _realpath(filename)
         root = state.root
@@ -85,13 +90,70 @@ def display_path(filename):
     return result
 
 
+# A counter in a generated file or function name: `<class '...argmap'> compilation 326`,
+# `<decorator-gen-12>`, `argmap_density_329`. A number glued to a word (`py3k`, `<doctest m[2]>`)
+# is not one.
+_FILE_COUNTER = re.compile(r"[ _-](?:0x[0-9a-fA-F]+|[0-9]+)(?=$|[ _>-])")
+_NAME_COUNTER = re.compile(r"_[0-9]+$")
+
+
+def generated_name(filename, qualname=None):
+    """A stable label for code compiled at run time (its file name starts with "<").
+
+    Generators of code (networkx's argmap, the decorator package) number what they compile with a
+    process-wide counter, so the same function gets another name in another process, or after
+    other tests. The counters are dropped: from the file name, and with a qualname, from the end of
+    each of its parts; returns (label, qualname) then.
+    """
+    label = _FILE_COUNTER.sub("", filename) if filename.startswith("<") else filename
+    if qualname is None:
+        return label
+    if filename.startswith("<"):
+        qualname = ".".join(_NAME_COUNTER.sub("", part) or part for part in qualname.split("."))
+    return label, qualname
+
+
+_CODE = type(generated_name.__code__)
+_CO_NEWLOCALS = 0x2  # a function's scope, not a class body's
+_file_qualnames = {}  # filename -> {(first line, name): qualname}; Python < 3.11 only
+
+
+def _qualnames_of(filename):
+    """Every code object's qualname in a source file, as the compiler names them (Python 3.10)."""
+    table = _file_qualnames.get(filename)
+    if table is not None:
+        return table
+    table = {}
+    try:
+        import linecache
+
+        source = "".join(linecache.getlines(filename))
+        todo = [(compile(source, filename, "exec", dont_inherit=True), "")] if source else []
+    except Exception:
+        todo = []
+    while todo:
+        code, prefix = todo.pop()
+        for const in code.co_consts:
+            if isinstance(const, _CODE):
+                qualname = prefix + const.co_name
+                table.setdefault((const.co_firstlineno, const.co_name), qualname)
+                todo.append((const, qualname + (".<locals>." if const.co_flags & _CO_NEWLOCALS else ".")))
+    _file_qualnames[filename] = table
+    return table
+
+
 def _qualname(frame):
     code = frame.f_code
     qualname = getattr(code, "co_qualname", None)  # Python 3.11+
     if qualname:
         return qualname
-    # Older Pythons: find the class that defines this code object through self/cls.
+    # Python 3.10: the name the compiler gives this code object in its file, as 3.11 would.
     name = code.co_name
+    if not code.co_filename.startswith("<"):
+        qualname = _qualnames_of(code.co_filename).get((code.co_firstlineno, name))
+        if qualname:
+            return qualname
+    # Else find the class that defines this code object through self/cls.
     if code.co_argcount and code.co_varnames:
         first = frame.f_locals.get(code.co_varnames[0])
         klass = first if isinstance(first, type) else type(first)
@@ -105,8 +167,11 @@ def _qualname(frame):
 
 def _frame_record(frame):
     code = frame.f_code
+    qualname = _qualname(frame)
+    if code.co_filename.startswith("<"):
+        qualname = generated_name(code.co_filename, qualname)[1]
     return {
-        "name": display_path(code.co_filename) + "::" + _qualname(frame),
+        "name": display_path(code.co_filename) + "::" + qualname,
         "line": frame.f_lineno,
         "comprehension": code.co_name in COMPREHENSIONS,
     }
