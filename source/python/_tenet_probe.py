@@ -12,13 +12,16 @@ Modes (TENET_MODE, set by tenet; the pytest plugin in _tenet_thm.py drives the s
             test the process forks. The parent goes on with the original code; once it finished the
             test, the child resumes as if the target were blank (every call raises
             NotImplementedError) and reports the outcome. Everything before the first call ran
-            once, for both.
+            once, for both. Only a process with one thread forks, at a call on that thread: a
+            fork from a worker thread would lose the thread that runs the test, and one beside
+            other threads may deadlock. Such a test is run again blank instead.
 
 Chains must not depend on the process or on the order tests ran in (shards run different tests):
 frames of code generated at run time keep a process-wide counter in their names, which
 ``generated_name`` drops.
 """
 
+import _thread
 import json
 import os
 import re
@@ -47,11 +50,13 @@ class State:
         self.entry_codes = None  # callable(item) -> (test codes, fixture codes); set by the plugin
         self.on_hit = None  # callable(ctx, chain, entry_kind); set by the plugin
         self.on_child_start = None  # callable(), run in the blank twin when it resumes; set by the plugin
+        self.blank_phases = set()  # in the blank twin: the phases (ctx.phase) in which the target was called
         self.noted_subprocess = False
 
 
 state = State()
 _names = {}
+_lock = _thread.allocate_lock()  # the target may be reached from several threads at once
 
 _FRAMEWORK_PARTS = tuple(
     os.sep + part + os.sep for part in ("_pytest", "pluggy", "unittest", "pytest", "importlib")
@@ -184,20 +189,53 @@ def _outermost(frames, accept):
     return None
 
 
-def record_chain(target_frame, ctx):
-    """The frames from the entry (test, fixture or collected module) down to the target."""
+def _stack(frame):
+    """frame, its caller, and so on up to the outermost frame of its thread."""
     frames = []
-    frame = target_frame
     while frame is not None:
         frames.append(frame)
         frame = frame.f_back
+    return frames
+
+
+def _main_thread_stack():
+    """The main thread's frames right now (called from another thread), innermost first."""
+    import threading
+
+    ident = threading.main_thread().ident
+    if ident == threading.get_ident():
+        return []
+    return _stack(sys._current_frames().get(ident))
+
+
+def record_chain(target_frame, ctx):
+    """The frames from the entry (test, fixture or collected module) down to the target.
+
+    The target reached in another thread: the entry is the test or fixture the main thread is in,
+    followed by the whole stack of that thread (threading's own frames included, as every frame
+    between the entry and the target counts). With no test or fixture on the main thread either,
+    the chain starts at the thread's outermost frame, entry kind "other".
+    """
+    frames = _stack(target_frame)
     # frames[0] is the target, frames[-1] the outermost frame of the thread.
-    entry_index, entry_kind = None, None
+    entry_index, entry_kind, head = None, None, []
     if ctx.item is not None and state.entry_codes is not None:
         test_codes, fixture_codes = state.entry_codes(ctx.item)
-        entry_index = _outermost(frames, lambda code: code in test_codes or code in fixture_codes)
-        if entry_index is not None:
-            entry_kind = "test" if frames[entry_index].f_code in test_codes else "fixture"
+
+        def is_entry(code):
+            return code in test_codes or code in fixture_codes
+
+        entry_index = _outermost(frames, is_entry)
+        entry = frames[entry_index] if entry_index is not None else None
+        if entry is None:
+            main = _main_thread_stack()
+            main_index = _outermost(main, is_entry)
+            if main_index is not None:
+                entry = main[main_index]
+                head = [_frame_record(entry)]
+                entry_index = len(frames) - 1
+        if entry is not None:
+            entry_kind = "test" if entry.f_code in test_codes else "fixture"
     elif ctx.kind == "collect":
         # Module-level code: the chain starts at the body of the module being collected.
         entry_index = _outermost(
@@ -213,7 +251,7 @@ def record_chain(target_frame, ctx):
         entry_kind = "module" if ctx.kind == "collect" else "other"
     if entry_index is None:
         entry_index = 0
-    return [_frame_record(frames[i]) for i in range(entry_index, -1, -1)], entry_kind
+    return head + [_frame_record(frames[i]) for i in range(entry_index, -1, -1)], entry_kind
 
 
 def _note_subprocess_hit():
@@ -310,10 +348,20 @@ def send_child_result(result):
     os._exit(0)
 
 
+def _may_fork():
+    """Only the main thread of a process without other threads may fork (see the module's notes)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return all(t is threading.main_thread() or isinstance(t, threading._DummyThread) for t in threading.enumerate())
+
+
 def hit():
     """First statement of the target while THM runs."""
     __tracebackhide__ = True  # pytest leaves this frame out of failure reports
     if state.in_child:
+        state.blank_phases.add(getattr(state.ctx, "phase", None))
         raise NotImplementedError
     ctx = state.ctx
     if ctx is None:
@@ -321,20 +369,28 @@ def hit():
             _note_subprocess_hit()
         return
     fixture = ctx.fixtures[-1] if ctx.fixtures else None
-    need_test = ctx.chain is None
-    need_fixture = fixture is not None and id(fixture) not in state.fixture_chains
-    if not (need_test or need_fixture):
-        return
-    recorded = record_chain(sys._getframe(1), ctx)
-    if need_fixture:
-        state.fixture_chains[id(fixture)] = recorded
+    if ctx.chain is not None and (fixture is None or id(fixture) in state.fixture_chains):
+        return  # the common case, without the lock
+    with _lock:
+        need_test = ctx.chain is None
+        need_fixture = fixture is not None and id(fixture) not in state.fixture_chains
+        if not (need_test or need_fixture):
+            return
+        recorded = record_chain(sys._getframe(1), ctx)
+        if need_fixture:
+            state.fixture_chains[id(fixture)] = recorded
+        if need_test:
+            ctx.chain, ctx.entry_kind = recorded
+            ctx.hit_fixture = fixture
     if not need_test:
         return
-    ctx.chain, ctx.entry_kind = recorded
-    ctx.hit_fixture = fixture
     if state.on_hit is not None:
         state.on_hit(ctx, recorded[0], recorded[1])
     if state.mode == "fork" and ctx.kind == "test" and hasattr(os, "fork"):
+        if not _may_fork():
+            ctx.needs_blank = True
+            return
         _fork(ctx, sys._getframe(1))
         if state.in_child:
+            state.blank_phases.add(getattr(ctx, "phase", None))
             raise NotImplementedError

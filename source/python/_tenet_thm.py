@@ -134,7 +134,9 @@ class _Context:
         self.fixtures = []  # fixture definitions being set up right now, innermost last
         self.hit_fixture = None  # the fixture being set up at the first call, if any
         self.module_file = None  # for a module collector: the module's real path
+        self.phase = None  # "setup", "call" or "teardown" while the test runs
         self.fork = None  # fork mode: the blank twin waiting for this test to end
+        self.needs_blank = False  # fork mode: reached where no twin could fork (another thread)
 
 
 def _on_hit(ctx, chain, entry_kind):
@@ -451,6 +453,9 @@ def _phase_wrapper(phase):
             if state is not None:
                 state.context = ctx
         previous, _state.ctx = _state.ctx, ctx
+        ctx.phase = phase
+        if phase == "teardown" and _state.in_child and _twin_teardown:
+            _keep_only_the_test(ctx)
         armed = _arm()
         try:
             yield
@@ -493,17 +498,52 @@ def pytest_runtest_logreport(report):
     if state is None:
         return
     state.add(report)
-    if _state.in_child and (report.failed or report.when != "setup"):
-        # The blank twin is done once the phase that called the target is decided; it skips
-        # teardown, so it cannot undo anything the parent's next tests rely on.
-        probe.send_child_result(dict(state.result(), timedOut=report.nodeid in _timed_out))
+    if not _state.in_child:
+        return
+    # The blank twin reports once its test is torn down (a failure there counts too), or, when it
+    # could not limit teardown to its own test, once the call is decided.
+    if report.when == "teardown" or (not _twin_teardown and (report.failed or report.when == "call")):
+        result = dict(state.result(), timedOut=report.nodeid in _timed_out)
+        if not _twin_teardown and result["outcome"] == "passed":
+            result["unsure"] = True  # its teardown did not run
+        elif result["phase"] == "teardown" and "teardown" not in _state.blank_phases:
+            # Teardown failed without calling the target: perhaps only because the parent had
+            # already torn the same things down (a file removed twice). A real blank run decides.
+            result["unsure"] = True
+        probe.send_child_result(result)
+
+
+_twin_teardown = False  # in the blank twin: whether it runs its test's teardown (see below)
+
+
+def _setup_stack(ctx):
+    """pytest's stack of set-up nodes (pytest 7+: node -> (finalizers, exception)), or None."""
+    stack = getattr(getattr(getattr(ctx.item, "session", None), "_setupstate", None), "stack", None)
+    return stack if isinstance(stack, dict) else None
+
+
+def _keep_only_the_test(ctx):
+    """In the blank twin, as its teardown starts: it undoes what belongs to this test
+    (function-scoped fixtures, xunit methods) and nothing wider. The parent tore down its own copy
+    already; module, class and session scopes stay the parent's business, as in a blank run where
+    the next test needs them. (Not earlier: a wider fixture set up later in the test registers its
+    finalizer on its node, which must still be there.)
+    """
+    stack = _setup_stack(ctx)
+    for node in list(stack):
+        if node is not ctx.item:
+            del stack[node]
 
 
 def _child_started():
-    """In the blank twin: its own timer (timers do not survive fork)."""
-    global _deadline
+    """In the blank twin: its own timer (timers do not survive fork), and its own teardown."""
+    global _deadline, _twin_teardown
     _deadline = time.monotonic() + _TIMEOUT if _TIMEOUT else None
     _arm()
+    ctx = _state.ctx
+    _twin_teardown = _setup_stack(ctx) is not None
+    if _twin_teardown and ctx.phase == "teardown":
+        _keep_only_the_test(ctx)  # forked during teardown itself
 
 
 _state.on_child_start = _child_started
@@ -577,7 +617,7 @@ def pytest_runtest_logfinish(nodeid, location):
     blank, needs_blank = None, False
     if ctx is not None and ctx.fork is not None:
         blank = _collect_twin(ctx)
-        needs_blank = blank is None
+        needs_blank = blank is None or bool(blank.get("unsure"))
         if blank and blank["outcome"] == "error" and blank["phase"] == "setup" and ctx.hit_fixture is not None:
             _fixture_blank[id(ctx.hit_fixture)] = blank
     if chain is None and nodeid in _items:
@@ -585,7 +625,7 @@ def pytest_runtest_logfinish(nodeid, location):
         if chain is not None and _FORK:
             blank = _fixture_blank.get(id(fixturedef))
             needs_blank = blank is None
-    if _FORK and _normalize(nodeid) in _subprocess_hits():
+    if _FORK and (_normalize(nodeid) in _subprocess_hits() or (ctx is not None and ctx.needs_blank)):
         needs_blank = True
     _emit({
         "e": "test",
