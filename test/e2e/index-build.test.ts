@@ -77,4 +77,22 @@ describe('worker threads', () => {
     expect(threaded.stats.files).toBeGreaterThan(300);
     expect(threaded.index.files).toEqual(single.index.files);
   });
+
+  it('cache the workers’ entries as sent, with the entries a partial cache had', async () => {
+    const seed = mkdtempSync(join(tmpdir(), 'tenet-index-seed-'));
+    const cacheFile = join(seed, 'index.bin');
+    try {
+      const one = 'networkx/algorithms/cycles.py';
+      cpSync(join(dir, one), join(seed, one));
+      expect((await buildIndex(seed, { cacheFile })).stats).toMatchObject({ files: 1, parsed: 1 });
+      const partial = await buildIndex(dir, { cacheFile, workers: 2 });
+      expect(partial.stats.fromCache).toBe(1);
+      expect(partial.stats.parsed).toBe(partial.stats.files - 1);
+      const warm = await buildIndex(dir, { cacheFile });
+      expect(warm.stats).toMatchObject({ parsed: 0, fromCache: partial.stats.files });
+      expect(warm.index.files).toEqual(partial.index.files);
+    } finally {
+      rmSync(seed, { recursive: true, force: true });
+    }
+  });
 });

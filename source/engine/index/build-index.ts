@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { serialize } from 'node:v8';
 import { listPythonFiles } from '../workspace/walk';
 import { indexCacheFile, loadIndexCache, saveIndexCache, type CachedEntry, type IndexCache, type KnownFile } from './cache';
 import { hashBytes } from './parse-file';
@@ -45,7 +46,6 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
   const cacheFile = options.cacheFile === undefined ? indexCacheFile(options.cacheKeyDir ?? root) : options.cacheFile;
   const { entries: cache, files: known, writtenAt }: IndexCache = cacheFile ? loadIndexCache(cacheFile) : { entries: new Map<string, CachedEntry>(), files: new Map(), writtenAt: 0 };
   const loadCache = lap();
-  const entries: FileIndex[] = [];
   // Largest files first, so the threads end together; the pool starts before the hashing so the
   // workers load the grammar meanwhile. With a warm cache, not starting them at all is cheaper.
   const signatures = new Map<string, FileSignature>();
@@ -58,11 +58,16 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
     .sort((a, b) => b.size - a.size);
   const list = lap();
   const pool = new ParsePool(cache.size && cache.size >= files.length / 2 ? 1 : (options.workers ?? undefined));
-  let parsedCount = 0;
   let hashedCount = 0;
   const seen = new Map<string, KnownFile>();
+  const reused: FileIndex[] = [];
   for (const file of files) {
     const { mtimeMs, size } = signatures.get(file.path)!;
+    if (!cache.size) {
+      // Nothing to look up: the workers read and hash the file themselves.
+      pool.add(file);
+      continue;
+    }
     // Unchanged since the cache was written (same time and size), so not read again: the time must
     // be older than the write by a margin, or an edit within the clock's resolution could hide.
     const before = known.get(file.path);
@@ -72,26 +77,26 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
       hash = hashBytes(readFileSync(file.absolute));
       hashedCount++;
     }
-    seen.set(file.path, { mtimeMs, size, hash });
     const cached = cache.get(hash);
-    if (cached) entries.push({ ...cached, path: file.path });
-    else {
-      pool.add({ ...file, hash });
-      parsedCount++;
-    }
+    if (cached) reused.push({ ...cached, path: file.path });
+    else pool.add({ ...file, hash });
   }
   const read = lap();
   const parsed = await pool.finish();
-  entries.push(...parsed);
+  const entries = [...reused, ...parsed.entries];
+  if (!cache.size) hashedCount = parsed.entries.length;
   const parse = lap();
-  if (cacheFile && (parsed.length || hashedCount)) {
-    const fresh = new Map<string, CachedEntry>();
-    for (const { path: _path, ...entry } of entries) fresh.set(entry.hash, entry);
-    saveIndexCache(cacheFile, fresh, seen);
+  if (cacheFile && (parsed.entries.length || hashedCount)) {
+    for (const entry of entries) seen.set(entry.path, { ...signatures.get(entry.path)!, hash: entry.hash });
+    // The workers' chunks as they are; what was reused, or parsed on this thread, is serialized here.
+    const chunks = [...parsed.chunks];
+    const unsent = parsed.chunks.length ? reused : entries;
+    if (unsent.length) chunks.push(serialize(unsent));
+    saveIndexCache(cacheFile, chunks, seen);
   }
   const saveCache = lap();
   return {
     index: new RepoIndex(root, entries, signatures),
-    stats: { files: entries.length, parsed: parsedCount, fromCache: entries.length - parsedCount, hashed: hashedCount, ms: Date.now() - started, phases: { loadCache, list, read, parse, saveCache } },
+    stats: { files: entries.length, parsed: parsed.entries.length, fromCache: reused.length, hashed: hashedCount, ms: Date.now() - started, phases: { loadCache, list, read, parse, saveCache } },
   };
 }

@@ -5,8 +5,11 @@ import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { INDEX_FORMAT, type FileIndex } from './types';
 
-/** A file's entry without its path: the cache is keyed by content, so copies share an entry. */
-export type CachedEntry = Omit<FileIndex, 'path'>;
+/**
+ * A file's entry, keyed by content: copies share one, and the path it holds (that of the file it
+ * was made from) is replaced by the path of the file it is used for.
+ */
+export type CachedEntry = FileIndex;
 
 /** `$TENET_CACHE_DIR`, else `$XDG_CACHE_HOME/tenet`, else `~/.cache/tenet`. */
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
@@ -40,18 +43,24 @@ const empty = (): IndexCache => ({ entries: new Map(), files: new Map(), written
 export function loadIndexCache(file: string): IndexCache {
   if (!existsSync(file)) return empty();
   try {
-    const data = deserialize(readFileSync(file)) as { format: number; entries: [string, CachedEntry][]; files?: [string, KnownFile][]; writtenAt?: number };
+    const data = deserialize(readFileSync(file)) as { format: number; chunks: Uint8Array[]; files?: [string, KnownFile][]; writtenAt?: number };
     if (data.format !== INDEX_FORMAT) return empty();
-    return { entries: new Map(data.entries), files: new Map(data.files ?? []), writtenAt: data.writtenAt ?? 0 };
+    const entries = new Map<string, CachedEntry>();
+    for (const chunk of data.chunks) for (const entry of deserialize(chunk) as CachedEntry[]) entries.set(entry.hash, entry);
+    return { entries, files: new Map(data.files ?? []), writtenAt: data.writtenAt ?? 0 };
   } catch {
     return empty(); // A torn or foreign file is only a cold start.
   }
 }
 
-/** Written to a temporary name and renamed, so a crash never leaves half a cache. */
-export function saveIndexCache(file: string, entries: Map<string, CachedEntry>, files: Map<string, KnownFile> = new Map()): void {
+/**
+ * Written to a temporary name and renamed, so a crash never leaves half a cache. Entries come as
+ * serialized chunks (arrays of entries, as the parse workers send them), so a cold build writes
+ * the workers' bytes as they are.
+ */
+export function saveIndexCache(file: string, chunks: Uint8Array[], files: Map<string, KnownFile> = new Map()): void {
   mkdirSync(join(file, '..'), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, serialize({ format: INDEX_FORMAT, entries: [...entries], files: [...files], writtenAt: Date.now() }));
+  writeFileSync(temporary, serialize({ format: INDEX_FORMAT, chunks, files: [...files], writtenAt: Date.now() }));
   renameSync(temporary, file);
 }

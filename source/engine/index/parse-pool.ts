@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { installRoot } from '../assets';
 import { indexFile } from './parse-file';
@@ -20,7 +21,13 @@ export function workerScript(): string | undefined {
   return existsSync(script) ? script : undefined;
 }
 
-type Reply = { results: (FileIndex | { path: string; error: string })[] };
+type Reply = { bytes: Uint8Array };
+
+/** What the pool parsed, and the same entries as the serialized chunks the workers sent (the cache's format). */
+export interface Parsed {
+  entries: FileIndex[];
+  chunks: Uint8Array[];
+}
 
 /**
  * Parses files into index entries on worker threads (one per core): tree-sitter parsing is
@@ -33,6 +40,7 @@ export class ParsePool {
   private readonly idle: Worker[] = [];
   private readonly queue: FileToParse[] = [];
   private readonly results: FileIndex[] = [];
+  private readonly chunks: Uint8Array[] = [];
   private pending = 0;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
@@ -45,10 +53,12 @@ export class ParsePool {
       const worker = new Worker(script);
       worker.on('message', (reply: Reply) => {
         this.pending--;
-        for (const result of reply.results) {
+        const results = deserialize(reply.bytes) as (FileIndex | { path: string; error: string })[];
+        for (const result of results) {
           if ('error' in result) this.failure ??= new Error(`indexing ${result.path}: ${result.error}`);
           else this.results.push(result);
         }
+        this.chunks.push(reply.bytes);
         this.idle.push(worker);
         this.pump();
       });
@@ -76,20 +86,20 @@ export class ParsePool {
     if (this.failure) this.wake?.();
   }
 
-  /** Every entry, once the queue is empty. */
-  async finish(): Promise<FileIndex[]> {
+  /** Every entry, once the queue is empty (chunks only from workers: entries parsed here are not serialized). */
+  async finish(): Promise<Parsed> {
     this.closed = true;
     try {
       if (!this.workers.length) {
         for (const file of this.queue.splice(0)) this.results.push(await indexFile(file.path, file.absolute, file.hash));
-        return this.results;
+        return { entries: this.results, chunks: [] };
       }
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         this.pump();
       });
       if (this.failure) throw this.failure;
-      return this.results;
+      return { entries: this.results, chunks: this.chunks };
     } finally {
       await Promise.all(this.workers.map((w) => w.terminate()));
     }

@@ -201,5 +201,5 @@ export class RepoIndex {
 async function parseOnWorkers(root: string, paths: string[]): Promise<FileIndex[]> {
   const pool = new ParsePool();
   for (const path of paths) pool.add({ path, absolute: join(root, path) });
-  return pool.finish();
+  return (await pool.finish()).entries;
 }

@@ -82,4 +82,4 @@ export interface PackedCalls {
 }
 
 /** Bumped whenever FileIndex or its extraction changes, so old caches are ignored. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
