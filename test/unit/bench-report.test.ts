@@ -187,6 +187,39 @@ describe('bench report formats', () => {
     expect(lines).toContain(`- **tdd** (${tddDir.replace(/_/g, '\\_')}): strategy=tdd, model=gpt-4.1-mini, T=3`);
   });
 
+  it('writes a table per repository with the summary\'s columns, hand-computed', () => {
+    const lines = renderReport(report, 'md').split('\n');
+    const table = (repository: string) => {
+      const heading = lines.indexOf(`### ${repository}`);
+      expect(heading).toBeGreaterThan(lines.indexOf('## Figures per repository'));
+      return lines.slice(heading + 2, heading + 6);
+    };
+    const header = '| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Avg cost (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |';
+    const align = '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+    expect(lines.indexOf('## Figures per repository')).toBeGreaterThan(lines.indexOf('## Pass@1 per repository'));
+    // tenet never ran click: dashes. tdd click-1 errored: 500 in, 0 out, $0.002, 2 calls, 0 tools, 5 s.
+    expect(table('click')).toEqual([header, align, '| tenet | – | – | – | – | – | – | – | – | – | – |', '| tdd | 1/1 | 1 | 0.00% | 500 | 0 | 0.0020 | ∞ | 2.0 | 0.0 | 5.0 |']);
+    // tenet flask: 2 of 3 pass; input 4000/3 = 1,333; output 400/3 = 133; cost 0.08/3 = 0.0267; CoP 0.0267/(2/3) = 0.04;
+    // calls 14/3 = 4.7; tools 14/3 = 4.7; wall 42 s/3 = 14.0. tdd flask: input 3000/2, output 750/2, cost 0.075/2,
+    // calls 18/2, tools 15/2, wall 90 s/2.
+    expect(table('flask')).toEqual([
+      header,
+      align,
+      '| tenet | 3/3 | 1 | 66.67% | 1,333 | 133 | 0.0267 | 0.0400 | 4.7 | 4.7 | 14.0 |',
+      '| tdd | 2/2 | 0 | 0.00% | 1,500 | 375 | 0.0375 | ∞ | 9.0 | 7.5 | 45.0 |',
+    ]);
+    // tenet sympy: sympy-2 planned but not finished, so 1/2.
+    expect(table('sympy')).toEqual([
+      header,
+      align,
+      '| tenet | 1/2 | 0 | 0.00% | 4,000 | 400 | 0.0800 | ∞ | 10.0 | 12.0 | 40.0 |',
+      '| tdd | 1/1 | 0 | 0.00% | 1,500 | 302 | 0.0310 | ∞ | 8.0 | 7.0 | 45.0 |',
+    ]);
+    const html = renderReport(report, 'html');
+    expect(html).toContain('<h3>flask</h3>');
+    expect(html).toContain('<td>tenet</td><td class="num">3/3</td><td class="num">1</td><td class="num">66.67%</td><td class="num">1,333</td>');
+  });
+
   it('escapes a table cell separator in a Markdown label', () => {
     const piped = makeRun('piped-run', 'a|b_c', TENET, ['flask-1']);
     const md = renderReport(buildReport([piped]).report, 'md');

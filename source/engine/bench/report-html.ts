@@ -1,7 +1,7 @@
 import type { BenchReport } from './report';
 import { renderChart } from './report-chart';
 import { escapeHtml } from './report-escape';
-import { DEFINITIONS, repositoryTable, settingsLine, summaryTable, type Table } from './report-tables';
+import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, type Table } from './report-tables';
 
 /**
  * One self-contained page: inline CSS, the inline SVG chart, the two tables. Nothing is fetched
@@ -64,6 +64,8 @@ ${renderTable(summaryTable(report))}
 <p class="note">${escapeHtml(DEFINITIONS)}</p>
 <h2>Pass@1 per repository</h2>
 ${renderTable(repositoryTable(report))}
+<h2>Figures per repository</h2>
+${repositoryFigureTables(report).map(({ repository, table }) => `<h3>${escapeHtml(repository)}</h3>\n${renderTable(table)}`).join('\n')}
 <h2>Configurations</h2>
 <dl>
 ${settings.join('\n')}

@@ -1,5 +1,5 @@
 import type { BenchReport } from './report';
-import { DEFINITIONS, repositoryTable, settingsLine, summaryTable, type Table } from './report-tables';
+import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, type Table } from './report-tables';
 
 /**
  * Labels, repository names and settings come from run folders: a `|` would split a table cell and
@@ -30,6 +30,9 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     ...renderTable(repositoryTable(report)),
     '',
+    '## Figures per repository',
+    '',
+    ...repositoryFigureTables(report).flatMap(({ repository, table }) => [`### ${escapeMarkdown(repository)}`, '', ...renderTable(table), '']),
     '## Configurations',
     '',
     ...report.configurations.map((c) => `- **${escapeMarkdown(c.label)}** (${escapeMarkdown(c.runDir)}): ${escapeMarkdown(settingsLine(c.config))}`),

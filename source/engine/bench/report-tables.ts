@@ -1,4 +1,4 @@
-import type { BenchReport } from './report';
+import type { BenchReport, Figures } from './report';
 import { costOfPass, count, NONE, oneDecimal, percent, seconds, usd } from './report-numbers';
 
 /**
@@ -22,15 +22,12 @@ export const DEFINITIONS =
   'Pass@1 is passed / finished tasks (a task that ended in an error counts as a failure); averages are per finished task; ' +
   'CoP (Cost-of-Pass) is the average cost divided by Pass@1, ∞ when nothing passed.';
 
-/** The paper's Table I/II layout: a row per configuration. */
-export function summaryTable(report: BenchReport): Table {
-  const headers = ['Configuration', 'Finished', 'Errors', 'Pass@1', 'Avg input tokens', 'Avg output tokens', 'Avg cost (USD)', 'CoP (USD)', 'Avg API calls', 'Avg tool calls', 'Avg wall time (s)'];
-  return {
-    headers,
-    numeric: headers.map((_, i) => i > 0),
-    rows: report.configurations.map(({ label, overall: f }) =>
-      [
-        label,
+const FIGURE_HEADERS = ['Finished', 'Errors', 'Pass@1', 'Avg input tokens', 'Avg output tokens', 'Avg cost (USD)', 'CoP (USD)', 'Avg API calls', 'Avg tool calls', 'Avg wall time (s)'];
+
+/** One configuration's figures as a row of the summary layout; a dash in every cell when it has none. */
+function figuresRow(label: string, f: Figures | undefined): Cell[] {
+  const texts = f
+    ? [
         `${f.finished}/${f.tasks}`,
         String(f.errors),
         percent(f.passAt1),
@@ -41,9 +38,36 @@ export function summaryTable(report: BenchReport): Table {
         oneDecimal(f.avgModelCalls),
         oneDecimal(f.avgToolCalls),
         seconds(f.avgWallMs),
-      ].map((text) => ({ text })),
-    ),
-  };
+      ]
+    : FIGURE_HEADERS.map(() => NONE);
+  return [label, ...texts].map((text) => ({ text }));
+}
+
+function figuresTable(rows: Cell[][]): Table {
+  const headers = ['Configuration', ...FIGURE_HEADERS];
+  return { headers, numeric: headers.map((_, i) => i > 0), rows };
+}
+
+/** The paper's Table I/II layout: a row per configuration. */
+export function summaryTable(report: BenchReport): Table {
+  return figuresTable(report.configurations.map(({ label, overall }) => figuresRow(label, overall)));
+}
+
+/** The repositories any configuration ran, sorted. */
+function repositoryNames(report: BenchReport): string[] {
+  return [...new Set(report.configurations.flatMap((c) => Object.keys(c.repositories)))].sort();
+}
+
+/**
+ * The summary's columns for each repository (tokens, cost, CoP, calls and wall time, not only
+ * Pass@1): a table per repository with a row per configuration; a configuration that did not run
+ * the repository has dashes.
+ */
+export function repositoryFigureTables(report: BenchReport): { repository: string; table: Table }[] {
+  return repositoryNames(report).map((repository) => ({
+    repository,
+    table: figuresTable(report.configurations.map((c) => figuresRow(c.label, c.repositories[repository]))),
+  }));
 }
 
 /**
@@ -60,7 +84,7 @@ function pass1Row(values: (number | null)[]): Cell[] {
 /** The paper's Table IV layout: Pass@1 with a row per repository and a column per configuration. */
 export function repositoryTable(report: BenchReport): Table {
   const { configurations } = report;
-  const names = [...new Set(configurations.flatMap((c) => Object.keys(c.repositories)))].sort();
+  const names = repositoryNames(report);
   const rows = names.map((name) => [{ text: name }, ...pass1Row(configurations.map((c) => c.repositories[name]?.passAt1 ?? null))]);
   rows.push([{ text: 'Overall' }, ...pass1Row(configurations.map((c) => c.overall.passAt1))]);
   return {
