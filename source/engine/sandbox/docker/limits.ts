@@ -23,13 +23,20 @@ export const DEFAULT_LIMITS = {
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
+/** The least memory Docker accepts for a container (6 MiB); smaller sizes are refused here, with the same figure in the hint. */
+export const MIN_SIZE_BYTES = 6 * 1024 ** 2;
+
 /** `512m`, `4g`, `1073741824` → bytes. */
 export function parseSize(text: string | number, what: string): number {
-  if (typeof text === 'number') return text;
-  const match = /^(\d+(?:\.\d+)?)\s*([bkmg]?)b?$/i.exec(text.trim());
-  if (!match) throw new TenetError(`${what} ${text} is not a size.`, 'write it like 512m or 4g');
-  const bytes = Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
-  if (bytes < 6 * 1024 ** 2) throw new TenetError(`${what} ${text} is too small.`, 'give the container at least 64m');
+  let bytes: number;
+  if (typeof text === 'number') {
+    bytes = text;
+  } else {
+    const match = /^(\d+(?:\.\d+)?)\s*([bkmg]?)b?$/i.exec(text.trim());
+    if (!match) throw new TenetError(`${what} ${text} is not a size.`, 'write it like 512m or 4g');
+    bytes = Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
+  }
+  if (!Number.isFinite(bytes) || bytes < MIN_SIZE_BYTES) throw new TenetError(`${what} ${text} is too small.`, 'give it at least 6m (6 MiB, the least Docker accepts)');
   return bytes;
 }
 
