@@ -334,9 +334,16 @@ def pytest_make_collect_report(collector):
     if path is not None:
         ctx.module_file = probe._realpath(str(path))
     _state.ctx = ctx
+    # Importing a test module runs its top level, which may loop forever (the target called at
+    # import time): tenet times each module's collection like a test.
+    module = isinstance(collector, pytest.Module)
+    if module:
+        _emit({"e": "collecting", "nodeid": _normalize(collector.nodeid)})
     try:
         yield
     finally:
+        if module:
+            _emit({"e": "collectingdone", "nodeid": _normalize(collector.nodeid)})
         if ctx.chain is not None:
             _collect_contexts[collector.nodeid] = ctx
         _state.ctx = previous

@@ -27,6 +27,9 @@ export type PluginEvent =
   | { e: 'twin'; nodeid: string }
   /** Fork mode: a module called the target while being imported; tenet re-runs it blank. */
   | { e: 'collecthit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
+  /** pytest imports a test module (its top level runs), and is done with it. */
+  | { e: 'collecting'; nodeid: string }
+  | { e: 'collectingdone'; nodeid: string }
   | (OutcomeInfo & {
       e: 'test';
       nodeid: string;

@@ -101,6 +101,8 @@ async function runShard(
   hitsFile: string,
 ): Promise<void> {
   const finished = new Set<string>();
+  // Test modules whose import hung: left out of the restarts (each is a collection error).
+  const ignored: string[] = [];
   for (let attempt = 0; ; attempt++) {
     const env: Record<string, string> = {
       ...options.env,
@@ -114,8 +116,11 @@ async function runShard(
     if (onlyFile) env.TENET_ONLY = onlyFile;
     if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
 
-    const child = options.sandbox.spawn([options.python, '-m', 'pytest', ...PYTEST_FLAGS, ...options.testArgs], { env });
+    const ignore = ignored.map((file) => `--ignore=${file}`);
+    const child = options.sandbox.spawn([options.python, '-m', 'pytest', ...PYTEST_FLAGS, ...ignore, ...options.testArgs], { env });
     let inflight: { nodeid: string; since: number; hit?: Extract<PluginEvent, { e: 'hit' }> } | undefined;
+    let collecting: { nodeid: string; since: number } | undefined;
+    let hungImport: string | undefined;
     let done = false;
     let stderr = '';
     let hung = false;
@@ -136,6 +141,12 @@ async function runShard(
           break;
         case 'collecthit':
           if (!result.collectHits.some((c) => c.nodeid === event.nodeid)) result.collectHits.push(event);
+          break;
+        case 'collecting':
+          collecting = { nodeid: event.nodeid, since: Date.now() };
+          break;
+        case 'collectingdone':
+          collecting = undefined;
           break;
         case 'test':
           inflight = undefined;
@@ -167,6 +178,10 @@ async function runShard(
       } else if (inflight && options.testTimeoutSec > 0 && now - inflight.since > options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec)) {
         hung = true;
         child.kill();
+      } else if (collecting && options.testTimeoutSec > 0 && now - collecting.since > options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec)) {
+        // No test runs yet, so the per-test timeout inside pytest cannot fire: the import itself hangs.
+        hungImport = collecting.nodeid;
+        child.kill();
       }
     }, 250);
     const onAbort = () => {
@@ -180,6 +195,16 @@ async function runShard(
     reader.end();
 
     if (done || result.timedOut || result.aborted) return;
+    if (hungImport !== undefined) {
+      const message = `importing the test module hung: no answer ${options.testTimeoutSec}s after pytest started collecting it, tenet killed its process`;
+      const error: PluginCollectError = { e: 'collecterror', nodeid: hungImport, message, longrepr: `${message}\n${stderr.slice(-2000)}`, chain: null, entryKind: null };
+      if (!result.collectErrors.some((c) => c.nodeid === hungImport)) result.collectErrors.push(error);
+      options.onEvent?.(error);
+      ignored.push(hungImport);
+      if (attempt < MAX_RESTARTS) continue;
+      result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} hung or crashed test modules and tests`);
+      return;
+    }
     const how = status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`);
     if (inflight) {
       const { nodeid } = inflight;
