@@ -42,6 +42,12 @@ describe('tenet thm (the built CLI)', () => {
     expect(target.stderr).toContain('No function apply_discont in shop/pricing.py');
     expect(target.stderr).toContain('shop/pricing.py::apply_discount');
 
+    // A test that does not exist (here, or in the sandbox's environment) is pytest's usage error, said plainly.
+    const absent = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--tests', 'tests/test_pricing.py::test_nope']);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toContain('pytest stopped with exit code 4 (usage error)');
+    expect(absent.stderr).toContain('not found');
+
     const repo = await runCli(['thm', '--repo', '/nonexistent/repo', '--target', 'a.py::f']);
     expect(repo.code).toBe(2);
     expect(repo.stderr).toContain('does not exist');

@@ -24,6 +24,11 @@ function hangGraceMs(testTimeoutSec: number): number {
 }
 /** How many times one shard is restarted after a test crashed its process. */
 const MAX_RESTARTS = 20;
+/** pytest's exit codes that mean it did not run what it was asked to. */
+const PYTEST_REFUSED = new Map([
+  [3, 'internal error'],
+  [4, 'usage error'],
+]);
 
 export interface PassOptions {
   sandbox: Sandbox;
@@ -121,6 +126,7 @@ async function runShard(
     let inflight: { nodeid: string; since: number; hit?: Extract<PluginEvent, { e: 'hit' }> } | undefined;
     let collecting: { nodeid: string; since: number } | undefined;
     let hungImport: string | undefined;
+    let exitstatus = 0;
     let done = false;
     let stderr = '';
     let hung = false;
@@ -158,6 +164,7 @@ async function runShard(
           break;
         case 'done':
           done = true;
+          exitstatus = event.exitstatus;
           result.targetLoaded ||= event.targetLoaded;
           for (const copy of event.outside) if (!result.outside.some((o) => o.file === copy.file)) result.outside.push(copy);
           break;
@@ -194,6 +201,12 @@ async function runShard(
     options.signal?.removeEventListener('abort', onAbort);
     reader.end();
 
+    if (done && PYTEST_REFUSED.has(exitstatus)) {
+      // pytest ran but refused part of the arguments (e.g. `ERROR: not found: a::test` when a test
+      // does not exist in this environment): say so, or the run looks like one with no tests.
+      const output = `${stderr}\n${reader.noise}`.trim();
+      result.problems.push(`pytest stopped with exit code ${exitstatus} (${PYTEST_REFUSED.get(exitstatus)})${output ? `:\n${output.slice(-2000)}` : ''}`);
+    }
     if (done || result.timedOut || result.aborted) return;
     if (hungImport !== undefined) {
       const message = `importing the test module hung: no answer ${options.testTimeoutSec}s after pytest started collecting it, tenet killed its process`;
