@@ -1,8 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spreadOrder } from '../../source/engine/bench/make-order';
+import { taskRow } from '../../source/engine/bench/make-row';
+import { prepareTarget } from '../../source/engine/task/prepare-target';
+import { resolveTarget } from '../../source/engine/task/resolve-target';
+import type { ThmReport } from '../../source/engine/thm/report';
+import { FIXTURES } from '../helpers/fixtures';
 import { optionArgs, relevantTestPath, scopeArgs } from '../../source/engine/bench/make-scope';
 import { readTasks, taskRepo, taskTarget, taskTestArgs } from '../../source/engine/bench/task';
 
@@ -83,5 +88,19 @@ describe('bench make: order and scope', () => {
     expect(relevantTestPath(['t/a/test_x.py::f', 't/b/test_y.py::g'])).toBe('t');
     expect(relevantTestPath(['test_x.py::f', 'pkg/tests/test_y.py::g'])).toBe('.');
     expect(relevantTestPath([])).toBe('');
+  });
+});
+
+describe('bench make: task rows', () => {
+  it("indents a method's full_function as the file does, like its prompt", async () => {
+    const repoDir = join(FIXTURES, 'shop');
+    const target = await prepareTarget(await resolveTarget(repoDir, 'shop/cart.py::Cart.total'), 'blank');
+    const fn = { file: 'shop/cart.py', qualname: 'Cart.total', name: 'total', startLine: target.startLine, defLine: target.startLine, endLine: target.startLine + 1, statements: 1, ambiguous: false };
+    const report = { failing: [{ nodeid: 'tests/test_cart.py::CartTest::test_total' }] } as unknown as ThmReport;
+    const row = taskRow({ repository: 'shop', index: 0, repoDir, fn, target, testArgs: ['tests/test_cart.py'], report });
+    expect(row.full_function.split('\n')[0]).toBe('    def total(self):');
+    expect(row.prompt.split('\n')[0]).toBe('    def total(self):');
+    expect(readFileSync(join(repoDir, 'shop/cart.py'), 'utf8')).toContain(row.full_function);
+    expect(row.relavent_test_path).toBe('tests/test_cart.py');
   });
 });

@@ -34,7 +34,7 @@ export function taskRow(input: RowInput): BenchTask {
     target_module_path: input.fn.file,
     function_name: input.fn.qualname,
     prompt: input.target.prompt,
-    full_function: input.target.groundTruth ?? '',
+    full_function: asInFile(input.target),
     relavent_test_path: relevantTestPath(failing),
     tenet: {
       repo: input.repoDir,
@@ -43,4 +43,14 @@ export function taskRow(input: RowInput): BenchTask {
       failing,
     },
   };
+}
+
+/**
+ * The ground truth indented as the file has it, like RepoCod's rows and like `prompt`: the
+ * ground truth starts at the decorator or `def`, so a method's first line would lack the
+ * indentation its other lines keep.
+ */
+function asInFile(target: PreparedTarget): string {
+  const line = target.originalText.split('\n')[target.startLine - 1] ?? '';
+  return `${/^[ \t]*/.exec(line)![0]}${target.groundTruth ?? ''}`;
 }
