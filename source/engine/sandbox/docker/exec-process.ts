@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import { constants } from 'node:os';
-import { PassThrough, type Duplex } from 'node:stream';
+import { PassThrough, Writable, type Duplex } from 'node:stream';
 import type { ExitStatus, SandboxProcess } from '../sandbox';
 
 /** Where each exec notes its process id inside the container, so it can be killed. */
@@ -16,10 +16,13 @@ const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, numbe
  * with the command's status, as a local process group is cleaned up. The shell itself catches INT
  * and TERM (a caught signal is reset for its child), so an interrupt reaches the command, not it.
  * The process limit is dash's `ulimit -p` (bash's `-u`), whichever `sh` the image has.
+ * A program the shell cannot find is caught before it is run, with a line of its own on stderr
+ * (NOT_FOUND), so that exit code 127 alone never means "not found": a command may exit 127 itself.
  */
 const launcher = (pidFile: string, nproc?: number) =>
   [
     'trap : INT TERM',
+    `command -v "$1" >/dev/null 2>&1 || { printf '${NOT_FOUND}%s\\n' "$1" >&2; exit 127; }`,
     ...(nproc ? [`ulimit -p ${nproc} 2>/dev/null || ulimit -u ${nproc} 2>/dev/null`] : []),
     `echo $$ > ${pidFile}`,
     '"$@"',
@@ -33,6 +36,25 @@ const killer = (pidFile: string, signal: number) =>
   `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; [ -s ${pidFile} ] && kill -${signal} -$(cat ${pidFile}) 2>/dev/null${signal === 9 ? `; rm -f ${pidFile}` : ''}`;
 
 let counter = 0;
+
+/** What the launcher writes on stderr, before the program's name, when the program does not exist. */
+export const NOT_FOUND = 'tenet-exec: no such command: ';
+
+/** How much of the start of stderr is kept to recognise the launcher's NOT_FOUND line. */
+const STDERR_HEAD_BYTES = 4096;
+
+/**
+ * The exec's status from Docker's exit code. Docker reports a process killed by signal N as
+ * 128 + N, as a shell would. "Not found" is said only when the launcher could not find the program
+ * (its NOT_FOUND line is the whole of stderr); any other exit code, 127 included, is the command's own.
+ */
+export function execStatus(code: number | null, { killed, program, stderrHead }: { killed: boolean; program: string; stderrHead: string }): ExitStatus {
+  if (code !== null && code > 128 && SIGNAL_NAMES.has(code - 128) && (killed || code - 128 === 9)) return { exitCode: null, signal: SIGNAL_NAMES.get(code - 128)! };
+  if (code === 127 && stderrHead === `${NOT_FOUND}${program}\n`) {
+    return { exitCode: 127, signal: null, error: `command not found in the container: ${program}` };
+  }
+  return { exitCode: code, signal: null };
+}
 
 export interface ExecSpec {
   container: Docker.Container;
@@ -95,7 +117,16 @@ export function startExec(spec: ExecSpec): SandboxProcess {
     if (killWith !== undefined) kill(SIGNAL_NAMES.get(killWith) as NodeJS.Signals);
     stdin.pipe(socket);
     socket.on('error', () => undefined);
-    spec.container.modem.demuxStream(socket, stdout, stderr);
+    // stderr passes through a tap that keeps its start, where the launcher's NOT_FOUND line would be.
+    let stderrHead = '';
+    const stderrTap = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        if (stderrHead.length < STDERR_HEAD_BYTES) stderrHead += chunk.toString('utf8', 0, STDERR_HEAD_BYTES - stderrHead.length);
+        stderr.write(chunk);
+        done();
+      },
+    });
+    spec.container.modem.demuxStream(socket, stdout, stderrTap);
     await new Promise<void>((resolve) => {
       socket.once('end', resolve);
       socket.once('close', resolve);
@@ -117,13 +148,7 @@ export function startExec(spec: ExecSpec): SandboxProcess {
     stdout.end();
     stderr.end();
     const info = await exec.inspect().catch(() => undefined);
-    // Docker reports a process killed by signal N as 128 + N, as a shell would.
-    const code = info?.ExitCode ?? null;
-    if (code !== null && code > 128 && SIGNAL_NAMES.has(code - 128) && (killed || code - 128 === 9)) return { exitCode: null, signal: SIGNAL_NAMES.get(code - 128)! };
-    if (code === 127) {
-      return { exitCode: 127, signal: null, error: `command not found in the container: ${spec.argv[0]}` };
-    }
-    return { exitCode: code, signal: null };
+    return execStatus(info?.ExitCode ?? null, { killed, program: spec.argv[0] ?? '', stderrHead });
   })();
 
   return { stdin, stdout, stderr, exited, kill };
