@@ -2,7 +2,9 @@ import Docker from 'dockerode';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { LABELS } from '../../source/engine/sandbox/docker/names';
+import { openSandbox } from '../../source/engine/sandbox/create-sandbox';
+import { DEFAULT_IMAGE, LABELS } from '../../source/engine/sandbox/docker/names';
+import { NOT_FOUND } from '../../source/engine/sandbox/docker/exec-process';
 import { openTask, type OpenTask } from '../../source/engine/task/open-task';
 import { callTool } from '../../source/engine/tools/call-tool';
 import type { ToolContext } from '../../source/engine/tools/context';
@@ -10,6 +12,9 @@ import { openToolbox } from '../../source/engine/tools/toolbox';
 import { finished, runCli, startCli } from '../helpers/cli';
 import { FIXTURES, treeHash } from '../helpers/fixtures';
 import { DOCKER, describeDocker } from '../helpers/sandboxes';
+import type { SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
+
+const DOCKER_WITH = (image: string): SandboxSpec => ({ ...DOCKER, image } as SandboxSpec);
 
 const SHOP = join(FIXTURES, 'shop');
 const TEST = 'tests/test_pricing.py::test_apply_discount_basic';
@@ -164,4 +169,57 @@ describeDocker('container lifecycle through the CLI', () => {
     expect(missing.stderr).toContain('The Docker image tenet-no-such-image:1 is not on the engine');
     expect(missing.stderr).toContain('tenet image build');
   });
+});
+
+describeDocker('exec statuses and images that cannot run tests', () => {
+  /** The default image with something removed, committed as a new image: offline, a second or two. */
+  const imageWithout = async (tag: string, remove: string) => {
+    const container = await docker.createContainer({ Image: DEFAULT_IMAGE, User: 'root', Entrypoint: ['sh', '-c', `rm -rf ${remove}`], NetworkDisabled: true });
+    await container.start();
+    expect((await container.wait()).StatusCode).toBe(0);
+    await container.commit({ repo: 'tenet-test-image', tag });
+    await container.remove({ force: true });
+    return `tenet-test-image:${tag}`;
+  };
+  let noPython: string;
+  let noPytest: string;
+  beforeAll(async () => {
+    noPython = await imageWithout(`no-python-${process.pid}`, '/usr/bin/python3*');
+    noPytest = await imageWithout(`no-pytest-${process.pid}`, '/usr/lib/python3/dist-packages/pytest /usr/lib/python3/dist-packages/_pytest');
+  }, 60_000);
+  afterAll(async () => {
+    for (const image of [noPython, noPytest]) if (image) await docker.getImage(image).remove({ force: true }).catch(() => undefined);
+  });
+
+  it('passes through a 127 the command returns itself, and says "not found" only for a missing program', async () => {
+    const sandbox = await openSandbox(DOCKER, SHOP, 'exec-status-test');
+    try {
+      const own = await sandbox.run(['sh', '-c', 'echo ran; exit 127']);
+      expect(own).toMatchObject({ exitCode: 127, stdout: 'ran\n' });
+      expect(own.error).toBeUndefined();
+      const missing = await sandbox.run(['tenet-no-such-program', '--version']);
+      expect(missing).toMatchObject({ exitCode: 127, error: 'command not found in the container: tenet-no-such-program' });
+      expect(missing.stderr).toBe(`${NOT_FOUND}tenet-no-such-program\n`);
+      const path = await sandbox.run(['/nowhere/python3']);
+      expect(path.error).toBe('command not found in the container: /nowhere/python3');
+    } finally {
+      await sandbox.dispose();
+    }
+  }, 60_000);
+
+  it('an image without python3 is named as such, with how to get one, not as missing from the engine', async () => {
+    const child = startCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--sandbox', 'docker', '--jobs', '1', '--image', noPython]);
+    const result = await finished(child);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`The Docker image ${noPython} has no python3`);
+    expect(result.stderr).not.toContain('is not on the engine');
+    expect(result.stderr).toContain('tenet image build');
+    expect(result.stderr).toContain('an image that has python3 and pytest');
+    expect(await containersOwnedBy(child.pid!)).toHaveLength(0);
+  }, 60_000);
+
+  it('an image whose python3 has no pytest says so, and leaves no container', async () => {
+    await expect(openSandbox(DOCKER_WITH(noPytest), SHOP, 'no-pytest-test')).rejects.toThrow(`The Docker image ${noPytest} has no pytest for its python3`);
+    expect(await containersOf('no-pytest-test')).toHaveLength(0);
+  }, 60_000);
 });

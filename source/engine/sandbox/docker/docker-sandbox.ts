@@ -118,7 +118,14 @@ export class DockerSandbox implements Sandbox {
     const nproc = mounted ? undefined : Math.max(8, limits.pids - PIDS_RESERVED);
     const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, HOME: '/tmp' }, owner, mounted, options.image, nproc);
     try {
-      await container.start();
+      try {
+        await container.start();
+      } catch (error) {
+        // An image without `sleep` (an empty or distroless one) cannot even start.
+        throw unusableImage(options.image, `cannot start a container: ${dockerMessage(error)}`);
+      }
+      const missing = await missingTools(container);
+      if (missing) throw unusableImage(options.image, `has no ${missing}`);
       await container.putArchive(packTree(pythonHelpersDir(), 'python', NOBODY), { path: HELPERS_ROOT });
       if (!mounted) await container.putArchive(packTree(hostRoot, basename(workdir), owner), { path: WORK_ROOT });
       await runQuiet({ container }, ['mkdir', '-p', PID_DIR]);
@@ -195,10 +202,42 @@ export class DockerSandbox implements Sandbox {
   }
 }
 
+function dockerMessage(error: unknown): string {
+  const json = (error as { json?: { message?: string } }).json;
+  return json?.message ?? (error as Error).message;
+}
+
 /** A Docker API failure as a TenetError that carries the engine's own message. */
 export function dockerError(what: string, error: unknown): Error {
   if (error instanceof TenetError) return error;
-  const json = (error as { json?: { message?: string } }).json;
-  const message = json?.message ?? (error as Error).message;
-  return new TenetError(`${what}: ${message}`, 'check the Docker engine (`docker info`) and the image, or use --sandbox local');
+  return new TenetError(`${what}: ${dockerMessage(error)}`, 'check the Docker engine (`docker info`) and the image, or use --sandbox local');
+}
+
+/** Exit codes of the probe in `missingTools`, and what each means is missing. */
+const PROBE = {
+  script: [
+    'command -v python3 >/dev/null 2>&1 || exit 3',
+    `python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("pytest") is None)' >/dev/null 2>&1 || exit 4`,
+  ].join('; '),
+  missing: { 3: 'python3 (nor pytest)', 4: 'pytest for its python3' } as Record<number, string>,
+};
+
+/**
+ * What tenet needs and a running container lacks: a shell, python3, pytest (found, not imported,
+ * to keep it quick). Undefined when all are there.
+ */
+async function missingTools(container: Docker.Container): Promise<string | undefined> {
+  const code = await runQuiet({ container }, ['sh', '-c', PROBE.script]);
+  if (code === 0) return undefined;
+  return (code !== null && PROBE.missing[code]) || 'working `sh` (tenet runs every command through it), nor python3 and pytest';
+}
+
+/** An image that exists but cannot run tenet's tests: say what it lacks and how to get one that can. */
+function unusableImage(image: string, problem: string): TenetError {
+  return new TenetError(
+    `The Docker image ${image} ${problem}; tenet needs sh, python3 and pytest in it.`,
+    image === DEFAULT_IMAGE
+      ? 'rebuild it with `tenet image build` (offline, about a minute)'
+      : `build the default image with \`tenet image build\` and leave out --image (it makes ${DEFAULT_IMAGE}), or pass --image with an image that has python3 and pytest`,
+  );
 }
