@@ -1,4 +1,5 @@
 import Docker from 'dockerode';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -222,4 +223,26 @@ describeDocker('exec statuses and images that cannot run tests', () => {
     await expect(openSandbox(DOCKER_WITH(noPytest), SHOP, 'no-pytest-test')).rejects.toThrow(`The Docker image ${noPytest} has no pytest for its python3`);
     expect(await containersOf('no-pytest-test')).toHaveLength(0);
   }, 60_000);
+});
+
+describeDocker('--mount: the workspace bind-mounted instead of copied in', () => {
+  it('runs as nobody even when tenet is root, and the tests read and write the mounted workspace', async () => {
+    const before = treeHash(SHOP);
+    const task = await openTask({ repo: SHOP, target: 'shop/pricing.py::apply_discount', blank: true, sandbox: { ...(DOCKER as Extract<SandboxSpec, { kind: 'docker' }>), mount: true }, session: 'mount-test' });
+    const toolbox = await openToolbox(task, { selectedTests: [TEST], testTimeoutSec: 10, indexCacheFile: null, debuggerTimeoutMs: 8000 });
+    try {
+      const uid = process.getuid?.() ?? 0;
+      expect((await callTool('run_debugger_cmd', { cmd: 'id -u; touch written-inside && echo ok' }, toolbox.ctx)).text).toBe(`${uid === 0 ? 65534 : uid}\nok\n[shell]`);
+      // Written in the container, seen on the host: the same folder, not a copy.
+      expect(existsSync(task.workspace.path('written-inside'))).toBe(true);
+      const right = 'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n';
+      expect(await callTool('submit_implementation', { code: right }, toolbox.ctx)).toMatchObject({ ok: true });
+      expect((await callTool('run_tests', {}, toolbox.ctx)).text).toContain('1 passed');
+    } finally {
+      toolbox.dispose();
+      await task.dispose();
+    }
+    expect(treeHash(SHOP)).toBe(before);
+    expect(await containersOf('mount-test')).toHaveLength(0);
+  }, 90_000);
 });

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import { hostname } from 'node:os';
-import { readFile } from 'node:fs/promises';
+import { lchown, readdir, readFile } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
 import { pythonHelpersDir } from '../../assets';
 import { TenetError } from '../../errors';
@@ -78,8 +78,11 @@ export class DockerSandbox implements Sandbox {
       );
     }
     const mounted = options.mount ?? false;
-    // A bind-mounted workspace keeps its owner: run as that owner so the tests can write in it.
-    const owner: Owner = mounted ? { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 } : NOBODY;
+    // A bind-mounted workspace keeps its owner: run as that owner so the tests can write in it,
+    // unless that is root: then the scratch copy (never the checkout) is handed to nobody.
+    const hostUid = process.getuid?.() ?? 0;
+    const owner: Owner = mounted && hostUid !== 0 ? { uid: hostUid, gid: process.getgid?.() ?? 0 } : NOBODY;
+    if (mounted && hostUid === 0) await chownTree(hostRoot, NOBODY);
     const workdir = posix.join(WORK_ROOT, basename(hostRoot) || 'repo');
     const limits = options.limits;
     let container: Docker.Container;
@@ -115,7 +118,7 @@ export class DockerSandbox implements Sandbox {
     const imageEnv = Object.fromEntries((imageInfo.Config?.Env ?? []).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
     // RLIMIT_NPROC counts a user's processes: fine for nobody, not for a bind-mount's owner (who
     // may be root, or run other things on this machine).
-    const nproc = mounted ? undefined : Math.max(8, limits.pids - PIDS_RESERVED);
+    const nproc = owner === NOBODY ? Math.max(8, limits.pids - PIDS_RESERVED) : undefined;
     const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, HOME: '/tmp' }, owner, mounted, options.image, nproc);
     try {
       try {
@@ -240,4 +243,14 @@ function unusableImage(image: string, problem: string): TenetError {
       ? 'rebuild it with `tenet image build` (offline, about a minute)'
       : `build the default image with \`tenet image build\` and leave out --image (it makes ${DEFAULT_IMAGE}), or pass --image with an image that has python3 and pytest`,
   );
+}
+
+/** Every file and folder under `root` (symlinks themselves, not their targets) to `owner`. */
+async function chownTree(root: string, owner: Owner): Promise<void> {
+  await lchown(root, owner.uid, owner.gid);
+  for (const entry of await readdir(root, { withFileTypes: true })) {
+    const path = join(root, entry.name);
+    if (entry.isDirectory()) await chownTree(path, owner);
+    else await lchown(path, owner.uid, owner.gid);
+  }
 }
