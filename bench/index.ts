@@ -6,10 +6,10 @@
  *
  *   npx tsx bench/index.ts [--repo DIR] [--runs N] [--workers N]
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { copyInstalledPackage, optionReader } from './common';
 import { buildIndex } from '../source/engine/index/build-index';
 import { CALL_FIELDS } from '../source/engine/index/calls';
 import { callTool } from '../source/engine/tools/call-tool';
@@ -19,15 +19,13 @@ import { resolveTarget } from '../source/engine/task/resolve-target';
 import { warmUpSteps } from '../source/engine/tools/warm-up';
 
 const argv = process.argv.slice(2);
-const option = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const option = optionReader(argv);
 const runs = Number(option('--runs') ?? 3);
 const workers = option('--workers') ? Number(option('--workers')) : undefined;
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-bench-index-'));
 let repo = option('--repo');
 if (!repo) {
-  const source = execFileSync('python3', ['-c', 'import sympy; print(sympy.__path__[0])'], { encoding: 'utf8' }).trim();
-  repo = join(scratch, 'repo');
-  cpSync(source, join(repo, 'sympy'), { recursive: true, filter: (path) => !path.includes('__pycache__') });
+  repo = copyInstalledPackage('sympy', { into: join(scratch, 'repo'), skipBytecode: true }).repo;
 }
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const ms = (value: number) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;

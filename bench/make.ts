@@ -8,28 +8,17 @@
  *   npx tsx bench/make.ts --repo DIR --scope PYTEST_PATH [--count N] [--reps N]
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { copyInstalledPackage, optionReader } from './common';
 import { scanFunctions } from '../source/engine/bench/make-functions';
 import { runReachPass } from '../source/engine/bench/make-reach';
 import { makeTasks } from '../source/engine/bench/make-tasks';
 
 const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const at = argv.indexOf(name);
-  return at === -1 ? undefined : argv[at + 1];
-};
+const option = optionReader(argv);
 
 let repo = option('--repo');
 let cleanup = () => undefined as void;
-if (!repo) {
-  const source = execFileSync('python3', ['-c', 'import networkx; print(networkx.__path__[0])'], { encoding: 'utf8' }).trim();
-  const parent = mkdtempSync(join(tmpdir(), 'tenet-bench-'));
-  cpSync(source, join(parent, 'networkx'), { recursive: true, preserveTimestamps: true });
-  repo = parent;
-  cleanup = () => rmSync(parent, { recursive: true, force: true });
-}
+if (!repo) ({ repo, cleanup } = copyInstalledPackage('networkx', { preserveTimestamps: true }));
 const scope = option('--scope') ?? 'networkx/algorithms';
 const reps = Number(option('--reps') ?? 2);
 const count = Number(option('--count') ?? 5);

@@ -10,10 +10,10 @@
  *                                  # its own tests/test_basic.py
  *   npx tsx bench/mutate.ts --repo DIR --target FILE::QUALNAME --tests FILE [--reps N] [--modules A.py,B.py]
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { copyInstalledPackage, optionReader } from './common';
 import { listDefinitions } from '../source/engine/python/definitions';
 import { parsePython } from '../source/engine/python/parser';
 import { generateMutants } from '../source/engine/quality/mutants';
@@ -22,10 +22,7 @@ import { pythonEnv } from '../source/engine/python/pytest-env';
 import { openTask, type OpenTask } from '../source/engine/task/open-task';
 
 const argv = process.argv.slice(2);
-const option = (name: string) => {
-  const at = argv.indexOf(name);
-  return at === -1 ? undefined : argv[at + 1];
-};
+const option = optionReader(argv);
 
 let repo = option('--repo');
 let target = option('--target');
@@ -33,12 +30,7 @@ let tests = option('--tests');
 let modules = option('--modules')?.split(',');
 let cleanup = () => undefined as void;
 if (!repo) {
-  const source = execFileSync('python3', ['-c', 'import networkx; print(networkx.__path__[0])'], { encoding: 'utf8' }).trim();
-  const parent = mkdtempSync(join(tmpdir(), 'tenet-bench-'));
-  // Timestamps kept, so the installed package's bytecode caches stay valid in the copy.
-  cpSync(source, join(parent, 'networkx'), { recursive: true, preserveTimestamps: true });
-  repo = parent;
-  cleanup = () => rmSync(parent, { recursive: true, force: true });
+  ({ repo, cleanup } = copyInstalledPackage('networkx', { preserveTimestamps: true }));
   target ??= 'networkx/algorithms/bipartite/basic.py::color';
   tests ??= 'networkx/algorithms/bipartite/tests/test_basic.py';
   modules ??= ['algorithms/dag.py', 'classes/graph.py', 'algorithms/shortest_paths/weighted.py', 'algorithms/cycles.py', 'readwrite/gml.py'].map((m) => `networkx/${m}`);

@@ -8,18 +8,15 @@
  *   npx tsx bench/thm.ts --full               # the whole networkx suite (about 2 minutes per run)
  *   npx tsx bench/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { copyInstalledPackage, optionReader } from './common';
 
 const argv = process.argv.slice(2);
 const testsAt = argv.indexOf('--tests');
 const own = testsAt === -1 ? argv : argv.slice(0, testsAt);
-const option = (name: string) => {
-  const at = own.indexOf(name);
-  return at === -1 ? undefined : own[at + 1];
-};
+const option = optionReader(own);
 const cli = join(import.meta.dirname, '..', 'dist', 'tenet.js');
 
 let repo = option('--repo');
@@ -27,11 +24,7 @@ let target = option('--target');
 let tests = testsAt === -1 ? undefined : argv.slice(testsAt + 1);
 let cleanup = () => undefined as void;
 if (!repo) {
-  const source = execFileSync('python3', ['-c', 'import networkx; print(networkx.__path__[0])'], { encoding: 'utf8' }).trim();
-  const parent = mkdtempSync(join(tmpdir(), 'tenet-bench-'));
-  cpSync(source, join(parent, 'networkx'), { recursive: true });
-  repo = parent;
-  cleanup = () => rmSync(parent, { recursive: true, force: true });
+  ({ repo, cleanup } = copyInstalledPackage('networkx'));
   target ??= 'networkx/classes/function.py::density';
   tests ??= own.includes('--full') ? ['networkx'] : ['networkx/algorithms/minors', 'networkx/algorithms/approximation', 'networkx/classes', 'networkx/algorithms/connectivity'];
 }
