@@ -26,3 +26,16 @@ export function Lines({ lines, marginLeft }: { lines: readonly Line[]; marginLef
     </Box>
   );
 }
+
+/** Secondary rows (key hints, footers): dim, one terminal row each. */
+export function DimRows({ rows }: { rows: readonly string[] }) {
+  return (
+    <>
+      {rows.map((row, i) => (
+        <Text key={i} dimColor wrap="truncate">
+          {row}
+        </Text>
+      ))}
+    </>
+  );
+}

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { CommandDecision } from '../../engine/run/pilot';
+import { DimRows } from '../components/line-view';
 import { useNow } from '../components/use-now';
 import { cap, shortEnd, wrapText } from '../components/lines';
 import type { Prompt, Takeover } from '../controller';
@@ -74,11 +75,7 @@ export function Footer({ view, takeover, notice, keys }: { view: ViewState; take
       </Text>
       {takeover === 'requested' ? <Text color="yellow" wrap="truncate">takeover: waiting for the agent's current step to end</Text> : null}
       {takeover === 'active' ? <Text color="green" wrap="truncate">you have the debugger; the agent waits</Text> : null}
-      {(notice ? [notice] : keys).map((row, i) => (
-        <Text key={i} wrap="truncate" dimColor>
-          {row}
-        </Text>
-      ))}
+      <DimRows rows={(notice ? [notice] : keys)} />
     </Box>
   );
 }

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import type { EngineEvent } from '../../engine/events';
 import { HelpOverlay } from '../components/help-overlay';
+import { DimRows } from '../components/line-view';
 import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
 import { JUMPS, ReplayCursor, stepSpeed } from '../replay';
@@ -82,11 +83,7 @@ export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed
     <Box flexDirection="column">
       <Text inverse wrap="truncate">{` ${status} `}</Text>
       {screen}
-      {keys.map((row, i) => (
-        <Text key={i} dimColor wrap="truncate">
-          {row}
-        </Text>
-      ))}
+      <DimRows rows={keys} />
     </Box>
   );
 }

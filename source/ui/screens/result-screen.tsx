@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { RunResult } from '../../engine/events';
 import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
-import { Lines } from '../components/line-view';
+import { Lines, DimRows } from '../components/line-view';
 import { hardWrap, wrapText, type Line } from '../components/lines';
 import { ScrollView } from '../components/scroll-view';
 import { gridLines } from '../components/test-grid';
@@ -99,11 +99,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         )}
       </Box>
       <Box marginTop={gap} flexDirection="column">
-        {footer.map((row, i) => (
-          <Text key={i} dimColor wrap="truncate">
-            {row}
-          </Text>
-        ))}
+        <DimRows rows={footer} />
       </Box>
     </Box>
   );

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { CatalogEntry } from '../../engine/session/catalog';
 import type { LoadedSession } from '../../engine/session/load';
 import { HelpOverlay } from '../components/help-overlay';
+import { DimRows } from '../components/line-view';
 import { windowStart } from '../components/lines';
 import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
@@ -70,11 +71,7 @@ export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: 
           {error}
         </Text>
       ) : null}
-      {keys.map((row, i) => (
-        <Text key={`k${i}`} dimColor wrap="truncate">
-          {row}
-        </Text>
-      ))}
+      <DimRows rows={keys} />
     </Box>
   );
 }

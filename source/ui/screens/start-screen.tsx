@@ -1,6 +1,7 @@
 import { Box, Text, useApp } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import { HelpOverlay } from '../components/help-overlay';
+import { DimRows } from '../components/line-view';
 import { windowStart } from '../components/lines';
 import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
@@ -110,11 +111,7 @@ export function StartScreen({ repo, functions: given, modelLabel, modelProblem, 
           {name}
         </Text>
       ))}
-      {keys.map((row, i) => (
-        <Text key={`k${i}`} dimColor wrap="truncate">
-          {row}
-        </Text>
-      ))}
+      <DimRows rows={keys} />
     </Box>
   );
 }

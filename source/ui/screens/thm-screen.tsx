@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useMemo, useState } from 'react';
 import type { ThmFailingTest, ThmReport } from '../../engine/thm/report';
-import { Lines } from '../components/line-view';
+import { Lines, DimRows } from '../components/line-view';
 import { allocate, cap, hardWrap, shortEnd, shortStart, windowStart, wrapText, type Line } from '../components/lines';
 import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
@@ -209,11 +209,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       <Lines lines={capChain(chain, chainRows!)} />
       {chainOf && failureRows ? <Lines lines={failureLines(chainOf, failureRows, width)} /> : null}
       <Box marginTop={1} flexDirection="column">
-        {footer.map((row, i) => (
-          <Text key={i} dimColor wrap="truncate">
-            {row}
-          </Text>
-        ))}
+        <DimRows rows={footer} />
       </Box>
     </Box>
   );
