@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type { Budget } from '../engine/agent/tenet-strategy';
 import { TDD_PAPER_BUDGET, type TddBudget } from '../engine/agent/tdd-strategy';
 import type { Strategy } from '../engine/run/strategies';
@@ -12,6 +12,7 @@ import { compareRuns, ReplayModel, replayPilot } from '../engine/run/rerun';
 import { newSessionId, runTask, type Ablations } from '../engine/run/run-task';
 import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
+import { refuseIfWritten } from '../engine/session/lock';
 import { SessionRecorder } from '../engine/session/recorder';
 import { secretRedactor } from '../engine/session/redact';
 import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
@@ -81,6 +82,7 @@ function relocate(run: ReturnType<typeof recordedRun>, options: Relocation, id: 
 export async function resumeCommand(options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean }): Promise<number> {
   const dir = root(options.dir);
   const session = loadSession(dir, options.ref);
+  refuseIfWritten(dirname(session.source), session.id, 'resuming');
   warn(session.warnings);
   const state = foldEvents(session.events);
   if (state.result) {
@@ -124,6 +126,7 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
 export async function rerunCommand(options: Relocation & { dir?: string; ref: string; json?: boolean }): Promise<number> {
   const dir = root(options.dir);
   const session = loadSession(dir, options.ref);
+  refuseIfWritten(dirname(session.source), session.id, 'rerunning');
   warn(session.warnings);
   const start = startOf(session.events, session.id);
   const run = recordedRun(start);

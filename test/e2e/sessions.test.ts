@@ -91,6 +91,45 @@ describe('a session killed with SIGKILL at many points stays loadable, and resum
   }, 120_000);
 });
 
+describe('one writer per session', () => {
+  const dir = join(scratch, 'locked');
+  const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+
+  it('resume and rerun of a session another live tenet writes exit 2 naming its pid; once it is gone, resume takes the stale lock over', async () => {
+    const child = startCli(['demo'], { env });
+    const ended = finished(child);
+    let id: string | undefined;
+    await waitFor(() => {
+      id ??= existsSync(dir) ? new Catalog(dir).list()[0]?.id : undefined;
+      return !!id && lineCount(join(dir, id, 'events.jsonl')) >= 10;
+    }, 60_000, 'the demo to log 10 events');
+    // Frozen, not dead: it still holds the session.
+    child.kill('SIGSTOP');
+    try {
+      const before = readFileSync(join(dir, id!, 'events.jsonl'), 'utf8');
+      for (const command of ['resume', 'rerun']) {
+        const refused = await runCli([command, id!], { env });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(`being written by another tenet (pid ${child.pid})`);
+        expect(refused.stderr).toContain(`kill ${child.pid}`);
+      }
+      // Nothing was appended by the refused commands.
+      expect(readFileSync(join(dir, id!, 'events.jsonl'), 'utf8')).toBe(before);
+    } finally {
+      child.kill('SIGKILL');
+      child.kill('SIGCONT');
+      await ended;
+    }
+    expect(existsSync(join(dir, id!, 'lock'))).toBe(true);
+    const resumed = await runCli(['resume', id!], { env });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(existsSync(join(dir, id!, 'lock'))).toBe(false);
+    const seqs = loadSession(dir, id!).events.map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+  }, 120_000);
+});
+
 describe('saved sessions', () => {
   const dir = join(scratch, 'saved');
   let repo: ReturnType<typeof copyFixture>;
