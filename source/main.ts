@@ -79,6 +79,7 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     script: opts.script as string | undefined,
     json: !!opts.json,
     apply: !!opts.apply,
+    applyFailing: !!opts.applyFailing,
     T: opts.maxTests as number,
     pregenRounds: opts.pregenRounds as number | undefined,
     rrwAttempts: opts.rrwAttempts as number | undefined,
@@ -175,7 +176,8 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--base-url <url>', 'API base URL: an OpenAI-compatible server (DeepSeek, vLLM, Ollama, llama.cpp) or an Anthropic endpoint')
     .option('--script <file>', 'with --provider scripted: the JSON script of model turns to replay')
     .option('--json', 'print one JSON event per line; the last is {"type":"result",…}')
-    .option('--apply', "apply the patch to the checkout at the end (only if the target's file is unchanged)")
+    .option('--apply', "apply the patch to the checkout at the end, if the run passed (and the target's file is unchanged)")
+    .option('--apply-failing', 'apply the patch even when the run did not pass')
     .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")').argParser(budget).default(3))
     .addOption(new Option('--pregen-rounds <n>', 'model calls before the first submission').argParser(positiveInt('--pregen-rounds')))
     .addOption(new Option('--rrw-attempts <n>', 'refinement attempts').argParser((v: string) => (v === '0' ? 0 : positiveInt('--rrw-attempts')(v))))

@@ -25,6 +25,7 @@ export async function demoCommand(options: { json: boolean; provider?: string; m
     approve: options.approve ?? 'ask',
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
     repo: DEMO.repo(),
+    copyOfExample: true,
     target: DEMO.target,
     tests: [],
     json: options.json,

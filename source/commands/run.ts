@@ -1,3 +1,5 @@
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { importTui } from './import-tui';
 import { PAPER_BUDGET, type Budget } from '../engine/agent/tenet-strategy';
 import { loadConfig } from '../engine/config/config';
@@ -50,10 +52,17 @@ export interface RunCommandOptions extends ModelFlags {
   ablations?: Partial<Ablations>;
   json?: boolean;
   apply?: boolean;
+  /** With or without `apply`: apply the patch of a run that did not pass too. */
+  applyFailing?: boolean;
   /** The model to use when nothing is configured (the demo's script), and its file (recorded for resume). */
   fallbackScript?: Script;
   fallbackScriptFile?: string;
   sessionsDir?: string;
+  /**
+   * The repository is tenet's shipped example: the session works on, and applies its patch to, a
+   * copy of it in the session's folder, so the example stays as shipped (and resume finds the copy).
+   */
+  copyOfExample?: boolean;
   /** Go on with an interrupted session. */
   resume?: { id: string; state: SessionState; fromSeq: number; position: string };
   /** Interactive: the Ink TUI instead of printed lines. */
@@ -74,9 +83,10 @@ export function prepareRun(options: RunCommandOptions) {
   const root = sessionsDir(options.sessionsDir, process.env, config.sessionsDir);
   const sessionId = options.resume?.id ?? newSessionId();
   const recorder = SessionRecorder.open(root, sessionId);
+  const repo = options.copyOfExample && !options.resume ? copyExample(options.repo, join(root, sessionId, 'example')) : options.repo;
   const scriptFile = options.script ?? (model.settings.provider === 'scripted' ? options.fallbackScriptFile : undefined);
   const base: Omit<RunOptions, 'pilot' | 'emit'> = {
-    repo: options.repo,
+    repo,
     target: options.target,
     blank: options.blank ?? false,
     ...(options.python ? { python: options.python } : {}),
@@ -106,9 +116,15 @@ export function prepareRun(options: RunCommandOptions) {
   return { base, recorder, model };
 }
 
+/** A copy of the example repository (its files, not caches), at `into`; returns `into`. */
+function copyExample(repo: string, into: string): string {
+  cpSync(repo, into, { recursive: true, filter: (source) => !/(^|\/)(__pycache__|\.pytest_cache)$/.test(source) });
+  return into;
+}
+
 /**
- * `--apply` was asked for and refused (the target's file changed in the checkout since the run
- * started): a script must not take the run for done, whatever the tests said. (README, exit codes.)
+ * `--apply` was asked for, the run passed, and the patch was refused (the target's file changed in
+ * the checkout since the run started): a script must not take the run for done. (README, exit codes.)
  */
 export const EXIT_NOT_APPLIED = 4;
 
@@ -163,9 +179,10 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     print?.(event);
   };
   try {
-    const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false), sink);
-    if (options.apply && result.patch && !result.applied) return EXIT_NOT_APPLIED;
-    return result.pass ? EXIT.pass : EXIT.fail;
+    const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false, options.applyFailing ?? false), sink);
+    // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
+    if (!result.pass) return EXIT.fail;
+    return (options.apply || options.applyFailing) && result.patch && !result.applied ? EXIT_NOT_APPLIED : EXIT.pass;
   } finally {
     progress?.clear();
   }

@@ -34,6 +34,7 @@ export async function startCommand(options: { repo?: string; sessionsDir?: strin
   if (!choice) return 0;
   const run: RunCommandOptions = {
     repo,
+    ...(isDemo ? { copyOfExample: true } : {}),
     target: choice.target,
     blank: choice.blank,
     tests: [],

@@ -99,8 +99,8 @@ export type EngineEvent =
   /** `agent`: the model called run_tests (or tenet ran them for it, TDD); `validate`: tenet validates a submission; `evaluate`: the final verdict. */
   | ({ type: 'tests.run'; purpose: 'validate' | 'evaluate' | 'agent'; report: string } & TestOutcomes)
   | RunResult
-  /** What the developer (or `--apply`) decided about the patch, and whether it went into the checkout; `reason` when it was refused. */
-  | { type: 'patch.decision'; decision: 'accept' | 'reject' | 'save'; applied: boolean; reason?: string }
+  /** What the developer (or `--apply`) decided about the patch, and whether it went into the checkout; `reason` when it was refused; `file` where a saved patch was written. */
+  | { type: 'patch.decision'; decision: 'accept' | 'reject' | 'save'; applied: boolean; reason?: string; file?: string }
   /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */
   | { type: 'command.approval'; command: string; decision: 'approved' | 'approved-session' | 'denied' | 'stopped'; by: 'human' | 'auto'; reason?: string }
   | { type: 'session.interrupted'; reason: string }

@@ -1,5 +1,5 @@
 import type { EngineEvent, RunResult } from '../engine/events';
-import type { Attachment, CommandDecision, PatchChoice, Pilot } from '../engine/run/pilot';
+import type { Attachment, CommandDecision, PatchAnswer, Pilot } from '../engine/run/pilot';
 import type { ThmReport } from '../engine/thm/report';
 import type { TranscriptEntry } from '../engine/tools/debugger/session';
 import { initialView, reduceView, type ViewState } from './view-state';
@@ -9,8 +9,8 @@ export type Prompt =
   | { kind: 'approve-tests'; report: ThmReport; resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void }
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
-  /** `true` accept, `false` reject; or say which of the three (save keeps the patch in the session only). */
-  | { kind: 'accept-patch'; result: RunResult; resolve(choice: boolean | PatchChoice): void };
+  /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
+  | { kind: 'accept-patch'; result: RunResult; resolve(choice: PatchAnswer): void };
 
 export type Takeover = 'off' | 'requested' | 'active';
 
@@ -102,7 +102,7 @@ export class TuiController implements Pilot {
     return this.ask((resolve) => ({ kind: 'approve-tests', report, resolve }));
   }
 
-  acceptPatch(result: RunResult): Promise<boolean | PatchChoice> {
+  acceptPatch(result: RunResult): Promise<PatchAnswer> {
     return this.ask((resolve) => ({ kind: 'accept-patch', result, resolve }));
   }
 

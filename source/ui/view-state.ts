@@ -33,6 +33,8 @@ export interface PatchDecision {
   decision: 'accept' | 'reject' | 'save';
   applied: boolean;
   reason?: string;
+  /** Where a saved patch was written. */
+  file?: string;
 }
 
 export interface DebuggerLine {
@@ -267,7 +269,7 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
       push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });
       break;
     case 'patch.decision':
-      state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}) };
+      state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}), ...(event.file ? { file: event.file } : {}) };
       break;
     case 'command.approval':
       if (event.by === 'human') {

@@ -181,7 +181,7 @@ describe('saved sessions', () => {
     expect(state.thm?.selected).toHaveLength(2);
     expect(state.approval).toMatchObject({ by: 'auto', chosen: state.thm?.selected });
     expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'tool']);
-    expect(state.lastSubmission).toContain('amount = self.subtotal()');
+    expect(state.submissions.at(-1)).toContain('amount = self.subtotal()');
     expect(state.result).toMatchObject({ pass: true, selectedTests: { passed: 2, total: 2 } });
     const events = loadSession(dir, id).events;
     expect(events.find((e) => e.type === 'debugger.entry')).toMatchObject({ entry: { who: 'agent', input: 'echo token=$MY_SERVICE_TOKEN' } });

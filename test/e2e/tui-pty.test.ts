@@ -58,7 +58,8 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       // The result, with the patch question.
       await tui.waitFor('a apply the patch to the checkout', 60_000);
       expect(tui.screen()).toContain('PASS');
-      tui.send('a');
+      await tui.press('a', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
+      tui.send('y');
       expect(await tui.exited).toBe(0);
 
       // The checkout has the patch.
@@ -80,6 +81,36 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       expect(secondRequest).toContain('The developer took over the debugger session');
       expect(secondRequest).toContain('p 6 * 7');
       expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
+    } finally {
+      repo.cleanup();
+    }
+  }, 120_000);
+
+  it('a failed run: apply asks twice, a refusal leaves the file byte-identical, r rejects', async () => {
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    return self.subtotal()\n' } }] }]);
+    const repo = copyFixture('shop');
+    const file = join(repo.dir, 'shop', 'cart.py');
+    try {
+      const before = readFileSync(file);
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--rrw-attempts', '0', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: join(scratch, 'refuse') },
+        { cols: 100, rows: 30 },
+      );
+      await tui.waitFor('Selected');
+      tui.send(KEY.enter);
+      await tui.waitFor('a apply the patch', 60_000);
+      expect(tui.screen()).toMatch(/FAIL: \d+\/\d+ selected passed, \d+\/\d+ hidden passed/);
+      await tui.press('a', 'Apply a patch that failed? y/N');
+      await tui.press('y', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
+      await tui.press('n', 'a apply the patch');
+      expect(readFileSync(file).equals(before)).toBe(true);
+      await tui.press('a', 'Apply a patch that failed? y/N');
+      await tui.press(KEY.enter, 'a apply the patch'); // Enter is no
+      tui.send('r');
+      expect(await tui.exited).toBe(1);
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(tui.screen()).toContain('patch rejected');
     } finally {
       repo.cleanup();
     }
@@ -122,14 +153,14 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       return { tui, raw: () => raw };
     };
     const plain = run({ NO_COLOR: '1' });
-    await plain.tui.waitFor('PASS (passed) · selected tests 3/3', 30_000);
+    await plain.tui.waitFor('PASS: 3/3 selected passed', 30_000);
     plain.tui.send('q');
     expect(await plain.tui.exited).toBe(0);
     expect(plain.raw()).not.toMatch(SGR);
     expect(plain.raw()).not.toContain('\x1b[2J');
     // Without it, the same replay is in colour (so the check above can fail).
     const coloured = run({ NO_COLOR: '' });
-    await coloured.tui.waitFor('PASS (passed)', 30_000);
+    await coloured.tui.waitFor('PASS: 3/3 selected passed', 30_000);
     coloured.tui.send('q');
     expect(await coloured.tui.exited).toBe(0);
     expect(coloured.raw()).toMatch(SGR);

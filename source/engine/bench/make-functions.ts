@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { isTestPath } from '../index/repo-index';
 import { listDefinitions, type Definition } from '../python/definitions';
-import { isDocstring } from '../python/function-parts';
+import { isDocstring, isStubBody } from '../python/function-parts';
 import { parsePython } from '../python/parser';
 import { readSource } from '../python/source-text';
 import { listPythonFiles } from '../workspace/walk';
@@ -100,10 +100,8 @@ export function exclusionOf(d: Definition, minStatements: number): Exclusion | u
   const decorators = decoratorNames(d);
   if (decorators.some((name) => /^abstract(method|property|classmethod|staticmethod)$/.test(name))) return 'abstract';
   if (decorators.includes('overload')) return 'overload';
-  const body = d.node.childForFieldName('body');
-  const statements = bodyStatements(body);
-  if (statements.every(isStubStatement)) return 'stub';
-  if (countStatements(body) < minStatements) return 'short';
+  if (isStubBody(d.node)) return 'stub';
+  if (countStatements(d.node.childForFieldName('body')) < minStatements) return 'short';
   return undefined;
 }
 
@@ -113,20 +111,6 @@ function decoratorNames(d: Definition): string[] {
   return d.outer.namedChildren
     .filter((c): c is Node => c?.type === 'decorator')
     .map((c) => c.text.replace(/^@\s*/, '').replace(/\(.*$/s, '').trim().split('.').pop() ?? '');
-}
-
-function bodyStatements(body: Node | null): Node[] {
-  if (!body) return [];
-  const statements = body.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
-  return isDocstring(statements[0]) ? statements.slice(1) : statements;
-}
-
-/** `pass`, `...`, `raise NotImplementedError(…)`: what a stub or an interface method holds. */
-function isStubStatement(statement: Node): boolean {
-  if (statement.type === 'pass_statement') return true;
-  if (statement.type === 'expression_statement') return statement.text.trim() === '...';
-  if (statement.type === 'raise_statement') return /^raise\s+NotImplementedError\b/.test(statement.text);
-  return false;
 }
 
 const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause', 'case_clause']);

@@ -83,3 +83,18 @@ export function signatureAndDocstring(text: string, parts: FunctionParts): strin
   const header = parts.defIndent + text.slice(parts.outerStart, parts.headerEnd).trimEnd();
   return parts.docstring ? `${header}\n${parts.bodyIndent}${parts.docstring}\n` : `${header}\n`;
 }
+
+/** `pass`, `...`, `raise NotImplementedError(…)`: what a stub or an interface method holds. */
+function isStubStatement(statement: Node): boolean {
+  if (statement.type === 'pass_statement') return true;
+  if (statement.type === 'expression_statement') return statement.text.trim() === '...';
+  if (statement.type === 'raise_statement') return /^raise\s+NotImplementedError\b/.test(statement.text);
+  return false;
+}
+
+/** A function whose body, after its docstring, holds only stub statements: nothing is implemented. */
+export function isStubBody(fn: Node): boolean {
+  const body = fn.childForFieldName('body');
+  const statements = body ? body.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment') : [];
+  return (isDocstring(statements[0]) ? statements.slice(1) : statements).every(isStubStatement);
+}

@@ -7,9 +7,9 @@ import { TDD_PAPER_BUDGET, type TddBudget } from '../agent/tdd-strategy';
 import type { Budget } from '../agent/tenet-strategy';
 import { TenetError } from '../errors';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
+import { submittedModule, targetIsStub } from '../eval/submitted-module';
 import type { EventSink, RunResult } from '../events';
 import type { ModelChoice } from '../model/create-model';
-import { decodeSource } from '../python/source-text';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
 import { describeSandbox } from '../sandbox/sandbox-spec';
 import type { SessionState } from '../session/fold';
@@ -20,7 +20,7 @@ import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import type { ThmReport } from '../thm/report';
 import { classifyFailure, measureTestQuality } from '../quality/test-quality';
 import { runTests, type TestRun } from '../tools/run-tests';
-import { applyImplementation, applyTests } from '../tools/submit';
+import { applyTests, writeTarget } from '../tools/submit';
 import { openToolbox } from '../tools/toolbox';
 import { commandApproval, settlePatch } from './patch-decision';
 import type { Pilot } from './pilot';
@@ -108,8 +108,11 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
   // What the failure analysis of a TDD session needs: each version of the agent's tests.
   const ownTestVersions: string[] = [...(resume?.testVersions ?? [])];
+  // The result is built from these, applied to the original file (see submittedModule).
+  const submissions: string[] = [...(resume?.submissions ?? [])];
   const emit: EventSink = (event) => {
     if (event.type === 'tests.submission' && event.ok) ownTestVersions.push(event.code);
+    if (event.type === 'submission' && event.ok) submissions.push(event.code);
     options.emit(event);
   };
   const task = await openTask({
@@ -209,7 +212,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       };
     }
     options.pilot.attach?.({ debugger: ctx.debugger(), selectedTests: selected });
-    if (resume?.lastSubmission) await applyImplementation(ctx, resume.lastSubmission);
+    if (submissions.length) await writeTarget(ctx, (await submittedModule(task.target.originalText, task.target, submissions))!);
     if (resume?.testVersions.length) await applyTests(ctx, resume.testVersions.at(-1)!);
     const debuggerEvents = ctx.debugger().onEvent((event) => {
       if (event.type === 'input') emit({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });
@@ -270,7 +273,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     let outcome: StrategyResult;
     try {
       if (resume?.evaluating) {
-        outcome = { submitted: !!resume.lastSubmission, stopReason: 'budget', rounds: { pregen: resume.position.pregenUsed, rrwAttempts: resume.position.attempt, total: conversation.totals.rounds } };
+        outcome = { submitted: submissions.length > 0, stopReason: 'budget', rounds: { pregen: resume.position.pregenUsed, rrwAttempts: resume.position.attempt, total: conversation.totals.rounds } };
       } else {
         outcome = await runStrategy({
           strategy,
@@ -289,7 +292,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
           },
           testsPath: ownFile,
           firstTest: selected[0] ?? '',
-          implemented: !!resume?.lastSubmission,
+          implemented: submissions.length > 0,
           ...(stage === 'none' || stage === 'pregen' ? { validation: false } : {}),
           ...(stage === 'postgen'
             ? {
@@ -313,18 +316,21 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     }
     const stopReason = outcome.stopReason;
 
-    // Evaluation: every failing test THM found, with the hidden ones back in place.
+    // Evaluation: every failing test THM found, with the hidden ones back in place, on the module
+    // the submissions make (whatever a command did to the target's file since is undone).
     emit({ type: 'agent.phase', phase: 'evaluate' });
     await hidden.restore();
+    const submitted = await submittedModule(task.target.originalText, task.target, submissions);
+    if (submitted !== undefined) await writeTarget(ctx, submitted);
     const evaluation = await runTests(ctx, failing, 'evaluate');
     emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes: evaluation.outcomes, passed: evaluation.passed, total: evaluation.total });
     const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, evaluation.outcomes)).length;
     const hiddenIds = failing.filter((id) => !selected.includes(id));
     const pass = failing.every((id) => entryPassed(id, evaluation.outcomes));
 
-    // What the evaluation ran: in a container, the file as it is there.
-    const finalText = decodeSource(await task.sandbox.readFile(task.target.file)).text;
-    const patch = unifiedPatch(task.target.file, task.target.originalText, finalText);
+    // What the evaluation ran; the patch is the submissions' module against the original (none: no patch).
+    const finalText = submitted ?? task.target.startText;
+    const patch = submitted === undefined ? '' : unifiedPatch(task.target.file, task.target.originalText, submitted);
     const totals = conversation.totals;
     // TDD strategies: how good the agent's own tests are, and why a failed task failed.
     let testQuality: RunResult['testQuality'];
@@ -364,7 +370,16 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       ...(testQuality ? { testQuality } : {}),
       ...(failure ? { failure } : {}),
     };
-    result.applied = await settlePatch(options.pilot, result, () => applyToCheckout(task.repoDir, task.target.file, task.target.source, finalText), emit);
+    result.applied = await settlePatch(
+      options.pilot,
+      result,
+      async () => {
+        // A stub (the model submitted `raise NotImplementedError`) is never written over the developer's code.
+        if (await targetIsStub(submitted!, task.target)) throw new TenetError(`The submitted ${task.target.qualname} is still a stub; the patch was not applied.`);
+        applyToCheckout(task.repoDir, task.target.file, task.target.source, submitted!);
+      },
+      emit,
+    );
     emit(result);
     return result;
   } finally {

@@ -27,8 +27,8 @@ export interface SessionState {
   /** A request was sent and no response came back. */
   unansweredRequest: boolean;
   position: Position;
-  /** The code of the last accepted submission (the workspace is rebuilt from it). */
-  lastSubmission?: string;
+  /** The code of every accepted submission, in order (the workspace and the patch are rebuilt from them). */
+  submissions: string[];
   /** TDD strategies: where the workflow stands, and each accepted version of the agent's tests. */
   tdd: TddPosition;
   testVersions: string[];
@@ -46,6 +46,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     unansweredRequest: false,
     position: { ...START },
     tdd: { ...TDD_START },
+    submissions: [],
     testVersions: [],
     totals: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, costUsd: 0, rounds: 0 },
     interrupted: false,
@@ -117,7 +118,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         break;
       case 'submission':
         if (event.ok) {
-          state.lastSubmission = event.code;
+          state.submissions.push(event.code);
           // A submission is validated next: an interruption before the tests ran resumes there.
           at.phase = 'validate';
         }

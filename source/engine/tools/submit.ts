@@ -27,10 +27,15 @@ export async function applyImplementation(ctx: ToolContext, code: string): Promi
     if (error instanceof RejectedCode) throw new ToolInputError(error.message);
     throw error;
   }
-  await ctx.workspace.write(ctx.target.file, encodeSource({ text: submission.text, encoding: source.encoding }));
+  await writeTarget(ctx, submission.text);
+  return submission;
+}
+
+/** Writes the target's module in the workspace (in its encoding), in the sandbox and the index. */
+export async function writeTarget(ctx: ToolContext, text: string): Promise<void> {
+  await ctx.workspace.write(ctx.target.file, encodeSource({ text, encoding: ctx.target.source.encoding }));
   await ctx.sandbox.syncFile(ctx.target.file);
   await ctx.index.update(ctx.target.file);
-  return submission;
 }
 
 export const submitImplementation = defineTool({
