@@ -4,6 +4,7 @@ import { importTui } from './import-tui';
 import { PAPER_BUDGET, type Budget } from '../engine/agent/tenet-strategy';
 import { loadConfig } from '../engine/config/config';
 import { EXIT } from '../engine/errors';
+import { onShutdown } from '../engine/lifecycle';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { createModel, type ModelFlags } from '../engine/model/create-model';
 import type { Script } from '../engine/model/scripted';
@@ -116,6 +117,13 @@ export function prepareRun(options: RunCommandOptions) {
   return { base, recorder, model };
 }
 
+/** What to type to go on with a session that was stopped (printed when Ctrl+C quits). */
+export function resumeHint(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions): string {
+  const id = prepared.recorder.id;
+  const where = options.sessionsDir ? ` --sessions-dir ${JSON.stringify(prepared.recorder.root)}` : '';
+  return `Session ${id} is saved; go on with it: tenet resume ${id}${where}\n`;
+}
+
 /** A copy of the example repository (its files, not caches), at `into`; returns `into`. */
 function copyExample(repo: string, into: string): string {
   cpSync(repo, into, { recursive: true, filter: (source) => !/(^|\/)(__pycache__|\.pytest_cache)$/.test(source) });
@@ -166,6 +174,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     const { runTui } = await importTui(() => import('../ui/run-tui'));
     return runTui(prepared, options);
   }
+  // Interrupted (Ctrl+C, SIGTERM): the session is saved; say how to go on with it.
+  let finishedRun = false;
+  const unregister = onShutdown(() => {
+    if (!finishedRun) process.stderr.write(`\n${resumeHint(prepared, options)}`);
+  });
   const progress = options.json ? undefined : progressLine();
   const print = options.json ? undefined : textPrinter((text) => process.stdout.write(text));
   const sink = (event: EngineEvent) => {
@@ -180,10 +193,13 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   };
   try {
     const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false, options.applyFailing ?? false), sink);
+    finishedRun = true;
     // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
     if (!result.pass) return EXIT.fail;
     return (options.apply || options.applyFailing) && result.patch && !result.applied ? EXIT_NOT_APPLIED : EXIT.pass;
   } finally {
+    finishedRun = true;
+    unregister();
     progress?.clear();
   }
 }

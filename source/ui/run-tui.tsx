@@ -3,7 +3,7 @@ import { testSource } from '../engine/agent/task-context';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
-import { prepareRun, recordedRun, type RunCommandOptions } from '../commands/run';
+import { prepareRun, recordedRun, resumeHint, type RunCommandOptions } from '../commands/run';
 import { TuiController } from './controller';
 import { LiveApp } from './live-app';
 import { decisionText } from './screens/result-screen';
@@ -23,6 +23,7 @@ export async function runTui(prepared: ReturnType<typeof prepareRun>, options: R
   const quit = () => {
     app.unmount();
     runCleanups(); // records the interruption, removes the workspace, stops pytest
+    process.stdout.write(`\n${resumeHint(prepared, options)}`);
     process.exit(EXIT.interrupted);
   };
   const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} {...(banner ? { banner } : {})} />;

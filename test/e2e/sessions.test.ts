@@ -130,6 +130,24 @@ describe('one writer per session', () => {
   }, 120_000);
 });
 
+describe('Ctrl+C in a headless run', () => {
+  it('exits 130 and says how to resume the session', async () => {
+    const dir = join(scratch, 'interrupted');
+    const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+    const child = startCli(['demo'], { env });
+    const ended = finished(child);
+    let id: string | undefined;
+    await waitFor(() => {
+      id ??= existsSync(dir) ? new Catalog(dir).list()[0]?.id : undefined;
+      return !!id && lineCount(join(dir, id, 'events.jsonl')) >= 5;
+    }, 60_000, 'the demo to log 5 events');
+    child.kill('SIGINT');
+    const result = await ended;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain(`Session ${id} is saved; go on with it: tenet resume ${id}`);
+  }, 60_000);
+});
+
 describe('saved sessions', () => {
   const dir = join(scratch, 'saved');
   let repo: ReturnType<typeof copyFixture>;

@@ -135,6 +135,8 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       await tui.press(KEY.ctrlC, /Press Ctrl\+C again/);
       tui.send(KEY.ctrlC);
       expect(await tui.exited).toBe(130);
+      const quitId = new Catalog(sessions).list()[0]!.id;
+      expect(tui.screen().replace(/\s+/g, ' ')).toContain(`Session ${quitId} is saved; go on with it: tenet resume ${quitId}`);
       expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toBe(before);
       expect(new Catalog(sessions).list()[0]).toMatchObject({ status: 'interrupted' });
       // Every frame fit in 15 rows: Ink never cleared the terminal (and its scrollback); no colour.
