@@ -1,5 +1,6 @@
 import { importTui } from './import-tui';
-import { PAPER_BUDGET, type Budget } from '../engine/agent/tenet-strategy';
+import { PAPER_BUDGET } from '../engine/agent/tenet-strategy';
+import type { Budget, Ablations, TestStage, Selection, Strategy } from '../engine/protocol/settings';
 import { loadConfig } from '../engine/config/config';
 import { EXIT } from '../engine/errors';
 import type { EngineEvent, RunResult } from '../engine/events';
@@ -7,9 +8,7 @@ import { createModel, type ModelFlags } from '../engine/model/create-model';
 import type { Script } from '../engine/model/scripted';
 import { RunTally } from '../engine/run/failure-result';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
-import { newSessionId, runTask, type Ablations, type RunOptions, type TestStage } from '../engine/run/run-task';
-import type { Selection } from '../engine/thm/alt-selection';
-import type { Strategy } from '../engine/run/strategies';
+import { newSessionId, runTask, type RunOptions } from '../engine/run/run-task';
 import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
 import type { SessionState } from '../engine/session/fold';
 import { sessionsDir } from '../engine/session/paths';
