@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { makeFromRows, type FromRowsSummary } from '../engine/bench/make-from-rows';
 import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/make-tasks';
 import { readTasks, type BenchTask } from '../engine/bench/task';
-import type { ThmReport } from '../engine/thm/report';
+import type { ThmReport } from '../engine/protocol/thm-report';
 import { EXIT, TenetError } from '../engine/errors';
 import { thmJson } from './format-thm';
 

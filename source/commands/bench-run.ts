@@ -7,12 +7,10 @@ import { modelsForTasks } from '../engine/bench/task-model';
 import { loadConfig } from '../engine/config/config';
 import { EXIT, TenetError } from '../engine/errors';
 import { setSignalHandler } from '../engine/lifecycle';
-import type { TestStage } from '../engine/run/run-task';
-import type { Strategy } from '../engine/run/strategies';
+import type { TestStage, Strategy, Selection } from '../engine/protocol/settings';
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { THM_DEFAULTS } from '../engine/thm/run-thm';
-import type { Selection } from '../engine/thm/alt-selection';
 
 export interface BenchRunCommandOptions {
   tasksFile: string;

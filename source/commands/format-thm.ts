@@ -1,4 +1,4 @@
-import type { ThmFailingTest, ThmReport } from '../engine/thm/report';
+import type { ThmFailingTest, ThmReport } from '../engine/protocol/thm-report';
 
 const TESTS_PER_CLUSTER = 5;
 

@@ -1,15 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import type { Budget } from '../engine/agent/tenet-strategy';
-import { TDD_PAPER_BUDGET, type TddBudget } from '../engine/agent/tdd-strategy';
-import type { Strategy } from '../engine/run/strategies';
-import type { TestStage } from '../engine/run/run-task';
-import type { Selection } from '../engine/thm/alt-selection';
+import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
 import { TenetError } from '../engine/errors';
-import type { EngineEvent } from '../engine/events';
+import type { EngineEvent, EventOf } from '../engine/events';
 import { createModel } from '../engine/model/create-model';
 import { compareRuns, ReplayModel, replayPilot } from '../engine/run/rerun';
-import { newSessionId, runTask, type Ablations } from '../engine/run/run-task';
+import { newSessionId, runTask } from '../engine/run/run-task';
 import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
 import { refuseIfWritten } from '../engine/session/lock';
@@ -19,34 +15,32 @@ import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
 import { runCommand } from './run';
 import { root, warn } from './sessions';
 
-type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
-
-function startOf(events: readonly EngineEvent[], id: string): Of<'session.start'> {
-  const start = events.find((e): e is Of<'session.start'> => e.type === 'session.start');
+function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {
+  const start = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
   if (!start) throw new TenetError(`Session ${id} has no start event; there is nothing to go on from.`);
   return start;
 }
 
 /** The run settings a session recorded. */
-function recordedRun(start: Of<'session.start'>) {
-  const c = start.config as Record<string, unknown>;
+function recordedRun(start: EventOf<'session.start'>) {
+  const c = start.config;
   return {
     repo: start.repo,
     target: start.target,
     blank: start.mode === 'blank',
-    tests: (c.testArgs as string[] | undefined) ?? [],
-    T: c.T === 'all' ? Infinity : ((c.T as number | undefined) ?? 3),
-    jobs: (c.jobs as number | 'auto' | undefined) ?? 'auto',
-    fork: (c.fork as boolean | undefined) ?? true,
-    budget: c.budget as Budget,
-    ablations: c.ablations as Ablations,
-    testTimeout: c.testTimeoutSec as number | undefined,
-    python: c.python as string | undefined,
+    tests: c.testArgs ?? [],
+    T: c.T === 'all' ? Infinity : (c.T ?? 3),
+    jobs: c.jobs ?? 'auto',
+    fork: c.fork ?? true,
+    budget: c.budget,
+    ablations: c.ablations,
+    testTimeout: c.testTimeoutSec,
+    python: c.python,
     sandboxSpec: recordedSandbox(c.sandbox),
-    strategy: (start.strategy as Strategy | undefined) ?? 'tenet',
-    select: (c.select as Selection | undefined) ?? 'thm',
-    testStage: (c.testStage as TestStage | undefined) ?? 'all',
-    tddBudget: (c.tddBudget as TddBudget | undefined) ?? TDD_PAPER_BUDGET,
+    strategy: start.strategy,
+    select: c.select ?? 'thm',
+    testStage: c.testStage ?? 'all',
+    tddBudget: c.tddBudget ?? TDD_PAPER_BUDGET,
   };
 }
 
@@ -90,7 +84,7 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
   }
   const start = startOf(session.events, session.id);
   const run = recordedRun(start);
-  const c = start.config as Record<string, unknown>;
+  const c = start.config;
   // The settings in force are the latest: an earlier resume may have changed the model.
   const latest = state.settings ?? { provider: start.provider, model: start.model };
   const provider = options.provider ?? latest.provider;
@@ -107,7 +101,7 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
     provider,
     ...(model ? { model } : {}),
     ...(baseUrl ? { baseUrl } : {}),
-    ...(scripted && c.scriptFile ? { script: c.scriptFile as string, scriptStart: state.totals.modelCalls } : {}),
+    ...(scripted && c.scriptFile ? { script: c.scriptFile, scriptStart: state.totals.modelCalls } : {}),
     pregenRounds: run.budget.pregenRounds,
     rrwAttempts: run.budget.rrwAttempts,
     rrwRounds: run.budget.rrwRounds,
@@ -131,7 +125,7 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   const start = startOf(session.events, session.id);
   const run = recordedRun(start);
   const where = relocate(run, options, session.id);
-  const responses = (session.events as EngineEvent[]).filter((e): e is Of<'model.response'> => e.type === 'model.response');
+  const responses = (session.events as EngineEvent[]).filter((e): e is EventOf<'model.response'> => e.type === 'model.response');
   const replay = new ReplayModel(responses, start.model);
   const base = createModel({}, { provider: 'scripted' }, {}, { label: replay.label, turns: [] });
   const sessionId = newSessionId();

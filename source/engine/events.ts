@@ -1,10 +1,13 @@
-import type { Message, ToolCall, Usage } from './model/types';
-import type { ThmReport } from './thm/report';
-import type { TranscriptEntry, Writer } from './tools/debugger/session';
+import type { TranscriptEntry, Writer } from './protocol/debugger';
+import type { Message, ToolCall, Usage } from './protocol/messages';
+import type { SessionConfig, Strategy } from './protocol/settings';
+import type { ThmReport } from './protocol/thm-report';
 
 /**
  * Everything the engine reports, as one discriminated union. The UI, the headless printer and the
- * session log all consume this stream; nothing in the engine renders anything.
+ * session log all consume this stream; nothing in the engine renders anything. This file is the
+ * spine: it imports nothing of the engine but the protocol types beside it (engine/protocol/), so
+ * every part can depend on it without depending on each other.
  */
 
 /**
@@ -22,6 +25,12 @@ export interface TestOutcomes {
   outcomes: Record<string, string>;
   passed: number;
   total: number;
+}
+
+/** Some tests run in the workspace as it is: their outcomes and the compact report the model reads. */
+export interface TestRun extends TestOutcomes {
+  report: string;
+  durationMs: number;
 }
 
 export interface RunResult {
@@ -72,7 +81,7 @@ export interface TestQuality {
 }
 
 export type EngineEvent =
-  | { type: 'session.start'; sessionId: string; target: string; mode: 'stub' | 'blank'; strategy: string; model: string; modelLabel: string; provider: string; repo: string; config: Record<string, unknown> }
+  | { type: 'session.start'; sessionId: string; target: string; mode: 'stub' | 'blank'; strategy: Strategy; model: string; modelLabel: string; provider: string; repo: string; config: SessionConfig }
   | { type: 'thm.start'; target: string; mode: 'stub' | 'blank'; fork: boolean; shards: number; testArgs: string[] }
   | { type: 'thm.phase'; phase: ThmPhase; tests?: number }
   | { type: 'thm.collected'; phase: ThmPhase; total: number }
@@ -110,3 +119,6 @@ export type EngineEvent =
   | { type: 'error'; message: string };
 
 export type EventSink = (event: EngineEvent) => void;
+
+/** The event of one type: `EventOf<'tool.call'>`. */
+export type EventOf<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;

@@ -1,7 +1,8 @@
 import type { EngineEvent, RunResult } from '../engine/events';
-import type { Attachment, CommandDecision, PatchAnswer, Pilot } from '../engine/run/pilot';
-import type { ThmReport } from '../engine/thm/report';
-import type { TranscriptEntry } from '../engine/tools/debugger/session';
+import type { Attachment, Pilot } from '../engine/run/pilot';
+import type { CommandDecision, PatchAnswer } from '../engine/protocol/decisions';
+import type { ThmReport } from '../engine/protocol/thm-report';
+import type { TranscriptEntry } from '../engine/protocol/debugger';
 import { initialView, reduceView, type ViewState } from './view-state';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */

@@ -1,7 +1,7 @@
 import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import { proposeFor } from '../engine/thm/propose';
-import type { ThmReport } from '../engine/thm/report';
+import type { ThmReport } from '../engine/protocol/thm-report';
 
 /**
  * What the screens show, folded from engine events by a pure reducer: the same function serves a

@@ -5,9 +5,9 @@ import { renderPrompt } from '../../source/engine/agent/prompts';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
 import { headlessPilot } from '../../source/engine/run/pilot';
-import { runTask, type Ablations, type TestStage } from '../../source/engine/run/run-task';
+import { runTask } from '../../source/engine/run/run-task';
+import type { Ablations, TestStage, Selection } from '../../source/engine/protocol/settings';
 import { tenetTools } from '../../source/engine/run/strategies';
-import type { Selection } from '../../source/engine/thm/alt-selection';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { FIXTURES } from '../helpers/fixtures';
 

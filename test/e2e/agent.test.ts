@@ -1,10 +1,12 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PAPER_BUDGET, type Budget } from '../../source/engine/agent/tenet-strategy';
-import type { EngineEvent, RunResult } from '../../source/engine/events';
+import { PAPER_BUDGET } from '../../source/engine/agent/tenet-strategy';
+import type { Budget } from '../../source/engine/protocol/settings';
+import type { EngineEvent, EventOf, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
-import { headlessPilot, type CommandDecision, type Pilot } from '../../source/engine/run/pilot';
+import { headlessPilot, type Pilot } from '../../source/engine/run/pilot';
+import type { CommandDecision } from '../../source/engine/protocol/decisions';
 import { foldEvents } from '../../source/engine/session/fold';
 import { runTask } from '../../source/engine/run/run-task';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
@@ -162,7 +164,7 @@ describe('the TENET agent against a fake model server (real SDK clients)', () =>
 
 describe("the developer's decisions, recorded as events", () => {
   const debuggerCall = (cmd: string): FakeTurn => ({ calls: [{ name: 'run_debugger_cmd', arguments: { cmd } }] });
-  const of = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) => events.filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
+  const of = <T extends EngineEvent['type']>(events: EngineEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
 
   it('shell commands: approved, approved for the session, denied; Esc stops the agent and the pending call still gets its result', async () => {
     const answers: CommandDecision[] = [{ run: true }, { run: true, session: true }, { run: false, reason: 'not that one' }, { stop: true }];

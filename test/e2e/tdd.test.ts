@@ -5,7 +5,7 @@ import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
 import { headlessPilot } from '../../source/engine/run/pilot';
 import { runTask } from '../../source/engine/run/run-task';
-import type { Strategy } from '../../source/engine/run/strategies';
+import type { Strategy } from '../../source/engine/protocol/settings';
 import { foldEvents } from '../../source/engine/session/fold';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { FIXTURES } from '../helpers/fixtures';

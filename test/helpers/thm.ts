@@ -2,7 +2,7 @@ import type { EngineEvent } from '../../source/engine/events';
 import type { SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { openTask } from '../../source/engine/task/open-task';
 import { runThm, THM_DEFAULTS } from '../../source/engine/thm/run-thm';
-import type { ThmReport } from '../../source/engine/thm/report';
+import type { ThmReport } from '../../source/engine/protocol/thm-report';
 
 export interface ThmRun {
   report: ThmReport;

@@ -5,7 +5,7 @@ import { allocate, cap, wrapText } from '../../source/ui/components/lines';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
-import { KEYS, largeReport, resize, rowsOf, sampleReport, tick } from './helpers';
+import { KEYS, largeReport, resize, rowsOf, sampleConfig, sampleReport, tick } from './helpers';
 
 /**
  * Ink clears the whole terminal, and its scrollback with the <Static> history, whenever a live
@@ -19,7 +19,7 @@ const SIZES = [
   [100, 30],
 ] as const;
 
-const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'blank', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: {} };
+const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'blank', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
 const outcomes = (n: number, failing: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`tests/test_mod_${i}.py::test_case_${i}`, i < failing ? 'failed' : 'passed']));
 
 function app(width: number, height: number) {

@@ -1,4 +1,5 @@
-import type { ThmReport } from '../../source/engine/thm/report';
+import type { SessionConfig } from '../../source/engine/protocol/settings';
+import type { ThmReport } from '../../source/engine/protocol/thm-report';
 
 export const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
@@ -7,6 +8,12 @@ export const KEYS = { up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left:
 const test = (nodeid: string, chain: string[]) => ({
   nodeid, reached: chain.length > 0, chain, chainLines: chain.map(() => 1), depth: chain.length ? chain.length - 1 : null, caller: chain.length ? chain[chain.length - 2]! : null,
   entryKind: chain.length ? ('test' as const) : null, outcome: 'failed' as const, phase: 'call', message: 'NotImplementedError', longrepr: '', file: null, line: null, timedOut: false, crashed: false,
+});
+
+/** The settings a session.start records, as a run with the paper's defaults would. */
+export const sampleConfig = (): SessionConfig => ({
+  provider: 'openai', model: 'm', temperature: 0, maxTokens: 4096,
+  budget: { pregenRounds: 15, rrwAttempts: 5, rrwRounds: 15 }, ablations: { noThm: false, noApis: false, noRrw: false },
 });
 
 /** A small THM report: two clusters (one of two tests), and a test that never reached the target. */

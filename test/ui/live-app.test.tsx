@@ -8,12 +8,12 @@ import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
 import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
-import { KEYS, sampleReport, tick } from './helpers';
+import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-ui-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: {} };
+const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
 
 function result(pass: boolean): RunResult {
   return {

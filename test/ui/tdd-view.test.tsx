@@ -5,12 +5,12 @@ import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { ResultScreen } from '../../source/ui/screens/result-screen';
 import { reduceAll } from '../../source/ui/view-state';
-import { KEYS, sampleReport, tick } from './helpers';
+import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
 
 const V1 = 'from m import f\n\ndef test_one():\n    assert f(1) == 2\n';
 const V2 = 'from m import f\n\ndef test_one():\n    assert f(1) == 1\n\ndef test_zero():\n    assert f(0) == 0\n';
 const events: EngineEvent[] = [
-  { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'blank', strategy: 'tdd', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: {} },
+  { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'blank', strategy: 'tdd', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() },
   { type: 'thm.report', report: sampleReport() },
   { type: 'thm.approval', proposed: sampleReport().selected, chosen: [], by: 'strategy', T: 2 },
   { type: 'agent.phase', phase: 'tdd-setup', rounds: 15 },

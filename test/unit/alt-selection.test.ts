@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { countAssertions, selectWith } from '../../source/engine/thm/alt-selection';
-import type { ThmReport } from '../../source/engine/thm/report';
+import type { ThmReport } from '../../source/engine/protocol/thm-report';
 import { sampleReport } from '../ui/helpers';
 
 const root = mkdtempSync(join(tmpdir(), 'tenet-select-'));

@@ -6,7 +6,7 @@ import { spreadOrder } from '../../source/engine/bench/make-order';
 import { taskRow } from '../../source/engine/bench/make-row';
 import { prepareTarget } from '../../source/engine/task/prepare-target';
 import { resolveTarget } from '../../source/engine/task/resolve-target';
-import type { ThmReport } from '../../source/engine/thm/report';
+import type { ThmReport } from '../../source/engine/protocol/thm-report';
 import { FIXTURES } from '../helpers/fixtures';
 import { optionArgs, relevantTestPath, scopeArgs } from '../../source/engine/bench/make-scope';
 import { readTasks, taskRepo, taskTarget, taskTestArgs } from '../../source/engine/bench/task';

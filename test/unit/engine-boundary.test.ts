@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/fixtures';
+import { importGraph } from '../helpers/import-graph';
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -20,6 +21,16 @@ describe('the engine stays free of the UI', () => {
       }
       if (file.endsWith('.tsx')) offenders.push(`${relative(ROOT, file)} is a .tsx file`);
     }
+    expect(offenders).toEqual([]);
+  });
+});
+
+describe('the event spine is a leaf', () => {
+  it('engine/events.ts and engine/protocol/ import nothing but each other', () => {
+    const graph = importGraph(ROOT, join(ROOT, 'source', 'engine'));
+    const spine = (file: string) => file === 'source/engine/events.ts' || file.startsWith('source/engine/protocol/');
+    const offenders = [...graph].filter(([file]) => spine(file)).flatMap(([file, imports]) => imports.filter((target) => !spine(target)).map((target) => `${file} imports ${target}`));
+    expect([...graph.keys()].filter(spine).length).toBeGreaterThan(1);
     expect(offenders).toEqual([]);
   });
 });

@@ -36,6 +36,8 @@ describe('a line that is JSON but not a valid event is an error naming it', () =
     ['model.request with a message of no role', 'model.request', (e: Record<string, unknown>) => (e.newMessages = [{ content: 'x' }]), /newMessages\.0/],
     ['result without its test counts', 'result', (e: Record<string, unknown>) => delete e.selectedTests, /selectedTests/],
     ['thm.report whose report is a string', 'thm.report', (e: Record<string, unknown>) => (e.report = 'x'), /report: .*expected object/],
+    ['index.ready without its file count', 'index.ready', (e: Record<string, unknown>) => delete e.files, /files: .*expected number/],
+    ['patch.decision with applied: "yes"', 'patch.decision', (e: Record<string, unknown>) => (e.applied = 'yes'), /applied: .*expected boolean/],
   ])('%s', (_name, type, edit, reason) => {
     const index = lineOf(type);
     expect(index).toBeGreaterThanOrEqual(0);
@@ -44,9 +46,18 @@ describe('a line that is JSON but not a valid event is an error naming it', () =
     expect(() => parseEvents(text, 'events.jsonl')).toThrow(reason);
   });
 
+  it('checks command.approval, which the demo session has none of', () => {
+    const line = (decision: string) => JSON.stringify({ v: 1, seq: demoLines.length + 1, ts: 'now', type: 'command.approval', command: 'ls', decision, by: 'human' });
+    expect(parseEvents(`${demo}${line('denied')}\n`, 'x').events.at(-1)?.type).toBe('command.approval');
+    expect(() => parseEvents(`${demo}${line('maybe')}\n`, 'events.jsonl')).toThrow(new RegExp(`^events\\.jsonl:${demoLines.length + 1} is not a valid command\\.approval event`));
+  });
+
   it('accepts event types it does not know (written by a newer tenet, ignored by readers)', () => {
-    const text = `${demo}${JSON.stringify({ v: 1, seq: demoLines.length + 1, ts: 'now', type: 'patch.decision', anything: 1 })}\n`;
-    expect(parseEvents(text, 'x').events.at(-1)?.type).toBe('patch.decision');
+    const text = `${demo}${JSON.stringify({ v: 1, seq: demoLines.length + 1, ts: 'now', type: 'review.note', anything: 1 })}\n`;
+    expect(parseEvents(text, 'x').events.at(-1)?.type).toBe('review.note');
+    // A name that objects inherit is no schema either.
+    const inherited = `${demo}${JSON.stringify({ v: 1, seq: demoLines.length + 1, ts: 'now', type: 'toString' })}\n`;
+    expect(parseEvents(inherited, 'x').events.at(-1)?.type).toBe('toString');
   });
 });
 

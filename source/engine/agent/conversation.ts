@@ -1,9 +1,10 @@
 import type { EventSink } from '../events';
 import { costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
-import type { Message, Model, ModelResponse, ToolCall } from '../model/types';
+import type { Model, ModelResponse } from '../model/types';
+import type { Message, ToolCall, ToolDefinition } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
-import { toolDefinitions, type ToolDefinition } from '../tools/registry';
+import { toolDefinitions } from '../tools/registry';
 
 export interface Totals {
   inputTokens: number;

@@ -4,7 +4,7 @@ import { findFunction } from '../python/function-parts';
 import { parsePython } from '../python/parser';
 import { decodeSource } from '../python/source-text';
 import type { PreparedTarget } from '../task/prepare-target';
-import type { ThmFailingTest } from '../thm/report';
+import type { ThmFailingTest } from '../protocol/thm-report';
 
 const WHOLE_MODULE_LINES = 150;
 const AROUND = 25;

@@ -1,17 +1,8 @@
-import type { EventSink } from '../events';
-import type { TestRun } from '../tools/run-tests';
+import type { EventSink, TestRun } from '../events';
+import type { TddBudget } from '../protocol/settings';
 import type { Conversation } from './conversation';
 import { renderPrompt } from './prompts';
 import { cancelled } from './tenet-strategy';
-
-export interface TddBudget {
-  /** Model calls to inspect the repository and submit the first tests. */
-  setupRounds: number;
-  /** Runs of the agent's tests in the co-refinement phase (the paper: at most 10). */
-  iterations: number;
-  /** Model calls within one iteration before tenet runs the tests itself. */
-  roundsPerIteration: number;
-}
 
 export const TDD_PAPER_BUDGET: TddBudget = { setupRounds: 15, iterations: 10, roundsPerIteration: 15 };
 

@@ -1,16 +1,7 @@
-import type { EventSink, RrwStage } from '../events';
-import type { TestRun } from '../tools/run-tests';
+import type { EventSink, RrwStage, TestRun } from '../events';
+import type { Budget } from '../protocol/settings';
 import type { Conversation } from './conversation';
 import { renderPrompt } from './prompts';
-
-export interface Budget {
-  /** Model calls before the first submission (the paper: 15). */
-  pregenRounds: number;
-  /** Refinement attempts after a failing validation (the paper: 5). */
-  rrwAttempts: number;
-  /** Model calls per refinement attempt (the paper: 15). */
-  rrwRounds: number;
-}
 
 export const PAPER_BUDGET: Budget = { pregenRounds: 15, rrwAttempts: 5, rrwRounds: 15 };
 

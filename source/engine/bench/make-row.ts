@@ -1,5 +1,5 @@
 import type { PreparedTarget } from '../task/prepare-target';
-import type { ThmReport } from '../thm/report';
+import type { ThmReport } from '../protocol/thm-report';
 import type { ScannedFunction } from './make-functions';
 import { relevantTestPath } from './make-scope';
 import type { BenchTask } from './task';

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { TenetError } from '../errors';
 import { openTask } from '../task/open-task';
-import type { ThmReport } from '../thm/report';
+import type { ThmReport } from '../protocol/thm-report';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import { MIN_STATEMENTS, scanFunctions, type Exclusion, type ScannedFunction } from './make-functions';
 import { spreadOrder } from './make-order';

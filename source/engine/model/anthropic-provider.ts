@@ -2,7 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ProviderSettings } from './openai-provider';
 import { withRetries } from './retry';
 import { StreamWatch } from './stream-watch';
-import type { CallOptions, Message, Model, ModelRequest, ModelResponse, ToolCall } from './types';
+import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+import type { Message, ToolCall } from '../protocol/messages';
 
 type WireMessage = Anthropic.MessageParam;
 type Block = Anthropic.ContentBlockParam;

@@ -1,5 +1,6 @@
 import { TenetError } from '../errors';
 import type { TenetConfig } from '../config/config';
+import type { ModelSettings } from '../protocol/settings';
 import { AnthropicModel } from './anthropic-provider';
 import { OpenAiModel } from './openai-provider';
 import { priceOf, type Pricing } from './pricing';
@@ -22,7 +23,7 @@ export interface ModelChoice {
   /** Unpriced when neither the table nor the config knows the model (the run warns); undefined: nothing to price (a replay). */
   price: Pricing | undefined;
   /** What was used, without secrets, for the session record. */
-  settings: { provider: string; model: string; baseUrl?: string; temperature: number; maxTokens: number };
+  settings: ModelSettings;
 }
 
 export const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5' } as const;

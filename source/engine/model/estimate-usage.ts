@@ -1,4 +1,5 @@
-import type { ModelRequest, ToolCall, Usage } from './types';
+import type { ModelRequest } from './types';
+import type { ToolCall, Usage } from '../protocol/messages';
 
 /** Chat formats add a few tokens of framing per message; OpenAI's own guide counts about this many. */
 const PER_MESSAGE = 4;

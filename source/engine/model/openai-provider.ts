@@ -2,7 +2,8 @@ import OpenAI from 'openai';
 import { estimateUsage } from './estimate-usage';
 import { withRetries, type RetryPolicy } from './retry';
 import { StreamWatch } from './stream-watch';
-import type { CallOptions, Message, Model, ModelRequest, ModelResponse, ToolCall, Usage } from './types';
+import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+import type { Message, ToolCall, Usage } from '../protocol/messages';
 
 export interface ProviderSettings {
   model: string;

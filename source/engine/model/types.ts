@@ -1,17 +1,4 @@
-import type { ToolDefinition } from '../tools/registry';
-
-/** A tool call as the model made it: arguments are the raw JSON text it sent (it may be malformed). */
-export interface ToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-/** Provider-neutral conversation, converted to each wire format by its provider. */
-export type Message =
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string };
+import type { Message, ToolCall, ToolDefinition, Usage } from '../protocol/messages';
 
 export interface ModelRequest {
   system: string;
@@ -19,13 +6,6 @@ export interface ModelRequest {
   tools: ToolDefinition[];
   temperature: number;
   maxTokens: number;
-}
-
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  /** The server reported no usage: tenet counted the tokens itself (o200k_base), so they are approximate. */
-  estimated?: boolean;
 }
 
 export interface ModelResponse {

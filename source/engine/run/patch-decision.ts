@@ -1,8 +1,7 @@
-import type { EngineEvent, EventSink, RunResult } from '../events';
 import { writeFileSync } from 'node:fs';
-import type { CommandDecision, Pilot } from './pilot';
-
-type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
+import type { EventOf, EventSink, RunResult } from '../events';
+import type { Pilot } from './pilot';
+import type { CommandDecision } from '../protocol/decisions';
 
 /**
  * The end of a run: the pilot decides about the patch (the developer in the TUI, `--apply`
@@ -41,7 +40,7 @@ export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => 
 }
 
 /** A developer's answer to a shell command of the model, as the session records it. */
-export function commandApproval(command: string, decision: CommandDecision): Of<'command.approval'> {
+export function commandApproval(command: string, decision: CommandDecision): EventOf<'command.approval'> {
   if ('stop' in decision) return { type: 'command.approval', command, decision: 'stopped', by: 'human' };
   if (!decision.run) return { type: 'command.approval', command, decision: 'denied', by: 'human', ...(decision.reason ? { reason: decision.reason } : {}) };
   return { type: 'command.approval', command, decision: decision.session ? 'approved-session' : 'approved', by: decision.auto ? 'auto' : 'human' };

@@ -1,22 +1,7 @@
 import type { RunResult } from '../events';
-import type { ThmReport } from '../thm/report';
+import type { CommandDecision, PatchAnswer } from '../protocol/decisions';
+import type { ThmReport } from '../protocol/thm-report';
 import type { DebuggerSession } from '../tools/debugger/session';
-
-/**
- * A shell command the model wants to run in a local sandbox: allowed (`session`: this one and every
- * later one; `auto`: no one was asked, the session already allows all), denied with a reason, or
- * the agent stopped.
- */
-export type CommandDecision = { run: true; session?: boolean; auto?: boolean } | { run: false; reason: string } | { stop: true };
-
-/** The patch: into the checkout, thrown away, or kept in the saved session only. */
-export type PatchChoice = 'accept' | 'reject' | 'save';
-
-/**
- * A pilot's answer about the patch: `true`/`false` accept/reject, one of the choices, the patch
- * written to a file (and kept in the session), or applying refused with the reason.
- */
-export type PatchAnswer = boolean | PatchChoice | { saveTo: string } | { refused: string };
 
 /** What the pilot can reach once the tools exist: the live debugger session, the tests. */
 export interface Attachment {

@@ -1,9 +1,7 @@
-import type { EngineEvent } from '../events';
+import type { EngineEvent, EventOf } from '../events';
 import { TenetError } from '../errors';
 import type { CallOptions, Model, ModelResponse } from '../model/types';
 import type { Pilot } from './pilot';
-
-type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
 
 /** Answers with a recorded session's responses, in order: re-running it costs no API call. */
 export class ReplayModel implements Model {
@@ -12,7 +10,7 @@ export class ReplayModel implements Model {
   readonly label: string;
   private next = 0;
 
-  constructor(private readonly responses: Of<'model.response'>[], recordedModel: string) {
+  constructor(private readonly responses: EventOf<'model.response'>[], recordedModel: string) {
     this.name = recordedModel;
     this.label = `replay of the recorded answers of ${recordedModel} (no API calls)`;
   }
@@ -31,7 +29,7 @@ export class ReplayModel implements Model {
 
 /** The decisions the session recorded: the same tests; the patch is never applied by a rerun. */
 export function replayPilot(events: readonly EngineEvent[]): Pilot {
-  const approval = events.find((e): e is Of<'thm.approval'> => e.type === 'thm.approval');
+  const approval = events.find((e): e is EventOf<'thm.approval'> => e.type === 'thm.approval');
   return {
     approveTests: async (report) => ({ chosen: approval?.chosen ?? report.selected, by: approval?.by === 'human' ? 'human' : 'auto' }),
     acceptPatch: async () => 'save',
@@ -58,9 +56,9 @@ export function normalizeOutput(text: string, workspaces: string[]): string {
 /** Where a re-run of a session differs from its record: THM's selection, tool outputs, test outcomes, the result. */
 export function compareRuns(recorded: readonly EngineEvent[], now: readonly EngineEvent[], redact: (text: string) => string = (t) => t): Divergence[] {
   const divergences: Divergence[] = [];
-  const workspace = (events: readonly EngineEvent[]) => String(events.find((e): e is Of<'session.start'> => e.type === 'session.start')?.config.workspace ?? '');
+  const workspace = (events: readonly EngineEvent[]) => String(events.find((e): e is EventOf<'session.start'> => e.type === 'session.start')?.config.workspace ?? '');
   const roots = [workspace(recorded), workspace(now)];
-  const pick = <T extends EngineEvent['type']>(events: readonly EngineEvent[], type: T) => events.filter((e): e is Of<T> => e.type === type);
+  const pick = <T extends EngineEvent['type']>(events: readonly EngineEvent[], type: T) => events.filter((e): e is EventOf<T> => e.type === type);
 
   const selection = (events: readonly EngineEvent[]) => pick(events, 'thm.report')[0]?.report;
   const [a, b] = [selection(recorded), selection(now)];

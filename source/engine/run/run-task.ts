@@ -3,37 +3,28 @@ import { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
 import { proposeFor } from '../thm/propose';
 import { moduleContext, testsSection } from '../agent/task-context';
-import { TDD_PAPER_BUDGET, type TddBudget } from '../agent/tdd-strategy';
-import type { Budget } from '../agent/tenet-strategy';
+import { TDD_PAPER_BUDGET } from '../agent/tdd-strategy';
+import type { Ablations, Budget, RecordedExtras, Selection, Strategy, TddBudget, TestStage } from '../protocol/settings';
 import { TenetError } from '../errors';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import { submittedModule, targetIsStub } from '../eval/submitted-module';
-import type { EventSink, RunResult } from '../events';
+import type { EventSink, RunResult, TestRun } from '../events';
 import type { ModelChoice } from '../model/create-model';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
 import { describeSandbox } from '../sandbox/sandbox-spec';
 import type { SessionState } from '../session/fold';
 import { hideTests } from '../task/hide-tests';
-import { selectWith, type Selection } from '../thm/alt-selection';
+import { selectWith } from '../thm/alt-selection';
 import { openTask } from '../task/open-task';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
-import type { ThmReport } from '../thm/report';
+import type { ThmReport } from '../protocol/thm-report';
 import { classifyFailure, measureTestQuality } from '../quality/test-quality';
-import { runTests, type TestRun } from '../tools/run-tests';
+import { runTests } from '../tools/run-tests';
 import { applyTests, writeTarget } from '../tools/submit';
 import { openToolbox } from '../tools/toolbox';
 import { commandApproval, settlePatch } from './patch-decision';
 import type { Pilot } from './pilot';
-import { runStrategy, strategyTools, type Strategy, type StrategyResult } from './strategies';
-
-export interface Ablations {
-  /** The agent gets every failing test THM found instead of its selection (`--no-thm`). */
-  noThm: boolean;
-  /** SpecRover's AST search tools only, without TENET's four (`--no-apis`). */
-  noApis: boolean;
-  /** Refinement with test feedback only, no three-stage workflow (`--no-rrw`). */
-  noRrw: boolean;
-}
+import { runStrategy, strategyTools, type StrategyResult } from './strategies';
 
 export interface RunOptions {
   repo: string;
@@ -65,7 +56,7 @@ export interface RunOptions {
   signal?: AbortSignal;
   sessionId?: string;
   /** Extra settings to record with the session (e.g. the model script's file). */
-  record?: Record<string, unknown>;
+  record?: RecordedExtras;
   /** Go on with an interrupted session, from the state its log describes. */
   resume?: SessionState;
 }
@@ -81,9 +72,6 @@ export function entryPassed(id: string, outcomes: Record<string, string>): boole
   const inside = Object.entries(outcomes).filter(([nodeid]) => nodeid.startsWith(`${id}::`));
   return inside.length > 0 && inside.every(([, outcome]) => outcome === 'passed');
 }
-
-export type TestStage = 'none' | 'pregen' | 'postgen' | 'all';
-export const TEST_STAGES: TestStage[] = ['none', 'pregen', 'postgen', 'all'];
 
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 

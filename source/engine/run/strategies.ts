@@ -1,14 +1,10 @@
 import type { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
-import { runTddStrategy, type TddBudget, type TddPosition } from '../agent/tdd-strategy';
-import { cancelled, runTenetStrategy, type Budget, type Position } from '../agent/tenet-strategy';
-import type { EventSink, RunResult } from '../events';
+import { runTddStrategy, type TddPosition } from '../agent/tdd-strategy';
+import { cancelled, runTenetStrategy, type Position } from '../agent/tenet-strategy';
+import type { EventSink, RunResult, TestRun } from '../events';
+import type { Budget, Strategy, TddBudget } from '../protocol/settings';
 import { AST_TOOLS, TOOLS } from '../tools/registry';
-import type { TestRun } from '../tools/run-tests';
-
-/** `tenet` (the paper's pipeline), `tdd` (TDD-Agent), `tenet+tdd` (THM's tests and the agent's own, test-first). */
-export type Strategy = 'tenet' | 'tdd' | 'tenet+tdd';
-export const STRATEGIES: Strategy[] = ['tenet', 'tdd', 'tenet+tdd'];
 
 /** Tools for the TENET strategy; `--no-apis` keeps SpecRover's AST search and the submission. */
 export function tenetTools(noApis: boolean): string[] {

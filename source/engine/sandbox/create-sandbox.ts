@@ -1,4 +1,4 @@
-import type { ContainerLimits } from './docker/limits';
+import type { ContainerLimits } from '../protocol/settings';
 import { LocalSandbox } from './local-sandbox';
 import type { Sandbox } from './sandbox';
 

@@ -1,8 +1,9 @@
 import type { TenetConfig } from '../config/config';
+import type { RecordedSandbox } from '../protocol/settings';
 import { TenetError } from '../errors';
 import type { SandboxSpec } from './create-sandbox';
 import { DEFAULT_IMAGE } from './docker/names';
-import { containerLimits, type ContainerLimits } from './docker/limits';
+import { containerLimits } from './docker/limits';
 
 /** The sandbox flags of `run`, `thm`, `tool`, `demo` and `bench run`, as parsed. */
 export interface SandboxFlags {
@@ -47,13 +48,12 @@ export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: 
 }
 
 /** How a session records its sandbox (no secrets in it), and how resume/rerun read it back. */
-export function describeSandbox(spec: SandboxSpec): Record<string, unknown> {
+export function describeSandbox(spec: SandboxSpec): RecordedSandbox {
   return spec.kind === 'local' ? { kind: 'local' } : { kind: 'docker', image: spec.image, host: spec.host, mount: !!spec.mount, limits: spec.limits };
 }
 
 /** The sandbox a session recorded (see describeSandbox); local for sessions from before sandboxes. */
-export function recordedSandbox(recorded: unknown): SandboxSpec {
-  const r = recorded as { kind?: string; image?: string; host?: string; mount?: boolean; limits?: ContainerLimits } | undefined;
-  if (!r || r.kind !== 'docker' || !r.image || !r.limits) return { kind: 'local' };
-  return { kind: 'docker', image: r.image, limits: r.limits, ...(r.host ? { host: r.host } : {}), ...(r.mount ? { mount: true } : {}) };
+export function recordedSandbox(recorded: RecordedSandbox | undefined): SandboxSpec {
+  if (!recorded || recorded.kind !== 'docker' || !recorded.image || !recorded.limits) return { kind: 'local' };
+  return { kind: 'docker', image: recorded.image, limits: recorded.limits, ...(recorded.host ? { host: recorded.host } : {}), ...(recorded.mount ? { mount: true } : {}) };
 }

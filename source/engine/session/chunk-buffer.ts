@@ -1,8 +1,8 @@
-import type { EngineEvent } from '../events';
+import type { EngineEvent, EventOf } from '../events';
 import type { Redactor } from './redact';
 
 /** The streamed events: many small pieces of one text, which the next event of another type ends. */
-export type ChunkEvent = Extract<EngineEvent, { type: 'model.delta' | 'debugger.output' }>;
+export type ChunkEvent = EventOf<'model.delta' | 'debugger.output'>;
 
 /** Past this much text without a newline, a stream is stored anyway (at a point that splits no secret). */
 const MAX_PENDING = 64 * 1024;

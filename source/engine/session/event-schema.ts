@@ -1,11 +1,13 @@
 import { z } from 'zod';
+import type { EngineEvent } from '../events';
 
 /**
  * The shape of each logged event, checked when a log is read: a hand-edited line that is valid
  * JSON but not a valid event (a missing `usage`, `toolCalls: null`) must be an error naming the
  * line, not a TypeError deep in whatever reads the session. The schemas check what the readers
  * (fold, catalog, transcript, rerun, the printers and the TUI) rely on; extra fields are allowed.
- * Event types not listed here are accepted as they are: readers ignore types they do not know.
+ * Every type of the union has its schema (the compiler checks that the list is complete); a type
+ * that is not in the union (written by a newer tenet) is accepted as it is: readers ignore it.
  */
 
 const str = z.string();
@@ -48,7 +50,7 @@ const result = z.object({
   model: str,
 });
 
-const shapes: Record<string, z.ZodType> = {
+const shapes = {
   'session.start': z.object({ sessionId: str, target: str, mode: z.enum(['stub', 'blank']), strategy: str, model: str, modelLabel: str, provider: str, repo: str, config: z.record(str, z.unknown()) }),
   'thm.start': z.object({ target: str }),
   'thm.phase': z.object({ phase: str }),
@@ -57,6 +59,7 @@ const shapes: Record<string, z.ZodType> = {
   'thm.report': z.object({ report: thmReport }),
   'thm.approval': z.object({ proposed: strings, chosen: strings, by: str }),
   'tests.hidden': z.object({ hidden: strings, files: strings }),
+  'index.ready': z.object({ files: num, parsed: num, ms: num }),
   'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional() }),
   'model.request': z.object({ round: num, newMessages: z.array(message), system: str.optional() }),
   'model.delta': z.object({ text: str }),
@@ -71,16 +74,18 @@ const shapes: Record<string, z.ZodType> = {
   'tests.submission': z.object({ code: str, ok: bool, message: str }),
   'tests.run': z.object({ purpose: str, report: str, ...outcomes }),
   result,
+  'patch.decision': z.object({ decision: z.enum(['accept', 'reject', 'save']), applied: bool, reason: str.optional(), file: str.optional() }),
+  'command.approval': z.object({ command: str, decision: z.enum(['approved', 'approved-session', 'denied', 'stopped']), by: z.enum(['human', 'auto']), reason: str.optional() }),
   'session.interrupted': z.object({ reason: str }),
   'session.resumed': z.object({ fromSeq: num, position: str, provider: str.optional(), model: str.optional(), baseUrl: str.optional() }),
   warning: z.object({ message: str }),
   error: z.object({ message: str }),
-};
+} satisfies Record<EngineEvent['type'], z.ZodType>;
 
 /** Why an event does not have the shape of its type (`usage.inputTokens: expected number`), or undefined when it does. */
 export function eventShapeProblem(event: { type: string }): string | undefined {
-  const shape = shapes[event.type];
-  if (!shape) return undefined;
+  if (!Object.hasOwn(shapes, event.type)) return undefined;
+  const shape: z.ZodType = shapes[event.type as EngineEvent['type']];
   const checked = shape.safeParse(event);
   if (checked.success) return undefined;
   const issue = checked.error.issues[0]!;

@@ -1,25 +1,18 @@
 import type { Totals } from '../agent/conversation';
 import { TDD_START, type TddPosition } from '../agent/tdd-strategy';
 import { START, STAGES, type Position } from '../agent/tenet-strategy';
-import type { EngineEvent, RunResult } from '../events';
-import type { Message, ToolCall } from '../model/types';
-import type { ThmReport } from '../thm/report';
-
-type Of<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
-
-export interface ModelSettings {
-  provider: string;
-  model: string;
-  baseUrl?: string;
-}
+import type { EngineEvent, EventOf, RunResult } from '../events';
+import type { Message, ToolCall } from '../protocol/messages';
+import type { ModelSettings } from '../protocol/settings';
+import type { ThmReport } from '../protocol/thm-report';
 
 /** A session rebuilt from its events: what resume, show, the catalog and replay need. */
 export interface SessionState {
-  start?: Of<'session.start'>;
+  start?: EventOf<'session.start'>;
   /** The model settings in force: the recorded ones, or the latest a resume chose. */
-  settings?: ModelSettings;
+  settings?: Pick<ModelSettings, 'provider' | 'model' | 'baseUrl'>;
   thm?: ThmReport;
-  approval?: Of<'thm.approval'>;
+  approval?: EventOf<'thm.approval'>;
   system?: string;
   messages: Message[];
   /** Tool calls of the last response that got no result before the interruption. */

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { testSource } from '../agent/task-context';
 import { parsePython } from '../python/parser';
 import { byDepthThenNodeid, depthOf } from './clustering';
-import type { ThmReport } from './report';
+import type { Selection } from '../protocol/settings';
+import type { ThmReport } from '../protocol/thm-report';
 
 /**
  * The TENET paper's RQ4: THM's selection against four strategies that favour one property of a
@@ -10,9 +11,6 @@ import type { ThmReport } from './report';
  * chain without clustering, `most-assertions`. All pick among the reached failing tests (tests
  * that never reach the target are left out, as THM does), then fill up with unreached ones.
  */
-export type Selection = 'thm' | 'random' | 'shortest' | 'longest' | 'most-assertions';
-export const SELECTIONS: Selection[] = ['thm', 'random', 'shortest', 'longest', 'most-assertions'];
-
 const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) => (a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0);
 
 /** A number in [0, 1) from a string: a seeded order that does not depend on Math.random. */

@@ -1,3 +1,5 @@
+import type { Cluster } from '../protocol/thm-report';
+
 /**
  * THM's clustering and selection (TENET paper, Test Harness Mechanism), as pure functions over
  * reached failing tests, with the exact tie-breaking rules tenet documents.
@@ -20,16 +22,6 @@ export function directCaller(chain: readonly string[]): string | null {
     if (!COMPREHENSION.test(chain[i]!)) return chain[i]!;
   }
   return null;
-}
-
-export interface Cluster {
-  /** The direct caller shared by the cluster's tests (`(none)` when the target was the entry). */
-  caller: string;
-  /** Node ids ordered by (depth, nodeid). */
-  tests: string[];
-  representative: string;
-  /** The representative's depth: the cluster's shortest chain. */
-  depth: number;
 }
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

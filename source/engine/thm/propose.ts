@@ -1,5 +1,5 @@
 import { selectTests } from './clustering';
-import type { ThmReport } from './report';
+import type { ThmReport } from '../protocol/thm-report';
 
 /** THM's proposal for a budget T (null: all) from a finished report: the report's own selection at its T, else selected anew. */
 export function proposeFor(report: ThmReport, T: number | null): string[] {

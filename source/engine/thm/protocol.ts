@@ -1,3 +1,5 @@
+import type { EntryKind } from '../protocol/thm-report';
+
 /** Lines the pytest plugin (source/python/_tenet_thm.py) writes, one JSON object after MARK. */
 export const MARK = '\x1etenet:';
 
@@ -7,8 +9,6 @@ export interface ProbeFrame {
   line: number;
   comprehension: boolean;
 }
-
-export type EntryKind = 'test' | 'fixture' | 'module' | 'other';
 
 /** A test's outcome in one world (the blank twin's, in fork mode). */
 export interface OutcomeInfo {

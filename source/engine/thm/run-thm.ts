@@ -12,7 +12,7 @@ import { clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassResult } from './pytest-pass';
 import { scopeTestFiles } from './scope';
-import type { ThmFailingTest, ThmReport } from './report';
+import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
 
 export interface ThmOptions {
   /** Selection budget; Infinity selects every reached failing test. */

@@ -1,7 +1,9 @@
+import type { TestRun } from '../events';
 import type { RepoIndex } from '../index/repo-index';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { PythonInfo } from '../task/interpreter';
 import type { PreparedTarget } from '../task/prepare-target';
+import type { CommandDecision } from '../protocol/decisions';
 import type { Workspace } from '../workspace/workspace';
 import type { DebuggerSession } from './debugger/session';
 
@@ -19,9 +21,9 @@ export interface ToolContext {
   /** Workspace path of the agent's own test file (TDD strategies), once submitted. */
   agentTestFile?: string;
   /** Asked before the model's shell commands run (local sandbox, `--approve ask`); absent means allowed. */
-  approveCommand?: (command: string) => Promise<import('../run/pilot').CommandDecision>;
+  approveCommand?: (command: string) => Promise<CommandDecision>;
   /** Told of every run the model's run_tests call makes (the session records it; TDD reads it). */
-  onTestRun?: (run: import('./run-tests').TestRun) => void;
+  onTestRun?: (run: TestRun) => void;
   /** Per-test timeout for run_tests, in seconds. */
   testTimeoutSec: number;
   signal?: AbortSignal;

@@ -10,6 +10,7 @@ import { searchMethod, searchMethodInClass, searchMethodInFile } from './search-
 import { searchSimilarMethod } from './similar-method';
 import { submitImplementation, submitTests } from './submit';
 import { searchTargetUsage } from './target-usage';
+import type { ToolDefinition } from '../protocol/messages';
 import type { Tool } from './tool';
 
 /** Every tool, in the order they are offered to the model. */
@@ -39,13 +40,6 @@ export const AST_TOOLS = ['search_class', 'search_class_in_file', 'search_method
 
 export function toolNamed(name: string): Tool | undefined {
   return TOOLS.find((t) => t.name === name);
-}
-
-/** The JSON-schema definition of a tool, as both the OpenAI and Anthropic APIs take it. */
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
 }
 
 export function toolDefinition(tool: Tool): ToolDefinition {

@@ -3,17 +3,9 @@ import { pythonEnv } from '../python/pytest-env';
 import { posix } from 'node:path';
 import type { PluginTestEvent } from '../thm/protocol';
 import { runPytestPass } from '../thm/pytest-pass';
+import type { TestRun } from '../events';
 import type { ToolContext } from './context';
 import { defineTool } from './tool';
-
-export interface TestRun {
-  /** Node id → outcome ('passed', 'failed', 'error', 'skipped', …, or 'not run'). */
-  outcomes: Record<string, string>;
-  passed: number;
-  total: number;
-  report: string;
-  durationMs: number;
-}
 
 const FAILURE_LINES = 60;
 const REPORT_CAP = 12_000;

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import type { CommandDecision } from '../../engine/run/pilot';
+import type { CommandDecision } from '../../engine/protocol/decisions';
 import { DimRows } from '../components/line-view';
 import { useNow } from '../components/use-now';
 import { cap, shortEnd, wrapText } from '../components/lines';

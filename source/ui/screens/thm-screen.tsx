@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useMemo, useState } from 'react';
-import type { ThmFailingTest, ThmReport } from '../../engine/thm/report';
+import type { ThmFailingTest, ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
 import { allocate, cap, hardWrap, shortEnd, shortStart, windowStart, wrapText, type Line } from '../components/lines';
 import { ProgressBar } from '../components/progress-bar';

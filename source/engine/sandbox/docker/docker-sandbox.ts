@@ -10,7 +10,7 @@ import type { RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } fro
 import { packFiles, packTree, readSingleFile, type Owner } from './archive';
 import { connectDocker, type DockerEndpoint } from './connect';
 import { PID_DIR, runQuiet, startExec } from './exec-process';
-import type { ContainerLimits } from './limits';
+import type { ContainerLimits } from '../../protocol/settings';
 import { DEFAULT_IMAGE, LABELS } from './names';
 import { removeContainerNow } from './reaper';
 

@@ -1,17 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { TenetError } from '../../errors';
-
-/** What a session's container may use. Generated code is untrusted: the defaults contain it. */
-export interface ContainerLimits {
-  /** Bytes of memory, swap included (the container gets no extra swap). */
-  memoryBytes: number;
-  cpus: number;
-  pids: number;
-  /** Size of the writable /tmp, in bytes. */
-  tmpBytes: number;
-  /** Network access; off by default. */
-  network: boolean;
-}
+import type { ContainerLimits } from '../../protocol/settings';
 
 export const DEFAULT_LIMITS = {
   memory: '4g',

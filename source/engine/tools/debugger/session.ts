@@ -1,21 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { TranscriptEntry, Writer } from '../../protocol/debugger';
 import type { Sandbox, SandboxProcess } from '../../sandbox/sandbox';
 import { CappedText } from '../../sandbox/run-process';
 import { MarkerFilter } from './marker-filter';
-
-/** Who typed a line: the model, or the developer who took the session over. */
-export type Writer = 'agent' | 'human';
-
-export interface TranscriptEntry {
-  who: Writer;
-  input: string;
-  output: string;
-  /** What answered: the shell, or pdb (the prompt `(Pdb) ` was showing). */
-  mode: 'shell' | 'pdb';
-  startedAt: number;
-  durationMs: number;
-  interrupted: boolean;
-}
 
 export type DebuggerEvent =
   | { type: 'input'; who: Writer; input: string; mode: 'shell' | 'pdb' }

@@ -1,5 +1,15 @@
-import type { Cluster } from './clustering';
-import type { EntryKind } from './protocol';
+/** Where the chain that reached the target starts: the test function, a fixture, a module's top level, or elsewhere. */
+export type EntryKind = 'test' | 'fixture' | 'module' | 'other';
+
+export interface Cluster {
+  /** The direct caller shared by the cluster's tests (`(none)` when the target was the entry). */
+  caller: string;
+  /** Node ids ordered by (depth, nodeid). */
+  tests: string[];
+  representative: string;
+  /** The representative's depth: the cluster's shortest chain. */
+  depth: number;
+}
 
 /** One failing test as THM reports it (the `--json` shape of `tenet thm`). */
 export interface ThmFailingTest {

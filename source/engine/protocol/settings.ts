@@ -1,0 +1,102 @@
+/**
+ * What a run is configured with, as a session records it in `session.start.config` and resume,
+ * rerun and the benchmark runner read it back. Each list of choices is declared once: the types,
+ * the command-line choices and the config file's schema all come from it.
+ */
+
+/** `tenet` (the paper's pipeline), `tdd` (TDD-Agent), `tenet+tdd` (THM's tests and the agent's own, test-first). */
+export const STRATEGIES = ['tenet', 'tdd', 'tenet+tdd'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+/** RQ4: how the tests the agent gets are chosen: THM's clusters, or a strategy that favours one property. */
+export const SELECTIONS = ['thm', 'random', 'shortest', 'longest', 'most-assertions'] as const;
+export type Selection = (typeof SELECTIONS)[number];
+
+/** RQ5: when the tests take part: not at all, before the first submission only, after it only, or both. */
+export const TEST_STAGES = ['none', 'pregen', 'postgen', 'all'] as const;
+export type TestStage = (typeof TEST_STAGES)[number];
+
+export interface Budget {
+  /** Model calls before the first submission (the paper: 15). */
+  pregenRounds: number;
+  /** Refinement attempts after a failing validation (the paper: 5). */
+  rrwAttempts: number;
+  /** Model calls per refinement attempt (the paper: 15). */
+  rrwRounds: number;
+}
+
+export interface TddBudget {
+  /** Model calls to inspect the repository and submit the first tests. */
+  setupRounds: number;
+  /** Runs of the agent's tests in the co-refinement phase (the paper: at most 10). */
+  iterations: number;
+  /** Model calls within one iteration before tenet runs the tests itself. */
+  roundsPerIteration: number;
+}
+
+export interface Ablations {
+  /** The agent gets every failing test THM found instead of its selection (`--no-thm`). */
+  noThm: boolean;
+  /** SpecRover's AST search tools only, without TENET's four (`--no-apis`). */
+  noApis: boolean;
+  /** Refinement with test feedback only, no three-stage workflow (`--no-rrw`). */
+  noRrw: boolean;
+}
+
+/** The model a session talked to, without secrets. */
+export interface ModelSettings {
+  provider: string;
+  model: string;
+  baseUrl?: string;
+  temperature: number;
+  maxTokens: number;
+}
+
+/** What a session's container may use. Generated code is untrusted: the defaults contain it. */
+export interface ContainerLimits {
+  /** Bytes of memory, swap included (the container gets no extra swap). */
+  memoryBytes: number;
+  cpus: number;
+  pids: number;
+  /** Size of the writable /tmp, in bytes. */
+  tmpBytes: number;
+  /** Network access; off by default. */
+  network: boolean;
+}
+
+/** Where Python ran, as recorded (no secrets): this machine, or a container of a Docker engine. */
+export type RecordedSandbox = { kind: 'local' } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits };
+
+/** Settings a caller adds to the record: the model script's file, a rerun's original, a benchmark's task and host. */
+export interface RecordedExtras {
+  scriptFile?: string;
+  rerunOf?: string;
+  benchTask?: string;
+  benchHost?: string;
+}
+
+/**
+ * `session.start.config`: every setting that changes what a run does. Fields marked optional are
+ * missing from sessions recorded by older versions; readers fall back to the defaults of then.
+ */
+export interface SessionConfig extends ModelSettings, RecordedExtras {
+  budget: Budget;
+  /** TDD strategies only. */
+  tddBudget?: TddBudget;
+  select?: Selection;
+  testStage?: TestStage;
+  ablations: Ablations;
+  /** THM's selection budget; `all` for every reached failing test. */
+  T?: number | 'all';
+  testArgs?: string[];
+  jobs?: number | 'auto';
+  fork?: boolean;
+  testTimeoutSec?: number;
+  /** The interpreter the tests ran with. */
+  python?: string;
+  sandbox?: RecordedSandbox;
+  /** The scratch copy the run worked in (rerun leaves its path out of comparisons). */
+  workspace?: string;
+  /** The target file as the run found it: resume refuses to build on a file that changed since. */
+  originalSha1?: string;
+}
