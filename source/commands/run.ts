@@ -4,7 +4,7 @@ import { importTui } from './import-tui';
 import { PAPER_BUDGET } from '../engine/agent/tenet-strategy';
 import type { Budget, Ablations, TestStage, Selection, Strategy } from '../engine/protocol/settings';
 import { loadConfig } from '../engine/config/config';
-import { EXIT } from '../engine/errors';
+import { EXIT, TenetError } from '../engine/errors';
 import { onShutdown } from '../engine/lifecycle';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { createModel, type ModelFlags } from '../engine/model/create-model';
@@ -67,7 +67,7 @@ export interface RunCommandOptions extends ModelFlags {
   resume?: { id: string; state: SessionState; fromSeq: number; position: string };
   /** Interactive: the Ink TUI instead of printed lines. */
   tui?: boolean;
-  /** Shell commands of the model in a local sandbox: ask the developer (TUI default) or run them. */
+  /** Shell commands of the model in a local sandbox: ask the developer (the TUI's default) or run them (headless: always). */
   approve?: 'ask' | 'auto';
 }
 
@@ -168,6 +168,12 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
 
 /** `tenet run`: the whole pipeline; headless (THM's proposal approved as it is) or in the TUI. */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
+  if (!options.tui && options.approve === 'ask') {
+    throw new TenetError(
+      '--approve ask needs the terminal UI to ask in; a headless run (--headless, --json, or no terminal) cannot ask, and would run the commands anyway.',
+      'run in a terminal without --headless/--json, or contain the commands with --sandbox docker, or pass --approve auto',
+    );
+  }
   const prepared = prepareRun(options);
   if (options.tui) {
     const { runTui } = await importTui(() => import('../ui/run-tui'));
