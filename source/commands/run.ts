@@ -153,6 +153,17 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
   // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
   const { provider, model, baseUrl } = prepared.model.settings;
   if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}) });
+  // Stopped from outside (Ctrl-C, SIGTERM, SIGHUP, a closed terminal): the run still ends with a
+  // result for whoever reads the events; the recorder marks the session interrupted (resumable).
+  let ended = false;
+  const unregister = onShutdown(() => {
+    if (ended) return;
+    try {
+      sink(tally.failed(`tenet was stopped before the run ended; \`tenet resume ${base.sessionId}\` goes on from here`, 'interrupted'));
+    } catch {
+      // The terminal may be gone (SIGHUP): nothing to print to.
+    }
+  });
   try {
     return await runTask({ ...base, pilot, emit });
   } catch (error) {
@@ -162,6 +173,8 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
     sink(tally.failed(error));
     throw error;
   } finally {
+    ended = true;
+    unregister();
     recorder.close();
   }
 }
