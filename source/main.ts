@@ -254,18 +254,19 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       );
     });
 
-  const sessionsDirOption = () => new Option('--sessions-dir <dir>', 'sessions folder (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)');
+  const sessionsDirOption = () => new Option('--sessions-dir <dir>', 'sessions folder (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)');
   program
     .command('sessions')
     .description('list saved sessions')
     .addOption(sessionsDirOption())
     .addOption(new Option('--status <status>', 'only sessions with this status').choices(SESSION_STATUSES))
     .option('--target <text>', 'only sessions whose target contains this text')
+    .option('--repo <dir>', 'only sessions of this repository')
     .option('--json', 'print the catalog rows as JSON')
     .option('--headless', 'print the list, even in a terminal')
     .action(async (opts) => {
       const { sessionsCommand } = await import('./commands/sessions');
-      setExit(await sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, json: !!opts.json, tui: interactive(opts) }));
+      setExit(await sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, repo: opts.repo, json: !!opts.json, tui: interactive(opts) }));
     });
   program
     .command('show')
