@@ -1,0 +1,81 @@
+import type { Conversation } from '../agent/conversation';
+import { applyToCheckout, unifiedPatch } from '../eval/patch';
+import type { RunResult } from '../events';
+import { decodeSource } from '../python/source-text';
+import { classifyFailure, measureTestQuality } from '../quality/test-quality';
+import { runTests } from '../tools/run-tests';
+import type { AgentTools } from './agent-tools';
+import type { TestPlan } from './choose-tests';
+import { settlePatch } from './patch-decision';
+import type { StrategyResult } from './strategies';
+import type { TaskRun } from './task-run';
+
+/** A failing entry passes: a test that passed, or a module (THM's import failure) all of whose tests pass. */
+export function entryPassed(id: string, outcomes: Record<string, string>): boolean {
+  if (id.includes('::')) return outcomes[id] === 'passed';
+  const inside = Object.entries(outcomes).filter(([nodeid]) => nodeid.startsWith(`${id}::`));
+  return inside.length > 0 && inside.every(([, outcome]) => outcome === 'passed');
+}
+
+/**
+ * The end of a run: the evaluation on every failing test THM found, the hidden ones back in
+ * place; for the TDD strategies, how good the agent's tests are and why a failed task failed; the
+ * result, and what the pilot decides about the patch.
+ */
+export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation, outcome: StrategyResult, startedAt: number): Promise<RunResult> {
+  const { options, task, emit } = run;
+  const { ctx } = tools;
+  const { failing, selected } = plan;
+  emit({ type: 'agent.phase', phase: 'evaluate' });
+  await plan.hidden.restore();
+  const evaluation = await runTests(ctx, failing, 'evaluate');
+  emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes: evaluation.outcomes, passed: evaluation.passed, total: evaluation.total });
+  const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, evaluation.outcomes)).length;
+  const hiddenIds = failing.filter((id) => !selected.includes(id));
+  const pass = failing.every((id) => entryPassed(id, evaluation.outcomes));
+
+  // What the evaluation ran: in a container, the file as it is there.
+  const finalText = decodeSource(await task.sandbox.readFile(task.target.file)).text;
+  const patch = unifiedPatch(task.target.file, task.target.originalText, finalText);
+  const totals = conversation.totals;
+  let testQuality: RunResult['testQuality'];
+  let failure: RunResult['failure'];
+  if (run.tdd && ctx.agentTestFile && outcome.stopReason !== 'cancelled') {
+    // The agent's own last run may predate its final code (code and finish in one round): the
+    // taxonomy rests on its tests run now, on the code that was evaluated.
+    const own = await runTests(ctx, [ctx.agentTestFile], 'agent');
+    tools.recordRun(own, 'agent');
+    emit({ type: 'agent.phase', phase: 'quality' });
+    if (options.measureTests !== false) testQuality = await measureTestQuality({ ctx, testFile: ctx.agentTestFile, finalText });
+    if (!pass) {
+      const ownTestsGreen = own.total > 0 && own.passed === own.total;
+      failure = await classifyFailure({ ctx, ownTestsGreen, ...(testQuality ? { quality: testQuality } : {}), finalOutcomes: own.outcomes, testVersions: run.ownTestVersions, finalText });
+    }
+  }
+  const result: RunResult = {
+    type: 'result',
+    sessionId: run.sessionId,
+    target: task.target.id,
+    strategy: run.strategy,
+    pass,
+    stopReason: pass && outcome.stopReason !== 'cancelled' ? 'passed' : outcome.stopReason,
+    selectedTests: { passed: passedIn(selected), total: selected.length },
+    hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
+    tests: evaluation.outcomes,
+    usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, modelCalls: totals.modelCalls, toolCalls: totals.toolCalls },
+    rounds: outcome.rounds,
+    costUsd: totals.costUsd,
+    ...(totals.unpriced ? { costUnpriced: true } : {}),
+    ...(totals.estimatedTokens ? { tokensEstimated: true } : {}),
+    costOfPass: pass ? totals.costUsd : null,
+    wallMs: Date.now() - startedAt,
+    patch,
+    model: options.model.settings.model,
+    applied: false,
+    ...(testQuality ? { testQuality } : {}),
+    ...(failure ? { failure } : {}),
+  };
+  result.applied = await settlePatch(options.pilot, result, () => applyToCheckout(task.repoDir, task.target.file, task.target.source, finalText), emit);
+  emit(result);
+  return result;
+}
