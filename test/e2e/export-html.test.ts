@@ -42,6 +42,17 @@ async function forwardTo(page: Page, selector: string): Promise<void> {
   throw new Error(`no step shows ${selector}`);
 }
 
+/** The demo session's events, to edit into other sessions. */
+const demoEvents = () => readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+
+/** Writes events as a session log (sequence numbers anew; an inserted event takes the time of the one before). */
+function writeLog(name: string, events: Record<string, unknown>[]): string {
+  const log = join(scratch, name);
+  let ts: unknown;
+  writeFileSync(log, events.map((e, i) => JSON.stringify({ ...e, v: 1, seq: i + 1, ts: (ts = e.ts ?? ts) })).join('\n') + '\n');
+  return log;
+}
+
 describeBrowser('the exported page of the demo session, in chromium', () => {
   it('plays, steps to a tool call with its output, shows a submission diff and the result, offline', async () => {
     const file = await exportPage('demo', 'demo.html');
@@ -146,7 +157,7 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
   });
 
   it('model and tool output that carries markup is shown as text: nothing runs, nothing is fetched', async () => {
-    const events = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = demoEvents();
     const attack = '</script><script>window.__pwned = 1; alert(1)</script><img src="https://example.invalid/x.png" onerror="window.__pwned = 2">';
     const firstResult = events.find((e) => e.type === 'tool.result')!;
     firstResult.text = `before ${attack} \u001b[31mred\u001b[0m \u0007bell \u202eevil after`;
@@ -154,9 +165,7 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     // An event type this page was written before: shown generically, as the developer's.
     const at = events.findIndex((e) => e.type === 'agent.phase');
     events.splice(at, 0, { type: 'developer.message', who: 'human', text: `Please check ${attack}` });
-    const log = join(scratch, 'hostile.jsonl');
-    writeFileSync(log, events.map((e, i) => JSON.stringify({ ...e, v: 1, seq: i + 1, ts: e.ts ?? events[i - 1]!.ts })).join('\n') + '\n');
-    const file = await exportPage(log, 'hostile.html');
+    const file = await exportPage(writeLog('hostile.jsonl', events), 'hostile.html');
     const url = pathToFileURL(file).href;
     const page = await browser.context.newPage();
     const seen = watch(page);
@@ -180,6 +189,47 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     expect(seen.requests).toEqual([url]);
     expect(seen.errors).toEqual([]);
     expect(statSync(file).size).toBeGreaterThan(0);
+    await page.close();
+  });
+  it("the developer's decisions are cards of their own, marked as the developer's, and `d` goes from one to the next", async () => {
+    const events = demoEvents();
+    const approval = events.find((e) => e.type === 'thm.approval')!;
+    const proposed = approval.proposed as string[];
+    Object.assign(approval, { by: 'human', chosen: [proposed[0], 'tests/test_tax.py::test_gross'] });
+    const debuggerCall = events.findIndex((e) => e.type === 'tool.call' && e.name === 'run_debugger_cmd');
+    events.splice(debuggerCall + 1, 0, { type: 'command.approval', command: 'python -m pytest tests/test_tax.py --pdb', decision: 'denied', by: 'human', reason: 'run only the failing test' });
+    const round6 = events.findIndex((e) => e.type === 'model.request' && e.round === 6);
+    const output = "{'standard': 20, 'reduced': 5, 'exempt': 0}\n(Pdb) ";
+    events.splice(
+      round6,
+      0,
+      { type: 'debugger.input', who: 'human', input: 'p RATES["UK"]', mode: 'pdb' },
+      { type: 'debugger.output', chunk: output },
+      { type: 'debugger.entry', entry: { who: 'human', input: 'p RATES["UK"]', output, mode: 'pdb', startedAt: 0, durationMs: 1, interrupted: false } },
+    );
+    Object.assign(events.find((e) => e.type === 'patch.decision')!, { decision: 'accept', applied: true });
+    const file = await exportPage(writeLog('decisions.jsonl', events), 'decisions.html');
+    const page = await browser.context.newPage();
+    const seen = watch(page);
+    await page.goto(pathToFileURL(file).href);
+
+    const titles: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('d');
+      const card = page.locator('.card.current');
+      expect(await card.getAttribute('class')).toContain('tone-human');
+      titles.push((await card.locator('h3').textContent())!);
+    }
+    expect(titles).toEqual(["The developer overrode THM's choice", 'The developer refused the command', 'The developer typed in the debugger', 'The patch was accepted']);
+    const choice = page.locator('.card[data-kind="approval"]');
+    expect(await choice.locator('li.added').textContent()).toContain('tests/test_tax.py::test_gross');
+    expect(await choice.locator('li.dropped').allTextContents()).toHaveLength(2);
+    expect(await page.locator('.card[data-kind="command"] .body').textContent()).toContain('Reason: run only the failing test');
+    expect(await page.locator('.card[data-kind="human-debugger"] .typed.human').textContent()).toBe('(Pdb) p RATES["UK"]');
+    expect(await page.locator('.card[data-kind="patch"] .body').textContent()).toContain('It went into the developer’s checkout.');
+    // The sidebar's grid puts the developer's choice first.
+    expect(await page.locator('#side tbody th.chosen').allTextContents()).toEqual(['test_reduced_rate_rounds_half_up', 'test_gross']);
+    expect(seen.errors).toEqual([]);
     await page.close();
   });
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { installRoot } from '../assets';
 import { escapeHtml } from '../bench/report-escape';
 import type { EngineEvent } from '../events';
+import { proposeFor } from '../thm/propose';
+import type { ThmReport } from '../thm/report';
 import { submissionDiffs, type SubmissionDiff } from './page-diffs';
 
 /**
@@ -24,6 +26,8 @@ export interface SessionPageData {
   events: readonly EngineEvent[];
   /** Each submission's diff, by its event's index. */
   diffs: Record<number, SubmissionDiff>;
+  /** THM's proposal for the T the developer settled on, by the approval event's index (when T changed). */
+  proposals: Record<number, string[]>;
   generator: string;
 }
 
@@ -48,11 +52,25 @@ function version(): string {
   }
 }
 
+/**
+ * A developer who changes T is shown THM's proposal for the new T (as the TUI does): the
+ * recorded `proposed` is the one for the report's T, and a new T alone is no override.
+ */
+function proposalsForChosenT(events: readonly EngineEvent[]): Record<number, string[]> {
+  const proposals: Record<number, string[]> = {};
+  let report: ThmReport | undefined;
+  events.forEach((event, index) => {
+    if (event.type === 'thm.report') report = event.report;
+    if (event.type === 'thm.approval' && report && event.T !== null && event.T !== report.T) proposals[index] = proposeFor(report, event.T);
+  });
+  return proposals;
+}
+
 export function sessionPage(id: string, events: readonly EngineEvent[]): string {
   const dir = pageDir();
   const style = readFileSync(join(dir, 'page.css'), 'utf8');
   const script = `(() => {\n'use strict';\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
-  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), generator: `tenet ${version()}`.trim() };
+  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), generator: `tenet ${version()}`.trim() };
   const start = events.find((e) => e.type === 'session.start');
   const title = `tenet session ${id}${start?.type === 'session.start' ? ` · ${start.target}` : ''}`;
   const policy = [`default-src 'none'`, `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');

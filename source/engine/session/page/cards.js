@@ -154,15 +154,21 @@ function clusterView(cluster, failing, selected) {
   return h(
     'div',
     { class: 'cluster' },
-    h('div', { class: 'cluster-head', title: cluster.caller }, 'caller ', code(frameName(cluster.caller)), h('span', { class: 'file' }, ` ${clean(String(cluster.caller).split('::')[0])}`), h('span', { class: 'muted' }, ` · ${plural(tests.length, 'test')} · shortest chain ${cluster.depth}`)),
+    h(
+      'div',
+      { class: 'cluster-head', title: cluster.caller },
+      // A test that calls the target itself is its own cluster: naming it twice says nothing.
+      tests.length === 1 && tests[0] === cluster.caller ? 'called by the test itself' : ['caller ', code(frameName(cluster.caller)), h('span', { class: 'file' }, ` ${clean(String(cluster.caller).split('::')[0])}`)],
+      h('span', { class: 'muted' }, ` · ${plural(tests.length, 'test')} · shortest chain ${cluster.depth}`),
+    ),
     h('ul', { class: 'cluster-tests' }, tests.slice(0, TESTS_SHOWN).map(item)),
     tests.length > TESTS_SHOWN ? fold(`${plural(tests.length - TESTS_SHOWN, 'more test')}`, h('ul', { class: 'cluster-tests' }, tests.slice(TESTS_SHOWN).map(item))) : null,
   );
 }
 
-function approvalCard(items) {
-  const e = items[0].e;
-  const proposed = e.proposed || [];
+function approvalCard(items, card, data) {
+  const { i, e } = items[0];
+  const proposed = (data.proposals || {})[i] || e.proposed || [];
   const chosen = e.chosen || [];
   const overridden = chosen.join('\n') !== proposed.join('\n');
   const titles = {
@@ -179,7 +185,7 @@ function approvalCard(items) {
     title: titles[e.by] || `Tests chosen (${clean(e.by)})`,
     meta: e.T === null || e.T === undefined ? '' : `T=${e.T}`,
     tone: isHuman(e.by) ? 'human' : '',
-    body: h('div', null, chosen.length ? h('ul', { class: 'choice' }, rows) : h('p', { class: 'muted' }, 'No test given to the agent.'), overridden ? h('p', { class: 'muted' }, `Proposed: ${proposed.join(', ') || 'none'}`) : null),
+    body: h('div', null, chosen.length ? h('ul', { class: 'choice' }, rows) : h('p', { class: 'muted' }, 'No test given to the agent.'), overridden ? h('p', { class: 'legend muted' }, '✓ proposed by THM and kept · + added by the developer · − proposed, left out') : null),
   };
 }
 

@@ -7,6 +7,8 @@ const SPEEDS = [0.5, 1, 2, 4, 10];
 const SHORTEST_GAP_MS = 450;
 /** …and at most this (a two-minute test run is not waited out). */
 const LONGEST_GAP_MS = 1500;
+/** Past this many cards, the browser skips drawing those far from the screen (see page.css). */
+const MANY_CARDS = 300;
 
 const JUMPS = {
   n: { kind: (card) => card.kind === 'tool', what: 'tool call' },
@@ -67,6 +69,7 @@ function main() {
   const { cards, stops, cardOf } = buildTimeline(events);
   const stateAt = sessionStates(events);
   const last = Math.max(0, stops.length - 1);
+  document.body.classList.toggle('many', cards.length > MANY_CARDS);
 
   const timeline = h('div', { class: 'timeline', id: 'timeline' });
   const aside = h('aside', { class: 'side', id: 'side' });
