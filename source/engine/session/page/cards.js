@@ -17,7 +17,7 @@ const PURPOSE_TITLES = { validate: 'Validation: the selected tests', evaluate: '
 /** Facts as a two-column list; empty values are left out. */
 function facts(rows) {
   const dl = h('dl', { class: 'facts' });
-  for (const [term, value] of rows) if (value !== undefined && value !== null && value !== '') dl.append(h('dt', null, term), h('dd', null, value));
+  for (const [term, value] of rows) if (value !== undefined && value !== null && value !== '') dl.append(h('dt', null, clean(term)), h('dd', null, typeof value === 'string' ? clean(value) : value));
   return dl;
 }
 
@@ -30,14 +30,13 @@ function frameName(frame) {
   return parts.length > 1 ? parts.slice(1).join('::') : String(frame);
 }
 
-function testRows(outcomes, order) {
-  const ids = order || Object.keys(outcomes);
+function testRows(outcomes) {
   return h(
     'div',
     { class: 'grid' },
-    ids.map((id) => {
-      const outcome = outcomes[id] ?? 'not run';
-      return h('div', { class: `grid-row ${outcomeClass(outcome)}`, title: `${id}: ${outcome}` }, h('span', { class: 'dot' }), h('span', { class: 'test' }, clean(shortTest(id))), h('span', { class: 'file' }, clean(String(id).split('::')[0])), h('span', { class: 'outcome' }, outcome));
+    Object.keys(outcomes).map((id) => {
+      const outcome = String(outcomes[id]);
+      return h('div', { class: `grid-row ${outcomeClass(outcome)}`, title: `${id}: ${outcome}` }, h('span', { class: 'dot' }), h('span', { class: 'test' }, clean(shortTest(id))), h('span', { class: 'file' }, clean(String(id).split('::')[0])), h('span', { class: 'outcome' }, clean(outcome)));
     }),
   );
 }
@@ -171,6 +170,8 @@ function approvalCard(items, card, data) {
   const proposed = (data.proposals || {})[i] || e.proposed || [];
   const chosen = e.chosen || [];
   const overridden = chosen.join('\n') !== proposed.join('\n');
+  // Kept, added and dropped are the developer's doing; --no-thm or TDD simply list what was given.
+  const compare = overridden && isHuman(e.by);
   const titles = {
     human: overridden ? "The developer overrode THM's choice" : "The developer approved THM's proposal",
     auto: "THM's proposal, approved automatically",
@@ -178,14 +179,14 @@ function approvalCard(items, card, data) {
     strategy: "The agent sees none of the repository's tests (TDD)",
   };
   const rows = [
-    ...chosen.map((t) => h('li', { class: proposed.includes(t) || !overridden ? 'kept' : 'added' }, h('span', { class: 'mark' }, proposed.includes(t) || !overridden ? '✓' : '+'), code(t))),
-    ...(overridden ? proposed.filter((t) => !chosen.includes(t)).map((t) => h('li', { class: 'dropped' }, h('span', { class: 'mark' }, '−'), code(t))) : []),
+    ...chosen.map((t) => h('li', { class: proposed.includes(t) || !compare ? 'kept' : 'added' }, h('span', { class: 'mark' }, proposed.includes(t) || !compare ? '✓' : '+'), code(t))),
+    ...(compare ? proposed.filter((t) => !chosen.includes(t)).map((t) => h('li', { class: 'dropped' }, h('span', { class: 'mark' }, '−'), code(t))) : []),
   ];
   return {
     title: titles[e.by] || `Tests chosen (${clean(e.by)})`,
     meta: e.T === null || e.T === undefined ? '' : `T=${e.T}`,
     tone: isHuman(e.by) ? 'human' : '',
-    body: h('div', null, chosen.length ? h('ul', { class: 'choice' }, rows) : h('p', { class: 'muted' }, 'No test given to the agent.'), overridden ? h('p', { class: 'legend muted' }, '✓ proposed by THM and kept · + added by the developer · − proposed, left out') : null),
+    body: h('div', null, chosen.length ? h('ul', { class: 'choice' }, rows) : h('p', { class: 'muted' }, 'No test given to the agent.'), compare ? h('p', { class: 'legend muted' }, '✓ proposed by THM and kept · + added by the developer · − proposed, left out') : null),
   };
 }
 
@@ -290,9 +291,9 @@ function testsCard(items) {
 function commandCard(items) {
   const e = items[0].e;
   const verbs = { approved: 'allowed the command', 'approved-session': 'allowed the command, and every later one', denied: 'refused the command', stopped: 'stopped the agent at the command' };
-  const who = isHuman(e.by) ? 'The developer' : 'tenet (no one was asked)';
+  const verb = verbs[e.decision] || clean(e.decision);
   return {
-    title: `${who} ${verbs[e.decision] || clean(e.decision)}`,
+    title: isHuman(e.by) ? `The developer ${verb}` : `${verb[0].toUpperCase()}${verb.slice(1)}, without asking anyone`,
     tone: isHuman(e.by) ? 'human' : '',
     body: h('div', null, h('pre', { class: 'code' }, `$ ${clean(e.command)}`), e.reason ? h('p', null, 'Reason: ', clean(e.reason)) : null),
   };
@@ -396,7 +397,7 @@ const humanise = (type) => String(type || 'event').replace(/[._-]+/g, ' ').repla
 function unknownCard(items) {
   const e = items[0].e || {};
   const fields = Object.entries(e).filter(([k]) => !['type', 'v', 'seq', 'ts'].includes(k));
-  const human = ['who', 'by', 'from', 'author', 'role'].some((k) => isHuman(e[k]));
+  const human = looksHuman(e);
   const text = fields.find(([k, v]) => typeof v === 'string' && ['text', 'message', 'content'].includes(k));
   return {
     title: clean(humanise(e.type)),

@@ -14,7 +14,7 @@ const JUMPS = {
   n: { kind: (card) => card.kind === 'tool', what: 'tool call' },
   s: { kind: (card) => card.kind === 'submission' || card.kind === 'tests-submission', what: 'submission' },
   t: { kind: (card, event) => card.kind === 'tests' || (event && event.type === 'tests.run'), what: 'test run' },
-  d: { kind: (card) => ['approval', 'command', 'human-debugger', 'patch'].includes(card.kind) || card.kind === 'unknown', what: 'decision or message' },
+  d: { kind: (card, event) => isDecision(card, event), what: 'decision or message of the developer' },
 };
 
 // Icons drawn as SVG paths (16×16): fonts differ in which media symbols they have.
@@ -106,7 +106,7 @@ function main() {
     if (card.kind === 'submission' || card.kind === 'tests-submission') cls = 'submission';
     else if (event.type === 'tests.run') cls = event.total && event.passed === event.total ? 'pass' : 'fail';
     else if (card.kind === 'result') cls = event.pass ? 'pass' : 'fail';
-    else if (['approval', 'command', 'human-debugger', 'patch'].includes(card.kind) && (isHuman(event.by) || card.kind === 'human-debugger' || card.kind === 'patch')) cls = 'human';
+    else if (isDecision(card, event)) cls = 'human';
     if (cls) ticks.append(h('span', { class: `tick ${cls}`, 'data-left': (last ? (k / last) * 100 : 0).toFixed(3) }));
   });
   // Positions set through the CSSOM, which the page's Content-Security-Policy allows (style attributes it does not).

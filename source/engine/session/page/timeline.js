@@ -28,6 +28,25 @@ const OWN_CARD = {
 
 const isHuman = (value) => value === 'human' || value === 'developer' || value === 'user';
 
+/** An event of a type this page does not know is the developer's when a field says so (`who: 'human'`…). */
+const looksHuman = (event) => ['who', 'by', 'from', 'author', 'role'].some((key) => isHuman(event && event[key]));
+
+/** What the developer decided or said: the scrubber marks these, and `d` jumps to them. */
+function isDecision(card, event) {
+  switch (card.kind) {
+    case 'approval':
+    case 'command':
+      return isHuman(event.by);
+    case 'human-debugger':
+    case 'patch':
+      return true;
+    case 'unknown':
+      return looksHuman(event);
+    default:
+      return false;
+  }
+}
+
 /** A human's line in the debugger is a decision, and a stop of its own. */
 const humanDebuggerEntry = (event) => event.type === 'debugger.entry' && event.entry && isHuman(event.entry.who);
 
