@@ -31,10 +31,20 @@ async function exportPage(ref: string, name: string, env: NodeJS.ProcessEnv = {}
 
 const stepOf = async (page: Page) => Number(/step (\d+) of/.exec((await page.textContent('#position')) ?? '')?.[1]);
 
-/** Clicks "step forward" until the current card matches; fails if the end comes first. */
+/** Whether the current card's top is on the screen, below the sticky controls. */
+const currentOnScreen = (page: Page) =>
+  page.evaluate(`(() => {
+    const box = document.querySelector('.card.current').getBoundingClientRect();
+    return box.top >= document.querySelector('nav.controls').getBoundingClientRect().bottom - 1 && box.top < window.innerHeight;
+  })()`);
+
+/** Clicks "step forward" until the current card matches (and is scrolled to); fails if the end comes first. */
 async function forwardTo(page: Page, selector: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    if (await page.locator(`.card.current${selector}`).count()) return;
+    if (await page.locator(`.card.current${selector}`).count()) {
+      await expect.poll(() => currentOnScreen(page)).toBe(true);
+      return;
+    }
     const before = await stepOf(page);
     await page.click('#forward');
     if ((await stepOf(page)) === before) break;
@@ -63,6 +73,12 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
 
     await expect.poll(() => page.textContent('header.top h1')).toBe('invoicing/tax.py::tax_for');
     expect(await stepOf(page)).toBe(1);
+    // A link to a step opens there, the step's card on the screen.
+    const linked = await browser.context.newPage();
+    await linked.goto(`${url}#step=20`);
+    expect(await stepOf(linked)).toBe(20);
+    await expect.poll(() => currentOnScreen(linked)).toBe(true);
+    await linked.close();
 
     // Play: the position moves by itself; pause stops it.
     await page.click('#play');

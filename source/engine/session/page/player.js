@@ -120,7 +120,6 @@ function main() {
   let playing = false;
   let timer = 0;
   let speed = 1;
-  let sidebarFrame = 0;
 
   function show(k, { scroll = true } = {}) {
     k = Math.max(0, Math.min(last, k));
@@ -133,8 +132,7 @@ function main() {
       if (cards[mid].first <= pos) visible = mid + 1;
       else hi = mid;
     }
-    // Only what changes is touched: with thousands of cards, even setting `hidden` to what it
-    // already is costs a style pass over all of them.
+    // Of thousands of cards, only those whose state changes are touched.
     for (let c = 0; c < Math.max(visible, built); c++) {
       if (c >= visible) {
         if (!elements[c].hidden) elements[c].hidden = true;
@@ -151,6 +149,8 @@ function main() {
       if (elements[c].hidden) elements[c].hidden = false;
     }
     built = Math.max(built, visible);
+    // The panel first: on a narrow screen it sits above the cards, and its height moves them.
+    renderSidebar(aside, stateAt(pos));
     if (currentCard) currentCard.classList.remove('current');
     currentCard = elements[cardOf[pos]] || null;
     if (currentCard) {
@@ -163,9 +163,6 @@ function main() {
     const event = events[pos];
     const since = recordedAt(event) - recordedAt(events[0]);
     position.textContent = `step ${k + 1} of ${stops.length} · ${event.type}${since > 0 ? ` · +${duration(since)}` : ''}`;
-    cancelAnimationFrame(sidebarFrame);
-    sidebarFrame = requestAnimationFrame(() => renderSidebar(aside, stateAt(pos)));
-    document.body.classList.toggle('at-end', k === last);
   }
 
   function reveal(el) {
@@ -189,7 +186,6 @@ function main() {
     playButton.replaceChildren(icon(on ? 'pause' : 'play'));
     playButton.setAttribute('aria-label', on ? 'pause (Space)' : 'play (Space)');
     playButton.title = on ? 'pause (Space)' : 'play (Space)';
-    document.body.classList.toggle('playing', on);
     if (on) schedule();
     else remember();
   }
@@ -257,6 +253,7 @@ function main() {
     ev.preventDefault();
   });
 
+  keepInPlace(() => currentCard);
   const linked = /^#step=(\d+)$/.exec(location.hash);
   show(linked ? Number(linked[1]) - 1 : 0, { scroll: !!linked });
 }

@@ -79,17 +79,32 @@ function textBlock(text, cls = 'output') {
 }
 
 // Bodies that are costly to build (outputs, diffs, chains) are built when they come near the
-// viewport: scrubbing to the end of a long session creates cards, not their contents.
+// viewport: scrubbing to the end of a long session creates cards, not their contents. Filling
+// the ones above the current card makes it move down; it is put back where it was, since the
+// browser's own scroll anchoring does not always catch this.
 const lazyRenders = new WeakMap();
+let lazyAnchor = () => null;
 const lazyObserver =
   typeof IntersectionObserver === 'function'
     ? new IntersectionObserver(
         (entries) => {
+          const anchor = lazyAnchor();
+          const before = anchor ? anchor.getBoundingClientRect() : null;
+          const onScreen = before && before.bottom > 0 && before.top < window.innerHeight;
           for (const entry of entries) if (entry.isIntersecting) fillLazy(entry.target);
+          if (onScreen) {
+            const moved = anchor.getBoundingClientRect().top - before.top;
+            if (moved) window.scrollBy(0, moved);
+          }
         },
         { rootMargin: '1200px 0px' },
       )
     : null;
+
+/** The element to keep in place while lazy bodies above it are filled (the player's current card). */
+function keepInPlace(anchor) {
+  lazyAnchor = anchor;
+}
 
 function lazy(render) {
   const slot = h('div', { class: 'lazy' });
