@@ -292,9 +292,9 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
   program
     .command('export')
     .argument('<session>', 'session id, unique prefix, "last" or "demo"')
-    .description('write a session as one self-contained JSON document (loadable by replay and rerun) or a Markdown transcript')
+    .description('write a session as one self-contained JSON document (loadable by replay and rerun), a Markdown transcript, or an HTML page that replays it')
     .addOption(sessionsDirOption())
-    .addOption(new Option('--format <format>', 'json or md').choices(['json', 'md']).default('json'))
+    .addOption(new Option('--format <format>', 'json, md or html').choices(['json', 'md', 'html']).default('json'))
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (ref: string, opts) => {
       const { exportCommand } = await import('./commands/sessions');

@@ -5,6 +5,7 @@ import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
 import { Catalog, type CatalogEntry } from '../engine/session/catalog';
 import { SCHEMA_VERSION } from '../engine/session/event-log';
+import { sessionPage } from '../engine/session/export-html';
 import { loadSession, type ExportedSession } from '../engine/session/load';
 import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
@@ -81,7 +82,7 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
   return 0;
 }
 
-/** `tenet export ID --format json|md`: one self-contained document. */
+/** `tenet export ID --format json|md|html`: one self-contained document (html: a page that replays it). */
 export function exportCommand(options: { dir?: string; ref: string; format: string; out?: string }): number {
   const session = loadSession(root(options.dir), options.ref);
   warn(session.warnings);
@@ -91,8 +92,10 @@ export function exportCommand(options: { dir?: string; ref: string; format: stri
     text = `${JSON.stringify(doc)}\n`;
   } else if (options.format === 'md') {
     text = markdownTranscript(session.id, session.events);
+  } else if (options.format === 'html') {
+    text = sessionPage(session.id, session.events);
   } else {
-    throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json or --format md');
+    throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json, md or html');
   }
   if (options.out) {
     writeFileSync(fileToWrite(options.out, '--out'), text);
