@@ -1,5 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { listDefinitions, type Definition } from './definitions';
+import { implementations } from './overloads';
 
 /**
  * The pieces of one function definition, as indices into the module text, so it can be blanked,
@@ -28,10 +29,11 @@ export interface FunctionParts {
   inlineBody: boolean;
 }
 
+/** The function named `qualname` (at `startLine` when given; else its implementation, not an `@overload` stub). */
 export function findFunction(tree: Tree, qualname: string, startLine?: number): Definition | undefined {
-  return listDefinitions(tree).find(
-    (d) => d.kind === 'function' && d.qualname === qualname && (startLine === undefined || d.startLine === startLine),
-  );
+  const named = listDefinitions(tree).filter((d) => d.kind === 'function' && d.qualname === qualname);
+  if (startLine !== undefined) return named.find((d) => d.startLine === startLine);
+  return named.length > 1 ? implementations(named, tree)[0] : named[0];
 }
 
 function lineIndent(text: string, index: number): string {
