@@ -27,6 +27,10 @@ export interface FunctionParts {
   bodyIndent: string;
   /** True when the body starts on the header's line (`def f(x): return x`). */
   inlineBody: boolean;
+  /** A generator, async generator or coroutine function: calling it runs none of its body. */
+  deferredBody: boolean;
+  /** The expression of the decorator nearest the `def` (applied first), when there is one. */
+  innermostDecorator?: { start: number; end: number };
 }
 
 /** The function named `qualname` (at `startLine` when given; else its implementation, not an `@overload` stub). */
@@ -66,6 +70,8 @@ export function functionParts(text: string, definition: Definition): FunctionPar
   const headerEnd = inlineBody || !colon ? (colon?.endIndex ?? body.startIndex) : (headerLineEnd === -1 ? text.length : headerLineEnd);
   const defIndent = lineIndent(text, definition.outer.startIndex);
   const bodyIndent = inlineBody ? `${defIndent}    ` : lineIndent(text, bodyFirst.startIndex);
+  const decorators = definition.outer === node ? [] : definition.outer.namedChildren.filter((c) => c?.type === 'decorator');
+  const innermost = decorators[decorators.length - 1]?.namedChildren[0];
   return {
     definition,
     outerStart: definition.outer.startIndex,
@@ -77,7 +83,22 @@ export function functionParts(text: string, definition: Definition): FunctionPar
     defIndent,
     bodyIndent,
     inlineBody,
+    deferredBody: runsNothingWhenCalled(node),
+    ...(innermost ? { innermostDecorator: { start: innermost.startIndex, end: innermost.endIndex } } : {}),
   };
+}
+
+/** `async def`, or a `yield` of its own (not of a nested function or lambda). */
+function runsNothingWhenCalled(node: Node): boolean {
+  if (node.children.some((c) => c?.type === 'async')) return true;
+  const body = node.childForFieldName('body');
+  if (!body) return false;
+  return body.descendantsOfType('yield').some((y) => {
+    for (let up = y?.parent; up; up = up.parent) {
+      if (up.type === 'function_definition' || up.type === 'lambda') return up.startIndex === node.startIndex;
+    }
+    return false;
+  });
 }
 
 /** Signature and docstring, as a RepoCod-style prompt: what a developer writes before the body. */

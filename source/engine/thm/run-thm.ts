@@ -248,7 +248,7 @@ function buildReport(
   const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain }));
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
-  const warnings = [...probe.problems];
+  const warnings = [...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
   if (probe.outside.length) {
     const where = probe.outside.map((o) => `${o.module} from ${o.file}`).join(', ');
     const message =
