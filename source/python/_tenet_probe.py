@@ -51,6 +51,7 @@ class State:
         self.entry_codes = None  # callable(item) -> (test codes, fixture codes); set by the plugin
         self.on_hit = None  # callable(ctx, chain, entry_kind); set by the plugin
         self.on_child_start = None  # callable(), run in the blank twin when it resumes; set by the plugin
+        self.before_fork = None  # callable(ctx) -> False where a blank run would not reach this call; set by the plugin
         self.blank_phases = set()  # in the blank twin: the phases (ctx.phase) in which the target was called
         self.noted_subprocess = False
 
@@ -401,6 +402,8 @@ def _arrive(frame, target_record=None):
     if state.on_hit is not None:
         state.on_hit(ctx, recorded[0], recorded[1])
     if state.mode == "fork" and ctx.kind == "test" and hasattr(os, "fork"):
+        if state.before_fork is not None and not state.before_fork(ctx):
+            return False  # the plugin decides this test's blank outcome without a twin
         if not _may_fork():
             ctx.needs_blank = True
             return False
