@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 import { onShutdown } from '../lifecycle';
+import { readInside } from '../workspace/inside';
 import { collect } from './run-process';
 import type { ExitStatus, RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from './sandbox';
 
@@ -70,7 +70,7 @@ export class LocalSandbox implements Sandbox {
   }
 
   readFile(rel: string): Promise<Buffer> {
-    return readFile(join(this.workdir, rel));
+    return readInside(this.workdir, rel);
   }
 
   async dispose(): Promise<void> {

@@ -1,10 +1,11 @@
 import type Docker from 'dockerode';
 import { hostname } from 'node:os';
-import { lchown, readdir, readFile } from 'node:fs/promises';
+import { lchown, readdir } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
 import { pythonHelpersDir } from '../../assets';
 import { TenetError } from '../../errors';
 import { onShutdown } from '../../lifecycle';
+import { readInside } from '../../workspace/inside';
 import { collect } from '../run-process';
 import type { RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from '../sandbox';
 import { packFiles, packTree, readSingleFile, type Owner } from './archive';
@@ -181,7 +182,8 @@ export class DockerSandbox implements Sandbox {
   }
 
   async readFile(rel: string): Promise<Buffer> {
-    if (this.mounted) return readFile(join(this.hostRoot, rel));
+    // The container writes this folder too: the target is read back only as the file it is, never through a link out.
+    if (this.mounted) return readInside(this.hostRoot, rel);
     try {
       return await readSingleFile(await this.container.getArchive({ path: posix.join(this.workdir, rel) }));
     } catch (error) {
