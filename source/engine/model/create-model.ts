@@ -3,6 +3,8 @@ import type { TenetConfig } from '../config/config';
 import { AnthropicModel } from './anthropic-provider';
 import { OpenAiModel } from './openai-provider';
 import { priceOf, type Pricing } from './pricing';
+import { redactingModel } from './redacting-model';
+import { secretRedactor } from '../session/redact';
 import { DEFAULT_RETRY } from './retry';
 import { loadScript, ScriptedModel, type Script } from './scripted';
 import type { Model } from './types';
@@ -55,7 +57,8 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   if (!apiKey && !baseUrl) throw new TenetError(`${prefix}_API_KEY is not set.`, `export ${prefix}_API_KEY=…, or pass --base-url for a server that needs no key`);
   const settings = { model, apiKey: apiKey || 'none', ...(baseUrl ? { baseUrl } : {}), ...common };
   return {
-    model: provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings),
+    // Nothing secret of this environment is sent, whatever a tool printed.
+    model: redactingModel(provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings), secretRedactor(env)),
     price: priceOf(model, config.prices) ?? { unpriced: true, model },
     settings: { provider, model, ...(baseUrl ? { baseUrl } : {}), temperature, maxTokens },
   };

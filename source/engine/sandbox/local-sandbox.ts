@@ -2,24 +2,31 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 import { onShutdown } from '../lifecycle';
+import { scrubEnv } from '../secrets';
 import { readInside } from '../workspace/inside';
 import { collect } from './run-process';
 import type { ExitStatus, RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from './sandbox';
 
 /**
  * Runs processes directly on this machine, in the workspace folder. Each process leads its own
- * process group so that a timeout or Ctrl-C kills whatever the tests started, too.
+ * process group so that a timeout or Ctrl-C kills whatever the tests started, too. They start
+ * without the secrets of tenet's environment (API keys, tokens, passwords, the providers'
+ * variables), as in a container: the agent's commands and the code it writes never see them.
  */
 export class LocalSandbox implements Sandbox {
   readonly kind = 'local' as const;
   readonly helpersDir = pythonHelpersDir();
+  /** What processes start with: `env` scrubbed of secrets, but for the names in `passEnv` (`--pass-env`). */
+  readonly env: NodeJS.ProcessEnv;
   private readonly live = new Set<SandboxProcess>();
   private readonly unregister: () => void;
 
   constructor(
     readonly workdir: string,
-    readonly env: NodeJS.ProcessEnv = process.env,
+    env: NodeJS.ProcessEnv = process.env,
+    passEnv: readonly string[] = [],
   ) {
+    this.env = scrubEnv(env, passEnv);
     this.unregister = onShutdown(() => this.killAll());
   }
 

@@ -14,6 +14,8 @@ export interface SandboxFlags {
   cpus?: number;
   pids?: number;
   network?: boolean;
+  /** `--pass-env NAME` (repeatable): let a variable that looks like a secret through to the sandbox. */
+  passEnv?: string[];
 }
 
 /**
@@ -23,7 +25,8 @@ export interface SandboxFlags {
 export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: NodeJS.ProcessEnv = process.env): SandboxSpec {
   const implied = flags.image || flags.dockerHost ? 'docker' : undefined;
   const kind = flags.sandbox ?? implied ?? config.sandbox ?? env.TENET_SANDBOX ?? 'local';
-  if (kind === 'local') return { kind: 'local' };
+  const passEnv = flags.passEnv?.length ? { passEnv: flags.passEnv } : {};
+  if (kind === 'local') return { kind: 'local', ...passEnv };
   if (kind !== 'docker') throw new TenetError(`Unknown sandbox ${kind}.`, 'use --sandbox local or --sandbox docker');
   const docker = config.docker ?? {};
   const host = flags.dockerHost ?? config.dockerHost;
@@ -32,6 +35,7 @@ export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: 
     image: flags.image ?? config.image ?? DEFAULT_IMAGE,
     ...(host ? { host } : {}),
     ...((flags.mount ?? docker.mount) ? { mount: true } : {}),
+    ...passEnv,
     limits: containerLimits({
       ...(docker.memory !== undefined ? { memory: docker.memory } : {}),
       ...(docker.cpus !== undefined ? { cpus: docker.cpus } : {}),
@@ -48,12 +52,15 @@ export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: 
 
 /** How a session records its sandbox (no secrets in it), and how resume/rerun read it back. */
 export function describeSandbox(spec: SandboxSpec): Record<string, unknown> {
-  return spec.kind === 'local' ? { kind: 'local' } : { kind: 'docker', image: spec.image, host: spec.host, mount: !!spec.mount, limits: spec.limits };
+  const passEnv = spec.passEnv?.length ? { passEnv: spec.passEnv } : {};
+  return spec.kind === 'local' ? { kind: 'local', ...passEnv } : { kind: 'docker', image: spec.image, host: spec.host, mount: !!spec.mount, limits: spec.limits, ...passEnv };
 }
 
 /** The sandbox a session recorded (see describeSandbox); local for sessions from before sandboxes. */
 export function recordedSandbox(recorded: unknown): SandboxSpec {
-  const r = recorded as { kind?: string; image?: string; host?: string; mount?: boolean; limits?: ContainerLimits } | undefined;
-  if (!r || r.kind !== 'docker' || !r.image || !r.limits) return { kind: 'local' };
-  return { kind: 'docker', image: r.image, limits: r.limits, ...(r.host ? { host: r.host } : {}), ...(r.mount ? { mount: true } : {}) };
+  const r = recorded as { kind?: string; image?: string; host?: string; mount?: boolean; limits?: ContainerLimits; passEnv?: unknown } | undefined;
+  // The names let through, never their values (those come from the environment of the resume).
+  const passEnv = Array.isArray(r?.passEnv) && r.passEnv.length ? { passEnv: r.passEnv.filter((n): n is string => typeof n === 'string') } : {};
+  if (!r || r.kind !== 'docker' || !r.image || !r.limits) return { kind: 'local', ...passEnv };
+  return { kind: 'docker', image: r.image, limits: r.limits, ...(r.host ? { host: r.host } : {}), ...(r.mount ? { mount: true } : {}), ...passEnv };
 }
