@@ -7,13 +7,14 @@ import { SCHEMA_VERSION } from '../engine/session/event-log';
 import { loadSession, type ExportedSession } from '../engine/session/load';
 import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
+import { printable, printableJson } from '../engine/terminal-text';
 import { textPrinter } from './run-printer';
 
 /** The sessions folder: --sessions-dir, else $TENET_SESSIONS_DIR, else the config's, else the installation's. */
 export const root = (dir?: string) => sessionsDir(dir, process.env, loadConfig(undefined).sessionsDir);
 
 export function warn(warnings: string[]): void {
-  for (const warning of warnings) process.stderr.write(`tenet: warning: ${warning}\n`);
+  for (const warning of warnings) process.stderr.write(`tenet: warning: ${printable(warning)}\n`);
 }
 
 // Reading sessions only: resume and rerun, which run the engine, are in ./resume so that browsing
@@ -47,7 +48,7 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
 export function showCommand(options: { dir?: string; ref: string }): number {
   const session = loadSession(root(options.dir), options.ref);
   warn(session.warnings);
-  process.stdout.write(markdownTranscript(session.id, session.events));
+  process.stdout.write(printable(markdownTranscript(session.id, session.events)));
   return 0;
 }
 
@@ -60,10 +61,10 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
     return replayTui(session.id, session.events, options.speed ?? 1);
   }
   if (options.json) {
-    for (const event of session.events) process.stdout.write(`${JSON.stringify(event)}\n`);
+    for (const event of session.events) process.stdout.write(`${printableJson(event)}\n`);
     return 0;
   }
-  const print = textPrinter((text) => process.stdout.write(text));
+  const print = textPrinter((text) => process.stdout.write(printable(text)));
   for (const event of session.events) print(event);
   return 0;
 }
@@ -77,7 +78,7 @@ export function exportCommand(options: { dir?: string; ref: string; format: stri
     const doc: ExportedSession = { format: 'tenet-session', version: SCHEMA_VERSION, id: session.id, events: session.events };
     text = `${JSON.stringify(doc)}\n`;
   } else if (options.format === 'md') {
-    text = markdownTranscript(session.id, session.events);
+    text = printable(markdownTranscript(session.id, session.events));
   } else {
     throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json or --format md');
   }
