@@ -42,7 +42,10 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   const provider = flags.provider ?? config.provider ?? (env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : fallback ? 'scripted' : undefined);
   const temperature = config.temperature ?? 0;
   const maxTokens = config.maxTokens ?? 4096;
-  const common = { timeoutMs: (config.timeoutSec ?? 600) * 1000, retry: { ...DEFAULT_RETRY, maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts } };
+  const common = {
+    timeoutMs: (config.timeoutSec ?? 600) * 1000,
+    retry: { ...DEFAULT_RETRY, maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts, maxRetryAfterMs: config.maxRetryAfterSec !== undefined ? config.maxRetryAfterSec * 1000 : DEFAULT_RETRY.maxRetryAfterMs },
+  };
   if (!provider) throw new TenetError('No model is configured.', NO_MODEL);
   if (provider === 'scripted') {
     const script = flags.script ? loadScript(flags.script) : fallback;
