@@ -84,6 +84,28 @@ describe('search tools on the toolbox fixture', () => {
     expect(await text(b, 'search_code', { code_str: 'super().' })).toContain('<file>geo/shapes.py</file> <class>Circle</class> <func>describe</func>');
   });
 
+  it('search_code_in_file with more than 10 hits lists the methods and classes they are in, with their lines', async () => {
+    const result = await text(b, 'search_code_in_file', { code_str: 'self', file_name: 'geo/shapes.py' });
+    expect(result).toBe(
+      [
+        'Found 16 snippets containing `self` in file geo/shapes.py, too many to show. They are in these methods and classes:',
+        '- <class>Shape</class> <func>__init__</func>: lines 11, 12',
+        '- <class>Shape</class> <func>describe</func>: lines 14, 16',
+        '- <class>Shape</class> <func>area</func>: line 18',
+        '- <class>Circle</class> <func>__init__</func>: lines 27, 29',
+        '- <class>Circle</class> <func>area</func>: lines 32, 33',
+        '- <class>Circle</class> <func>describe</func>: line 35',
+        '- <class>Square</class> <func>__init__</func>: lines 40, 42',
+        '- <class>Square</class> <func>area</func>: lines 44, 45',
+        '- <class>Square</class> <func>label</func>: lines 48, 49',
+        'Show the code around a line with get_code_around_line, or search for a longer snippet.',
+      ].join('\n'),
+    );
+    // Hits outside any function are grouped by their class, or as module level.
+    const letters = await text(b, 'search_code_in_file', { code_str: 'a', file_name: 'geo/shapes.py' });
+    expect(letters).toContain('\n- module level: line 2\n- <class>Shape</class>: lines 5, 6\n- <class>Shape.Meta</class>: line 8\n');
+  });
+
   it('get_code_around_line, read_file and view_directory', async () => {
     expect(await text(b, 'get_code_around_line', { file_name: 'geo/shapes.py', line_number: 5, window_size: 1 })).toBe(
       'Code of geo/shapes.py around line 5 (lines 4-6):\n<file>geo/shapes.py</file>\n<code>\n4 \n5 class Shape:\n6     """Anything with an area."""\n</code>',
