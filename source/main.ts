@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { describeError, EXIT, TenetError } from './engine/errors';
+import { describeError, EXIT, fileProblem, TenetError } from './engine/errors';
+import { SESSION_STATUSES } from './engine/session/status';
 import { ProviderError } from './engine/model/types';
 
 /** Everything after `--tests` belongs to pytest, in every command that takes it. */
@@ -97,7 +98,7 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     jobs: opts.jobs as number | 'auto',
     fork: opts.fork as boolean,
     sessionsDir: opts.sessionsDir as string | undefined,
-    approve: opts.approve as 'ask' | 'auto',
+    approve: opts.approve as 'ask' | 'auto' | undefined,
     tui: interactive(opts),
     sandbox: sandboxFlags(opts),
     tests: tests ?? [],
@@ -197,7 +198,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addOption(new Option('--jobs <n>', 'pytest processes for THM').argParser(jobsValue).default('auto'))
     .option('--no-fork', 'THM in two passes instead of forking blank twins')
     .option('--sessions-dir <dir>', 'where sessions are saved (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)')
-    .addOption(new Option('--approve <mode>', "the model's shell commands in a local sandbox: ask (TUI) or auto").choices(['ask', 'auto']).default('ask'))
+    .addOption(new Option('--approve <mode>', "the model's shell commands in a local sandbox: ask (TUI) or auto").choices(['ask', 'auto']))
     .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
     .action(async (opts) => {
@@ -248,7 +249,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--base-url <url>', 'API base URL')
     .option('--sessions-dir <dir>', 'where the session is saved')
     .addOption(new Option('--strategy <name>', 'tenet (default) or tdd: the demo model follows the TDD-Agent workflow (tests first)').choices(['tenet', 'tdd']))
-    .addOption(new Option('--approve <mode>', "the model's shell commands: ask (TUI) or auto").choices(['ask', 'auto']).default('ask'))
+    .addOption(new Option('--approve <mode>', "the model's shell commands: ask (TUI) or auto").choices(['ask', 'auto']))
     .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .action(async (opts) => {
       const { demoCommand } = await import('./commands/demo');
@@ -262,7 +263,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .command('sessions')
     .description('list saved sessions')
     .addOption(sessionsDirOption())
-    .option('--status <status>', 'only sessions with this status: running, passed, failed, interrupted, error')
+    .addOption(new Option('--status <status>', 'only sessions with this status').choices(SESSION_STATUSES))
     .option('--target <text>', 'only sessions whose target contains this text')
     .option('--json', 'print the catalog rows as JSON')
     .option('--headless', 'print the list, even in a terminal')
@@ -493,8 +494,9 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`tenet: the model provider failed: ${error.message}\n  fix: check the API key, --model and --base-url, or try again later\n`);
       return EXIT.provider;
     }
-    process.stderr.write(`tenet: ${describeError(error)}\n`);
-    return error instanceof TenetError ? error.exitCode : EXIT.fail;
+    const known = error instanceof TenetError ? error : fileProblem(error);
+    process.stderr.write(`tenet: ${describeError(known ?? error)}\n`);
+    return known ? known.exitCode : EXIT.fail;
   }
   return exitCode;
 }

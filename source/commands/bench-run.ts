@@ -1,3 +1,4 @@
+import { folderToUse } from '../engine/util/checked-paths';
 import { resolve } from 'node:path';
 import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
 import { PAPER_BUDGET } from '../engine/agent/tenet-strategy';
@@ -68,6 +69,7 @@ function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: Bench
 /** `tenet bench run TASKS --out DIR`: every task as a session, N at a time; resumable. */
 export async function benchRunCommand(options: BenchRunCommandOptions): Promise<number> {
   const tasksFile = resolve(options.tasksFile);
+  folderToUse(options.out, '--out');
   let tasks = readTasks(tasksFile);
   if (options.only?.length) {
     const wanted = new Set(options.only);

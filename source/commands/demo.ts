@@ -22,7 +22,7 @@ export async function demoCommand(options: { json: boolean; provider?: string; m
     strategy,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: options.tui ?? false,
-    approve: options.approve ?? 'ask',
+    ...(options.approve ? { approve: options.approve } : {}),
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
     repo: DEMO.repo(),
     copyOfExample: true,

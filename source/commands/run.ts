@@ -4,7 +4,7 @@ import { importTui } from './import-tui';
 import { PAPER_BUDGET } from '../engine/agent/tenet-strategy';
 import type { Budget, Ablations, TestStage, Selection, Strategy } from '../engine/protocol/settings';
 import { loadConfig } from '../engine/config/config';
-import { EXIT } from '../engine/errors';
+import { EXIT, TenetError } from '../engine/errors';
 import { onShutdown } from '../engine/lifecycle';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { createModel, type ModelFlags } from '../engine/model/create-model';
@@ -67,7 +67,7 @@ export interface RunCommandOptions extends ModelFlags {
   resume?: { id: string; state: SessionState; fromSeq: number; position: string };
   /** Interactive: the Ink TUI instead of printed lines. */
   tui?: boolean;
-  /** Shell commands of the model in a local sandbox: ask the developer (TUI default) or run them. */
+  /** Shell commands of the model in a local sandbox: ask the developer (the TUI's default) or run them (headless: always). */
   approve?: 'ask' | 'auto';
 }
 
@@ -153,6 +153,17 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
   // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
   const { provider, model, baseUrl } = prepared.model.settings;
   if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}) });
+  // Stopped from outside (Ctrl-C, SIGTERM, SIGHUP, a closed terminal): the run still ends with a
+  // result for whoever reads the events; the recorder marks the session interrupted (resumable).
+  let ended = false;
+  const unregister = onShutdown(() => {
+    if (ended) return;
+    try {
+      sink(tally.failed(`tenet was stopped before the run ended; \`tenet resume ${base.sessionId}\` goes on from here`, 'interrupted'));
+    } catch {
+      // The terminal may be gone (SIGHUP): nothing to print to.
+    }
+  });
   try {
     return await runTask({ ...base, pilot, emit });
   } catch (error) {
@@ -162,12 +173,20 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
     sink(tally.failed(error));
     throw error;
   } finally {
+    ended = true;
+    unregister();
     recorder.close();
   }
 }
 
 /** `tenet run`: the whole pipeline; headless (THM's proposal approved as it is) or in the TUI. */
 export async function runCommand(options: RunCommandOptions): Promise<number> {
+  if (!options.tui && options.approve === 'ask') {
+    throw new TenetError(
+      '--approve ask needs the terminal UI to ask in; a headless run (--headless, --json, or no terminal) cannot ask, and would run the commands anyway.',
+      'run in a terminal without --headless/--json, or contain the commands with --sandbox docker, or pass --approve auto',
+    );
+  }
   const prepared = prepareRun(options);
   if (options.tui) {
     const { runTui } = await importTui(() => import('../ui/run-tui'));

@@ -8,6 +8,7 @@ import { loadSession, type ExportedSession } from '../engine/session/load';
 import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
 import { textPrinter } from './run-printer';
+import { fileToWrite } from '../engine/util/checked-paths';
 
 /** The sessions folder: --sessions-dir, else $TENET_SESSIONS_DIR, else the config's, else the installation's. */
 export const root = (dir?: string) => sessionsDir(dir, process.env, loadConfig(undefined).sessionsDir);
@@ -82,7 +83,7 @@ export function exportCommand(options: { dir?: string; ref: string; format: stri
     throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json or --format md');
   }
   if (options.out) {
-    writeFileSync(options.out, text);
+    writeFileSync(fileToWrite(options.out, '--out'), text);
     process.stderr.write(`wrote ${options.out}\n`);
   } else {
     process.stdout.write(text);

@@ -40,7 +40,7 @@ export interface RunResult {
   strategy: string;
   pass: boolean;
   /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled. */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished';
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;

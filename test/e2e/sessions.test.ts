@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,6 +146,28 @@ describe('Ctrl+C in a headless run', () => {
     expect(result.code).toBe(130);
     expect(result.stderr).toContain(`Session ${id} is saved; go on with it: tenet resume ${id}`);
   }, 60_000);
+
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    it(`${signal} ends a --json run like Ctrl+C: a last result line (interrupted), the session resumable, the workspace gone`, async () => {
+      const dir = join(scratch, `stopped-${signal}`);
+      const tmp = mkdtempSync(join(tmpdir(), 'tenet-stop-tmp-'));
+      const env = { TENET_SESSIONS_DIR: dir, TMPDIR: tmp, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+      const child = startCli(['demo', '--json'], { env });
+      const ended = finished(child);
+      await waitFor(() => child.output.stdout.includes('"type":"tests.hidden"') || child.output.stdout.includes('"type":"agent.phase"'), 60_000, 'the agent to start');
+      child.kill(signal);
+      const result = await ended;
+      expect(result.code).toBe(code);
+      const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+      expect(last).toMatchObject({ type: 'result', pass: false, stopReason: 'interrupted' });
+      expect(last.message).toContain(`tenet resume ${last.sessionId}`);
+      expect(new Catalog(dir).list().find((s) => s.id === last.sessionId)?.status).toBe('interrupted');
+      expect(readdirSync(tmp).filter((name) => name.startsWith('tenet-'))).toEqual([]);
+      const resumed = await runCli(['resume', last.sessionId], { env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      rmSync(tmp, { recursive: true, force: true });
+    }, 120_000);
+  }
 });
 
 describe('saved sessions', () => {

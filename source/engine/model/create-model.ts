@@ -51,6 +51,9 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   if (provider !== 'openai' && provider !== 'anthropic') throw new TenetError(`Unknown provider ${provider}.`, 'use --provider openai, anthropic or scripted');
   const prefix = provider === 'openai' ? 'OPENAI' : 'ANTHROPIC';
   const baseUrl = flags.baseUrl ?? env[`${prefix}_BASE_URL`] ?? config.baseUrl;
+  if (baseUrl !== undefined && !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? '')) {
+    throw new TenetError(`The base URL ${JSON.stringify(baseUrl)} is not an http(s) URL.`, 'pass --base-url (or set ' + `${prefix}_BASE_URL / baseUrl) like http://localhost:11434/v1`);
+  }
   const model = flags.model ?? config.model ?? DEFAULT_MODELS[provider];
   const apiKey = env[`${prefix}_API_KEY`];
   if (!apiKey && !baseUrl) throw new TenetError(`${prefix}_API_KEY is not set.`, `export ${prefix}_API_KEY=…, or pass --base-url for a server that needs no key`);

@@ -1,9 +1,10 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { folderToUse } from '../util/checked-paths';
 import { installRoot } from '../assets';
 
 /** `--sessions-dir`, else `$TENET_SESSIONS_DIR`, else the config's, else `sessions/` of the tenet installation. */
 export function sessionsDir(flag?: string, env: NodeJS.ProcessEnv = process.env, configured?: string): string {
-  return resolve(flag ?? env.TENET_SESSIONS_DIR ?? configured ?? join(installRoot(), 'sessions'));
+  return folderToUse(flag ?? env.TENET_SESSIONS_DIR ?? configured ?? join(installRoot(), 'sessions'), 'the sessions folder');
 }
 
 export function sessionFolder(root: string, id: string): string {

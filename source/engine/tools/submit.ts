@@ -5,7 +5,7 @@ import { parsePython } from '../python/parser';
 import { encodeSource, readSource } from '../python/source-text';
 import { RejectedCode, replaceFunction, cleanCode } from '../task/replace-function';
 import type { ToolContext } from './context';
-import { describeSyntaxError } from './syntax-error';
+import { describeSyntaxError } from '../python/syntax-error';
 import { defineTool, ToolInputError } from './tool';
 
 export interface AppliedImplementation {
