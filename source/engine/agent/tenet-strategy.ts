@@ -98,6 +98,11 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
   // The prompts follow the tool list: with --no-apis there is no debugger to point the model at.
   const prompt = { tools: input.tools };
   const analysisTools = input.tools.filter((name) => !SUBMITTERS.has(name));
+  // Whether the model's last answer was text only. A resumed session may stop right after one: what
+  // followed it (a reminder, the next stage's prompt) was said but never sent, so not logged, and
+  // is decided again below.
+  const last = conversation.messages.at(-1);
+  let answered = !!input.from && last?.role === 'assistant' && !last.toolCalls?.length;
   const nudge = () => conversation.say(renderPrompt('nudge', {}, prompt));
   const stageEvent = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
   const stagePrompt = () => {
@@ -110,6 +115,7 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     at.attempt++;
     at.stage = 0;
     at.attemptUsed = 0;
+    answered = false;
     if (!input.rrw) {
       conversation.say(renderPrompt('naive-refine', { report: at.report ?? '' }, prompt));
       return;
@@ -123,11 +129,12 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     emit({ type: 'agent.phase', phase: 'pregen', rounds: budget.pregenRounds });
     let submitted = false;
     while (!submitted && at.pregenUsed < budget.pregenRounds) {
+      if (answered) nudge();
       cancelled(input.signal);
       const outcome = await conversation.round(input.tools);
       at.pregenUsed++;
       submitted = outcome.submitted;
-      if (!submitted && outcome.textOnly && at.pregenUsed < budget.pregenRounds) nudge();
+      answered = outcome.textOnly;
     }
     if (!submitted) return { submitted: false, passed: false, stopReason: 'no-implementation', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
     if (input.validation === false) return { submitted: true, passed: false, stopReason: 'submitted', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
@@ -148,6 +155,14 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     stageEvent();
     let submitted = false;
     while (!submitted && at.attemptUsed < budget.rrwRounds) {
+      if (input.rrw && at.stage < LAST_STAGE && (answered || at.attemptUsed >= stageEnd(at.stage, budget.rrwRounds))) {
+        // The stage's answer (or its last round) closes it: on to the next.
+        at.stage++;
+        conversation.say(stagePrompt());
+        stageEvent();
+      } else if (answered) {
+        nudge();
+      }
       cancelled(input.signal);
       const analysing = input.rrw && at.stage < LAST_STAGE;
       const stage = STAGES[at.stage]!;
@@ -156,15 +171,7 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
         : await conversation.round(input.tools);
       at.attemptUsed++;
       submitted = outcome.submitted || (!!input.revalidateOnTests && outcome.testsSubmitted);
-      if (submitted || at.attemptUsed >= budget.rrwRounds) continue;
-      if (analysing && (outcome.textOnly || at.attemptUsed >= stageEnd(at.stage, budget.rrwRounds))) {
-        // The stage's answer (or its last round) closes it: on to the next.
-        at.stage++;
-        conversation.say(stagePrompt());
-        stageEvent();
-      } else if (outcome.textOnly) {
-        nudge();
-      }
+      answered = outcome.textOnly;
     }
     if (submitted) {
       at.phase = 'validate';
