@@ -314,9 +314,13 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--repo <dir>', 'the repository, when it is no longer where the session recorded it')
     .option('--python <path>', 'Python interpreter instead of the recorded one')
     .option('--json', 'print one JSON event per line')
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
+    .addOption(new Option('--approve <mode>', "the model's shell commands in a local sandbox: ask (TUI) or auto").choices(['ask', 'auto']))
     .action(async (ref: string, opts) => {
       const { resumeCommand } = await import('./commands/resume');
-      setExit(await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json }));
+      setExit(
+        await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json, tui: interactive(opts), approve: opts.approve }),
+      );
     });
   program
     .command('rerun')
