@@ -258,18 +258,19 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       );
     });
 
-  const sessionsDirOption = () => new Option('--sessions-dir <dir>', 'sessions folder (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)');
+  const sessionsDirOption = () => new Option('--sessions-dir <dir>', 'sessions folder (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)');
   program
     .command('sessions')
     .description('list saved sessions')
     .addOption(sessionsDirOption())
     .addOption(new Option('--status <status>', 'only sessions with this status').choices(SESSION_STATUSES))
     .option('--target <text>', 'only sessions whose target contains this text')
+    .option('--repo <dir>', 'only sessions of this repository')
     .option('--json', 'print the catalog rows as JSON')
     .option('--headless', 'print the list, even in a terminal')
     .action(async (opts) => {
       const { sessionsCommand } = await import('./commands/sessions');
-      setExit(await sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, json: !!opts.json, tui: interactive(opts) }));
+      setExit(await sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, repo: opts.repo, json: !!opts.json, tui: interactive(opts) }));
     });
   program
     .command('show')
@@ -295,9 +296,9 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
   program
     .command('export')
     .argument('<session>', 'session id, unique prefix, "last" or "demo"')
-    .description('write a session as one self-contained JSON document (loadable by replay and rerun) or a Markdown transcript')
+    .description('write a session as one self-contained JSON document (loadable by replay and rerun), a Markdown transcript, or an HTML page that replays it')
     .addOption(sessionsDirOption())
-    .addOption(new Option('--format <format>', 'json or md').choices(['json', 'md']).default('json'))
+    .addOption(new Option('--format <format>', 'json, md or html').choices(['json', 'md', 'html']).default('json'))
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (ref: string, opts) => {
       const { exportCommand } = await import('./commands/sessions');

@@ -12,6 +12,7 @@ import { refuseIfWritten } from '../engine/session/lock';
 import { SessionRecorder } from '../engine/session/recorder';
 import { secretRedactor } from '../engine/session/redact';
 import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
+import { DEMO } from './demo';
 import { runCommand } from './run';
 import { root, warn } from './sessions';
 
@@ -56,7 +57,9 @@ export interface Relocation {
  * interpreter that is gone is chosen again as for a new run (the repository's venv, python3).
  */
 function relocate(run: ReturnType<typeof recordedRun>, options: Relocation, id: string): { repo: string; python?: string } {
-  const repo = resolve(options.repo ?? run.repo);
+  // The shipped demo session ran on a copy of the example that is long gone: its example is here.
+  const recorded = id === 'demo' && !existsSync(run.repo) ? DEMO.repo() : run.repo;
+  const repo = resolve(options.repo ?? recorded);
   if (!existsSync(repo) || !statSync(repo).isDirectory()) {
     throw new TenetError(
       options.repo ? `Repository folder ${repo} does not exist.` : `Session ${id} ran on the repository ${repo}, which does not exist here (moved, or the session was recorded on another machine).`,

@@ -28,7 +28,7 @@ export async function runTui(prepared: ReturnType<typeof prepareRun>, options: R
     process.stdout.write(`\n${resumeHint(prepared, options)}`);
     process.exit(EXIT.interrupted);
   };
-  const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} {...(banner ? { banner } : {})} />;
+  const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} sessionsDir={prepared.recorder.root} {...(banner ? { banner } : {})} />;
   const app = render(element(), { exitOnCtrlC: false });
   try {
     const result = await recordedRun(prepared, options, controller, (event: EngineEvent) => controller.dispatch(event));
@@ -37,7 +37,7 @@ export async function runTui(prepared: ReturnType<typeof prepareRun>, options: R
     await app.waitUntilExit();
     // On a line of its own under the last frame, with what became of the patch.
     const decision = controller.getState().view.patch;
-    process.stdout.write(`\n${result.pass ? 'PASS' : 'FAIL'}${decision ? ` · ${decisionText(decision)}` : ''} · session ${result.sessionId} saved (tenet show ${result.sessionId})\n`);
+    process.stdout.write(`\n${result.pass ? 'PASS' : 'FAIL'}${decision ? ` · ${decisionText(decision)}` : ''} · session ${result.sessionId} saved in ${prepared.recorder.root} (tenet show ${result.sessionId})\n`);
     return result.pass ? EXIT.pass : EXIT.fail;
   } catch (error) {
     app.unmount();

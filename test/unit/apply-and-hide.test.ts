@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyToCheckout, unifiedPatch } from '../../source/engine/eval/patch';
-import { entryPassed } from '../../source/engine/run/run-task';
+import { entryPassed } from '../../source/engine/run/finish-run';
 import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
 import { hideTests, withoutTests } from '../../source/engine/task/hide-tests';
 import { Workspace } from '../../source/engine/workspace/workspace';

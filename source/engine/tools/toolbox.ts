@@ -38,8 +38,14 @@ async function shellBin(task: OpenTask): Promise<string> {
   return posix.join(task.sandbox.workdir, rel);
 }
 
+export interface Toolbox {
+  ctx: ToolContext;
+  indexStats: BuildStats;
+  dispose(): void;
+}
+
 /** Everything the tools need for one task: the index of its workspace, the shell, the tests. */
-export async function openToolbox(task: OpenTask, options: ToolboxOptions): Promise<{ ctx: ToolContext; indexStats: BuildStats; dispose(): void }> {
+export async function openToolbox(task: OpenTask, options: ToolboxOptions): Promise<Toolbox> {
   const { index, stats } = await buildIndex(task.workspace.root, {
     cacheKeyDir: task.repoDir,
     ...(options.indexCacheFile !== undefined ? { cacheFile: options.indexCacheFile } : {}),

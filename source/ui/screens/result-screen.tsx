@@ -67,6 +67,8 @@ export interface ResultScreenProps {
   decision?: PatchDecision;
   /** In a replay `t` steps to the next test run: the tests list is then not on a key. */
   replay?: boolean;
+  /** Where the session is saved (a live run's footer says so). */
+  sessionsDir?: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export interface ResultScreenProps {
  * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
  * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false }: ResultScreenProps) {
+export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir }: ResultScreenProps) {
   const [showTests, setShowTests] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>();
   useKeys((char, key) => {
@@ -108,7 +110,8 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
     text: `tests: ${passed}/${entries.length} passed${selected ? ` · ${entries.filter(([id]) => selected.includes(id)).length} selected, ${entries.filter(([id]) => !selected.includes(id)).length} hidden` : ''}${entries.length && !replay && !showTests ? ' · t lists them all' : ''}`,
     bold: true,
   };
-  const footer = prompt ? hintRows('result', width) : [decision ? `${decisionText(decision)} · session ${result.sessionId} saved` : `session ${result.sessionId} saved`];
+  const saved = `session ${result.sessionId} saved${sessionsDir ? ` in ${sessionsDir}` : ''}`;
+  const footer = prompt ? hintRows('result', width) : [decision ? `${decisionText(decision)} · ${saved}` : saved];
   const file = result.target.split('::')[0]!;
   const question =
     prompt && confirming === 'failing' ? (

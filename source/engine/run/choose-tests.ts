@@ -1,0 +1,80 @@
+import { TenetError } from '../errors';
+import type { TestStage } from '../protocol/settings';
+import type { ThmReport } from '../protocol/thm-report';
+import { hideTests, type HiddenTests } from '../task/hide-tests';
+import { selectWith } from '../thm/alt-selection';
+import { proposeFor } from '../thm/propose';
+import { runThm, THM_DEFAULTS } from '../thm/run-thm';
+import type { TaskRun } from './task-run';
+
+/** Which tests the agent works with, and which it must not see yet. */
+export interface TestPlan {
+  report: ThmReport;
+  /** Every failing test THM found: the evaluation runs them all. */
+  failing: string[];
+  /** The tests the session validates against. */
+  selected: string[];
+  /** What the agent sees before its first submission (the selected tests, none with `postgen`). */
+  visibleFirst: string[];
+  /** The TENET strategies' RQ5 setting; the TDD strategies always take part with every test. */
+  stage: TestStage;
+  /** The failing tests taken out of the workspace until the evaluation. */
+  hidden: HiddenTests;
+}
+
+/** THM's report: run now, or the one the interrupted session recorded. */
+async function thmReport(run: TaskRun): Promise<ThmReport> {
+  if (run.resume?.thm) return run.resume.thm;
+  const { options } = run;
+  const report = await runThm(run.task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, emit: run.emit, ...(options.signal ? { signal: options.signal } : {}) });
+  run.emit({ type: 'thm.report', report });
+  return report;
+}
+
+async function decide(run: TaskRun, report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T?: number | null }> {
+  const { options } = run;
+  // TDD-Agent: the repository's tests stay hidden until the evaluation, as in the paper.
+  if (run.strategy === 'tdd') return { chosen: [], by: 'strategy' };
+  if (options.ablations.noThm) return { chosen: report.failing.map((f) => f.nodeid), by: 'ablation' };
+  if (options.testStage === 'none') return { chosen: [], by: 'ablation' };
+  if (options.select && options.select !== 'thm') return { chosen: await selectWith(options.select, report, options.T, { workspaceRoot: run.task.workspace.root }), by: 'ablation' };
+  return options.pilot.approveTests(report);
+}
+
+/** The tests to validate against: the strategy's or an ablation's, else the pilot's answer to THM's proposal; or the interrupted session's. */
+async function approvedTests(run: TaskRun, report: ThmReport): Promise<string[]> {
+  if (run.resume?.approval) return run.resume.approval.chosen;
+  const decision = await decide(run, report);
+  // Measured against THM's proposal for the T the developer settled on: a new T alone is no override.
+  const T = decision.T ?? report.T;
+  run.emit({ type: 'thm.approval', proposed: proposeFor(report, T), chosen: decision.chosen, by: decision.by, T });
+  return decision.chosen;
+}
+
+/** THM, the approval of its proposal, and the workspace with the tests the agent must not see taken out. */
+export async function chooseTests(run: TaskRun): Promise<TestPlan> {
+  const { task } = run;
+  const report = await thmReport(run);
+  const failing = report.failing.map((f) => f.nodeid);
+  if (!failing.length) {
+    throw new TenetError(
+      `No test fails against ${task.target.id} as it is, so there is nothing to generate it against.`,
+      task.target.mode === 'stub' ? 'write tests that call the function, or pass --blank if it already has a body' : 'widen the scope with --tests',
+    );
+  }
+  const selected = await approvedTests(run, report);
+  const stage: TestStage = run.strategy === 'tenet' ? (run.options.testStage ?? 'all') : 'all';
+  if (!selected.length && run.strategy !== 'tdd' && stage !== 'none') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+  // Before the first submission the agent sees the selected tests unless the stage is postgen.
+  const visibleFirst = stage === 'postgen' ? [] : selected;
+  const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !visibleFirst.includes(id)), visibleFirst);
+  // A resumed session recorded the hiding already.
+  if (hidden.hidden.length && !run.resume?.approval) run.emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files });
+  return { report, failing, selected, visibleFirst, stage, hidden };
+}
+
+/** `postgen`: the selected tests come back for validation and refinement; the others stay hidden. */
+export async function revealSelected(run: TaskRun, plan: TestPlan): Promise<void> {
+  await plan.hidden.restore();
+  plan.hidden = await hideTests(run.task.workspace, run.task.sandbox, plan.failing.filter((id) => !plan.selected.includes(id)), plan.selected);
+}

@@ -1,0 +1,96 @@
+import type { Conversation } from '../agent/conversation';
+import { applyToCheckout, unifiedPatch } from '../eval/patch';
+import type { RunResult } from '../events';
+import { TenetError } from '../errors';
+import { submittedModule, targetIsStub } from '../eval/submitted-module';
+import { writeTarget } from '../tools/submit';
+import { classifyFailure, measureTestQuality } from '../quality/test-quality';
+import { runTests } from '../tools/run-tests';
+import type { AgentTools } from './agent-tools';
+import type { TestPlan } from './choose-tests';
+import { settlePatch } from './patch-decision';
+import type { StrategyResult } from './strategies';
+import type { TaskRun } from './task-run';
+
+/** A failing entry passes: a test that passed, or a module (THM's import failure) all of whose tests pass. */
+export function entryPassed(id: string, outcomes: Record<string, string>): boolean {
+  if (id.includes('::')) return outcomes[id] === 'passed';
+  const inside = Object.entries(outcomes).filter(([nodeid]) => nodeid.startsWith(`${id}::`));
+  return inside.length > 0 && inside.every(([, outcome]) => outcome === 'passed');
+}
+
+/**
+ * The end of a run: the evaluation on every failing test THM found, the hidden ones back in
+ * place; for the TDD strategies, how good the agent's tests are and why a failed task failed; the
+ * result, and what the pilot decides about the patch.
+ */
+export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation, outcome: StrategyResult, startedAt: number): Promise<RunResult> {
+  const { options, task, emit } = run;
+  const { ctx } = tools;
+  const { failing, selected } = plan;
+  // The evaluation runs on the module the submissions make (whatever a command did to the
+  // target's file since is undone), with the hidden tests back in place.
+  emit({ type: 'agent.phase', phase: 'evaluate' });
+  await plan.hidden.restore();
+  const submitted = await submittedModule(task.target.originalText, task.target, run.submissions);
+  if (submitted !== undefined) await writeTarget(ctx, submitted);
+  const evaluation = await runTests(ctx, failing, 'evaluate');
+  emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes: evaluation.outcomes, passed: evaluation.passed, total: evaluation.total });
+  const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, evaluation.outcomes)).length;
+  const hiddenIds = failing.filter((id) => !selected.includes(id));
+  const pass = failing.every((id) => entryPassed(id, evaluation.outcomes));
+
+  // What the evaluation ran; the patch is the submissions' module against the original (none: no patch).
+  const finalText = submitted ?? task.target.startText;
+  const patch = submitted === undefined ? '' : unifiedPatch(task.target.file, task.target.originalText, submitted);
+  const totals = conversation.totals;
+  let testQuality: RunResult['testQuality'];
+  let failure: RunResult['failure'];
+  if (run.tdd && ctx.agentTestFile && outcome.stopReason !== 'cancelled') {
+    // The agent's own last run may predate its final code (code and finish in one round): the
+    // taxonomy rests on its tests run now, on the code that was evaluated.
+    const own = await runTests(ctx, [ctx.agentTestFile], 'agent');
+    tools.recordRun(own, 'agent');
+    emit({ type: 'agent.phase', phase: 'quality' });
+    if (options.measureTests !== false) testQuality = await measureTestQuality({ ctx, testFile: ctx.agentTestFile, finalText });
+    if (!pass) {
+      const ownTestsGreen = own.total > 0 && own.passed === own.total;
+      failure = await classifyFailure({ ctx, ownTestsGreen, ...(testQuality ? { quality: testQuality } : {}), finalOutcomes: own.outcomes, testVersions: run.ownTestVersions, finalText });
+    }
+  }
+  const result: RunResult = {
+    type: 'result',
+    sessionId: run.sessionId,
+    target: task.target.id,
+    strategy: run.strategy,
+    pass,
+    stopReason: pass && outcome.stopReason !== 'cancelled' ? 'passed' : outcome.stopReason,
+    selectedTests: { passed: passedIn(selected), total: selected.length },
+    hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
+    tests: evaluation.outcomes,
+    usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, modelCalls: totals.modelCalls, toolCalls: totals.toolCalls },
+    rounds: outcome.rounds,
+    costUsd: totals.costUsd,
+    ...(totals.unpriced ? { costUnpriced: true } : {}),
+    ...(totals.estimatedTokens ? { tokensEstimated: true } : {}),
+    costOfPass: pass ? totals.costUsd : null,
+    wallMs: Date.now() - startedAt,
+    patch,
+    model: options.model.settings.model,
+    applied: false,
+    ...(testQuality ? { testQuality } : {}),
+    ...(failure ? { failure } : {}),
+  };
+  result.applied = await settlePatch(
+    options.pilot,
+    result,
+    async () => {
+      // A stub (the model submitted `raise NotImplementedError`) is never written over the developer's code.
+      if (await targetIsStub(submitted!, task.target)) throw new TenetError(`The submitted ${task.target.qualname} is still a stub; the patch was not applied.`);
+      applyToCheckout(task.repoDir, task.target.file, task.target.source, submitted!);
+    },
+    emit,
+  );
+  emit(result);
+  return result;
+}

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { TenetError } from '../errors';
+import { describeSandbox } from '../sandbox/sandbox-spec';
+import type { TaskRun } from './task-run';
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+
+/**
+ * The session's first event, with every setting that changes what the run does. Resuming, it was
+ * recorded already: the target's file must still be the one the session started from.
+ */
+export function recordStart(run: TaskRun): void {
+  const { options, task, resume } = run;
+  const originalSha1 = sha1(task.target.originalText);
+  if (resume?.start) {
+    if (resume.start.config.originalSha1 !== originalSha1) {
+      throw new TenetError(`${task.target.file} changed in the checkout since the session started; resuming would build on different code.`, 'restore the file, or start a new session with `tenet run`');
+    }
+    return;
+  }
+  run.emit({
+    type: 'session.start',
+    sessionId: run.sessionId,
+    target: task.target.id,
+    mode: task.target.mode,
+    strategy: run.strategy,
+    model: options.model.settings.model,
+    modelLabel: options.model.model.label,
+    provider: options.model.settings.provider,
+    repo: task.repoDir,
+    config: {
+      ...options.model.settings,
+      ...options.record,
+      budget: options.budget,
+      ...(run.tdd ? { tddBudget: run.tddBudget } : {}),
+      select: options.select ?? 'thm',
+      testStage: options.testStage ?? 'all',
+      ablations: options.ablations,
+      T: Number.isFinite(options.T) ? options.T : 'all',
+      testArgs: options.testArgs,
+      jobs: options.jobs,
+      fork: options.fork,
+      testTimeoutSec: options.testTimeoutSec,
+      python: task.python.executable,
+      sandbox: describeSandbox(options.sandbox ?? { kind: 'local' }),
+      workspace: task.workspace.root,
+      originalSha1,
+    },
+  });
+}

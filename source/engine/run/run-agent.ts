@@ -1,0 +1,64 @@
+import type { Conversation } from '../agent/conversation';
+import { runTests } from '../tools/run-tests';
+import type { AgentTools } from './agent-tools';
+import { revealSelected, type TestPlan } from './choose-tests';
+import { runStrategy, type StrategyResult } from './strategies';
+import type { TaskRun } from './task-run';
+
+/**
+ * The agent's part: the strategy, from its start or from where the interrupted session stood
+ * (nothing, when the evaluation had begun). A cancelled run ends here with what it has.
+ */
+export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation): Promise<StrategyResult> {
+  const { options, resume, strategy } = run;
+  const { ctx } = tools;
+  const { selected, stage } = plan;
+  // Validation runs the selected tests, and in tenet+tdd the agent's own as well.
+  const ownFile = () => ctx.agentTestFile;
+  const validate = async () => {
+    const testRun = await runTests(ctx, [...selected, ...(strategy === 'tenet+tdd' && ownFile() ? [ownFile()!] : [])], 'validate');
+    tools.recordRun(testRun, 'validate');
+    return testRun;
+  };
+  const runOwnTests = async () => {
+    const testRun = await runTests(ctx, [...selected, ...(ownFile() ? [ownFile()!] : [])], 'agent');
+    tools.recordRun(testRun, 'agent');
+    return testRun;
+  };
+  try {
+    if (resume?.evaluating) {
+      return { submitted: run.submissions.length > 0, stopReason: 'budget', rounds: { pregen: resume.position.pregenUsed, rrwAttempts: resume.position.attempt, total: conversation.totals.rounds } };
+    }
+    return await runStrategy({
+      strategy,
+      conversation,
+      emit: run.emit,
+      budget: options.budget,
+      tddBudget: run.tddBudget,
+      noApis: options.ablations.noApis,
+      rrw: !options.ablations.noRrw,
+      validate,
+      runOwnTests,
+      takeRun: tools.takeRun,
+      testsPath: ownFile,
+      firstTest: selected[0] ?? '',
+      implemented: run.submissions.length > 0,
+      ...(stage === 'none' || stage === 'pregen' ? { validation: false } : {}),
+      ...(stage === 'postgen'
+        ? {
+            beforeValidation: async () => {
+              await revealSelected(run, plan);
+              ctx.selectedTests = selected;
+            },
+          }
+        : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(resume ? { from: { position: resume.position, tdd: resume.tdd } } : {}),
+    });
+  } catch (error) {
+    if ((error as Error).name !== 'AbortError' && !options.signal?.aborted) throw error;
+    return { submitted: false, stopReason: 'cancelled', rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
+  } finally {
+    tools.muteDebugger();
+  }
+}

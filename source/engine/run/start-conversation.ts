@@ -1,0 +1,54 @@
+import { Conversation } from '../agent/conversation';
+import { renderPrompt } from '../agent/prompts';
+import { moduleContext, testsSection } from '../agent/task-context';
+import type { AgentTools } from './agent-tools';
+import type { TestPlan } from './choose-tests';
+import { strategyTools } from './strategies';
+import type { TaskRun } from './task-run';
+
+/**
+ * The conversation with the model: the system prompt and the task with the tests the agent may
+ * see. Resuming, the recorded conversation instead, and the tool calls the interruption cut off
+ * run now (their results go with the next request).
+ */
+export async function startConversation(run: TaskRun, plan: TestPlan, tools: AgentTools): Promise<Conversation> {
+  const { options, task, resume, tdd } = run;
+  const pilot = options.pilot;
+  // Prompts may only name tools the model is offered (an ablation takes some away).
+  const offered = { tools: strategyTools(run.strategy, options.ablations.noApis).main };
+  const conversation = new Conversation({
+    model: options.model.model,
+    system: resume?.system ?? renderPrompt(tdd ? 'tdd-system' : 'system', {}, offered),
+    ctx: tools.ctx,
+    emit: run.emit,
+    price: options.model.price,
+    temperature: options.model.settings.temperature,
+    maxTokens: options.model.settings.maxTokens,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(pilot.beforeModelCall ? { beforeModelCall: () => pilot.beforeModelCall!() } : {}),
+    ...(pilot.callSignal ? { callSignal: () => pilot.callSignal!() } : {}),
+    ...(pilot.afterCancelledCall ? { afterCancelledCall: () => pilot.afterCancelledCall!() } : {}),
+  });
+  if (resume?.messages.length) {
+    conversation.restore(resume.messages, resume.totals);
+    if (resume.unansweredCalls.length) await conversation.runTools(resume.unansweredCalls, offered.tools);
+    return conversation;
+  }
+  const shown = plan.report.failing.filter((f) => plan.visibleFirst.includes(f.nodeid));
+  const testsText = shown.length
+    ? renderPrompt('tests', { count: shown.length, tests: await testsSection(task.workspace.root, shown) })
+    : tdd
+      ? "The repository's tests for it are hidden until the end: your tests are the specification."
+      : 'No tests are shown before your first submission.';
+  conversation.say(
+    renderPrompt(tdd ? 'tdd-task' : 'task', {
+      qualname: task.target.qualname,
+      file: task.target.file,
+      signature: task.target.prompt.trimEnd(),
+      context: moduleContext(task.target),
+      tests: testsText,
+      rounds: tdd ? run.tddBudget.setupRounds : options.budget.pregenRounds,
+    }, offered),
+  );
+  return conversation;
+}
