@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAPER_BUDGET } from '../source/engine/agent/tenet-strategy';
 import { runBench } from '../source/engine/bench/run-bench';
+import { resolveSettings } from '../source/engine/run/run-settings';
 import { sessionsOf } from '../source/engine/bench/run-dir';
 import { readTasks, type BenchTask } from '../source/engine/bench/task';
 import { modelsForTasks } from '../source/engine/bench/task-model';
@@ -72,7 +73,7 @@ try {
         runDir,
         label: `${name} ×${parallel}`,
         config: { name, parallel },
-        settings: { T: 3, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: THM_DEFAULTS.timeoutSec, budget: PAPER_BUDGET, ablations: { noThm: false, noApis: false, noRrw: false } },
+        settings: resolveSettings({ T: 3, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: THM_DEFAULTS.timeoutSec, budget: PAPER_BUDGET }, {}),
         modelFor,
         sandboxes: [sandbox],
         parallel,

@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { describeError, EXIT, TenetError } from './engine/errors';
 import { ProviderError } from './engine/model/types';
+import type { Selection, Strategy, TestStage } from './engine/protocol/settings';
+import type { RunCommandOptions } from './commands/run';
 
 /** Everything after `--tests` belongs to pytest, in every command that takes it. */
 export function splitTestArgs(argv: string[]): { own: string[]; tests: string[] | undefined } {
@@ -67,39 +69,35 @@ function sandboxFlags(opts: Record<string, unknown>) {
   };
 }
 
-/** Options shared by `run` (and later `bench run`) from commander's parsed flags. */
-function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) {
+/** `tenet run`'s request from commander's parsed flags. */
+function runOptions(opts: Record<string, unknown>, tests: string[] | undefined): RunCommandOptions {
   return {
     repo: opts.repo as string,
     target: opts.target as string,
     blank: !!opts.blank,
-    provider: opts.provider as string | undefined,
-    model: opts.model as string | undefined,
-    baseUrl: opts.baseUrl as string | undefined,
-    script: opts.script as string | undefined,
+    python: opts.python as string | undefined,
+    sandbox: sandboxFlags(opts),
+    testArgs: tests ?? [],
+    settings: {
+      T: opts.maxTests as number,
+      jobs: opts.jobs as number | 'auto',
+      fork: opts.fork as boolean,
+      testTimeoutSec: opts.testTimeout as number | undefined,
+      thmTimeoutSec: opts.thmTimeout as number | undefined,
+      strategy: opts.strategy as Strategy | undefined,
+      budget: { pregenRounds: opts.pregenRounds as number | undefined, rrwAttempts: opts.rrwAttempts as number | undefined, rrwRounds: opts.rrwRounds as number | undefined },
+      tddBudget: { setupRounds: opts.tddSetupRounds as number | undefined, iterations: opts.tddIterations as number | undefined },
+      measureTests: opts.testQuality as boolean,
+      select: opts.select as Selection | undefined,
+      testStage: opts.testStage as TestStage | undefined,
+      ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
+    },
+    model: { provider: opts.provider as string | undefined, model: opts.model as string | undefined, baseUrl: opts.baseUrl as string | undefined, script: opts.script as string | undefined },
     json: !!opts.json,
     apply: !!opts.apply,
-    T: opts.maxTests as number,
-    pregenRounds: opts.pregenRounds as number | undefined,
-    rrwAttempts: opts.rrwAttempts as number | undefined,
-    rrwRounds: opts.rrwRounds as number | undefined,
-    strategy: opts.strategy as 'tenet' | 'tdd' | 'tenet+tdd' | undefined,
-    tddSetupRounds: opts.tddSetupRounds as number | undefined,
-    tddIterations: opts.tddIterations as number | undefined,
-    testQuality: opts.testQuality as boolean,
-    select: opts.select as 'thm' | 'random' | 'shortest' | 'longest' | 'most-assertions' | undefined,
-    testStage: opts.testStage as 'none' | 'pregen' | 'postgen' | 'all' | undefined,
-    ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
-    python: opts.python as string | undefined,
-    testTimeout: opts.testTimeout as number | undefined,
-    thmTimeout: opts.thmTimeout as number | undefined,
-    jobs: opts.jobs as number | 'auto',
-    fork: opts.fork as boolean,
     sessionsDir: opts.sessionsDir as string | undefined,
     approve: opts.approve as 'ask' | 'auto',
     tui: interactive(opts),
-    sandbox: sandboxFlags(opts),
-    tests: tests ?? [],
   };
 }
 
@@ -411,21 +409,18 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
           only: opts.task,
           limit: opts.limit,
           retryErrors: !!opts.retryErrors,
-          provider: opts.provider,
-          model: opts.model,
-          baseUrl: opts.baseUrl,
-          script: opts.script,
-          strategy: opts.strategy,
-          T: opts.maxTests,
-          select: opts.select,
-          testStage: opts.testStage,
-          ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
-          pregenRounds: opts.pregenRounds,
-          rrwAttempts: opts.rrwAttempts,
-          rrwRounds: opts.rrwRounds,
-          tddIterations: opts.tddIterations,
-          testTimeout: opts.testTimeout,
-          jobs: opts.jobs,
+          model: { provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, script: opts.script },
+          settings: {
+            strategy: opts.strategy,
+            T: opts.maxTests,
+            select: opts.select,
+            testStage: opts.testStage,
+            ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
+            budget: { pregenRounds: opts.pregenRounds, rrwAttempts: opts.rrwAttempts, rrwRounds: opts.rrwRounds },
+            tddBudget: { iterations: opts.tddIterations },
+            testTimeoutSec: opts.testTimeout,
+            jobs: opts.jobs,
+          },
           sandbox: { sandbox: opts.sandbox ?? (opts.dockerHost.length ? 'docker' : undefined), image: opts.image, memory: opts.memory, cpus: opts.cpus },
           dockerHosts: opts.dockerHost,
           json: !!opts.json,

@@ -1,9 +1,9 @@
 import { render } from 'ink';
-import { testSource } from '../engine/agent/task-context';
+import { testSource } from '../engine/python/test-source';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
-import { prepareRun, recordedRun, type RunCommandOptions } from '../commands/run';
+import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
 import { TuiController } from './controller';
 import { LiveApp } from './live-app';
 import { decisionText } from './screens/result-screen';
@@ -13,9 +13,9 @@ import { decisionText } from './screens/result-screen';
  * pilot (the developer approves tests, shell commands and the patch, and may take over the
  * debugger) and folds its events into what the screens show.
  */
-export async function runTui(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions): Promise<number> {
-  const controller = new TuiController({ autoApproveCommands: options.approve === 'auto' });
-  const repo = options.repo;
+export async function runTui(prepared: PreparedRun, options: { autoApproveCommands: boolean }): Promise<number> {
+  const controller = new TuiController({ autoApproveCommands: options.autoApproveCommands });
+  const repo = prepared.options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);
   // A scripted model must never pass for a real one.
   const banner = prepared.model.settings.provider === 'scripted' ? `⚠ ${prepared.model.model.label}` : undefined;
@@ -28,7 +28,7 @@ export async function runTui(prepared: ReturnType<typeof prepareRun>, options: R
   const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} {...(banner ? { banner } : {})} />;
   const app = render(element(), { exitOnCtrlC: false });
   try {
-    const result = await recordedRun(prepared, options, controller, (event: EngineEvent) => controller.dispatch(event));
+    const result = await runRecorded(prepared, controller, (event: EngineEvent) => controller.dispatch(event));
     finished = true;
     app.rerender(element());
     await app.waitUntilExit();
