@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
+import { money, stageName, TEST_RUNS } from '../../engine/phrase-book';
 import type { CommandDecision } from '../../engine/protocol/decisions';
 import { DimRows } from '../components/line-view';
 import { useNow } from '../components/use-now';
@@ -8,8 +9,6 @@ import type { Prompt, Takeover } from '../controller';
 import { keyHint } from '../keys';
 import type { ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
-
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 
 /**
  * Where the agent is: pre-generation round i/15, refinement attempt j/5 and its stage, a TDD
@@ -22,9 +21,9 @@ export function phaseLine(view: ViewState, elapsedMs = 0): string {
     case 'pregen':
       return `pre-generation · round ${a.round}/${a.pregenRounds}`;
     case 'validate':
-      return 'running the selected tests';
+      return `running the ${TEST_RUNS.validate}`;
     case 'rrw':
-      return `refinement attempt ${a.attempt}/${a.attempts} · ${a.stage?.replace(/-/g, ' ')} · round ${a.round}`;
+      return `refinement attempt ${a.attempt}/${a.attempts} · ${stageName(a.stage ?? undefined)} · round ${a.round}`;
     case 'tdd-setup':
       return `tests first · round ${a.round}/${a.tdd?.setupRounds ?? '?'}`;
     case 'tdd':
