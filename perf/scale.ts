@@ -1,9 +1,9 @@
 /**
- * bench/scale: benchmark throughput, in tasks per minute, with a scripted model that plays each
+ * perf/scale: benchmark throughput, in tasks per minute, with a scripted model that plays each
  * task's ground truth (so the harness is what is measured), at --parallel 1, 2 and 4, locally and
  * in Docker; and where a task's time goes (THM, the toolbox and index, the agent, the evaluation).
  *
- *   npm run bench:scale [-- --tasks N --no-docker]
+ *   npm run perf:scale [-- --tasks N --no-docker]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ const argv = process.argv.slice(2);
 const count = argv.includes('--tasks') ? Number(argv[argv.indexOf('--tasks') + 1]) : 8;
 const withDocker = !argv.includes('--no-docker');
 const shop = join(import.meta.dirname, '..', 'test', 'fixtures', 'shop');
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-bench-scale-'));
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-perf-scale-'));
 
 // Four targets of the shop fixture, repeated to `count` tasks (each task gets its own workspace).
 const targets = [
