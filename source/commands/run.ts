@@ -19,7 +19,7 @@ export interface RunCommandOptions extends RunRequest {
  * `--apply` was asked for and refused (the target's file changed in the checkout since the run
  * started): a script must not take the run for done, whatever the tests said. (README, exit codes.)
  */
-export const EXIT_NOT_APPLIED = 4;
+const EXIT_NOT_APPLIED = 4;
 
 /** `tenet run`: the whole pipeline; headless (THM's proposal approved as it is) or in the TUI. */
 export async function runCommand(options: RunCommandOptions): Promise<number> {

@@ -6,10 +6,6 @@ export function sessionsDir(flag?: string, env: NodeJS.ProcessEnv = process.env,
   return resolve(flag ?? env.TENET_SESSIONS_DIR ?? configured ?? join(installRoot(), 'sessions'));
 }
 
-export function sessionFolder(root: string, id: string): string {
-  return join(root, id);
-}
-
 export function eventsFile(root: string, id: string): string {
   return join(root, id, 'events.jsonl');
 }
