@@ -1,6 +1,7 @@
 import { Command } from 'commander';
-import { describeError, EXIT, TenetError } from './engine/errors';
+import { describeError, EXIT, fileProblem, TenetError } from './engine/errors';
 import { ProviderError } from './engine/model/types';
+import { printable } from './engine/terminal-text';
 import { addBenchCommands } from './program/bench-commands';
 import { addDockerCommands } from './program/docker-commands';
 import type { Invocation } from './program/flags';
@@ -56,11 +57,12 @@ export async function main(argv: string[]): Promise<number> {
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.pass;
     if (code?.startsWith('commander.')) return EXIT.badInput;
     if (error instanceof ProviderError) {
-      process.stderr.write(`tenet: the model provider failed: ${error.message}\n  fix: check the API key, --model and --base-url, or try again later\n`);
+      process.stderr.write(`tenet: the model provider failed: ${printable(error.message)}\n  fix: check the API key, --model and --base-url, or try again later\n`);
       return EXIT.provider;
     }
-    process.stderr.write(`tenet: ${describeError(error)}\n`);
-    return error instanceof TenetError ? error.exitCode : EXIT.fail;
+    const known = error instanceof TenetError ? error : fileProblem(error);
+    process.stderr.write(`tenet: ${printable(describeError(known ?? error))}\n`);
+    return known ? known.exitCode : EXIT.fail;
   }
   return exitCode;
 }

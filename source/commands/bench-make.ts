@@ -1,5 +1,6 @@
+import { fileToWrite } from '../engine/util/checked-paths';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { makeFromRows, type FromRowsSummary } from '../engine/bench/make-from-rows';
 import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/make-tasks';
 import { readTasks, type BenchTask } from '../engine/bench/task';
@@ -37,7 +38,7 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
   if (!Number.isInteger(seed)) throw new TenetError(`--seed must be a whole number, not ${seed}.`);
   // Read before the output is emptied: --from and --out may name the same file.
   const rows = options.from ? readTasks(options.from) : undefined;
-  const out = resolve(options.out);
+  const out = fileToWrite(options.out, '--out', { createFolder: true });
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, '');
   const progress = progressPrinter(process.stderr);

@@ -1,3 +1,4 @@
+import { fileToWrite } from '../engine/util/checked-paths';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { buildReport } from '../engine/bench/report';
@@ -24,6 +25,7 @@ export async function benchReportCommand(options: BenchReportOptions): Promise<n
   for (const warning of warnings) process.stderr.write(`tenet: ${warning}\n`);
   const text = renderReport(report, options.format);
   if (options.out) {
+    fileToWrite(options.out, '--out', { createFolder: true });
     mkdirSync(dirname(options.out), { recursive: true });
     writeFileSync(options.out, text);
     process.stderr.write(`wrote ${options.out}\n`);

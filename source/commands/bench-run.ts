@@ -1,3 +1,4 @@
+import { folderToUse } from '../engine/util/checked-paths';
 import { resolve } from 'node:path';
 import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
 import { runBench, type BenchProgress } from '../engine/bench/run-bench';
@@ -10,6 +11,7 @@ import type { ModelFlags } from '../engine/model/create-model';
 import { resolveSettings, type RunChoices } from '../engine/run/run-settings';
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import { printable } from '../engine/terminal-text';
 
 export interface BenchRunCommandOptions {
   tasksFile: string;
@@ -47,7 +49,7 @@ function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: Bench
       stream.write(`\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${summary}${p.running.length ? ` · running ${p.running.join(', ')}` : ''}`);
       if (p.done === p.total) stream.write('\n');
     } else if (p.last) {
-      stream.write(`${p.last.pass ? 'PASS' : 'FAIL'} ${p.last.taskId} (${p.last.error ? `error: ${p.last.error}` : p.last.stopReason}, ${clock(p.last.wallMs)}) · ${summary}\n`);
+      stream.write(`${p.last.pass ? 'PASS' : 'FAIL'} ${p.last.taskId} (${p.last.error ? `error: ${printable(p.last.error)}` : p.last.stopReason}, ${clock(p.last.wallMs)}) · ${summary}\n`);
     }
   };
 }
@@ -55,6 +57,7 @@ function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: Bench
 /** `tenet bench run TASKS --out DIR`: every task as a session, N at a time; resumable. */
 export async function benchRunCommand(options: BenchRunCommandOptions): Promise<number> {
   const tasksFile = resolve(options.tasksFile);
+  folderToUse(options.out, '--out');
   let tasks = readTasks(tasksFile);
   if (options.only?.length) {
     const wanted = new Set(options.only);

@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { TenetError } from '../engine/errors';
 import type { EngineEvent, EventOf } from '../engine/events';
 import { createModel } from '../engine/model/create-model';
@@ -8,11 +8,14 @@ import { newSessionId, runTask } from '../engine/run/run-task';
 import { recordedChoices, resolveSettings } from '../engine/run/run-settings';
 import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
+import { refuseIfWritten } from '../engine/session/lock';
 import { SessionRecorder } from '../engine/session/recorder';
 import { secretRedactor } from '../engine/session/redact';
 import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
+import { DEMO } from './demo';
 import { runCommand } from './run';
 import { root, warn } from './sessions';
+import { printable, printableJson } from '../engine/terminal-text';
 
 function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {
   const start = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
@@ -45,7 +48,9 @@ export interface Relocation {
  * interpreter that is gone is chosen again as for a new run (the repository's venv, python3).
  */
 function relocate(run: ReturnType<typeof recordedTask>, options: Relocation, id: string): { repo: string; python?: string } {
-  const repo = resolve(options.repo ?? run.repo);
+  // The shipped demo session ran on a copy of the example that is long gone: its example is here.
+  const recorded = id === 'demo' && !existsSync(run.repo) ? DEMO.repo() : run.repo;
+  const repo = resolve(options.repo ?? recorded);
   if (!existsSync(repo) || !statSync(repo).isDirectory()) {
     throw new TenetError(
       options.repo ? `Repository folder ${repo} does not exist.` : `Session ${id} ran on the repository ${repo}, which does not exist here (moved, or the session was recorded on another machine).`,
@@ -62,15 +67,26 @@ function relocate(run: ReturnType<typeof recordedTask>, options: Relocation, id:
 }
 
 /** `tenet resume ID`: go on with an interrupted session from its last completed step. */
-export async function resumeCommand(options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean }): Promise<number> {
+export async function resumeCommand(
+  options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean; tui?: boolean; approve?: 'ask' | 'auto' },
+): Promise<number> {
   const dir = root(options.dir);
   const session = loadSession(dir, options.ref);
+  refuseIfWritten(dirname(session.source), session.id, 'resuming');
   warn(session.warnings);
   const state = foldEvents(session.events);
   if (state.result) {
     throw new TenetError(`Session ${session.id} has finished (${state.result.pass ? 'passed' : 'failed'}); there is nothing to resume.`, `\`tenet rerun ${session.id}\` runs it again without model cost`);
   }
   const start = startOf(session.events, session.id);
+  const waiting = state.awaitingApproval;
+  if (waiting && !options.tui && options.approve !== 'auto') {
+    // Running it now would answer a question the developer never answered.
+    throw new TenetError(
+      `Session ${session.id} stopped while the shell command \`${commandOf(waiting.arguments)}\` waited for your approval; a headless resume cannot ask.`,
+      'resume it in a terminal (without --json or --headless) to answer, or pass --approve auto to run it',
+    );
+  }
   const run = recordedTask(start);
   const c = start.config;
   // The settings in force are the latest: an earlier resume may have changed the model.
@@ -94,9 +110,20 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
       ...(scripted && c.scriptFile ? { script: c.scriptFile, scriptStart: state.totals.modelCalls } : {}),
     },
     json: !!options.json,
+    ...(options.tui ? { tui: true } : {}),
+    ...(options.approve ? { approve: options.approve } : {}),
     sessionsDir: dir,
-    resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state) },
+    resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state), events: session.events },
   });
+}
+
+/** The command of a run_debugger_cmd call, from its raw arguments. */
+function commandOf(args: string): string {
+  try {
+    return String((JSON.parse(args) as { cmd?: unknown }).cmd ?? args);
+  } catch {
+    return args;
+  }
 }
 
 /**
@@ -106,6 +133,7 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
 export async function rerunCommand(options: Relocation & { dir?: string; ref: string; json?: boolean }): Promise<number> {
   const dir = root(options.dir);
   const session = loadSession(dir, options.ref);
+  refuseIfWritten(dirname(session.source), session.id, 'rerunning');
   warn(session.warnings);
   const start = startOf(session.events, session.id);
   const run = recordedTask(start);
@@ -146,14 +174,14 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   if (error) divergences.push({ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` });
   if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${responses.length} answers`, now: 'the run ended before using all of them' });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ session: session.id, rerun: sessionId, divergences })}\n`);
+    process.stdout.write(`${printableJson({ session: session.id, rerun: sessionId, divergences })}\n`);
   } else if (!divergences.length) {
     const tools = events.filter((e) => e.type === 'tool.result').length;
     const runs = events.filter((e) => e.type === 'tests.run').length;
     process.stdout.write(`No divergence: THM's selection, ${tools} tool outputs, ${runs} test runs and the result match session ${session.id} (rerun saved as ${sessionId}).\n`);
   } else {
     process.stdout.write(`${divergences.length} divergence${divergences.length === 1 ? '' : 's'} from session ${session.id} (rerun saved as ${sessionId}):\n`);
-    for (const d of divergences) process.stdout.write(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`);
+    for (const d of divergences) process.stdout.write(printable(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`));
   }
   return divergences.length ? 1 : 0;
 }

@@ -74,6 +74,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       case 'patch.decision':
         // A refusal was just printed as a warning (it says why); a patch that went in is news too.
         if (event.applied) write('  patch applied to the checkout\n');
+        else if (event.file) write(`  patch saved to ${event.file}\n`);
         break;
       case 'result': {
         endStream();

@@ -1,33 +1,48 @@
 import { importTui } from './import-tui';
-import { writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
 import { Catalog, type CatalogEntry } from '../engine/session/catalog';
 import { SCHEMA_VERSION } from '../engine/session/event-log';
+import { sessionPage } from '../engine/session/export-html';
 import { loadSession, type ExportedSession } from '../engine/session/load';
 import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
+import { printable, printableJson } from '../engine/terminal-text';
 import { textPrinter } from './run-printer';
+import { fileToWrite } from '../engine/util/checked-paths';
 
 /** The sessions folder: --sessions-dir, else $TENET_SESSIONS_DIR, else the config's, else the installation's. */
 export const root = (dir?: string) => sessionsDir(dir, process.env, loadConfig(undefined).sessionsDir);
 
+/** A folder as one spelling: resolved, and through its links when it exists (sessions record the resolved path). */
+function samePlace(path: string): string {
+  const resolved = resolve(path);
+  try {
+    return realpathSync(resolved);
+  } catch {
+    return resolved;
+  }
+}
+
 export function warn(warnings: string[]): void {
-  for (const warning of warnings) process.stderr.write(`tenet: warning: ${warning}\n`);
+  for (const warning of warnings) process.stderr.write(`tenet: warning: ${printable(warning)}\n`);
 }
 
 // Reading sessions only: resume and rerun, which run the engine, are in ./resume so that browsing
 // and replaying never load the provider SDKs.
 
 /** `tenet sessions`: the catalog, filtered; in a terminal, a browser that replays them. */
-export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; json?: boolean; tui?: boolean }): Promise<number> {
-  if (options.tui && !options.status && !options.target) {
+export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; repo?: string; json?: boolean; tui?: boolean }): Promise<number> {
+  if (options.tui && !options.status && !options.target && !options.repo) {
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
     return sessionsTui(root(options.dir));
   }
+  const repo = options.repo === undefined ? undefined : samePlace(options.repo);
   const rows = new Catalog(root(options.dir))
     .list()
-    .filter((s) => (!options.status || s.status === options.status) && (!options.target || s.target.includes(options.target)));
+    .filter((s) => (!options.status || s.status === options.status) && (!options.target || s.target.includes(options.target)) && (!repo || samePlace(s.repo) === repo));
   if (options.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
@@ -47,7 +62,7 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
 export function showCommand(options: { dir?: string; ref: string }): number {
   const session = loadSession(root(options.dir), options.ref);
   warn(session.warnings);
-  process.stdout.write(markdownTranscript(session.id, session.events));
+  process.stdout.write(printable(markdownTranscript(session.id, session.events)));
   return 0;
 }
 
@@ -60,15 +75,15 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
     return replayTui(session.id, session.events, options.speed ?? 1);
   }
   if (options.json) {
-    for (const event of session.events) process.stdout.write(`${JSON.stringify(event)}\n`);
+    for (const event of session.events) process.stdout.write(`${printableJson(event)}\n`);
     return 0;
   }
-  const print = textPrinter((text) => process.stdout.write(text));
+  const print = textPrinter((text) => process.stdout.write(printable(text)));
   for (const event of session.events) print(event);
   return 0;
 }
 
-/** `tenet export ID --format json|md`: one self-contained document. */
+/** `tenet export ID --format json|md|html`: one self-contained document (html: a page that replays it). */
 export function exportCommand(options: { dir?: string; ref: string; format: string; out?: string }): number {
   const session = loadSession(root(options.dir), options.ref);
   warn(session.warnings);
@@ -77,12 +92,14 @@ export function exportCommand(options: { dir?: string; ref: string; format: stri
     const doc: ExportedSession = { format: 'tenet-session', version: SCHEMA_VERSION, id: session.id, events: session.events };
     text = `${JSON.stringify(doc)}\n`;
   } else if (options.format === 'md') {
-    text = markdownTranscript(session.id, session.events);
+    text = printable(markdownTranscript(session.id, session.events));
+  } else if (options.format === 'html') {
+    text = sessionPage(session.id, session.events);
   } else {
-    throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json or --format md');
+    throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json, md or html');
   }
   if (options.out) {
-    writeFileSync(options.out, text);
+    writeFileSync(fileToWrite(options.out, '--out'), text);
     process.stderr.write(`wrote ${options.out}\n`);
   } else {
     process.stdout.write(text);

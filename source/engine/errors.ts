@@ -21,6 +21,29 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
+const FILE_PROBLEMS: Record<string, string> = {
+  EISDIR: 'it is a folder, not a file',
+  ENOTDIR: 'part of the path is a file, not a folder',
+  ENOENT: 'it does not exist',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOSPC: 'no space left on the device',
+  EROFS: 'the file system is read-only',
+  EEXIST: 'it already exists',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/**
+ * A file-system error about a path the user gave (a session log that is a folder, an output in a
+ * read-only place) as a TenetError that names the path and the problem, instead of a stack trace.
+ */
+export function fileProblem(error: unknown): TenetError | undefined {
+  const { code, path, syscall } = error as NodeJS.ErrnoException;
+  const problem = code ? FILE_PROBLEMS[code] : undefined;
+  if (!problem || !path) return undefined;
+  return new TenetError(`Cannot ${syscall ?? 'use'} ${path}: ${problem}.`, 'check the path you gave (and its permissions), then try again');
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof TenetError) return error.fix ? `${error.message}\n  fix: ${error.fix}` : error.message;
   if (error instanceof Error) return error.stack ?? error.message;

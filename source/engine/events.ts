@@ -1,6 +1,6 @@
 import type { TranscriptEntry, Writer } from './protocol/debugger';
 import type { Message, ToolCall, Usage } from './protocol/messages';
-import type { SessionConfig, Strategy } from './protocol/settings';
+import type { ApproveMode, SessionConfig, Strategy } from './protocol/settings';
 import type { ThmReport } from './protocol/thm-report';
 
 /**
@@ -40,7 +40,7 @@ export interface RunResult {
   strategy: string;
   pass: boolean;
   /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled. */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished';
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;
@@ -108,13 +108,13 @@ export type EngineEvent =
   /** `agent`: the model called run_tests (or tenet ran them for it, TDD); `validate`: tenet validates a submission; `evaluate`: the final verdict. */
   | ({ type: 'tests.run'; purpose: 'validate' | 'evaluate' | 'agent'; report: string } & TestOutcomes)
   | RunResult
-  /** What the developer (or `--apply`) decided about the patch, and whether it went into the checkout; `reason` when it was refused. */
-  | { type: 'patch.decision'; decision: 'accept' | 'reject' | 'save'; applied: boolean; reason?: string }
+  /** What the developer (or `--apply`) decided about the patch, and whether it went into the checkout; `reason` when it was refused; `file` where a saved patch was written. */
+  | { type: 'patch.decision'; decision: 'accept' | 'reject' | 'save'; applied: boolean; reason?: string; file?: string }
   /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */
   | { type: 'command.approval'; command: string; decision: 'approved' | 'approved-session' | 'denied' | 'stopped'; by: 'human' | 'auto'; reason?: string }
   | { type: 'session.interrupted'; reason: string }
   /** `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the recorded ones); never keys. */
-  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string }
+  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };
 

@@ -48,7 +48,7 @@ export function interactive(opts: { json?: boolean; headless?: boolean }): boole
   return !!process.stdout.isTTY && !!process.stdin.isTTY && !opts.json && !opts.headless;
 }
 
-export const sessionsDirOption = (help = 'sessions folder (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)') => new Option('--sessions-dir <dir>', help);
+export const sessionsDirOption = (help = 'sessions folder (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)') => new Option('--sessions-dir <dir>', help);
 
 /** `--provider`, `--model`, `--base-url`; `--script` where a command replays one. */
 export interface ModelOpts {
@@ -79,7 +79,8 @@ export function withSandboxFlags(command: Command): Command {
     .option('--memory <size>', 'with docker: memory limit of the container, e.g. 2g (default 4g)')
     .addOption(new Option('--cpus <n>', 'with docker: CPU limit (default: all cores)').argParser(positiveNumber('--cpus')))
     .addOption(new Option('--pids <n>', 'with docker: process limit (default 1024)').argParser(positiveInt('--pids')))
-    .option('--network', 'with docker: give the container a network (off by default)');
+    .option('--network', 'with docker: give the container a network (off by default)')
+    .option('--pass-env <name>', "let this variable of tenet's environment through to the sandbox's processes (repeatable); secrets and provider variables are left out otherwise", repeated, [] as string[]);
 }
 
 /** Only the sandbox's flags, out of everything a command parsed. */
@@ -92,6 +93,7 @@ export const sandboxFlags = (opts: SandboxFlags): SandboxFlags => ({
   cpus: opts.cpus,
   pids: opts.pids,
   network: opts.network,
+  passEnv: opts.passEnv,
 });
 
 /** THM's flags, as `thm`, `run` and `bench run` parse them. */

@@ -7,6 +7,7 @@ import {
   positiveInt,
   positiveNumber,
   sandboxFlags,
+  sessionsDirOption,
   settingChoices,
   strategyOption,
   withAblationFlags,
@@ -29,6 +30,7 @@ export interface RunOpts extends ModelOpts, SandboxFlags, SettingOpts {
   python?: string;
   json?: boolean;
   apply?: boolean;
+  applyFailing?: boolean;
   tddSetupRounds?: number;
   testQuality: boolean;
   thmTimeout?: number;
@@ -52,13 +54,15 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
     model: modelFlags(opts),
     json: !!opts.json,
     apply: !!opts.apply,
+    applyFailing: !!opts.applyFailing,
     sessionsDir: opts.sessionsDir,
     approve: opts.approve,
     tui: interactive(opts),
   };
 }
 
-const approveOption = (help: string) => new Option('--approve <mode>', help).choices(APPROVE_MODES).default('ask');
+/** No default: a headless run cannot ask, so only an explicit `ask` there is an error. */
+export const approveOption = (help: string) => new Option('--approve <mode>', help).choices(APPROVE_MODES);
 
 /** `tenet run` and `tenet demo`. */
 export function addRunCommands(program: Command, { tests, setExit }: Invocation): void {
@@ -70,7 +74,8 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
     .option('--blank', "benchmark mode: blank the target's real body and keep it as ground truth");
   withModelFlags(run, 'from the config, else the API key in the environment', 'with --provider scripted: the JSON script of model turns to replay')
     .option('--json', 'print one JSON event per line; the last is {"type":"result",…}')
-    .option('--apply', "apply the patch to the checkout at the end (only if the target's file is unchanged)")
+    .option('--apply', "apply the patch to the checkout at the end, if the run passed (and the target's file is unchanged)")
+    .option('--apply-failing', 'apply the patch even when the run did not pass')
     .addOption(strategyOption("tenet (the paper's pipeline), tdd (TDD-Agent: tests first, tests and code refined together) or tenet+tdd"))
     .addOption(new Option('--tdd-setup-rounds <n>', 'TDD: model calls to write the first tests (default 15)').argParser(positiveInt('--tdd-setup-rounds')))
     .option('--no-test-quality', "TDD: skip measuring the agent's tests (coverage, mutation score) at the end");
@@ -80,7 +85,7 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
     .option('--python <path>', 'Python interpreter')
     .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(positiveNumber('--thm-timeout')))
     .option('--no-fork', 'THM in two passes instead of forking blank twins')
-    .option('--sessions-dir <dir>', 'where sessions are saved (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)')
+    .addOption(sessionsDirOption('where sessions are saved (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)'))
     .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))
     .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');

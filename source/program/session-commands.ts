@@ -1,5 +1,7 @@
 import { Option, type Command } from 'commander';
+import { SESSION_STATUSES } from '../engine/session/status';
 import { interactive, positiveNumber, sessionsDirOption, withModelFlags, type Invocation, type ModelOpts } from './flags';
+import { approveOption } from './run-commands';
 
 interface SessionOpts {
   sessionsDir?: string;
@@ -19,13 +21,14 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
     .command('sessions')
     .description('list saved sessions')
     .addOption(sessionsDirOption())
-    .option('--status <status>', 'only sessions with this status: running, passed, failed, interrupted, error')
+    .addOption(new Option('--status <status>', 'only sessions with this status').choices(SESSION_STATUSES))
     .option('--target <text>', 'only sessions whose target contains this text')
+    .option('--repo <dir>', 'only sessions of this repository')
     .option('--json', 'print the catalog rows as JSON')
     .option('--headless', 'print the list, even in a terminal')
-    .action(async (opts: SessionOpts & { status?: string; target?: string }) => {
+    .action(async (opts: SessionOpts & { status?: string; target?: string; repo?: string }) => {
       const { sessionsCommand } = await import('../commands/sessions');
-      setExit(await sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, json: !!opts.json, tui: interactive(opts) }));
+      setExit(await sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, repo: opts.repo, json: !!opts.json, tui: interactive(opts) }));
     });
   program
     .command('show')
@@ -51,11 +54,11 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
   program
     .command('export')
     .argument('<session>', 'session id, unique prefix, "last" or "demo"')
-    .description('write a session as one self-contained JSON document (loadable by replay and rerun) or a Markdown transcript')
+    .description('write a session as one self-contained JSON document (loadable by replay and rerun), a Markdown transcript, or an HTML page that replays it')
     .addOption(sessionsDirOption())
-    .addOption(new Option('--format <format>', 'json or md').choices(['json', 'md'] as const).default('json'))
+    .addOption(new Option('--format <format>', 'json, md or html').choices(['json', 'md', 'html'] as const).default('json'))
     .option('--out <file>', 'write to this file instead of stdout')
-    .action(async (ref: string, opts: SessionOpts & { format: 'json' | 'md'; out?: string }) => {
+    .action(async (ref: string, opts: SessionOpts & { format: 'json' | 'md' | 'html'; out?: string }) => {
       const { exportCommand } = await import('../commands/sessions');
       setExit(exportCommand({ dir: opts.sessionsDir, ref, format: opts.format, out: opts.out }));
     });
@@ -68,9 +71,13 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
     .option('--repo <dir>', 'the repository, when it is no longer where the session recorded it')
     .option('--python <path>', 'Python interpreter instead of the recorded one')
     .option('--json', 'print one JSON event per line')
-    .action(async (ref: string, opts: SessionOpts & RelocationOpts & ModelOpts) => {
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
+    .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))
+    .action(async (ref: string, opts: SessionOpts & RelocationOpts & ModelOpts & { approve?: 'ask' | 'auto' }) => {
       const { resumeCommand } = await import('../commands/resume');
-      setExit(await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json }));
+      setExit(
+        await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json, tui: interactive(opts), ...(opts.approve ? { approve: opts.approve } : {}) }),
+      );
     });
   program
     .command('rerun')

@@ -50,13 +50,15 @@ export function addTargetCommands(program: Command, { tests, setExit }: Invocati
     .option('--target <file::qualname>', 'the target function')
     .option('--blank', 'benchmark mode: blank the target first, as the agent would see it')
     .option('--arg <key=value>', 'a tool argument (repeatable)', repeated, [] as string[])
-    .option('--selected <nodeid...>', "tests run_tests runs (default: THM's selection)")
+    .option('--selected <nodeid...>', 'the selected tests: run_tests runs them, the other failing tests are hidden as in a run')
+    .option('--thm', "THM's selection (what run_tests uses without --selected): the other failing tests are hidden")
+    .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")').argParser((value: string) => (value === 'all' ? Infinity : positiveInt('-T')(value))).default(3))
     .option('--python <path>', 'Python interpreter')
     .option('--json', 'print the outcome as JSON (or, without a name, the tool definitions)')
-    .option('--tests <pytest-args...>', 'pytest scope for THM when run_tests needs a selection');
-  withSandboxFlags(tool).action(async (name: string | undefined, opts: TargetOpts<string | undefined> & { arg: string[]; selected?: string[] }) => {
+    .option('--tests <pytest-args...>', 'pytest scope for THM when a selection is needed');
+  withSandboxFlags(tool).action(async (name: string | undefined, opts: TargetOpts<string | undefined> & { arg: string[]; selected?: string[]; thm?: boolean; maxTests: number }) => {
     const { toolCommand } = await import('../commands/tool');
-    setExit(await toolCommand({ ...targetOptions(opts), name, args: opts.arg, selected: opts.selected }));
+    setExit(await toolCommand({ ...targetOptions(opts), name, args: opts.arg, selected: opts.selected, thm: !!opts.thm, T: opts.maxTests }));
   });
 
   program

@@ -1,18 +1,19 @@
 import type { EngineEvent, RunResult } from '../engine/events';
 import { isFailure } from '../engine/phrase-book';
 import type { Attachment, Pilot } from '../engine/run/pilot';
-import type { CommandDecision, PatchChoice } from '../engine/protocol/decisions';
+import type { CommandDecision, PatchAnswer } from '../engine/protocol/decisions';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';
 import { initialView, reduceView, type ViewState } from './view-state';
+import { printableValue, showControls } from '../engine/terminal-text';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */
 export type Prompt =
   | { kind: 'approve-tests'; report: ThmReport; resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void }
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
-  /** `true` accept, `false` reject; or say which of the three (save keeps the patch in the session only). */
-  | { kind: 'accept-patch'; result: RunResult; resolve(choice: boolean | PatchChoice): void };
+  /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
+  | { kind: 'accept-patch'; result: RunResult; resolve(choice: PatchAnswer): void };
 
 export type Takeover = 'off' | 'requested' | 'active';
 
@@ -92,7 +93,8 @@ export class TuiController implements Pilot {
         this.update({ prompt: undefined }, true);
         resolve(value);
       });
-      this.update({ prompt }, true);
+      // The tests' names and failures, the patch: shown without control sequences or secrets.
+      this.update({ prompt: prompt.kind === 'approve-command' ? prompt : printableValue(prompt) }, true);
     });
   }
 
@@ -103,7 +105,7 @@ export class TuiController implements Pilot {
     return this.ask((resolve) => ({ kind: 'approve-tests', report, resolve }));
   }
 
-  acceptPatch(result: RunResult): Promise<boolean | PatchChoice> {
+  acceptPatch(result: RunResult): Promise<PatchAnswer> {
     return this.ask((resolve) => ({ kind: 'accept-patch', result, resolve }));
   }
 
@@ -115,7 +117,8 @@ export class TuiController implements Pilot {
     if (this.options.autoApproveCommands || this.alwaysAllow) return Promise.resolve({ run: true, auto: true });
     return this.ask<CommandDecision>((resolve) => ({
       kind: 'approve-command',
-      command,
+      // Control characters shown, not hidden: what the developer approves is what runs.
+      command: showControls(command),
       // `a` allows every later command before it answers: the session records that choice.
       resolve: (decision) => resolve('run' in decision && decision.run && this.alwaysAllow ? { run: true, session: true } : decision),
     }));

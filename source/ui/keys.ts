@@ -47,9 +47,10 @@ export const KEYS = {
     ['Esc', 'stop the agent'],
   ],
   result: [
-    ['a', 'apply the patch to the checkout', 'apply'],
+    ['a', 'apply the patch to the checkout (asks first; twice if the run failed)', 'apply'],
     ['r', 'reject it', 'reject'],
-    ['s', 'save and quit', 'save'],
+    ['s', 'save the patch to tenet-<session>.patch', 'save'],
+    ['q', 'quit (the patch stays in the session)', 'quit'],
     ['↑ ↓ PgUp PgDn', 'scroll the diff (or the tests)', 'scroll'],
     ['t', 'show every test / the diff', 'tests'],
   ],

@@ -19,10 +19,12 @@ export interface LiveAppProps {
   sourceOf?: (nodeid: string) => Promise<string | undefined>;
   /** A label that must be seen, e.g. that a scripted demo model answers. */
   banner?: string;
+  /** Where the session is saved. */
+  sessionsDir?: string;
 }
 
 /** A live session: THM, then the agent, then the result, with the keys of each screen. */
-export function LiveApp({ controller, finished, onQuit, sourceOf, banner }: LiveAppProps) {
+export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessionsDir }: LiveAppProps) {
   const state = useSyncExternalStore(controller.subscribe, controller.getState);
   const { width, height } = useTerminalSize();
   const { exit } = useApp();
@@ -103,6 +105,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner }: Live
           height={rows}
           {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})}
           {...(view.patch ? { decision: view.patch } : {})}
+          {...(sessionsDir ? { sessionsDir } : {})}
         />
       )}
       {noticeRow ? (

@@ -8,13 +8,22 @@ import { TuiController } from './controller';
 import { LiveApp } from './live-app';
 import { decisionText } from './screens/result-screen';
 
+export interface RunTuiOptions {
+  autoApproveCommands: boolean;
+  /** What Ctrl+C prints when it quits: how to go on with the session. */
+  resumeHint(): string;
+  /** A resumed session: its log so far, which the screens start from (THM, the approval, the agent so far). */
+  history?: readonly EngineEvent[];
+}
+
 /**
  * A live session in the terminal. The engine runs as in headless mode; the TuiController is its
  * pilot (the developer approves tests, shell commands and the patch, and may take over the
  * debugger) and folds its events into what the screens show.
  */
-export async function runTui(prepared: PreparedRun, options: { autoApproveCommands: boolean }): Promise<number> {
+export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Promise<number> {
   const controller = new TuiController({ autoApproveCommands: options.autoApproveCommands });
+  for (const event of options.history ?? []) controller.dispatch(event);
   const repo = prepared.options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);
   // A scripted model must never pass for a real one.
@@ -23,9 +32,10 @@ export async function runTui(prepared: PreparedRun, options: { autoApproveComman
   const quit = () => {
     app.unmount();
     runCleanups(); // records the interruption, removes the workspace, stops pytest
+    process.stdout.write(`\n${options.resumeHint()}`);
     process.exit(EXIT.interrupted);
   };
-  const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} {...(banner ? { banner } : {})} />;
+  const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} sessionsDir={prepared.recorder.root} {...(banner ? { banner } : {})} />;
   const app = render(element(), { exitOnCtrlC: false });
   try {
     const result = await runRecorded(prepared, controller, (event: EngineEvent) => controller.dispatch(event));
@@ -34,7 +44,7 @@ export async function runTui(prepared: PreparedRun, options: { autoApproveComman
     await app.waitUntilExit();
     // On a line of its own under the last frame, with what became of the patch.
     const decision = controller.getState().view.patch;
-    process.stdout.write(`\n${result.pass ? 'PASS' : 'FAIL'}${decision ? ` · ${decisionText(decision)}` : ''} · session ${result.sessionId} saved (tenet show ${result.sessionId})\n`);
+    process.stdout.write(`\n${result.pass ? 'PASS' : 'FAIL'}${decision ? ` · ${decisionText(decision)}` : ''} · session ${result.sessionId} saved in ${prepared.recorder.root} (tenet show ${result.sessionId})\n`);
     return result.pass ? EXIT.pass : EXIT.fail;
   } catch (error) {
     app.unmount();

@@ -3,6 +3,7 @@ import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/eve
 import { isFailure, phaseHeading } from '../engine/phrase-book';
 import { proposeFor } from '../engine/thm/propose';
 import type { ThmReport } from '../engine/protocol/thm-report';
+import { printableValue } from '../engine/terminal-text';
 
 /**
  * What the screens show, folded from engine events by a pure reducer: the same function serves a
@@ -34,6 +35,8 @@ export interface PatchDecision {
   decision: 'accept' | 'reject' | 'save';
   applied: boolean;
   reason?: string;
+  /** Where a saved patch was written. */
+  file?: string;
 }
 
 export interface DebuggerLine {
@@ -130,7 +133,9 @@ function revise(state: ViewState, side: 'tests' | 'code', before: string, after:
 export const propose = proposeFor;
 
 /** Applies one event. Returns a new state object (shallow copies of what changed). */
-export function reduceView(previous: ViewState, event: EngineEvent, now = Date.now()): ViewState {
+export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Date.now()): ViewState {
+  // Model text and tool output reach the screen without terminal control sequences or secrets.
+  const event = printableValue(untrusted);
   const state: ViewState = {
     ...previous,
     thm: { ...previous.thm },
@@ -261,7 +266,7 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
       push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });
       break;
     case 'patch.decision':
-      state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}) };
+      state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}), ...(event.file ? { file: event.file } : {}) };
       break;
     case 'command.approval':
       if (event.by === 'human') {

@@ -1,7 +1,8 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../source/engine/events';
 import { Catalog } from '../../source/engine/session/catalog';
 import { parseEvents } from '../../source/engine/session/event-log';
 import { foldEvents } from '../../source/engine/session/fold';
@@ -12,6 +13,8 @@ import { copyFixture, ROOT } from '../helpers/fixtures';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-sessions-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const lineCount = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
 
 /**
  * Events a log holds that come the same in every run of the demo: all but the debugger's output,
@@ -117,6 +120,85 @@ describe('a session killed with SIGKILL at many points stays loadable, and resum
   }, 120_000);
 });
 
+describe('one writer per session', () => {
+  const dir = join(scratch, 'locked');
+  const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+
+  it('resume and rerun of a session another live tenet writes exit 2 naming its pid; once it is gone, resume takes the stale lock over', async () => {
+    const child = startCli(['demo'], { env });
+    const ended = finished(child);
+    let id: string | undefined;
+    await waitFor(() => {
+      id ??= existsSync(dir) ? new Catalog(dir).list()[0]?.id : undefined;
+      return !!id && lineCount(join(dir, id, 'events.jsonl')) >= 10;
+    }, 60_000, 'the demo to log 10 events');
+    // Frozen, not dead: it still holds the session.
+    child.kill('SIGSTOP');
+    try {
+      const before = readFileSync(join(dir, id!, 'events.jsonl'), 'utf8');
+      for (const command of ['resume', 'rerun']) {
+        const refused = await runCli([command, id!], { env });
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain(`being written by another tenet (pid ${child.pid})`);
+        expect(refused.stderr).toContain(`kill ${child.pid}`);
+      }
+      // Nothing was appended by the refused commands.
+      expect(readFileSync(join(dir, id!, 'events.jsonl'), 'utf8')).toBe(before);
+    } finally {
+      child.kill('SIGKILL');
+      child.kill('SIGCONT');
+      await ended;
+    }
+    expect(existsSync(join(dir, id!, 'lock'))).toBe(true);
+    const resumed = await runCli(['resume', id!], { env });
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(existsSync(join(dir, id!, 'lock'))).toBe(false);
+    const seqs = loadSession(dir, id!).events.map((e) => e.seq);
+    expect(new Set(seqs).size).toBe(seqs.length);
+  }, 120_000);
+});
+
+describe('Ctrl+C in a headless run', () => {
+  it('exits 130 and says how to resume the session', async () => {
+    const dir = join(scratch, 'interrupted');
+    const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+    const child = startCli(['demo'], { env });
+    const ended = finished(child);
+    let id: string | undefined;
+    await waitFor(() => {
+      id ??= existsSync(dir) ? new Catalog(dir).list()[0]?.id : undefined;
+      return !!id && lineCount(join(dir, id, 'events.jsonl')) >= 5;
+    }, 60_000, 'the demo to log 5 events');
+    child.kill('SIGINT');
+    const result = await ended;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain(`Session ${id} is saved; go on with it: tenet resume ${id}`);
+  }, 60_000);
+
+  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+    it(`${signal} ends a --json run like Ctrl+C: a last result line (interrupted), the session resumable, the workspace gone`, async () => {
+      const dir = join(scratch, `stopped-${signal}`);
+      const tmp = mkdtempSync(join(tmpdir(), 'tenet-stop-tmp-'));
+      const env = { TENET_SESSIONS_DIR: dir, TMPDIR: tmp, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+      const child = startCli(['demo', '--json'], { env });
+      const ended = finished(child);
+      await waitFor(() => child.output.stdout.includes('"type":"tests.hidden"') || child.output.stdout.includes('"type":"agent.phase"'), 60_000, 'the agent to start');
+      child.kill(signal);
+      const result = await ended;
+      expect(result.code).toBe(code);
+      const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+      expect(last).toMatchObject({ type: 'result', pass: false, stopReason: 'interrupted' });
+      expect(last.message).toContain(`tenet resume ${last.sessionId}`);
+      expect(new Catalog(dir).list().find((s) => s.id === last.sessionId)?.status).toBe('interrupted');
+      expect(readdirSync(tmp).filter((name) => name.startsWith('tenet-'))).toEqual([]);
+      const resumed = await runCli(['resume', last.sessionId], { env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      rmSync(tmp, { recursive: true, force: true });
+    }, 120_000);
+  }
+});
+
 describe('saved sessions', () => {
   const dir = join(scratch, 'saved');
   let repo: ReturnType<typeof copyFixture>;
@@ -142,7 +224,8 @@ describe('saved sessions', () => {
         ],
       }),
     );
-    const run = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'scripted', '--script', script, '--tests', 'tests/test_cart.py'], { env });
+    // The sandbox starts without secrets; --pass-env lets this one through, so the tools print it.
+    const run = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'scripted', '--script', script, '--pass-env', 'MY_SERVICE_TOKEN', '--tests', 'tests/test_cart.py'], { env });
     expect(run.code).toBe(0);
     id = new Catalog(dir).list()[0]!.id;
   }, 120_000);
@@ -168,7 +251,7 @@ describe('saved sessions', () => {
     expect(state.thm?.selected).toHaveLength(2);
     expect(state.approval).toMatchObject({ by: 'auto', chosen: state.thm?.selected });
     expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'tool']);
-    expect(state.lastSubmission).toContain('amount = self.subtotal()');
+    expect(state.submissions.at(-1)).toContain('amount = self.subtotal()');
     expect(state.result).toMatchObject({ pass: true, selectedTests: { passed: 2, total: 2 } });
     const events = loadSession(dir, id).events;
     expect(events.find((e) => e.type === 'debugger.entry')).toMatchObject({ entry: { who: 'agent', input: 'echo token=$MY_SERVICE_TOKEN' } });
@@ -335,5 +418,62 @@ describe('resume with another model, on a repository that moved', () => {
     expect(server.requests.map((r) => r.body.model)).toEqual(Array(2 * turns.length).fill('gpt-4o-mini'));
     expect(resumedEvents()).toEqual([expect.objectContaining(settings), expect.objectContaining(settings)]);
     expect((await runCli(['show', id], { env })).stdout).toContain('with openai/gpt-4o-mini._');
+  }, 120_000);
+});
+
+describe('resume continues where the work was', () => {
+  const dir = join(scratch, 'continue');
+  const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+  const script = join(ROOT, 'examples', 'invoicing.demo.json');
+
+  /** Runs the demo script on a copy of the example, then cuts its log after the line `cut` picks: the session's id. */
+  async function cutSession(name: string, cut: (events: EngineEvent[]) => number): Promise<string> {
+    const repo = join(scratch, name);
+    cpSync(join(ROOT, 'examples', 'invoicing'), repo, { recursive: true });
+    const run = await runCli(['run', '--repo', repo, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const id = new Catalog(dir).list().find((s) => s.repo === repo)!.id;
+    const file = join(dir, id, 'events.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = cut(loadSession(dir, id).events as EngineEvent[]);
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(file, `${lines.slice(0, at + 1).join('\n')}\n`);
+    return id;
+  }
+
+  /** The steps a resume took, from its --json events. */
+  async function resumeSteps(id: string): Promise<{ steps: string[]; events: EngineEvent[] }> {
+    const resumed = await runCli(['resume', id, '--json'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const events = resumed.stdout.trim().split('\n').map((l) => JSON.parse(l) as EngineEvent);
+    const steps = events.flatMap((e) => {
+      if (e.type === 'agent.phase') return [`${e.phase}${e.attempt ? ` ${e.attempt}` : ''}${e.stage ? ` ${e.stage}` : ''}`];
+      if (e.type === 'tests.run') return [`${e.purpose} run ${e.passed}/${e.total}`];
+      if (e.type === 'model.request' || e.type === 'submission') return [e.type];
+      return [];
+    });
+    return { steps, events };
+  }
+
+  it('killed after a submission and before its validation: resume validates the recorded submission and goes on into RRW', async () => {
+    // As if killed right after the first submission was recorded (the demo's has a bug).
+    const id = await cutSession('invoicing-submitted', (events) => events.findIndex((e) => e.type === 'submission'));
+    expect(foldEvents(loadSession(dir, id).events).submissions).toHaveLength(1);
+    const { steps, events } = await resumeSteps(id);
+    // The recorded submission is validated before any model call, then the workflow goes on.
+    expect(steps.slice(0, 4)).toEqual(['validate', 'validate run 2/3', 'rrw 1 failure-identification', 'model.request']);
+    expect(steps).not.toContain('pregen');
+    expect(events.at(-1)).toMatchObject({ type: 'result', pass: true, rounds: { pregen: 3, rrwAttempts: 1 } });
+  }, 120_000);
+
+  it('killed after the answer that ends failure identification: resume goes on with context review', async () => {
+    const id = await cutSession('invoicing-answered', (events) => {
+      const stage = events.findIndex((e) => e.type === 'agent.phase' && e.stage === 'failure-identification');
+      return events.findIndex((e, i) => i > stage && e.type === 'model.response' && !e.toolCalls.length);
+    });
+    const { steps, events } = await resumeSteps(id);
+    expect(steps.slice(0, 3)).toEqual(['rrw 1 failure-identification', 'rrw 1 context-review', 'model.request']);
+    expect(steps.filter((s) => s === 'submission')).toHaveLength(1); // the fix, in code refinement
+    expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
   }, 120_000);
 });

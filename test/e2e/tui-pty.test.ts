@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../source/engine/session/catalog';
 import { loadSession } from '../../source/engine/session/load';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+import { runCli } from '../helpers/cli';
 import { copyFixture } from '../helpers/fixtures';
 import { KEY, startInPty } from '../helpers/pty';
 import { SANDBOXES } from '../helpers/sandboxes';
@@ -58,7 +59,8 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       // The result, with the patch question.
       await tui.waitFor('a apply the patch to the checkout', 60_000);
       expect(tui.screen()).toContain('PASS');
-      tui.send('a');
+      await tui.press('a', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
+      tui.send('y');
       expect(await tui.exited).toBe(0);
 
       // The checkout has the patch.
@@ -85,6 +87,36 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     }
   }, 120_000);
 
+  it('a failed run: apply asks twice, a refusal leaves the file byte-identical, r rejects', async () => {
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    return self.subtotal()\n' } }] }]);
+    const repo = copyFixture('shop');
+    const file = join(repo.dir, 'shop', 'cart.py');
+    try {
+      const before = readFileSync(file);
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--rrw-attempts', '0', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: join(scratch, 'refuse') },
+        { cols: 100, rows: 30 },
+      );
+      await tui.waitFor('Selected');
+      tui.send(KEY.enter);
+      await tui.waitFor('a apply the patch', 60_000);
+      expect(tui.screen()).toMatch(/FAIL: \d+\/\d+ selected passed, \d+\/\d+ hidden passed/);
+      await tui.press('a', 'Apply a patch that failed? y/N');
+      await tui.press('y', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
+      await tui.press('n', 'a apply the patch');
+      expect(readFileSync(file).equals(before)).toBe(true);
+      await tui.press('a', 'Apply a patch that failed? y/N');
+      await tui.press(KEY.enter, 'a apply the patch'); // Enter is no
+      tui.send('r');
+      expect(await tui.exited).toBe(1);
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(tui.screen()).toContain('patch rejected');
+    } finally {
+      repo.cleanup();
+    }
+  }, 120_000);
+
   it('Ctrl+C twice quits and saves the session as interrupted; the checkout is untouched; 60×15 and NO_COLOR still work', async () => {
     server = await startFakeModelServer([{ say: 'Thinking for a long time.', delayMs: 20_000 }]);
     const repo = copyFixture('shop');
@@ -104,6 +136,8 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       await tui.press(KEY.ctrlC, /Press Ctrl\+C again/);
       tui.send(KEY.ctrlC);
       expect(await tui.exited).toBe(130);
+      const quitId = new Catalog(sessions).list()[0]!.id;
+      expect(tui.screen().replace(/\s+/g, ' ')).toContain(`Session ${quitId} is saved; go on with it: tenet resume ${quitId}`);
       expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toBe(before);
       expect(new Catalog(sessions).list()[0]).toMatchObject({ status: 'interrupted' });
       // Every frame fit in 15 rows: Ink never cleared the terminal (and its scrollback); no colour.
@@ -114,6 +148,47 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     }
   }, 60_000);
 
+  it('a shell command waiting for approval when the session stopped is asked again on resume; a headless resume refuses to run it', async () => {
+    server = await startFakeModelServer([{ say: 'Let me check the value.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo resumed-ok' } }] }]);
+    const repo = copyFixture('shop');
+    const sessions = join(scratch, 'approval');
+    try {
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
+      );
+      await tui.waitFor('Selected 3 (T=3)');
+      tui.send('a');
+      await tui.waitFor('The agent wants to run a shell command:', 60_000);
+      // Killed while the question is on screen: the command never ran.
+      tui.pty.kill('SIGKILL');
+      await tui.exited;
+      const id = new Catalog(sessions).list()[0]!.id;
+      expect(loadSession(sessions, id).events.some((e) => e.type === 'command.approval')).toBe(false);
+      await server.close();
+
+      const env = { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: sessions };
+      const headless = await runCli(['resume', id, '--json'], { env });
+      expect(headless.code).toBe(2);
+      expect(headless.stderr).toContain(`Session ${id} stopped while the shell command \`echo resumed-ok\` waited for your approval; a headless resume cannot ask.`);
+
+      server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] }]);
+      const resumed = startInPty(['resume', id, '--base-url', `${server.url}/v1`], env);
+      await resumed.waitFor('The agent wants to run a shell command:', 60_000);
+      expect(resumed.screen()).toContain('$ echo resumed-ok');
+      await resumed.press('y', 'a apply the patch to the checkout', 60_000);
+      resumed.send('q');
+      expect(await resumed.exited).toBe(0);
+      const events = loadSession(sessions, id).events;
+      const after = events.slice(events.findIndex((e) => e.type === 'session.resumed'));
+      expect(after.find((e) => e.type === 'command.approval')).toMatchObject({ command: 'echo resumed-ok', decision: 'approved', by: 'human' });
+      expect(after.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')).toMatchObject({ ok: true, text: expect.stringContaining('resumed-ok') });
+      expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
+    } finally {
+      repo.cleanup();
+    }
+  }, 180_000);
+
   it('a replay honours NO_COLOR and fits 100×30 without clearing the terminal', async () => {
     const run = (env: NodeJS.ProcessEnv) => {
       const tui = startInPty(['replay', 'demo', '--speed', '50'], env, { cols: 100, rows: 30 });
@@ -122,14 +197,14 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       return { tui, raw: () => raw };
     };
     const plain = run({ NO_COLOR: '1' });
-    await plain.tui.waitFor('PASS (passed) · selected tests 3/3', 30_000);
+    await plain.tui.waitFor('PASS: 3/3 selected passed', 30_000);
     plain.tui.send('q');
     expect(await plain.tui.exited).toBe(0);
     expect(plain.raw()).not.toMatch(SGR);
     expect(plain.raw()).not.toContain('\x1b[2J');
     // Without it, the same replay is in colour (so the check above can fail).
     const coloured = run({ NO_COLOR: '' });
-    await coloured.tui.waitFor('PASS (passed)', 30_000);
+    await coloured.tui.waitFor('PASS: 3/3 selected passed', 30_000);
     coloured.tui.send('q');
     expect(await coloured.tui.exited).toBe(0);
     expect(coloured.raw()).toMatch(SGR);

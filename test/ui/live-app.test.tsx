@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { render } from 'ink-testing-library';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
@@ -152,19 +152,79 @@ describe('the live app', () => {
     }
   });
 
-  it('the result screen: diff, tests, cost of a pass; a applies the patch', async () => {
+  it('the result screen: diff, tests, cost of a pass; a asks before it applies the patch, n and Esc keep it out', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
-    const decision = controller.acceptPatch(result(true));
+    let answered = false;
+    const decision = controller.acceptPatch(result(true)).then((answer) => ((answered = true), answer));
     await tick(60);
     const frame = ui.lastFrame()!;
-    expect(frame).toContain('PASS (passed) · selected tests 2/2 · hidden tests 1/2');
+    expect(frame).toContain('PASS: 2/2 selected passed, 1/2 hidden passed');
     expect(frame).toContain('cost of a pass $0.0123');
     expect(frame).toContain('+    return 1');
     expect(frame).toContain('✗ t.py::test_b failed');
     ui.stdin.write('a');
-    expect(await decision).toBe(true);
+    await tick(60);
+    expect(ui.lastFrame()).toContain('Apply 2 changed lines to m.py? y/N');
+    ui.stdin.write('n');
+    await tick(60);
+    expect(ui.lastFrame()).not.toContain('Apply 2 changed lines');
+    ui.stdin.write('a');
+    await tick(60);
+    ui.stdin.write(KEYS.escape);
+    await tick(60);
+    ui.stdin.write(KEYS.enter); // Enter is no: the default of the question
+    await tick(60);
+    expect(answered).toBe(false);
+    expect(ui.lastFrame()).toContain('+    return 1');
+    ui.stdin.write('a');
+    await tick(60);
+    ui.stdin.write(KEYS.enter);
+    await tick(60);
+    expect(answered).toBe(false);
+    ui.stdin.write('a');
+    await tick(60);
+    ui.stdin.write('y');
+    expect(await decision).toBe('accept');
     ui.unmount();
+  });
+
+  it('a failed run asks twice before its patch is applied', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    let answered = false;
+    const decision = controller.acceptPatch(result(false)).then((answer) => ((answered = true), answer));
+    await tick(60);
+    expect(ui.lastFrame()).toContain('FAIL: 2/2 selected passed, 1/2 hidden passed (the budget was used up)');
+    ui.stdin.write('a');
+    await tick(60);
+    expect(ui.lastFrame()).toContain('This patch did not pass the tests');
+    expect(ui.lastFrame()).toContain('Apply a patch that failed? y/N');
+    ui.stdin.write('y');
+    await tick(60);
+    expect(answered).toBe(false);
+    expect(ui.lastFrame()).toContain('FAIL: 2/2 selected passed, 1/2 hidden passed');
+    expect(ui.lastFrame()).toContain('Apply 2 changed lines to m.py? y/N');
+    ui.stdin.write('y');
+    expect(await decision).toBe('accept');
+    ui.unmount();
+  });
+
+  it('s saves the patch to tenet-<session>.patch, q quits keeping it in the session', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const saved = controller.acceptPatch(result(false));
+    await tick(60);
+    ui.stdin.write('s');
+    expect(await saved).toEqual({ saveTo: resolve('tenet-s1.patch') });
+    ui.unmount();
+    const other = new TuiController({ autoApproveCommands: true });
+    const second = await agentOn(other);
+    const kept = other.acceptPatch(result(true));
+    await tick(60);
+    second.stdin.write('q');
+    expect(await kept).toBe('save');
+    second.unmount();
   });
 
   it('o opens any earlier output in full, though <Static> printed it clipped; Esc there does not cancel the model call', async () => {
@@ -203,7 +263,7 @@ describe('the live app', () => {
     const ui = await agentOn(controller);
     const decision = controller.acceptPatch(result(true));
     await tick(60);
-    ui.stdin.write('s');
+    ui.stdin.write('q');
     expect(await decision).toBe('save');
     controller.dispatch({ type: 'patch.decision', decision: 'save', applied: false });
     controller.dispatch(result(true));
@@ -212,6 +272,9 @@ describe('the live app', () => {
     controller.dispatch({ type: 'patch.decision', decision: 'accept', applied: false, reason: 'invoicing/tax.py changed since the session started' });
     await tick(60);
     expect(ui.lastFrame()).toContain('patch not applied: invoicing/tax.py changed since the session started');
+    controller.dispatch({ type: 'patch.decision', decision: 'save', applied: false, file: '/tmp/tenet-s1.patch' });
+    await tick(60);
+    expect(ui.lastFrame()).toContain('patch saved to /tmp/tenet-s1.patch');
     ui.unmount();
   });
 

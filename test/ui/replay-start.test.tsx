@@ -71,7 +71,7 @@ describe('replay', () => {
   it('plays to the end at full speed', async () => {
     const { lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} initialSpeed={Infinity} />);
     for (let i = 0; i < 50 && !lastFrame()!.includes(`event ${demo.length}/${demo.length}`); i++) await tick(20);
-    expect(lastFrame()).toContain('PASS (passed) · selected tests 3/3 · hidden tests 9/9');
+    expect(lastFrame()).toContain('PASS: 3/3 selected passed, 9/9 hidden passed');
   });
 });
 

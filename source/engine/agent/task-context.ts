@@ -12,7 +12,8 @@ export function moduleContext(target: PreparedTarget): string {
   const endLine = target.startLine + target.prompt.split('\n').length + 2;
   const from = Math.max(0, target.startLine - 1 - AROUND);
   const to = Math.min(lines.length, endLine + AROUND);
-  return [from > 0 ? `# … lines 1-${from} …` : '', ...lines.slice(from, to), to < lines.length ? `# … lines ${to + 1}-${lines.length} …` : ''].filter(Boolean).join('\n');
+  // The source as it is, blank lines included (they separate docstring paragraphs and defs).
+  return [...(from > 0 ? [`# … lines 1-${from} …`] : []), ...lines.slice(from, to), ...(to < lines.length ? [`# … lines ${to + 1}-${lines.length} …`] : [])].join('\n');
 }
 
 /** The tests section of the task: each test's code and how it fails with the target unimplemented. */

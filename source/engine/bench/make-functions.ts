@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { isTestPath } from '../index/repo-index';
 import { listDefinitions, type Definition } from '../python/definitions';
-import { isDocstring } from '../python/function-parts';
+import { isDocstring, isStubBody } from '../python/function-parts';
+import { isOverloadStub, moduleImports, overloadSpellings } from '../python/overloads';
 import { parsePython } from '../python/parser';
 import { readSource } from '../python/source-text';
 import { listPythonFiles } from '../workspace/walk';
@@ -68,10 +69,12 @@ export async function scanFunctions(repoDir: string, minStatements = MIN_STATEME
         result.excluded['unparsable file'] += functions.length;
         continue;
       }
+      const spellings = overloadSpellings(moduleImports(tree));
+      // Overload stubs do not make a name ambiguous: a target resolves to the implementation.
       const perQualname = new Map<string, number>();
-      for (const d of functions) perQualname.set(d.qualname, (perQualname.get(d.qualname) ?? 0) + 1);
+      for (const d of functions) if (!isOverloadStub(d, spellings)) perQualname.set(d.qualname, (perQualname.get(d.qualname) ?? 0) + 1);
       for (const d of functions) {
-        const exclusion = exclusionOf(d, minStatements);
+        const exclusion = exclusionOf(d, minStatements, spellings);
         if (exclusion) {
           result.excluded[exclusion]++;
           continue;
@@ -94,16 +97,14 @@ export async function scanFunctions(repoDir: string, minStatements = MIN_STATEME
   return result;
 }
 
-function exclusionOf(d: Definition, minStatements: number): Exclusion | undefined {
+function exclusionOf(d: Definition, minStatements: number, overloads: ReadonlySet<string> = overloadSpellings([])): Exclusion | undefined {
   // Blanking a nested function blanks a closure its outer function builds: the outer one is the task.
   if (d.qualname.includes('<locals>')) return 'nested';
   const decorators = decoratorNames(d);
   if (decorators.some((name) => /^abstract(method|property|classmethod|staticmethod)$/.test(name))) return 'abstract';
-  if (decorators.includes('overload')) return 'overload';
-  const body = d.node.childForFieldName('body');
-  const statements = bodyStatements(body);
-  if (statements.every(isStubStatement)) return 'stub';
-  if (countStatements(body) < minStatements) return 'short';
+  if (isOverloadStub(d, overloads)) return 'overload';
+  if (isStubBody(d.node)) return 'stub';
+  if (countStatements(d.node.childForFieldName('body')) < minStatements) return 'short';
   return undefined;
 }
 
@@ -113,20 +114,6 @@ function decoratorNames(d: Definition): string[] {
   return d.outer.namedChildren
     .filter((c): c is Node => c?.type === 'decorator')
     .map((c) => c.text.replace(/^@\s*/, '').replace(/\(.*$/s, '').trim().split('.').pop() ?? '');
-}
-
-function bodyStatements(body: Node | null): Node[] {
-  if (!body) return [];
-  const statements = body.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
-  return isDocstring(statements[0]) ? statements.slice(1) : statements;
-}
-
-/** `pass`, `...`, `raise NotImplementedError(…)`: what a stub or an interface method holds. */
-function isStubStatement(statement: Node): boolean {
-  if (statement.type === 'pass_statement') return true;
-  if (statement.type === 'expression_statement') return statement.text.trim() === '...';
-  if (statement.type === 'raise_statement') return /^raise\s+NotImplementedError\b/.test(statement.text);
-  return false;
 }
 
 const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause', 'case_clause']);

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { repositoryFolder } from '../util/checked-paths';
+import { basename } from 'node:path';
 import { TenetError } from '../errors';
 import { openTask } from '../task/open-task';
 import type { ThmReport } from '../protocol/thm-report';
@@ -80,10 +80,7 @@ const SHARDING_MIN_FILES = 12;
  */
 export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
   const started = Date.now();
-  const repoDir = resolve(options.repo);
-  if (!existsSync(repoDir) || !statSync(repoDir).isDirectory()) {
-    throw new TenetError(`Repository folder ${repoDir} does not exist.`, 'pass --repo with the root folder of a Python repository');
-  }
+  const repoDir = repositoryFolder(options.repo);
   const emit = options.emit ?? (() => undefined);
   const repository = options.name ?? basename(repoDir);
   const testTimeoutSec = options.testTimeoutSec ?? THM_DEFAULTS.testTimeoutSec;

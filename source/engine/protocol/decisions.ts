@@ -7,3 +7,9 @@ export type CommandDecision = { run: true; session?: boolean; auto?: boolean } |
 
 /** The patch: into the checkout, thrown away, or kept in the saved session only. */
 export type PatchChoice = 'accept' | 'reject' | 'save';
+
+/**
+ * A pilot's answer about the patch: `true`/`false` accept/reject, one of the choices, the patch
+ * written to a file (and kept in the session), or applying refused with the reason.
+ */
+export type PatchAnswer = boolean | PatchChoice | { saveTo: string } | { refused: string };

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readInsideSync } from '../workspace/inside';
 import { findFunction } from './function-parts';
 import { parsePython } from './parser';
 import { decodeSource } from './source-text';
@@ -11,7 +10,7 @@ export async function testSource(workspaceRoot: string, nodeid: string): Promise
   const qualname = rest.join('.').replace(/\[.*$/, '');
   let text: string;
   try {
-    text = decodeSource(readFileSync(join(workspaceRoot, file))).text;
+    text = decodeSource(readInsideSync(workspaceRoot, file)).text;
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import type { TestRun } from '../events';
 import type { ToolContext } from '../tools/context';
-import { applyImplementation, applyTests } from '../tools/submit';
+import { applyTests, writeTarget } from '../tools/submit';
+import { submittedModule } from '../eval/submitted-module';
 import { openToolbox, type Toolbox } from '../tools/toolbox';
 import type { TestPlan } from './choose-tests';
 import { commandApproval } from './patch-decision';
@@ -54,7 +55,7 @@ async function wire(run: TaskRun, plan: TestPlan, toolbox: Toolbox): Promise<Age
     };
   }
   pilot.attach?.({ debugger: ctx.debugger(), selectedTests: plan.selected });
-  if (resume?.lastSubmission) await applyImplementation(ctx, resume.lastSubmission);
+  if (run.submissions.length) await writeTarget(ctx, (await submittedModule(task.target.originalText, task.target, run.submissions))!);
   if (resume?.testVersions.length) await applyTests(ctx, resume.testVersions.at(-1)!);
   const muteDebugger = ctx.debugger().onEvent((event) => {
     if (event.type === 'input') emit({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });

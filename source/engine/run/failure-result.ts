@@ -60,15 +60,15 @@ export class RunTally {
     }
   }
 
-  /** The result of the run, failed with `error`: nothing passed, nothing to apply. */
-  failed(error: unknown): RunResult {
+  /** The result of the run, failed with `error` (or stopped from outside): nothing passed, nothing to apply. */
+  failed(error: unknown, stopReason: 'error' | 'interrupted' = 'error'): RunResult {
     return {
       type: 'result',
       sessionId: this.start.sessionId,
       target: this.target,
       strategy: this.start.strategy,
       pass: false,
-      stopReason: 'error',
+      stopReason,
       message: error instanceof Error ? error.message : String(error),
       selectedTests: { passed: 0, total: this.selected },
       hiddenTests: { passed: 0, total: Math.max(0, this.failing - this.selected) },

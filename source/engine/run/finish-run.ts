@@ -1,7 +1,9 @@
 import type { Conversation } from '../agent/conversation';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import type { RunResult } from '../events';
-import { decodeSource } from '../python/source-text';
+import { TenetError } from '../errors';
+import { submittedModule, targetIsStub } from '../eval/submitted-module';
+import { writeTarget } from '../tools/submit';
 import { classifyFailure, measureTestQuality } from '../quality/test-quality';
 import { runTests } from '../tools/run-tests';
 import type { AgentTools } from './agent-tools';
@@ -26,17 +28,21 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
   const { options, task, emit } = run;
   const { ctx } = tools;
   const { failing, selected } = plan;
+  // The evaluation runs on the module the submissions make (whatever a command did to the
+  // target's file since is undone), with the hidden tests back in place.
   emit({ type: 'agent.phase', phase: 'evaluate' });
   await plan.hidden.restore();
+  const submitted = await submittedModule(task.target.originalText, task.target, run.submissions);
+  if (submitted !== undefined) await writeTarget(ctx, submitted);
   const evaluation = await runTests(ctx, failing, 'evaluate');
   emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes: evaluation.outcomes, passed: evaluation.passed, total: evaluation.total });
   const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, evaluation.outcomes)).length;
   const hiddenIds = failing.filter((id) => !selected.includes(id));
   const pass = failing.every((id) => entryPassed(id, evaluation.outcomes));
 
-  // What the evaluation ran: in a container, the file as it is there.
-  const finalText = decodeSource(await task.sandbox.readFile(task.target.file)).text;
-  const patch = unifiedPatch(task.target.file, task.target.originalText, finalText);
+  // What the evaluation ran; the patch is the submissions' module against the original (none: no patch).
+  const finalText = submitted ?? task.target.startText;
+  const patch = submitted === undefined ? '' : unifiedPatch(task.target.file, task.target.originalText, submitted);
   const totals = conversation.totals;
   let testQuality: RunResult['testQuality'];
   let failure: RunResult['failure'];
@@ -75,7 +81,16 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     ...(testQuality ? { testQuality } : {}),
     ...(failure ? { failure } : {}),
   };
-  result.applied = await settlePatch(options.pilot, result, () => applyToCheckout(task.repoDir, task.target.file, task.target.source, finalText), emit);
+  result.applied = await settlePatch(
+    options.pilot,
+    result,
+    async () => {
+      // A stub (the model submitted `raise NotImplementedError`) is never written over the developer's code.
+      if (await targetIsStub(submitted!, task.target)) throw new TenetError(`The submitted ${task.target.qualname} is still a stub; the patch was not applied.`);
+      applyToCheckout(task.repoDir, task.target.file, task.target.source, submitted!);
+    },
+    emit,
+  );
   emit(result);
   return result;
 }

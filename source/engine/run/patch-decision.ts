@@ -1,5 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import type { EventOf, EventSink, RunResult } from '../events';
-import { patchChoice, type Pilot } from './pilot';
+import type { Pilot } from './pilot';
 import type { CommandDecision } from '../protocol/decisions';
 
 /**
@@ -7,21 +8,33 @@ import type { CommandDecision } from '../protocol/decisions';
  * headless), an accepted patch goes into the checkout unless the file changed meanwhile, and what
  * happened is recorded either way. Returns whether the patch was applied.
  */
-export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => void, emit: EventSink): Promise<boolean> {
+export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => Promise<void>, emit: EventSink): Promise<boolean> {
   if (!result.patch) return false;
-  const decision = patchChoice(await pilot.acceptPatch(result));
-  let applied = false;
-  let reason: string | undefined;
-  if (decision === 'accept') {
+  const answer = await pilot.acceptPatch(result);
+  if (typeof answer === 'object' && 'saveTo' in answer) {
+    let reason: string | undefined;
     try {
-      apply();
+      writeFileSync(answer.saveTo, result.patch);
+    } catch (error) {
+      reason = `the patch could not be written to ${answer.saveTo}: ${(error as Error).message}`;
+      emit({ type: 'warning', message: reason });
+    }
+    emit({ type: 'patch.decision', decision: 'save', applied: false, ...(reason ? { reason } : { file: answer.saveTo }) });
+    return false;
+  }
+  const decision = answer === true ? 'accept' : answer === false ? 'reject' : typeof answer === 'object' ? 'accept' : answer;
+  let applied = false;
+  let reason = typeof answer === 'object' ? answer.refused : undefined;
+  if (decision === 'accept' && !reason) {
+    try {
+      await apply();
       applied = true;
     } catch (error) {
       reason = (error as Error).message;
-      // Kept for readers that do not know patch.decision yet (the TUI shows warnings).
-      emit({ type: 'warning', message: reason });
     }
   }
+  // Kept for readers that do not know patch.decision yet (the TUI shows warnings).
+  if (reason) emit({ type: 'warning', message: reason });
   emit({ type: 'patch.decision', decision, applied, ...(reason ? { reason } : {}) });
   return applied;
 }

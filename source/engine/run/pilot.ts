@@ -1,5 +1,5 @@
 import type { RunResult } from '../events';
-import type { CommandDecision, PatchChoice } from '../protocol/decisions';
+import type { CommandDecision, PatchAnswer } from '../protocol/decisions';
 import type { ThmReport } from '../protocol/thm-report';
 import type { DebuggerSession } from '../tools/debugger/session';
 
@@ -20,7 +20,7 @@ export interface Pilot {
   /** Awaited before each model call; resolves with a note for the model after a takeover, if any. */
   beforeModelCall?(): Promise<string | undefined>;
   /** The finished run: apply the patch to the checkout or not (`true` is accept, `false` reject). */
-  acceptPatch(result: RunResult): Promise<boolean | PatchChoice>;
+  acceptPatch(result: RunResult): Promise<PatchAnswer>;
   /** Called once the toolbox exists. */
   attach?(attachment: Attachment): void;
   /** Asked before each shell command the model sends to a local sandbox; absent means allowed. */
@@ -31,15 +31,17 @@ export interface Pilot {
   afterCancelledCall?(): Promise<'retry' | 'stop'>;
 }
 
-/** No human: THM's proposal stands; the patch is applied only when asked for (`--apply`), else kept in the session. */
-export function headlessPilot(apply: boolean): Pilot {
+/**
+ * No human: THM's proposal stands; the patch is kept in the session, or applied when asked for
+ * (`--apply`) and the run passed — a failed run's patch only with `--apply-failing`.
+ */
+export function headlessPilot(apply: boolean, applyFailing = false): Pilot {
   return {
     approveTests: async (report) => ({ chosen: report.selected, by: 'auto' }),
-    acceptPatch: async () => (apply ? 'accept' : 'save'),
+    acceptPatch: async (result) => {
+      if (!apply && !applyFailing) return 'save';
+      if (result.pass || applyFailing) return 'accept';
+      return { refused: `the run did not pass (${result.stopReason}); --apply applies a passing result only (--apply-failing applies this one)` };
+    },
   };
-}
-
-/** What a pilot's answer about the patch means. */
-export function patchChoice(answer: boolean | PatchChoice): PatchChoice {
-  return answer === true ? 'accept' : answer === false ? 'reject' : answer;
 }

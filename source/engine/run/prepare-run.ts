@@ -1,5 +1,9 @@
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadConfig } from '../config/config';
 import type { EngineEvent, EventSink, RunResult } from '../events';
+import { onShutdown } from '../lifecycle';
+import type { ApproveMode } from '../protocol/settings';
 import { createModel, type ModelChoice, type ModelFlags } from '../model/create-model';
 import type { Script } from '../model/scripted';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
@@ -20,6 +24,8 @@ export interface ResumePoint {
   /** The last event's sequence number, and the place in words: recorded with the resumption. */
   fromSeq: number;
   position: string;
+  /** The log so far, which the TUI shows before going on. */
+  events?: readonly EngineEvent[];
 }
 
 /** A recorded run as `tenet run`, `demo`, the start screen and `resume` ask for it. */
@@ -40,6 +46,15 @@ export interface RunRequest {
   fallbackScript?: Script;
   fallbackScriptFile?: string;
   sessionsDir?: string;
+  /**
+   * The repository is tenet's shipped example: the session works on, and applies its patch to, a
+   * copy of it in the session's folder, so the example stays as shipped (and resume finds the copy).
+   */
+  copyOfExample?: boolean;
+  /** Interactive: the Ink TUI instead of printed lines. */
+  tui?: boolean;
+  /** Shell commands of the model in a local sandbox: ask the developer (the TUI's default) or run them (headless: always). */
+  approve?: 'ask' | 'auto';
   /** Go on with an interrupted session. */
   resume?: ResumePoint;
 }
@@ -50,6 +65,8 @@ export interface PreparedRun {
   model: ModelChoice;
   recorder: SessionRecorder;
   resume?: ResumePoint;
+  /** Whether the model's shell commands are asked about (recorded, so a resume asks again for one that was waiting). */
+  approve: ApproveMode;
 }
 
 /** The config files, the model, the settings and the session's log, for a run about to start. */
@@ -59,21 +76,30 @@ export function prepareRun(request: RunRequest): PreparedRun {
   const root = sessionsDir(request.sessionsDir, process.env, config.sessionsDir);
   const sessionId = request.resume?.id ?? newSessionId();
   const recorder = SessionRecorder.open(root, sessionId);
+  const repo = request.copyOfExample && !request.resume ? copyExample(request.repo, join(root, sessionId, 'example')) : request.repo;
   const scriptFile = request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
+  const sandbox = request.sandboxSpec ?? sandboxSpec(request.sandbox ?? {}, config);
+  const approve: ApproveMode = request.tui && request.approve !== 'auto' && sandbox.kind === 'local' ? 'ask' : 'auto';
   const options: PreparedRun['options'] = {
-    repo: request.repo,
+    repo,
     target: request.target,
     blank: request.blank ?? false,
     ...(request.python ? { python: request.python } : {}),
-    sandbox: request.sandboxSpec ?? sandboxSpec(request.sandbox ?? {}, config),
+    sandbox,
     testArgs: request.testArgs,
     ...resolveSettings(request.settings, config),
     model,
     sessionId,
-    ...(scriptFile ? { record: { scriptFile } } : {}),
+    record: { ...(scriptFile ? { scriptFile } : {}), approve },
     ...(request.resume ? { resume: request.resume.state } : {}),
   };
-  return { options, model, recorder, ...(request.resume ? { resume: request.resume } : {}) };
+  return { options, model, recorder, approve, ...(request.resume ? { resume: request.resume } : {}) };
+}
+
+/** A copy of the example repository (its files, not caches), at `into`; returns `into`. */
+function copyExample(repo: string, into: string): string {
+  cpSync(repo, into, { recursive: true, filter: (source) => !/(^|\/)(__pycache__|\.pytest_cache)$/.test(source) });
+  return into;
 }
 
 /** Runs the task with a pilot and a sink; the session is recorded whatever happens. */
@@ -93,7 +119,18 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
   };
   // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
   const { provider, model, baseUrl } = prepared.model.settings;
-  if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}) });
+  if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve });
+  // Stopped from outside (Ctrl-C, SIGTERM, SIGHUP, a closed terminal): the run still ends with a
+  // result for whoever reads the events; the recorder marks the session interrupted (resumable).
+  let ended = false;
+  const unregister = onShutdown(() => {
+    if (ended) return;
+    try {
+      sink(tally.failed(`tenet was stopped before the run ended; \`tenet resume ${options.sessionId}\` goes on from here`, 'interrupted'));
+    } catch {
+      // The terminal may be gone (SIGHUP): nothing to print to.
+    }
+  });
   try {
     return await runTask({ ...options, pilot, emit });
   } catch (error) {
@@ -103,6 +140,8 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     sink(tally.failed(error));
     throw error;
   } finally {
+    ended = true;
+    unregister();
     recorder.close();
   }
 }

@@ -28,7 +28,7 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
   };
   try {
     if (resume?.evaluating) {
-      return { submitted: !!resume.lastSubmission, stopReason: 'budget', rounds: { pregen: resume.position.pregenUsed, rrwAttempts: resume.position.attempt, total: conversation.totals.rounds } };
+      return { submitted: run.submissions.length > 0, stopReason: 'budget', rounds: { pregen: resume.position.pregenUsed, rrwAttempts: resume.position.attempt, total: conversation.totals.rounds } };
     }
     return await runStrategy({
       strategy,
@@ -43,7 +43,7 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
       takeRun: tools.takeRun,
       testsPath: ownFile,
       firstTest: selected[0] ?? '',
-      implemented: !!resume?.lastSubmission,
+      implemented: run.submissions.length > 0,
       ...(stage === 'none' || stage === 'pregen' ? { validation: false } : {}),
       ...(stage === 'postgen'
         ? {

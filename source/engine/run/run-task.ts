@@ -19,13 +19,14 @@ export function newSessionId(): string {
  * One task end to end: THM, the developer's approval of the tests, the agent with its tools, and
  * the evaluation on every failing test THM found, the ones the agent never saw included. With
  * `resume`, each step takes what the log shows as done from it: the start and its settings, THM's
- * report and the approval, the workspace's last submission, the conversation, the strategy's place.
+ * report and the approval, the workspace's submissions, the conversation, the strategy's place.
  */
 export async function runTask(options: RunOptions): Promise<RunResult> {
   const startedAt = Date.now();
   const resume = options.resume;
   const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
   const ownTestVersions = [...(resume?.testVersions ?? [])];
+  const submissions = [...(resume?.submissions ?? [])];
   const task = await openTask({
     repo: options.repo,
     target: options.target,
@@ -40,11 +41,13 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     sessionId,
     emit: (event) => {
       if (event.type === 'tests.submission' && event.ok) ownTestVersions.push(event.code);
+      if (event.type === 'submission' && event.ok) submissions.push(event.code);
       options.emit(event);
     },
     tdd: options.strategy !== 'tenet',
     ...(resume ? { resume } : {}),
     ownTestVersions,
+    submissions,
   };
   let tools: AgentTools | undefined;
   try {

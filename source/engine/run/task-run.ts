@@ -16,4 +16,6 @@ export interface TaskRun {
   resume?: SessionState;
   /** Each accepted version of the agent's tests, the recorded ones first (the failure analysis of a TDD session reads them). */
   ownTestVersions: string[];
+  /** The code of each accepted submission, the recorded ones first: the workspace on resume and the result are built from them (see submittedModule). */
+  submissions: string[];
 }

@@ -7,7 +7,7 @@ import { foldEvents } from './fold';
 import { catalogFile, eventsFile, SESSION_ID } from './paths';
 
 /** `damaged`: the log cannot be read (corrupted or edited by hand); `damage` says why. */
-export type SessionStatus = 'running' | 'passed' | 'failed' | 'interrupted' | 'error' | 'damaged';
+import type { SessionStatus } from './status';
 
 /** One row of sessions/index.json. */
 export interface CatalogEntry {

@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TenetError } from '../errors';
 import type { EngineEvent } from '../events';
@@ -123,5 +123,6 @@ export function checkEvent(event: unknown, where: string): asserts event is Logg
 
 export function loadEvents(file: string): LoadedLog {
   if (!existsSync(file)) throw new TenetError(`No session log at ${file}.`, 'list the sessions with `tenet sessions`');
+  if (statSync(file).isDirectory()) throw new TenetError(`The session log ${file} is a folder, not a file.`, 'remove that folder (the session cannot be read), or pass another session');
   return parseEvents(readFileSync(file, 'utf8'), file);
 }

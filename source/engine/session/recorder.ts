@@ -1,9 +1,11 @@
 import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { EngineEvent } from '../events';
 import { onShutdown } from '../lifecycle';
 import { Catalog, summarize } from './catalog';
 import { ChunkBuffer } from './chunk-buffer';
 import { EventLog, loadEvents } from './event-log';
+import { lockSession } from './lock';
 import { eventsFile } from './paths';
 import { secretRedactor } from './redact';
 
@@ -22,6 +24,7 @@ export class SessionRecorder {
   private readonly chunks: ChunkBuffer;
   private readonly catalog: Catalog;
   private readonly unregister: () => void;
+  private readonly unlock: () => void;
   private closed = false;
 
   private constructor(
@@ -30,8 +33,10 @@ export class SessionRecorder {
     env: NodeJS.ProcessEnv,
     secrets: string[],
     existing: (EngineEvent & { ts?: string })[],
+    unlock: () => void,
   ) {
     this.events = existing;
+    this.unlock = unlock;
     const redactor = secretRedactor(env, secrets);
     this.log = EventLog.open(eventsFile(root, id), redactor);
     this.chunks = new ChunkBuffer(redactor);
@@ -42,15 +47,16 @@ export class SessionRecorder {
     });
   }
 
-  /** A new session, or the continuation of one (resume). */
+  /** A new session, or the continuation of one (resume); throws if another live tenet writes it. */
   static open(root: string, id: string, env: NodeJS.ProcessEnv = process.env, secrets: string[] = []): SessionRecorder {
+    const unlock = lockSession(dirname(eventsFile(root, id)), id);
     let existing: (EngineEvent & { ts?: string })[] = [];
     try {
       existing = loadEvents(eventsFile(root, id)).events;
     } catch {
       existing = [];
     }
-    return new SessionRecorder(root, id, env, secrets, existing);
+    return new SessionRecorder(root, id, env, secrets, existing, unlock);
   }
 
   record(event: EngineEvent): void {
@@ -82,6 +88,7 @@ export class SessionRecorder {
     this.flushChunks();
     this.closed = true;
     this.log.close();
+    this.unlock();
     this.unregister();
   }
 }

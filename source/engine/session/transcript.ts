@@ -93,7 +93,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`_Shell command \`${event.command}\` ${COMMAND_DECISIONS[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);
         break;
       case 'patch.decision':
-        out.push(`_Patch: ${event.decision}; ${event.applied ? 'applied to the checkout' : 'not applied'}${event.reason ? ` (${event.reason})` : ''}._`);
+        out.push(`_Patch: ${event.decision}; ${event.applied ? 'applied to the checkout' : event.file ? `saved to ${event.file}` : 'not applied'}${event.reason ? ` (${event.reason})` : ''}._`);
         break;
       case 'session.interrupted':
         out.push(`_Interrupted: ${event.reason}._`);

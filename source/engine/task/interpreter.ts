@@ -63,8 +63,9 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promi
   try {
     info = JSON.parse(result.stdout.trim().split('\n').pop() ?? '');
   } catch {
+    const said = (result.stderr || result.stdout).trim().slice(0, 500);
     throw new TenetError(
-      `Python interpreter ${chosen} did not run: ${(result.stderr || result.stdout).trim().slice(0, 500)}`,
+      `Python interpreter ${chosen} did not run${said ? `: ${said}` : `: it exited with code ${result.exitCode ?? '?'} and printed nothing (is it a Python interpreter?)`}`,
       'pass --python with a working Python 3 interpreter',
     );
   }

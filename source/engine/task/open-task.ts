@@ -1,12 +1,13 @@
-import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { TenetError } from '../errors';
+import { join } from 'node:path';
 import { LOCAL, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
+import { TenetError } from '../errors';
 import { encodeSource } from '../python/source-text';
+import { moduleSyntaxError } from '../python/syntax-error';
+import { repositoryFolder } from '../util/checked-paths';
 import { Workspace } from '../workspace/workspace';
 import { checkPython, choosePython, type PythonInfo } from './interpreter';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
@@ -37,10 +38,7 @@ export interface OpenTask {
 }
 
 export async function openTask(options: TaskOptions): Promise<OpenTask> {
-  const repoDir = resolve(options.repo);
-  if (!existsSync(repoDir) || !statSync(repoDir).isDirectory()) {
-    throw new TenetError(`Repository folder ${repoDir} does not exist.`, 'pass --repo with the root folder of a Python repository');
-  }
+  const repoDir = repositoryFolder(options.repo);
   const env = options.env ?? process.env;
   const resolved = await resolveTarget(repoDir, options.target);
   const target = await prepareTarget(resolved, options.blank ? 'blank' : 'stub');
@@ -51,7 +49,8 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   // checkout a package named like a module pytest imports (`calendar/`, `email/`) would be
   // imported, and its bytecode written, there.
   const checkDir = await mkdtemp(join(tmpdir(), 'tenet-python-check-'));
-  const probeSandbox = new LocalSandbox(checkDir, env);
+  const passEnv = spec.kind === 'local' ? (spec.passEnv ?? []) : [];
+  const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
   const [copied, checked] = await Promise.allSettled([
     Workspace.create(repoDir, { keep: options.keepWorkspace ?? false }),
     checkPython(probeSandbox, choosePython(repoDir, options.python, env)),
@@ -65,12 +64,29 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
     throw checked.reason;
   }
   await writeStart(workspace, target);
-  const sandbox = new LocalSandbox(workspace.root, env);
+  const sandbox = new LocalSandbox(workspace.root, env, passEnv);
   const dispose = async () => {
     await sandbox.dispose();
     await workspace.dispose();
   };
+  try {
+    await refuseBrokenModule(target, sandbox, checked.value);
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
   return { repoDir, target, workspace, sandbox, python: checked.value, dispose };
+}
+
+/**
+ * A target module that does not compile fails every test that imports it, for a reason that has
+ * nothing to do with the target: say where it breaks instead of running the suite for nothing.
+ */
+async function refuseBrokenModule(target: PreparedTarget, sandbox: Sandbox, python: PythonInfo): Promise<void> {
+  const problem = await moduleSyntaxError(target.originalText, { sandbox, python: { executable: python.path } });
+  if (!problem) return;
+  const [where] = problem.split('\n');
+  throw new TenetError(`${target.file} does not compile (${where}), so no test can import it:\n${problem.split('\n').slice(1).join('\n')}`, `fix the syntax error at ${target.file}:${/line (\d+)/.exec(where ?? '')?.[1] ?? '?'}, then run tenet again`);
 }
 
 /** Benchmark mode: from here on the workspace holds the blank, never the ground truth. */
@@ -89,6 +105,7 @@ async function openInContainer(options: TaskOptions, repoDir: string, target: Pr
     await writeStart(workspace, target);
     sandbox = await openSandbox(spec, workspace.root, options.session ?? 'adhoc', env);
     const python = await checkPython(sandbox, options.python ? { executable: options.python, origin: '--python' } : { executable: 'python3', origin: `the image ${spec.image}` });
+    await refuseBrokenModule(target, sandbox, python);
     const opened = sandbox;
     const dispose = async () => {
       await opened.dispose();

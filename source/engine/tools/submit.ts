@@ -2,10 +2,10 @@ import { dirname, posix } from 'node:path';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parsePython } from '../python/parser';
-import { encodeSource, readSource } from '../python/source-text';
+import { decodeSource, encodeSource } from '../python/source-text';
 import { RejectedCode, replaceFunction, cleanCode } from '../task/replace-function';
 import type { ToolContext } from './context';
-import { describeSyntaxError } from './syntax-error';
+import { describeSyntaxError } from '../python/syntax-error';
 import { defineTool, ToolInputError } from './tool';
 
 export interface AppliedImplementation {
@@ -19,7 +19,7 @@ export interface AppliedImplementation {
 export async function applyImplementation(ctx: ToolContext, code: string): Promise<AppliedImplementation> {
   const problem = await describeSyntaxError(cleanCode(code), ctx);
   if (problem) throw new ToolInputError(`The code does not parse (Python syntax error at ${problem}).\nFix it and submit the whole function again.`);
-  const source = readSource(ctx.workspace.path(ctx.target.file));
+  const source = decodeSource(await ctx.workspace.read(ctx.target.file));
   let submission;
   try {
     submission = await replaceFunction(source.text, ctx.target.qualname, ctx.target.startLine, code);
@@ -27,10 +27,15 @@ export async function applyImplementation(ctx: ToolContext, code: string): Promi
     if (error instanceof RejectedCode) throw new ToolInputError(error.message);
     throw error;
   }
-  await ctx.workspace.write(ctx.target.file, encodeSource({ text: submission.text, encoding: source.encoding }));
+  await writeTarget(ctx, submission.text);
+  return submission;
+}
+
+/** Writes the target's module in the workspace (in its encoding), in the sandbox and the index. */
+export async function writeTarget(ctx: ToolContext, text: string): Promise<void> {
+  await ctx.workspace.write(ctx.target.file, encodeSource({ text, encoding: ctx.target.source.encoding }));
   await ctx.sandbox.syncFile(ctx.target.file);
   await ctx.index.update(ctx.target.file);
-  return submission;
 }
 
 export const submitImplementation = defineTool({

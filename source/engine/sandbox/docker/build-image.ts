@@ -63,6 +63,18 @@ async function trim(root: string): Promise<void> {
   if (existsSync(locales)) for (const name of readdirSync(locales)) if (name !== 'locale.alias') await rm(join(locales, name), { recursive: true, force: true });
 }
 
+/** Docker's reference grammar: `[host[:port]/]path[/path…][:tag]`, path parts lower-case. */
+const COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
+const REFERENCE = new RegExp(`^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?${COMPONENT}(?:/${COMPONENT})*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$`);
+
+/** An image name Docker accepts, checked before a minute of building. */
+export function checkedTag(tag: string): string {
+  if (!REFERENCE.test(tag)) {
+    throw new TenetError(`--tag ${JSON.stringify(tag)} is not an image name Docker accepts.`, 'use lower-case letters, digits and . _ - in the name, and at most one :tag, e.g. --tag myteam/tenet-python:3.11');
+  }
+  return tag;
+}
+
 /**
  * `tenet image build`: the default image, made offline from Debian packages — debootstrap a
  * minimal bookworm with python3 and python3-pytest into a folder, trim it, and `docker import` it.
@@ -70,7 +82,7 @@ async function trim(root: string): Promise<void> {
  */
 export async function buildImage(options: ImageBuildOptions = {}): Promise<{ tag: string; sizeBytes: number; seconds: number }> {
   const started = Date.now();
-  const tag = options.tag ?? DEFAULT_IMAGE;
+  const tag = checkedTag(options.tag ?? DEFAULT_IMAGE);
   if (process.getuid?.() !== 0) throw new TenetError('Building the image needs root (debootstrap creates device files and owners).', 'run `sudo tenet image build`, or use --image with an image you have');
   if (!['/usr/sbin/debootstrap', '/usr/bin/debootstrap'].some((p) => existsSync(p))) {
     throw new TenetError('debootstrap is not installed.', 'apt-get install -y debootstrap');
@@ -80,6 +92,7 @@ export async function buildImage(options: ImageBuildOptions = {}): Promise<{ tag
   const packages = ['python3', 'python3-pytest', ...(options.packages ?? [])];
   const root = await mkdtemp(join(tmpdir(), 'tenet-rootfs-'));
   const unregister = onShutdown(() => void rm(root, { recursive: true, force: true }));
+  let tar: ReturnType<typeof spawn> | undefined;
   try {
     options.onLine?.(`debootstrap ${options.suite ?? 'bookworm'} from ${mirror} with ${packages.join(', ')}`);
     await run('debootstrap', ['--variant=minbase', `--include=${packages.join(',')}`, options.suite ?? 'bookworm', root, mirror], options.onLine);
@@ -88,7 +101,7 @@ export async function buildImage(options: ImageBuildOptions = {}): Promise<{ tag
     await mkdir(join(root, 'workspace'), { recursive: true });
     await chown(join(root, 'workspace'), 65534, 65534);
     options.onLine?.(`docker import as ${tag}`);
-    const tar = spawn('tar', ['-C', root, '--numeric-owner', '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    tar = spawn('tar', ['-C', root, '--numeric-owner', '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const [repo, version] = tag.includes(':') ? [tag.slice(0, tag.lastIndexOf(':')), tag.slice(tag.lastIndexOf(':') + 1)] : [tag, 'latest'];
     const stream = (await docker.importImage(tar.stdout as never, { repo, tag: version, changes: ['ENV HOME=/tmp', 'ENV LANG=C.UTF-8', 'WORKDIR /workspace'] } as never)) as unknown as NodeJS.ReadableStream;
     await new Promise<void>((resolve, reject) => {
@@ -101,6 +114,8 @@ export async function buildImage(options: ImageBuildOptions = {}): Promise<{ tag
     const info = await docker.getImage(tag).inspect();
     return { tag, sizeBytes: info.Size, seconds: (Date.now() - started) / 1000 };
   } finally {
+    // A refused import leaves tar blocked on a pipe nobody reads: it would keep tenet alive.
+    tar?.kill();
     unregister();
     await rm(root, { recursive: true, force: true });
   }

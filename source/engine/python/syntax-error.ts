@@ -1,6 +1,9 @@
 import type { Node } from 'web-tree-sitter';
-import { parsePython } from '../python/parser';
-import type { ToolContext } from './context';
+import type { Sandbox } from '../sandbox/sandbox';
+import { parsePython } from './parser';
+
+/** Where Python can be asked: the task's sandbox and interpreter. */
+type PythonAt = { sandbox: Sandbox; python: { executable: string } };
 
 export interface SyntaxErrorAt {
   /** 1-based. */
@@ -65,7 +68,7 @@ const COMPILE = [
 ].join('\n');
 
 /** Python's own verdict, from the task's interpreter in the sandbox; undefined when it could not be asked. */
-async function pythonSyntaxError(text: string, ctx: Pick<ToolContext, 'sandbox' | 'python'>): Promise<SyntaxErrorAt | 'ok' | undefined> {
+async function pythonSyntaxError(text: string, ctx: PythonAt): Promise<SyntaxErrorAt | 'ok' | undefined> {
   try {
     const result = await ctx.sandbox.run([ctx.python.executable, '-c', COMPILE], { input: text, timeoutMs: 15_000, maxOutputBytes: 4096 });
     const out = result.stdout.trim();
@@ -86,11 +89,24 @@ async function pythonSyntaxError(text: string, ctx: Pick<ToolContext, 'sandbox' 
  * why, which is what the model would see running the code. Without an answer from Python, the
  * position comes from the tree (see treeSitterSyntaxError).
  */
-export async function describeSyntaxError(text: string, ctx?: Pick<ToolContext, 'sandbox' | 'python'>): Promise<string | undefined> {
+export async function describeSyntaxError(text: string, ctx?: PythonAt): Promise<string | undefined> {
   const fromTree = await treeSitterSyntaxError(text);
   if (!fromTree) return undefined;
   const fromPython = ctx ? await pythonSyntaxError(text, ctx) : undefined;
-  const at = fromPython && fromPython !== 'ok' ? fromPython : fromTree;
+  return describeAt(text, fromPython && fromPython !== 'ok' ? fromPython : fromTree);
+}
+
+/**
+ * A module of the repository that does not compile, with the task's Python as the judge (tree-
+ * sitter only decides whether to ask it, so grammar it does not know yet is no false alarm).
+ */
+export async function moduleSyntaxError(text: string, ctx: PythonAt): Promise<string | undefined> {
+  if (!(await treeSitterSyntaxError(text))) return undefined;
+  const fromPython = await pythonSyntaxError(text, ctx);
+  return fromPython && fromPython !== 'ok' ? describeAt(text, fromPython) : undefined;
+}
+
+function describeAt(text: string, at: SyntaxErrorAt): string {
   const source = text.split('\n')[at.line - 1] ?? '';
   const indent = /^\s*/.exec(source)![0].length;
   const caret = ' '.repeat(Math.max(0, Math.min(at.column - 1, source.length) - indent));

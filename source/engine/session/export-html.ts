@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { installRoot } from '../assets';
+import { escapeHtml } from '../bench/report-escape';
+import type { EngineEvent } from '../events';
+import { proposeFor } from '../thm/propose';
+import type { ThmReport } from '../protocol/thm-report';
+import { submissionDiffs, type SubmissionDiff } from './page-diffs';
+
+/**
+ * `tenet export --format html`: one page that replays a session in any browser, offline. The
+ * page's script and style are plain files under ./page (read at run time from the installation,
+ * like the prompts), inlined here; the session goes in as JSON. Nothing is fetched: a
+ * Content-Security-Policy allows exactly the two inline blocks (by hash) and no connection, so a
+ * model's output that smuggles in markup can neither run nor phone home even if it got past the
+ * escaping.
+ */
+
+/** The page's script, in the order it is concatenated (later files use what earlier ones define). */
+const SCRIPT_FILES = ['text.js', 'timeline.js', 'diff-view.js', 'cards.js', 'sidebar.js', 'player.js'];
+
+export interface SessionPageData {
+  format: 'tenet-session-page';
+  id: string;
+  events: readonly EngineEvent[];
+  /** Each submission's diff, by its event's index. */
+  diffs: Record<number, SubmissionDiff>;
+  /** THM's proposal for the T the developer settled on, by the approval event's index (when T changed). */
+  proposals: Record<number, string[]>;
+  generator: string;
+}
+
+const pageDir = () => join(installRoot(), 'source', 'engine', 'session', 'page');
+
+/**
+ * JSON that can sit inside a `<script>` element: `<`, `>` and `&` become \u escapes (valid in
+ * JSON strings, and never needed outside them), so no `</script>` or `<!--` can end or bend the
+ * block; U+2028/2029 too, which older parsers read as line ends.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(join(installRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * A developer who changes T is shown THM's proposal for the new T (as the TUI does): the
+ * recorded `proposed` is the one for the report's T, and a new T alone is no override.
+ */
+function proposalsForChosenT(events: readonly EngineEvent[]): Record<number, string[]> {
+  const proposals: Record<number, string[]> = {};
+  let report: ThmReport | undefined;
+  events.forEach((event, index) => {
+    if (event.type === 'thm.report') report = event.report;
+    if (event.type === 'thm.approval' && report && event.T !== null && event.T !== report.T) proposals[index] = proposeFor(report, event.T);
+  });
+  return proposals;
+}
+
+export function sessionPage(id: string, events: readonly EngineEvent[]): string {
+  const dir = pageDir();
+  const style = readFileSync(join(dir, 'page.css'), 'utf8');
+  const script = `(() => {\n'use strict';\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
+  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), generator: `tenet ${version()}`.trim() };
+  const start = events.find((e) => e.type === 'session.start');
+  const title = `tenet session ${id}${start?.type === 'session.start' ? ` · ${start.target}` : ''}`;
+  const policy = [`default-src 'none'`, `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="${escapeHtml(data.generator)}">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<style>${style}</style>
+</head>
+<body>
+<noscript><p class="noscript">This page replays a tenet session with JavaScript, which is off. The session's events are in the page's source, as JSON.</p></noscript>
+<div id="app"></div>
+<script type="application/json" id="tenet-session">${jsonForScript(data)}</script>
+<script>${script}</script>
+</body>
+</html>
+`;
+}

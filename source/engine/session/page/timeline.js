@@ -1,0 +1,151 @@
+// The session as cards and stops. A card is what the page draws — a model turn, a tool call with
+// its output, a submission, a decision — and gathers the events that belong to it. A stop is a
+// position the player can be at: the index of an event after which something new is worth
+// seeing. Streamed text, pytest's per-test lines and the debugger's output are never stops; they
+// are folded into the stop that completes them. Positions are event indices, so a card that spans
+// several stops (a tool call that waits for the developer's approval) shows exactly what had
+// happened by then.
+
+const QUIET = new Set(['model.request', 'model.delta', 'tool.call', 'debugger.input', 'debugger.output', 'debugger.entry', 'thm.phase', 'thm.collected', 'thm.test']);
+
+const OWN_CARD = {
+  'session.start': 'session',
+  'thm.approval': 'approval',
+  'tests.hidden': 'hidden',
+  'index.ready': 'index',
+  'agent.phase': 'phase',
+  submission: 'submission',
+  'tests.submission': 'tests-submission',
+  'tests.run': 'tests',
+  'command.approval': 'command',
+  'patch.decision': 'patch',
+  result: 'result',
+  warning: 'note',
+  error: 'note',
+  'session.interrupted': 'note',
+  'session.resumed': 'note',
+};
+
+const isHuman = (value) => value === 'human' || value === 'developer' || value === 'user';
+
+/** An event of a type this page does not know is the developer's when a field says so (`who: 'human'`…). */
+const looksHuman = (event) => ['who', 'by', 'from', 'author', 'role'].some((key) => isHuman(event && event[key]));
+
+/** What the developer decided or said: the scrubber marks these, and `d` jumps to them. */
+function isDecision(card, event) {
+  switch (card.kind) {
+    case 'approval':
+    case 'command':
+      return isHuman(event.by);
+    case 'human-debugger':
+    case 'patch':
+      return true;
+    case 'unknown':
+      return looksHuman(event);
+    default:
+      return false;
+  }
+}
+
+/** A human's line in the debugger is a decision, and a stop of its own. */
+const humanDebuggerEntry = (event) => event.type === 'debugger.entry' && event.entry && isHuman(event.entry.who);
+
+function buildTimeline(events) {
+  const cards = [];
+  const stops = [];
+  /** The card each event belongs to (by index). */
+  const cardOf = [];
+  let turn = null;
+  let thm = null;
+  let debuggerSink = null;
+  let openTool = null;
+  const tools = new Map();
+
+  const open = (kind, index, extra) => {
+    const card = { kind, first: index, index: cards.length, events: [], ...extra };
+    cards.push(card);
+    return card;
+  };
+  const add = (card, index) => {
+    card.events.push(index);
+    cardOf[index] = card.index;
+    return card;
+  };
+
+  events.forEach((event, i) => {
+    const type = event && event.type;
+    switch (type) {
+      case 'model.request':
+        turn = add(open('turn', i), i);
+        break;
+      case 'model.delta':
+      case 'model.retry':
+        turn = add(turn || open('turn', i), i);
+        break;
+      case 'model.response':
+        add(turn || open('turn', i), i);
+        turn = null;
+        break;
+      case 'tool.call': {
+        const card = add(open('tool', i, { name: event.name }), i);
+        tools.set(event.id, card);
+        openTool = card;
+        break;
+      }
+      case 'tool.result': {
+        const card = tools.get(event.id);
+        add(card || open('tool', i, { name: event.name }), i);
+        tools.delete(event.id);
+        if (openTool === card) openTool = null;
+        break;
+      }
+      case 'debugger.input':
+        // The agent's commands belong to its tool call; the developer's (a takeover) are a card.
+        if (isHuman(event.who)) debuggerSink = add(open('human-debugger', i), i);
+        else debuggerSink = add(openTool || open('debugger', i), i);
+        break;
+      case 'debugger.output':
+        debuggerSink = add(debuggerSink || openTool || open('debugger', i), i);
+        break;
+      case 'debugger.entry':
+        if (humanDebuggerEntry(event)) add(debuggerSink && debuggerSink.kind === 'human-debugger' ? debuggerSink : open('human-debugger', i), i);
+        else add(debuggerSink || openTool || open('debugger', i), i);
+        debuggerSink = null;
+        break;
+      case 'thm.start':
+        thm = add(open('thm', i), i);
+        break;
+      case 'thm.phase':
+      case 'thm.collected':
+      case 'thm.test':
+        thm = add(thm || open('thm', i), i);
+        break;
+      case 'thm.report':
+        add(thm || open('thm', i), i);
+        thm = null;
+        break;
+      case 'tests.run':
+        // The agent's own run_tests: its grid goes with the call that ran it.
+        if (event.purpose === 'agent' && openTool) add(openTool, i);
+        else add(open('tests', i), i);
+        break;
+      default:
+        add(open(OWN_CARD[type] || 'unknown', i), i);
+    }
+    const quiet = QUIET.has(type) && !humanDebuggerEntry(event);
+    const done = type === 'agent.phase' && event.phase === 'done';
+    if (!quiet && !done) stops.push(i);
+  });
+  // A session cut off mid-stream (killed while the model was answering) still ends on its last event.
+  if (events.length && stops[stops.length - 1] !== events.length - 1) stops.push(events.length - 1);
+  return { cards, stops, cardOf };
+}
+
+/** How many of a card's events had happened at position `pos` (its events are in order). */
+function eventsAt(card, pos) {
+  const list = card.events;
+  if (list[list.length - 1] <= pos) return list.length;
+  let n = 0;
+  while (n < list.length && list[n] <= pos) n++;
+  return n;
+}

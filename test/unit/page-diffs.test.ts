@@ -1,0 +1,47 @@
+import { sampleConfig } from '../ui/helpers';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../source/engine/events';
+import { functionIn, startingFunction, submissionDiffs } from '../../source/engine/session/page-diffs';
+import { ROOT } from '../helpers/fixtures';
+
+const demo = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as EngineEvent);
+
+const submission = (code: string, ok = true): EngineEvent => ({ type: 'submission', code, ok, message: '' });
+
+describe("the session page's submission diffs", () => {
+  it('finds the stub the agent started from in the task prompt (the demo: signature, docstring, raise)', () => {
+    const stub = startingFunction(demo)!;
+    expect(stub.split('\n')[0]).toBe('def tax_for(amount, region, category="standard"):');
+    expect(stub.split('\n').at(-1)).toBe('    raise NotImplementedError');
+    expect(stub).not.toContain('def gross');
+  });
+
+  it('compares the first submission with the stub and each later one with the one before', () => {
+    const diffs = submissionDiffs(demo);
+    const [first, second] = Object.values(diffs);
+    expect(first).toMatchObject({ against: 'stub', number: 1 });
+    expect(first!.hunks.flatMap((h) => h.lines)).toContain('-    raise NotImplementedError');
+    expect(second).toMatchObject({ against: 'previous submission', number: 2, added: 1, removed: 1 });
+    expect(second!.hunks.flatMap((h) => h.lines).filter((l) => /^[+-]/.test(l))).toEqual(['-        rates = RATES[region]', '+        rates = RATES[region.upper()]']);
+  });
+
+  it('a rejected submission is compared with what stayed in place, and is not the next one’s base', () => {
+    const start: EngineEvent = { type: 'session.start', sessionId: 's', target: 'm.py::f', mode: 'blank', strategy: 'tenet', model: 'x', modelLabel: 'x', provider: 'x', repo: '/r', config: sampleConfig() };
+    const events = [start, submission('def f():\n    return 1\n'), submission('def f(:\n', false), submission('def f():\n    return 2\n')];
+    const diffs = submissionDiffs(events);
+    expect(diffs[1]!.against).toBe('unknown');
+    expect(diffs[2]!.hunks.flatMap((h) => h.lines)).toContain('-    return 1');
+    expect(diffs[3]!.hunks.flatMap((h) => h.lines).filter((l) => /^[+-]/.test(l))).toEqual(['-    return 1', '+    return 2']);
+  });
+
+  it('cuts a function with a signature over several lines and its decorators out of a module', () => {
+    const module = ['import x', '', '@cache', 'def f(', '    a,', '    b,', '):', '    """Doc."""', '', '    return a', '', '', 'def g():', '    pass'].join('\n');
+    expect(functionIn(module, 'f')).toBe(['@cache', 'def f(', '    a,', '    b,', '):', '    """Doc."""', '', '    return a'].join('\n'));
+    expect(functionIn(module, 'h')).toBeUndefined();
+  });
+});
