@@ -1,8 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ProviderSettings } from './openai-provider';
-import { withRetries } from './retry';
-import { StreamWatch } from './stream-watch';
-import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+import { SdkModel, type ProviderSettings } from './sdk-model';
+import type { StreamWatch } from './stream-watch';
+import type { CallOptions, ModelRequest, ModelResponse } from './types';
 import type { Message, ToolCall } from '../protocol/messages';
 
 type WireMessage = Anthropic.MessageParam;
@@ -22,7 +21,7 @@ function parseInput(raw: string): Record<string, unknown> {
  * Anthropic wants strict user/assistant alternation and tool results as user content blocks: tool
  * results and the prompt that follows them become one user message.
  */
-export function toAnthropicMessages(messages: Message[]): WireMessage[] {
+function toAnthropicMessages(messages: Message[]): WireMessage[] {
   const wire: { role: 'user' | 'assistant'; content: Block[] }[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]) => {
     const last = wire[wire.length - 1];
@@ -43,31 +42,14 @@ export function toAnthropicMessages(messages: Message[]): WireMessage[] {
 }
 
 /** Anthropic messages with tool_use / tool_result blocks, streamed. */
-export class AnthropicModel implements Model {
+export class AnthropicModel extends SdkModel<Anthropic> {
   readonly provider = 'anthropic';
-  readonly label: string;
-  private readonly client: Anthropic;
 
-  constructor(private readonly settings: ProviderSettings) {
-    this.label = settings.baseUrl ? `${settings.model} (Anthropic API at ${settings.baseUrl})` : `${settings.model} (Anthropic)`;
-    this.client = new Anthropic({
-      apiKey: settings.apiKey,
-      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-      maxRetries: 0,
-      timeout: settings.timeoutMs,
-    });
+  constructor(settings: ProviderSettings) {
+    super(settings, { vendor: 'Anthropic', server: 'Anthropic API at ' }, (options) => new Anthropic(options));
   }
 
-  get name(): string {
-    return this.settings.model;
-  }
-
-  complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
-    return withRetries(() => this.once(request, options), this.settings.retry, options);
-  }
-
-  private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
-    const watch = new StreamWatch(this.settings.timeoutMs, options.signal);
+  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse> {
     let content = '';
     let stopReason = '';
     let stopped = false;

@@ -1,31 +1,28 @@
-/** USD per million tokens, input and output, for models tenet knows (prefix match on the name). */
+/** USD per million tokens, input and output. */
 export type Price = { input: number; output: number };
 
-export const PRICES: Record<string, Price> = {
-  'gpt-4o-mini': { input: 0.15, output: 0.6 },
-  'gpt-4o': { input: 2.5, output: 10 },
-  'gpt-4.1-nano': { input: 0.1, output: 0.4 },
-  'gpt-4.1-mini': { input: 0.4, output: 1.6 },
-  'gpt-4.1': { input: 2, output: 8 },
-  'gpt-5': { input: 1.25, output: 10 },
-  'gpt-5-mini': { input: 0.25, output: 2 },
-  'gpt-5-nano': { input: 0.05, output: 0.4 },
-  o1: { input: 15, output: 60 },
-  'o1-mini': { input: 1.1, output: 4.4 },
-  o3: { input: 2, output: 8 },
-  'o3-mini': { input: 1.1, output: 4.4 },
-  'o4-mini': { input: 1.1, output: 4.4 },
-  'deepseek-chat': { input: 0.27, output: 1.1 },
-  'deepseek-v3': { input: 0.27, output: 1.1 },
-  'deepseek-reasoner': { input: 0.55, output: 2.19 },
-  'claude-opus-4': { input: 15, output: 75 },
-  'claude-sonnet-4': { input: 3, output: 15 },
-  'claude-3-7-sonnet': { input: 3, output: 15 },
-  'claude-3-5-sonnet': { input: 3, output: 15 },
-  'claude-haiku-4': { input: 1, output: 5 },
-  'claude-3-5-haiku': { input: 0.8, output: 4 },
-  scripted: { input: 0, output: 0 },
-};
+/** Models tenet knows the price of, by price: input, output, then the name prefixes that cost that. */
+const TABLE: [input: number, output: number, ...models: string[]][] = [
+  [0.15, 0.6, 'gpt-4o-mini'],
+  [2.5, 10, 'gpt-4o'],
+  [0.1, 0.4, 'gpt-4.1-nano'],
+  [0.4, 1.6, 'gpt-4.1-mini'],
+  [2, 8, 'gpt-4.1', 'o3'],
+  [1.25, 10, 'gpt-5'],
+  [0.25, 2, 'gpt-5-mini'],
+  [0.05, 0.4, 'gpt-5-nano'],
+  [15, 60, 'o1'],
+  [1.1, 4.4, 'o1-mini', 'o3-mini', 'o4-mini'],
+  [0.27, 1.1, 'deepseek-chat', 'deepseek-v3'],
+  [0.55, 2.19, 'deepseek-reasoner'],
+  [15, 75, 'claude-opus-4'],
+  [3, 15, 'claude-sonnet-4', 'claude-3-7-sonnet', 'claude-3-5-sonnet'],
+  [1, 5, 'claude-haiku-4'],
+  [0.8, 4, 'claude-3-5-haiku'],
+  [0, 0, 'scripted'],
+];
+
+const PRICES: Record<string, Price> = Object.fromEntries(TABLE.flatMap(([input, output, ...models]) => models.map((model) => [model, { input, output }])));
 
 /** The price of a model: the configured override, else the longest known prefix of its name. */
 export function priceOf(model: string, overrides: Record<string, Price> = {}): Price | undefined {

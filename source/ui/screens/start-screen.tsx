@@ -6,7 +6,7 @@ import { windowStart } from '../components/lines';
 import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
-import { useKeys } from '../components/use-keys';
+import { helpKey, useKeys } from '../components/use-keys';
 
 export interface StartChoice {
   target: string;
@@ -50,13 +50,9 @@ export function StartScreen({ repo, functions: given, modelLabel, modelProblem, 
   }, [query, functions]);
   useKeys(
     (input, key) => {
-      if (help) {
-        if (input === '?' || key.escape) setHelp(false);
-        return;
-      }
       // No function name has a `?`: it is the help key here too.
-      if (input === '?') setHelp(true);
-      else if (key.escape) exit();
+      if (helpKey(help, setHelp, input, key)) return;
+      if (key.escape) exit();
       else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
       else if (key.downArrow) setCursor((c) => Math.min(matches.length - 1, c + 1));
       else if (key.tab) setBlank((b) => !b);

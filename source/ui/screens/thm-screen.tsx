@@ -15,7 +15,7 @@ import { useKeys } from '../components/use-keys';
 type Row = { kind: 'cluster'; index: number } | { kind: 'test'; nodeid: string; cluster: number | null } | { kind: 'heading'; text: string };
 
 /** The rows of the picker: clusters (expandable to their tests), then tests that never reached the target. */
-export function pickerRows(report: ThmReport, expanded: ReadonlySet<number>): Row[] {
+function pickerRows(report: ThmReport, expanded: ReadonlySet<number>): Row[] {
   const rows: Row[] = [];
   report.clusters.forEach((cluster, index) => {
     rows.push({ kind: 'cluster', index });
