@@ -1,6 +1,7 @@
 import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import { proposeFor } from '../engine/thm/propose';
+import { expandTabs } from './components/line-editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 
 /**
@@ -248,7 +249,8 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
       debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? '(Pdb) ' : '$ '}${event.input}` }]);
       break;
     case 'debugger.output':
-      debuggerText(state, event.chunk.replace(/\r/g, '').split('\n').filter((l, i, all) => l || i < all.length - 1).map((text) => ({ who: 'output' as const, text })));
+      // Tabs as spaces: the pane counts columns, and pdb's `l` output is full of them.
+      debuggerText(state, expandTabs(event.chunk.replace(/\r/g, '')).split('\n').filter((l, i, all) => l || i < all.length - 1).map((text) => ({ who: 'output' as const, text })));
       break;
     case 'debugger.entry':
       state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';

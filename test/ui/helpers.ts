@@ -3,7 +3,7 @@ import type { ThmReport } from '../../source/engine/protocol/thm-report';
 
 export const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
-export const KEYS = { up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', space: ' ', tab: '\t', backspace: '\u007F' };
+export const KEYS = { pageUp: '\u001B[5~', pageDown: '\u001B[6~', home: '\u001B[H', end: '\u001B[F', ctrlC: '\u0003', up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', space: ' ', tab: '\t', backspace: '\u007F' };
 
 const test = (nodeid: string, chain: string[]) => ({
   nodeid, reached: chain.length > 0, chain, chainLines: chain.map(() => 1), depth: chain.length ? chain.length - 1 : null, caller: chain.length ? chain[chain.length - 2]! : null,
@@ -65,3 +65,23 @@ export function largeReport(clusters = 12, depth = 4): ThmReport {
   }
   return { ...base, target: 'pkg/algorithms/shortest_paths/generic.py::has_path', T: 3, failing, clusters: groups, selected: groups.slice(0, 3).map((g) => g.representative), counts: { ...base.counts, collected: 4000, passed: 4000 - failing.length, failing: failing.length, unreached: 0 } };
 }
+
+/**
+ * Waits until `check` holds (a frame shows what a key should have drawn), polling: on a loaded
+ * machine a fixed pause is sometimes too short. Throws with the last frame after `timeoutMs`.
+ */
+export async function until(check: () => boolean, describe: () => string = () => '', timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out; the last frame:\n${describe()}`);
+    await tick(10);
+  }
+  // A frame is drawn before React runs the effects that subscribe the new components to keys:
+  // let them run (React schedules them with setImmediate), so the next key is not lost.
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  await tick(0);
+}
+
+/** Waits until the last frame contains `text` (or matches it). */
+export const frameShows = (lastFrame: () => string | undefined, text: string | RegExp, timeoutMs?: number) =>
+  until(() => (typeof text === 'string' ? (lastFrame() ?? '').includes(text) : text.test(lastFrame() ?? '')), () => lastFrame() ?? '', timeoutMs);

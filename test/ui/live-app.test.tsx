@@ -8,7 +8,7 @@ import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
 import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
-import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
+import { frameShows, KEYS, sampleConfig, sampleReport, tick } from './helpers';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-ui-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -61,7 +61,7 @@ describe('the live app', () => {
     ui.unmount();
   });
 
-  it('asks before a shell command: y once, a always, e with a reason, Esc stops', async () => {
+  it('asks before a shell command: y once, a always, e with a reason, Esc denies, x stops after asking', async () => {
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);
     const once = controller.approveCommand('ls -la');
@@ -82,9 +82,15 @@ describe('the live app', () => {
     expect(ui.lastFrame()).toContain('Why not? not here');
     ui.stdin.write(KEYS.enter);
     expect(await denied).toEqual({ run: false, reason: 'not here' });
-    const stopped = controller.approveCommand('make');
+    const escaped = controller.approveCommand('make');
     await tick(60);
     ui.stdin.write(KEYS.escape);
+    expect(await escaped).toEqual({ run: false, reason: '' });
+    const stopped = controller.approveCommand('make');
+    await frameShows(ui.lastFrame, 'x stop the agent');
+    ui.stdin.write('x');
+    await frameShows(ui.lastFrame, 'Stop the agent and evaluate what it has? y/N');
+    ui.stdin.write('y');
     expect(await stopped).toEqual({ stop: true });
     const always = controller.approveCommand('pwd');
     await tick(60);

@@ -9,7 +9,9 @@ import { capItem, itemLines, TranscriptItemView } from '../components/transcript
 import type { Prompt, Takeover } from '../controller';
 import { hintRows, keyHint } from '../keys';
 import type { TranscriptItem, ViewState } from '../view-state';
-import { CancelledPrompt, CommandPrompt, DebuggerPane, Footer, footerRows, Header, HEADER_ROWS, promptRows } from './agent-parts';
+import { Footer, footerRows, Header, HEADER_ROWS } from './agent-parts';
+import { CancelledPrompt, CommandPrompt, promptRows } from './agent-prompts';
+import { DebuggerPane } from './debugger-pane';
 import { TddPanel, tddPanelRows, testFileLines } from './tdd-panel';
 import { useKeys } from '../components/use-keys';
 
@@ -26,6 +28,8 @@ export interface AgentScreenProps {
   height: number;
   allowAlways(): void;
   onSend(line: string): void;
+  /** Esc on an empty pdb line in a takeover. */
+  onHandBack?(): void;
   /**
    * `replay`: no <Static> (stepping back must take lines away): the earlier items that fit are
    * drawn in the live part, above the latest; no prompts.
@@ -56,7 +60,7 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, mode = 'live', onViewer }: AgentScreenProps) {
+export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer }: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
   const [showDebugger, setShowDebugger] = useState(true);
   const [viewer, setViewer] = useState<Viewer>(undefined);
@@ -141,7 +145,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         </Box>
       ) : null}
       {given.tdd && tdd ? <TddPanel tdd={tdd} width={width} rows={given.tdd} /> : null}
-      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} /> : null}
+      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} /> : null}
       {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} /> : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
       {replay ? <Footer view={view} takeover="off" keys={[]} /> : <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={keys} />}

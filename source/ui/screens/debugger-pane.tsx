@@ -1,0 +1,65 @@
+import { Box, Text } from 'ink';
+import { useMemo } from 'react';
+import { shortEnd } from '../components/lines';
+import { FieldText, useLineEditor } from '../components/text-field';
+import type { Takeover } from '../controller';
+import type { DebuggerLine, ViewState } from '../view-state';
+
+/** The lines the developer typed in this session, oldest first: the pdb line's ↑ ↓ history. */
+export function typedLines(lines: readonly DebuggerLine[]): string[] {
+  return lines.filter((line) => line.who === 'human').map((line) => line.text.replace(/^(\(Pdb\) |\$ )/, ''));
+}
+
+export interface DebuggerPaneProps {
+  view: ViewState;
+  takeover: Takeover;
+  width: number;
+  /** Rows of the pane, its border and title included. */
+  rows: number;
+  /** A line for the live session; a pasted block comes as one call per line, in order. */
+  onSend(line: string): void;
+  /** Esc on an empty line: the session goes back to the agent. */
+  onHandBack(): void;
+}
+
+/**
+ * The live debugger session. In a takeover the last row is the developer's line: it takes pastes
+ * (a block of several lines is sent line by line, each waiting for the prompt), ↑ ↓ bring back
+ * earlier lines, Ctrl+A/E/U/W edit; Esc clears the line, and on an empty line hands back.
+ */
+export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack }: DebuggerPaneProps) {
+  const history = useMemo(() => typedLines(view.debugger.lines), [view.debugger.lines]);
+  const active = takeover === 'active';
+  const line = useLineEditor({
+    active,
+    newlines: 'lines',
+    history,
+    onSubmit: onSend,
+    intercept: (_input, key, empty) => {
+      if (!key.escape) return false;
+      if (empty) onHandBack();
+      else line.clear();
+      return true;
+    },
+  });
+  const prompt = view.debugger.mode === 'pdb' ? '(Pdb) ' : '$ ';
+  const shown = view.debugger.lines.slice(-Math.max(0, rows - 3 - (active ? 1 : 0)));
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={active ? 'green' : 'gray'} paddingX={1}>
+      <Text bold wrap="truncate">
+        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''} {active ? '· yours: Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program, Esc hands back' : ''}
+      </Text>
+      {shown.map((entry, i) => (
+        <Text key={i} wrap="truncate" color={entry.who === 'human' ? 'green' : entry.who === 'agent' ? 'magenta' : undefined}>
+          {shortEnd(entry.text, width - 4) || ' '}
+        </Text>
+      ))}
+      {active ? (
+        <Text wrap="truncate">
+          <Text color="green">{prompt}</Text>
+          <FieldText state={line.state} width={width - 4 - prompt.length} />
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
