@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { describeError, EXIT, fileProblem, TenetError } from './engine/errors';
 import { SESSION_STATUSES } from './engine/session/status';
 import { ProviderError } from './engine/model/types';
+import { printable } from './engine/terminal-text';
 
 /** Everything after `--tests` belongs to pytest, in every command that takes it. */
 export function splitTestArgs(argv: string[]): { own: string[]; tests: string[] | undefined } {
@@ -52,7 +53,8 @@ function withSandboxOptions(command: Command): Command {
     .option('--memory <size>', 'with docker: memory limit of the container, e.g. 2g (default 4g)')
     .addOption(new Option('--cpus <n>', 'with docker: CPU limit (default: all cores)').argParser(positiveNumber('--cpus')))
     .addOption(new Option('--pids <n>', 'with docker: process limit (default 1024)').argParser(positiveInt('--pids')))
-    .option('--network', 'with docker: give the container a network (off by default)');
+    .option('--network', 'with docker: give the container a network (off by default)')
+    .option('--pass-env <name>', "let this variable of tenet's environment through to the sandbox's processes (repeatable); secrets and provider variables are left out otherwise", (value: string, previous: string[]) => [...previous, value], [] as string[]);
 }
 
 function sandboxFlags(opts: Record<string, unknown>) {
@@ -65,6 +67,7 @@ function sandboxFlags(opts: Record<string, unknown>) {
     cpus: opts.cpus as number | undefined,
     pids: opts.pids as number | undefined,
     network: opts.network as boolean | undefined,
+    passEnv: opts.passEnv as string[] | undefined,
   };
 }
 
@@ -488,11 +491,11 @@ export async function main(argv: string[]): Promise<number> {
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.pass;
     if (code?.startsWith('commander.')) return EXIT.badInput;
     if (error instanceof ProviderError) {
-      process.stderr.write(`tenet: the model provider failed: ${error.message}\n  fix: check the API key, --model and --base-url, or try again later\n`);
+      process.stderr.write(`tenet: the model provider failed: ${printable(error.message)}\n  fix: check the API key, --model and --base-url, or try again later\n`);
       return EXIT.provider;
     }
     const known = error instanceof TenetError ? error : fileProblem(error);
-    process.stderr.write(`tenet: ${describeError(known ?? error)}\n`);
+    process.stderr.write(`tenet: ${printable(describeError(known ?? error))}\n`);
     return known ? known.exitCode : EXIT.fail;
   }
   return exitCode;

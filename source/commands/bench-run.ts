@@ -12,6 +12,7 @@ import type { TestStage, Strategy, Selection } from '../engine/protocol/settings
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { THM_DEFAULTS } from '../engine/thm/run-thm';
+import { printable } from '../engine/terminal-text';
 
 export interface BenchRunCommandOptions {
   tasksFile: string;
@@ -61,7 +62,7 @@ function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: Bench
       stream.write(`\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${summary}${p.running.length ? ` · running ${p.running.join(', ')}` : ''}`);
       if (p.done === p.total) stream.write('\n');
     } else if (p.last) {
-      stream.write(`${p.last.pass ? 'PASS' : 'FAIL'} ${p.last.taskId} (${p.last.error ? `error: ${p.last.error}` : p.last.stopReason}, ${clock(p.last.wallMs)}) · ${summary}\n`);
+      stream.write(`${p.last.pass ? 'PASS' : 'FAIL'} ${p.last.taskId} (${p.last.error ? `error: ${printable(p.last.error)}` : p.last.stopReason}, ${clock(p.last.wallMs)}) · ${summary}\n`);
     }
   };
 }

@@ -54,7 +54,10 @@ export function formatThmReport(report: ThmReport): string {
   const unreached = report.failing.filter((f) => !f.reached);
   if (unreached.length) {
     out.push('', `Failing without reaching the target (${unreached.length}; not clustered)`);
-    for (const test of unreached.slice(0, 10)) out.push(`  ${test.nodeid}: ${test.message.split('\n')[0]!.slice(0, 120)}`);
+    for (const test of unreached.slice(0, 10)) {
+      const through = test.failsThrough ? `fails through ${test.failsThrough} (cached by pytest): ` : '';
+      out.push(`  ${test.nodeid}: ${through}${test.message.split('\n')[0]!.slice(0, 120)}`);
+    }
     if (unreached.length > 10) out.push(`  … and ${unreached.length - 10} more`);
   }
   if (report.alreadyFailing.length) {

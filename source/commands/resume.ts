@@ -15,6 +15,7 @@ import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
 import { DEMO } from './demo';
 import { runCommand } from './run';
 import { root, warn } from './sessions';
+import { printable, printableJson } from '../engine/terminal-text';
 
 function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {
   const start = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
@@ -173,14 +174,14 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   if (error) divergences.push({ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` });
   if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${responses.length} answers`, now: 'the run ended before using all of them' });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ session: session.id, rerun: sessionId, divergences })}\n`);
+    process.stdout.write(`${printableJson({ session: session.id, rerun: sessionId, divergences })}\n`);
   } else if (!divergences.length) {
     const tools = events.filter((e) => e.type === 'tool.result').length;
     const runs = events.filter((e) => e.type === 'tests.run').length;
     process.stdout.write(`No divergence: THM's selection, ${tools} tool outputs, ${runs} test runs and the result match session ${session.id} (rerun saved as ${sessionId}).\n`);
   } else {
     process.stdout.write(`${divergences.length} divergence${divergences.length === 1 ? '' : 's'} from session ${session.id} (rerun saved as ${sessionId}):\n`);
-    for (const d of divergences) process.stdout.write(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`);
+    for (const d of divergences) process.stdout.write(printable(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`));
   }
   return divergences.length ? 1 : 0;
 }

@@ -20,6 +20,7 @@ import { SessionRecorder } from '../engine/session/recorder';
 import { THM_DEFAULTS } from '../engine/thm/run-thm';
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import { printable, printableJson } from '../engine/terminal-text';
 import { progressLine } from './progress-line';
 import { textPrinter } from './run-printer';
 
@@ -199,11 +200,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (!finishedRun) process.stderr.write(`\n${resumeHint(prepared, options)}`);
   });
   const progress = options.json ? undefined : progressLine();
-  const print = options.json ? undefined : textPrinter((text) => process.stdout.write(text));
+  const print = options.json ? undefined : textPrinter((text) => process.stdout.write(printable(text)));
   const sink = (event: EngineEvent) => {
     if (options.json) {
       // Deltas are many and small; the response event carries the full text.
-      if (event.type !== 'model.delta' && event.type !== 'debugger.output') process.stdout.write(`${JSON.stringify(event)}\n`);
+      if (event.type !== 'model.delta' && event.type !== 'debugger.output') process.stdout.write(`${printableJson(event)}\n`);
       return;
     }
     progress?.onEvent(event);

@@ -4,6 +4,8 @@ import { loadConfig } from '../engine/config/config';
 import { buildIndex } from '../engine/index/build-index';
 import { createModel } from '../engine/model/create-model';
 import { loadScript } from '../engine/model/scripted';
+import type { FileIndex } from '../engine/index/types';
+import { decoratorExpression, overloadSpellings } from '../engine/python/overloads';
 import { DEMO } from './demo';
 import { runCommand, type RunCommandOptions } from './run';
 
@@ -25,9 +27,7 @@ export async function startCommand(options: { repo?: string; sessionsDir?: strin
   // The screen comes up at once; the function list follows when the index is built (or loaded).
   const functions = async () => {
     const { index } = await buildIndex(repo, { cacheKeyDir: repo });
-    return index.files
-      .filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|conftest\.py$/.test(f.path))
-      .flatMap((f) => f.functions.map((fn) => `${f.path}::${fn.qualname}`));
+    return targetChoices(index.files);
   };
   const { startTui } = await importTui(() => import('../ui/launch'));
   const choice = await startTui({ repo, functions, ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
@@ -44,4 +44,18 @@ export async function startCommand(options: { repo?: string; sessionsDir?: strin
     ...(fallback ? { fallbackScript: fallback, fallbackScriptFile: DEMO.script() } : {}),
   };
   return runCommand(run);
+}
+
+/**
+ * The start screen's rows: one per function a target can name, outside the tests. `@overload`
+ * stubs are not targets, and a name defined twice (a property's getter and setter) is one row.
+ */
+export function targetChoices(files: readonly Pick<FileIndex, 'path' | 'functions' | 'imports'>[]): string[] {
+  const rows = files
+    .filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|conftest\.py$/.test(f.path))
+    .flatMap((f) => {
+      const overloads = overloadSpellings(f.imports);
+      return f.functions.filter((fn) => !fn.decorators.some((d) => overloads.has(decoratorExpression(d)))).map((fn) => `${f.path}::${fn.qualname}`);
+    });
+  return [...new Set(rows)];
 }

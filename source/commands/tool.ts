@@ -6,6 +6,7 @@ import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
 import { callTool } from '../engine/tools/call-tool';
 import { toolDefinition, TOOLS } from '../engine/tools/registry';
 import { closestNames } from '../engine/util/closest';
+import { printable, printableJson } from '../engine/terminal-text';
 
 export interface ToolCommandOptions {
   name?: string;
@@ -81,7 +82,7 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
     }
     toolbox = await openToolbox(task, { selectedTests: selected });
     const outcome = await callTool(tool.name, args, toolbox.ctx);
-    process.stdout.write(options.json ? `${JSON.stringify(outcome)}\n` : `${outcome.text}\n`);
+    process.stdout.write(options.json ? `${printableJson(outcome)}\n` : `${printable(outcome.text)}\n`);
     return outcome.ok ? 0 : 2;
   } finally {
     toolbox?.dispose();

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import sys
+import types
 
 COMPREHENSIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
 STATEMENT = '__import__("_tenet_probe").hit()'  # what tenet writes into the target
@@ -50,6 +51,7 @@ class State:
         self.entry_codes = None  # callable(item) -> (test codes, fixture codes); set by the plugin
         self.on_hit = None  # callable(ctx, chain, entry_kind); set by the plugin
         self.on_child_start = None  # callable(), run in the blank twin when it resumes; set by the plugin
+        self.before_fork = None  # callable(ctx) -> False where a blank run would not reach this call; set by the plugin
         self.blank_phases = set()  # in the blank twin: the phases (ctx.phase) in which the target was called
         self.noted_subprocess = False
 
@@ -208,8 +210,11 @@ def _main_thread_stack():
     return _stack(sys._current_frames().get(ident))
 
 
-def record_chain(target_frame, ctx):
+def record_chain(target_frame, ctx, target_record=None):
     """The frames from the entry (test, fixture or collected module) down to the target.
+
+    ``target_record`` stands for the target when it has no frame yet (a call probe: the frame
+    given is the probe's own, called where the target was called).
 
     The target reached in another thread: the entry is the test or fixture the main thread is in,
     followed by the whole stack of that thread (threading's own frames included, as every frame
@@ -251,7 +256,9 @@ def record_chain(target_frame, ctx):
         entry_kind = "module" if ctx.kind == "collect" else "other"
     if entry_index is None:
         entry_index = 0
-    return head + [_frame_record(frames[i]) for i in range(entry_index, -1, -1)], entry_kind
+    records = [_frame_record(frames[i]) for i in range(entry_index, 0, -1)]
+    records.append(target_record or _frame_record(frames[0]))
+    return head + records, entry_kind
 
 
 def _note_subprocess_hit():
@@ -360,37 +367,147 @@ def _may_fork():
 def hit():
     """First statement of the target while THM runs."""
     __tracebackhide__ = True  # pytest leaves this frame out of failure reports
+    if _arrive(sys._getframe(1)):
+        raise NotImplementedError
+
+
+def _arrive(frame, target_record=None):
+    """The target was called (``frame`` is its own, or a call probe's): record the chain the first
+    time in a test, fork in fork mode. True when the caller must behave as the blank target (this
+    process is a blank twin)."""
     if state.in_child:
         state.blank_phases.add(getattr(state.ctx, "phase", None))
-        raise NotImplementedError
+        return True
     ctx = state.ctx
     if ctx is None:
         if not state.in_pytest:
             _note_subprocess_hit()
-        return
+        return False
     fixture = ctx.fixtures[-1] if ctx.fixtures else None
     if ctx.chain is not None and (fixture is None or id(fixture) in state.fixture_chains):
-        return  # the common case, without the lock
+        return False  # the common case, without the lock
     with _lock:
         need_test = ctx.chain is None
         need_fixture = fixture is not None and id(fixture) not in state.fixture_chains
         if not (need_test or need_fixture):
-            return
-        recorded = record_chain(sys._getframe(1), ctx)
+            return False
+        recorded = record_chain(frame, ctx, target_record)
         if need_fixture:
             state.fixture_chains[id(fixture)] = recorded
         if need_test:
             ctx.chain, ctx.entry_kind = recorded
             ctx.hit_fixture = fixture
     if not need_test:
-        return
+        return False
     if state.on_hit is not None:
         state.on_hit(ctx, recorded[0], recorded[1])
     if state.mode == "fork" and ctx.kind == "test" and hasattr(os, "fork"):
+        if state.before_fork is not None and not state.before_fork(ctx):
+            return False  # the plugin decides this test's blank outcome without a twin
         if not _may_fork():
             ctx.needs_blank = True
-            return
-        _fork(ctx, sys._getframe(1))
+            return False
+        _fork(ctx, frame)
         if state.in_child:
             state.blank_phases.add(getattr(ctx, "phase", None))
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Targets whose call runs none of their body: generators, async generators, coroutines.
+#
+# Their first statement runs at the first next()/send()/await, by then the frame that called the
+# target may be gone (`list(adjacent(...))` iterates what `adjacent` returned). THM's chain is the
+# stack at the call, so tenet wraps such a target in a call probe instead of putting hit() in its
+# body: ``@__import__("_tenet_probe").calls(LINE)`` on a free line above it, or around its
+# innermost decorator (``after``), or, with neither, ``rebind`` at the end of the module.
+
+_CO_ASYNC = 0x80 | 0x100 | 0x200  # CO_COROUTINE, CO_ITERABLE_COROUTINE, CO_ASYNC_GENERATOR
+
+
+async def _blank_coroutine():
+    raise NotImplementedError
+
+
+class _CallProbe:
+    """Stands in for the target: records the chain when called, then calls it (or, in a blank
+    twin, does what the blank does). It keeps the function's ``__code__`` and other attributes,
+    so ``inspect.isgeneratorfunction`` / ``iscoroutinefunction`` and signatures answer as for the
+    function itself, and binds to instances as a function does."""
+
+    def __init__(self, func, line):
+        for name in ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__",
+                     "__defaults__", "__kwdefaults__", "__code__", "__globals__", "__closure__"):
+            try:
+                setattr(self, name, getattr(func, name))
+            except AttributeError:
+                pass
+        self.__dict__.update(getattr(func, "__dict__", {}))
+        self.__wrapped__ = func
+        self._tenet_func = func
+        self._tenet_line = line
+        self._tenet_record = None
+
+    def _tenet_target(self):
+        if self._tenet_record is None:
+            code = self._tenet_func.__code__
+            qualname = getattr(code, "co_qualname", None) or self._tenet_func.__qualname__
+            if code.co_filename.startswith("<"):
+                qualname = generated_name(code.co_filename, qualname)[1]
+            self._tenet_record = {
+                "name": display_path(code.co_filename) + "::" + qualname,
+                "line": self._tenet_line,
+                "comprehension": False,
+            }
+        return self._tenet_record
+
+    def __call__(self, *args, **kwargs):
+        __tracebackhide__ = True
+        if _arrive(sys._getframe(), self._tenet_target()):
+            # As the blank would: a blanked generator is a plain function (it raises at the call),
+            # a blanked `async def` still returns a coroutine, which raises when awaited.
+            if self._tenet_func.__code__.co_flags & _CO_ASYNC:
+                return _blank_coroutine()
             raise NotImplementedError
+        return self._tenet_func(*args, **kwargs)
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        return types.MethodType(self, obj)
+
+    def __repr__(self):
+        return repr(self._tenet_func)
+
+
+def calls(line):
+    """Decorator: the target (no other decorator) wrapped in a call probe."""
+    return lambda func: _CallProbe(func, line)
+
+
+def after(decorator, line):
+    """Stands for the target's innermost decorator: the probe goes between it and the function."""
+    return lambda func: decorator(_CallProbe(func, line))
+
+
+def rebind(namespace, qualname, line):
+    """At the end of the target's module: replace the module-level function or method by its probe."""
+    *path, name = qualname.split(".")
+    owner = None
+    try:
+        for part in path:
+            owner = namespace[part] if owner is None else vars(owner)[part]
+        holder = namespace if owner is None else vars(owner)
+        current = holder[name]
+    except (KeyError, TypeError):
+        return
+    kind = type(current) if isinstance(current, (staticmethod, classmethod)) else None
+    func = current.__func__ if kind else current
+    if not hasattr(func, "__code__"):
+        return
+    probe = _CallProbe(func, line)
+    if owner is None:
+        namespace[name] = kind(probe) if kind else probe
+    else:
+        setattr(owner, name, kind(probe) if kind else probe)

@@ -31,6 +31,7 @@ import traceback
 
 import pytest
 
+import _tenet_cached as cached
 import _tenet_probe as probe
 
 MARK = "\x1etenet:"
@@ -108,7 +109,9 @@ def _entry_codes(item):
     for defs in getattr(info, "name2fixturedefs", {}).values():
         for fixturedef in defs:
             code = _code_of(getattr(fixturedef, "func", None))
-            if code is not None:
+            # pytest's own fixtures that call xunit methods (setup_module, setUpClass) are not
+            # entries: the methods they call are, below.
+            if code is not None and not probe.is_framework(code.co_filename):
                 fixture_codes.add(code)
     holders = [(getattr(item, "cls", None), _XUNIT), (getattr(item, "module", None), _XUNIT_MODULE)]
     for holder, names in holders:
@@ -132,6 +135,7 @@ class _Context:
         self.chain = None
         self.entry_kind = None
         self.fixtures = []  # fixture definitions being set up right now, innermost last
+        self.set_up = set()  # ids of the fixture definitions whose setup ran during this test
         self.hit_fixture = None  # the fixture being set up at the first call, if any
         self.module_file = None  # for a module collector: the module's real path
         self.phase = None  # "setup", "call" or "teardown" while the test runs
@@ -229,9 +233,14 @@ def _select_shard(items, index, count):
     return [item for u, unit in enumerate(units) if owner[u] == index for item in unit]
 
 
+_order = {}  # node id -> place in the run order of the whole scope (the same in every shard)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(session, config, items):
     total = len(items)
+    for index, item in enumerate(items):
+        _order[item.nodeid] = index
     kept = list(items)
     if _ONLY is not None:
         kept = [item for item in kept if _wanted(item.nodeid)]
@@ -289,6 +298,10 @@ def _shown_source(source):
 
 
 def _failure_text(excinfo):
+    return _failure_text_of(excinfo.type, excinfo.value, excinfo.tb)
+
+
+def _failure_text_of(etype, value, tb):
     """A short, pytest-like failure report: the frames from the test on, and the exception.
 
     Built here from the raw traceback with linecache only: pytest's own short style parses the
@@ -296,7 +309,6 @@ def _failure_text(excinfo):
     pytest's internals.
     """
     frames = []
-    tb = excinfo.tb
     while tb is not None:
         frames.append((tb.tb_frame, tb.tb_lineno))
         tb = tb.tb_next
@@ -312,8 +324,8 @@ def _failure_text(excinfo):
         source = _shown_source(linecache.getline(code.co_filename, lineno).strip())
         if source:
             lines.append("    " + source)
-    exception = "".join(traceback.format_exception_only(excinfo.type, excinfo.value)).rstrip()
-    message = exception.splitlines()[0] if exception else excinfo.typename
+    exception = "".join(traceback.format_exception_only(etype, value)).rstrip()
+    message = exception.splitlines()[0] if exception else etype.__name__
     lines.extend("E   " + line for line in exception.splitlines())
     if len(lines) > 80:
         lines = lines[:20] + ["[... %d lines cut by tenet ...]" % (len(lines) - 60)] + lines[-40:]
@@ -415,8 +427,11 @@ class _TestState:
         self.failures = {}  # phase -> (message, text) from the raw exception
 
     def add(self, report):
-        if report.when == "call" and getattr(report, "wasxfail", None) is not None:
-            self.outcome = "xfailed" if report.skipped else "xpassed"
+        if getattr(report, "wasxfail", None) is not None and (report.skipped or report.when == "call"):
+            # xfail marks turn a failure in any phase into xfailed (an error in setup too).
+            if self.outcome in ("passed", "skipped"):
+                self.outcome = "xfailed" if report.skipped else "xpassed"
+                self.phase = report.when
         elif report.failed and self.outcome not in ("failed", "error"):
             self.outcome = "failed" if report.when == "call" else "error"
             self.phase = report.when
@@ -432,7 +447,7 @@ class _TestState:
 
 _tests = {}
 _items = {}
-_fixture_blank = {}  # fork mode: id(fixturedef) -> the twin's result when that fixture's setup failed blank
+_fixture_blank = {}  # fork mode: id(fixturedef) -> how its setup ended in a blank twin (see _tenet_cached)
 _hits_offset = 0
 
 
@@ -484,6 +499,7 @@ def pytest_fixture_setup(fixturedef, request):
     ctx = _state.ctx
     if ctx is not None:
         ctx.fixtures.append(fixturedef)
+        ctx.set_up.add(id(fixturedef))
     try:
         yield
     finally:
@@ -517,6 +533,9 @@ def pytest_runtest_logreport(report):
             # Teardown failed without calling the target: perhaps only because the parent had
             # already torn the same things down (a file removed twice). A real blank run decides.
             result["unsure"] = True
+        item, ctx = _items.get(report.nodeid), state.context
+        if item is not None and ctx is not None:
+            result["fixtures"] = cached.fixture_outcomes(item, ctx.set_up, _failure_text_of)
         probe.send_child_result(result)
 
 
@@ -556,6 +575,25 @@ def _child_started():
 _state.on_child_start = _child_started
 
 
+def _before_fork(ctx):
+    """Fork mode, at a test's first call of the target: fork a twin only where a blank run would
+    get. Not when a wider fixture of the test, cached from an earlier test, called the target: the
+    blank run stops this test at that fixture (or a real blank run must decide), unless the call
+    is in a wider fixture that pytest sets up before it."""
+    through = cached.cached_through(ctx.item, ctx.set_up, _state.fixture_chains)
+    if through is None:
+        return True
+    current = ctx.fixtures[-1] if ctx.fixtures else None
+    if ctx.phase == "setup" and current is not None and cached.scope_of(current) != "function":
+        order = list(cached.closure(ctx.item))
+        if current in order and order.index(current) < order.index(through):
+            return True
+    return False
+
+
+_state.before_fork = _before_fork
+
+
 def _collect_twin(ctx):
     """Fork mode, in the parent: let the blank twin run, and read its outcome."""
     twin = ctx.fork
@@ -591,17 +629,6 @@ def _collect_twin(ctx):
         return None
 
 
-def _cached_fixture(item):
-    """A test whose fixture reached the target in an earlier test (cached scope) reached it too."""
-    info = getattr(item, "_fixtureinfo", None)
-    for name in getattr(item, "fixturenames", ()):
-        for fixturedef in getattr(info, "name2fixturedefs", {}).get(name, ()):
-            recorded = _state.fixture_chains.get(id(fixturedef))
-            if recorded is not None:
-                return fixturedef, recorded
-    return None, (None, None)
-
-
 def _subprocess_hits():
     """Node ids noted by subprocesses that called the target since the last look."""
     global _hits_offset
@@ -621,17 +648,34 @@ def pytest_runtest_logfinish(nodeid, location):
         return
     ctx = state.context
     chain, entry_kind = (ctx.chain, ctx.entry_kind) if ctx is not None else (None, None)
-    blank, needs_blank = None, False
+    blank, needs_blank, fails_through = None, False, None
+    item = _items.get(nodeid)
     if ctx is not None and ctx.fork is not None:
         blank = _collect_twin(ctx)
         needs_blank = blank is None or bool(blank.get("unsure"))
-        if blank and blank["outcome"] == "error" and blank["phase"] == "setup" and ctx.hit_fixture is not None:
-            _fixture_blank[id(ctx.hit_fixture)] = blank
-    if chain is None and nodeid in _items:
-        fixturedef, (chain, entry_kind) = _cached_fixture(_items[nodeid])
-        if chain is not None and _FORK:
-            blank = _fixture_blank.get(id(fixturedef))
-            needs_blank = blank is None
+        for key, outcome in ((blank or {}).pop("fixtures", None) or {}).items():
+            _fixture_blank[int(key)] = outcome
+    elif item is not None:
+        # A wider fixture that called the target in an earlier test: pytest hands this test its
+        # cached value or error (see _tenet_cached.py).
+        through = cached.cached_through(item, ctx.set_up if ctx is not None else (), _state.fixture_chains)
+        if through is not None:
+            error = _fixture_blank.get(id(through)) if _FORK else None
+            if isinstance(error, dict):
+                blank = cached.blank_outcome(item, state.outcome, state.phase, error)
+                needs_blank = blank is None
+            elif _FORK:
+                needs_blank = True  # the blank fixture's value is not the parent's: run it blank
+            if chain is None or isinstance(error, dict):
+                chain, entry_kind = None, None
+                fails_through = cached.entry_name(through, _state.fixture_chains)
+    # Which wider fixture's cache decides whether this test reached the target: with shards, each
+    # process sets it up for its own first user; tenet keeps the first in the whole run's order.
+    cache_fixture = None
+    if fails_through is not None:
+        cache_fixture = through
+    elif chain is not None and ctx.hit_fixture is not None and cached.scope_of(ctx.hit_fixture) != "function":
+        cache_fixture = ctx.hit_fixture
     if _FORK and (_normalize(nodeid) in _subprocess_hits() or (ctx is not None and ctx.needs_blank)):
         needs_blank = True
     _emit({
@@ -646,6 +690,12 @@ def pytest_runtest_logfinish(nodeid, location):
         "durationMs": round((time.monotonic() - state.started) * 1000, 1),
         "chain": chain,
         "entryKind": entry_kind,
+        "failsThrough": fails_through,
+        "cache": None if cache_fixture is None or item is None else {
+            "key": cached.cache_key(cache_fixture, item),
+            "fixture": cached.entry_name(cache_fixture, _state.fixture_chains),
+            "order": _order.get(nodeid, -1),
+        },
         "timedOut": nodeid in _timed_out,
         "blank": blank,
         "needsBlank": needs_blank,

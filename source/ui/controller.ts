@@ -4,6 +4,7 @@ import type { CommandDecision, PatchAnswer } from '../engine/protocol/decisions'
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';
 import { initialView, reduceView, type ViewState } from './view-state';
+import { printableValue, showControls } from '../engine/terminal-text';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */
 export type Prompt =
@@ -92,7 +93,8 @@ export class TuiController implements Pilot {
         this.update({ prompt: undefined }, true);
         resolve(value);
       });
-      this.update({ prompt }, true);
+      // The tests' names and failures, the patch: shown without control sequences or secrets.
+      this.update({ prompt: prompt.kind === 'approve-command' ? prompt : printableValue(prompt) }, true);
     });
   }
 
@@ -115,7 +117,8 @@ export class TuiController implements Pilot {
     if (this.options.autoApproveCommands || this.alwaysAllow) return Promise.resolve({ run: true, auto: true });
     return this.ask<CommandDecision>((resolve) => ({
       kind: 'approve-command',
-      command,
+      // Control characters shown, not hidden: what the developer approves is what runs.
+      command: showControls(command),
       // `a` allows every later command before it answers: the session records that choice.
       resolve: (decision) => resolve('run' in decision && decision.run && this.alwaysAllow ? { run: true, session: true } : decision),
     }));

@@ -3,6 +3,7 @@ import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/eve
 import { proposeFor } from '../engine/thm/propose';
 import { expandTabs } from './components/line-editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
+import { printableValue } from '../engine/terminal-text';
 
 /**
  * What the screens show, folded from engine events by a pure reducer: the same function serves a
@@ -134,7 +135,9 @@ export const propose = proposeFor;
 const stageName = (stage?: RrwStage) => (stage ? stage.replace(/-/g, ' ') : '');
 
 /** Applies one event. Returns a new state object (shallow copies of what changed). */
-export function reduceView(previous: ViewState, event: EngineEvent, now = Date.now()): ViewState {
+export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Date.now()): ViewState {
+  // Model text and tool output reach the screen without terminal control sequences or secrets.
+  const event = printableValue(untrusted);
   const state: ViewState = {
     ...previous,
     thm: { ...previous.thm },

@@ -195,7 +195,8 @@ describe('saved sessions', () => {
         ],
       }),
     );
-    const run = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'scripted', '--script', script, '--tests', 'tests/test_cart.py'], { env });
+    // The sandbox starts without secrets; --pass-env lets this one through, so the tools print it.
+    const run = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'scripted', '--script', script, '--pass-env', 'MY_SERVICE_TOKEN', '--tests', 'tests/test_cart.py'], { env });
     expect(run.code).toBe(0);
     id = new Catalog(dir).list()[0]!.id;
   }, 120_000);

@@ -149,4 +149,22 @@ describe('ThmScreen', () => {
     expect(approved(['t.py::test_direct', 't.py::test_a', 't.py::test_b'])).toEqual([]);
     expect(approved(['t.py::test_direct', 't.py::test_b'])).toMatchObject([{ kind: 'note', tone: 'human', text: expect.stringContaining('proposed for T=3: t.py::test_direct, t.py::test_a, t.py::test_b') }]);
   });
+  it('a test that fails through a cached fixture says which, in its row and under the list', async () => {
+    const report = sampleReport();
+    report.failing.push({ ...report.failing[3]!, nodeid: 't.py::test_cached', failsThrough: 'conftest.py::db', message: 'NotImplementedError' });
+    report.counts = { ...report.counts, failing: 5, unreached: 2 };
+    const prompt = { kind: 'approve-tests' as const, report, resolve: vi.fn() };
+    const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
+    await tick();
+    expect(lastFrame()).toContain('Failing without reaching the target (2)');
+    expect(lastFrame()).toMatch(/t\.py::test_subprocess not reached/);
+    expect(lastFrame()).toMatch(/t\.py::test_cached fails through db/);
+    for (let i = 0; i < 5; i++) {
+      stdin.write(KEYS.down);
+      await tick();
+    }
+    expect(lastFrame()).toMatch(/❯\s+t\.py::test_cached/);
+    expect(lastFrame()).toContain('t.py::test_cached fails through:');
+    expect(lastFrame()).toContain('conftest.py::db, a wider-scoped fixture, called the target in an earlier test');
+  });
 });

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { findFunction } from '../python/function-parts';
 import { parsePython } from '../python/parser';
 import { decodeSource } from '../python/source-text';
 import type { PreparedTarget } from '../task/prepare-target';
 import type { ThmFailingTest } from '../protocol/thm-report';
+import { readInsideSync } from '../workspace/inside';
 
 const WHOLE_MODULE_LINES = 150;
 const AROUND = 25;
@@ -26,7 +25,7 @@ export async function testSource(workspaceRoot: string, nodeid: string): Promise
   const qualname = rest.join('.').replace(/\[.*$/, '');
   let text: string;
   try {
-    text = decodeSource(readFileSync(join(workspaceRoot, file))).text;
+    text = decodeSource(readInsideSync(workspaceRoot, file)).text;
   } catch {
     return undefined;
   }

@@ -3,6 +3,7 @@ import type { Node } from 'web-tree-sitter';
 import { isTestPath } from '../index/repo-index';
 import { listDefinitions, type Definition } from '../python/definitions';
 import { isDocstring, isStubBody } from '../python/function-parts';
+import { isOverloadStub, moduleImports, overloadSpellings } from '../python/overloads';
 import { parsePython } from '../python/parser';
 import { readSource } from '../python/source-text';
 import { listPythonFiles } from '../workspace/walk';
@@ -68,10 +69,12 @@ export async function scanFunctions(repoDir: string, minStatements = MIN_STATEME
         result.excluded['unparsable file'] += functions.length;
         continue;
       }
+      const spellings = overloadSpellings(moduleImports(tree));
+      // Overload stubs do not make a name ambiguous: a target resolves to the implementation.
       const perQualname = new Map<string, number>();
-      for (const d of functions) perQualname.set(d.qualname, (perQualname.get(d.qualname) ?? 0) + 1);
+      for (const d of functions) if (!isOverloadStub(d, spellings)) perQualname.set(d.qualname, (perQualname.get(d.qualname) ?? 0) + 1);
       for (const d of functions) {
-        const exclusion = exclusionOf(d, minStatements);
+        const exclusion = exclusionOf(d, minStatements, spellings);
         if (exclusion) {
           result.excluded[exclusion]++;
           continue;
@@ -94,12 +97,12 @@ export async function scanFunctions(repoDir: string, minStatements = MIN_STATEME
   return result;
 }
 
-export function exclusionOf(d: Definition, minStatements: number): Exclusion | undefined {
+export function exclusionOf(d: Definition, minStatements: number, overloads: ReadonlySet<string> = overloadSpellings([])): Exclusion | undefined {
   // Blanking a nested function blanks a closure its outer function builds: the outer one is the task.
   if (d.qualname.includes('<locals>')) return 'nested';
   const decorators = decoratorNames(d);
   if (decorators.some((name) => /^abstract(method|property|classmethod|staticmethod)$/.test(name))) return 'abstract';
-  if (decorators.includes('overload')) return 'overload';
+  if (isOverloadStub(d, overloads)) return 'overload';
   if (isStubBody(d.node)) return 'stub';
   if (countStatements(d.node.childForFieldName('body')) < minStatements) return 'short';
   return undefined;

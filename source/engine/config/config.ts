@@ -16,6 +16,8 @@ export const configSchema = z
     maxTokens: z.number().int().positive(),
     timeoutSec: z.number().positive(),
     maxRetries: z.number().int().min(1).max(20),
+    /** The longest wait a server's Retry-After gets (seconds); longer ones are cut to it. */
+    maxRetryAfterSec: z.number().min(0),
     prices: z.record(z.string(), price),
     pregenRounds: z.number().int().positive(),
     rrwAttempts: z.number().int().min(0),

@@ -65,7 +65,8 @@ export interface ContainerLimits {
 }
 
 /** Where Python ran, as recorded (no secrets): this machine, or a container of a Docker engine. */
-export type RecordedSandbox = { kind: 'local' } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits };
+/** `passEnv`: the names `--pass-env` let through (never their values). */
+export type RecordedSandbox = ({ kind: 'local' } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits }) & { passEnv?: string[] };
 
 /** Settings a caller adds to the record: the model script's file, a rerun's original, a benchmark's task and host. */
 export interface RecordedExtras {

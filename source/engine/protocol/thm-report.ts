@@ -23,6 +23,13 @@ export interface ThmFailingTest {
   depth: number | null;
   caller: string | null;
   entryKind: EntryKind | null;
+  /**
+   * Not reached because pytest cached the target's work: a module-, class- or session-scoped
+   * fixture (`file::function`, e.g. `tests/conftest.py::db`) called the target in an earlier test,
+   * and this test got its cached error or value without any call. Null otherwise (absent in
+   * sessions saved before tenet reported it).
+   */
+  failsThrough?: string | null;
   /** `failed` (assertion or exception in the test), `error` (setup/teardown, crash, hang), `collection` (module failed to import). */
   outcome: 'failed' | 'error' | 'collection';
   phase: string | null;

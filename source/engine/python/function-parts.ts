@@ -1,5 +1,6 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { listDefinitions, type Definition } from './definitions';
+import { implementations } from './overloads';
 
 /**
  * The pieces of one function definition, as indices into the module text, so it can be blanked,
@@ -26,12 +27,17 @@ export interface FunctionParts {
   bodyIndent: string;
   /** True when the body starts on the header's line (`def f(x): return x`). */
   inlineBody: boolean;
+  /** A generator, async generator or coroutine function: calling it runs none of its body. */
+  deferredBody: boolean;
+  /** The expression of the decorator nearest the `def` (applied first), when there is one. */
+  innermostDecorator?: { start: number; end: number };
 }
 
+/** The function named `qualname` (at `startLine` when given; else its implementation, not an `@overload` stub). */
 export function findFunction(tree: Tree, qualname: string, startLine?: number): Definition | undefined {
-  return listDefinitions(tree).find(
-    (d) => d.kind === 'function' && d.qualname === qualname && (startLine === undefined || d.startLine === startLine),
-  );
+  const named = listDefinitions(tree).filter((d) => d.kind === 'function' && d.qualname === qualname);
+  if (startLine !== undefined) return named.find((d) => d.startLine === startLine);
+  return named.length > 1 ? implementations(named, tree)[0] : named[0];
 }
 
 function lineIndent(text: string, index: number): string {
@@ -64,6 +70,8 @@ export function functionParts(text: string, definition: Definition): FunctionPar
   const headerEnd = inlineBody || !colon ? (colon?.endIndex ?? body.startIndex) : (headerLineEnd === -1 ? text.length : headerLineEnd);
   const defIndent = lineIndent(text, definition.outer.startIndex);
   const bodyIndent = inlineBody ? `${defIndent}    ` : lineIndent(text, bodyFirst.startIndex);
+  const decorators = definition.outer === node ? [] : definition.outer.namedChildren.filter((c) => c?.type === 'decorator');
+  const innermost = decorators[decorators.length - 1]?.namedChildren[0];
   return {
     definition,
     outerStart: definition.outer.startIndex,
@@ -75,7 +83,22 @@ export function functionParts(text: string, definition: Definition): FunctionPar
     defIndent,
     bodyIndent,
     inlineBody,
+    deferredBody: runsNothingWhenCalled(node),
+    ...(innermost ? { innermostDecorator: { start: innermost.startIndex, end: innermost.endIndex } } : {}),
   };
+}
+
+/** `async def`, or a `yield` of its own (not of a nested function or lambda). */
+function runsNothingWhenCalled(node: Node): boolean {
+  if (node.children.some((c) => c?.type === 'async')) return true;
+  const body = node.childForFieldName('body');
+  if (!body) return false;
+  return body.descendantsOfType('yield').some((y) => {
+    for (let up = y?.parent; up; up = up.parent) {
+      if (up.type === 'function_definition' || up.type === 'lambda') return up.startIndex === node.startIndex;
+    }
+    return false;
+  });
 }
 
 /** Signature and docstring, as a RepoCod-style prompt: what a developer writes before the body. */

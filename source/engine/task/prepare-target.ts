@@ -3,7 +3,7 @@ import { findFunction, functionParts, signatureAndDocstring } from '../python/fu
 import { parsePython } from '../python/parser';
 import type { SourceText } from '../python/source-text';
 import type { ResolvedTarget } from './resolve-target';
-import { blankFunction, instrumentFunction } from './rewrite';
+import { blankFunction, instrumentTarget } from './rewrite';
 
 export type TargetMode = 'stub' | 'blank';
 
@@ -18,6 +18,8 @@ export interface PreparedTarget extends ResolvedTarget {
   probedText: string;
   /** Benchmark mode: the original module with the probe in the target, for THM's fork mode. */
   probedOriginalText?: string;
+  /** Why THM's chains for this target may not be taken at its call (see instrumentTarget). */
+  probeNote?: string;
   /** Benchmark mode: the original function (decorators included), kept as ground truth. */
   groundTruth?: string;
   /** Signature and docstring of the target. */
@@ -41,14 +43,17 @@ export async function prepareTarget(target: ResolvedTarget, mode: TargetMode): P
   const prompt = signatureAndDocstring(originalText, parts);
   const startText = mode === 'blank' ? blankFunction(originalText, parts) : originalText;
   const startParts = mode === 'blank' ? await partsOf(startText, target) : parts;
-  const probedText = instrumentFunction(startText, startParts);
+  const probed = instrumentTarget(startText, startParts);
+  const probedOriginal = mode === 'blank' ? instrumentTarget(originalText, parts) : undefined;
+  const probeNote = probedOriginal?.note ?? probed.note;
   return {
     ...target,
     mode,
     originalText,
     startText,
-    probedText,
-    ...(mode === 'blank' ? { probedOriginalText: instrumentFunction(originalText, parts) } : {}),
+    probedText: probed.text,
+    ...(probedOriginal ? { probedOriginalText: probedOriginal.text } : {}),
+    ...(probeNote ? { probeNote } : {}),
     ...(mode === 'blank' ? { groundTruth: originalText.slice(parts.outerStart, parts.end) } : {}),
     prompt,
   };

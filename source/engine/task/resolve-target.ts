@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { TenetError } from '../errors';
 import { listDefinitions, type Definition } from '../python/definitions';
+import { implementations } from '../python/overloads';
 import { parsePython } from '../python/parser';
 import { readSource, type SourceText } from '../python/source-text';
 import { closestNames } from '../util/closest';
@@ -43,7 +44,19 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
   try {
     const definitions = listDefinitions(tree);
     const functions = definitions.filter((d) => d.kind === 'function');
-    const matches = functions.filter((d) => d.qualname === spec.qualname && (spec.line === undefined || covers(d, spec.line)));
+    // `@overload` stubs are signatures, not implementations: the real definition is the target.
+    const real = implementations(functions, tree);
+    const named = functions.filter((d) => d.qualname === spec.qualname);
+    const atLine = spec.line === undefined ? [] : named.filter((d) => covers(d, spec.line!));
+    const stub = atLine.length === 1 && !real.includes(atLine[0]!) ? atLine[0] : undefined;
+    if (stub) {
+      const implementation = real.find((d) => d.qualname === spec.qualname)!;
+      throw new TenetError(
+        `Target ${formatTarget(file, spec.qualname)}@${spec.line} is an @overload stub (a signature for type checkers), not an implementation.`,
+        `name the implementation: --target ${formatTarget(file, spec.qualname)}@${implementation.startLine}, or leave @LINE out`,
+      );
+    }
+    const matches = spec.line === undefined ? real.filter((d) => d.qualname === spec.qualname) : atLine;
     if (matches.length === 1) {
       const found = matches[0]!;
       return { file, qualname: found.qualname, id: formatTarget(file, found.qualname), source, startLine: found.startLine, endLine: found.endLine };

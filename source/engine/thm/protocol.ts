@@ -38,6 +38,14 @@ export type PluginEvent =
       durationMs: number;
       chain: ProbeFrame[] | null;
       entryKind: EntryKind | null;
+      /** Not reached: a wider fixture that called the target in an earlier test (`file::function`), cached by pytest. */
+      failsThrough?: string | null;
+      /**
+       * Set when whether the test reached the target depends on a wider fixture's cache (its first
+       * call was in that fixture's setup, or it fails through it): which cached instance (`key`),
+       * the fixture (`file::function`) and the test's place in the scope's run order.
+       */
+      cache?: { key: string; fixture: string; order: number } | null;
       timedOut: boolean;
       /** Fork mode: the outcome with the target blank (the twin's), when the test reached the target. */
       blank?: (OutcomeInfo & { timedOut?: boolean }) | null;

@@ -8,6 +8,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import type { PythonInfo } from '../task/interpreter';
 import type { PreparedTarget } from '../task/prepare-target';
 import type { Workspace } from '../workspace/workspace';
+import { firstUsersReach } from './cached-fixtures';
 import { clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassResult } from './pytest-pass';
@@ -138,6 +139,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     } else {
       observed = await observeTwoPass(ctx, pass);
     }
+    firstUsersReach(observed.blank);
     return buildReport(ctx, options, observed, { shards, fork, started, timings });
   } finally {
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
@@ -190,7 +192,13 @@ async function observeForked(ctx: ThmContext, pass: Pass): Promise<Observations>
   let collected = probe.collected;
   if ((undecided.length || modules.length) && !probe.timedOut) {
     const rerun = await pass('blank', ctx.target.probedText, 'record', [...undecided, ...modules]);
-    for (const test of rerun.tests.values()) blank.set(test.nodeid, test);
+    for (const test of rerun.tests.values()) {
+      // The outcome is the re-run's; where the target was reached is the whole pass's: a test run
+      // alone sets up a wider fixture itself that, in the whole run, an earlier test set up.
+      const whole = probe.tests.get(test.nodeid);
+      const where = whole?.chain || whole?.failsThrough ? { chain: whole.chain, entryKind: whole.entryKind, failsThrough: whole.failsThrough ?? null, cache: whole.cache ?? null } : {};
+      blank.set(test.nodeid, { ...test, ...where });
+    }
     blankCollectErrors = rerun.collectErrors;
     // A module that fails to import blank takes its tests with it, as in a plain blank run.
     for (const error of blankCollectErrors) {
@@ -221,6 +229,7 @@ function toFailing(test: Observed): ThmFailingTest {
     depth: reached ? chain.length - 1 : null,
     caller: reached ? (directCaller(chain) ?? '(none)') : null,
     entryKind: reached ? test.entryKind : null,
+    failsThrough: !reached && isTest ? (test.failsThrough ?? null) : null,
     outcome: isTest ? (test.outcome === 'failed' ? 'failed' : 'error') : 'collection',
     phase: isTest ? test.phase : 'collect',
     message: test.message,
@@ -248,7 +257,7 @@ function buildReport(
   const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain }));
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
-  const warnings = [...probe.problems];
+  const warnings = [...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
   if (probe.outside.length) {
     const where = probe.outside.map((o) => `${o.module} from ${o.file}`).join(', ');
     const message =

@@ -69,8 +69,16 @@ function failureLines(test: ThmFailingTest, rows: number, width: number): Line[]
   ];
 }
 
-/** The rows under the list saying how the highlighted test reaches the target (its call chain, wrapped). */
+/**
+ * The rows under the list saying how the highlighted test reaches the target (its call chain,
+ * wrapped), or through which cached fixture it fails without reaching it.
+ */
 function chainLines(test: ThmFailingTest, width: number): Line[] {
+  if (!test.reached) {
+    if (!test.failsThrough) return [];
+    const why = `${test.failsThrough}, a wider-scoped fixture, called the target in an earlier test; pytest hands this test its cached result without a call`;
+    return [{ text: '' }, { text: `${shortStart(test.nodeid, width - 20)} fails through:`, dim: true }, ...cap(wrapText(why, width), 4, () => '…').map((text) => ({ text }))];
+  }
   const chain = cap(wrapText(test.chain.join(' → '), width), 4, () => '…');
   return [{ text: '' }, { text: `chain of ${shortStart(test.nodeid, width - 10)}:`, dim: true }, ...chain.map((text) => ({ text }))];
 }
@@ -156,7 +164,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const footer = prompt ? hintRows('thm', width) : ['approved'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
-  const chain = chainOf?.reached ? chainLines(chainOf, width) : [];
+  const chain = chainOf ? chainLines(chainOf, width) : [];
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
   // summary, "Selected", a blank line, the rows; a blank line and the footer at the bottom.
   const room = height - summary.length - 2 - (1 + footer.length);
@@ -196,7 +204,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
           }
           const test = byId.get(row.nodeid);
           const mark = selection.includes(row.nodeid) ? '★' : ' ';
-          const about = test?.reached ? `depth ${test.depth}` : 'not reached';
+          const about = test?.reached ? `depth ${test.depth}` : test?.failsThrough ? `fails through ${test.failsThrough.split('::').pop()}` : 'not reached';
           return (
             <Text key={`t${row.nodeid}`} inverse={at} wrap="truncate">
               {pointer}

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
+import type { ThmReport } from '../../source/engine/protocol/thm-report';
+import { FIXTURES } from '../helpers/fixtures';
+import { DOCKER, DOCKER_PROBLEM } from '../helpers/sandboxes';
+import { thmOn } from '../helpers/thm';
+
+// Issue 12, "Done means": fork mode, two passes (--no-fork) and the Docker sandbox (Debian's
+// Python and pytest 7, fork mode) give the same report on a fixture for each idiom: generator
+// targets, @overload stubs, cached fixtures, xfail and skip marks.
+const CASES: [string, string][] = [
+  ['generators', 'gens/windows.py::windowed'],
+  ['overloads', 'overloads/locate.py::locate_app'],
+  ['cached', 'store/connect.py::connect'],
+  ['xfails', 'xf/parse.py::parse_int'],
+];
+
+const MODES: [string, { fork: boolean; sandbox: SandboxSpec }][] = [
+  ['fork', { fork: true, sandbox: LOCAL }],
+  ['--no-fork', { fork: false, sandbox: LOCAL }],
+  ...(DOCKER_PROBLEM ? [] : [['--sandbox docker', { fork: true, sandbox: DOCKER }] as [string, { fork: boolean; sandbox: SandboxSpec }]]),
+];
+
+/** What must not depend on the mode: every failing test as THM sees it, the clusters, the proposal, the counts. */
+function decision(report: ThmReport) {
+  return {
+    failing: report.failing.map(({ nodeid, reached, chain, caller, depth, entryKind, failsThrough, outcome, phase }) => ({ nodeid, reached, chain, caller, depth, entryKind, failsThrough, outcome, phase })),
+    clusters: report.clusters,
+    selected: report.selected,
+    counts: report.counts,
+  };
+}
+
+describe.each(CASES)('fork, --no-fork and Docker agree on the %s fixture', (fixture, target) => {
+  it(`give the same failing tests, chains, clusters and selection (${MODES.map(([name]) => name).join(', ')})`, async () => {
+    const decisions: [string, ReturnType<typeof decision>][] = [];
+    for (const [name, mode] of MODES) {
+      const { report } = await thmOn(join(FIXTURES, fixture), target, { blank: true, jobs: 1, ...mode });
+      expect(report.fork).toBe(mode.fork);
+      decisions.push([name, decision(report)]);
+    }
+    const [, first] = decisions[0]!;
+    expect(first.failing.length).toBeGreaterThan(0);
+    for (const [name, other] of decisions.slice(1)) expect({ name, ...other }).toEqual({ name, ...first });
+  }, 180_000);
+});
