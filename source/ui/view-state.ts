@@ -1,6 +1,6 @@
-import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import { proposeFor } from '../engine/thm/propose';
+import { lineDiff, startingFunctionIn } from '../engine/session/page-diffs';
 import { expandTabs } from './components/line-editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
@@ -13,8 +13,13 @@ export type TranscriptItem =
   | { id: number; kind: 'model'; text: string; tokensIn: number; tokensOut: number; costUsd: number }
   | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number } }
   | { id: number; kind: 'tests'; purpose: 'validate' | 'evaluate' | 'agent'; outcomes: Record<string, string>; passed: number; total: number }
-  /** TDD: a revision of the agent's tests or of the code, with what changed (a line diff). */
-  | { id: number; kind: 'revision'; side: 'tests' | 'code'; iteration: number; diff: string; added: number; removed: number }
+  /**
+   * A submission of the code (every strategy) or of the agent's tests (TDD), as a line diff against
+   * what it replaced: the code's first against the function as the agent got it (the stub, or the
+   * blanked body), each later one against the one before. `diff`: every line, prefixed `+`, `-` or
+   * a space (`@@` lines between hunks of long code); `iteration`: the TDD test run it came in.
+   */
+  | { id: number; kind: 'revision'; side: 'tests' | 'code'; number: number; against: string; ok: boolean; iteration?: number; diff: string; added: number; removed: number }
   | { id: number; kind: 'phase'; text: string }
   | { id: number; kind: 'note'; text: string; tone: 'info' | 'warning' | 'human' };
 
@@ -23,7 +28,6 @@ export interface TddView {
   iteration: number;
   iterations: number;
   testFile?: { path: string; code: string; versions: number };
-  code?: string;
   /** The agent's tests' latest outcomes (its own run_tests). */
   outcomes: Record<string, string>;
   /** Which side each revision touched, by iteration (0: the tests written first). */
@@ -73,6 +77,10 @@ export interface ViewState {
     retry?: string;
     /** TDD strategies: the agent's test file, its latest outcomes, and what each iteration revised. */
     tdd?: TddView;
+    /** The function as the agent got it (from the task prompt), and its latest accepted submission, with how many there were. */
+    starting?: string;
+    code?: string;
+    submissions: number;
   };
   totals: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
@@ -87,7 +95,7 @@ export interface ViewState {
 
 export const initialView = (): ViewState => ({
   thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0 },
-  agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {} },
+  agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {}, submissions: 0 },
   totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
@@ -107,26 +115,18 @@ function debuggerText(state: ViewState, lines: DebuggerLine[]): void {
   state.debugger = { ...state.debugger, lines: [...state.debugger.lines, ...lines].slice(-DEBUGGER_LINES) };
 }
 
-/** A compact line diff: changed lines with +/-, unchanged ones left out. */
-function lineDiff(before: string, after: string): { diff: string; added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  const lines: string[] = [];
-  for (const part of diffLines(before, after)) {
-    if (!part.added && !part.removed) continue;
-    const rows = part.value.replace(/\n$/, '').split('\n');
-    if (part.added) added += rows.length;
-    else removed += rows.length;
-    lines.push(...rows.map((row) => `${part.added ? '+' : '-'} ${row}`));
-  }
+/** Every line of a diff with its mark; between hunks (long code), their `@@` line. */
+function diffText(before: string, after: string): { diff: string; added: number; removed: number } {
+  const { hunks, added, removed } = lineDiff(before, after);
+  const lines = hunks.flatMap((h) => [...(hunks.length > 1 ? [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`] : []), ...h.lines]);
   return { diff: lines.join('\n'), added, removed };
 }
 
-function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string): void {
-  const tdd = state.agent.tdd!;
-  const { diff, added, removed } = lineDiff(before, after);
-  state.agent.tdd = { ...tdd, revisions: [...tdd.revisions, { iteration: tdd.iteration, side }] };
-  push(state, { kind: 'revision', side, iteration: tdd.iteration, diff, added, removed });
+/** A submission of the code or of the agent's tests becomes a revision item; TDD notes which side its iteration touched. */
+function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string, about: { number: number; against: string; ok: boolean }): void {
+  const tdd = state.agent.tdd;
+  if (tdd && about.ok) state.agent.tdd = { ...tdd, revisions: [...tdd.revisions, { iteration: tdd.iteration, side }] };
+  push(state, { kind: 'revision', side, ...about, ...(tdd ? { iteration: tdd.iteration } : {}), ...diffText(before, after) });
 }
 
 /** THM's proposal for a budget T, as the engine computes it. */
@@ -199,20 +199,25 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
         push(state, { kind: 'phase', text: "Measuring the agent's tests: pass rate, coverage, mutation score" });
       }
       break;
-    case 'tests.submission':
+    case 'tests.submission': {
+      const previous = state.agent.tdd?.testFile;
+      revise(state, 'tests', previous?.code ?? '', event.code, { number: (previous?.versions ?? 0) + 1, against: previous ? 'the previous tests' : 'nothing (a new file)', ok: event.ok });
       if (event.ok && state.agent.tdd) {
-        const previous = state.agent.tdd.testFile;
-        revise(state, 'tests', previous?.code ?? '', event.code);
         state.agent.tdd = { ...state.agent.tdd, testFile: { path: event.path ?? previous?.path ?? 'test_by_agent.py', code: event.code, versions: (previous?.versions ?? 0) + 1 } };
       }
       break;
-    case 'submission':
-      if (event.ok && state.agent.tdd) {
-        revise(state, 'code', state.agent.tdd.code ?? '', event.code);
-        state.agent.tdd = { ...state.agent.tdd, code: event.code };
-      }
+    }
+    case 'submission': {
+      const { code, starting } = state.agent;
+      const against = code !== undefined ? 'the previous submission' : starting === undefined ? 'nothing' : state.session?.mode === 'blank' ? 'the blanked function' : 'the stub';
+      state.agent.submissions++;
+      revise(state, 'code', code ?? starting ?? '', event.code, { number: state.agent.submissions, against, ok: event.ok });
+      // A rejected submission (a syntax error) stays out: the next one is compared with what is in place.
+      if (event.ok) state.agent.code = event.code;
       break;
+    }
     case 'model.request':
+      state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
       state.agent.round = event.round;
       state.agent.live = '';
       state.agent.retry = undefined;
