@@ -95,6 +95,8 @@ export type EngineEvent =
   /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */
   | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string }
   | { type: 'model.delta'; text: string }
+  /** A tool call's arguments streaming in (see ToolDelta): for watching only, never saved (tool.call has them whole). */
+  | { type: 'model.tool-delta'; index: number; name: string; arguments: string }
   | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
   | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; durationMs: number; model: string; stopReason: string }
   | { type: 'tool.call'; id: string; name: string; arguments: string }

@@ -74,7 +74,12 @@ export interface ViewState {
     items: TranscriptItem[];
     /** The selected tests' latest outcomes (validation). */
     tests: Record<string, string>;
-    retry?: string;
+    /** The model call in flight: when it began, and how much it has streamed (text and tool arguments, in characters). */
+    call?: { since: number; chars: number };
+    /** Tool calls of the answer streaming in, by their place in it: the code grows on screen as it is written. */
+    streaming: { index: number; name: string; args: string }[];
+    /** A failed attempt of the call: why, which retry comes, and when. */
+    retry?: { reason: string; attempt: number; of: number; at: number };
     /** TDD strategies: the agent's test file, its latest outcomes, and what each iteration revised. */
     tdd?: TddView;
     /** The function as the agent got it (from the task prompt), and its latest accepted submission, with how many there were. */
@@ -95,7 +100,7 @@ export interface ViewState {
 
 export const initialView = (): ViewState => ({
   thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0 },
-  agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {}, submissions: 0 },
+  agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {}, streaming: [], submissions: 0 },
   totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
@@ -176,6 +181,9 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     }
     case 'agent.phase':
+      // A new phase: no call of the previous one is still running (a cancelled call that stopped the agent).
+      state.agent.call = undefined;
+      state.agent.retry = undefined;
       state.agent.phase = event.phase;
       state.agent.phaseAt = now;
       if (event.phase === 'pregen') {
@@ -221,17 +229,32 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       state.agent.round = event.round;
       state.agent.live = '';
       state.agent.retry = undefined;
+      state.agent.streaming = [];
+      state.agent.call = { since: now, chars: 0 };
       break;
     case 'model.delta':
       state.agent.live += event.text;
+      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.text.length };
       break;
+    case 'model.tool-delta': {
+      const others = state.agent.streaming.filter((c) => c.index !== event.index);
+      const args = (state.agent.streaming.find((c) => c.index === event.index)?.args ?? '') + event.arguments;
+      state.agent.streaming = [...others, { index: event.index, name: event.name, args }].sort((a, b) => a.index - b.index);
+      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.arguments.length };
+      break;
+    }
     case 'model.retry':
+      // The attempt starts over: what it streamed is gone.
       state.agent.live = '';
-      state.agent.retry = `${event.reason}; retry ${event.attempt} of ${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s`;
+      state.agent.streaming = [];
+      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: 0 };
+      state.agent.retry = { reason: event.reason, attempt: event.attempt, of: event.maxAttempts - 1, at: now + event.delayMs };
       break;
     case 'model.response':
       state.agent.live = '';
       state.agent.retry = undefined;
+      state.agent.streaming = [];
+      state.agent.call = undefined;
       state.totals.inputTokens += event.usage.inputTokens;
       state.totals.outputTokens += event.usage.outputTokens;
       state.totals.costUsd += event.costUsd;
@@ -269,6 +292,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       push(state, { kind: 'note', text: event.message, tone: 'warning' });
       break;
     case 'error':
+      state.agent.call = undefined;
       state.warnings = [...state.warnings, event.message];
       push(state, { kind: 'note', text: `Error: ${event.message}`, tone: 'warning' });
       break;
@@ -288,6 +312,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       }
       break;
     case 'result':
+      state.agent.call = undefined;
       state.result = event;
       state.agent.phase = 'done';
       break;

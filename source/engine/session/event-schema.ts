@@ -63,6 +63,7 @@ const shapes = {
   'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional() }),
   'model.request': z.object({ round: num, newMessages: z.array(message), system: str.optional() }),
   'model.delta': z.object({ text: str }),
+  'model.tool-delta': z.object({ index: num, name: str, arguments: str }),
   'model.retry': z.object({ reason: str }),
   'model.response': z.object({ content: str, toolCalls: z.array(toolCall), usage: z.object({ inputTokens: num, outputTokens: num }), costUsd: num, model: str }),
   'tool.call': z.object({ id: str, name: str, arguments: str }),

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { ItemBrowser } from '../components/item-browser';
 import { Lines } from '../components/line-view';
 import { allocate, wrapText, type Claim, type Line } from '../components/lines';
+import { ModelStatus, RetryLine, streamingLines } from '../components/model-status';
 import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines, TranscriptItemView } from '../components/transcript-item';
@@ -106,7 +107,10 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
 
   const debuggerOpen = takeover !== 'off' || (showDebugger && view.debugger.lines.length > 0);
   const currentLines = current ? itemLines(current, width, expanded ? 'expanded' : 'collapsed') : [];
-  const live = view.agent.live ? wrapText(view.agent.live, width) : [];
+  // The answer streaming in: its text, then the tool calls it is writing (their code growing).
+  const live = [...(view.agent.live ? wrapText(view.agent.live, width).map((text): Line => ({ text })) : []), ...streamingLines(view.agent.streaming, width)];
+  // A cancelled call waits for the developer's answer: it is not running.
+  const calling = !!view.agent.call && prompt?.kind !== 'cancelled-call';
   const tests = Object.keys(view.agent.tests).length;
   const tdd = view.agent.tdd;
   const debuggerWant = 3 + Math.min(12, Math.max(3, view.debugger.lines.length)) + (takeover === 'active' ? 1 : 0);
@@ -116,7 +120,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
     takeover: takeover !== 'off' ? { min: 5, want: debuggerWant } : none,
     current: current ? { min: 2, want: currentLines.length } : none,
     retry: view.agent.retry ? { min: 1, want: 1 } : none,
-    live: live.length ? { min: 2, want: 1 + Math.min(live.length, Math.max(3, Math.floor(height / 4))) } : none,
+    live: live.length ? { min: 2, want: 1 + Math.min(live.length, Math.max(3, Math.floor(height / (view.agent.streaming.length ? 3 : 4)))) } : calling ? { min: 1, want: 1 } : none,
     tests: tests ? { min: 3, want: 2 + tests } : none,
     tdd: tdd ? { min: 2, want: tddPanelRows(tdd) } : none,
     debugger: debuggerOpen && takeover === 'off' ? { min: 5, want: Math.min(debuggerWant, 3 + Math.floor(height / 3)) } : none,
@@ -131,11 +135,11 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       <Header view={view} width={width} clock={replay ? 'recorded' : 'wall'} />
       <Lines lines={history} />
       {given.current ? <Lines lines={capItem(currentLines, given.current)} /> : null}
-      {given.retry ? <Text color="yellow" wrap="truncate">model call failed: {view.agent.retry}</Text> : null}
+      {given.retry ? <RetryLine view={view} clock={replay ? 'recorded' : 'wall'} /> : null}
       {given.live ? (
         <Box flexDirection="column">
-          <Text color="magenta">model…</Text>
-          <Lines lines={live.slice(-(given.live - 1)).map((text) => ({ text }))} />
+          {calling ? <ModelStatus view={view} clock={replay ? 'recorded' : 'wall'} /> : <Text color="magenta">model…</Text>}
+          {given.live > 1 ? <Lines lines={live.slice(-(given.live - 1))} /> : null}
         </Box>
       ) : null}
       {given.tests ? (
