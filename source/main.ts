@@ -217,10 +217,12 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--target <file::qualname>', 'the target function')
     .option('--blank', 'benchmark mode: blank the target first, as the agent would see it')
     .option('--arg <key=value>', 'a tool argument (repeatable)', (value: string, previous: string[]) => [...previous, value], [] as string[])
-    .option('--selected <nodeid...>', 'tests run_tests runs (default: THM\'s selection)')
+    .option('--selected <nodeid...>', 'the selected tests: run_tests runs them, the other failing tests are hidden as in a run')
+    .option('--thm', "THM's selection (what run_tests uses without --selected): the other failing tests are hidden")
+    .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")').argParser(budget).default(3))
     .option('--python <path>', 'Python interpreter')
     .option('--json', 'print the outcome as JSON (or, without a name, the tool definitions)')
-    .option('--tests <pytest-args...>', 'pytest scope for THM when run_tests needs a selection')
+    .option('--tests <pytest-args...>', 'pytest scope for THM when a selection is needed')
     .action(async (name: string | undefined, opts) => {
       const { toolCommand } = await import('./commands/tool');
       setExit(
@@ -231,6 +233,8 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
           blank: !!opts.blank,
           args: opts.arg,
           selected: opts.selected,
+          thm: !!opts.thm,
+          T: opts.maxTests,
           python: opts.python,
           json: !!opts.json,
           sandbox: sandboxFlags(opts),
@@ -314,9 +318,13 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--repo <dir>', 'the repository, when it is no longer where the session recorded it')
     .option('--python <path>', 'Python interpreter instead of the recorded one')
     .option('--json', 'print one JSON event per line')
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
+    .addOption(new Option('--approve <mode>', "the model's shell commands in a local sandbox: ask (TUI) or auto").choices(['ask', 'auto']))
     .action(async (ref: string, opts) => {
       const { resumeCommand } = await import('./commands/resume');
-      setExit(await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json }));
+      setExit(
+        await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json, tui: interactive(opts), approve: opts.approve }),
+      );
     });
   program
     .command('rerun')

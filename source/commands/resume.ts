@@ -77,7 +77,9 @@ function relocate(run: ReturnType<typeof recordedRun>, options: Relocation, id: 
 }
 
 /** `tenet resume ID`: go on with an interrupted session from its last completed step. */
-export async function resumeCommand(options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean }): Promise<number> {
+export async function resumeCommand(
+  options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean; tui?: boolean; approve?: 'ask' | 'auto' },
+): Promise<number> {
   const dir = root(options.dir);
   const session = loadSession(dir, options.ref);
   refuseIfWritten(dirname(session.source), session.id, 'resuming');
@@ -87,6 +89,14 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
     throw new TenetError(`Session ${session.id} has finished (${state.result.pass ? 'passed' : 'failed'}); there is nothing to resume.`, `\`tenet rerun ${session.id}\` runs it again without model cost`);
   }
   const start = startOf(session.events, session.id);
+  const waiting = state.awaitingApproval;
+  if (waiting && !options.tui && options.approve !== 'auto') {
+    // Running it now would answer a question the developer never answered.
+    throw new TenetError(
+      `Session ${session.id} stopped while the shell command \`${commandOf(waiting.arguments)}\` waited for your approval; a headless resume cannot ask.`,
+      'resume it in a terminal (without --json or --headless) to answer, or pass --approve auto to run it',
+    );
+  }
   const run = recordedRun(start);
   const c = start.config;
   // The settings in force are the latest: an earlier resume may have changed the model.
@@ -112,9 +122,20 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
     tddSetupRounds: run.tddBudget.setupRounds,
     tddIterations: run.tddBudget.iterations,
     json: !!options.json,
+    ...(options.tui ? { tui: true } : {}),
+    ...(options.approve ? { approve: options.approve } : {}),
     sessionsDir: dir,
-    resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state) },
+    resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state), events: session.events },
   });
+}
+
+/** The command of a run_debugger_cmd call, from its raw arguments. */
+function commandOf(args: string): string {
+  try {
+    return String((JSON.parse(args) as { cmd?: unknown }).cmd ?? args);
+  } catch {
+    return args;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { importTui } from './import-tui';
 import { PAPER_BUDGET } from '../engine/agent/tenet-strategy';
-import type { Budget, Ablations, TestStage, Selection, Strategy } from '../engine/protocol/settings';
+import type { ApproveMode, Budget, Ablations, TestStage, Selection, Strategy } from '../engine/protocol/settings';
 import { loadConfig } from '../engine/config/config';
 import { EXIT, TenetError } from '../engine/errors';
 import { onShutdown } from '../engine/lifecycle';
@@ -65,8 +65,8 @@ export interface RunCommandOptions extends ModelFlags {
    * copy of it in the session's folder, so the example stays as shipped (and resume finds the copy).
    */
   copyOfExample?: boolean;
-  /** Go on with an interrupted session. */
-  resume?: { id: string; state: SessionState; fromSeq: number; position: string };
+  /** Go on with an interrupted session (`events`: its log, which the TUI shows before going on). */
+  resume?: { id: string; state: SessionState; fromSeq: number; position: string; events?: readonly EngineEvent[] };
   /** Interactive: the Ink TUI instead of printed lines. */
   tui?: boolean;
   /** Shell commands of the model in a local sandbox: ask the developer (the TUI's default) or run them (headless: always). */
@@ -87,12 +87,15 @@ export function prepareRun(options: RunCommandOptions) {
   const recorder = SessionRecorder.open(root, sessionId);
   const repo = options.copyOfExample && !options.resume ? copyExample(options.repo, join(root, sessionId, 'example')) : options.repo;
   const scriptFile = options.script ?? (model.settings.provider === 'scripted' ? options.fallbackScriptFile : undefined);
+  const sandbox = options.sandboxSpec ?? sandboxSpec(options.sandbox ?? {}, config);
+  // Recorded, so that a resume asks again for a command that was waiting for an answer.
+  const approve: ApproveMode = options.tui && options.approve !== 'auto' && sandbox.kind === 'local' ? 'ask' : 'auto';
   const base: Omit<RunOptions, 'pilot' | 'emit'> = {
     repo,
     target: options.target,
     blank: options.blank ?? false,
     ...(options.python ? { python: options.python } : {}),
-    sandbox: options.sandboxSpec ?? sandboxSpec(options.sandbox ?? {}, config),
+    sandbox,
     testArgs: options.tests,
     T: options.T ?? THM_DEFAULTS.T,
     jobs: options.jobs ?? THM_DEFAULTS.jobs,
@@ -112,10 +115,10 @@ export function prepareRun(options: RunCommandOptions) {
     ablations: { noThm: false, noApis: false, noRrw: false, ...options.ablations },
     model,
     sessionId,
-    ...(scriptFile ? { record: { scriptFile } } : {}),
+    record: { ...(scriptFile ? { scriptFile } : {}), approve },
     ...(options.resume ? { resume: options.resume.state } : {}),
   };
-  return { base, recorder, model };
+  return { base, recorder, model, approve };
 }
 
 /** What to type to go on with a session that was stopped (printed when Ctrl+C quits). */
@@ -154,7 +157,7 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
   };
   // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
   const { provider, model, baseUrl } = prepared.model.settings;
-  if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}) });
+  if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve });
   // Stopped from outside (Ctrl-C, SIGTERM, SIGHUP, a closed terminal): the run still ends with a
   // result for whoever reads the events; the recorder marks the session interrupted (resumable).
   let ended = false;

@@ -15,6 +15,8 @@ import { decisionText } from './screens/result-screen';
  */
 export async function runTui(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions): Promise<number> {
   const controller = new TuiController({ autoApproveCommands: options.approve === 'auto' });
+  // A resumed session: the screens start from what its log shows (THM, the approval, the agent so far).
+  for (const event of options.resume?.events ?? []) controller.dispatch(event);
   const repo = options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);
   // A scripted model must never pass for a real one.

@@ -22,7 +22,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function session(turns: FakeTurn[], options: { testStage?: TestStage; select?: Selection; ablations?: Partial<Ablations> }): Promise<{ result: RunResult; events: EngineEvent[] }> {
+async function session(turns: FakeTurn[], options: { testStage?: TestStage; select?: Selection; ablations?: Partial<Ablations>; rrwRounds?: number }): Promise<{ result: RunResult; events: EngineEvent[] }> {
   server = await startFakeModelServer(turns);
   const model = createModel({ maxRetries: 2 }, { provider: 'openai', model: 'test-model' }, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` });
   const events: EngineEvent[] = [];
@@ -36,7 +36,7 @@ async function session(turns: FakeTurn[], options: { testStage?: TestStage; sele
     fork: true,
     testTimeoutSec: 30,
     thmTimeoutSec: 600,
-    budget: { ...PAPER_BUDGET, rrwAttempts: 1, rrwRounds: 2 },
+    budget: { ...PAPER_BUDGET, rrwAttempts: 1, rrwRounds: options.rrwRounds ?? 2 },
     ablations: { noThm: false, noApis: false, noRrw: false, ...options.ablations },
     ...(options.testStage ? { testStage: options.testStage } : {}),
     ...(options.select ? { select: options.select } : {}),
@@ -108,8 +108,9 @@ describe("the paper's ablations (--no-thm, --no-apis, --no-rrw)", () => {
   }, 120_000);
 
   it('--no-apis: neither the TENET tools nor the debugger are offered, and no prompt names them', async () => {
-    const { result, events } = await session([look, submit(WRONG), { say: 'The discount is missing.' }, submit(RIGHT)], { ablations: { noApis: true } });
-    for (const index of server!.requests.keys()) expect(offered(index)).toEqual(tenetTools(true));
+    const { result, events } = await session([look, submit(WRONG), { say: 'The discount is missing.' }, { say: 'Nothing similar.' }, submit(RIGHT)], { ablations: { noApis: true }, rrwRounds: 3 });
+    // The analysing stages of refinement (requests 2 and 3) are offered the same minus the submitter.
+    for (const index of server!.requests.keys()) expect(offered(index)).toEqual(index === 2 || index === 3 ? tenetTools(true).filter((t) => t !== 'submit_implementation') : tenetTools(true));
     expect(offered(0)).not.toContain('run_debugger_cmd');
     const told = prompts().join('\n');
     expect(told).toContain('Stage 1 — failure identification'); // the RRW ran, with its prompts

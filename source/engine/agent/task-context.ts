@@ -15,7 +15,8 @@ export function moduleContext(target: PreparedTarget): string {
   const endLine = target.startLine + target.prompt.split('\n').length + 2;
   const from = Math.max(0, target.startLine - 1 - AROUND);
   const to = Math.min(lines.length, endLine + AROUND);
-  return [from > 0 ? `# … lines 1-${from} …` : '', ...lines.slice(from, to), to < lines.length ? `# … lines ${to + 1}-${lines.length} …` : ''].filter(Boolean).join('\n');
+  // The source as it is, blank lines included (they separate docstring paragraphs and defs).
+  return [...(from > 0 ? [`# … lines 1-${from} …`] : []), ...lines.slice(from, to), ...(to < lines.length ? [`# … lines ${to + 1}-${lines.length} …`] : [])].join('\n');
 }
 
 /** A test's source, found by its node id (`path::Class::test[param]` → `Class.test`). */

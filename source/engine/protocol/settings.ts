@@ -69,8 +69,13 @@ export interface ContainerLimits {
 export type RecordedSandbox = ({ kind: 'local' } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits }) & { passEnv?: string[] };
 
 /** Settings a caller adds to the record: the model script's file, a rerun's original, a benchmark's task and host. */
+/** How the model's shell commands are let through. */
+export type ApproveMode = 'ask' | 'auto';
+
 export interface RecordedExtras {
   scriptFile?: string;
+  /** The model's shell commands: asked for (the TUI in a local sandbox) or run without asking; resume asks again for one that was waiting. */
+  approve?: ApproveMode;
   rerunOf?: string;
   benchTask?: string;
   benchHost?: string;
