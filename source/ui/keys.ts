@@ -14,9 +14,12 @@ export const KEYS = {
   ],
   thm: [
     ['↑ ↓', 'move'],
+    ['PgUp PgDn', 'move a page', 'page'],
+    ['Home End', 'go to the first / last row', 'ends'],
     ['→ ←', 'expand / collapse a cluster', 'expand'],
+    ['/', 'filter clusters and tests by text (Enter keeps it, Esc clears it)', 'filter'],
     ['space', 'take a test in / out', 'toggle'],
-    ['+ -', 'change T (THM proposes again)', 'T'],
+    ['+ -', 'change T (THM proposes again; the tests you took in or out stay so)', 'T'],
     ['v', "view a test's source", 'source'],
     ['Enter', 'approve the selection', 'approve'],
     ['a', 'accept the proposal as it is', 'accept proposal'],

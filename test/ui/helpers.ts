@@ -85,3 +85,32 @@ export async function until(check: () => boolean, describe: () => string = () =>
 /** Waits until the last frame contains `text` (or matches it). */
 export const frameShows = (lastFrame: () => string | undefined, text: string | RegExp, timeoutMs?: number) =>
   until(() => (typeof text === 'string' ? (lastFrame() ?? '').includes(text) : text.test(lastFrame() ?? '')), () => lastFrame() ?? '', timeoutMs);
+
+/**
+ * THM's report on click-like suite: one cluster of `size` tests behind one caller (long ids in a
+ * deep folder), and a small second cluster.
+ */
+export function bigClusterReport(size = 236): ThmReport {
+  const base = sampleReport();
+  const id = (i: number) => `tests/integration/formatting/test_text_wrapping_behaviour.py::TestWrapText::test_wrap_text_case_${String(i).padStart(3, '0')}`;
+  const caller = 'src/click/formatting.py::HelpFormatter.write_text';
+  const tests = Array.from({ length: size }, (_, i) => id(i + 1));
+  const failing = tests.map((nodeid) => {
+    const chain = [nodeid, caller, 'src/click/formatting.py::wrap_text'];
+    return { ...base.failing[1]!, nodeid, chain, chainLines: chain.map(() => 1), depth: 2, caller };
+  });
+  const small = 'tests/test_basic.py::test_echo';
+  failing.push({ ...base.failing[0]!, nodeid: small, chain: [small, 'src/click/formatting.py::wrap_text'], chainLines: [1, 1], depth: 1, caller: small });
+  return {
+    ...base,
+    target: 'src/click/formatting.py::wrap_text',
+    T: 2,
+    failing,
+    clusters: [
+      { caller: small, tests: [small], representative: small, depth: 1 },
+      { caller, tests, representative: tests[0]!, depth: 2 },
+    ],
+    selected: [small, tests[0]!],
+    counts: { ...base.counts, collected: 2016, passed: 2016 - failing.length, failing: failing.length, unreached: 0 },
+  };
+}

@@ -39,6 +39,8 @@ export interface EditOptions {
   newlines: 'lines' | 'single';
   /** Earlier lines, oldest first, for ↑ ↓. */
   history?: readonly string[];
+  /** Enter leaves the text in place (a filter that stays on) instead of starting a new line. */
+  keep?: boolean;
 }
 
 export interface EditResult {
@@ -106,7 +108,7 @@ function recall(state: LineState, history: readonly string[], direction: -1 | 1)
 export function editLine(state: LineState, input: string, key: EditKey, options: EditOptions): EditResult {
   const done = (next: LineState, submitted: string[] = []): EditResult => ({ state: next, submitted, unhandled: false });
   const plain = ({ value, cursor }: LineState): LineState => ({ value, cursor });
-  if (key.return) return done(emptyLine(), [state.value]);
+  if (key.return) return done(options.keep ? plain(state) : emptyLine(), [state.value]);
   if (key.leftArrow) return done({ ...plain(state), cursor: Math.max(0, state.cursor - 1) });
   if (key.rightArrow) return done({ ...plain(state), cursor: Math.min(state.value.length, state.cursor + 1) });
   if (key.home) return done({ ...plain(state), cursor: 0 });
@@ -140,7 +142,7 @@ function replay(start: LineState, chunk: string, options: EditOptions): EditResu
     if (char === '\n' || char === '\r') {
       if (options.newlines === 'lines' || i === text.length - 1) {
         submitted.push(state.value);
-        state = emptyLine();
+        if (!options.keep) state = emptyLine();
       } else state = insert(state, ' ');
     } else if (char === '\x7f' || char === '\b') state = backspace(state);
     else if (char === '\t') state = insert(state, TAB);
