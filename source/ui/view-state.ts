@@ -57,6 +57,10 @@ export interface ViewState {
     failing: number;
     /** When the run began (recorded time in a replay). */
     startedAt: number;
+    /** While pytest collects: test modules imported and tests found so far. */
+    collecting?: { files: number; tests: number };
+    /** The last tests of the pass still running, and since when: what a full bar waits for. */
+    running: { nodeid: string; since: number }[];
     report?: ThmReport;
     approval?: { proposed: string[]; chosen: string[]; by: string };
   };
@@ -99,7 +103,7 @@ export interface ViewState {
 }
 
 export const initialView = (): ViewState => ({
-  thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0 },
+  thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0, running: [] },
   agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {}, streaming: [], submissions: 0 },
   totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
@@ -160,10 +164,18 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       state.thm = { ...state.thm, startedAt: now };
       break;
     case 'thm.phase':
-      state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now };
+      state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now, running: [] };
+      delete state.thm.collecting;
+      break;
+    case 'thm.collecting':
+      state.thm.collecting = { files: event.files, tests: event.tests };
       break;
     case 'thm.collected':
       if (event.phase === 'probe') state.thm.total = event.total;
+      delete state.thm.collecting;
+      break;
+    case 'thm.running':
+      state.thm.running = event.tests;
       break;
     case 'thm.test':
       state.thm.done++;

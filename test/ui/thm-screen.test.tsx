@@ -100,6 +100,35 @@ describe('ThmScreen', () => {
     expect(short).not.toContain('how it fails');
   });
 
+  it('while the suite is collected, the files and tests found so far', async () => {
+    let view = reduceView(initialView(), { type: 'thm.phase', phase: 'probe' }, Date.now());
+    view = reduceView(view, { type: 'thm.collecting', phase: 'probe', files: 12, tests: 340 });
+    const { lastFrame, unmount } = render(<ThmScreen view={view} width={100} height={30} />);
+    await frameShows(lastFrame, 'collecting the tests: 12 files, 340 tests so far');
+    unmount();
+    view = reduceView(view, { type: 'thm.collected', phase: 'probe', total: 400 });
+    expect(render(<ThmScreen view={view} width={100} height={30} />).lastFrame()).toContain('0/400 tests · 0 failing');
+  });
+
+  it('when the bar is full but a few tests still run, names them and how long they have run', async () => {
+    const now = Date.now();
+    let view = reduceView(initialView(), { type: 'thm.phase', phase: 'probe' }, now - 60_000);
+    view = reduceView(view, { type: 'thm.collected', phase: 'probe', total: 3 });
+    view = reduceView(view, { type: 'thm.test', phase: 'probe', nodeid: 't.py::fast', outcome: 'passed', reached: false, durationMs: 1 });
+    view = reduceView(view, { type: 'thm.running', phase: 'probe', tests: [{ nodeid: 'tests/test_io.py::test_waits_for_a_socket', since: now - 3_000 }, { nodeid: 'tests/test_io.py::test_slow_pipe', since: now - 41_000 }] });
+    const { lastFrame, unmount } = render(<ThmScreen view={view} width={100} height={30} />);
+    await frameShows(lastFrame, 'still running:');
+    const rows = lastFrame()!.split('\n');
+    const at = rows.findIndex((r) => r.includes('still running:'));
+    // Longest first, each with its time; the time moves on without events.
+    expect(rows[at + 1]).toMatch(/tests\/test_io\.py::test_slow_pipe · 4[12] s/);
+    expect(rows[at + 2]).toMatch(/test_waits_for_a_socket · [34] s/);
+    await frameShows(lastFrame, /test_waits_for_a_socket · [56] s/, 4000);
+    unmount();
+    view = reduceView(view, { type: 'thm.running', phase: 'probe', tests: [] });
+    expect(render(<ThmScreen view={view} width={100} height={30} />).lastFrame()).not.toContain('still running');
+  });
+
   it('the elapsed time ticks while the suite is collected, though no event comes', async () => {
     const view = reduceView(initialView(), { type: 'thm.phase', phase: 'probe' }, Date.now() - 2000);
     const { lastFrame, unmount } = render(<ThmScreen view={view} width={100} height={30} />);

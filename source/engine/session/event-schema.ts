@@ -55,6 +55,8 @@ const shapes = {
   'thm.start': z.object({ target: str }),
   'thm.phase': z.object({ phase: str }),
   'thm.collected': z.object({ phase: str, total: num }),
+  'thm.collecting': z.object({ phase: str, files: num, tests: num }),
+  'thm.running': z.object({ phase: str, tests: z.array(z.object({ nodeid: str, since: num })) }),
   'thm.test': z.object({ phase: str, nodeid: str, outcome: str }),
   'thm.report': z.object({ report: thmReport }),
   'thm.approval': z.object({ proposed: strings, chosen: strings, by: str }),

@@ -29,19 +29,38 @@ export interface ThmScreenProps {
   clock?: 'wall' | 'recorded';
 }
 
-function Progress({ view, width, clock }: { view: ViewState; width: number; clock: 'wall' | 'recorded' }) {
+/** At most this many of the tests still running are named. */
+const RUNNING_ROWS = 5;
+
+function Progress({ view, width, height, clock }: { view: ViewState; width: number; height: number; clock: 'wall' | 'recorded' }) {
   const { thm } = view;
   const now = useNow(clock === 'wall' && thm.startedAt > 0);
   const end = clock === 'wall' ? now : view.at;
   const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
   const label = thm.phase === 'original' ? 'checking the failing tests on the original code' : thm.phase === 'blank' ? 'running undecided tests blank' : 'running the suite against the unimplemented target';
-  const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : 'collecting the tests';
+  const collecting = thm.collecting ? `collecting the tests: ${thm.collecting.files} file${thm.collecting.files === 1 ? '' : 's'}, ${thm.collecting.tests} tests so far` : 'collecting the tests';
+  const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
+  // The bar is (nearly) full and a few tests hold it: which, and for how long, longest first.
+  const running = [...thm.running].sort((a, b) => a.since - b.since);
+  const rows = Math.max(0, Math.min(RUNNING_ROWS, height - 3));
+  const shown = cap(running, rows, (n) => ({ nodeid: `… ${n} more`, since: NaN }));
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">Test Harness Mechanism: {label}</Text>
       <Text wrap="truncate">
         <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 50))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}
       </Text>
+      {shown.length ? <Text dimColor wrap="truncate">still running:</Text> : null}
+      {shown.map(({ nodeid, since }) => {
+        const took = Number.isNaN(since) ? '' : ` · ${Math.max(0, Math.floor((end - since) / 1000))} s`;
+        return (
+          <Text key={nodeid} wrap="truncate">
+            {'  '}
+            {shortMiddle(nodeid, Math.max(10, width - 2 - took.length))}
+            <Text dimColor>{took}</Text>
+          </Text>
+        );
+      })}
     </Box>
   );
 }
@@ -178,7 +197,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     { isActive: !!prompt && !typing },
   );
 
-  if (!report) return <Progress view={view} width={width} clock={clock} />;
+  if (!report) return <Progress view={view} width={width} height={height} clock={clock} />;
   if (source) {
     const code = source.text.split('\n').flatMap((line) => hardWrap(line, width - 4)).map((text) => ({ text }));
     return (
