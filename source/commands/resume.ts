@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
 import { TenetError } from '../engine/errors';
 import type { EngineEvent, EventOf } from '../engine/events';
 import { createModel } from '../engine/model/create-model';
 import { compareRuns, ReplayModel, replayPilot } from '../engine/run/rerun';
 import { newSessionId, runTask } from '../engine/run/run-task';
+import { recordedChoices, resolveSettings } from '../engine/run/run-settings';
 import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
 import { refuseIfWritten } from '../engine/session/lock';
@@ -23,26 +23,16 @@ function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.s
   return start;
 }
 
-/** The run settings a session recorded. */
-function recordedRun(start: EventOf<'session.start'>) {
+/** The task a session ran: the function, its repository and where Python ran. */
+function recordedTask(start: EventOf<'session.start'>) {
   const c = start.config;
   return {
     repo: start.repo,
     target: start.target,
     blank: start.mode === 'blank',
-    tests: c.testArgs ?? [],
-    T: c.T === 'all' ? Infinity : (c.T ?? 3),
-    jobs: c.jobs ?? 'auto',
-    fork: c.fork ?? true,
-    budget: c.budget,
-    ablations: c.ablations,
-    testTimeout: c.testTimeoutSec,
+    testArgs: c.testArgs ?? [],
     python: c.python,
     sandboxSpec: recordedSandbox(c.sandbox),
-    strategy: start.strategy,
-    select: c.select ?? 'thm',
-    testStage: c.testStage ?? 'all',
-    tddBudget: c.tddBudget ?? TDD_PAPER_BUDGET,
   };
 }
 
@@ -57,7 +47,7 @@ export interface Relocation {
  * names folders that are not here: the repository must then be given with --repo; a recorded
  * interpreter that is gone is chosen again as for a new run (the repository's venv, python3).
  */
-function relocate(run: ReturnType<typeof recordedRun>, options: Relocation, id: string): { repo: string; python?: string } {
+function relocate(run: ReturnType<typeof recordedTask>, options: Relocation, id: string): { repo: string; python?: string } {
   // The shipped demo session ran on a copy of the example that is long gone: its example is here.
   const recorded = id === 'demo' && !existsSync(run.repo) ? DEMO.repo() : run.repo;
   const repo = resolve(options.repo ?? recorded);
@@ -97,7 +87,7 @@ export async function resumeCommand(
       'resume it in a terminal (without --json or --headless) to answer, or pass --approve auto to run it',
     );
   }
-  const run = recordedRun(start);
+  const run = recordedTask(start);
   const c = start.config;
   // The settings in force are the latest: an earlier resume may have changed the model.
   const latest = state.settings ?? { provider: start.provider, model: start.model };
@@ -112,15 +102,13 @@ export async function resumeCommand(
     ...run,
     ...where,
     python, // replaces the recorded one, even when it is unset (chosen again)
-    provider,
-    ...(model ? { model } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(scripted && c.scriptFile ? { script: c.scriptFile, scriptStart: state.totals.modelCalls } : {}),
-    pregenRounds: run.budget.pregenRounds,
-    rrwAttempts: run.budget.rrwAttempts,
-    rrwRounds: run.budget.rrwRounds,
-    tddSetupRounds: run.tddBudget.setupRounds,
-    tddIterations: run.tddBudget.iterations,
+    settings: recordedChoices(start),
+    model: {
+      provider,
+      ...(model ? { model } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(scripted && c.scriptFile ? { script: c.scriptFile, scriptStart: state.totals.modelCalls } : {}),
+    },
     json: !!options.json,
     ...(options.tui ? { tui: true } : {}),
     ...(options.approve ? { approve: options.approve } : {}),
@@ -148,7 +136,7 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   refuseIfWritten(dirname(session.source), session.id, 'rerunning');
   warn(session.warnings);
   const start = startOf(session.events, session.id);
-  const run = recordedRun(start);
+  const run = recordedTask(start);
   const where = relocate(run, options, session.id);
   const responses = (session.events as EngineEvent[]).filter((e): e is EventOf<'model.response'> => e.type === 'model.response');
   const replay = new ReplayModel(responses, start.model);
@@ -164,18 +152,9 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
       blank: run.blank,
       ...(where.python ? { python: where.python } : {}),
       sandbox: run.sandboxSpec,
-      testArgs: run.tests,
-      T: run.T,
-      jobs: run.jobs,
-      fork: run.fork,
-      testTimeoutSec: run.testTimeout ?? 60,
-      thmTimeoutSec: 3600,
-      budget: run.budget,
-      strategy: run.strategy,
-      tddBudget: run.tddBudget,
-      select: run.select,
-      testStage: run.testStage,
-      ablations: run.ablations,
+      testArgs: run.testArgs,
+      // The recorded settings as they are: the config files of today do not change a rerun.
+      ...resolveSettings(recordedChoices(start), {}),
       model: { model: replay, price: undefined, settings: { ...base.settings, provider: 'replay', model: start.model } },
       pilot: replayPilot(session.events),
       sessionId,

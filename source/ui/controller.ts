@@ -1,4 +1,5 @@
 import type { EngineEvent, RunResult } from '../engine/events';
+import { isFailure } from '../engine/phrase-book';
 import type { Attachment, Pilot } from '../engine/run/pilot';
 import type { CommandDecision, PatchAnswer } from '../engine/protocol/decisions';
 import type { ThmReport } from '../engine/protocol/thm-report';
@@ -26,14 +27,13 @@ export interface UiState {
 
 const FRAME_MS = 33; // at most ~30 frames a second
 
-const FAILED = new Set(['failed', 'error', 'crashed']);
 
 /**
  * Where a takeover with no session open starts pdb: a test that failed in the last run, a selected
  * one first, else one of the agent's own (TDD sessions select none); else the first selected test.
  */
 export function takeoverTest(selected: readonly string[], lastRun: Readonly<Record<string, string>>): string | undefined {
-  const failed = (id: string) => FAILED.has(lastRun[id] ?? '');
+  const failed = (id: string) => isFailure(lastRun[id]);
   return selected.find(failed) ?? Object.keys(lastRun).find(failed) ?? selected[0];
 }
 

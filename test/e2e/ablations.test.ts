@@ -6,6 +6,7 @@ import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
 import { headlessPilot } from '../../source/engine/run/pilot';
 import { runTask } from '../../source/engine/run/run-task';
+import { resolveSettings } from '../../source/engine/run/run-settings';
 import type { Ablations, TestStage, Selection } from '../../source/engine/protocol/settings';
 import { tenetTools } from '../../source/engine/run/strategies';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
@@ -31,15 +32,7 @@ async function session(turns: FakeTurn[], options: { testStage?: TestStage; sele
     target: 'shop/cart.py::Cart.total',
     blank: true,
     testArgs: ['tests/test_cart.py'],
-    T: 2,
-    jobs: 1,
-    fork: true,
-    testTimeoutSec: 30,
-    thmTimeoutSec: 600,
-    budget: { ...PAPER_BUDGET, rrwAttempts: 1, rrwRounds: options.rrwRounds ?? 2 },
-    ablations: { noThm: false, noApis: false, noRrw: false, ...options.ablations },
-    ...(options.testStage ? { testStage: options.testStage } : {}),
-    ...(options.select ? { select: options.select } : {}),
+    ...resolveSettings({ T: 2, jobs: 1, fork: true, testTimeoutSec: 30, thmTimeoutSec: 600, budget: { ...PAPER_BUDGET, rrwAttempts: 1, rrwRounds: options.rrwRounds ?? 2 }, ...options }, {}),
     model,
     pilot: headlessPilot(false),
     emit: (event) => events.push(event),

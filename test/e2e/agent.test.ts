@@ -9,6 +9,7 @@ import { headlessPilot, type Pilot } from '../../source/engine/run/pilot';
 import type { CommandDecision } from '../../source/engine/protocol/decisions';
 import { foldEvents } from '../../source/engine/session/fold';
 import { runTask } from '../../source/engine/run/run-task';
+import { resolveSettings } from '../../source/engine/run/run-settings';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { copyFixture, FIXTURES } from '../helpers/fixtures';
@@ -36,13 +37,7 @@ async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budg
     sandbox,
     blank: true,
     testArgs: ['tests/test_cart.py'],
-    T: 2,
-    jobs: 1,
-    fork: true,
-    testTimeoutSec: 60,
-    thmTimeoutSec: 600,
-    budget: { ...PAPER_BUDGET, ...budget },
-    ablations: { noThm: false, noApis: false, noRrw: false },
+    ...resolveSettings({ T: 2, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: 600, budget: { ...PAPER_BUDGET, ...budget } }, {}),
     model,
     pilot: extra.pilot ?? headlessPilot(false),
     emit: (event) => events.push(event),

@@ -7,6 +7,7 @@ import type { EngineEvent } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
 import { headlessPilot } from '../../source/engine/run/pilot';
 import { runTask } from '../../source/engine/run/run-task';
+import { resolveSettings } from '../../source/engine/run/run-settings';
 import { finished, startCli, waitFor } from '../helpers/cli';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture, FIXTURES, treeHash } from '../helpers/fixtures';
@@ -34,13 +35,7 @@ describe('hidden tests, while the agent works', () => {
       target: 'shop/cart.py::Cart.total',
       blank: true,
       testArgs: ['tests/test_cart.py'],
-      T: 2,
-      jobs: 1,
-      fork: true,
-      testTimeoutSec: 60,
-      thmTimeoutSec: 600,
-      budget: PAPER_BUDGET,
-      ablations: { noThm: false, noApis: false, noRrw: false },
+      ...resolveSettings({ T: 2, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: 600, budget: PAPER_BUDGET }, {}),
       model,
       pilot: headlessPilot(false),
       emit: (event) => events.push(event),

@@ -1,9 +1,6 @@
-import { findFunction } from '../python/function-parts';
-import { parsePython } from '../python/parser';
-import { decodeSource } from '../python/source-text';
+import { testSource } from '../python/test-source';
 import type { PreparedTarget } from '../task/prepare-target';
 import type { ThmFailingTest } from '../protocol/thm-report';
-import { readInsideSync } from '../workspace/inside';
 
 const WHOLE_MODULE_LINES = 150;
 const AROUND = 25;
@@ -17,26 +14,6 @@ export function moduleContext(target: PreparedTarget): string {
   const to = Math.min(lines.length, endLine + AROUND);
   // The source as it is, blank lines included (they separate docstring paragraphs and defs).
   return [...(from > 0 ? [`# … lines 1-${from} …`] : []), ...lines.slice(from, to), ...(to < lines.length ? [`# … lines ${to + 1}-${lines.length} …`] : [])].join('\n');
-}
-
-/** A test's source, found by its node id (`path::Class::test[param]` → `Class.test`). */
-export async function testSource(workspaceRoot: string, nodeid: string): Promise<string | undefined> {
-  const [file, ...rest] = nodeid.split('::');
-  if (!file || !rest.length) return undefined;
-  const qualname = rest.join('.').replace(/\[.*$/, '');
-  let text: string;
-  try {
-    text = decodeSource(readInsideSync(workspaceRoot, file)).text;
-  } catch {
-    return undefined;
-  }
-  const tree = await parsePython(text);
-  try {
-    const found = findFunction(tree, qualname);
-    return found ? text.slice(found.outer.startIndex - found.outer.startPosition.column, found.node.endIndex) : undefined;
-  } finally {
-    tree.delete();
-  }
 }
 
 /** The tests section of the task: each test's code and how it fails with the target unimplemented. */

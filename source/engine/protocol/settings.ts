@@ -12,6 +12,9 @@ export type Strategy = (typeof STRATEGIES)[number];
 export const SELECTIONS = ['thm', 'random', 'shortest', 'longest', 'most-assertions'] as const;
 export type Selection = (typeof SELECTIONS)[number];
 
+/** Where Python runs: this machine, or a container of a Docker engine. */
+export const SANDBOX_KINDS = ['local', 'docker'] as const;
+
 /** RQ5: when the tests take part: not at all, before the first submission only, after it only, or both. */
 export const TEST_STAGES = ['none', 'pregen', 'postgen', 'all'] as const;
 export type TestStage = (typeof TEST_STAGES)[number];

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { useMemo, useRef, useState } from 'react';
+import { THM_PHASES } from '../../engine/phrase-book';
 import type { ThmFailingTest, ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
 import { allocate, cap, hardWrap, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
@@ -37,7 +38,7 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
   const now = useNow(clock === 'wall' && thm.startedAt > 0);
   const end = clock === 'wall' ? now : view.at;
   const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
-  const label = thm.phase === 'original' ? 'checking the failing tests on the original code' : thm.phase === 'blank' ? 'running undecided tests blank' : 'running the suite against the unimplemented target';
+  const label = THM_PHASES[thm.phase ?? 'probe'];
   const collecting = thm.collecting ? `collecting the tests: ${thm.collecting.files} file${thm.collecting.files === 1 ? '' : 's'}, ${thm.collecting.tests} tests so far` : 'collecting the tests';
   const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
   // The bar is (nearly) full and a few tests hold it: which, and for how long, longest first.

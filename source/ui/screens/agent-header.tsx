@@ -1,10 +1,7 @@
 import { Box, Text } from 'ink';
-import { DimRows } from '../components/line-view';
+import { stageName, TEST_RUNS } from '../../engine/phrase-book';
 import { useNow } from '../components/use-now';
-import type { Takeover } from '../controller';
 import type { ViewState } from '../view-state';
-
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 
 /**
  * Where the agent is: pre-generation round i/15, refinement attempt j/5 and its stage, a TDD
@@ -17,9 +14,9 @@ export function phaseLine(view: ViewState, elapsedMs = 0): string {
     case 'pregen':
       return `pre-generation · round ${a.round}/${a.pregenRounds}`;
     case 'validate':
-      return 'running the selected tests';
+      return `running the ${TEST_RUNS.validate}`;
     case 'rrw':
-      return `refinement attempt ${a.attempt}/${a.attempts} · ${a.stage?.replace(/-/g, ' ')} · round ${a.round}`;
+      return `refinement attempt ${a.attempt}/${a.attempts} · ${stageName(a.stage ?? undefined)} · round ${a.round}`;
     case 'tdd-setup':
       return `tests first · round ${a.round}/${a.tdd?.setupRounds ?? '?'}`;
     case 'tdd':
@@ -53,24 +50,6 @@ export function Header({ view, width, clock = 'wall' }: { view: ViewState; width
         {s ? `model: ${s.modelLabel}` : ''}
         {width > 100 && s ? ` · session ${s.id}` : ''}
       </Text>
-    </Box>
-  );
-}
-
-/** Rows the footer takes, for a given number of key rows. */
-export const footerRows = (keyRows: number, takeover: Takeover) => 2 + (takeover === 'off' ? 0 : 1) + keyRows;
-
-/** Tokens and cost so far, the takeover state, and the keys (or a notice in their place). */
-export function Footer({ view, takeover, notice, keys }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[] }) {
-  const t = view.totals;
-  return (
-    <Box flexDirection="column" marginTop={1}>
-      <Text wrap="truncate">
-        tokens {t.inputTokens.toLocaleString('en')} in / {t.outputTokens.toLocaleString('en')} out · {money(t.costUsd)} · {t.modelCalls} model calls · {t.toolCalls} tool calls
-      </Text>
-      {takeover === 'requested' ? <Text color="yellow" wrap="truncate">takeover: waiting for the agent's current step to end</Text> : null}
-      {takeover === 'active' ? <Text color="green" wrap="truncate">you have the debugger; the agent waits</Text> : null}
-      <DimRows rows={(notice ? [notice] : keys)} />
     </Box>
   );
 }
