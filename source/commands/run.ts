@@ -52,7 +52,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const sink = (event: EngineEvent) => {
     if (options.json) {
       // Deltas are many and small; the response event carries the full text.
-      if (event.type !== 'model.delta' && event.type !== 'debugger.output') process.stdout.write(`${printableJson(event)}\n`);
+      if (event.type !== 'model.delta' && event.type !== 'model.tool-delta' && event.type !== 'debugger.output') process.stdout.write(`${printableJson(event)}\n`);
       return;
     }
     progress?.onEvent(event);

@@ -336,6 +336,12 @@ def _failure_text_of(etype, value, tb):
 
 
 _collect_contexts = {}  # collector node id -> context, for module-level calls of the target
+_items_collected = 0  # tests collected so far: the "collecting" events carry it, for the progress line
+
+
+def pytest_itemcollected(item):
+    global _items_collected
+    _items_collected += 1
 
 
 @_hookwrapper
@@ -350,7 +356,7 @@ def pytest_make_collect_report(collector):
     # import time): tenet times each module's collection like a test.
     module = isinstance(collector, pytest.Module)
     if module:
-        _emit({"e": "collecting", "nodeid": _normalize(collector.nodeid)})
+        _emit({"e": "collecting", "nodeid": _normalize(collector.nodeid), "items": _items_collected})
     try:
         yield
     finally:

@@ -83,6 +83,7 @@ export class AnthropicModel extends SdkModel<Anthropic> {
               content += block.text;
               options.onDelta?.(block.text);
             }
+            if (block.type === 'tool_use') options.onToolDelta?.({ index: event.index, name: block.name, arguments: '' });
             break;
           }
           case 'content_block_delta':
@@ -92,6 +93,7 @@ export class AnthropicModel extends SdkModel<Anthropic> {
             } else if (event.delta.type === 'input_json_delta') {
               const block = blocks.get(event.index);
               if (block) block.json += event.delta.partial_json;
+              if (block) options.onToolDelta?.({ index: event.index, name: block.name, arguments: event.delta.partial_json });
             }
             break;
           case 'message_delta':

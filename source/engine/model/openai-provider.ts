@@ -85,6 +85,7 @@ export class OpenAiModel extends SdkModel<OpenAI> {
           if (part.id) call.id = part.id;
           if (part.function?.name) call.name += part.function.name;
           if (part.function?.arguments) call.arguments += part.function.arguments;
+          if (part.function?.name || part.function?.arguments) options.onToolDelta?.({ index: part.index, name: call.name, arguments: part.function?.arguments ?? '' });
         }
       }
     } catch (error) {

@@ -27,8 +27,8 @@ export type PluginEvent =
   | { e: 'twin'; nodeid: string }
   /** Fork mode: a module called the target while being imported; tenet re-runs it blank. */
   | { e: 'collecthit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
-  /** pytest imports a test module (its top level runs), and is done with it. */
-  | { e: 'collecting'; nodeid: string }
+  /** pytest imports a test module (its top level runs), and is done with it; `items`: tests collected before it (newer plugins). */
+  | { e: 'collecting'; nodeid: string; items?: number }
   | { e: 'collectingdone'; nodeid: string }
   | (OutcomeInfo & {
       e: 'test';

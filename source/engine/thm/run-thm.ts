@@ -13,6 +13,7 @@ import { clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassResult } from './pytest-pass';
 import { scopeTestFiles } from './scope';
+import { PassProgress } from './pass-progress';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
 
 export interface ThmOptions {
@@ -100,6 +101,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     await setTargetText(ctx, text);
     emit({ type: 'thm.phase', phase, ...(only ? { tests: only.length } : {}) });
     let collectedSent = false;
+    const progress = new PassProgress(phase, only?.length);
     const result = await runPytestPass({
       sandbox: ctx.sandbox,
       workspace: ctx.workspace,
@@ -114,6 +116,8 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       ...(only ? { only } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event: PluginEvent) => {
+        const more = progress.observe(event);
+        if (more) emit(more);
         if (event.e === 'collected' && !collectedSent) {
           collectedSent = true;
           emit({ type: 'thm.collected', phase, total: event.total });

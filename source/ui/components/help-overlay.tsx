@@ -10,6 +10,7 @@ const TITLES: Record<KeyScreen, string> = {
   viewer: 'Viewers (earlier output, test file, diff)',
   takeover: 'Debugger takeover',
   command: 'Shell command approval',
+  field: 'Text fields (search, reason, pdb line)',
   result: 'Result',
   replay: 'Replay',
   sessions: 'Sessions',
