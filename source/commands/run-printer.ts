@@ -1,12 +1,11 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
+import { costText, tokensInOut } from '../engine/model/usage-words';
 
 const firstLine = (text: string, max = 140) => {
   const line = text.trim().split('\n')[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
-
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 
 /**
  * Headless text output of `tenet run`: one line per step worth seeing (the TUI shows more).
@@ -82,7 +81,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         const u = event.usage;
         write(
           `${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason}) · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
-            ` · ${u.inputTokens.toLocaleString('en')} tokens in / ${u.outputTokens.toLocaleString('en')} out · ${u.modelCalls} model calls · ${u.toolCalls} tool calls · ${money(event.costUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
+            ` · ${tokensInOut(u)} · ${u.modelCalls} model calls · ${u.toolCalls} tool calls · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
         );
         if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
         if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);

@@ -1,5 +1,6 @@
 import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
+import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
 import { proposeFor } from '../engine/thm/propose';
 import type { ThmReport } from '../engine/protocol/thm-report';
 
@@ -72,7 +73,7 @@ export interface ViewState {
     /** TDD strategies: the agent's test file, its latest outcomes, and what each iteration revised. */
     tdd?: TddView;
   };
-  totals: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number; toolCalls: number };
+  totals: UsageSums & { modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
   result?: RunResult;
   patch?: PatchDecision;
@@ -86,7 +87,7 @@ export interface ViewState {
 export const initialView = (): ViewState => ({
   thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0 },
   agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {} },
-  totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, modelCalls: 0, toolCalls: 0 },
+  totals: { ...noUsage(), modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
   applied: 0,
@@ -223,9 +224,7 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
     case 'model.response':
       state.agent.live = '';
       state.agent.retry = undefined;
-      state.totals.inputTokens += event.usage.inputTokens;
-      state.totals.outputTokens += event.usage.outputTokens;
-      state.totals.costUsd += event.costUsd;
+      addCall(state.totals, event);
       state.totals.modelCalls++;
       if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
       break;

@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../events';
+import { costText, tokensInOut } from '../model/usage-words';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
 const MAX_LINES = 40;
@@ -56,7 +57,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         else if (event.phase === 'evaluate') out.push('## Evaluation');
         break;
       case 'model.response':
-        out.push(`**Model** (${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out${event.costUsd ? `, $${event.costUsd.toFixed(4)}` : ''})${event.content ? `\n\n${quote(event.content)}` : ''}`);
+        out.push(`**Model** · ${tokensInOut(event.usage)}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}${event.content ? `\n\n${quote(event.content)}` : ''}`);
         break;
       case 'model.retry':
         out.push(`_The model call failed (${event.reason}); retried._`);
@@ -99,7 +100,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(
           `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason})\n\n` +
             `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
-            `- ${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; $${event.costUsd.toFixed(4)}; ${(event.wallMs / 1000).toFixed(1)} s` +
+            `- ${tokensInOut(event.usage)}; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
             (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
             (event.failure ? describeFailure(event.failure).map((line) => `\n- ${line}`).join('') : '') +
             (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),

@@ -1,5 +1,7 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
+import { shownUsage } from '../../engine/model/usage-sums';
+import { costText, tokensInOut } from '../../engine/model/usage-words';
 import type { CommandDecision } from '../../engine/protocol/decisions';
 import { DimRows } from '../components/line-view';
 import { useNow } from '../components/use-now';
@@ -8,8 +10,6 @@ import type { Prompt, Takeover } from '../controller';
 import { keyHint } from '../keys';
 import type { ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
-
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 
 /**
  * Where the agent is: pre-generation round i/15, refinement attempt j/5 and its stage, a TDD
@@ -65,13 +65,13 @@ export function Header({ view, width, clock = 'wall' }: { view: ViewState; width
 /** Rows the footer takes, for a given number of key rows. */
 export const footerRows = (keyRows: number, takeover: Takeover) => 2 + (takeover === 'off' ? 0 : 1) + keyRows;
 
-/** Tokens and cost so far, the takeover state, and the keys (or a notice in their place). */
+/** Tokens (with the share read from the prompt cache), calls and cost so far (what the cache saved last: a narrow terminal cuts it first), the takeover state, and the keys (or a notice in their place). */
 export function Footer({ view, takeover, notice, keys }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[] }) {
   const t = view.totals;
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate">
-        tokens {t.inputTokens.toLocaleString('en')} in / {t.outputTokens.toLocaleString('en')} out · {money(t.costUsd)} · {t.modelCalls} model calls · {t.toolCalls} tool calls
+        {tokensInOut(shownUsage(t))} · {t.modelCalls} model calls · {t.toolCalls} tool calls · {costText(t.costUsd, t.cacheSavedUsd)}
       </Text>
       {takeover === 'requested' ? <Text color="yellow" wrap="truncate">takeover: waiting for the agent's current step to end</Text> : null}
       {takeover === 'active' ? <Text color="green" wrap="truncate">you have the debugger; the agent waits</Text> : null}
