@@ -1,6 +1,7 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
-import { costText, tokensInOut } from '../engine/model/usage-words';
+import { approvalWords, costText, hiddenWords, modeName, phaseWords, TEST_RUNS, tokensInOut } from '../engine/phrase-book';
+import type { SessionConfig } from '../engine/protocol/settings';
 
 const firstLine = (text: string, max = 140) => {
   const line = text.trim().split('\n')[0] ?? '';
@@ -13,6 +14,7 @@ const firstLine = (text: string, max = 140) => {
  */
 export function textPrinter(write: (line: string) => void): (event: EngineEvent) => void {
   let streaming = false;
+  let config: SessionConfig | undefined;
   const endStream = () => {
     if (streaming) write('\n');
     streaming = false;
@@ -20,7 +22,8 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
   return (event) => {
     switch (event.type) {
       case 'session.start':
-        write(`tenet · ${event.target} (${event.mode === 'blank' ? 'benchmark mode' : 'stub mode'}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
+        config = event.config;
+        write(`tenet · ${event.target} (${modeName(event.mode)}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
         write(`model: ${event.modelLabel}\n`);
         break;
       case 'thm.report': {
@@ -29,21 +32,18 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       }
       case 'thm.approval':
-        if (event.by === 'strategy') write("tests the agent sees: none of the repository's (TDD: it writes its own)\n");
-        else write(`tests the agent sees (${event.by === 'ablation' ? 'all failing tests, --no-thm' : event.by === 'human' ? 'chosen by you' : 'THM selection'}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
+        if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
+        else write(`tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
         break;
       case 'tests.hidden':
-        write(`${event.hidden.length} other failing tests hidden until evaluation\n`);
+        write(`${hiddenWords(event.hidden.length)}\n`);
         break;
-      case 'agent.phase':
+      case 'agent.phase': {
         endStream();
-        if (event.phase === 'pregen') write(`pre-generation (up to ${event.rounds} rounds)\n`);
-        else if (event.phase === 'rrw') write(`refinement attempt ${event.attempt}/${event.attempts} · ${event.stage?.replace(/-/g, ' ')}\n`);
-        else if (event.phase === 'tdd-setup') write(`tests first (up to ${event.rounds} rounds)\n`);
-        else if (event.phase === 'tdd') write(`co-refinement · test run ${event.round}/${event.rounds}\n`);
-        else if (event.phase === 'evaluate') write('evaluation on every failing test\n');
-        else if (event.phase === 'quality') write("measuring the agent's tests (coverage, mutants)\n");
+        const words = phaseWords(event);
+        if (words) write(`${words.title}${words.detail ? ` · ${words.detail}` : ''}\n`);
         break;
+      }
       case 'model.delta':
         if (!streaming) write('  model: ');
         streaming = true;
@@ -65,7 +65,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       case 'tests.run':
         endStream();
-        write(`  ${event.purpose === 'validate' ? 'selected tests' : event.purpose === 'agent' ? 'run_tests' : 'all failing tests'}: ${event.passed}/${event.total} passed\n`);
+        write(`  ${TEST_RUNS[event.purpose]}: ${event.passed}/${event.total} passed\n`);
         break;
       case 'warning':
         endStream();

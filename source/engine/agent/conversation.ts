@@ -49,8 +49,13 @@ function codeArgument(json: string): string {
 const aborted = () => Object.assign(new Error('cancelled'), { name: 'AbortError' });
 
 export interface RoundOptions {
-  /** Asked when the model calls finish (given whether this round already submitted code): a reason to refuse it, or nothing to let it end the work. */
-  refuseFinish?: (submittedThisRound: boolean) => string | undefined;
+  /**
+   * Asked before each tool call (given whether this round already submitted code): a reason to
+   * refuse it, which the model reads as the call's result, or nothing to run it. A strategy refuses
+   * what its current step does not allow (a finish before any code, a submission before the
+   * refinement stage that takes it).
+   */
+  refuse?: (name: string, submittedThisRound: boolean) => string | undefined;
 }
 
 /**
@@ -160,7 +165,7 @@ export class Conversation {
     for (const call of calls) {
       this.totals.toolCalls++;
       emit({ type: 'tool.call', id: call.id, name: call.name, arguments: call.arguments });
-      const refusal: string | undefined = call.name === 'finish' ? options.refuseFinish?.(submitted) : undefined;
+      const refusal = options.refuse?.(call.name, submitted);
       const outcome: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
       emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });
       this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.text });

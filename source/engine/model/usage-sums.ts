@@ -48,11 +48,6 @@ export function shownUsage(sums: UsageSums): { inputTokens: number; outputTokens
   return sums.cacheCounted ? { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } : { inputTokens, outputTokens };
 }
 
-/** The share of input tokens read from the prompt cache, in [0, 1]; null with no input. */
-export function cacheShare(usage: { inputTokens: number; cacheReadTokens?: number | undefined }): number | null {
-  return usage.inputTokens > 0 ? (usage.cacheReadTokens ?? 0) / usage.inputTokens : null;
-}
-
 /** A run's result figures (`usage`, `costUsd`, and `cacheSavedUsd` when the cache was counted) from its sums and call counts. */
 export function resultUsage(sums: UsageSums, modelCalls: number, toolCalls: number) {
   return { usage: { ...shownUsage(sums), modelCalls, toolCalls }, costUsd: sums.costUsd, ...(sums.cacheCounted ? { cacheSavedUsd: sums.cacheSavedUsd } : {}) };

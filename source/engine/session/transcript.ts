@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../events';
-import { costText, tokensInOut } from '../model/usage-words';
+import { approvalWords, capitalized, COMMAND_DECISIONS, costText, hiddenWords, modeName, overridden, phaseHeading, TEST_RUNS, tokensInOut } from '../phrase-book';
+import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
 const MAX_LINES = 40;
@@ -16,18 +17,21 @@ const fence = (text: string, lang = '') => {
 
 const quote = (text: string) => text.split('\n').map((l) => `> ${l}`).join('\n');
 
+
 /**
  * A session as Markdown: what `tenet show` prints and `tenet export --format md` writes. Long
  * outputs are clipped; the JSON export keeps everything.
  */
 export function markdownTranscript(id: string, events: readonly EngineEvent[]): string {
   const out: string[] = [`# tenet session ${id}`];
+  let config: SessionConfig | undefined;
   for (const event of events) {
     switch (event.type) {
       case 'session.start':
+        config = event.config;
         out.push(
           [
-            `- target: \`${event.target}\` (${event.mode === 'blank' ? 'benchmark mode' : 'stub mode'})`,
+            `- target: \`${event.target}\` (${modeName(event.mode)})`,
             `- repository: \`${event.repo}\``,
             `- strategy: ${event.strategy}`,
             `- model: ${event.modelLabel}`,
@@ -41,21 +45,22 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       }
       case 'thm.approval': {
-        const overridden = event.chosen.join() !== event.proposed.join();
+        const words = approvalWords(event, config);
+        const changed = event.by === 'human' && overridden(event);
         out.push(
-          `Tests given to the agent (${event.by === 'human' ? (overridden ? 'the developer overrode the proposal' : 'approved by the developer') : event.by === 'ablation' ? 'all failing tests: --no-thm' : 'THM proposal, approved automatically'}):\n\n${event.chosen.map((t) => `- \`${t}\``).join('\n')}` +
-            (overridden ? `\n\nProposed: ${event.proposed.map((t) => `\`${t}\``).join(', ')}` : ''),
+          (event.chosen.length ? `Tests given to the agent (${words}):\n\n${event.chosen.map((t) => `- \`${t}\``).join('\n')}` : `Tests given to the agent: ${words}.`) +
+            (changed ? `\n\nProposed: ${event.proposed.map((t) => `\`${t}\``).join(', ')}` : ''),
         );
         break;
       }
       case 'tests.hidden':
-        out.push(`${event.hidden.length} other failing tests were hidden from the agent until evaluation.`);
+        out.push(`${capitalized(hiddenWords(event.hidden.length))}.`);
         break;
-      case 'agent.phase':
-        if (event.phase === 'pregen') out.push('## Pre-generation');
-        else if (event.phase === 'rrw') out.push(`## Refinement attempt ${event.attempt}: ${event.stage?.replace(/-/g, ' ')}`);
-        else if (event.phase === 'evaluate') out.push('## Evaluation');
+      case 'agent.phase': {
+        const heading = phaseHeading(event);
+        if (heading) out.push(`## ${heading}`);
         break;
+      }
       case 'model.response':
         out.push(`**Model** · ${tokensInOut(event.usage)}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}${event.content ? `\n\n${quote(event.content)}` : ''}`);
         break;
@@ -79,13 +84,13 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`_Debugger, typed by ${event.entry.who === 'human' ? 'the developer' : 'the agent'} (${event.entry.mode}):_ \`${event.entry.input}\``);
         break;
       case 'tests.run':
-        out.push(`**${event.purpose === 'validate' ? 'Selected tests' : 'Every failing test'}**: ${event.passed}/${event.total} passed\n\n<details><summary>report</summary>\n\n${fence(clip(event.report, 80))}\n\n</details>`);
+        out.push(`**${TEST_RUNS[event.purpose]}**: ${event.passed}/${event.total} passed\n\n<details><summary>report</summary>\n\n${fence(clip(event.report, 80))}\n\n</details>`);
         break;
       case 'warning':
         out.push(`> **Warning:** ${event.message}`);
         break;
       case 'command.approval':
-        out.push(`_Shell command \`${event.command}\` ${{ approved: 'approved', 'approved-session': 'approved for the session', denied: 'denied', stopped: 'refused and the agent stopped' }[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);
+        out.push(`_Shell command \`${event.command}\` ${COMMAND_DECISIONS[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);
         break;
       case 'patch.decision':
         out.push(`_Patch: ${event.decision}; ${event.applied ? 'applied to the checkout' : event.file ? `saved to ${event.file}` : 'not applied'}${event.reason ? ` (${event.reason})` : ''}._`);

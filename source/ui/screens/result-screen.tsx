@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { resolve } from 'node:path';
 import { useState } from 'react';
 import type { RunResult } from '../../engine/events';
-import { costText, tokensInOut } from '../../engine/model/usage-words';
+import { costText, tokensInOut } from '../../engine/phrase-book';
 import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
 import { ConfirmBox } from '../components/confirm-box';
 import { Lines, DimRows } from '../components/line-view';
