@@ -26,6 +26,16 @@ function toOpenAiMessages(system: string, messages: Message[]): WireMessage[] {
 }
 
 /**
+ * Token counts as tenet records them. prompt_tokens counts every input token; of them, OpenAI
+ * reports those read from its prompt cache as prompt_tokens_details.cached_tokens, and DeepSeek
+ * (an OpenAI-compatible server) as prompt_cache_hit_tokens. Neither charges for cache writes.
+ */
+export function openAiUsage(usage: OpenAI.CompletionUsage & { prompt_cache_hit_tokens?: number }): Usage {
+  const read = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
+  return { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0, cacheReadTokens: read, cacheWriteTokens: 0 };
+}
+
+/**
  * OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5 family but its chat variant) reject
  * `max_tokens` and any temperature but the default: they take `max_completion_tokens` instead.
  * Other OpenAI-compatible servers may know only `max_tokens`, so it stays for everything else.
@@ -71,7 +81,7 @@ export class OpenAiModel extends SdkModel<OpenAI> {
       for await (const chunk of stream) {
         watch.touch();
         if (chunk.model) model = chunk.model;
-        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+        if (chunk.usage) usage = openAiUsage(chunk.usage);
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         if (choice.finish_reason) stopReason = choice.finish_reason;
