@@ -10,6 +10,8 @@ Environment (all set by tenet):
   TENET_TARGET_FILE   absolute path of the target's file in the workspace
   TENET_MODE          record | fork (see _tenet_probe.py)
   TENET_SHARD         "k/n": run only the k-th of n balanced shards of the collected tests
+  TENET_LANES         n: collect once, then run the n shards in forked lanes (see _tenet_lanes.py);
+                      "auto:n": at most n, one per 10 tests
   TENET_ONLY          file of node ids, or file paths meaning all their tests, to run; the rest is deselected
   TENET_SKIP          file of node ids already done by an earlier, crashed run of this shard
   TENET_TEST_TIMEOUT  seconds per test (setup + call + teardown), 0 for none
@@ -32,6 +34,7 @@ import traceback
 import pytest
 
 import _tenet_cached as cached
+import _tenet_lanes as lanes
 import _tenet_probe as probe
 
 MARK = "\x1etenet:"
@@ -47,11 +50,18 @@ except OSError:  # pragma: no cover - no stdout at all
     _out = sys.__stdout__
 
 
+_lane = None  # in a lane (TENET_LANES): its index
+
+
 def _emit(event):
     if _state.in_child:
         return  # the blank twin reports through its own pipe, never here
-    _out.write(MARK + json.dumps(event, default=str) + "\n")
-    _out.flush()
+    if _lane is None:
+        _out.write(MARK + json.dumps(event, default=str) + "\n")
+        _out.flush()
+        return
+    event["lane"] = _lane
+    lanes.write_line(_out.fileno(), (MARK + json.dumps(event, default=str) + "\n").encode("utf-8", "replace"))
 
 
 def _die_with_parent():
@@ -257,6 +267,36 @@ def pytest_collection_modifyitems(session, config, items):
         config.hook.pytest_deselected(items=[item for item in items if id(item) not in keep])
         items[:] = kept
     _emit({"e": "collected", "total": total, "mine": mine, "remaining": len(kept)})
+
+
+_LANES_AUTO = (os.environ.get("TENET_LANES") or "").startswith("auto:")
+_LANES = int((os.environ.get("TENET_LANES") or "0").replace("auto:", ""))
+_TESTS_PER_LANE = 10  # with auto, fewer tests than this per lane are not worth a lane
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    """TENET_LANES=n: run the collected tests in up to n forked lanes; this process only waits."""
+    global _lane
+    if _LANES < 2:
+        return None
+    items = list(session.items)
+    count = max(1, min(_LANES, len(items) // _TESTS_PER_LANE)) if _LANES_AUTO else _LANES
+    if count == 1 or not probe._may_fork():
+        # One lane, run here. (Forking beside other threads may deadlock: then this process runs
+        # lane 0, and tenet runs the others as shards of their own.)
+        _emit({"e": "lanes", "started": [0], "count": count})
+        _lane = 0
+        session.items[:] = _select_shard(items, 0, count)
+        return None
+    _emit({"e": "lanes", "started": list(range(count)), "count": count})
+    lane = lanes.fork(count, lambda index, code, signal: _emit({"e": "laneexit", "lane": index, "exitCode": code, "signal": signal}))
+    if lane is None:
+        return True
+    _lane = lane
+    lanes.settle(session.config)
+    session.items[:] = _select_shard(items, lane, count)
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
