@@ -2,8 +2,10 @@
 
 Collecting a suite is importing it, and on a large package that is most of a run (sympy's
 test_latex.py: 5.7 s of 8 s). Separate pytest processes per shard each pay it; lanes pay it once:
-the process that collected forks n lanes, each runs its share of the tests (the same share
-TENET_SHARD=k/n gives, so a lane that dies can be run again as a plain shard), and waits for them.
+the process that collected forks n lanes and waits for them. The tests are cut into units (runs
+of consecutive tests of a file); each lane takes the next unit when it is done with one, so lanes
+end together however long their tests take, and says which units it took (a lane that dies has
+the rest of its units run again by tenet).
 
 The lanes write THM's events to the same stdout, each line in one write under a lock, tagged
 with the lane. pytest's own terminal output in a lane goes nowhere (its summary would interleave
@@ -68,6 +70,47 @@ def settle(config):
             reporter._tw = TerminalWriter(open(os.devnull, "w"))
         except Exception:
             pass
+
+
+def next_unit():
+    """The index of the next unit no lane has taken yet (a counter in the lock file)."""
+    import fcntl
+
+    fd = _lock_fd.fileno()
+    fcntl.lockf(fd, fcntl.LOCK_EX)
+    try:
+        raw = os.pread(fd, 16, 0)
+        taken = int(raw) if raw.strip() else 0
+        os.pwrite(fd, b"%15d\n" % (taken + 1), 0)
+        return taken
+    finally:
+        fcntl.lockf(fd, fcntl.LOCK_UN)
+
+
+def run(session, units, on_take):
+    """A lane's test loop: unit after unit, as pytest's own loop runs its items (each told the item
+    after it, so wider fixtures are torn down only when the next test does not need them)."""
+
+    def take():
+        index = next_unit()
+        if index >= len(units):
+            return None
+        on_take(units[index])
+        return units[index]
+
+    unit = take()
+    while unit is not None:
+        following = None
+        for position, item in enumerate(unit):
+            if position + 1 < len(unit):
+                nextitem = unit[position + 1]
+            else:
+                following = take()
+                nextitem = following[0] if following else None
+            item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+            if session.shouldfail or session.shouldstop:
+                return
+        unit = following
 
 
 def write_line(fd, data):

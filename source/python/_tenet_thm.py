@@ -15,6 +15,7 @@ Environment (all set by tenet):
   TENET_ONLY          file of node ids, or file paths meaning all their tests, to run; the rest is deselected
   TENET_SKIP          file of node ids already done by an earlier, crashed run of this shard
   TENET_TEST_TIMEOUT  seconds per test (setup + call + teardown), 0 for none
+  TENET_TEXT          0: no failure report is read from this run (its outcomes only)
   TENET_HITS_FILE     where subprocesses started by a test note that they called the target
   TENET_PARENT_PID    tenet's pid: this process dies with it (Linux)
 """
@@ -266,6 +267,9 @@ def pytest_collection_modifyitems(session, config, items):
         keep = set(map(id, kept))
         config.hook.pytest_deselected(items=[item for item in items if id(item) not in keep])
         items[:] = kept
+    for item in kept:
+        item.repr_failure = _quick_repr(item)
+        item._repr_failure_py = item.repr_failure
     _emit({"e": "collected", "total": total, "mine": mine, "remaining": len(kept)})
 
 
@@ -289,14 +293,16 @@ def pytest_runtestloop(session):
         _lane = 0
         session.items[:] = _select_shard(items, 0, count)
         return None
-    _emit({"e": "lanes", "started": list(range(count)), "count": count})
+    # Units small enough to balance the lanes, longest first (every lane computes the same list).
+    units = sorted(_shard_units(items, count * 4), key=len, reverse=True)
+    _emit({"e": "lanes", "started": list(range(count)), "count": count, "tests": [_normalize(item.nodeid) for item in items]})
     lane = lanes.fork(count, lambda index, code, signal: _emit({"e": "laneexit", "lane": index, "exitCode": code, "signal": signal}))
     if lane is None:
         return True
     _lane = lane
     lanes.settle(session.config)
-    session.items[:] = _select_shard(items, lane, count)
-    return None
+    lanes.run(session, units, lambda unit: _emit({"e": "unit", "tests": [_normalize(item.nodeid) for item in unit]}))
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -547,13 +553,40 @@ def pytest_fixture_setup(fixturedef, request):
             ctx.fixtures.pop()
 
 
+_TEXT = os.environ.get("TENET_TEXT", "1") != "0"
+
+
+def _text_read():
+    """Whether anyone reads this process's failure reports. In fork mode the parent's failures are
+    the original code's, which THM only counts; a twin's are read when the original passed."""
+    if _state.in_child:
+        return _state.twin_text
+    return _TEXT and not _FORK
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_makereport(item, call):
     state = _tests.get(item.nodeid)
     if state is not None and call.excinfo is not None and not call.excinfo.errisinstance(pytest.skip.Exception):
         try:
-            state.failures[call.when] = _failure_text(call.excinfo)
+            if _text_read():
+                state.failures[call.when] = _failure_text(call.excinfo)
+            else:
+                state.failures[call.when] = (call.excinfo.exconly().split("\n")[0][:2000], "")
         except Exception:
-            pass  # pytest's own report text is the fallback
+            pass
+
+
+def _quick_repr(item):
+    """Stands in for pytest's own failure report of an item, which nobody reads here: THM reads
+    the text built above from the raw exception (pytest's costs more, on deep tracebacks most)."""
+
+    def represent(excinfo, style=None):
+        state = _tests.get(item.nodeid)
+        texts = list(state.failures.values()) if state is not None else []
+        return (texts[-1][1] or texts[-1][0]) if texts else excinfo.exconly()
+
+    return represent
 
 
 def pytest_runtest_logreport(report):
@@ -634,13 +667,16 @@ def _before_fork(ctx):
 _state.before_fork = _before_fork
 
 
-def _collect_twin(ctx):
-    """Fork mode, in the parent: let the blank twin run, and read its outcome."""
+def _collect_twin(ctx, state):
+    """Fork mode, in the parent: let the blank twin run, and read its outcome (`state`: the
+    test's outcome on the original code)."""
     twin = ctx.fork
     _emit({"e": "twin", "nodeid": _normalize(ctx.nodeid)})
     chunks = []
     try:
-        os.write(twin["go"], b"g")
+        # The twin builds its failure report only if it will be read: when the original passed.
+        read = state.outcome not in ("failed", "error")
+        os.write(twin["go"], b"p" if read else b"f")
         limit = time.monotonic() + (_TIMEOUT or 600) + 2
         while True:
             left = limit - time.monotonic()
@@ -691,7 +727,7 @@ def pytest_runtest_logfinish(nodeid, location):
     blank, needs_blank, fails_through = None, False, None
     item = _items.get(nodeid)
     if ctx is not None and ctx.fork is not None:
-        blank = _collect_twin(ctx)
+        blank = _collect_twin(ctx, state)
         needs_blank = blank is None or bool(blank.get("unsure"))
         for key, outcome in ((blank or {}).pop("fixtures", None) or {}).items():
             _fixture_blank[int(key)] = outcome

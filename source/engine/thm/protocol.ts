@@ -23,7 +23,9 @@ export type PluginEvent = LaneTag &
   (
   | { e: 'configured'; rootdir: string; args: string[]; fork: boolean }
   /** TENET_LANES: the collected tests now run in these forked lanes (the others run as shards of their own). */
-  | { e: 'lanes'; started: number[]; count: number }
+  | { e: 'lanes'; started: number[]; count: number; tests?: string[] }
+  /** TENET_LANES: the tests a lane took next (a lane that dies has those it did not finish run again). */
+  | { e: 'unit'; tests: string[] }
   /** TENET_LANES: a lane's process ended (from the collecting process, which waits for each). */
   | { e: 'laneexit'; lane: number; exitCode: number | null; signal: number | null }
   | { e: 'collected'; total: number; mine: number; remaining: number }

@@ -50,6 +50,8 @@ export interface PassOptions {
   mode: 'record' | 'fork';
   /** Names this pass's scratch files. */
   label: string;
+  /** False when no failure report of this pass is read (its outcomes only): none is built. */
+  reportText?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: PluginEvent) => void;
 }
@@ -121,6 +123,7 @@ function baseEnv(options: PassOptions, hitsFile: string, onlyFile: string | unde
   // A local pytest dies with tenet even on SIGKILL (see _die_with_parent in the plugin).
   if (options.sandbox.kind === 'local') env.TENET_PARENT_PID = String(process.pid);
   if (onlyFile) env.TENET_ONLY = onlyFile;
+  if (options.reportText === false) env.TENET_TEXT = '0';
   return env;
 }
 
@@ -137,11 +140,18 @@ async function runShard(
 ): Promise<void> {
   const finished = new Set<string>();
   let shards = count;
+  // A lane that took units as it went: what it left undone, run as a process of its own.
+  let leftoverFile: string | undefined;
   for (let attempt = 0; ; attempt++) {
     let child: ShardAttempt;
     if (attempt === 0 && lanes) child = lanes.lane(index);
     else {
-      const env: Record<string, string> = { ...baseEnv(options, hitsFile, onlyFile), TENET_SHARD: `${index}/${shards}` };
+      const leftover = attempt === 1 && lanes ? lanes.lane(index).leftover(finished) : undefined;
+      if (leftover && !leftover.length) return;
+      if (leftover) leftoverFile = await listFile(`lane-${index}`, leftover);
+      const env: Record<string, string> = leftoverFile
+        ? { ...baseEnv(options, hitsFile, leftoverFile) }
+        : { ...baseEnv(options, hitsFile, onlyFile), TENET_SHARD: `${index}/${shards}` };
       if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
       child = soloAttempt(options.sandbox, pytestArgv(options, ignored), env);
     }

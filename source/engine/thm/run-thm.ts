@@ -116,6 +116,8 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       deadline,
       label: phase,
       mode,
+      // The original code's failures in two-pass mode are counted, never shown.
+      reportText: phase !== 'original',
       ...(only ? { only } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event: PluginEvent) => {

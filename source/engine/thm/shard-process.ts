@@ -12,6 +12,11 @@ export interface ShardAttempt {
   readonly shared: boolean;
   /** How many shards the tests were split into: fewer lanes than asked when the scope is small. */
   shardCount(asked: number): number;
+  /**
+   * A lane that did not finish: the tests it took and did not finish, and (for the lane whose hung
+   * test stopped them all) those no lane took. Undefined when lanes took fixed shares.
+   */
+  leftover(finished: ReadonlySet<string>): string[] | undefined;
   stderr(): string;
   noise(): string;
 }
@@ -35,6 +40,7 @@ export function soloAttempt(sandbox: Sandbox, argv: string[], env: Record<string
     killedForAnother: () => false,
     shared: false,
     shardCount: (asked) => asked,
+    leftover: () => undefined,
     stderr: () => stderr,
     noise: () => reader.noise,
   };
@@ -50,6 +56,9 @@ export class LanesProcess {
   private readonly handlers = new Map<number, (event: PluginEvent) => void>();
   private started: Set<number> | undefined;
   private count: number | undefined;
+  /** Every test the lanes share, and the units each lane took (lanes that take units as they go). */
+  private tests: string[] | undefined;
+  private readonly taken = new Map<number, string[]>();
   private killer: number | undefined;
   private stderr = '';
   private readonly reader = new PluginLineReader((event) => this.route(event));
@@ -83,16 +92,33 @@ export class LanesProcess {
       killedForAnother: () => this.killer !== undefined && this.killer !== index,
       shared: true,
       shardCount: (asked) => this.shardCount(asked),
+      leftover: (finished) => this.leftover(index, finished),
       stderr: () => this.stderr,
       noise: () => this.reader.noise,
     };
+  }
+
+  private leftover(index: number, finished: ReadonlySet<string>): string[] | undefined {
+    if (!this.tests) return undefined;
+    const left = (this.taken.get(index) ?? []).filter((nodeid) => !finished.has(nodeid));
+    if (this.killer === index || (this.killer === undefined && index === 0)) {
+      const takenByAny = new Set([...this.taken.values()].flat());
+      left.push(...this.tests.filter((nodeid) => !takenByAny.has(nodeid)));
+    }
+    return left;
   }
 
   private route(event: PluginEvent): void {
     if (event.e === 'lanes') {
       this.started = new Set(event.started);
       this.count = event.count;
+      this.tests = event.tests;
       return;
+    }
+    if (event.e === 'unit' && event.lane !== undefined) {
+      const taken = this.taken.get(event.lane) ?? [];
+      taken.push(...event.tests);
+      this.taken.set(event.lane, taken);
     }
     if (event.lane !== undefined) {
       this.handlers.get(event.lane)?.(event);
