@@ -293,8 +293,9 @@ def pytest_runtestloop(session):
         _lane = 0
         session.items[:] = _select_shard(items, 0, count)
         return None
-    # Units small enough to balance the lanes, longest first (every lane computes the same list).
-    units = sorted(_shard_units(items, count * 4), key=len, reverse=True)
+    # Units small enough to balance the lanes, taken in the run's order (every lane computes the
+    # same list), so each lane runs its tests in pytest's order.
+    units = _shard_units(items, count * 4)
     _emit({"e": "lanes", "started": list(range(count)), "count": count, "tests": [_normalize(item.nodeid) for item in items]})
     lane = lanes.fork(count, lambda index, code, signal: _emit({"e": "laneexit", "lane": index, "exitCode": code, "signal": signal}))
     if lane is None:

@@ -21,4 +21,16 @@ describe('a cached fixture over shards: only its first user in the run order rea
     expect(tests.get('a::t2')).toMatchObject({ chain: null, entryKind: null, failsThrough: 'tests/conftest.py::db' });
     expect(tests.get('a::t3')).toMatchObject({ chain: null, failsThrough: 'tests/conftest.py::db' });
   });
+
+  it('the first user in the run order reached it, even when its shard ran it after another user', () => {
+    const chain = ['tests/conftest.py::db', 'm.py::f'];
+    const tests = new Map([
+      ['a::t1', event('a::t1', 1, null, 'tests/conftest.py::db')],
+      ['a::t2', event('a::t2', 2, chain)],
+    ]);
+    firstUsersReach(tests);
+    expect(tests.get('a::t1')).toMatchObject({ failsThrough: null, entryKind: 'fixture' });
+    expect(tests.get('a::t1')!.chain).toHaveLength(2);
+    expect(tests.get('a::t2')).toMatchObject({ chain: null, failsThrough: 'tests/conftest.py::db' });
+  });
 });
