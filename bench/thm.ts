@@ -2,7 +2,7 @@
  * bench/thm: wall time of `tenet thm --blank` against a plain `python -m pytest` of the same
  * scope, on three shapes of suite (issue 17: THM should cost at most a plain run on any of them):
  *
- *   many files     networkx (a mid-size scope of many test files): --jobs 1 and --jobs auto
+ *   many files     networkx (a mid-size scope of many test files)
  *   one big file   sympy's printing/tests/test_latex.py (170 tests, 76 failing blanked)
  *   unittest       jsonschema's tests (unittest.TestCase classes)
  *
@@ -14,6 +14,7 @@
  *   npx tsx bench/thm.ts                       # the three shapes
  *   npx tsx bench/thm.ts --shape unittest      # one of them (many-files, one-big-file, unittest)
  *   npx tsx bench/thm.ts --full                # networkx's whole suite as the many-files shape
+ *   npx tsx bench/thm.ts --one-core            # also THM with --jobs 1 on the many-files shape
  *   npx tsx bench/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
  *   npx tsx bench/thm.ts --cli OTHER/dist/tenet.js   # time another build
  */
@@ -46,7 +47,8 @@ const SHAPES: Shape[] = [
     source: { package: 'networkx' },
     target: 'networkx/classes/function.py::density',
     tests: own.includes('--full') ? ['networkx'] : ['networkx/algorithms/minors', 'networkx/algorithms/approximation', 'networkx/classes', 'networkx/algorithms/connectivity'],
-    thm: [['thm --jobs 1', ['--jobs', '1']], ['thm --jobs auto', ['--jobs', 'auto']]],
+    // The default, --jobs auto: a lane per core (--one-core adds a --jobs 1 run).
+    thm: [['thm', []], ...(own.includes('--one-core') ? [['thm --jobs 1', ['--jobs', '1']] as [string, string[]]] : [])],
   },
   {
     name: 'one-big-file',
@@ -116,7 +118,13 @@ try {
   console.log(`tenet ${cli}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run\n`);
   for (const run of runs) for (const [label, command, args] of run.configs) timed(label, command, args, run.repo);
   for (let rep = 0; rep < reps; rep++) {
-    for (const run of runs) run.configs.forEach(([label, command, args], index) => run.times[index]!.push(timed(label, command, args, run.repo)));
+    for (const run of runs) {
+      run.configs.forEach(([label, command, args], index) => {
+        run.times[index]!.push(timed(label, command, args, run.repo));
+        // As it goes, so a long run that is stopped still says something.
+        console.error(`run ${rep + 1}: ${run.shape.name} ${label} ${run.times[index]!.at(-1)!.toFixed(1)} s`);
+      });
+    }
   }
   for (const { shape, configs, times } of runs) {
     console.log(`${shape.name}: ${shape.target}  --tests ${shape.tests.join(' ')}`);
