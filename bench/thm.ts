@@ -17,8 +17,10 @@
  *   npx tsx bench/thm.ts --one-core            # also THM with --jobs 1 on the many-files shape
  *   npx tsx bench/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
  *   npx tsx bench/thm.ts --cli OTHER/dist/tenet.js   # time another build
+ *   npx tsx bench/thm.ts --compare OLD/dist/tenet.js # and another build beside this one, interleaved
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { copyInstalledPackage, optionReader } from './common';
@@ -29,6 +31,8 @@ const own = testsAt === -1 ? argv : argv.slice(0, testsAt);
 const option = optionReader(own);
 // --cli: another build of tenet to time (say, one made from an earlier commit), for a before/after.
 const cli = option('--cli') ?? join(import.meta.dirname, '..', 'dist', 'tenet.js');
+// --compare: a second build timed in the same interleaved runs (its THM configurations again).
+const compare = option('--compare');
 const reps = Number(option('--reps') ?? 3);
 
 interface Shape {
@@ -80,12 +84,26 @@ function chosenShapes(): Shape[] {
   return shapes;
 }
 
-function timed(label: string, command: string, args: string[], cwd: string): number {
+/**
+ * CPU seconds (user + system) of the processes this one has waited for, and theirs (Linux): on a
+ * shared machine the wall time of a run says as much about the neighbours as about the run.
+ */
+function childCpu(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime, cstime in clock ticks
+  } catch {
+    return NaN;
+  }
+}
+
+function timed(label: string, command: string, args: string[], cwd: string): { wall: number; cpu: number } {
   const started = process.hrtime.bigint();
+  const cpuBefore = childCpu();
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, PYTHONPATH: cwd } });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0 && result.status !== 1) throw new Error(`${label} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
-  return seconds;
+  return { wall, cpu: childCpu() - cpuBefore };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -95,6 +113,7 @@ interface Run {
   repo: string;
   configs: [string, string, string[]][];
   times: number[][];
+  cpu: number[][];
 }
 
 const cleanups: (() => void)[] = [];
@@ -107,32 +126,39 @@ try {
       cleanups.push(copy.cleanup);
       repo = copy.repo;
     }
-    const thmArgs = (extra: string[]) => [cli, 'thm', '--repo', repo, '--target', shape.target, '--blank', '--json', ...extra, '--tests', ...shape.tests];
+    const thmArgs = (build: string, extra: string[]) => [build, 'thm', '--repo', repo, '--target', shape.target, '--blank', '--json', ...extra, '--tests', ...shape.tests];
     const configs: [string, string, string[]][] = [
       // What a developer runs: pytest with its defaults on the same scope.
       ['plain pytest', 'python3', ['-m', 'pytest', '-q', ...shape.tests]],
-      ...shape.thm.map(([label, extra]): [string, string, string[]] => [label, process.execPath, thmArgs(extra)]),
+      ...shape.thm.map(([label, extra]): [string, string, string[]] => [label, process.execPath, thmArgs(cli, extra)]),
+      ...(compare ? shape.thm.map(([label, extra]): [string, string, string[]] => [`${label} (compared)`, process.execPath, thmArgs(compare, extra)]) : []),
     ];
-    return { shape, repo, configs, times: configs.map(() => []) };
+    return { shape, repo, configs, times: configs.map(() => []), cpu: configs.map(() => []) };
   });
-  console.log(`tenet ${cli}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run\n`);
+  console.log(`tenet ${cli}${compare ? `, compared with ${compare}` : ''}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run\n`);
   for (const run of runs) for (const [label, command, args] of run.configs) timed(label, command, args, run.repo);
   for (let rep = 0; rep < reps; rep++) {
     for (const run of runs) {
       run.configs.forEach(([label, command, args], index) => {
-        run.times[index]!.push(timed(label, command, args, run.repo));
+        const { wall, cpu } = timed(label, command, args, run.repo);
+        run.times[index]!.push(wall);
+        run.cpu[index]!.push(cpu);
         // As it goes, so a long run that is stopped still says something.
-        console.error(`run ${rep + 1}: ${run.shape.name} ${label} ${run.times[index]!.at(-1)!.toFixed(1)} s`);
+        console.error(`run ${rep + 1}: ${run.shape.name} ${label} ${wall.toFixed(1)} s (CPU ${cpu.toFixed(1)} s)`);
       });
     }
   }
-  for (const { shape, configs, times } of runs) {
+  for (const { shape, configs, times, cpu } of runs) {
     console.log(`${shape.name}: ${shape.target}  --tests ${shape.tests.join(' ')}`);
     const plain = median(times[0]!);
+    const plainCpu = median(cpu[0]!);
     configs.forEach(([label], index) => {
       const value = median(times[index]!);
+      const cpuValue = median(cpu[index]!);
       const ratio = index === 0 ? '' : `   ratio ${(value / plain).toFixed(2)}`;
-      console.log(`  ${label.padEnd(18)} median ${value.toFixed(2).padStart(6)} s${ratio}   (runs ${times[index]!.map((t) => t.toFixed(1)).join(', ')})`);
+      const cpuRatio = index === 0 ? '' : `   ratio ${(cpuValue / plainCpu).toFixed(2)}`;
+      console.log(`  ${label.padEnd(18)} wall median ${value.toFixed(2).padStart(6)} s${ratio}   (runs ${times[index]!.map((t) => t.toFixed(1)).join(', ')})`);
+      console.log(`  ${''.padEnd(18)} CPU  median ${cpuValue.toFixed(2).padStart(6)} s${cpuRatio}`);
     });
     console.log('');
   }
