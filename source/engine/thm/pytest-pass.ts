@@ -213,7 +213,8 @@ async function runShard(
       if (options.deadline !== undefined && now > options.deadline) {
         result.timedOut = true;
         child.kill();
-      } else if (inflight && options.testTimeoutSec > 0 && now - inflight.since > options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec)) {
+      } else if (inflight && !laneExit && options.testTimeoutSec > 0 && now - inflight.since > options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec)) {
+        // (A lane that ended, say its interpreter died, hangs nothing: the other lanes go on.)
         hung = true;
         child.kill();
       } else if (collecting && options.testTimeoutSec > 0 && now - collecting.since > options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec)) {
@@ -252,7 +253,7 @@ async function runShard(
     }
     // The scope was split into fewer lanes than shards asked for: this one has no tests.
     if (child.shared && index >= child.shardCount(count)) return;
-    shards = child.shardCount(count);
+    if (child.shared) shards = child.shardCount(count);
     const how = laneExit
       ? laneExit.signal !== null ? `was killed by signal ${laneExit.signal}` : `exited with code ${laneExit.exitCode}`
       : (status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`));
