@@ -1,9 +1,10 @@
-"""Runs one command of tenet's local sandbox and takes everything it started down with it.
+"""Runs one command of tenet's sandbox and takes everything it started down with it.
 
 tenet starts each process of the local sandbox (the debugger shell, pytest, THM's runs) as
-``python3 -I -S _tenet_launch.py COMMAND ARGS...``. A process group alone does not hold what the
-command starts: ``setsid`` or a double fork leaves the group, keeps tenet's pipes open (a headless
-run then waits for it) and outlives tenet. So this launcher
+``python3 -I -S _tenet_launch.py COMMAND ARGS...``; in a Docker container, each exec's ``sh`` runs
+its command so (see docker/exec-process.ts), and that ``sh`` is the parent it dies with. A process
+group alone does not hold what the command starts: ``setsid`` or a double fork leaves the group,
+keeps tenet's pipes open (a headless run then waits for it) and outlives tenet. So this launcher
 
 - is a child subreaper (Linux ``PR_SET_CHILD_SUBREAPER``): whatever the command orphans, through
   setsid and double forks, becomes the launcher's child instead of init's and stays findable;

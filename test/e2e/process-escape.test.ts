@@ -118,4 +118,21 @@ describeDocker('processes that leave the process group (Docker sandbox)', () => 
       await sandbox.dispose();
     }
   }, 60_000);
+
+  it('are killed when their command ends even without the mark, nor holding the output: the command runs under the launcher', async () => {
+    // A cleared environment has no mark to be found by, and a process that lets go of the output
+    // leaves Docker nothing to wait for: only being below the command's launcher finds them. The
+    // command ends once all three sleep (none is still on its way, carrying the mark).
+    const counting = "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -cE '^(/bin/)?sleep 47.7 $'";
+    const daemons = `(setsid env -i /bin/sleep 47.7 >/dev/null 2>&1 &); setsid sleep 47.7 >/dev/null 2>&1 & (sh -c 'sleep 47.7 & exit' >/dev/null 2>&1 &); i=0; while [ "$(${counting})" -lt 3 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; ${counting}`;
+    const sandbox = await openSandbox(DOCKER, scratch, 'escape-test');
+    try {
+      const result = await sandbox.run(['sh', '-c', daemons]);
+      expect(result.stdout).toBe('3\n');
+      const count = async () => (await sandbox.run(['sh', '-c', `${counting} || true`])).stdout.trim();
+      expect(await count()).toBe('0');
+    } finally {
+      await sandbox.dispose();
+    }
+  }, 60_000);
 });

@@ -155,6 +155,7 @@ export class DockerSandbox implements Sandbox {
       argv,
       env: options.env ?? {},
       workingDir: options.cwd ? posix.join(this.workdir, options.cwd) : this.workdir,
+      reaper: posix.join(this.helpersDir, '_tenet_launch.py'),
       ...(this.nproc ? { nproc: this.nproc } : {}),
     });
     this.live.add(child);

@@ -11,22 +11,27 @@ const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, numbe
 /**
  * Docker has no API to kill an exec. Every exec therefore starts as `sh`, which notes its pid and
  * runs the command as its child. Docker makes each exec the leader of its own session and process
- * group, so `kill -9 -PID` takes the command and whatever it started. When the command ends, the
- * shell sends TERM to what it left behind in the group (forked workers, daemons) before it exits
- * with the command's status, as a local process group is cleaned up. The shell itself catches INT
- * and TERM (a caught signal is reset for its child), so an interrupt reaches the command, not it.
+ * group, so `kill -9 -PID` takes the command and whatever it started. The command runs under
+ * tenet's launcher (`reaper`, source/python/_tenet_launch.py) as it does locally: a subreaper, so
+ * what the command starts stays below it however it leaves the group (setsid, a double fork, a
+ * cleared environment), and all of it is killed when the command ends; the launcher ends as the
+ * command did. (A scan of /proc for the mark alone misses processes forked after it looked, and
+ * those it cannot read at that moment, in the middle of an exec.) Then the shell sends TERM to
+ * what is left in the group and kills what carries the mark: all there is to do where python3 or
+ * its ctypes is missing. The shell itself catches INT and TERM (a caught signal is reset for its
+ * child; the launcher ignores INT), so an interrupt reaches the command, not them.
  * The process limit is dash's `ulimit -p` (bash's `-u`), whichever `sh` the image has.
  * A program the shell cannot find is caught before it is run, with a line of its own on stderr
  * (NOT_FOUND), so that exit code 127 alone never means "not found": a command may exit 127 itself.
  */
-const launcher = (pidFile: string, mark: string, nproc?: number) =>
+const launcher = (pidFile: string, mark: string, reaper: string | undefined, nproc?: number) =>
   [
     'trap : INT TERM',
     `command -v "$1" >/dev/null 2>&1 || { printf '${NOT_FOUND}%s\\n' "$1" >&2; exit 127; }`,
     ...(nproc ? [`ulimit -p ${nproc} 2>/dev/null || ulimit -u ${nproc} 2>/dev/null`] : []),
     `echo $$ > ${pidFile}`,
     `export ${MARK}=${mark}`,
-    '"$@"',
+    reaper ? `if command -v python3 >/dev/null 2>&1; then python3 -I -S '${reaper}' "$@"; else "$@"; fi` : '"$@"',
     'status=$?',
     'kill -TERM 0 2>/dev/null',
     sweep(mark),
@@ -35,8 +40,9 @@ const launcher = (pidFile: string, mark: string, nproc?: number) =>
   ].join('; ');
 /**
  * Every process of one exec carries its mark in its environment. Those that left its process
- * group (setsid, a double fork) are found by it and killed: after the command, and with a kill.
- * (A process that clears its environment escapes this; the container's removal ends it.)
+ * group (setsid, a double fork) are found by it and killed with a kill (which takes the launcher
+ * down with the group), and after the command when there is no launcher. (A process that clears
+ * its environment escapes this; the container's removal ends it.)
  */
 const MARK = 'TENET_EXEC';
 const sweep = (mark: string) => `for p in /proc/[0-9]*; do [ "\${p#/proc/}" = "$$" ] || ! grep -qsxz '${MARK}=${mark}' "$p/environ" 2>/dev/null || kill -9 "\${p#/proc/}" 2>/dev/null; done`;
@@ -71,6 +77,8 @@ export interface ExecSpec {
   env: Record<string, string>;
   workingDir: string;
   user?: string;
+  /** tenet's launcher (_tenet_launch.py) in the container: the command runs under it when python3 is there. */
+  reaper?: string;
   /**
    * A cap on the processes of the container's user, below the container's pids limit: a fork
    * bomb stops there, and tenet can still start the exec that kills it.
@@ -108,7 +116,7 @@ export function startExec(spec: ExecSpec): SandboxProcess {
     let socket: Duplex;
     try {
       exec = await spec.container.exec({
-        Cmd: ['sh', '-c', launcher(pidFile, id, spec.nproc), 'tenet-exec', ...spec.argv],
+        Cmd: ['sh', '-c', launcher(pidFile, id, spec.reaper, spec.nproc), 'tenet-exec', ...spec.argv],
         Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
         WorkingDir: spec.workingDir,
         AttachStdin: true,
