@@ -1,7 +1,7 @@
 import { importTui } from './import-tui';
 import { PAPER_BUDGET, type Budget } from '../engine/agent/tenet-strategy';
 import { loadConfig } from '../engine/config/config';
-import { EXIT } from '../engine/errors';
+import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { createModel, type ModelFlags } from '../engine/model/create-model';
 import type { Script } from '../engine/model/scripted';
@@ -74,7 +74,7 @@ export function prepareRun(options: RunCommandOptions) {
   };
   const root = sessionsDir(options.sessionsDir, process.env, config.sessionsDir);
   const sessionId = options.resume?.id ?? newSessionId();
-  const recorder = SessionRecorder.open(root, sessionId);
+  const recorder = SessionRecorder.open(root, sessionId, process.env, [], config.maxSessionMb ? { maxBytes: config.maxSessionMb * 1024 * 1024 } : {});
   const scriptFile = options.script ?? (model.settings.provider === 'scripted' ? options.fallbackScriptFile : undefined);
   const base: Omit<RunOptions, 'pilot' | 'emit'> = {
     repo: options.repo,
@@ -123,7 +123,11 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
     model: base.model.settings.model,
     ...(base.resume ? { totals: base.resume.totals } : {}),
   });
-  const emit = (event: EngineEvent) => {
+  // A log that reaches its size limit stops the run; its end says why.
+  const stop = new AbortController();
+  const unwatch = recorder.whenFull(() => stop.abort());
+  const emit = (untold: EngineEvent) => {
+    const event = recorder.full ? stoppedBecauseFull(untold, recorder.full) : untold;
     tally.observe(event);
     recorder.record(event);
     sink(event);
@@ -132,16 +136,24 @@ export async function recordedRun(prepared: ReturnType<typeof prepareRun>, optio
   const { provider, model, baseUrl } = prepared.model.settings;
   if (options.resume) emit({ type: 'session.resumed', fromSeq: options.resume.fromSeq, position: options.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}) });
   try {
-    return await runTask({ ...base, pilot, emit });
-  } catch (error) {
+    return await runTask({ ...base, pilot, emit, signal: base.signal ? AbortSignal.any([base.signal, stop.signal]) : stop.signal });
+  } catch (thrown) {
+    const error = recorder.full ? new TenetError(recorder.full, 'raise maxSessionMb in the config if the session needs more, or look at what filled it with `tenet show`', EXIT.fail) : thrown;
     emit({ type: 'error', message: (error as Error).message });
     // The run still ends with a result for whoever reads the events (`--json`). It is not logged:
     // the session keeps its error status and can be resumed once the provider is back.
     sink(tally.failed(error));
     throw error;
   } finally {
+    unwatch();
     recorder.close();
   }
+}
+
+/** The run stopped because its log was full: its result (and any error) say so. */
+function stoppedBecauseFull(event: EngineEvent, reason: string): EngineEvent {
+  if (event.type === 'result' && event.stopReason === 'cancelled') return { ...event, stopReason: 'log-full', message: reason };
+  return event;
 }
 
 /** `tenet run`: the whole pipeline; headless (THM's proposal approved as it is) or in the TUI. */

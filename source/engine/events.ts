@@ -30,8 +30,8 @@ export interface RunResult {
   target: string;
   strategy: string;
   pass: boolean;
-  /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled. */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished';
+  /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled, the session log reached its size limit (`message` says). */
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'log-full';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;
