@@ -461,14 +461,15 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     });
   program
     .command('gc')
-    .description('remove Docker containers left by a tenet that was killed (found by label; containers of a tenet still running here stay)')
+    .description('remove what a killed tenet left: Docker containers (found by label), scratch workspaces and check folders in the temp folder, sessions killed before they started; those of a tenet still running stay')
     .option('--docker-host <url>', 'the engine (default: $DOCKER_HOST, else the local socket)')
+    .option('--sessions-dir <dir>', 'sessions folder to look in (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)')
     .option('--all', 'remove the containers of running tenets too')
     .option('--dry-run', 'list what would be removed')
     .option('--json', 'print what was removed and kept as JSON')
     .action(async (opts) => {
       const { gcCommand } = await import('./commands/docker');
-      setExit(await gcCommand({ dockerHost: opts.dockerHost, all: !!opts.all, dryRun: !!opts.dryRun, json: !!opts.json }));
+      setExit(await gcCommand({ dockerHost: opts.dockerHost, all: !!opts.all, dryRun: !!opts.dryRun, json: !!opts.json, sessionsDir: opts.sessionsDir }));
     });
 
   // Where Python runs: the same flags on every command that runs it.

@@ -1,5 +1,5 @@
-import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TenetError } from '../errors';
@@ -7,6 +7,7 @@ import { LOCAL, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox'
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { encodeSource } from '../python/source-text';
+import { writeOwner } from '../workspace/owner';
 import { Workspace } from '../workspace/workspace';
 import { checkPython, choosePython, type PythonInfo } from './interpreter';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
@@ -50,7 +51,8 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   // empty folder of its own: `python -c` puts its working folder first on sys.path, so in the
   // checkout a package named like a module pytest imports (`calendar/`, `email/`) would be
   // imported, and its bytecode written, there.
-  const checkDir = await mkdtemp(join(tmpdir(), 'tenet-python-check-'));
+  const checkDir = mkdtempSync(join(tmpdir(), 'tenet-python-check-'));
+  writeOwner(checkDir);
   const passEnv = spec.kind === 'local' ? (spec.passEnv ?? []) : [];
   const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
   const [copied, checked] = await Promise.allSettled([
