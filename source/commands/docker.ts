@@ -1,5 +1,9 @@
 import { buildImage } from '../engine/sandbox/docker/build-image';
+import { loadConfig } from '../engine/config/config';
 import { collectGarbage } from '../engine/sandbox/docker/gc';
+import { collectEmptySessions } from '../engine/session/empty-sessions';
+import { sessionsDir } from '../engine/session/paths';
+import { collectScratch } from '../engine/workspace/scratch-gc';
 
 /** `tenet image build`: the default Python image, offline, from Debian packages. */
 export async function imageBuildCommand(options: { tag?: string; suite?: string; mirror?: string; packages?: string[]; dockerHost?: string; quiet?: boolean }): Promise<number> {
@@ -16,16 +20,37 @@ export async function imageBuildCommand(options: { tag?: string; suite?: string;
   return 0;
 }
 
-/** `tenet gc`: remove containers that a killed tenet left behind. */
-export async function gcCommand(options: { dockerHost?: string; all?: boolean; dryRun?: boolean; json?: boolean }): Promise<number> {
-  const { removed, kept } = await collectGarbage({ ...(options.dockerHost ? { host: options.dockerHost } : {}), all: !!options.all, dryRun: !!options.dryRun });
+/**
+ * `tenet gc`: what killed tenets left behind: containers (when a Docker engine answers), scratch
+ * workspaces and interpreter-check folders in the temp folder, and sessions killed before they
+ * started.
+ */
+export async function gcCommand(options: { dockerHost?: string; all?: boolean; dryRun?: boolean; json?: boolean; sessionsDir?: string }): Promise<number> {
+  let containers: Awaited<ReturnType<typeof collectGarbage>> = { removed: [], kept: [] };
+  let dockerSkipped: string | undefined;
+  try {
+    containers = await collectGarbage({ ...(options.dockerHost ? { host: options.dockerHost } : {}), all: !!options.all, dryRun: !!options.dryRun });
+  } catch (error) {
+    // Without an engine there are no containers to clean; an engine named on purpose must answer.
+    if (options.dockerHost) throw error;
+    dockerSkipped = (error as Error).message;
+  }
+  const scratch = collectScratch({ dryRun: !!options.dryRun });
+  const root = sessionsDir(options.sessionsDir, process.env, loadConfig(undefined).sessionsDir);
+  const sessions = collectEmptySessions(root, { dryRun: !!options.dryRun });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ removed, kept })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...containers, ...(dockerSkipped ? { dockerSkipped } : {}), scratch, sessions: { root, removed: sessions } })}\n`);
     return 0;
   }
   const verb = options.dryRun ? 'would remove' : 'removed';
-  for (const c of removed) process.stdout.write(`${verb} ${c.name} (session ${c.session || '?'}, ${c.state})\n`);
-  for (const c of kept) process.stdout.write(`kept ${c.name}: its tenet (${c.owner}) is still running; --all removes it too\n`);
-  if (!removed.length && !kept.length) process.stdout.write('No containers left by tenet.\n');
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  for (const c of containers.removed) process.stdout.write(`${verb} ${c.name} (session ${c.session || '?'}, ${c.state})\n`);
+  for (const c of containers.kept) process.stdout.write(`kept ${c.name}: its tenet (${c.owner}) is still running; --all removes it too\n`);
+  if (dockerSkipped) process.stdout.write(`containers not checked: no Docker engine answers (${dockerSkipped.split('\n')[0]})\n`);
+  for (const f of scratch.removed) process.stdout.write(`${verb} ${f.kind} ${f.path} (${mb(f.bytes)}, ${f.reason})\n`);
+  for (const f of scratch.kept) process.stdout.write(`kept ${f.kind} ${f.path}: ${f.reason}\n`);
+  for (const s of sessions) process.stdout.write(`${verb} session ${s.id} (${s.reason})\n`);
+  if (!containers.removed.length && !containers.kept.length && !scratch.removed.length && !scratch.kept.length && !sessions.length) process.stdout.write('Nothing left by tenet.\n');
+  else if (scratch.removed.length) process.stdout.write(`${options.dryRun ? 'would free' : 'freed'} ${mb(scratch.removed.reduce((sum, f) => sum + f.bytes, 0))} of scratch copies\n`);
   return 0;
 }

@@ -4,9 +4,9 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
 import { Catalog, type CatalogEntry } from '../engine/session/catalog';
-import { SCHEMA_VERSION } from '../engine/session/event-log';
+import { SCHEMA_VERSION, type LoggedEvent } from '../engine/session/event-log';
 import { sessionPage } from '../engine/session/export-html';
-import { loadSession, type ExportedSession } from '../engine/session/load';
+import { loadSession, streamSession, type ExportedSession } from '../engine/session/load';
 import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
 import { printable, printableJson } from '../engine/terminal-text';
@@ -58,28 +58,49 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
   return 0;
 }
 
-/** `tenet show ID`: a readable transcript. */
+/** Events rendered together into the transcript: what `show` holds at a time. */
+const SHOW_BATCH = 500;
+
+/** `tenet show ID`: a readable transcript, written as the log is read (a log may be larger than memory). */
 export function showCommand(options: { dir?: string; ref: string }): number {
-  const session = loadSession(root(options.dir), options.ref);
+  let batch: LoggedEvent[] = [];
+  let first = true;
+  const flush = (id: string) => {
+    const text = markdownTranscript(id, batch);
+    batch = [];
+    // Each batch's transcript starts with the session's title: the first one keeps it.
+    const at = text.indexOf('\n\n');
+    const body = first ? text : at === -1 ? '' : text.slice(at + 2);
+    if (!body.trim()) return;
+    process.stdout.write(printable(first ? body : `\n${body}`));
+    first = false;
+  };
+  let lastId = options.ref;
+  const session = streamSession(root(options.dir), options.ref, (event, id) => {
+    lastId = id;
+    batch.push(event);
+    if (batch.length >= SHOW_BATCH) flush(id);
+  });
+  if (batch.length || first) flush(session.id ?? lastId);
   warn(session.warnings);
-  process.stdout.write(printable(markdownTranscript(session.id, session.events)));
   return 0;
 }
 
 /** `tenet replay ID|FILE`: in a terminal, the live screens played back; else the events, as JSON lines or as the run printed them. */
 export async function replayCommand(options: { dir?: string; ref: string; json?: boolean; tui?: boolean; speed?: number }): Promise<number> {
-  const session = loadSession(root(options.dir), options.ref);
-  warn(session.warnings);
   if (options.tui) {
+    const session = loadSession(root(options.dir), options.ref);
+    warn(session.warnings);
     const { replayTui } = await importTui(() => import('../ui/launch'));
     return replayTui(session.id, session.events, options.speed ?? 1);
   }
-  if (options.json) {
-    for (const event of session.events) process.stdout.write(`${printableJson(event)}\n`);
-    return 0;
-  }
+  // Printed as the log is read: nothing holds the whole session.
   const print = textPrinter((text) => process.stdout.write(printable(text)));
-  for (const event of session.events) print(event);
+  const session = streamSession(root(options.dir), options.ref, (event) => {
+    if (options.json) process.stdout.write(`${printableJson(event)}\n`);
+    else print(event);
+  });
+  warn(session.warnings);
   return 0;
 }
 

@@ -39,8 +39,8 @@ export interface RunResult {
   target: string;
   strategy: string;
   pass: boolean;
-  /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled. */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted';
+  /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled, stopped from outside, the session log reached its size limit (`message` says). */
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted' | 'log-full';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;

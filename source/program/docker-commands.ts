@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Invocation } from './flags';
+import { sessionsDirOption, type Invocation } from './flags';
 
 /** The Docker side: `image build`, `gc`. */
 export function addDockerCommands(program: Command, { setExit }: Invocation): void {
@@ -19,13 +19,14 @@ export function addDockerCommands(program: Command, { setExit }: Invocation): vo
     });
   program
     .command('gc')
-    .description('remove Docker containers left by a tenet that was killed (found by label; containers of a tenet still running here stay)')
+    .description('remove what a killed tenet left: Docker containers (found by label), scratch workspaces and check folders in the temp folder, sessions killed before they started; those of a tenet still running stay')
     .option('--docker-host <url>', 'the engine (default: $DOCKER_HOST, else the local socket)')
+    .addOption(sessionsDirOption('sessions folder to look in (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)'))
     .option('--all', 'remove the containers of running tenets too')
     .option('--dry-run', 'list what would be removed')
     .option('--json', 'print what was removed and kept as JSON')
-    .action(async (opts: { dockerHost?: string; all?: boolean; dryRun?: boolean; json?: boolean }) => {
+    .action(async (opts: { dockerHost?: string; all?: boolean; dryRun?: boolean; json?: boolean; sessionsDir?: string }) => {
       const { gcCommand } = await import('../commands/docker');
-      setExit(await gcCommand({ dockerHost: opts.dockerHost, all: !!opts.all, dryRun: !!opts.dryRun, json: !!opts.json }));
+      setExit(await gcCommand({ dockerHost: opts.dockerHost, all: !!opts.all, dryRun: !!opts.dryRun, json: !!opts.json, sessionsDir: opts.sessionsDir }));
     });
 }

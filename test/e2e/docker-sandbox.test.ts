@@ -137,7 +137,7 @@ describeDocker('container lifecycle through the CLI', () => {
     expect(await containersOwnedBy(child.pid!)).toHaveLength(0);
   });
 
-  it('Ctrl-C removes the container; SIGKILL leaves it for `tenet gc`', async () => {
+  it('Ctrl-C removes the container; after a SIGKILL its watchdog does', async () => {
     let killed = 0;
     for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       // The robust fixture has a test that sleeps ten minutes: THM is still running when the signal comes.
@@ -152,11 +152,10 @@ describeDocker('container lifecycle through the CLI', () => {
         expect(await containersOwnedBy(child.pid!)).toHaveLength(0);
       } else {
         killed = child.pid!;
-        expect(await containersOwnedBy(killed)).toHaveLength(1);
       }
     }
-    const gc = await runCli(['gc']);
-    expect(gc.stdout).toMatch(/^removed tenet-adhoc-\w+ \(session adhoc, running\)$/m);
+    // Nothing of tenet ran to remove it: the watchdog that saw tenet's pipe close did.
+    for (let i = 0; i < 150 && (await containersOwnedBy(killed)).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await containersOwnedBy(killed)).toHaveLength(0);
   }, 120_000);
 

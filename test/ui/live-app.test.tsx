@@ -3,17 +3,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { render } from 'ink-testing-library';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EngineEvent, RunResult } from '../../source/engine/events';
+import type { RunResult } from '../../source/engine/events';
 import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
 import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
-import { frameShows, KEYS, sampleConfig, sampleReport, tick } from './helpers';
+import { agentOn, start } from './agent-on';
+import { frameShows, KEYS, tick } from './helpers';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-ui-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
 
 function result(pass: boolean): RunResult {
   return {
@@ -22,21 +21,6 @@ function result(pass: boolean): RunResult {
     usage: { inputTokens: 1200, outputTokens: 80, modelCalls: 3, toolCalls: 4 }, rounds: { pregen: 2, rrwAttempts: 1, total: 3 },
     costUsd: 0.0123, costOfPass: pass ? 0.0123 : null, wallMs: 4200, patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n', model: 'm',
   };
-}
-
-async function agentOn(controller: TuiController) {
-  const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
-  controller.dispatch(start);
-  controller.dispatch({ type: 'thm.report', report: sampleReport() });
-  const approved = controller.approveTests(sampleReport());
-  await frameShows(ui.lastFrame, 'a accept');
-  ui.stdin.write('a');
-  await approved;
-  controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'human', T: 2 });
-  controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
-  controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
-  await tick(60);
-  return ui;
 }
 
 describe('the live app', () => {

@@ -20,6 +20,8 @@ export const configSchema = z
     maxRetries: z.number().int().min(1).max(20),
     /** The longest wait a server's Retry-After gets (seconds); longer ones are cut to it. */
     maxRetryAfterSec: z.number().min(0),
+    /** A session's log stops the run when it grows past this many megabytes (default 100). */
+    maxSessionMb: z.number().positive(),
     prices: z.record(z.string(), price),
     pregenRounds: z.number().int().positive(),
     rrwAttempts: z.number().int().min(0),

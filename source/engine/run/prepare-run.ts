@@ -1,6 +1,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/config';
+import { EXIT, TenetError } from '../errors';
 import type { EngineEvent, EventSink, RunResult } from '../events';
 import { onShutdown } from '../lifecycle';
 import type { ApproveMode } from '../protocol/settings';
@@ -75,7 +76,7 @@ export function prepareRun(request: RunRequest): PreparedRun {
   const model = createModel(config, request.model, process.env, request.fallbackScript);
   const root = sessionsDir(request.sessionsDir, process.env, config.sessionsDir);
   const sessionId = request.resume?.id ?? newSessionId();
-  const recorder = SessionRecorder.open(root, sessionId);
+  const recorder = SessionRecorder.open(root, sessionId, process.env, [], config.maxSessionMb ? { maxBytes: config.maxSessionMb * 1024 * 1024 } : {});
   const repo = request.copyOfExample && !request.resume ? copyExample(request.repo, join(root, sessionId, 'example')) : request.repo;
   const scriptFile = request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
   const sandbox = request.sandboxSpec ?? sandboxSpec(request.sandbox ?? {}, config);
@@ -112,7 +113,11 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     model: options.model.settings.model,
     ...(options.resume ? { totals: options.resume.totals } : {}),
   });
-  const emit = (event: EngineEvent) => {
+  // A log that reaches its size limit stops the run; its end says why.
+  const stop = new AbortController();
+  const unwatch = recorder.whenFull(() => stop.abort());
+  const emit = (untold: EngineEvent) => {
+    const event = recorder.full ? stoppedBecauseFull(untold, recorder.full) : untold;
     tally.observe(event);
     recorder.record(event);
     sink(event);
@@ -132,8 +137,9 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     }
   });
   try {
-    return await runTask({ ...options, pilot, emit });
-  } catch (error) {
+    return await runTask({ ...options, pilot, emit, signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal });
+  } catch (thrown) {
+    const error = recorder.full ? new TenetError(recorder.full, 'raise maxSessionMb in the config if the session needs more, or look at what filled it with `tenet show`', EXIT.fail) : thrown;
     emit({ type: 'error', message: (error as Error).message });
     // The run still ends with a result for whoever reads the events (`--json`). It is not logged:
     // the session keeps its error status and can be resumed once the provider is back.
@@ -142,6 +148,13 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
   } finally {
     ended = true;
     unregister();
+    unwatch();
     recorder.close();
   }
+}
+
+/** The run stopped because its log was full: its result (and any error) say so. */
+function stoppedBecauseFull(event: EngineEvent, reason: string): EngineEvent {
+  if (event.type === 'result' && event.stopReason === 'cancelled') return { ...event, stopReason: 'log-full', message: reason };
+  return event;
 }

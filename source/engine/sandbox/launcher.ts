@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { pythonHelpersDir } from '../assets';
@@ -25,6 +26,16 @@ export function findProgram(command: string, path: string | undefined, cwd: stri
 const launchers = new Map<string, string[] | undefined>();
 
 /**
+ * The interpreter itself behind `python3`: a version manager's shim (pyenv's is a shell script
+ * that runs pyenv) would add its own start-up, hundreds of milliseconds, to every process.
+ */
+function realInterpreter(python: string): string {
+  const asked = spawnSync(python, ['-I', '-S', '-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', timeout: 10_000 });
+  const executable = asked.status === 0 ? asked.stdout.trim() : '';
+  return executable && findProgram(executable, undefined, '/') ? executable : python;
+}
+
+/**
  * The argv prefix that starts a command under tenet's launcher (source/python/_tenet_launch.py:
  * a subreaper that dies with tenet and kills everything the command started, setsid or not), or
  * undefined where it cannot run: not Linux, or no python3 on the sandbox's PATH. Then processes
@@ -35,7 +46,7 @@ export function launcherPrefix(path: string | undefined): string[] | undefined {
   const key = path ?? '';
   if (!launchers.has(key)) {
     const python = findProgram('python3', path, '/');
-    launchers.set(key, python ? [python, '-I', '-S', join(pythonHelpersDir(), '_tenet_launch.py')] : undefined);
+    launchers.set(key, python ? [realInterpreter(python), '-I', '-S', join(pythonHelpersDir(), '_tenet_launch.py')] : undefined);
   }
   return launchers.get(key);
 }

@@ -9,6 +9,12 @@ import { lockSession } from './lock';
 import { eventsFile } from './paths';
 import { secretRedactor } from './redact';
 
+/** A session's log may grow to this size by default (`maxSessionMb`); then the run is stopped. */
+export const DEFAULT_MAX_SESSION_BYTES = 100 * 1024 * 1024;
+
+/** Once a log is full, only these are still recorded: what ends the session and says how. */
+const RECORDED_WHEN_FULL = new Set<EngineEvent['type']>(['agent.phase', 'tests.run', 'result', 'error', 'warning', 'patch.decision', 'session.interrupted']);
+
 /** Events after which the catalog row is brought up to date. */
 const MILESTONES = new Set<EngineEvent['type']>(['session.start', 'thm.report', 'thm.approval', 'tests.run', 'result', 'error', 'session.interrupted', 'session.resumed']);
 
@@ -26,6 +32,9 @@ export class SessionRecorder {
   private readonly unregister: () => void;
   private readonly unlock: () => void;
   private closed = false;
+  /** Why the log takes no more than the events that end the session, once it reached its size limit. */
+  private fullReason: string | undefined;
+  private readonly onFull = new Set<(reason: string) => void>();
 
   private constructor(
     readonly root: string,
@@ -34,6 +43,7 @@ export class SessionRecorder {
     secrets: string[],
     existing: (EngineEvent & { ts?: string })[],
     unlock: () => void,
+    private readonly maxBytes: number,
   ) {
     this.events = existing;
     this.unlock = unlock;
@@ -47,8 +57,8 @@ export class SessionRecorder {
     });
   }
 
-  /** A new session, or the continuation of one (resume); throws if another live tenet writes it. */
-  static open(root: string, id: string, env: NodeJS.ProcessEnv = process.env, secrets: string[] = []): SessionRecorder {
+  /** A new session, or the continuation of one (resume); throws if another live tenet writes it; `maxBytes` bounds the log (see `full`). */
+  static open(root: string, id: string, env: NodeJS.ProcessEnv = process.env, secrets: string[] = [], options: { maxBytes?: number } = {}): SessionRecorder {
     const unlock = lockSession(dirname(eventsFile(root, id)), id);
     let existing: (EngineEvent & { ts?: string })[] = [];
     try {
@@ -56,27 +66,52 @@ export class SessionRecorder {
     } catch {
       existing = [];
     }
-    return new SessionRecorder(root, id, env, secrets, existing, unlock);
+    return new SessionRecorder(root, id, env, secrets, existing, unlock, options.maxBytes ?? DEFAULT_MAX_SESSION_BYTES);
+  }
+
+  /** Set once the log reached its size limit: why (the run is being stopped). */
+  get full(): string | undefined {
+    return this.fullReason;
+  }
+
+  /** Called once, when the log reaches its size limit: the run must stop. */
+  whenFull(listener: (reason: string) => void): () => void {
+    this.onFull.add(listener);
+    return () => this.onFull.delete(listener);
   }
 
   record(event: EngineEvent): void {
     if (this.closed) return;
     // Streaming tool arguments are for watching: the tool.call event records them whole.
     if (event.type === 'model.tool-delta') return;
+    if (this.fullReason && !RECORDED_WHEN_FULL.has(event.type)) return;
     if (event.type === 'model.delta' || event.type === 'debugger.output') {
       const whole = this.chunks.push(event);
-      if (whole) this.log.append(whole);
+      if (whole) this.append(whole);
       // Deltas are only for watching; keeping them would grow memory on long sessions.
       return;
     }
     this.flushChunks();
-    this.log.append(event);
+    this.append(event);
     this.events.push({ ...event, ts: new Date().toISOString() });
     if (MILESTONES.has(event.type)) this.updateCatalog();
   }
 
+  /**
+   * Appends, and notices when the log outgrows its limit: a runaway (output no cap caught, a model
+   * that never stops) must not fill the disk. The log then says so, and takes only the events
+   * that end the session.
+   */
+  private append(event: EngineEvent): void {
+    this.log.append(event);
+    if (this.fullReason || this.log.bytes <= this.maxBytes) return;
+    this.fullReason = `The session log reached its size limit (${Number((this.maxBytes / 1024 / 1024).toFixed(1))} MB, maxSessionMb): the run was stopped.`;
+    this.log.append({ type: 'warning', message: this.fullReason });
+    for (const listener of this.onFull) listener(this.fullReason);
+  }
+
   private flushChunks(): void {
-    for (const rest of this.chunks.drain()) this.log.append(rest);
+    for (const rest of this.chunks.drain()) this.append(rest);
   }
 
   private updateCatalog(): void {

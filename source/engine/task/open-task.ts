@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
@@ -8,6 +9,7 @@ import { TenetError } from '../errors';
 import { encodeSource } from '../python/source-text';
 import { moduleSyntaxError } from '../python/syntax-error';
 import { repositoryFolder } from '../util/checked-paths';
+import { writeOwner } from '../workspace/owner';
 import { Workspace } from '../workspace/workspace';
 import { checkPython, choosePython, type PythonInfo } from './interpreter';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
@@ -48,7 +50,8 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   // empty folder of its own: `python -c` puts its working folder first on sys.path, so in the
   // checkout a package named like a module pytest imports (`calendar/`, `email/`) would be
   // imported, and its bytecode written, there.
-  const checkDir = await mkdtemp(join(tmpdir(), 'tenet-python-check-'));
+  const checkDir = mkdtempSync(join(tmpdir(), 'tenet-python-check-'));
+  writeOwner(checkDir);
   const passEnv = spec.kind === 'local' ? (spec.passEnv ?? []) : [];
   const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
   const [copied, checked] = await Promise.allSettled([

@@ -1,9 +1,10 @@
-import { rmSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, parse, posix, resolve } from 'node:path';
 import { onShutdown } from '../lifecycle';
 import { copyTree, type CopyStats } from './copy-tree';
+import { writeOwner } from './owner';
 import { listInside, mkdirInside, readInside, unlinkInside, writeInside, type WriteOptions } from './inside';
 
 export interface WorkspaceOptions {
@@ -33,7 +34,10 @@ export class Workspace {
 
   static async create(repoDir: string, options: WorkspaceOptions = {}): Promise<Workspace> {
     const source = resolve(repoDir);
-    const container = await mkdtemp(join(options.parent ?? tmpdir(), 'tenet-'));
+    // Made and marked in one go (no await between): a kill leaves no folder without its owner.
+    const container = mkdtempSync(join(options.parent ?? tmpdir(), 'tenet-'));
+    // Beside the copy, out of the sandbox's reach: for `tenet gc`, if this tenet is killed.
+    writeOwner(container, { keep: options.keep ?? false });
     // Same folder name as the checkout: some suites look at it, and it reads well in paths.
     const root = join(container, basename(source) || 'repo');
     try {

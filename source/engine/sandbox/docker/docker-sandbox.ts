@@ -13,7 +13,7 @@ import { connectDocker, type DockerEndpoint } from './connect';
 import { PID_DIR, runQuiet, startExec } from './exec-process';
 import type { ContainerLimits } from '../../protocol/settings';
 import { DEFAULT_IMAGE, LABELS } from './names';
-import { removeContainerNow } from './reaper';
+import { removeContainerNow, watchContainer } from './reaper';
 
 
 export interface DockerSandboxOptions {
@@ -50,6 +50,8 @@ export class DockerSandbox implements Sandbox {
   private readonly live = new Set<SandboxProcess>();
   private unregister: () => void = () => undefined;
   private removed = false;
+  /** A tenet killed outright cannot remove its container: a watchdog process does (see watchContainer). */
+  private readonly stopWatching: () => void;
 
   private constructor(
     private readonly docker: Docker,
@@ -64,6 +66,7 @@ export class DockerSandbox implements Sandbox {
     private readonly nproc: number | undefined,
   ) {
     this.unregister = onShutdown(() => this.removeNow());
+    this.stopWatching = watchContainer(endpoint, container.id);
   }
 
   static async create(hostRoot: string, options: DockerSandboxOptions): Promise<DockerSandbox> {
@@ -202,6 +205,7 @@ export class DockerSandbox implements Sandbox {
     this.removed = true;
     for (const child of this.live) child.stdin.destroy();
     await this.container.remove({ force: true, v: true }).catch(() => undefined);
+    this.stopWatching();
   }
 
   /** The exit-hook path: no promise can be awaited there. */
@@ -209,6 +213,7 @@ export class DockerSandbox implements Sandbox {
     if (this.removed) return;
     this.removed = true;
     removeContainerNow(this.endpoint, this.container.id);
+    this.stopWatching();
   }
 }
 

@@ -22,6 +22,49 @@ export interface DebuggerOptions {
 const PDB_PROMPT = '(Pdb) ';
 const INTERRUPT_GRACE_MS = 3000;
 
+/** What one command may stream to the watchers (and so to the session log): its head as it comes, and its tail. */
+const STREAM_HEAD_BYTES = 32 * 1024;
+const STREAM_TAIL_BYTES = 4 * 1024;
+
+/**
+ * Caps one command's live output: the first 32 KB go out as they come, the rest is held to its
+ * last 4 KB, which go out when the command ends, after a line saying how many bytes were dropped.
+ * `yes` for 30 s once wrote a 6.58 GB session log.
+ */
+export class StreamCap {
+  private sent = 0;
+  private dropped = 0;
+  private tail = '';
+
+  push(chunk: string): string {
+    const room = STREAM_HEAD_BYTES - this.sent;
+    const bytes = Buffer.byteLength(chunk);
+    if (bytes <= room) {
+      this.sent += bytes;
+      return chunk;
+    }
+    // Characters for bytes, near enough: the head ends at most a few bytes past its budget.
+    const head = room > 0 ? chunk.slice(0, room) : '';
+    this.sent += Buffer.byteLength(head);
+    this.tail += chunk.slice(head.length);
+    const cut = this.tail.length - STREAM_TAIL_BYTES;
+    if (cut > 0) {
+      this.dropped += Buffer.byteLength(this.tail.slice(0, cut));
+      this.tail = this.tail.slice(cut);
+    }
+    return head;
+  }
+
+  /** What is still to go out when the command ended: the tail, after the count of what was dropped. */
+  end(): string {
+    const rest = this.dropped ? `\n[tenet: ${this.dropped} bytes of output dropped]\n${this.tail}` : this.tail;
+    this.sent = 0;
+    this.dropped = 0;
+    this.tail = '';
+    return rest;
+  }
+}
+
 /**
  * A persistent shell in the workspace, reached over plain pipes, in which `python -m pdb …`,
  * `pytest --pdb` or a `breakpoint()` open pdb sessions. Each `run` sends one command (one line in
@@ -42,6 +85,8 @@ export class DebuggerSession {
   /** The live output without the end-of-command marker (one per shell: a new shell starts clean). */
   private visible = new MarkerFilter(this.marker);
   private exited = false;
+  /** This command's live output, capped. */
+  private cap = new StreamCap();
 
   constructor(
     private readonly sandbox: Sandbox,
@@ -91,7 +136,8 @@ export class DebuggerSession {
   }
 
   private emitOutput(chunk: string): void {
-    if (chunk) this.emit({ type: 'output', chunk });
+    const now = this.cap.push(chunk);
+    if (now) this.emit({ type: 'output', chunk: now });
   }
 
   private kill(): void {
@@ -144,6 +190,7 @@ export class DebuggerSession {
   private async send(input: string, timeoutMs: number): Promise<{ text: string; interrupted: boolean; stuck: boolean }> {
     this.output = new CappedText(this.options.maxOutput);
     this.stdoutTail = '';
+    this.cap.end();
     const line = this.mode === 'pdb' ? `${input}\n` : `{ ${input}\n} ; printf '\\n${this.marker}:%s\\n' "$?"\n`;
     this.child!.stdin.write(line);
     let interrupted = false;
@@ -170,6 +217,8 @@ export class DebuggerSession {
       if (!(await wait(INTERRUPT_GRACE_MS))) stuck = true;
     }
     this.emitOutput(this.visible.flush());
+    const rest = this.cap.end();
+    if (rest) this.emit({ type: 'output', chunk: rest });
     let text = this.output.toString();
     const at = text.lastIndexOf(this.marker);
     if (at !== -1) {
