@@ -88,6 +88,10 @@ export type EngineEvent =
   | { type: 'thm.start'; target: string; mode: 'stub' | 'blank'; fork: boolean; shards: number; testArgs: string[] }
   | { type: 'thm.phase'; phase: ThmPhase; tests?: number }
   | { type: 'thm.collected'; phase: ThmPhase; total: number }
+  /** While pytest collects (before thm.collected): test modules imported and tests found so far. */
+  | { type: 'thm.collecting'; phase: ThmPhase; files: number; tests: number }
+  /** The last few tests of a pass still running, and since when (epoch ms): what a full bar waits for. */
+  | { type: 'thm.running'; phase: ThmPhase; tests: { nodeid: string; since: number }[] }
   | { type: 'thm.test'; phase: ThmPhase; nodeid: string; outcome: string; reached: boolean; durationMs: number }
   | { type: 'thm.report'; report: ThmReport }
   /** `strategy`: the TDD strategy shows the agent none of the repository's tests. */
@@ -98,6 +102,8 @@ export type EngineEvent =
   /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */
   | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string }
   | { type: 'model.delta'; text: string }
+  /** A tool call's arguments streaming in (see ToolDelta): for watching only, never saved (tool.call has them whole). */
+  | { type: 'model.tool-delta'; index: number; name: string; arguments: string }
   | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
   /** `cacheSavedUsd`: what the prompt cache saved on this call (see RunResult); absent in older sessions. */
   | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number; model: string; stopReason: string }

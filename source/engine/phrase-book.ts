@@ -8,7 +8,7 @@ import type { SessionConfig } from './protocol/settings';
  */
 
 /** A test outcome that counts as failing: what THM clusters and the test grid shows red. */
-export const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'error', 'crashed']);
+const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'error', 'crashed']);
 
 export const isFailure = (outcome: string | undefined): boolean => FAILED_OUTCOMES.has(outcome ?? '');
 

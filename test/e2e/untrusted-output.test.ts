@@ -29,6 +29,9 @@ const hostileTurns = () => [
   // A local command can read tenet's own environment; what it prints must still not reach the model.
   { calls: [{ name: 'run_debugger_cmd', arguments: { cmd: "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a -e MY_TOKEN -e OPENAI_API_KEY | sort -u | head -4" } }] },
   { calls: [{ name: 'submit_implementation', arguments: { code: LEAKY } }, { name: 'run_tests', arguments: {} }] },
+  // The refinement workflow's first two stages end in an answer; code refinement submits.
+  { say: 'The implementation raises instead of discounting.' },
+  { say: 'Nothing similar to compare with.' },
   { calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] },
 ];
 

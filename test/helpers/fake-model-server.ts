@@ -21,7 +21,7 @@ export interface FakeTurn {
   /** With `status`: the response headers (default: `retry-after-ms: 20`). */
   headers?: Record<string, string>;
   /**
-   * Stream part of the answer (the text, and half of the first call's arguments), then: `true`
+   * Stream part of the answer (the text, and the first piece of the first call's arguments), then: `true`
    * drops the connection; `'close'` ends the response cleanly but without the end marker ([DONE]
    * and finish_reason, or message_stop); `'stall'` goes silent with the connection open.
    */
@@ -32,6 +32,8 @@ export interface FakeTurn {
   noUsage?: boolean;
   /** Wait this long before answering (time for a test to press keys mid-call). */
   delayMs?: number;
+  /** Streamed: wait this long between two chunks (a slow model, whose code grows on screen). */
+  chunkDelayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -58,8 +60,33 @@ export interface FakeModelServer {
   close(): Promise<void>;
 }
 
-function sse(response: ServerResponse, data: unknown, event?: string): void {
-  response.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+/**
+ * A streamed answer: server-sent events written in order, each after `gapMs`, then the end (or the
+ * cut a turn asks for). Events are queued by the wire formats below and sent by `flush`.
+ */
+class EventStream {
+  private readonly queue: string[] = [];
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly gapMs = 0,
+  ) {}
+
+  sse(data: unknown, event?: string): void {
+    this.queue.push(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  }
+
+  /** Sends what was queued, then ends the response cleanly or as `cut` asks. */
+  flush(cut?: FakeTurn['cut']): void {
+    const next = () => {
+      if (this.response.destroyed) return;
+      const frame = this.queue.shift();
+      if (frame === undefined) return cut ? cutOff(this.response, cut) : void this.response.end();
+      this.response.write(frame);
+      if (this.gapMs) setTimeout(next, this.gapMs);
+      else next();
+    };
+    next();
+  }
 }
 
 const argumentsText = (call: NonNullable<FakeTurn['calls']>[number]) => (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}));
@@ -69,7 +96,8 @@ function cutOff(response: ServerResponse, cut: FakeTurn['cut']): void {
   else if (cut !== 'stall') response.socket?.destroy();
 }
 
-const halves = (text: string) => [text.slice(0, Math.ceil(text.length / 2)), text.slice(Math.ceil(text.length / 2))].filter(Boolean);
+/** Text as the APIs stream it: pieces of a few tokens (16 characters here). */
+const pieces = (text: string, size = 16) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
 const DEFAULT_OUTPUT = 20;
 
@@ -89,24 +117,25 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const stream = new EventStream(response, turn.chunkDelayMs);
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-    sse(response, { id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
+    stream.sse({ id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
   chunk({ role: 'assistant', content: '' });
-  for (const piece of halves(turn.say ?? '')) chunk({ content: piece });
-  if (turn.cut && !calls.length) return cutOff(response, turn.cut);
+  for (const piece of pieces(turn.say ?? '')) chunk({ content: piece });
+  if (turn.cut && !calls.length) return stream.flush(turn.cut);
   for (const [index, call] of calls.entries()) {
     chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
-    for (const piece of halves(call.function.arguments)) {
+    for (const piece of pieces(call.function.arguments)) {
       chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
-      if (turn.cut) return cutOff(response, turn.cut);
+      if (turn.cut) return stream.flush(turn.cut);
     }
   }
   chunk({}, finish);
   if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage && !turn.noUsage) {
-    sse(response, { id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
+    stream.sse({ id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
   }
-  sse(response, '[DONE]');
-  response.end();
+  stream.sse('[DONE]');
+  stream.flush();
 }
 
 function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number, tokens: CacheUsage): void {
@@ -134,28 +163,29 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  sse(response, { type: 'message_start', message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage, output_tokens: 1 } } }, 'message_start');
+  const stream = new EventStream(response, turn.chunkDelayMs);
+  stream.sse({ type: 'message_start', message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage, output_tokens: 1 } } }, 'message_start');
   let index = 0;
   if (turn.say) {
-    sse(response, { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
-    for (const piece of halves(turn.say)) sse(response, { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
-    if (turn.cut && !tools.length) return cutOff(response, turn.cut);
-    sse(response, { type: 'content_block_stop', index }, 'content_block_stop');
+    stream.sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
+    for (const piece of pieces(turn.say)) stream.sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
+    if (turn.cut && !tools.length) return stream.flush(turn.cut);
+    stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }
   for (const tool of tools) {
-    sse(response, { type: 'content_block_start', index, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } }, 'content_block_start');
-    for (const piece of halves(tool.raw)) {
-      sse(response, { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
-      if (turn.cut) return cutOff(response, turn.cut);
+    stream.sse({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } }, 'content_block_start');
+    for (const piece of pieces(tool.raw)) {
+      stream.sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
+      if (turn.cut) return stream.flush(turn.cut);
     }
-    sse(response, { type: 'content_block_stop', index }, 'content_block_stop');
+    stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }
   // As the API does today, message_delta repeats the input counts (cumulative) with the final output count.
-  sse(response, { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { ...inputUsage, output_tokens: output } }, 'message_delta');
-  sse(response, { type: 'message_stop' }, 'message_stop');
-  response.end();
+  stream.sse({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { ...inputUsage, output_tokens: output } }, 'message_delta');
+  stream.sse({ type: 'message_stop' }, 'message_stop');
+  stream.flush();
 }
 
 export async function startFakeModelServer(turns: FakeTurn[], options: FakeServerOptions = {}): Promise<FakeModelServer> {

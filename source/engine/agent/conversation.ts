@@ -120,6 +120,7 @@ export class Conversation {
           {
             ...(signals.length ? { signal: AbortSignal.any(signals) } : {}),
             onDelta: (text) => emit({ type: 'model.delta', text }),
+            onToolDelta: (delta) => emit({ type: 'model.tool-delta', ...delta }),
             onRetry: (notice) => emit({ type: 'model.retry', ...notice }),
           },
         );

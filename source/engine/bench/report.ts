@@ -113,7 +113,7 @@ export function computeFigures(results: TaskResult[], tasks: number): Figures {
   };
 }
 
-export function computeConfiguration(run: RunData): ConfigurationReport {
+function computeConfiguration(run: RunData): ConfigurationReport {
   // Every task id with its repository: the planned ones, and results the tasks file no longer has.
   const repositoryOf = new Map<string, string>();
   for (const task of run.planned ?? []) repositoryOf.set(task.id, task.repository);
@@ -137,7 +137,7 @@ function uniqueLabels(runs: RunData[]): RunData[] {
   return runs.map((run) => (count.get(run.label)! > 1 ? { ...run, label: `${run.label} (${run.runDir})` } : run));
 }
 
-export function computeReport(runs: RunData[]): BenchReport {
+function computeReport(runs: RunData[]): BenchReport {
   return { format: 'tenet-bench-report', version: 1, configurations: uniqueLabels(runs).map(computeConfiguration) };
 }
 
@@ -165,7 +165,7 @@ function readPlanned(runDir: string, tasksFile: string, warnings: string[], sele
 }
 
 /** Reads one run folder; problems that leave the figures intact go to `warnings`. */
-export function readRun(runDir: string, warnings: string[]): RunData {
+function readRun(runDir: string, warnings: string[]): RunData {
   if (!existsSync(runDir) || !statSync(runDir).isDirectory()) {
     throw new TenetError(`${runDir} is not a folder.`, 'pass the folders `tenet bench run --out` made');
   }

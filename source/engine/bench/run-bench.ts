@@ -49,7 +49,7 @@ export interface BenchProgress {
 const sameConfig = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Where a sandbox runs, for results and progress. */
-export function sandboxName(spec: SandboxSpec): string {
+function sandboxName(spec: SandboxSpec): string {
   return spec.kind === 'local' ? 'local' : (spec.host ?? process.env.DOCKER_HOST ?? 'docker');
 }
 

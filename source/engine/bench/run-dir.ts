@@ -40,8 +40,8 @@ export interface TaskResult {
   finishedAt: string;
 }
 
-export const RUN_FILE = 'run.json';
-export const RESULTS_FILE = 'results.jsonl';
+const RUN_FILE = 'run.json';
+const RESULTS_FILE = 'results.jsonl';
 
 export function sessionsOf(runDir: string): string {
   return join(runDir, 'sessions');

@@ -48,12 +48,12 @@ export const configSchema = z
 
 export type TenetConfig = z.infer<typeof configSchema>;
 
-export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
+function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME ? resolve(env.XDG_CONFIG_HOME) : join(homedir(), '.config');
   return join(base, 'tenet', 'config.json');
 }
 
-export function projectConfigFile(repoDir: string): string {
+function projectConfigFile(repoDir: string): string {
   return join(resolve(repoDir), '.tenet.json');
 }
 

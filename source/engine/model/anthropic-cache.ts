@@ -17,9 +17,8 @@ import type { Usage } from '../protocol/messages';
  * 3. the end of the previous request (its last user message): what this request reads;
  * 4. the end of this request (its last message): what the next request will read.
  * Mark 3 keeps the hit when a round added more than 20 blocks (many parallel tool calls), where
- * mark 4's look-back would not reach the previous entry.
+ * mark 4's look-back would not reach the previous entry. Four is also all the API takes.
  */
-export const MAX_BREAKPOINTS = 4;
 
 const EPHEMERAL: Anthropic.CacheControlEphemeral = { type: 'ephemeral' };
 

@@ -1,9 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { anthropicUsage, cachedSystem, cachedTools, markConversation, type ConversationMessage } from './anthropic-cache';
-import type { ProviderSettings } from './openai-provider';
-import { withRetries } from './retry';
-import { StreamWatch } from './stream-watch';
-import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+import { SdkModel, type ProviderSettings } from './sdk-model';
+import type { StreamWatch } from './stream-watch';
+import type { CallOptions, ModelRequest, ModelResponse } from './types';
 import type { Message, ToolCall, Usage } from '../protocol/messages';
 
 type Block = Anthropic.ContentBlockParam;
@@ -59,31 +58,14 @@ export function toAnthropicBody(model: string, request: ModelRequest): Anthropic
 }
 
 /** Anthropic messages with tool_use / tool_result blocks, streamed, the repeated prefix cached. */
-export class AnthropicModel implements Model {
+export class AnthropicModel extends SdkModel<Anthropic> {
   readonly provider = 'anthropic';
-  readonly label: string;
-  private readonly client: Anthropic;
 
-  constructor(private readonly settings: ProviderSettings) {
-    this.label = settings.baseUrl ? `${settings.model} (Anthropic API at ${settings.baseUrl})` : `${settings.model} (Anthropic)`;
-    this.client = new Anthropic({
-      apiKey: settings.apiKey,
-      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-      maxRetries: 0,
-      timeout: settings.timeoutMs,
-    });
+  constructor(settings: ProviderSettings) {
+    super(settings, { vendor: 'Anthropic', server: 'Anthropic API at ' }, (options) => new Anthropic(options));
   }
 
-  get name(): string {
-    return this.settings.model;
-  }
-
-  complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
-    return withRetries(() => this.once(request, options), this.settings.retry, options);
-  }
-
-  private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
-    const watch = new StreamWatch(this.settings.timeoutMs, options.signal);
+  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse> {
     let content = '';
     let stopReason = '';
     let stopped = false;
@@ -109,6 +91,7 @@ export class AnthropicModel implements Model {
               content += block.text;
               options.onDelta?.(block.text);
             }
+            if (block.type === 'tool_use') options.onToolDelta?.({ index: event.index, name: block.name, arguments: '' });
             break;
           }
           case 'content_block_delta':
@@ -118,6 +101,7 @@ export class AnthropicModel implements Model {
             } else if (event.delta.type === 'input_json_delta') {
               const block = blocks.get(event.index);
               if (block) block.json += event.delta.partial_json;
+              if (block) options.onToolDelta?.({ index: event.index, name: block.name, arguments: event.delta.partial_json });
             }
             break;
           case 'message_delta':

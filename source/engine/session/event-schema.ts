@@ -56,6 +56,8 @@ const shapes = {
   'thm.start': z.object({ target: str }),
   'thm.phase': z.object({ phase: str }),
   'thm.collected': z.object({ phase: str, total: num }),
+  'thm.collecting': z.object({ phase: str, files: num, tests: num }),
+  'thm.running': z.object({ phase: str, tests: z.array(z.object({ nodeid: str, since: num })) }),
   'thm.test': z.object({ phase: str, nodeid: str, outcome: str }),
   'thm.report': z.object({ report: thmReport }),
   'thm.approval': z.object({ proposed: strings, chosen: strings, by: str }),
@@ -64,6 +66,7 @@ const shapes = {
   'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional() }),
   'model.request': z.object({ round: num, newMessages: z.array(message), system: str.optional() }),
   'model.delta': z.object({ text: str }),
+  'model.tool-delta': z.object({ index: num, name: str, arguments: str }),
   'model.retry': z.object({ reason: str }),
   // The cache counts came later: sessions recorded before them have none.
   'model.response': z.object({

@@ -10,6 +10,7 @@ const TITLES: Record<KeyScreen, string> = {
   viewer: 'Viewers (earlier output, test file, diff)',
   takeover: 'Debugger takeover',
   command: 'Shell command approval',
+  field: 'Text fields (search, reason, pdb line)',
   result: 'Result',
   replay: 'Replay',
   sessions: 'Sessions',
@@ -21,7 +22,7 @@ const TITLES: Record<KeyScreen, string> = {
 const KEY_COLUMN = 14;
 
 /** The overlay's rows at `width`: each group under its title, long labels wrapped under their column. */
-export function helpLines(screens: readonly KeyScreen[], width: number): Line[] {
+function helpLines(screens: readonly KeyScreen[], width: number): Line[] {
   const lines: Line[] = [];
   for (const screen of [...screens, 'global' as const]) {
     if (lines.length) lines.push({ text: '' });
