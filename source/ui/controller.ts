@@ -1,6 +1,7 @@
 import type { EngineEvent, RunResult } from '../engine/events';
 import type { Attachment, Pilot } from '../engine/run/pilot';
-import type { CommandDecision, PatchAnswer } from '../engine/protocol/decisions';
+import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
+import type { MessageFile } from '../engine/run/message-file';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';
 import { initialView, reduceView, type ViewState } from './view-state';
@@ -21,6 +22,8 @@ export interface UiState {
   takeover: Takeover;
   /** A short message in the footer (e.g. "press Ctrl+C again to quit"). */
   notice?: string;
+  /** Messages the developer wrote that wait for the agent's next model call. */
+  queued: number;
 }
 
 const FRAME_MS = 33; // at most ~30 frames a second
@@ -42,7 +45,7 @@ export function takeoverTest(selected: readonly string[], lastRun: Readonly<Reco
  * takeover of the debugger session (the agent waits before its next model call).
  */
 export class TuiController implements Pilot {
-  private state: UiState = { view: initialView(), takeover: 'off' };
+  private state: UiState = { view: initialView(), takeover: 'off', queued: 0 };
   private readonly listeners = new Set<() => void>();
   private scheduled: NodeJS.Timeout | undefined;
   private attachment?: Attachment;
@@ -52,8 +55,10 @@ export class TuiController implements Pilot {
   private alwaysAllow = false;
   /** Outcomes of the latest run of the selected or the agent's tests (not the final evaluation). */
   private lastRun: Record<string, string> = {};
+  /** The developer's messages for the next model call. */
+  private queued: DeveloperMessage[] = [];
 
-  constructor(private readonly options: { autoApproveCommands: boolean; autoApproveTests?: boolean } = { autoApproveCommands: false }) {}
+  constructor(private readonly options: { autoApproveCommands: boolean; autoApproveTests?: boolean; messageFile?: MessageFile } = { autoApproveCommands: false }) {}
 
   getState = (): UiState => this.state;
 
@@ -147,6 +152,29 @@ export class TuiController implements Pilot {
     this.update({ takeover: 'active' }, true);
     await new Promise<void>((resolve) => (this.handBackWaiter = resolve));
     return this.takeoverNote();
+  }
+
+  /** The messages written since the last model call (`m`, and lines of `--message-file`): they go with this one. */
+  async beforeRequest(_preview: RequestPreview): Promise<DeveloperMessage[]> {
+    const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
+    this.queued = [];
+    if (taken.length) this.update({ queued: 0 }, true);
+    return taken;
+  }
+
+  // ---- Messages ----------------------------------------------------------------------------
+
+  /** Whether a message can still reach the model: the agent is at work (not evaluated yet). */
+  get canMessage(): boolean {
+    const phase = this.state.view.agent.phase;
+    return phase !== null && phase !== 'done' && phase !== 'evaluate' && phase !== 'quality';
+  }
+
+  /** `m`: a message for the model; it goes with the next request (after the call in flight, if one is). */
+  queueMessage(text: string): void {
+    if (!text.trim() || !this.canMessage) return;
+    this.queued.push({ text: text.trim(), via: 'tui' });
+    this.update({ queued: this.queued.length }, true);
   }
 
   // ---- Takeover ----------------------------------------------------------------------------

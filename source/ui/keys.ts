@@ -23,6 +23,7 @@ export const KEYS = {
   ],
   agent: [
     ['t', 'take over the debugger (the agent waits before its next model call)', 'take over'],
+    ['m', 'write to the agent (your message goes with its next model call)', 'message'],
     ['Esc', 'cancel the current model call', 'cancel call'],
     ['e', 'expand / collapse the latest output', 'expand'],
     ['o', 'open any earlier output in full', 'earlier output'],

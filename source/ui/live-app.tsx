@@ -96,6 +96,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           allowAlways={() => controller.allowAlways()}
           onSend={(line) => void controller.send(line)}
           onViewer={setViewerOpen}
+          onMessage={(text) => controller.queueMessage(text)}
+          queued={state.queued}
         />
       ) : (
         <ResultScreen

@@ -3,7 +3,7 @@ import { testSource } from '../engine/agent/task-context';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
-import { prepareRun, recordedRun, resumeHint, type RunCommandOptions } from '../commands/run';
+import { messageFileOf, prepareRun, recordedRun, resumeHint, type RunCommandOptions } from '../commands/run';
 import { TuiController } from './controller';
 import { LiveApp } from './live-app';
 import { decisionText } from './screens/result-screen';
@@ -14,7 +14,8 @@ import { decisionText } from './screens/result-screen';
  * debugger) and folds its events into what the screens show.
  */
 export async function runTui(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions): Promise<number> {
-  const controller = new TuiController({ autoApproveCommands: options.approve === 'auto' });
+  const messageFile = messageFileOf(options);
+  const controller = new TuiController({ autoApproveCommands: options.approve === 'auto', ...(messageFile ? { messageFile } : {}) });
   const repo = options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);
   // A scripted model must never pass for a real one.

@@ -208,6 +208,9 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
         state.agent.tdd = { ...state.agent.tdd, code: event.code };
       }
       break;
+    case 'developer.message':
+      push(state, { kind: 'note', text: `${event.via === 'file' ? 'From the message file' : 'You told the agent'}: ${event.text}`, tone: 'human' });
+      break;
     case 'model.request':
       state.agent.round = event.round;
       state.agent.live = '';

@@ -66,11 +66,12 @@ export function Header({ view, width, clock = 'wall' }: { view: ViewState; width
 export const footerRows = (keyRows: number, takeover: Takeover) => 2 + (takeover === 'off' ? 0 : 1) + keyRows;
 
 /** Tokens and cost so far, the takeover state, and the keys (or a notice in their place). */
-export function Footer({ view, takeover, notice, keys }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[] }) {
+export function Footer({ view, takeover, notice, keys, queued = 0 }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[]; queued?: number }) {
   const t = view.totals;
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate">
+        {queued ? <Text color="green">✉ {queued} message{queued === 1 ? '' : 's'} for the next model call · </Text> : null}
         tokens {t.inputTokens.toLocaleString('en')} in / {t.outputTokens.toLocaleString('en')} out · {money(t.costUsd)} · {t.modelCalls} model calls · {t.toolCalls} tool calls
       </Text>
       {takeover === 'requested' ? <Text color="yellow" wrap="truncate">takeover: waiting for the agent's current step to end</Text> : null}

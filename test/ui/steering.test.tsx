@@ -1,0 +1,95 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../source/engine/events';
+import { TuiController } from '../../source/ui/controller';
+import { LiveApp } from '../../source/ui/live-app';
+import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
+
+// Issue 14: the keys that steer a live session (m writes to the agent, s steps, e edits a call).
+
+const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
+
+async function agentOn(controller: TuiController) {
+  const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+  controller.dispatch(start);
+  controller.dispatch({ type: 'thm.report', report: sampleReport() });
+  controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
+  controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
+  controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
+  await tick(60);
+  return ui;
+}
+
+const type = async (ui: ReturnType<typeof render>, text: string) => {
+  for (const char of text) {
+    ui.stdin.write(char);
+    await tick(5);
+  }
+  await tick();
+};
+
+describe('m: a message to the agent', () => {
+  it('opens a box; Enter queues the text for the next model call (the footer says so); the request takes it, and the record shows it', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    expect(ui.lastFrame()).toContain('m message');
+    ui.stdin.write('m');
+    await tick(60);
+    expect(ui.lastFrame()).toContain('Message to the agent');
+    // Keys go to the box: `t` is typed, it does not take over the debugger.
+    await type(ui, 'try the tax table');
+    expect(ui.lastFrame()).toContain('try the tax table');
+    ui.stdin.write(KEYS.enter);
+    await tick(60);
+    expect(ui.lastFrame()).not.toContain('Message to the agent');
+    expect(ui.lastFrame()).toContain('✉ 1 message for the next model call');
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'try the tax table', via: 'tui' }]);
+    expect(await controller.beforeRequest({ round: 3, lastTurn: [] })).toEqual([]);
+    controller.dispatch({ type: 'developer.message', text: 'try the tax table', round: 2, via: 'tui' });
+    await tick(60);
+    expect(ui.lastFrame()).not.toContain('✉ 1 message');
+    expect(ui.lastFrame()).toContain('You told the agent: try the tax table');
+    ui.unmount();
+  });
+
+  it('Esc closes the box without sending; a question of the engine takes the keys and the box comes back with the draft', async () => {
+    const controller = new TuiController({ autoApproveCommands: false });
+    const ui = await agentOn(controller);
+    ui.stdin.write('m');
+    await tick(60);
+    await type(ui, 'not this');
+    ui.stdin.write(KEYS.escape);
+    await tick(60);
+    expect(ui.lastFrame()).not.toContain('Message to the agent');
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([]);
+
+    ui.stdin.write('m');
+    await tick(60);
+    await type(ui, 'half');
+    const asked = controller.approveCommand('ls');
+    await tick(60);
+    expect(ui.lastFrame()).toContain('The agent wants to run a shell command:');
+    expect(ui.lastFrame()).not.toContain('Message to the agent');
+    ui.stdin.write('y');
+    expect(await asked).toEqual({ run: true });
+    await tick(60);
+    expect(ui.lastFrame()).toContain('Message to the agent');
+    await type(ui, ' done');
+    ui.stdin.write(KEYS.enter);
+    await tick(60);
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'half done', via: 'tui' }]);
+    ui.unmount();
+  });
+
+  it('once the agent is done there is no one to write to: m does nothing', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    controller.dispatch({ type: 'agent.phase', phase: 'evaluate' });
+    await tick(60);
+    ui.stdin.write('m');
+    await tick(60);
+    expect(ui.lastFrame()).not.toContain('Message to the agent');
+    expect(ui.lastFrame()).not.toContain('m message');
+    ui.unmount();
+  });
+});
