@@ -99,6 +99,7 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     fork: opts.fork as boolean,
     sessionsDir: opts.sessionsDir as string | undefined,
     approve: opts.approve as 'ask' | 'auto' | undefined,
+    messageFile: opts.messageFile as string | undefined,
     tui: interactive(opts),
     sandbox: sandboxFlags(opts),
     tests: tests ?? [],
@@ -200,6 +201,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .option('--sessions-dir <dir>', 'where sessions are saved (default: $TENET_SESSIONS_DIR, else sessions/ of the installation)')
     .addOption(new Option('--approve <mode>', "the model's shell commands in a local sandbox: ask (TUI) or auto").choices(['ask', 'auto']))
     .option('--headless', 'print lines instead of the TUI, even in a terminal')
+    .option('--message-file <file>', 'each line written to this file while the run goes on is a message for the model, sent with its next request')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
     .action(async (opts) => {
       const { runCommand } = await import('./commands/run');

@@ -50,6 +50,10 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         streaming = true;
         write(event.text.replace(/\n/g, '\n         '));
         break;
+      case 'developer.message':
+        endStream();
+        write(`  developer → model: ${firstLine(event.text)}${event.text.includes('\n') ? ' …' : ''}\n`);
+        break;
       case 'model.retry':
         endStream();
         write(`  ! model call failed (${event.reason}); retry ${event.attempt}/${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s\n`);

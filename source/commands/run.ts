@@ -1,5 +1,5 @@
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { importTui } from './import-tui';
 import { PAPER_BUDGET } from '../engine/agent/tenet-strategy';
 import type { Budget, Ablations, TestStage, Selection, Strategy } from '../engine/protocol/settings';
@@ -10,6 +10,7 @@ import type { EngineEvent, RunResult } from '../engine/events';
 import { createModel, type ModelFlags } from '../engine/model/create-model';
 import type { Script } from '../engine/model/scripted';
 import { RunTally } from '../engine/run/failure-result';
+import { MessageFile } from '../engine/run/message-file';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
 import { newSessionId, runTask } from '../engine/run/run-task';
 import type { RunOptions } from '../engine/run/run-options';
@@ -70,6 +71,16 @@ export interface RunCommandOptions extends ModelFlags {
   tui?: boolean;
   /** Shell commands of the model in a local sandbox: ask the developer (the TUI's default) or run them (headless: always). */
   approve?: 'ask' | 'auto';
+  /** `--message-file`: lines written to it while the run goes on are messages for the model. */
+  messageFile?: string;
+}
+
+/** `--message-file F`, checked: the lines written to F from now on. */
+export function messageFileOf(options: RunCommandOptions): MessageFile | undefined {
+  if (!options.messageFile) return undefined;
+  const path = resolve(options.messageFile);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new TenetError(`--message-file ${options.messageFile} is a folder.`, 'pass a file (it need not exist yet): each line written to it goes to the model');
+  return new MessageFile(path);
 }
 
 /** Everything a run needs but its pilot and its event sink: shared by headless runs and the TUI. */
@@ -188,6 +199,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       'run in a terminal without --headless/--json, or contain the commands with --sandbox docker, or pass --approve auto',
     );
   }
+  const messageFile = messageFileOf(options);
   const prepared = prepareRun(options);
   if (options.tui) {
     const { runTui } = await importTui(() => import('../ui/run-tui'));
@@ -211,7 +223,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     print?.(event);
   };
   try {
-    const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false, options.applyFailing ?? false), sink);
+    const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}) }), sink);
     finishedRun = true;
     // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
     if (!result.pass) return EXIT.fail;

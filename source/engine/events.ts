@@ -1,4 +1,5 @@
 import type { TranscriptEntry, Writer } from './protocol/debugger';
+import type { MessageSource } from './protocol/decisions';
 import type { Message, ToolCall, Usage } from './protocol/messages';
 import type { SessionConfig, Strategy } from './protocol/settings';
 import type { ThmReport } from './protocol/thm-report';
@@ -94,6 +95,8 @@ export type EngineEvent =
   | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage }
   /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */
   | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string }
+  /** The developer's message to the model, sent (marked as theirs) with the request of `round`. */
+  | { type: 'developer.message'; text: string; round: number; via: MessageSource }
   | { type: 'model.delta'; text: string }
   | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
   | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; durationMs: number; model: string; stopReason: string }

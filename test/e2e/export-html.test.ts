@@ -178,9 +178,12 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     const firstResult = events.find((e) => e.type === 'tool.result')!;
     firstResult.text = `before ${attack} \u001b[31mred\u001b[0m \u0007bell \u202eevil after`;
     events.find((e) => e.type === 'model.response')!.content = `Look: ${attack}`;
-    // An event type this page was written before: shown generically, as the developer's.
+    // An event type this page was written before: shown generically, as the developer's. And a
+    // developer's message, which the page knows: its text is text too.
     const at = events.findIndex((e) => e.type === 'agent.phase');
-    events.splice(at, 0, { type: 'developer.message', who: 'human', text: `Please check ${attack}` });
+    events.splice(at, 0, { type: 'review.comment', who: 'human', text: `Please check ${attack}` });
+    const request = events.findIndex((e) => e.type === 'model.request');
+    events.splice(request, 0, { type: 'developer.message', text: `Mind ${attack}`, round: 1, via: 'file' });
     const file = await exportPage(writeLog('hostile.jsonl', events), 'hostile.html');
     const url = pathToFileURL(file).href;
     const page = await browser.context.newPage();
@@ -190,9 +193,15 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     await page.click('#last');
     await page.locator('.card[data-kind="unknown"]').scrollIntoViewIfNeeded();
     const message = page.locator('.card[data-kind="unknown"]');
-    expect(await message.locator('h3').textContent()).toBe('Developer message');
+    expect(await message.locator('h3').textContent()).toBe('Review comment');
     expect(await message.getAttribute('class')).toContain('tone-human');
     expect(await message.locator('.prose').textContent()).toBe(`Please check ${attack}`);
+    const told = page.locator('.card[data-kind="message"]');
+    await told.scrollIntoViewIfNeeded();
+    expect(await told.locator('h3').textContent()).toBe('The developer wrote to the model');
+    expect(await told.locator('.meta').textContent()).toBe('with request 1 · from the message file');
+    expect(await told.getAttribute('class')).toContain('tone-human');
+    expect(await told.locator('.prose').textContent()).toBe(`Mind ${attack}`);
     const tool = page.locator('.card[data-kind="tool"]').first();
     await tool.scrollIntoViewIfNeeded();
     await expect.poll(() => tool.locator('.result pre').textContent()).toBe(`before ${attack} red ␇bell <U+202E>evil after`);

@@ -24,6 +24,8 @@ export interface FakeTurn {
   noUsage?: boolean;
   /** Wait this long before answering (time for a test to press keys mid-call). */
   delayMs?: number;
+  /** Answer only once this settles: a test does something while the call is in flight, then lets it end. */
+  hold?: Promise<unknown>;
 }
 
 export interface RecordedRequest {
@@ -162,7 +164,8 @@ export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModel
         return;
       }
       const answer = () => (isOpenAi ? openAi : anthropic)(turn, body, response, counter);
-      if (turn.delayMs) setTimeout(answer, turn.delayMs);
+      if (turn.hold) void turn.hold.then(answer);
+      else if (turn.delayMs) setTimeout(answer, turn.delayMs);
       else answer();
     });
   });

@@ -5,6 +5,7 @@ import type { Message, ToolCall, ToolDefinition } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions } from '../tools/registry';
+import { Steering, type SteeringHooks } from './steering';
 
 export interface Totals {
   inputTokens: number;
@@ -45,6 +46,8 @@ export interface ConversationOptions {
   /** A signal per model call (a developer cancels it with Esc), and what to do after. */
   callSignal?: () => AbortSignal | undefined;
   afterCancelledCall?: () => Promise<'retry' | 'stop'>;
+  /** The developer's messages (and, in step mode, pauses and edits) between the agent's steps. */
+  steering?: SteeringHooks;
 }
 
 /** The `code` argument of a submission, or the raw arguments when they are not JSON. */
@@ -74,8 +77,11 @@ export class Conversation {
   /** Messages up to here were part of an earlier request (or recorded in its response). */
   private recorded = 0;
   private systemSent = false;
+  private readonly steering: Steering;
 
-  constructor(private readonly options: ConversationOptions) {}
+  constructor(private readonly options: ConversationOptions) {
+    this.steering = new Steering(options.steering ?? {}, options.emit);
+  }
 
   /** A resumed session: the conversation and counts as they were recorded. */
   restore(messages: readonly Message[], totals: Totals): void {
@@ -103,6 +109,7 @@ export class Conversation {
     const { model, emit, ctx } = this.options;
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);
+    for (const message of await this.steering.beforeRequest(this.totals.rounds + 1, this.messages)) this.say(message);
     this.totals.rounds++;
     emit({
       type: 'model.request',

@@ -1,7 +1,8 @@
 import type { RunResult } from '../events';
-import type { CommandDecision, PatchAnswer } from '../protocol/decisions';
+import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../protocol/decisions';
 import type { ThmReport } from '../protocol/thm-report';
 import type { DebuggerSession } from '../tools/debugger/session';
+import type { MessageFile } from './message-file';
 
 /** What the pilot can reach once the tools exist: the live debugger session, the tests. */
 export interface Attachment {
@@ -29,15 +30,28 @@ export interface Pilot {
   callSignal?(): AbortSignal | undefined;
   /** After a cancelled call: make it again, or stop the agent. */
   afterCancelledCall?(): Promise<'retry' | 'stop'>;
+  /**
+   * Before each model call (after a takeover's note): the messages the developer wrote for the
+   * model since the last call. Each is recorded and goes with this request, marked as theirs.
+   */
+  beforeRequest?(preview: RequestPreview): Promise<DeveloperMessage[]>;
+}
+
+/** What a headless run takes from the developer beside its flags: lines written to `--message-file`. */
+export interface HeadlessSteering {
+  messageFile?: MessageFile;
 }
 
 /**
- * No human: THM's proposal stands; the patch is kept in the session, or applied when asked for
- * (`--apply`) and the run passed — a failed run's patch only with `--apply-failing`.
+ * No human at the keys: THM's proposal stands; the patch is kept in the session, or applied when
+ * asked for (`--apply`) and the run passed — a failed run's patch only with `--apply-failing`.
+ * With `--message-file`, the lines written to it go to the model with its next request.
  */
-export function headlessPilot(apply: boolean, applyFailing = false): Pilot {
+export function headlessPilot(apply: boolean, applyFailing = false, steering: HeadlessSteering = {}): Pilot {
+  const { messageFile } = steering;
   return {
     approveTests: async (report) => ({ chosen: report.selected, by: 'auto' }),
+    ...(messageFile ? { beforeRequest: async () => messageFile.take().map((text) => ({ text, via: 'file' as const })) } : {}),
     acceptPatch: async (result) => {
       if (!apply && !applyFailing) return 'save';
       if (result.pass || applyFailing) return 'accept';

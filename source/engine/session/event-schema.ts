@@ -62,6 +62,7 @@ const shapes = {
   'index.ready': z.object({ files: num, parsed: num, ms: num }),
   'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional() }),
   'model.request': z.object({ round: num, newMessages: z.array(message), system: str.optional() }),
+  'developer.message': z.object({ text: str, round: num, via: str }),
   'model.delta': z.object({ text: str }),
   'model.retry': z.object({ reason: str }),
   'model.response': z.object({ content: str, toolCalls: z.array(toolCall), usage: z.object({ inputTokens: num, outputTokens: num }), costUsd: num, model: str }),

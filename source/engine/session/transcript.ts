@@ -13,6 +13,9 @@ const fence = (text: string, lang = '') => {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 };
 
+/** Where a developer's message came from, after the round it went with. */
+const VIA: Record<string, string> = { tui: '', file: ', from the message file', fork: ', when the session was forked' };
+
 const quote = (text: string) => text.split('\n').map((l) => `> ${l}`).join('\n');
 
 /**
@@ -54,6 +57,9 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         if (event.phase === 'pregen') out.push('## Pre-generation');
         else if (event.phase === 'rrw') out.push(`## Refinement attempt ${event.attempt}: ${event.stage?.replace(/-/g, ' ')}`);
         else if (event.phase === 'evaluate') out.push('## Evaluation');
+        break;
+      case 'developer.message':
+        out.push(`**The developer** wrote to the model (with request ${event.round}${VIA[event.via]}):\n\n${quote(event.text)}`);
         break;
       case 'model.response':
         out.push(`**Model** (${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out${event.costUsd ? `, $${event.costUsd.toFixed(4)}` : ''})${event.content ? `\n\n${quote(event.content)}` : ''}`);

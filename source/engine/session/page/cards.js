@@ -317,6 +317,18 @@ function debuggerCard(items, card) {
   };
 }
 
+const VIA = { file: 'from the message file', fork: 'when the session was forked' };
+
+function messageCard(items) {
+  const e = items[0].e;
+  return {
+    title: 'The developer wrote to the model',
+    meta: [`with request ${e.round}`, VIA[e.via]].filter(Boolean).join(' · '),
+    tone: 'human',
+    body: prose(e.text || ''),
+  };
+}
+
 function patchCard(items) {
   const e = items[0].e;
   const what = { accept: 'The patch was accepted', reject: 'The patch was rejected', save: 'The patch was saved, not applied' }[e.decision] || `Patch: ${clean(e.decision)}`;
@@ -427,6 +439,7 @@ const RENDERERS = {
   debugger: debuggerCard,
   'human-debugger': debuggerCard,
   patch: patchCard,
+  message: messageCard,
   result: resultCard,
   note: noteCard,
   unknown: unknownCard,

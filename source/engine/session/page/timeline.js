@@ -19,6 +19,7 @@ const OWN_CARD = {
   'tests.run': 'tests',
   'command.approval': 'command',
   'patch.decision': 'patch',
+  'developer.message': 'message',
   result: 'result',
   warning: 'note',
   error: 'note',
@@ -39,6 +40,7 @@ function isDecision(card, event) {
       return isHuman(event.by);
     case 'human-debugger':
     case 'patch':
+    case 'message':
       return true;
     case 'unknown':
       return looksHuman(event);
