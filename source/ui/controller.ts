@@ -1,7 +1,10 @@
 import type { EngineEvent, RunResult } from '../engine/events';
 import type { Attachment, Pilot } from '../engine/run/pilot';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
+import { prettyArguments } from '../engine/agent/preview';
+import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
+import { editText, type Editor } from './editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';
 import { initialView, reduceView, type ViewState } from './view-state';
@@ -12,9 +15,24 @@ export type Prompt =
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
   /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
-  | { kind: 'accept-patch'; result: RunResult; resolve(choice: PatchAnswer): void };
+  | { kind: 'accept-patch'; result: RunResult; resolve(choice: PatchAnswer): void }
+  /** Step mode, before a model call: what the request adds; resolve goes on. */
+  | { kind: 'step-model'; preview: RequestPreview; resolve(): void }
+  /** Step mode, before a tool call: resolve runs it, with the developer's arguments if they give some. */
+  | { kind: 'step-tool'; call: ToolCall; resolve(args?: string): void };
 
 export type Takeover = 'off' | 'requested' | 'active';
+
+export interface ControllerOptions {
+  autoApproveCommands: boolean;
+  autoApproveTests?: boolean;
+  /** `--message-file`: its new lines go with the next model call, as in a headless run. */
+  messageFile?: MessageFile;
+  /** `--step`: start in step mode. */
+  step?: boolean;
+  /** The developer's editor (`e` on a step, `n` and `e` in the THM review). */
+  editor?: Editor;
+}
 
 export interface UiState {
   view: ViewState;
@@ -24,6 +42,8 @@ export interface UiState {
   notice?: string;
   /** Messages the developer wrote that wait for the agent's next model call. */
   queued: number;
+  /** Step mode: the agent stops before every model call and tool call. */
+  step: boolean;
 }
 
 const FRAME_MS = 33; // at most ~30 frames a second
@@ -45,7 +65,7 @@ export function takeoverTest(selected: readonly string[], lastRun: Readonly<Reco
  * takeover of the debugger session (the agent waits before its next model call).
  */
 export class TuiController implements Pilot {
-  private state: UiState = { view: initialView(), takeover: 'off', queued: 0 };
+  private state: UiState;
   private readonly listeners = new Set<() => void>();
   private scheduled: NodeJS.Timeout | undefined;
   private attachment?: Attachment;
@@ -58,7 +78,9 @@ export class TuiController implements Pilot {
   /** The developer's messages for the next model call. */
   private queued: DeveloperMessage[] = [];
 
-  constructor(private readonly options: { autoApproveCommands: boolean; autoApproveTests?: boolean; messageFile?: MessageFile } = { autoApproveCommands: false }) {}
+  constructor(private readonly options: ControllerOptions = { autoApproveCommands: false }) {
+    this.state = { view: initialView(), takeover: 'off', queued: 0, step: !!options.step };
+  }
 
   getState = (): UiState => this.state;
 
@@ -154,12 +176,52 @@ export class TuiController implements Pilot {
     return this.takeoverNote();
   }
 
-  /** The messages written since the last model call (`m`, and lines of `--message-file`): they go with this one. */
-  async beforeRequest(_preview: RequestPreview): Promise<DeveloperMessage[]> {
+  stepping(): boolean {
+    return this.state.step;
+  }
+
+  /** Step mode holds the call until the developer goes on; then the messages written since the last call (`m`, and `--message-file`'s lines) go with it. */
+  async beforeRequest(preview: RequestPreview): Promise<DeveloperMessage[]> {
+    if (this.state.step) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
     const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
     this.queued = [];
     if (taken.length) this.update({ queued: 0 }, true);
     return taken;
+  }
+
+  /** Step mode holds the call; the developer's arguments when they edited them. */
+  beforeToolCall(call: ToolCall): Promise<string | undefined> {
+    if (!this.state.step) return Promise.resolve(undefined);
+    return this.ask<string | undefined>((resolve) => ({ kind: 'step-tool', call, resolve }));
+  }
+
+  // ---- Step mode ---------------------------------------------------------------------------
+
+  /** `s`: step mode on or off; turned off at a pause, the agent goes on at once. */
+  toggleStep(): void {
+    const step = !this.state.step;
+    const prompt = this.state.prompt;
+    this.update({ step }, true);
+    if (!step && (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool')) prompt.resolve();
+  }
+
+  /**
+   * `e` at a tool call: its arguments in the developer's editor (pretty JSON). The arguments to run
+   * it with (compact JSON), or why not: they are not JSON, or the editor failed.
+   */
+  async editArguments(args: string): Promise<{ args: string } | { problem: string }> {
+    if (!this.options.editor) return { problem: 'no editor here' };
+    let text: string;
+    try {
+      text = await editText(this.options.editor, `${prettyArguments(args)}\n`, 'arguments.json');
+    } catch (error) {
+      return { problem: (error as Error).message };
+    }
+    try {
+      return { args: JSON.stringify(JSON.parse(text)) };
+    } catch (error) {
+      return { problem: `the arguments are not JSON (${(error as Error).message})` };
+    }
   }
 
   // ---- Messages ----------------------------------------------------------------------------

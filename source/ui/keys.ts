@@ -24,6 +24,7 @@ export const KEYS = {
   agent: [
     ['t', 'take over the debugger (the agent waits before its next model call)', 'take over'],
     ['m', 'write to the agent (your message goes with its next model call)', 'message'],
+    ['s', 'step mode on / off (pause before every model call and tool call)', 'step'],
     ['Esc', 'cancel the current model call', 'cancel call'],
     ['e', 'expand / collapse the latest output', 'expand'],
     ['o', 'open any earlier output in full', 'earlier output'],
@@ -40,6 +41,13 @@ export const KEYS = {
   takeover: [
     ['Enter', 'send the line to the live session'],
     ['Esc', 'hand the session back to the agent'],
+  ],
+  /** Step mode's pause before a model call or a tool call. */
+  step: [
+    ['Enter', 'go on (run the tool call)'],
+    ['m', 'write to the agent first'],
+    ['e', "edit the tool call's arguments in $EDITOR"],
+    ['s', 'step mode off, and go on'],
   ],
   command: [
     ['y', 'run it, this once'],

@@ -75,7 +75,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const noticeRow = screen !== 'agent' && state.notice ? 1 : 0;
   const rows = height - 1 - (banner ? 1 : 0) - noticeRow;
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
-  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'viewer', 'takeover', 'command', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />;
+  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'step', 'viewer', 'takeover', 'command', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />;
   return (
     <Box flexDirection="column">
       {banner ? (
@@ -98,6 +98,9 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           onViewer={setViewerOpen}
           onMessage={(text) => controller.queueMessage(text)}
           queued={state.queued}
+          step={state.step}
+          onToggleStep={() => controller.toggleStep()}
+          editArguments={(args) => controller.editArguments(args)}
         />
       ) : (
         <ResultScreen

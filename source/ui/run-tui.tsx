@@ -5,6 +5,7 @@ import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
 import { messageFileOf, prepareRun, recordedRun, resumeHint, type RunCommandOptions } from '../commands/run';
 import { TuiController } from './controller';
+import { terminalEditor } from './editor';
 import { LiveApp } from './live-app';
 import { decisionText } from './screens/result-screen';
 
@@ -15,7 +16,9 @@ import { decisionText } from './screens/result-screen';
  */
 export async function runTui(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions): Promise<number> {
   const messageFile = messageFileOf(options);
-  const controller = new TuiController({ autoApproveCommands: options.approve === 'auto', ...(messageFile ? { messageFile } : {}) });
+  // The developer's editor gets the terminal and gives it back to this app (see terminal-handoff.ts).
+  const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout, clearFrame: () => app.clear() });
+  const controller = new TuiController({ autoApproveCommands: options.approve === 'auto', step: !!options.step, editor, ...(messageFile ? { messageFile } : {}) });
   const repo = options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);
   // A scripted model must never pass for a real one.

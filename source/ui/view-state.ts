@@ -9,7 +9,8 @@ import type { ThmReport } from '../engine/protocol/thm-report';
  */
 export type TranscriptItem =
   | { id: number; kind: 'model'; text: string; tokensIn: number; tokensOut: number; costUsd: number }
-  | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number } }
+  /** `edited`: the developer changed the model's arguments (`original`) before it ran with `args`. */
+  | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number }; edited?: { original: string } }
   | { id: number; kind: 'tests'; purpose: 'validate' | 'evaluate' | 'agent'; outcomes: Record<string, string>; passed: number; total: number }
   /** TDD: a revision of the agent's tests or of the code, with what changed (a line diff). */
   | { id: number; kind: 'revision'; side: 'tests' | 'code'; iteration: number; diff: string; added: number; removed: number }
@@ -235,6 +236,9 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
     case 'tool.call':
       state.totals.toolCalls++;
       push(state, { kind: 'tool', callId: event.id, name: event.name, args: event.arguments });
+      break;
+    case 'tool.edit':
+      state.agent.items = state.agent.items.map((item) => (item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, args: event.arguments, edited: { original: event.original } } : item));
       break;
     case 'tool.result':
       state.agent.items = state.agent.items.map((item) =>

@@ -93,3 +93,85 @@ describe('m: a message to the agent', () => {
     ui.unmount();
   });
 });
+
+describe('s: step mode', () => {
+  const call = { id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' };
+
+  it('s turns it on; a pause before a model call shows what the request adds; Enter goes on; m at a pause queues a message', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    expect(controller.stepping()).toBe(false);
+    ui.stdin.write('s');
+    await tick(60);
+    expect(controller.stepping()).toBe(true);
+    expect(ui.lastFrame()).toContain('⏸ step mode');
+    const request = controller.beforeRequest({ round: 2, lastTurn: [{ role: 'tool', toolCallId: 'c0', name: 'search_method', content: 'def subtotal(self):\n    return 1' }] });
+    await tick(60);
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('⏸ step: before model call 2 · the request adds:');
+    expect(frame).toContain('result of search_method:');
+    expect(frame).toContain('def subtotal(self):');
+    expect(frame).toContain('Enter go on');
+    ui.stdin.write('m');
+    await tick(60);
+    await type(ui, 'look at pricing');
+    ui.stdin.write(KEYS.enter);
+    await tick(60);
+    expect(ui.lastFrame()).toContain('Your message goes with the next model call.');
+    ui.stdin.write(KEYS.enter);
+    expect(await request).toEqual([{ text: 'look at pricing', via: 'tui' }]);
+    ui.unmount();
+  });
+
+  it('e at a tool call opens the arguments in the editor; Enter runs it with them; invalid JSON is refused with the reason', async () => {
+    const edits = ['{\n  "class_name": "Cart"\n}\n', 'not json'];
+    const opened: string[] = [];
+    const editor = {
+      async editFile(path: string) {
+        const { readFileSync, writeFileSync } = await import('node:fs');
+        opened.push(readFileSync(path, 'utf8'));
+        writeFileSync(path, edits.shift()!);
+      },
+    };
+    const controller = new TuiController({ autoApproveCommands: true, step: true, editor });
+    const ui = await agentOn(controller);
+    const ran = controller.beforeToolCall(call);
+    await tick(60);
+    expect(ui.lastFrame()).toContain('⏸ step: before the tool call search_class');
+    expect(ui.lastFrame()).toContain('"class_name": "Kart"');
+    ui.stdin.write('e');
+    await tick(100);
+    expect(opened[0]).toBe('{\n  "class_name": "Kart"\n}\n');
+    expect(ui.lastFrame()).toContain('(your arguments)');
+    expect(ui.lastFrame()).toContain('"class_name": "Cart"');
+    ui.stdin.write('e');
+    await tick(100);
+    expect(opened[1]).toContain('"Cart"'); // the second edit starts from the first
+    expect(ui.lastFrame()).toContain('Not changed: the arguments are not JSON');
+    ui.stdin.write(KEYS.enter);
+    expect(await ran).toBe('{"class_name":"Cart"}');
+    ui.unmount();
+  });
+
+  it('s at a pause turns step mode off and the agent goes on with the model’s arguments', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    const ran = controller.beforeToolCall(call);
+    await tick(60);
+    ui.stdin.write('s');
+    expect(await ran).toBeUndefined();
+    expect(controller.stepping()).toBe(false);
+    expect(await controller.beforeToolCall(call)).toBeUndefined(); // no pause any more
+    ui.unmount();
+  });
+
+  it('an edit shows on the call in the transcript, marked as the developer’s', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    controller.dispatch({ type: 'tool.call', ...call });
+    controller.dispatch({ type: 'tool.edit', id: 'c1', name: 'search_class', original: call.arguments, arguments: '{"class_name":"Cart"}' });
+    await tick(60);
+    expect(ui.lastFrame()).toMatch(/→ search_class ✎ your arguments class_name=Cart/);
+    ui.unmount();
+  });
+});

@@ -8,6 +8,7 @@ import type { Prompt, Takeover } from '../controller';
 import { keyHint } from '../keys';
 import type { ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
+import { stepPromptRows } from './step-prompt';
 
 const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 
@@ -66,11 +67,12 @@ export function Header({ view, width, clock = 'wall' }: { view: ViewState; width
 export const footerRows = (keyRows: number, takeover: Takeover) => 2 + (takeover === 'off' ? 0 : 1) + keyRows;
 
 /** Tokens and cost so far, the takeover state, and the keys (or a notice in their place). */
-export function Footer({ view, takeover, notice, keys, queued = 0 }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[]; queued?: number }) {
+export function Footer({ view, takeover, notice, keys, queued = 0, step = false }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[]; queued?: number; step?: boolean }) {
   const t = view.totals;
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate">
+        {step ? <Text color="cyan">⏸ step mode · </Text> : null}
         {queued ? <Text color="green">✉ {queued} message{queued === 1 ? '' : 's'} for the next model call · </Text> : null}
         tokens {t.inputTokens.toLocaleString('en')} in / {t.outputTokens.toLocaleString('en')} out · {money(t.costUsd)} · {t.modelCalls} model calls · {t.toolCalls} tool calls
       </Text>
@@ -197,6 +199,7 @@ export function CancelledPrompt({ prompt, width }: { prompt: Extract<Prompt, { k
 /** Rows a prompt takes (border included) when it may use at most `rows`. */
 export function promptRows(prompt: Prompt | undefined, width: number, rows: number): number {
   if (prompt?.kind === 'approve-command') return commandLayout(prompt.command, width, rows).rows;
+  if (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') return stepPromptRows(prompt, width, rows);
   if (prompt?.kind === 'cancelled-call') return 2 + cancelledRows(width).length;
   return 0;
 }

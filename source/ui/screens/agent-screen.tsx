@@ -11,6 +11,7 @@ import type { Prompt, Takeover } from '../controller';
 import { hintRows, keyHint } from '../keys';
 import type { TranscriptItem, ViewState } from '../view-state';
 import { CancelledPrompt, CommandPrompt, DebuggerPane, Footer, footerRows, Header, HEADER_ROWS, promptRows } from './agent-parts';
+import { StepPrompt } from './step-prompt';
 import { TddPanel, tddPanelRows, testFileLines } from './tdd-panel';
 import { useKeys } from '../components/use-keys';
 
@@ -38,6 +39,11 @@ export interface AgentScreenProps {
   onMessage?(text: string): void;
   /** Messages waiting for the next model call. */
   queued?: number;
+  /** Step mode is on; `s` toggles it (absent: no step mode, e.g. in a replay). */
+  step?: boolean;
+  onToggleStep?(): void;
+  /** `e` at a step before a tool call: its arguments in the developer's editor. */
+  editArguments?(args: string): Promise<{ args: string } | { problem: string }>;
 }
 
 type Viewer = 'items' | 'test-file' | undefined;
@@ -61,7 +67,7 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, mode = 'live', onViewer, onMessage, queued = 0 }: AgentScreenProps) {
+export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments }: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
   const [writing, setWriting] = useState(false);
   const [draft, setDraft] = useState('');
@@ -84,6 +90,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       }
       if (char === 'e') setExpanded((e) => !e);
       else if (char === 'm' && onMessage && atWork) setWriting(true);
+      else if (char === 's' && onToggleStep && atWork) onToggleStep();
       else if (char === 'd') setShowDebugger((d) => !d);
       else if (char === 'o') setViewer('items');
       else if (char === 'v' && testFile) setViewer('test-file');
@@ -96,7 +103,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const done: TranscriptItem[] = replay ? [] : items.slice(0, -1);
   const current = items.at(-1);
   // `v` only means something once the agent has written tests (TDD strategies).
-  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [], [...(testFile ? [] : ['v']), ...(onMessage && atWork ? [] : ['m'])]);
+  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [], [...(testFile ? [] : ['v']), ...(onMessage && atWork ? [] : ['m']), ...(onToggleStep && atWork ? [] : ['s'])]);
   const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? MESSAGE_BOX_ROWS : 0);
 
   if (shown) {
@@ -157,6 +164,16 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} /> : null}
       {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} /> : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
+      {(prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') && given.prompt ? (
+        <StepPrompt
+          prompt={prompt}
+          width={width}
+          rows={given.prompt}
+          onMessage={(text) => onMessage?.(text)}
+          editArguments={editArguments ?? (async () => ({ problem: 'no editor here' }))}
+          toggleStep={() => onToggleStep?.()}
+        />
+      ) : null}
       {boxOpen ? (
         <MessageBox
           title="it goes with the agent's next model call"
@@ -174,7 +191,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
           }}
         />
       ) : null}
-      {replay ? <Footer view={view} takeover="off" keys={[]} /> : <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={keys} queued={queued} />}
+      {replay ? <Footer view={view} takeover="off" keys={[]} /> : <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={keys} queued={queued} step={step} />}
     </Box>
   );
 }
