@@ -100,6 +100,7 @@ function runOptions(opts: Record<string, unknown>, tests: string[] | undefined) 
     sessionsDir: opts.sessionsDir as string | undefined,
     approve: opts.approve as 'ask' | 'auto' | undefined,
     messageFile: opts.messageFile as string | undefined,
+    step: !!opts.step,
     tui: interactive(opts),
     sandbox: sandboxFlags(opts),
     tests: tests ?? [],
@@ -202,6 +203,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addOption(new Option('--approve <mode>', "the model's shell commands in a local sandbox: ask (TUI) or auto").choices(['ask', 'auto']))
     .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .option('--message-file <file>', 'each line written to this file while the run goes on is a message for the model, sent with its next request')
+    .option('--step', 'step mode: pause before every model call and tool call (in the TUI `s` toggles it; headless, each pause reads a line from stdin)')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
     .action(async (opts) => {
       const { runCommand } = await import('./commands/run');

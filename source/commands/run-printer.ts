@@ -65,6 +65,9 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         endStream();
         write(`  → ${event.name} ${firstLine(event.arguments, 100)}\n`);
         break;
+      case 'tool.edit':
+        write(`    ✎ the developer changed the arguments: ${firstLine(event.arguments, 100)}\n`);
+        break;
       case 'tool.result':
         write(`    ${event.ok ? '✓' : '✗'} ${firstLine(event.text)}\n`);
         break;

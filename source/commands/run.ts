@@ -21,6 +21,7 @@ import { SessionRecorder } from '../engine/session/recorder';
 import { THM_DEFAULTS } from '../engine/thm/run-thm';
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import { lineStepper } from './line-stepper';
 import { progressLine } from './progress-line';
 import { textPrinter } from './run-printer';
 
@@ -73,6 +74,8 @@ export interface RunCommandOptions extends ModelFlags {
   approve?: 'ask' | 'auto';
   /** `--message-file`: lines written to it while the run goes on are messages for the model. */
   messageFile?: string;
+  /** `--step`: pause before every model call and tool call (headless: answered on stdin). */
+  step?: boolean;
 }
 
 /** `--message-file F`, checked: the lines written to F from now on. */
@@ -222,8 +225,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (event.type === 'thm.report') progress?.clear();
     print?.(event);
   };
+  const stepper = options.step ? lineStepper(process.stdin, (text) => process.stderr.write(text)) : undefined;
   try {
-    const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}) }), sink);
+    const result = await recordedRun(prepared, options, headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}), ...(stepper ? { stepper } : {}) }), sink);
     finishedRun = true;
     // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
     if (!result.pass) return EXIT.fail;
@@ -231,6 +235,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   } finally {
     finishedRun = true;
     unregister();
+    stepper?.close();
     progress?.clear();
   }
 }

@@ -101,6 +101,10 @@ export type EngineEvent =
   | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
   | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; durationMs: number; model: string; stopReason: string }
   | { type: 'tool.call'; id: string; name: string; arguments: string }
+  /** Step mode held the agent before a model call (of `round`) or a tool call until the developer let it go on. */
+  | { type: 'step.pause'; before: 'model' | 'tool'; round?: number; callId?: string; name?: string }
+  /** The developer changed a tool call's arguments before it ran (step mode): it ran with `arguments`; `original` is the model's. */
+  | { type: 'tool.edit'; id: string; name: string; original: string; arguments: string }
   | { type: 'tool.result'; id: string; name: string; ok: boolean; text: string; durationMs: number }
   | { type: 'debugger.input'; who: Writer; input: string; mode: 'shell' | 'pdb' }
   | { type: 'debugger.output'; chunk: string }

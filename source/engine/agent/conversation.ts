@@ -175,11 +175,14 @@ export class Conversation {
     let submitted = false;
     let testsSubmitted = false;
     let finished = false;
-    for (const call of calls) {
+    for (const asked of calls) {
       this.totals.toolCalls++;
-      emit({ type: 'tool.call', id: call.id, name: call.name, arguments: call.arguments });
+      emit({ type: 'tool.call', id: asked.id, name: asked.name, arguments: asked.arguments });
+      // Step mode may hold the call, and the developer change its arguments: it runs as they left it.
+      const { call, note } = await this.steering.beforeTool(asked);
       const refusal: string | undefined = call.name === 'finish' ? options.refuseFinish?.(submitted) : undefined;
-      const outcome: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
+      const ran: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
+      const outcome = note ? { ...ran, text: `${note}\n${ran.text}` } : ran;
       emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });
       this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.text });
       if (call.name === 'submit_implementation') {

@@ -1,5 +1,6 @@
 import type { RunResult } from '../events';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../protocol/decisions';
+import type { ToolCall } from '../protocol/messages';
 import type { ThmReport } from '../protocol/thm-report';
 import type { DebuggerSession } from '../tools/debugger/session';
 import type { MessageFile } from './message-file';
@@ -35,23 +36,55 @@ export interface Pilot {
    * model since the last call. Each is recorded and goes with this request, marked as theirs.
    */
   beforeRequest?(preview: RequestPreview): Promise<DeveloperMessage[]>;
+  /**
+   * Step mode is on: the engine records a pause before each model call and each tool call, and the
+   * pilot holds the agent in `beforeRequest` / `beforeToolCall` until the developer goes on.
+   */
+  stepping?(): boolean;
+  /** Before each tool call: the developer's arguments when they changed the model's (recorded as their edit), else undefined. */
+  beforeToolCall?(call: ToolCall): Promise<string | undefined>;
 }
 
-/** What a headless run takes from the developer beside its flags: lines written to `--message-file`. */
+/**
+ * Step mode without a TUI (`--step --headless`): something that shows each pause and waits for the
+ * developer's answer (see commands/line-stepper.ts, which reads them from stdin).
+ */
+export interface Stepper {
+  /** Still on (the developer may turn it off, or the input end). */
+  on(): boolean;
+  /** Before a model call: waits until the developer goes on. */
+  pauseBeforeRequest(preview: RequestPreview): Promise<void>;
+  /** Before a tool call: waits; the developer's arguments if they changed them. */
+  pauseBeforeTool(call: ToolCall): Promise<string | undefined>;
+  /** The messages written in pauses since the last call: they go with the next model call. */
+  take(): DeveloperMessage[];
+}
+
+/** What a headless run takes from the developer beside its flags: lines written to `--message-file`, step mode's answers. */
 export interface HeadlessSteering {
   messageFile?: MessageFile;
+  stepper?: Stepper;
 }
 
 /**
  * No human at the keys: THM's proposal stands; the patch is kept in the session, or applied when
  * asked for (`--apply`) and the run passed — a failed run's patch only with `--apply-failing`.
- * With `--message-file`, the lines written to it go to the model with its next request.
+ * With `--message-file`, the lines written to it go to the model with its next request; with
+ * `--step`, the stepper holds each step until the developer answers.
  */
 export function headlessPilot(apply: boolean, applyFailing = false, steering: HeadlessSteering = {}): Pilot {
-  const { messageFile } = steering;
+  const { messageFile, stepper } = steering;
   return {
     approveTests: async (report) => ({ chosen: report.selected, by: 'auto' }),
-    ...(messageFile ? { beforeRequest: async () => messageFile.take().map((text) => ({ text, via: 'file' as const })) } : {}),
+    ...(messageFile || stepper
+      ? {
+          beforeRequest: async (preview) => {
+            if (stepper?.on()) await stepper.pauseBeforeRequest(preview);
+            return [...(stepper?.take() ?? []), ...(messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
+          },
+        }
+      : {}),
+    ...(stepper ? { stepping: () => stepper.on(), beforeToolCall: async (call) => (stepper.on() ? stepper.pauseBeforeTool(call) : undefined) } : {}),
     acceptPatch: async (result) => {
       if (!apply && !applyFailing) return 'save';
       if (result.pass || applyFailing) return 'accept';

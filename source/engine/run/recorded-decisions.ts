@@ -14,15 +14,18 @@ export function messagesByRound(events: readonly EngineEvent[]): Map<number, Dev
 
 /**
  * A session's recorded decisions as a pilot: the same tests, the developer's messages at the rounds
- * they went with; the patch is kept in the session, never applied. `rerun` drives the engine with
- * it, and `fork` with the part of it before the fork's event.
+ * they went with, their edits of tool calls (by the call's id); the patch is kept in the session,
+ * never applied. `rerun` drives the engine with it, and `fork` with the part of it before the
+ * fork's event. Step mode's pauses are not held again.
  */
 export function recordedPilot(events: readonly EngineEvent[]): Pilot {
   const approval = events.find((e): e is EventOf<'thm.approval'> => e.type === 'thm.approval');
   const messages = messagesByRound(events);
+  const edits = new Map(events.filter((e): e is EventOf<'tool.edit'> => e.type === 'tool.edit').map((e) => [e.id, e.arguments]));
   return {
     approveTests: async (report) => ({ chosen: approval?.chosen ?? report.selected, by: approval?.by === 'human' ? 'human' : 'auto' }),
     acceptPatch: async () => 'save',
     beforeRequest: async ({ round }) => messages.get(round) ?? [],
+    beforeToolCall: async (call) => edits.get(call.id),
   };
 }

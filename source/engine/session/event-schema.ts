@@ -68,6 +68,8 @@ const shapes = {
   'model.response': z.object({ content: str, toolCalls: z.array(toolCall), usage: z.object({ inputTokens: num, outputTokens: num }), costUsd: num, model: str }),
   'tool.call': z.object({ id: str, name: str, arguments: str }),
   'tool.result': z.object({ id: str, name: str, ok: bool, text: str }),
+  'step.pause': z.object({ before: z.enum(['model', 'tool']), round: num.optional(), callId: str.optional(), name: str.optional() }),
+  'tool.edit': z.object({ id: str, name: str, original: str, arguments: str }),
   'debugger.input': z.object({ who: str, input: str }),
   'debugger.output': z.object({ chunk: str }),
   'debugger.entry': z.object({ entry: z.object({ who: str, input: str, output: str, mode: str }) }),

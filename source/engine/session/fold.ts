@@ -104,6 +104,10 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         else if (phase === 'tdd-setup') state.tdd.setupUsed++;
         else if (phase === 'tdd') state.tdd.iterationUsed++;
         break;
+      case 'tool.edit':
+        // A call cut off after the developer's edit runs again as they left it.
+        state.unansweredCalls = state.unansweredCalls.map((c) => (c.id === event.id ? { ...c, arguments: event.arguments } : c));
+        break;
       case 'tool.result':
         state.totals.toolCalls++;
         state.unansweredCalls = state.unansweredCalls.filter((c) => c.id !== event.id);

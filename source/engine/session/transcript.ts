@@ -1,3 +1,4 @@
+import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
@@ -14,7 +15,7 @@ const fence = (text: string, lang = '') => {
 };
 
 /** Where a developer's message came from, after the round it went with. */
-const VIA: Record<string, string> = { tui: '', file: ', from the message file', fork: ', when the session was forked' };
+const VIA: Record<string, string> = { tui: '', file: ', from the message file', fork: ', when the session was forked', stdin: ', at a step pause' };
 
 const quote = (text: string) => text.split('\n').map((l) => `> ${l}`).join('\n');
 
@@ -67,16 +68,15 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
       case 'model.retry':
         out.push(`_The model call failed (${event.reason}); retried._`);
         break;
-      case 'tool.call': {
-        let args = event.arguments;
-        try {
-          args = JSON.stringify(JSON.parse(event.arguments), null, 2);
-        } catch {
-          // shown as the model sent it
-        }
-        out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(args), 'json')}`);
+      case 'tool.call':
+        out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
         break;
-      }
+      case 'tool.edit':
+        out.push(`_The developer changed the arguments before it ran; it ran with:_\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
+        break;
+      case 'step.pause':
+        out.push(`_Step mode: paused before ${event.before === 'model' ? `model call ${event.round}` : `the ${event.name} call`}._`);
+        break;
       case 'tool.result':
         out.push(`${event.ok ? 'Result' : 'Error'} (${event.durationMs} ms):\n\n${fence(clip(event.text))}`);
         break;

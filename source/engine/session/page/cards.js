@@ -244,20 +244,24 @@ function argumentsView(raw) {
 
 function toolCard(items, card) {
   const call = items.find((x) => x.e.type === 'tool.call');
+  const edit = items.find((x) => x.e.type === 'tool.edit');
   const result = items.find((x) => x.e.type === 'tool.result');
   const run = items.find((x) => x.e.type === 'tests.run');
   const inputs = items.filter((x) => x.e.type === 'debugger.input');
-  const { args, view, hasLong } = call ? argumentsView(call.e.arguments) : { args: undefined, view: null, hasLong: false };
+  // It ran with the developer's arguments when they edited the call (step mode).
+  const ran = edit ? edit.e.arguments : call && call.e.arguments;
+  const { args, view, hasLong } = ran !== undefined ? argumentsView(ran) : { args: undefined, view: null, hasLong: false };
   const name = (call && call.e.name) || (result && result.e.name) || card.name || 'tool';
   const summary = argumentSummary(args);
   const status = result ? (result.e.ok ? '' : 'error') : '';
   return {
-    title: h('span', null, h('span', { class: 'tool-name' }, clean(name)), summary ? h('span', { class: 'tool-arg' }, clean(summary.length > 140 ? `${summary.slice(0, 140)}…` : summary)) : null),
+    title: h('span', null, h('span', { class: 'tool-name' }, clean(name)), summary ? h('span', { class: 'tool-arg' }, clean(summary.length > 140 ? `${summary.slice(0, 140)}…` : summary)) : null, edit ? chip('edited by the developer', 'human', 'the developer changed the arguments before it ran') : null),
     meta: result ? `${result.e.ok ? 'ok' : 'error'} · ${duration(result.e.durationMs)}` : 'running…',
-    tone: status,
+    tone: status || (edit ? 'human' : ''),
     body: h(
       'div',
       null,
+      edit ? h('div', { class: 'edited' }, h('p', { class: 'note' }, 'The developer changed the arguments before it ran; it ran with the ones below.'), fold("the model's arguments", argumentsView(edit.e.original).view)) : null,
       inputs.length ? h('div', { class: 'typed' }, inputs.map((x) => h('div', null, h('span', { class: 'prompt' }, x.e.mode === 'pdb' ? '(Pdb) ' : '$ '), clean(x.e.input)))) : fold('arguments', view, !summary && !hasLong),
       run ? h('div', { class: 'attached-run' }, h('div', { class: 'label' }, `${run.e.passed}/${run.e.total} passed`), testRows(run.e.outcomes || {})) : null,
       result ? h('div', { class: 'result' }, h('div', { class: 'label' }, result.e.ok ? 'output' : 'error'), lazy(() => textBlock(result.e.text))) : h('p', { class: 'muted' }, 'No output yet.'),
@@ -327,6 +331,11 @@ function messageCard(items) {
     tone: 'human',
     body: prose(e.text || ''),
   };
+}
+
+function stepCard(items) {
+  const e = items[0].e;
+  return { title: `Step mode: paused before ${e.before === 'model' ? `model call ${e.round}` : `the ${clean(e.name || 'tool')} call`}`, tone: 'human', compact: true };
 }
 
 function patchCard(items) {
@@ -440,6 +449,7 @@ const RENDERERS = {
   'human-debugger': debuggerCard,
   patch: patchCard,
   message: messageCard,
+  step: stepCard,
   result: resultCard,
   note: noteCard,
   unknown: unknownCard,
