@@ -1,17 +1,17 @@
 import { folderToUse } from '../engine/util/checked-paths';
 import { resolve } from 'node:path';
 import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
-import { PAPER_BUDGET } from '../engine/agent/tenet-strategy';
-import { runBench, type BenchProgress, type TaskSettings } from '../engine/bench/run-bench';
+import { runBench, type BenchProgress } from '../engine/bench/run-bench';
 import { readTasks, taskId } from '../engine/bench/task';
 import { modelsForTasks } from '../engine/bench/task-model';
 import { loadConfig } from '../engine/config/config';
 import { EXIT, TenetError } from '../engine/errors';
 import { setSignalHandler } from '../engine/lifecycle';
-import type { TestStage, Strategy, Selection } from '../engine/protocol/settings';
+import type { ModelFlags } from '../engine/model/create-model';
+import { resolveSettings, type RunChoices } from '../engine/run/run-settings';
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
-import { THM_DEFAULTS } from '../engine/thm/run-thm';
+import { printable } from '../engine/terminal-text';
 
 export interface BenchRunCommandOptions {
   tasksFile: string;
@@ -22,21 +22,9 @@ export interface BenchRunCommandOptions {
   only?: string[];
   limit?: number;
   retryErrors?: boolean;
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  script?: string;
-  strategy?: Strategy;
-  T: number;
-  select?: Selection;
-  testStage?: TestStage;
-  ablations: { noThm: boolean; noApis: boolean; noRrw: boolean };
-  pregenRounds?: number;
-  rrwAttempts?: number;
-  rrwRounds?: number;
-  tddIterations?: number;
-  testTimeout?: number;
-  jobs?: number | 'auto';
+  /** `--script`: a scripted model's script, filled in per task. */
+  model: Omit<ModelFlags, 'scriptStart'>;
+  settings: RunChoices;
   sandbox: SandboxFlags;
   /** One or more `--docker-host`: the tasks are spread over them. */
   dockerHosts: string[];
@@ -61,7 +49,7 @@ function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: Bench
       stream.write(`\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${summary}${p.running.length ? ` · running ${p.running.join(', ')}` : ''}`);
       if (p.done === p.total) stream.write('\n');
     } else if (p.last) {
-      stream.write(`${p.last.pass ? 'PASS' : 'FAIL'} ${p.last.taskId} (${p.last.error ? `error: ${p.last.error}` : p.last.stopReason}, ${clock(p.last.wallMs)}) · ${summary}\n`);
+      stream.write(`${p.last.pass ? 'PASS' : 'FAIL'} ${p.last.taskId} (${p.last.error ? `error: ${printable(p.last.error)}` : p.last.stopReason}, ${clock(p.last.wallMs)}) · ${summary}\n`);
     }
   };
 }
@@ -80,41 +68,26 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
   if (options.limit) tasks = tasks.slice(0, options.limit);
   if (!tasks.length) throw new TenetError(`${tasksFile} has no task to run.`);
   const config = loadConfig(undefined);
-  const modelFor = modelsForTasks(config, { ...(options.provider ? { provider: options.provider } : {}), ...(options.model ? { model: options.model } : {}), ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), ...(options.script ? { script: options.script } : {}) });
+  const modelFor = modelsForTasks(config, options.model);
   const hosts = options.dockerHosts.length ? options.dockerHosts : [undefined];
   const sandboxes: SandboxSpec[] = hosts.map((host) => sandboxSpec({ ...options.sandbox, ...(host ? { dockerHost: host } : {}) }, config));
-  const strategy = options.strategy ?? 'tenet';
-  const settings: TaskSettings = {
-    T: options.T,
-    jobs: options.jobs ?? THM_DEFAULTS.jobs,
-    fork: THM_DEFAULTS.fork,
-    testTimeoutSec: options.testTimeout ?? config.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
-    thmTimeoutSec: THM_DEFAULTS.timeoutSec,
-    budget: {
-      pregenRounds: options.pregenRounds ?? config.pregenRounds ?? PAPER_BUDGET.pregenRounds,
-      rrwAttempts: options.rrwAttempts ?? config.rrwAttempts ?? PAPER_BUDGET.rrwAttempts,
-      rrwRounds: options.rrwRounds ?? config.rrwRounds ?? PAPER_BUDGET.rrwRounds,
-    },
-    strategy,
-    tddBudget: { ...TDD_PAPER_BUDGET, iterations: options.tddIterations ?? TDD_PAPER_BUDGET.iterations },
-    ablations: options.ablations,
-    ...(options.select ? { select: options.select } : {}),
-    ...(options.testStage ? { testStage: options.testStage } : {}),
-  };
+  const chosen = options.settings;
+  // A benchmark's strategy and TDD iterations are its flags' (else the papers'), not the config files'.
+  const settings = resolveSettings({ ...chosen, strategy: chosen.strategy ?? 'tenet', tddBudget: { iterations: chosen.tddBudget?.iterations ?? TDD_PAPER_BUDGET.iterations } }, config);
   const sample = modelFor(tasks[0]!).settings;
   // The configuration a report row stands for (where it ran and how parallel are not part of it).
   const recorded = {
-    strategy,
+    strategy: settings.strategy,
     provider: sample.provider,
     model: sample.model,
     ...(sample.baseUrl ? { baseUrl: sample.baseUrl } : {}),
-    ...(options.script ? { script: resolve(options.script) } : {}),
-    T: Number.isFinite(options.T) ? options.T : 'all',
-    select: options.select ?? 'thm',
-    testStage: options.testStage ?? 'all',
-    ablations: options.ablations,
+    ...(options.model.script ? { script: resolve(options.model.script) } : {}),
+    T: Number.isFinite(settings.T) ? settings.T : 'all',
+    select: settings.select,
+    testStage: settings.testStage,
+    ablations: settings.ablations,
     budget: settings.budget,
-    ...(strategy !== 'tenet' ? { tddBudget: settings.tddBudget } : {}),
+    ...(settings.strategy !== 'tenet' ? { tddBudget: settings.tddBudget } : {}),
     sandbox: sandboxes[0]!.kind,
   };
   const label = options.label ?? defaultLabel(recorded);

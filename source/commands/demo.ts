@@ -19,7 +19,7 @@ export const DEMO = {
 export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string; tui?: boolean; approve?: 'ask' | 'auto'; sandbox?: SandboxFlags; strategy?: 'tenet' | 'tdd' }): Promise<number> {
   const strategy = options.strategy ?? 'tenet';
   return runCommand({
-    strategy,
+    settings: { strategy },
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: options.tui ?? false,
     ...(options.approve ? { approve: options.approve } : {}),
@@ -27,11 +27,13 @@ export async function demoCommand(options: { json: boolean; provider?: string; m
     repo: DEMO.repo(),
     copyOfExample: true,
     target: DEMO.target,
-    tests: [],
+    testArgs: [],
     json: options.json,
-    ...(options.provider ? { provider: options.provider } : {}),
-    ...(options.model ? { model: options.model } : {}),
-    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    model: {
+      ...(options.provider ? { provider: options.provider } : {}),
+      ...(options.model ? { model: options.model } : {}),
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    },
     fallbackScript: loadScript(DEMO.script(strategy)),
     fallbackScriptFile: DEMO.script(strategy),
   });

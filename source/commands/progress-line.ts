@@ -1,4 +1,5 @@
-import type { EngineEvent } from '../engine/events';
+import type { EngineEvent, ThmPhase } from '../engine/events';
+import { isFailure, THM_PHASES } from '../engine/phrase-book';
 
 /**
  * A one-line progress display on stderr for headless commands in a terminal (the TUI has its own).
@@ -8,7 +9,7 @@ export function progressLine(stream: NodeJS.WriteStream = process.stderr): { onE
   let total = 0;
   let done = 0;
   let failing = 0;
-  let phase = 'probe';
+  let phase: ThmPhase = 'probe';
   let started = Date.now();
   let last = 0;
   let shown = false;
@@ -17,13 +18,12 @@ export function progressLine(stream: NodeJS.WriteStream = process.stderr): { onE
     const now = Date.now();
     if (!force && now - last < 100) return;
     last = now;
-    const label = phase === 'probe' ? 'running the suite against the blank target' : 'checking failing tests on the original code';
     const width = 24;
     const filled = total ? Math.min(width, Math.round((done / total) * width)) : 0;
     const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
     const seconds = (now - started) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
-    stream.write(`\r\x1b[2K${bar} ${done}/${total || '?'} tests · ${failing} failing · ${seconds.toFixed(1)} s · ${rate.toFixed(0)}/s · ${label}`);
+    stream.write(`\r\x1b[2K${bar} ${done}/${total || '?'} tests · ${failing} failing · ${seconds.toFixed(1)} s · ${rate.toFixed(0)}/s · ${THM_PHASES[phase]}`);
     shown = true;
   };
   return {
@@ -38,7 +38,7 @@ export function progressLine(stream: NodeJS.WriteStream = process.stderr): { onE
         if (event.phase === 'probe') total = event.total;
       } else if (event.type === 'thm.test') {
         done++;
-        if (event.outcome === 'failed' || event.outcome === 'error' || event.outcome === 'crashed') failing++;
+        if (isFailure(event.outcome)) failing++;
       } else return;
       draw(event.type === 'thm.phase');
     },

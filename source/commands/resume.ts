@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
 import { TenetError } from '../engine/errors';
 import type { EngineEvent, EventOf } from '../engine/events';
 import { createModel } from '../engine/model/create-model';
 import { compareRuns, ReplayModel, replayPilot } from '../engine/run/rerun';
 import { newSessionId, runTask } from '../engine/run/run-task';
+import { recordedChoices, resolveSettings } from '../engine/run/run-settings';
 import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
 import { refuseIfWritten } from '../engine/session/lock';
@@ -15,6 +15,7 @@ import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
 import { DEMO } from './demo';
 import { runCommand } from './run';
 import { root, warn } from './sessions';
+import { printable, printableJson } from '../engine/terminal-text';
 
 function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {
   const start = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
@@ -22,26 +23,16 @@ function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.s
   return start;
 }
 
-/** The run settings a session recorded. */
-function recordedRun(start: EventOf<'session.start'>) {
+/** The task a session ran: the function, its repository and where Python ran. */
+function recordedTask(start: EventOf<'session.start'>) {
   const c = start.config;
   return {
     repo: start.repo,
     target: start.target,
     blank: start.mode === 'blank',
-    tests: c.testArgs ?? [],
-    T: c.T === 'all' ? Infinity : (c.T ?? 3),
-    jobs: c.jobs ?? 'auto',
-    fork: c.fork ?? true,
-    budget: c.budget,
-    ablations: c.ablations,
-    testTimeout: c.testTimeoutSec,
+    testArgs: c.testArgs ?? [],
     python: c.python,
     sandboxSpec: recordedSandbox(c.sandbox),
-    strategy: start.strategy,
-    select: c.select ?? 'thm',
-    testStage: c.testStage ?? 'all',
-    tddBudget: c.tddBudget ?? TDD_PAPER_BUDGET,
   };
 }
 
@@ -56,7 +47,7 @@ export interface Relocation {
  * names folders that are not here: the repository must then be given with --repo; a recorded
  * interpreter that is gone is chosen again as for a new run (the repository's venv, python3).
  */
-function relocate(run: ReturnType<typeof recordedRun>, options: Relocation, id: string): { repo: string; python?: string } {
+function relocate(run: ReturnType<typeof recordedTask>, options: Relocation, id: string): { repo: string; python?: string } {
   // The shipped demo session ran on a copy of the example that is long gone: its example is here.
   const recorded = id === 'demo' && !existsSync(run.repo) ? DEMO.repo() : run.repo;
   const repo = resolve(options.repo ?? recorded);
@@ -76,7 +67,9 @@ function relocate(run: ReturnType<typeof recordedRun>, options: Relocation, id: 
 }
 
 /** `tenet resume ID`: go on with an interrupted session from its last completed step. */
-export async function resumeCommand(options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean }): Promise<number> {
+export async function resumeCommand(
+  options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean; tui?: boolean; approve?: 'ask' | 'auto' },
+): Promise<number> {
   const dir = root(options.dir);
   const session = loadSession(dir, options.ref);
   refuseIfWritten(dirname(session.source), session.id, 'resuming');
@@ -86,7 +79,15 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
     throw new TenetError(`Session ${session.id} has finished (${state.result.pass ? 'passed' : 'failed'}); there is nothing to resume.`, `\`tenet rerun ${session.id}\` runs it again without model cost`);
   }
   const start = startOf(session.events, session.id);
-  const run = recordedRun(start);
+  const waiting = state.awaitingApproval;
+  if (waiting && !options.tui && options.approve !== 'auto') {
+    // Running it now would answer a question the developer never answered.
+    throw new TenetError(
+      `Session ${session.id} stopped while the shell command \`${commandOf(waiting.arguments)}\` waited for your approval; a headless resume cannot ask.`,
+      'resume it in a terminal (without --json or --headless) to answer, or pass --approve auto to run it',
+    );
+  }
+  const run = recordedTask(start);
   const c = start.config;
   // The settings in force are the latest: an earlier resume may have changed the model.
   const latest = state.settings ?? { provider: start.provider, model: start.model };
@@ -101,19 +102,28 @@ export async function resumeCommand(options: Relocation & { dir?: string; ref: s
     ...run,
     ...where,
     python, // replaces the recorded one, even when it is unset (chosen again)
-    provider,
-    ...(model ? { model } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
-    ...(scripted && c.scriptFile ? { script: c.scriptFile, scriptStart: state.totals.modelCalls } : {}),
-    pregenRounds: run.budget.pregenRounds,
-    rrwAttempts: run.budget.rrwAttempts,
-    rrwRounds: run.budget.rrwRounds,
-    tddSetupRounds: run.tddBudget.setupRounds,
-    tddIterations: run.tddBudget.iterations,
+    settings: recordedChoices(start),
+    model: {
+      provider,
+      ...(model ? { model } : {}),
+      ...(baseUrl ? { baseUrl } : {}),
+      ...(scripted && c.scriptFile ? { script: c.scriptFile, scriptStart: state.totals.modelCalls } : {}),
+    },
     json: !!options.json,
+    ...(options.tui ? { tui: true } : {}),
+    ...(options.approve ? { approve: options.approve } : {}),
     sessionsDir: dir,
-    resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state) },
+    resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state), events: session.events },
   });
+}
+
+/** The command of a run_debugger_cmd call, from its raw arguments. */
+function commandOf(args: string): string {
+  try {
+    return String((JSON.parse(args) as { cmd?: unknown }).cmd ?? args);
+  } catch {
+    return args;
+  }
 }
 
 /**
@@ -126,7 +136,7 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   refuseIfWritten(dirname(session.source), session.id, 'rerunning');
   warn(session.warnings);
   const start = startOf(session.events, session.id);
-  const run = recordedRun(start);
+  const run = recordedTask(start);
   const where = relocate(run, options, session.id);
   const responses = (session.events as EngineEvent[]).filter((e): e is EventOf<'model.response'> => e.type === 'model.response');
   const replay = new ReplayModel(responses, start.model);
@@ -142,18 +152,9 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
       blank: run.blank,
       ...(where.python ? { python: where.python } : {}),
       sandbox: run.sandboxSpec,
-      testArgs: run.tests,
-      T: run.T,
-      jobs: run.jobs,
-      fork: run.fork,
-      testTimeoutSec: run.testTimeout ?? 60,
-      thmTimeoutSec: 3600,
-      budget: run.budget,
-      strategy: run.strategy,
-      tddBudget: run.tddBudget,
-      select: run.select,
-      testStage: run.testStage,
-      ablations: run.ablations,
+      testArgs: run.testArgs,
+      // The recorded settings as they are: the config files of today do not change a rerun.
+      ...resolveSettings(recordedChoices(start), {}),
       model: { model: replay, price: undefined, settings: { ...base.settings, provider: 'replay', model: start.model } },
       pilot: replayPilot(session.events),
       sessionId,
@@ -173,14 +174,14 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   if (error) divergences.push({ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` });
   if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${responses.length} answers`, now: 'the run ended before using all of them' });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ session: session.id, rerun: sessionId, divergences })}\n`);
+    process.stdout.write(`${printableJson({ session: session.id, rerun: sessionId, divergences })}\n`);
   } else if (!divergences.length) {
     const tools = events.filter((e) => e.type === 'tool.result').length;
     const runs = events.filter((e) => e.type === 'tests.run').length;
     process.stdout.write(`No divergence: THM's selection, ${tools} tool outputs, ${runs} test runs and the result match session ${session.id} (rerun saved as ${sessionId}).\n`);
   } else {
     process.stdout.write(`${divergences.length} divergence${divergences.length === 1 ? '' : 's'} from session ${session.id} (rerun saved as ${sessionId}):\n`);
-    for (const d of divergences) process.stdout.write(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`);
+    for (const d of divergences) process.stdout.write(printable(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`));
   }
   return divergences.length ? 1 : 0;
 }

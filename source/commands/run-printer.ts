@@ -1,12 +1,12 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
+import { approvalWords, hiddenWords, MESSAGE_SOURCES, modeName, money, phaseWords, TEST_RUNS } from '../engine/phrase-book';
+import type { SessionConfig } from '../engine/protocol/settings';
 
 const firstLine = (text: string, max = 140) => {
   const line = text.trim().split('\n')[0] ?? '';
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
-
-const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 
 /**
  * Headless text output of `tenet run`: one line per step worth seeing (the TUI shows more).
@@ -14,6 +14,7 @@ const money = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
  */
 export function textPrinter(write: (line: string) => void): (event: EngineEvent) => void {
   let streaming = false;
+  let config: SessionConfig | undefined;
   const endStream = () => {
     if (streaming) write('\n');
     streaming = false;
@@ -21,7 +22,8 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
   return (event) => {
     switch (event.type) {
       case 'session.start':
-        write(`tenet · ${event.target} (${event.mode === 'blank' ? 'benchmark mode' : 'stub mode'}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
+        config = event.config;
+        write(`tenet · ${event.target} (${modeName(event.mode)}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
         write(`model: ${event.modelLabel}\n`);
         break;
       case 'thm.report': {
@@ -30,21 +32,18 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       }
       case 'thm.approval':
-        if (event.by === 'strategy') write("tests the agent sees: none of the repository's (TDD: it writes its own)\n");
-        else write(`tests the agent sees (${event.by === 'ablation' ? 'all failing tests, --no-thm' : event.by === 'human' ? 'chosen by you' : 'THM selection'}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
+        if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
+        else write(`tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
         break;
       case 'tests.hidden':
-        write(`${event.hidden.length} other failing tests hidden until evaluation\n`);
+        write(`${hiddenWords(event.hidden.length)}\n`);
         break;
-      case 'agent.phase':
+      case 'agent.phase': {
         endStream();
-        if (event.phase === 'pregen') write(`pre-generation (up to ${event.rounds} rounds)\n`);
-        else if (event.phase === 'rrw') write(`refinement attempt ${event.attempt}/${event.attempts} · ${event.stage?.replace(/-/g, ' ')}\n`);
-        else if (event.phase === 'tdd-setup') write(`tests first (up to ${event.rounds} rounds)\n`);
-        else if (event.phase === 'tdd') write(`co-refinement · test run ${event.round}/${event.rounds}\n`);
-        else if (event.phase === 'evaluate') write('evaluation on every failing test\n');
-        else if (event.phase === 'quality') write("measuring the agent's tests (coverage, mutants)\n");
+        const words = phaseWords(event);
+        if (words) write(`${words.title}${words.detail ? ` · ${words.detail}` : ''}\n`);
         break;
+      }
       case 'model.delta':
         if (!streaming) write('  model: ');
         streaming = true;
@@ -52,7 +51,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       case 'developer.message':
         endStream();
-        write(`  developer → model: ${firstLine(event.text)}${event.text.includes('\n') ? ' …' : ''}\n`);
+        write(`  developer → model${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${firstLine(event.text)}${event.text.includes('\n') ? ' …' : ''}\n`);
         break;
       case 'model.retry':
         endStream();
@@ -73,7 +72,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       case 'tests.run':
         endStream();
-        write(`  ${event.purpose === 'validate' ? 'selected tests' : event.purpose === 'agent' ? 'run_tests' : 'all failing tests'}: ${event.passed}/${event.total} passed\n`);
+        write(`  ${TEST_RUNS[event.purpose]}: ${event.passed}/${event.total} passed\n`);
         break;
       case 'warning':
         endStream();

@@ -9,6 +9,7 @@ import { sessionPage } from '../engine/session/export-html';
 import { loadSession, type ExportedSession } from '../engine/session/load';
 import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
+import { printable, printableJson } from '../engine/terminal-text';
 import { textPrinter } from './run-printer';
 import { fileToWrite } from '../engine/util/checked-paths';
 
@@ -26,7 +27,7 @@ function samePlace(path: string): string {
 }
 
 export function warn(warnings: string[]): void {
-  for (const warning of warnings) process.stderr.write(`tenet: warning: ${warning}\n`);
+  for (const warning of warnings) process.stderr.write(`tenet: warning: ${printable(warning)}\n`);
 }
 
 // Reading sessions only: resume and rerun, which run the engine, are in ./resume so that browsing
@@ -61,7 +62,7 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
 export function showCommand(options: { dir?: string; ref: string }): number {
   const session = loadSession(root(options.dir), options.ref);
   warn(session.warnings);
-  process.stdout.write(markdownTranscript(session.id, session.events));
+  process.stdout.write(printable(markdownTranscript(session.id, session.events)));
   return 0;
 }
 
@@ -74,10 +75,10 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
     return replayTui(session.id, session.events, options.speed ?? 1);
   }
   if (options.json) {
-    for (const event of session.events) process.stdout.write(`${JSON.stringify(event)}\n`);
+    for (const event of session.events) process.stdout.write(`${printableJson(event)}\n`);
     return 0;
   }
-  const print = textPrinter((text) => process.stdout.write(text));
+  const print = textPrinter((text) => process.stdout.write(printable(text)));
   for (const event of session.events) print(event);
   return 0;
 }
@@ -91,7 +92,7 @@ export function exportCommand(options: { dir?: string; ref: string; format: stri
     const doc: ExportedSession = { format: 'tenet-session', version: SCHEMA_VERSION, id: session.id, events: session.events };
     text = `${JSON.stringify(doc)}\n`;
   } else if (options.format === 'md') {
-    text = markdownTranscript(session.id, session.events);
+    text = printable(markdownTranscript(session.id, session.events));
   } else if (options.format === 'html') {
     text = sessionPage(session.id, session.events);
   } else {

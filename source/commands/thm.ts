@@ -5,6 +5,7 @@ import { openTask } from '../engine/task/open-task';
 import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
 import { formatThmReport, thmJson } from './format-thm';
 import { progressLine } from './progress-line';
+import { printable, printableJson } from '../engine/terminal-text';
 
 export interface ThmCommandOptions {
   repo: string;
@@ -44,7 +45,7 @@ export async function thmCommand(options: ThmCommandOptions): Promise<number> {
       emit: (event: EngineEvent) => progress?.onEvent(event),
     });
     progress?.clear();
-    process.stdout.write(options.json ? `${JSON.stringify(thmJson(report))}\n` : `${formatThmReport(report)}\n`);
+    process.stdout.write(options.json ? `${printableJson(thmJson(report))}\n` : `${printable(formatThmReport(report))}\n`);
     if (options.keepWorkspace) process.stderr.write(`workspace kept at ${task.workspace.root}\n`);
     return 0;
   } finally {

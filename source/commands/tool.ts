@@ -1,11 +1,13 @@
 import { loadConfig } from '../engine/config/config';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { TenetError } from '../engine/errors';
+import { hideTests } from '../engine/task/hide-tests';
 import { openTask } from '../engine/task/open-task';
 import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
 import { callTool } from '../engine/tools/call-tool';
 import { toolDefinition, TOOLS } from '../engine/tools/registry';
 import { closestNames } from '../engine/util/closest';
+import { printable, printableJson } from '../engine/terminal-text';
 
 export interface ToolCommandOptions {
   name?: string;
@@ -14,6 +16,10 @@ export interface ToolCommandOptions {
   blank?: boolean;
   args: string[];
   selected?: string[];
+  /** Hide what a run with THM's selection hides (run_tests always uses a selection). */
+  thm?: boolean;
+  /** THM's budget for its selection. */
+  T?: number;
   python?: string;
   sandbox?: SandboxFlags;
   json?: boolean;
@@ -73,15 +79,20 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
   const { openToolbox } = await import('../engine/tools/toolbox');
   let toolbox: Awaited<ReturnType<typeof openToolbox>> | undefined;
   try {
-    let selected = options.selected ?? [];
-    if (!options.selected && tool.name === 'run_tests') {
-      // The session validates against THM's selection: compute it as a session would.
-      const report = await runThm(task, { ...THM_DEFAULTS, testArgs: options.tests });
-      selected = report.selected;
+    let selected: string[] = [];
+    if (options.selected || options.thm || tool.name === 'run_tests') {
+      // As in a run: THM finds the failing tests (and, without --selected, selects as a run
+      // would); those not selected are out of the workspace while the agent works.
+      const report = await runThm(task, { ...THM_DEFAULTS, ...(options.T ? { T: options.T } : {}), testArgs: options.tests });
+      selected = options.selected ?? report.selected;
+      const hide = report.failing.map((f) => f.nodeid).filter((id) => !selected.includes(id));
+      await hideTests(task.workspace, task.sandbox, hide, selected);
+    } else {
+      process.stderr.write('note: no selection, so no test is hidden; a run hides the failing tests it does not select (pass --selected or --thm to see that)\n');
     }
     toolbox = await openToolbox(task, { selectedTests: selected });
     const outcome = await callTool(tool.name, args, toolbox.ctx);
-    process.stdout.write(options.json ? `${JSON.stringify(outcome)}\n` : `${outcome.text}\n`);
+    process.stdout.write(options.json ? `${printableJson(outcome)}\n` : `${printable(outcome.text)}\n`);
     return outcome.ok ? 0 : 2;
   } finally {
     toolbox?.dispose();

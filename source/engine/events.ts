@@ -1,7 +1,7 @@
 import type { TranscriptEntry, Writer } from './protocol/debugger';
 import type { MessageSource } from './protocol/decisions';
 import type { Message, ToolCall, Usage } from './protocol/messages';
-import type { SessionConfig, Strategy } from './protocol/settings';
+import type { ApproveMode, SessionConfig, Strategy } from './protocol/settings';
 import type { ThmReport } from './protocol/thm-report';
 
 /**
@@ -121,7 +121,7 @@ export type EngineEvent =
   | { type: 'command.approval'; command: string; decision: 'approved' | 'approved-session' | 'denied' | 'stopped'; by: 'human' | 'auto'; reason?: string }
   | { type: 'session.interrupted'; reason: string }
   /** `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the recorded ones); never keys. */
-  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string }
+  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };
 

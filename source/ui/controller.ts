@@ -1,4 +1,5 @@
 import type { EngineEvent, RunResult } from '../engine/events';
+import { isFailure } from '../engine/phrase-book';
 import type { Attachment, Pilot } from '../engine/run/pilot';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
 import { prettyArguments } from '../engine/agent/preview';
@@ -8,6 +9,7 @@ import { editText, type Editor } from './editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';
 import { initialView, reduceView, type ViewState } from './view-state';
+import { printableValue, showControls } from '../engine/terminal-text';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */
 export type Prompt =
@@ -48,14 +50,13 @@ export interface UiState {
 
 const FRAME_MS = 33; // at most ~30 frames a second
 
-const FAILED = new Set(['failed', 'error', 'crashed']);
 
 /**
  * Where a takeover with no session open starts pdb: a test that failed in the last run, a selected
  * one first, else one of the agent's own (TDD sessions select none); else the first selected test.
  */
 export function takeoverTest(selected: readonly string[], lastRun: Readonly<Record<string, string>>): string | undefined {
-  const failed = (id: string) => FAILED.has(lastRun[id] ?? '');
+  const failed = (id: string) => isFailure(lastRun[id]);
   return selected.find(failed) ?? Object.keys(lastRun).find(failed) ?? selected[0];
 }
 
@@ -119,7 +120,8 @@ export class TuiController implements Pilot {
         this.update({ prompt: undefined }, true);
         resolve(value);
       });
-      this.update({ prompt }, true);
+      // The tests' names and failures, the patch: shown without control sequences or secrets.
+      this.update({ prompt: prompt.kind === 'approve-command' ? prompt : printableValue(prompt) }, true);
     });
   }
 
@@ -142,7 +144,8 @@ export class TuiController implements Pilot {
     if (this.options.autoApproveCommands || this.alwaysAllow) return Promise.resolve({ run: true, auto: true });
     return this.ask<CommandDecision>((resolve) => ({
       kind: 'approve-command',
-      command,
+      // Control characters shown, not hidden: what the developer approves is what runs.
+      command: showControls(command),
       // `a` allows every later command before it answers: the session records that choice.
       resolve: (decision) => resolve('run' in decision && decision.run && this.alwaysAllow ? { run: true, session: true } : decision),
     }));

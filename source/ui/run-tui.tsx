@@ -1,25 +1,38 @@
 import { render } from 'ink';
-import { testSource } from '../engine/agent/task-context';
+import { testSource } from '../engine/python/test-source';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
-import { messageFileOf, prepareRun, recordedRun, resumeHint, type RunCommandOptions } from '../commands/run';
+import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
+import type { MessageFile } from '../engine/run/message-file';
 import { TuiController } from './controller';
 import { terminalEditor } from './editor';
 import { LiveApp } from './live-app';
 import { decisionText } from './screens/result-screen';
+
+export interface RunTuiOptions {
+  autoApproveCommands: boolean;
+  /** What Ctrl+C prints when it quits: how to go on with the session. */
+  resumeHint(): string;
+  /** A resumed session: its log so far, which the screens start from (THM, the approval, the agent so far). */
+  history?: readonly EngineEvent[];
+  /** `--message-file`: its new lines go with the next model call. */
+  messageFile?: MessageFile;
+  /** `--step`: start in step mode. */
+  step?: boolean;
+}
 
 /**
  * A live session in the terminal. The engine runs as in headless mode; the TuiController is its
  * pilot (the developer approves tests, shell commands and the patch, and may take over the
  * debugger) and folds its events into what the screens show.
  */
-export async function runTui(prepared: ReturnType<typeof prepareRun>, options: RunCommandOptions): Promise<number> {
-  const messageFile = messageFileOf(options);
+export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Promise<number> {
   // The developer's editor gets the terminal and gives it back to this app (see terminal-handoff.ts).
   const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout, clearFrame: () => app.clear() });
-  const controller = new TuiController({ autoApproveCommands: options.approve === 'auto', step: !!options.step, editor, ...(messageFile ? { messageFile } : {}) });
-  const repo = options.repo;
+  const controller = new TuiController({ autoApproveCommands: options.autoApproveCommands, step: !!options.step, editor, ...(options.messageFile ? { messageFile: options.messageFile } : {}) });
+  for (const event of options.history ?? []) controller.dispatch(event);
+  const repo = prepared.options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);
   // A scripted model must never pass for a real one.
   const banner = prepared.model.settings.provider === 'scripted' ? `⚠ ${prepared.model.model.label}` : undefined;
@@ -27,13 +40,13 @@ export async function runTui(prepared: ReturnType<typeof prepareRun>, options: R
   const quit = () => {
     app.unmount();
     runCleanups(); // records the interruption, removes the workspace, stops pytest
-    process.stdout.write(`\n${resumeHint(prepared, options)}`);
+    process.stdout.write(`\n${options.resumeHint()}`);
     process.exit(EXIT.interrupted);
   };
   const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} sessionsDir={prepared.recorder.root} {...(banner ? { banner } : {})} />;
   const app = render(element(), { exitOnCtrlC: false });
   try {
-    const result = await recordedRun(prepared, options, controller, (event: EngineEvent) => controller.dispatch(event));
+    const result = await runRecorded(prepared, controller, (event: EngineEvent) => controller.dispatch(event));
     finished = true;
     app.rerender(element());
     await app.waitUntilExit();

@@ -1,7 +1,9 @@
 import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
+import { isFailure, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { proposeFor } from '../engine/thm/propose';
 import type { ThmReport } from '../engine/protocol/thm-report';
+import { printableValue } from '../engine/terminal-text';
 
 /**
  * What the screens show, folded from engine events by a pure reducer: the same function serves a
@@ -131,10 +133,10 @@ function revise(state: ViewState, side: 'tests' | 'code', before: string, after:
 /** THM's proposal for a budget T, as the engine computes it. */
 export const propose = proposeFor;
 
-const stageName = (stage?: RrwStage) => (stage ? stage.replace(/-/g, ' ') : '');
-
 /** Applies one event. Returns a new state object (shallow copies of what changed). */
-export function reduceView(previous: ViewState, event: EngineEvent, now = Date.now()): ViewState {
+export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Date.now()): ViewState {
+  // Model text and tool output reach the screen without terminal control sequences or secrets.
+  const event = printableValue(untrusted);
   const state: ViewState = {
     ...previous,
     thm: { ...previous.thm },
@@ -159,7 +161,7 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
       break;
     case 'thm.test':
       state.thm.done++;
-      if (['failed', 'error', 'crashed'].includes(event.outcome)) state.thm.failing++;
+      if (isFailure(event.outcome)) state.thm.failing++;
       break;
     case 'thm.report':
       state.thm.report = event.report;
@@ -172,30 +174,25 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
       if (event.by === 'human' && event.chosen.join() !== proposed.join()) push(state, { kind: 'note', text: `You chose the tests: ${event.chosen.join(', ')} (proposed${event.T !== null ? ` for T=${event.T}` : ''}: ${proposed.join(', ')})`, tone: 'human' });
       break;
     }
-    case 'agent.phase':
+    case 'agent.phase': {
       state.agent.phase = event.phase;
       state.agent.phaseAt = now;
       if (event.phase === 'pregen') {
         state.agent.pregenRounds = event.rounds ?? state.agent.pregenRounds;
-        push(state, { kind: 'phase', text: `Pre-generation (up to ${event.rounds} rounds)` });
       } else if (event.phase === 'rrw') {
         state.agent.attempt = event.attempt ?? state.agent.attempt;
         state.agent.attempts = event.attempts ?? state.agent.attempts;
         state.agent.stage = event.stage ?? null;
-        push(state, { kind: 'phase', text: `Refinement attempt ${event.attempt}/${event.attempts}: ${stageName(event.stage)}` });
       } else if (event.phase === 'tdd-setup') {
         state.agent.tdd = { setupRounds: event.rounds ?? 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [], ...state.agent.tdd };
-        push(state, { kind: 'phase', text: `Tests first: inspect the repository and write tests (up to ${event.rounds} rounds)` });
       } else if (event.phase === 'tdd') {
         const tdd = state.agent.tdd ?? { setupRounds: 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [] };
         state.agent.tdd = { ...tdd, iteration: event.round ?? tdd.iteration, iterations: event.rounds ?? tdd.iterations };
-        push(state, { kind: 'phase', text: `Co-refinement: test run ${event.round}/${event.rounds}` });
-      } else if (event.phase === 'evaluate') {
-        push(state, { kind: 'phase', text: 'Evaluation on every failing test' });
-      } else if (event.phase === 'quality') {
-        push(state, { kind: 'phase', text: "Measuring the agent's tests: pass rate, coverage, mutation score" });
       }
+      const heading = phaseHeading(event);
+      if (heading) push(state, { kind: 'phase', text: heading });
       break;
+    }
     case 'tests.submission':
       if (event.ok && state.agent.tdd) {
         const previous = state.agent.tdd.testFile;
@@ -210,7 +207,7 @@ export function reduceView(previous: ViewState, event: EngineEvent, now = Date.n
       }
       break;
     case 'developer.message':
-      push(state, { kind: 'note', text: `${event.via === 'file' ? 'From the message file' : 'You told the agent'}: ${event.text}`, tone: 'human' });
+      push(state, { kind: 'note', text: `You told the agent${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${event.text}`, tone: 'human' });
       break;
     case 'model.request':
       state.agent.round = event.round;

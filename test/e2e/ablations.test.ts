@@ -6,6 +6,7 @@ import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
 import { headlessPilot } from '../../source/engine/run/pilot';
 import { runTask } from '../../source/engine/run/run-task';
+import { resolveSettings } from '../../source/engine/run/run-settings';
 import type { Ablations, TestStage, Selection } from '../../source/engine/protocol/settings';
 import { tenetTools } from '../../source/engine/run/strategies';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
@@ -22,7 +23,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function session(turns: FakeTurn[], options: { testStage?: TestStage; select?: Selection; ablations?: Partial<Ablations> }): Promise<{ result: RunResult; events: EngineEvent[] }> {
+async function session(turns: FakeTurn[], options: { testStage?: TestStage; select?: Selection; ablations?: Partial<Ablations>; rrwRounds?: number }): Promise<{ result: RunResult; events: EngineEvent[] }> {
   server = await startFakeModelServer(turns);
   const model = createModel({ maxRetries: 2 }, { provider: 'openai', model: 'test-model' }, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` });
   const events: EngineEvent[] = [];
@@ -31,15 +32,7 @@ async function session(turns: FakeTurn[], options: { testStage?: TestStage; sele
     target: 'shop/cart.py::Cart.total',
     blank: true,
     testArgs: ['tests/test_cart.py'],
-    T: 2,
-    jobs: 1,
-    fork: true,
-    testTimeoutSec: 30,
-    thmTimeoutSec: 600,
-    budget: { ...PAPER_BUDGET, rrwAttempts: 1, rrwRounds: 2 },
-    ablations: { noThm: false, noApis: false, noRrw: false, ...options.ablations },
-    ...(options.testStage ? { testStage: options.testStage } : {}),
-    ...(options.select ? { select: options.select } : {}),
+    ...resolveSettings({ T: 2, jobs: 1, fork: true, testTimeoutSec: 30, thmTimeoutSec: 600, budget: { ...PAPER_BUDGET, rrwAttempts: 1, rrwRounds: options.rrwRounds ?? 2 }, ...options }, {}),
     model,
     pilot: headlessPilot(false),
     emit: (event) => events.push(event),
@@ -108,8 +101,9 @@ describe("the paper's ablations (--no-thm, --no-apis, --no-rrw)", () => {
   }, 120_000);
 
   it('--no-apis: neither the TENET tools nor the debugger are offered, and no prompt names them', async () => {
-    const { result, events } = await session([look, submit(WRONG), { say: 'The discount is missing.' }, submit(RIGHT)], { ablations: { noApis: true } });
-    for (const index of server!.requests.keys()) expect(offered(index)).toEqual(tenetTools(true));
+    const { result, events } = await session([look, submit(WRONG), { say: 'The discount is missing.' }, { say: 'Nothing similar.' }, submit(RIGHT)], { ablations: { noApis: true }, rrwRounds: 3 });
+    // The analysing stages of refinement (requests 2 and 3) are offered the same minus the submitter.
+    for (const index of server!.requests.keys()) expect(offered(index)).toEqual(index === 2 || index === 3 ? tenetTools(true).filter((t) => t !== 'submit_implementation') : tenetTools(true));
     expect(offered(0)).not.toContain('run_debugger_cmd');
     const told = prompts().join('\n');
     expect(told).toContain('Stage 1 — failure identification'); // the RRW ran, with its prompts

@@ -9,6 +9,7 @@ import { headlessPilot, type Pilot } from '../../source/engine/run/pilot';
 import type { CommandDecision } from '../../source/engine/protocol/decisions';
 import { foldEvents } from '../../source/engine/session/fold';
 import { runTask } from '../../source/engine/run/run-task';
+import { resolveSettings } from '../../source/engine/run/run-settings';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { copyFixture, FIXTURES } from '../helpers/fixtures';
@@ -36,13 +37,7 @@ async function session(provider: 'openai' | 'anthropic', turns: FakeTurn[], budg
     sandbox,
     blank: true,
     testArgs: ['tests/test_cart.py'],
-    T: 2,
-    jobs: 1,
-    fork: true,
-    testTimeoutSec: 60,
-    thmTimeoutSec: 600,
-    budget: { ...PAPER_BUDGET, ...budget },
-    ablations: { noThm: false, noApis: false, noRrw: false },
+    ...resolveSettings({ T: 2, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: 600, budget: { ...PAPER_BUDGET, ...budget } }, {}),
     model,
     pilot: extra.pilot ?? headlessPilot(false),
     emit: (event) => events.push(event),
@@ -159,6 +154,48 @@ describe('the TENET agent against a fake model server (real SDK clients)', () =>
     expect(result.pass).toBe(true);
     expect(events.filter((e) => e.type === 'model.retry').map((e) => e.type === 'model.retry' && e.reason)).toEqual(['rate limited (429)', expect.stringMatching(/^connection lost/)]);
     expect(result.usage.modelCalls).toBe(1);
+  });
+});
+
+describe('the Reflective Refinement Workflow: stages enforced, not only prompted', () => {
+  const offered = (index: number) => (server!.requests[index]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+  const search: FakeTurn = { calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }] };
+
+  it('attempt 1 goes through failure identification, context review and code refinement; a submission before stage 3 is refused', async () => {
+    const { result, events } = await session('openai', [
+      submit(WRONG),
+      { say: 'I know the fix already.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] },
+      { say: 'The total ignores the discount.' },
+      { say: 'Cart.summary formats total(); discount() in shop.pricing applies a percent.' },
+      submit(RIGHT),
+    ]);
+    expect(result).toMatchObject({ pass: true, stopReason: 'passed', rounds: { pregen: 1, rrwAttempts: 1, total: 5 } });
+    expect(phases(events)).toEqual(['pregen', 'validate', 'rrw 1 failure-identification', 'rrw 1 context-review', 'rrw 1 code-refinement', 'validate 1', 'evaluate']);
+    // The stage-1 submission got a refusal the model can act on, and was no submission.
+    expect(events.find((e) => e.type === 'tool.result' && e.name === 'submit_implementation' && !e.ok)).toMatchObject({
+      text: 'submit_implementation is not available in stage 1 (failure identification): the refinement workflow takes submissions in stage 3 (code refinement). Answer without a tool call to end this stage.',
+    });
+    const accepted = events.flatMap((e, i) => (e.type === 'submission' && e.ok ? [i] : []));
+    expect(accepted).toHaveLength(2);
+    const refinement = events.findIndex((e) => e.type === 'agent.phase' && e.stage === 'code-refinement');
+    expect(accepted[1]).toBeGreaterThan(refinement);
+    // Stages 1 and 2 are not offered the submitter; code refinement is.
+    expect(offered(1)).not.toContain('submit_implementation');
+    expect(offered(3)).not.toContain('submit_implementation');
+    expect(offered(1)).toContain('run_debugger_cmd');
+    expect(offered(4)).toContain('submit_implementation');
+  });
+
+  it("a stage whose rounds are used up ends; the attempt's rounds are shared, and code refinement always keeps one", async () => {
+    // 3 rounds: failure identification may use 1, context review up to the 2nd, refinement the 3rd.
+    const { result, events } = await session('openai', [submit(WRONG), search, search, submit(RIGHT)], { rrwRounds: 3 });
+    expect(phases(events)).toEqual(['pregen', 'validate', 'rrw 1 failure-identification', 'rrw 1 context-review', 'rrw 1 code-refinement', 'validate 1', 'evaluate']);
+    expect(result).toMatchObject({ pass: true, rounds: { pregen: 1, rrwAttempts: 1, total: 4 } });
+    await server!.close();
+    // One round per attempt: it goes to code refinement.
+    const tight = await session('openai', [submit(WRONG), submit(RIGHT)], { rrwRounds: 1 });
+    expect(phases(tight.events)).toEqual(['pregen', 'validate', 'rrw 1 code-refinement', 'validate 1', 'evaluate']);
+    expect(tight.result.pass).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../source/engine/events';
 import { Catalog } from '../../source/engine/session/catalog';
 import { parseEvents } from '../../source/engine/session/event-log';
 import { foldEvents } from '../../source/engine/session/fold';
@@ -195,7 +196,8 @@ describe('saved sessions', () => {
         ],
       }),
     );
-    const run = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'scripted', '--script', script, '--tests', 'tests/test_cart.py'], { env });
+    // The sandbox starts without secrets; --pass-env lets this one through, so the tools print it.
+    const run = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'scripted', '--script', script, '--pass-env', 'MY_SERVICE_TOKEN', '--tests', 'tests/test_cart.py'], { env });
     expect(run.code).toBe(0);
     id = new Catalog(dir).list()[0]!.id;
   }, 120_000);
@@ -388,5 +390,62 @@ describe('resume with another model, on a repository that moved', () => {
     expect(server.requests.map((r) => r.body.model)).toEqual(Array(2 * turns.length).fill('gpt-4o-mini'));
     expect(resumedEvents()).toEqual([expect.objectContaining(settings), expect.objectContaining(settings)]);
     expect((await runCli(['show', id], { env })).stdout).toContain('with openai/gpt-4o-mini._');
+  }, 120_000);
+});
+
+describe('resume continues where the work was', () => {
+  const dir = join(scratch, 'continue');
+  const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+  const script = join(ROOT, 'examples', 'invoicing.demo.json');
+
+  /** Runs the demo script on a copy of the example, then cuts its log after the line `cut` picks: the session's id. */
+  async function cutSession(name: string, cut: (events: EngineEvent[]) => number): Promise<string> {
+    const repo = join(scratch, name);
+    cpSync(join(ROOT, 'examples', 'invoicing'), repo, { recursive: true });
+    const run = await runCli(['run', '--repo', repo, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const id = new Catalog(dir).list().find((s) => s.repo === repo)!.id;
+    const file = join(dir, id, 'events.jsonl');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = cut(loadSession(dir, id).events as EngineEvent[]);
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(file, `${lines.slice(0, at + 1).join('\n')}\n`);
+    return id;
+  }
+
+  /** The steps a resume took, from its --json events. */
+  async function resumeSteps(id: string): Promise<{ steps: string[]; events: EngineEvent[] }> {
+    const resumed = await runCli(['resume', id, '--json'], { env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const events = resumed.stdout.trim().split('\n').map((l) => JSON.parse(l) as EngineEvent);
+    const steps = events.flatMap((e) => {
+      if (e.type === 'agent.phase') return [`${e.phase}${e.attempt ? ` ${e.attempt}` : ''}${e.stage ? ` ${e.stage}` : ''}`];
+      if (e.type === 'tests.run') return [`${e.purpose} run ${e.passed}/${e.total}`];
+      if (e.type === 'model.request' || e.type === 'submission') return [e.type];
+      return [];
+    });
+    return { steps, events };
+  }
+
+  it('killed after a submission and before its validation: resume validates the recorded submission and goes on into RRW', async () => {
+    // As if killed right after the first submission was recorded (the demo's has a bug).
+    const id = await cutSession('invoicing-submitted', (events) => events.findIndex((e) => e.type === 'submission'));
+    expect(foldEvents(loadSession(dir, id).events).submissions).toHaveLength(1);
+    const { steps, events } = await resumeSteps(id);
+    // The recorded submission is validated before any model call, then the workflow goes on.
+    expect(steps.slice(0, 4)).toEqual(['validate', 'validate run 2/3', 'rrw 1 failure-identification', 'model.request']);
+    expect(steps).not.toContain('pregen');
+    expect(events.at(-1)).toMatchObject({ type: 'result', pass: true, rounds: { pregen: 3, rrwAttempts: 1 } });
+  }, 120_000);
+
+  it('killed after the answer that ends failure identification: resume goes on with context review', async () => {
+    const id = await cutSession('invoicing-answered', (events) => {
+      const stage = events.findIndex((e) => e.type === 'agent.phase' && e.stage === 'failure-identification');
+      return events.findIndex((e, i) => i > stage && e.type === 'model.response' && !e.toolCalls.length);
+    });
+    const { steps, events } = await resumeSteps(id);
+    expect(steps.slice(0, 3)).toEqual(['rrw 1 failure-identification', 'rrw 1 context-review', 'model.request']);
+    expect(steps.filter((s) => s === 'submission')).toHaveLength(1); // the fix, in code refinement
+    expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
   }, 120_000);
 });

@@ -69,7 +69,7 @@ describe('--message-file', () => {
       const shown = await runCli(['show', id], { env });
       expect(shown.stdout).toContain('**The developer** wrote to the model (with request 2, from the message file):\n\n> Use the discount helper the module imports.');
       const replayed = await runCli(['replay', id], { env });
-      expect(replayed.stdout).toContain('  developer → model: Use the discount helper the module imports.\n');
+      expect(replayed.stdout).toContain('  developer → model (from the message file): Use the discount helper the module imports.\n');
 
       const rerun = await runCli(['rerun', id], { env });
       expect(rerun.stdout).toContain('No divergence');

@@ -5,6 +5,7 @@ import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
 import { headlessPilot } from '../../source/engine/run/pilot';
 import { runTask } from '../../source/engine/run/run-task';
+import { resolveSettings } from '../../source/engine/run/run-settings';
 import type { Strategy } from '../../source/engine/protocol/settings';
 import { foldEvents } from '../../source/engine/session/fold';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
@@ -41,16 +42,7 @@ async function session(strategy: Strategy, turns: FakeTurn[], options: { iterati
     target: TARGET,
     blank: true,
     testArgs: ['tests/test_pricing.py'],
-    T: 2,
-    jobs: 1,
-    fork: true,
-    testTimeoutSec: 30,
-    thmTimeoutSec: 600,
-    budget: PAPER_BUDGET,
-    strategy,
-    tddBudget: { setupRounds: 4, iterations: options.iterations ?? 10, roundsPerIteration: 4 },
-    measureTests: options.measure ?? true,
-    ablations: { noThm: false, noApis: false, noRrw: false },
+    ...resolveSettings({ T: 2, jobs: 1, fork: true, testTimeoutSec: 30, thmTimeoutSec: 600, budget: PAPER_BUDGET, strategy, tddBudget: { setupRounds: 4, iterations: options.iterations ?? 10, roundsPerIteration: 4 }, measureTests: options.measure ?? true }, {}),
     model,
     pilot: headlessPilot(false),
     emit: (event) => {

@@ -31,6 +31,19 @@ describe('tenet tool (the built CLI)', () => {
     expect(unknown.stderr).toContain('search_class');
   });
 
+  it('with a selection (--selected, or THM\'s with --thm), hides what a run hides', async () => {
+    const shop = ['--repo', join(FIXTURES, 'shop'), '--target', 'shop/cart.py::Cart.total', '--blank', '--arg', 'code_str=def test_receipt'];
+    const scope = ['--tests', 'tests/test_cart.py'];
+    const given = await runCli(['tool', 'search_code', ...shop, '--selected', 'tests/test_cart.py::CartTest::test_total', ...scope]);
+    expect(given.stdout).toBe('Could not find code def test_receipt in the codebase.\n');
+    const thm = await runCli(['tool', 'search_code', ...shop, '--thm', '-T', '2', ...scope]);
+    expect(thm.stdout).toBe('Could not find code def test_receipt in the codebase.\n');
+    // Without a selection nothing is hidden, and stderr says so (stdout stays the model's text).
+    const none = await runCli(['tool', 'search_code', ...shop]);
+    expect(none.stdout).toContain('<file>tests/test_cart.py</file>');
+    expect(none.stderr).toContain('no selection, so no test is hidden');
+  });
+
   it('run_tests without --selected runs THM first, as a session would', async () => {
     const result = await runCli(['tool', 'run_tests', '--repo', join(FIXTURES, 'shop'), '--target', 'shop/cart.py::Cart.total', '--blank']);
     expect(result.stdout.split('\n').slice(0, 4)).toEqual([

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTask, type OpenTask } from '../../source/engine/task/open-task';
 import { callTool } from '../../source/engine/tools/call-tool';
@@ -17,7 +18,7 @@ interface Box {
 }
 
 async function box(repo: string, target: string, options: { blank?: boolean; selected?: string[]; sandbox?: SandboxSpec } = {}): Promise<Box> {
-  const task = await openTask({ repo: join(FIXTURES, repo), target, blank: options.blank ?? false, ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
+  const task = await openTask({ repo: isAbsolute(repo) ? repo : join(FIXTURES, repo), target, blank: options.blank ?? false, ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const toolbox = await openToolbox(task, { selectedTests: options.selected ?? [], indexCacheFile: null, debuggerTimeoutMs: 8000 });
   return {
     task,
@@ -84,6 +85,28 @@ describe('search tools on the toolbox fixture', () => {
     expect(await text(b, 'search_code', { code_str: 'super().' })).toContain('<file>geo/shapes.py</file> <class>Circle</class> <func>describe</func>');
   });
 
+  it('search_code_in_file with more than 10 hits lists the methods and classes they are in, with their lines', async () => {
+    const result = await text(b, 'search_code_in_file', { code_str: 'self', file_name: 'geo/shapes.py' });
+    expect(result).toBe(
+      [
+        'Found 16 snippets containing `self` in file geo/shapes.py, too many to show. They are in these methods and classes:',
+        '- <class>Shape</class> <func>__init__</func>: lines 11, 12',
+        '- <class>Shape</class> <func>describe</func>: lines 14, 16',
+        '- <class>Shape</class> <func>area</func>: line 18',
+        '- <class>Circle</class> <func>__init__</func>: lines 27, 29',
+        '- <class>Circle</class> <func>area</func>: lines 32, 33',
+        '- <class>Circle</class> <func>describe</func>: line 35',
+        '- <class>Square</class> <func>__init__</func>: lines 40, 42',
+        '- <class>Square</class> <func>area</func>: lines 44, 45',
+        '- <class>Square</class> <func>label</func>: lines 48, 49',
+        'Show the code around a line with get_code_around_line, or search for a longer snippet.',
+      ].join('\n'),
+    );
+    // Hits outside any function are grouped by their class, or as module level.
+    const letters = await text(b, 'search_code_in_file', { code_str: 'a', file_name: 'geo/shapes.py' });
+    expect(letters).toContain('\n- module level: line 2\n- <class>Shape</class>: lines 5, 6\n- <class>Shape.Meta</class>: line 8\n');
+  });
+
   it('get_code_around_line, read_file and view_directory', async () => {
     expect(await text(b, 'get_code_around_line', { file_name: 'geo/shapes.py', line_number: 5, window_size: 1 })).toBe(
       'Code of geo/shapes.py around line 5 (lines 4-6):\n<file>geo/shapes.py</file>\n<code>\n4 \n5 class Shape:\n6     """Anything with an area."""\n</code>',
@@ -115,18 +138,63 @@ describe('search tools on the toolbox fixture', () => {
     const result = await text(b, 'search_target_usage', { n: 10 });
     const titles = result.split('\n').filter((l) => l.startsWith('- Usage'));
     expect(titles).toEqual([
-      '- Usage 1: geo/broken.py:5 in half_area — imported by `from geo.shapes import area`',
-      '- Usage 2: geo/extras.py:5 in all_areas — module imported by `import geo.everything as everything`',
-      '- Usage 3: geo/legacy.py:8 in legacy_area — imported by `from geo.shapes import area`',
-      '- Usage 4: geo/report.py:13 in biggest — imported by `from geo.shapes import area as measure`',
-      '- Usage 5: geo/report.py:17 in first_area — imported by `from geo import shape_area`',
-      '- Usage 6: geo/report.py:17 in first_area — module imported by `import geo.shapes as gs`',
+      '- Usage 1: geo/broken.py:5 in half_area — imported from geo.shapes',
+      '- Usage 2: geo/extras.py:5 in all_areas — called on module geo.everything, imported as everything',
+      '- Usage 3: geo/legacy.py:8 in legacy_area — imported from geo.shapes',
+      '- Usage 4: geo/report.py:13 in biggest — imported from geo.shapes as measure',
+      '- Usage 5: geo/report.py:17 in first_area — imported from geo',
+      '- Usage 6: geo/report.py:17 in first_area — called on module geo.shapes, imported as gs',
       '- Usage 7: geo/shapes.py:61 in total_area — defined in the same module',
-      '- Usage 8: tests/test_shapes.py:7 in test_area_of_none [test] — imported by `from geo.shapes import Circle, Square, area, total_area`',
+      '- Usage 8: tests/test_shapes.py:7 in test_area_of_none [test] — imported from geo.shapes',
     ]);
     // report.py's own `area` and the `.area()` method calls are not the target.
     expect(result).not.toContain('report.py:26');
     expect(await text(b, 'search_target_usage', { n: 2 })).toContain('Found 8 calls of geo/shapes.py::area; showing 2:');
+  });
+});
+
+describe('search_target_usage says how the name was imported once per file, in a few words', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'tenet-usage-'));
+  const files: Record<string, string> = {
+    'logic/__init__.py': '',
+    'logic/boolalg.py': ['def And(*a):', '    return all(a)', '', '', 'def is_literal(expr):', '    """Whether expr is a literal."""', '    return True', ''].join('\n'),
+    'logic/inference.py': [
+      'from logic.boolalg import (',
+      '    And,',
+      '    Or,',
+      '    is_literal,',
+      ')',
+      '',
+      '',
+      'def literal_symbol(x):',
+      '    return is_literal(x)',
+      '',
+      '',
+      'def satisfiable(x):',
+      '    return is_literal(x) and And(x)',
+      '',
+    ].join('\n'),
+  };
+  let b: Box;
+  beforeAll(async () => {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(repo, path)), { recursive: true });
+      writeFileSync(join(repo, path), text);
+    }
+    b = await box(repo, 'logic/boolalg.py::is_literal');
+  });
+  afterAll(async () => {
+    await b.dispose();
+    rmSync(repo, { recursive: true, force: true });
+  });
+
+  it('not the whole import statement at every usage', async () => {
+    const result = await text(b, 'search_target_usage', { n: 5 });
+    expect(result.split('\n').filter((l) => l.startsWith('- Usage'))).toEqual([
+      '- Usage 1: logic/inference.py:9 in literal_symbol — imported from logic.boolalg',
+      '- Usage 2: logic/inference.py:13 in satisfiable',
+    ]);
+    expect(result).not.toContain('And,');
   });
 });
 

@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../source/engine/session/catalog';
 import { loadSession } from '../../source/engine/session/load';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+import { runCli } from '../helpers/cli';
 import { copyFixture } from '../helpers/fixtures';
 import { KEY, startInPty } from '../helpers/pty';
 import { SANDBOXES } from '../helpers/sandboxes';
@@ -146,6 +147,47 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       repo.cleanup();
     }
   }, 60_000);
+
+  it('a shell command waiting for approval when the session stopped is asked again on resume; a headless resume refuses to run it', async () => {
+    server = await startFakeModelServer([{ say: 'Let me check the value.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo resumed-ok' } }] }]);
+    const repo = copyFixture('shop');
+    const sessions = join(scratch, 'approval');
+    try {
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
+      );
+      await tui.waitFor('Selected 3 (T=3)');
+      tui.send('a');
+      await tui.waitFor('The agent wants to run a shell command:', 60_000);
+      // Killed while the question is on screen: the command never ran.
+      tui.pty.kill('SIGKILL');
+      await tui.exited;
+      const id = new Catalog(sessions).list()[0]!.id;
+      expect(loadSession(sessions, id).events.some((e) => e.type === 'command.approval')).toBe(false);
+      await server.close();
+
+      const env = { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: sessions };
+      const headless = await runCli(['resume', id, '--json'], { env });
+      expect(headless.code).toBe(2);
+      expect(headless.stderr).toContain(`Session ${id} stopped while the shell command \`echo resumed-ok\` waited for your approval; a headless resume cannot ask.`);
+
+      server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] }]);
+      const resumed = startInPty(['resume', id, '--base-url', `${server.url}/v1`], env);
+      await resumed.waitFor('The agent wants to run a shell command:', 60_000);
+      expect(resumed.screen()).toContain('$ echo resumed-ok');
+      await resumed.press('y', 'a apply the patch to the checkout', 60_000);
+      resumed.send('q');
+      expect(await resumed.exited).toBe(0);
+      const events = loadSession(sessions, id).events;
+      const after = events.slice(events.findIndex((e) => e.type === 'session.resumed'));
+      expect(after.find((e) => e.type === 'command.approval')).toMatchObject({ command: 'echo resumed-ok', decision: 'approved', by: 'human' });
+      expect(after.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')).toMatchObject({ ok: true, text: expect.stringContaining('resumed-ok') });
+      expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
+    } finally {
+      repo.cleanup();
+    }
+  }, 180_000);
 
   it('a replay honours NO_COLOR and fits 100×30 without clearing the terminal', async () => {
     const run = (env: NodeJS.ProcessEnv) => {

@@ -13,6 +13,10 @@ export interface FakeTurn {
   calls?: { name: string; arguments?: Record<string, unknown> | string }[];
   /** Answer with this HTTP error status instead (the turn is consumed). */
   status?: number;
+  /** With `status`: the error message in the body (default: one for the status). */
+  message?: string;
+  /** With `status`: the response headers (default: `retry-after-ms: 20`). */
+  headers?: Record<string, string>;
   /**
    * Stream part of the answer (the text, and half of the first call's arguments), then: `true`
    * drops the connection; `'close'` ends the response cleanly but without the end marker ([DONE]
@@ -158,8 +162,8 @@ export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModel
       const turn = queue.shift() ?? { say: '(the fake server has no more turns)' };
       counter++;
       if (turn.status) {
-        const message = turn.status === 429 ? 'Rate limit reached' : `Server error ${turn.status}`;
-        response.writeHead(turn.status, { 'content-type': 'application/json', 'retry-after-ms': '20' });
+        const message = turn.message ?? (turn.status === 429 ? 'Rate limit reached' : `Server error ${turn.status}`);
+        response.writeHead(turn.status, { 'content-type': 'application/json', ...(turn.headers ?? { 'retry-after-ms': '20' }) });
         response.end(JSON.stringify(isOpenAi ? { error: { message, type: 'rate_limit_error', code: null } } : { type: 'error', error: { type: turn.status === 429 ? 'rate_limit_error' : 'api_error', message } }));
         return;
       }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { applyToCheckout, unifiedPatch } from '../../source/engine/eval/patch';
 import { entryPassed } from '../../source/engine/run/finish-run';
 import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
-import { hideTests } from '../../source/engine/task/hide-tests';
+import { hideTests, withoutTests } from '../../source/engine/task/hide-tests';
 import { Workspace } from '../../source/engine/workspace/workspace';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-apply-'));
@@ -32,7 +33,7 @@ describe('applying the result to the checkout', () => {
 });
 
 describe('hiding the tests the agent must not see', () => {
-  it('replaces hidden test functions with pass, keeps selected ones (and shared parametrised ones), and restores', async () => {
+  it('removes hidden test functions without a trace, keeps selected ones (and shared parametrised ones), and restores', async () => {
     const repo = join(scratch, 'hide');
     mkdirSync(join(repo, 'tests'), { recursive: true });
     const original = [
@@ -66,7 +67,7 @@ describe('hiding the tests the agent must not see', () => {
       expect(hidden.hidden).toEqual(['tests/test_a.py::TestGroup::test_hidden', 'tests/test_a.py::test_also_hidden']);
       const text = readFileSync(workspace.path('tests/test_a.py'), 'utf8');
       expect(text).not.toContain('secret');
-      expect(text).toContain('class TestGroup:\n    pass  # a test tenet hides until evaluation\n');
+      expect(text).toBe(['import pytest', '', 'def test_kept():', '    assert True', '', '@pytest.mark.parametrize("x", [1, 2])', 'def test_param(x):', '    assert x', '', 'class TestGroup:', '    pass', ''].join('\n'));
       expect(text).toContain('def test_param(x):');
       await hidden.restore();
       expect(readFileSync(workspace.path('tests/test_a.py'), 'utf8')).toBe(original);
@@ -74,6 +75,81 @@ describe('hiding the tests the agent must not see', () => {
       await sandbox.dispose();
       await workspace.dispose();
     }
+  });
+});
+
+describe('withoutTests: the module the agent reads', () => {
+  const module = [
+    'import pytest',
+    '',
+    'SHARED = 3',
+    '',
+    '',
+    '# Regression test for issue 12: the secret answer.',
+    '@pytest.mark.slow',
+    'def test_secret():',
+    '    assert secret() == 42',
+    '',
+    '',
+    'def test_kept():',
+    '    assert SHARED == 3',
+    '',
+    '',
+    'class TestAllHidden:',
+    '    """Checks of the answer."""',
+    '',
+    '    def test_one(self):',
+    '        assert secret()',
+    '',
+    'class TestOnlyHidden:',
+    '    # every test of this class is hidden (a comment attached to a test goes with it)',
+    '    def test_two(self):',
+    '        assert secret()',
+    '',
+    '    def test_three(self):',
+    '        assert secret()',
+    '',
+    '',
+    'if True:',
+    '    def test_guarded():',
+    '        assert secret()',
+    '',
+    '    def test_also_kept():',
+    '        assert True',
+    '',
+  ].join('\n');
+  const python = (text: string) => execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: text });
+
+  it('leaves no marker, no gap, and no comment about a hidden test; the module still parses', async () => {
+    const { text, removed } = await withoutTests(module, ['test_secret', 'TestAllHidden.test_one', 'TestOnlyHidden.test_two', 'TestOnlyHidden.test_three', 'test_guarded', 'test_missing']);
+    expect(removed).toEqual(['test_secret', 'TestAllHidden.test_one', 'TestOnlyHidden.test_two', 'TestOnlyHidden.test_three', 'test_guarded']);
+    expect(text).toBe(
+      [
+        'import pytest',
+        '',
+        'SHARED = 3',
+        '',
+        '',
+        'def test_kept():',
+        '    assert SHARED == 3',
+        '',
+        '',
+        'class TestAllHidden:',
+        '    """Checks of the answer."""',
+        '',
+        'class TestOnlyHidden:',
+        '    pass',
+        '',
+        '',
+        'if True:',
+        '',
+        '    def test_also_kept():',
+        '        assert True',
+        '',
+      ].join('\n'),
+    );
+    expect(text).not.toMatch(/secret\(|hides|Regression/);
+    python(text);
   });
 });
 

@@ -62,8 +62,13 @@ function codeArgument(json: string): string {
 const aborted = () => Object.assign(new Error('cancelled'), { name: 'AbortError' });
 
 export interface RoundOptions {
-  /** Asked when the model calls finish (given whether this round already submitted code): a reason to refuse it, or nothing to let it end the work. */
-  refuseFinish?: (submittedThisRound: boolean) => string | undefined;
+  /**
+   * Asked before each tool call (given whether this round already submitted code): a reason to
+   * refuse it, which the model reads as the call's result, or nothing to run it. A strategy refuses
+   * what its current step does not allow (a finish before any code, a submission before the
+   * refinement stage that takes it).
+   */
+  refuse?: (name: string, submittedThisRound: boolean) => string | undefined;
 }
 
 /**
@@ -180,7 +185,7 @@ export class Conversation {
       emit({ type: 'tool.call', id: asked.id, name: asked.name, arguments: asked.arguments });
       // Step mode may hold the call, and the developer change its arguments: it runs as they left it.
       const { call, note } = await this.steering.beforeTool(asked);
-      const refusal: string | undefined = call.name === 'finish' ? options.refuseFinish?.(submitted) : undefined;
+      const refusal = options.refuse?.(call.name, submitted);
       const ran: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
       const outcome = note ? { ...ran, text: `${note}\n${ran.text}` } : ran;
       emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });

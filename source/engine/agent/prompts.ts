@@ -7,6 +7,7 @@ export type PromptName =
   | 'system'
   | 'task'
   | 'tests'
+  | 'rrw-attempt'
   | 'rrw-failure'
   | 'rrw-context'
   | 'rrw-refine'

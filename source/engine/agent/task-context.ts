@@ -1,8 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { findFunction } from '../python/function-parts';
-import { parsePython } from '../python/parser';
-import { decodeSource } from '../python/source-text';
+import { testSource } from '../python/test-source';
 import type { PreparedTarget } from '../task/prepare-target';
 import type { ThmFailingTest } from '../protocol/thm-report';
 
@@ -16,27 +12,8 @@ export function moduleContext(target: PreparedTarget): string {
   const endLine = target.startLine + target.prompt.split('\n').length + 2;
   const from = Math.max(0, target.startLine - 1 - AROUND);
   const to = Math.min(lines.length, endLine + AROUND);
-  return [from > 0 ? `# … lines 1-${from} …` : '', ...lines.slice(from, to), to < lines.length ? `# … lines ${to + 1}-${lines.length} …` : ''].filter(Boolean).join('\n');
-}
-
-/** A test's source, found by its node id (`path::Class::test[param]` → `Class.test`). */
-export async function testSource(workspaceRoot: string, nodeid: string): Promise<string | undefined> {
-  const [file, ...rest] = nodeid.split('::');
-  if (!file || !rest.length) return undefined;
-  const qualname = rest.join('.').replace(/\[.*$/, '');
-  let text: string;
-  try {
-    text = decodeSource(readFileSync(join(workspaceRoot, file))).text;
-  } catch {
-    return undefined;
-  }
-  const tree = await parsePython(text);
-  try {
-    const found = findFunction(tree, qualname);
-    return found ? text.slice(found.outer.startIndex - found.outer.startPosition.column, found.node.endIndex) : undefined;
-  } finally {
-    tree.delete();
-  }
+  // The source as it is, blank lines included (they separate docstring paragraphs and defs).
+  return [...(from > 0 ? [`# … lines 1-${from} …`] : []), ...lines.slice(from, to), ...(to < lines.length ? [`# … lines ${to + 1}-${lines.length} …`] : [])].join('\n');
 }
 
 /** The tests section of the task: each test's code and how it fails with the target unimplemented. */

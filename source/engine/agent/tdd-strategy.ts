@@ -101,7 +101,7 @@ export async function runTddStrategy(input: TddInput): Promise<TddOutcome> {
     while (!run && at.iterationUsed < budget.roundsPerIteration) {
       cancelled(input.signal);
       // A finish before any code would end the task as no-implementation with budget left: refused.
-      const round = await conversation.round(input.tools, { refuseFinish: (now) => (submitted || now ? undefined : FINISH_FIRST) });
+      const round = await conversation.round(input.tools, { refuse: (name, now) => (name !== 'finish' || submitted || now ? undefined : FINISH_FIRST) });
       at.iterationUsed++;
       submitted ||= round.submitted;
       run = input.takeRun();

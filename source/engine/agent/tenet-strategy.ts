@@ -57,8 +57,26 @@ export interface StrategyOutcome {
   lastRun?: TestRun;
 }
 
-export const STAGES: RrwStage[] = ['failure-identification', 'context-review', 'code-refinement'];
-const STAGE_PROMPTS = { 'context-review': 'rrw-context', 'code-refinement': 'rrw-refine' } as const;
+/** The three stages of a Reflective Refinement Workflow attempt, in order. */
+export const STAGES: Exclude<RrwStage, 'naive'>[] = ['failure-identification', 'context-review', 'code-refinement'];
+const STAGE_PROMPTS = { 'failure-identification': 'rrw-failure', 'context-review': 'rrw-context', 'code-refinement': 'rrw-refine' } as const;
+const LAST_STAGE = STAGES.length - 1;
+/** What the analysing stages may not call: they end in an answer, only code refinement submits. */
+const SUBMITTERS = new Set(['submit_implementation', 'submit_tests']);
+
+/**
+ * The attempt's rounds after which stage `stage` ends at the latest: the rounds are shared, but
+ * every later stage keeps one, so an analysis that never ends still leaves a round to submit.
+ */
+export function stageEnd(stage: number, rrwRounds: number): number {
+  return rrwRounds - (LAST_STAGE - stage);
+}
+
+/** Why a submitter is refused in an analysing stage, in words the model can act on. */
+export function stageRefusal(name: string, stage: (typeof STAGES)[number]): string {
+  const number = STAGES.indexOf(stage) + 1;
+  return `${name} is not available in stage ${number} (${stage.replace(/-/g, ' ')}): the refinement workflow takes submissions in stage 3 (code refinement). Answer without a tool call to end this stage.`;
+}
 
 /** Strategies check this before each model call: a cancel must not wait for a model that ignores its signal. */
 export function cancelled(signal?: AbortSignal): void {
@@ -67,39 +85,56 @@ export function cancelled(signal?: AbortSignal): void {
 
 /**
  * The TENET pipeline after THM: pre-generation (the model explores with its tools and submits),
- * validation on the selected tests, then bounded refinement — the Reflective Refinement Workflow's
- * three prompted stages per attempt, or plain test feedback with `--no-rrw` — until the selected
- * tests pass or the budget is spent.
+ * validation on the selected tests, then bounded refinement until the selected tests pass or the
+ * budget is spent. With the Reflective Refinement Workflow each attempt goes through its three
+ * stages in order, enforced: failure identification and context review may use every tool but the
+ * submitters (offered without them, and refused if called) and end when the model answers without
+ * a tool call or their rounds are used up; code refinement submits. The attempt's rounds are shared
+ * by its stages. `--no-rrw` is plain test feedback, any tool at any round.
  */
 export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOutcome> {
   const { conversation, emit, budget } = input;
   const at: Position = { ...(input.from ?? START) };
   // The prompts follow the tool list: with --no-apis there is no debugger to point the model at.
   const prompt = { tools: input.tools };
+  const analysisTools = input.tools.filter((name) => !SUBMITTERS.has(name));
+  // Whether the model's last answer was text only. A resumed session may stop right after one: what
+  // followed it (a reminder, the next stage's prompt) was said but never sent, so not logged, and
+  // is decided again below.
+  const last = conversation.messages.at(-1);
+  let answered = !!input.from && last?.role === 'assistant' && !last.toolCalls?.length;
   const nudge = () => conversation.say(renderPrompt('nudge', {}, prompt));
   const stageEvent = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
-  /** A new refinement attempt opens with the failures it must fix. */
+  const stagePrompt = () => {
+    const stage = STAGES[at.stage]!;
+    return renderPrompt(STAGE_PROMPTS[stage], stage === 'failure-identification' ? { test: input.firstTest } : {}, prompt);
+  };
+  /** A new refinement attempt opens with the failures it must fix, in its first stage that has rounds. */
   const openAttempt = () => {
     at.phase = 'rrw';
     at.attempt++;
     at.stage = 0;
     at.attemptUsed = 0;
-    conversation.say(
-      input.rrw
-        ? renderPrompt('rrw-failure', { attempt: at.attempt, attempts: budget.rrwAttempts, report: at.report ?? '', test: input.firstTest }, prompt)
-        : renderPrompt('naive-refine', { report: at.report ?? '' }, prompt),
-    );
+    answered = false;
+    if (!input.rrw) {
+      conversation.say(renderPrompt('naive-refine', { report: at.report ?? '' }, prompt));
+      return;
+    }
+    // A budget of fewer rounds than stages goes to the later stages: code refinement first.
+    while (at.stage < LAST_STAGE && at.attemptUsed >= stageEnd(at.stage, budget.rrwRounds)) at.stage++;
+    conversation.say(`${renderPrompt('rrw-attempt', { attempt: at.attempt, attempts: budget.rrwAttempts, report: at.report ?? '' }, prompt)}\n\n${stagePrompt()}`);
   };
 
   if (at.phase === 'pregen') {
     emit({ type: 'agent.phase', phase: 'pregen', rounds: budget.pregenRounds });
     let submitted = false;
     while (!submitted && at.pregenUsed < budget.pregenRounds) {
+      if (answered) nudge();
       cancelled(input.signal);
       const outcome = await conversation.round(input.tools);
       at.pregenUsed++;
       submitted = outcome.submitted;
-      if (!submitted && outcome.textOnly && at.pregenUsed < budget.pregenRounds) nudge();
+      answered = outcome.textOnly;
     }
     if (!submitted) return { submitted: false, passed: false, stopReason: 'no-implementation', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
     if (input.validation === false) return { submitted: true, passed: false, stopReason: 'submitted', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
@@ -120,19 +155,23 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     stageEvent();
     let submitted = false;
     while (!submitted && at.attemptUsed < budget.rrwRounds) {
-      cancelled(input.signal);
-      const outcome = await conversation.round(input.tools);
-      at.attemptUsed++;
-      submitted = outcome.submitted || (!!input.revalidateOnTests && outcome.testsSubmitted);
-      if (submitted || !outcome.textOnly || at.attemptUsed >= budget.rrwRounds) continue;
-      // A text answer closes a stage: the failure analysis, then the context review.
-      if (input.rrw && at.stage < STAGES.length - 1) {
+      if (input.rrw && at.stage < LAST_STAGE && (answered || at.attemptUsed >= stageEnd(at.stage, budget.rrwRounds))) {
+        // The stage's answer (or its last round) closes it: on to the next.
         at.stage++;
-        conversation.say(renderPrompt(STAGE_PROMPTS[STAGES[at.stage] as keyof typeof STAGE_PROMPTS], {}, prompt));
+        conversation.say(stagePrompt());
         stageEvent();
-      } else {
+      } else if (answered) {
         nudge();
       }
+      cancelled(input.signal);
+      const analysing = input.rrw && at.stage < LAST_STAGE;
+      const stage = STAGES[at.stage]!;
+      const outcome = analysing
+        ? await conversation.round(analysisTools, { refuse: (name) => (SUBMITTERS.has(name) ? stageRefusal(name, stage) : undefined) })
+        : await conversation.round(input.tools);
+      at.attemptUsed++;
+      submitted = outcome.submitted || (!!input.revalidateOnTests && outcome.testsSubmitted);
+      answered = outcome.textOnly;
     }
     if (submitted) {
       at.phase = 'validate';

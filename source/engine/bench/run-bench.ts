@@ -4,14 +4,11 @@ import { TenetError } from '../errors';
 import type { ModelChoice } from '../model/create-model';
 import { headlessPilot } from '../run/pilot';
 import { newSessionId, runTask } from '../run/run-task';
-import type { RunOptions } from '../run/run-options';
+import type { RunSettings } from '../run/run-settings';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
 import { SessionRecorder } from '../session/recorder';
 import { appendResult, endTornLine, readManifest, readResults, sessionsOf, writeManifest, type RunManifest, type TaskResult } from './run-dir';
 import { taskId, taskRepo, taskTarget, taskTestArgs, type BenchTask } from './task';
-
-/** Everything of `runTask` that is the same for every task of a run. */
-export type TaskSettings = Omit<RunOptions, 'repo' | 'target' | 'blank' | 'testArgs' | 'model' | 'pilot' | 'emit' | 'sessionId' | 'sandbox' | 'resume'>;
 
 export interface BenchRunOptions {
   tasks: BenchTask[];
@@ -20,7 +17,8 @@ export interface BenchRunOptions {
   label: string;
   /** What is recorded as the configuration (compared on restart: a run folder holds one configuration). */
   config: Record<string, unknown>;
-  settings: TaskSettings;
+  /** The same for every task of the run. */
+  settings: RunSettings;
   /** A model for one task (a scripted model gets the task's own script). */
   modelFor(task: BenchTask): ModelChoice;
   /** Sandboxes to spread the tasks over: one per Docker host, or just local. */
@@ -149,7 +147,7 @@ async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, o
       model,
       sandbox,
       sessionId,
-      record: { ...(options.settings.record ?? {}), benchTask: taskId(task), benchHost: `${hostname()}` },
+      record: { benchTask: taskId(task), benchHost: `${hostname()}` },
       pilot: headlessPilot(false),
       ...(options.signal ? { signal: options.signal } : {}),
       emit: (event) => {

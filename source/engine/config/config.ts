@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { TenetError } from '../errors';
+import { SANDBOX_KINDS, STRATEGIES } from '../protocol/settings';
 
 const price = z.object({ input: z.number().min(0), output: z.number().min(0) });
 
@@ -16,15 +17,17 @@ export const configSchema = z
     maxTokens: z.number().int().positive(),
     timeoutSec: z.number().positive(),
     maxRetries: z.number().int().min(1).max(20),
+    /** The longest wait a server's Retry-After gets (seconds); longer ones are cut to it. */
+    maxRetryAfterSec: z.number().min(0),
     prices: z.record(z.string(), price),
     pregenRounds: z.number().int().positive(),
     rrwAttempts: z.number().int().min(0),
     rrwRounds: z.number().int().positive(),
     testTimeout: z.number().positive(),
-    strategy: z.enum(['tenet', 'tdd', 'tenet+tdd']),
+    strategy: z.enum(STRATEGIES),
     tddIterations: z.number().int().positive(),
     sessionsDir: z.string(),
-    sandbox: z.enum(['local', 'docker']),
+    sandbox: z.enum(SANDBOX_KINDS),
     image: z.string().min(1),
     dockerHost: z.string().min(1),
     docker: z

@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { serialize } from 'node:v8';
+import { readInsideSync } from '../workspace/inside';
 import { listPythonFiles } from '../workspace/walk';
 import { indexCacheFile, loadIndexCache, saveIndexCache, type CachedEntry, type IndexCache, type KnownFile } from './cache';
 import { hashBytes } from './parse-file';
@@ -74,7 +75,7 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
     let hash: string;
     if (before && before.mtimeMs === mtimeMs && before.size === size && mtimeMs < writtenAt - RACY_MS && cache.has(before.hash)) hash = before.hash;
     else {
-      hash = hashBytes(readFileSync(file.absolute));
+      hash = hashBytes(readInsideSync(root, file.path));
       hashedCount++;
     }
     const cached = cache.get(hash);

@@ -106,7 +106,7 @@ export interface Bindings {
    * when pkg/__init__ does `from .m import *`).
    */
   modules: Map<string, string>;
-  /** Through which import each name came, for the usage report. */
+  /** How each name came, in a few words for the usage report (`imported from pkg.mod as g`, `module pkg.mod, imported as m`). */
   via: Map<string, string>;
 }
 
@@ -154,7 +154,7 @@ export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: st
         if (exposed !== undefined) {
           const local = entry.moduleAlias ?? entry.module;
           bindings.modules.set(local, exposed);
-          bindings.via.set(local, entry.text);
+          bindings.via.set(local, `module ${entry.module}${entry.moduleAlias ? `, imported as ${entry.moduleAlias}` : ''}`);
         }
         continue;
       }
@@ -163,14 +163,14 @@ export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: st
         if (exported !== undefined && (imported.name === exported || imported.name === '*')) {
           const local = imported.name === '*' ? exported : (imported.alias ?? imported.name);
           bindings.direct.add(local);
-          bindings.via.set(local, entry.text);
+          bindings.via.set(local, `imported from ${source}${imported.name === '*' ? ' (star import)' : local !== exported ? ` as ${local}` : ''}`);
         }
         // `from pkg import mod` binds a module that exposes the object.
         const submodule = exporting.get(source ? `${source}.${imported.name}` : imported.name);
         if (submodule !== undefined) {
           const local = imported.alias ?? imported.name;
           bindings.modules.set(local, submodule);
-          bindings.via.set(local, entry.text);
+          bindings.via.set(local, `module ${source ? `${source}.` : ''}${imported.name}, imported from ${source || '.'}${imported.alias ? ` as ${imported.alias}` : ''}`);
         }
       }
     }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readInsideSync } from '../workspace/inside';
 import { parsePython } from '../python/parser';
 import { decodeSource } from '../python/source-text';
 import { extractFile } from './extract';
@@ -26,7 +26,8 @@ export async function indexSource(path: string, bytes: Buffer, hash = hashBytes(
   }
 }
 
+/** `absolute` is `path` under the workspace root; read without following a link out of it. */
 export function indexFile(path: string, absolute: string, hash?: string): Promise<FileIndex> {
-  const bytes = readFileSync(absolute);
+  const bytes = readInsideSync(absolute.slice(0, absolute.length - path.length - 1) || '/', path);
   return indexSource(path, bytes, hash ?? hashBytes(bytes));
 }

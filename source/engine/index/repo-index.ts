@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeSource } from '../python/source-text';
 import { listPythonFiles } from '../workspace/walk';
@@ -6,6 +6,7 @@ import { mayCall, unpackCalls } from './calls';
 import { hashBytes, indexSource } from './parse-file';
 import { ParsePool } from './parse-pool';
 import type { CallEntry, ClassEntry, FileIndex, FunctionEntry } from './types';
+import { readInsideSync } from '../workspace/inside';
 
 export interface Located<T> {
   file: FileIndex;
@@ -116,7 +117,7 @@ export class RepoIndex {
   private read(path: string): { text: string; lines?: string[] } {
     let entry = this.texts.get(path);
     if (!entry) {
-      entry = { text: decodeSource(readFileSync(join(this.root, path))).text };
+      entry = { text: decodeSource(readInsideSync(this.root, path)).text };
       this.texts.set(path, entry);
     }
     return entry;
@@ -157,9 +158,9 @@ export class RepoIndex {
       if (known && known.mtimeMs === info.mtimeMs && known.size === info.size && this.byPath.has(path)) continue;
       let bytes: Buffer;
       try {
-        bytes = readFileSync(absolute);
+        bytes = readInsideSync(this.root, path);
       } catch {
-        present.delete(path); // unreadable: as good as gone
+        present.delete(path); // unreadable, or swapped for a link out of the workspace: as good as gone
         continue;
       }
       this.signatures.set(path, { mtimeMs: info.mtimeMs, size: info.size });
@@ -189,7 +190,7 @@ export class RepoIndex {
   async update(path: string): Promise<FileIndex> {
     const absolute = join(this.root, path);
     const info = statSync(absolute);
-    const entry = await indexSource(path, readFileSync(absolute));
+    const entry = await indexSource(path, readInsideSync(this.root, path));
     this.byPath.set(path, entry);
     this.signatures.set(path, { mtimeMs: info.mtimeMs, size: info.size });
     this.texts.delete(path);

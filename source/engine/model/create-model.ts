@@ -4,6 +4,8 @@ import type { ModelSettings } from '../protocol/settings';
 import { AnthropicModel } from './anthropic-provider';
 import { OpenAiModel } from './openai-provider';
 import { priceOf, type Pricing } from './pricing';
+import { redactingModel } from './redacting-model';
+import { secretRedactor } from '../session/redact';
 import { DEFAULT_RETRY } from './retry';
 import { loadScript, ScriptedModel, type Script } from './scripted';
 import type { Model } from './types';
@@ -41,7 +43,10 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   const provider = flags.provider ?? config.provider ?? (env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : fallback ? 'scripted' : undefined);
   const temperature = config.temperature ?? 0;
   const maxTokens = config.maxTokens ?? 4096;
-  const common = { timeoutMs: (config.timeoutSec ?? 600) * 1000, retry: { ...DEFAULT_RETRY, maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts } };
+  const common = {
+    timeoutMs: (config.timeoutSec ?? 600) * 1000,
+    retry: { ...DEFAULT_RETRY, maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts, maxRetryAfterMs: config.maxRetryAfterSec !== undefined ? config.maxRetryAfterSec * 1000 : DEFAULT_RETRY.maxRetryAfterMs },
+  };
   if (!provider) throw new TenetError('No model is configured.', NO_MODEL);
   if (provider === 'scripted') {
     const script = flags.script ? loadScript(flags.script) : fallback;
@@ -59,7 +64,8 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   if (!apiKey && !baseUrl) throw new TenetError(`${prefix}_API_KEY is not set.`, `export ${prefix}_API_KEY=…, or pass --base-url for a server that needs no key`);
   const settings = { model, apiKey: apiKey || 'none', ...(baseUrl ? { baseUrl } : {}), ...common };
   return {
-    model: provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings),
+    // Nothing secret of this environment is sent, whatever a tool printed.
+    model: redactingModel(provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings), secretRedactor(env)),
     price: priceOf(model, config.prices) ?? { unpriced: true, model },
     settings: { provider, model, ...(baseUrl ? { baseUrl } : {}), temperature, maxTokens },
   };

@@ -6,7 +6,7 @@ const PER_MESSAGE = 4;
 
 /**
  * Token counts for a call whose server sent none (some OpenAI-compatible servers ignore
- * `stream_options.include_usage`), with the tokenizer bench/prompt-size.ts uses (o200k_base, GPT-4o
+ * `stream_options.include_usage`), with the tokenizer perf/prompt-size.ts uses (o200k_base, GPT-4o
  * and GPT-4.1's). Other models tokenize differently, hence `estimated`. The tokenizer's tables are
  * large, so they load only when a server leaves usage out.
  */

@@ -4,9 +4,13 @@ export interface RetryPolicy {
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /** A server's Retry-After longer than this is cut to it (`Retry-After: 3600` must not stall a run for an hour); default 60 s. */
+  maxRetryAfterMs?: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY = { maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 30_000, maxRetryAfterMs: 60_000 } satisfies RetryPolicy;
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 /**
  * A failure the providers detect themselves (a stream that stalled, or ended without its end
@@ -44,6 +48,8 @@ export function retryable(error: unknown): { retry: boolean; reason: string; sta
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
+    // Cancelled already (while the retry was being announced): no wait at all.
+    if (signal?.aborted) return reject(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => {
       clearTimeout(timer);
@@ -67,8 +73,13 @@ export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy
         throw new ProviderError(why, verdict.status);
       }
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-      const delayMs = Math.round(verdict.retryAfterMs ?? backoff * (0.75 + Math.random() * 0.5));
-      options.onRetry?.({ attempt, maxAttempts: policy.maxAttempts, reason: verdict.reason, delayMs });
+      const asked = verdict.retryAfterMs;
+      const cap = policy.maxRetryAfterMs ?? DEFAULT_RETRY.maxRetryAfterMs;
+      const capped = asked !== undefined && asked > cap;
+      const delayMs = Math.round(asked !== undefined ? Math.min(asked, cap) : backoff * (0.75 + Math.random() * 0.5));
+      // The retry line says when the server's own wait was cut, and to what.
+      const reason = capped ? `${verdict.reason}; the server asked to wait ${seconds(asked)}, cut to ${seconds(cap)} (maxRetryAfterSec)` : verdict.reason;
+      options.onRetry?.({ attempt, maxAttempts: policy.maxAttempts, reason, delayMs });
       await sleep(delayMs, options.signal);
     }
   }

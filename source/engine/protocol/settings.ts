@@ -12,6 +12,9 @@ export type Strategy = (typeof STRATEGIES)[number];
 export const SELECTIONS = ['thm', 'random', 'shortest', 'longest', 'most-assertions'] as const;
 export type Selection = (typeof SELECTIONS)[number];
 
+/** Where Python runs: this machine, or a container of a Docker engine. */
+export const SANDBOX_KINDS = ['local', 'docker'] as const;
+
 /** RQ5: when the tests take part: not at all, before the first submission only, after it only, or both. */
 export const TEST_STAGES = ['none', 'pregen', 'postgen', 'all'] as const;
 export type TestStage = (typeof TEST_STAGES)[number];
@@ -65,11 +68,17 @@ export interface ContainerLimits {
 }
 
 /** Where Python ran, as recorded (no secrets): this machine, or a container of a Docker engine. */
-export type RecordedSandbox = { kind: 'local' } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits };
+/** `passEnv`: the names `--pass-env` let through (never their values). */
+export type RecordedSandbox = ({ kind: 'local' } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits }) & { passEnv?: string[] };
 
 /** Settings a caller adds to the record: the model script's file, a rerun's original, a benchmark's task and host. */
+/** How the model's shell commands are let through. */
+export type ApproveMode = 'ask' | 'auto';
+
 export interface RecordedExtras {
   scriptFile?: string;
+  /** The model's shell commands: asked for (the TUI in a local sandbox) or run without asking; resume asks again for one that was waiting. */
+  approve?: ApproveMode;
   rerunOf?: string;
   benchTask?: string;
   benchHost?: string;

@@ -34,10 +34,10 @@ async function thmReport(run: TaskRun): Promise<ThmReport> {
 async function decide(run: TaskRun, report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T?: number | null }> {
   const { options } = run;
   // TDD-Agent: the repository's tests stay hidden until the evaluation, as in the paper.
-  if (run.strategy === 'tdd') return { chosen: [], by: 'strategy' };
+  if (options.strategy === 'tdd') return { chosen: [], by: 'strategy' };
   if (options.ablations.noThm) return { chosen: report.failing.map((f) => f.nodeid), by: 'ablation' };
   if (options.testStage === 'none') return { chosen: [], by: 'ablation' };
-  if (options.select && options.select !== 'thm') return { chosen: await selectWith(options.select, report, options.T, { workspaceRoot: run.task.workspace.root }), by: 'ablation' };
+  if (options.select !== 'thm') return { chosen: await selectWith(options.select, report, options.T, { workspaceRoot: run.task.workspace.root }), by: 'ablation' };
   return options.pilot.approveTests(report);
 }
 
@@ -63,8 +63,8 @@ export async function chooseTests(run: TaskRun): Promise<TestPlan> {
     );
   }
   const selected = await approvedTests(run, report);
-  const stage: TestStage = run.strategy === 'tenet' ? (run.options.testStage ?? 'all') : 'all';
-  if (!selected.length && run.strategy !== 'tdd' && stage !== 'none') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+  const stage: TestStage = run.options.strategy === 'tenet' ? run.options.testStage : 'all';
+  if (!selected.length && run.options.strategy !== 'tdd' && stage !== 'none') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
   // Before the first submission the agent sees the selected tests unless the stage is postgen.
   const visibleFirst = stage === 'postgen' ? [] : selected;
   const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !visibleFirst.includes(id)), visibleFirst);

@@ -52,7 +52,7 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     const own = await runTests(ctx, [ctx.agentTestFile], 'agent');
     tools.recordRun(own, 'agent');
     emit({ type: 'agent.phase', phase: 'quality' });
-    if (options.measureTests !== false) testQuality = await measureTestQuality({ ctx, testFile: ctx.agentTestFile, finalText });
+    if (options.measureTests) testQuality = await measureTestQuality({ ctx, testFile: ctx.agentTestFile, finalText });
     if (!pass) {
       const ownTestsGreen = own.total > 0 && own.passed === own.total;
       failure = await classifyFailure({ ctx, ownTestsGreen, ...(testQuality ? { quality: testQuality } : {}), finalOutcomes: own.outcomes, testVersions: run.ownTestVersions, finalText });
@@ -62,7 +62,7 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     type: 'result',
     sessionId: run.sessionId,
     target: task.target.id,
-    strategy: run.strategy,
+    strategy: options.strategy,
     pass,
     stopReason: pass && outcome.stopReason !== 'cancelled' ? 'passed' : outcome.stopReason,
     selectedTests: { passed: passedIn(selected), total: selected.length },

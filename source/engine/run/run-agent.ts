@@ -10,7 +10,8 @@ import type { TaskRun } from './task-run';
  * (nothing, when the evaluation had begun). A cancelled run ends here with what it has.
  */
 export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation): Promise<StrategyResult> {
-  const { options, resume, strategy } = run;
+  const { options, resume } = run;
+  const { strategy } = options;
   const { ctx } = tools;
   const { selected, stage } = plan;
   // Validation runs the selected tests, and in tenet+tdd the agent's own as well.
@@ -34,7 +35,7 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
       conversation,
       emit: run.emit,
       budget: options.budget,
-      tddBudget: run.tddBudget,
+      tddBudget: options.tddBudget,
       noApis: options.ablations.noApis,
       rrw: !options.ablations.noRrw,
       validate,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { TDD_PAPER_BUDGET } from '../agent/tdd-strategy';
 import type { RunResult } from '../events';
 import { openTask } from '../task/open-task';
 import { openAgentTools, type AgentTools } from './agent-tools';
@@ -36,7 +35,6 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     ...(options.python ? { python: options.python } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
-  const strategy = options.strategy ?? 'tenet';
   const run: TaskRun = {
     options,
     task,
@@ -46,9 +44,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       if (event.type === 'submission' && event.ok) submissions.push(event.code);
       options.emit(event);
     },
-    strategy,
-    tdd: strategy !== 'tenet',
-    tddBudget: options.tddBudget ?? TDD_PAPER_BUDGET,
+    tdd: options.strategy !== 'tenet',
     ...(resume ? { resume } : {}),
     ownTestVersions,
     submissions,

@@ -26,7 +26,7 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
   const { options, task, resume, tdd } = run;
   const pilot = options.pilot;
   // Prompts may only name tools the model is offered (an ablation takes some away).
-  const offered = { tools: strategyTools(run.strategy, options.ablations.noApis).main };
+  const offered = { tools: strategyTools(options.strategy, options.ablations.noApis).main };
   const conversation = new Conversation({
     model: options.model.model,
     system: resume?.system ?? renderPrompt(tdd ? 'tdd-system' : 'system', {}, offered),
@@ -59,7 +59,7 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
       signature: task.target.prompt.trimEnd(),
       context: moduleContext(task.target),
       tests: testsText,
-      rounds: tdd ? run.tddBudget.setupRounds : options.budget.pregenRounds,
+      rounds: tdd ? options.tddBudget.setupRounds : options.budget.pregenRounds,
     }, offered),
   );
   return conversation;

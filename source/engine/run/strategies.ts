@@ -104,7 +104,9 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
     ...(run.validation === false ? { validation: false } : {}),
     ...(run.beforeValidation ? { beforeValidation: run.beforeValidation } : {}),
     ...signal,
-    ...(run.from && run.from.tdd.phase !== 'setup' ? { from: run.from.position } : {}),
+    // A resumed session goes on from its position (a submission awaiting validation included);
+    // tenet+tdd only once its tests-first step is over (else that step ran again just above).
+    ...(run.from && (run.strategy === 'tenet' || run.from.tdd.phase !== 'setup') ? { from: run.from.position } : {}),
   });
   return {
     submitted: outcome.submitted,

@@ -1,5 +1,4 @@
 import type { EventSink } from '../events';
-import type { Strategy, TddBudget } from '../protocol/settings';
 import type { SessionState } from '../session/fold';
 import type { OpenTask } from '../task/open-task';
 import type { RunOptions } from './run-options';
@@ -11,10 +10,8 @@ export interface TaskRun {
   sessionId: string;
   /** Every event of the run goes out through here. */
   emit: EventSink;
-  strategy: Strategy;
   /** tdd or tenet+tdd: the agent writes tests of its own. */
   tdd: boolean;
-  tddBudget: TddBudget;
   /** The interrupted session this run goes on with: each step takes from it what the log shows as done. */
   resume?: SessionState;
   /** Each accepted version of the agent's tests, the recorded ones first (the failure analysis of a TDD session reads them). */

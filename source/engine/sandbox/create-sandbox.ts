@@ -4,9 +4,15 @@ import type { Sandbox } from './sandbox';
 
 /** Where a task's Python runs: on this machine, or in a container of a Docker engine. */
 export type SandboxSpec =
-  | { kind: 'local' }
+  | {
+      kind: 'local';
+      /** `--pass-env`: variables let through to the sandbox's processes although they look like secrets. */
+      passEnv?: string[];
+    }
   | {
       kind: 'docker';
+      /** `--pass-env`: variables of tenet's environment given to the container's processes. */
+      passEnv?: string[];
       image: string;
       /** `--docker-host`; else DOCKER_HOST, else the local socket. */
       host?: string;
@@ -19,8 +25,8 @@ export const LOCAL: SandboxSpec = { kind: 'local' };
 
 /** A sandbox over a workspace folder; `session` labels a container so `tenet gc` can find it. */
 export async function openSandbox(spec: SandboxSpec, workspaceRoot: string, session: string, env: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
-  if (spec.kind === 'local') return new LocalSandbox(workspaceRoot, env);
+  if (spec.kind === 'local') return new LocalSandbox(workspaceRoot, env, spec.passEnv);
   // Loaded on demand: a local run never pays for the Docker client.
   const { DockerSandbox } = await import('./docker/docker-sandbox');
-  return DockerSandbox.create(workspaceRoot, { image: spec.image, limits: spec.limits, session, env, ...(spec.host ? { host: spec.host } : {}), ...(spec.mount ? { mount: true } : {}) });
+  return DockerSandbox.create(workspaceRoot, { image: spec.image, limits: spec.limits, session, env, ...(spec.host ? { host: spec.host } : {}), ...(spec.mount ? { mount: true } : {}), ...(spec.passEnv?.length ? { passEnv: spec.passEnv } : {}) });
 }

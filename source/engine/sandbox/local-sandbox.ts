@@ -1,38 +1,50 @@
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 import { onShutdown } from '../lifecycle';
+import { scrubEnv } from '../secrets';
+import { findProgram, launcherPrefix } from './launcher';
+import { readInside } from '../workspace/inside';
 import { collect } from './run-process';
 import type { ExitStatus, RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from './sandbox';
 
 /**
  * Runs processes directly on this machine, in the workspace folder. Each process leads its own
- * process group so that a timeout or Ctrl-C kills whatever the tests started, too.
+ * process group so that a timeout or Ctrl-C kills whatever the tests started, too. They start
+ * without the secrets of tenet's environment (API keys, tokens, passwords, the providers'
+ * variables), as in a container: the agent's commands and the code it writes never see them.
  */
 export class LocalSandbox implements Sandbox {
   readonly kind = 'local' as const;
   readonly helpersDir = pythonHelpersDir();
-  private readonly live = new Set<SandboxProcess>();
+  /** What processes start with: `env` scrubbed of secrets, but for the names in `passEnv` (`--pass-env`). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Running processes, with the launcher's pid when one supervises them. */
+  private readonly live = new Map<SandboxProcess, number | undefined>();
   private readonly unregister: () => void;
 
   constructor(
     readonly workdir: string,
-    readonly env: NodeJS.ProcessEnv = process.env,
+    env: NodeJS.ProcessEnv = process.env,
+    passEnv: readonly string[] = [],
   ) {
+    this.env = scrubEnv(env, passEnv);
     this.unregister = onShutdown(() => this.killAll());
   }
 
   spawn(argv: string[], options: SpawnOptions = {}): SandboxProcess {
     const [command, ...args] = argv;
     if (!command) throw new Error('spawn: empty command');
-    const child = spawn(command, args, {
-      cwd: options.cwd ? join(this.workdir, options.cwd) : this.workdir,
-      env: { ...this.env, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const killGroup = (signal: NodeJS.Signals = 'SIGKILL') => {
+    const cwd = options.cwd ? join(this.workdir, options.cwd) : this.workdir;
+    const env = { ...this.env, ...options.env };
+    const launcher = launcherPrefix(env.PATH);
+    // The launcher always starts: a program that is not there is caught here, as Node would.
+    if (launcher && !findProgram(command, env.PATH, cwd)) return missing(command);
+    const [program, ...rest] = launcher ? [...launcher, command, ...args] : [command, ...args];
+    const child = spawn(program!, rest, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const signalGroup = (signal: NodeJS.Signals) => {
       if (child.pid === undefined) return;
       try {
         process.kill(-child.pid, signal);
@@ -44,19 +56,51 @@ export class LocalSandbox implements Sandbox {
         }
       }
     };
+    let ended = false;
+    let killed = false;
+    /**
+     * SIGKILL means everything: the launcher (a subreaper) kills every process below it, those
+     * that left the group with setsid or a double fork included, then exits. Without it, or if
+     * it does not exit, the group is killed.
+     */
+    const kill = (signal: NodeJS.Signals = 'SIGKILL') => {
+      if (signal !== 'SIGKILL' || !launcher || child.pid === undefined || ended) return signalGroup(signal);
+      killed = true;
+      try {
+        process.kill(child.pid, 'SIGTERM');
+      } catch {
+        return signalGroup('SIGKILL');
+      }
+      setTimeout(() => !ended && signalGroup('SIGKILL'), 2000).unref();
+    };
     const exited = new Promise<ExitStatus>((resolvePromise) => {
       child.once('error', (error: NodeJS.ErrnoException) => {
         const message = error.code === 'ENOENT' ? `command not found: ${command}` : error.message;
         resolvePromise({ exitCode: 127, signal: null, error: message });
       });
-      child.once('close', (exitCode, signal) => resolvePromise({ exitCode, signal }));
+      child.once('exit', (exitCode, reported) => {
+        ended = true;
+        // A launcher stopped before it could catch SIGTERM dies of it: still the kill asked for.
+        const signal = killed && reported === 'SIGTERM' ? 'SIGKILL' : reported;
+        // Output still in the pipes comes in before 'close'; a process that kept them open (one
+        // that escaped the group, where there is no launcher) is not waited for.
+        const drained = setTimeout(() => {
+          child.stdout.destroy();
+          child.stderr.destroy();
+          resolvePromise({ exitCode, signal });
+        }, 500);
+        child.once('close', () => {
+          clearTimeout(drained);
+          resolvePromise({ exitCode, signal });
+        });
+      });
     });
-    const handle: SandboxProcess = { stdin: child.stdin, stdout: child.stdout, stderr: child.stderr, exited, kill: killGroup };
-    this.live.add(handle);
+    const handle: SandboxProcess = { stdin: child.stdin, stdout: child.stdout, stderr: child.stderr, exited, kill };
+    this.live.set(handle, launcher ? child.pid : undefined);
     void exited.then(() => {
       this.live.delete(handle);
-      // Children the process left behind (daemons, forked workers) go with it.
-      killGroup('SIGKILL');
+      // Children the process left behind in its group (daemons, forked workers) go with it.
+      signalGroup('SIGKILL');
     });
     return handle;
   }
@@ -70,7 +114,7 @@ export class LocalSandbox implements Sandbox {
   }
 
   readFile(rel: string): Promise<Buffer> {
-    return readFile(join(this.workdir, rel));
+    return readInside(this.workdir, rel);
   }
 
   async dispose(): Promise<void> {
@@ -78,7 +122,48 @@ export class LocalSandbox implements Sandbox {
     this.unregister();
   }
 
+  /**
+   * Everything, now: also the exit hook's path (Ctrl-C, SIGTERM), where nothing can be awaited, so
+   * it waits here (up to 3 s) for the launchers to have killed what they supervise, before the
+   * workspace those processes run in is removed.
+   */
   private killAll(): void {
-    for (const child of this.live) child.kill('SIGKILL');
+    const launchers = [...this.live.values()].filter((pid): pid is number => pid !== undefined);
+    for (const child of this.live.keys()) child.kill('SIGKILL');
+    waitUntilDone(launchers, 3000);
+    for (const pid of launchers) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // the group is gone
+      }
+    }
   }
+}
+
+/** A program that does not exist: what spawning it directly would give (exit 127, "command not found"). */
+function missing(command: string): SandboxProcess {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  stdout.end();
+  stderr.end();
+  return { stdin, stdout, stderr, exited: Promise.resolve({ exitCode: 127, signal: null, error: `command not found: ${command}` }), kill: () => undefined };
+}
+
+/** Whether a child of this process has ended (gone, or a zombie not reaped yet: the event loop reaps). */
+function ended(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/** Blocks (the exit hooks cannot await) until these processes ended, or the time is up. */
+function waitUntilDone(pids: number[], timeoutMs: number): void {
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + timeoutMs;
+  while (pids.some((pid) => !ended(pid)) && Date.now() < deadline) Atomics.wait(nap, 0, 0, 5);
 }

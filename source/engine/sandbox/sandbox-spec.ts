@@ -15,6 +15,8 @@ export interface SandboxFlags {
   cpus?: number;
   pids?: number;
   network?: boolean;
+  /** `--pass-env NAME` (repeatable): let a variable that looks like a secret through to the sandbox. */
+  passEnv?: string[];
 }
 
 /**
@@ -24,7 +26,8 @@ export interface SandboxFlags {
 export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: NodeJS.ProcessEnv = process.env): SandboxSpec {
   const implied = flags.image || flags.dockerHost ? 'docker' : undefined;
   const kind = flags.sandbox ?? implied ?? config.sandbox ?? env.TENET_SANDBOX ?? 'local';
-  if (kind === 'local') return { kind: 'local' };
+  const passEnv = flags.passEnv?.length ? { passEnv: flags.passEnv } : {};
+  if (kind === 'local') return { kind: 'local', ...passEnv };
   if (kind !== 'docker') throw new TenetError(`Unknown sandbox ${kind}.`, 'use --sandbox local or --sandbox docker');
   const docker = config.docker ?? {};
   const host = flags.dockerHost ?? config.dockerHost;
@@ -33,6 +36,7 @@ export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: 
     image: flags.image ?? config.image ?? DEFAULT_IMAGE,
     ...(host ? { host } : {}),
     ...((flags.mount ?? docker.mount) ? { mount: true } : {}),
+    ...passEnv,
     limits: containerLimits({
       ...(docker.memory !== undefined ? { memory: docker.memory } : {}),
       ...(docker.cpus !== undefined ? { cpus: docker.cpus } : {}),
@@ -49,11 +53,14 @@ export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: 
 
 /** How a session records its sandbox (no secrets in it), and how resume/rerun read it back. */
 export function describeSandbox(spec: SandboxSpec): RecordedSandbox {
-  return spec.kind === 'local' ? { kind: 'local' } : { kind: 'docker', image: spec.image, host: spec.host, mount: !!spec.mount, limits: spec.limits };
+  // The names let through, never their values (those come from the environment of the resume).
+  const passEnv = spec.passEnv?.length ? { passEnv: spec.passEnv } : {};
+  return spec.kind === 'local' ? { kind: 'local', ...passEnv } : { kind: 'docker', image: spec.image, host: spec.host, mount: !!spec.mount, limits: spec.limits, ...passEnv };
 }
 
 /** The sandbox a session recorded (see describeSandbox); local for sessions from before sandboxes. */
 export function recordedSandbox(recorded: RecordedSandbox | undefined): SandboxSpec {
-  if (!recorded || recorded.kind !== 'docker' || !recorded.image || !recorded.limits) return { kind: 'local' };
-  return { kind: 'docker', image: recorded.image, limits: recorded.limits, ...(recorded.host ? { host: recorded.host } : {}), ...(recorded.mount ? { mount: true } : {}) };
+  const passEnv = recorded?.passEnv?.length ? { passEnv: recorded.passEnv } : {};
+  if (!recorded || recorded.kind !== 'docker' || !recorded.image || !recorded.limits) return { kind: 'local', ...passEnv };
+  return { kind: 'docker', image: recorded.image, limits: recorded.limits, ...(recorded.host ? { host: recorded.host } : {}), ...(recorded.mount ? { mount: true } : {}), ...passEnv };
 }

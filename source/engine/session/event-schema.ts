@@ -80,7 +80,7 @@ const shapes = {
   'patch.decision': z.object({ decision: z.enum(['accept', 'reject', 'save']), applied: bool, reason: str.optional(), file: str.optional() }),
   'command.approval': z.object({ command: str, decision: z.enum(['approved', 'approved-session', 'denied', 'stopped']), by: z.enum(['human', 'auto']), reason: str.optional() }),
   'session.interrupted': z.object({ reason: str }),
-  'session.resumed': z.object({ fromSeq: num, position: str, provider: str.optional(), model: str.optional(), baseUrl: str.optional() }),
+  'session.resumed': z.object({ fromSeq: num, position: str, provider: str.optional(), model: str.optional(), baseUrl: str.optional(), approve: z.enum(['ask', 'auto']).optional() }),
   warning: z.object({ message: str }),
   error: z.object({ message: str }),
 } satisfies Record<EngineEvent['type'], z.ZodType>;

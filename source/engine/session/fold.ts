@@ -3,7 +3,7 @@ import { TDD_START, type TddPosition } from '../agent/tdd-strategy';
 import { START, STAGES, type Position } from '../agent/tenet-strategy';
 import type { EngineEvent, EventOf, RunResult } from '../events';
 import type { Message, ToolCall } from '../protocol/messages';
-import type { ModelSettings } from '../protocol/settings';
+import type { ApproveMode, ModelSettings } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
 
 /** A session rebuilt from its events: what resume, show, the catalog and replay need. */
@@ -19,6 +19,10 @@ export interface SessionState {
   unansweredCalls: ToolCall[];
   /** A request was sent and no response came back. */
   unansweredRequest: boolean;
+  /** How shell commands were let through when the session stopped (the latest run's mode). */
+  approve?: ApproveMode;
+  /** A shell command of the model that was waiting for the developer's approval when the session stopped. */
+  awaitingApproval?: ToolCall;
   position: Position;
   /** The code of every accepted submission, in order (the workspace and the patch are rebuilt from them). */
   submissions: string[];
@@ -52,17 +56,28 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   let pending: { attempt: number; stage: number } | undefined;
   // Tool results are logged as they come, and again (as newMessages) with the next request.
   let trailing: Message[] = [];
+  // Shell commands the developer (or the auto mode) answered, by call id: an approval follows its call.
+  const answered = new Set<string>();
+  let lastShellCall: string | undefined;
   for (const event of events) {
     switch (event.type) {
       case 'session.start': {
         state.start = event;
         const baseUrl = event.config.baseUrl;
         state.settings = { provider: event.provider, model: event.model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) };
+        if (event.config.approve) state.approve = event.config.approve;
         break;
       }
       case 'session.resumed':
         // Older logs recorded no settings here: the earlier ones stay in force.
         if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
+        if (event.approve) state.approve = event.approve;
+        break;
+      case 'tool.call':
+        if (event.name === 'run_debugger_cmd') lastShellCall = event.id;
+        break;
+      case 'command.approval':
+        if (lastShellCall) answered.add(lastShellCall);
         break;
       case 'thm.report':
         state.thm = event.report;
@@ -147,6 +162,10 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     }
   }
   state.messages.push(...trailing);
+  if (state.approve === 'ask') {
+    const waiting = state.unansweredCalls.find((call) => call.name === 'run_debugger_cmd' && !answered.has(call.id));
+    if (waiting) state.awaitingApproval = waiting;
+  }
   return state;
 }
 

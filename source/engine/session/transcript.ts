@@ -1,5 +1,7 @@
 import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
+import { approvalWords, capitalized, COMMAND_DECISIONS, hiddenWords, MESSAGE_SOURCES, modeName, money, overridden, pauseWords, phaseHeading, TEST_RUNS } from '../phrase-book';
+import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
 const MAX_LINES = 40;
@@ -14,10 +16,8 @@ const fence = (text: string, lang = '') => {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 };
 
-/** Where a developer's message came from, after the round it went with. */
-const VIA: Record<string, string> = { tui: '', file: ', from the message file', fork: ', when the session was forked', stdin: ', at a step pause' };
-
 const quote = (text: string) => text.split('\n').map((l) => `> ${l}`).join('\n');
+
 
 /**
  * A session as Markdown: what `tenet show` prints and `tenet export --format md` writes. Long
@@ -25,12 +25,14 @@ const quote = (text: string) => text.split('\n').map((l) => `> ${l}`).join('\n')
  */
 export function markdownTranscript(id: string, events: readonly EngineEvent[]): string {
   const out: string[] = [`# tenet session ${id}`];
+  let config: SessionConfig | undefined;
   for (const event of events) {
     switch (event.type) {
       case 'session.start':
+        config = event.config;
         out.push(
           [
-            `- target: \`${event.target}\` (${event.mode === 'blank' ? 'benchmark mode' : 'stub mode'})`,
+            `- target: \`${event.target}\` (${modeName(event.mode)})`,
             `- repository: \`${event.repo}\``,
             `- strategy: ${event.strategy}`,
             `- model: ${event.modelLabel}`,
@@ -44,26 +46,27 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       }
       case 'thm.approval': {
-        const overridden = event.chosen.join() !== event.proposed.join();
+        const words = approvalWords(event, config);
+        const changed = event.by === 'human' && overridden(event);
         out.push(
-          `Tests given to the agent (${event.by === 'human' ? (overridden ? 'the developer overrode the proposal' : 'approved by the developer') : event.by === 'ablation' ? 'all failing tests: --no-thm' : 'THM proposal, approved automatically'}):\n\n${event.chosen.map((t) => `- \`${t}\``).join('\n')}` +
-            (overridden ? `\n\nProposed: ${event.proposed.map((t) => `\`${t}\``).join(', ')}` : ''),
+          (event.chosen.length ? `Tests given to the agent (${words}):\n\n${event.chosen.map((t) => `- \`${t}\``).join('\n')}` : `Tests given to the agent: ${words}.`) +
+            (changed ? `\n\nProposed: ${event.proposed.map((t) => `\`${t}\``).join(', ')}` : ''),
         );
         break;
       }
       case 'tests.hidden':
-        out.push(`${event.hidden.length} other failing tests were hidden from the agent until evaluation.`);
+        out.push(`${capitalized(hiddenWords(event.hidden.length))}.`);
         break;
-      case 'agent.phase':
-        if (event.phase === 'pregen') out.push('## Pre-generation');
-        else if (event.phase === 'rrw') out.push(`## Refinement attempt ${event.attempt}: ${event.stage?.replace(/-/g, ' ')}`);
-        else if (event.phase === 'evaluate') out.push('## Evaluation');
+      case 'agent.phase': {
+        const heading = phaseHeading(event);
+        if (heading) out.push(`## ${heading}`);
         break;
+      }
       case 'developer.message':
-        out.push(`**The developer** wrote to the model (with request ${event.round}${VIA[event.via]}):\n\n${quote(event.text)}`);
+        out.push(`**The developer** wrote to the model (with request ${event.round}${MESSAGE_SOURCES[event.via] ? `, ${MESSAGE_SOURCES[event.via]}` : ''}):\n\n${quote(event.text)}`);
         break;
       case 'model.response':
-        out.push(`**Model** (${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out${event.costUsd ? `, $${event.costUsd.toFixed(4)}` : ''})${event.content ? `\n\n${quote(event.content)}` : ''}`);
+        out.push(`**Model** (${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out${event.costUsd ? `, ${money(event.costUsd)}` : ''})${event.content ? `\n\n${quote(event.content)}` : ''}`);
         break;
       case 'model.retry':
         out.push(`_The model call failed (${event.reason}); retried._`);
@@ -75,7 +78,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`_The developer changed the arguments before it ran; it ran with:_\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
         break;
       case 'step.pause':
-        out.push(`_Step mode: paused before ${event.before === 'model' ? `model call ${event.round}` : `the ${event.name} call`}._`);
+        out.push(`_Step mode: paused ${pauseWords(event)}._`);
         break;
       case 'tool.result':
         out.push(`${event.ok ? 'Result' : 'Error'} (${event.durationMs} ms):\n\n${fence(clip(event.text))}`);
@@ -84,13 +87,13 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`_Debugger, typed by ${event.entry.who === 'human' ? 'the developer' : 'the agent'} (${event.entry.mode}):_ \`${event.entry.input}\``);
         break;
       case 'tests.run':
-        out.push(`**${event.purpose === 'validate' ? 'Selected tests' : 'Every failing test'}**: ${event.passed}/${event.total} passed\n\n<details><summary>report</summary>\n\n${fence(clip(event.report, 80))}\n\n</details>`);
+        out.push(`**${TEST_RUNS[event.purpose]}**: ${event.passed}/${event.total} passed\n\n<details><summary>report</summary>\n\n${fence(clip(event.report, 80))}\n\n</details>`);
         break;
       case 'warning':
         out.push(`> **Warning:** ${event.message}`);
         break;
       case 'command.approval':
-        out.push(`_Shell command \`${event.command}\` ${{ approved: 'approved', 'approved-session': 'approved for the session', denied: 'denied', stopped: 'refused and the agent stopped' }[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);
+        out.push(`_Shell command \`${event.command}\` ${COMMAND_DECISIONS[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);
         break;
       case 'patch.decision':
         out.push(`_Patch: ${event.decision}; ${event.applied ? 'applied to the checkout' : event.file ? `saved to ${event.file}` : 'not applied'}${event.reason ? ` (${event.reason})` : ''}._`);
@@ -105,7 +108,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(
           `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason})\n\n` +
             `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
-            `- ${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; $${event.costUsd.toFixed(4)}; ${(event.wallMs / 1000).toFixed(1)} s` +
+            `- ${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; ${money(event.costUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
             (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
             (event.failure ? describeFailure(event.failure).map((line) => `\n- ${line}`).join('') : '') +
             (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),

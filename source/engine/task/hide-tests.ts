@@ -1,3 +1,4 @@
+import type { Node } from 'web-tree-sitter';
 import { findFunction } from '../python/function-parts';
 import { parsePython } from '../python/parser';
 import { decodeSource, encodeSource } from '../python/source-text';
@@ -14,11 +15,74 @@ export interface HiddenTests {
 
 const qualnameOf = (nodeid: string) => nodeid.split('::').slice(1).join('.').replace(/\[.*$/, '');
 
+const lineStart = (text: string, index: number) => text.lastIndexOf('\n', index - 1) + 1;
+function nextLine(text: string, index: number): number {
+  const end = text.indexOf('\n', index);
+  return end === -1 ? text.length : end + 1;
+}
+
+/**
+ * The text a hidden test occupies, as whole lines: its decorators and body, the comment lines
+ * right above it (they describe it), and the blank lines before those, so the file closes up
+ * around it and shows no gap where a test was.
+ */
+function span(text: string, outer: Node, node: Node): { from: number; to: number } {
+  let from = lineStart(text, outer.startIndex);
+  const to = nextLine(text, node.endIndex);
+  const above = (isLine: (line: string) => boolean) => {
+    while (from > 0) {
+      const previous = lineStart(text, from - 1);
+      if (!isLine(text.slice(previous, from - 1))) break;
+      from = previous;
+    }
+  };
+  above((line) => /^[ \t]*#/.test(line));
+  above((line) => /^[ \t]*$/.test(line));
+  return { from, to };
+}
+
+const statementsOf = (block: Node) => block.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
+
+/**
+ * The module without the given test functions. A block left with no statement (a test class all
+ * of whose tests are hidden) gets a bare `pass`, so the module still imports and collects; nothing
+ * else marks where or how many tests went.
+ */
+export async function withoutTests(text: string, qualnames: Iterable<string>): Promise<{ text: string; removed: string[] }> {
+  const tree = await parsePython(text);
+  try {
+    const found = [...qualnames].flatMap((q) => {
+      const d = findFunction(tree, q);
+      return d ? [{ q, d }] : [];
+    });
+    const removed = new Set(found.map(({ d }) => d.outer.id));
+    const cuts = found.map(({ d }) => ({ ...span(text, d.outer, d.node), pass: '' }));
+    // A block whose statements all go keeps one `pass`, where its first one was.
+    const emptied = new Set<number>();
+    for (const { d } of found) {
+      const block = d.outer.parent;
+      if (!block || block.type !== 'block' || emptied.has(block.id)) continue;
+      const statements = statementsOf(block);
+      if (!statements.every((s) => removed.has(s.id))) continue;
+      emptied.add(block.id);
+      const first = statements[0]!;
+      const cut = cuts[found.findIndex((f) => f.d.outer.id === first.id)]!;
+      cut.pass = `${text.slice(lineStart(text, first.startIndex), first.startIndex)}pass\n`;
+    }
+    let out = text;
+    for (const cut of cuts.sort((a, b) => b.from - a.from)) out = `${out.slice(0, cut.from)}${cut.pass}${out.slice(cut.to)}`;
+    return { text: out, removed: found.map(({ q }) => q) };
+  } finally {
+    tree.delete();
+  }
+}
+
 /**
  * Takes the failing tests the agent must not see out of the workspace until evaluation (the
- * paper withholds every test but THM's selection): each hidden test function becomes a `pass`
- * line, so the module still imports and keeps its line count small. A test function that also
- * serves a kept test (another parameter of it) stays.
+ * paper withholds every test but THM's selection): each hidden test function is removed, so
+ * neither reading nor searching the files tells the agent how many tests are hidden or where. A
+ * test function that also serves a kept test (another parameter of it) stays. Only the workspace,
+ * a scratch copy, is written: a kill at any moment leaves the checkout as it was.
  */
 export async function hideTests(workspace: Workspace, sandbox: Sandbox, hide: readonly string[], keep: readonly string[]): Promise<HiddenTests> {
   const kept = new Set(keep.map((id) => `${id.split('::')[0]}::${qualnameOf(id)}`));
@@ -39,21 +103,9 @@ export async function hideTests(workspace: Workspace, sandbox: Sandbox, hide: re
       continue;
     }
     const source = decodeSource(bytes);
-    const tree = await parsePython(source.text);
-    let text = source.text;
-    try {
-      const ranges = [...qualnames]
-        .map((q) => ({ q, d: findFunction(tree, q) }))
-        .filter((r): r is { q: string; d: NonNullable<ReturnType<typeof findFunction>> } => !!r.d)
-        .sort((a, b) => b.d.outer.startIndex - a.d.outer.startIndex);
-      for (const { d } of ranges) {
-        text = `${text.slice(0, d.outer.startIndex)}pass  # a test tenet hides until evaluation${text.slice(d.node.endIndex)}`;
-      }
-      if (!ranges.length) continue;
-      hidden.push(...hide.filter((id) => id.startsWith(`${file}::`) && ranges.some((r) => r.q === qualnameOf(id))));
-    } finally {
-      tree.delete();
-    }
+    const { text, removed } = await withoutTests(source.text, qualnames);
+    if (!removed.length) continue;
+    hidden.push(...hide.filter((id) => id.startsWith(`${file}::`) && removed.includes(qualnameOf(id))));
     originals.set(file, bytes);
     await workspace.write(file, encodeSource({ text, encoding: source.encoding }));
     await sandbox.syncFile(file);

@@ -49,7 +49,8 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   // checkout a package named like a module pytest imports (`calendar/`, `email/`) would be
   // imported, and its bytecode written, there.
   const checkDir = await mkdtemp(join(tmpdir(), 'tenet-python-check-'));
-  const probeSandbox = new LocalSandbox(checkDir, env);
+  const passEnv = spec.kind === 'local' ? (spec.passEnv ?? []) : [];
+  const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
   const [copied, checked] = await Promise.allSettled([
     Workspace.create(repoDir, { keep: options.keepWorkspace ?? false }),
     checkPython(probeSandbox, choosePython(repoDir, options.python, env)),
@@ -63,7 +64,7 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
     throw checked.reason;
   }
   await writeStart(workspace, target);
-  const sandbox = new LocalSandbox(workspace.root, env);
+  const sandbox = new LocalSandbox(workspace.root, env, passEnv);
   const dispose = async () => {
     await sandbox.dispose();
     await workspace.dispose();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { testSource } from '../agent/task-context';
+import { testSource } from '../python/test-source';
 import { parsePython } from '../python/parser';
 import { byDepthThenNodeid, depthOf } from './clustering';
 import type { Selection } from '../protocol/settings';

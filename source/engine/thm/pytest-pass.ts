@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Workspace } from '../workspace/workspace';
@@ -82,10 +81,9 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
     aborted: false,
   };
   const scratch = '.tenet';
-  await mkdir(options.workspace.path(scratch), { recursive: true });
   const listFile = async (name: string, ids: Iterable<string>): Promise<string> => {
     const rel = `${scratch}/${options.label}-${name}.txt`;
-    await writeFile(options.workspace.path(rel), [...ids].join('\n') + '\n');
+    await options.workspace.write(rel, [...ids].join('\n') + '\n');
     await options.sandbox.syncFile(rel);
     return posix.join(options.sandbox.workdir, rel);
   };

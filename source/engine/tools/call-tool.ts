@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from './context';
 import { toolNamed, TOOLS } from './registry';
+import { OutsideWorkspaceError } from '../workspace/inside';
 import { ToolInputError } from './tool';
 
 /** What goes back to the model, at most; longer results keep their head and tail. */
@@ -82,7 +83,8 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext,
     return done(await tool.run(parsed.data as never, ctx), true);
   } catch (error) {
     if (isCancellation(error, ctx)) throw error;
-    if (error instanceof ToolInputError) return done(error.message, false);
+    // A link out of the workspace was refused: the model is told, like any wrong path.
+    if (error instanceof ToolInputError || error instanceof OutsideWorkspaceError) return done(error.message, false);
     // The likeliest cause is a file that changed under the index: look again now.
     await ctx.index.refresh().catch(() => ctx.index.markStale());
     return done(describeFailure(name, error, ctx.index.root), false);

@@ -1,6 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { posix, relative, resolve } from 'node:path';
 import { z } from 'zod';
+import { listInside, OutsideWorkspaceError } from '../workspace/inside';
 import { isSkippedDir } from '../workspace/walk';
 import { readWorkspaceText } from './files';
 import { numbered } from './format';
@@ -55,30 +55,35 @@ export const viewDirectory = defineTool({
     const root = resolve(workspace.root);
     const start = resolve(root, path.replace(/^\/+/, ''));
     if (start !== root && !start.startsWith(root + '/')) throw new ToolInputError(`${path} is outside the repository.`);
-    let info;
-    try {
-      info = statSync(start);
-    } catch {
-      throw new ToolInputError(`No folder ${path} in the repository.`);
-    }
-    if (!info.isDirectory()) throw new ToolInputError(`${path} is a file, not a folder; use read_file.`);
+    // Each folder is opened, checked to be inside the workspace, then listed: a link planted in it
+    // (to `/`, say) is listed as a link, never followed.
+    const list = (rel: string) => {
+      try {
+        return listInside(root, rel).entries;
+      } catch (error) {
+        if (error instanceof OutsideWorkspaceError) throw new ToolInputError(`${path} leads outside the repository (a symbolic link): view_directory lists folders inside it only.`);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTDIR') throw new ToolInputError(`${path} is a file, not a folder; use read_file.`);
+        if (code === 'ENOENT') throw new ToolInputError(`No folder ${path} in the repository.`);
+        throw error;
+      }
+    };
     const entries: string[] = [];
     let more = 0;
-    const walk = (dir: string, depth: number) => {
-      const children = readdirSync(dir, { withFileTypes: true })
+    const walk = (rel: string, depth: number) => {
+      const children = list(rel)
         .filter((e) => !e.name.startsWith('.') && !(e.isDirectory() && isSkippedDir(e.name)) && !e.name.endsWith('.pyc'))
         .sort((a, b) => (a.name < b.name ? -1 : 1));
       for (const child of children) {
-        const rel = relative(root, join(dir, child.name));
         if (entries.length >= max_results) {
           more++;
           continue;
         }
-        entries.push(`${'  '.repeat(depth)}${child.name}${child.isDirectory() ? '/' : ''}`);
-        if (child.isDirectory()) walk(join(root, rel), depth + 1);
+        entries.push(`${'  '.repeat(depth)}${child.name}${child.isDirectory() ? '/' : child.isSymbolicLink() ? '@' : ''}`);
+        if (child.isDirectory()) walk(posix.join(rel, child.name), depth + 1);
       }
     };
-    walk(start, 0);
+    walk(relative(root, start), 0);
     const shown = relative(root, start) || '.';
     return `Contents of ${shown}:\n${entries.join('\n')}${more ? `\n... and ${more} more entries (raise max_results or list a subfolder)` : ''}`;
   },

@@ -1,7 +1,8 @@
-import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { closeSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, relative, resolve, sep } from 'node:path';
 import type { RepoIndex } from '../index/repo-index';
 import { decodeSource } from '../python/source-text';
+import { openInside, OutsideWorkspaceError } from '../workspace/inside';
 import { ToolInputError } from './tool';
 
 /** Files larger than this are not read whole (read_file would show a sliver of them anyway). */
@@ -54,15 +55,10 @@ function isInside(root: string, path: string): boolean {
 }
 
 /** Binary content: a NUL byte in the first 8 KB (what git and grep go by). */
-function looksBinary(path: string, stats: Stats): boolean {
-  const fd = openSync(path, 'r');
-  try {
-    const head = Buffer.alloc(Math.min(8192, stats.size));
-    readSync(fd, head, 0, head.length, 0);
-    return head.includes(0);
-  } finally {
-    closeSync(fd);
-  }
+function looksBinary(fd: number, size: number): boolean {
+  const head = Buffer.alloc(Math.min(8192, size));
+  readSync(fd, head, 0, head.length, 0);
+  return head.includes(0);
 }
 
 function splitLines(text: string): string[] {
@@ -85,22 +81,30 @@ export function readWorkspaceText(index: RepoIndex, name: string): WorkspaceText
   const root = resolve(index.root);
   const absolute = resolve(root, rooted);
   if (!isInside(root, absolute)) throw new ToolInputError(`${name} is outside the repository: read_file reads files inside it only.`);
-  const stats = statSync(absolute, { throwIfNoEntry: false });
-  if (!stats) {
+  // Opened first and checked on the open file: a link swapped in after a check cannot lead it out.
+  let opened;
+  try {
+    opened = openInside(root, rooted);
+  } catch (error) {
+    if (error instanceof OutsideWorkspaceError) throw new ToolInputError(`${name} leads outside the repository (a symbolic link): read_file reads files inside it only.`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && statSync(absolute, { throwIfNoEntry: false })) throw error;
     const found = bySuffix(index, name, rooted);
     if (found) return { path: found, lines: index.lines(found) };
     const sameName = index.files.map((f) => f.path).filter((p) => basename(p) === basename(rooted)).slice(0, 5);
     const hint = sameName.length ? ` Files with that name: ${sameName.join(', ')}.` : '';
     throw new ToolInputError(`No file ${name} in the repository. Use a path relative to the repository root, as search results and view_directory show it.${hint}`);
   }
-  const real = realpathSync(absolute);
-  if (!isInside(realpathSync(root), real)) throw new ToolInputError(`${name} leads outside the repository (a symbolic link): read_file reads files inside it only.`);
-  const path = relative(root, absolute).split(sep).join('/');
-  if (stats.isDirectory()) throw new ToolInputError(`${path || '.'} is a folder, not a file; list it with view_directory.`);
-  if (!stats.isFile()) throw new ToolInputError(`${path} is not a regular file.`);
-  if (stats.size > MAX_TEXT_BYTES) {
-    throw new ToolInputError(`${path} is ${(stats.size / 1024 / 1024).toFixed(1)} MB, more than read_file reads (${MAX_TEXT_BYTES / 1024 / 1024} MB). Look into it with run_debugger_cmd (head, grep, sed -n).`);
+  const { fd, stats } = opened;
+  try {
+    const path = relative(root, absolute).split(sep).join('/');
+    if (stats.isDirectory()) throw new ToolInputError(`${path || '.'} is a folder, not a file; list it with view_directory.`);
+    if (!stats.isFile()) throw new ToolInputError(`${path} is not a regular file.`);
+    if (stats.size > MAX_TEXT_BYTES) {
+      throw new ToolInputError(`${path} is ${(stats.size / 1024 / 1024).toFixed(1)} MB, more than read_file reads (${MAX_TEXT_BYTES / 1024 / 1024} MB). Look into it with run_debugger_cmd (head, grep, sed -n).`);
+    }
+    if (looksBinary(fd, stats.size)) throw new ToolInputError(`${path} is a binary file (${stats.size} bytes); read_file shows text files only.`);
+    return { path, lines: splitLines(decodeSource(readFileSync(fd)).text) };
+  } finally {
+    closeSync(fd);
   }
-  if (looksBinary(absolute, stats)) throw new ToolInputError(`${path} is a binary file (${stats.size} bytes); read_file shows text files only.`);
-  return { path, lines: splitLines(decodeSource(readFileSync(absolute)).text) };
 }

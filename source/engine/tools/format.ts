@@ -13,6 +13,8 @@ export interface Hit {
   code: string;
   /** Marks hits in test files. */
   note?: string;
+  /** The line the hit is on (code searches). */
+  line?: number;
 }
 
 export function numbered(lines: readonly string[], firstLine: number): string {

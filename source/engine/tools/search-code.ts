@@ -40,6 +40,7 @@ export function findCode(index: RepoIndex, code: string, files: FileIndex[]): Hi
       const to = Math.min(lines.length, line + span + CONTEXT);
       hits.push({
         file: file.path,
+        line,
         ...enclosing(file, line),
         code: numbered(lines.slice(from - 1, to), from),
         ...(isTestPath(file.path) ? { note: 'test file' } : {}),
@@ -47,6 +48,26 @@ export function findCode(index: RepoIndex, code: string, files: FileIndex[]): Hi
     }
   }
   return hits;
+}
+
+/** More hits than this in one file are listed by enclosing method or class instead of shown. */
+const SHOW_IN_FILE = 10;
+
+/**
+ * Many hits in one file, as AutoCodeRover collapses them: the methods and classes they are in, each
+ * with its hit lines, in file order, so the model can open the one it wants with a line number.
+ */
+export function hitsByEnclosing(found: string, hits: readonly Hit[]): string {
+  const groups = new Map<string, { where: string; lines: number[] }>();
+  for (const hit of hits) {
+    const parts = [hit.className ? `<class>${hit.className}</class>` : '', hit.functionName ? `<func>${hit.functionName}</func>` : ''].filter(Boolean);
+    const where = parts.join(' ') || 'module level';
+    const group = groups.get(where) ?? { where, lines: [] };
+    group.lines.push(hit.line!);
+    groups.set(where, group);
+  }
+  const rows = [...groups.values()].map(({ where, lines }) => `- ${where}: ${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`);
+  return `${found}, too many to show. They are in these methods and classes:\n${rows.join('\n')}\nShow the code around a line with get_code_around_line, or search for a longer snippet.`;
 }
 
 const ordered = (files: FileIndex[]) => [...files].sort((a, b) => Number(isTestPath(a.path)) - Number(isTestPath(b.path)) || (a.path < b.path ? -1 : 1));
@@ -73,6 +94,7 @@ export const searchCodeInFile = defineTool({
     const path = resolveFile(index, file_name);
     const hits = findCode(index, code_str, [index.file(path)!]);
     if (!hits.length) return `Could not find code ${code_str} in file ${path}.`;
-    return renderHits(`Found ${plural(hits.length, 'snippet')} containing \`${code_str}\` in file ${path}:`, hits, 10);
+    const found = `Found ${plural(hits.length, 'snippet')} containing \`${code_str}\` in file ${path}`;
+    return hits.length > SHOW_IN_FILE ? hitsByEnclosing(found, hits) : renderHits(`${found}:`, hits, SHOW_IN_FILE);
   },
 });

@@ -2,7 +2,7 @@ import { dirname, posix } from 'node:path';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parsePython } from '../python/parser';
-import { encodeSource, readSource } from '../python/source-text';
+import { decodeSource, encodeSource } from '../python/source-text';
 import { RejectedCode, replaceFunction, cleanCode } from '../task/replace-function';
 import type { ToolContext } from './context';
 import { describeSyntaxError } from '../python/syntax-error';
@@ -19,7 +19,7 @@ export interface AppliedImplementation {
 export async function applyImplementation(ctx: ToolContext, code: string): Promise<AppliedImplementation> {
   const problem = await describeSyntaxError(cleanCode(code), ctx);
   if (problem) throw new ToolInputError(`The code does not parse (Python syntax error at ${problem}).\nFix it and submit the whole function again.`);
-  const source = readSource(ctx.workspace.path(ctx.target.file));
+  const source = decodeSource(await ctx.workspace.read(ctx.target.file));
   let submission;
   try {
     submission = await replaceFunction(source.text, ctx.target.qualname, ctx.target.startLine, code);

@@ -31,10 +31,9 @@ function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTa
     // Only calls by a name the object is bound to here, or exposed under by a module.
     for (const call of index.callsIn(file.path, [...bindings.direct, ...bindings.modules.values()])) {
       if (call.receiver === 'none' && bindings.direct.has(call.name)) {
-        const via = bindings.via.get(call.name);
-        usages.push({ file, call, resolved: true, how: via ? `imported by \`${via}\`` : 'defined in the same module' });
+        usages.push({ file, call, resolved: true, how: bindings.via.get(call.name) ?? 'defined in the same module' });
       } else if (call.receiver === 'other' && bindings.modules.get(call.receiverText) === call.name) {
-        usages.push({ file, call, resolved: true, how: `module imported by \`${bindings.via.get(call.receiverText)}\`` });
+        usages.push({ file, call, resolved: true, how: `called on ${bindings.via.get(call.receiverText)}` });
       }
     }
   }
@@ -125,7 +124,8 @@ function searchUsages(index: RepoIndex, target: PreparedTarget): Usage[] {
 const SHOW_WHOLE_FUNCTION = 30;
 const AROUND = 4;
 
-function usageBlock(index: RepoIndex, usage: Usage, number: number): string {
+/** `told`: whether the file's usages already said how this one reaches the target (said once per file). */
+function usageBlock(index: RepoIndex, usage: Usage, number: number, told: boolean): string {
   const { file, call } = usage;
   const lines = index.lines(file.path);
   const fn = call.enclosing ? file.functions.find((f) => f.qualname === call.enclosing) : undefined;
@@ -137,7 +137,7 @@ function usageBlock(index: RepoIndex, usage: Usage, number: number): string {
   }
   const test = isTestPath(file.path);
   const where = fn ? fn.qualname : 'module level';
-  const title = `- Usage ${number}: ${file.path}:${call.line} in ${where}${test ? ' [test]' : ''} — ${usage.how}`;
+  const title = `- Usage ${number}: ${file.path}:${call.line} in ${where}${test ? ' [test]' : ''}${told ? '' : ` — ${usage.how}`}`;
   return `${title}\n${block({ file: file.path, className: fn?.className ?? null, functionName: fn?.name ?? null, code: numbered(lines.slice(from - 1, to), from), ...(test ? { note: 'test file' } : {}) })}`;
 }
 
@@ -156,6 +156,13 @@ export const searchTargetUsage = defineTool({
       `Found ${plural(usages.length, 'call')} of ${target.id}` +
       (unresolved ? ` (${resolved} resolved, ${unresolved} on receivers of unknown type, listed last)` : '') +
       `; showing ${shown.length}:`;
-    return [header, ...shown.map((u, i) => usageBlock(index, u, i + 1))].join('\n\n');
+    const told = new Set<string>();
+    const blocks = shown.map((u, i) => {
+      const key = `${u.file.path}\n${u.how}`;
+      const block = usageBlock(index, u, i + 1, told.has(key));
+      told.add(key);
+      return block;
+    });
+    return [header, ...blocks].join('\n\n');
   },
 });

@@ -1,4 +1,3 @@
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { buildIndex, type BuildStats } from '../index/build-index';
 import { pythonEnv } from '../python/pytest-env';
@@ -22,7 +21,6 @@ export interface ToolboxOptions {
  */
 async function shellBin(task: OpenTask): Promise<string> {
   const rel = '.tenet/bin';
-  await mkdir(task.workspace.path(rel), { recursive: true });
   const quoted = `'${task.python.path.replace(/'/g, `'\\''`)}'`;
   const scripts: Record<string, string> = {
     python: `exec ${quoted} "$@"`,
@@ -30,9 +28,7 @@ async function shellBin(task: OpenTask): Promise<string> {
     pytest: `exec ${quoted} -m pytest "$@"`,
   };
   for (const [name, body] of Object.entries(scripts)) {
-    const path = task.workspace.path(`${rel}/${name}`);
-    await writeFile(path, `#!/bin/sh\n${body}\n`);
-    await chmod(path, 0o755);
+    await task.workspace.write(`${rel}/${name}`, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
     await task.sandbox.syncFile(`${rel}/${name}`);
   }
   return posix.join(task.sandbox.workdir, rel);

@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, parse, resolve } from 'node:path';
-import { existsSync, readdirSync } from 'node:fs';
+import { basename, join, parse, posix, resolve } from 'node:path';
 import { onShutdown } from '../lifecycle';
 import { copyTree, type CopyStats } from './copy-tree';
+import { listInside, mkdirInside, readInside, unlinkInside, writeInside, type WriteOptions } from './inside';
 
 export interface WorkspaceOptions {
   /** Keep the scratch copy after tenet exits (for inspection). */
@@ -49,18 +49,26 @@ export class Workspace {
     return join(this.root, rel);
   }
 
+  /**
+   * A file of the workspace as it is now. Code in the sandbox may have swapped it for a link: what
+   * leads out of the workspace is refused (OutsideWorkspaceError), never read (see ./inside).
+   */
   read(rel: string): Promise<Buffer> {
-    return readFile(this.path(rel));
+    return readInside(this.root, rel);
   }
 
   /**
    * Writes a file and drops its compiled bytecode: Python checks a `.pyc` by the source's mtime
-   * (in seconds) and size, so two rewrites within a second could otherwise run stale code.
+   * (in seconds) and size, so two rewrites within a second could otherwise run stale code. A link
+   * planted at the name is replaced by the file, never written through (see ./inside).
    */
-  async write(rel: string, data: string | Buffer): Promise<void> {
-    const path = this.path(rel);
-    await writeFile(path, data);
-    await dropBytecode(path);
+  async write(rel: string, data: string | Buffer, options: WriteOptions = {}): Promise<void> {
+    await writeInside(this.root, rel, data, options);
+    dropBytecode(this.root, rel);
+  }
+
+  async mkdir(rel: string): Promise<void> {
+    mkdirInside(this.root, rel);
   }
 
   async dispose(): Promise<void> {
@@ -73,13 +81,22 @@ export class Workspace {
   }
 }
 
-async function dropBytecode(sourcePath: string): Promise<void> {
-  const cache = join(dirname(sourcePath), '__pycache__');
-  if (!existsSync(cache)) return;
-  const stem = `${parse(sourcePath).name}.`;
-  await Promise.all(
-    readdirSync(cache)
-      .filter((name) => name.startsWith(stem) && name.endsWith('.pyc'))
-      .map((name) => unlink(join(cache, name)).catch(() => undefined)),
-  );
+/** Removes the source's `.pyc` files from its `__pycache__`, if that is a folder inside the workspace. */
+function dropBytecode(root: string, rel: string): void {
+  const cache = posix.join(posix.dirname(rel.split('\\').join('/')), '__pycache__');
+  let entries;
+  try {
+    entries = listInside(root, cache).entries;
+  } catch {
+    return; // none, or not the workspace's own
+  }
+  const stem = `${parse(rel).name}.`;
+  for (const entry of entries) {
+    if (!entry.name.startsWith(stem) || !entry.name.endsWith('.pyc')) continue;
+    try {
+      unlinkInside(root, posix.join(cache, entry.name));
+    } catch {
+      // gone meanwhile
+    }
+  }
 }

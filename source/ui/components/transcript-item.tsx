@@ -1,3 +1,4 @@
+import { TEST_RUNS } from '../../engine/phrase-book';
 import type { TranscriptItem } from '../view-state';
 import { Lines } from './line-view';
 import { cap, hardWrap, shortEnd, wrapText, type Line, type Seg } from './lines';
@@ -54,7 +55,7 @@ export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 
       return [head, ...full, ...result];
     }
     case 'tests': {
-      const label = item.purpose === 'validate' ? 'selected tests' : item.purpose === 'agent' ? 'run_tests' : 'every failing test';
+      const label = TEST_RUNS[item.purpose];
       const head: Line = [{ text: label, bold: true }, { text: ': ' }, { text: `${item.passed}/${item.total} passed`, color: item.passed === item.total ? 'green' : 'red' }];
       if (item.purpose === 'evaluate' && mode !== 'full') return [head];
       return [head, ...gridLines(item.outcomes, width - 2).map((line): Line => [{ text: '  ' }, ...(Array.isArray(line) ? line : [line])])];
@@ -81,7 +82,7 @@ export function itemTitle(item: TranscriptItem): string {
     case 'tool':
       return `→ ${item.name}${item.edited ? ' ✎' : ''} ${argumentsText(item.args)}${item.result ? ` (${item.result.text.split('\n').length} lines${item.result.ok ? '' : ', failed'})` : ''}`;
     case 'tests':
-      return `${item.purpose === 'validate' ? 'selected tests' : item.purpose === 'agent' ? 'run_tests' : 'every failing test'}: ${item.passed}/${item.total} passed`;
+      return `${TEST_RUNS[item.purpose]}: ${item.passed}/${item.total} passed`;
     case 'revision':
       return `✎ ${item.side} revised (${item.iteration ? `test run ${item.iteration}` : 'written first'} · +${item.added} −${item.removed})`;
     case 'note':

@@ -10,13 +10,13 @@ import { capItem, itemLines, TranscriptItemView } from '../components/transcript
 import type { Prompt, Takeover } from '../controller';
 import { hintRows, keyHint } from '../keys';
 import type { TranscriptItem, ViewState } from '../view-state';
-import { CancelledPrompt, CommandPrompt, DebuggerPane, Footer, footerRows, Header, HEADER_ROWS, promptRows } from './agent-parts';
+import { Footer, footerRows } from './agent-footer';
+import { Header, HEADER_ROWS } from './agent-header';
+import { CancelledPrompt, CommandPrompt, promptRows } from './agent-prompts';
+import { DebuggerPane } from './debugger-pane';
 import { StepPrompt } from './step-prompt';
 import { TddPanel, tddPanelRows, testFileLines } from './tdd-panel';
 import { useKeys } from '../components/use-keys';
-
-export { Footer, Header, phaseLine } from './agent-parts';
-export { TddPanel } from './tdd-panel';
 
 export interface AgentScreenProps {
   view: ViewState;

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { useMemo, useState } from 'react';
+import { THM_PHASES } from '../../engine/phrase-book';
 import type { ThmFailingTest, ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
 import { allocate, cap, hardWrap, shortEnd, shortStart, windowStart, wrapText, type Line } from '../components/lines';
@@ -47,7 +48,7 @@ function Progress({ view, width, clock }: { view: ViewState; width: number; cloc
   const now = useNow(clock === 'wall' && thm.startedAt > 0);
   const end = clock === 'wall' ? now : view.at;
   const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
-  const label = thm.phase === 'original' ? 'checking the failing tests on the original code' : thm.phase === 'blank' ? 'running undecided tests blank' : 'running the suite against the unimplemented target';
+  const label = THM_PHASES[thm.phase ?? 'probe'];
   const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : 'collecting the tests';
   return (
     <Box flexDirection="column">

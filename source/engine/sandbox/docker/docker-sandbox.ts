@@ -1,10 +1,11 @@
 import type Docker from 'dockerode';
 import { hostname } from 'node:os';
-import { lchown, readdir, readFile } from 'node:fs/promises';
+import { lchown, readdir } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
 import { pythonHelpersDir } from '../../assets';
 import { TenetError } from '../../errors';
 import { onShutdown } from '../../lifecycle';
+import { readInside } from '../../workspace/inside';
 import { collect } from '../run-process';
 import type { RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from '../sandbox';
 import { packFiles, packTree, readSingleFile, type Owner } from './archive';
@@ -25,6 +26,8 @@ export interface DockerSandboxOptions {
   /** Session id for the container's label and name. */
   session: string;
   env?: NodeJS.ProcessEnv;
+  /** Variables of `env` given to the container's processes (`--pass-env`); nothing else of it is. */
+  passEnv?: string[];
 }
 
 const WORK_ROOT = '/workspace';
@@ -85,6 +88,8 @@ export class DockerSandbox implements Sandbox {
     if (mounted && hostUid === 0) await chownTree(hostRoot, NOBODY);
     const workdir = posix.join(WORK_ROOT, basename(hostRoot) || 'repo');
     const limits = options.limits;
+    // Nothing of tenet's environment goes in but what --pass-env names.
+    const passed = Object.fromEntries((options.passEnv ?? []).flatMap((name) => (options.env?.[name] !== undefined ? [[name, options.env[name]!]] : [])));
     let container: Docker.Container;
     try {
       container = await docker.createContainer({
@@ -94,7 +99,7 @@ export class DockerSandbox implements Sandbox {
         Cmd: ['sleep', 'infinity'],
         User: `${owner.uid}:${owner.gid}`,
         WorkingDir: workdir,
-        Env: ['HOME=/tmp'],
+        Env: ['HOME=/tmp', ...Object.entries(passed).map(([name, value]) => `${name}=${value}`)],
         Labels: { [LABELS.managed]: 'true', [LABELS.session]: options.session, [LABELS.owner]: `${hostname()}:${process.pid}` },
         NetworkDisabled: !limits.network,
         Volumes: mounted ? { [HELPERS_ROOT]: {} } : { [WORK_ROOT]: {}, [HELPERS_ROOT]: {} },
@@ -119,7 +124,7 @@ export class DockerSandbox implements Sandbox {
     // RLIMIT_NPROC counts a user's processes: fine for nobody, not for a bind-mount's owner (who
     // may be root, or run other things on this machine).
     const nproc = owner === NOBODY ? Math.max(8, limits.pids - PIDS_RESERVED) : undefined;
-    const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, HOME: '/tmp' }, owner, mounted, options.image, nproc);
+    const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, ...passed, HOME: '/tmp' }, owner, mounted, options.image, nproc);
     try {
       try {
         await container.start();
@@ -181,7 +186,8 @@ export class DockerSandbox implements Sandbox {
   }
 
   async readFile(rel: string): Promise<Buffer> {
-    if (this.mounted) return readFile(join(this.hostRoot, rel));
+    // The container writes this folder too: the target is read back only as the file it is, never through a link out.
+    if (this.mounted) return readInside(this.hostRoot, rel);
     try {
       return await readSingleFile(await this.container.getArchive({ path: posix.join(this.workdir, rel) }));
     } catch (error) {

@@ -19,21 +19,30 @@ const SIGNAL_NAMES = new Map(Object.entries(constants.signals).map(([name, numbe
  * A program the shell cannot find is caught before it is run, with a line of its own on stderr
  * (NOT_FOUND), so that exit code 127 alone never means "not found": a command may exit 127 itself.
  */
-const launcher = (pidFile: string, nproc?: number) =>
+const launcher = (pidFile: string, mark: string, nproc?: number) =>
   [
     'trap : INT TERM',
     `command -v "$1" >/dev/null 2>&1 || { printf '${NOT_FOUND}%s\\n' "$1" >&2; exit 127; }`,
     ...(nproc ? [`ulimit -p ${nproc} 2>/dev/null || ulimit -u ${nproc} 2>/dev/null`] : []),
     `echo $$ > ${pidFile}`,
+    `export ${MARK}=${mark}`,
     '"$@"',
     'status=$?',
     'kill -TERM 0 2>/dev/null',
+    sweep(mark),
     `rm -f ${pidFile}`,
     'exit $status',
   ].join('; ');
+/**
+ * Every process of one exec carries its mark in its environment. Those that left its process
+ * group (setsid, a double fork) are found by it and killed: after the command, and with a kill.
+ * (A process that clears its environment escapes this; the container's removal ends it.)
+ */
+const MARK = 'TENET_EXEC';
+const sweep = (mark: string) => `for p in /proc/[0-9]*; do [ "\${p#/proc/}" = "$$" ] || ! grep -qsxz '${MARK}=${mark}' "$p/environ" 2>/dev/null || kill -9 "\${p#/proc/}" 2>/dev/null; done`;
 /** Waits (up to 2 s) for the pid file of an exec that may only just be starting, then signals its group. */
-const killer = (pidFile: string, signal: number) =>
-  `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; [ -s ${pidFile} ] && kill -${signal} -$(cat ${pidFile}) 2>/dev/null${signal === 9 ? `; rm -f ${pidFile}` : ''}`;
+const killer = (pidFile: string, signal: number, mark: string) =>
+  `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; [ -s ${pidFile} ] && kill -${signal} -$(cat ${pidFile}) 2>/dev/null${signal === 9 ? `; rm -f ${pidFile}; ${sweep(mark)}` : ''}`;
 
 let counter = 0;
 
@@ -78,7 +87,8 @@ export function startExec(spec: ExecSpec): SandboxProcess {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();
-  const pidFile = `${PID_DIR}/${process.pid}-${++counter}`;
+  const id = `${process.pid}-${++counter}`;
+  const pidFile = `${PID_DIR}/${id}`;
   let started = false;
   let killWith: number | undefined;
   let killed = false;
@@ -90,7 +100,7 @@ export function startExec(spec: ExecSpec): SandboxProcess {
       return;
     }
     killed = true;
-    void runQuiet(spec, ['sh', '-c', killer(pidFile, number)]);
+    void runQuiet(spec, ['sh', '-c', killer(pidFile, number, id)]);
   };
 
   const exited = (async (): Promise<ExitStatus> => {
@@ -98,7 +108,7 @@ export function startExec(spec: ExecSpec): SandboxProcess {
     let socket: Duplex;
     try {
       exec = await spec.container.exec({
-        Cmd: ['sh', '-c', launcher(pidFile, spec.nproc), 'tenet-exec', ...spec.argv],
+        Cmd: ['sh', '-c', launcher(pidFile, id, spec.nproc), 'tenet-exec', ...spec.argv],
         Env: Object.entries(spec.env).map(([key, value]) => `${key}=${value}`),
         WorkingDir: spec.workingDir,
         AttachStdin: true,
@@ -137,7 +147,7 @@ export function startExec(spec: ExecSpec): SandboxProcess {
           (info) => {
             if (info.Running) return;
             clearInterval(watch);
-            void runQuiet(spec, ['sh', '-c', killer(pidFile, 9)]).finally(() => setTimeout(() => socket.destroy(), 2000).unref());
+            void runQuiet(spec, ['sh', '-c', killer(pidFile, 9, id)]).finally(() => setTimeout(() => socket.destroy(), 2000).unref());
           },
           () => undefined,
         );

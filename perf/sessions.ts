@@ -1,9 +1,9 @@
 /**
- * bench/sessions: append 10,000 realistic events (streamed deltas, requests with their new
+ * perf/sessions: append 10,000 realistic events (streamed deltas, requests with their new
  * messages, responses, tool calls with outputs up to the 16,000-character cap, test runs) to a
  * session log and load it back.
  *
- *   npx tsx bench/sessions.ts [--events N]
+ *   npx tsx perf/sessions.ts [--events N]
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ const cycle: EngineEvent[] = [
   { type: 'tests.run', purpose: 'validate', report: code(60), outcomes: { 'tests/test_a.py::test_1': 'passed', 'tests/test_a.py::test_2': 'failed' }, passed: 1, total: 2 },
 ];
 const events = Array.from({ length: count }, (_, i) => cycle[i % cycle.length]!);
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-bench-sessions-'));
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-perf-sessions-'));
 try {
   const file = join(scratch, 'events.jsonl');
   const log = EventLog.open(file, secretRedactor(process.env));

@@ -1,14 +1,14 @@
 /**
- * bench/mutate: how fast tenet makes mutants, and how fast it runs a test file against them on one
+ * perf/mutate: how fast tenet makes mutants, and how fast it runs a test file against them on one
  * worker and on two. Generation covers every function of a few large real modules; the full runs
  * (baseline included) are interleaved and repeated (--reps, default 2), and the medians and their
  * ratio are printed. For scale, the same test file is first run with plain `python -m pytest`, one
  * process at a time and two side by side: what one mutant would cost without tenet's forking
  * worker, and how much two busy cores of this machine really give.
  *
- *   npx tsx bench/mutate.ts        # networkx (copied from python3's site-packages): bipartite color(),
+ *   npx tsx perf/mutate.ts        # networkx (copied from python3's site-packages): bipartite color(),
  *                                  # its own tests/test_basic.py
- *   npx tsx bench/mutate.ts --repo DIR --target FILE::QUALNAME --tests FILE [--reps N] [--modules A.py,B.py]
+ *   npx tsx perf/mutate.ts --repo DIR --target FILE::QUALNAME --tests FILE [--reps N] [--modules A.py,B.py]
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

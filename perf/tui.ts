@@ -1,8 +1,8 @@
 /**
- * bench/tui: how soon the built CLI paints its first frame in a real pseudo-terminal, and how
+ * perf/tui: how soon the built CLI paints its first frame in a real pseudo-terminal, and how
  * long a 10,000-event session takes to replay at full speed through the live screens.
  *
- *   npm run bench:tui [-- --runs N --events N]
+ *   npm run perf:tui [-- --runs N --events N]
  *
  * Baselines, measured in the same run: `tenet --version` in the same pty (what starting Node and
  * the bundle costs before any screen), and folding the same 10,000 events into view states
@@ -62,7 +62,7 @@ function longSession(count: number) {
   return events.map((event, i) => ({ ...event, ts: new Date(t0 + i * 10).toISOString() }));
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-bench-tui-'));
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-perf-tui-'));
 try {
   const events = longSession(eventCount);
   const file = join(scratch, 'long.jsonl');

@@ -1,12 +1,12 @@
 /**
- * bench/thm: wall time of a plain pytest run of a real suite against `tenet thm` on the same scope,
+ * perf/thm: wall time of a plain pytest run of a real suite against `tenet thm` on the same scope,
  * on one core (--jobs 1, fork and two-pass) and sharded over the machine's cores (--jobs auto).
  * Runs are interleaved and repeated (--reps, default 3); the medians and their ratios are printed,
  * because a 2-core machine's timings wander by ±10 % from one run to the next.
  *
- *   npx tsx bench/thm.ts                      # networkx (from python3's site-packages), a mid-size scope
- *   npx tsx bench/thm.ts --full               # the whole networkx suite (about 2 minutes per run)
- *   npx tsx bench/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
+ *   npx tsx perf/thm.ts                      # networkx (from python3's site-packages), a mid-size scope
+ *   npx tsx perf/thm.ts --full               # the whole networkx suite (about 2 minutes per run)
+ *   npx tsx perf/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
  */
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';

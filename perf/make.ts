@@ -1,11 +1,11 @@
 /**
- * bench/make: what `tenet bench make` costs on a real repository, and where the time goes. The
+ * perf/make: what `tenet bench make` costs on a real repository, and where the time goes. The
  * reach pass (a probe in every candidate) is compared with the same scope run by plain pytest (one process each,
  * interleaved, --reps times, medians and their ratio), then a whole `makeTasks` run is timed:
  * scan, reach pass, and each candidate's THM run.
  *
- *   npx tsx bench/make.ts        # networkx (copied from python3's site-packages), scope networkx/algorithms
- *   npx tsx bench/make.ts --repo DIR --scope PYTEST_PATH [--count N] [--reps N]
+ *   npx tsx perf/make.ts        # networkx (copied from python3's site-packages), scope networkx/algorithms
+ *   npx tsx perf/make.ts --repo DIR --scope PYTEST_PATH [--count N] [--reps N]
  */
 import { execFileSync } from 'node:child_process';
 import { copyInstalledPackage, optionReader } from './common';

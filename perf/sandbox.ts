@@ -1,9 +1,9 @@
 /**
- * bench/sandbox: what running in a Docker container costs per operation, against the local
+ * perf/sandbox: what running in a Docker container costs per operation, against the local
  * sandbox in the same run: opening the task (copy, container, upload), one exec round trip, a
  * pytest run of a fixture's test file, and one pdb command in a live debugger session.
  *
- *   npm run bench:sandbox [-- --runs N]
+ *   npm run perf:sandbox [-- --runs N]
  */
 import { join } from 'node:path';
 import { LOCAL, type SandboxSpec } from '../source/engine/sandbox/create-sandbox';

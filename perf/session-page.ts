@@ -1,9 +1,9 @@
 /**
- * bench/session-page: how the exported HTML page of a large session behaves in chromium, against
+ * perf/session-page: how the exported HTML page of a large session behaves in chromium, against
  * the demo session's page in the same browser: export time, page size, time until the first
  * card shows, a jump to the end (every card created), and a step back from there (median of 100).
  *
- *   npx tsx bench/session-page.ts [--events N] [--keep DIR]   (--keep: leave the pages in DIR to open)
+ *   npx tsx perf/session-page.ts [--events N] [--keep DIR]   (--keep: leave the pages in DIR to open)
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** `--name value` from a bench script's arguments. */
+/** `--name value` from a perf script's arguments. */
 export function optionReader(argv: readonly string[]): (name: string) => string | undefined {
   return (name) => {
     const at = argv.indexOf(name);
@@ -26,7 +26,7 @@ export interface CopyOptions {
  */
 export function copyInstalledPackage(name: string, options: CopyOptions = {}): { repo: string; cleanup: () => void } {
   const source = execFileSync('python3', ['-c', `import ${name}; print(${name}.__path__[0])`], { encoding: 'utf8' }).trim();
-  const repo = options.into ?? mkdtempSync(join(tmpdir(), 'tenet-bench-'));
+  const repo = options.into ?? mkdtempSync(join(tmpdir(), 'tenet-perf-'));
   cpSync(source, join(repo, name), {
     recursive: true,
     ...(options.preserveTimestamps ? { preserveTimestamps: true } : {}),

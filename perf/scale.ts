@@ -1,15 +1,16 @@
 /**
- * bench/scale: benchmark throughput, in tasks per minute, with a scripted model that plays each
+ * perf/scale: benchmark throughput, in tasks per minute, with a scripted model that plays each
  * task's ground truth (so the harness is what is measured), at --parallel 1, 2 and 4, locally and
  * in Docker; and where a task's time goes (THM, the toolbox and index, the agent, the evaluation).
  *
- *   npm run bench:scale [-- --tasks N --no-docker]
+ *   npm run perf:scale [-- --tasks N --no-docker]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PAPER_BUDGET } from '../source/engine/agent/tenet-strategy';
 import { runBench } from '../source/engine/bench/run-bench';
+import { resolveSettings } from '../source/engine/run/run-settings';
 import { sessionsOf } from '../source/engine/bench/run-dir';
 import { readTasks, type BenchTask } from '../source/engine/bench/task';
 import { modelsForTasks } from '../source/engine/bench/task-model';
@@ -25,7 +26,7 @@ const argv = process.argv.slice(2);
 const count = argv.includes('--tasks') ? Number(argv[argv.indexOf('--tasks') + 1]) : 8;
 const withDocker = !argv.includes('--no-docker');
 const shop = join(import.meta.dirname, '..', 'test', 'fixtures', 'shop');
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-bench-scale-'));
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-perf-scale-'));
 
 // Four targets of the shop fixture, repeated to `count` tasks (each task gets its own workspace).
 const targets = [
@@ -72,7 +73,7 @@ try {
         runDir,
         label: `${name} ×${parallel}`,
         config: { name, parallel },
-        settings: { T: 3, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: THM_DEFAULTS.timeoutSec, budget: PAPER_BUDGET, ablations: { noThm: false, noApis: false, noRrw: false } },
+        settings: resolveSettings({ T: 3, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: THM_DEFAULTS.timeoutSec, budget: PAPER_BUDGET }, {}),
         modelFor,
         sandboxes: [sandbox],
         parallel,

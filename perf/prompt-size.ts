@@ -3,7 +3,7 @@
  * the tokenizer of GPT-4o and GPT-4.1). The paper's point: a short fixed prompt leaves the budget
  * to the repository.
  *
- *   npx tsx bench/prompt-size.ts
+ *   npx tsx perf/prompt-size.ts
  */
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { renderPrompt } from '../source/engine/agent/prompts';

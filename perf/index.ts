@@ -1,10 +1,10 @@
 /**
- * bench/index: the repository index on sympy (copied from python3's site-packages): cold build
+ * perf/index: the repository index on sympy (copied from python3's site-packages): cold build
  * (where its time goes), warm load from the cache, each search tool's first call in a fresh
  * session and its median over varied arguments, and peak memory. Measure on a quiet machine: the
  * load average is printed first.
  *
- *   npx tsx bench/index.ts [--repo DIR] [--runs N] [--workers N]
+ *   npx tsx perf/index.ts [--repo DIR] [--runs N] [--workers N]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ const argv = process.argv.slice(2);
 const option = optionReader(argv);
 const runs = Number(option('--runs') ?? 3);
 const workers = option('--workers') ? Number(option('--workers')) : undefined;
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-bench-index-'));
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-perf-index-'));
 let repo = option('--repo');
 if (!repo) {
   repo = copyInstalledPackage('sympy', { into: join(scratch, 'repo'), skipBytecode: true }).repo;
@@ -147,7 +147,7 @@ try {
     const worst = afterWarmUp.reduce((a, b) => (b[1] > a[1] ? b : a));
     console.log(`after the session's background warm-up (${ms(warmUp)}, once): first calls median ${ms(median(afterWarmUp.map(([, t]) => t)))}, worst ${ms(worst[1])} (${worst[0]})`);
   }
-  console.log(`peak memory  ${peakCold.toFixed(0)} MB during the cold builds, ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB at the end (resident, this process and its worker threads; the end holds the bench's extra indexes)`);
+  console.log(`peak memory  ${peakCold.toFixed(0)} MB during the cold builds, ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB at the end (resident, this process and its worker threads; the end holds this script's extra indexes)`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

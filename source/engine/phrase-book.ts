@@ -1,0 +1,104 @@
+import type { EventOf, RrwStage, ThmPhase } from './events';
+import type { SessionConfig } from './protocol/settings';
+
+/**
+ * How tenet words what happens in a session. The headless printer, `tenet show`'s transcript,
+ * the TUI and the progress lines each lay the words out their own way (capitals, separators,
+ * Markdown); the words themselves are chosen here once, so that the four cannot drift apart.
+ */
+
+/** A test outcome that counts as failing: what THM clusters and the test grid shows red. */
+export const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'error', 'crashed']);
+
+export const isFailure = (outcome: string | undefined): boolean => FAILED_OUTCOMES.has(outcome ?? '');
+
+/** Dollars: four decimals under a dollar (a call costs fractions of a cent), else two. */
+export const money = (usd: number): string => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+
+export const modeName = (mode: 'stub' | 'blank'): string => (mode === 'blank' ? 'benchmark mode' : 'stub mode');
+
+/** What each of THM's pytest passes is doing. */
+export const THM_PHASES: Record<ThmPhase, string> = {
+  probe: 'running the suite against the unimplemented target',
+  original: 'checking the failing tests on the original code',
+  blank: 'running blank the tests fork mode could not decide',
+};
+
+export const stageName = (stage: RrwStage | undefined): string => stage?.replace(/-/g, ' ') ?? '';
+
+/**
+ * A phase of the agent: what it is, and what goes with it (the budget, the stage). Validation
+ * and the end have no words of their own: their test runs and the result speak for them.
+ */
+export function phaseWords(event: EventOf<'agent.phase'>): { title: string; detail?: string } | undefined {
+  switch (event.phase) {
+    case 'pregen':
+      return { title: 'pre-generation', detail: `up to ${event.rounds} rounds` };
+    case 'rrw':
+      return { title: `refinement attempt ${event.attempt}/${event.attempts}`, detail: stageName(event.stage) };
+    case 'tdd-setup':
+      return { title: 'tests first', detail: `inspect the repository and write tests, up to ${event.rounds} rounds` };
+    case 'tdd':
+      return { title: 'co-refinement', detail: `test run ${event.round}/${event.rounds}` };
+    case 'evaluate':
+      return { title: 'evaluation on every failing test' };
+    case 'quality':
+      return { title: "measuring the agent's tests", detail: 'pass rate, coverage, mutation score' };
+    default:
+      return undefined;
+  }
+}
+
+export const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A phase as a heading: `Refinement attempt 1/5: failure identification`. */
+export function phaseHeading(event: EventOf<'agent.phase'>): string | undefined {
+  const words = phaseWords(event);
+  return words && `${capitalized(words.title)}${words.detail ? `: ${words.detail}` : ''}`;
+}
+
+/** Which tests a run ran: tenet's validation, the agent's own run_tests (tenet runs them for a TDD agent), or the evaluation. */
+export const TEST_RUNS: Record<EventOf<'tests.run'>['purpose'], string> = {
+  validate: 'selected tests',
+  agent: 'run_tests',
+  evaluate: 'every failing test',
+};
+
+/** The developer chose other tests than THM proposed. */
+export const overridden = (event: EventOf<'thm.approval'>): boolean => event.chosen.join() !== event.proposed.join();
+
+/** Whose tests the agent got, and why; `config` (the session's start) names the ablation. */
+export function approvalWords(event: EventOf<'thm.approval'>, config?: SessionConfig): string {
+  switch (event.by) {
+    case 'strategy':
+      return "none of the repository's (TDD: the agent writes its own)";
+    case 'human':
+      return overridden(event) ? "chosen by the developer instead of THM's proposal" : "THM's proposal, approved by the developer";
+    case 'ablation':
+      if (config?.ablations.noThm) return 'every failing test (--no-thm)';
+      if (config?.testStage === 'none') return 'none (--test-stage none)';
+      return config?.select && config.select !== 'thm' ? `chosen by --select ${config.select}` : 'chosen by an ablation';
+    default:
+      return "THM's proposal, approved automatically";
+  }
+}
+
+export const hiddenWords = (count: number): string => `${count} other failing test${count === 1 ? '' : 's'} hidden from the agent until the evaluation`;
+
+export const COMMAND_DECISIONS: Record<EventOf<'command.approval'>['decision'], string> = {
+  approved: 'approved',
+  'approved-session': 'approved for the session',
+  denied: 'denied',
+  stopped: 'refused and the agent stopped',
+};
+
+/** Where a developer's message to the model was written (the TUI's box needs no words). */
+export const MESSAGE_SOURCES: Record<EventOf<'developer.message'>['via'], string> = {
+  tui: '',
+  file: 'from the message file',
+  fork: 'when the session was forked',
+  stdin: 'at a step pause',
+};
+
+/** Where step mode held the agent: `before model call 3`, `before the search_class call`. */
+export const pauseWords = (event: EventOf<'step.pause'>): string => (event.before === 'model' ? `before model call ${event.round}` : `before the ${event.name} call`);

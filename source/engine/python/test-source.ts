@@ -1,0 +1,24 @@
+import { readInsideSync } from '../workspace/inside';
+import { findFunction } from './function-parts';
+import { parsePython } from './parser';
+import { decodeSource } from './source-text';
+
+/** A test's source, found by its node id (`path::Class::test[param]` → `Class.test`). */
+export async function testSource(workspaceRoot: string, nodeid: string): Promise<string | undefined> {
+  const [file, ...rest] = nodeid.split('::');
+  if (!file || !rest.length) return undefined;
+  const qualname = rest.join('.').replace(/\[.*$/, '');
+  let text: string;
+  try {
+    text = decodeSource(readInsideSync(workspaceRoot, file)).text;
+  } catch {
+    return undefined;
+  }
+  const tree = await parsePython(text);
+  try {
+    const found = findFunction(tree, qualname);
+    return found ? text.slice(found.outer.startIndex - found.outer.startPosition.column, found.node.endIndex) : undefined;
+  } finally {
+    tree.delete();
+  }
+}

@@ -1,0 +1,147 @@
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../config/config';
+import type { EngineEvent, EventSink, RunResult } from '../events';
+import { onShutdown } from '../lifecycle';
+import type { ApproveMode } from '../protocol/settings';
+import { createModel, type ModelChoice, type ModelFlags } from '../model/create-model';
+import type { Script } from '../model/scripted';
+import type { SandboxSpec } from '../sandbox/create-sandbox';
+import { sandboxSpec, type SandboxFlags } from '../sandbox/sandbox-spec';
+import type { SessionState } from '../session/fold';
+import { sessionsDir } from '../session/paths';
+import { SessionRecorder } from '../session/recorder';
+import { RunTally } from './failure-result';
+import type { Pilot } from './pilot';
+import type { RunOptions } from './run-options';
+import { resolveSettings, type RunChoices } from './run-settings';
+import { newSessionId, runTask } from './run-task';
+
+/** Where an interrupted session goes on from (`tenet resume`). */
+export interface ResumePoint {
+  id: string;
+  state: SessionState;
+  /** The last event's sequence number, and the place in words: recorded with the resumption. */
+  fromSeq: number;
+  position: string;
+  /** The log so far, which the TUI shows before going on. */
+  events?: readonly EngineEvent[];
+}
+
+/** A recorded run as `tenet run`, `demo`, the start screen and `resume` ask for it. */
+export interface RunRequest {
+  repo: string;
+  target: string;
+  blank?: boolean;
+  python?: string;
+  /** `--sandbox`, `--image`, `--docker-host` and the limits, as given (the config fills the rest). */
+  sandbox?: SandboxFlags;
+  /** A sandbox already decided (resume uses the recorded one). */
+  sandboxSpec?: SandboxSpec;
+  /** pytest arguments for the scope. */
+  testArgs: string[];
+  settings: RunChoices;
+  model: ModelFlags;
+  /** The model to use when nothing is configured (the demo's script), and its file (recorded for resume). */
+  fallbackScript?: Script;
+  fallbackScriptFile?: string;
+  sessionsDir?: string;
+  /**
+   * The repository is tenet's shipped example: the session works on, and applies its patch to, a
+   * copy of it in the session's folder, so the example stays as shipped (and resume finds the copy).
+   */
+  copyOfExample?: boolean;
+  /** Interactive: the Ink TUI instead of printed lines. */
+  tui?: boolean;
+  /** Shell commands of the model in a local sandbox: ask the developer (the TUI's default) or run them (headless: always). */
+  approve?: 'ask' | 'auto';
+  /** Go on with an interrupted session. */
+  resume?: ResumePoint;
+}
+
+/** Everything a run needs but its pilot and its event sink: shared by headless runs and the TUI. */
+export interface PreparedRun {
+  options: Omit<RunOptions, 'pilot' | 'emit'> & { sessionId: string };
+  model: ModelChoice;
+  recorder: SessionRecorder;
+  resume?: ResumePoint;
+  /** Whether the model's shell commands are asked about (recorded, so a resume asks again for one that was waiting). */
+  approve: ApproveMode;
+}
+
+/** The config files, the model, the settings and the session's log, for a run about to start. */
+export function prepareRun(request: RunRequest): PreparedRun {
+  const config = loadConfig(request.repo);
+  const model = createModel(config, request.model, process.env, request.fallbackScript);
+  const root = sessionsDir(request.sessionsDir, process.env, config.sessionsDir);
+  const sessionId = request.resume?.id ?? newSessionId();
+  const recorder = SessionRecorder.open(root, sessionId);
+  const repo = request.copyOfExample && !request.resume ? copyExample(request.repo, join(root, sessionId, 'example')) : request.repo;
+  const scriptFile = request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
+  const sandbox = request.sandboxSpec ?? sandboxSpec(request.sandbox ?? {}, config);
+  const approve: ApproveMode = request.tui && request.approve !== 'auto' && sandbox.kind === 'local' ? 'ask' : 'auto';
+  const options: PreparedRun['options'] = {
+    repo,
+    target: request.target,
+    blank: request.blank ?? false,
+    ...(request.python ? { python: request.python } : {}),
+    sandbox,
+    testArgs: request.testArgs,
+    ...resolveSettings(request.settings, config),
+    model,
+    sessionId,
+    record: { ...(scriptFile ? { scriptFile } : {}), approve },
+    ...(request.resume ? { resume: request.resume.state } : {}),
+  };
+  return { options, model, recorder, approve, ...(request.resume ? { resume: request.resume } : {}) };
+}
+
+/** A copy of the example repository (its files, not caches), at `into`; returns `into`. */
+function copyExample(repo: string, into: string): string {
+  cpSync(repo, into, { recursive: true, filter: (source) => !/(^|\/)(__pycache__|\.pytest_cache)$/.test(source) });
+  return into;
+}
+
+/** Runs the task with a pilot and a sink; the session is recorded whatever happens. */
+export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: EventSink): Promise<RunResult> {
+  const { options, recorder } = prepared;
+  const tally = new RunTally({
+    sessionId: options.sessionId,
+    target: options.target,
+    strategy: options.strategy,
+    model: options.model.settings.model,
+    ...(options.resume ? { totals: options.resume.totals } : {}),
+  });
+  const emit = (event: EngineEvent) => {
+    tally.observe(event);
+    recorder.record(event);
+    sink(event);
+  };
+  // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
+  const { provider, model, baseUrl } = prepared.model.settings;
+  if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve });
+  // Stopped from outside (Ctrl-C, SIGTERM, SIGHUP, a closed terminal): the run still ends with a
+  // result for whoever reads the events; the recorder marks the session interrupted (resumable).
+  let ended = false;
+  const unregister = onShutdown(() => {
+    if (ended) return;
+    try {
+      sink(tally.failed(`tenet was stopped before the run ended; \`tenet resume ${options.sessionId}\` goes on from here`, 'interrupted'));
+    } catch {
+      // The terminal may be gone (SIGHUP): nothing to print to.
+    }
+  });
+  try {
+    return await runTask({ ...options, pilot, emit });
+  } catch (error) {
+    emit({ type: 'error', message: (error as Error).message });
+    // The run still ends with a result for whoever reads the events (`--json`). It is not logged:
+    // the session keeps its error status and can be resumed once the provider is back.
+    sink(tally.failed(error));
+    throw error;
+  } finally {
+    ended = true;
+    unregister();
+    recorder.close();
+  }
+}

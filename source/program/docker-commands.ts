@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { Invocation } from './flags';
+
+/** The Docker side: `image build`, `gc`. */
+export function addDockerCommands(program: Command, { setExit }: Invocation): void {
+  const image = program.command('image').description('the Docker image for --sandbox docker');
+  image
+    .command('build')
+    .description('build the default image (tenet-python:bookworm) offline from Debian packages: debootstrap, then docker import (needs root, about a minute)')
+    .option('--tag <name>', 'image name', 'tenet-python:bookworm')
+    .option('--suite <name>', 'Debian release', 'bookworm')
+    .option('--mirror <url>', 'Debian mirror (default: the one apt uses here)')
+    .option('--packages <names...>', 'more Debian packages for the image, e.g. python3-numpy')
+    .option('--docker-host <url>', 'the engine to import into (default: $DOCKER_HOST, else the local socket)')
+    .option('--quiet', 'print only the result')
+    .action(async (opts: { tag: string; suite: string; mirror?: string; packages?: string[]; dockerHost?: string; quiet?: boolean }) => {
+      const { imageBuildCommand } = await import('../commands/docker');
+      setExit(await imageBuildCommand({ tag: opts.tag, suite: opts.suite, mirror: opts.mirror, packages: opts.packages, dockerHost: opts.dockerHost, quiet: !!opts.quiet }));
+    });
+  program
+    .command('gc')
+    .description('remove Docker containers left by a tenet that was killed (found by label; containers of a tenet still running here stay)')
+    .option('--docker-host <url>', 'the engine (default: $DOCKER_HOST, else the local socket)')
+    .option('--all', 'remove the containers of running tenets too')
+    .option('--dry-run', 'list what would be removed')
+    .option('--json', 'print what was removed and kept as JSON')
+    .action(async (opts: { dockerHost?: string; all?: boolean; dryRun?: boolean; json?: boolean }) => {
+      const { gcCommand } = await import('../commands/docker');
+      setExit(await gcCommand({ dockerHost: opts.dockerHost, all: !!opts.all, dryRun: !!opts.dryRun, json: !!opts.json }));
+    });
+}

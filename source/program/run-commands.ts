@@ -1,0 +1,121 @@
+import { Option, type Command } from 'commander';
+import type { RunCommandOptions } from '../commands/run';
+import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import {
+  interactive,
+  modelFlags,
+  positiveInt,
+  positiveNumber,
+  sandboxFlags,
+  sessionsDirOption,
+  settingChoices,
+  strategyOption,
+  withAblationFlags,
+  withBudgetFlags,
+  withModelFlags,
+  withSandboxFlags,
+  withThmFlags,
+  type Invocation,
+  type ModelOpts,
+  type SettingOpts,
+} from './flags';
+
+const APPROVE_MODES = ['ask', 'auto'] as const satisfies readonly RunCommandOptions['approve'][];
+
+/** `tenet run`'s flags, as commander parses them. */
+export interface RunOpts extends ModelOpts, SandboxFlags, SettingOpts {
+  repo: string;
+  target: string;
+  blank?: boolean;
+  python?: string;
+  json?: boolean;
+  apply?: boolean;
+  applyFailing?: boolean;
+  tddSetupRounds?: number;
+  testQuality: boolean;
+  thmTimeout?: number;
+  fork: boolean;
+  sessionsDir?: string;
+  approve: RunCommandOptions['approve'];
+  headless?: boolean;
+  messageFile?: string;
+  step?: boolean;
+}
+
+/** What `tenet run` asks for. */
+export function runRequest(opts: RunOpts, tests: string[] | undefined): RunCommandOptions {
+  const shared = settingChoices(opts);
+  return {
+    repo: opts.repo,
+    target: opts.target,
+    blank: !!opts.blank,
+    python: opts.python,
+    sandbox: sandboxFlags(opts),
+    testArgs: tests ?? [],
+    settings: { ...shared, fork: opts.fork, thmTimeoutSec: opts.thmTimeout, tddBudget: { ...shared.tddBudget, setupRounds: opts.tddSetupRounds }, measureTests: opts.testQuality },
+    model: modelFlags(opts),
+    json: !!opts.json,
+    apply: !!opts.apply,
+    applyFailing: !!opts.applyFailing,
+    sessionsDir: opts.sessionsDir,
+    approve: opts.approve,
+    tui: interactive(opts),
+    ...(opts.messageFile ? { messageFile: opts.messageFile } : {}),
+    step: !!opts.step,
+  };
+}
+
+/** Steering a live run: messages from a file, step mode (`run`, and `fork`'s live part). */
+export function withSteeringFlags(command: Command): Command {
+  return command
+    .option('--message-file <file>', 'each line written to this file while the run goes on is a message for the model, sent with its next request')
+    .option('--step', 'step mode: pause before every model call and tool call (in the TUI `s` toggles it; headless, each pause reads a line from stdin)');
+}
+
+/** No default: a headless run cannot ask, so only an explicit `ask` there is an error. */
+export const approveOption = (help: string) => new Option('--approve <mode>', help).choices(APPROVE_MODES);
+
+/** `tenet run` and `tenet demo`. */
+export function addRunCommands(program: Command, { tests, setExit }: Invocation): void {
+  const run = program
+    .command('run')
+    .description('run the whole pipeline: THM, the agent, evaluation on every failing test (the TUI in a terminal, else lines or --json)')
+    .requiredOption('--repo <dir>', 'root folder of the Python repository')
+    .requiredOption('--target <file::qualname>', 'the function to generate')
+    .option('--blank', "benchmark mode: blank the target's real body and keep it as ground truth");
+  withModelFlags(run, 'from the config, else the API key in the environment', 'with --provider scripted: the JSON script of model turns to replay')
+    .option('--json', 'print one JSON event per line; the last is {"type":"result",…}')
+    .option('--apply', "apply the patch to the checkout at the end, if the run passed (and the target's file is unchanged)")
+    .option('--apply-failing', 'apply the patch even when the run did not pass')
+    .addOption(strategyOption("tenet (the paper's pipeline), tdd (TDD-Agent: tests first, tests and code refined together) or tenet+tdd"))
+    .addOption(new Option('--tdd-setup-rounds <n>', 'TDD: model calls to write the first tests (default 15)').argParser(positiveInt('--tdd-setup-rounds')))
+    .option('--no-test-quality', "TDD: skip measuring the agent's tests (coverage, mutation score) at the end");
+  withBudgetFlags(run);
+  withAblationFlags(run);
+  withThmFlags(run)
+    .option('--python <path>', 'Python interpreter')
+    .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(positiveNumber('--thm-timeout')))
+    .option('--no-fork', 'THM in two passes instead of forking blank twins')
+    .addOption(sessionsDirOption('where sessions are saved (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)'))
+    .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))
+    .option('--headless', 'print lines instead of the TUI, even in a terminal');
+  withSteeringFlags(run).option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');
+  withSandboxFlags(run).action(async (opts: RunOpts) => {
+    const { runCommand } = await import('../commands/run');
+    setExit(await runCommand(runRequest(opts, tests)));
+  });
+
+  const demo = program
+    .command('demo')
+    .description('run a whole session on the built-in example (examples/invoicing): a scripted demo model, or your model if a key is configured')
+    .option('--json', 'print one JSON event per line');
+  withModelFlags(demo, 'the scripted demo model, unless one is configured')
+    .option('--sessions-dir <dir>', 'where the session is saved')
+    .addOption(new Option('--strategy <name>', 'tenet (default) or tdd: the demo model follows the TDD-Agent workflow (tests first)').choices(['tenet', 'tdd'] as const))
+    .addOption(approveOption("the model's shell commands: ask (TUI) or auto"))
+    .option('--headless', 'print lines instead of the TUI, even in a terminal');
+  withSandboxFlags(demo).action(async (opts: ModelOpts & SandboxFlags & { json?: boolean; sessionsDir?: string; strategy?: 'tenet' | 'tdd'; approve: RunCommandOptions['approve']; headless?: boolean }) => {
+    const { demoCommand } = await import('../commands/demo');
+    setExit(await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve, sandbox: sandboxFlags(opts), strategy: opts.strategy }));
+  });
+}

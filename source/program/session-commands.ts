@@ -1,0 +1,94 @@
+import { Option, type Command } from 'commander';
+import { SESSION_STATUSES } from '../engine/session/status';
+import { interactive, positiveNumber, sessionsDirOption, withModelFlags, type Invocation, type ModelOpts } from './flags';
+import { approveOption } from './run-commands';
+
+interface SessionOpts {
+  sessionsDir?: string;
+  json?: boolean;
+  headless?: boolean;
+}
+
+/** A session elsewhere: `--repo` and `--python` where the recorded ones are not here. */
+interface RelocationOpts {
+  repo?: string;
+  python?: string;
+}
+
+/** The saved sessions: `sessions`, `show`, `replay`, `export`, `resume`, `rerun`. */
+export function addSessionCommands(program: Command, { setExit }: Invocation): void {
+  program
+    .command('sessions')
+    .description('list saved sessions')
+    .addOption(sessionsDirOption())
+    .addOption(new Option('--status <status>', 'only sessions with this status').choices(SESSION_STATUSES))
+    .option('--target <text>', 'only sessions whose target contains this text')
+    .option('--repo <dir>', 'only sessions of this repository')
+    .option('--json', 'print the catalog rows as JSON')
+    .option('--headless', 'print the list, even in a terminal')
+    .action(async (opts: SessionOpts & { status?: string; target?: string; repo?: string }) => {
+      const { sessionsCommand } = await import('../commands/sessions');
+      setExit(await sessionsCommand({ dir: opts.sessionsDir, status: opts.status, target: opts.target, repo: opts.repo, json: !!opts.json, tui: interactive(opts) }));
+    });
+  program
+    .command('show')
+    .argument('<session>', 'session id, unique prefix, "last", "demo", or a file')
+    .description('print a readable transcript of a session')
+    .addOption(sessionsDirOption())
+    .action(async (ref: string, opts: SessionOpts) => {
+      const { showCommand } = await import('../commands/sessions');
+      setExit(showCommand({ dir: opts.sessionsDir, ref }));
+    });
+  program
+    .command('replay')
+    .argument('<session>', 'session id, unique prefix, "last", "demo", or an events.jsonl / exported JSON file')
+    .description('replay the recorded events of a session (headless: --json prints them)')
+    .addOption(sessionsDirOption())
+    .option('--json', 'print the events as JSON lines')
+    .option('--headless', 'print the events as the run printed them, even in a terminal')
+    .addOption(new Option('--speed <n>', 'replay speed in the terminal (0.5 to 50, or max)').argParser((v: string) => (v === 'max' ? Infinity : positiveNumber('--speed')(v))).default(1))
+    .action(async (ref: string, opts: SessionOpts & { speed: number }) => {
+      const { replayCommand } = await import('../commands/sessions');
+      setExit(await replayCommand({ dir: opts.sessionsDir, ref, json: !!opts.json, tui: interactive(opts), speed: opts.speed }));
+    });
+  program
+    .command('export')
+    .argument('<session>', 'session id, unique prefix, "last" or "demo"')
+    .description('write a session as one self-contained JSON document (loadable by replay and rerun), a Markdown transcript, or an HTML page that replays it')
+    .addOption(sessionsDirOption())
+    .addOption(new Option('--format <format>', 'json, md or html').choices(['json', 'md', 'html'] as const).default('json'))
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action(async (ref: string, opts: SessionOpts & { format: 'json' | 'md' | 'html'; out?: string }) => {
+      const { exportCommand } = await import('../commands/sessions');
+      setExit(exportCommand({ dir: opts.sessionsDir, ref, format: opts.format, out: opts.out }));
+    });
+  const resume = program
+    .command('resume')
+    .argument('<session>', 'session id, unique prefix or "last"')
+    .description('continue an interrupted session from its last completed step')
+    .addOption(sessionsDirOption());
+  withModelFlags(resume, 'the one the session used last')
+    .option('--repo <dir>', 'the repository, when it is no longer where the session recorded it')
+    .option('--python <path>', 'Python interpreter instead of the recorded one')
+    .option('--json', 'print one JSON event per line')
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
+    .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))
+    .action(async (ref: string, opts: SessionOpts & RelocationOpts & ModelOpts & { approve?: 'ask' | 'auto' }) => {
+      const { resumeCommand } = await import('../commands/resume');
+      setExit(
+        await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json, tui: interactive(opts), ...(opts.approve ? { approve: opts.approve } : {}) }),
+      );
+    });
+  program
+    .command('rerun')
+    .argument('<session>', 'session id, unique prefix, "last", "demo", or a file')
+    .description('run a saved session again with the current code and the recorded model answers (no API cost); report divergences')
+    .addOption(sessionsDirOption())
+    .option('--repo <dir>', 'the repository, when it is not where the session recorded it (e.g. a session from another machine)')
+    .option('--python <path>', 'Python interpreter instead of the recorded one')
+    .option('--json', 'print the divergences as JSON')
+    .action(async (ref: string, opts: SessionOpts & RelocationOpts) => {
+      const { rerunCommand } = await import('../commands/resume');
+      setExit(await rerunCommand({ dir: opts.sessionsDir, ref, repo: opts.repo, python: opts.python, json: !!opts.json }));
+    });
+}
