@@ -5,6 +5,7 @@ import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } f
 import { prettyArguments } from '../engine/agent/preview';
 import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
+import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/test-desk';
 import { editText, type Editor } from './editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';
@@ -13,7 +14,8 @@ import { printableValue, showControls } from '../engine/terminal-text';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */
 export type Prompt =
-  | { kind: 'approve-tests'; report: ThmReport; resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void }
+  /** `desk`: where the developer writes tests of their own before choosing (`n`, `e`). */
+  | { kind: 'approve-tests'; report: ThmReport; desk?: TestDesk; resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void }
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
   /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
@@ -34,7 +36,12 @@ export interface ControllerOptions {
   step?: boolean;
   /** The developer's editor (`e` on a step, `n` and `e` in the THM review). */
   editor?: Editor;
+  /** `--add-tests`: files collected before the THM review opens. */
+  addTests?: GivenTestFile[];
 }
+
+/** What came of the developer's writing in the THM review: THM's verdict on their tests, nothing (left unchanged), or why it could not be done. */
+export type WritingOutcome = DeveloperTests | { unchanged: true } | { problem: string };
 
 export interface UiState {
   view: ViewState;
@@ -120,16 +127,46 @@ export class TuiController implements Pilot {
         this.update({ prompt: undefined }, true);
         resolve(value);
       });
-      // The tests' names and failures, the patch: shown without control sequences or secrets.
-      this.update({ prompt: prompt.kind === 'approve-command' ? prompt : printableValue(prompt) }, true);
+      // The tests' names and failures, the patch: shown without control sequences or secrets. The
+      // review's desk is the engine's object (its methods must stay), not text to show.
+      const shown = prompt.kind === 'approve-command' ? prompt : printableValue(prompt);
+      if (prompt.kind === 'approve-tests' && prompt.desk && shown.kind === 'approve-tests') shown.desk = prompt.desk;
+      this.update({ prompt: shown }, true);
     });
   }
 
   // ---- Pilot -------------------------------------------------------------------------------
 
-  approveTests(report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
+  approveTests(report: ThmReport, desk?: TestDesk): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
     if (this.options.autoApproveTests) return Promise.resolve({ chosen: report.selected, by: 'auto' });
-    return this.ask((resolve) => ({ kind: 'approve-tests', report, resolve }));
+    return this.ask((resolve) => ({ kind: 'approve-tests', report, ...(desk ? { desk } : {}), resolve }));
+  }
+
+  async addTests(desk: TestDesk): Promise<void> {
+    if (this.options.addTests?.length) await desk.addGiven(this.options.addTests);
+  }
+
+  // ---- The developer's tests (THM review) --------------------------------------------------
+
+  /** `n`: a new test file beside the repository's tests, opened in the developer's editor, then run the way THM runs the suite. */
+  newTest(desk: TestDesk): Promise<WritingOutcome> {
+    const { path, template } = desk.newFile();
+    return this.writeTests(desk, path, template);
+  }
+
+  /** `e`: the file of a test, in the developer's editor; its tests they changed or added are run as THM runs the suite. */
+  editTest(desk: TestDesk, nodeid: string): Promise<WritingOutcome> {
+    return this.writeTests(desk, nodeid.split('::')[0]!);
+  }
+
+  private async writeTests(desk: TestDesk, path: string, template?: string): Promise<WritingOutcome> {
+    const editor = this.options.editor;
+    if (!editor) return { problem: 'there is no editor here' };
+    try {
+      return (await desk.edit(path, (file) => editor.editFile(file), template)) ?? { unchanged: true };
+    } catch (error) {
+      return { problem: (error as Error).message };
+    }
   }
 
   acceptPatch(result: RunResult): Promise<PatchAnswer> {

@@ -18,6 +18,8 @@ export const KEYS = {
     ['space', 'take a test in / out', 'toggle'],
     ['+ -', 'change T (THM proposes again)', 'T'],
     ['v', "view a test's source", 'source'],
+    ['n', 'write a new test in $EDITOR (it joins if it fails on the stub)', 'new test'],
+    ['e', "edit the highlighted test's file in $EDITOR", 'edit test'],
     ['Enter', 'approve the selection', 'approve'],
     ['a', 'accept the proposal as it is', 'accept proposal'],
   ],

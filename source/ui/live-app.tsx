@@ -1,5 +1,6 @@
 import { Box, Text, useApp } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { testSource } from '../engine/python/test-source';
 import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
 import type { KeyScreen } from './keys';
@@ -35,6 +36,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const { view, prompt, takeover } = state;
   // The result screen opens with the patch question, before the result event (the engine emits it once decided).
   const result = prompt?.kind === 'accept-patch' ? prompt.result : view.result;
+  // The review's desk: the developer's tests are written in the workspace, and read from there.
+  const desk = prompt?.kind === 'approve-tests' ? prompt.desk : undefined;
   const screen: KeyScreen = prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
 
   useEffect(() => {
@@ -84,7 +87,14 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
         </Text>
       ) : null}
       {screen === 'thm' ? (
-        <ThmScreen view={view} {...(prompt?.kind === 'approve-tests' ? { prompt } : {})} width={width} height={rows} {...(sourceOf ? { sourceOf } : {})} />
+        <ThmScreen
+          view={view}
+          {...(prompt?.kind === 'approve-tests' ? { prompt } : {})}
+          width={width}
+          height={rows}
+          {...(desk ? { sourceOf: (nodeid: string) => testSource(desk.root, nodeid) } : sourceOf ? { sourceOf } : {})}
+          {...(desk ? { writeTests: { newTest: () => controller.newTest(desk), editTest: (nodeid: string) => controller.editTest(desk, nodeid) } } : {})}
+        />
       ) : screen === 'agent' ? (
         <AgentScreen
           view={view}

@@ -5,6 +5,7 @@ import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
 import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
 import type { MessageFile } from '../engine/run/message-file';
+import type { GivenTestFile } from '../engine/run/test-desk';
 import { TuiController } from './controller';
 import { terminalEditor } from './editor';
 import { LiveApp } from './live-app';
@@ -20,6 +21,8 @@ export interface RunTuiOptions {
   messageFile?: MessageFile;
   /** `--step`: start in step mode. */
   step?: boolean;
+  /** `--add-tests`: files collected before the THM review opens. */
+  addTests?: GivenTestFile[];
 }
 
 /**
@@ -30,7 +33,7 @@ export interface RunTuiOptions {
 export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Promise<number> {
   // The developer's editor gets the terminal and gives it back to this app (see terminal-handoff.ts).
   const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout, clearFrame: () => app.clear() });
-  const controller = new TuiController({ autoApproveCommands: options.autoApproveCommands, step: !!options.step, editor, ...(options.messageFile ? { messageFile: options.messageFile } : {}) });
+  const controller = new TuiController({ autoApproveCommands: options.autoApproveCommands, step: !!options.step, editor, ...(options.messageFile ? { messageFile: options.messageFile } : {}), ...(options.addTests?.length ? { addTests: options.addTests } : {}) });
   for (const event of options.history ?? []) controller.dispatch(event);
   const repo = prepared.options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);

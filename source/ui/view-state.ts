@@ -1,6 +1,7 @@
 import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import { isFailure, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
+import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
@@ -56,6 +57,8 @@ export interface ViewState {
     startedAt: number;
     report?: ThmReport;
     approval?: { proposed: string[]; chosen: string[]; by: string };
+    /** The developer's tests so far: those that count (they are in `report`), and those kept out, with why. */
+    developer?: { accepted: string[]; rejected: { nodeid: string; reason: string }[] };
   };
   agent: {
     phase: AgentPhase | null;
@@ -166,6 +169,15 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     case 'thm.report':
       state.thm.report = event.report;
       break;
+    case 'tests.added': {
+      if (state.thm.report) state.thm.report = mergeDeveloperTests(state.thm.report, event);
+      const before = state.thm.developer ?? { accepted: [], rejected: [] };
+      const accepted = [...before.accepted.filter((id) => !event.removed.includes(id) && !event.accepted.some((t) => t.nodeid === id)), ...event.accepted.map((t) => t.nodeid)];
+      state.thm.developer = { accepted, rejected: [...before.rejected.filter((r) => !event.accepted.some((t) => t.nodeid === r.nodeid)), ...event.rejected] };
+      const kept = event.rejected.map((r) => `${r.nodeid} (${r.reason})`);
+      push(state, { kind: 'note', text: `You wrote tests: ${event.accepted.length ? `${event.accepted.map((t) => t.nodeid).join(', ')} joined` : 'none joined'}${kept.length ? `; kept out: ${kept.join('; ')}` : ''}`, tone: 'human' });
+      break;
+    }
     case 'thm.approval': {
       // Against THM's proposal for the T the developer settled on: a new T alone is no override.
       const report = state.thm.report;

@@ -1,7 +1,9 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
+import type { DeveloperTests, TestDesk } from '../../source/engine/run/test-desk';
 import { TuiController } from '../../source/ui/controller';
+import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { LiveApp } from '../../source/ui/live-app';
 import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
 
@@ -20,6 +22,12 @@ async function agentOn(controller: TuiController) {
   return ui;
 }
 
+/** Waits until the frame shows (or, `gone`, no longer shows) the text: a loaded machine renders late. */
+async function until(ui: ReturnType<typeof render>, text: string, gone = false): Promise<void> {
+  for (let i = 0; i < 100 && (ui.lastFrame() ?? '').includes(text) === gone; i++) await tick(20);
+  await tick(30); // the field's key handler subscribes after it is drawn
+}
+
 const type = async (ui: ReturnType<typeof render>, text: string) => {
   for (const char of text) {
     ui.stdin.write(char);
@@ -34,7 +42,7 @@ describe('m: a message to the agent', () => {
     const ui = await agentOn(controller);
     expect(ui.lastFrame()).toContain('m message');
     ui.stdin.write('m');
-    await tick(60);
+    await until(ui, 'Message to the agent');
     expect(ui.lastFrame()).toContain('Message to the agent');
     // Keys go to the box: `t` is typed, it does not take over the debugger.
     await type(ui, 'try the tax table');
@@ -56,15 +64,15 @@ describe('m: a message to the agent', () => {
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);
     ui.stdin.write('m');
-    await tick(60);
+    await until(ui, 'Message to the agent');
     await type(ui, 'not this');
     ui.stdin.write(KEYS.escape);
-    await tick(60);
+    await until(ui, 'Message to the agent', true);
     expect(ui.lastFrame()).not.toContain('Message to the agent');
     expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([]);
 
     ui.stdin.write('m');
-    await tick(60);
+    await until(ui, 'Message to the agent');
     await type(ui, 'half');
     const asked = controller.approveCommand('ls');
     await tick(60);
@@ -72,7 +80,7 @@ describe('m: a message to the agent', () => {
     expect(ui.lastFrame()).not.toContain('Message to the agent');
     ui.stdin.write('y');
     expect(await asked).toEqual({ run: true });
-    await tick(60);
+    await until(ui, 'Message to the agent');
     expect(ui.lastFrame()).toContain('Message to the agent');
     await type(ui, ' done');
     ui.stdin.write(KEYS.enter);
@@ -113,7 +121,7 @@ describe('s: step mode', () => {
     expect(frame).toContain('def subtotal(self):');
     expect(frame).toContain('Enter go on');
     ui.stdin.write('m');
-    await tick(60);
+    await until(ui, 'Message to the agent');
     await type(ui, 'look at pricing');
     ui.stdin.write(KEYS.enter);
     await tick(60);
@@ -170,6 +178,111 @@ describe('s: step mode', () => {
     const ui = await agentOn(controller);
     controller.dispatch({ type: 'tool.call', ...call });
     controller.dispatch({ type: 'tool.edit', id: 'c1', name: 'search_class', original: call.arguments, arguments: '{"class_name":"Cart"}' });
+    await tick(60);
+    expect(ui.lastFrame()).toMatch(/→ search_class ✎ your arguments class_name=Cart/);
+    ui.unmount();
+  });
+});
+
+describe('n and e in the THM review: the developer writes tests', () => {
+  const mine = { ...sampleReport().failing[1]!, nodeid: 't.py::test_mine', chain: ['t.py::test_mine', 'm.py::f'], chainLines: [1, 1], depth: 1, caller: 't.py::test_mine' };
+
+  /** A desk as the engine's: the editor runs on the file, then THM's verdict comes back (and is recorded). */
+  function fakeDesk(controller: TuiController, verdicts: DeveloperTests[]) {
+    const opened: { path: string; template?: string }[] = [];
+    const desk = {
+      root: '/w',
+      added: [] as string[],
+      newFile: () => ({ path: 't_by_developer.py', template: '# write here\n' }),
+      async edit(path: string, edit: (file: string) => Promise<void>, template?: string) {
+        opened.push({ path, ...(template ? { template } : {}) });
+        await edit(`/w/${path}`);
+        const verdict = verdicts.shift()!;
+        controller.dispatch({ type: 'tests.added', ...verdict });
+        return verdict;
+      },
+    };
+    return { desk: desk as unknown as TestDesk, opened };
+  }
+
+  it('n opens the editor on a new file; a test that fails on the stub joins (✎, selected), one that passes is named with why; Enter approves with it', async () => {
+    const edited: string[] = [];
+    const controller = new TuiController({ autoApproveCommands: true, editor: { editFile: async (file) => void edited.push(file) } });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    controller.dispatch(start);
+    controller.dispatch({ type: 'thm.report', report: sampleReport() });
+    const verdict: DeveloperTests = { files: [{ path: 't_by_developer.py', content: 'def test_mine(): ...' }], accepted: [mine], rejected: [{ nodeid: 't_by_developer.py::test_other', reason: 'it passes on the stub' }], removed: [] };
+    const { desk, opened } = fakeDesk(controller, [verdict]);
+    const approved = controller.approveTests(sampleReport(), desk);
+    await tick(60);
+    expect(ui.lastFrame()).toContain('n new test');
+    ui.stdin.write('n');
+    await tick(100);
+    expect(opened).toEqual([{ path: 't_by_developer.py', template: '# write here\n' }]);
+    expect(edited).toEqual(['/w/t_by_developer.py']);
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('✎ joins t.py::test_mine');
+    expect(frame).toContain('✗ kept out t_by_developer.py::test_other: it passes on the stub');
+    expect(frame).toContain('✎ 1 of yours');
+    expect(frame).toMatch(/▸ t\.py::test_mine · 1 test · depth 1 ★ ✎/);
+    ui.stdin.write(KEYS.enter);
+    // THM proposes again over the pool with the developer's test in it (a cluster of its own, depth 1).
+    expect(await approved).toEqual({ chosen: ['t.py::test_direct', 't.py::test_mine'], by: 'human', T: 2 });
+    ui.unmount();
+  });
+
+  it('e opens the highlighted test’s file; an editor that fails is said, and nothing changes', async () => {
+    const controller = new TuiController({
+      autoApproveCommands: true,
+      editor: {
+        editFile: async () => {
+          throw new Error('the editor "nvim" was not found; set $EDITOR');
+        },
+      },
+    });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    controller.dispatch(start);
+    controller.dispatch({ type: 'thm.report', report: sampleReport() });
+    const { desk, opened } = fakeDesk(controller, []);
+    void controller.approveTests(sampleReport(), desk);
+    await tick(60);
+    ui.stdin.write('e'); // the first cluster: t.py::test_direct
+    await tick(100);
+    expect(opened).toEqual([{ path: 't.py' }]);
+    expect(ui.lastFrame()).toContain('Could not open your editor: the editor "nvim" was not found; set $EDITOR');
+    expect(ui.lastFrame()).toContain('Selected 2 (T=2)');
+    ui.unmount();
+  });
+});
+
+describe('replay shows the developer’s steering where it happened', () => {
+  it('their tests in the THM review, their message and their edit of a call in the transcript', async () => {
+    const report = sampleReport();
+    const mine = { ...report.failing[1]!, nodeid: 't.py::test_mine', chain: ['t.py::test_mine', 'm.py::f'], chainLines: [1, 1], depth: 1, caller: 't.py::test_mine' };
+    const events: EngineEvent[] = [
+      start,
+      { type: 'thm.report', report },
+      { type: 'tests.added', files: [{ path: 't.py', content: '' }], accepted: [mine], rejected: [], removed: [] },
+      { type: 'thm.approval', proposed: report.selected, chosen: [...report.selected, 't.py::test_mine'], by: 'human', T: 2 },
+      { type: 'agent.phase', phase: 'pregen', rounds: 15 },
+      { type: 'developer.message', text: 'mind the rounding', round: 1, via: 'tui' },
+      { type: 'model.request', round: 1, messages: 2, tools: [], newMessages: [] },
+      { type: 'model.response', content: '', toolCalls: [{ id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' }], usage: { inputTokens: 10, outputTokens: 2 }, costUsd: 0, durationMs: 1, model: 'm', stopReason: 'tool_calls' },
+      { type: 'step.pause', before: 'tool', callId: 'c1', name: 'search_class' },
+      { type: 'tool.call', id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' },
+      { type: 'tool.edit', id: 'c1', name: 'search_class', original: '{"class_name":"Kart"}', arguments: '{"class_name":"Cart"}' },
+      { type: 'tool.result', id: 'c1', name: 'search_class', ok: true, text: 'class Cart', durationMs: 1 },
+    ];
+    const ui = render(<ReplayScreen id="s1" events={events} onBack={() => undefined} autoplay={false} />);
+    await tick(60);
+    for (let i = 0; i < 3; i++) ui.stdin.write(KEYS.right);
+    await tick(60);
+    expect(ui.lastFrame()).toContain('✎ 1 of yours');
+    expect(ui.lastFrame()).toMatch(/t\.py::test_mine · 1 test · depth 1 ★ ✎/);
+    for (let i = 0; i < 3; i++) ui.stdin.write(KEYS.right);
+    await tick(60);
+    expect(ui.lastFrame()).toContain('You told the agent: mind the rounding');
+    for (let i = 0; i < 6; i++) ui.stdin.write(KEYS.right);
     await tick(60);
     expect(ui.lastFrame()).toMatch(/→ search_class ✎ your arguments class_name=Cart/);
     ui.unmount();

@@ -7,7 +7,7 @@ import { allocate, cap, hardWrap, shortEnd, shortStart, windowStart, wrapText, t
 import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
 import { useNow } from '../components/use-now';
-import type { Prompt } from '../controller';
+import type { Prompt, WritingOutcome } from '../controller';
 import { hintRows } from '../keys';
 import { propose, type ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
@@ -41,6 +41,26 @@ export interface ThmScreenProps {
   sourceOf?: (nodeid: string) => Promise<string | undefined>;
   /** `recorded`: a replay, timed by the recording's clock; `wall` (live): a clock that ticks each second. */
   clock?: 'wall' | 'recorded';
+  /** `n` and `e`: the developer writes tests in their editor (absent: the keys do nothing). */
+  writeTests?: TestWriter;
+}
+
+/** What the review's `n` and `e` do: open the developer's editor, then run their tests as THM runs the suite. */
+export interface TestWriter {
+  newTest(): Promise<WritingOutcome>;
+  editTest(nodeid: string): Promise<WritingOutcome>;
+}
+
+/** What became of the developer's writing, in rows for the review. */
+export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
+  if ('problem' in outcome) return wrapText(`Could not open your editor: ${outcome.problem}`, width).map((text) => ({ text, color: 'red' }));
+  if ('unchanged' in outcome) return [{ text: 'Nothing changed: no test to add.', dim: true }];
+  const rows: Line[] = [
+    ...outcome.accepted.map((t): Line => [{ text: '✎ joins ', color: 'green' }, { text: t.nodeid }]),
+    ...outcome.rejected.flatMap((r) => wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width).map((text): Line => ({ text, color: 'red' }))),
+    ...outcome.removed.map((id): Line => ({ text: `− no longer fails: ${id}`, color: 'yellow' })),
+  ];
+  return rows.length ? rows : [{ text: 'Your file has no test that pytest collects.', dim: true }];
 }
 
 function Progress({ view, width, clock }: { view: ViewState; width: number; clock: 'wall' | 'recorded' }) {
@@ -89,8 +109,12 @@ function chainLines(test: ThmFailingTest, width: number): Line[] {
  * its tests and their call chains, the proposal marked, and keys to change it before approving.
  * Every part is measured against the rows there are: the summary and the selection stay on top.
  */
-export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall' }: ThmScreenProps) {
-  const report = prompt?.report ?? view.thm.report;
+export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall', writeTests }: ThmScreenProps) {
+  // The view's report has the developer's tests in it (tests.added), as they are written.
+  const report = view.thm.report ?? prompt?.report;
+  const developer = view.thm.developer?.accepted ?? [];
+  const [busy, setBusy] = useState(false);
+  const [written, setWritten] = useState<WritingOutcome | undefined>(undefined);
   const [cursor, setCursor] = useState(0);
   const [expanded, setExpanded] = useState<Set<number>>(() => new Set([0]));
   const [budget, setT] = useState<number | undefined>(undefined);
@@ -99,7 +123,9 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const [source, setSource] = useState<{ nodeid: string; text: string } | undefined>(undefined);
   // THM's proposal for the T on screen: changing T is not an override, taking tests in or out is.
   const proposal = useMemo(() => (report ? propose(report, T) : []), [report, T]);
-  const selection = toggled ?? proposal;
+  // The developer's own tests are in unless they take them out.
+  const initial = useMemo(() => [...new Set([...proposal, ...developer])], [proposal, developer]);
+  const selection = toggled ?? initial;
   const rows = useMemo(() => (report ? pickerRows(report, expanded) : []), [report, expanded]);
   const byId = useMemo(() => new Map<string, ThmFailingTest>((report?.failing ?? []).map((f) => [f.nodeid, f])), [report]);
 
@@ -127,11 +153,20 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         }
       } else if (input === ' ' && row) {
         const nodeid = nodeidOf(row);
-        if (nodeid) setToggled((previous) => ((previous ?? proposal).includes(nodeid) ? (previous ?? proposal).filter((n) => n !== nodeid) : [...(previous ?? proposal), nodeid]));
+        if (nodeid) setToggled((previous) => ((previous ?? initial).includes(nodeid) ? (previous ?? initial).filter((n) => n !== nodeid) : [...(previous ?? initial), nodeid]));
       } else if (input === '+' || input === '-') {
         // A new T proposes again: the toggles made against the old proposal are dropped with it.
         setT(Math.max(1, T + (input === '+' ? 1 : -1)));
         setToggled(undefined);
+      } else if ((input === 'n' || (input === 'e' && nodeidOf(row))) && writeTests) {
+        setBusy(true);
+        setWritten(undefined);
+        void (input === 'n' ? writeTests.newTest() : writeTests.editTest(nodeidOf(row)!)).then((outcome) => {
+          setBusy(false);
+          setWritten(outcome);
+          // Picks made by hand stay; the developer's new tests join them, the ones that no longer fail leave.
+          if ('accepted' in outcome) setToggled((previous) => previous && [...new Set([...previous.filter((id) => !outcome.removed.includes(id)), ...outcome.accepted.map((t) => t.nodeid)])]);
+        });
       } else if (input === 'v' && row && sourceOf) {
         const nodeid = nodeidOf(row);
         if (nodeid) void sourceOf(nodeid).then((text) => setSource({ nodeid, text: text ?? '(source not found)' }));
@@ -144,7 +179,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         prompt.resolve(choice);
       }
     },
-    { isActive: !!prompt },
+    { isActive: !!prompt && !busy },
   );
 
   if (!report) return <Progress view={view} width={width} clock={clock} />;
@@ -157,18 +192,20 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     );
   }
   const c = report.counts;
-  const changed = toggled !== undefined && toggled.join() !== proposal.join();
+  const changed = selection.join() !== proposal.join();
+  const status: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
     `THM ${c.collected} tests · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${report.clusters.length} clusters · ${(report.durationMs / 1000).toFixed(1)} s`,
     width,
   );
-  const footer = prompt ? hintRows('thm', width) : ['approved'];
+  // `n` and `e` where the developer can write tests (a live review with an editor).
+  const footer = prompt ? hintRows('thm', width, 2, [], writeTests ? [] : ['n', 'e']) : ['approved'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
   // summary, "Selected", a blank line, the rows; a blank line and the footer at the bottom.
-  const room = height - summary.length - 2 - (1 + footer.length);
+  const room = height - summary.length - 2 - status.length - (1 + footer.length);
   const [chainRows, listRows, failureRows] = allocate(room, [
     { min: Math.min(3, chain.length), want: chain.length },
     { min: Math.min(3, rows.length), want: rows.length },
@@ -185,7 +222,9 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       <Lines lines={summary.slice(1).map((text) => ({ text }))} />
       <Text wrap="truncate">
         Selected {selection.length} (T={T}){changed ? <Text color="yellow"> · changed from the proposal</Text> : ''}
+        {developer.length ? <Text color="green"> · ✎ {developer.length} of yours</Text> : ''}
       </Text>
+      <Lines lines={status} />
       <Box flexDirection="column" marginTop={1}>
         {visible.map((row, i) => {
           const at = first + i === cursor;
@@ -200,11 +239,12 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
                 {pointer}
                 {open ? '▾' : '▸'} {shortStart(cluster.caller, Math.max(12, width - about.length - 8))} <Text dimColor>{about}</Text>
                 {cluster.tests.some((t) => selection.includes(t)) ? <Text color="yellow"> ★</Text> : ''}
+                {cluster.tests.some((t) => developer.includes(t)) ? <Text color="green"> ✎</Text> : ''}
               </Text>
             );
           }
           const test = byId.get(row.nodeid);
-          const mark = selection.includes(row.nodeid) ? '★' : ' ';
+          const mark = `${selection.includes(row.nodeid) ? '★' : ' '}${developer.includes(row.nodeid) ? '✎' : ' '}`;
           const about = test?.reached ? `depth ${test.depth}` : test?.failsThrough ? `fails through ${test.failsThrough.split('::').pop()}` : 'not reached';
           return (
             <Text key={`t${row.nodeid}`} inverse={at} wrap="truncate">
