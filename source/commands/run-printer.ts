@@ -1,6 +1,6 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
-import { approvalWords, hiddenWords, MESSAGE_SOURCES, modeName, money, phaseWords, TEST_RUNS } from '../engine/phrase-book';
+import { addedWords, approvalWords, hiddenWords, MESSAGE_SOURCES, modeName, money, phaseWords, TEST_RUNS } from '../engine/phrase-book';
 import type { SessionConfig } from '../engine/protocol/settings';
 
 const firstLine = (text: string, max = 140) => {
@@ -34,6 +34,12 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       case 'thm.approval':
         if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
         else write(`tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
+        break;
+      case 'tests.added':
+        write(`${addedWords(event)}\n`);
+        for (const test of event.accepted) write(`  + ${test.nodeid}\n`);
+        for (const { nodeid, reason } of event.rejected) write(`  ✗ ${nodeid}: ${reason}\n`);
+        for (const id of event.removed) write(`  − ${id} (no longer fails)\n`);
         break;
       case 'tests.hidden':
         write(`${hiddenWords(event.hidden.length)}\n`);

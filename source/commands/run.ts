@@ -1,11 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { importTui } from './import-tui';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { onShutdown } from '../engine/lifecycle';
 import { MessageFile } from '../engine/run/message-file';
 import { headlessPilot } from '../engine/run/pilot';
+import type { GivenTestFile } from '../engine/run/test-desk';
 import { prepareRun, runRecorded, type PreparedRun, type RunRequest } from '../engine/run/prepare-run';
 import { printable, printableJson } from '../engine/terminal-text';
 import { lineStepper } from './line-stepper';
@@ -21,6 +22,23 @@ export interface RunCommandOptions extends RunRequest {
   messageFile?: string;
   /** `--step`: pause before every model call and tool call (headless: answered on stdin). */
   step?: boolean;
+  /** `--add-tests`: test files of the developer's, collected before THM's proposal is approved. */
+  addTests?: string[];
+}
+
+/**
+ * `--add-tests FILE...`, read now: a file inside the repository keeps its place (the developer
+ * changed it), one from elsewhere goes beside the repository's tests.
+ */
+export function testFilesOf(options: { addTests?: string[]; repo: string }): GivenTestFile[] {
+  const repo = realpathSync(resolve(options.repo));
+  return (options.addTests ?? []).map((given) => {
+    const file = resolve(given);
+    if (!existsSync(file) || !statSync(file).isFile()) throw new TenetError(`--add-tests ${given} is not a file.`, 'pass the test files (Python modules of pytest tests) to add');
+    const rel = relative(repo, realpathSync(file));
+    const inside = rel && !rel.startsWith('..') && !isAbsolute(rel);
+    return { ...(inside ? { path: rel.split(sep).join('/') } : {}), name: basename(file), content: readFileSync(file, 'utf8') };
+  });
 }
 
 /** `--message-file F`, checked: the lines written to F from now on. */
@@ -53,6 +71,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     );
   }
   const messageFile = messageFileOf(options);
+  const addTests = testFilesOf(options);
   const prepared = prepareRun(options);
   const hint = () => resumeHint(prepared, !!options.sessionsDir);
   if (options.tui) {
@@ -63,6 +82,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       ...(options.resume?.events ? { history: options.resume.events } : {}),
       ...(messageFile ? { messageFile } : {}),
       step: !!options.step,
+      addTests,
     });
   }
   // Interrupted (Ctrl+C, SIGTERM): the session is saved; say how to go on with it.
@@ -84,7 +104,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   };
   const stepper = options.step ? lineStepper(process.stdin, (text) => process.stderr.write(printable(text))) : undefined;
   try {
-    const result = await runRecorded(prepared, headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}), ...(stepper ? { stepper } : {}) }), sink);
+    const result = await runRecorded(prepared, headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}), ...(stepper ? { stepper } : {}), addTests }), sink);
     finishedRun = true;
     // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
     if (!result.pass) return EXIT.fail;

@@ -2,7 +2,7 @@ import type { TranscriptEntry, Writer } from './protocol/debugger';
 import type { MessageSource } from './protocol/decisions';
 import type { Message, ToolCall, Usage } from './protocol/messages';
 import type { ApproveMode, SessionConfig, Strategy } from './protocol/settings';
-import type { ThmReport } from './protocol/thm-report';
+import type { ThmFailingTest, ThmReport } from './protocol/thm-report';
 
 /**
  * Everything the engine reports, as one discriminated union. The UI, the headless printer and the
@@ -90,6 +90,12 @@ export type EngineEvent =
   | { type: 'thm.report'; report: ThmReport }
   /** `strategy`: the TDD strategy shows the agent none of the repository's tests. */
   | { type: 'thm.approval'; proposed: string[]; chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T: number | null }
+  /**
+   * Tests the developer wrote or changed before approving (`n` and `e` in the THM review,
+   * `--add-tests`): each file as written; the tests that fail on the stub (they join THM's failing
+   * tests, and the selection); the ones kept out, and why; earlier failing tests that count no more.
+   */
+  | { type: 'tests.added'; files: { path: string; content: string }[]; accepted: ThmFailingTest[]; rejected: { nodeid: string; reason: string }[]; removed: string[] }
   | { type: 'tests.hidden'; hidden: string[]; files: string[] }
   | { type: 'index.ready'; files: number; parsed: number; ms: number }
   | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage }

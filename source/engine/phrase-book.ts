@@ -102,3 +102,13 @@ export const MESSAGE_SOURCES: Record<EventOf<'developer.message'>['via'], string
 
 /** Where step mode held the agent: `before model call 3`, `before the search_class call`. */
 export const pauseWords = (event: EventOf<'step.pause'>): string => (event.before === 'model' ? `before model call ${event.round}` : `before the ${event.name} call`);
+
+/** The developer's tests, in a line: `2 join THM's failing tests; 1 kept out` (the details follow it). */
+export function addedWords(event: EventOf<'tests.added'>): string {
+  const parts = [
+    event.accepted.length ? `${event.accepted.length} join${event.accepted.length === 1 ? 's' : ''} THM's failing tests` : 'none joins',
+    ...(event.rejected.length ? [`${event.rejected.length} kept out`] : []),
+    ...(event.removed.length ? [`${event.removed.length} no longer fail${event.removed.length === 1 ? 's' : ''}`] : []),
+  ];
+  return `the developer's tests (${event.files.map((f) => f.path).join(', ')}): ${parts.join('; ')}`;
+}

@@ -40,6 +40,7 @@ export interface RunOpts extends ModelOpts, SandboxFlags, SettingOpts {
   headless?: boolean;
   messageFile?: string;
   step?: boolean;
+  addTests?: string[];
 }
 
 /** What `tenet run` asks for. */
@@ -62,6 +63,7 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
     tui: interactive(opts),
     ...(opts.messageFile ? { messageFile: opts.messageFile } : {}),
     step: !!opts.step,
+    ...(opts.addTests ? { addTests: opts.addTests } : {}),
   };
 }
 
@@ -69,7 +71,8 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
 export function withSteeringFlags(command: Command): Command {
   return command
     .option('--message-file <file>', 'each line written to this file while the run goes on is a message for the model, sent with its next request')
-    .option('--step', 'step mode: pause before every model call and tool call (in the TUI `s` toggles it; headless, each pause reads a line from stdin)');
+    .option('--step', 'step mode: pause before every model call and tool call (in the TUI `s` toggles it; headless, each pause reads a line from stdin)')
+    .option('--add-tests <files...>', "your own test files: those of their tests that fail on the stub join THM's tests and the selection (the others are named, with why, and left out)");
 }
 
 /** No default: a headless run cannot ask, so only an explicit `ask` there is an error. */

@@ -4,6 +4,7 @@ import type { ToolCall } from '../protocol/messages';
 import type { ThmReport } from '../protocol/thm-report';
 import type { DebuggerSession } from '../tools/debugger/session';
 import type { MessageFile } from './message-file';
+import type { GivenTestFile, TestDesk } from './test-desk';
 
 /** What the pilot can reach once the tools exist: the live debugger session, the tests. */
 export interface Attachment {
@@ -16,9 +17,14 @@ export interface Attachment {
  * with defaults and flags, replays with what was recorded.
  */
 export interface Pilot {
-  /** THM's proposal; the tests the session validates against (the proposal, or an override). */
-  /** The tests to validate against; `T` when the developer changed THM's budget before choosing. */
-  approveTests(report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }>;
+  /**
+   * THM's proposal: the tests to validate against; `T` when the developer changed THM's budget
+   * before choosing. On `desk` the developer may write tests of their own first (the THM review's
+   * `n` and `e`): those that fail on the stub join the report (`desk.report`) and the selection.
+   */
+  approveTests(report: ThmReport, desk?: TestDesk): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }>;
+  /** Before THM's proposal is approved (whatever the strategy): tests written ahead (`--add-tests`, a recorded session's) go on the desk. */
+  addTests?(desk: TestDesk): Promise<void>;
   /** Awaited before each model call; resolves with a note for the model after a takeover, if any. */
   beforeModelCall?(): Promise<string | undefined>;
   /** The finished run: apply the patch to the checkout or not (`true` is accept, `false` reject). */
@@ -60,10 +66,12 @@ export interface Stepper {
   take(): DeveloperMessage[];
 }
 
-/** What a headless run takes from the developer beside its flags: lines written to `--message-file`, step mode's answers. */
+/** What a headless run takes from the developer beside its flags: lines written to `--message-file`, step mode's answers, `--add-tests`. */
 export interface HeadlessSteering {
   messageFile?: MessageFile;
   stepper?: Stepper;
+  /** `--add-tests`: the files. */
+  addTests?: GivenTestFile[];
 }
 
 /**
@@ -73,9 +81,11 @@ export interface HeadlessSteering {
  * `--step`, the stepper holds each step until the developer answers.
  */
 export function headlessPilot(apply: boolean, applyFailing = false, steering: HeadlessSteering = {}): Pilot {
-  const { messageFile, stepper } = steering;
+  const { messageFile, stepper, addTests } = steering;
   return {
-    approveTests: async (report) => ({ chosen: report.selected, by: 'auto' }),
+    // The developer's tests that fail on the stub join THM's proposal: choosing them is theirs.
+    approveTests: async (report, desk) => (desk?.added.length ? { chosen: [...new Set([...report.selected, ...desk.added])], by: 'human' } : { chosen: report.selected, by: 'auto' }),
+    ...(addTests?.length ? { addTests: async (desk) => void (await desk.addGiven(addTests)) } : {}),
     ...(messageFile || stepper
       ? {
           beforeRequest: async (preview) => {

@@ -1,6 +1,7 @@
 import type { EngineEvent, EventOf } from '../events';
 import type { DeveloperMessage } from '../protocol/decisions';
 import type { Pilot } from './pilot';
+import type { TestDesk } from './test-desk';
 
 /** The developer's recorded messages by the round they went with. */
 export function messagesByRound(events: readonly EngineEvent[]): Map<number, DeveloperMessage[]> {
@@ -13,8 +14,9 @@ export function messagesByRound(events: readonly EngineEvent[]): Map<number, Dev
 }
 
 /**
- * A session's recorded decisions as a pilot: the same tests, the developer's messages at the rounds
- * they went with, their edits of tool calls (by the call's id); the patch is kept in the session,
+ * A session's recorded decisions as a pilot: the developer's tests written again, the same tests
+ * chosen, the developer's messages at the rounds they went with, their edits of tool calls (by the
+ * call's id); the patch is kept in the session,
  * never applied. `rerun` drives the engine with it, and `fork` with the part of it before the
  * fork's event. Step mode's pauses are not held again.
  */
@@ -22,7 +24,16 @@ export function recordedPilot(events: readonly EngineEvent[]): Pilot {
   const approval = events.find((e): e is EventOf<'thm.approval'> => e.type === 'thm.approval');
   const messages = messagesByRound(events);
   const edits = new Map(events.filter((e): e is EventOf<'tool.edit'> => e.type === 'tool.edit').map((e) => [e.id, e.arguments]));
+  const added = events.filter((e): e is EventOf<'tests.added'> => e.type === 'tests.added');
   return {
+    // The developer's tests, written again round by round as they wrote them (before the approval).
+    ...(added.length
+      ? {
+          addTests: async (desk: TestDesk) => {
+            for (const round of added) await desk.add(round.files);
+          },
+        }
+      : {}),
     approveTests: async (report) => ({ chosen: approval?.chosen ?? report.selected, by: approval?.by === 'human' ? 'human' : 'auto' }),
     acceptPatch: async () => 'save',
     beforeRequest: async ({ round }) => messages.get(round) ?? [],

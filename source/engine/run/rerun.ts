@@ -86,6 +86,13 @@ export function compareRuns(recorded: readonly EngineEvent[], now: readonly Engi
     if (show(x) !== show(y)) divergences.push({ step: `test run ${i + 1} (${(x ?? y)!.purpose})`, recorded: show(x), now: show(y) });
   }
 
+  // The developer's tests were written again, with the same outcome.
+  const added = (events: readonly EngineEvent[]) =>
+    pick(events, 'tests.added')
+      .map((e) => [...e.accepted.map((t) => `joined: ${t.nodeid}`), ...e.rejected.map((r) => `kept out: ${r.nodeid}`), ...e.removed.map((id) => `removed: ${id}`)].join('\n'))
+      .join('\n---\n');
+  if (added(recorded) !== added(now)) divergences.push({ step: "the developer's tests", recorded: added(recorded) || '(none)', now: added(now) || '(none)' });
+
   // The developer's messages went to the model again, at the same rounds.
   const said = (events: readonly EngineEvent[]) => pick(events, 'developer.message').map((m) => `round ${m.round}: ${m.text}`).join('\n');
   if (said(recorded) !== said(now)) divergences.push({ step: "the developer's messages", recorded: said(recorded) || '(none)', now: said(now) || '(none)' });

@@ -58,6 +58,7 @@ const shapes = {
   'thm.test': z.object({ phase: str, nodeid: str, outcome: str }),
   'thm.report': z.object({ report: thmReport }),
   'thm.approval': z.object({ proposed: strings, chosen: strings, by: str }),
+  'tests.added': z.object({ files: z.array(z.object({ path: str, content: str })), accepted: z.array(z.object({ nodeid: str, reached: bool, chain: strings })), rejected: z.array(z.object({ nodeid: str, reason: str })), removed: strings }),
   'tests.hidden': z.object({ hidden: strings, files: strings }),
   'index.ready': z.object({ files: num, parsed: num, ms: num }),
   'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional() }),

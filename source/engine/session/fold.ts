@@ -5,13 +5,17 @@ import type { EngineEvent, EventOf, RunResult } from '../events';
 import type { Message, ToolCall } from '../protocol/messages';
 import type { ApproveMode, ModelSettings } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
+import { mergeDeveloperTests } from '../thm/developer-tests';
 
 /** A session rebuilt from its events: what resume, show, the catalog and replay need. */
 export interface SessionState {
   start?: EventOf<'session.start'>;
   /** The model settings in force: the recorded ones, or the latest a resume chose. */
   settings?: Pick<ModelSettings, 'provider' | 'model' | 'baseUrl'>;
+  /** THM's report, with the developer's tests in it (tests.added). */
   thm?: ThmReport;
+  /** The test files the developer wrote or changed, as last written (a resume writes them again). */
+  developerFiles: { path: string; content: string }[];
   approval?: EventOf<'thm.approval'>;
   system?: string;
   messages: Message[];
@@ -44,6 +48,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     position: { ...START },
     tdd: { ...TDD_START },
     submissions: [],
+    developerFiles: [],
     testVersions: [],
     totals: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, costUsd: 0, rounds: 0 },
     interrupted: false,
@@ -82,6 +87,13 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
       case 'thm.report':
         state.thm = event.report;
         break;
+      case 'tests.added': {
+        if (state.thm) state.thm = mergeDeveloperTests(state.thm, event);
+        // A file that did not import was put back as it was: only the others are the developer's now.
+        const kept = event.files.filter((f) => !event.rejected.some((r) => r.nodeid === f.path));
+        state.developerFiles = [...state.developerFiles.filter((f) => !kept.some((k) => k.path === f.path)), ...kept];
+        break;
+      }
       case 'thm.approval':
         state.approval = event;
         break;

@@ -1,6 +1,6 @@
 import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
-import { approvalWords, capitalized, COMMAND_DECISIONS, hiddenWords, MESSAGE_SOURCES, modeName, money, overridden, pauseWords, phaseHeading, TEST_RUNS } from '../phrase-book';
+import { addedWords, approvalWords, capitalized, COMMAND_DECISIONS, hiddenWords, MESSAGE_SOURCES, modeName, money, overridden, pauseWords, phaseHeading, TEST_RUNS } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
@@ -54,6 +54,17 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         );
         break;
       }
+      case 'tests.added':
+        out.push(
+          [
+            `**${capitalized(addedWords(event))}.**`,
+            ...event.accepted.map((t) => `- joined: \`${t.nodeid}\``),
+            ...event.rejected.map((r) => `- kept out: \`${r.nodeid}\`: ${r.reason}`),
+            ...event.removed.map((id) => `- no longer counted: \`${id}\``),
+            ...event.files.map((f) => `\n\`${f.path}\`:\n\n${fence(clip(f.content, 80), 'python')}`),
+          ].join('\n'),
+        );
+        break;
       case 'tests.hidden':
         out.push(`${capitalized(hiddenWords(event.hidden.length))}.`);
         break;

@@ -333,6 +333,27 @@ function messageCard(items) {
   };
 }
 
+function developerTestsCard(items) {
+  const e = items[0].e;
+  const accepted = e.accepted || [];
+  const rejected = e.rejected || [];
+  const removed = e.removed || [];
+  const chain = (test) => ((test.chain || []).length ? h('ol', { class: 'chain', title: 'call chain from the test down to the target' }, test.chain.map((frame) => h('li', { title: frame }, clean(frameName(frame))))) : h('span', { class: 'muted' }, ' (never reaches the target)'));
+  return {
+    title: 'The developer wrote tests',
+    meta: [`${accepted.length} joined`, rejected.length ? `${rejected.length} kept out` : '', removed.length ? `${removed.length} no longer fail` : ''].filter(Boolean).join(' · '),
+    tone: 'human',
+    body: h(
+      'div',
+      null,
+      accepted.length ? h('ul', { class: 'choice' }, accepted.map((t) => h('li', { class: 'added' }, h('span', { class: 'mark' }, '+'), code(t.nodeid), chain(t)))) : h('p', { class: 'muted' }, 'None of them fails on the stub: none joins.'),
+      rejected.length ? h('ul', { class: 'choice' }, rejected.map((r) => h('li', { class: 'dropped' }, h('span', { class: 'mark' }, '✗'), code(r.nodeid), ' ', h('span', { class: 'muted' }, clean(r.reason))))) : null,
+      removed.length ? h('ul', { class: 'choice' }, removed.map((id) => h('li', { class: 'dropped' }, h('span', { class: 'mark' }, '−'), code(id), ' ', h('span', { class: 'muted' }, 'no longer fails')))) : null,
+      (e.files || []).map((f) => fold(f.path, lazy(() => textBlock(f.content, 'code')))),
+    ),
+  };
+}
+
 function stepCard(items) {
   const e = items[0].e;
   return { title: `Step mode: paused before ${e.before === 'model' ? `model call ${e.round}` : `the ${clean(e.name || 'tool')} call`}`, tone: 'human', compact: true };
@@ -450,6 +471,7 @@ const RENDERERS = {
   patch: patchCard,
   message: messageCard,
   step: stepCard,
+  'developer-tests': developerTestsCard,
   result: resultCard,
   note: noteCard,
   unknown: unknownCard,

@@ -20,6 +20,7 @@ const OWN_CARD = {
   'command.approval': 'command',
   'patch.decision': 'patch',
   'developer.message': 'message',
+  'tests.added': 'developer-tests',
   'step.pause': 'step',
   result: 'result',
   warning: 'note',
@@ -44,6 +45,7 @@ function isDecision(card, event) {
     case 'human-debugger':
     case 'patch':
     case 'message':
+    case 'developer-tests':
       return true;
     case 'unknown':
       return looksHuman(event);
