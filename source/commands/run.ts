@@ -53,7 +53,7 @@ export function messageFileOf(options: { messageFile?: string }): MessageFile | 
  * `--apply` was asked for, the run passed, and the patch was refused (the target's file changed in
  * the checkout since the run started): a script must not take the run for done. (README, exit codes.)
  */
-export const EXIT_NOT_APPLIED = 4;
+const EXIT_NOT_APPLIED = 4;
 
 /** What to type to go on with a session that was stopped (printed when Ctrl+C quits). */
 export function resumeHint(prepared: PreparedRun, sessionsDirGiven: boolean): string {
@@ -95,7 +95,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const sink = (event: EngineEvent) => {
     if (options.json) {
       // Deltas are many and small; the response event carries the full text.
-      if (event.type !== 'model.delta' && event.type !== 'debugger.output') process.stdout.write(`${printableJson(event)}\n`);
+      if (event.type !== 'model.delta' && event.type !== 'model.tool-delta' && event.type !== 'debugger.output') process.stdout.write(`${printableJson(event)}\n`);
       return;
     }
     progress?.onEvent(event);

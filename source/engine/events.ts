@@ -45,9 +45,12 @@ export interface RunResult {
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;
-  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number };
+  /** inputTokens counts every input token; cacheReadTokens and cacheWriteTokens are those of them read from and written to the prompt cache (absent in sessions recorded before tenet counted the cache). */
+  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   rounds: { pregen: number; rrwAttempts: number; total: number; tddSetup?: number; tddIterations?: number };
   costUsd: number;
+  /** What the prompt cache saved: the cost with every input token at the input price, less costUsd (absent in older sessions). */
+  cacheSavedUsd?: number;
   /** Some model calls had no known price (an unknown model): costUsd leaves them out. */
   costUnpriced?: boolean;
   /** The server sent no usage for some calls: their tokens are estimated with a tokenizer. */
@@ -86,6 +89,10 @@ export type EngineEvent =
   | { type: 'thm.start'; target: string; mode: 'stub' | 'blank'; fork: boolean; shards: number; testArgs: string[] }
   | { type: 'thm.phase'; phase: ThmPhase; tests?: number }
   | { type: 'thm.collected'; phase: ThmPhase; total: number }
+  /** While pytest collects (before thm.collected): test modules imported and tests found so far. */
+  | { type: 'thm.collecting'; phase: ThmPhase; files: number; tests: number }
+  /** The last few tests of a pass still running, and since when (epoch ms): what a full bar waits for. */
+  | { type: 'thm.running'; phase: ThmPhase; tests: { nodeid: string; since: number }[] }
   | { type: 'thm.test'; phase: ThmPhase; nodeid: string; outcome: string; reached: boolean; durationMs: number }
   | { type: 'thm.report'; report: ThmReport }
   /** `strategy`: the TDD strategy shows the agent none of the repository's tests. */
@@ -104,8 +111,11 @@ export type EngineEvent =
   /** The developer's message to the model, sent (marked as theirs) with the request of `round`. */
   | { type: 'developer.message'; text: string; round: number; via: MessageSource }
   | { type: 'model.delta'; text: string }
+  /** A tool call's arguments streaming in (see ToolDelta): for watching only, never saved (tool.call has them whole). */
+  | { type: 'model.tool-delta'; index: number; name: string; arguments: string }
   | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
-  | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; durationMs: number; model: string; stopReason: string }
+  /** `cacheSavedUsd`: what the prompt cache saved on this call (see RunResult); absent in older sessions. */
+  | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number; model: string; stopReason: string }
   | { type: 'tool.call'; id: string; name: string; arguments: string }
   /** Step mode held the agent before a model call (of `round`) or a tool call until the developer let it go on. */
   | { type: 'step.pause'; before: 'model' | 'tool'; round?: number; callId?: string; name?: string }

@@ -304,6 +304,11 @@ export class TuiController implements Pilot {
     return this.attachment.debugger.run(line, 'human');
   }
 
+  /** Ctrl+C in a takeover: SIGINT to what runs in the debugger session (pdb breaks in, a loop stops), not to tenet. */
+  interruptDebugger(): void {
+    if (this.state.takeover === 'active') this.attachment?.debugger.interrupt();
+  }
+
   /** Esc (in a takeover): hand the session back; the agent gets what the developer did. */
   handBack(): void {
     if (this.state.takeover === 'off') return;

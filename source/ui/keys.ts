@@ -10,13 +10,16 @@ export const KEYS = {
     ['↑ ↓', 'move'],
     ['Enter', 'start a session on the function', 'start'],
     ['Tab', 'switch stub / benchmark mode', 'stub/benchmark'],
-    ['Esc', 'quit'],
+    ['Esc', 'clear the search; quit when it is empty', 'clear/quit'],
   ],
   thm: [
     ['↑ ↓', 'move'],
+    ['PgUp PgDn', 'move a page', 'page'],
+    ['Home End', 'go to the first / last row', 'ends'],
     ['→ ←', 'expand / collapse a cluster', 'expand'],
+    ['/', 'filter clusters and tests by text (Enter keeps it, Esc clears it)', 'filter'],
     ['space', 'take a test in / out', 'toggle'],
-    ['+ -', 'change T (THM proposes again)', 'T'],
+    ['+ -', 'change T (THM proposes again; the tests you took in or out stay so)', 'T'],
     ['v', "view a test's source", 'source'],
     ['n', 'write a new test in $EDITOR (it joins if it fails on the stub)', 'new test'],
     ['e', "edit the highlighted test's file in $EDITOR", 'edit test'],
@@ -41,8 +44,10 @@ export const KEYS = {
     ['Esc', 'close'],
   ],
   takeover: [
-    ['Enter', 'send the line to the live session'],
-    ['Esc', 'hand the session back to the agent'],
+    ['Enter', 'send the line to the live session (a pasted block goes line by line)', 'send'],
+    ['↑ ↓', 'earlier lines you typed', 'history'],
+    ['Ctrl+C', 'interrupt the program being debugged (SIGINT), not tenet', 'interrupt'],
+    ['Esc', 'clear the line; on an empty line hand the session back to the agent', 'clear/hand back'],
   ],
   /** Step mode's pause before a model call or a tool call. */
   step: [
@@ -55,7 +60,14 @@ export const KEYS = {
     ['y', 'run it, this once'],
     ['a', 'allow every shell command this session'],
     ['e', 'deny it, with a reason you type'],
-    ['Esc', 'stop the agent'],
+    ['Esc', 'deny it (the agent goes on)'],
+    ['x', 'stop the agent and evaluate what it has (asks first)'],
+  ],
+  /** Every text field: the start screen's search, a denied command's reason, the pdb line. */
+  field: [
+    ['← → Ctrl+A Ctrl+E', 'move in the line; to its start / end'],
+    ['Ctrl+U Ctrl+W', 'delete to the start of the line / the word before the cursor'],
+    ['paste', 'pasted text goes in as typed; tabs become spaces'],
   ],
   result: [
     ['a', 'apply the patch to the checkout (asks first; twice if the run failed)', 'apply'],

@@ -45,6 +45,12 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   }, [finished, exit]);
 
   useKeys((input, key) => {
+    // The developer has the debugger: Ctrl+C is for the program it runs, as in any terminal.
+    if (key.ctrl && input === 'c' && takeover === 'active') {
+      controller.interruptDebugger();
+      controller.setNotice('Ctrl+C went to the program being debugged (SIGINT). Esc on an empty line hands the session back; then Ctrl+C twice quits.');
+      return;
+    }
     if (key.ctrl && input === 'c') {
       if (quitArmed) {
         onQuit();
@@ -62,8 +68,9 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
       if (input === '?' || key.escape) setHelp(false);
       return;
     }
+    // Active, the pdb line has the keys (Esc on an empty line hands back); requested, Esc withdraws the request.
     if (takeover === 'active' || takeover === 'requested') {
-      if (key.escape) controller.handBack();
+      if (key.escape && takeover === 'requested') controller.handBack();
       return;
     }
     if (prompt && prompt.kind !== 'approve-tests' && prompt.kind !== 'accept-patch') return; // the prompt has the keys
@@ -78,7 +85,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const noticeRow = screen !== 'agent' && state.notice ? 1 : 0;
   const rows = height - 1 - (banner ? 1 : 0) - noticeRow;
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
-  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'step', 'viewer', 'takeover', 'command', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />;
+  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'step', 'viewer', 'takeover', 'command', 'field', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />;
   return (
     <Box flexDirection="column">
       {banner ? (
@@ -105,6 +112,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           height={rows}
           allowAlways={() => controller.allowAlways()}
           onSend={(line) => void controller.send(line)}
+          onHandBack={() => controller.handBack()}
           onViewer={setViewerOpen}
           onMessage={(text) => controller.queueMessage(text)}
           queued={state.queued}

@@ -1,8 +1,10 @@
-import { diffLines } from 'diff';
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
+import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
 import { isFailure, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
+import { lineDiff, startingFunctionIn } from '../engine/session/page-diffs';
+import { expandTabs } from './components/line-editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
 
@@ -15,8 +17,13 @@ export type TranscriptItem =
   /** `edited`: the developer changed the model's arguments (`original`) before it ran with `args`. */
   | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number }; edited?: { original: string } }
   | { id: number; kind: 'tests'; purpose: 'validate' | 'evaluate' | 'agent'; outcomes: Record<string, string>; passed: number; total: number }
-  /** TDD: a revision of the agent's tests or of the code, with what changed (a line diff). */
-  | { id: number; kind: 'revision'; side: 'tests' | 'code'; iteration: number; diff: string; added: number; removed: number }
+  /**
+   * A submission of the code (every strategy) or of the agent's tests (TDD), as a line diff against
+   * what it replaced: the code's first against the function as the agent got it (the stub, or the
+   * blanked body), each later one against the one before. `diff`: every line, prefixed `+`, `-` or
+   * a space (`@@` lines between hunks of long code); `iteration`: the TDD test run it came in.
+   */
+  | { id: number; kind: 'revision'; side: 'tests' | 'code'; number: number; against: string; ok: boolean; iteration?: number; diff: string; added: number; removed: number }
   | { id: number; kind: 'phase'; text: string }
   | { id: number; kind: 'note'; text: string; tone: 'info' | 'warning' | 'human' };
 
@@ -25,7 +32,6 @@ export interface TddView {
   iteration: number;
   iterations: number;
   testFile?: { path: string; code: string; versions: number };
-  code?: string;
   /** The agent's tests' latest outcomes (its own run_tests). */
   outcomes: Record<string, string>;
   /** Which side each revision touched, by iteration (0: the tests written first). */
@@ -55,6 +61,10 @@ export interface ViewState {
     failing: number;
     /** When the run began (recorded time in a replay). */
     startedAt: number;
+    /** While pytest collects: test modules imported and tests found so far. */
+    collecting?: { files: number; tests: number };
+    /** The last tests of the pass still running, and since when: what a full bar waits for. */
+    running: { nodeid: string; since: number }[];
     report?: ThmReport;
     approval?: { proposed: string[]; chosen: string[]; by: string };
     /** The developer's tests so far: those that count (they are in `report`), and those kept out, with why. */
@@ -74,11 +84,20 @@ export interface ViewState {
     items: TranscriptItem[];
     /** The selected tests' latest outcomes (validation). */
     tests: Record<string, string>;
-    retry?: string;
+    /** The model call in flight: when it began, and how much it has streamed (text and tool arguments, in characters). */
+    call?: { since: number; chars: number };
+    /** Tool calls of the answer streaming in, by their place in it: the code grows on screen as it is written. */
+    streaming: { index: number; name: string; args: string }[];
+    /** A failed attempt of the call: why, which retry comes, and when. */
+    retry?: { reason: string; attempt: number; of: number; at: number };
     /** TDD strategies: the agent's test file, its latest outcomes, and what each iteration revised. */
     tdd?: TddView;
+    /** The function as the agent got it (from the task prompt), and its latest accepted submission, with how many there were. */
+    starting?: string;
+    code?: string;
+    submissions: number;
   };
-  totals: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number; toolCalls: number };
+  totals: UsageSums & { modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
   result?: RunResult;
   patch?: PatchDecision;
@@ -90,9 +109,9 @@ export interface ViewState {
 }
 
 export const initialView = (): ViewState => ({
-  thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0 },
-  agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {} },
-  totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, modelCalls: 0, toolCalls: 0 },
+  thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0, running: [] },
+  agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {}, streaming: [], submissions: 0 },
+  totals: { ...noUsage(), modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
   applied: 0,
@@ -111,26 +130,18 @@ function debuggerText(state: ViewState, lines: DebuggerLine[]): void {
   state.debugger = { ...state.debugger, lines: [...state.debugger.lines, ...lines].slice(-DEBUGGER_LINES) };
 }
 
-/** A compact line diff: changed lines with +/-, unchanged ones left out. */
-function lineDiff(before: string, after: string): { diff: string; added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  const lines: string[] = [];
-  for (const part of diffLines(before, after)) {
-    if (!part.added && !part.removed) continue;
-    const rows = part.value.replace(/\n$/, '').split('\n');
-    if (part.added) added += rows.length;
-    else removed += rows.length;
-    lines.push(...rows.map((row) => `${part.added ? '+' : '-'} ${row}`));
-  }
+/** Every line of a diff with its mark; between hunks (long code), their `@@` line. */
+function diffText(before: string, after: string): { diff: string; added: number; removed: number } {
+  const { hunks, added, removed } = lineDiff(before, after);
+  const lines = hunks.flatMap((h) => [...(hunks.length > 1 ? [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`] : []), ...h.lines]);
   return { diff: lines.join('\n'), added, removed };
 }
 
-function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string): void {
-  const tdd = state.agent.tdd!;
-  const { diff, added, removed } = lineDiff(before, after);
-  state.agent.tdd = { ...tdd, revisions: [...tdd.revisions, { iteration: tdd.iteration, side }] };
-  push(state, { kind: 'revision', side, iteration: tdd.iteration, diff, added, removed });
+/** A submission of the code or of the agent's tests becomes a revision item; TDD notes which side its iteration touched. */
+function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string, about: { number: number; against: string; ok: boolean }): void {
+  const tdd = state.agent.tdd;
+  if (tdd && about.ok) state.agent.tdd = { ...tdd, revisions: [...tdd.revisions, { iteration: tdd.iteration, side }] };
+  push(state, { kind: 'revision', side, ...about, ...(tdd ? { iteration: tdd.iteration } : {}), ...diffText(before, after) });
 }
 
 /** THM's proposal for a budget T, as the engine computes it. */
@@ -157,10 +168,18 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       state.thm = { ...state.thm, startedAt: now };
       break;
     case 'thm.phase':
-      state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now };
+      state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now, running: [] };
+      delete state.thm.collecting;
+      break;
+    case 'thm.collecting':
+      state.thm.collecting = { files: event.files, tests: event.tests };
       break;
     case 'thm.collected':
       if (event.phase === 'probe') state.thm.total = event.total;
+      delete state.thm.collecting;
+      break;
+    case 'thm.running':
+      state.thm.running = event.tests;
       break;
     case 'thm.test':
       state.thm.done++;
@@ -187,6 +206,9 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     }
     case 'agent.phase': {
+      // A new phase: no call of the previous one is still running (a cancelled call that stopped the agent).
+      state.agent.call = undefined;
+      state.agent.retry = undefined;
       state.agent.phase = event.phase;
       state.agent.phaseAt = now;
       if (event.phase === 'pregen') {
@@ -205,40 +227,58 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       if (heading) push(state, { kind: 'phase', text: heading });
       break;
     }
-    case 'tests.submission':
+    case 'tests.submission': {
+      const previous = state.agent.tdd?.testFile;
+      revise(state, 'tests', previous?.code ?? '', event.code, { number: (previous?.versions ?? 0) + 1, against: previous ? 'the previous tests' : 'nothing (a new file)', ok: event.ok });
       if (event.ok && state.agent.tdd) {
-        const previous = state.agent.tdd.testFile;
-        revise(state, 'tests', previous?.code ?? '', event.code);
         state.agent.tdd = { ...state.agent.tdd, testFile: { path: event.path ?? previous?.path ?? 'test_by_agent.py', code: event.code, versions: (previous?.versions ?? 0) + 1 } };
       }
       break;
-    case 'submission':
-      if (event.ok && state.agent.tdd) {
-        revise(state, 'code', state.agent.tdd.code ?? '', event.code);
-        state.agent.tdd = { ...state.agent.tdd, code: event.code };
-      }
+    }
+    case 'submission': {
+      const { code, starting } = state.agent;
+      const against = code !== undefined ? 'the previous submission' : starting === undefined ? 'nothing' : state.session?.mode === 'blank' ? 'the blanked function' : 'the stub';
+      state.agent.submissions++;
+      revise(state, 'code', code ?? starting ?? '', event.code, { number: state.agent.submissions, against, ok: event.ok });
+      // A rejected submission (a syntax error) stays out: the next one is compared with what is in place.
+      if (event.ok) state.agent.code = event.code;
       break;
+    }
     case 'developer.message':
       push(state, { kind: 'note', text: `You told the agent${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${event.text}`, tone: 'human' });
       break;
     case 'model.request':
+      state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
       state.agent.round = event.round;
       state.agent.live = '';
       state.agent.retry = undefined;
+      state.agent.streaming = [];
+      state.agent.call = { since: now, chars: 0 };
       break;
     case 'model.delta':
       state.agent.live += event.text;
+      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.text.length };
       break;
+    case 'model.tool-delta': {
+      const others = state.agent.streaming.filter((c) => c.index !== event.index);
+      const args = (state.agent.streaming.find((c) => c.index === event.index)?.args ?? '') + event.arguments;
+      state.agent.streaming = [...others, { index: event.index, name: event.name, args }].sort((a, b) => a.index - b.index);
+      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.arguments.length };
+      break;
+    }
     case 'model.retry':
+      // The attempt starts over: what it streamed is gone.
       state.agent.live = '';
-      state.agent.retry = `${event.reason}; retry ${event.attempt} of ${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s`;
+      state.agent.streaming = [];
+      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: 0 };
+      state.agent.retry = { reason: event.reason, attempt: event.attempt, of: event.maxAttempts - 1, at: now + event.delayMs };
       break;
     case 'model.response':
       state.agent.live = '';
       state.agent.retry = undefined;
-      state.totals.inputTokens += event.usage.inputTokens;
-      state.totals.outputTokens += event.usage.outputTokens;
-      state.totals.costUsd += event.costUsd;
+      state.agent.streaming = [];
+      state.agent.call = undefined;
+      addCall(state.totals, event);
       state.totals.modelCalls++;
       if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
       break;
@@ -264,7 +304,8 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? '(Pdb) ' : '$ '}${event.input}` }]);
       break;
     case 'debugger.output':
-      debuggerText(state, event.chunk.replace(/\r/g, '').split('\n').filter((l, i, all) => l || i < all.length - 1).map((text) => ({ who: 'output' as const, text })));
+      // Tabs as spaces: the pane counts columns, and pdb's `l` output is full of them.
+      debuggerText(state, expandTabs(event.chunk.replace(/\r/g, '')).split('\n').filter((l, i, all) => l || i < all.length - 1).map((text) => ({ who: 'output' as const, text })));
       break;
     case 'debugger.entry':
       state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
@@ -275,6 +316,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       push(state, { kind: 'note', text: event.message, tone: 'warning' });
       break;
     case 'error':
+      state.agent.call = undefined;
       state.warnings = [...state.warnings, event.message];
       push(state, { kind: 'note', text: `Error: ${event.message}`, tone: 'warning' });
       break;
@@ -294,6 +336,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       }
       break;
     case 'result':
+      state.agent.call = undefined;
       state.result = event;
       state.agent.phase = 'done';
       break;

@@ -7,7 +7,7 @@ import type { EngineEvent } from '../../source/engine/events';
 import { AnthropicModel } from '../../source/engine/model/anthropic-provider';
 import { createModel } from '../../source/engine/model/create-model';
 import { OpenAiModel } from '../../source/engine/model/openai-provider';
-import type { ModelRequest, RetryNotice } from '../../source/engine/model/types';
+import type { ModelRequest, RetryNotice, ToolDelta } from '../../source/engine/model/types';
 import { ProviderError } from '../../source/engine/model/types';
 import type { ToolContext } from '../../source/engine/tools/context';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
@@ -36,6 +36,22 @@ const settings = (server: FakeModelServer, base: string, more: { model?: string;
 /** A tool call whose arguments the cut turns stop half-way through. */
 const cartLookup = [{ name: 'search_class', arguments: { class_name: 'Cart' } }];
 
+
+/** A submission whose code streams in many pieces, as the real APIs send a long argument. */
+const submission = { name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } };
+
+/** What onToolDelta saw, per call: its name and its arguments pieces. */
+function toolDeltas() {
+  const seen = new Map<number, { name: string; pieces: string[] }>();
+  const onToolDelta = (d: ToolDelta) => {
+    const entry = seen.get(d.index) ?? { name: d.name, pieces: [] };
+    entry.name = d.name;
+    if (d.arguments) entry.pieces.push(d.arguments);
+    seen.set(d.index, entry);
+  };
+  return { seen, onToolDelta };
+}
+
 let server: FakeModelServer;
 afterEach(() => server?.close());
 
@@ -60,6 +76,16 @@ describe('OpenAI provider through the real SDK', () => {
       { role: 'tool', tool_call_id: 't1', content: 'Found 1 class' },
       { role: 'user', content: 'go on' },
     ]);
+  });
+
+  it("streams a tool call's arguments piece by piece as they come (the code grows on screen)", async () => {
+    server = await startFakeModelServer([{ say: 'Here it is.', calls: [submission] }]);
+    const { seen, onToolDelta } = toolDeltas();
+    const response = await new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request, { onToolDelta });
+    const streamed = seen.get(0)!;
+    expect(streamed.name).toBe('submit_implementation');
+    expect(streamed.pieces.length).toBeGreaterThan(3);
+    expect(streamed.pieces.join('')).toBe(response.toolCalls[0]!.arguments);
   });
 
   it('retries a 429 and a stream cut mid-way, reporting each retry', async () => {
@@ -148,13 +174,27 @@ describe('Anthropic provider through the real SDK', () => {
     const sent = server.requests[0]!;
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers.authorization ?? sent.headers['x-api-key']).toMatch(/sk-test-secret/);
-    expect(sent.body).toMatchObject({ model: 'test-model', system: 'be brief', stream: true, max_tokens: 256, temperature: 0 });
-    expect(sent.body.tools).toEqual([{ name: 'search_class', description: 'find a class', input_schema: request.tools[0]!.parameters }]);
+    // Prompt-cache breakpoints: the tools, the system prompt, the previous request's end (what this
+    // one reads) and this request's end (what the next one reads): four, Anthropic's maximum.
+    const mark = { cache_control: { type: 'ephemeral' } };
+    expect(sent.body).toMatchObject({ model: 'test-model', system: [{ type: 'text', text: 'be brief', ...mark }], stream: true, max_tokens: 256, temperature: 0 });
+    expect(sent.body.tools).toEqual([{ name: 'search_class', description: 'find a class', input_schema: request.tools[0]!.parameters, ...mark }]);
     expect(sent.body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+      { role: 'user', content: [{ type: 'text', text: 'hello', ...mark }] },
       { role: 'assistant', content: [{ type: 'text', text: 'looking' }, { type: 'tool_use', id: 't1', name: 'search_class', input: { class_name: 'Cart' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Found 1 class' }, { type: 'text', text: 'go on' }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Found 1 class' }, { type: 'text', text: 'go on', ...mark }] },
     ]);
+  });
+
+  it("streams a tool_use block's input piece by piece as it comes", async () => {
+    server = await startFakeModelServer([{ say: 'Here it is.', calls: [submission] }]);
+    const { seen, onToolDelta } = toolDeltas();
+    const response = await new AnthropicModel(settings(server, server.url)).complete(request, { onToolDelta });
+    // Block 0 is the text; the tool_use block is 1.
+    const streamed = seen.get(1)!;
+    expect(streamed.name).toBe('submit_implementation');
+    expect(streamed.pieces.length).toBeGreaterThan(3);
+    expect(streamed.pieces.join('')).toBe(response.toolCalls[0]!.arguments);
   });
 
   it('passes malformed tool-call JSON through, for the agent to report back', async () => {

@@ -131,6 +131,11 @@ describe.each(MODES)('THM on the shop fixture, benchmark mode (apply_discount bl
     expect(phase('original')).toHaveLength(fork ? 0 : 16);
     expect(phase('blank').map((e) => e.type === 'thm.test' && e.nodeid)).toEqual(fork ? ['tests/test_pricing.py::test_discount_from_a_subprocess'] : []);
     expect(run.events.find((e) => e.type === 'thm.collected')).toMatchObject({ phase: 'probe', total: fork ? 23 : 22 });
+    // While collecting, the files found so far; at the end of the pass, the last tests running, then none.
+    expect(run.events.find((e) => e.type === 'thm.collecting')).toMatchObject({ phase: 'probe', files: 1 });
+    const running = run.events.filter((e) => e.type === 'thm.running' && e.phase === 'probe');
+    expect(running.some((e) => e.type === 'thm.running' && e.tests.length > 0)).toBe(true);
+    expect(running.at(-1)).toMatchObject({ tests: [] });
     expect(run.report.fork).toBe(fork);
   });
 

@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AnthropicPromptCache, OpenAiPromptCache, TooManyBreakpoints, type CacheUsage } from './fake-prompt-cache';
 
 /**
  * A model server on 127.0.0.1 that speaks the OpenAI chat-completions and Anthropic messages wire
  * formats (streamed as server-sent events, or whole), playing scripted turns in order, so the real
- * SDK clients run unmodified against it. Every request is recorded for assertions.
+ * SDK clients run unmodified against it. Every request is recorded for assertions. Input tokens
+ * are counted from the request and its prompt cache works as each API's does (fake-prompt-cache.ts),
+ * reported in each API's own usage fields, unless a turn fixes its usage.
  */
 export interface FakeTurn {
   /** Text the assistant says. */
@@ -18,11 +21,12 @@ export interface FakeTurn {
   /** With `status`: the response headers (default: `retry-after-ms: 20`). */
   headers?: Record<string, string>;
   /**
-   * Stream part of the answer (the text, and half of the first call's arguments), then: `true`
+   * Stream part of the answer (the text, and the first piece of the first call's arguments), then: `true`
    * drops the connection; `'close'` ends the response cleanly but without the end marker ([DONE]
    * and finish_reason, or message_stop); `'stall'` goes silent with the connection open.
    */
   cut?: true | 'close' | 'stall';
+  /** Fixed token counts (no cache); without it the input is counted from the request, the output is 20. */
   usage?: { input: number; output: number };
   /** OpenAI: leave usage out of the stream even when asked for it (as some compatible servers do). */
   noUsage?: boolean;
@@ -30,12 +34,23 @@ export interface FakeTurn {
   delayMs?: number;
   /** Answer only once this settles: a test does something while the call is in flight, then lets it end. */
   hold?: Promise<unknown>;
+  /** Streamed: wait this long between two chunks (a slow model, whose code grows on screen). */
+  chunkDelayMs?: number;
 }
 
 export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** The body as it came over the wire. */
+  raw: string;
+  /** The usage the server answered with, in tenet's terms (input counts every input token); none for an error. */
+  usage?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+export interface FakeServerOptions {
+  /** false: a server without a prompt cache (no token is ever read from or written to one). Default true. */
+  cache?: boolean;
 }
 
 export interface FakeModelServer {
@@ -47,8 +62,33 @@ export interface FakeModelServer {
   close(): Promise<void>;
 }
 
-function sse(response: ServerResponse, data: unknown, event?: string): void {
-  response.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+/**
+ * A streamed answer: server-sent events written in order, each after `gapMs`, then the end (or the
+ * cut a turn asks for). Events are queued by the wire formats below and sent by `flush`.
+ */
+class EventStream {
+  private readonly queue: string[] = [];
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly gapMs = 0,
+  ) {}
+
+  sse(data: unknown, event?: string): void {
+    this.queue.push(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+  }
+
+  /** Sends what was queued, then ends the response cleanly or as `cut` asks. */
+  flush(cut?: FakeTurn['cut']): void {
+    const next = () => {
+      if (this.response.destroyed) return;
+      const frame = this.queue.shift();
+      if (frame === undefined) return cut ? cutOff(this.response, cut) : void this.response.end();
+      this.response.write(frame);
+      if (this.gapMs) setTimeout(next, this.gapMs);
+      else next();
+    };
+    next();
+  }
 }
 
 const argumentsText = (call: NonNullable<FakeTurn['calls']>[number]) => (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}));
@@ -58,11 +98,15 @@ function cutOff(response: ServerResponse, cut: FakeTurn['cut']): void {
   else if (cut !== 'stall') response.socket?.destroy();
 }
 
-const halves = (text: string) => [text.slice(0, Math.ceil(text.length / 2)), text.slice(Math.ceil(text.length / 2))].filter(Boolean);
+/** Text as the APIs stream it: pieces of a few tokens (16 characters here). */
+const pieces = (text: string, size = 16) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
-function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number): void {
+const DEFAULT_OUTPUT = 20;
+
+function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number, tokens: CacheUsage): void {
   const model = String(body.model);
-  const usage = { prompt_tokens: turn.usage?.input ?? 100, completion_tokens: turn.usage?.output ?? 20, total_tokens: (turn.usage?.input ?? 100) + (turn.usage?.output ?? 20) };
+  const output = turn.usage?.output ?? DEFAULT_OUTPUT;
+  const usage = { prompt_tokens: tokens.input, completion_tokens: output, total_tokens: tokens.input + output, prompt_tokens_details: { cached_tokens: tokens.read } };
   const calls = (turn.calls ?? []).map((c, i) => ({ id: `call_${counter}_${i}`, type: 'function', function: { name: c.name, arguments: argumentsText(c) } }));
   const finish = calls.length ? 'tool_calls' : 'stop';
   if (!body.stream) {
@@ -75,30 +119,32 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const stream = new EventStream(response, turn.chunkDelayMs);
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-    sse(response, { id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
+    stream.sse({ id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
   chunk({ role: 'assistant', content: '' });
-  for (const piece of halves(turn.say ?? '')) chunk({ content: piece });
-  if (turn.cut && !calls.length) return cutOff(response, turn.cut);
+  for (const piece of pieces(turn.say ?? '')) chunk({ content: piece });
+  if (turn.cut && !calls.length) return stream.flush(turn.cut);
   for (const [index, call] of calls.entries()) {
     chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
-    for (const piece of halves(call.function.arguments)) {
+    for (const piece of pieces(call.function.arguments)) {
       chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
-      if (turn.cut) return cutOff(response, turn.cut);
+      if (turn.cut) return stream.flush(turn.cut);
     }
   }
   chunk({}, finish);
   if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage && !turn.noUsage) {
-    sse(response, { id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
+    stream.sse({ id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
   }
-  sse(response, '[DONE]');
-  response.end();
+  stream.sse('[DONE]');
+  stream.flush();
 }
 
-function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number): void {
+function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number, tokens: CacheUsage): void {
   const model = String(body.model);
-  const input = turn.usage?.input ?? 100;
-  const output = turn.usage?.output ?? 20;
+  const output = turn.usage?.output ?? DEFAULT_OUTPUT;
+  // Anthropic's input_tokens leaves out what was read from or written to the cache.
+  const inputUsage = { input_tokens: tokens.input - tokens.read - tokens.written, cache_creation_input_tokens: tokens.written, cache_read_input_tokens: tokens.read };
   const tools = (turn.calls ?? []).map((c, i) => {
     let parsed: unknown = {};
     try {
@@ -114,37 +160,40 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     response.end(JSON.stringify({
       id: `msg_${counter}`, type: 'message', role: 'assistant', model,
       content: [...(turn.say ? [{ type: 'text', text: turn.say }] : []), ...tools.map((t) => ({ type: 'tool_use', id: t.id, name: t.name, input: t.input ?? {} }))],
-      stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: input, output_tokens: output },
+      stop_reason: stopReason, stop_sequence: null, usage: { ...inputUsage, output_tokens: output },
     }));
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  sse(response, { type: 'message_start', message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: input, output_tokens: 1 } } }, 'message_start');
+  const stream = new EventStream(response, turn.chunkDelayMs);
+  stream.sse({ type: 'message_start', message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage, output_tokens: 1 } } }, 'message_start');
   let index = 0;
   if (turn.say) {
-    sse(response, { type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
-    for (const piece of halves(turn.say)) sse(response, { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
-    if (turn.cut && !tools.length) return cutOff(response, turn.cut);
-    sse(response, { type: 'content_block_stop', index }, 'content_block_stop');
+    stream.sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
+    for (const piece of pieces(turn.say)) stream.sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
+    if (turn.cut && !tools.length) return stream.flush(turn.cut);
+    stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }
   for (const tool of tools) {
-    sse(response, { type: 'content_block_start', index, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } }, 'content_block_start');
-    for (const piece of halves(tool.raw)) {
-      sse(response, { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
-      if (turn.cut) return cutOff(response, turn.cut);
+    stream.sse({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } }, 'content_block_start');
+    for (const piece of pieces(tool.raw)) {
+      stream.sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
+      if (turn.cut) return stream.flush(turn.cut);
     }
-    sse(response, { type: 'content_block_stop', index }, 'content_block_stop');
+    stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }
-  sse(response, { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: output } }, 'message_delta');
-  sse(response, { type: 'message_stop' }, 'message_stop');
-  response.end();
+  // As the API does today, message_delta repeats the input counts (cumulative) with the final output count.
+  stream.sse({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { ...inputUsage, output_tokens: output } }, 'message_delta');
+  stream.sse({ type: 'message_stop' }, 'message_stop');
+  stream.flush();
 }
 
-export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModelServer> {
+export async function startFakeModelServer(turns: FakeTurn[], options: FakeServerOptions = {}): Promise<FakeModelServer> {
   const queue = [...turns];
   const requests: RecordedRequest[] = [];
+  const caches = { openAi: new OpenAiPromptCache(), anthropic: new AnthropicPromptCache() };
   let counter = 0;
   const server: Server = createServer((request, response) => {
     let raw = '';
@@ -152,7 +201,8 @@ export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModel
     request.on('data', (chunk: string) => (raw += chunk));
     request.on('end', () => {
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      requests.push({ path: request.url ?? '', headers: request.headers, body });
+      const recorded: RecordedRequest = { path: request.url ?? '', headers: request.headers, body, raw };
+      requests.push(recorded);
       const isOpenAi = request.url?.endsWith('/chat/completions');
       const isAnthropic = request.url?.endsWith('/messages');
       if (!isOpenAi && !isAnthropic) {
@@ -167,7 +217,17 @@ export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModel
         response.end(JSON.stringify(isOpenAi ? { error: { message, type: 'rate_limit_error', code: null } } : { type: 'error', error: { type: turn.status === 429 ? 'rate_limit_error' : 'api_error', message } }));
         return;
       }
-      const answer = () => (isOpenAi ? openAi : anthropic)(turn, body, response, counter);
+      let tokens: CacheUsage;
+      try {
+        tokens = (isOpenAi ? caches.openAi : caches.anthropic).use(body, options.cache !== false);
+      } catch (error) {
+        if (!(error instanceof TooManyBreakpoints)) throw error;
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: error.message } }));
+        return;
+      }
+      if (turn.usage) tokens = { input: turn.usage.input, read: 0, written: 0 };
+      if (!(isOpenAi && turn.noUsage)) recorded.usage = { input: tokens.input, output: turn.usage?.output ?? DEFAULT_OUTPUT, cacheRead: tokens.read, cacheWrite: tokens.written };
+      const answer = () => (isOpenAi ? openAi : anthropic)(turn, body, response, counter, tokens);
       if (turn.hold) void turn.hold.then(answer);
       else if (turn.delayMs) setTimeout(answer, turn.delayMs);
       else answer();

@@ -3,7 +3,7 @@ import type { ThmReport } from '../../source/engine/protocol/thm-report';
 
 export const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
-export const KEYS = { up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', space: ' ', tab: '\t', backspace: '\u007F' };
+export const KEYS = { pageUp: '\u001B[5~', pageDown: '\u001B[6~', home: '\u001B[H', end: '\u001B[F', ctrlC: '\u0003', up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', space: ' ', tab: '\t', backspace: '\u007F' };
 
 const test = (nodeid: string, chain: string[]) => ({
   nodeid, reached: chain.length > 0, chain, chainLines: chain.map(() => 1), depth: chain.length ? chain.length - 1 : null, caller: chain.length ? chain[chain.length - 2]! : null,
@@ -64,4 +64,53 @@ export function largeReport(clusters = 12, depth = 4): ThmReport {
     groups.push({ caller, tests, representative: tests[0]!, depth: depth });
   }
   return { ...base, target: 'pkg/algorithms/shortest_paths/generic.py::has_path', T: 3, failing, clusters: groups, selected: groups.slice(0, 3).map((g) => g.representative), counts: { ...base.counts, collected: 4000, passed: 4000 - failing.length, failing: failing.length, unreached: 0 } };
+}
+
+/**
+ * Waits until `check` holds (a frame shows what a key should have drawn), polling: on a loaded
+ * machine a fixed pause is sometimes too short. Throws with the last frame after `timeoutMs`.
+ */
+export async function until(check: () => boolean, describe: () => string = () => '', timeoutMs = 5000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out; the last frame:\n${describe()}`);
+    await tick(10);
+  }
+  // A frame is drawn before React runs the effects that subscribe the new components to keys:
+  // let them run (React schedules them with setImmediate), so the next key is not lost.
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  await tick(0);
+}
+
+/** Waits until the last frame contains `text` (or matches it). */
+export const frameShows = (lastFrame: () => string | undefined, text: string | RegExp, timeoutMs?: number) =>
+  until(() => (typeof text === 'string' ? (lastFrame() ?? '').includes(text) : text.test(lastFrame() ?? '')), () => lastFrame() ?? '', timeoutMs);
+
+/**
+ * THM's report on click-like suite: one cluster of `size` tests behind one caller (long ids in a
+ * deep folder), and a small second cluster.
+ */
+export function bigClusterReport(size = 236): ThmReport {
+  const base = sampleReport();
+  const id = (i: number) => `tests/integration/formatting/test_text_wrapping_behaviour.py::TestWrapText::test_wrap_text_case_${String(i).padStart(3, '0')}`;
+  const caller = 'src/click/formatting.py::HelpFormatter.write_text';
+  const tests = Array.from({ length: size }, (_, i) => id(i + 1));
+  const failing = tests.map((nodeid) => {
+    const chain = [nodeid, caller, 'src/click/formatting.py::wrap_text'];
+    return { ...base.failing[1]!, nodeid, chain, chainLines: chain.map(() => 1), depth: 2, caller };
+  });
+  const small = 'tests/test_basic.py::test_echo';
+  failing.push({ ...base.failing[0]!, nodeid: small, chain: [small, 'src/click/formatting.py::wrap_text'], chainLines: [1, 1], depth: 1, caller: small });
+  return {
+    ...base,
+    target: 'src/click/formatting.py::wrap_text',
+    T: 2,
+    failing,
+    clusters: [
+      { caller: small, tests: [small], representative: small, depth: 1 },
+      { caller, tests, representative: tests[0]!, depth: 2 },
+    ],
+    selected: [small, tests[0]!],
+    counts: { ...base.counts, collected: 2016, passed: 2016 - failing.length, failing: failing.length, unreached: 0 },
+  };
 }

@@ -8,7 +8,7 @@ import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
 import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
-import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
+import { frameShows, KEYS, sampleConfig, sampleReport, tick } from './helpers';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-ui-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -29,7 +29,7 @@ async function agentOn(controller: TuiController) {
   controller.dispatch(start);
   controller.dispatch({ type: 'thm.report', report: sampleReport() });
   const approved = controller.approveTests(sampleReport());
-  await tick(60);
+  await frameShows(ui.lastFrame, 'a accept');
   ui.stdin.write('a');
   await approved;
   controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'human', T: 2 });
@@ -48,7 +48,7 @@ describe('the live app', () => {
     await tick(60);
     expect(ui.lastFrame()).toContain('Looking at the callers.');
     expect(ui.lastFrame()).toContain('pre-generation · round 1/15');
-    controller.dispatch({ type: 'model.response', content: 'Looking at the callers.', toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }], usage: { inputTokens: 1000, outputTokens: 50 }, costUsd: 0.01, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
+    controller.dispatch({ type: 'model.response', content: 'Looking at the callers.', toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }], usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 0 }, costUsd: 0.01, cacheSavedUsd: 0.0216, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
     controller.dispatch({ type: 'tool.call', id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' });
     controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_method', ok: true, text: Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'), durationMs: 3 });
     controller.dispatch({ type: 'tests.run', purpose: 'validate', report: '', outcomes: { 't.py::test_direct': 'passed', 't.py::test_a': 'failed' }, passed: 1, total: 2 });
@@ -57,11 +57,12 @@ describe('the live app', () => {
     expect(frame).toContain('→ search_method method_name=g');
     expect(frame).toContain('✓ t.py::test_direct');
     expect(frame).toContain('✗ t.py::test_a failed');
-    expect(frame).toContain('tokens 1,000 in / 50 out · $0.0100 · 1 model calls · 1 tool calls');
+    // The footer: tokens with the share read from the prompt cache, calls, the cost and what the cache saved.
+    expect(frame).toContain('1,000 tokens in (80% from cache) / 50 out · 1 model calls · 1 tool calls · $0.0100 (caching saved');
     ui.unmount();
   });
 
-  it('asks before a shell command: y once, a always, e with a reason, Esc stops', async () => {
+  it('asks before a shell command: y once, a always, e with a reason, Esc denies, x stops after asking', async () => {
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);
     const once = controller.approveCommand('ls -la');
@@ -82,9 +83,15 @@ describe('the live app', () => {
     expect(ui.lastFrame()).toContain('Why not? not here');
     ui.stdin.write(KEYS.enter);
     expect(await denied).toEqual({ run: false, reason: 'not here' });
-    const stopped = controller.approveCommand('make');
+    const escaped = controller.approveCommand('make');
     await tick(60);
     ui.stdin.write(KEYS.escape);
+    expect(await escaped).toEqual({ run: false, reason: '' });
+    const stopped = controller.approveCommand('make');
+    await frameShows(ui.lastFrame, 'x stop the agent');
+    ui.stdin.write('x');
+    await frameShows(ui.lastFrame, 'Stop the agent and evaluate what it has? y/N');
+    ui.stdin.write('y');
     expect(await stopped).toEqual({ stop: true });
     const always = controller.approveCommand('pwd');
     await tick(60);
@@ -157,33 +164,28 @@ describe('the live app', () => {
     const ui = await agentOn(controller);
     let answered = false;
     const decision = controller.acceptPatch(result(true)).then((answer) => ((answered = true), answer));
-    await tick(60);
+    await frameShows(ui.lastFrame, 'a apply the patch');
     const frame = ui.lastFrame()!;
     expect(frame).toContain('PASS: 2/2 selected passed, 1/2 hidden passed');
     expect(frame).toContain('cost of a pass $0.0123');
     expect(frame).toContain('+    return 1');
     expect(frame).toContain('✗ t.py::test_b failed');
     ui.stdin.write('a');
-    await tick(60);
-    expect(ui.lastFrame()).toContain('Apply 2 changed lines to m.py? y/N');
+    await frameShows(ui.lastFrame, 'Apply 2 changed lines to m.py? y/N');
     ui.stdin.write('n');
-    await tick(60);
-    expect(ui.lastFrame()).not.toContain('Apply 2 changed lines');
+    await frameShows(ui.lastFrame, 'a apply the patch');
     ui.stdin.write('a');
-    await tick(60);
+    await frameShows(ui.lastFrame, 'Apply 2 changed lines');
     ui.stdin.write(KEYS.escape);
-    await tick(60);
+    await frameShows(ui.lastFrame, 'a apply the patch');
+    ui.stdin.write('a');
+    await frameShows(ui.lastFrame, 'Apply 2 changed lines');
     ui.stdin.write(KEYS.enter); // Enter is no: the default of the question
-    await tick(60);
+    await frameShows(ui.lastFrame, 'a apply the patch');
     expect(answered).toBe(false);
     expect(ui.lastFrame()).toContain('+    return 1');
     ui.stdin.write('a');
-    await tick(60);
-    ui.stdin.write(KEYS.enter);
-    await tick(60);
-    expect(answered).toBe(false);
-    ui.stdin.write('a');
-    await tick(60);
+    await frameShows(ui.lastFrame, 'Apply 2 changed lines');
     ui.stdin.write('y');
     expect(await decision).toBe('accept');
     ui.unmount();
@@ -194,17 +196,14 @@ describe('the live app', () => {
     const ui = await agentOn(controller);
     let answered = false;
     const decision = controller.acceptPatch(result(false)).then((answer) => ((answered = true), answer));
-    await tick(60);
-    expect(ui.lastFrame()).toContain('FAIL: 2/2 selected passed, 1/2 hidden passed (the budget was used up)');
+    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (the budget was used up)');
     ui.stdin.write('a');
-    await tick(60);
+    await frameShows(ui.lastFrame, 'Apply a patch that failed? y/N');
     expect(ui.lastFrame()).toContain('This patch did not pass the tests');
-    expect(ui.lastFrame()).toContain('Apply a patch that failed? y/N');
     ui.stdin.write('y');
-    await tick(60);
+    await frameShows(ui.lastFrame, 'Apply 2 changed lines to m.py? y/N');
     expect(answered).toBe(false);
     expect(ui.lastFrame()).toContain('FAIL: 2/2 selected passed, 1/2 hidden passed');
-    expect(ui.lastFrame()).toContain('Apply 2 changed lines to m.py? y/N');
     ui.stdin.write('y');
     expect(await decision).toBe('accept');
     ui.unmount();
@@ -253,7 +252,7 @@ describe('the live app', () => {
     await tick(80);
     ui.stdin.write(KEYS.escape); // closed
     await tick(80);
-    expect(ui.lastFrame()).toContain('tokens 0 in');
+    expect(ui.lastFrame()).toContain('0 tokens in');
     expect(signal.aborted).toBe(false);
     ui.unmount();
   });

@@ -8,7 +8,7 @@ import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
 import { StartScreen } from '../../source/ui/screens/start-screen';
 import { reduceAll } from '../../source/ui/view-state';
 import { ROOT } from '../helpers/fixtures';
-import { KEYS, tick } from './helpers';
+import { frameShows, KEYS, tick, until } from './helpers';
 
 const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
 
@@ -25,34 +25,27 @@ describe('replay', () => {
   it('steps, jumps and shows where the developer decided', async () => {
     const onBack = vi.fn();
     const { stdin, lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={onBack} autoplay={false} />);
-    await tick();
-    expect(lastFrame()).toContain(`replay demo · event 0/${demo.length} · ⏸ 1×`);
+    await frameShows(lastFrame, `replay demo · event 0/${demo.length} · ⏸ 1×`);
     stdin.write('n'); // the first tool call
-    await tick();
-    expect(lastFrame()).toContain('→ search_target_usage n=3');
+    await frameShows(lastFrame, '→ search_target_usage n=3');
     stdin.write('t'); // the first test run
-    await tick();
-    expect(lastFrame()).toContain('selected tests: 2/3 passed');
+    await frameShows(lastFrame, 'selected tests: 2/3 passed');
     stdin.write('r'); // the refinement stage
-    await tick();
-    expect(lastFrame()).toContain('Refinement attempt 1/5: failure identification');
+    await frameShows(lastFrame, 'Refinement attempt 1/5: failure identification');
     stdin.write(KEYS.left);
-    await tick();
-    expect(lastFrame()).toMatch(/event \d+\/\d+ · ⏸/);
+    await frameShows(lastFrame, /event \d+\/\d+ · ⏸/);
     stdin.write('+');
-    await tick();
-    expect(lastFrame()).toContain('2×');
+    await frameShows(lastFrame, '2×');
     stdin.write('q');
-    expect(onBack).toHaveBeenCalled();
+    await until(() => onBack.mock.calls.length > 0);
   });
 
   it('+ and - from a --speed not in the list go to the nearest faster / slower one', async () => {
     expect([stepSpeed(3, 1), stepSpeed(3, -1), stepSpeed(0.5, -1), stepSpeed(Infinity, 1)]).toEqual([4, 2, 0.5, Infinity]);
     const { stdin, lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} autoplay={false} initialSpeed={3} />);
-    await tick(80);
+    await frameShows(lastFrame, '⏸ 3×');
     stdin.write('+');
-    await tick(80);
-    expect(lastFrame()).toContain('⏸ 4×');
+    await frameShows(lastFrame, '⏸ 4×');
   });
 
   it('r stops at every stage of a TDD session, not only at refinement attempts', () => {
@@ -109,21 +102,15 @@ describe('start screen', () => {
   it('searches the functions, switches the mode, and starts with the choice', async () => {
     const onStart = vi.fn();
     const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::parse', 'a.py::render', 'b.py::Parser.parse_line']} modelLabel="gpt-test (OpenAI)" onStart={onStart} />);
-    await tick();
+    await frameShows(lastFrame, '3 of 3 functions');
     expect(lastFrame()).toContain('model: gpt-test (OpenAI)');
-    for (const char of 'parse') {
-      stdin.write(char);
-      await tick(5);
-    }
-    await tick();
-    expect(lastFrame()).toContain('2 of 3 functions');
+    for (const char of 'parse') stdin.write(char);
+    await frameShows(lastFrame, '2 of 3 functions');
     stdin.write(KEYS.down);
-    await tick();
     stdin.write(KEYS.tab);
-    await tick();
-    expect(lastFrame()).toContain('mode: benchmark');
+    await frameShows(lastFrame, 'mode: benchmark');
     stdin.write(KEYS.enter);
-    await tick();
+    await until(() => onStart.mock.calls.length > 0);
     expect(onStart).toHaveBeenCalledWith({ target: 'b.py::Parser.parse_line', blank: true });
     // Its last frame is an empty one: the picker does not stay above the next screen.
     expect(lastFrame()).toBe('');
@@ -157,15 +144,12 @@ describe('start screen', () => {
   it('is up before the function list, which comes in when the index is ready; an index failure is shown', async () => {
     let finish!: (list: string[]) => void;
     const { lastFrame } = render(<StartScreen repo="/r" functions={() => new Promise((resolve) => (finish = resolve))} modelLabel="m" onStart={() => undefined} />);
-    await tick();
-    expect(lastFrame()).toContain('indexing the repository…');
+    await frameShows(lastFrame, 'indexing the repository…');
     finish(['a.py::f', 'a.py::g']);
-    await tick();
-    expect(lastFrame()).toContain('2 of 2 functions');
+    await frameShows(lastFrame, '2 of 2 functions');
     expect(lastFrame()).toContain('a.py::g');
 
     const failed = render(<StartScreen repo="/r" functions={() => Promise.reject(new Error('no Python files under /r'))} modelLabel="m" onStart={() => undefined} />);
-    await tick();
-    expect(failed.lastFrame()).toContain("Cannot list the repository's functions: no Python files under /r");
+    await frameShows(failed.lastFrame, "Cannot list the repository's functions: no Python files under /r");
   });
 });

@@ -60,13 +60,16 @@ describe('m: a message to the agent', () => {
     ui.unmount();
   });
 
-  it('Esc closes the box without sending; a question of the engine takes the keys and the box comes back with the draft', async () => {
+  it('Esc takes back the text, then closes the box, sending nothing; a question of the engine takes the keys and the box comes back with the draft', async () => {
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);
     ui.stdin.write('m');
     await until(ui, 'Message to the agent');
     await type(ui, 'not this');
-    ui.stdin.write(KEYS.escape);
+    ui.stdin.write(KEYS.escape); // takes back the text
+    await until(ui, 'not this', true);
+    expect(ui.lastFrame()).toContain('Message to the agent');
+    ui.stdin.write(KEYS.escape); // then the box
     await until(ui, 'Message to the agent', true);
     expect(ui.lastFrame()).not.toContain('Message to the agent');
     expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([]);

@@ -41,8 +41,9 @@ describe('TDD sessions in the TUI', () => {
       ],
     });
     const revision = view.agent.items.filter((i) => i.kind === 'revision').at(-1);
-    expect(revision).toMatchObject({ side: 'tests', iteration: 2, added: 4, removed: 1 });
-    expect(revision?.kind === 'revision' && revision.diff.split('\n')).toEqual(['-     assert f(1) == 2', '+     assert f(1) == 1', '+ ', '+ def test_zero():', '+     assert f(0) == 0']);
+    expect(revision).toMatchObject({ side: 'tests', iteration: 2, number: 2, against: 'the previous tests', added: 4, removed: 1 });
+    // Every line, the unchanged ones too: short code is shown whole.
+    expect(revision?.kind === 'revision' && revision.diff.split('\n')).toEqual([' from m import f', ' ', ' def test_one():', '-    assert f(1) == 2', '+    assert f(1) == 1', '+', '+def test_zero():', '+    assert f(0) == 0']);
   });
 
   it('shows the phase, the test file panel with its revision track, and the diff of the latest revision', async () => {
@@ -54,7 +55,7 @@ describe('TDD sessions in the TUI', () => {
     expect(frame).toContain('co-refinement · test run 2/10 · round 3');
     expect(frame).toContain('generated tests tests/test_by_agent.py · version 2 · 8 lines · revisions first:T 1:C 2:T');
     expect(frame).toContain('✓ tests/test_by_agent.py::test_zero');
-    expect(frame).toContain('✎ tests revised (test run 2 · +4 −1)');
+    expect(frame).toContain('✎ tests, version 2 (test run 2 · against the previous tests · +4 −1)');
     ui.unmount();
   });
 

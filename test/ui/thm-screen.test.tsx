@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { ThmScreen } from '../../source/ui/screens/thm-screen';
 import { initialView, reduceAll, reduceView } from '../../source/ui/view-state';
-import { KEYS, sampleReport, tick } from './helpers';
+import { frameShows, KEYS, sampleReport, tick, until } from './helpers';
 
 const approval = () => {
   const resolve = vi.fn();
@@ -29,51 +29,46 @@ describe('ThmScreen', () => {
     expect(frame).toMatch(/▸ m\.py::g · 2 tests · depth 2 ★/);
     expect(frame).toContain('Failing without reaching the target (1)');
     expect(frame).toContain('t.py::test_direct → m.py::f');
-    expect(frame).toContain('Enter approve the selection');
+    expect(frame).toContain('Enter approve');
   });
 
   it('an override: expand, take a test in and another out, approve with Enter', async () => {
     const { prompt, resolve } = approval();
     const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
-    await tick();
+    await frameShows(lastFrame, 'Selected');
     stdin.write(KEYS.down); // test_direct's test row
     await tick();
     stdin.write(KEYS.down); // cluster m.py::g
     await tick();
     stdin.write(KEYS.right); // expand it
-    await tick();
-    expect(lastFrame()).toContain('t.py::test_b depth 3');
+    await frameShows(lastFrame, 't.py::test_b depth 3');
     stdin.write(KEYS.down);
     await tick();
     stdin.write(KEYS.down); // test_b
-    await tick();
-    expect(lastFrame()).toContain('t.py::test_b → m.py::h → m.py::g → m.py::f');
+    await frameShows(lastFrame, 't.py::test_b → m.py::h → m.py::g → m.py::f');
     stdin.write(KEYS.space); // in
     await tick();
     stdin.write(KEYS.up);
     await tick();
     stdin.write(KEYS.space); // test_a out
-    await tick();
-    expect(lastFrame()).toContain('changed from the proposal');
+    await frameShows(lastFrame, 'changed from the proposal');
     stdin.write(KEYS.enter);
-    await tick();
+    await until(() => resolve.mock.calls.length > 0);
     expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_b'], by: 'human', T: 2 });
   });
 
   it('+ and - change T and propose again; a accepts the proposal as it is', async () => {
     const { prompt, resolve } = approval();
     const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
-    await tick();
+    await frameShows(lastFrame, 'Selected');
     stdin.write('+');
-    await tick();
-    expect(lastFrame()).toContain('Selected 3 (T=3)');
+    await frameShows(lastFrame, 'Selected 3 (T=3)');
     stdin.write('-');
     await tick();
     stdin.write('-');
-    await tick();
-    expect(lastFrame()).toContain('Selected 1 (T=1)');
+    await frameShows(lastFrame, 'Selected 1 (T=1)');
     stdin.write('a');
-    await tick();
+    await until(() => resolve.mock.calls.length > 0);
     expect(resolve).toHaveBeenCalledWith({ chosen: ['t.py::test_direct', 't.py::test_a'], by: 'human', T: 2 });
   });
 
@@ -81,13 +76,11 @@ describe('ThmScreen', () => {
     const { prompt } = approval();
     const sourceOf = vi.fn(async (nodeid: string) => `def ${nodeid.split('::')[1]}():\n    assert f(1) == 2`);
     const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} sourceOf={sourceOf} />);
-    await tick();
+    await frameShows(lastFrame, 'Selected');
     stdin.write('v');
-    await tick(60);
-    expect(lastFrame()).toContain('def test_direct():');
+    await frameShows(lastFrame, 'def test_direct():');
     stdin.write(KEYS.escape);
-    await tick();
-    expect(lastFrame()).toContain('Selected 2');
+    await frameShows(lastFrame, 'Selected 2');
   });
 
   it('still works in a small terminal', () => {
@@ -105,6 +98,35 @@ describe('ThmScreen', () => {
     expect(tall).toContain('E   NotImplementedError');
     const short = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={14} />).lastFrame()!;
     expect(short).not.toContain('how it fails');
+  });
+
+  it('while the suite is collected, the files and tests found so far', async () => {
+    let view = reduceView(initialView(), { type: 'thm.phase', phase: 'probe' }, Date.now());
+    view = reduceView(view, { type: 'thm.collecting', phase: 'probe', files: 12, tests: 340 });
+    const { lastFrame, unmount } = render(<ThmScreen view={view} width={100} height={30} />);
+    await frameShows(lastFrame, 'collecting the tests: 12 files, 340 tests so far');
+    unmount();
+    view = reduceView(view, { type: 'thm.collected', phase: 'probe', total: 400 });
+    expect(render(<ThmScreen view={view} width={100} height={30} />).lastFrame()).toContain('0/400 tests · 0 failing');
+  });
+
+  it('when the bar is full but a few tests still run, names them and how long they have run', async () => {
+    const now = Date.now();
+    let view = reduceView(initialView(), { type: 'thm.phase', phase: 'probe' }, now - 60_000);
+    view = reduceView(view, { type: 'thm.collected', phase: 'probe', total: 3 });
+    view = reduceView(view, { type: 'thm.test', phase: 'probe', nodeid: 't.py::fast', outcome: 'passed', reached: false, durationMs: 1 });
+    view = reduceView(view, { type: 'thm.running', phase: 'probe', tests: [{ nodeid: 'tests/test_io.py::test_waits_for_a_socket', since: now - 3_000 }, { nodeid: 'tests/test_io.py::test_slow_pipe', since: now - 41_000 }] });
+    const { lastFrame, unmount } = render(<ThmScreen view={view} width={100} height={30} />);
+    await frameShows(lastFrame, 'still running:');
+    const rows = lastFrame()!.split('\n');
+    const at = rows.findIndex((r) => r.includes('still running:'));
+    // Longest first, each with its time; the time moves on without events.
+    expect(rows[at + 1]).toMatch(/tests\/test_io\.py::test_slow_pipe · 4[12] s/);
+    expect(rows[at + 2]).toMatch(/test_waits_for_a_socket · [34] s/);
+    await frameShows(lastFrame, /test_waits_for_a_socket · [56] s/, 4000);
+    unmount();
+    view = reduceView(view, { type: 'thm.running', phase: 'probe', tests: [] });
+    expect(render(<ThmScreen view={view} width={100} height={30} />).lastFrame()).not.toContain('still running');
   });
 
   it('the elapsed time ticks while the suite is collected, though no event comes', async () => {
@@ -132,10 +154,9 @@ describe('ThmScreen', () => {
   it('changing T proposes again and is not an override; only taking tests in or out is', async () => {
     const { prompt, resolve } = approval();
     const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
-    await tick(80);
+    await frameShows(lastFrame, 'Selected');
     stdin.write('+');
-    await tick(80);
-    expect(lastFrame()).toContain('Selected 3 (T=3)');
+    await frameShows(lastFrame, 'Selected 3 (T=3)');
     expect(lastFrame()).not.toContain('changed from the proposal');
     stdin.write(KEYS.enter);
     await tick(80);
@@ -155,15 +176,12 @@ describe('ThmScreen', () => {
     report.counts = { ...report.counts, failing: 5, unreached: 2 };
     const prompt = { kind: 'approve-tests' as const, report, resolve: vi.fn() };
     const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);
-    await tick();
+    await frameShows(lastFrame, 'Selected');
     expect(lastFrame()).toContain('Failing without reaching the target (2)');
     expect(lastFrame()).toMatch(/t\.py::test_subprocess not reached/);
     expect(lastFrame()).toMatch(/t\.py::test_cached fails through db/);
-    for (let i = 0; i < 5; i++) {
-      stdin.write(KEYS.down);
-      await tick();
-    }
-    expect(lastFrame()).toMatch(/❯\s+t\.py::test_cached/);
+    for (let i = 0; i < 5; i++) stdin.write(KEYS.down);
+    await frameShows(lastFrame, /❯\s+t\.py::test_cached/);
     expect(lastFrame()).toContain('t.py::test_cached fails through:');
     expect(lastFrame()).toContain('conftest.py::db, a wider-scoped fixture, called the target in an earlier test');
   });

@@ -34,6 +34,17 @@ describe('a secret streamed in pieces', () => {
   });
 });
 
+describe('streamed tool arguments', () => {
+  it('are watched, not saved: the tool.call event has them whole', () => {
+    const recorder = SessionRecorder.open(scratch, 'tool-deltas', {});
+    recorder.record({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '{"code": "def f' });
+    recorder.record({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '():\n    pass\n"}' });
+    recorder.record({ type: 'tool.call', id: 'c1', name: 'submit_implementation', arguments: '{"code": "def f():\n    pass\n"}' });
+    recorder.close();
+    expect(loadEvents(join(scratch, 'tool-deltas', 'events.jsonl')).events.map((e) => e.type)).toEqual(['tool.call']);
+  });
+});
+
 describe('safeCut', () => {
   const { safeCut } = secretRedactor({ A_TOKEN: 'abcdef123', B_TOKEN: 'f123xyz789' });
   it.each([

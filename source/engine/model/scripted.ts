@@ -16,7 +16,6 @@ export const scriptSchema = z.object({
 });
 
 export type Script = z.infer<typeof scriptSchema>;
-export type ScriptedTurn = z.infer<typeof turnSchema>;
 
 export function loadScript(file: string): Script {
   let data: unknown;
@@ -30,8 +29,11 @@ export function loadScript(file: string): Script {
   return parsed.data;
 }
 
+/** Characters of a tool call's arguments per streamed piece (a few tokens, as the APIs send). */
+const ARGUMENT_PIECE = 24;
+
 /** A rough token count (4 characters a token) for models that report none. */
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 
@@ -74,6 +76,16 @@ export class ScriptedModel implements Model {
       name: call.name,
       arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
     }));
+    // The arguments stream too, as a provider's do: a submission's code grows on screen.
+    for (const [index, call] of toolCalls.entries()) {
+      if (!options.onToolDelta) break;
+      options.onToolDelta({ index, name: call.name, arguments: '' });
+      for (let at = 0; at < call.arguments.length; at += ARGUMENT_PIECE) {
+        if (options.signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+        options.onToolDelta({ index, name: call.name, arguments: call.arguments.slice(at, at + ARGUMENT_PIECE) });
+        if (this.streamDelayMs) await new Promise((r) => setTimeout(r, this.streamDelayMs));
+      }
+    }
     const prompt = request.system + JSON.stringify(request.messages) + JSON.stringify(request.tools);
     return {
       content: turn.say,

@@ -25,10 +25,21 @@ export interface RetryNotice {
   delayMs: number;
 }
 
+export interface ToolDelta {
+  index: number;
+  name: string;
+  arguments: string;
+}
+
 export interface CallOptions {
   signal?: AbortSignal;
   /** Text as it streams in. */
   onDelta?: (text: string) => void;
+  /**
+   * A tool call's arguments as they stream in (the UI shows the code growing): the call's place in
+   * the answer, its name, and the next piece of its JSON (empty when the call has just begun).
+   */
+  onToolDelta?: (delta: ToolDelta) => void;
   /** A failed attempt that will be retried (429, 5xx, timeout, a stream cut). */
   onRetry?: (notice: RetryNotice) => void;
 }

@@ -1,5 +1,6 @@
 import { structuredPatch } from 'diff';
 import type { EngineEvent } from '../events';
+import type { Message } from '../protocol/messages';
 
 /**
  * What the session page shows for each submission: a line diff against what the agent replaced.
@@ -18,7 +19,8 @@ export interface SubmissionDiff {
 /** Short code is shown whole (every line in context); past this many lines, 4 lines around each change. */
 const WHOLE_BELOW = 80;
 
-function lineDiff(before: string, after: string): Pick<SubmissionDiff, 'added' | 'removed' | 'hunks'> {
+/** A line diff of two versions of some code, whole when short (the TUI's transcript shows it too). */
+export function lineDiff(before: string, after: string): Pick<SubmissionDiff, 'added' | 'removed' | 'hunks'> {
   const lines = Math.max(before.split('\n').length, after.split('\n').length);
   const patch = structuredPatch('before', 'after', before, after, '', '', { context: lines <= WHOLE_BELOW ? WHOLE_BELOW : 4 });
   let added = 0;
@@ -61,15 +63,23 @@ export function functionIn(moduleText: string, name: string): string | undefined
  */
 export function startingFunction(events: readonly EngineEvent[]): string | undefined {
   const start = events.find((e) => e.type === 'session.start');
-  const name = start?.type === 'session.start' ? start.target.split('::').at(-1)!.split('.').at(-1)! : undefined;
+  const target = start?.type === 'session.start' ? start.target : undefined;
   for (const event of events) {
     if (event.type !== 'model.request') continue;
-    for (const message of event.newMessages ?? []) {
-      if (message.role !== 'user' || !message.content.includes('Signature and docstring')) continue;
-      const blocks = [...message.content.matchAll(CODE_BLOCK)].map((m) => m[1]!);
-      const inModule = name && blocks[1] !== undefined ? functionIn(blocks[1], name) : undefined;
-      return inModule ?? blocks[0];
-    }
+    const found = startingFunctionIn(target, event.newMessages ?? []);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The same, from the messages of one request: undefined when none is the task prompt. */
+export function startingFunctionIn(target: string | undefined, messages: readonly Message[]): string | undefined {
+  const name = target?.split('::').at(-1)!.split('.').at(-1);
+  for (const message of messages) {
+    if (message.role !== 'user' || !message.content.includes('Signature and docstring')) continue;
+    const blocks = [...message.content.matchAll(CODE_BLOCK)].map((m) => m[1]!);
+    const inModule = name && blocks[1] !== undefined ? functionIn(blocks[1], name) : undefined;
+    return inModule ?? blocks[0];
   }
   return undefined;
 }

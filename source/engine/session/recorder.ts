@@ -61,6 +61,8 @@ export class SessionRecorder {
 
   record(event: EngineEvent): void {
     if (this.closed) return;
+    // Streaming tool arguments are for watching: the tool.call event records them whole.
+    if (event.type === 'model.tool-delta') return;
     if (event.type === 'model.delta' || event.type === 'debugger.output') {
       const whole = this.chunks.push(event);
       if (whole) this.log.append(whole);

@@ -1,6 +1,6 @@
 import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
-import { addedWords, approvalWords, capitalized, COMMAND_DECISIONS, hiddenWords, MESSAGE_SOURCES, modeName, money, overridden, pauseWords, phaseHeading, TEST_RUNS } from '../phrase-book';
+import { addedWords, approvalWords, capitalized, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
@@ -77,7 +77,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`**The developer** wrote to the model (with request ${event.round}${MESSAGE_SOURCES[event.via] ? `, ${MESSAGE_SOURCES[event.via]}` : ''}):\n\n${quote(event.text)}`);
         break;
       case 'model.response':
-        out.push(`**Model** (${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out${event.costUsd ? `, ${money(event.costUsd)}` : ''})${event.content ? `\n\n${quote(event.content)}` : ''}`);
+        out.push(`**Model** · ${tokensInOut(event.usage)}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}${event.content ? `\n\n${quote(event.content)}` : ''}`);
         break;
       case 'model.retry':
         out.push(`_The model call failed (${event.reason}); retried._`);
@@ -119,7 +119,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(
           `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason})\n\n` +
             `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
-            `- ${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; ${money(event.costUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
+            `- ${tokensInOut(event.usage)}; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
             (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
             (event.failure ? describeFailure(event.failure).map((line) => `\n- ${line}`).join('') : '') +
             (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),

@@ -17,6 +17,7 @@ export interface Seg {
 /** One terminal row: a run of text, or several runs side by side. */
 export type Line = Seg | Seg[];
 
+/** A row's text without its styles. */
 export const lineText = (line: Line): string => (Array.isArray(line) ? line.map((s) => s.text).join('') : line.text);
 
 /** Word-wraps `text` to rows of at most `width` characters (words longer than a row are cut). */
@@ -54,6 +55,17 @@ export function hardWrap(text: string, width: number): string[] {
 
 /** `…tail` when `text` is wider than `width`: the end of a node id says the most. */
 export const shortStart = (text: string, width: number) => (text.length > width ? `…${text.slice(text.length - Math.max(1, width) + 1)}` : text);
+
+/**
+ * `head…tail` when `text` is wider than `width`: a test id keeps its file and its name, the ends
+ * that say which test it is (the tail gets the larger part).
+ */
+export function shortMiddle(text: string, width: number): string {
+  if (text.length <= width) return text;
+  const room = Math.max(2, width) - 1;
+  const head = Math.floor(room * 0.4);
+  return `${text.slice(0, head)}…${text.slice(text.length - (room - head))}`;
+}
 
 /** `head…` when `text` is wider than `width`. */
 export const shortEnd = (text: string, width: number) => (text.length > width ? `${text.slice(0, Math.max(1, width) - 1)}…` : text);

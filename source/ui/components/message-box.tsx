@@ -1,6 +1,5 @@
-import { TextInput } from '@inkjs/ui';
 import { Box, Text } from 'ink';
-import { useKeys } from './use-keys';
+import { FieldText, useLineEditor } from './text-field';
 
 export interface MessageBoxProps {
   /** What the message is for, e.g. "goes with the agent's next model call". */
@@ -8,7 +7,7 @@ export interface MessageBoxProps {
   width: number;
   /** Enter: the text as typed (the box closes; an empty one sends nothing). */
   onSend(text: string): void;
-  /** Esc: closed without sending. */
+  /** Esc on an empty field: closed without sending. */
   onCancel(): void;
   /** The text so far: a box that had to give way to a question opens again with it. */
   draft?: string;
@@ -19,24 +18,35 @@ export interface MessageBoxProps {
 export const MESSAGE_BOX_ROWS = 5;
 
 /**
- * A line the developer writes to the agent. The field is @inkjs/ui's TextInput (pastes, cursor
- * movement); the box owns Esc, and the screen that opens it gives it every other key.
+ * A line the developer writes to the agent, in tenet's line editor (pastes, cursor keys, Ctrl+A/E/U/W).
+ * Esc takes back the text typed, then the box, as every field of the TUI does. The screen that
+ * opens it gives it the keys.
  */
 export function MessageBox({ title, width, onSend, onCancel, draft = '', onDraft }: MessageBoxProps) {
-  useKeys((_char, key) => {
-    if (key.escape) onCancel();
+  const field = useLineEditor({
+    active: true,
+    newlines: 'single',
+    initial: draft,
+    onSubmit: (line) => onSend(line),
+    ...(onDraft ? { onChange: onDraft } : {}),
+    intercept: (_input, key, empty) => {
+      if (!key.escape) return false;
+      if (empty) onCancel();
+      else field.clear();
+      return true;
+    },
   });
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="green" paddingX={1} width={width}>
       <Text bold wrap="truncate">
         Message to the agent <Text dimColor>({title})</Text>
       </Text>
-      <Box>
+      <Text wrap="truncate">
         <Text color="green">› </Text>
-        <TextInput placeholder="type, then Enter" defaultValue={draft} {...(onDraft ? { onChange: onDraft } : {})} onSubmit={(text) => onSend(text)} />
-      </Box>
+        <FieldText state={field.state} width={width - 6} />
+      </Text>
       <Text dimColor wrap="truncate">
-        Enter sends · Esc cancels
+        Enter sends · Esc clears, then closes
       </Text>
     </Box>
   );

@@ -1,5 +1,5 @@
 import { Lines } from './line-view';
-import { cap, shortStart, type Line } from './lines';
+import { cap, shortMiddle, type Line } from './lines';
 
 export interface GridOptions {
   /** At most this many rows; past it the failing tests come first and a last row counts the rest. */
@@ -18,7 +18,7 @@ export function gridLines(outcomes: Record<string, string>, width: number, { max
   const rows = entries.map(([nodeid, outcome]): Line => {
     const ok = !failed(outcome);
     const tag = selected ? (selected.includes(nodeid) ? ' selected' : ' hidden') : '';
-    const name = shortStart(nodeid, Math.max(10, width - 4 - (ok ? 0 : outcome.length + 1) - tag.length));
+    const name = shortMiddle(nodeid, Math.max(10, width - 4 - (ok ? 0 : outcome.length + 1) - tag.length));
     return [{ text: ok ? '✓' : '✗', color: ok ? 'green' : 'red' }, { text: ` ${name}` }, ...(ok ? [] : [{ text: ` ${outcome}`, dim: true }]), ...(tag ? [{ text: tag, color: tag === ' selected' ? 'yellow' : undefined, dim: tag === ' hidden' }] : [])];
   });
   return cap(rows, max, (hidden) => {
@@ -31,6 +31,3 @@ export function gridLines(outcomes: Record<string, string>, width: number, { max
 export function TestGrid({ outcomes, width, max, selected }: { outcomes: Record<string, string>; width: number } & GridOptions) {
   return <Lines marginLeft={2} lines={gridLines(outcomes, width - 2, { ...(max !== undefined ? { max } : {}), ...(selected ? { selected } : {}) })} />;
 }
-
-/** How many rows a grid of `outcomes` takes uncapped. */
-export const gridHeight = (outcomes: Record<string, string>) => Object.keys(outcomes).length;

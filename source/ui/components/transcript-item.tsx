@@ -3,55 +3,93 @@ import type { TranscriptItem } from '../view-state';
 import { Lines } from './line-view';
 import { cap, hardWrap, shortEnd, wrapText, type Line, type Seg } from './lines';
 import { gridLines } from './test-grid';
+import { expandTabs } from './line-editor';
 
 /**
  * How much of an item shows: `collapsed` in the transcript, `expanded` for the latest one after
- * `e`, `full` in the viewer (`o`), where long lines are wrapped rather than cut.
+ * `e`, `full` in the viewer (`o`), where long lines are wrapped rather than cut. The model's text
+ * and the submissions' diffs are whole in every mode (they are what the developer reads); tool
+ * output is cut short in the transcript, with the key that shows the rest.
  */
 export type ItemMode = 'collapsed' | 'expanded' | 'full';
 
-const LIMITS: Record<Exclude<ItemMode, 'full'>, { model: number; result: number; diff: number }> = {
-  collapsed: { model: 12, result: 4, diff: 6 },
-  expanded: { model: 200, result: 400, diff: 400 },
-};
+const RESULT_LIMITS: Record<Exclude<ItemMode, 'full'>, number> = { collapsed: 4, expanded: 400 };
 
 /** The rows of a block of text, indented, each cut (or, in full, wrapped) to the width, at most `limit`. */
 function block(text: string, width: number, mode: ItemMode, limit: number, style: (row: string) => Omit<Seg, 'text'> = () => ({}), indent = ''): Line[] {
   const inner = Math.max(10, width - indent.length);
-  const rows = text.replace(/\s+$/, '').split('\n');
+  const rows = expandTabs(text.replace(/\s+$/, '')).split('\n');
   const fitted = mode === 'full' ? rows.flatMap((row) => hardWrap(row, inner)) : rows.map((row) => shortEnd(row, inner));
   const lines = fitted.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
   return mode === 'full' ? lines : cap(lines, limit + 1, (n) => ({ text: `${indent}… ${n} more lines (${mode === 'collapsed' ? 'e expands, ' : ''}o opens any output)`, dim: true }));
 }
 
-function argumentsText(args: string): string {
+/** Prose (the model's explanations): word-wrapped, every paragraph whole. */
+const prose = (text: string, width: number): Line[] => wrapText(expandTabs(text.trim()), Math.max(10, width)).map((text) => ({ text }));
+
+function parsedArguments(args: string): Record<string, unknown> | undefined {
   try {
-    const value = JSON.parse(args) as Record<string, unknown>;
-    return Object.entries(value)
-      .map(([k, v]) => `${k}=${typeof v === 'string' ? (v.includes('\n') ? `${v.split('\n')[0]}…` : v) : JSON.stringify(v)}`)
-      .join(' ');
+    const value = JSON.parse(args) as unknown;
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
-    return args;
+    return undefined;
   }
 }
 
-const diffStyle = (row: string) => ({ color: row.startsWith('+') ? 'green' : row.startsWith('-') ? 'red' : undefined });
+/** The arguments on one line: a string of several lines (code) by its size; the viewer shows it whole. */
+export function argumentsText(args: string): string {
+  const value = parsedArguments(args);
+  if (!value) return args;
+  return Object.entries(value)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? (v.includes('\n') ? `(${v.replace(/\n$/, '').split('\n').length} lines)` : v) : JSON.stringify(v)}`)
+    .join(' ');
+}
+
+/** Every argument in full (the viewer): `key=value`, or `key:` and its lines under it. */
+function argumentLines(args: string, width: number): Line[] {
+  const value = parsedArguments(args);
+  if (!value) return block(args || '(no arguments)', width, 'full', 0, () => ({ dim: true }), '  ');
+  const entries = Object.entries(value);
+  if (!entries.length) return [{ text: '  (no arguments)', dim: true }];
+  return entries.flatMap(([key, v]): Line[] => {
+    const text = typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+    if (!text.includes('\n')) return block(`${key}=${text}`, width, 'full', 0, () => ({ dim: true }), '  ');
+    return [{ text: `  ${key}:`, dim: true }, ...block(text, width, 'full', 0, () => ({}), '    ')];
+  });
+}
+
+const diffStyle = (row: string) => ({ color: row.startsWith('@@') ? 'cyan' : row.startsWith('+') ? 'green' : row.startsWith('-') ? 'red' : undefined, dim: row.startsWith('@@') });
+
+/** A submission's diff, every line (long ones wrapped), the changed ones coloured. */
+function diffRows(diff: string, width: number): Line[] {
+  if (!diff) return [{ text: '  (no change)', dim: true }];
+  return expandTabs(diff)
+    .split('\n')
+    .flatMap((row) => hardWrap(row, Math.max(10, width - 2)).map((part, i): Line => ({ ...diffStyle(row), text: `  ${i && !row.startsWith('@@') ? ' ' : ''}${part}` })));
+}
+
+/** The title of a revision: which submission, against what, how much changed. */
+export function revisionTitle(item: Extract<TranscriptItem, { kind: 'revision' }>): string {
+  const what = item.side === 'tests' ? `tests, version ${item.number}` : `submission ${item.number}`;
+  const when = item.iteration === undefined ? '' : `${item.iteration ? `test run ${item.iteration}` : 'written first'} · `;
+  return `✎ ${what} (${when}against ${item.against} · +${item.added} −${item.removed}${item.ok ? '' : ' · rejected'})`;
+}
 
 /** An item as rows: what the transcript, the live region and the viewer draw. */
 export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 'collapsed'): Line[] {
-  const limits = mode === 'full' ? LIMITS.expanded : LIMITS[mode];
+  const resultLimit = mode === 'full' ? Infinity : RESULT_LIMITS[mode];
   switch (item.kind) {
     case 'phase':
       return [{ text: '' }, { text: `── ${item.text}`, bold: true, color: 'cyan' }];
     case 'model':
-      return [[{ text: 'model', color: 'magenta' }, { text: ` (${item.tokensIn} in / ${item.tokensOut} out)`, dim: true }], ...block(item.text, width, mode, limits.model)];
+      return [[{ text: 'model', color: 'magenta' }, { text: ` (${item.tokensIn} in / ${item.tokensOut} out)`, dim: true }], ...prose(item.text, width)];
     case 'tool': {
       const args = argumentsText(item.args);
       const mark = item.edited ? ' ✎ your arguments' : '';
       const head: Line = [{ text: `→ ${item.name}`, color: 'blue' }, ...(mark ? [{ text: mark, color: 'green' }] : []), { text: ` ${mode === 'full' ? '' : shortEnd(args, Math.max(10, width - item.name.length - mark.length - 3))}`, dim: true }];
-      const asked = item.edited && mode === 'full' ? [{ text: '  the model asked for:', dim: true }, ...block(argumentsText(item.edited.original), width, mode, 0, () => ({ dim: true }), '    ')] : [];
-      const full = mode === 'full' ? [...block(args, width, mode, 0, () => ({ dim: true }), '  '), ...asked] : [];
-      const result = item.result ? block(item.result.text, width, mode, limits.result, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ') : [{ text: '  running…', dim: true }];
+      const asked = item.edited && mode === 'full' ? [{ text: '  the model asked for:', dim: true }, ...argumentLines(item.edited.original, width)] : [];
+      const full = mode === 'full' ? [...argumentLines(item.args, width), ...asked] : [];
+      const result = item.result ? block(item.result.text, width, mode, resultLimit, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ') : [{ text: '  running…', dim: true }];
       return [head, ...full, ...result];
     }
     case 'tests': {
@@ -61,10 +99,7 @@ export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 
       return [head, ...gridLines(item.outcomes, width - 2).map((line): Line => [{ text: '  ' }, ...(Array.isArray(line) ? line : [line])])];
     }
     case 'revision':
-      return [
-        [{ text: `✎ ${item.side === 'tests' ? 'tests' : 'code'} revised`, color: 'yellow' }, { text: ` (${item.iteration ? `test run ${item.iteration}` : 'written first'} · +${item.added} −${item.removed})`, dim: true }],
-        ...block(item.diff, width, mode, limits.diff, diffStyle, '  '),
-      ];
+      return [{ text: revisionTitle(item), color: item.ok ? 'yellow' : 'red' }, ...diffRows(item.diff, width)];
     case 'note': {
       const color = item.tone === 'warning' ? 'yellow' : item.tone === 'human' ? 'green' : undefined;
       return wrapText(`${item.tone === 'human' ? '👤 ' : '• '}${item.text}`, width - 1).map((text) => ({ text, color }));
@@ -84,7 +119,7 @@ export function itemTitle(item: TranscriptItem): string {
     case 'tests':
       return `${TEST_RUNS[item.purpose]}: ${item.passed}/${item.total} passed`;
     case 'revision':
-      return `✎ ${item.side} revised (${item.iteration ? `test run ${item.iteration}` : 'written first'} · +${item.added} −${item.removed})`;
+      return revisionTitle(item);
     case 'note':
       return item.text;
   }

@@ -1,19 +1,27 @@
+import { ConfirmInput } from '@inkjs/ui';
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import type { CommandDecision } from '../../engine/protocol/decisions';
 import { cap, shortEnd, wrapText } from '../components/lines';
+import { FieldText, useLineEditor } from '../components/text-field';
 import { useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
 import { stepPromptRows } from './step-prompt';
 
-const SHORT_COMMAND_HINT = 'y once · a always · e deny, with a reason · Esc stop';
+/**
+ * The engine's questions on the agent screen: a shell command to approve, a cancelled model call.
+ * Esc never ends the run from here: it takes back the innermost thing (the reason being typed,
+ * the command itself); stopping the agent is `x`, and asks first.
+ */
+
+const SHORT_COMMAND_HINT = 'y once · a always · e deny, with a reason · Esc deny · x stop';
+const STOP_QUESTION = 'Stop the agent and evaluate what it has?';
 
 /**
  * The shell-command question laid out in at most `rows` rows (border and title included): the
  * full key names if they fit, else one short line; the command cut last, its start kept.
  */
-export function commandLayout(command: string, width: number, rows: number): { command: string[]; hint: string[]; rows: number } {
+function commandLayout(command: string, width: number, rows: number): { command: string[]; hint: string[]; rows: number } {
   const full = wrapText(`$ ${command}`, width - 4);
   const long = wrapText(keyHint('command'), width - 4);
   const hint = rows - 3 - long.length >= Math.min(full.length, 3) ? long : [shortEnd(SHORT_COMMAND_HINT, width - 4)];
@@ -21,23 +29,48 @@ export function commandLayout(command: string, width: number, rows: number): { c
   return { command: shown, hint, rows: 3 + shown.length + hint.length };
 }
 
-export function CommandPrompt({ prompt, width, rows }: { prompt: Extract<Prompt, { kind: 'approve-command' }> & { allowAlways(): void }; width: number; rows: number }) {
-  const [reason, setReason] = useState<string | undefined>(undefined);
-  useKeys((char, key) => {
-    if (reason !== undefined) {
-      if (key.return) prompt.resolve({ run: false, reason } satisfies CommandDecision);
-      else if (key.escape) setReason(undefined);
-      else if (key.backspace || key.delete) setReason((r) => (r ?? '').slice(0, -1));
-      else if (char && !key.ctrl) setReason((r) => (r ?? '') + char);
-      return;
-    }
-    if (char === 'y') prompt.resolve({ run: true });
-    else if (char === 'a') {
-      prompt.allowAlways();
-      prompt.resolve({ run: true });
-    } else if (char === 'e') setReason('');
-    else if (key.escape) prompt.resolve({ stop: true });
+/** `Stop the agent …? y/N` on one row: Enter, n and Esc keep it going. */
+function StopQuestion({ onStop, onCancel }: { onStop(): void; onCancel(): void }) {
+  useKeys((_input, key) => {
+    if (key.escape) onCancel();
   });
+  return (
+    <Box>
+      <Text bold color="red" wrap="truncate">
+        {STOP_QUESTION}{' '}
+      </Text>
+      <ConfirmInput defaultChoice="cancel" onConfirm={onStop} onCancel={onCancel} />
+    </Box>
+  );
+}
+
+export function CommandPrompt({ prompt, width, rows }: { prompt: Extract<Prompt, { kind: 'approve-command' }> & { allowAlways(): void }; width: number; rows: number }) {
+  const [mode, setMode] = useState<'ask' | 'reason' | 'stop'>('ask');
+  const reason = useLineEditor({
+    active: mode === 'reason',
+    newlines: 'single',
+    onSubmit: (line) => prompt.resolve({ run: false, reason: line.trim() }),
+    intercept: (_input, key, empty) => {
+      // Esc takes back the reason being typed, then the choice to deny with one.
+      if (!key.escape) return false;
+      if (empty) setMode('ask');
+      else reason.clear();
+      return true;
+    },
+  });
+  useKeys(
+    (char, key) => {
+      if (char === 'y') prompt.resolve({ run: true });
+      else if (char === 'a') {
+        prompt.allowAlways();
+        prompt.resolve({ run: true });
+      } else if (char === 'e') setMode('reason');
+      else if (char === 'x') setMode('stop');
+      // The innermost thing is this command: Esc denies it, and the agent goes on.
+      else if (key.escape) prompt.resolve({ run: false, reason: '' });
+    },
+    { isActive: mode === 'ask' },
+  );
   const layout = commandLayout(prompt.command, width, rows);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
@@ -49,38 +82,47 @@ export function CommandPrompt({ prompt, width, rows }: { prompt: Extract<Prompt,
           {row}
         </Text>
       ))}
-      {reason === undefined ? (
-        layout.hint.map((row, i) => (
-          <Text key={`h${i}`} dimColor wrap="truncate">
-            {row}
-          </Text>
-        ))
-      ) : (
+      {mode === 'stop' ? <StopQuestion onStop={() => prompt.resolve({ stop: true })} onCancel={() => setMode('ask')} /> : null}
+      {mode === 'reason' ? (
         <Text wrap="truncate">
-          Why not? {reason}
-          <Text inverse> </Text> <Text dimColor>(Enter sends)</Text>
+          Why not? <FieldText state={reason.state} width={width - 30} /> <Text dimColor>(Enter sends · Esc back)</Text>
         </Text>
-      )}
+      ) : null}
+      {mode === 'ask'
+        ? layout.hint.map((row, i) => (
+            <Text key={`h${i}`} dimColor wrap="truncate">
+              {row}
+            </Text>
+          ))
+        : // The question and the reason take one row: the rest of the hint's rows stay blank, so the box keeps its height.
+          layout.hint.slice(1).map((_, i) => <Text key={`b${i}`}> </Text>)}
     </Box>
   );
 }
 
-const CANCELLED = 'The model call was cancelled. Enter: make it again · s: stop the agent and evaluate what it has';
+const CANCELLED = 'The model call was cancelled. Enter: make it again · x: stop the agent and evaluate what it has';
 
-export const cancelledRows = (width: number) => wrapText(CANCELLED, width - 4);
+const cancelledRows = (width: number) => wrapText(CANCELLED, width - 4);
 
 export function CancelledPrompt({ prompt, width }: { prompt: Extract<Prompt, { kind: 'cancelled-call' }>; width: number }) {
-  useKeys((char, key) => {
-    if (key.return || char === 'r') prompt.resolve('retry');
-    else if (char === 's' || key.escape) prompt.resolve('stop');
-  });
+  const [stopping, setStopping] = useState(false);
+  useKeys(
+    (char, key) => {
+      if (key.return || char === 'r') prompt.resolve('retry');
+      // Ending the run asks first, whichever key asked for it.
+      else if (char === 'x' || key.escape) setStopping(true);
+    },
+    { isActive: !stopping },
+  );
+  const rows = cancelledRows(width);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-      {cancelledRows(width).map((row, i) => (
+      {(stopping ? rows.slice(0, -1) : rows).map((row, i) => (
         <Text key={i} wrap="truncate">
           {row}
         </Text>
       ))}
+      {stopping ? <StopQuestion onStop={() => prompt.resolve('stop')} onCancel={() => setStopping(false)} /> : null}
     </Box>
   );
 }

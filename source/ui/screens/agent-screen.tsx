@@ -4,6 +4,7 @@ import { ItemBrowser } from '../components/item-browser';
 import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
 import { Lines } from '../components/line-view';
 import { allocate, wrapText, type Claim, type Line } from '../components/lines';
+import { ModelStatus, RetryLine, streamingLines } from '../components/model-status';
 import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines, TranscriptItemView } from '../components/transcript-item';
@@ -28,6 +29,8 @@ export interface AgentScreenProps {
   height: number;
   allowAlways(): void;
   onSend(line: string): void;
+  /** Esc on an empty pdb line in a takeover. */
+  onHandBack?(): void;
   /**
    * `replay`: no <Static> (stepping back must take lines away): the earlier items that fit are
    * drawn in the live part, above the latest; no prompts.
@@ -67,7 +70,7 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments }: AgentScreenProps) {
+export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments }: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
   const [writing, setWriting] = useState(false);
   const [draft, setDraft] = useState('');
@@ -122,7 +125,10 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
 
   const debuggerOpen = takeover !== 'off' || (showDebugger && view.debugger.lines.length > 0);
   const currentLines = current ? itemLines(current, width, expanded ? 'expanded' : 'collapsed') : [];
-  const live = view.agent.live ? wrapText(view.agent.live, width) : [];
+  // The answer streaming in: its text, then the tool calls it is writing (their code growing).
+  const live = [...(view.agent.live ? wrapText(view.agent.live, width).map((text): Line => ({ text })) : []), ...streamingLines(view.agent.streaming, width)];
+  // A cancelled call waits for the developer's answer: it is not running.
+  const calling = !!view.agent.call && prompt?.kind !== 'cancelled-call';
   const tests = Object.keys(view.agent.tests).length;
   const tdd = view.agent.tdd;
   const debuggerWant = 3 + Math.min(12, Math.max(3, view.debugger.lines.length)) + (takeover === 'active' ? 1 : 0);
@@ -132,7 +138,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
     takeover: takeover !== 'off' ? { min: 5, want: debuggerWant } : none,
     current: current ? { min: 2, want: currentLines.length } : none,
     retry: view.agent.retry ? { min: 1, want: 1 } : none,
-    live: live.length ? { min: 2, want: 1 + Math.min(live.length, Math.max(3, Math.floor(height / 4))) } : none,
+    live: live.length ? { min: 2, want: 1 + Math.min(live.length, Math.max(3, Math.floor(height / (view.agent.streaming.length ? 3 : 4)))) } : calling ? { min: 1, want: 1 } : none,
     tests: tests ? { min: 3, want: 2 + tests } : none,
     tdd: tdd ? { min: 2, want: tddPanelRows(tdd) } : none,
     debugger: debuggerOpen && takeover === 'off' ? { min: 5, want: Math.min(debuggerWant, 3 + Math.floor(height / 3)) } : none,
@@ -147,11 +153,11 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       <Header view={view} width={width} clock={replay ? 'recorded' : 'wall'} />
       <Lines lines={history} />
       {given.current ? <Lines lines={capItem(currentLines, given.current)} /> : null}
-      {given.retry ? <Text color="yellow" wrap="truncate">model call failed: {view.agent.retry}</Text> : null}
+      {given.retry ? <RetryLine view={view} clock={replay ? 'recorded' : 'wall'} /> : null}
       {given.live ? (
         <Box flexDirection="column">
-          <Text color="magenta">model…</Text>
-          <Lines lines={live.slice(-(given.live - 1)).map((text) => ({ text }))} />
+          {calling ? <ModelStatus view={view} clock={replay ? 'recorded' : 'wall'} /> : <Text color="magenta">model…</Text>}
+          {given.live > 1 ? <Lines lines={live.slice(-(given.live - 1))} /> : null}
         </Box>
       ) : null}
       {given.tests ? (
@@ -161,7 +167,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         </Box>
       ) : null}
       {given.tdd && tdd ? <TddPanel tdd={tdd} width={width} rows={given.tdd} /> : null}
-      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} /> : null}
+      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} /> : null}
       {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} /> : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
       {(prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') && given.prompt ? (

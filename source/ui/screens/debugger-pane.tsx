@@ -1,39 +1,63 @@
 import { Box, Text } from 'ink';
-import { useState } from 'react';
+import { useMemo } from 'react';
 import { shortEnd } from '../components/lines';
-import { useKeys } from '../components/use-keys';
+import { FieldText, useLineEditor } from '../components/text-field';
 import type { Takeover } from '../controller';
-import type { ViewState } from '../view-state';
+import type { DebuggerLine, ViewState } from '../view-state';
 
-/** The live debugger session in `rows` rows (its border and title included). */
-export function DebuggerPane({ view, takeover, width, rows, onSend }: { view: ViewState; takeover: Takeover; width: number; rows: number; onSend: (line: string) => void }) {
-  const [input, setInput] = useState('');
-  useKeys(
-    (char, key) => {
-      if (key.return) {
-        onSend(input);
-        setInput('');
-      } else if (key.backspace || key.delete) setInput((v) => v.slice(0, -1));
-      else if (!key.ctrl && !key.meta && char && !key.escape) setInput((v) => v + char);
+/** The lines the developer typed in this session, oldest first: the pdb line's ↑ ↓ history. */
+export function typedLines(lines: readonly DebuggerLine[]): string[] {
+  return lines.filter((line) => line.who === 'human').map((line) => line.text.replace(/^(\(Pdb\) |\$ )/, ''));
+}
+
+export interface DebuggerPaneProps {
+  view: ViewState;
+  takeover: Takeover;
+  width: number;
+  /** Rows of the pane, its border and title included. */
+  rows: number;
+  /** A line for the live session; a pasted block comes as one call per line, in order. */
+  onSend(line: string): void;
+  /** Esc on an empty line: the session goes back to the agent. */
+  onHandBack(): void;
+}
+
+/**
+ * The live debugger session. In a takeover the last row is the developer's line: it takes pastes
+ * (a block of several lines is sent line by line, each waiting for the prompt), ↑ ↓ bring back
+ * earlier lines, Ctrl+A/E/U/W edit; Esc clears the line, and on an empty line hands back.
+ */
+export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack }: DebuggerPaneProps) {
+  const history = useMemo(() => typedLines(view.debugger.lines), [view.debugger.lines]);
+  const active = takeover === 'active';
+  const line = useLineEditor({
+    active,
+    newlines: 'lines',
+    history,
+    onSubmit: onSend,
+    intercept: (_input, key, empty) => {
+      if (!key.escape) return false;
+      if (empty) onHandBack();
+      else line.clear();
+      return true;
     },
-    { isActive: takeover === 'active' },
-  );
-  const shown = view.debugger.lines.slice(-Math.max(0, rows - 3 - (takeover === 'active' ? 1 : 0)));
+  });
+  const prompt = view.debugger.mode === 'pdb' ? '(Pdb) ' : '$ ';
+  const shown = view.debugger.lines.slice(-Math.max(0, rows - 3 - (active ? 1 : 0)));
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={takeover === 'active' ? 'green' : 'gray'} paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" borderColor={active ? 'green' : 'gray'} paddingX={1}>
       <Text bold wrap="truncate">
-        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''} {takeover === 'active' ? '· yours: type a command, Enter sends, Esc hands back' : ''}
+        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''} {active ? '· yours: Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program, Esc hands back' : ''}
       </Text>
-      {shown.map((line, i) => (
-        <Text key={i} wrap="truncate" color={line.who === 'human' ? 'green' : line.who === 'agent' ? 'magenta' : undefined}>
-          {shortEnd(line.text, width - 4) || ' '}
+      {shown.map((entry, i) => (
+        <Text key={i} wrap="truncate" color={entry.who === 'human' ? 'green' : entry.who === 'agent' ? 'magenta' : undefined}>
+          {shortEnd(entry.text, width - 4) || ' '}
         </Text>
       ))}
-      {takeover === 'active' ? (
+      {active ? (
         <Text wrap="truncate">
-          <Text color="green">{view.debugger.mode === 'pdb' ? '(Pdb) ' : '$ '}</Text>
-          {input}
-          <Text inverse> </Text>
+          <Text color="green">{prompt}</Text>
+          <FieldText state={line.state} width={width - 4 - prompt.length} />
         </Text>
       ) : null}
     </Box>

@@ -7,6 +7,7 @@ import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { useKeys } from '../components/use-keys';
+import { FieldText, useLineEditor } from '../components/text-field';
 
 export interface StartChoice {
   target: string;
@@ -19,8 +20,9 @@ export interface StartChoice {
  * may be given as a loader (indexing a large repository takes seconds): it starts once the first
  * frame is on screen.
  */
-export function StartScreen({ repo, functions: given, modelLabel, modelProblem, onStart }: { repo: string; functions: string[] | (() => Promise<string[]>); modelLabel?: string; modelProblem?: string; onStart(choice: StartChoice): void }) {
+export function StartScreen({ repo, functions: given, modelLabel, modelProblem, onStart, onQuit }: { repo: string; functions: string[] | (() => Promise<string[]>); modelLabel?: string; modelProblem?: string; onStart(choice: StartChoice): void; /** Esc on an empty search (default: close the app). */ onQuit?: () => void }) {
   const { exit } = useApp();
+  const quit = onQuit ?? exit;
   const [functions, setFunctions] = useState<string[] | undefined>(Array.isArray(given) ? given : undefined);
   const [indexError, setIndexError] = useState<string>();
   useEffect(() => {
@@ -35,7 +37,6 @@ export function StartScreen({ repo, functions: given, modelLabel, modelProblem, 
     };
   }, [given]);
   const { width, height } = useTerminalSize();
-  const [query, setQuery] = useState('');
   const [cursor, setCursor] = useState(0);
   const [blank, setBlank] = useState(false);
   const [help, setHelp] = useState(false);
@@ -44,37 +45,44 @@ export function StartScreen({ repo, functions: given, modelLabel, modelProblem, 
   useEffect(() => {
     if (picked) onStart(picked);
   }, [picked, onStart]);
+  const [query, setQuery] = useState('');
   const matches = useMemo(() => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     return (functions ?? []).filter((f) => words.every((w) => f.toLowerCase().includes(w)));
   }, [query, functions]);
-  useKeys(
-    (input, key) => {
-      if (help) {
-        if (input === '?' || key.escape) setHelp(false);
-        return;
-      }
+  const search = useLineEditor({
+    active: !picked && !help,
+    newlines: 'single',
+    onChange: (value) => {
+      setQuery(value);
+      setCursor(0);
+    },
+    onSubmit: () => {
+      if (matches[cursor] && !modelProblem) setPicked({ target: matches[cursor]!, blank });
+    },
+    intercept: (input, key, empty) => {
       // No function name has a `?`: it is the help key here too.
       if (input === '?') setHelp(true);
-      else if (key.escape) exit();
-      else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
+      // Esc takes back the search first; only an empty one quits.
+      else if (key.escape) {
+        if (empty) quit();
+        else search.clear();
+      } else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
       else if (key.downArrow) setCursor((c) => Math.min(matches.length - 1, c + 1));
       else if (key.tab) setBlank((b) => !b);
-      else if (key.return) {
-        if (matches[cursor] && !modelProblem) setPicked({ target: matches[cursor]!, blank });
-      } else if (key.backspace || key.delete) {
-        setQuery((q) => q.slice(0, -1));
-        setCursor(0);
-      } else if (input && !key.ctrl && !key.meta) {
-        setQuery((q) => q + input);
-        setCursor(0);
-      }
+      else return false;
+      return true;
     },
-    { isActive: !picked },
+  });
+  useKeys(
+    (input, key) => {
+      if (input === '?' || key.escape) setHelp(false);
+    },
+    { isActive: help },
   );
   if (picked) return null;
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
-  if (help) return <HelpOverlay screens={['start', 'quitOnce']} width={width} height={height - 1} />;
+  if (help) return <HelpOverlay screens={['start', 'field', 'quitOnce']} width={width} height={height - 1} />;
   const keys = hintRows('start', width, 2, ['Ctrl+C quit']);
   // Title, model, mode, search line, the index error, the keys, and Ink's free row.
   const room = Math.max(1, height - 5 - (indexError ? 1 : 0) - keys.length);
@@ -97,8 +105,7 @@ export function StartScreen({ repo, functions: given, modelLabel, modelProblem, 
         mode: <Text bold>{blank ? 'benchmark (the body is blanked, the original is ground truth)' : 'stub (you wrote the signature, docstring and tests)'}</Text> <Text dimColor>(Tab switches)</Text>
       </Text>
       <Text wrap="truncate">
-        target: {query}
-        <Text inverse> </Text> <Text dimColor>{functions ? `${matches.length} of ${functions.length} functions` : indexError ? '' : 'indexing the repository…'}</Text>
+        target: <FieldText state={search.state} width={Math.max(10, width - 40)} /> <Text dimColor>{functions ? `${matches.length} of ${functions.length} functions` : indexError ? '' : 'indexing the repository…'}</Text>
       </Text>
       {indexError ? (
         <Text color="red" wrap="truncate">

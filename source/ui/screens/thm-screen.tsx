@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { THM_PHASES } from '../../engine/phrase-book';
 import type { ThmFailingTest, ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
-import { allocate, cap, hardWrap, shortEnd, shortStart, windowStart, wrapText, type Line } from '../components/lines';
+import { allocate, cap, hardWrap, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
 import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
 import { useNow } from '../components/use-now';
@@ -11,23 +11,10 @@ import type { Prompt, WritingOutcome } from '../controller';
 import { hintRows } from '../keys';
 import { propose, type ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
+import { FieldText, useLineEditor } from '../components/text-field';
+import { noPicks, pickerRows, picksText, rowPosition, selectionOf, togglePick, type Picks, type Row } from './thm-picker';
 
-type Row = { kind: 'cluster'; index: number } | { kind: 'test'; nodeid: string; cluster: number | null } | { kind: 'heading'; text: string };
-
-/** The rows of the picker: clusters (expandable to their tests), then tests that never reached the target. */
-export function pickerRows(report: ThmReport, expanded: ReadonlySet<number>): Row[] {
-  const rows: Row[] = [];
-  report.clusters.forEach((cluster, index) => {
-    rows.push({ kind: 'cluster', index });
-    if (expanded.has(index)) for (const nodeid of cluster.tests) rows.push({ kind: 'test', nodeid, cluster: index });
-  });
-  const unreached = report.failing.filter((f) => !f.reached);
-  if (unreached.length) {
-    rows.push({ kind: 'heading', text: `Failing without reaching the target (${unreached.length})` });
-    for (const test of unreached) rows.push({ kind: 'test', nodeid: test.nodeid, cluster: null });
-  }
-  return rows;
-}
+export { pickerRows } from './thm-picker';
 
 export { propose };
 
@@ -63,19 +50,38 @@ export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
   return rows.length ? rows : [{ text: 'Your file has no test that pytest collects.', dim: true }];
 }
 
-function Progress({ view, width, clock }: { view: ViewState; width: number; clock: 'wall' | 'recorded' }) {
+/** At most this many of the tests still running are named. */
+const RUNNING_ROWS = 5;
+
+function Progress({ view, width, height, clock }: { view: ViewState; width: number; height: number; clock: 'wall' | 'recorded' }) {
   const { thm } = view;
   const now = useNow(clock === 'wall' && thm.startedAt > 0);
   const end = clock === 'wall' ? now : view.at;
   const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
   const label = THM_PHASES[thm.phase ?? 'probe'];
-  const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : 'collecting the tests';
+  const collecting = thm.collecting ? `collecting the tests: ${thm.collecting.files} file${thm.collecting.files === 1 ? '' : 's'}, ${thm.collecting.tests} tests so far` : 'collecting the tests';
+  const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
+  // The bar is (nearly) full and a few tests hold it: which, and for how long, longest first.
+  const running = [...thm.running].sort((a, b) => a.since - b.since);
+  const rows = Math.max(0, Math.min(RUNNING_ROWS, height - 3));
+  const shown = cap(running, rows, (n) => ({ nodeid: `… ${n} more`, since: NaN }));
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">Test Harness Mechanism: {label}</Text>
       <Text wrap="truncate">
         <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 50))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}
       </Text>
+      {shown.length ? <Text dimColor wrap="truncate">still running:</Text> : null}
+      {shown.map(({ nodeid, since }) => {
+        const took = Number.isNaN(since) ? '' : ` · ${Math.max(0, Math.floor((end - since) / 1000))} s`;
+        return (
+          <Text key={nodeid} wrap="truncate">
+            {'  '}
+            {shortMiddle(nodeid, Math.max(10, width - 2 - took.length))}
+            <Text dimColor>{took}</Text>
+          </Text>
+        );
+      })}
     </Box>
   );
 }
@@ -115,19 +121,53 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const developer = view.thm.developer?.accepted ?? [];
   const [busy, setBusy] = useState(false);
   const [written, setWritten] = useState<WritingOutcome | undefined>(undefined);
-  const [cursor, setCursor] = useState(0);
-  const [expanded, setExpanded] = useState<Set<number>>(() => new Set([0]));
+  const [cursor, setCursorState] = useState(0);
+  const [expanded, setExpandedState] = useState<ReadonlySet<number>>(() => new Set([0]));
+  // Keys can come faster than frames (key repeat on a long list): each acts on what the one before
+  // left, so the cursor and the open clusters are also kept here, changed at once.
+  const live = useRef<{ cursor: number; expanded: ReadonlySet<number>; T?: number }>({ cursor, expanded });
+  const setCursor = (at: number) => {
+    live.current.cursor = at;
+    setCursorState(at);
+  };
+  const setExpanded = (next: ReadonlySet<number>) => {
+    live.current.expanded = next;
+    setExpandedState(next);
+  };
   const [budget, setT] = useState<number | undefined>(undefined);
   const T = budget ?? report?.T ?? 3;
-  const [toggled, setToggled] = useState<string[] | undefined>(undefined);
+  const [picks, setPicks] = useState<Picks>(noPicks);
   const [source, setSource] = useState<{ nodeid: string; text: string } | undefined>(undefined);
-  // THM's proposal for the T on screen: changing T is not an override, taking tests in or out is.
+  // `/`: the filter being typed (keys go to it), and what it holds.
+  const [typing, setTyping] = useState(false);
+  const [filter, setFilter] = useState('');
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  // THM's proposal for the T on screen, with the developer's picks: a new T keeps them.
   const proposal = useMemo(() => (report ? propose(report, T) : []), [report, T]);
-  // The developer's own tests are in unless they take them out.
-  const initial = useMemo(() => [...new Set([...proposal, ...developer])], [proposal, developer]);
-  const selection = toggled ?? initial;
-  const rows = useMemo(() => (report ? pickerRows(report, expanded) : []), [report, expanded]);
+  // The developer's own tests join THM's proposal (they are in unless taken out by hand).
+  const base = useMemo(() => [...new Set([...proposal, ...developer])], [proposal, developer]);
+  const selection = selectionOf(base, picks);
+  const rows = useMemo(() => (report ? pickerRows(report, expanded, filter) : []), [report, expanded, filter]);
   const byId = useMemo(() => new Map<string, ThmFailingTest>((report?.failing ?? []).map((f) => [f.nodeid, f])), [report]);
+  // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
+  const page = useRef(10);
+  const filterField = useLineEditor({
+    active: !!prompt && typing,
+    newlines: 'single',
+    keep: true,
+    onChange: (value) => {
+      setFilter(value);
+      setCursor(0);
+    },
+    onSubmit: () => setTyping(false),
+    intercept: (_input, key, empty) => {
+      if (!key.escape) return false;
+      // Esc takes back the filter's text, then the filter.
+      if (empty) setTyping(false);
+      else filterField.clear();
+      return true;
+    },
+  });
 
   useKeys(
     (input, key) => {
@@ -136,36 +176,45 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         if (key.escape || input === 'v' || input === 'q') setSource(undefined);
         return;
       }
-      const row = rows[cursor];
+      const rows = pickerRows(report, live.current.expanded, filter);
+      const row = rows[live.current.cursor];
       const nodeidOf = (r: Row | undefined) => (r?.kind === 'test' ? r.nodeid : r?.kind === 'cluster' ? report.clusters[r.index]!.representative : undefined);
-      if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
-      else if (key.downArrow) setCursor((c) => Math.min(rows.length - 1, c + 1));
-      else if (key.rightArrow && row?.kind === 'cluster') setExpanded((e) => new Set(e).add(row.index));
+      // From the cursor as it is when the key is read: keys can come faster than frames.
+      const move = (to: (at: number) => number) => setCursor(Math.max(0, Math.min(rows.length - 1, to(live.current.cursor))));
+      if (notice) setNotice(undefined);
+      if (key.upArrow) move((at) => at - 1);
+      else if (key.downArrow) move((at) => at + 1);
+      else if (key.pageUp) move((at) => at - page.current);
+      else if (key.pageDown) move((at) => at + page.current);
+      else if (key.home) move(() => 0);
+      else if (key.end) move(() => rows.length - 1);
+      else if (input === '/') setTyping(true);
+      else if (key.escape && filter) filterField.clear();
+      else if (key.rightArrow && row?.kind === 'cluster') setExpanded(new Set(live.current.expanded).add(row.index));
       else if (key.leftArrow && row) {
         const index = row.kind === 'cluster' ? row.index : row.kind === 'test' ? row.cluster : null;
         if (index !== null && index !== undefined) {
-          setExpanded((e) => {
-            const next = new Set(e);
-            next.delete(index);
-            return next;
-          });
-          setCursor(rows.findIndex((r) => r.kind === 'cluster' && r.index === index));
+          const next = new Set(live.current.expanded);
+          next.delete(index);
+          setExpanded(next);
+          setCursor(Math.max(0, rows.findIndex((r) => r.kind === 'cluster' && r.index === index)));
         }
       } else if (input === ' ' && row) {
         const nodeid = nodeidOf(row);
-        if (nodeid) setToggled((previous) => ((previous ?? initial).includes(nodeid) ? (previous ?? initial).filter((n) => n !== nodeid) : [...(previous ?? initial), nodeid]));
+        if (nodeid) setPicks((p) => togglePick(p, base, nodeid));
       } else if (input === '+' || input === '-') {
-        // A new T proposes again: the toggles made against the old proposal are dropped with it.
-        setT(Math.max(1, T + (input === '+' ? 1 : -1)));
-        setToggled(undefined);
+        // A new T proposes again; the tests taken in or out by hand stay so.
+        const next = Math.max(1, (live.current.T ?? T) + (input === '+' ? 1 : -1));
+        live.current.T = next;
+        setT(next);
+        const kept = picksText(propose(report, next), picks);
+        if (kept) setNotice(`T=${next}: THM proposed again, and kept your picks (${kept})`);
       } else if ((input === 'n' || (input === 'e' && nodeidOf(row))) && writeTests) {
         setBusy(true);
         setWritten(undefined);
         void (input === 'n' ? writeTests.newTest() : writeTests.editTest(nodeidOf(row)!)).then((outcome) => {
           setBusy(false);
           setWritten(outcome);
-          // Picks made by hand stay; the developer's new tests join them, the ones that no longer fail leave.
-          if ('accepted' in outcome) setToggled((previous) => previous && [...new Set([...previous.filter((id) => !outcome.removed.includes(id)), ...outcome.accepted.map((t) => t.nodeid)])]);
         });
       } else if (input === 'v' && row && sourceOf) {
         const nodeid = nodeidOf(row);
@@ -179,10 +228,10 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         prompt.resolve(choice);
       }
     },
-    { isActive: !!prompt && !busy },
+    { isActive: !!prompt && !typing && !busy },
   );
 
-  if (!report) return <Progress view={view} width={width} clock={clock} />;
+  if (!report) return <Progress view={view} width={width} height={height} clock={clock} />;
   if (source) {
     const code = source.text.split('\n').flatMap((line) => hardWrap(line, width - 4)).map((text) => ({ text }));
     return (
@@ -192,8 +241,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     );
   }
   const c = report.counts;
-  const changed = selection.join() !== proposal.join();
-  const status: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
+  const byHand = picksText(proposal, picks);
+  const written_: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
     `THM ${c.collected} tests · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${report.clusters.length} clusters · ${(report.durationMs / 1000).toFixed(1)} s`,
     width,
@@ -204,15 +253,20 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
-  // summary, "Selected", a blank line, the rows; a blank line and the footer at the bottom.
-  const room = height - summary.length - 2 - status.length - (1 + footer.length);
-  const [chainRows, listRows, failureRows] = allocate(room, [
-    { min: Math.min(3, chain.length), want: chain.length },
+  // summary, "Selected", a blank line, the rows and the position line; a blank line and the footer at the bottom.
+  const status = prompt ? 1 : 0;
+  const room = height - summary.length - 2 - status - written_.length - (1 + footer.length);
+  // The list first (it is what the keys act on), then the chain of its highlighted test, then how it fails.
+  const [listRows, chainRows, failureRows] = allocate(room, [
     { min: Math.min(3, rows.length), want: rows.length },
+    { min: Math.min(3, chain.length), want: chain.length },
     { min: 4, want: failure },
   ]);
   const first = windowStart(cursor, rows.length, listRows!);
   const visible = rows.slice(first, first + listRows!);
+  page.current = Math.max(1, listRows! - 1);
+  const position = rowPosition(report, rows, cursor);
+  const filterNote = filter ? `${rows.filter((r) => r.kind === 'test').length} tests match` : '';
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">
@@ -221,10 +275,10 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       </Text>
       <Lines lines={summary.slice(1).map((text) => ({ text }))} />
       <Text wrap="truncate">
-        Selected {selection.length} (T={T}){changed ? <Text color="yellow"> · changed from the proposal</Text> : ''}
+        Selected {selection.length} (T={T}){byHand ? <Text color="yellow"> · changed from the proposal: {byHand} by you</Text> : ''}
         {developer.length ? <Text color="green"> · ✎ {developer.length} of yours</Text> : ''}
       </Text>
-      <Lines lines={status} />
+      <Lines lines={written_} />
       <Box flexDirection="column" marginTop={1}>
         {visible.map((row, i) => {
           const at = first + i === cursor;
@@ -232,29 +286,45 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
           if (row.kind === 'heading') return <Text key={`h${i}`} dimColor wrap="truncate">{`  ${row.text}`}</Text>;
           if (row.kind === 'cluster') {
             const cluster = report.clusters[row.index]!;
-            const open = expanded.has(row.index);
+            const next = rows[first + i + 1];
+            const open = next?.kind === 'test' && next.cluster === row.index;
             const about = `· ${cluster.tests.length} test${cluster.tests.length === 1 ? '' : 's'} · depth ${cluster.depth}`;
             return (
               <Text key={`c${row.index}`} inverse={at} wrap="truncate">
                 {pointer}
-                {open ? '▾' : '▸'} {shortStart(cluster.caller, Math.max(12, width - about.length - 8))} <Text dimColor>{about}</Text>
+                {open ? '▾' : '▸'} {shortMiddle(cluster.caller, Math.max(12, width - about.length - 8))} <Text dimColor>{about}</Text>
                 {cluster.tests.some((t) => selection.includes(t)) ? <Text color="yellow"> ★</Text> : ''}
                 {cluster.tests.some((t) => developer.includes(t)) ? <Text color="green"> ✎</Text> : ''}
               </Text>
             );
           }
           const test = byId.get(row.nodeid);
-          const mark = `${selection.includes(row.nodeid) ? '★' : ' '}${developer.includes(row.nodeid) ? '✎' : ' '}`;
+          // A column for ✎ only when the developer has tests of their own.
+          const mark = `${selection.includes(row.nodeid) ? '★' : ' '}${developer.length ? (developer.includes(row.nodeid) ? '✎' : ' ') : ''}`;
           const about = test?.reached ? `depth ${test.depth}` : test?.failsThrough ? `fails through ${test.failsThrough.split('::').pop()}` : 'not reached';
           return (
             <Text key={`t${row.nodeid}`} inverse={at} wrap="truncate">
               {pointer}
               {'    '}
-              <Text color="yellow">{mark}</Text> {shortStart(row.nodeid, Math.max(12, width - about.length - 10))} <Text dimColor>{about}</Text>
+              <Text color="yellow">{mark}</Text> {shortMiddle(row.nodeid, Math.max(12, width - about.length - 9 - mark.length))} <Text dimColor>{about}</Text>
             </Text>
           );
         })}
+        {filter && !rows.length ? <Text dimColor>  nothing matches the filter</Text> : null}
       </Box>
+      {!status ? null : typing ? (
+        <Text wrap="truncate">
+          / <FieldText state={filterField.state} width={Math.max(10, width - 50)} /> <Text dimColor>{filterNote || 'filter clusters and tests'} · Enter keeps it · Esc clears</Text>
+        </Text>
+      ) : notice ? (
+        <Text color="yellow" wrap="truncate">
+          {notice}
+        </Text>
+      ) : (
+        <Text dimColor wrap="truncate">
+          {[position, filter ? `filter "${filter}": ${filterNote} · / edits · Esc clears` : rows.length > listRows! ? 'PgUp PgDn Home End · / filters' : ''].filter(Boolean).join(' · ') || ' '}
+        </Text>
+      )}
       <Lines lines={capChain(chain, chainRows!)} />
       {chainOf && failureRows ? <Lines lines={failureLines(chainOf, failureRows, width)} /> : null}
       <Box marginTop={1} flexDirection="column">

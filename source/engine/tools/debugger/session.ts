@@ -78,6 +78,14 @@ export class DebuggerSession {
     this.kill();
   }
 
+  /**
+   * Ctrl+C for what runs in the session (a developer's takeover): SIGINT to its process group.
+   * pdb breaks into a running `continue`, a program stops; the shell itself traps it and stays.
+   */
+  interrupt(): void {
+    if (this.running) this.child!.kill('SIGINT');
+  }
+
   private emit(event: DebuggerEvent): void {
     for (const listener of this.listeners) listener(event);
   }

@@ -1,0 +1,74 @@
+import { Text } from 'ink';
+import { useRef, useState } from 'react';
+import { editLine, emptyLine, type EditKey, type EditOptions, type LineState } from './line-editor';
+import { useKeys } from './use-keys';
+
+export interface LineEditorOptions extends EditOptions {
+  /** Whether the keys go to this field now. */
+  active: boolean;
+  /** Each line ended by Enter, or by a newline of a paste (in `lines` mode, one call per line). */
+  onSubmit(line: string): void;
+  /**
+   * Sees each key first, with whether the line is empty; returns true when it took it (Tab that
+   * switches a mode, Esc, ↑ ↓ in a list): the field then leaves the key alone.
+   */
+  intercept?(input: string, key: EditKey, empty: boolean): boolean;
+  /** Every change of the text. */
+  onChange?(value: string): void;
+  initial?: string;
+}
+
+/**
+ * The state and keys of one text field (see line-editor.ts for what the keys do). @inkjs/ui's
+ * TextInput inserts a chunk of several keys as it comes (key repeat and pastes go in as invisible
+ * characters) and has no Ctrl+A/E/U/W or history, so tenet's three fields share this instead.
+ */
+export function useLineEditor({ active, onSubmit, intercept, onChange, initial = '', ...options }: LineEditorOptions): { state: LineState; clear(): void } {
+  const [state, setState] = useState<LineState>(() => emptyLine(initial));
+  // Several chunks can arrive before React renders again: each must edit the latest line.
+  const latest = useRef(state);
+  latest.current = state;
+  const apply = (next: LineState) => {
+    const changed = next.value !== latest.current.value;
+    latest.current = next;
+    setState(next);
+    if (changed) onChange?.(next.value);
+  };
+  useKeys(
+    (input, key) => {
+      if (intercept?.(input, key, latest.current.value === '')) return;
+      const result = editLine(latest.current, input, key, options);
+      if (result.unhandled) return;
+      apply(result.state);
+      for (const line of result.submitted) onSubmit(line);
+    },
+    { isActive: active },
+  );
+  return { state, clear: () => apply(emptyLine()) };
+}
+
+/**
+ * The field's text with its cursor (an inverse cell), in at most `width` columns: a line longer
+ * than that shows the part around the cursor, `…` where it is cut.
+ */
+export function FieldText({ state, width = Infinity, cursor = true }: { state: LineState; width?: number; cursor?: boolean }) {
+  const { value } = state;
+  const room = Math.max(4, width - 1);
+  let from = 0;
+  let to = value.length;
+  if (value.length + 1 > room) {
+    from = Math.max(0, Math.min(state.cursor - Math.floor(room * 0.7), value.length + 1 - room));
+    to = Math.min(value.length, from + room);
+  }
+  const before = `${from > 0 ? '…' : ''}${value.slice(from, state.cursor)}`;
+  const at = value[state.cursor] ?? ' ';
+  const after = `${value.slice(state.cursor + 1, to)}${to < value.length ? '…' : ''}`;
+  if (!cursor) return <Text>{value.slice(from, to)}</Text>;
+  return (
+    <Text>
+      {before}
+      <Text inverse>{at}</Text>
+      {after}
+    </Text>
+  );
+}

@@ -1,0 +1,87 @@
+import type { ThmReport } from '../../engine/protocol/thm-report';
+
+/**
+ * The THM review's list and the developer's picks, as pure functions: the rows (filtered by `/`),
+ * where the cursor is in them, and the selection a change of T does not undo.
+ */
+
+export type Row = { kind: 'cluster'; index: number } | { kind: 'test'; nodeid: string; cluster: number | null } | { kind: 'heading'; text: string };
+
+/** Every word of the filter in the text, case aside (an empty filter matches everything). */
+export function matches(text: string, filter: string): boolean {
+  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  const lower = text.toLowerCase();
+  return words.every((w) => lower.includes(w));
+}
+
+/**
+ * The rows of the picker: clusters (expandable to their tests), then tests that never reached the
+ * target. With a filter, a cluster shows when its caller or one of its tests matches, and under it
+ * (open without asking) the tests that match; every test when only the caller does and it is open.
+ */
+export function pickerRows(report: ThmReport, expanded: ReadonlySet<number>, filter = ''): Row[] {
+  const rows: Row[] = [];
+  const filtering = filter.trim() !== '';
+  report.clusters.forEach((cluster, index) => {
+    const tests = filtering ? cluster.tests.filter((t) => matches(t, filter)) : cluster.tests;
+    const callerMatches = matches(cluster.caller, filter);
+    if (filtering && !tests.length && !callerMatches) return;
+    rows.push({ kind: 'cluster', index });
+    const shown = filtering && tests.length ? tests : expanded.has(index) ? cluster.tests : [];
+    for (const nodeid of shown) rows.push({ kind: 'test', nodeid, cluster: index });
+  });
+  const unreached = report.failing.filter((f) => !f.reached && matches(f.nodeid, filter));
+  if (unreached.length) {
+    rows.push({ kind: 'heading', text: `Failing without reaching the target (${unreached.length})` });
+    for (const test of unreached) rows.push({ kind: 'test', nodeid: test.nodeid, cluster: null });
+  }
+  return rows;
+}
+
+/** Where the cursor is: `test 12/236 of m.py::g`, `cluster 3/12`, `12/40 rows`. */
+export function rowPosition(report: ThmReport, rows: readonly Row[], cursor: number): string {
+  const row = rows[cursor];
+  if (!row) return '';
+  if (row.kind === 'cluster') {
+    const clusters = rows.filter((r) => r.kind === 'cluster');
+    return `cluster ${clusters.indexOf(row) + 1}/${clusters.length}`;
+  }
+  if (row.kind === 'test' && row.cluster !== null) {
+    const all = report.clusters[row.cluster]!.tests;
+    return `test ${all.indexOf(row.nodeid) + 1}/${all.length} of its cluster`;
+  }
+  if (row.kind === 'test') {
+    const unreached = rows.filter((r) => r.kind === 'test' && r.cluster === null);
+    return `test ${unreached.indexOf(row) + 1}/${unreached.length} not reaching the target`;
+  }
+  return '';
+}
+
+/** The tests the developer took in or out by hand: they stay taken when T changes and THM proposes again. */
+export interface Picks {
+  added: readonly string[];
+  removed: readonly string[];
+}
+
+export const noPicks: Picks = { added: [], removed: [] };
+
+/** THM's proposal for the T on screen, with the developer's picks applied. */
+export function selectionOf(proposal: readonly string[], picks: Picks): string[] {
+  return [...proposal.filter((t) => !picks.removed.includes(t)), ...picks.added.filter((t) => !proposal.includes(t))];
+}
+
+/** Space on a test: out if it is in the selection, in if it is not; a pick that undoes another cancels it. */
+export function togglePick(picks: Picks, proposal: readonly string[], nodeid: string): Picks {
+  const selected = selectionOf(proposal, picks).includes(nodeid);
+  const without = (list: readonly string[]) => list.filter((t) => t !== nodeid);
+  if (selected) return picks.added.includes(nodeid) ? { ...picks, added: without(picks.added) } : { ...picks, removed: [...picks.removed, nodeid] };
+  return picks.removed.includes(nodeid) ? { ...picks, removed: without(picks.removed) } : { ...picks, added: [...picks.added, nodeid] };
+}
+
+/** `2 added and 1 removed`, counting only the picks that still change the proposal ('' when none does). */
+export function picksText(proposal: readonly string[], picks: Picks): string {
+  const added = picks.added.filter((t) => !proposal.includes(t)).length;
+  const removed = picks.removed.filter((t) => proposal.includes(t)).length;
+  const parts = [added ? `${added} added` : '', removed ? `${removed} removed` : ''].filter(Boolean);
+  return parts.join(' and ');
+}

@@ -1,0 +1,109 @@
+import { render } from 'ink-testing-library';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { EngineEvent } from '../../source/engine/events';
+import { loadEvents } from '../../source/engine/session/event-log';
+import { lineText } from '../../source/ui/components/lines';
+import { itemLines } from '../../source/ui/components/transcript-item';
+import { TuiController } from '../../source/ui/controller';
+import { LiveApp } from '../../source/ui/live-app';
+import { reduceAll } from '../../source/ui/view-state';
+import { ROOT } from '../helpers/fixtures';
+import { frameShows, KEYS, sampleConfig, sampleReport, until } from './helpers';
+
+const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
+
+const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
+const approved: EngineEvent[] = [
+  start,
+  { type: 'thm.report', report: sampleReport() },
+  { type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 },
+  { type: 'agent.phase', phase: 'pregen', rounds: 15 },
+];
+const CODE = Array.from({ length: 40 }, (_, i) => `    total_${i} = step(${i})  # line ${i + 1} of the body`).join('\n');
+
+describe("the transcript shows what the agent wrote, whole", () => {
+  it('each submission is a diff: the first against the stub of the task prompt, the next against the one before', () => {
+    const view = reduceAll(demo);
+    const revisions = view.agent.items.filter((i) => i.kind === 'revision');
+    expect(revisions.map((r) => r.kind === 'revision' && [r.number, r.against])).toEqual([
+      [1, 'the stub'],
+      [2, 'the previous submission'],
+    ]);
+    const [first, second] = revisions.map((r) => (r.kind === 'revision' ? r.diff.split('\n') : []));
+    expect(first).toContain('-    raise NotImplementedError');
+    expect(first).toContain('+        rates = RATES[region]');
+    // The whole function, unchanged lines included; only the changed ones marked.
+    expect(second!.filter((l) => /^[+-]/.test(l))).toEqual(['-        rates = RATES[region]', '+        rates = RATES[region.upper()]']);
+    expect(second).toContain(' def tax_for(amount, region, category="standard"):');
+    // Coloured: added green, removed red, context plain.
+    const rows = itemLines(revisions[1]!, 100);
+    expect(rows.find((r) => lineText(r).includes('RATES[region.upper()]'))).toMatchObject({ color: 'green' });
+    expect(rows.find((r) => lineText(r).includes('RATES[region]'))).toMatchObject({ color: 'red' });
+    expect(rows.find((r) => lineText(r).includes('def tax_for'))).toMatchObject({ color: undefined });
+  });
+
+  it('a long submission is printed in full in the transcript, every line', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    for (const event of approved) controller.dispatch(event);
+    const code = `def f():\n${CODE}\n    return total_39\n`;
+    controller.dispatch({ type: 'tool.call', id: 'c1', name: 'submit_implementation', arguments: JSON.stringify({ code }) });
+    controller.dispatch({ type: 'tool.result', id: 'c1', name: 'submit_implementation', ok: true, text: 'in place', durationMs: 1 });
+    controller.dispatch({ type: 'submission', code, ok: true, message: 'in place' });
+    controller.dispatch({ type: 'tool.call', id: 'c2', name: 'run_tests', arguments: '{}' }); // the submission is now in <Static>
+    await frameShows(ui.lastFrame, '→ run_tests');
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('✎ submission 1 (against nothing · +42 −0)');
+    for (let i = 0; i < 40; i++) expect(frame).toContain(`+    total_${i} = step(${i})  # line ${i + 1} of the body`);
+    expect(frame).toContain('→ submit_implementation code=(42 lines)');
+    ui.unmount();
+  });
+
+  it("the model's explanations stay whole once they scroll out of the live part", async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    for (const event of approved) controller.dispatch(event);
+    const paragraph = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const text = `${paragraph}\n\n${Array.from({ length: 20 }, (_, i) => `point ${i}`).join('\n')}`;
+    controller.dispatch({ type: 'model.response', content: text, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0, durationMs: 1, model: 'm', stopReason: 'stop' });
+    controller.dispatch({ type: 'tool.call', id: 'c2', name: 'run_tests', arguments: '{}' });
+    await frameShows(ui.lastFrame, '→ run_tests');
+    const frame = ui.lastFrame()!;
+    for (let i = 0; i < 40; i++) expect(frame).toContain(`word${i}`);
+    for (let i = 0; i < 20; i++) expect(frame).toContain(`point ${i}`);
+    expect(frame).not.toContain('more lines');
+    ui.unmount();
+  });
+
+  it('o shows every argument of a tool call in full', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    for (const event of approved) controller.dispatch(event);
+    const script = Array.from({ length: 12 }, (_, i) => `print(${i}) # step ${i}`).join('\n');
+    controller.dispatch({ type: 'tool.call', id: 'c1', name: 'run_debugger_cmd', arguments: JSON.stringify({ cmd: `python - <<'EOF'\n${script}\nEOF`, note: 'x'.repeat(150) }) });
+    controller.dispatch({ type: 'tool.result', id: 'c1', name: 'run_debugger_cmd', ok: true, text: '0', durationMs: 1 });
+    await frameShows(ui.lastFrame, 'o earlier output');
+    ui.stdin.write('o');
+    await frameShows(ui.lastFrame, 'Outputs so far');
+    ui.stdin.write(KEYS.enter);
+    await frameShows(ui.lastFrame, 'in full');
+    ui.stdin.write('\u001B[F'); // End: the viewer scrolls
+    await frameShows(ui.lastFrame, 'EOF');
+    const seen = new Set<string>();
+    ui.stdin.write('\u001B[H');
+    await frameShows(ui.lastFrame, 'cmd:');
+    // Page down to the end, collecting every row on the way.
+    const position = () => /lines (\d+)–(\d+) of (\d+)/.exec(ui.lastFrame()!)!;
+    for (;;) {
+      for (const row of ui.lastFrame()!.split('\n')) seen.add(row.trim());
+      const [, , to, of] = position();
+      if (to === of) break;
+      ui.stdin.write(KEYS.pageDown);
+      await until(() => position()[2] !== to, () => ui.lastFrame()!);
+    }
+    for (let i = 0; i < 12; i++) expect([...seen].some((row) => row === `print(${i}) # step ${i}`)).toBe(true);
+    expect([...seen].join('')).toContain('x'.repeat(90));
+    ui.unmount();
+  });
+});
