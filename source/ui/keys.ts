@@ -85,6 +85,7 @@ export const KEYS = {
     ['t', 'next test run', 'test run'],
     ['r', 'next stage (refinement attempt, TDD round, evaluation)', 'stage'],
     ['o v', 'earlier outputs, the test file (as live)', 'view'],
+    ['f', 'fork the session here: a new session whose history is this one up to this event, then goes on live', 'fork'],
     ['q', 'back'],
   ],
   sessions: [

@@ -5,6 +5,7 @@ import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
 import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
 import type { MessageFile } from '../engine/run/message-file';
+import type { Pilot } from '../engine/run/pilot';
 import type { GivenTestFile } from '../engine/run/test-desk';
 import { TuiController } from './controller';
 import { terminalEditor } from './editor';
@@ -23,6 +24,8 @@ export interface RunTuiOptions {
   step?: boolean;
   /** `--add-tests`: files collected before the THM review opens. */
   addTests?: GivenTestFile[];
+  /** The pilot the engine gets, around the controller (a fork takes the parent's decisions first). */
+  pilot?: (controller: Pilot) => Pilot;
 }
 
 /**
@@ -49,7 +52,7 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
   const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} sessionsDir={prepared.recorder.root} {...(banner ? { banner } : {})} />;
   const app = render(element(), { exitOnCtrlC: false });
   try {
-    const result = await runRecorded(prepared, controller, (event: EngineEvent) => controller.dispatch(event));
+    const result = await runRecorded(prepared, options.pilot ? options.pilot(controller) : controller, (event: EngineEvent) => controller.dispatch(event));
     finished = true;
     app.rerender(element());
     await app.waitUntilExit();

@@ -1,6 +1,6 @@
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
-import { isFailure, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
+import { capitalized, forkWords, isFailure, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
 import { lineDiff, startingFunctionIn } from '../engine/session/page-diffs';
@@ -102,6 +102,8 @@ export interface ViewState {
   result?: RunResult;
   patch?: PatchDecision;
   warnings: string[];
+  /** A fork: how many of its model answers were its parent's, and the model that answers after them. */
+  fork?: { recorded: number; live: string };
   /** Sequence of the last event applied (replay positions). */
   applied: number;
   /** When the last event applied happened: a replay's clock is the recording's, not the wall's. */
@@ -248,6 +250,8 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       push(state, { kind: 'note', text: `You told the agent${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${event.text}`, tone: 'human' });
       break;
     case 'model.request':
+      // A fork's history ends here: the live model answers from this call on.
+      if (state.fork && event.round === state.fork.recorded + 1) push(state, { kind: 'note', text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`, tone: 'info' });
       state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
       state.agent.round = event.round;
       state.agent.live = '';
@@ -322,6 +326,10 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     case 'session.interrupted':
       push(state, { kind: 'note', text: `Interrupted: ${event.reason}`, tone: 'warning' });
+      break;
+    case 'session.forked':
+      state.fork = { recorded: event.recorded, live: `${event.provider}/${event.model}` };
+      push(state, { kind: 'note', text: capitalized(forkWords(event)), tone: 'info' });
       break;
     case 'session.resumed':
       push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });

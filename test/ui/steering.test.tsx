@@ -1,10 +1,13 @@
 import { render } from 'ink-testing-library';
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
+import { loadEvents } from '../../source/engine/session/event-log';
 import type { DeveloperTests, TestDesk } from '../../source/engine/run/test-desk';
 import { TuiController } from '../../source/ui/controller';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { LiveApp } from '../../source/ui/live-app';
+import { ROOT } from '../helpers/fixtures';
 import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
 
 // Issue 14: the keys that steer a live session (m writes to the agent, s steps, e edits a call).
@@ -288,6 +291,42 @@ describe('replay shows the developer’s steering where it happened', () => {
     for (let i = 0; i < 6; i++) ui.stdin.write(KEYS.right);
     await tick(60);
     expect(ui.lastFrame()).toMatch(/→ search_class ✎ your arguments class_name=Cart/);
+    ui.unmount();
+  });
+});
+
+describe('f in a replay: fork the session here', () => {
+  const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
+
+  it('asks first; y forks from the event on screen; any other key does not; past the agent’s work it says why not', async () => {
+    const onFork = vi.fn();
+    const ui = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} onFork={onFork} autoplay={false} />);
+    await tick(60);
+    expect(ui.lastFrame()).toContain('f fork');
+    ui.stdin.write('n'); // to the first tool call
+    await tick(60);
+    const at = Number(/event (\d+)\//.exec(ui.lastFrame()!)![1]);
+    ui.stdin.write('f');
+    await tick(60);
+    expect(ui.lastFrame()).toContain(`Fork demo at event ${at}? A new session`);
+    ui.stdin.write('x');
+    await tick(60);
+    expect(onFork).not.toHaveBeenCalled();
+    expect(ui.lastFrame()).not.toContain('Fork demo at event');
+    ui.stdin.write('f');
+    await tick(60);
+    ui.stdin.write('y');
+    await tick(60);
+    expect(onFork).toHaveBeenCalledWith(demo[at - 1]!.seq);
+    // At the end the agent's work is over: nothing to go on from.
+    for (let i = 0; i < 12; i++) ui.stdin.write('t');
+    await tick(60);
+    ui.stdin.write(KEYS.right);
+    for (let i = 0; i < 400; i++) ui.stdin.write(KEYS.right);
+    await tick(200);
+    ui.stdin.write('f');
+    await tick(60);
+    expect(ui.lastFrame()).toContain("comes after the agent's work ended");
     ui.unmount();
   });
 });
