@@ -5,7 +5,8 @@ import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { onShutdown } from '../engine/lifecycle';
 import { MessageFile } from '../engine/run/message-file';
-import { headlessPilot } from '../engine/run/pilot';
+import { prepareFork, type ForkRequest } from '../engine/run/fork';
+import { headlessPilot, type Pilot } from '../engine/run/pilot';
 import type { GivenTestFile } from '../engine/run/test-desk';
 import { prepareRun, runRecorded, type PreparedRun, type RunRequest } from '../engine/run/prepare-run';
 import { printable, printableJson } from '../engine/terminal-text';
@@ -24,6 +25,8 @@ export interface RunCommandOptions extends RunRequest {
   step?: boolean;
   /** `--add-tests`: test files of the developer's, collected before THM's proposal is approved. */
   addTests?: string[];
+  /** `tenet fork`: the parent's history to start from. */
+  fork?: ForkRequest;
 }
 
 /**
@@ -73,6 +76,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const messageFile = messageFileOf(options);
   const addTests = testFilesOf(options);
   const prepared = prepareRun(options);
+  // A fork: the parent's answers and decisions first, then the live model and pilot.
+  const pilotOf = options.fork ? prepareFork(prepared, options.fork) : (live: Pilot) => live;
   const hint = () => resumeHint(prepared, !!options.sessionsDir);
   if (options.tui) {
     const { runTui } = await importTui(() => import('../ui/run-tui'));
@@ -83,6 +88,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       ...(messageFile ? { messageFile } : {}),
       step: !!options.step,
       addTests,
+      pilot: pilotOf,
     });
   }
   // Interrupted (Ctrl+C, SIGTERM): the session is saved; say how to go on with it.
@@ -104,7 +110,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   };
   const stepper = options.step ? lineStepper(process.stdin, (text) => process.stderr.write(printable(text))) : undefined;
   try {
-    const result = await runRecorded(prepared, headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}), ...(stepper ? { stepper } : {}), addTests }), sink);
+    const result = await runRecorded(prepared, pilotOf(headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}), ...(stepper ? { stepper } : {}), addTests })), sink);
     finishedRun = true;
     // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
     if (!result.pass) return EXIT.fail;

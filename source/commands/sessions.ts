@@ -3,7 +3,7 @@ import { realpathSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
-import { Catalog, type CatalogEntry } from '../engine/session/catalog';
+import { Catalog, sessionTree, type CatalogEntry } from '../engine/session/catalog';
 import { SCHEMA_VERSION } from '../engine/session/event-log';
 import { sessionPage } from '../engine/session/export-html';
 import { loadSession, type ExportedSession } from '../engine/session/load';
@@ -37,7 +37,8 @@ export function warn(warnings: string[]): void {
 export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; repo?: string; json?: boolean; tui?: boolean }): Promise<number> {
   if (options.tui && !options.status && !options.target && !options.repo) {
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
-    return sessionsTui(root(options.dir));
+    const { fork } = await sessionsTui(root(options.dir));
+    return fork ? forkLive(options.dir, fork.id, fork.at) : 0;
   }
   const repo = options.repo === undefined ? undefined : samePlace(options.repo);
   const rows = new Catalog(root(options.dir))
@@ -51,11 +52,24 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
     process.stdout.write(`No sessions in ${root(options.dir)}.\n`);
     return 0;
   }
-  // A damaged session's reason (file:line) takes the target's place: that is what to act on.
-  const line = (s: CatalogEntry) =>
-    [s.id.padEnd(24), s.status.padEnd(11), `${s.tokens.input + s.tokens.output}`.padStart(9), `$${s.costUsd.toFixed(4)}`.padStart(9), `${s.provider}/${s.model}`.padEnd(28), s.damage ?? s.target].join('  ');
-  process.stdout.write(`${['id'.padEnd(24), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${rows.map(line).join('\n')}\n`);
+  // Forks under the session they came from. A damaged session's reason (file:line) takes the
+  // target's place: that is what to act on.
+  const tree = sessionTree(rows);
+  const idOf = ({ row, depth }: { row: CatalogEntry; depth: number }) => (depth ? `${'  '.repeat(depth - 1)}└ ${row.id}` : row.id);
+  const width = Math.max(24, ...tree.map((t) => idOf(t).length));
+  const line = (t: { row: CatalogEntry; depth: number }) => {
+    const s = t.row;
+    const what = s.damage ?? `${s.target}${s.parent ? ` (fork of ${s.parent.id} at event ${s.parent.at})` : ''}`;
+    return [idOf(t).padEnd(width), s.status.padEnd(11), `${s.tokens.input + s.tokens.output}`.padStart(9), `$${s.costUsd.toFixed(4)}`.padStart(9), `${s.provider}/${s.model}`.padEnd(28), what].join('  ');
+  };
+  process.stdout.write(`${['id'.padEnd(width), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${tree.map(line).join('\n')}\n`);
   return 0;
+}
+
+/** `f` in a replay: the fork runs in the terminal, with the session's model (only then are the engine and the providers loaded). */
+async function forkLive(dir: string | undefined, ref: string, at: number): Promise<number> {
+  const { forkCommand } = await import('./fork');
+  return forkCommand({ ...(dir ? { dir } : {}), ref, at, tui: true });
 }
 
 /** `tenet show ID`: a readable transcript. */
@@ -72,7 +86,9 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
   warn(session.warnings);
   if (options.tui) {
     const { replayTui } = await importTui(() => import('../ui/launch'));
-    return replayTui(session.id, session.events, options.speed ?? 1);
+    const { fork } = await replayTui(session.id, session.events, options.speed ?? 1);
+    // The session as it was named (an id, or a file): the fork loads it the same way.
+    return fork ? forkLive(options.dir, options.ref, fork.at) : 0;
   }
   if (options.json) {
     for (const event of session.events) process.stdout.write(`${printableJson(event)}\n`);

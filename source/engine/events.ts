@@ -138,6 +138,11 @@ export type EngineEvent =
   | { type: 'session.interrupted'; reason: string }
   /** `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the recorded ones); never keys. */
   | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode }
+  /**
+   * This session is a fork of session `parent` from its event `at`: its first `recorded` model
+   * answers are the parent's (no cost), then `provider`/`model` answer live. Right after the start.
+   */
+  | { type: 'session.forked'; parent: string; at: number; recorded: number; provider: string; model: string; baseUrl?: string }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };
 

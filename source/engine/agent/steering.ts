@@ -5,7 +5,7 @@ import { renderPrompt } from './prompts';
 
 /** What the developer may do between the agent's steps; the Pilot's calls of the same names (see run/pilot.ts). */
 export interface SteeringHooks {
-  stepping?: () => boolean;
+  stepping?: (at: { before: 'model'; round: number } | { before: 'tool'; call: ToolCall }) => boolean;
   beforeRequest?: (preview: RequestPreview) => Promise<DeveloperMessage[]>;
   beforeToolCall?: (call: ToolCall) => Promise<string | undefined>;
 }
@@ -30,7 +30,7 @@ export class Steering {
 
   /** The user messages to add before request `round` (already recorded). */
   async beforeRequest(round: number, messages: readonly Message[]): Promise<string[]> {
-    if (this.hooks.stepping?.()) this.emit({ type: 'step.pause', before: 'model', round });
+    if (this.hooks.stepping?.({ before: 'model', round })) this.emit({ type: 'step.pause', before: 'model', round });
     const written = (await this.hooks.beforeRequest?.({ round, lastTurn: lastTurn(messages) })) ?? [];
     const said: string[] = [];
     for (const message of written) {
@@ -44,7 +44,7 @@ export class Steering {
 
   /** The call as it runs (the developer's arguments if they changed them), and what goes before its output for the model. */
   async beforeTool(call: ToolCall): Promise<{ call: ToolCall; note?: string }> {
-    if (this.hooks.stepping?.()) this.emit({ type: 'step.pause', before: 'tool', callId: call.id, name: call.name });
+    if (this.hooks.stepping?.({ before: 'tool', call })) this.emit({ type: 'step.pause', before: 'tool', callId: call.id, name: call.name });
     const edited = await this.hooks.beforeToolCall?.(call);
     if (edited === undefined || edited === call.arguments) return { call };
     this.emit({ type: 'tool.edit', id: call.id, name: call.name, original: call.arguments, arguments: edited });

@@ -27,6 +27,11 @@ export interface TestPlan {
 async function thmReport(run: TaskRun): Promise<ThmReport> {
   if (run.resume?.thm) return run.resume.thm;
   const { options } = run;
+  if (options.thmReport) {
+    // A fork's parent ran THM on the same code: its report stands, and is recorded here too.
+    run.emit({ type: 'thm.report', report: options.thmReport });
+    return options.thmReport;
+  }
   const report = await runThm(run.task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, emit: run.emit, ...(options.signal ? { signal: options.signal } : {}) });
   run.emit({ type: 'thm.report', report });
   return report;

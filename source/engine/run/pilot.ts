@@ -46,10 +46,13 @@ export interface Pilot {
    * Step mode is on: the engine records a pause before each model call and each tool call, and the
    * pilot holds the agent in `beforeRequest` / `beforeToolCall` until the developer goes on.
    */
-  stepping?(): boolean;
+  stepping?(at: StepAt): boolean;
   /** Before each tool call: the developer's arguments when they changed the model's (recorded as their edit), else undefined. */
   beforeToolCall?(call: ToolCall): Promise<string | undefined>;
 }
+
+/** Where step mode would hold the agent: before model call `round`, or before a tool call. */
+export type StepAt = { before: 'model'; round: number } | { before: 'tool'; call: ToolCall };
 
 /**
  * Step mode without a TUI (`--step --headless`): something that shows each pause and waits for the

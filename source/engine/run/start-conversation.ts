@@ -11,7 +11,7 @@ import type { TaskRun } from './task-run';
 /** The pilot's calls the conversation makes between the agent's steps. */
 function steeringOf(pilot: Pilot): SteeringHooks {
   return {
-    ...(pilot.stepping ? { stepping: () => pilot.stepping!() } : {}),
+    ...(pilot.stepping ? { stepping: (at) => pilot.stepping!(at) } : {}),
     ...(pilot.beforeRequest ? { beforeRequest: (preview) => pilot.beforeRequest!(preview) } : {}),
     ...(pilot.beforeToolCall ? { beforeToolCall: (call) => pilot.beforeToolCall!(call) } : {}),
   };

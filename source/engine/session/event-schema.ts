@@ -94,6 +94,7 @@ const shapes = {
   'command.approval': z.object({ command: str, decision: z.enum(['approved', 'approved-session', 'denied', 'stopped']), by: z.enum(['human', 'auto']), reason: str.optional() }),
   'session.interrupted': z.object({ reason: str }),
   'session.resumed': z.object({ fromSeq: num, position: str, provider: str.optional(), model: str.optional(), baseUrl: str.optional(), approve: z.enum(['ask', 'auto']).optional() }),
+  'session.forked': z.object({ parent: str, at: num, recorded: num, provider: str, model: str, baseUrl: str.optional() }),
   warning: z.object({ message: str }),
   error: z.object({ message: str }),
 } satisfies Record<EngineEvent['type'], z.ZodType>;

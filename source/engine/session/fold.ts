@@ -10,6 +10,8 @@ import { mergeDeveloperTests } from '../thm/developer-tests';
 /** A session rebuilt from its events: what resume, show, the catalog and replay need. */
 export interface SessionState {
   start?: EventOf<'session.start'>;
+  /** A fork: the session it was forked from, at which event, and how many model answers it took from it. */
+  forkOf?: { parent: string; at: number; recorded: number };
   /** The model settings in force: the recorded ones, or the latest a resume chose. */
   settings?: Pick<ModelSettings, 'provider' | 'model' | 'baseUrl'>;
   /** THM's report, with the developer's tests in it (tests.added). */
@@ -73,6 +75,9 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         if (event.config.approve) state.approve = event.config.approve;
         break;
       }
+      case 'session.forked':
+        state.forkOf = { parent: event.parent, at: event.at, recorded: event.recorded };
+        break;
       case 'session.resumed':
         // Older logs recorded no settings here: the earlier ones stay in force.
         if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };

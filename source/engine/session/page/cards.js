@@ -413,8 +413,9 @@ function noteCard(items) {
     error: () => `Error: ${e.message}`,
     'session.interrupted': () => `Interrupted: ${e.reason}`,
     'session.resumed': () => `Resumed ${e.position}${e.provider ? ` with ${e.provider}/${e.model}` : ''}`,
+    'session.forked': () => `Forked from session ${e.parent} at its event ${e.at}: ${e.recorded ? `the first ${e.recorded} model answers are that session's, then ` : ''}${e.provider}/${e.model} answers live`,
   }[e.type];
-  return { title: clean(text ? text() : e.type), tone: e.type === 'session.resumed' ? 'info' : 'warning', compact: true };
+  return { title: clean(text ? text() : e.type), tone: e.type === 'session.resumed' || e.type === 'session.forked' ? 'info' : 'warning', compact: true };
 }
 
 function hiddenCard(items) {

@@ -27,6 +27,7 @@ const OWN_CARD = {
   error: 'note',
   'session.interrupted': 'note',
   'session.resumed': 'note',
+  'session.forked': 'note',
 };
 
 const isHuman = (value) => value === 'human' || value === 'developer' || value === 'user';
