@@ -4,6 +4,7 @@ import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
 import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
+import { stoppedByLimit } from '../engine/model/spend-limits';
 import type { MessageFile } from '../engine/run/message-file';
 import type { Pilot } from '../engine/run/pilot';
 import type { GivenTestFile } from '../engine/run/test-desk';
@@ -59,7 +60,7 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
     // On a line of its own under the last frame, with what became of the patch.
     const decision = controller.getState().view.patch;
     process.stdout.write(`\n${result.pass ? 'PASS' : 'FAIL'}${decision ? ` · ${decisionText(decision)}` : ''} · session ${result.sessionId} saved in ${prepared.recorder.root} (tenet show ${result.sessionId})\n`);
-    return result.pass ? EXIT.pass : EXIT.fail;
+    return result.pass && !stoppedByLimit(result) ? EXIT.pass : EXIT.fail;
   } catch (error) {
     app.unmount();
     throw error instanceof Error ? error : new TenetError(String(error));

@@ -1,10 +1,11 @@
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
-import { capitalized, forkWords, isFailure, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
+import { capitalized, forkWords, isFailure, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
 import { lineDiff, startingFunctionIn } from '../engine/session/page-diffs';
 import { expandTabs } from './components/line-editor';
+import type { SpendLimits } from '../engine/protocol/settings';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
 
@@ -53,7 +54,8 @@ export interface DebuggerLine {
 }
 
 export interface ViewState {
-  session?: { id: string; target: string; mode: 'stub' | 'blank'; strategy: string; modelLabel: string; provider: string; repo: string };
+  /** `limits`: what the session may spend on its model (the footer shows what is left). */
+  session?: { id: string; target: string; mode: 'stub' | 'blank'; strategy: string; modelLabel: string; provider: string; repo: string; limits?: SpendLimits };
   thm: {
     phase: 'probe' | 'original' | 'blank' | null;
     total: number;
@@ -164,7 +166,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
   };
   switch (event.type) {
     case 'session.start':
-      state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo };
+      state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, ...(event.config.limits ? { limits: event.config.limits } : {}) };
       break;
     case 'thm.start':
       state.thm = { ...state.thm, startedAt: now };
@@ -326,6 +328,9 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     case 'session.interrupted':
       push(state, { kind: 'note', text: `Interrupted: ${event.reason}`, tone: 'warning' });
+      break;
+    case 'limit.reached':
+      push(state, { kind: 'note', text: capitalized(limitWords(event)), tone: 'warning' });
       break;
     case 'session.forked':
       state.fork = { recorded: event.recorded, live: `${event.provider}/${event.model}` };

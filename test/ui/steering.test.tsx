@@ -330,3 +330,25 @@ describe('f in a replay: fork the session here', () => {
     ui.unmount();
   });
 });
+
+describe('spend limits in the footer', () => {
+  it('shows what is left of the session’s cost and token limits, and the stop where it happened', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    controller.dispatch({ ...start, config: { ...sampleConfig(), limits: { maxCostUsd: 1, maxTokens: 100_000 } } } as EngineEvent);
+    controller.dispatch({ type: 'thm.report', report: sampleReport() });
+    controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
+    controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
+    controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
+    controller.dispatch({ type: 'model.response', content: 'ok', toolCalls: [], usage: { inputTokens: 60_000, outputTokens: 1_000 }, costUsd: 0.85, durationMs: 1, model: 'm', stopReason: 'stop' });
+    await tick(80);
+    expect(ui.lastFrame()).toContain('$0.1500 of $1.00 left · 39,000 of 100,000 tokens left');
+    controller.dispatch({ type: 'model.request', round: 2, messages: 3, tools: [], newMessages: [] });
+    controller.dispatch({ type: 'model.response', content: 'more', toolCalls: [], usage: { inputTokens: 1_000, outputTokens: 10 }, costUsd: 0.2, durationMs: 1, model: 'm', stopReason: 'stop' });
+    controller.dispatch({ type: 'limit.reached', limit: 'cost', spent: 1.05, max: 1 });
+    await tick(80);
+    expect(ui.lastFrame()).toContain('$0.0000 of $1.00 left');
+    expect(ui.lastFrame()).toContain("The session's cost limit is reached ($1.05 of $1.00)");
+    ui.unmount();
+  });
+});
