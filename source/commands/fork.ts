@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { TenetError } from '../engine/errors';
+import type { SpendLimits } from '../engine/protocol/settings';
 import { forkPoint } from '../engine/run/fork';
 import { recordedChoices } from '../engine/run/run-settings';
 import { foldEvents } from '../engine/session/fold';
@@ -22,6 +23,8 @@ export interface ForkCommandOptions extends Relocation, Pick<RunCommandOptions, 
   T?: number;
   /** What the live model gets first, marked as the developer's. */
   message?: string;
+  /** `--max-cost`, `--max-tokens`: over the parent's limits. */
+  limits?: SpendLimits;
 }
 
 /**
@@ -55,7 +58,10 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
     python,
     // The shipped example stays as shipped: the fork works on a copy, as the demo does.
     ...(where.repo === resolve(DEMO.repo()) ? { copyOfExample: true } : {}),
-    settings: recordedChoices(start),
+    settings: (() => {
+      const recorded = recordedChoices(start);
+      return { ...recorded, limits: { ...recorded.limits, ...options.limits } };
+    })(),
     model: {
       provider,
       ...(model ? { model } : {}),

@@ -1,6 +1,6 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
-import { addedWords, approvalWords, forkWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, tokensInOut } from '../engine/phrase-book';
+import { addedWords, approvalWords, forkWords, limitWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, tokensInOut } from '../engine/phrase-book';
 import type { SessionConfig } from '../engine/protocol/settings';
 
 const firstLine = (text: string, max = 140) => {
@@ -34,6 +34,10 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       case 'thm.approval':
         if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
         else write(`tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
+        break;
+      case 'limit.reached':
+        endStream();
+        write(`  ! ${limitWords(event)}\n`);
         break;
       case 'session.forked':
         write(`${forkWords(event)}\n`);

@@ -4,6 +4,7 @@ import { importTui } from './import-tui';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { onShutdown } from '../engine/lifecycle';
+import { stoppedByLimit } from '../engine/model/spend-limits';
 import { MessageFile } from '../engine/run/message-file';
 import { prepareFork, type ForkRequest } from '../engine/run/fork';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
@@ -113,7 +114,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     const result = await runRecorded(prepared, pilotOf(headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}), ...(stepper ? { stepper } : {}), addTests })), sink);
     finishedRun = true;
     // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
-    if (!result.pass) return EXIT.fail;
+    if (!result.pass || stoppedByLimit(result)) return EXIT.fail;
     return (options.apply || options.applyFailing) && result.patch && !result.applied ? EXIT_NOT_APPLIED : EXIT.pass;
   } finally {
     finishedRun = true;

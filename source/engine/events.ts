@@ -41,7 +41,7 @@ export interface RunResult {
   strategy: string;
   pass: boolean;
   /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled. */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted';
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted' | 'cost-limit' | 'token-limit';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;
@@ -143,6 +143,8 @@ export type EngineEvent =
    * answers are the parent's (no cost), then `provider`/`model` answer live. Right after the start.
    */
   | { type: 'session.forked'; parent: string; at: number; recorded: number; provider: string; model: string; baseUrl?: string }
+  /** The session's cost or token limit was reached: no more model calls; the evaluation and the patch go on with what it has. */
+  | { type: 'limit.reached'; limit: 'cost' | 'tokens'; spent: number; max: number }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };
 

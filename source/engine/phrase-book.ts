@@ -142,3 +142,19 @@ export function forkWords(event: EventOf<'session.forked'>): string {
   const answers = event.recorded === 1 ? 'its first model answer is' : `its first ${event.recorded} model answers are`;
   return `forked from session ${event.parent} at its event ${event.at}: ${event.recorded ? `${answers} that session's (no cost), then ` : ''}${event.provider}/${event.model} answers live`;
 }
+
+/** A spend limit met: `the session's cost limit is reached ($1.02 of $1.00)`. */
+export function limitWords(event: EventOf<'limit.reached'>): string {
+  const amount = event.limit === 'cost' ? `${money(event.spent)} of ${money(event.max)}` : `${whole(event.spent)} of ${whole(event.max)} tokens`;
+  return `the session's ${event.limit === 'cost' ? 'cost' : 'token'} limit is reached (${amount}): no more model calls; the evaluation and the patch go on with what there is`;
+}
+
+/** What is left of a session's limits, for the footer: `$0.42 of $1.00 left · 120,000 of 500,000 tokens left`. */
+export function remainingWords(limits: { maxCostUsd?: number; maxTokens?: number }, left: { costUsd?: number; tokens?: number }): string {
+  return [
+    left.costUsd !== undefined && limits.maxCostUsd !== undefined ? `${money(left.costUsd)} of ${money(limits.maxCostUsd)} left` : '',
+    left.tokens !== undefined && limits.maxTokens !== undefined ? `${whole(left.tokens)} of ${whole(limits.maxTokens)} tokens left` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}

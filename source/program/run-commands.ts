@@ -12,6 +12,7 @@ import {
   strategyOption,
   withAblationFlags,
   withBudgetFlags,
+  withLimitFlags,
   withModelFlags,
   withSandboxFlags,
   withThmFlags,
@@ -95,6 +96,7 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
     .option('--no-test-quality', "TDD: skip measuring the agent's tests (coverage, mutation score) at the end");
   withBudgetFlags(run);
   withAblationFlags(run);
+  withLimitFlags(run);
   withThmFlags(run)
     .option('--python <path>', 'Python interpreter')
     .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(positiveNumber('--thm-timeout')))

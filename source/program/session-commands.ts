@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { SESSION_STATUSES } from '../engine/session/status';
-import { interactive, positiveInt, positiveNumber, sessionsDirOption, withModelFlags, type Invocation, type ModelOpts } from './flags';
+import { interactive, limitChoices, positiveInt, positiveNumber, sessionsDirOption, withModelFlags, type Invocation, type ModelOpts } from './flags';
 import { approveOption, withSteeringFlags } from './run-commands';
 
 interface SessionOpts {
@@ -100,13 +100,15 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
   withModelFlags(fork, 'the one the session used', 'with --provider scripted: the script of the live part (default: the parent\'s, from where its answers end)')
     .addOption(new Option('-T, --max-tests <n>', "tests THM selects, when the fork's event comes before the tests were approved").argParser(positiveInt('-T')))
     .option('--message <text>', 'a message for the live model, sent with its first request (marked as yours)')
+    .addOption(new Option('--max-cost <usd>', "stop the fork once its live model calls cost this much (USD); default: the parent's limit").argParser(positiveNumber('--max-cost')))
+    .addOption(new Option('--max-tokens <n>', "stop the fork once its live model calls used this many tokens; default: the parent's limit").argParser(positiveInt('--max-tokens')))
     .option('--repo <dir>', 'the repository, when it is no longer where the session recorded it')
     .option('--python <path>', 'Python interpreter instead of the recorded one')
     .option('--json', 'print one JSON event per line')
     .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"));
   withSteeringFlags(fork).action(
-    async (ref: string, opts: SessionOpts & RelocationOpts & ModelOpts & { at: number; maxTests?: number; message?: string; approve?: 'ask' | 'auto'; step?: boolean; messageFile?: string; addTests?: string[] }) => {
+    async (ref: string, opts: SessionOpts & RelocationOpts & ModelOpts & { at: number; maxTests?: number; message?: string; maxCost?: number; maxTokens?: number; approve?: 'ask' | 'auto'; step?: boolean; messageFile?: string; addTests?: string[] }) => {
       const { forkCommand } = await import('../commands/fork');
       setExit(
         await forkCommand({
@@ -119,6 +121,7 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
           script: opts.script,
           ...(opts.maxTests !== undefined ? { T: opts.maxTests } : {}),
           ...(opts.message !== undefined ? { message: opts.message } : {}),
+          limits: limitChoices(opts),
           repo: opts.repo,
           python: opts.python,
           json: !!opts.json,

@@ -6,6 +6,7 @@ import type { Message, ToolCall, ToolDefinition } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions } from '../tools/registry';
+import { limitReached, SpendLimitError, type SpendLimits } from '../model/spend-limits';
 import { Steering, type SteeringHooks } from './steering';
 
 export type { Totals } from '../model/usage-sums';
@@ -38,6 +39,8 @@ export interface ConversationOptions {
   afterCancelledCall?: () => Promise<'retry' | 'stop'>;
   /** The developer's messages (and, in step mode, pauses and edits) between the agent's steps. */
   steering?: SteeringHooks;
+  /** The session's cost and token limits, checked before each model call. */
+  limits?: SpendLimits;
 }
 
 /** The `code` argument of a submission, or the raw arguments when they are not JSON. */
@@ -102,6 +105,12 @@ export class Conversation {
 
   async round(tools: readonly string[], options: RoundOptions = {}): Promise<RoundOutcome> {
     const { model, emit, ctx } = this.options;
+    // No call past the session's cost or token limit: the run ends with what it has.
+    const reached = limitReached(this.options.limits, this.totals);
+    if (reached) {
+      emit({ type: 'limit.reached', ...reached });
+      throw new SpendLimitError(reached);
+    }
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);
     for (const message of await this.steering.beforeRequest(this.totals.rounds + 1, this.messages)) this.say(message);
@@ -139,8 +148,9 @@ export class Conversation {
         if ((await this.options.afterCancelledCall?.()) !== 'retry') throw aborted();
       }
     }
-    const costUsd = costOf(this.options.price, response.usage);
-    const cacheSavedUsd = cacheSavingOf(this.options.price, response.usage);
+    // An answer from a record (rerun) costs what it cost then, so limits stop a rerun where they stopped the run.
+    const costUsd = response.recorded?.costUsd ?? costOf(this.options.price, response.usage);
+    const cacheSavedUsd = response.recorded ? response.recorded.cacheSavedUsd : cacheSavingOf(this.options.price, response.usage);
     this.noteIncompleteCost(response);
     this.totals.modelCalls++;
     addCall(this.totals, { usage: response.usage, costUsd, cacheSavedUsd });

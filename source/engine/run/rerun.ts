@@ -23,7 +23,7 @@ export class ReplayModel implements Model {
     const recorded = this.responses[this.next++];
     if (!recorded) throw new TenetError(`The run asked for model answer ${this.next}, but the session recorded only ${this.responses.length}.`);
     if (recorded.content) options.onDelta?.(recorded.content);
-    return { content: recorded.content, toolCalls: recorded.toolCalls, usage: recorded.usage, stopReason: recorded.stopReason, model: recorded.model };
+    return { content: recorded.content, toolCalls: recorded.toolCalls, usage: recorded.usage, stopReason: recorded.stopReason, model: recorded.model, recorded: { costUsd: recorded.costUsd, cacheSavedUsd: recorded.cacheSavedUsd } };
   }
 }
 

@@ -40,6 +40,7 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
     ...(pilot.callSignal ? { callSignal: () => pilot.callSignal!() } : {}),
     ...(pilot.afterCancelledCall ? { afterCancelledCall: () => pilot.afterCancelledCall!() } : {}),
     steering: steeringOf(pilot),
+    limits: options.limits,
   });
   if (resume?.messages.length) {
     conversation.restore(resume.messages, resume.totals);

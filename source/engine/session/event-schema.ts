@@ -95,6 +95,7 @@ const shapes = {
   'session.interrupted': z.object({ reason: str }),
   'session.resumed': z.object({ fromSeq: num, position: str, provider: str.optional(), model: str.optional(), baseUrl: str.optional(), approve: z.enum(['ask', 'auto']).optional() }),
   'session.forked': z.object({ parent: str, at: num, recorded: num, provider: str, model: str, baseUrl: str.optional() }),
+  'limit.reached': z.object({ limit: z.enum(['cost', 'tokens']), spent: num, max: num }),
   warning: z.object({ message: str }),
   error: z.object({ message: str }),
 } satisfies Record<EngineEvent['type'], z.ZodType>;

@@ -1,6 +1,6 @@
 import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
-import { addedWords, approvalWords, capitalized, forkWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut } from '../phrase-book';
+import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
@@ -111,6 +111,9 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       case 'session.interrupted':
         out.push(`_Interrupted: ${event.reason}._`);
+        break;
+      case 'limit.reached':
+        out.push(`> **Stopped:** ${capitalized(limitWords(event))}.`);
         break;
       case 'session.forked':
         out.push(`_${capitalized(forkWords(event))}._`);

@@ -65,6 +65,7 @@ function sessionCard(items) {
         ['tests given (T)', config.T === null ? 'all' : config.T],
         ['budget', budget.pregenRounds ? `${budget.pregenRounds} rounds of pre-generation, ${budget.rrwAttempts} refinement attempts of ${budget.rrwRounds} rounds` : ''],
         ['sandbox', config.sandbox && config.sandbox.kind],
+        ['limits', config.limits ? [config.limits.maxCostUsd !== undefined ? `${dollars(config.limits.maxCostUsd)}` : '', config.limits.maxTokens !== undefined ? `${integer(config.limits.maxTokens)} tokens` : ''].filter(Boolean).join(', ') : ''],
       ]),
       fold('every setting', h('pre', { class: 'code' }, clean(pretty(config)))),
     ),
@@ -413,6 +414,7 @@ function noteCard(items) {
     error: () => `Error: ${e.message}`,
     'session.interrupted': () => `Interrupted: ${e.reason}`,
     'session.resumed': () => `Resumed ${e.position}${e.provider ? ` with ${e.provider}/${e.model}` : ''}`,
+    'limit.reached': () => `Stopped: the session's ${e.limit === 'cost' ? 'cost' : 'token'} limit is reached (${e.limit === 'cost' ? `${dollars(e.spent)} of ${dollars(e.max)}` : `${integer(e.spent)} of ${integer(e.max)} tokens`}): no more model calls`,
     'session.forked': () => `Forked from session ${e.parent} at its event ${e.at}: ${e.recorded ? `the first ${e.recorded} model answers are that session's, then ` : ''}${e.provider}/${e.model} answers live`,
   }[e.type];
   return { title: clean(text ? text() : e.type), tone: e.type === 'session.resumed' || e.type === 'session.forked' ? 'info' : 'warning', compact: true };

@@ -28,6 +28,7 @@ const OWN_CARD = {
   'session.interrupted': 'note',
   'session.resumed': 'note',
   'session.forked': 'note',
+  'limit.reached': 'note',
 };
 
 const isHuman = (value) => value === 'human' || value === 'developer' || value === 'user';
