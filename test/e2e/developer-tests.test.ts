@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { foldEvents } from '../../source/engine/session/fold';
 import { loadSession } from '../../source/engine/session/load';
-import { runCli } from '../helpers/cli';
+import { finished, runCli, startCli, waitFor } from '../helpers/cli';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
 
@@ -84,6 +84,32 @@ describe('--add-tests', () => {
       const rerun = await runCli(['rerun', id], { env });
       expect(rerun.stdout).toContain('No divergence');
       expect(rerun.code).toBe(0);
+    } finally {
+      repo.cleanup();
+    }
+  }, 180_000);
+
+  it('a session killed after the developer’s tests joined resumes with them: they are written again and the evaluation counts them', async () => {
+    const dir = join(scratch, 'killed');
+    writeFileSync(join(scratch, 'test_mine.py'), MINE);
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], hold: new Promise(() => undefined) }]);
+    const repo = copyFixture('shop');
+    try {
+      const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1`, XDG_CONFIG_HOME: '/nonexistent' };
+      const child = startCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--json', '--add-tests', join(scratch, 'test_mine.py'), '--tests', 'tests/test_cart.py'], { env });
+      const ended = finished(child);
+      // The first model call hangs (the server never answers it): the developer's tests are in by then.
+      await waitFor(() => server!.requests.length === 1, 60_000, 'the first model call');
+      child.kill('SIGKILL');
+      await ended;
+      const id = JSON.parse(child.output.stdout.split('\n')[0]!).sessionId as string;
+      await server.close();
+      server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
+      const resumed = await runCli(['resume', id, '--base-url', `${server.url}/v1`, '--json'], { env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      const last = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!);
+      expect(last).toMatchObject({ type: 'result', pass: true });
+      expect(last.tests['tests/test_mine.py::test_half_off']).toBe('passed');
     } finally {
       repo.cleanup();
     }
