@@ -8,7 +8,7 @@ import { loadSession } from '../engine/session/load';
 import { DEMO } from './demo';
 import { recordedTask, relocate, startOf, type Relocation } from './resume';
 import { runCommand, type RunCommandOptions } from './run';
-import { root, warn } from './sessions';
+import { root, warn } from './sessions-root';
 
 export interface ForkCommandOptions extends Relocation, Pick<RunCommandOptions, 'json' | 'tui' | 'approve' | 'step' | 'messageFile' | 'addTests'> {
   dir?: string;

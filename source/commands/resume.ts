@@ -14,7 +14,7 @@ import { secretRedactor } from '../engine/session/redact';
 import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
 import { DEMO } from './demo';
 import { runCommand } from './run';
-import { root, warn } from './sessions';
+import { root, warn } from './sessions-root';
 import { printable, printableJson } from '../engine/terminal-text';
 
 export function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {

@@ -8,7 +8,7 @@ import { stoppedByLimit } from '../engine/model/spend-limits';
 import { MessageFile } from '../engine/run/message-file';
 import { prepareFork, type ForkRequest } from '../engine/run/fork';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
-import type { GivenTestFile } from '../engine/run/test-desk';
+import type { GivenTestFile } from '../engine/run/desk';
 import { prepareRun, runRecorded, type PreparedRun, type RunRequest } from '../engine/run/prepare-run';
 import { printable, printableJson } from '../engine/terminal-text';
 import { lineStepper } from './line-stepper';

@@ -1,20 +1,19 @@
 import { importTui } from './import-tui';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
 import { Catalog, sessionTree, type CatalogEntry } from '../engine/session/catalog';
 import { SCHEMA_VERSION } from '../engine/session/event-log';
 import { sessionPage } from '../engine/session/export-html';
 import { loadSession, type ExportedSession } from '../engine/session/load';
-import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
 import { printable, printableJson } from '../engine/terminal-text';
 import { textPrinter } from './run-printer';
 import { fileToWrite } from '../engine/util/checked-paths';
 
-/** The sessions folder: --sessions-dir, else $TENET_SESSIONS_DIR, else the config's, else the installation's. */
-export const root = (dir?: string) => sessionsDir(dir, process.env, loadConfig(undefined).sessionsDir);
+// Where sessions are, and how their warnings are said: shared with resume, rerun and fork.
+export { root, warn } from './sessions-root';
+import { root, warn } from './sessions-root';
 
 /** A folder as one spelling: resolved, and through its links when it exists (sessions record the resolved path). */
 function samePlace(path: string): string {
@@ -24,10 +23,6 @@ function samePlace(path: string): string {
   } catch {
     return resolved;
   }
-}
-
-export function warn(warnings: string[]): void {
-  for (const warning of warnings) process.stderr.write(`tenet: warning: ${printable(warning)}\n`);
 }
 
 // Reading sessions only: resume and rerun, which run the engine, are in ./resume so that browsing

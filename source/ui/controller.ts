@@ -5,7 +5,7 @@ import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } f
 import { prettyArguments } from '../engine/agent/preview';
 import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
-import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/test-desk';
+import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/desk';
 import { editText, type Editor } from './editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';

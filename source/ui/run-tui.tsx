@@ -7,7 +7,7 @@ import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
 import { stoppedByLimit } from '../engine/model/spend-limits';
 import type { MessageFile } from '../engine/run/message-file';
 import type { Pilot } from '../engine/run/pilot';
-import type { GivenTestFile } from '../engine/run/test-desk';
+import type { GivenTestFile } from '../engine/run/desk';
 import { TuiController } from './controller';
 import { terminalEditor } from './editor';
 import { LiveApp } from './live-app';

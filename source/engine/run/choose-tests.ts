@@ -6,7 +6,8 @@ import { selectWith } from '../thm/alt-selection';
 import { proposeFor } from '../thm/propose';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import type { TaskRun } from './task-run';
-import { TestDesk } from './test-desk';
+import type { TestDesk } from './desk';
+import { WorkspaceTestDesk } from './test-desk';
 
 /** Which tests the agent works with, and which it must not see yet. */
 export interface TestPlan {
@@ -61,7 +62,7 @@ async function approvedTests(run: TaskRun, desk: TestDesk): Promise<string[]> {
 /** THM, the approval of its proposal, and the workspace with the tests the agent must not see taken out. */
 export async function chooseTests(run: TaskRun): Promise<TestPlan> {
   const { task } = run;
-  const desk = new TestDesk(run, await thmReport(run));
+  const desk = new WorkspaceTestDesk(run, await thmReport(run));
   // The developer's tests: written ahead (--add-tests, a recorded session's), or, resuming, the
   // ones the session recorded (their outcome is in the recorded report already).
   if (run.resume) await desk.restore(run.resume.developerFiles);

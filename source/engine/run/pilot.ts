@@ -4,7 +4,7 @@ import type { ToolCall } from '../protocol/messages';
 import type { ThmReport } from '../protocol/thm-report';
 import type { DebuggerSession } from '../tools/debugger/session';
 import type { MessageFile } from './message-file';
-import type { GivenTestFile, TestDesk } from './test-desk';
+import type { GivenTestFile, TestDesk } from './desk';
 
 /** What the pilot can reach once the tools exist: the live debugger session, the tests. */
 export interface Attachment {

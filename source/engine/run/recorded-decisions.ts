@@ -1,7 +1,7 @@
 import type { EngineEvent, EventOf } from '../events';
 import type { DeveloperMessage } from '../protocol/decisions';
 import type { Pilot } from './pilot';
-import type { TestDesk } from './test-desk';
+import type { TestDesk } from './desk';
 
 /** The developer's recorded messages by the round they went with. */
 export function messagesByRound(events: readonly EngineEvent[]): Map<number, DeveloperMessage[]> {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { posix } from 'node:path';
-import type { EngineEvent, EventOf } from '../events';
+import type { EngineEvent } from '../events';
 import { listDefinitions } from '../python/definitions';
 import { importRoots } from '../python/import-roots';
 import { parsePython } from '../python/parser';
@@ -10,23 +10,8 @@ import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
 import { mergeDeveloperTests, testQualname } from '../thm/developer-tests';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import { unlinkInside } from '../workspace/inside';
+import type { DeveloperTests, GivenTestFile, TestDesk, TestFile } from './desk';
 import type { TaskRun } from './task-run';
-
-/** What one round of the developer's writing came to (the `tests.added` event, without its type). */
-export type DeveloperTests = Omit<EventOf<'tests.added'>, 'type'>;
-
-/** A file of the developer's, as they wrote it (relative to the workspace). */
-export interface TestFile {
-  path: string;
-  content: string;
-}
-
-/** A test file given whole (`--add-tests`): where it goes in the workspace (undefined: beside the repository's tests, as `name`), and its text. */
-export interface GivenTestFile {
-  path?: string;
-  name: string;
-  content: string;
-}
 
 /** Why a test of the developer's is kept out, by what THM saw of it. */
 const WHY: Record<string, string> = {
@@ -60,7 +45,7 @@ async function testFunctions(text: string | undefined): Promise<Map<string, stri
  * longer imports is put back as it was. Every round is recorded (`tests.added`, with the files'
  * content), so resume, rerun and fork write the same files again.
  */
-export class TestDesk {
+export class WorkspaceTestDesk implements TestDesk {
   /** THM's report with every accepted test of the developer's in it. */
   report: ThmReport;
   /** The developer's tests that count now, in the order they were accepted. */

@@ -247,8 +247,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     `THM ${c.collected} tests · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${report.clusters.length} clusters · ${(report.durationMs / 1000).toFixed(1)} s`,
     width,
   );
-  // `n` and `e` where the developer can write tests (a live review with an editor).
-  const footer = prompt ? hintRows('thm', width, 2, [], writeTests ? [] : ['n', 'e']) : ['approved'];
+  // `n` and `e` where the developer can write tests (a live review with an editor): a row more for them.
+  const footer = prompt ? hintRows('thm', width, writeTests ? 3 : 2, [], writeTests ? [] : ['n', 'e']) : ['approved'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];
