@@ -8,6 +8,7 @@ import { loadConfig } from '../engine/config/config';
 import { EXIT, TenetError } from '../engine/errors';
 import { setSignalHandler } from '../engine/lifecycle';
 import type { ModelFlags } from '../engine/model/create-model';
+import type { SpendLimits } from '../engine/protocol/settings';
 import { resolveSettings, type RunChoices } from '../engine/run/run-settings';
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
@@ -88,6 +89,8 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
     ablations: settings.ablations,
     budget: settings.budget,
     ...(settings.strategy !== 'tenet' ? { tddBudget: settings.tddBudget } : {}),
+    // Per task: each session stops at them.
+    ...(Object.keys(settings.limits).length ? { limits: settings.limits } : {}),
     sandbox: sandboxes[0]!.kind,
   };
   const label = options.label ?? defaultLabel(recorded);
@@ -121,7 +124,7 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
 }
 
 /** `tenet/gpt-4.1-mini`, `tdd/scripted -thm T=5 select=random stage=postgen`: the settings that differ from the paper's. */
-function defaultLabel(c: { strategy: string; model: string; T: number | string; select: string; testStage: string; ablations: { noThm: boolean; noApis: boolean; noRrw: boolean } }): string {
+function defaultLabel(c: { strategy: string; model: string; T: number | string; select: string; testStage: string; ablations: { noThm: boolean; noApis: boolean; noRrw: boolean }; limits?: SpendLimits }): string {
   return [
     `${c.strategy}/${c.model}`,
     c.ablations.noThm ? '-thm' : '',
@@ -130,6 +133,8 @@ function defaultLabel(c: { strategy: string; model: string; T: number | string; 
     c.T !== 3 ? `T=${c.T}` : '',
     c.select !== 'thm' ? `select=${c.select}` : '',
     c.testStage !== 'all' ? `stage=${c.testStage}` : '',
+    c.limits?.maxCostUsd !== undefined ? `max=$${c.limits.maxCostUsd}` : '',
+    c.limits?.maxTokens !== undefined ? `max=${c.limits.maxTokens}tok` : '',
   ]
     .filter(Boolean)
     .join(' ');

@@ -14,17 +14,17 @@ import { secretRedactor } from '../engine/session/redact';
 import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
 import { DEMO } from './demo';
 import { runCommand } from './run';
-import { root, warn } from './sessions';
+import { root, warn } from './sessions-root';
 import { printable, printableJson } from '../engine/terminal-text';
 
-function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {
+export function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {
   const start = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
   if (!start) throw new TenetError(`Session ${id} has no start event; there is nothing to go on from.`);
   return start;
 }
 
 /** The task a session ran: the function, its repository and where Python ran. */
-function recordedTask(start: EventOf<'session.start'>) {
+export function recordedTask(start: EventOf<'session.start'>) {
   const c = start.config;
   return {
     repo: start.repo,
@@ -47,7 +47,7 @@ export interface Relocation {
  * names folders that are not here: the repository must then be given with --repo; a recorded
  * interpreter that is gone is chosen again as for a new run (the repository's venv, python3).
  */
-function relocate(run: ReturnType<typeof recordedTask>, options: Relocation, id: string): { repo: string; python?: string } {
+export function relocate(run: ReturnType<typeof recordedTask>, options: Relocation, id: string): { repo: string; python?: string } {
   // The shipped demo session ran on a copy of the example that is long gone: its example is here.
   const recorded = id === 'demo' && !existsSync(run.repo) ? DEMO.repo() : run.repo;
   const repo = resolve(options.repo ?? recorded);

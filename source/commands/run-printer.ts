@@ -1,6 +1,6 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
-import { approvalWords, costText, hiddenWords, modeName, phaseWords, TEST_RUNS, tokensInOut } from '../engine/phrase-book';
+import { addedWords, approvalWords, forkWords, limitWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, tokensInOut } from '../engine/phrase-book';
 import type { SessionConfig } from '../engine/protocol/settings';
 
 const firstLine = (text: string, max = 140) => {
@@ -35,6 +35,19 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
         else write(`tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
         break;
+      case 'limit.reached':
+        endStream();
+        write(`  ! ${limitWords(event)}\n`);
+        break;
+      case 'session.forked':
+        write(`${forkWords(event)}\n`);
+        break;
+      case 'tests.added':
+        write(`${addedWords(event)}\n`);
+        for (const test of event.accepted) write(`  + ${test.nodeid}\n`);
+        for (const { nodeid, reason } of event.rejected) write(`  ✗ ${nodeid}: ${reason}\n`);
+        for (const id of event.removed) write(`  − ${id} (no longer fails)\n`);
+        break;
       case 'tests.hidden':
         write(`${hiddenWords(event.hidden.length)}\n`);
         break;
@@ -49,6 +62,10 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         streaming = true;
         write(event.text.replace(/\n/g, '\n         '));
         break;
+      case 'developer.message':
+        endStream();
+        write(`  developer → model${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${firstLine(event.text)}${event.text.includes('\n') ? ' …' : ''}\n`);
+        break;
       case 'model.retry':
         endStream();
         write(`  ! model call failed (${event.reason}); retry ${event.attempt}/${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s\n`);
@@ -59,6 +76,9 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       case 'tool.call':
         endStream();
         write(`  → ${event.name} ${firstLine(event.arguments, 100)}\n`);
+        break;
+      case 'tool.edit':
+        write(`    ✎ the developer changed the arguments: ${firstLine(event.arguments, 100)}\n`);
         break;
       case 'tool.result':
         write(`    ${event.ok ? '✓' : '✗'} ${firstLine(event.text)}\n`);

@@ -1,10 +1,17 @@
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
 import { importTui } from './import-tui';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { onShutdown } from '../engine/lifecycle';
-import { headlessPilot } from '../engine/run/pilot';
+import { stoppedByLimit } from '../engine/model/spend-limits';
+import { MessageFile } from '../engine/run/message-file';
+import { prepareFork, type ForkRequest } from '../engine/run/fork';
+import { headlessPilot, type Pilot } from '../engine/run/pilot';
+import type { GivenTestFile } from '../engine/run/desk';
 import { prepareRun, runRecorded, type PreparedRun, type RunRequest } from '../engine/run/prepare-run';
 import { printable, printableJson } from '../engine/terminal-text';
+import { lineStepper } from './line-stepper';
 import { progressLine } from './progress-line';
 import { textPrinter } from './run-printer';
 
@@ -13,6 +20,37 @@ export interface RunCommandOptions extends RunRequest {
   apply?: boolean;
   /** With or without `apply`: apply the patch of a run that did not pass too. */
   applyFailing?: boolean;
+  /** `--message-file`: lines written to it while the run goes on are messages for the model. */
+  messageFile?: string;
+  /** `--step`: pause before every model call and tool call (headless: answered on stdin). */
+  step?: boolean;
+  /** `--add-tests`: test files of the developer's, collected before THM's proposal is approved. */
+  addTests?: string[];
+  /** `tenet fork`: the parent's history to start from. */
+  fork?: ForkRequest;
+}
+
+/**
+ * `--add-tests FILE...`, read now: a file inside the repository keeps its place (the developer
+ * changed it), one from elsewhere goes beside the repository's tests.
+ */
+export function testFilesOf(options: { addTests?: string[]; repo: string }): GivenTestFile[] {
+  const repo = realpathSync(resolve(options.repo));
+  return (options.addTests ?? []).map((given) => {
+    const file = resolve(given);
+    if (!existsSync(file) || !statSync(file).isFile()) throw new TenetError(`--add-tests ${given} is not a file.`, 'pass the test files (Python modules of pytest tests) to add');
+    const rel = relative(repo, realpathSync(file));
+    const inside = rel && !rel.startsWith('..') && !isAbsolute(rel);
+    return { ...(inside ? { path: rel.split(sep).join('/') } : {}), name: basename(file), content: readFileSync(file, 'utf8') };
+  });
+}
+
+/** `--message-file F`, checked: the lines written to F from now on. */
+export function messageFileOf(options: { messageFile?: string }): MessageFile | undefined {
+  if (!options.messageFile) return undefined;
+  const path = resolve(options.messageFile);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new TenetError(`--message-file ${options.messageFile} is a folder.`, 'pass a file (it need not exist yet): each line written to it goes to the model');
+  return new MessageFile(path);
 }
 
 /**
@@ -36,11 +74,23 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       'run in a terminal without --headless/--json, or contain the commands with --sandbox docker, or pass --approve auto',
     );
   }
+  const messageFile = messageFileOf(options);
+  const addTests = testFilesOf(options);
   const prepared = prepareRun(options);
+  // A fork: the parent's answers and decisions first, then the live model and pilot.
+  const pilotOf = options.fork ? prepareFork(prepared, options.fork) : (live: Pilot) => live;
   const hint = () => resumeHint(prepared, !!options.sessionsDir);
   if (options.tui) {
     const { runTui } = await importTui(() => import('../ui/run-tui'));
-    return runTui(prepared, { autoApproveCommands: options.approve === 'auto', resumeHint: hint, ...(options.resume?.events ? { history: options.resume.events } : {}) });
+    return runTui(prepared, {
+      autoApproveCommands: options.approve === 'auto',
+      resumeHint: hint,
+      ...(options.resume?.events ? { history: options.resume.events } : {}),
+      ...(messageFile ? { messageFile } : {}),
+      step: !!options.step,
+      addTests,
+      pilot: pilotOf,
+    });
   }
   // Interrupted (Ctrl+C, SIGTERM): the session is saved; say how to go on with it.
   let finishedRun = false;
@@ -59,15 +109,17 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (event.type === 'thm.report') progress?.clear();
     print?.(event);
   };
+  const stepper = options.step ? lineStepper(process.stdin, (text) => process.stderr.write(printable(text))) : undefined;
   try {
-    const result = await runRecorded(prepared, headlessPilot(options.apply ?? false, options.applyFailing ?? false), sink);
+    const result = await runRecorded(prepared, pilotOf(headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}), ...(stepper ? { stepper } : {}), addTests })), sink);
     finishedRun = true;
     // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
-    if (!result.pass) return EXIT.fail;
+    if (!result.pass || stoppedByLimit(result)) return EXIT.fail;
     return (options.apply || options.applyFailing) && result.patch && !result.applied ? EXIT_NOT_APPLIED : EXIT.pass;
   } finally {
     finishedRun = true;
     unregister();
+    stepper?.close();
     progress?.clear();
   }
 }

@@ -1,9 +1,8 @@
 import { importTui } from './import-tui';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
-import { Catalog, type CatalogEntry } from '../engine/session/catalog';
+import { Catalog, sessionTree, type CatalogEntry } from '../engine/session/catalog';
 import { SCHEMA_VERSION, type LoggedEvent } from '../engine/session/event-log';
 import { sessionPage } from '../engine/session/export-html';
 import { loadSession, streamSession, type ExportedSession } from '../engine/session/load';
@@ -13,8 +12,9 @@ import { printable, printableJson } from '../engine/terminal-text';
 import { textPrinter } from './run-printer';
 import { fileToWrite } from '../engine/util/checked-paths';
 
-/** The sessions folder: --sessions-dir, else $TENET_SESSIONS_DIR, else the config's, else the installation's. */
-export const root = (dir?: string) => sessionsDir(dir, process.env, loadConfig(undefined).sessionsDir);
+// Where sessions are, and how their warnings are said: shared with resume, rerun and fork.
+export { root, warn } from './sessions-root';
+import { root, warn } from './sessions-root';
 
 /** A folder as one spelling: resolved, and through its links when it exists (sessions record the resolved path). */
 function samePlace(path: string): string {
@@ -26,10 +26,6 @@ function samePlace(path: string): string {
   }
 }
 
-export function warn(warnings: string[]): void {
-  for (const warning of warnings) process.stderr.write(`tenet: warning: ${printable(warning)}\n`);
-}
-
 // Reading sessions only: resume and rerun, which run the engine, are in ./resume so that browsing
 // and replaying never load the provider SDKs.
 
@@ -37,7 +33,8 @@ export function warn(warnings: string[]): void {
 export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; repo?: string; json?: boolean; tui?: boolean }): Promise<number> {
   if (options.tui && !options.status && !options.target && !options.repo) {
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
-    return sessionsTui(root(options.dir));
+    const { fork } = await sessionsTui(root(options.dir));
+    return fork ? forkLive(options.dir, fork.id, fork.at) : 0;
   }
   const repo = options.repo === undefined ? undefined : samePlace(options.repo);
   const rows = new Catalog(root(options.dir))
@@ -51,11 +48,24 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
     process.stdout.write(`No sessions in ${root(options.dir)}.\n`);
     return 0;
   }
-  // A damaged session's reason (file:line) takes the target's place: that is what to act on.
-  const line = (s: CatalogEntry) =>
-    [s.id.padEnd(24), s.status.padEnd(11), `${s.tokens.input + s.tokens.output}`.padStart(9), `$${s.costUsd.toFixed(4)}`.padStart(9), `${s.provider}/${s.model}`.padEnd(28), s.damage ?? s.target].join('  ');
-  process.stdout.write(`${['id'.padEnd(24), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${rows.map(line).join('\n')}\n`);
+  // Forks under the session they came from. A damaged session's reason (file:line) takes the
+  // target's place: that is what to act on.
+  const tree = sessionTree(rows);
+  const idOf = ({ row, depth }: { row: CatalogEntry; depth: number }) => (depth ? `${'  '.repeat(depth - 1)}└ ${row.id}` : row.id);
+  const width = Math.max(24, ...tree.map((t) => idOf(t).length));
+  const line = (t: { row: CatalogEntry; depth: number }) => {
+    const s = t.row;
+    const what = s.damage ?? `${s.target}${s.parent ? ` (fork of ${s.parent.id} at event ${s.parent.at})` : ''}`;
+    return [idOf(t).padEnd(width), s.status.padEnd(11), `${s.tokens.input + s.tokens.output}`.padStart(9), `$${s.costUsd.toFixed(4)}`.padStart(9), `${s.provider}/${s.model}`.padEnd(28), what].join('  ');
+  };
+  process.stdout.write(`${['id'.padEnd(width), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${tree.map(line).join('\n')}\n`);
   return 0;
+}
+
+/** `f` in a replay: the fork runs in the terminal, with the session's model (only then are the engine and the providers loaded). */
+async function forkLive(dir: string | undefined, ref: string, at: number): Promise<number> {
+  const { forkCommand } = await import('./fork');
+  return forkCommand({ ...(dir ? { dir } : {}), ref, at, tui: true });
 }
 
 /** Events rendered together into the transcript: what `show` holds at a time. */
@@ -92,7 +102,9 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
     const session = loadSession(root(options.dir), options.ref);
     warn(session.warnings);
     const { replayTui } = await importTui(() => import('../ui/launch'));
-    return replayTui(session.id, session.events, options.speed ?? 1);
+    const { fork } = await replayTui(session.id, session.events, options.speed ?? 1);
+    // The session as it was named (an id, or a file): the fork loads it the same way.
+    return fork ? forkLive(options.dir, options.ref, fork.at) : 0;
   }
   // Printed as the log is read: nothing holds the whole session.
   const print = textPrinter((text) => process.stdout.write(printable(text)));

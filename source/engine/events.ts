@@ -1,7 +1,8 @@
 import type { TranscriptEntry, Writer } from './protocol/debugger';
+import type { MessageSource } from './protocol/decisions';
 import type { Message, ToolCall, Usage } from './protocol/messages';
 import type { ApproveMode, SessionConfig, Strategy } from './protocol/settings';
-import type { ThmReport } from './protocol/thm-report';
+import type { ThmFailingTest, ThmReport } from './protocol/thm-report';
 
 /**
  * Everything the engine reports, as one discriminated union. The UI, the headless printer and the
@@ -39,8 +40,8 @@ export interface RunResult {
   target: string;
   strategy: string;
   pass: boolean;
-  /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled, stopped from outside, the session log reached its size limit (`message` says). */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted' | 'log-full';
+  /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled, stopped from outside, the session log reached its size limit (`message` says), a spend limit was reached. */
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted' | 'log-full' | 'cost-limit' | 'token-limit';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;
@@ -96,11 +97,19 @@ export type EngineEvent =
   | { type: 'thm.report'; report: ThmReport }
   /** `strategy`: the TDD strategy shows the agent none of the repository's tests. */
   | { type: 'thm.approval'; proposed: string[]; chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T: number | null }
+  /**
+   * Tests the developer wrote or changed before approving (`n` and `e` in the THM review,
+   * `--add-tests`): each file as written; the tests that fail on the stub (they join THM's failing
+   * tests, and the selection); the ones kept out, and why; earlier failing tests that count no more.
+   */
+  | { type: 'tests.added'; files: { path: string; content: string }[]; accepted: ThmFailingTest[]; rejected: { nodeid: string; reason: string }[]; removed: string[] }
   | { type: 'tests.hidden'; hidden: string[]; files: string[] }
   | { type: 'index.ready'; files: number; parsed: number; ms: number }
   | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage }
   /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */
   | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string }
+  /** The developer's message to the model, sent (marked as theirs) with the request of `round`. */
+  | { type: 'developer.message'; text: string; round: number; via: MessageSource }
   | { type: 'model.delta'; text: string }
   /** A tool call's arguments streaming in (see ToolDelta): for watching only, never saved (tool.call has them whole). */
   | { type: 'model.tool-delta'; index: number; name: string; arguments: string }
@@ -108,6 +117,10 @@ export type EngineEvent =
   /** `cacheSavedUsd`: what the prompt cache saved on this call (see RunResult); absent in older sessions. */
   | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number; model: string; stopReason: string }
   | { type: 'tool.call'; id: string; name: string; arguments: string }
+  /** Step mode held the agent before a model call (of `round`) or a tool call until the developer let it go on. */
+  | { type: 'step.pause'; before: 'model' | 'tool'; round?: number; callId?: string; name?: string }
+  /** The developer changed a tool call's arguments before it ran (step mode): it ran with `arguments`; `original` is the model's. */
+  | { type: 'tool.edit'; id: string; name: string; original: string; arguments: string }
   | { type: 'tool.result'; id: string; name: string; ok: boolean; text: string; durationMs: number }
   | { type: 'debugger.input'; who: Writer; input: string; mode: 'shell' | 'pdb' }
   | { type: 'debugger.output'; chunk: string }
@@ -125,6 +138,13 @@ export type EngineEvent =
   | { type: 'session.interrupted'; reason: string }
   /** `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the recorded ones); never keys. */
   | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode }
+  /**
+   * This session is a fork of session `parent` from its event `at`: its first `recorded` model
+   * answers are the parent's (no cost), then `provider`/`model` answer live. Right after the start.
+   */
+  | { type: 'session.forked'; parent: string; at: number; recorded: number; provider: string; model: string; baseUrl?: string }
+  /** The session's cost or token limit was reached: no more model calls; the evaluation and the patch go on with what it has. */
+  | { type: 'limit.reached'; limit: 'cost' | 'tokens'; spent: number; max: number }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string };
 

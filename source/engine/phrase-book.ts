@@ -115,3 +115,46 @@ export const COMMAND_DECISIONS: Record<EventOf<'command.approval'>['decision'], 
   denied: 'denied',
   stopped: 'refused and the agent stopped',
 };
+
+/** Where a developer's message to the model was written (the TUI's box needs no words). */
+export const MESSAGE_SOURCES: Record<EventOf<'developer.message'>['via'], string> = {
+  tui: '',
+  file: 'from the message file',
+  fork: 'when the session was forked',
+  stdin: 'at a step pause',
+};
+
+/** Where step mode held the agent: `before model call 3`, `before the search_class call`. */
+export const pauseWords = (event: EventOf<'step.pause'>): string => (event.before === 'model' ? `before model call ${event.round}` : `before the ${event.name} call`);
+
+/** The developer's tests, in a line: `2 join THM's failing tests; 1 kept out` (the details follow it). */
+export function addedWords(event: EventOf<'tests.added'>): string {
+  const parts = [
+    event.accepted.length ? `${event.accepted.length} join${event.accepted.length === 1 ? 's' : ''} THM's failing tests` : 'none joins',
+    ...(event.rejected.length ? [`${event.rejected.length} kept out`] : []),
+    ...(event.removed.length ? [`${event.removed.length} no longer fail${event.removed.length === 1 ? 's' : ''}`] : []),
+  ];
+  return `the developer's tests (${event.files.map((f) => f.path).join(', ')}): ${parts.join('; ')}`;
+}
+
+/** A fork's parentage: `forked from session X at its event 41: its first 3 model answers are X's (no cost), then openai/gpt-4o answers live`. */
+export function forkWords(event: EventOf<'session.forked'>): string {
+  const answers = event.recorded === 1 ? 'its first model answer is' : `its first ${event.recorded} model answers are`;
+  return `forked from session ${event.parent} at its event ${event.at}: ${event.recorded ? `${answers} that session's (no cost), then ` : ''}${event.provider}/${event.model} answers live`;
+}
+
+/** A spend limit met: `the session's cost limit is reached ($1.02 of $1.00)`. */
+export function limitWords(event: EventOf<'limit.reached'>): string {
+  const amount = event.limit === 'cost' ? `${money(event.spent)} of ${money(event.max)}` : `${whole(event.spent)} of ${whole(event.max)} tokens`;
+  return `the session's ${event.limit === 'cost' ? 'cost' : 'token'} limit is reached (${amount}): no more model calls; the evaluation and the patch go on with what there is`;
+}
+
+/** What is left of a session's limits, for the footer: `$0.42 of $1.00 left · 120,000 of 500,000 tokens left`. */
+export function remainingWords(limits: { maxCostUsd?: number; maxTokens?: number }, left: { costUsd?: number; tokens?: number }): string {
+  return [
+    left.costUsd !== undefined && limits.maxCostUsd !== undefined ? `${money(left.costUsd)} of ${money(limits.maxCostUsd)} left` : '',
+    left.tokens !== undefined && limits.maxTokens !== undefined ? `${whole(left.tokens)} of ${whole(limits.maxTokens)} tokens left` : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}

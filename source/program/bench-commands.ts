@@ -10,6 +10,7 @@ import {
   wholeNumber,
   withAblationFlags,
   withBudgetFlags,
+  withLimitFlags,
   withModelFlags,
   withThmFlags,
   type Invocation,
@@ -70,6 +71,7 @@ export function addBenchCommands(program: Command, { tests, setExit }: Invocatio
     .addOption(strategyOption('tenet, tdd or tenet+tdd'));
   withThmFlags(run);
   withAblationFlags(run);
+  withLimitFlags(run);
   withBudgetFlags(run)
     .addOption(new Option('--sandbox <kind>', 'local or docker').choices(SANDBOX_KINDS))
     .option('--image <name>', 'with docker: the image')

@@ -125,6 +125,9 @@ export interface SettingOpts extends ThmOpts {
   rrw: boolean;
   select?: Selection;
   testStage?: TestStage;
+  /** `--max-cost`, `--max-tokens`. */
+  maxCost?: number;
+  maxTokens?: number;
 }
 
 export const strategyOption = (help: string) => new Option('--strategy <name>', help).choices(STRATEGIES);
@@ -148,6 +151,16 @@ export function withAblationFlags(command: Command): Command {
     .addOption(new Option('--test-stage <stage>', 'ablation (RQ5): when tests take part: none, pregen (before the first submission), postgen (validation and refinement only), all').choices(TEST_STAGES));
 }
 
+/** What a session may spend on its model (`run`, `fork`, and per task `bench run`); the config's `limits` otherwise. */
+export function withLimitFlags(command: Command): Command {
+  return command
+    .addOption(new Option('--max-cost <usd>', 'stop the session cleanly once its model calls cost this much (USD); the patch so far is kept').argParser(positiveNumber('--max-cost')))
+    .addOption(new Option('--max-tokens <n>', 'stop the session cleanly once its model calls used this many tokens (in and out)').argParser(positiveInt('--max-tokens')));
+}
+
+/** The limits the flags set (a missing one: the config files'). */
+export const limitChoices = (opts: { maxCost?: number; maxTokens?: number }) => ({ ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost } : {}), ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}) });
+
 /** What the shared flags choose of the run's settings (the rest: the config files, then the defaults). */
 export function settingChoices(opts: SettingOpts): RunChoices {
   return {
@@ -160,5 +173,6 @@ export function settingChoices(opts: SettingOpts): RunChoices {
     select: opts.select,
     testStage: opts.testStage,
     ablations: { noThm: opts.thm === false, noApis: opts.apis === false, noRrw: opts.rrw === false },
+    limits: limitChoices(opts),
   };
 }

@@ -12,6 +12,7 @@ import {
   strategyOption,
   withAblationFlags,
   withBudgetFlags,
+  withLimitFlags,
   withModelFlags,
   withSandboxFlags,
   withThmFlags,
@@ -38,6 +39,9 @@ export interface RunOpts extends ModelOpts, SandboxFlags, SettingOpts {
   sessionsDir?: string;
   approve: RunCommandOptions['approve'];
   headless?: boolean;
+  messageFile?: string;
+  step?: boolean;
+  addTests?: string[];
 }
 
 /** What `tenet run` asks for. */
@@ -58,7 +62,18 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
     sessionsDir: opts.sessionsDir,
     approve: opts.approve,
     tui: interactive(opts),
+    ...(opts.messageFile ? { messageFile: opts.messageFile } : {}),
+    step: !!opts.step,
+    ...(opts.addTests ? { addTests: opts.addTests } : {}),
   };
+}
+
+/** Steering a live run: messages from a file, step mode (`run`, and `fork`'s live part). */
+export function withSteeringFlags(command: Command): Command {
+  return command
+    .option('--message-file <file>', 'each line written to this file while the run goes on is a message for the model, sent with its next request')
+    .option('--step', 'step mode: pause before every model call and tool call (in the TUI `s` toggles it; headless, each pause reads a line from stdin)')
+    .option('--add-tests <files...>', "your own test files: those of their tests that fail on the stub join THM's tests and the selection (the others are named, with why, and left out)");
 }
 
 /** No default: a headless run cannot ask, so only an explicit `ask` there is an error. */
@@ -81,14 +96,15 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
     .option('--no-test-quality', "TDD: skip measuring the agent's tests (coverage, mutation score) at the end");
   withBudgetFlags(run);
   withAblationFlags(run);
+  withLimitFlags(run);
   withThmFlags(run)
     .option('--python <path>', 'Python interpreter')
     .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(positiveNumber('--thm-timeout')))
     .option('--no-fork', 'THM in two passes instead of forking blank twins')
     .addOption(sessionsDirOption('where sessions are saved (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)'))
     .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))
-    .option('--headless', 'print lines instead of the TUI, even in a terminal')
-    .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');
+    .option('--headless', 'print lines instead of the TUI, even in a terminal');
+  withSteeringFlags(run).option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');
   withSandboxFlags(run).action(async (opts: RunOpts) => {
     const { runCommand } = await import('../commands/run');
     setExit(await runCommand(runRequest(opts, tests)));

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { SESSION_STATUSES } from '../engine/session/status';
-import { interactive, positiveNumber, sessionsDirOption, withModelFlags, type Invocation, type ModelOpts } from './flags';
-import { approveOption } from './run-commands';
+import { interactive, limitChoices, positiveInt, positiveNumber, sessionsDirOption, withModelFlags, type Invocation, type ModelOpts } from './flags';
+import { approveOption, withSteeringFlags } from './run-commands';
 
 interface SessionOpts {
   sessionsDir?: string;
@@ -91,4 +91,47 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
       const { rerunCommand } = await import('../commands/resume');
       setExit(await rerunCommand({ dir: opts.sessionsDir, ref, repo: opts.repo, python: opts.python, json: !!opts.json }));
     });
+  const fork = program
+    .command('fork')
+    .argument('<session>', 'session id, unique prefix, "last", "demo", or a file')
+    .description("a new session whose history up to an event is this one's (recorded model answers, no cost), then goes on live: another model, a message, THM's budget")
+    .requiredOption('--at <event>', 'the event to go on from, numbered as `tenet replay` counts them', positiveInt('--at'))
+    .addOption(sessionsDirOption());
+  withModelFlags(fork, 'the one the session used', 'with --provider scripted: the script of the live part (default: the parent\'s, from where its answers end)')
+    .addOption(new Option('-T, --max-tests <n>', "tests THM selects, when the fork's event comes before the tests were approved").argParser(positiveInt('-T')))
+    .option('--message <text>', 'a message for the live model, sent with its first request (marked as yours)')
+    .addOption(new Option('--max-cost <usd>', "stop the fork once its live model calls cost this much (USD); default: the parent's limit").argParser(positiveNumber('--max-cost')))
+    .addOption(new Option('--max-tokens <n>', "stop the fork once its live model calls used this many tokens; default: the parent's limit").argParser(positiveInt('--max-tokens')))
+    .option('--repo <dir>', 'the repository, when it is no longer where the session recorded it')
+    .option('--python <path>', 'Python interpreter instead of the recorded one')
+    .option('--json', 'print one JSON event per line')
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
+    .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"));
+  withSteeringFlags(fork).action(
+    async (ref: string, opts: SessionOpts & RelocationOpts & ModelOpts & { at: number; maxTests?: number; message?: string; maxCost?: number; maxTokens?: number; approve?: 'ask' | 'auto'; step?: boolean; messageFile?: string; addTests?: string[] }) => {
+      const { forkCommand } = await import('../commands/fork');
+      setExit(
+        await forkCommand({
+          dir: opts.sessionsDir,
+          ref,
+          at: opts.at,
+          provider: opts.provider,
+          model: opts.model,
+          baseUrl: opts.baseUrl,
+          script: opts.script,
+          ...(opts.maxTests !== undefined ? { T: opts.maxTests } : {}),
+          ...(opts.message !== undefined ? { message: opts.message } : {}),
+          limits: limitChoices(opts),
+          repo: opts.repo,
+          python: opts.python,
+          json: !!opts.json,
+          tui: interactive(opts),
+          ...(opts.approve ? { approve: opts.approve } : {}),
+          ...(opts.step ? { step: true } : {}),
+          ...(opts.messageFile ? { messageFile: opts.messageFile } : {}),
+          ...(opts.addTests ? { addTests: opts.addTests } : {}),
+        }),
+      );
+    },
+  );
 }

@@ -1,7 +1,12 @@
 import type { EngineEvent, RunResult } from '../engine/events';
 import { isFailure } from '../engine/phrase-book';
 import type { Attachment, Pilot } from '../engine/run/pilot';
-import type { CommandDecision, PatchAnswer } from '../engine/protocol/decisions';
+import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
+import { prettyArguments } from '../engine/agent/preview';
+import type { ToolCall } from '../engine/protocol/messages';
+import type { MessageFile } from '../engine/run/message-file';
+import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/desk';
+import { editText, type Editor } from './editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';
 import { initialView, reduceView, type ViewState } from './view-state';
@@ -9,13 +14,34 @@ import { printableValue, showControls } from '../engine/terminal-text';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */
 export type Prompt =
-  | { kind: 'approve-tests'; report: ThmReport; resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void }
+  /** `desk`: where the developer writes tests of their own before choosing (`n`, `e`). */
+  | { kind: 'approve-tests'; report: ThmReport; desk?: TestDesk; resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void }
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
   /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
-  | { kind: 'accept-patch'; result: RunResult; resolve(choice: PatchAnswer): void };
+  | { kind: 'accept-patch'; result: RunResult; resolve(choice: PatchAnswer): void }
+  /** Step mode, before a model call: what the request adds; resolve goes on. */
+  | { kind: 'step-model'; preview: RequestPreview; resolve(): void }
+  /** Step mode, before a tool call: resolve runs it, with the developer's arguments if they give some. */
+  | { kind: 'step-tool'; call: ToolCall; resolve(args?: string): void };
 
 export type Takeover = 'off' | 'requested' | 'active';
+
+export interface ControllerOptions {
+  autoApproveCommands: boolean;
+  autoApproveTests?: boolean;
+  /** `--message-file`: its new lines go with the next model call, as in a headless run. */
+  messageFile?: MessageFile;
+  /** `--step`: start in step mode. */
+  step?: boolean;
+  /** The developer's editor (`e` on a step, `n` and `e` in the THM review). */
+  editor?: Editor;
+  /** `--add-tests`: files collected before the THM review opens. */
+  addTests?: GivenTestFile[];
+}
+
+/** What came of the developer's writing in the THM review: THM's verdict on their tests, nothing (left unchanged), or why it could not be done. */
+export type WritingOutcome = DeveloperTests | { unchanged: true } | { problem: string };
 
 export interface UiState {
   view: ViewState;
@@ -23,6 +49,10 @@ export interface UiState {
   takeover: Takeover;
   /** A short message in the footer (e.g. "press Ctrl+C again to quit"). */
   notice?: string;
+  /** Messages the developer wrote that wait for the agent's next model call. */
+  queued: number;
+  /** Step mode: the agent stops before every model call and tool call. */
+  step: boolean;
 }
 
 const FRAME_MS = 33; // at most ~30 frames a second
@@ -43,7 +73,7 @@ export function takeoverTest(selected: readonly string[], lastRun: Readonly<Reco
  * takeover of the debugger session (the agent waits before its next model call).
  */
 export class TuiController implements Pilot {
-  private state: UiState = { view: initialView(), takeover: 'off' };
+  private state: UiState;
   private readonly listeners = new Set<() => void>();
   private scheduled: NodeJS.Timeout | undefined;
   private attachment?: Attachment;
@@ -53,8 +83,12 @@ export class TuiController implements Pilot {
   private alwaysAllow = false;
   /** Outcomes of the latest run of the selected or the agent's tests (not the final evaluation). */
   private lastRun: Record<string, string> = {};
+  /** The developer's messages for the next model call. */
+  private queued: DeveloperMessage[] = [];
 
-  constructor(private readonly options: { autoApproveCommands: boolean; autoApproveTests?: boolean } = { autoApproveCommands: false }) {}
+  constructor(private readonly options: ControllerOptions = { autoApproveCommands: false }) {
+    this.state = { view: initialView(), takeover: 'off', queued: 0, step: !!options.step };
+  }
 
   getState = (): UiState => this.state;
 
@@ -93,16 +127,46 @@ export class TuiController implements Pilot {
         this.update({ prompt: undefined }, true);
         resolve(value);
       });
-      // The tests' names and failures, the patch: shown without control sequences or secrets.
-      this.update({ prompt: prompt.kind === 'approve-command' ? prompt : printableValue(prompt) }, true);
+      // The tests' names and failures, the patch: shown without control sequences or secrets. The
+      // review's desk is the engine's object (its methods must stay), not text to show.
+      const shown = prompt.kind === 'approve-command' ? prompt : printableValue(prompt);
+      if (prompt.kind === 'approve-tests' && prompt.desk && shown.kind === 'approve-tests') shown.desk = prompt.desk;
+      this.update({ prompt: shown }, true);
     });
   }
 
   // ---- Pilot -------------------------------------------------------------------------------
 
-  approveTests(report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
+  approveTests(report: ThmReport, desk?: TestDesk): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
     if (this.options.autoApproveTests) return Promise.resolve({ chosen: report.selected, by: 'auto' });
-    return this.ask((resolve) => ({ kind: 'approve-tests', report, resolve }));
+    return this.ask((resolve) => ({ kind: 'approve-tests', report, ...(desk ? { desk } : {}), resolve }));
+  }
+
+  async addTests(desk: TestDesk): Promise<void> {
+    if (this.options.addTests?.length) await desk.addGiven(this.options.addTests);
+  }
+
+  // ---- The developer's tests (THM review) --------------------------------------------------
+
+  /** `n`: a new test file beside the repository's tests, opened in the developer's editor, then run the way THM runs the suite. */
+  newTest(desk: TestDesk): Promise<WritingOutcome> {
+    const { path, template } = desk.newFile();
+    return this.writeTests(desk, path, template);
+  }
+
+  /** `e`: the file of a test, in the developer's editor; its tests they changed or added are run as THM runs the suite. */
+  editTest(desk: TestDesk, nodeid: string): Promise<WritingOutcome> {
+    return this.writeTests(desk, nodeid.split('::')[0]!);
+  }
+
+  private async writeTests(desk: TestDesk, path: string, template?: string): Promise<WritingOutcome> {
+    const editor = this.options.editor;
+    if (!editor) return { problem: 'there is no editor here' };
+    try {
+      return (await desk.edit(path, (file) => editor.editFile(file), template)) ?? { unchanged: true };
+    } catch (error) {
+      return { problem: (error as Error).message };
+    }
   }
 
   acceptPatch(result: RunResult): Promise<PatchAnswer> {
@@ -150,6 +214,69 @@ export class TuiController implements Pilot {
     this.update({ takeover: 'active' }, true);
     await new Promise<void>((resolve) => (this.handBackWaiter = resolve));
     return this.takeoverNote();
+  }
+
+  stepping(): boolean {
+    return this.state.step;
+  }
+
+  /** Step mode holds the call until the developer goes on; then the messages written since the last call (`m`, and `--message-file`'s lines) go with it. */
+  async beforeRequest(preview: RequestPreview): Promise<DeveloperMessage[]> {
+    if (this.state.step) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
+    const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
+    this.queued = [];
+    if (taken.length) this.update({ queued: 0 }, true);
+    return taken;
+  }
+
+  /** Step mode holds the call; the developer's arguments when they edited them. */
+  beforeToolCall(call: ToolCall): Promise<string | undefined> {
+    if (!this.state.step) return Promise.resolve(undefined);
+    return this.ask<string | undefined>((resolve) => ({ kind: 'step-tool', call, resolve }));
+  }
+
+  // ---- Step mode ---------------------------------------------------------------------------
+
+  /** `s`: step mode on or off; turned off at a pause, the agent goes on at once. */
+  toggleStep(): void {
+    const step = !this.state.step;
+    const prompt = this.state.prompt;
+    this.update({ step }, true);
+    if (!step && (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool')) prompt.resolve();
+  }
+
+  /**
+   * `e` at a tool call: its arguments in the developer's editor (pretty JSON). The arguments to run
+   * it with (compact JSON), or why not: they are not JSON, or the editor failed.
+   */
+  async editArguments(args: string): Promise<{ args: string } | { problem: string }> {
+    if (!this.options.editor) return { problem: 'no editor here' };
+    let text: string;
+    try {
+      text = await editText(this.options.editor, `${prettyArguments(args)}\n`, 'arguments.json');
+    } catch (error) {
+      return { problem: (error as Error).message };
+    }
+    try {
+      return { args: JSON.stringify(JSON.parse(text)) };
+    } catch (error) {
+      return { problem: `the arguments are not JSON (${(error as Error).message})` };
+    }
+  }
+
+  // ---- Messages ----------------------------------------------------------------------------
+
+  /** Whether a message can still reach the model: the agent is at work (not evaluated yet). */
+  get canMessage(): boolean {
+    const phase = this.state.view.agent.phase;
+    return phase !== null && phase !== 'done' && phase !== 'evaluate' && phase !== 'quality';
+  }
+
+  /** `m`: a message for the model; it goes with the next request (after the call in flight, if one is). */
+  queueMessage(text: string): void {
+    if (!text.trim() || !this.canMessage) return;
+    this.queued.push({ text: text.trim(), via: 'tui' });
+    this.update({ queued: this.queued.length }, true);
   }
 
   // ---- Takeover ----------------------------------------------------------------------------

@@ -21,11 +21,15 @@ export const KEYS = {
     ['space', 'take a test in / out', 'toggle'],
     ['+ -', 'change T (THM proposes again; the tests you took in or out stay so)', 'T'],
     ['v', "view a test's source", 'source'],
+    ['n', 'new test (in $EDITOR; it joins if it fails on the stub)', 'new test'],
+    ['e', "edit its file (the highlighted test's, in $EDITOR)", 'edit test'],
     ['Enter', 'approve the selection', 'approve'],
     ['a', 'accept the proposal as it is', 'accept proposal'],
   ],
   agent: [
     ['t', 'take over the debugger (the agent waits before its next model call)', 'take over'],
+    ['m', 'write to the agent (your message goes with its next model call)', 'message'],
+    ['s', 'step mode on / off (pause before every model call and tool call)', 'step'],
     ['Esc', 'cancel the current model call', 'cancel call'],
     ['e', 'expand / collapse the latest output', 'expand'],
     ['o', 'open any earlier output in full', 'earlier output'],
@@ -44,6 +48,13 @@ export const KEYS = {
     ['↑ ↓', 'earlier lines you typed', 'history'],
     ['Ctrl+C', 'interrupt the program being debugged (SIGINT), not tenet', 'interrupt'],
     ['Esc', 'clear the line; on an empty line hand the session back to the agent', 'clear/hand back'],
+  ],
+  /** Step mode's pause before a model call or a tool call. */
+  step: [
+    ['Enter', 'go on (run the tool call)'],
+    ['m', 'write to the agent first'],
+    ['e', "edit the tool call's arguments in $EDITOR"],
+    ['s', 'step mode off, and go on'],
   ],
   command: [
     ['y', 'run it, this once'],
@@ -74,6 +85,7 @@ export const KEYS = {
     ['t', 'next test run', 'test run'],
     ['r', 'next stage (refinement attempt, TDD round, evaluation)', 'stage'],
     ['o v', 'earlier outputs, the test file (as live)', 'view'],
+    ['f', 'fork the session here: a new session whose history is this one up to this event, then goes on live', 'fork'],
     ['q', 'back'],
   ],
   sessions: [

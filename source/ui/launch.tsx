@@ -5,20 +5,36 @@ import { loadSession } from '../engine/session/load';
 import { ReplayScreen } from './screens/replay-screen';
 import { SessionsScreen } from './screens/sessions-screen';
 
-/** `tenet replay ID` in a terminal. */
-export async function replayTui(id: string, events: readonly (EngineEvent & { ts?: string })[], speed = 1): Promise<number> {
-  let app: ReturnType<typeof render>;
-  app = render(<ReplayScreen id={id} events={events} initialSpeed={speed} onBack={() => app.unmount()} />);
-  await app.waitUntilExit();
-  return 0;
+/** What the developer asked for on leaving a replay: a fork of the session from an event (`f`). */
+export interface ReplayExit {
+  fork?: { id: string; at: number };
 }
 
-/** `tenet sessions` in a terminal: the browser, and replays from it. */
-export async function sessionsTui(root: string): Promise<number> {
-  const rows = new Catalog(root).list();
-  const app = render(<SessionsScreen rows={rows} load={(id) => loadSession(root, id)} />);
+/** `tenet replay ID` in a terminal. */
+export async function replayTui(id: string, events: readonly (EngineEvent & { ts?: string })[], speed = 1): Promise<ReplayExit> {
+  let exit: ReplayExit = {};
+  let app: ReturnType<typeof render>;
+  const fork = (at: number) => {
+    exit = { fork: { id, at } };
+    app.unmount();
+  };
+  app = render(<ReplayScreen id={id} events={events} initialSpeed={speed} onBack={() => app.unmount()} onFork={fork} />);
   await app.waitUntilExit();
-  return 0;
+  return exit;
+}
+
+/** `tenet sessions` in a terminal: the browser, and replays (and forks) from it. */
+export async function sessionsTui(root: string): Promise<ReplayExit> {
+  const rows = new Catalog(root).list();
+  let exit: ReplayExit = {};
+  let app: ReturnType<typeof render>;
+  const fork = (id: string, at: number) => {
+    exit = { fork: { id, at } };
+    app.unmount();
+  };
+  app = render(<SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={fork} />);
+  await app.waitUntilExit();
+  return exit;
 }
 
 /** `tenet` with no command, in a terminal: the start screen; resolves with the choice, or undefined on Esc. */

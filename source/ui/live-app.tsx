@@ -1,5 +1,6 @@
 import { Box, Text, useApp } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
+import { testSource } from '../engine/python/test-source';
 import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
 import type { KeyScreen } from './keys';
@@ -35,6 +36,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const { view, prompt, takeover } = state;
   // The result screen opens with the patch question, before the result event (the engine emits it once decided).
   const result = prompt?.kind === 'accept-patch' ? prompt.result : view.result;
+  // The review's desk: the developer's tests are written in the workspace, and read from there.
+  const desk = prompt?.kind === 'approve-tests' ? prompt.desk : undefined;
   const screen: KeyScreen = prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
 
   useEffect(() => {
@@ -82,7 +85,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const noticeRow = screen !== 'agent' && state.notice ? 1 : 0;
   const rows = height - 1 - (banner ? 1 : 0) - noticeRow;
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
-  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'viewer', 'takeover', 'command', 'field', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />;
+  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'step', 'viewer', 'takeover', 'command', 'field', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />;
   return (
     <Box flexDirection="column">
       {banner ? (
@@ -91,7 +94,14 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
         </Text>
       ) : null}
       {screen === 'thm' ? (
-        <ThmScreen view={view} {...(prompt?.kind === 'approve-tests' ? { prompt } : {})} width={width} height={rows} {...(sourceOf ? { sourceOf } : {})} />
+        <ThmScreen
+          view={view}
+          {...(prompt?.kind === 'approve-tests' ? { prompt } : {})}
+          width={width}
+          height={rows}
+          {...(desk ? { sourceOf: (nodeid: string) => testSource(desk.root, nodeid) } : sourceOf ? { sourceOf } : {})}
+          {...(desk ? { writeTests: { newTest: () => controller.newTest(desk), editTest: (nodeid: string) => controller.editTest(desk, nodeid) } } : {})}
+        />
       ) : screen === 'agent' ? (
         <AgentScreen
           view={view}
@@ -104,6 +114,11 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           onSend={(line) => void controller.send(line)}
           onHandBack={() => controller.handBack()}
           onViewer={setViewerOpen}
+          onMessage={(text) => controller.queueMessage(text)}
+          queued={state.queued}
+          step={state.step}
+          onToggleStep={() => controller.toggleStep()}
+          editArguments={(args) => controller.editArguments(args)}
         />
       ) : (
         <ResultScreen

@@ -4,7 +4,12 @@ import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
 import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
+import { stoppedByLimit } from '../engine/model/spend-limits';
+import type { MessageFile } from '../engine/run/message-file';
+import type { Pilot } from '../engine/run/pilot';
+import type { GivenTestFile } from '../engine/run/desk';
 import { TuiController } from './controller';
+import { terminalEditor } from './editor';
 import { LiveApp } from './live-app';
 import { decisionText } from './screens/result-screen';
 
@@ -14,6 +19,14 @@ export interface RunTuiOptions {
   resumeHint(): string;
   /** A resumed session: its log so far, which the screens start from (THM, the approval, the agent so far). */
   history?: readonly EngineEvent[];
+  /** `--message-file`: its new lines go with the next model call. */
+  messageFile?: MessageFile;
+  /** `--step`: start in step mode. */
+  step?: boolean;
+  /** `--add-tests`: files collected before the THM review opens. */
+  addTests?: GivenTestFile[];
+  /** The pilot the engine gets, around the controller (a fork takes the parent's decisions first). */
+  pilot?: (controller: Pilot) => Pilot;
 }
 
 /**
@@ -22,7 +35,9 @@ export interface RunTuiOptions {
  * debugger) and folds its events into what the screens show.
  */
 export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Promise<number> {
-  const controller = new TuiController({ autoApproveCommands: options.autoApproveCommands });
+  // The developer's editor gets the terminal and gives it back to this app (see terminal-handoff.ts).
+  const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout, clearFrame: () => app.clear() });
+  const controller = new TuiController({ autoApproveCommands: options.autoApproveCommands, step: !!options.step, editor, ...(options.messageFile ? { messageFile: options.messageFile } : {}), ...(options.addTests?.length ? { addTests: options.addTests } : {}) });
   for (const event of options.history ?? []) controller.dispatch(event);
   const repo = prepared.options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);
@@ -38,14 +53,14 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
   const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} sessionsDir={prepared.recorder.root} {...(banner ? { banner } : {})} />;
   const app = render(element(), { exitOnCtrlC: false });
   try {
-    const result = await runRecorded(prepared, controller, (event: EngineEvent) => controller.dispatch(event));
+    const result = await runRecorded(prepared, options.pilot ? options.pilot(controller) : controller, (event: EngineEvent) => controller.dispatch(event));
     finished = true;
     app.rerender(element());
     await app.waitUntilExit();
     // On a line of its own under the last frame, with what became of the patch.
     const decision = controller.getState().view.patch;
     process.stdout.write(`\n${result.pass ? 'PASS' : 'FAIL'}${decision ? ` · ${decisionText(decision)}` : ''} · session ${result.sessionId} saved in ${prepared.recorder.root} (tenet show ${result.sessionId})\n`);
-    return result.pass ? EXIT.pass : EXIT.fail;
+    return result.pass && !stoppedByLimit(result) ? EXIT.pass : EXIT.fail;
   } catch (error) {
     app.unmount();
     throw error instanceof Error ? error : new TenetError(String(error));

@@ -1,9 +1,11 @@
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
-import { isFailure, phaseHeading } from '../engine/phrase-book';
+import { capitalized, forkWords, isFailure, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
+import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
 import { lineDiff, startingFunctionIn } from '../engine/session/page-diffs';
 import { expandTabs } from './components/line-editor';
+import type { SpendLimits } from '../engine/protocol/settings';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
 
@@ -13,7 +15,8 @@ import { printableValue } from '../engine/terminal-text';
  */
 export type TranscriptItem =
   | { id: number; kind: 'model'; text: string; tokensIn: number; tokensOut: number; costUsd: number }
-  | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number } }
+  /** `edited`: the developer changed the model's arguments (`original`) before it ran with `args`. */
+  | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number }; edited?: { original: string } }
   | { id: number; kind: 'tests'; purpose: 'validate' | 'evaluate' | 'agent'; outcomes: Record<string, string>; passed: number; total: number }
   /**
    * A submission of the code (every strategy) or of the agent's tests (TDD), as a line diff against
@@ -51,7 +54,8 @@ export interface DebuggerLine {
 }
 
 export interface ViewState {
-  session?: { id: string; target: string; mode: 'stub' | 'blank'; strategy: string; modelLabel: string; provider: string; repo: string };
+  /** `limits`: what the session may spend on its model (the footer shows what is left). */
+  session?: { id: string; target: string; mode: 'stub' | 'blank'; strategy: string; modelLabel: string; provider: string; repo: string; limits?: SpendLimits };
   thm: {
     phase: 'probe' | 'original' | 'blank' | null;
     total: number;
@@ -65,6 +69,8 @@ export interface ViewState {
     running: { nodeid: string; since: number }[];
     report?: ThmReport;
     approval?: { proposed: string[]; chosen: string[]; by: string };
+    /** The developer's tests so far: those that count (they are in `report`), and those kept out, with why. */
+    developer?: { accepted: string[]; rejected: { nodeid: string; reason: string }[] };
   };
   agent: {
     phase: AgentPhase | null;
@@ -98,6 +104,8 @@ export interface ViewState {
   result?: RunResult;
   patch?: PatchDecision;
   warnings: string[];
+  /** A fork: how many of its model answers were its parent's, and the model that answers after them. */
+  fork?: { recorded: number; live: string };
   /** Sequence of the last event applied (replay positions). */
   applied: number;
   /** When the last event applied happened: a replay's clock is the recording's, not the wall's. */
@@ -158,7 +166,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
   };
   switch (event.type) {
     case 'session.start':
-      state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo };
+      state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, ...(event.config.limits ? { limits: event.config.limits } : {}) };
       break;
     case 'thm.start':
       state.thm = { ...state.thm, startedAt: now };
@@ -184,6 +192,15 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     case 'thm.report':
       state.thm.report = event.report;
       break;
+    case 'tests.added': {
+      if (state.thm.report) state.thm.report = mergeDeveloperTests(state.thm.report, event);
+      const before = state.thm.developer ?? { accepted: [], rejected: [] };
+      const accepted = [...before.accepted.filter((id) => !event.removed.includes(id) && !event.accepted.some((t) => t.nodeid === id)), ...event.accepted.map((t) => t.nodeid)];
+      state.thm.developer = { accepted, rejected: [...before.rejected.filter((r) => !event.accepted.some((t) => t.nodeid === r.nodeid)), ...event.rejected] };
+      const kept = event.rejected.map((r) => `${r.nodeid} (${r.reason})`);
+      push(state, { kind: 'note', text: `You wrote tests: ${event.accepted.length ? `${event.accepted.map((t) => t.nodeid).join(', ')} joined` : 'none joined'}${kept.length ? `; kept out: ${kept.join('; ')}` : ''}`, tone: 'human' });
+      break;
+    }
     case 'thm.approval': {
       // Against THM's proposal for the T the developer settled on: a new T alone is no override.
       const report = state.thm.report;
@@ -231,7 +248,12 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       if (event.ok) state.agent.code = event.code;
       break;
     }
+    case 'developer.message':
+      push(state, { kind: 'note', text: `You told the agent${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${event.text}`, tone: 'human' });
+      break;
     case 'model.request':
+      // A fork's history ends here: the live model answers from this call on.
+      if (state.fork && event.round === state.fork.recorded + 1) push(state, { kind: 'note', text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`, tone: 'info' });
       state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
       state.agent.round = event.round;
       state.agent.live = '';
@@ -270,6 +292,9 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       state.totals.toolCalls++;
       push(state, { kind: 'tool', callId: event.id, name: event.name, args: event.arguments });
       break;
+    case 'tool.edit':
+      state.agent.items = state.agent.items.map((item) => (item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, args: event.arguments, edited: { original: event.original } } : item));
+      break;
     case 'tool.result':
       state.agent.items = state.agent.items.map((item) =>
         item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, result: { ok: event.ok, text: event.text, durationMs: event.durationMs } } : item,
@@ -303,6 +328,13 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     case 'session.interrupted':
       push(state, { kind: 'note', text: `Interrupted: ${event.reason}`, tone: 'warning' });
+      break;
+    case 'limit.reached':
+      push(state, { kind: 'note', text: capitalized(limitWords(event)), tone: 'warning' });
+      break;
+    case 'session.forked':
+      state.fork = { recorded: event.recorded, live: `${event.provider}/${event.model}` };
+      push(state, { kind: 'note', text: capitalized(forkWords(event)), tone: 'info' });
       break;
     case 'session.resumed':
       push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });

@@ -178,9 +178,12 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     const firstResult = events.find((e) => e.type === 'tool.result')!;
     firstResult.text = `before ${attack} \u001b[31mred\u001b[0m \u0007bell \u202eevil after`;
     events.find((e) => e.type === 'model.response')!.content = `Look: ${attack}`;
-    // An event type this page was written before: shown generically, as the developer's.
+    // An event type this page was written before: shown generically, as the developer's. And a
+    // developer's message, which the page knows: its text is text too.
     const at = events.findIndex((e) => e.type === 'agent.phase');
-    events.splice(at, 0, { type: 'developer.message', who: 'human', text: `Please check ${attack}` });
+    events.splice(at, 0, { type: 'review.comment', who: 'human', text: `Please check ${attack}` });
+    const request = events.findIndex((e) => e.type === 'model.request');
+    events.splice(request, 0, { type: 'developer.message', text: `Mind ${attack}`, round: 1, via: 'file' });
     const file = await exportPage(writeLog('hostile.jsonl', events), 'hostile.html');
     const url = pathToFileURL(file).href;
     const page = await browser.context.newPage();
@@ -190,9 +193,15 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     await page.click('#last');
     await page.locator('.card[data-kind="unknown"]').scrollIntoViewIfNeeded();
     const message = page.locator('.card[data-kind="unknown"]');
-    expect(await message.locator('h3').textContent()).toBe('Developer message');
+    expect(await message.locator('h3').textContent()).toBe('Review comment');
     expect(await message.getAttribute('class')).toContain('tone-human');
     expect(await message.locator('.prose').textContent()).toBe(`Please check ${attack}`);
+    const told = page.locator('.card[data-kind="message"]');
+    await told.scrollIntoViewIfNeeded();
+    expect(await told.locator('h3').textContent()).toBe('The developer wrote to the model');
+    expect(await told.locator('.meta').textContent()).toBe('with request 1 · from the message file');
+    expect(await told.getAttribute('class')).toContain('tone-human');
+    expect(await told.locator('.prose').textContent()).toBe(`Mind ${attack}`);
     const tool = page.locator('.card[data-kind="tool"]').first();
     await tool.scrollIntoViewIfNeeded();
     await expect.poll(() => tool.locator('.result pre').textContent()).toBe(`before ${attack} red ␇bell <U+202E>evil after`);
@@ -245,6 +254,57 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     expect(await page.locator('.card[data-kind="patch"] .body').textContent()).toContain('It went into the developer’s checkout.');
     // The sidebar's grid puts the developer's choice first.
     expect(await page.locator('#side tbody th.chosen').allTextContents()).toEqual(['test_reduced_rate_rounds_half_up', 'test_gross']);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+  it('steering is on the page where it happened: the developer’s tests, a step pause, an edited call, a spend limit, a fork’s parentage', async () => {
+    const events = demoEvents();
+    const report = (events.find((e) => e.type === 'thm.report')!.report as { failing: Record<string, unknown>[] }).failing[0]!;
+    const mine = { ...report, nodeid: 'tests/test_by_developer.py::test_half_up' };
+    events.splice(1, 0, { type: 'session.forked', parent: '20261201-000000-aaaaaa', at: 41, recorded: 2, provider: 'openai', model: 'gpt-4o' });
+    const approval = events.findIndex((e) => e.type === 'thm.approval');
+    events.splice(approval, 0, {
+      type: 'tests.added',
+      files: [{ path: 'tests/test_by_developer.py', content: 'def test_half_up():\n    assert tax_for(1) == 0.2\n' }],
+      accepted: [mine],
+      rejected: [{ nodeid: 'tests/test_by_developer.py::test_noop', reason: 'it passes on the stub, so it says nothing about the function' }],
+      removed: [],
+    });
+    const call = events.findIndex((e) => e.type === 'tool.call');
+    const { id, name, arguments: original } = events[call] as { id: string; name: string; arguments: string };
+    events.splice(call, 0, { type: 'step.pause', before: 'tool', callId: id, name });
+    events.splice(call + 2, 0, { type: 'tool.edit', id, name, original, arguments: '{"n":5}' });
+    events.splice(events.findIndex((e) => e.type === 'agent.phase' && e.phase === 'evaluate'), 0, { type: 'limit.reached', limit: 'cost', spent: 1.02, max: 1 });
+    const file = await exportPage(writeLog('steering.jsonl', events), 'steering.html');
+    const page = await browser.context.newPage();
+    const seen = watch(page);
+    await page.goto(pathToFileURL(file).href);
+    await page.click('#last');
+
+    const tests = page.locator('.card[data-kind="developer-tests"]');
+    await tests.scrollIntoViewIfNeeded();
+    expect(await tests.locator('h3').textContent()).toBe('The developer wrote tests');
+    expect(await tests.locator('.meta').textContent()).toBe('1 joined · 1 kept out');
+    expect(await tests.locator('li.added').textContent()).toContain('tests/test_by_developer.py::test_half_up');
+    expect(await tests.locator('li.dropped').textContent()).toContain('it passes on the stub');
+    expect(await tests.getAttribute('class')).toContain('tone-human');
+    const tool = page.locator(`.card[data-kind="tool"]`).first();
+    await tool.scrollIntoViewIfNeeded();
+    expect(await tool.locator('.chip.human').textContent()).toBe('edited by the developer');
+    expect(await tool.locator('.edited .note').textContent()).toContain('The developer changed the arguments before it ran');
+    expect(await page.locator('.card[data-kind="step"] h3').first().textContent()).toBe(`Step mode: paused before the ${name} call`);
+    const notes = await page.locator('.card[data-kind="note"] h3').allTextContents();
+    expect(notes).toContain("Stopped: the session's cost limit is reached ($1.0200 of $1.0000): no more model calls");
+    expect(notes).toContain('Forked from session 20261201-000000-aaaaaa at its event 41: the first 2 model answers are that session\'s, then openai/gpt-4o answers live');
+    // `d` reaches the developer's tests and the edit among the decisions.
+    await page.click('#first');
+    const seenTitles: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('d');
+      seenTitles.push((await page.locator('.card.current h3').textContent())!);
+    }
+    expect(seenTitles[0]).toBe('The developer wrote tests');
+    expect(seenTitles.some((t) => t.startsWith(name))).toBe(true);
     expect(seen.errors).toEqual([]);
     await page.close();
   });

@@ -20,11 +20,12 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
 /** Sessions of CLI runs in tests go here, never into the repository's sessions/. */
 const TEST_SESSIONS = mkdtempSync(join(tmpdir(), 'tenet-test-sessions-'));
 
-export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
+/** `stdin: 'pipe'` gives the test the child's stdin (headless step mode reads its answers there). */
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: 'ignore' | 'pipe' } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, TENET_SESSIONS_DIR: TEST_SESSIONS, ...options.env },
     cwd: options.cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { output: { stdout: string; stderr: string } };
   child.output = { stdout: '', stderr: '' };
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (child.output.stdout += d));

@@ -32,6 +32,8 @@ export interface FakeTurn {
   noUsage?: boolean;
   /** Wait this long before answering (time for a test to press keys mid-call). */
   delayMs?: number;
+  /** Answer only once this settles: a test does something while the call is in flight, then lets it end. */
+  hold?: Promise<unknown>;
   /** Streamed: wait this long between two chunks (a slow model, whose code grows on screen). */
   chunkDelayMs?: number;
 }
@@ -226,7 +228,8 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
       if (turn.usage) tokens = { input: turn.usage.input, read: 0, written: 0 };
       if (!(isOpenAi && turn.noUsage)) recorded.usage = { input: tokens.input, output: turn.usage?.output ?? DEFAULT_OUTPUT, cacheRead: tokens.read, cacheWrite: tokens.written };
       const answer = () => (isOpenAi ? openAi : anthropic)(turn, body, response, counter, tokens);
-      if (turn.delayMs) setTimeout(answer, turn.delayMs);
+      if (turn.hold) void turn.hold.then(answer);
+      else if (turn.delayMs) setTimeout(answer, turn.delayMs);
       else answer();
     });
   });

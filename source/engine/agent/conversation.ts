@@ -6,6 +6,8 @@ import type { Message, ToolCall, ToolDefinition } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions } from '../tools/registry';
+import { limitReached, SpendLimitError, type SpendLimits } from '../model/spend-limits';
+import { Steering, type SteeringHooks } from './steering';
 
 export type { Totals } from '../model/usage-sums';
 
@@ -35,6 +37,10 @@ export interface ConversationOptions {
   /** A signal per model call (a developer cancels it with Esc), and what to do after. */
   callSignal?: () => AbortSignal | undefined;
   afterCancelledCall?: () => Promise<'retry' | 'stop'>;
+  /** The developer's messages (and, in step mode, pauses and edits) between the agent's steps. */
+  steering?: SteeringHooks;
+  /** The session's cost and token limits, checked before each model call. */
+  limits?: SpendLimits;
 }
 
 /** The `code` argument of a submission, or the raw arguments when they are not JSON. */
@@ -69,8 +75,11 @@ export class Conversation {
   /** Messages up to here were part of an earlier request (or recorded in its response). */
   private recorded = 0;
   private systemSent = false;
+  private readonly steering: Steering;
 
-  constructor(private readonly options: ConversationOptions) {}
+  constructor(private readonly options: ConversationOptions) {
+    this.steering = new Steering(options.steering ?? {}, options.emit);
+  }
 
   /** A resumed session: the conversation and counts as they were recorded. */
   restore(messages: readonly Message[], totals: Totals): void {
@@ -96,8 +105,15 @@ export class Conversation {
 
   async round(tools: readonly string[], options: RoundOptions = {}): Promise<RoundOutcome> {
     const { model, emit, ctx } = this.options;
+    // No call past the session's cost or token limit: the run ends with what it has.
+    const reached = limitReached(this.options.limits, this.totals);
+    if (reached) {
+      emit({ type: 'limit.reached', ...reached });
+      throw new SpendLimitError(reached);
+    }
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);
+    for (const message of await this.steering.beforeRequest(this.totals.rounds + 1, this.messages)) this.say(message);
     this.totals.rounds++;
     emit({
       type: 'model.request',
@@ -132,8 +148,9 @@ export class Conversation {
         if ((await this.options.afterCancelledCall?.()) !== 'retry') throw aborted();
       }
     }
-    const costUsd = costOf(this.options.price, response.usage);
-    const cacheSavedUsd = cacheSavingOf(this.options.price, response.usage);
+    // An answer from a record (rerun) costs what it cost then, so limits stop a rerun where they stopped the run.
+    const costUsd = response.recorded?.costUsd ?? costOf(this.options.price, response.usage);
+    const cacheSavedUsd = response.recorded ? response.recorded.cacheSavedUsd : cacheSavingOf(this.options.price, response.usage);
     this.noteIncompleteCost(response);
     this.totals.modelCalls++;
     addCall(this.totals, { usage: response.usage, costUsd, cacheSavedUsd });
@@ -163,11 +180,14 @@ export class Conversation {
     let submitted = false;
     let testsSubmitted = false;
     let finished = false;
-    for (const call of calls) {
+    for (const asked of calls) {
       this.totals.toolCalls++;
-      emit({ type: 'tool.call', id: call.id, name: call.name, arguments: call.arguments });
+      emit({ type: 'tool.call', id: asked.id, name: asked.name, arguments: asked.arguments });
+      // Step mode may hold the call, and the developer change its arguments: it runs as they left it.
+      const { call, note } = await this.steering.beforeTool(asked);
       const refusal = options.refuse?.(call.name, submitted);
-      const outcome: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
+      const ran: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
+      const outcome = note ? { ...ran, text: `${note}\n${ran.text}` } : ran;
       emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });
       this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.text });
       if (call.name === 'submit_implementation') {

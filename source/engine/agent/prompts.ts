@@ -19,7 +19,9 @@ export type PromptName =
   | 'tdd-red'
   | 'tdd-green'
   | 'tdd-nudge'
-  | 'tdd-then-tenet';
+  | 'tdd-then-tenet'
+  | 'developer-message'
+  | 'developer-edit';
 
 export interface PromptOptions {
   /**

@@ -29,6 +29,8 @@ export const configSchema = z
     testTimeout: z.number().positive(),
     strategy: z.enum(STRATEGIES),
     tddIterations: z.number().int().positive(),
+    /** What a session may spend on its model: USD, and tokens in and out. */
+    limits: z.object({ maxCost: z.number().positive(), maxTokens: z.number().int().positive() }).partial().strict(),
     sessionsDir: z.string(),
     sandbox: z.enum(SANDBOX_KINDS),
     image: z.string().min(1),

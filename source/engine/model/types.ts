@@ -16,6 +16,8 @@ export interface ModelResponse {
   stopReason: string;
   /** The model that answered, as the provider names it. */
   model: string;
+  /** An answer from a recorded session (rerun): what it cost then, which the run counts instead of pricing it again. */
+  recorded?: { costUsd: number; cacheSavedUsd?: number | undefined };
 }
 
 export interface RetryNotice {

@@ -1,3 +1,5 @@
+import type { Message } from './messages';
+
 /**
  * A shell command the model wants to run in a local sandbox: allowed (`session`: this one and every
  * later one; `auto`: no one was asked, the session already allows all), denied with a reason, or
@@ -13,3 +15,20 @@ export type PatchChoice = 'accept' | 'reject' | 'save';
  * written to a file (and kept in the session), or applying refused with the reason.
  */
 export type PatchAnswer = boolean | PatchChoice | { saveTo: string } | { refused: string };
+
+/** Where a message of the developer's to the model was written: the TUI's message box, `--message-file`, `tenet fork --message`, a headless step pause (stdin). */
+export type MessageSource = 'tui' | 'file' | 'fork' | 'stdin';
+
+/** A message the developer wrote for the model; it goes with the model's next request. */
+export interface DeveloperMessage {
+  text: string;
+  via: MessageSource;
+}
+
+/** What the next model call will send, as step mode shows it before the call. */
+export interface RequestPreview {
+  /** The round the request opens (1 is the first model call). */
+  round: number;
+  /** The messages since the model last answered: the prompts and tool results the request adds. */
+  lastTurn: Message[];
+}

@@ -88,8 +88,19 @@ export interface RecordedExtras {
  * `session.start.config`: every setting that changes what a run does. Fields marked optional are
  * missing from sessions recorded by older versions; readers fall back to the defaults of then.
  */
+/**
+ * What a session may spend on its model (`--max-cost`, `--max-tokens`, the config's `limits`, per
+ * task in `bench run`). Tokens are every token of every call, in and out, cached or not.
+ */
+export interface SpendLimits {
+  maxCostUsd?: number;
+  maxTokens?: number;
+}
+
 export interface SessionConfig extends ModelSettings, RecordedExtras {
   budget: Budget;
+  /** The session's cost and token limits (none set: no key). */
+  limits?: SpendLimits;
   /** TDD strategies only. */
   tddBudget?: TddBudget;
   select?: Selection;

@@ -6,6 +6,8 @@ import { selectWith } from '../thm/alt-selection';
 import { proposeFor } from '../thm/propose';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import type { TaskRun } from './task-run';
+import type { TestDesk } from './desk';
+import { WorkspaceTestDesk } from './test-desk';
 
 /** Which tests the agent works with, and which it must not see yet. */
 export interface TestPlan {
@@ -26,43 +28,55 @@ export interface TestPlan {
 async function thmReport(run: TaskRun): Promise<ThmReport> {
   if (run.resume?.thm) return run.resume.thm;
   const { options } = run;
+  if (options.thmReport) {
+    // A fork's parent ran THM on the same code: its report stands, and is recorded here too.
+    run.emit({ type: 'thm.report', report: options.thmReport });
+    return options.thmReport;
+  }
   const report = await runThm(run.task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, emit: run.emit, ...(options.signal ? { signal: options.signal } : {}) });
   run.emit({ type: 'thm.report', report });
   return report;
 }
 
-async function decide(run: TaskRun, report: ThmReport): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T?: number | null }> {
+async function decide(run: TaskRun, report: ThmReport, desk: TestDesk): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T?: number | null }> {
   const { options } = run;
   // TDD-Agent: the repository's tests stay hidden until the evaluation, as in the paper.
   if (options.strategy === 'tdd') return { chosen: [], by: 'strategy' };
   if (options.ablations.noThm) return { chosen: report.failing.map((f) => f.nodeid), by: 'ablation' };
   if (options.testStage === 'none') return { chosen: [], by: 'ablation' };
   if (options.select !== 'thm') return { chosen: await selectWith(options.select, report, options.T, { workspaceRoot: run.task.workspace.root }), by: 'ablation' };
-  return options.pilot.approveTests(report);
+  return options.pilot.approveTests(report, desk);
 }
 
 /** The tests to validate against: the strategy's or an ablation's, else the pilot's answer to THM's proposal; or the interrupted session's. */
-async function approvedTests(run: TaskRun, report: ThmReport): Promise<string[]> {
+async function approvedTests(run: TaskRun, desk: TestDesk): Promise<string[]> {
   if (run.resume?.approval) return run.resume.approval.chosen;
-  const decision = await decide(run, report);
-  // Measured against THM's proposal for the T the developer settled on: a new T alone is no override.
-  const T = decision.T ?? report.T;
-  run.emit({ type: 'thm.approval', proposed: proposeFor(report, T), chosen: decision.chosen, by: decision.by, T });
+  const decision = await decide(run, desk.report, desk);
+  // Measured against THM's proposal (with the developer's tests in the pool) for the T the
+  // developer settled on: a new T alone is no override.
+  const T = decision.T ?? desk.report.T;
+  run.emit({ type: 'thm.approval', proposed: proposeFor(desk.report, T), chosen: decision.chosen, by: decision.by, T });
   return decision.chosen;
 }
 
 /** THM, the approval of its proposal, and the workspace with the tests the agent must not see taken out. */
 export async function chooseTests(run: TaskRun): Promise<TestPlan> {
   const { task } = run;
-  const report = await thmReport(run);
-  const failing = report.failing.map((f) => f.nodeid);
-  if (!failing.length) {
+  const desk = new WorkspaceTestDesk(run, await thmReport(run));
+  // The developer's tests: written ahead (--add-tests, a recorded session's), or, resuming, the
+  // ones the session recorded (their outcome is in the recorded report already).
+  if (run.resume) await desk.restore(run.resume.developerFiles);
+  else await run.options.pilot.addTests?.(desk);
+  if (!desk.report.failing.length) {
     throw new TenetError(
       `No test fails against ${task.target.id} as it is, so there is nothing to generate it against.`,
-      task.target.mode === 'stub' ? 'write tests that call the function, or pass --blank if it already has a body' : 'widen the scope with --tests',
+      task.target.mode === 'stub' ? 'write tests that call the function (--add-tests FILE adds yours), or pass --blank if it already has a body' : 'widen the scope with --tests',
     );
   }
-  const selected = await approvedTests(run, report);
+  const selected = await approvedTests(run, desk);
+  // With whatever the developer wrote in the review.
+  const report = desk.report;
+  const failing = report.failing.map((f) => f.nodeid);
   const stage: TestStage = run.options.strategy === 'tenet' ? run.options.testStage : 'all';
   if (!selected.length && run.options.strategy !== 'tdd' && stage !== 'none') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
   // Before the first submission the agent sees the selected tests unless the stage is postgen.

@@ -13,6 +13,9 @@ import { settlePatch } from './patch-decision';
 import type { StrategyResult } from './strategies';
 import type { TaskRun } from './task-run';
 
+/** Stop reasons that outrank a passing evaluation: the run did not end by itself. */
+const STOPPED = new Set<RunResult['stopReason']>(['cancelled', 'cost-limit', 'token-limit']);
+
 /** A failing entry passes: a test that passed, or a module (THM's import failure) all of whose tests pass. */
 export function entryPassed(id: string, outcomes: Record<string, string>): boolean {
   if (id.includes('::')) return outcomes[id] === 'passed';
@@ -65,7 +68,8 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     target: task.target.id,
     strategy: options.strategy,
     pass,
-    stopReason: pass && outcome.stopReason !== 'cancelled' ? 'passed' : outcome.stopReason,
+    // A run stopped by the developer or by a spend limit says so, whatever the evaluation found.
+    stopReason: pass && !STOPPED.has(outcome.stopReason) ? 'passed' : outcome.stopReason,
     selectedTests: { passed: passedIn(selected), total: selected.length },
     hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
     tests: evaluation.outcomes,

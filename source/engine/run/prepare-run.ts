@@ -2,7 +2,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../config/config';
 import { EXIT, TenetError } from '../errors';
-import type { EngineEvent, EventSink, RunResult } from '../events';
+import type { EngineEvent, EventOf, EventSink, RunResult } from '../events';
 import { onShutdown } from '../lifecycle';
 import type { ApproveMode } from '../protocol/settings';
 import { createModel, type ModelChoice, type ModelFlags } from '../model/create-model';
@@ -68,6 +68,8 @@ export interface PreparedRun {
   resume?: ResumePoint;
   /** Whether the model's shell commands are asked about (recorded, so a resume asks again for one that was waiting). */
   approve: ApproveMode;
+  /** A fork: recorded right after the session's start (see run/fork.ts). */
+  fork?: Omit<EventOf<'session.forked'>, 'type'>;
 }
 
 /** The config files, the model, the settings and the session's log, for a run about to start. */
@@ -121,6 +123,8 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     tally.observe(event);
     recorder.record(event);
     sink(event);
+    // A fork names its parent right after its start.
+    if (event.type === 'session.start' && prepared.fork) emit({ type: 'session.forked', ...prepared.fork });
   };
   // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
   const { provider, model, baseUrl } = prepared.model.settings;

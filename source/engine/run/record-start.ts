@@ -32,6 +32,7 @@ export function recordStart(run: TaskRun): void {
       ...options.model.settings,
       ...options.record,
       budget: options.budget,
+      ...(options.limits?.maxCostUsd !== undefined || options.limits?.maxTokens !== undefined ? { limits: options.limits } : {}),
       ...(run.tdd ? { tddBudget: options.tddBudget } : {}),
       select: options.select,
       testStage: options.testStage,

@@ -1,7 +1,7 @@
 import type { EngineEvent, EventOf } from '../events';
 import { TenetError } from '../errors';
 import type { CallOptions, Model, ModelResponse } from '../model/types';
-import type { Pilot } from './pilot';
+import { recordedPilot } from './recorded-decisions';
 
 /** Answers with a recorded session's responses, in order: re-running it costs no API call. */
 export class ReplayModel implements Model {
@@ -23,18 +23,12 @@ export class ReplayModel implements Model {
     const recorded = this.responses[this.next++];
     if (!recorded) throw new TenetError(`The run asked for model answer ${this.next}, but the session recorded only ${this.responses.length}.`);
     if (recorded.content) options.onDelta?.(recorded.content);
-    return { content: recorded.content, toolCalls: recorded.toolCalls, usage: recorded.usage, stopReason: recorded.stopReason, model: recorded.model };
+    return { content: recorded.content, toolCalls: recorded.toolCalls, usage: recorded.usage, stopReason: recorded.stopReason, model: recorded.model, recorded: { costUsd: recorded.costUsd, cacheSavedUsd: recorded.cacheSavedUsd } };
   }
 }
 
-/** The decisions the session recorded: the same tests; the patch is never applied by a rerun. */
-export function replayPilot(events: readonly EngineEvent[]): Pilot {
-  const approval = events.find((e): e is EventOf<'thm.approval'> => e.type === 'thm.approval');
-  return {
-    approveTests: async (report) => ({ chosen: approval?.chosen ?? report.selected, by: approval?.by === 'human' ? 'human' : 'auto' }),
-    acceptPatch: async () => 'save',
-  };
-}
+/** The decisions the session recorded: the same tests and messages; the patch is never applied by a rerun. */
+export const replayPilot = recordedPilot;
 
 export interface Divergence {
   step: string;
@@ -91,6 +85,17 @@ export function compareRuns(recorded: readonly EngineEvent[], now: readonly Engi
     const show = (r: typeof x) => (r ? Object.entries(r.outcomes).map(([id, o]) => `${id}: ${o}`).sort().join('\n') : '(no run)');
     if (show(x) !== show(y)) divergences.push({ step: `test run ${i + 1} (${(x ?? y)!.purpose})`, recorded: show(x), now: show(y) });
   }
+
+  // The developer's tests were written again, with the same outcome.
+  const added = (events: readonly EngineEvent[]) =>
+    pick(events, 'tests.added')
+      .map((e) => [...e.accepted.map((t) => `joined: ${t.nodeid}`), ...e.rejected.map((r) => `kept out: ${r.nodeid}`), ...e.removed.map((id) => `removed: ${id}`)].join('\n'))
+      .join('\n---\n');
+  if (added(recorded) !== added(now)) divergences.push({ step: "the developer's tests", recorded: added(recorded) || '(none)', now: added(now) || '(none)' });
+
+  // The developer's messages went to the model again, at the same rounds.
+  const said = (events: readonly EngineEvent[]) => pick(events, 'developer.message').map((m) => `round ${m.round}: ${m.text}`).join('\n');
+  if (said(recorded) !== said(now)) divergences.push({ step: "the developer's messages", recorded: said(recorded) || '(none)', now: said(now) || '(none)' });
 
   const resultA = pick(recorded, 'result')[0];
   const resultB = pick(now, 'result')[0];

@@ -1,3 +1,4 @@
+import { limitStopReason, SpendLimitError } from '../model/spend-limits';
 import type { Conversation } from '../agent/conversation';
 import { runTests } from '../tools/run-tests';
 import type { AgentTools } from './agent-tools';
@@ -57,6 +58,8 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
       ...(resume ? { from: { position: resume.position, tdd: resume.tdd } } : {}),
     });
   } catch (error) {
+    // A spend limit ends the agent's part like its budget would: the evaluation and the patch go on with what it has.
+    if (error instanceof SpendLimitError) return { submitted: run.submissions.length > 0, stopReason: limitStopReason(error.reached), rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
     if ((error as Error).name !== 'AbortError' && !options.signal?.aborted) throw error;
     return { submitted: false, stopReason: 'cancelled', rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
   } finally {

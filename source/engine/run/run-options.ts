@@ -2,6 +2,7 @@ import type { EventSink } from '../events';
 import type { ModelChoice } from '../model/create-model';
 import type { RecordedExtras } from '../protocol/settings';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
+import type { ThmReport } from '../protocol/thm-report';
 import type { SessionState } from '../session/fold';
 import type { Pilot } from './pilot';
 import type { RunSettings } from './run-settings';
@@ -24,4 +25,6 @@ export interface RunOptions extends RunSettings {
   record?: RecordedExtras;
   /** Go on with an interrupted session, from the state its log describes. */
   resume?: SessionState;
+  /** THM's report as a parent session made it (a fork): THM does not run again. */
+  thmReport?: ThmReport;
 }

@@ -2,7 +2,7 @@ import { TDD_PAPER_BUDGET } from '../agent/tdd-strategy';
 import { PAPER_BUDGET } from '../agent/tenet-strategy';
 import type { TenetConfig } from '../config/config';
 import type { EventOf } from '../events';
-import type { Ablations, Budget, Selection, Strategy, TddBudget, TestStage } from '../protocol/settings';
+import type { Ablations, Budget, Selection, SpendLimits, Strategy, TddBudget, TestStage } from '../protocol/settings';
 import { THM_DEFAULTS } from '../thm/run-thm';
 
 /**
@@ -29,6 +29,8 @@ export interface RunSettings {
   /** RQ5 ablation: when the tests take part. */
   testStage: TestStage;
   ablations: Ablations;
+  /** What the session may spend on its model (none set: no limit). */
+  limits: SpendLimits;
 }
 
 /** Settings as a command line or a record gives them: each one missing comes from the config files, then the defaults. */
@@ -57,6 +59,11 @@ export function resolveSettings(choices: RunChoices, config: TenetConfig): RunSe
     select: choices.select ?? 'thm',
     testStage: choices.testStage ?? 'all',
     ablations: { noThm: choices.ablations?.noThm ?? false, noApis: choices.ablations?.noApis ?? false, noRrw: choices.ablations?.noRrw ?? false },
+    // Each limit from the flags, else the config files.
+    limits: {
+      ...((choices.limits?.maxCostUsd ?? config.limits?.maxCost) !== undefined ? { maxCostUsd: (choices.limits?.maxCostUsd ?? config.limits?.maxCost)! } : {}),
+      ...((choices.limits?.maxTokens ?? config.limits?.maxTokens) !== undefined ? { maxTokens: (choices.limits?.maxTokens ?? config.limits?.maxTokens)! } : {}),
+    },
   };
 }
 
@@ -74,5 +81,6 @@ export function recordedChoices(start: EventOf<'session.start'>): RunChoices {
     select: c.select,
     testStage: c.testStage,
     ablations: c.ablations,
+    ...(c.limits ? { limits: c.limits } : {}),
   };
 }

@@ -1,10 +1,21 @@
 import { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
 import { moduleContext, testsSection } from '../agent/task-context';
+import type { SteeringHooks } from '../agent/steering';
 import type { AgentTools } from './agent-tools';
 import type { TestPlan } from './choose-tests';
 import { strategyTools } from './strategies';
+import type { Pilot } from './pilot';
 import type { TaskRun } from './task-run';
+
+/** The pilot's calls the conversation makes between the agent's steps. */
+function steeringOf(pilot: Pilot): SteeringHooks {
+  return {
+    ...(pilot.stepping ? { stepping: (at) => pilot.stepping!(at) } : {}),
+    ...(pilot.beforeRequest ? { beforeRequest: (preview) => pilot.beforeRequest!(preview) } : {}),
+    ...(pilot.beforeToolCall ? { beforeToolCall: (call) => pilot.beforeToolCall!(call) } : {}),
+  };
+}
 
 /**
  * The conversation with the model: the system prompt and the task with the tests the agent may
@@ -28,6 +39,8 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
     ...(pilot.beforeModelCall ? { beforeModelCall: () => pilot.beforeModelCall!() } : {}),
     ...(pilot.callSignal ? { callSignal: () => pilot.callSignal!() } : {}),
     ...(pilot.afterCancelledCall ? { afterCancelledCall: () => pilot.afterCancelledCall!() } : {}),
+    steering: steeringOf(pilot),
+    limits: options.limits,
   });
   if (resume?.messages.length) {
     conversation.restore(resume.messages, resume.totals);

@@ -30,6 +30,25 @@ export interface CatalogEntry {
   logBytes: number;
   /** Why the log cannot be read (status `damaged`), with the file and line. */
   damage?: string;
+  /** A fork: the session it was forked from, and at which of its events. */
+  parent?: { id: string; at: number };
+}
+
+/**
+ * The sessions as a tree, for `tenet sessions`: each fork right under the session it was forked
+ * from (`depth` deeper), in the order they were made; a fork whose parent is not listed is a root.
+ */
+export function sessionTree(rows: readonly CatalogEntry[]): { row: CatalogEntry; depth: number }[] {
+  const listed = new Set(rows.map((r) => r.id));
+  const children = new Map<string, CatalogEntry[]>();
+  for (const row of rows) if (row.parent && listed.has(row.parent.id)) children.set(row.parent.id, [...(children.get(row.parent.id) ?? []), row]);
+  const out: { row: CatalogEntry; depth: number }[] = [];
+  const visit = (row: CatalogEntry, depth: number) => {
+    out.push({ row, depth });
+    for (const child of children.get(row.id) ?? []) visit(child, depth + 1);
+  };
+  for (const row of rows) if (!row.parent || !listed.has(row.parent.id)) visit(row, 0);
+  return out;
 }
 
 interface CatalogData {
@@ -72,6 +91,7 @@ export function summarize(id: string, events: readonly (EngineEvent & { ts?: str
     ...(status === 'running' && pid ? { pid } : {}),
     events: logEvents,
     logBytes,
+    ...(state.forkOf ? { parent: { id: state.forkOf.parent, at: state.forkOf.at } } : {}),
   };
 }
 

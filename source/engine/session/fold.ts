@@ -5,13 +5,19 @@ import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall } from '../protocol/messages';
 import type { ApproveMode, ModelSettings } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
+import { mergeDeveloperTests } from '../thm/developer-tests';
 
 /** A session rebuilt from its events: what resume, show, the catalog and replay need. */
 export interface SessionState {
   start?: EventOf<'session.start'>;
+  /** A fork: the session it was forked from, at which event, and how many model answers it took from it. */
+  forkOf?: { parent: string; at: number; recorded: number };
   /** The model settings in force: the recorded ones, or the latest a resume chose. */
   settings?: Pick<ModelSettings, 'provider' | 'model' | 'baseUrl'>;
+  /** THM's report, with the developer's tests in it (tests.added). */
   thm?: ThmReport;
+  /** The test files the developer wrote or changed, as last written (a resume writes them again). */
+  developerFiles: { path: string; content: string }[];
   approval?: EventOf<'thm.approval'>;
   system?: string;
   messages: Message[];
@@ -44,6 +50,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     position: { ...START },
     tdd: { ...TDD_START },
     submissions: [],
+    developerFiles: [],
     testVersions: [],
     totals: newTotals(),
     interrupted: false,
@@ -68,6 +75,9 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         if (event.config.approve) state.approve = event.config.approve;
         break;
       }
+      case 'session.forked':
+        state.forkOf = { parent: event.parent, at: event.at, recorded: event.recorded };
+        break;
       case 'session.resumed':
         // Older logs recorded no settings here: the earlier ones stay in force.
         if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
@@ -82,6 +92,13 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
       case 'thm.report':
         state.thm = event.report;
         break;
+      case 'tests.added': {
+        if (state.thm) state.thm = mergeDeveloperTests(state.thm, event);
+        // A file that did not import was put back as it was: only the others are the developer's now.
+        const kept = event.files.filter((f) => !event.rejected.some((r) => r.nodeid === f.path));
+        state.developerFiles = [...state.developerFiles.filter((f) => !kept.some((k) => k.path === f.path)), ...kept];
+        break;
+      }
       case 'thm.approval':
         state.approval = event;
         break;
@@ -116,6 +133,10 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         else if (phase === 'rrw') at.attemptUsed++;
         else if (phase === 'tdd-setup') state.tdd.setupUsed++;
         else if (phase === 'tdd') state.tdd.iterationUsed++;
+        break;
+      case 'tool.edit':
+        // A call cut off after the developer's edit runs again as they left it.
+        state.unansweredCalls = state.unansweredCalls.map((c) => (c.id === event.id ? { ...c, arguments: event.arguments } : c));
         break;
       case 'tool.result':
         state.totals.toolCalls++;

@@ -1,5 +1,6 @@
+import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
-import { approvalWords, capitalized, COMMAND_DECISIONS, costText, hiddenWords, modeName, overridden, phaseHeading, TEST_RUNS, tokensInOut } from '../phrase-book';
+import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
@@ -53,6 +54,17 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         );
         break;
       }
+      case 'tests.added':
+        out.push(
+          [
+            `**${capitalized(addedWords(event))}.**`,
+            ...event.accepted.map((t) => `- joined: \`${t.nodeid}\``),
+            ...event.rejected.map((r) => `- kept out: \`${r.nodeid}\`: ${r.reason}`),
+            ...event.removed.map((id) => `- no longer counted: \`${id}\``),
+            ...event.files.map((f) => `\n\`${f.path}\`:\n\n${fence(clip(f.content, 80), 'python')}`),
+          ].join('\n'),
+        );
+        break;
       case 'tests.hidden':
         out.push(`${capitalized(hiddenWords(event.hidden.length))}.`);
         break;
@@ -61,22 +73,24 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         if (heading) out.push(`## ${heading}`);
         break;
       }
+      case 'developer.message':
+        out.push(`**The developer** wrote to the model (with request ${event.round}${MESSAGE_SOURCES[event.via] ? `, ${MESSAGE_SOURCES[event.via]}` : ''}):\n\n${quote(event.text)}`);
+        break;
       case 'model.response':
         out.push(`**Model** · ${tokensInOut(event.usage)}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}${event.content ? `\n\n${quote(event.content)}` : ''}`);
         break;
       case 'model.retry':
         out.push(`_The model call failed (${event.reason}); retried._`);
         break;
-      case 'tool.call': {
-        let args = event.arguments;
-        try {
-          args = JSON.stringify(JSON.parse(event.arguments), null, 2);
-        } catch {
-          // shown as the model sent it
-        }
-        out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(args), 'json')}`);
+      case 'tool.call':
+        out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
         break;
-      }
+      case 'tool.edit':
+        out.push(`_The developer changed the arguments before it ran; it ran with:_\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
+        break;
+      case 'step.pause':
+        out.push(`_Step mode: paused ${pauseWords(event)}._`);
+        break;
       case 'tool.result':
         out.push(`${event.ok ? 'Result' : 'Error'} (${event.durationMs} ms):\n\n${fence(clip(event.text))}`);
         break;
@@ -97,6 +111,12 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       case 'session.interrupted':
         out.push(`_Interrupted: ${event.reason}._`);
+        break;
+      case 'limit.reached':
+        out.push(`> **Stopped:** ${capitalized(limitWords(event))}.`);
+        break;
+      case 'session.forked':
+        out.push(`_${capitalized(forkWords(event))}._`);
         break;
       case 'session.resumed':
         out.push(`_Resumed (${event.position})${event.provider ? ` with ${event.provider}/${event.model}` : ''}._`);

@@ -9,6 +9,7 @@ const TITLES: Record<KeyScreen, string> = {
   agent: 'Agent',
   viewer: 'Viewers (earlier output, test file, diff)',
   takeover: 'Debugger takeover',
+  step: 'Step mode (at a pause)',
   command: 'Shell command approval',
   field: 'Text fields (search, reason, pdb line)',
   result: 'Result',

@@ -85,8 +85,10 @@ export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 
       return [[{ text: 'model', color: 'magenta' }, { text: ` (${item.tokensIn} in / ${item.tokensOut} out)`, dim: true }], ...prose(item.text, width)];
     case 'tool': {
       const args = argumentsText(item.args);
-      const head: Line = [{ text: `→ ${item.name}`, color: 'blue' }, { text: ` ${mode === 'full' ? '' : shortEnd(args, Math.max(10, width - item.name.length - 3))}`, dim: true }];
-      const full = mode === 'full' ? argumentLines(item.args, width) : [];
+      const mark = item.edited ? ' ✎ your arguments' : '';
+      const head: Line = [{ text: `→ ${item.name}`, color: 'blue' }, ...(mark ? [{ text: mark, color: 'green' }] : []), { text: ` ${mode === 'full' ? '' : shortEnd(args, Math.max(10, width - item.name.length - mark.length - 3))}`, dim: true }];
+      const asked = item.edited && mode === 'full' ? [{ text: '  the model asked for:', dim: true }, ...argumentLines(item.edited.original, width)] : [];
+      const full = mode === 'full' ? [...argumentLines(item.args, width), ...asked] : [];
       const result = item.result ? block(item.result.text, width, mode, resultLimit, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ') : [{ text: '  running…', dim: true }];
       return [head, ...full, ...result];
     }
@@ -113,7 +115,7 @@ export function itemTitle(item: TranscriptItem): string {
     case 'model':
       return `model: ${item.text.trim().split('\n')[0]}`;
     case 'tool':
-      return `→ ${item.name} ${argumentsText(item.args)}${item.result ? ` (${item.result.text.split('\n').length} lines${item.result.ok ? '' : ', failed'})` : ''}`;
+      return `→ ${item.name}${item.edited ? ' ✎' : ''} ${argumentsText(item.args)}${item.result ? ` (${item.result.text.split('\n').length} lines${item.result.ok ? '' : ', failed'})` : ''}`;
     case 'tests':
       return `${TEST_RUNS[item.purpose]}: ${item.passed}/${item.total} passed`;
     case 'revision':

@@ -1,5 +1,6 @@
 import { useInput, type Key } from 'ink';
 import { useCallback, useRef } from 'react';
+import { useHandedOff } from '../terminal-handoff';
 
 type Handler = Parameters<typeof useInput>[0];
 
@@ -7,13 +8,15 @@ type Handler = Parameters<typeof useInput>[0];
  * Ink's useInput, with the handler of the latest render. useInput swaps handlers in an effect,
  * which can run after the next key arrives: two quick keys (↓ then →, a paste, key repeat) then
  * reach a handler that still sees the old cursor and act on the wrong row. Ink renders a key's
- * state change synchronously, so a ref set during render is always current.
+ * state change synchronously, so a ref set during render is always current. While the terminal is
+ * handed to the developer's editor, no handler listens (see terminal-handoff.ts).
  */
 export function useKeys(handler: Handler, options: { isActive?: boolean } = {}): void {
   const latest = useRef(handler);
   latest.current = handler;
   const stable = useCallback<Handler>((input, key) => latest.current(input, key), []);
-  useInput(stable, options);
+  const handedOff = useHandedOff();
+  useInput(stable, { isActive: options.isActive !== false && !handedOff });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
+import { remaining } from '../../engine/model/spend-limits';
 import { shownUsage } from '../../engine/model/usage-sums';
-import { costText, tokensInOut } from '../../engine/phrase-book';
+import { costText, remainingWords, tokensInOut } from '../../engine/phrase-book';
 import { DimRows } from '../components/line-view';
 import type { Takeover } from '../controller';
 import type { ViewState } from '../view-state';
@@ -8,12 +9,19 @@ import type { ViewState } from '../view-state';
 /** Rows the footer takes, for a given number of key rows. */
 export const footerRows = (keyRows: number, takeover: Takeover) => 2 + (takeover === 'off' ? 0 : 1) + keyRows;
 
-/** Tokens (with the share read from the prompt cache), calls and cost so far (what the cache saved last: a narrow terminal cuts it first), the takeover state, and the keys (or a notice in their place). */
-export function Footer({ view, takeover, notice, keys }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[] }) {
+/** Step mode and the messages waiting, tokens (with the share read from the prompt cache), calls and cost so far (what the cache saved last: a narrow terminal cuts it first), the takeover state, and the keys (or a notice in their place). */
+export function Footer({ view, takeover, notice, keys, queued = 0, step = false }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[]; queued?: number; step?: boolean }) {
   const t = view.totals;
+  // The session's limits, what is left of them first: the bill must never surprise.
+  const limits = view.session?.limits;
+  const left = limits ? remaining(limits, t) : {};
+  const low = (left.costUsd !== undefined && left.costUsd < 0.2 * limits!.maxCostUsd!) || (left.tokens !== undefined && left.tokens < 0.2 * limits!.maxTokens!);
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate">
+        {step ? <Text color="cyan">⏸ step mode · </Text> : null}
+        {queued ? <Text color="green">✉ {queued} message{queued === 1 ? '' : 's'} for the next model call · </Text> : null}
+        {limits ? <Text color={low ? 'yellow' : 'cyan'}>{remainingWords(limits, remaining(limits, t))} · </Text> : null}
         {tokensInOut(shownUsage(t))} · {t.modelCalls} model calls · {t.toolCalls} tool calls · {costText(t.costUsd, t.cacheSavedUsd)}
       </Text>
       {takeover === 'requested' ? <Text color="yellow" wrap="truncate">takeover: waiting for the agent's current step to end</Text> : null}

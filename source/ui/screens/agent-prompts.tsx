@@ -6,6 +6,7 @@ import { FieldText, useLineEditor } from '../components/text-field';
 import { useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
+import { stepPromptRows } from './step-prompt';
 
 /**
  * The engine's questions on the agent screen: a shell command to approve, a cancelled model call.
@@ -130,5 +131,6 @@ export function CancelledPrompt({ prompt, width }: { prompt: Extract<Prompt, { k
 export function promptRows(prompt: Prompt | undefined, width: number, rows: number): number {
   if (prompt?.kind === 'approve-command') return commandLayout(prompt.command, width, rows).rows;
   if (prompt?.kind === 'cancelled-call') return 2 + cancelledRows(width).length;
+  if (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') return stepPromptRows(prompt, width, rows);
   return 0;
 }

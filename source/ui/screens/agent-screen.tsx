@@ -1,6 +1,7 @@
 import { Box, Static, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { ItemBrowser } from '../components/item-browser';
+import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
 import { Lines } from '../components/line-view';
 import { allocate, wrapText, type Claim, type Line } from '../components/lines';
 import { ModelStatus, RetryLine, streamingLines } from '../components/model-status';
@@ -14,6 +15,7 @@ import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
 import { CancelledPrompt, CommandPrompt, promptRows } from './agent-prompts';
 import { DebuggerPane } from './debugger-pane';
+import { StepPrompt } from './step-prompt';
 import { TddPanel, tddPanelRows, testFileLines } from './tdd-panel';
 import { useKeys } from '../components/use-keys';
 
@@ -34,8 +36,17 @@ export interface AgentScreenProps {
    * drawn in the live part, above the latest; no prompts.
    */
   mode?: 'live' | 'replay';
-  /** A viewer (earlier outputs, the test file) opened or closed: its keys are not the screen's. */
+  /** A viewer (earlier outputs, the test file) or the message box opened or closed: its keys are not the screen's. */
   onViewer?(open: boolean): void;
+  /** `m`: a message for the agent's next model call (absent: no box, e.g. in a replay). */
+  onMessage?(text: string): void;
+  /** Messages waiting for the next model call. */
+  queued?: number;
+  /** Step mode is on; `s` toggles it (absent: no step mode, e.g. in a replay). */
+  step?: boolean;
+  onToggleStep?(): void;
+  /** `e` at a step before a tool call: its arguments in the developer's editor. */
+  editArguments?(args: string): Promise<{ args: string } | { problem: string }>;
 }
 
 type Viewer = 'items' | 'test-file' | undefined;
@@ -59,14 +70,21 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer }: AgentScreenProps) {
+export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments }: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
+  const [writing, setWriting] = useState(false);
+  const [draft, setDraft] = useState('');
   const [showDebugger, setShowDebugger] = useState(true);
   const [viewer, setViewer] = useState<Viewer>(undefined);
   const testFile = view.agent.tdd?.testFile;
+  // A message only reaches a model that is still to be asked.
+  const atWork = mode === 'live' && view.agent.phase !== 'done' && view.agent.phase !== 'evaluate' && view.agent.phase !== 'quality';
   // A question of the engine (or a takeover) takes the screen back from a viewer.
   const shown: Viewer = prompt || takeover !== 'off' ? undefined : viewer;
-  useEffect(() => onViewer?.(shown !== undefined), [shown, onViewer]);
+  // A question of the engine (or a takeover) takes the keys: the box gives way, and comes back
+  // with what was typed once it is answered.
+  const boxOpen = writing && !!onMessage && !prompt && takeover === 'off';
+  useEffect(() => onViewer?.(shown !== undefined || boxOpen), [shown, boxOpen, onViewer]);
   useKeys(
     (char, key) => {
       if (shown) {
@@ -74,11 +92,13 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         return;
       }
       if (char === 'e') setExpanded((e) => !e);
+      else if (char === 'm' && onMessage && atWork) setWriting(true);
+      else if (char === 's' && onToggleStep && atWork) onToggleStep();
       else if (char === 'd') setShowDebugger((d) => !d);
       else if (char === 'o') setViewer('items');
       else if (char === 'v' && testFile) setViewer('test-file');
     },
-    { isActive: takeover !== 'active' && !prompt },
+    { isActive: takeover !== 'active' && !prompt && !boxOpen },
   );
 
   const items = view.agent.items;
@@ -86,8 +106,8 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const done: TranscriptItem[] = replay ? [] : items.slice(0, -1);
   const current = items.at(-1);
   // `v` only means something once the agent has written tests (TDD strategies).
-  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [], testFile ? [] : ['v']);
-  const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover));
+  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [], [...(testFile ? [] : ['v']), ...(onMessage && atWork ? [] : ['m']), ...(onToggleStep && atWork ? [] : ['s'])]);
+  const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? MESSAGE_BOX_ROWS : 0);
 
   if (shown) {
     return (
@@ -150,7 +170,34 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} /> : null}
       {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} /> : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
-      {replay ? <Footer view={view} takeover="off" keys={[]} /> : <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={keys} />}
+      {(prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') && given.prompt ? (
+        <StepPrompt
+          prompt={prompt}
+          width={width}
+          rows={given.prompt}
+          onMessage={(text) => onMessage?.(text)}
+          editArguments={editArguments ?? (async () => ({ problem: 'no editor here' }))}
+          toggleStep={() => onToggleStep?.()}
+        />
+      ) : null}
+      {boxOpen ? (
+        <MessageBox
+          title="it goes with the agent's next model call"
+          width={width}
+          draft={draft}
+          onDraft={setDraft}
+          onSend={(text) => {
+            setWriting(false);
+            setDraft('');
+            onMessage!(text);
+          }}
+          onCancel={() => {
+            setWriting(false);
+            setDraft('');
+          }}
+        />
+      ) : null}
+      {replay ? <Footer view={view} takeover="off" keys={[]} /> : <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={keys} queued={queued} step={step} />}
     </Box>
   );
 }

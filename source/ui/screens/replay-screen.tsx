@@ -11,6 +11,8 @@ import { AgentScreen } from './agent-screen';
 import { ResultScreen } from './result-screen';
 import { ThmScreen } from './thm-screen';
 import { useKeys } from '../components/use-keys';
+import { wrapText } from '../components/lines';
+import { forkPoint } from '../../engine/run/fork';
 
 const speedLabel = (speed: number) => (Number.isFinite(speed) ? `${speed}×` : 'max');
 const ignore = () => undefined;
@@ -21,7 +23,22 @@ const ignore = () => undefined;
  * tests, commands typed in a takeover, the patch) show where they happened. The status line on top
  * and the keys below always fit: the screens get the rows in between.
  */
-export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed = 1 }: { id: string; events: readonly (EngineEvent & { ts?: string })[]; onBack(): void; autoplay?: boolean; initialSpeed?: number }) {
+export function ReplayScreen({
+  id,
+  events,
+  onBack,
+  onFork,
+  autoplay = true,
+  initialSpeed = 1,
+}: {
+  id: string;
+  events: readonly (EngineEvent & { ts?: string; seq?: number })[];
+  onBack(): void;
+  /** `f`: a fork of the session from the event on screen (its sequence number), once confirmed. */
+  onFork?(at: number): void;
+  autoplay?: boolean;
+  initialSpeed?: number;
+}) {
   const cursor = useMemo(() => new ReplayCursor(events), [events]);
   const { width, height } = useTerminalSize();
   const [index, setIndex] = useState(0);
@@ -30,6 +47,8 @@ export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed
   const [help, setHelp] = useState(false);
   // A viewer of the agent screen is open: its keys (arrows, Esc) are not the replay's.
   const [viewer, setViewer] = useState(false);
+  // `f`: the event to fork from, waiting for y; or why there is nothing to fork from here.
+  const [forking, setForking] = useState<{ at: number } | { problem: string } | undefined>(undefined);
   const atEnd = index >= cursor.length;
 
   useEffect(() => {
@@ -49,7 +68,22 @@ export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed
       return;
     }
     if (viewer) return;
+    if (forking) {
+      if ('at' in forking && input === 'y') onFork?.(forking.at);
+      setForking(undefined);
+      return;
+    }
     if (input === '?') setHelp(true);
+    else if (input === 'f' && onFork) {
+      setPlaying(false);
+      const at = events[index - 1]?.seq ?? index;
+      try {
+        forkPoint(id, events, at);
+        setForking({ at });
+      } catch (error) {
+        setForking({ problem: (error as Error).message });
+      }
+    }
     else if (input === ' ') setPlaying((p) => !p);
     else if (key.rightArrow) {
       setPlaying(false);
@@ -68,7 +102,9 @@ export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed
   if (help) return <HelpOverlay screens={['replay', 'viewer', 'quitOnce']} width={width} height={height - 1} />;
   const view = cursor.viewAt(index);
   const status = `replay ${id} · event ${index}/${cursor.length} · ${playing && !atEnd ? '▶' : '⏸'} ${speedLabel(speed)}`;
-  const keys = hintRows('replay', width);
+  const keys = forking
+    ? wrapText('at' in forking ? `Fork ${id} at event ${forking.at}? A new session: its history is this one's up to here (recorded answers, no cost), then the model answers live. y forks · any other key does not` : `${forking.problem} (any key)`, width).slice(0, 3)
+    : hintRows('replay', width, 2, [], onFork ? [] : ['f']);
   // The status line, the keys, and the row Ink keeps free under the frame.
   const body = height - 2 - keys.length;
   let screen;
@@ -83,7 +119,17 @@ export function ReplayScreen({ id, events, onBack, autoplay = true, initialSpeed
     <Box flexDirection="column">
       <Text inverse wrap="truncate">{` ${status} `}</Text>
       {screen}
-      <DimRows rows={keys} />
+      {forking ? (
+        <Box flexDirection="column">
+          {keys.map((row, i) => (
+            <Text key={i} color="yellow" wrap="truncate">
+              {row}
+            </Text>
+          ))}
+        </Box>
+      ) : (
+        <DimRows rows={keys} />
+      )}
     </Box>
   );
 }

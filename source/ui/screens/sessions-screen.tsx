@@ -12,7 +12,7 @@ import { ReplayScreen } from './replay-screen';
 import { helpKey, useKeys } from '../components/use-keys';
 
 /** `tenet sessions` in a terminal: the saved sessions; Enter replays one in the live screens. */
-export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: string): LoadedSession }) {
+export function SessionsScreen({ rows, load, onFork }: { rows: CatalogEntry[]; load(id: string): LoadedSession; onFork?(id: string, at: number): void }) {
   const { exit } = useApp();
   const { width, height } = useTerminalSize();
   const [cursor, setCursor] = useState(Math.max(0, rows.length - 1));
@@ -35,7 +35,7 @@ export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: 
     },
     { isActive: !open },
   );
-  if (open) return <ReplayScreen id={open.id} events={open.events} onBack={() => setOpen(undefined)} />;
+  if (open) return <ReplayScreen id={open.id} events={open.events} onBack={() => setOpen(undefined)} {...(onFork ? { onFork: (at: number) => onFork(open.id, at) } : {})} />;
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
   if (help) return <HelpOverlay screens={['sessions', 'replay', 'quitOnce']} width={width} height={height - 1} />;
   const keys = hintRows('sessions', width, 2, ['Ctrl+C quit']);

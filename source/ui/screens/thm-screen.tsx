@@ -7,7 +7,7 @@ import { allocate, cap, hardWrap, shortEnd, shortMiddle, shortStart, windowStart
 import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
 import { useNow } from '../components/use-now';
-import type { Prompt } from '../controller';
+import type { Prompt, WritingOutcome } from '../controller';
 import { hintRows } from '../keys';
 import { propose, type ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
@@ -28,6 +28,26 @@ export interface ThmScreenProps {
   sourceOf?: (nodeid: string) => Promise<string | undefined>;
   /** `recorded`: a replay, timed by the recording's clock; `wall` (live): a clock that ticks each second. */
   clock?: 'wall' | 'recorded';
+  /** `n` and `e`: the developer writes tests in their editor (absent: the keys do nothing). */
+  writeTests?: TestWriter;
+}
+
+/** What the review's `n` and `e` do: open the developer's editor, then run their tests as THM runs the suite. */
+export interface TestWriter {
+  newTest(): Promise<WritingOutcome>;
+  editTest(nodeid: string): Promise<WritingOutcome>;
+}
+
+/** What became of the developer's writing, in rows for the review. */
+export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
+  if ('problem' in outcome) return wrapText(`Could not open your editor: ${outcome.problem}`, width).map((text) => ({ text, color: 'red' }));
+  if ('unchanged' in outcome) return [{ text: 'Nothing changed: no test to add.', dim: true }];
+  const rows: Line[] = [
+    ...outcome.accepted.map((t): Line => [{ text: '✎ joins ', color: 'green' }, { text: t.nodeid }]),
+    ...outcome.rejected.flatMap((r) => wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width).map((text): Line => ({ text, color: 'red' }))),
+    ...outcome.removed.map((id): Line => ({ text: `− no longer fails: ${id}`, color: 'yellow' })),
+  ];
+  return rows.length ? rows : [{ text: 'Your file has no test that pytest collects.', dim: true }];
 }
 
 /** At most this many of the tests still running are named. */
@@ -95,8 +115,12 @@ function chainLines(test: ThmFailingTest, width: number): Line[] {
  * its tests and their call chains, the proposal marked, and keys to change it before approving.
  * Every part is measured against the rows there are: the summary and the selection stay on top.
  */
-export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall' }: ThmScreenProps) {
-  const report = prompt?.report ?? view.thm.report;
+export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall', writeTests }: ThmScreenProps) {
+  // The view's report has the developer's tests in it (tests.added), as they are written.
+  const report = view.thm.report ?? prompt?.report;
+  const developer = view.thm.developer?.accepted ?? [];
+  const [busy, setBusy] = useState(false);
+  const [written, setWritten] = useState<WritingOutcome | undefined>(undefined);
   const [cursor, setCursorState] = useState(0);
   const [expanded, setExpandedState] = useState<ReadonlySet<number>>(() => new Set([0]));
   // Keys can come faster than frames (key repeat on a long list): each acts on what the one before
@@ -120,7 +144,9 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const [notice, setNotice] = useState<string | undefined>(undefined);
   // THM's proposal for the T on screen, with the developer's picks: a new T keeps them.
   const proposal = useMemo(() => (report ? propose(report, T) : []), [report, T]);
-  const selection = selectionOf(proposal, picks);
+  // The developer's own tests join THM's proposal (they are in unless taken out by hand).
+  const base = useMemo(() => [...new Set([...proposal, ...developer])], [proposal, developer]);
+  const selection = selectionOf(base, picks);
   const rows = useMemo(() => (report ? pickerRows(report, expanded, filter) : []), [report, expanded, filter]);
   const byId = useMemo(() => new Map<string, ThmFailingTest>((report?.failing ?? []).map((f) => [f.nodeid, f])), [report]);
   // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
@@ -175,7 +201,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         }
       } else if (input === ' ' && row) {
         const nodeid = nodeidOf(row);
-        if (nodeid) setPicks((p) => togglePick(p, proposal, nodeid));
+        if (nodeid) setPicks((p) => togglePick(p, base, nodeid));
       } else if (input === '+' || input === '-') {
         // A new T proposes again; the tests taken in or out by hand stay so.
         const next = Math.max(1, (live.current.T ?? T) + (input === '+' ? 1 : -1));
@@ -183,6 +209,13 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         setT(next);
         const kept = picksText(propose(report, next), picks);
         if (kept) setNotice(`T=${next}: THM proposed again, and kept your picks (${kept})`);
+      } else if ((input === 'n' || (input === 'e' && nodeidOf(row))) && writeTests) {
+        setBusy(true);
+        setWritten(undefined);
+        void (input === 'n' ? writeTests.newTest() : writeTests.editTest(nodeidOf(row)!)).then((outcome) => {
+          setBusy(false);
+          setWritten(outcome);
+        });
       } else if (input === 'v' && row && sourceOf) {
         const nodeid = nodeidOf(row);
         if (nodeid) void sourceOf(nodeid).then((text) => setSource({ nodeid, text: text ?? '(source not found)' }));
@@ -195,7 +228,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         prompt.resolve(choice);
       }
     },
-    { isActive: !!prompt && !typing },
+    { isActive: !!prompt && !typing && !busy },
   );
 
   if (!report) return <Progress view={view} width={width} height={height} clock={clock} />;
@@ -209,18 +242,20 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   }
   const c = report.counts;
   const byHand = picksText(proposal, picks);
+  const written_: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
     `THM ${c.collected} tests · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${report.clusters.length} clusters · ${(report.durationMs / 1000).toFixed(1)} s`,
     width,
   );
-  const footer = prompt ? hintRows('thm', width) : ['approved'];
+  // `n` and `e` where the developer can write tests (a live review with an editor): a row more for them.
+  const footer = prompt ? hintRows('thm', width, writeTests ? 3 : 2, [], writeTests ? [] : ['n', 'e']) : ['approved'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
   // summary, "Selected", a blank line, the rows and the position line; a blank line and the footer at the bottom.
   const status = prompt ? 1 : 0;
-  const room = height - summary.length - 2 - status - (1 + footer.length);
+  const room = height - summary.length - 2 - status - written_.length - (1 + footer.length);
   // The list first (it is what the keys act on), then the chain of its highlighted test, then how it fails.
   const [listRows, chainRows, failureRows] = allocate(room, [
     { min: Math.min(3, rows.length), want: rows.length },
@@ -241,7 +276,9 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       <Lines lines={summary.slice(1).map((text) => ({ text }))} />
       <Text wrap="truncate">
         Selected {selection.length} (T={T}){byHand ? <Text color="yellow"> · changed from the proposal: {byHand} by you</Text> : ''}
+        {developer.length ? <Text color="green"> · ✎ {developer.length} of yours</Text> : ''}
       </Text>
+      <Lines lines={written_} />
       <Box flexDirection="column" marginTop={1}>
         {visible.map((row, i) => {
           const at = first + i === cursor;
@@ -257,17 +294,19 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
                 {pointer}
                 {open ? '▾' : '▸'} {shortMiddle(cluster.caller, Math.max(12, width - about.length - 8))} <Text dimColor>{about}</Text>
                 {cluster.tests.some((t) => selection.includes(t)) ? <Text color="yellow"> ★</Text> : ''}
+                {cluster.tests.some((t) => developer.includes(t)) ? <Text color="green"> ✎</Text> : ''}
               </Text>
             );
           }
           const test = byId.get(row.nodeid);
-          const mark = selection.includes(row.nodeid) ? '★' : ' ';
+          // A column for ✎ only when the developer has tests of their own.
+          const mark = `${selection.includes(row.nodeid) ? '★' : ' '}${developer.length ? (developer.includes(row.nodeid) ? '✎' : ' ') : ''}`;
           const about = test?.reached ? `depth ${test.depth}` : test?.failsThrough ? `fails through ${test.failsThrough.split('::').pop()}` : 'not reached';
           return (
             <Text key={`t${row.nodeid}`} inverse={at} wrap="truncate">
               {pointer}
               {'    '}
-              <Text color="yellow">{mark}</Text> {shortMiddle(row.nodeid, Math.max(12, width - about.length - 10))} <Text dimColor>{about}</Text>
+              <Text color="yellow">{mark}</Text> {shortMiddle(row.nodeid, Math.max(12, width - about.length - 9 - mark.length))} <Text dimColor>{about}</Text>
             </Text>
           );
         })}

@@ -65,6 +65,7 @@ function sessionCard(items) {
         ['tests given (T)', config.T === null ? 'all' : config.T],
         ['budget', budget.pregenRounds ? `${budget.pregenRounds} rounds of pre-generation, ${budget.rrwAttempts} refinement attempts of ${budget.rrwRounds} rounds` : ''],
         ['sandbox', config.sandbox && config.sandbox.kind],
+        ['limits', config.limits ? [config.limits.maxCostUsd !== undefined ? `${dollars(config.limits.maxCostUsd)}` : '', config.limits.maxTokens !== undefined ? `${integer(config.limits.maxTokens)} tokens` : ''].filter(Boolean).join(', ') : ''],
       ]),
       fold('every setting', h('pre', { class: 'code' }, clean(pretty(config)))),
     ),
@@ -244,20 +245,24 @@ function argumentsView(raw) {
 
 function toolCard(items, card) {
   const call = items.find((x) => x.e.type === 'tool.call');
+  const edit = items.find((x) => x.e.type === 'tool.edit');
   const result = items.find((x) => x.e.type === 'tool.result');
   const run = items.find((x) => x.e.type === 'tests.run');
   const inputs = items.filter((x) => x.e.type === 'debugger.input');
-  const { args, view, hasLong } = call ? argumentsView(call.e.arguments) : { args: undefined, view: null, hasLong: false };
+  // It ran with the developer's arguments when they edited the call (step mode).
+  const ran = edit ? edit.e.arguments : call && call.e.arguments;
+  const { args, view, hasLong } = ran !== undefined ? argumentsView(ran) : { args: undefined, view: null, hasLong: false };
   const name = (call && call.e.name) || (result && result.e.name) || card.name || 'tool';
   const summary = argumentSummary(args);
   const status = result ? (result.e.ok ? '' : 'error') : '';
   return {
-    title: h('span', null, h('span', { class: 'tool-name' }, clean(name)), summary ? h('span', { class: 'tool-arg' }, clean(summary.length > 140 ? `${summary.slice(0, 140)}…` : summary)) : null),
+    title: h('span', null, h('span', { class: 'tool-name' }, clean(name)), summary ? h('span', { class: 'tool-arg' }, clean(summary.length > 140 ? `${summary.slice(0, 140)}…` : summary)) : null, edit ? chip('edited by the developer', 'human', 'the developer changed the arguments before it ran') : null),
     meta: result ? `${result.e.ok ? 'ok' : 'error'} · ${duration(result.e.durationMs)}` : 'running…',
-    tone: status,
+    tone: status || (edit ? 'human' : ''),
     body: h(
       'div',
       null,
+      edit ? h('div', { class: 'edited' }, h('p', { class: 'note' }, 'The developer changed the arguments before it ran; it ran with the ones below.'), fold("the model's arguments", argumentsView(edit.e.original).view)) : null,
       inputs.length ? h('div', { class: 'typed' }, inputs.map((x) => h('div', null, h('span', { class: 'prompt' }, x.e.mode === 'pdb' ? '(Pdb) ' : '$ '), clean(x.e.input)))) : fold('arguments', view, !summary && !hasLong),
       run ? h('div', { class: 'attached-run' }, h('div', { class: 'label' }, `${run.e.passed}/${run.e.total} passed`), testRows(run.e.outcomes || {})) : null,
       result ? h('div', { class: 'result' }, h('div', { class: 'label' }, result.e.ok ? 'output' : 'error'), lazy(() => textBlock(result.e.text))) : h('p', { class: 'muted' }, 'No output yet.'),
@@ -317,6 +322,44 @@ function debuggerCard(items, card) {
   };
 }
 
+const VIA = { file: 'from the message file', fork: 'when the session was forked' };
+
+function messageCard(items) {
+  const e = items[0].e;
+  return {
+    title: 'The developer wrote to the model',
+    meta: [`with request ${e.round}`, VIA[e.via]].filter(Boolean).join(' · '),
+    tone: 'human',
+    body: prose(e.text || ''),
+  };
+}
+
+function developerTestsCard(items) {
+  const e = items[0].e;
+  const accepted = e.accepted || [];
+  const rejected = e.rejected || [];
+  const removed = e.removed || [];
+  const chain = (test) => ((test.chain || []).length ? h('ol', { class: 'chain', title: 'call chain from the test down to the target' }, test.chain.map((frame) => h('li', { title: frame }, clean(frameName(frame))))) : h('span', { class: 'muted' }, ' (never reaches the target)'));
+  return {
+    title: 'The developer wrote tests',
+    meta: [`${accepted.length} joined`, rejected.length ? `${rejected.length} kept out` : '', removed.length ? `${removed.length} no longer fail` : ''].filter(Boolean).join(' · '),
+    tone: 'human',
+    body: h(
+      'div',
+      null,
+      accepted.length ? h('ul', { class: 'choice' }, accepted.map((t) => h('li', { class: 'added' }, h('span', { class: 'mark' }, '+'), code(t.nodeid), chain(t)))) : h('p', { class: 'muted' }, 'None of them fails on the stub: none joins.'),
+      rejected.length ? h('ul', { class: 'choice' }, rejected.map((r) => h('li', { class: 'dropped' }, h('span', { class: 'mark' }, '✗'), code(r.nodeid), ' ', h('span', { class: 'muted' }, clean(r.reason))))) : null,
+      removed.length ? h('ul', { class: 'choice' }, removed.map((id) => h('li', { class: 'dropped' }, h('span', { class: 'mark' }, '−'), code(id), ' ', h('span', { class: 'muted' }, 'no longer fails')))) : null,
+      (e.files || []).map((f) => fold(f.path, lazy(() => textBlock(f.content, 'code')))),
+    ),
+  };
+}
+
+function stepCard(items) {
+  const e = items[0].e;
+  return { title: `Step mode: paused before ${e.before === 'model' ? `model call ${e.round}` : `the ${clean(e.name || 'tool')} call`}`, tone: 'human', compact: true };
+}
+
 function patchCard(items) {
   const e = items[0].e;
   const what = { accept: 'The patch was accepted', reject: 'The patch was rejected', save: 'The patch was saved, not applied' }[e.decision] || `Patch: ${clean(e.decision)}`;
@@ -371,8 +414,10 @@ function noteCard(items) {
     error: () => `Error: ${e.message}`,
     'session.interrupted': () => `Interrupted: ${e.reason}`,
     'session.resumed': () => `Resumed ${e.position}${e.provider ? ` with ${e.provider}/${e.model}` : ''}`,
+    'limit.reached': () => `Stopped: the session's ${e.limit === 'cost' ? 'cost' : 'token'} limit is reached (${e.limit === 'cost' ? `${dollars(e.spent)} of ${dollars(e.max)}` : `${integer(e.spent)} of ${integer(e.max)} tokens`}): no more model calls`,
+    'session.forked': () => `Forked from session ${e.parent} at its event ${e.at}: ${e.recorded ? `the first ${e.recorded} model answers are that session's, then ` : ''}${e.provider}/${e.model} answers live`,
   }[e.type];
-  return { title: clean(text ? text() : e.type), tone: e.type === 'session.resumed' ? 'info' : 'warning', compact: true };
+  return { title: clean(text ? text() : e.type), tone: e.type === 'session.resumed' || e.type === 'session.forked' ? 'info' : 'warning', compact: true };
 }
 
 function hiddenCard(items) {
@@ -427,6 +472,9 @@ const RENDERERS = {
   debugger: debuggerCard,
   'human-debugger': debuggerCard,
   patch: patchCard,
+  message: messageCard,
+  step: stepCard,
+  'developer-tests': developerTestsCard,
   result: resultCard,
   note: noteCard,
   unknown: unknownCard,

@@ -6,7 +6,7 @@
 // several stops (a tool call that waits for the developer's approval) shows exactly what had
 // happened by then.
 
-const QUIET = new Set(['model.request', 'model.delta', 'tool.call', 'debugger.input', 'debugger.output', 'debugger.entry', 'thm.phase', 'thm.collected', 'thm.test']);
+const QUIET = new Set(['step.pause', 'model.request', 'model.delta', 'tool.call', 'debugger.input', 'debugger.output', 'debugger.entry', 'thm.phase', 'thm.collected', 'thm.test']);
 
 const OWN_CARD = {
   'session.start': 'session',
@@ -19,11 +19,16 @@ const OWN_CARD = {
   'tests.run': 'tests',
   'command.approval': 'command',
   'patch.decision': 'patch',
+  'developer.message': 'message',
+  'tests.added': 'developer-tests',
+  'step.pause': 'step',
   result: 'result',
   warning: 'note',
   error: 'note',
   'session.interrupted': 'note',
   'session.resumed': 'note',
+  'session.forked': 'note',
+  'limit.reached': 'note',
 };
 
 const isHuman = (value) => value === 'human' || value === 'developer' || value === 'user';
@@ -33,12 +38,16 @@ const looksHuman = (event) => ['who', 'by', 'from', 'author', 'role'].some((key)
 
 /** What the developer decided or said: the scrubber marks these, and `d` jumps to them. */
 function isDecision(card, event) {
+  // The developer's edit of a tool call's arguments is a stop of the call's card.
+  if (event && event.type === 'tool.edit') return true;
   switch (card.kind) {
     case 'approval':
     case 'command':
       return isHuman(event.by);
     case 'human-debugger':
     case 'patch':
+    case 'message':
+    case 'developer-tests':
       return true;
     case 'unknown':
       return looksHuman(event);
@@ -92,6 +101,9 @@ function buildTimeline(events) {
         openTool = card;
         break;
       }
+      case 'tool.edit':
+        add(tools.get(event.id) || open('tool', i, { name: event.name }), i);
+        break;
       case 'tool.result': {
         const card = tools.get(event.id);
         add(card || open('tool', i, { name: event.name }), i);

@@ -1,0 +1,61 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Catalog } from '../../source/engine/session/catalog';
+import { loadSession } from '../../source/engine/session/load';
+import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+import { copyFixture } from '../helpers/fixtures';
+import { KEY, startInPty } from '../helpers/pty';
+
+// Issue 14.3 in a real terminal: `n` in the THM review hands the terminal to the developer's
+// editor — here vi, as a developer with no $EDITOR gets — and takes it back. Every key typed in
+// vi must reach vi (tenet reads none of them), and tenet's keys must work again afterwards.
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-steer-pty-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let server: FakeModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
+
+describe('writing a test in the THM review, in a pseudo-terminal', () => {
+  it('n opens vi on a new test file; what is typed there becomes a test that joins; Enter then approves it', async () => {
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
+    const repo = copyFixture('shop');
+    const sessions = join(scratch, 'sessions');
+    try {
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, EDITOR: '', VISUAL: '', HOME: scratch },
+      );
+      await tui.waitFor('Selected 2 (T=2)');
+      const editorAt = await tui.press('n', '# Tests of shop/cart.py::Cart.total, written by you.', 30_000);
+      // vi's keys: to the end, a new line, the test on one line (no autoindent to fight), save and quit.
+      tui.send('Go');
+      tui.send('def test_half_off(): assert Cart([("a", 10.0, 2)], percent=50).total() == 10.0');
+      tui.send(KEY.escape);
+      await new Promise((r) => setTimeout(r, 300));
+      tui.send(':wq\r');
+      await tui.waitFor('✎ joins tests/test_by_developer.py::test_half_off', 60_000, editorAt);
+      await tui.waitFor('✎ 1 of yours', 10_000, editorAt);
+      tui.send(KEY.enter);
+      await tui.waitFor('a apply the patch to the checkout', 60_000);
+      tui.send('q');
+      expect(await tui.exited).toBe(0);
+
+      const id = new Catalog(sessions).list()[0]!.id;
+      const events = loadSession(sessions, id).events;
+      const added = events.find((e) => e.type === 'tests.added');
+      expect(added).toMatchObject({ accepted: [{ nodeid: 'tests/test_by_developer.py::test_half_off' }], rejected: [] });
+      expect(added?.type === 'tests.added' && added.files[0]!.content).toContain('def test_half_off(): assert Cart([("a", 10.0, 2)], percent=50).total() == 10.0');
+      expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({ by: 'human', chosen: expect.arrayContaining(['tests/test_by_developer.py::test_half_off']) });
+      expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
+    } finally {
+      repo.cleanup();
+    }
+  }, 180_000);
+});
