@@ -12,6 +12,12 @@ export const KEYS = {
     ['Tab', 'switch stub / benchmark mode', 'stub/benchmark'],
     ['Esc', 'clear the search; quit when it is empty', 'clear/quit'],
   ],
+  /** The start screen when no model is configured: nothing to search for, the demo one key away. */
+  startNoModel: [
+    ['d', 'run the scripted demo on the built-in example (no API key needed)', 'demo'],
+    ['↑ ↓', 'move'],
+    ['Esc q', 'quit'],
+  ],
   thm: [
     ['↑ ↓', 'move'],
     ['PgUp PgDn', 'move a page', 'page'],
