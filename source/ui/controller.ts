@@ -1,6 +1,6 @@
 import type { EngineEvent, RunResult } from '../engine/events';
 import { isFailure } from '../engine/phrase-book';
-import type { Attachment, Pilot } from '../engine/run/pilot';
+import type { AgentTests, Attachment, PatchExtras, Pilot } from '../engine/run/pilot';
 import type { CommandDecision, PatchAnswer } from '../engine/protocol/decisions';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { TranscriptEntry } from '../engine/protocol/debugger';
@@ -13,7 +13,7 @@ export type Prompt =
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
   /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
-  | { kind: 'accept-patch'; result: RunResult; resolve(choice: PatchAnswer): void };
+  | { kind: 'accept-patch'; result: RunResult; agentTests?: AgentTests; resolve(choice: PatchAnswer): void };
 
 export type Takeover = 'off' | 'requested' | 'active';
 
@@ -105,8 +105,8 @@ export class TuiController implements Pilot {
     return this.ask((resolve) => ({ kind: 'approve-tests', report, resolve }));
   }
 
-  acceptPatch(result: RunResult): Promise<PatchAnswer> {
-    return this.ask((resolve) => ({ kind: 'accept-patch', result, resolve }));
+  acceptPatch(result: RunResult, extras: PatchExtras = {}): Promise<PatchAnswer> {
+    return this.ask((resolve) => ({ kind: 'accept-patch', result, ...(extras.agentTests ? { agentTests: extras.agentTests } : {}), resolve }));
   }
 
   attach(attachment: Attachment): void {

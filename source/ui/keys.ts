@@ -69,8 +69,10 @@ export const KEYS = {
     ['r', 'reject it', 'reject'],
     ['s', 'save the patch to tenet-<session>.patch', 'save'],
     ['q', 'quit (the patch stays in the session)', 'quit'],
-    ['↑ ↓ PgUp PgDn', 'scroll the diff (or the tests)', 'scroll'],
+    ['k', "keep the agent's tests (TDD: writes them beside the repository's tests; asks first)", 'keep tests'],
+    ['↑ ↓ PgUp PgDn', 'scroll the diff (or move in the tests)', 'scroll'],
     ['t', 'show every test / the diff', 'tests'],
+    ['Enter', 'show how a failed test failed (traceback and assertion: the first from the diff, the highlighted one in the tests)', 'failure'],
   ],
   replay: [
     ['space', 'play / pause'],

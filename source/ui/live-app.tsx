@@ -1,5 +1,6 @@
 import { Box, Text, useApp } from 'ink';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { failuresOf } from './components/failures';
 import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
 import type { KeyScreen } from './keys';
@@ -35,6 +36,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const { view, prompt, takeover } = state;
   // The result screen opens with the patch question, before the result event (the engine emits it once decided).
   const result = prompt?.kind === 'accept-patch' ? prompt.result : view.result;
+  const failures = useMemo(() => failuresOf(view.evaluation?.report ?? ''), [view.evaluation]);
   const screen: KeyScreen = prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
 
   useEffect(() => {
@@ -114,6 +116,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})}
           {...(view.patch ? { decision: view.patch } : {})}
           {...(sessionsDir ? { sessionsDir } : {})}
+          failures={failures}
+          {...(view.keptTests ? { keptTests: view.keptTests } : {})}
         />
       )}
       {noticeRow ? (

@@ -95,6 +95,10 @@ export interface ViewState {
   totals: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
   result?: RunResult;
+  /** The evaluation's report: how each failing test failed (the result screen shows it on Enter). */
+  evaluation?: { report: string };
+  /** Where the agent's tests were written in the checkout, when the developer kept them. */
+  keptTests?: string;
   patch?: PatchDecision;
   warnings: string[];
   /** Sequence of the last event applied (replay positions). */
@@ -279,6 +283,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     case 'tests.run':
       push(state, { kind: 'tests', purpose: event.purpose, outcomes: event.outcomes, passed: event.passed, total: event.total });
       if (event.purpose === 'validate') state.agent.tests = event.outcomes;
+      if (event.purpose === 'evaluate') state.evaluation = { report: event.report };
       if (event.purpose === 'agent' && state.agent.tdd) state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
       break;
     case 'debugger.input':
@@ -307,6 +312,9 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     case 'session.resumed':
       push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });
+      break;
+    case 'tests.kept':
+      state.keptTests = event.file;
       break;
     case 'patch.decision':
       state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}), ...(event.file ? { file: event.file } : {}) };
