@@ -1,5 +1,5 @@
 import { Box, Text, useApp } from 'ink';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { failuresOf } from './components/failures';
 import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
@@ -30,7 +30,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const { width, height } = useTerminalSize();
   const { exit } = useApp();
   const [help, setHelp] = useState(false);
-  const [quitArmed, setQuitArmed] = useState(false);
+  // Armed by the first Ctrl+C: a ref, so a second one that comes before the next frame still quits.
+  const quitArmed = useRef(false);
   // A viewer of the agent screen (earlier outputs, the test file) has Esc and the letters.
   const [viewerOpen, setViewerOpen] = useState(false);
   const { view, prompt, takeover } = state;
@@ -50,15 +51,17 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
       controller.setNotice('Ctrl+C went to the program being debugged (SIGINT). Esc on an empty line hands the session back; then Ctrl+C twice quits.');
       return;
     }
-    if (key.ctrl && input === 'c') {
-      if (quitArmed) {
+    // Two Ctrl+C faster than the terminal is read come as one input ("\x03\x03"): that is the second press too.
+    const twice = /^\x03{2,}$/.test(input);
+    if ((key.ctrl && input === 'c') || twice) {
+      if (quitArmed.current || twice) {
         onQuit();
         return;
       }
-      setQuitArmed(true);
+      quitArmed.current = true;
       controller.setNotice('Press Ctrl+C again to quit; the session is saved and can be resumed.');
       setTimeout(() => {
-        setQuitArmed(false);
+        quitArmed.current = false;
         controller.setNotice(undefined);
       }, 3000);
       return;

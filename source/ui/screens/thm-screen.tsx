@@ -213,7 +213,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     `THM ${c.collected} tests · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${report.clusters.length} clusters · ${(report.durationMs / 1000).toFixed(1)} s`,
     width,
   );
-  const footer = prompt ? hintRows('thm', width) : ['approved'];
+  // Three rows of keys when the terminal is tall enough for them to keep their long names.
+  const footer = prompt ? hintRows('thm', width, height >= 30 ? 3 : 2) : ['approved'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];
