@@ -1,14 +1,26 @@
 /**
- * perf/thm: wall time of a plain pytest run of a real suite against `tenet thm` on the same scope,
- * on one core (--jobs 1, fork and two-pass) and sharded over the machine's cores (--jobs auto).
- * Runs are interleaved and repeated (--reps, default 3); the medians and their ratios are printed,
- * because a 2-core machine's timings wander by ±10 % from one run to the next.
+ * perf/thm: wall time of `tenet thm --blank` against a plain `python -m pytest` of the same
+ * scope, on three shapes of suite (issue 17: THM should cost at most a plain run on any of them):
  *
- *   npx tsx perf/thm.ts                      # networkx (from python3's site-packages), a mid-size scope
- *   npx tsx perf/thm.ts --full               # the whole networkx suite (about 2 minutes per run)
+ *   many files     networkx (a mid-size scope of many test files)
+ *   one big file   sympy's printing/tests/test_latex.py (170 tests, 76 failing blanked)
+ *   unittest       jsonschema's tests (unittest.TestCase classes)
+ *
+ * The packages are copied from python3's site-packages. Every configuration runs once untimed
+ * (bytecode and caches warm), then the runs are interleaved and repeated (--reps, default 3) and
+ * the medians and their ratios printed: the machine is shared, and only ratios within one run of
+ * this script mean anything.
+ *
+ *   npx tsx perf/thm.ts                       # the three shapes
+ *   npx tsx perf/thm.ts --shape unittest      # one of them (many-files, one-big-file, unittest)
+ *   npx tsx perf/thm.ts --full                # networkx's whole suite as the many-files shape
+ *   npx tsx perf/thm.ts --one-core            # also THM with --jobs 1 on the many-files shape
  *   npx tsx perf/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
+ *   npx tsx perf/thm.ts --cli OTHER/dist/tenet.js   # time another build
+ *   npx tsx perf/thm.ts --compare OLD/dist/tenet.js # and another build beside this one, interleaved
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { copyInstalledPackage, optionReader } from './common';
@@ -17,51 +29,139 @@ const argv = process.argv.slice(2);
 const testsAt = argv.indexOf('--tests');
 const own = testsAt === -1 ? argv : argv.slice(0, testsAt);
 const option = optionReader(own);
-const cli = join(import.meta.dirname, '..', 'dist', 'tenet.js');
+// --cli: another build of tenet to time (say, one made from an earlier commit), for a before/after.
+const cli = option('--cli') ?? join(import.meta.dirname, '..', 'dist', 'tenet.js');
+// --compare: a second build timed in the same interleaved runs (its THM configurations again).
+const compare = option('--compare');
+const reps = Number(option('--reps') ?? 3);
 
-let repo = option('--repo');
-let target = option('--target');
-let tests = testsAt === -1 ? undefined : argv.slice(testsAt + 1);
-let cleanup = () => undefined as void;
-if (!repo) {
-  ({ repo, cleanup } = copyInstalledPackage('networkx'));
-  target ??= 'networkx/classes/function.py::density';
-  tests ??= own.includes('--full') ? ['networkx'] : ['networkx/algorithms/minors', 'networkx/algorithms/approximation', 'networkx/classes', 'networkx/algorithms/connectivity'];
+interface Shape {
+  name: string;
+  /** Installed package to copy, or a repository given with --repo. */
+  source: { package: string } | { repo: string };
+  target: string;
+  tests: string[];
+  /** The THM configurations to time: label and extra flags. */
+  thm: [string, string[]][];
 }
-if (!target) throw new Error('--target is required with --repo');
-tests ??= [];
 
-function timed(label: string, command: string, args: string[], cwd: string): number {
+const SHAPES: Shape[] = [
+  {
+    name: 'many-files',
+    source: { package: 'networkx' },
+    target: 'networkx/classes/function.py::density',
+    tests: own.includes('--full') ? ['networkx'] : ['networkx/algorithms/minors', 'networkx/algorithms/approximation', 'networkx/classes', 'networkx/algorithms/connectivity'],
+    // The default, --jobs auto: a lane per core (--one-core adds a --jobs 1 run).
+    thm: [['thm', []], ...(own.includes('--one-core') ? [['thm --jobs 1', ['--jobs', '1']] as [string, string[]]] : [])],
+  },
+  {
+    name: 'one-big-file',
+    source: { package: 'sympy' },
+    target: 'sympy/printing/latex.py::LatexPrinter.parenthesize',
+    tests: ['sympy/printing/tests/test_latex.py'],
+    thm: [['thm', []]],
+  },
+  {
+    name: 'unittest',
+    source: { package: 'jsonschema' },
+    target: 'jsonschema/_utils.py::equal',
+    // The official JSON-Schema test suite is not shipped with the package.
+    tests: ['jsonschema/tests', '--ignore=jsonschema/tests/test_jsonschema_test_suite.py'],
+    thm: [['thm', []]],
+  },
+];
+
+function chosenShapes(): Shape[] {
+  const repo = option('--repo');
+  if (repo) {
+    const target = option('--target');
+    if (!target) throw new Error('--target is required with --repo');
+    return [{ name: 'custom', source: { repo }, target, tests: testsAt === -1 ? [] : argv.slice(testsAt + 1), thm: [['thm --jobs 1', ['--jobs', '1']], ['thm --jobs auto', ['--jobs', 'auto']]] }];
+  }
+  const wanted = option('--shape');
+  const shapes = wanted ? SHAPES.filter((s) => s.name === wanted) : SHAPES;
+  if (!shapes.length) throw new Error(`--shape is one of ${SHAPES.map((s) => s.name).join(', ')}`);
+  return shapes;
+}
+
+/**
+ * CPU seconds (user + system) of the processes this one has waited for, and theirs (Linux): on a
+ * shared machine the wall time of a run says as much about the neighbours as about the run.
+ */
+function childCpu(): number {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100; // cutime, cstime in clock ticks
+  } catch {
+    return NaN;
+  }
+}
+
+function timed(label: string, command: string, args: string[], cwd: string): { wall: number; cpu: number } {
   const started = process.hrtime.bigint();
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, PYTHONPATH: repo } });
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpuBefore = childCpu();
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, PYTHONPATH: cwd } });
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0 && result.status !== 1) throw new Error(`${label} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
-  return seconds;
+  return { wall, cpu: childCpu() - cpuBefore };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const reps = Number(option('--reps') ?? 3);
-const thmArgs = (...extra: string[]) => [cli, 'thm', '--repo', repo!, '--target', target!, '--blank', '--json', ...extra, '--tests', ...tests!];
-const configs: [string, string, string[]][] = [
-  // What a developer runs: pytest with its defaults on the same scope.
-  ['plain pytest', 'python3', ['-m', 'pytest', '-q', ...tests]],
-  ['tenet thm --jobs 1 (fork)', process.execPath, thmArgs('--jobs', '1')],
-  ['tenet thm --jobs 1 --no-fork', process.execPath, thmArgs('--jobs', '1', '--no-fork')],
-  ['tenet thm --jobs auto (fork)', process.execPath, thmArgs('--jobs', 'auto')],
-];
 
+interface Run {
+  shape: Shape;
+  repo: string;
+  configs: [string, string, string[]][];
+  times: number[][];
+  cpu: number[][];
+}
+
+const cleanups: (() => void)[] = [];
 try {
-  console.log(`repo ${repo}\ntarget ${target}\nscope ${tests.join(' ') || '(pytest configuration)'}\ncores ${availableParallelism()}, ${reps} interleaved runs each\n`);
-  const times = configs.map(() => [] as number[]);
-  for (let rep = 0; rep < reps; rep++) {
-    configs.forEach(([label, command, args], index) => times[index]!.push(timed(label, command, args, repo!)));
-  }
-  const medians = times.map(median);
-  configs.forEach(([label], index) => {
-    console.log(`${label.padEnd(32)} median ${medians[index]!.toFixed(2).padStart(7)} s   runs ${times[index]!.map((t) => t.toFixed(1)).join(', ')}`);
+  const runs: Run[] = chosenShapes().map((shape) => {
+    let repo: string;
+    if ('repo' in shape.source) repo = shape.source.repo;
+    else {
+      const copy = copyInstalledPackage(shape.source.package, { preserveTimestamps: true });
+      cleanups.push(copy.cleanup);
+      repo = copy.repo;
+    }
+    const thmArgs = (build: string, extra: string[]) => [build, 'thm', '--repo', repo, '--target', shape.target, '--blank', '--json', ...extra, '--tests', ...shape.tests];
+    const configs: [string, string, string[]][] = [
+      // What a developer runs: pytest with its defaults on the same scope.
+      ['plain pytest', 'python3', ['-m', 'pytest', '-q', ...shape.tests]],
+      ...shape.thm.map(([label, extra]): [string, string, string[]] => [label, process.execPath, thmArgs(cli, extra)]),
+      ...(compare ? shape.thm.map(([label, extra]): [string, string, string[]] => [`${label} (compared)`, process.execPath, thmArgs(compare, extra)]) : []),
+    ];
+    return { shape, repo, configs, times: configs.map(() => []), cpu: configs.map(() => []) };
   });
-  console.log('');
-  configs.slice(1).forEach(([label], index) => console.log(`ratio ${label.padEnd(32)} / plain: ${(medians[index + 1]! / medians[0]!).toFixed(2)}`));
+  console.log(`tenet ${cli}${compare ? `, compared with ${compare}` : ''}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run\n`);
+  for (const run of runs) for (const [label, command, args] of run.configs) timed(label, command, args, run.repo);
+  for (let rep = 0; rep < reps; rep++) {
+    for (const run of runs) {
+      run.configs.forEach(([label, command, args], index) => {
+        const { wall, cpu } = timed(label, command, args, run.repo);
+        run.times[index]!.push(wall);
+        run.cpu[index]!.push(cpu);
+        // As it goes, so a long run that is stopped still says something.
+        console.error(`run ${rep + 1}: ${run.shape.name} ${label} ${wall.toFixed(1)} s (CPU ${cpu.toFixed(1)} s)`);
+      });
+    }
+  }
+  for (const { shape, configs, times, cpu } of runs) {
+    console.log(`${shape.name}: ${shape.target}  --tests ${shape.tests.join(' ')}`);
+    const plain = median(times[0]!);
+    const plainCpu = median(cpu[0]!);
+    configs.forEach(([label], index) => {
+      const value = median(times[index]!);
+      const cpuValue = median(cpu[index]!);
+      const ratio = index === 0 ? '' : `   ratio ${(value / plain).toFixed(2)}`;
+      const cpuRatio = index === 0 ? '' : `   ratio ${(cpuValue / plainCpu).toFixed(2)}`;
+      console.log(`  ${label.padEnd(18)} wall median ${value.toFixed(2).padStart(6)} s${ratio}   (runs ${times[index]!.map((t) => t.toFixed(1)).join(', ')})`);
+      console.log(`  ${''.padEnd(18)} CPU  median ${cpuValue.toFixed(2).padStart(6)} s${cpuRatio}`);
+    });
+    console.log('');
+  }
 } finally {
-  cleanup();
+  for (const cleanup of cleanups) cleanup();
 }

@@ -11,7 +11,7 @@ import { addSessionCommands } from './program/session-commands';
 import { addTargetCommands } from './program/target-commands';
 
 /** Everything after `--tests` belongs to pytest, in every command that takes it. */
-export function splitTestArgs(argv: string[]): { own: string[]; tests: string[] | undefined } {
+function splitTestArgs(argv: string[]): { own: string[]; tests: string[] | undefined } {
   const at = argv.indexOf('--tests');
   if (at === -1) return { own: argv, tests: undefined };
   return { own: argv.slice(0, at), tests: argv.slice(at + 1) };

@@ -22,7 +22,7 @@ export interface BenchMakeOptions {
   from?: string;
 }
 
-export const BENCH_MAKE_DEFAULTS = { count: 10, minFailing: 1, seed: 0 };
+const BENCH_MAKE_DEFAULTS = { count: 10, minFailing: 1, seed: 0 };
 
 /**
  * `tenet bench make`: writes RepoCod-style tasks, one JSON line each, as THM confirms them (a run
@@ -108,7 +108,7 @@ function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void
   };
 }
 
-export function formatSummary(summary: MakeSummary, out: string): string {
+function formatSummary(summary: MakeSummary, out: string): string {
   const runs = summary.thm.durationMs;
   const mean = runs.length ? runs.reduce((a, b) => a + b, 0) / runs.length : 0;
   const lines = [
@@ -122,7 +122,7 @@ export function formatSummary(summary: MakeSummary, out: string): string {
   return lines.join('\n');
 }
 
-export function formatFromRows(summary: FromRowsSummary, out: string): string {
+function formatFromRows(summary: FromRowsSummary, out: string): string {
   const mine = summary.rows - summary.otherRepositories;
   const lines = [`${summary.tasks} of ${mine} row${mine === 1 ? '' : 's'} of ${summary.repository} made into tasks, written to ${out} (${seconds(summary.durationMs)})`];
   if (summary.otherRepositories) lines.push(`  ${summary.otherRepositories} row${summary.otherRepositories === 1 ? '' : 's'} of other repositories passed over (--name says which repository the checkout is)`);

@@ -1,6 +1,6 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
-import { approvalWords, hiddenWords, modeName, money, phaseWords, TEST_RUNS } from '../engine/phrase-book';
+import { approvalWords, costText, hiddenWords, modeName, phaseWords, TEST_RUNS, tokensInOut } from '../engine/phrase-book';
 import type { SessionConfig } from '../engine/protocol/settings';
 
 const firstLine = (text: string, max = 140) => {
@@ -81,7 +81,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         const u = event.usage;
         write(
           `${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason}) · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
-            ` · ${u.inputTokens.toLocaleString('en')} tokens in / ${u.outputTokens.toLocaleString('en')} out · ${u.modelCalls} model calls · ${u.toolCalls} tool calls · ${money(event.costUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
+            ` · ${tokensInOut(u)} · ${u.modelCalls} model calls · ${u.toolCalls} tool calls · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
         );
         if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
         if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);

@@ -19,7 +19,7 @@ export interface RunCommandOptions extends RunRequest {
  * `--apply` was asked for, the run passed, and the patch was refused (the target's file changed in
  * the checkout since the run started): a script must not take the run for done. (README, exit codes.)
  */
-export const EXIT_NOT_APPLIED = 4;
+const EXIT_NOT_APPLIED = 4;
 
 /** What to type to go on with a session that was stopped (printed when Ctrl+C quits). */
 export function resumeHint(prepared: PreparedRun, sessionsDirGiven: boolean): string {

@@ -27,7 +27,7 @@ export interface ToolCommandOptions {
 }
 
 /** `key=value` → value as JSON when it parses (numbers, booleans), else the plain string. */
-export function parseToolArgs(pairs: string[]): Record<string, unknown> {
+function parseToolArgs(pairs: string[]): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');

@@ -44,9 +44,12 @@ export interface RunResult {
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;
-  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number };
+  /** inputTokens counts every input token; cacheReadTokens and cacheWriteTokens are those of them read from and written to the prompt cache (absent in sessions recorded before tenet counted the cache). */
+  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   rounds: { pregen: number; rrwAttempts: number; total: number; tddSetup?: number; tddIterations?: number };
   costUsd: number;
+  /** What the prompt cache saved: the cost with every input token at the input price, less costUsd (absent in older sessions). */
+  cacheSavedUsd?: number;
   /** Some model calls had no known price (an unknown model): costUsd leaves them out. */
   costUnpriced?: boolean;
   /** The server sent no usage for some calls: their tokens are estimated with a tokenizer. */
@@ -102,7 +105,8 @@ export type EngineEvent =
   /** A tool call's arguments streaming in (see ToolDelta): for watching only, never saved (tool.call has them whole). */
   | { type: 'model.tool-delta'; index: number; name: string; arguments: string }
   | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
-  | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; durationMs: number; model: string; stopReason: string }
+  /** `cacheSavedUsd`: what the prompt cache saved on this call (see RunResult); absent in older sessions. */
+  | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number; model: string; stopReason: string }
   | { type: 'tool.call'; id: string; name: string; arguments: string }
   | { type: 'tool.result'; id: string; name: string; ok: boolean; text: string; durationMs: number }
   | { type: 'debugger.input'; who: Writer; input: string; mode: 'shell' | 'pdb' }

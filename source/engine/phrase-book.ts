@@ -8,12 +8,36 @@ import type { SessionConfig } from './protocol/settings';
  */
 
 /** A test outcome that counts as failing: what THM clusters and the test grid shows red. */
-export const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'error', 'crashed']);
+const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'error', 'crashed']);
 
 export const isFailure = (outcome: string | undefined): boolean => FAILED_OUTCOMES.has(outcome ?? '');
 
 /** Dollars: four decimals under a dollar (a call costs fractions of a cent), else two. */
 export const money = (usd: number): string => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+
+const whole = (n: number): string => n.toLocaleString('en');
+
+/**
+ * `12,345 tokens in (80% from cache, 1,200 written to it)`: every input token, the share read
+ * from the provider's prompt cache and what was written to it. A usage without cache counts (a
+ * session recorded before tenet counted the cache, a scripted model) says nothing about the cache.
+ */
+export function tokensIn(usage: { inputTokens: number; cacheReadTokens?: number | undefined; cacheWriteTokens?: number | undefined }): string {
+  const text = `${whole(usage.inputTokens)} tokens in`;
+  if (usage.cacheReadTokens === undefined) return text;
+  const parts = [...(usage.inputTokens > 0 ? [`${Math.round((100 * usage.cacheReadTokens) / usage.inputTokens)}% from cache`] : []), ...(usage.cacheWriteTokens ? [`${whole(usage.cacheWriteTokens)} written to it`] : [])];
+  return parts.length ? `${text} (${parts.join(', ')})` : text;
+}
+
+/** `12,345 tokens in (80% from cache) / 500 out`. */
+export const tokensInOut = (usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number | undefined; cacheWriteTokens?: number | undefined }): string =>
+  `${tokensIn(usage)} / ${whole(usage.outputTokens)} out`;
+
+/** A cost and what the prompt cache did to it: `$0.0123 (caching saved $0.0301)`; the cost alone when nothing is known or nothing changed. */
+export function costText(costUsd: number, cacheSavedUsd?: number): string {
+  if (!cacheSavedUsd || Math.abs(cacheSavedUsd) < 0.00005) return money(costUsd);
+  return cacheSavedUsd > 0 ? `${money(costUsd)} (caching saved ${money(cacheSavedUsd)})` : `${money(costUsd)} (cache writes added ${money(-cacheSavedUsd)})`;
+}
 
 export const modeName = (mode: 'stub' | 'blank'): string => (mode === 'blank' ? 'benchmark mode' : 'stub mode');
 

@@ -3,8 +3,27 @@ import { TenetError } from '../engine/errors';
 import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { positiveInt, positiveNumber, repeated, sandboxFlags, withSandboxFlags, withThmFlags, type Invocation, type ThmOpts } from './flags';
 
+/** What `thm` and `tool` both take: the target, its interpreter and sandbox, JSON output. */
+interface TargetOpts<Repo extends string | undefined> extends SandboxFlags {
+  repo: Repo;
+  target: Repo;
+  blank?: boolean;
+  python?: string;
+  json?: boolean;
+}
+
 /** The commands that work on one target without the agent: `thm`, `tool`, `mutate`. */
 export function addTargetCommands(program: Command, { tests, setExit }: Invocation): void {
+  const targetOptions = <Repo extends string | undefined>(opts: TargetOpts<Repo>) => ({
+    repo: opts.repo,
+    target: opts.target,
+    blank: !!opts.blank,
+    python: opts.python,
+    json: !!opts.json,
+    sandbox: sandboxFlags(opts),
+    tests: tests ?? [],
+  });
+
   const thm = program
     .command('thm')
     .description("Test Harness Mechanism: run the suite against the unimplemented target, cluster the failing tests by the target's direct caller, select at most T")
@@ -18,26 +37,9 @@ export function addTargetCommands(program: Command, { tests, setExit }: Invocati
     .option('--no-fork', 'benchmark mode in two passes (blank, then the failing tests on the original) instead of forking a blank twin per test')
     .option('--keep-workspace', 'keep the scratch copy of the repository and print where it is')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');
-  type ThmFlags = ThmOpts & SandboxFlags & { repo: string; target: string; blank?: boolean; json?: boolean; python?: string; timeout: number; fork: boolean; keepWorkspace?: boolean };
-  withSandboxFlags(thm).action(async (opts: ThmFlags) => {
+  withSandboxFlags(thm).action(async (opts: TargetOpts<string> & ThmOpts & { timeout: number; fork: boolean; keepWorkspace?: boolean }) => {
     const { thmCommand } = await import('../commands/thm');
-    setExit(
-      await thmCommand({
-        repo: opts.repo,
-        target: opts.target,
-        blank: !!opts.blank,
-        T: opts.maxTests,
-        json: !!opts.json,
-        python: opts.python,
-        testTimeout: opts.testTimeout,
-        timeout: opts.timeout,
-        jobs: opts.jobs,
-        fork: opts.fork,
-        keepWorkspace: !!opts.keepWorkspace,
-        sandbox: sandboxFlags(opts),
-        tests: tests ?? [],
-      }),
-    );
+    setExit(await thmCommand({ ...targetOptions(opts), T: opts.maxTests, testTimeout: opts.testTimeout, timeout: opts.timeout, jobs: opts.jobs, fork: opts.fork, keepWorkspace: !!opts.keepWorkspace }));
   });
 
   const tool = program
@@ -54,25 +56,9 @@ export function addTargetCommands(program: Command, { tests, setExit }: Invocati
     .option('--python <path>', 'Python interpreter')
     .option('--json', 'print the outcome as JSON (or, without a name, the tool definitions)')
     .option('--tests <pytest-args...>', 'pytest scope for THM when a selection is needed');
-  type ToolFlags = SandboxFlags & { repo?: string; target?: string; blank?: boolean; arg: string[]; selected?: string[]; thm?: boolean; maxTests: number; python?: string; json?: boolean };
-  withSandboxFlags(tool).action(async (name: string | undefined, opts: ToolFlags) => {
+  withSandboxFlags(tool).action(async (name: string | undefined, opts: TargetOpts<string | undefined> & { arg: string[]; selected?: string[]; thm?: boolean; maxTests: number }) => {
     const { toolCommand } = await import('../commands/tool');
-    setExit(
-      await toolCommand({
-        name,
-        repo: opts.repo,
-        target: opts.target,
-        blank: !!opts.blank,
-        args: opts.arg,
-        selected: opts.selected,
-        thm: !!opts.thm,
-        T: opts.maxTests,
-        python: opts.python,
-        json: !!opts.json,
-        sandbox: sandboxFlags(opts),
-        tests: tests ?? [],
-      }),
-    );
+    setExit(await toolCommand({ ...targetOptions(opts), name, args: opts.arg, selected: opts.selected, thm: !!opts.thm, T: opts.maxTests }));
   });
 
   program

@@ -53,6 +53,7 @@ class State:
         self.on_child_start = None  # callable(), run in the blank twin when it resumes; set by the plugin
         self.before_fork = None  # callable(ctx) -> False where a blank run would not reach this call; set by the plugin
         self.blank_phases = set()  # in the blank twin: the phases (ctx.phase) in which the target was called
+        self.twin_text = True  # in the blank twin: whether its failure report is read (the original passed)
         self.noted_subprocess = False
 
 
@@ -333,6 +334,7 @@ def _fork(ctx, frame):
         go = b""
     if not go:
         os._exit(0)  # the parent died or gave up on us
+    state.twin_text = go != b"f"
     os.close(go_read)
     # Short-lived: no collection, so no page of the parent's heap is touched (and copied) for it.
     import gc

@@ -10,9 +10,12 @@ Environment (all set by tenet):
   TENET_TARGET_FILE   absolute path of the target's file in the workspace
   TENET_MODE          record | fork (see _tenet_probe.py)
   TENET_SHARD         "k/n": run only the k-th of n balanced shards of the collected tests
+  TENET_LANES         n: collect once, then run the n shards in forked lanes (see _tenet_lanes.py);
+                      "auto:n": at most n, one per 10 tests
   TENET_ONLY          file of node ids, or file paths meaning all their tests, to run; the rest is deselected
   TENET_SKIP          file of node ids already done by an earlier, crashed run of this shard
   TENET_TEST_TIMEOUT  seconds per test (setup + call + teardown), 0 for none
+  TENET_TEXT          0: no failure report is read from this run (its outcomes only)
   TENET_HITS_FILE     where subprocesses started by a test note that they called the target
   TENET_PARENT_PID    tenet's pid: this process dies with it (Linux)
 """
@@ -32,6 +35,7 @@ import traceback
 import pytest
 
 import _tenet_cached as cached
+import _tenet_lanes as lanes
 import _tenet_probe as probe
 
 MARK = "\x1etenet:"
@@ -47,11 +51,18 @@ except OSError:  # pragma: no cover - no stdout at all
     _out = sys.__stdout__
 
 
+_lane = None  # in a lane (TENET_LANES): its index
+
+
 def _emit(event):
     if _state.in_child:
         return  # the blank twin reports through its own pipe, never here
-    _out.write(MARK + json.dumps(event, default=str) + "\n")
-    _out.flush()
+    if _lane is None:
+        _out.write(MARK + json.dumps(event, default=str) + "\n")
+        _out.flush()
+        return
+    event["lane"] = _lane
+    lanes.write_line(_out.fileno(), (MARK + json.dumps(event, default=str) + "\n").encode("utf-8", "replace"))
 
 
 def _die_with_parent():
@@ -256,7 +267,43 @@ def pytest_collection_modifyitems(session, config, items):
         keep = set(map(id, kept))
         config.hook.pytest_deselected(items=[item for item in items if id(item) not in keep])
         items[:] = kept
+    for item in kept:
+        item.repr_failure = _quick_repr(item)
+        item._repr_failure_py = item.repr_failure
     _emit({"e": "collected", "total": total, "mine": mine, "remaining": len(kept)})
+
+
+_LANES_AUTO = (os.environ.get("TENET_LANES") or "").startswith("auto:")
+_LANES = int((os.environ.get("TENET_LANES") or "0").replace("auto:", ""))
+_TESTS_PER_LANE = 10  # with auto, fewer tests than this per lane are not worth a lane
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session):
+    """TENET_LANES=n: run the collected tests in up to n forked lanes; this process only waits."""
+    global _lane
+    if _LANES < 2:
+        return None
+    items = list(session.items)
+    count = max(1, min(_LANES, len(items) // _TESTS_PER_LANE)) if _LANES_AUTO else _LANES
+    if count == 1 or not probe._may_fork():
+        # One lane, run here. (Forking beside other threads may deadlock: then this process runs
+        # lane 0, and tenet runs the others as shards of their own.)
+        _emit({"e": "lanes", "started": [0], "count": count})
+        _lane = 0
+        session.items[:] = _select_shard(items, 0, count)
+        return None
+    # Units small enough to balance the lanes, taken in the run's order (every lane computes the
+    # same list), so each lane runs its tests in pytest's order.
+    units = _shard_units(items, count * 4)
+    _emit({"e": "lanes", "started": list(range(count)), "count": count, "tests": [_normalize(item.nodeid) for item in items]})
+    lane = lanes.fork(count, lambda index, code, signal: _emit({"e": "laneexit", "lane": index, "exitCode": code, "signal": signal}))
+    if lane is None:
+        return True
+    _lane = lane
+    lanes.settle(session.config)
+    lanes.run(session, units, lambda unit: _emit({"e": "unit", "tests": [_normalize(item.nodeid) for item in unit]}))
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -513,13 +560,40 @@ def pytest_fixture_setup(fixturedef, request):
             ctx.fixtures.pop()
 
 
+_TEXT = os.environ.get("TENET_TEXT", "1") != "0"
+
+
+def _text_read():
+    """Whether anyone reads this process's failure reports. In fork mode the parent's failures are
+    the original code's, which THM only counts; a twin's are read when the original passed."""
+    if _state.in_child:
+        return _state.twin_text
+    return _TEXT and not _FORK
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_makereport(item, call):
     state = _tests.get(item.nodeid)
     if state is not None and call.excinfo is not None and not call.excinfo.errisinstance(pytest.skip.Exception):
         try:
-            state.failures[call.when] = _failure_text(call.excinfo)
+            if _text_read():
+                state.failures[call.when] = _failure_text(call.excinfo)
+            else:
+                state.failures[call.when] = (call.excinfo.exconly().split("\n")[0][:2000], "")
         except Exception:
-            pass  # pytest's own report text is the fallback
+            pass
+
+
+def _quick_repr(item):
+    """Stands in for pytest's own failure report of an item, which nobody reads here: THM reads
+    the text built above from the raw exception (pytest's costs more, on deep tracebacks most)."""
+
+    def represent(excinfo, style=None):
+        state = _tests.get(item.nodeid)
+        texts = list(state.failures.values()) if state is not None else []
+        return (texts[-1][1] or texts[-1][0]) if texts else excinfo.exconly()
+
+    return represent
 
 
 def pytest_runtest_logreport(report):
@@ -600,13 +674,16 @@ def _before_fork(ctx):
 _state.before_fork = _before_fork
 
 
-def _collect_twin(ctx):
-    """Fork mode, in the parent: let the blank twin run, and read its outcome."""
+def _collect_twin(ctx, state):
+    """Fork mode, in the parent: let the blank twin run, and read its outcome (`state`: the
+    test's outcome on the original code)."""
     twin = ctx.fork
     _emit({"e": "twin", "nodeid": _normalize(ctx.nodeid)})
     chunks = []
     try:
-        os.write(twin["go"], b"g")
+        # The twin builds its failure report only if it will be read: when the original passed.
+        read = state.outcome not in ("failed", "error")
+        os.write(twin["go"], b"p" if read else b"f")
         limit = time.monotonic() + (_TIMEOUT or 600) + 2
         while True:
             left = limit - time.monotonic()
@@ -657,7 +734,7 @@ def pytest_runtest_logfinish(nodeid, location):
     blank, needs_blank, fails_through = None, False, None
     item = _items.get(nodeid)
     if ctx is not None and ctx.fork is not None:
-        blank = _collect_twin(ctx)
+        blank = _collect_twin(ctx, state)
         needs_blank = blank is None or bool(blank.get("unsure"))
         for key, outcome in ((blank or {}).pop("fixtures", None) or {}).items():
             _fixture_blank[int(key)] = outcome

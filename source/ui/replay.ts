@@ -2,7 +2,7 @@ import type { EngineEvent } from '../engine/events';
 import { initialView, recordedAt, reduceView, type ViewState } from './view-state';
 
 /** Replay speeds; the last plays as fast as the screen repaints. */
-export const SPEEDS = [0.5, 1, 2, 4, 10, 50, Infinity] as const;
+const SPEEDS = [0.5, 1, 2, 4, 10, 50, Infinity] as const;
 
 /**
  * The next speed up (`+1`) or down (`-1`) from `speed`, which may be one `--speed` gave that is

@@ -1,4 +1,5 @@
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
+import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
 import { isFailure, phaseHeading } from '../engine/phrase-book';
 import { proposeFor } from '../engine/thm/propose';
 import { lineDiff, startingFunctionIn } from '../engine/session/page-diffs';
@@ -92,7 +93,7 @@ export interface ViewState {
     code?: string;
     submissions: number;
   };
-  totals: { inputTokens: number; outputTokens: number; costUsd: number; modelCalls: number; toolCalls: number };
+  totals: UsageSums & { modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
   result?: RunResult;
   /** The evaluation's report: how each failing test failed (the result screen shows it on Enter). */
@@ -110,7 +111,7 @@ export interface ViewState {
 export const initialView = (): ViewState => ({
   thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0, running: [] },
   agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {}, streaming: [], submissions: 0 },
-  totals: { inputTokens: 0, outputTokens: 0, costUsd: 0, modelCalls: 0, toolCalls: 0 },
+  totals: { ...noUsage(), modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
   applied: 0,
@@ -265,9 +266,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       state.agent.retry = undefined;
       state.agent.streaming = [];
       state.agent.call = undefined;
-      state.totals.inputTokens += event.usage.inputTokens;
-      state.totals.outputTokens += event.usage.outputTokens;
-      state.totals.costUsd += event.costUsd;
+      addCall(state.totals, event);
       state.totals.modelCalls++;
       if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
       break;

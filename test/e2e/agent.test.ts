@@ -62,10 +62,13 @@ describe.each(SANDBOXES)('the TENET agent against a fake model server (real SDK 
       stopReason: 'passed',
       selectedTests: { passed: 2, total: 2 },
       hiddenTests: { passed: 1, total: 1 },
-      usage: { inputTokens: 200, outputTokens: 40, modelCalls: 2, toolCalls: 3 },
+      usage: { outputTokens: 40, modelCalls: 2, toolCalls: 3 },
       rounds: { pregen: 2, rrwAttempts: 0, total: 2 },
       costOfPass: 0,
     });
+    // The tokens are the server's: every input token, and of them those its prompt cache served.
+    const served = server!.requests.map((r) => r.usage!);
+    expect(result.usage).toMatchObject({ inputTokens: served[0]!.input + served[1]!.input, cacheReadTokens: served[0]!.cacheRead + served[1]!.cacheRead, cacheWriteTokens: 0 });
     expect(result.tests).toEqual({
       'tests/test_cart.py::CartTest::test_total': 'passed',
       'tests/test_cart.py::CartTest::test_summary': 'passed',

@@ -51,7 +51,7 @@ describe('tenet bench make', () => {
     expect(mean.full_function).toBe(readFileSync(join(stats.dir, 'stats/core.py'), 'utf8').match(/def mean[\s\S]*?return total \/ len\(values\)/)![0]);
     expect(mean.tenet!.failing).toEqual(['tests/test_core.py::test_mean', 'tests/test_core.py::test_mean_of_two']);
     // The module-scoped fixture calls spread once; both tests that use it fail when it is blank,
-    // but only the first reaches it: the second gets pytest's cached error, so THM selects the first.
+    // but only the first reaches it: the second gets pytest's cached error, and is not selected.
     expect(byName.get('spread')!.tenet!.failing).toEqual(['tests/test_core.py::test_width', 'tests/test_core.py::test_width_is_positive']);
     expect((byName.get('spread')!.tenet!.thm as { selected: string[] }).selected).toEqual(['tests/test_core.py::test_width']);
     expect(tasks.map((t) => t.repo_id)).toEqual(['0', '1']);

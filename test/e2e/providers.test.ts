@@ -174,12 +174,15 @@ describe('Anthropic provider through the real SDK', () => {
     const sent = server.requests[0]!;
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers.authorization ?? sent.headers['x-api-key']).toMatch(/sk-test-secret/);
-    expect(sent.body).toMatchObject({ model: 'test-model', system: 'be brief', stream: true, max_tokens: 256, temperature: 0 });
-    expect(sent.body.tools).toEqual([{ name: 'search_class', description: 'find a class', input_schema: request.tools[0]!.parameters }]);
+    // Prompt-cache breakpoints: the tools, the system prompt, the previous request's end (what this
+    // one reads) and this request's end (what the next one reads): four, Anthropic's maximum.
+    const mark = { cache_control: { type: 'ephemeral' } };
+    expect(sent.body).toMatchObject({ model: 'test-model', system: [{ type: 'text', text: 'be brief', ...mark }], stream: true, max_tokens: 256, temperature: 0 });
+    expect(sent.body.tools).toEqual([{ name: 'search_class', description: 'find a class', input_schema: request.tools[0]!.parameters, ...mark }]);
     expect(sent.body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+      { role: 'user', content: [{ type: 'text', text: 'hello', ...mark }] },
       { role: 'assistant', content: [{ type: 'text', text: 'looking' }, { type: 'tool_use', id: 't1', name: 'search_class', input: { class_name: 'Cart' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Found 1 class' }, { type: 'text', text: 'go on' }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Found 1 class' }, { type: 'text', text: 'go on', ...mark }] },
     ]);
   });
 

@@ -16,6 +16,25 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const lineCount = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
 
+/**
+ * Events a log holds that come the same in every run of the demo: all but the debugger's output,
+ * whose chunks depend on how the shell's output arrives.
+ */
+function steadyEvents(text: string): number {
+  return text.split('\n').filter((line) => {
+    try {
+      return (JSON.parse(line) as { type: string }).type !== 'debugger.output';
+    } catch {
+      return false; // the line being written
+    }
+  }).length;
+}
+const steadyIn = (file: string) => (existsSync(file) ? steadyEvents(readFileSync(file, 'utf8')) : 0);
+
+/** Where the demo's evaluation starts, in steady events: after it come the evaluation's test run and the result, which a kill must beat. */
+const DEMO_LINES = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').split('\n');
+const EVALUATION = steadyEvents(DEMO_LINES.slice(0, DEMO_LINES.findIndex((line) => line.includes('"phase":"evaluate"')) + 1).join('\n'));
+
 /** A small deterministic generator (mulberry32): the same "random" kill points on every run. */
 function seeded(seed: number): () => number {
   let a = seed >>> 0;
@@ -30,14 +49,15 @@ function seeded(seed: number): () => number {
 describe('a session killed with SIGKILL at many points stays loadable, and resume finishes it', () => {
   const dir = join(scratch, 'killed');
   const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
-  // Kill points, as a number of events logged: from THM to the evaluation of the demo session
-  // (100 to 120 events, with the chunks of debugger output): fixed ones, and a few more drawn from
-  // a seeded generator.
+  // Kill points, as a number of steady events logged, from THM to the start of the evaluation of
+  // the demo session (its evaluation's pytest run leaves time for the kill to land): fixed ones,
+  // spread over that range, and a few more drawn from a seeded generator.
   const random = seeded(20260501);
-  const points = [...[3, 12, 22, 35, 50, 65, 80, 94].map((n) => [n, '']), ...Array.from({ length: 4 }, () => [3 + Math.floor(random() * 92), ' (seeded draw)'])] as [number, string][];
+  const spread = [0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1].map((at) => [3 + Math.round(at * (EVALUATION - 3)), ''] as [number, string]);
+  const points = [...spread, ...Array.from({ length: 4 }, () => [3 + Math.floor(random() * (EVALUATION - 2)), ' (seeded draw)'] as [number, string])];
 
-  /** Starts the demo and kills it once its log has `point` lines (if it has not ended by then); the session's id. */
-  async function killAt(point: number): Promise<string> {
+  /** Starts the demo and kills it once its log has `point` steady events; the session's id, and whether the run had ended first. */
+  async function killAt(point: number): Promise<{ id: string; endedFirst: boolean }> {
     const before = new Set(existsSync(dir) ? new Catalog(dir).list().map((s) => s.id) : []);
     const child = startCli(['demo'], { env });
     const ended = finished(child);
@@ -46,20 +66,28 @@ describe('a session killed with SIGKILL at many points stays loadable, and resum
     let id: string | undefined;
     await waitFor(() => {
       id ??= new Catalog(dir).list().find((s) => !before.has(s.id))?.id;
-      return exited || (!!id && lineCount(join(dir, id, 'events.jsonl')) >= point);
+      return exited || (!!id && steadyIn(join(dir, id, 'events.jsonl')) >= point);
     }, 60_000, `${point} events`);
+    const endedFirst = exited;
     child.kill('SIGKILL');
     await ended;
-    return id!;
+    return { id: id!, endedFirst };
   }
+
+  it('kills at points the demo reaches, up to its evaluation', () => {
+    expect(EVALUATION).toBeGreaterThan(50);
+    expect(points.every(([point]) => point >= 3 && point <= EVALUATION)).toBe(true);
+  });
 
   for (const [point, drawn] of points) {
     it(`killed after ${point} events${drawn}`, async () => {
-      const id = await killAt(point);
+      const { id, endedFirst } = await killAt(point);
+      // The kill landed while the run went on: a point it never reached would test nothing.
+      expect(endedFirst).toBe(false);
       const session = loadSession(dir, id);
       const state = foldEvents(session.events);
       expect(session.events.length).toBeGreaterThanOrEqual(point - 1);
-      if (state.result) return; // it finished before the kill landed
+      expect(state.result).toBeUndefined();
       expect(new Catalog(dir).list().find((s) => s.id === id)?.status).toBe('interrupted');
       const resumed = await runCli(['resume', id], { env });
       expect(resumed.stderr).toBe('');
@@ -72,7 +100,7 @@ describe('a session killed with SIGKILL at many points stays loadable, and resum
   }
 
   it('a torn write (the log cut in the middle of a line) is dropped on resume, and the session stays loadable', async () => {
-    const id = await killAt(60);
+    const { id } = await killAt(60);
     // As if the kill had landed in the middle of writing line 60: keep 59 lines and half of the next.
     const file = join(dir, id, 'events.jsonl');
     const lines = readFileSync(file, 'utf8').split('\n');

@@ -1,10 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AnthropicPromptCache, OpenAiPromptCache, TooManyBreakpoints, type CacheUsage } from './fake-prompt-cache';
 
 /**
  * A model server on 127.0.0.1 that speaks the OpenAI chat-completions and Anthropic messages wire
  * formats (streamed as server-sent events, or whole), playing scripted turns in order, so the real
- * SDK clients run unmodified against it. Every request is recorded for assertions.
+ * SDK clients run unmodified against it. Every request is recorded for assertions. Input tokens
+ * are counted from the request and its prompt cache works as each API's does (fake-prompt-cache.ts),
+ * reported in each API's own usage fields, unless a turn fixes its usage.
  */
 export interface FakeTurn {
   /** Text the assistant says. */
@@ -23,6 +26,7 @@ export interface FakeTurn {
    * and finish_reason, or message_stop); `'stall'` goes silent with the connection open.
    */
   cut?: true | 'close' | 'stall';
+  /** Fixed token counts (no cache); without it the input is counted from the request, the output is 20. */
   usage?: { input: number; output: number };
   /** OpenAI: leave usage out of the stream even when asked for it (as some compatible servers do). */
   noUsage?: boolean;
@@ -36,6 +40,15 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** The body as it came over the wire. */
+  raw: string;
+  /** The usage the server answered with, in tenet's terms (input counts every input token); none for an error. */
+  usage?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+}
+
+export interface FakeServerOptions {
+  /** false: a server without a prompt cache (no token is ever read from or written to one). Default true. */
+  cache?: boolean;
 }
 
 export interface FakeModelServer {
@@ -86,9 +99,12 @@ function cutOff(response: ServerResponse, cut: FakeTurn['cut']): void {
 /** Text as the APIs stream it: pieces of a few tokens (16 characters here). */
 const pieces = (text: string, size = 16) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
-function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number): void {
+const DEFAULT_OUTPUT = 20;
+
+function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number, tokens: CacheUsage): void {
   const model = String(body.model);
-  const usage = { prompt_tokens: turn.usage?.input ?? 100, completion_tokens: turn.usage?.output ?? 20, total_tokens: (turn.usage?.input ?? 100) + (turn.usage?.output ?? 20) };
+  const output = turn.usage?.output ?? DEFAULT_OUTPUT;
+  const usage = { prompt_tokens: tokens.input, completion_tokens: output, total_tokens: tokens.input + output, prompt_tokens_details: { cached_tokens: tokens.read } };
   const calls = (turn.calls ?? []).map((c, i) => ({ id: `call_${counter}_${i}`, type: 'function', function: { name: c.name, arguments: argumentsText(c) } }));
   const finish = calls.length ? 'tool_calls' : 'stop';
   if (!body.stream) {
@@ -122,10 +138,11 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
   stream.flush();
 }
 
-function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number): void {
+function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number, tokens: CacheUsage): void {
   const model = String(body.model);
-  const input = turn.usage?.input ?? 100;
-  const output = turn.usage?.output ?? 20;
+  const output = turn.usage?.output ?? DEFAULT_OUTPUT;
+  // Anthropic's input_tokens leaves out what was read from or written to the cache.
+  const inputUsage = { input_tokens: tokens.input - tokens.read - tokens.written, cache_creation_input_tokens: tokens.written, cache_read_input_tokens: tokens.read };
   const tools = (turn.calls ?? []).map((c, i) => {
     let parsed: unknown = {};
     try {
@@ -141,13 +158,13 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     response.end(JSON.stringify({
       id: `msg_${counter}`, type: 'message', role: 'assistant', model,
       content: [...(turn.say ? [{ type: 'text', text: turn.say }] : []), ...tools.map((t) => ({ type: 'tool_use', id: t.id, name: t.name, input: t.input ?? {} }))],
-      stop_reason: stopReason, stop_sequence: null, usage: { input_tokens: input, output_tokens: output },
+      stop_reason: stopReason, stop_sequence: null, usage: { ...inputUsage, output_tokens: output },
     }));
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const stream = new EventStream(response, turn.chunkDelayMs);
-  stream.sse({ type: 'message_start', message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: input, output_tokens: 1 } } }, 'message_start');
+  stream.sse({ type: 'message_start', message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage, output_tokens: 1 } } }, 'message_start');
   let index = 0;
   if (turn.say) {
     stream.sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
@@ -165,14 +182,16 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }
-  stream.sse({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: output } }, 'message_delta');
+  // As the API does today, message_delta repeats the input counts (cumulative) with the final output count.
+  stream.sse({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { ...inputUsage, output_tokens: output } }, 'message_delta');
   stream.sse({ type: 'message_stop' }, 'message_stop');
   stream.flush();
 }
 
-export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModelServer> {
+export async function startFakeModelServer(turns: FakeTurn[], options: FakeServerOptions = {}): Promise<FakeModelServer> {
   const queue = [...turns];
   const requests: RecordedRequest[] = [];
+  const caches = { openAi: new OpenAiPromptCache(), anthropic: new AnthropicPromptCache() };
   let counter = 0;
   const server: Server = createServer((request, response) => {
     let raw = '';
@@ -180,7 +199,8 @@ export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModel
     request.on('data', (chunk: string) => (raw += chunk));
     request.on('end', () => {
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      requests.push({ path: request.url ?? '', headers: request.headers, body });
+      const recorded: RecordedRequest = { path: request.url ?? '', headers: request.headers, body, raw };
+      requests.push(recorded);
       const isOpenAi = request.url?.endsWith('/chat/completions');
       const isAnthropic = request.url?.endsWith('/messages');
       if (!isOpenAi && !isAnthropic) {
@@ -195,7 +215,17 @@ export async function startFakeModelServer(turns: FakeTurn[]): Promise<FakeModel
         response.end(JSON.stringify(isOpenAi ? { error: { message, type: 'rate_limit_error', code: null } } : { type: 'error', error: { type: turn.status === 429 ? 'rate_limit_error' : 'api_error', message } }));
         return;
       }
-      const answer = () => (isOpenAi ? openAi : anthropic)(turn, body, response, counter);
+      let tokens: CacheUsage;
+      try {
+        tokens = (isOpenAi ? caches.openAi : caches.anthropic).use(body, options.cache !== false);
+      } catch (error) {
+        if (!(error instanceof TooManyBreakpoints)) throw error;
+        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: error.message } }));
+        return;
+      }
+      if (turn.usage) tokens = { input: turn.usage.input, read: 0, written: 0 };
+      if (!(isOpenAi && turn.noUsage)) recorded.usage = { input: tokens.input, output: turn.usage?.output ?? DEFAULT_OUTPUT, cacheRead: tokens.read, cacheWrite: tokens.written };
+      const answer = () => (isOpenAi ? openAi : anthropic)(turn, body, response, counter, tokens);
       if (turn.delayMs) setTimeout(answer, turn.delayMs);
       else answer();
     });

@@ -85,7 +85,7 @@ describe('every screen fits the terminal', () => {
     const last = ui.lastFrame()!.slice(ui.lastFrame()!.lastIndexOf(BANNER));
     expect(last).toContain('tenet · m.py::f');
     expect(last).toContain('The agent wants to run a shell command:');
-    expect(last).toMatch(/tokens 0 in/);
+    expect(last).toMatch(/0 tokens in/);
     ui.unmount();
   });
 

@@ -48,7 +48,7 @@ describe('the live app', () => {
     await tick(60);
     expect(ui.lastFrame()).toContain('Looking at the callers.');
     expect(ui.lastFrame()).toContain('pre-generation · round 1/15');
-    controller.dispatch({ type: 'model.response', content: 'Looking at the callers.', toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }], usage: { inputTokens: 1000, outputTokens: 50 }, costUsd: 0.01, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
+    controller.dispatch({ type: 'model.response', content: 'Looking at the callers.', toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }], usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 0 }, costUsd: 0.01, cacheSavedUsd: 0.0216, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
     controller.dispatch({ type: 'tool.call', id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' });
     controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_method', ok: true, text: Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'), durationMs: 3 });
     controller.dispatch({ type: 'tests.run', purpose: 'validate', report: '', outcomes: { 't.py::test_direct': 'passed', 't.py::test_a': 'failed' }, passed: 1, total: 2 });
@@ -57,7 +57,8 @@ describe('the live app', () => {
     expect(frame).toContain('→ search_method method_name=g');
     expect(frame).toContain('✓ t.py::test_direct');
     expect(frame).toContain('✗ t.py::test_a failed');
-    expect(frame).toContain('tokens 1,000 in / 50 out · $0.0100 · 1 model calls · 1 tool calls');
+    // The footer: tokens with the share read from the prompt cache, calls, the cost and what the cache saved.
+    expect(frame).toContain('1,000 tokens in (80% from cache) / 50 out · 1 model calls · 1 tool calls · $0.0100 (caching saved');
     ui.unmount();
   });
 
@@ -246,7 +247,7 @@ describe('the live app', () => {
     await tick(80);
     ui.stdin.write(KEYS.escape); // closed
     await tick(80);
-    expect(ui.lastFrame()).toContain('tokens 0 in');
+    expect(ui.lastFrame()).toContain('0 tokens in');
     expect(signal.aborted).toBe(false);
     ui.unmount();
   });

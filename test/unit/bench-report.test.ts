@@ -21,6 +21,8 @@ interface Row {
   cost: number;
   wallMs: number;
   error?: string;
+  /** The prompt cache: tokens read, and what it saved; a row without them is a run recorded before tenet counted the cache. */
+  cached?: { read: number; saved: number };
 }
 
 function result(row: Row): TaskResult {
@@ -32,8 +34,9 @@ function result(row: Row): TaskResult {
     sessionId: `s-${row.id}`,
     pass: row.pass,
     stopReason: row.error ? 'error' : row.pass ? 'passed' : 'budget',
-    usage: { inputTokens: row.input, outputTokens: row.output, modelCalls: row.calls, toolCalls: row.tools },
+    usage: { inputTokens: row.input, outputTokens: row.output, modelCalls: row.calls, toolCalls: row.tools, ...(row.cached ? { cacheReadTokens: row.cached.read, cacheWriteTokens: 0 } : {}) },
     costUsd: row.cost,
+    ...(row.cached ? { cacheSavedUsd: row.cached.saved } : {}),
     wallMs: row.wallMs,
     ...(row.error ? { error: row.error } : {}),
     finishedAt: '2026-01-01T00:00:00Z',
@@ -68,12 +71,13 @@ function makeRun(name: string, label: string, rows: Row[], tasks?: string[]): st
 // Configuration "tenet": five tasks planned, four finished (sympy-2 not yet), one of them errored.
 // flask-3 says pass: true next to its error, so that "an error is a failure" is what decides it.
 const TENET: Row[] = [
-  { id: 'flask-1', pass: true, input: 1000, output: 100, calls: 5, tools: 4, cost: 0.02, wallMs: 10_000 },
-  { id: 'flask-2', pass: true, input: 3000, output: 300, calls: 9, tools: 8, cost: 0.06, wallMs: 30_000 },
-  { id: 'flask-3', pass: true, input: 0, output: 0, calls: 0, tools: 2, cost: 0, wallMs: 2_000, error: 'pytest crashed' },
-  { id: 'sympy-1', pass: false, input: 4000, output: 400, calls: 10, tools: 12, cost: 0.08, wallMs: 40_000 },
+  { id: 'flask-1', pass: true, input: 1000, output: 100, calls: 5, tools: 4, cost: 0.02, wallMs: 10_000, cached: { read: 600, saved: 0.01 } },
+  { id: 'flask-2', pass: true, input: 3000, output: 300, calls: 9, tools: 8, cost: 0.06, wallMs: 30_000, cached: { read: 2400, saved: 0.03 } },
+  { id: 'flask-3', pass: true, input: 0, output: 0, calls: 0, tools: 2, cost: 0, wallMs: 2_000, error: 'pytest crashed', cached: { read: 0, saved: 0 } },
+  { id: 'sympy-1', pass: false, input: 4000, output: 400, calls: 10, tools: 12, cost: 0.08, wallMs: 40_000, cached: { read: 1000, saved: 0.012 } },
 ];
-// Configuration "tdd": no pass at all, a repository (click) the other lacks, its tasks file moved away.
+// Configuration "tdd": no pass at all, a repository (click) the other lacks, its tasks file moved away;
+// recorded before tenet counted the prompt cache (no cache counts: its cache figures are dashes).
 const TDD: Row[] = [
   { id: 'flask-1', pass: false, input: 2000, output: 500, calls: 12, tools: 10, cost: 0.05, wallMs: 60_000 },
   { id: 'flask-2', pass: false, input: 1000, output: 250, calls: 6, tools: 5, cost: 0.025, wallMs: 30_000 },
@@ -111,6 +115,10 @@ describe('bench report figures', () => {
     expect(f.avgModelCalls).toBe(6); // (5+9+0+10)/4
     expect(f.avgToolCalls).toBe(6.5); // (4+8+2+12)/4
     expect(f.avgWallMs).toBe(20_500); // (10+30+2+40)s/4
+    expect(f.cachedShare).toBe(0.5); // (600+2400+0+1000)/(1000+3000+0+4000)
+    expect(f.avgCacheSavedUsd).toBeCloseTo(0.013, 12); // (0.01+0.03+0+0.012)/4
+    // A run from before the cache was counted has no cache figures, rather than a 0% that was never measured.
+    expect([report.configurations[1]!.overall.cachedShare, report.configurations[1]!.overall.avgCacheSavedUsd]).toEqual([null, null]);
   });
 
   it('computes per repository, with the tasks not finished yet counted in tasks only', () => {
@@ -167,12 +175,12 @@ describe('bench report figures', () => {
 describe('bench report formats', () => {
   it('writes the paper-style Markdown tables', () => {
     const lines = renderReport(report, 'md').split('\n');
-    const summary = lines.indexOf('| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Avg cost (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |');
+    const summary = lines.indexOf('| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Cached input | Avg cost (USD) | Avg saved by caching (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |');
     expect(summary).toBeGreaterThan(0);
     expect(lines.slice(summary + 1, summary + 4)).toEqual([
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-      '| tenet | 4/5 | 1 | 50.00% | 2,000 | 200 | 0.0400 | 0.0800 | 6.0 | 6.5 | 20.5 |',
-      '| tdd | 4/4 | 1 | 0.00% | 1,250 | 263 | 0.0270 | ∞ | 7.0 | 5.5 | 35.0 |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| tenet | 4/5 | 1 | 50.00% | 2,000 | 200 | 50.00% | 0.0400 | 0.0130 | 0.0800 | 6.0 | 6.5 | 20.5 |',
+      '| tdd | 4/4 | 1 | 0.00% | 1,250 | 263 | – | 0.0270 | – | ∞ | 7.0 | 5.5 | 35.0 |',
     ]);
     const perRepo = lines.indexOf('| Repository | tenet | tdd |');
     expect(lines[perRepo - 2]).toBe('## Pass@1 per repository');
@@ -194,26 +202,27 @@ describe('bench report formats', () => {
       expect(heading).toBeGreaterThan(lines.indexOf('## Figures per repository'));
       return lines.slice(heading + 2, heading + 6);
     };
-    const header = '| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Avg cost (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |';
-    const align = '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+    const header = '| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Cached input | Avg cost (USD) | Avg saved by caching (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |';
+    const align = '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
     expect(lines.indexOf('## Figures per repository')).toBeGreaterThan(lines.indexOf('## Pass@1 per repository'));
     // tenet never ran click: dashes. tdd click-1 errored: 500 in, 0 out, $0.002, 2 calls, 0 tools, 5 s.
-    expect(table('click')).toEqual([header, align, '| tenet | – | – | – | – | – | – | – | – | – | – |', '| tdd | 1/1 | 1 | 0.00% | 500 | 0 | 0.0020 | ∞ | 2.0 | 0.0 | 5.0 |']);
-    // tenet flask: 2 of 3 pass; input 4000/3 = 1,333; output 400/3 = 133; cost 0.08/3 = 0.0267; CoP 0.0267/(2/3) = 0.04;
+    expect(table('click')).toEqual([header, align, '| tenet | – | – | – | – | – | – | – | – | – | – | – | – |', '| tdd | 1/1 | 1 | 0.00% | 500 | 0 | – | 0.0020 | – | ∞ | 2.0 | 0.0 | 5.0 |']);
+    // tenet flask: 2 of 3 pass; input 4000/3 = 1,333; output 400/3 = 133; cached 3000/4000; cost 0.08/3 = 0.0267;
+    // saved by caching 0.04/3 = 0.0133; CoP 0.0267/(2/3) = 0.04;
     // calls 14/3 = 4.7; tools 14/3 = 4.7; wall 42 s/3 = 14.0. tdd flask: input 3000/2, output 750/2, cost 0.075/2,
     // calls 18/2, tools 15/2, wall 90 s/2.
     expect(table('flask')).toEqual([
       header,
       align,
-      '| tenet | 3/3 | 1 | 66.67% | 1,333 | 133 | 0.0267 | 0.0400 | 4.7 | 4.7 | 14.0 |',
-      '| tdd | 2/2 | 0 | 0.00% | 1,500 | 375 | 0.0375 | ∞ | 9.0 | 7.5 | 45.0 |',
+      '| tenet | 3/3 | 1 | 66.67% | 1,333 | 133 | 75.00% | 0.0267 | 0.0133 | 0.0400 | 4.7 | 4.7 | 14.0 |',
+      '| tdd | 2/2 | 0 | 0.00% | 1,500 | 375 | – | 0.0375 | – | ∞ | 9.0 | 7.5 | 45.0 |',
     ]);
     // tenet sympy: sympy-2 planned but not finished, so 1/2.
     expect(table('sympy')).toEqual([
       header,
       align,
-      '| tenet | 1/2 | 0 | 0.00% | 4,000 | 400 | 0.0800 | ∞ | 10.0 | 12.0 | 40.0 |',
-      '| tdd | 1/1 | 0 | 0.00% | 1,500 | 302 | 0.0310 | ∞ | 8.0 | 7.0 | 45.0 |',
+      '| tenet | 1/2 | 0 | 0.00% | 4,000 | 400 | 25.00% | 0.0800 | 0.0120 | ∞ | 10.0 | 12.0 | 40.0 |',
+      '| tdd | 1/1 | 0 | 0.00% | 1,500 | 302 | – | 0.0310 | – | ∞ | 8.0 | 7.0 | 45.0 |',
     ]);
     const html = renderReport(report, 'html');
     expect(html).toContain('<h3>flask</h3>');

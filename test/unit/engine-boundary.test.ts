@@ -25,6 +25,16 @@ describe('the engine stays free of the UI', () => {
   });
 });
 
+describe('the engine stays free of the commands', () => {
+  it('no file under source/engine imports source/commands, source/program or main.ts', () => {
+    const graph = importGraph(ROOT, join(ROOT, 'source', 'engine'));
+    const above = (target: string) => /^source\/(commands|program)\//.test(target) || target === 'source/main.ts';
+    const offenders = [...graph].flatMap(([file, imports]) => imports.filter(above).map((target) => `${file} imports ${target}`));
+    expect(graph.size).toBeGreaterThan(100);
+    expect(offenders).toEqual([]);
+  });
+});
+
 describe('the event spine is a leaf', () => {
   it('engine/events.ts and engine/protocol/ import nothing but each other', () => {
     const graph = importGraph(ROOT, join(ROOT, 'source', 'engine'));

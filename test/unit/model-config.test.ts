@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../source/engine/config/config';
 import { createModel } from '../../source/engine/model/create-model';
-import { costOf, priceOf } from '../../source/engine/model/pricing';
+import { cacheSavingOf, costOf, priceOf } from '../../source/engine/model/pricing';
 import { retryable } from '../../source/engine/model/retry';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-config-'));
@@ -35,8 +35,18 @@ describe('configuration layers', () => {
     expect(createModel(config, {}, { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).settings.baseUrl).toBe('http://127.0.0.1:9/v1');
     const flagged = createModel(config, { model: 'gpt-4.1', baseUrl: 'http://localhost:11434/v1' }, env);
     expect(flagged.settings).toMatchObject({ model: 'gpt-4.1', baseUrl: 'http://localhost:11434/v1' });
-    expect(flagged.price).toEqual({ input: 2, output: 8 });
+    expect(flagged.price).toEqual({ input: 2, cachedInput: 0.5, output: 8 });
     expect(createModel(config, {}, env).price).toEqual({ input: 0.5, output: 1 });
+  });
+
+  it('a configured price may give the cache kinds; a misspelt kind is an error, not a silent full price', () => {
+    const other = join(scratch, 'cache-prices');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, '.tenet.json'), JSON.stringify({ prices: { 'my-llm': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 2 } } }));
+    const config = loadConfig(other, env);
+    expect(createModel(config, { model: 'my-llm' }, env).price).toEqual({ input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 2 });
+    writeFileSync(join(other, '.tenet.json'), JSON.stringify({ prices: { 'my-llm': { input: 1, cached_input: 0.1, output: 2 } } }));
+    expect(() => loadConfig(other, env)).toThrow(/\.tenet\.json has invalid settings: .*prices\.my-llm.*cached_input/);
   });
 
   it('a bad config file is a clear error naming the file and the setting', () => {
@@ -57,12 +67,30 @@ describe('configuration layers', () => {
 
 describe('prices', () => {
   it('match the longest known prefix and cost per million tokens', () => {
-    expect(priceOf('claude-sonnet-4-20250514')).toEqual({ input: 3, output: 15 });
-    expect(priceOf('gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6 });
-    expect(priceOf('deepseek/deepseek-chat')).toEqual({ input: 0.27, output: 1.1 });
+    expect(priceOf('claude-sonnet-4-20250514')).toEqual({ input: 3, cacheWrite: 3.75, cachedInput: 0.3, output: 15 });
+    expect(priceOf('gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, cachedInput: 0.075, output: 0.6 });
+    expect(priceOf('deepseek/deepseek-chat')).toEqual({ input: 0.27, cachedInput: 0.07, output: 1.1 });
+    // Opus 4.5 is not priced as Opus 4, whose name is its prefix.
+    expect(priceOf('claude-opus-4-5-20251101')).toMatchObject({ input: 5, output: 25 });
+    expect(priceOf('claude-opus-4-1-20250805')).toMatchObject({ input: 15, output: 75 });
     expect(priceOf('some-local-model')).toBeUndefined();
     expect(costOf({ input: 3, output: 15 }, { inputTokens: 2_000_000, outputTokens: 100_000 })).toBeCloseTo(7.5, 10);
     expect(costOf(undefined, { inputTokens: 5, outputTokens: 5 })).toBe(0);
+  });
+
+  it('price each kind of token: input, read from the cache, written to it, output', () => {
+    const sonnet = priceOf('claude-sonnet-4-5')!;
+    // 1M input of which 600k read (0.30) and 100k written (3.75), 300k fresh (3), 10k out (15).
+    const usage = { inputTokens: 1_000_000, cacheReadTokens: 600_000, cacheWriteTokens: 100_000, outputTokens: 10_000 };
+    expect(costOf(sonnet, usage)).toBeCloseTo(0.3 * 3 + 0.6 * 0.3 + 0.1 * 3.75 + 0.01 * 15, 10);
+    // Without the cache the same call costs 3 + 0.15: the saving is the difference.
+    expect(cacheSavingOf(sonnet, usage)).toBeCloseTo(3.15 - (0.9 + 0.18 + 0.375 + 0.15), 10);
+    // A write that nothing read yet costs more than no cache at all.
+    expect(cacheSavingOf(sonnet, { inputTokens: 1_000_000, cacheWriteTokens: 1_000_000, outputTokens: 0 })).toBeCloseTo(-0.75, 10);
+    // OpenAI: a cached token at the cached price; a price without the cache kinds prices them as input.
+    expect(costOf(priceOf('gpt-4.1-mini'), { inputTokens: 1_000_000, cacheReadTokens: 1_000_000, outputTokens: 0 })).toBeCloseTo(0.1, 10);
+    expect(costOf({ input: 1, output: 2 }, { inputTokens: 1_000_000, cacheReadTokens: 500_000, cacheWriteTokens: 100_000, outputTokens: 0 })).toBeCloseTo(1, 10);
+    expect(cacheSavingOf({ unpriced: true, model: 'x' }, usage)).toBe(0);
   });
 });
 

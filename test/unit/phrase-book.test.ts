@@ -42,4 +42,23 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(written).toContain('running blank the tests fork mode could not decide');
     expect(written).not.toContain('original code');
   });
+
+  it('tokens and cost: the share read from the prompt cache and what caching saved, the same in the printer and in show', () => {
+    const result = (usage: Record<string, number>, saved?: number): EngineEvent => ({
+      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: true, stopReason: 'passed', selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 0, total: 0 }, tests: {},
+      usage: { inputTokens: 10_000, outputTokens: 500, modelCalls: 3, toolCalls: 4, ...usage }, rounds: { pregen: 3, rrwAttempts: 0, total: 3 }, costUsd: 0.0123, ...(saved === undefined ? {} : { cacheSavedUsd: saved }),
+      costOfPass: 0.0123, wallMs: 1000, patch: '', model: 'm',
+    });
+    const cached = rendered([result({ cacheReadTokens: 8_000, cacheWriteTokens: 1_200 }, 0.0301)]);
+    for (const text of [cached.printed, cached.shown]) {
+      expect(text).toContain('10,000 tokens in (80% from cache, 1,200 written to it) / 500 out');
+      expect(text).toContain('$0.0123 (caching saved $0.0301)');
+    }
+    // A session recorded before tenet counted the cache claims nothing about it.
+    const old = rendered([result({})]);
+    for (const text of [old.printed, old.shown]) {
+      expect(text).toContain('10,000 tokens in / 500 out');
+      expect(text).not.toContain('cach');
+    }
+  });
 });

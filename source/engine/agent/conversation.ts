@@ -1,23 +1,13 @@
 import type { EventSink } from '../events';
-import { costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
+import { cacheSavingOf, costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
 import type { Model, ModelResponse } from '../model/types';
+import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall, ToolDefinition } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions } from '../tools/registry';
 
-export interface Totals {
-  inputTokens: number;
-  outputTokens: number;
-  modelCalls: number;
-  toolCalls: number;
-  costUsd: number;
-  rounds: number;
-  /** Some calls were not priced (unknown model): costUsd leaves them out. */
-  unpriced?: boolean;
-  /** Some token counts were estimated (the server sent none). */
-  estimatedTokens?: boolean;
-}
+export type { Totals } from '../model/usage-sums';
 
 export interface RoundOutcome {
   response: ModelResponse;
@@ -74,7 +64,7 @@ export interface RoundOptions {
  */
 export class Conversation {
   readonly messages: Message[] = [];
-  readonly totals: Totals = { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, costUsd: 0, rounds: 0 };
+  readonly totals: Totals = newTotals();
   private readonly definitions = new Map<string, ToolDefinition[]>();
   /** Messages up to here were part of an earlier request (or recorded in its response). */
   private recorded = 0;
@@ -143,12 +133,11 @@ export class Conversation {
       }
     }
     const costUsd = costOf(this.options.price, response.usage);
+    const cacheSavedUsd = cacheSavingOf(this.options.price, response.usage);
     this.noteIncompleteCost(response);
     this.totals.modelCalls++;
-    this.totals.inputTokens += response.usage.inputTokens;
-    this.totals.outputTokens += response.usage.outputTokens;
-    this.totals.costUsd += costUsd;
-    emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
+    addCall(this.totals, { usage: response.usage, costUsd, cacheSavedUsd });
+    emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, cacheSavedUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
     this.recorded = this.messages.length; // the response event records it
     const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools, options);

@@ -97,7 +97,7 @@ export async function scanFunctions(repoDir: string, minStatements = MIN_STATEME
   return result;
 }
 
-export function exclusionOf(d: Definition, minStatements: number, overloads: ReadonlySet<string> = overloadSpellings([])): Exclusion | undefined {
+function exclusionOf(d: Definition, minStatements: number, overloads: ReadonlySet<string> = overloadSpellings([])): Exclusion | undefined {
   // Blanking a nested function blanks a closure its outer function builds: the outer one is the task.
   if (d.qualname.includes('<locals>')) return 'nested';
   const decorators = decoratorNames(d);
@@ -120,7 +120,7 @@ const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_
 const DEFINITIONS = new Set(['function_definition', 'class_definition', 'decorated_definition']);
 
 /** Statements of a body after its docstring, nested blocks included; a nested definition counts once. */
-export function countStatements(body: Node | null): number {
+function countStatements(body: Node | null): number {
   const inBlock = (block: Node, skipDocstring: boolean): number => {
     const statements = block.namedChildren.filter((c): c is Node => !!c && c.type !== 'comment');
     const counted = skipDocstring && isDocstring(statements[0]) ? statements.slice(1) : statements;

@@ -13,7 +13,7 @@ import type { ScannedFunction } from './make-functions';
  * dictionary lookup, and unlike a name set at the top of the module it works for calls made while
  * the module is still being imported, and in subprocesses that inherit PYTHONPATH.
  */
-export const reachProbe = (id: number) => `import _tenet_reach_hook; _tenet_reach_hook.hit(${id})`;
+const reachProbe = (id: number) => `import _tenet_reach_hook; _tenet_reach_hook.hit(${id})`;
 
 /**
  * Puts the reach probe into every candidate function of the workspace copy (never the checkout).

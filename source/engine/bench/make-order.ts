@@ -2,7 +2,7 @@
  * mulberry32: a small 32-bit generator. Math.random cannot be seeded, and the same seed must give
  * the same tasks on every machine and Node version.
  */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -14,7 +14,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** Fisher–Yates with the given generator; the input is left alone. */
-export function shuffled<T>(items: readonly T[], random: () => number): T[] {
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

@@ -5,7 +5,7 @@ import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, sum
  * Labels, repository names and settings come from run folders: a `|` would split a table cell and
  * `*`, `_`, `<`… would turn into emphasis or HTML, so Markdown's own characters are escaped.
  */
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_[\]<>|]/g, (char) => `\\${char}`).replace(/\r?\n/g, ' ');
 }
 

@@ -20,9 +20,11 @@ export interface Table {
 
 export const DEFINITIONS =
   'Pass@1 is passed / finished tasks (a task that ended in an error counts as a failure); averages are per finished task; ' +
-  'CoP (Cost-of-Pass) is the average cost divided by Pass@1, ∞ when nothing passed.';
+  'CoP (Cost-of-Pass) is the average cost divided by Pass@1, ∞ when nothing passed; ' +
+  'cached input is the share of input tokens read from the prompt cache, and saved by caching what a task would have cost with every input token at the input price, less its cost ' +
+  '(both over the tasks that counted the cache; – for runs recorded before tenet did).';
 
-const FIGURE_HEADERS = ['Finished', 'Errors', 'Pass@1', 'Avg input tokens', 'Avg output tokens', 'Avg cost (USD)', 'CoP (USD)', 'Avg API calls', 'Avg tool calls', 'Avg wall time (s)'];
+const FIGURE_HEADERS = ['Finished', 'Errors', 'Pass@1', 'Avg input tokens', 'Avg output tokens', 'Cached input', 'Avg cost (USD)', 'Avg saved by caching (USD)', 'CoP (USD)', 'Avg API calls', 'Avg tool calls', 'Avg wall time (s)'];
 
 /** One configuration's figures as a row of the summary layout; a dash in every cell when it has none. */
 function figuresRow(label: string, f: Figures | undefined): Cell[] {
@@ -33,7 +35,9 @@ function figuresRow(label: string, f: Figures | undefined): Cell[] {
         percent(f.passAt1),
         count(f.avgInputTokens),
         count(f.avgOutputTokens),
+        percent(f.cachedShare),
         usd(f.avgCostUsd),
+        usd(f.avgCacheSavedUsd),
         costOfPass(f),
         oneDecimal(f.avgModelCalls),
         oneDecimal(f.avgToolCalls),

@@ -17,6 +17,10 @@ import { readTasks, taskId } from './task';
  * - Cost-of-Pass (CoP) = average cost per task / Pass@1 (the paper's definition, after Erol et
  *   al.), which with one denominator is total cost / tasks passed. With no pass it is infinite:
  *   null here, ∞ in the tables.
+ * - Cached share = input tokens read from the prompt cache / all input tokens, summed over the
+ *   finished tasks that counted the cache (results written before tenet did have no cache counts
+ *   and are left out of it; with none, null). Saved by caching = the average over the same tasks
+ *   of what each would have cost with every input token at the input price, less its cost.
  */
 export interface Figures {
   /** Tasks the configuration was given (its tasks file, plus any result not in it). */
@@ -31,6 +35,10 @@ export interface Figures {
   avgInputTokens: number | null;
   avgOutputTokens: number | null;
   avgCostUsd: number | null;
+  /** Input tokens read from the prompt cache / input tokens, over the tasks that counted the cache; null when none did. */
+  cachedShare: number | null;
+  /** Average saving of the prompt cache per task that counted it (USD); null when none did. */
+  avgCacheSavedUsd: number | null;
   /** avgCostUsd / passAt1; null when nothing finished or nothing passed (infinite). */
   costOfPass: number | null;
   /** Model (API) calls per task. */
@@ -76,6 +84,14 @@ function average(results: TaskResult[], pick: (result: TaskResult) => unknown): 
   return results.reduce((sum, result) => sum + num(pick(result)), 0) / results.length;
 }
 
+/** The cache figures, over the results that counted the cache. */
+function cacheFigures(results: TaskResult[]): Pick<Figures, 'cachedShare' | 'avgCacheSavedUsd'> {
+  const counted = results.filter((result) => typeof result.usage?.cacheReadTokens === 'number');
+  const input = counted.reduce((sum, result) => sum + num(result.usage.inputTokens), 0);
+  const read = counted.reduce((sum, result) => sum + num(result.usage.cacheReadTokens), 0);
+  return { cachedShare: input > 0 ? read / input : null, avgCacheSavedUsd: average(counted, (result) => result.cacheSavedUsd) };
+}
+
 export function computeFigures(results: TaskResult[], tasks: number): Figures {
   const passed = results.filter((result) => result.pass === true && !result.error).length;
   const passAt1 = results.length ? passed / results.length : null;
@@ -89,6 +105,7 @@ export function computeFigures(results: TaskResult[], tasks: number): Figures {
     avgInputTokens: average(results, (result) => result.usage?.inputTokens),
     avgOutputTokens: average(results, (result) => result.usage?.outputTokens),
     avgCostUsd,
+    ...cacheFigures(results),
     costOfPass: passAt1 && avgCostUsd !== null ? avgCostUsd / passAt1 : null,
     avgModelCalls: average(results, (result) => result.usage?.modelCalls),
     avgToolCalls: average(results, (result) => result.usage?.toolCalls),
@@ -96,7 +113,7 @@ export function computeFigures(results: TaskResult[], tasks: number): Figures {
   };
 }
 
-export function computeConfiguration(run: RunData): ConfigurationReport {
+function computeConfiguration(run: RunData): ConfigurationReport {
   // Every task id with its repository: the planned ones, and results the tasks file no longer has.
   const repositoryOf = new Map<string, string>();
   for (const task of run.planned ?? []) repositoryOf.set(task.id, task.repository);
@@ -120,7 +137,7 @@ function uniqueLabels(runs: RunData[]): RunData[] {
   return runs.map((run) => (count.get(run.label)! > 1 ? { ...run, label: `${run.label} (${run.runDir})` } : run));
 }
 
-export function computeReport(runs: RunData[]): BenchReport {
+function computeReport(runs: RunData[]): BenchReport {
   return { format: 'tenet-bench-report', version: 1, configurations: uniqueLabels(runs).map(computeConfiguration) };
 }
 
@@ -148,7 +165,7 @@ function readPlanned(runDir: string, tasksFile: string, warnings: string[], sele
 }
 
 /** Reads one run folder; problems that leave the figures intact go to `warnings`. */
-export function readRun(runDir: string, warnings: string[]): RunData {
+function readRun(runDir: string, warnings: string[]): RunData {
   if (!existsSync(runDir) || !statSync(runDir).isDirectory()) {
     throw new TenetError(`${runDir} is not a folder.`, 'pass the folders `tenet bench run --out` made');
   }

@@ -49,7 +49,7 @@ export interface BenchProgress {
 const sameConfig = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Where a sandbox runs, for results and progress. */
-export function sandboxName(spec: SandboxSpec): string {
+function sandboxName(spec: SandboxSpec): string {
   return spec.kind === 'local' ? 'local' : (spec.host ?? process.env.DOCKER_HOST ?? 'docker');
 }
 
@@ -155,7 +155,7 @@ async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, o
         options.onEvent?.(task, event);
       },
     });
-    return { ...base, pass: result.pass, stopReason: result.stopReason, usage: result.usage, costUsd: result.costUsd, wallMs: result.wallMs, finishedAt: new Date().toISOString() };
+    return { ...base, pass: result.pass, stopReason: result.stopReason, usage: result.usage, costUsd: result.costUsd, ...(result.cacheSavedUsd === undefined ? {} : { cacheSavedUsd: result.cacheSavedUsd }), wallMs: result.wallMs, finishedAt: new Date().toISOString() };
   } catch (error) {
     const message = (error as Error).message;
     recorder?.record({ type: 'error', message });

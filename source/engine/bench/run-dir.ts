@@ -27,8 +27,11 @@ export interface TaskResult {
   sessionId: string;
   pass: boolean;
   stopReason: string;
-  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number };
+  /** cacheReadTokens, cacheWriteTokens: of the input tokens, read from and written to the prompt cache (absent in runs recorded before tenet counted the cache). */
+  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number; cacheReadTokens?: number; cacheWriteTokens?: number };
   costUsd: number;
+  /** What the prompt cache saved on this task: its cost with every input token at the input price, less costUsd. */
+  cacheSavedUsd?: number;
   wallMs: number;
   /** Set when the task could not run to an evaluation (a crash, an unusable repository). */
   error?: string;
@@ -37,8 +40,8 @@ export interface TaskResult {
   finishedAt: string;
 }
 
-export const RUN_FILE = 'run.json';
-export const RESULTS_FILE = 'results.jsonl';
+const RUN_FILE = 'run.json';
+const RESULTS_FILE = 'results.jsonl';
 
 export function sessionsOf(runDir: string): string {
   return join(runDir, 'sessions');

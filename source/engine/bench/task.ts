@@ -122,8 +122,3 @@ export function readTasks(file: string): BenchTask[] {
   }
   return tasks;
 }
-
-/** A path given in a tasks file, relative to the file's folder. */
-export function relativeToFile(file: string, path: string): string {
-  return isAbsolute(path) ? path : join(resolve(file, '..'), path);
-}

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { TenetError } from '../errors';
 import { SANDBOX_KINDS, STRATEGIES } from '../protocol/settings';
 
-const price = z.object({ input: z.number().min(0), output: z.number().min(0) });
+/** USD per million tokens; cachedInput (read from the prompt cache) and cacheWrite cost what input costs when left out. */
+const price = z.strictObject({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() });
 
 /** What a config file may set. Flags override the project file, which overrides the user file. */
 export const configSchema = z
@@ -47,12 +48,12 @@ export const configSchema = z
 
 export type TenetConfig = z.infer<typeof configSchema>;
 
-export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
+function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME ? resolve(env.XDG_CONFIG_HOME) : join(homedir(), '.config');
   return join(base, 'tenet', 'config.json');
 }
 
-export function projectConfigFile(repoDir: string): string {
+function projectConfigFile(repoDir: string): string {
   return join(resolve(repoDir), '.tenet.json');
 }
 

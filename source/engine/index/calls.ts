@@ -36,8 +36,6 @@ export class CallPacker {
   }
 }
 
-export const NO_CALLS: PackedCalls = { strings: '\n\n', data: new Int32Array(0) };
-
 /** Whether a call named `name` may be in the file (its name is among the file's strings). Cheap: no decoding. */
 export function mayCall(calls: PackedCalls, name: string): boolean {
   return calls.strings.includes(`\n${name}\n`);

@@ -1,11 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ProviderSettings } from './openai-provider';
-import { withRetries } from './retry';
-import { StreamWatch } from './stream-watch';
-import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
-import type { Message, ToolCall } from '../protocol/messages';
+import { anthropicUsage, cachedSystem, cachedTools, markConversation, type ConversationMessage } from './anthropic-cache';
+import { SdkModel, type ProviderSettings } from './sdk-model';
+import type { StreamWatch } from './stream-watch';
+import type { CallOptions, ModelRequest, ModelResponse } from './types';
+import type { Message, ToolCall, Usage } from '../protocol/messages';
 
-type WireMessage = Anthropic.MessageParam;
 type Block = Anthropic.ContentBlockParam;
 
 function parseInput(raw: string): Record<string, unknown> {
@@ -22,8 +21,8 @@ function parseInput(raw: string): Record<string, unknown> {
  * Anthropic wants strict user/assistant alternation and tool results as user content blocks: tool
  * results and the prompt that follows them become one user message.
  */
-export function toAnthropicMessages(messages: Message[]): WireMessage[] {
-  const wire: { role: 'user' | 'assistant'; content: Block[] }[] = [];
+export function toAnthropicMessages(messages: Message[]): ConversationMessage[] {
+  const wire: ConversationMessage[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]) => {
     const last = wire[wire.length - 1];
     if (last && last.role === role) last.content.push(...blocks);
@@ -42,47 +41,39 @@ export function toAnthropicMessages(messages: Message[]): WireMessage[] {
   return wire;
 }
 
-/** Anthropic messages with tool_use / tool_result blocks, streamed. */
-export class AnthropicModel implements Model {
+/** The request's body: the conversation in Anthropic's shape, with its prompt-cache breakpoints (see anthropic-cache.ts). */
+export function toAnthropicBody(model: string, request: ModelRequest): Anthropic.MessageCreateParamsStreaming {
+  const messages = toAnthropicMessages(request.messages);
+  markConversation(messages);
+  const system = cachedSystem(request.system);
+  const tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
+  return {
+    model,
+    max_tokens: request.maxTokens,
+    ...(system ? { system } : {}),
+    messages,
+    ...(tools.length ? { tools: cachedTools(tools) } : {}),
+    stream: true,
+  };
+}
+
+/** Anthropic messages with tool_use / tool_result blocks, streamed, the repeated prefix cached. */
+export class AnthropicModel extends SdkModel<Anthropic> {
   readonly provider = 'anthropic';
-  readonly label: string;
-  private readonly client: Anthropic;
 
-  constructor(private readonly settings: ProviderSettings) {
-    this.label = settings.baseUrl ? `${settings.model} (Anthropic API at ${settings.baseUrl})` : `${settings.model} (Anthropic)`;
-    this.client = new Anthropic({
-      apiKey: settings.apiKey,
-      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-      maxRetries: 0,
-      timeout: settings.timeoutMs,
-    });
+  constructor(settings: ProviderSettings) {
+    super(settings, { vendor: 'Anthropic', server: 'Anthropic API at ' }, (options) => new Anthropic(options));
   }
 
-  get name(): string {
-    return this.settings.model;
-  }
-
-  complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
-    return withRetries(() => this.once(request, options), this.settings.retry, options);
-  }
-
-  private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
-    const watch = new StreamWatch(this.settings.timeoutMs, options.signal);
+  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse> {
     let content = '';
     let stopReason = '';
     let stopped = false;
     let model = this.settings.model;
-    const usage = { inputTokens: 0, outputTokens: 0 };
+    let usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const blocks = new Map<number, { type: string; id: string; name: string; json: string }>();
     try {
-      const body: Anthropic.MessageCreateParamsStreaming = {
-        model: this.settings.model,
-        max_tokens: request.maxTokens,
-        system: request.system,
-        messages: toAnthropicMessages(request.messages),
-        ...(request.tools.length ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema })) } : {}),
-        stream: true,
-      };
+      const body = toAnthropicBody(this.settings.model, request);
       // The Messages API takes a temperature (0 to 1) though this SDK's types leave it out.
       Object.assign(body, { temperature: Math.min(request.temperature, 1) });
       const stream = await this.client.messages.create(body, { signal: watch.signal });
@@ -91,8 +82,7 @@ export class AnthropicModel implements Model {
         switch (event.type) {
           case 'message_start':
             model = event.message.model || model;
-            usage.inputTokens = event.message.usage?.input_tokens ?? 0;
-            usage.outputTokens = event.message.usage?.output_tokens ?? 0;
+            if (event.message.usage) usage = anthropicUsage(event.message.usage);
             break;
           case 'content_block_start': {
             const block = event.content_block;
@@ -116,8 +106,7 @@ export class AnthropicModel implements Model {
             break;
           case 'message_delta':
             if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
-            if (event.usage?.output_tokens !== undefined) usage.outputTokens = event.usage.output_tokens;
-            if (event.usage?.input_tokens) usage.inputTokens = event.usage.input_tokens;
+            if (event.usage) usage = anthropicUsage(event.usage, usage);
             break;
           case 'message_stop':
             stopped = true;

@@ -1,22 +1,13 @@
 import OpenAI from 'openai';
 import { estimateUsage } from './estimate-usage';
-import { withRetries, type RetryPolicy } from './retry';
-import { StreamWatch } from './stream-watch';
-import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+import { SdkModel, type ProviderSettings } from './sdk-model';
+import type { StreamWatch } from './stream-watch';
+import type { CallOptions, ModelRequest, ModelResponse } from './types';
 import type { Message, ToolCall, Usage } from '../protocol/messages';
-
-export interface ProviderSettings {
-  model: string;
-  apiKey: string;
-  baseUrl?: string;
-  /** Wait for the response headers, and then at most this long between two stream chunks. */
-  timeoutMs: number;
-  retry: RetryPolicy;
-}
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
-export function toOpenAiMessages(system: string, messages: Message[]): WireMessage[] {
+function toOpenAiMessages(system: string, messages: Message[]): WireMessage[] {
   const wire: WireMessage[] = [{ role: 'system', content: system }];
   for (const message of messages) {
     if (message.role === 'user') wire.push({ role: 'user', content: message.content });
@@ -35,11 +26,21 @@ export function toOpenAiMessages(system: string, messages: Message[]): WireMessa
 }
 
 /**
+ * Token counts as tenet records them. prompt_tokens counts every input token; of them, OpenAI
+ * reports those read from its prompt cache as prompt_tokens_details.cached_tokens, and DeepSeek
+ * (an OpenAI-compatible server) as prompt_cache_hit_tokens. Neither charges for cache writes.
+ */
+export function openAiUsage(usage: OpenAI.CompletionUsage & { prompt_cache_hit_tokens?: number }): Usage {
+  const read = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
+  return { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0, cacheReadTokens: read, cacheWriteTokens: 0 };
+}
+
+/**
  * OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5 family but its chat variant) reject
  * `max_tokens` and any temperature but the default: they take `max_completion_tokens` instead.
  * Other OpenAI-compatible servers may know only `max_tokens`, so it stays for everything else.
  */
-export function isReasoningModel(model: string): boolean {
+function isReasoningModel(model: string): boolean {
   const name = model.toLowerCase().replace(/^.*\//, ''); // "openai/o3-mini" → "o3-mini"
   return /^o\d/.test(name) || /^gpt-5(?!-chat)/.test(name);
 }
@@ -49,33 +50,15 @@ export function isReasoningModel(model: string): boolean {
  * counts), parallel tool calls on. Any OpenAI-compatible server works through the base URL:
  * DeepSeek, vLLM, Ollama, llama.cpp.
  */
-export class OpenAiModel implements Model {
+export class OpenAiModel extends SdkModel<OpenAI> {
   readonly provider = 'openai';
-  readonly label: string;
-  private readonly client: OpenAI;
 
-  constructor(private readonly settings: ProviderSettings) {
-    this.label = settings.baseUrl ? `${settings.model} (OpenAI-compatible, ${settings.baseUrl})` : `${settings.model} (OpenAI)`;
-    this.client = new OpenAI({
-      apiKey: settings.apiKey,
-      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
-      // Retries are ours (visible as events), not the SDK's silent ones.
-      maxRetries: 0,
-      timeout: settings.timeoutMs,
-    });
+  constructor(settings: ProviderSettings) {
+    super(settings, { vendor: 'OpenAI', server: 'OpenAI-compatible, ' }, (options) => new OpenAI(options));
   }
 
-  get name(): string {
-    return this.settings.model;
-  }
-
-  complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
-    return withRetries(() => this.once(request, options), this.settings.retry, options);
-  }
-
-  private async once(request: ModelRequest, options: CallOptions): Promise<ModelResponse> {
+  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse> {
     const reasoning = isReasoningModel(this.settings.model);
-    const watch = new StreamWatch(this.settings.timeoutMs, options.signal);
     let content = '';
     let stopReason = '';
     let model = this.settings.model;
@@ -98,7 +81,7 @@ export class OpenAiModel implements Model {
       for await (const chunk of stream) {
         watch.touch();
         if (chunk.model) model = chunk.model;
-        if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens ?? 0, outputTokens: chunk.usage.completion_tokens ?? 0 };
+        if (chunk.usage) usage = openAiUsage(chunk.usage);
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         if (choice.finish_reason) stopReason = choice.finish_reason;

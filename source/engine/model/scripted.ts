@@ -16,7 +16,6 @@ export const scriptSchema = z.object({
 });
 
 export type Script = z.infer<typeof scriptSchema>;
-export type ScriptedTurn = z.infer<typeof turnSchema>;
 
 export function loadScript(file: string): Script {
   let data: unknown;
@@ -34,7 +33,7 @@ export function loadScript(file: string): Script {
 const ARGUMENT_PIECE = 24;
 
 /** A rough token count (4 characters a token) for models that report none. */
-export function estimateTokens(text: string): number {
+function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
 }
 

@@ -11,9 +11,19 @@ export type Message =
   | { role: 'assistant'; content: string; toolCalls: ToolCall[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
+/**
+ * The tokens of one model call. `inputTokens` is every input token, cached or not (what OpenAI
+ * calls prompt_tokens; Anthropic's input_tokens plus its two cache counts); the cache counts say
+ * how many of them were read from, or written to, the provider's prompt cache, which bills them at
+ * other prices. Sessions recorded before tenet counted the cache have no cache fields: read as 0.
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
+  /** Of inputTokens, read from the prompt cache (OpenAI's cached_tokens, Anthropic's cache_read_input_tokens). */
+  cacheReadTokens?: number;
+  /** Of inputTokens, written to the prompt cache (Anthropic's cache_creation_input_tokens; OpenAI writes for free and reports none). */
+  cacheWriteTokens?: number;
   /** The server reported no usage: tenet counted the tokens itself (o200k_base), so they are approximate. */
   estimated?: boolean;
 }

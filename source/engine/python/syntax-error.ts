@@ -41,7 +41,7 @@ function lastLeafOnRow(node: Node, row: number): Node | undefined {
  * at the end of its first line (`def f(x)` ← here); on one line, at its end; a MISSING node is
  * where the missing token belongs.
  */
-export async function treeSitterSyntaxError(text: string): Promise<SyntaxErrorAt | undefined> {
+async function treeSitterSyntaxError(text: string): Promise<SyntaxErrorAt | undefined> {
   const tree = await parsePython(text);
   try {
     if (!tree.rootNode.hasError) return undefined;

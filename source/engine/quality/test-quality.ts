@@ -19,7 +19,7 @@ export interface QualityInput {
 }
 
 /** `test_…` names a test module defines (functions and methods), for comparing its versions. */
-export function testNames(code: string): string[] {
+function testNames(code: string): string[] {
   return [...code.matchAll(/^[ \t]*(?:async[ \t]+)?def[ \t]+(test\w*)/gm)].map((m) => m[1]!);
 }
 

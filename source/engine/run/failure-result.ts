@@ -1,5 +1,5 @@
-import type { Totals } from '../agent/conversation';
 import type { EngineEvent, RunResult } from '../events';
+import { addCall, noUsage, resultUsage, type Totals, type UsageSums } from '../model/usage-sums';
 
 export interface TallyStart {
   sessionId: string;
@@ -17,8 +17,9 @@ export interface TallyStart {
  */
 export class RunTally {
   private readonly started = Date.now();
-  private readonly usage: RunResult['usage'];
-  private costUsd: number;
+  private readonly sums: UsageSums = noUsage();
+  private modelCalls: number;
+  private toolCalls: number;
   private rounds: number;
   private target: string;
   private selected = 0;
@@ -26,8 +27,9 @@ export class RunTally {
 
   constructor(private readonly start: TallyStart) {
     const t = start.totals;
-    this.usage = { inputTokens: t?.inputTokens ?? 0, outputTokens: t?.outputTokens ?? 0, modelCalls: t?.modelCalls ?? 0, toolCalls: t?.toolCalls ?? 0 };
-    this.costUsd = t?.costUsd ?? 0;
+    if (t) for (const key of Object.keys(this.sums) as (keyof UsageSums)[]) Object.assign(this.sums, { [key]: t[key] });
+    this.modelCalls = t?.modelCalls ?? 0;
+    this.toolCalls = t?.toolCalls ?? 0;
     this.rounds = t?.rounds ?? 0;
     this.target = start.target;
   }
@@ -47,13 +49,11 @@ export class RunTally {
         this.rounds = event.round;
         break;
       case 'model.response':
-        this.usage.modelCalls++;
-        this.usage.inputTokens += event.usage.inputTokens;
-        this.usage.outputTokens += event.usage.outputTokens;
-        this.costUsd += event.costUsd;
+        this.modelCalls++;
+        addCall(this.sums, event);
         break;
       case 'tool.result':
-        this.usage.toolCalls++;
+        this.toolCalls++;
         break;
       default:
         break;
@@ -73,9 +73,8 @@ export class RunTally {
       selectedTests: { passed: 0, total: this.selected },
       hiddenTests: { passed: 0, total: Math.max(0, this.failing - this.selected) },
       tests: {},
-      usage: { ...this.usage },
+      ...resultUsage(this.sums, this.modelCalls, this.toolCalls),
       rounds: { pregen: 0, rrwAttempts: 0, total: this.rounds },
-      costUsd: this.costUsd,
       costOfPass: null,
       wallMs: Date.now() - this.started,
       patch: '',

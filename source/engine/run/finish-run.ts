@@ -3,6 +3,7 @@ import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import type { RunResult } from '../events';
 import { TenetError } from '../errors';
 import { submittedModule, targetIsStub } from '../eval/submitted-module';
+import { resultUsage } from '../model/usage-sums';
 import { writeTarget } from '../tools/submit';
 import { classifyFailure, measureTestQuality } from '../quality/test-quality';
 import { runTests } from '../tools/run-tests';
@@ -69,9 +70,8 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     selectedTests: { passed: passedIn(selected), total: selected.length },
     hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
     tests: evaluation.outcomes,
-    usage: { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, modelCalls: totals.modelCalls, toolCalls: totals.toolCalls },
+    ...resultUsage(totals, totals.modelCalls, totals.toolCalls),
     rounds: outcome.rounds,
-    costUsd: totals.costUsd,
     ...(totals.unpriced ? { costUnpriced: true } : {}),
     ...(totals.estimatedTokens ? { tokensEstimated: true } : {}),
     costOfPass: pass ? totals.costUsd : null,

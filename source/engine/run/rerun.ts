@@ -43,7 +43,7 @@ export interface Divergence {
 }
 
 /** Output that differs between two runs of the same thing: workspace paths, timings, addresses. */
-export function normalizeOutput(text: string, workspaces: string[]): string {
+function normalizeOutput(text: string, workspaces: string[]): string {
   let out = text;
   for (const root of workspaces) if (root) out = out.split(root).join('<workspace>');
   return out

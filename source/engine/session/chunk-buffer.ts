@@ -1,4 +1,4 @@
-import type { EngineEvent, EventOf } from '../events';
+import type { EventOf } from '../events';
 import type { Redactor } from './redact';
 
 /** The streamed events: many small pieces of one text, which the next event of another type ends. */

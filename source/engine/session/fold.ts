@@ -1,7 +1,7 @@
-import type { Totals } from '../agent/conversation';
 import { TDD_START, type TddPosition } from '../agent/tdd-strategy';
 import { START, STAGES, type Position } from '../agent/tenet-strategy';
 import type { EngineEvent, EventOf, RunResult } from '../events';
+import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall } from '../protocol/messages';
 import type { ApproveMode, ModelSettings } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
@@ -45,7 +45,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     tdd: { ...TDD_START },
     submissions: [],
     testVersions: [],
-    totals: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0, costUsd: 0, rounds: 0 },
+    totals: newTotals(),
     interrupted: false,
     evaluating: false,
   };
@@ -111,9 +111,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         state.messages.push({ role: 'assistant', content: event.content, toolCalls: event.toolCalls });
         state.unansweredCalls = [...event.toolCalls];
         state.totals.modelCalls++;
-        state.totals.inputTokens += event.usage.inputTokens;
-        state.totals.outputTokens += event.usage.outputTokens;
-        state.totals.costUsd += event.costUsd;
+        addCall(state.totals, event);
         if (phase === 'pregen') at.pregenUsed++;
         else if (phase === 'rrw') at.attemptUsed++;
         else if (phase === 'tdd-setup') state.tdd.setupUsed++;

@@ -18,10 +18,6 @@ export function sessionsDir(flag?: string, env: NodeJS.ProcessEnv = process.env,
   return folderToUse(flag ?? env.TENET_SESSIONS_DIR ?? configured ?? join(stateDir(env), 'sessions'), 'the sessions folder');
 }
 
-export function sessionFolder(root: string, id: string): string {
-  return join(root, id);
-}
-
 export function eventsFile(root: string, id: string): string {
   return join(root, id, 'events.jsonl');
 }

@@ -1,5 +1,5 @@
 import type { EngineEvent } from '../events';
-import { approvalWords, capitalized, COMMAND_DECISIONS, hiddenWords, modeName, money, overridden, phaseHeading, TEST_RUNS } from '../phrase-book';
+import { approvalWords, capitalized, COMMAND_DECISIONS, costText, hiddenWords, modeName, overridden, phaseHeading, TEST_RUNS, tokensInOut } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
@@ -62,7 +62,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       }
       case 'model.response':
-        out.push(`**Model** (${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out${event.costUsd ? `, ${money(event.costUsd)}` : ''})${event.content ? `\n\n${quote(event.content)}` : ''}`);
+        out.push(`**Model** · ${tokensInOut(event.usage)}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}${event.content ? `\n\n${quote(event.content)}` : ''}`);
         break;
       case 'model.retry':
         out.push(`_The model call failed (${event.reason}); retried._`);
@@ -105,7 +105,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(
           `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason})\n\n` +
             `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
-            `- ${event.usage.inputTokens} tokens in, ${event.usage.outputTokens} out; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; ${money(event.costUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
+            `- ${tokensInOut(event.usage)}; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
             (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
             (event.failure ? describeFailure(event.failure).map((line) => `\n- ${line}`).join('') : '') +
             (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),

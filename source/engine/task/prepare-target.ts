@@ -1,7 +1,6 @@
 import { TenetError } from '../errors';
 import { findFunction, functionParts, signatureAndDocstring } from '../python/function-parts';
 import { parsePython } from '../python/parser';
-import type { SourceText } from '../python/source-text';
 import type { ResolvedTarget } from './resolve-target';
 import { blankFunction, instrumentTarget } from './rewrite';
 
@@ -57,8 +56,4 @@ export async function prepareTarget(target: ResolvedTarget, mode: TargetMode): P
     ...(mode === 'blank' ? { groundTruth: originalText.slice(parts.outerStart, parts.end) } : {}),
     prompt,
   };
-}
-
-export function withText(source: SourceText, text: string): SourceText {
-  return { text, encoding: source.encoding };
 }

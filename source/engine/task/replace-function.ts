@@ -32,7 +32,7 @@ function firstError(node: Node): Node | undefined {
   return node.hasError ? node : undefined;
 }
 
-export function syntaxProblem(tree: Tree, text: string): string | undefined {
+function syntaxProblem(tree: Tree, text: string): string | undefined {
   if (!tree.rootNode.hasError) return undefined;
   const error = firstError(tree.rootNode) ?? tree.rootNode;
   const line = error.startPosition.row + 1;

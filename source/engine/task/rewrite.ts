@@ -1,9 +1,9 @@
 import { functionParts, type FunctionParts } from '../python/function-parts';
 
 /** What the blanked target raises: the same as a hand-written stub. */
-export const BLANK_STATEMENT = 'raise NotImplementedError';
+const BLANK_STATEMENT = 'raise NotImplementedError';
 /** First statement of the instrumented target: records the call chain (see source/python/_tenet_probe.py). */
-export const PROBE_STATEMENT = '__import__("_tenet_probe").hit()';
+const PROBE_STATEMENT = '__import__("_tenet_probe").hit()';
 
 function replaceBody(text: string, parts: FunctionParts, bodyLines: string): string {
   const header = text.slice(parts.outerStart, parts.headerEnd);

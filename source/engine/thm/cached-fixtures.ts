@@ -9,12 +9,20 @@ import type { PluginTestEvent } from './protocol';
  * and every other user fails through the fixture.
  */
 export function firstUsersReach(tests: Map<string, PluginTestEvent>): void {
-  const first = new Map<string, number>();
+  const groups = new Map<string, PluginTestEvent[]>();
   for (const test of tests.values()) {
-    if (test.cache) first.set(test.cache.key, Math.min(first.get(test.cache.key) ?? Infinity, test.cache.order));
+    if (test.cache) groups.set(test.cache.key, [...(groups.get(test.cache.key) ?? []), test]);
   }
-  for (const [nodeid, test] of tests) {
-    if (!test.cache || !test.chain || test.cache.order === first.get(test.cache.key)) continue;
-    tests.set(nodeid, { ...test, chain: null, entryKind: null, failsThrough: test.cache.fixture });
+  for (const group of groups.values()) {
+    const first = group.reduce((a, b) => (b.cache!.order < a.cache!.order ? b : a));
+    // The chain of the fixture's setup, as whichever user set it up recorded it.
+    const setUp = first.chain ? first : group.find((test) => test.chain);
+    for (const test of group) {
+      if (test === first) {
+        if (setUp && setUp !== first) tests.set(test.nodeid, { ...test, chain: setUp.chain, entryKind: setUp.entryKind, failsThrough: null });
+      } else if (test.chain) {
+        tests.set(test.nodeid, { ...test, chain: null, entryKind: null, failsThrough: test.cache!.fixture });
+      }
+    }
   }
 }

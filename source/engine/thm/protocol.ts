@@ -18,8 +18,16 @@ export interface OutcomeInfo {
   longrepr: string;
 }
 
-export type PluginEvent =
+/** Every event from a lane (TENET_LANES) carries its index; those of the collecting process none. */
+export type PluginEvent = LaneTag &
+  (
   | { e: 'configured'; rootdir: string; args: string[]; fork: boolean }
+  /** TENET_LANES: the collected tests now run in these forked lanes (the others run as shards of their own). */
+  | { e: 'lanes'; started: number[]; count: number; tests?: string[] }
+  /** TENET_LANES: the tests a lane took next (a lane that dies has those it did not finish run again). */
+  | { e: 'unit'; tests: string[] }
+  /** TENET_LANES: a lane's process ended (from the collecting process, which waits for each). */
+  | { e: 'laneexit'; lane: number; exitCode: number | null; signal: number | null }
   | { e: 'collected'; total: number; mine: number; remaining: number }
   | { e: 'start'; nodeid: string }
   | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
@@ -55,7 +63,12 @@ export type PluginEvent =
       crashed?: boolean;
     })
   | { e: 'collecterror'; nodeid: string; message: string; longrepr: string; chain: ProbeFrame[] | null; entryKind: EntryKind | null }
-  | { e: 'done'; exitstatus: number; targetLoaded: boolean; outside: { module: string; file: string }[] };
+  | { e: 'done'; exitstatus: number; targetLoaded: boolean; outside: { module: string; file: string }[] }
+  );
+
+interface LaneTag {
+  lane?: number;
+}
 
 export type PluginTestEvent = Extract<PluginEvent, { e: 'test' }>;
 export type PluginCollectError = Extract<PluginEvent, { e: 'collecterror' }>;

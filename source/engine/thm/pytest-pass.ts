@@ -1,7 +1,8 @@
 import { posix } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Workspace } from '../workspace/workspace';
-import { PluginLineReader, type PluginCollectError, type PluginEvent, type PluginTestEvent } from './protocol';
+import type { PluginCollectError, PluginEvent, PluginTestEvent } from './protocol';
+import { LanesProcess, soloAttempt, type ShardAttempt } from './shard-process';
 
 /** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */
 export const PYTEST_FLAGS = [
@@ -37,6 +38,8 @@ export interface PassOptions {
   env: Record<string, string>;
   testArgs: string[];
   shards: number;
+  /** `--jobs auto`: at most `shards` lanes, fewer for a small scope (the plugin decides after collecting). */
+  autoShards?: boolean;
   testTimeoutSec: number;
   /** Date.now() by which the whole pass must end. */
   deadline?: number;
@@ -46,11 +49,15 @@ export interface PassOptions {
   mode: 'record' | 'fork';
   /** Names this pass's scratch files. */
   label: string;
+  /** False when no failure report of this pass is read (its outcomes only): none is built. */
+  reportText?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: PluginEvent) => void;
 }
 
 export interface PassResult {
+  /** Shards the tests ran in (with auto shards, what the plugin chose). */
+  shards: number;
   /** Tests in scope after pytest's own deselection (-k, -m) and before sharding. */
   collected: number;
   tests: Map<string, PluginTestEvent>;
@@ -70,6 +77,7 @@ export interface PassResult {
 /** One pytest run of a scope, split into shards that run in parallel, surviving hangs and crashes. */
 export async function runPytestPass(options: PassOptions): Promise<PassResult> {
   const result: PassResult = {
+    shards: options.shards,
     collected: 0,
     tests: new Map(),
     collectErrors: [],
@@ -90,8 +98,31 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
   const onlyFile = options.only ? await listFile('only', options.only) : undefined;
   const hitsFile = await listFile('subprocess-hits', []);
   const shards = Math.max(1, options.shards);
-  await Promise.all(Array.from({ length: shards }, (_, index) => runShard(index, shards, options, result, listFile, onlyFile, hitsFile)));
+  // Shards first run as lanes of one process, which collects the scope once for all of them.
+  const lanes = shards > 1 ? new LanesProcess(options.sandbox, pytestArgv(options, []), { ...baseEnv(options, hitsFile, onlyFile), TENET_LANES: `${options.autoShards ? 'auto:' : ''}${shards}` }) : undefined;
+  // Test modules whose import hung: left out of the restarts of every shard (each is a collection error).
+  const ignored: string[] = [];
+  await Promise.all(Array.from({ length: shards }, (_, index) => runShard(index, shards, options, result, listFile, onlyFile, hitsFile, lanes, ignored)));
+  result.shards = lanes?.shardCount(shards) ?? shards;
   return result;
+}
+
+function pytestArgv(options: PassOptions, ignored: string[]): string[] {
+  return [options.python, '-m', 'pytest', ...PYTEST_FLAGS, ...ignored.map((file) => `--ignore=${file}`), ...options.testArgs];
+}
+
+function baseEnv(options: PassOptions, hitsFile: string, onlyFile: string | undefined): Record<string, string> {
+  const env: Record<string, string> = {
+    ...options.env,
+    TENET_TEST_TIMEOUT: String(options.testTimeoutSec),
+    TENET_MODE: options.mode,
+    TENET_HITS_FILE: hitsFile,
+  };
+  // A local pytest dies with tenet even on SIGKILL (see _die_with_parent in the plugin).
+  if (options.sandbox.kind === 'local') env.TENET_PARENT_PID = String(process.pid);
+  if (onlyFile) env.TENET_ONLY = onlyFile;
+  if (options.reportText === false) env.TENET_TEXT = '0';
+  return env;
 }
 
 async function runShard(
@@ -102,34 +133,38 @@ async function runShard(
   listFile: (name: string, ids: Iterable<string>) => Promise<string>,
   onlyFile: string | undefined,
   hitsFile: string,
+  lanes: LanesProcess | undefined,
+  ignored: string[],
 ): Promise<void> {
   const finished = new Set<string>();
-  // Test modules whose import hung: left out of the restarts (each is a collection error).
-  const ignored: string[] = [];
+  let shards = count;
+  // A lane that took units as it went: what it left undone, run as a process of its own.
+  let leftoverFile: string | undefined;
   for (let attempt = 0; ; attempt++) {
-    const env: Record<string, string> = {
-      ...options.env,
-      TENET_SHARD: `${index}/${count}`,
-      TENET_TEST_TIMEOUT: String(options.testTimeoutSec),
-      TENET_MODE: options.mode,
-      TENET_HITS_FILE: hitsFile,
-    };
-    // A local pytest dies with tenet even on SIGKILL (see _die_with_parent in the plugin).
-    if (options.sandbox.kind === 'local') env.TENET_PARENT_PID = String(process.pid);
-    if (onlyFile) env.TENET_ONLY = onlyFile;
-    if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
-
-    const ignore = ignored.map((file) => `--ignore=${file}`);
-    const child = options.sandbox.spawn([options.python, '-m', 'pytest', ...PYTEST_FLAGS, ...ignore, ...options.testArgs], { env });
+    let child: ShardAttempt;
+    if (attempt === 0 && lanes) child = lanes.lane(index);
+    else {
+      const leftover = attempt === 1 && lanes ? lanes.lane(index).leftover(finished) : undefined;
+      if (leftover && !leftover.length) return;
+      if (leftover) leftoverFile = await listFile(`lane-${index}`, leftover);
+      const env: Record<string, string> = leftoverFile
+        ? { ...baseEnv(options, hitsFile, leftoverFile) }
+        : { ...baseEnv(options, hitsFile, onlyFile), TENET_SHARD: `${index}/${shards}` };
+      if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
+      child = soloAttempt(options.sandbox, pytestArgv(options, ignored), env);
+    }
     let inflight: { nodeid: string; since: number; hit?: Extract<PluginEvent, { e: 'hit' }> } | undefined;
     let collecting: { nodeid: string; since: number } | undefined;
     let hungImport: string | undefined;
     let exitstatus = 0;
     let done = false;
-    let stderr = '';
     let hung = false;
-    const reader = new PluginLineReader((event) => {
+    let laneExit: Extract<PluginEvent, { e: 'laneexit' }> | undefined;
+    child.listen((event) => {
       switch (event.e) {
+        case 'laneexit':
+          laneExit = event;
+          break;
         case 'collected':
           result.collected = event.total;
           break;
@@ -167,13 +202,11 @@ async function runShard(
           for (const copy of event.outside) if (!result.outside.some((o) => o.file === copy.file)) result.outside.push(copy);
           break;
         case 'configured':
+        case 'lanes':
           break;
       }
       options.onEvent?.(event);
     });
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => reader.push(chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-    child.stdin.end();
 
     const watchdog = setInterval(() => {
       const now = Date.now();
@@ -197,13 +230,14 @@ async function runShard(
     const status = await child.exited;
     clearInterval(watchdog);
     options.signal?.removeEventListener('abort', onAbort);
-    reader.end();
+    const stderr = child.stderr();
 
     if (done && PYTEST_REFUSED.has(exitstatus)) {
       // pytest ran but refused part of the arguments (e.g. `ERROR: not found: a::test` when a test
       // does not exist in this environment): say so, or the run looks like one with no tests.
-      const output = `${stderr}\n${reader.noise}`.trim();
-      result.problems.push(`pytest stopped with exit code ${exitstatus} (${PYTEST_REFUSED.get(exitstatus)})${output ? `:\n${output.slice(-2000)}` : ''}`);
+      const output = `${stderr}\n${child.noise()}`.trim();
+      const problem = `pytest stopped with exit code ${exitstatus} (${PYTEST_REFUSED.get(exitstatus)})${output ? `:\n${output.slice(-2000)}` : ''}`;
+      if (!result.problems.includes(problem)) result.problems.push(problem);
     }
     if (done || result.timedOut || result.aborted) return;
     if (hungImport !== undefined) {
@@ -216,7 +250,19 @@ async function runShard(
       result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} hung or crashed test modules and tests`);
       return;
     }
-    const how = status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`);
+    // The scope was split into fewer lanes than shards asked for: this one has no tests.
+    if (child.shared && index >= child.shardCount(count)) return;
+    shards = child.shardCount(count);
+    const how = laneExit
+      ? laneExit.signal !== null ? `was killed by signal ${laneExit.signal}` : `exited with code ${laneExit.exitCode}`
+      : (status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`));
+    // A lane that did not finish (its lane died, or never started, or another lane's hung test
+    // took the shared process down) runs its remaining tests as a shard of its own.
+    if (child.shared && (!inflight || child.killedForAnother())) {
+      // After the lane that killed the process has noted why (a hung import to leave out).
+      await new Promise((resolve) => setImmediate(resolve));
+      continue;
+    }
     if (inflight) {
       const { nodeid } = inflight;
       const message = hung
@@ -235,7 +281,7 @@ async function runShard(
       result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} crashed tests`);
       return;
     }
-    const output = `${stderr}\n${reader.noise}`.trim();
+    const output = `${stderr}\n${child.noise()}`.trim();
     result.problems.push(`pytest ${how} before reporting its results${output ? `:\n${output.slice(-3000)}` : ''}`);
     return;
   }

@@ -12,7 +12,6 @@ import { firstUsersReach } from './cached-fixtures';
 import { clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassResult } from './pytest-pass';
-import { scopeTestFiles } from './scope';
 import { PassProgress } from './pass-progress';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
 
@@ -46,6 +45,10 @@ export interface ThmContext {
 
 /** Suites with fewer test files than this run in one process: a second one would only add start-up. */
 const SHARDING_MIN_TEST_FILES = 12;
+
+export function lanesForCores(): number {
+  return Math.min(availableParallelism(), 4);
+}
 
 export function shardCount(jobs: number | 'auto', testFiles: number): number {
   if (jobs !== 'auto') return Math.max(1, Math.floor(jobs));
@@ -84,8 +87,9 @@ interface Observations {
 export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmReport> {
   const started = Date.now();
   const emit = options.emit ?? (() => undefined);
-  // The scope's size, not the repository's: four tests of a large suite need one process.
-  const shards = shardCount(options.jobs, scopeTestFiles(ctx.workspace.root, options.testArgs) ?? ctx.workspace.stats.testFiles);
+  // Shards are lanes of one pytest process that collects once (see pytest-pass.ts): one per core
+  // costs a fork each, and the plugin uses fewer when the scope has few tests.
+  const shards = options.jobs === 'auto' ? lanesForCores() : shardCount(options.jobs, 0);
   const deadline = started + options.timeoutSec * 1000;
   const fork = ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
   const env = {
@@ -108,11 +112,14 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       python: ctx.python.executable,
       env,
       testArgs: options.testArgs,
-      shards: only ? Math.min(shards, Math.ceil(only.length / 25)) : shards,
+      shards,
+      autoShards: options.jobs === 'auto',
       testTimeoutSec: options.testTimeoutSec,
       deadline,
       label: phase,
       mode,
+      // The original code's failures in two-pass mode are counted, never shown.
+      reportText: phase !== 'original',
       ...(only ? { only } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event: PluginEvent) => {
@@ -144,7 +151,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       observed = await observeTwoPass(ctx, pass);
     }
     firstUsersReach(observed.blank);
-    return buildReport(ctx, options, observed, { shards, fork, started, timings });
+    return buildReport(ctx, options, observed, { shards: observed.probe.shards, fork, started, timings });
   } finally {
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
     await setTargetText(ctx, ctx.target.startText);

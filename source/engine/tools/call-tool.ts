@@ -6,7 +6,7 @@ import { OutsideWorkspaceError } from '../workspace/inside';
 import { ToolInputError } from './tool';
 
 /** What goes back to the model, at most; longer results keep their head and tail. */
-export const TOOL_OUTPUT_CAP = 16_000;
+const TOOL_OUTPUT_CAP = 16_000;
 
 export interface ToolOutcome {
   name: string;
@@ -16,7 +16,7 @@ export interface ToolOutcome {
   durationMs: number;
 }
 
-export function capText(text: string, cap = TOOL_OUTPUT_CAP): string {
+function capText(text: string, cap = TOOL_OUTPUT_CAP): string {
   if (text.length <= cap) return text;
   const head = Math.floor(cap * 0.6);
   const tail = cap - head;

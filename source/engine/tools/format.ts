@@ -3,7 +3,7 @@
  * with its file, class and function and the code with line numbers; past a few hits the results
  * collapse to a list of files with their match counts, so the model never drowns in grep noise.
  */
-export const COLLAPSE_AFTER = 3;
+const COLLAPSE_AFTER = 3;
 
 export interface Hit {
   file: string;

@@ -48,10 +48,12 @@ export function toolDefinition(tool: Tool): ToolDefinition {
   return { name: tool.name, description: tool.description, parameters: schema };
 }
 
+/**
+ * The definitions of the named tools, always in the registry's order whatever the order asked: the
+ * tools open every request's prompt, and the provider's prompt cache only reuses a prefix that is
+ * the same byte for byte.
+ */
 export function toolDefinitions(names: readonly string[]): ToolDefinition[] {
-  return names.map((name) => {
-    const tool = toolNamed(name);
-    if (!tool) throw new Error(`unknown tool ${name}`);
-    return toolDefinition(tool);
-  });
+  for (const name of names) if (!toolNamed(name)) throw new Error(`unknown tool ${name}`);
+  return TOOLS.filter((tool) => names.includes(tool.name)).map(toolDefinition);
 }

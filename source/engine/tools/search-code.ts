@@ -22,7 +22,7 @@ function enclosing(file: FileIndex, line: number) {
 }
 
 /** Every occurrence of `code` (a line or several) in the given files, as hits with context. */
-export function findCode(index: RepoIndex, code: string, files: FileIndex[]): Hit[] {
+function findCode(index: RepoIndex, code: string, files: FileIndex[]): Hit[] {
   const hits: Hit[] = [];
   const needle = code.replace(/\r\n/g, '\n');
   const span = needle.split('\n').length - 1;

@@ -52,7 +52,7 @@ export const submitImplementation = defineTool({
 });
 
 /** Where the agent's tests go: next to the first selected test, else in tests/, else next to the target. */
-export function agentTestPath(ctx: ToolContext): string {
+function agentTestPath(ctx: ToolContext): string {
   const first = ctx.selectedTests.find((t) => t.includes('.py'));
   const dir = first ? dirname(first.split('::')[0]!) : existsSync(ctx.workspace.path('tests')) ? 'tests' : dirname(ctx.target.file);
   return posix.join(dir === '.' ? '' : dir, 'test_by_agent.py');

@@ -23,7 +23,7 @@ const TITLES: Record<KeyScreen, string> = {
 const KEY_COLUMN = 14;
 
 /** The overlay's rows at `width`: each group under its title, long labels wrapped under their column. */
-export function helpLines(screens: readonly KeyScreen[], width: number): Line[] {
+function helpLines(screens: readonly KeyScreen[], width: number): Line[] {
   const lines: Line[] = [];
   for (const screen of [...screens, 'global' as const]) {
     if (lines.length) lines.push({ text: '' });

@@ -17,6 +17,7 @@ export interface Seg {
 /** One terminal row: a run of text, or several runs side by side. */
 export type Line = Seg | Seg[];
 
+/** A row's text without its styles. */
 export const lineText = (line: Line): string => (Array.isArray(line) ? line.map((s) => s.text).join('') : line.text);
 
 /** Word-wraps `text` to rows of at most `width` characters (words longer than a row are cut). */

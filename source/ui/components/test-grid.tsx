@@ -31,6 +31,3 @@ export function gridLines(outcomes: Record<string, string>, width: number, { max
 export function TestGrid({ outcomes, width, max, selected }: { outcomes: Record<string, string>; width: number } & GridOptions) {
   return <Lines marginLeft={2} lines={gridLines(outcomes, width - 2, { ...(max !== undefined ? { max } : {}), ...(selected ? { selected } : {}) })} />;
 }
-
-/** How many rows a grid of `outcomes` takes uncapped. */
-export const gridHeight = (outcomes: Record<string, string>) => Object.keys(outcomes).length;

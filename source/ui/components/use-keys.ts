@@ -1,4 +1,4 @@
-import { useInput } from 'ink';
+import { useInput, type Key } from 'ink';
 import { useCallback, useRef } from 'react';
 
 type Handler = Parameters<typeof useInput>[0];
@@ -14,4 +14,18 @@ export function useKeys(handler: Handler, options: { isActive?: boolean } = {}):
   latest.current = handler;
   const stable = useCallback<Handler>((input, key) => latest.current(input, key), []);
   useInput(stable, options);
+}
+
+/**
+ * The help overlay's keys, on a screen where nothing else comes first: `?` opens it, `?` or Esc
+ * closes it, and no other key gets through while it is open. True when the key was the overlay's.
+ */
+export function helpKey(open: boolean, setOpen: (open: boolean) => void, input: string, key: Key): boolean {
+  if (open) {
+    if (input === '?' || key.escape) setOpen(false);
+    return true;
+  }
+  if (input !== '?') return false;
+  setOpen(true);
+  return true;
 }

@@ -8,7 +8,7 @@ import type { ViewState } from '../view-state';
  * round, or the measuring of the agent's tests (which has no events of its own: `elapsed` shows it
  * is not stuck).
  */
-export function phaseLine(view: ViewState, elapsedMs = 0): string {
+function phaseLine(view: ViewState, elapsedMs = 0): string {
   const a = view.agent;
   switch (a.phase) {
     case 'pregen':

@@ -20,7 +20,7 @@ const STOP_QUESTION = 'Stop the agent and evaluate what it has?';
  * The shell-command question laid out in at most `rows` rows (border and title included): the
  * full key names if they fit, else one short line; the command cut last, its start kept.
  */
-export function commandLayout(command: string, width: number, rows: number): { command: string[]; hint: string[]; rows: number } {
+function commandLayout(command: string, width: number, rows: number): { command: string[]; hint: string[]; rows: number } {
   const full = wrapText(`$ ${command}`, width - 4);
   const long = wrapText(keyHint('command'), width - 4);
   const hint = rows - 3 - long.length >= Math.min(full.length, 3) ? long : [shortEnd(SHORT_COMMAND_HINT, width - 4)];
@@ -101,7 +101,7 @@ export function CommandPrompt({ prompt, width, rows }: { prompt: Extract<Prompt,
 
 const CANCELLED = 'The model call was cancelled. Enter: make it again · x: stop the agent and evaluate what it has';
 
-export const cancelledRows = (width: number) => wrapText(CANCELLED, width - 4);
+const cancelledRows = (width: number) => wrapText(CANCELLED, width - 4);
 
 export function CancelledPrompt({ prompt, width }: { prompt: Extract<Prompt, { kind: 'cancelled-call' }>; width: number }) {
   const [stopping, setStopping] = useState(false);

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { resolve } from 'node:path';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../engine/events';
+import { costText, tokensInOut } from '../../engine/phrase-book';
 import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
 import { ConfirmBox } from '../components/confirm-box';
 import { Lines, DimRows } from '../components/line-view';
@@ -140,7 +141,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const head: Line[] = [
     ...wrapText(verdictText(result), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : 'red' })),
     ...wrapText(
-      `${result.usage.inputTokens.toLocaleString('en')} tokens in / ${result.usage.outputTokens.toLocaleString('en')} out · ${result.usage.modelCalls} model calls · ${result.usage.toolCalls} tool calls · $${result.costUsd.toFixed(4)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
+      `${tokensInOut(result.usage)} · ${result.usage.modelCalls} model calls · ${result.usage.toolCalls} tool calls · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),

@@ -9,7 +9,7 @@ import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { ReplayScreen } from './replay-screen';
-import { useKeys } from '../components/use-keys';
+import { helpKey, useKeys } from '../components/use-keys';
 
 /** `tenet sessions` in a terminal: the saved sessions; Enter replays one in the live screens. */
 export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: string): LoadedSession }) {
@@ -21,12 +21,8 @@ export function SessionsScreen({ rows, load }: { rows: CatalogEntry[]; load(id: 
   const [help, setHelp] = useState(false);
   useKeys(
     (input, key) => {
-      if (help) {
-        if (input === '?' || key.escape) setHelp(false);
-        return;
-      }
-      if (input === '?') setHelp(true);
-      else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
+      if (helpKey(help, setHelp, input, key)) return;
+      if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
       else if (key.downArrow) setCursor((c) => Math.min(rows.length - 1, c + 1));
       else if (key.return && rows[cursor]) {
         try {

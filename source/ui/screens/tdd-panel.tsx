@@ -4,7 +4,7 @@ import { TestGrid } from '../components/test-grid';
 import type { TddView } from '../view-state';
 
 /** `first:T 1:C 2:TC`: which side each iteration revised (T tests, C code). */
-export function revisionTrack(tdd: TddView): string {
+function revisionTrack(tdd: TddView): string {
   const byIteration = new Map<number, Set<string>>();
   for (const r of tdd.revisions) byIteration.set(r.iteration, new Set([...(byIteration.get(r.iteration) ?? []), r.side === 'tests' ? 'T' : 'C']));
   return [...byIteration.entries()].map(([i, sides]) => `${i === 0 ? 'first' : i}:${[...sides].sort().reverse().join('')}`).join(' ');

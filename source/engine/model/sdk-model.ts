@@ -1,0 +1,50 @@
+import { withRetries, type RetryPolicy } from './retry';
+import { StreamWatch } from './stream-watch';
+import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+
+export interface ProviderSettings {
+  model: string;
+  apiKey: string;
+  baseUrl?: string;
+  /** Wait for the response headers, and then at most this long between two stream chunks. */
+  timeoutMs: number;
+  retry: RetryPolicy;
+}
+
+/** How both SDK clients are made: the key, the base URL, the timeout; retries are ours (visible as events), not the SDK's silent ones. */
+export interface ClientOptions {
+  apiKey: string;
+  baseURL?: string;
+  maxRetries: 0;
+  timeout: number;
+}
+
+/**
+ * A model behind a vendor's SDK: named after the model and who serves it, each call a streamed
+ * attempt (`once`, watched for stalls) that tenet retries itself.
+ */
+export abstract class SdkModel<Client> implements Model {
+  abstract readonly provider: string;
+  readonly label: string;
+  protected readonly client: Client;
+
+  /** `vendor`: who serves the model by default; `server`: how a base URL is introduced in the label. */
+  constructor(
+    protected readonly settings: ProviderSettings,
+    names: { vendor: string; server: string },
+    makeClient: (options: ClientOptions) => Client,
+  ) {
+    this.label = settings.baseUrl ? `${settings.model} (${names.server}${settings.baseUrl})` : `${settings.model} (${names.vendor})`;
+    this.client = makeClient({ apiKey: settings.apiKey, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), maxRetries: 0, timeout: settings.timeoutMs });
+  }
+
+  get name(): string {
+    return this.settings.model;
+  }
+
+  complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
+    return withRetries(() => this.once(request, options, new StreamWatch(this.settings.timeoutMs, options.signal)), this.settings.retry, options);
+  }
+
+  protected abstract once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse>;
+}

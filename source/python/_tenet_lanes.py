@@ -1,0 +1,133 @@
+"""Shards as lanes of one pytest process (TENET_LANES=n): collect once, then fork a process per shard.
+
+Collecting a suite is importing it, and on a large package that is most of a run (sympy's
+test_latex.py: 5.7 s of 8 s). Separate pytest processes per shard each pay it; lanes pay it once:
+the process that collected forks n lanes and waits for them. The tests are cut into units (runs
+of consecutive tests of a file); each lane takes the next unit when it is done with one, so lanes
+end together however long their tests take, and says which units it took (a lane that dies has
+the rest of its units run again by tenet).
+
+The lanes write THM's events to the same stdout, each line in one write under a lock, tagged
+with the lane. pytest's own terminal output in a lane goes nowhere (its summary would interleave
+with the others'), and each lane captures test output in files of its own.
+"""
+
+import os
+import signal
+
+_lock_fd = None
+
+
+def fork(count, on_exit):
+    """In the collecting process: the lane index in each lane, None in this process once all
+    ended (``on_exit(index, exit code, signal)`` for each, as it ends)."""
+    global _lock_fd
+    import tempfile
+
+    _lock_fd = tempfile.TemporaryFile()
+    pids = []
+    for index in range(count):
+        pid = os.fork()
+        if pid == 0:
+            return index
+        pids.append(pid)
+    while pids:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            break
+        if pid not in pids:
+            continue
+        signalled = os.WIFSIGNALED(status)
+        on_exit(pids.index(pid), None if signalled else os.WEXITSTATUS(status), os.WTERMSIG(status) if signalled else None)
+        pids[pids.index(pid)] = None
+        if not any(pids):
+            break
+    return None
+
+
+def settle(config):
+    """In a lane, right after the fork."""
+    if os.uname().sysname == "Linux":
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: die with the collecting process
+        except Exception:
+            pass
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    try:
+        # Files of its own for captured output (the collecting process's are shared after the fork).
+        capture.stop_global_capturing()
+        capture.start_global_capturing()
+    except Exception:
+        pass
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        try:
+            from _pytest._io import TerminalWriter
+
+            reporter._tw = TerminalWriter(open(os.devnull, "w"))
+        except Exception:
+            pass
+
+
+def next_unit():
+    """The index of the next unit no lane has taken yet (a counter in the lock file)."""
+    import fcntl
+
+    fd = _lock_fd.fileno()
+    fcntl.lockf(fd, fcntl.LOCK_EX)
+    try:
+        raw = os.pread(fd, 16, 0)
+        taken = int(raw) if raw.strip() else 0
+        os.pwrite(fd, b"%15d\n" % (taken + 1), 0)
+        return taken
+    finally:
+        fcntl.lockf(fd, fcntl.LOCK_UN)
+
+
+def run(session, units, on_take):
+    """A lane's test loop: unit after unit, as pytest's own loop runs its items (each told the item
+    after it, so wider fixtures are torn down only when the next test does not need them)."""
+
+    def take():
+        index = next_unit()
+        if index >= len(units):
+            return None
+        on_take(units[index])
+        return units[index]
+
+    unit = take()
+    while unit is not None:
+        following = None
+        for position, item in enumerate(unit):
+            if position + 1 < len(unit):
+                nextitem = unit[position + 1]
+            else:
+                following = take()
+                nextitem = following[0] if following else None
+            item.config.hook.pytest_runtest_protocol(item=item, nextitem=nextitem)
+            if session.shouldfail or session.shouldstop:
+                return
+        unit = following
+
+
+def write_line(fd, data):
+    """One event line, whole, among the other lanes' (a pipe only keeps short writes whole)."""
+    import fcntl
+
+    if _lock_fd is None:
+        _write(fd, data)
+        return
+    fcntl.lockf(_lock_fd, fcntl.LOCK_EX)
+    try:
+        _write(fd, data)
+    finally:
+        fcntl.lockf(_lock_fd, fcntl.LOCK_UN)
+
+
+def _write(fd, data):
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
