@@ -137,6 +137,18 @@ function diffText(before: string, after: string): { diff: string; added: number;
   return { diff: lines.join('\n'), added, removed };
 }
 
+/**
+ * The function the agent got, without its decorators when the submission has none: a submission
+ * may leave them out (they stay in place), and the diff must not show them removed.
+ */
+function withoutDecorators(starting: string, submitted: string): string {
+  const decorated = (text: string) => /^\s*@/.test(text.replace(/^(\s*(#.*|import .*|from .*)?\n)*/, ''));
+  if (!decorated(starting) || decorated(submitted)) return starting;
+  const lines = starting.split('\n');
+  const def = lines.findIndex((line) => /^\s*(async\s+)?def\s/.test(line));
+  return def < 0 ? starting : lines.slice(def).join('\n');
+}
+
 /** A submission of the code or of the agent's tests becomes a revision item; TDD notes which side its iteration touched. */
 function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string, about: { number: number; against: string; ok: boolean }): void {
   const tdd = state.agent.tdd;
@@ -230,7 +242,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       const { code, starting } = state.agent;
       const against = code !== undefined ? 'the previous submission' : starting === undefined ? 'nothing' : state.session?.mode === 'blank' ? 'the blanked function' : 'the stub';
       state.agent.submissions++;
-      revise(state, 'code', code ?? starting ?? '', event.code, { number: state.agent.submissions, against, ok: event.ok });
+      revise(state, 'code', code ?? withoutDecorators(starting ?? '', event.code), event.code, { number: state.agent.submissions, against, ok: event.ok });
       // A rejected submission (a syntax error) stays out: the next one is compared with what is in place.
       if (event.ok) state.agent.code = event.code;
       break;

@@ -48,6 +48,8 @@ describe('the result screen shows how a test failed', () => {
     expect(ui.lastFrame()).toContain('assert tax_for(9.99, "de") == 1.9');
     ui.stdin.write(KEYS.escape); // back to the list of every test, the cursor on that test
     await frameShows(ui.lastFrame, 'test 1/3 · Enter shows how it failed');
+    // The failing tests are in the list, not also in the summary above it.
+    expect(ui.lastFrame()!.split('t.py::test_round').length - 1).toBe(1);
     ui.stdin.write(KEYS.down);
     await frameShows(ui.lastFrame, 'test 2/3');
     ui.stdin.write(KEYS.enter);

@@ -201,7 +201,8 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const room = height - head.length - footer.length - 1 - 3 * gap;
   const failingCount = Object.keys(failing).length;
   // The failing tests take at most a third of the room: the diff is what is decided on.
-  const failingRows = Math.min(failingCount, Math.max(0, Math.floor(room / 3)));
+  // (None when every test is listed below, or a failure is open: the rows go to that.)
+  const failingRows = showTests || failure ? 0 : Math.min(failingCount, Math.max(0, Math.floor(room / 3)));
   const viewerRows = Math.max(3, room - failingRows);
   return (
     <Box flexDirection="column">

@@ -40,6 +40,8 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
   const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
   const label = THM_PHASES[thm.phase ?? 'probe'];
   const collecting = thm.collecting ? `collecting the tests: ${thm.collecting.files} file${thm.collecting.files === 1 ? '' : 's'}, ${thm.collecting.tests} tests so far` : 'collecting the tests';
+  // Every test ran, none is left running: pytest ends the session (fixtures' teardown, the report).
+  const finishing = thm.total > 0 && thm.done >= thm.total && !thm.running.length ? ' · pytest is finishing' : '';
   const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
   // The bar is (nearly) full and a few tests hold it: which, and for how long, longest first.
   const running = [...thm.running].sort((a, b) => a.since - b.since);
@@ -49,7 +51,7 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
     <Box flexDirection="column">
       <Text wrap="truncate">Test Harness Mechanism: {label}</Text>
       <Text wrap="truncate">
-        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 50))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}
+        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}{finishing}
       </Text>
       {shown.length ? <Text dimColor wrap="truncate">still running:</Text> : null}
       {shown.map(({ nodeid, since }) => {
