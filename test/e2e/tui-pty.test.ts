@@ -132,7 +132,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       tui.pty.onData((data) => (raw += data));
       await tui.waitFor('Selected 3 (T=3)');
       // 60 columns: the header is cut short; the footer's token count shows the agent screen.
-      await tui.press('a', /tokens \d+ in/);
+      await tui.press('a', /\d+ tokens in/);
       await tui.press(KEY.ctrlC, /Press Ctrl\+C again/);
       tui.send(KEY.ctrlC);
       expect(await tui.exited).toBe(130);
