@@ -4,7 +4,8 @@ import { ProviderError } from './engine/model/types';
 import { printable } from './engine/terminal-text';
 import { addBenchCommands } from './program/bench-commands';
 import { addDockerCommands } from './program/docker-commands';
-import type { Invocation } from './program/flags';
+import { modelFlags, sandboxFlags, withModelFlags, withSandboxFlags, type Invocation, type ModelOpts } from './program/flags';
+import type { SandboxFlags } from './engine/sandbox/sandbox-spec';
 import { addRunCommands } from './program/run-commands';
 import { addSessionCommands } from './program/session-commands';
 import { addTargetCommands } from './program/target-commands';
@@ -27,15 +28,20 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .enablePositionalOptions()
     .addHelpText('after', '\nEverything after --tests is passed to pytest unchanged.\nWith no command, in a terminal: the start screen over --repo (default: the current folder).')
     .option('--repo <dir>', 'with no command: the repository of the start screen')
-    .option('--sessions-dir <dir>', 'with no command: where the session is saved')
-    .action(async (opts) => {
-      if (!process.stdout.isTTY || !process.stdin.isTTY) {
-        program.outputHelp();
-        return;
-      }
-      const { startCommand } = await import('./commands/start');
-      setExit(await startCommand({ repo: opts.repo, sessionsDir: opts.sessionsDir }));
-    });
+    .option('--sessions-dir <dir>', 'with no command: where the session is saved');
+  // The start screen starts a `tenet run`: it takes the same model and sandbox flags.
+  withModelFlags(program, 'the config, else the API key in the environment', 'with --provider scripted: the JSON script of model turns to replay');
+  withSandboxFlags(program);
+  program.action(async (opts: ModelOpts & SandboxFlags & { repo?: string; sessionsDir?: string }) => {
+    // A --repo that is not a folder is an error (exit 2) with or without a terminal, as in every command.
+    if (opts.repo) (await import('./engine/util/checked-paths')).repositoryFolder(opts.repo);
+    if (!process.stdout.isTTY || !process.stdin.isTTY) {
+      program.outputHelp();
+      return;
+    }
+    const { startCommand } = await import('./commands/start');
+    setExit(await startCommand({ repo: opts.repo, sessionsDir: opts.sessionsDir, model: modelFlags(opts), sandbox: sandboxFlags(opts) }));
+  });
 
   const invocation: Invocation = { tests, setExit };
   addTargetCommands(program, invocation);

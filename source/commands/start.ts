@@ -6,23 +6,41 @@ import { createModel } from '../engine/model/create-model';
 import { loadScript } from '../engine/model/scripted';
 import type { FileIndex } from '../engine/index/types';
 import { decoratorExpression, overloadSpellings } from '../engine/python/overloads';
-import { DEMO } from './demo';
+import { repositoryFolder } from '../engine/util/checked-paths';
+import { resolveTarget } from '../engine/task/resolve-target';
+import { targetIsStub } from '../engine/eval/submitted-module';
+import type { ModelFlags } from '../engine/model/create-model';
+import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import type { TargetCheck } from '../ui/screens/start-screen';
+import { DEMO, demoCommand } from './demo';
 import { runCommand, type RunCommandOptions } from './run';
+
+/** What bare `tenet` takes: the repository, and the model and sandbox flags of `tenet run`. */
+export interface StartOptions {
+  repo?: string;
+  sessionsDir?: string;
+  approve?: 'ask' | 'auto';
+  model?: ModelFlags;
+  sandbox?: SandboxFlags;
+}
 
 /**
  * `tenet` with no command in a terminal: the start screen over the repository (`--repo`, else the
- * current folder), then a live session on the chosen target.
+ * current folder), then a live session on the chosen target — or, without a model, the demo.
  */
-export async function startCommand(options: { repo?: string; sessionsDir?: string; approve?: 'ask' | 'auto' }): Promise<number> {
-  const repo = resolve(options.repo ?? process.cwd());
+export async function startCommand(options: StartOptions): Promise<number> {
+  // A folder that is not there is an error at once, as in every command, not an empty list.
+  const repo = repositoryFolder(options.repo ?? process.cwd());
   const isDemo = repo === resolve(DEMO.repo());
   const fallback = isDemo ? loadScript(DEMO.script()) : undefined;
+  const flags = options.model ?? {};
   let modelLabel: string | undefined;
   let modelProblem: string | undefined;
   try {
-    modelLabel = createModel(loadConfig(repo), {}, process.env, fallback).model.label;
+    modelLabel = createModel(loadConfig(repo), flags, process.env, fallback).model.label;
   } catch (error) {
-    modelProblem = `${(error as Error).message} ${'fix' in (error as object) ? String((error as { fix?: string }).fix ?? '') : ''}`;
+    const fix = (error as { fix?: string }).fix;
+    modelProblem = `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)`;
   }
   // The screen comes up at once; the function list follows when the index is built (or loaded).
   const functions = async () => {
@@ -30,8 +48,9 @@ export async function startCommand(options: { repo?: string; sessionsDir?: strin
     return targetChoices(index.files);
   };
   const { startTui } = await importTui(() => import('../ui/launch'));
-  const choice = await startTui({ repo, functions, ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
+  const choice = await startTui({ repo, functions, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
   if (!choice) return 0;
+  if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const run: RunCommandOptions = {
     repo,
     ...(isDemo ? { copyOfExample: true } : {}),
@@ -39,7 +58,8 @@ export async function startCommand(options: { repo?: string; sessionsDir?: strin
     blank: choice.blank,
     testArgs: [],
     settings: {},
-    model: {},
+    model: flags,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: true,
     approve: options.approve ?? 'ask',
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
@@ -48,16 +68,29 @@ export async function startCommand(options: { repo?: string; sessionsDir?: strin
   return runCommand(run);
 }
 
+/** Whether the target's body is a stub or implemented, or why it cannot be a target, before a session starts. */
+export async function checkTarget(repo: string, target: string): Promise<TargetCheck> {
+  try {
+    const found = await resolveTarget(repo, target);
+    return { body: (await targetIsStub(found.source.text, found)) ? 'stub' : 'implemented' };
+  } catch (error) {
+    return { problem: (error as Error).message.split('\n')[0]! };
+  }
+}
+
 /**
  * The start screen's rows: one per function a target can name, outside the tests. `@overload`
  * stubs are not targets, and a name defined twice (a property's getter and setter) is one row.
  */
 export function targetChoices(files: readonly Pick<FileIndex, 'path' | 'functions' | 'imports'>[]): string[] {
-  const rows = files
+  return files
     .filter((f) => !/(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|conftest\.py$/.test(f.path))
     .flatMap((f) => {
       const overloads = overloadSpellings(f.imports);
-      return f.functions.filter((fn) => !fn.decorators.some((d) => overloads.has(decoratorExpression(d)))).map((fn) => `${f.path}::${fn.qualname}`);
+      const real = f.functions.filter((fn) => !fn.decorators.some((d) => overloads.has(decoratorExpression(d))));
+      const count = new Map<string, number>();
+      for (const fn of real) count.set(fn.qualname, (count.get(fn.qualname) ?? 0) + 1);
+      // A name defined twice (a property's getter and setter) is a row per definition, told apart by its line.
+      return real.map((fn) => `${f.path}::${fn.qualname}${count.get(fn.qualname)! > 1 ? `@${fn.defLine}` : ''}`);
     });
-  return [...new Set(rows)];
 }

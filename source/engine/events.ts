@@ -133,6 +133,8 @@ export type EngineEvent =
   | RunResult
   /** What the developer (or `--apply`) decided about the patch, and whether it went into the checkout; `reason` when it was refused; `file` where a saved patch was written. */
   | { type: 'patch.decision'; decision: 'accept' | 'reject' | 'save'; applied: boolean; reason?: string; file?: string }
+  /** After a TDD run, the developer kept the agent's tests: where they were written in the checkout. */
+  | { type: 'tests.kept'; file: string }
   /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */
   | { type: 'command.approval'; command: string; decision: 'approved' | 'approved-session' | 'denied' | 'stopped'; by: 'human' | 'auto'; reason?: string }
   | { type: 'session.interrupted'; reason: string }

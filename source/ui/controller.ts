@@ -1,6 +1,6 @@
 import type { EngineEvent, RunResult } from '../engine/events';
 import { isFailure } from '../engine/phrase-book';
-import type { Attachment, Pilot } from '../engine/run/pilot';
+import type { AgentTests, Attachment, PatchExtras, Pilot } from '../engine/run/pilot';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
 import { prettyArguments } from '../engine/agent/preview';
 import type { ToolCall } from '../engine/protocol/messages';
@@ -19,7 +19,7 @@ export type Prompt =
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
   /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
-  | { kind: 'accept-patch'; result: RunResult; resolve(choice: PatchAnswer): void }
+  | { kind: 'accept-patch'; result: RunResult; agentTests?: AgentTests; resolve(choice: PatchAnswer): void }
   /** Step mode, before a model call: what the request adds; resolve goes on. */
   | { kind: 'step-model'; preview: RequestPreview; resolve(): void }
   /** Step mode, before a tool call: resolve runs it, with the developer's arguments if they give some. */
@@ -169,8 +169,8 @@ export class TuiController implements Pilot {
     }
   }
 
-  acceptPatch(result: RunResult): Promise<PatchAnswer> {
-    return this.ask((resolve) => ({ kind: 'accept-patch', result, resolve }));
+  acceptPatch(result: RunResult, extras: PatchExtras = {}): Promise<PatchAnswer> {
+    return this.ask((resolve) => ({ kind: 'accept-patch', result, ...(extras.agentTests ? { agentTests: extras.agentTests } : {}), resolve }));
   }
 
   attach(attachment: Attachment): void {

@@ -12,6 +12,12 @@ export const KEYS = {
     ['Tab', 'switch stub / benchmark mode', 'stub/benchmark'],
     ['Esc', 'clear the search; quit when it is empty', 'clear/quit'],
   ],
+  /** The start screen when no model is configured: nothing to search for, the demo one key away. */
+  startNoModel: [
+    ['d', 'run the scripted demo on the built-in example (no API key needed)', 'demo'],
+    ['↑ ↓', 'move'],
+    ['Esc q', 'quit'],
+  ],
   thm: [
     ['↑ ↓', 'move'],
     ['PgUp PgDn', 'move a page', 'page'],
@@ -74,8 +80,10 @@ export const KEYS = {
     ['r', 'reject it', 'reject'],
     ['s', 'save the patch to tenet-<session>.patch', 'save'],
     ['q', 'quit (the patch stays in the session)', 'quit'],
-    ['↑ ↓ PgUp PgDn', 'scroll the diff (or the tests)', 'scroll'],
+    ['k', "keep the agent's tests (TDD: writes them beside the repository's tests; asks first)", 'keep tests'],
+    ['↑ ↓ PgUp PgDn', 'scroll the diff (or move in the tests)', 'scroll'],
     ['t', 'show every test / the diff', 'tests'],
+    ['Enter', 'show how a failed test failed (traceback and assertion: the first from the diff, the highlighted one in the tests)', 'failure'],
   ],
   replay: [
     ['space', 'play / pause'],

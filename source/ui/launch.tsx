@@ -38,7 +38,7 @@ export async function sessionsTui(root: string): Promise<ReplayExit> {
 }
 
 /** `tenet` with no command, in a terminal: the start screen; resolves with the choice, or undefined on Esc. */
-export async function startTui(props: { repo: string; functions: string[] | (() => Promise<string[]>); modelLabel?: string; modelProblem?: string }): Promise<import('./screens/start-screen').StartChoice | undefined> {
+export async function startTui(props: Omit<import('./screens/start-screen').StartScreenProps, 'onStart' | 'onQuit'>): Promise<import('./screens/start-screen').StartChoice | undefined> {
   const { StartScreen } = await import('./screens/start-screen');
   let choice: import('./screens/start-screen').StartChoice | undefined;
   let app: ReturnType<typeof render>;

@@ -1,6 +1,7 @@
 import { Box, Text, useApp } from 'ink';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { testSource } from '../engine/python/test-source';
+import { failuresOf } from './components/failures';
 import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
 import type { KeyScreen } from './keys';
@@ -30,7 +31,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const { width, height } = useTerminalSize();
   const { exit } = useApp();
   const [help, setHelp] = useState(false);
-  const [quitArmed, setQuitArmed] = useState(false);
+  // Armed by the first Ctrl+C: a ref, so a second one that comes before the next frame still quits.
+  const quitArmed = useRef(false);
   // A viewer of the agent screen (earlier outputs, the test file) has Esc and the letters.
   const [viewerOpen, setViewerOpen] = useState(false);
   const { view, prompt, takeover } = state;
@@ -38,6 +40,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const result = prompt?.kind === 'accept-patch' ? prompt.result : view.result;
   // The review's desk: the developer's tests are written in the workspace, and read from there.
   const desk = prompt?.kind === 'approve-tests' ? prompt.desk : undefined;
+  const failures = useMemo(() => failuresOf(view.evaluation?.report ?? ''), [view.evaluation]);
   const screen: KeyScreen = prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
 
   useEffect(() => {
@@ -51,15 +54,17 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
       controller.setNotice('Ctrl+C went to the program being debugged (SIGINT). Esc on an empty line hands the session back; then Ctrl+C twice quits.');
       return;
     }
-    if (key.ctrl && input === 'c') {
-      if (quitArmed) {
+    // Two Ctrl+C faster than the terminal is read come as one input ("\x03\x03"): that is the second press too.
+    const twice = /^\x03{2,}$/.test(input);
+    if ((key.ctrl && input === 'c') || twice) {
+      if (quitArmed.current || twice) {
         onQuit();
         return;
       }
-      setQuitArmed(true);
+      quitArmed.current = true;
       controller.setNotice('Press Ctrl+C again to quit; the session is saved and can be resumed.');
       setTimeout(() => {
-        setQuitArmed(false);
+        quitArmed.current = false;
         controller.setNotice(undefined);
       }, 3000);
       return;
@@ -129,6 +134,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})}
           {...(view.patch ? { decision: view.patch } : {})}
           {...(sessionsDir ? { sessionsDir } : {})}
+          failures={failures}
+          {...(view.keptTests ? { keptTests: view.keptTests } : {})}
         />
       )}
       {noticeRow ? (

@@ -102,6 +102,10 @@ export interface ViewState {
   totals: UsageSums & { modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
   result?: RunResult;
+  /** The evaluation's report: how each failing test failed (the result screen shows it on Enter). */
+  evaluation?: { report: string };
+  /** Where the agent's tests were written in the checkout, when the developer kept them. */
+  keptTests?: string;
   patch?: PatchDecision;
   warnings: string[];
   /** A fork: how many of its model answers were its parent's, and the model that answers after them. */
@@ -139,6 +143,18 @@ function diffText(before: string, after: string): { diff: string; added: number;
   const { hunks, added, removed } = lineDiff(before, after);
   const lines = hunks.flatMap((h) => [...(hunks.length > 1 ? [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`] : []), ...h.lines]);
   return { diff: lines.join('\n'), added, removed };
+}
+
+/**
+ * The function the agent got, without its decorators when the submission has none: a submission
+ * may leave them out (they stay in place), and the diff must not show them removed.
+ */
+function withoutDecorators(starting: string, submitted: string): string {
+  const decorated = (text: string) => /^\s*@/.test(text.replace(/^(\s*(#.*|import .*|from .*)?\n)*/, ''));
+  if (!decorated(starting) || decorated(submitted)) return starting;
+  const lines = starting.split('\n');
+  const def = lines.findIndex((line) => /^\s*(async\s+)?def\s/.test(line));
+  return def < 0 ? starting : lines.slice(def).join('\n');
 }
 
 /** A submission of the code or of the agent's tests becomes a revision item; TDD notes which side its iteration touched. */
@@ -243,7 +259,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       const { code, starting } = state.agent;
       const against = code !== undefined ? 'the previous submission' : starting === undefined ? 'nothing' : state.session?.mode === 'blank' ? 'the blanked function' : 'the stub';
       state.agent.submissions++;
-      revise(state, 'code', code ?? starting ?? '', event.code, { number: state.agent.submissions, against, ok: event.ok });
+      revise(state, 'code', code ?? withoutDecorators(starting ?? '', event.code), event.code, { number: state.agent.submissions, against, ok: event.ok });
       // A rejected submission (a syntax error) stays out: the next one is compared with what is in place.
       if (event.ok) state.agent.code = event.code;
       break;
@@ -303,6 +319,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     case 'tests.run':
       push(state, { kind: 'tests', purpose: event.purpose, outcomes: event.outcomes, passed: event.passed, total: event.total });
       if (event.purpose === 'validate') state.agent.tests = event.outcomes;
+      if (event.purpose === 'evaluate') state.evaluation = { report: event.report };
       if (event.purpose === 'agent' && state.agent.tdd) state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
       break;
     case 'debugger.input':
@@ -338,6 +355,9 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     case 'session.resumed':
       push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });
+      break;
+    case 'tests.kept':
+      state.keptTests = event.file;
       break;
     case 'patch.decision':
       state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}), ...(event.file ? { file: event.file } : {}) };

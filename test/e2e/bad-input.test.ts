@@ -21,6 +21,11 @@ async function refused(args: string[], says: RegExp, env: NodeJS.ProcessEnv = {}
 }
 
 describe('bad input: one clear line, exit 2, nothing changed', () => {
+  it('bare tenet with a --repo that is missing or a file (the start screen never opens on nothing)', async () => {
+    await refused(['--repo', join(scratch, 'missing')], /Repository folder .*missing does not exist/);
+    await refused(['--repo', file, '--provider', 'openai'], /--repo .*a-file is a file, not a folder/);
+  });
+
   it('a sessions folder that is a file', async () => {
     await refused(['sessions', '--sessions-dir', file], /the sessions folder .*a-file is a file; it must be a folder/);
   });

@@ -3,13 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PAPER_BUDGET } from '../../source/engine/agent/tenet-strategy';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { createModel } from '../../source/engine/model/create-model';
-import { headlessPilot } from '../../source/engine/run/pilot';
+import { headlessPilot, type Pilot } from '../../source/engine/run/pilot';
 import { runTask } from '../../source/engine/run/run-task';
 import { resolveSettings } from '../../source/engine/run/run-settings';
 import type { Strategy } from '../../source/engine/protocol/settings';
 import { foldEvents } from '../../source/engine/session/fold';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
-import { FIXTURES } from '../helpers/fixtures';
+import { copyFixture, FIXTURES } from '../helpers/fixtures';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const TARGET = 'shop/pricing.py::apply_discount';
 const RIGHT = 'def apply_discount(price, percent):\n    if not 0 <= percent <= 100:\n        raise ValueError("percent")\n    return round(price * (100 - percent) / 100, 2)\n';
@@ -33,18 +34,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function session(strategy: Strategy, turns: FakeTurn[], options: { iterations?: number; measure?: boolean; signal?: AbortSignal; onEvent?: (event: EngineEvent) => void } = {}): Promise<{ result: RunResult; events: EngineEvent[] }> {
+async function session(strategy: Strategy, turns: FakeTurn[], options: { iterations?: number; measure?: boolean; signal?: AbortSignal; onEvent?: (event: EngineEvent) => void; repo?: string; pilot?: Pilot } = {}): Promise<{ result: RunResult; events: EngineEvent[] }> {
   server = await startFakeModelServer(turns);
   const model = createModel({ maxRetries: 2 }, { provider: 'openai', model: 'test-model' }, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` });
   const events: EngineEvent[] = [];
   const result = await runTask({
-    repo: join(FIXTURES, 'shop'),
+    repo: options.repo ?? join(FIXTURES, 'shop'),
     target: TARGET,
     blank: true,
     testArgs: ['tests/test_pricing.py'],
     ...resolveSettings({ T: 2, jobs: 1, fork: true, testTimeoutSec: 30, thmTimeoutSec: 600, budget: PAPER_BUDGET, strategy, tddBudget: { setupRounds: 4, iterations: options.iterations ?? 10, roundsPerIteration: 4 }, measureTests: options.measure ?? true }, {}),
     model,
-    pilot: headlessPilot(false),
+    pilot: options.pilot ?? headlessPilot(false),
     emit: (event) => {
       events.push(event);
       options.onEvent?.(event);
@@ -103,6 +104,27 @@ describe('--strategy tdd (TDD-Agent) against a fake model server', () => {
     expect(mutation.total).toBeGreaterThan(5);
     expect(mutation.killed + mutation.timedOut + mutation.survived).toBe(mutation.total);
     expect(mutation.score).toBeGreaterThan(0.5);
+  }, 120_000);
+
+  it("the agent's tests can be kept: written beside the repository's tests, never over a file, and recorded", async () => {
+    const repo = copyFixture('shop');
+    try {
+      writeFileSync(join(repo.dir, 'tests', 'test_by_agent.py'), "# the developer's own file\n");
+      let kept: string | undefined;
+      const pilot: Pilot = { ...headlessPilot(false), acceptPatch: async (_result, extras) => ((kept = await extras?.agentTests?.keep()), 'save') };
+      const final = tests(T.basic, T.zero, T.rejects);
+      const { events } = await session('tdd', [
+        { calls: [call('submit_tests', { code: final })] },
+        { calls: [call('submit_implementation', { code: RIGHT }), call('run_tests')] },
+        { calls: [call('finish', { reason: 'green' })] },
+      ], { measure: false, repo: repo.dir, pilot });
+      expect(kept).toBe('tests/test_by_agent_2.py');
+      expect(readFileSync(join(repo.dir, 'tests', 'test_by_agent_2.py'), 'utf8')).toBe(final);
+      expect(readFileSync(join(repo.dir, 'tests', 'test_by_agent.py'), 'utf8')).toBe("# the developer's own file\n");
+      expect(events).toContainEqual({ type: 'tests.kept', file: 'tests/test_by_agent_2.py' });
+    } finally {
+      repo.cleanup();
+    }
   }, 120_000);
 
   it('a matched failure: weak tests pass, the hidden ones do not', async () => {

@@ -48,4 +48,4 @@ export function startInPty(args: string[], env: NodeJS.ProcessEnv, size = { cols
   };
 }
 
-export const KEY = { up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D', enter: '\r', escape: '\x1b', ctrlC: '\x03', space: ' ' };
+export const KEY = { up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D', pageUp: '\x1b[5~', pageDown: '\x1b[6~', home: '\x1b[H', end: '\x1b[F', enter: '\r', escape: '\x1b', ctrlC: '\x03', space: ' ' };

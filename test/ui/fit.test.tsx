@@ -5,7 +5,7 @@ import { allocate, cap, wrapText } from '../../source/ui/components/lines';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
-import { KEYS, largeReport, resize, rowsOf, sampleConfig, sampleReport, tick } from './helpers';
+import { frameShows, KEYS, largeReport, resize, rowsOf, sampleConfig, sampleReport, tick } from './helpers';
 
 /**
  * Ink clears the whole terminal, and its scrollback with the <Static> history, whenever a live
@@ -113,9 +113,9 @@ describe('every screen fits the terminal', () => {
     ui.stdin.write('\u001B[F'); // End
     await tick(80);
     expect(ui.lastFrame()).toContain('+    line_59 = 59');
-    ui.stdin.write('t'); // every test, marked
-    await tick(80);
-    expect(ui.lastFrame()).toMatch(/every test · lines 1–\d+ of 30/);
+    ui.stdin.write('t'); // every test, marked, failing first, with a cursor
+    await frameShows(ui.lastFrame, /test 1\/30 · Enter shows how it failed/);
+    expect(ui.lastFrame()).toMatch(/❯ ✗ tests\/test_mod_0\.py::test_case_0 failed selected/);
     expect(rowsOf(ui.lastFrame()).length).toBeLessThan(height);
     ui.unmount();
   });

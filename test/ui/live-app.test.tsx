@@ -50,25 +50,20 @@ describe('the live app', () => {
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);
     const once = controller.approveCommand('ls -la');
-    await tick(60);
-    expect(ui.lastFrame()).toContain('The agent wants to run a shell command:');
+    await frameShows(ui.lastFrame, 'The agent wants to run a shell command:');
     expect(ui.lastFrame()).toContain('$ ls -la');
     ui.stdin.write('y');
     expect(await once).toEqual({ run: true });
     const denied = controller.approveCommand('rm -rf build');
-    await tick(60);
+    await frameShows(ui.lastFrame, '$ rm -rf build');
     ui.stdin.write('e');
-    await tick();
-    for (const char of 'not here') {
-      ui.stdin.write(char);
-      await tick(5);
-    }
-    await tick();
-    expect(ui.lastFrame()).toContain('Why not? not here');
+    await frameShows(ui.lastFrame, 'Why not?');
+    for (const char of 'not here') ui.stdin.write(char);
+    await frameShows(ui.lastFrame, 'Why not? not here');
     ui.stdin.write(KEYS.enter);
     expect(await denied).toEqual({ run: false, reason: 'not here' });
     const escaped = controller.approveCommand('make');
-    await tick(60);
+    await frameShows(ui.lastFrame, '$ make');
     ui.stdin.write(KEYS.escape);
     expect(await escaped).toEqual({ run: false, reason: '' });
     const stopped = controller.approveCommand('make');
@@ -78,7 +73,7 @@ describe('the live app', () => {
     ui.stdin.write('y');
     expect(await stopped).toEqual({ stop: true });
     const always = controller.approveCommand('pwd');
-    await tick(60);
+    await frameShows(ui.lastFrame, '$ pwd');
     ui.stdin.write('a');
     expect(await always).toMatchObject({ run: true });
     expect(await controller.approveCommand('whoami')).toMatchObject({ run: true }); // no prompt any more

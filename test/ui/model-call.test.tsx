@@ -77,7 +77,7 @@ describe('a model call at work', () => {
   it('no spinner once the answer came, nor while a cancelled call waits for the developer', async () => {
     const answered = fold([...approved, request, { type: 'model.response', content: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0, durationMs: 1, model: 'm', stopReason: 'stop' }]);
     const ui = render(screen(answered));
-    await frameShows(ui.lastFrame, '1 tokens in');
+    await frameShows(ui.lastFrame, 'model (1 in / 1 out)');
     expect(ui.lastFrame()).not.toMatch(/model · \d+ s/);
     const cancelled = render(<AgentScreen view={fold([...approved, request])} prompt={{ kind: 'cancelled-call', resolve: () => undefined }} takeover="off" width={100} height={30} allowAlways={() => undefined} onSend={() => undefined} />);
     await frameShows(cancelled.lastFrame, 'The model call was cancelled.');

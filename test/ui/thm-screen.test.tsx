@@ -127,6 +127,10 @@ describe('ThmScreen', () => {
     unmount();
     view = reduceView(view, { type: 'thm.running', phase: 'probe', tests: [] });
     expect(render(<ThmScreen view={view} width={100} height={30} />).lastFrame()).not.toContain('still running');
+    // Every test ran, nothing runs: what the full bar waits for is pytest's own end.
+    view = reduceView(view, { type: 'thm.test', phase: 'probe', nodeid: 't.py::a', outcome: 'passed', reached: false, durationMs: 1 });
+    view = reduceView(view, { type: 'thm.test', phase: 'probe', nodeid: 't.py::b', outcome: 'passed', reached: false, durationMs: 1 });
+    expect(render(<ThmScreen view={view} width={100} height={30} />).lastFrame()).toMatch(/3\/3 tests · 0 failing · [\d.]+ s · \d+ tests\/s · pytest is finishing/);
   });
 
   it('the elapsed time ticks while the suite is collected, though no event comes', async () => {
@@ -148,7 +152,7 @@ describe('ThmScreen', () => {
       ...[0, 1, 2, 3].map((i) => ({ type: 'thm.test' as const, phase: 'probe' as const, nodeid: `t${i}`, outcome: 'passed', reached: false, durationMs: 1, ts: at(400 + 100 * i) })),
     ]);
     const { lastFrame } = render(<ThmScreen view={view} width={100} height={30} clock="recorded" />);
-    expect(lastFrame()).toContain('4/4 tests · 0 failing · 0.7 s · 6 tests/s');
+    expect(lastFrame()).toContain('4/4 tests · 0 failing · 0.7 s · 6 tests/s · pytest is finishing');
   });
 
   it('changing T proposes again and is not an override; only taking tests in or out is', async () => {

@@ -43,6 +43,20 @@ describe("the transcript shows what the agent wrote, whole", () => {
     expect(rows.find((r) => lineText(r).includes('def tax_for'))).toMatchObject({ color: undefined });
   });
 
+  it('a submission that leaves the decorators out is not shown removing them (they stay in place)', () => {
+    const prompt = 'Signature and docstring:\n```python\n@cache\ndef f(x):\n    """Doc."""\n```\n\nThe module:\n```python\nimport x\n\n\n@cache\ndef f(x):\n    """Doc."""\n    raise NotImplementedError\n```\n';
+    const view = reduceAll([
+      start,
+      { type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [{ role: 'user', content: prompt }] },
+      { type: 'submission', code: 'def f(x):\n    """Doc."""\n    return x\n', ok: true, message: '' },
+      { type: 'submission', code: '@cache\n@trace\ndef f(x):\n    """Doc."""\n    return x\n', ok: true, message: '' },
+    ]);
+    const [first, second] = view.agent.items.filter((i) => i.kind === 'revision').map((r) => (r.kind === 'revision' ? r.diff.split('\n') : []));
+    expect(first!.filter((l) => /^[+-]/.test(l))).toEqual(['-    raise NotImplementedError', '+    return x']);
+    // Decorators the agent does write show as what they are.
+    expect(second!.filter((l) => /^[+-]/.test(l))).toEqual(['+@cache', '+@trace']);
+  });
+
   it('a long submission is printed in full in the transcript, every line', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);

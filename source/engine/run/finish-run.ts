@@ -10,6 +10,7 @@ import { runTests } from '../tools/run-tests';
 import type { AgentTools } from './agent-tools';
 import type { TestPlan } from './choose-tests';
 import { settlePatch } from './patch-decision';
+import { agentTestsToKeep } from './keep-tests';
 import type { StrategyResult } from './strategies';
 import type { TaskRun } from './task-run';
 
@@ -85,6 +86,9 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     ...(testQuality ? { testQuality } : {}),
     ...(failure ? { failure } : {}),
   };
+  // TDD: the agent's tests may be kept beside the repository's, as the developer decides.
+  const testCode = run.tdd && ctx.agentTestFile ? await ctx.workspace.read(ctx.agentTestFile).then((b) => b.toString('utf8'), () => undefined) : undefined;
+  const agentTests = testCode !== undefined ? agentTestsToKeep(task.repoDir, ctx.agentTestFile!, testCode, emit) : undefined;
   result.applied = await settlePatch(
     options.pilot,
     result,
@@ -94,6 +98,7 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
       applyToCheckout(task.repoDir, task.target.file, task.target.source, submitted!);
     },
     emit,
+    agentTests ? { agentTests } : {},
   );
   emit(result);
   return result;

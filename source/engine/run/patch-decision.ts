@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import type { EventOf, EventSink, RunResult } from '../events';
-import type { Pilot } from './pilot';
+import type { PatchExtras, Pilot } from './pilot';
 import type { CommandDecision } from '../protocol/decisions';
 
 /**
@@ -8,9 +8,9 @@ import type { CommandDecision } from '../protocol/decisions';
  * headless), an accepted patch goes into the checkout unless the file changed meanwhile, and what
  * happened is recorded either way. Returns whether the patch was applied.
  */
-export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => Promise<void>, emit: EventSink): Promise<boolean> {
+export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => Promise<void>, emit: EventSink, extras: PatchExtras = {}): Promise<boolean> {
   if (!result.patch) return false;
-  const answer = await pilot.acceptPatch(result);
+  const answer = await pilot.acceptPatch(result, extras);
   if (typeof answer === 'object' && 'saveTo' in answer) {
     let reason: string | undefined;
     try {

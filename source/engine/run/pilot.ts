@@ -13,6 +13,22 @@ export interface Attachment {
 }
 
 /**
+ * After a TDD run, the agent's own tests, which the developer may keep: where they would be
+ * written in the checkout (a free name beside the repository's tests), their text, and the write
+ * (which records a tests.kept event and returns where they went).
+ */
+export interface AgentTests {
+  path: string;
+  code: string;
+  keep(): Promise<string>;
+}
+
+/** What else the pilot can do while it decides about the patch. */
+export interface PatchExtras {
+  agentTests?: AgentTests;
+}
+
+/**
  * Every place a human may decide is one awaited call. The TUI answers with keys, headless runs
  * with defaults and flags, replays with what was recorded.
  */
@@ -28,7 +44,7 @@ export interface Pilot {
   /** Awaited before each model call; resolves with a note for the model after a takeover, if any. */
   beforeModelCall?(): Promise<string | undefined>;
   /** The finished run: apply the patch to the checkout or not (`true` is accept, `false` reject). */
-  acceptPatch(result: RunResult): Promise<PatchAnswer>;
+  acceptPatch(result: RunResult, extras?: PatchExtras): Promise<PatchAnswer>;
   /** Called once the toolbox exists. */
   attach?(attachment: Attachment): void;
   /** Asked before each shell command the model sends to a local sandbox; absent means allowed. */

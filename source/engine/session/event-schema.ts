@@ -90,6 +90,7 @@ const shapes = {
   'tests.submission': z.object({ code: str, ok: bool, message: str }),
   'tests.run': z.object({ purpose: str, report: str, ...outcomes }),
   result,
+  'tests.kept': z.object({ file: str }),
   'patch.decision': z.object({ decision: z.enum(['accept', 'reject', 'save']), applied: bool, reason: str.optional(), file: str.optional() }),
   'command.approval': z.object({ command: str, decision: z.enum(['approved', 'approved-session', 'denied', 'stopped']), by: z.enum(['human', 'auto']), reason: str.optional() }),
   'session.interrupted': z.object({ reason: str }),

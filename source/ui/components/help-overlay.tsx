@@ -5,6 +5,7 @@ import { ScrollView } from './scroll-view';
 
 const TITLES: Record<KeyScreen, string> = {
   start: 'Start',
+  startNoModel: 'Start, without a model',
   thm: 'Test selection (THM)',
   agent: 'Agent',
   viewer: 'Viewers (earlier output, test file, diff)',

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import type { EngineEvent } from '../../engine/events';
+import { failuresOf } from '../components/failures';
 import { HelpOverlay } from '../components/help-overlay';
 import { DimRows } from '../components/line-view';
 import { TooSmall } from '../components/too-small';
@@ -109,7 +110,19 @@ export function ReplayScreen({
   const body = height - 2 - keys.length;
   let screen;
   if (view.result) {
-    screen = <ResultScreen result={view.result} width={width} height={body} replay {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})} {...(view.patch ? { decision: view.patch } : {})} />;
+    screen = (
+      <ResultScreen
+        result={view.result}
+        width={width}
+        height={body}
+        replay
+        {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})}
+        {...(view.patch ? { decision: view.patch } : {})}
+        failures={failuresOf(view.evaluation?.report ?? '')}
+        {...(view.keptTests ? { keptTests: view.keptTests } : {})}
+        onViewer={setViewer}
+      />
+    );
   } else if (!view.thm.approval) {
     screen = <ThmScreen view={view} width={width} height={body} clock="recorded" />;
   } else {

@@ -1,12 +1,15 @@
 import { Box, Text } from 'ink';
 import { resolve } from 'node:path';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { RunResult } from '../../engine/events';
 import { costText, tokensInOut } from '../../engine/phrase-book';
 import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
 import { ConfirmBox } from '../components/confirm-box';
 import { Lines, DimRows } from '../components/line-view';
-import { hardWrap, wrapText, type Line } from '../components/lines';
+import { hardWrap, shortMiddle, wrapText, type Line } from '../components/lines';
+import { failureOf } from '../components/failures';
+import { expandTabs } from '../components/line-editor';
+import { listOrder, TestList } from '../components/test-list';
 import { ScrollView } from '../components/scroll-view';
 import { gridLines } from '../components/test-grid';
 import type { Prompt } from '../controller';
@@ -45,6 +48,20 @@ export function verdictText(result: RunResult): string {
   return `${result.pass ? 'PASS' : 'FAIL'}: ${result.selectedTests.passed}/${result.selectedTests.total} selected passed, ${result.hiddenTests.passed}/${result.hiddenTests.total} hidden passed${why ? ` (${why})` : ''}`;
 }
 
+/** A test's failure as rows, long lines wrapped; the assertion (`E   …`) in red. */
+function failureLines(text: string | undefined, width: number): Line[] {
+  if (!text) return [{ text: 'No report of this failure was kept (the evaluation report is capped at 12,000 characters).', dim: true }];
+  return expandTabs(text)
+    .split('\n')
+    .flatMap((line) => hardWrap(line, Math.max(10, width)).map((part) => ({ text: part, ...(/^E\s/.test(line) ? { color: 'red' } : {}) })));
+}
+
+/** What `k` is about to write: how many tests, how many lines, where (never over a file). */
+export function keepText(code: string, path: string): string {
+  const tests = (code.match(/^\s*(async\s+)?def test/gm) ?? []).length;
+  return `The agent's ${tests} test${tests === 1 ? '' : 's'} (${code.replace(/\n$/, '').split('\n').length} lines) go to ${path}, beside the repository's tests; no file is overwritten.`;
+}
+
 /** Lines the patch adds or removes. */
 export function changedLines(patch: string): number {
   return patch.split('\n').filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)).length;
@@ -53,8 +70,8 @@ export function changedLines(patch: string): number {
 /** Where `s` writes the patch: the current folder, named after the session. */
 export const patchFileFor = (sessionId: string) => resolve(`tenet-${sessionId}.patch`);
 
-/** The questions before a patch goes into the checkout: a run that did not pass asks twice. */
-type Confirming = 'failing' | 'apply';
+/** The questions before something goes into the checkout: a run that did not pass asks twice; keeping the agent's tests asks once. */
+type Confirming = 'failing' | 'apply' | 'keep';
 
 export interface ResultScreenProps {
   result: RunResult;
@@ -70,6 +87,12 @@ export interface ResultScreenProps {
   replay?: boolean;
   /** Where the session is saved (a live run's footer says so). */
   sessionsDir?: string;
+  /** How each failed test failed (from the evaluation's report): Enter shows it. */
+  failures?: Record<string, string>;
+  /** Where the agent's tests were written, once the developer kept them. */
+  keptTests?: string;
+  /** A view of the screen (the failure of a test) opened or closed: its keys are not the replay's. */
+  onViewer?(open: boolean): void;
 }
 
 /**
@@ -77,18 +100,36 @@ export interface ResultScreenProps {
  * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
  * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir }: ResultScreenProps) {
+export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer }: ResultScreenProps) {
   const [showTests, setShowTests] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>();
+  // The test whose failure is open, and where the list's cursor starts.
+  const [failure, setFailure] = useState<string>();
+  const [listFrom, setListFrom] = useState<string>();
+  const [keepError, setKeepError] = useState<string>();
+  useEffect(() => onViewer?.(failure !== undefined), [failure, onViewer]);
+  const firstFailed = listOrder(result.tests).find((id) => result.tests[id] !== 'passed');
+  const openFailure = (nodeid: string) => {
+    setFailure(nodeid);
+    setListFrom(nodeid);
+    setShowTests(true);
+  };
   useKeys((char, key) => {
     // The open question has y/n (ConfirmBox); Esc closes it, nothing else reaches the screen.
     if (confirming) {
       if (key.escape) setConfirming(undefined);
       return;
     }
+    if (failure) {
+      if (key.escape || key.return || key.leftArrow || char === 'q') setFailure(undefined);
+      return;
+    }
     if (char === 't' && !replay) setShowTests((s) => !s);
+    // Enter on the diff: how the first failed test failed (the list then has the keys).
+    if (key.return && !showTests && firstFailed) openFailure(firstFailed);
     if (!prompt) return;
-    if (char === 'a' && result.patch) setConfirming(result.pass ? 'apply' : 'failing');
+    if (char === 'k' && prompt.agentTests) setConfirming('keep');
+    else if (char === 'a' && result.patch) setConfirming(result.pass ? 'apply' : 'failing');
     else if (char === 'r') prompt.resolve(false);
     else if (char === 's' && result.patch) prompt.resolve({ saveTo: patchFileFor(result.sessionId) });
     // Quitting keeps the patch in the session only (tenet show prints it), recorded as such.
@@ -108,14 +149,32 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
     ...(result.failure ? describeFailure(result.failure).flatMap((line) => wrapText(line, width)).map((text) => ({ text, color: 'yellow' })) : []),
   ];
   const summary: Line = {
-    text: `tests: ${passed}/${entries.length} passed${selected ? ` · ${entries.filter(([id]) => selected.includes(id)).length} selected, ${entries.filter(([id]) => !selected.includes(id)).length} hidden` : ''}${entries.length && !replay && !showTests ? ' · t lists them all' : ''}`,
+    text: `tests: ${passed}/${entries.length} passed${selected ? ` · ${entries.filter(([id]) => selected.includes(id)).length} selected, ${entries.filter(([id]) => !selected.includes(id)).length} hidden` : ''}${entries.length && !replay && !showTests ? ' · t lists them all' : ''}${firstFailed && !showTests ? ' · Enter: how they failed' : ''}`,
     bold: true,
   };
   const saved = `session ${result.sessionId} saved${sessionsDir ? ` in ${sessionsDir}` : ''}`;
-  const footer = prompt ? hintRows('result', width) : [decision ? `${decisionText(decision)} · ${saved}` : saved];
+  // What went into the checkout besides the patch, or why it did not.
+  const kept = keptTests ? [`the agent's tests kept in ${keptTests}`] : keepError ? [keepError] : [];
+  const footer = [...kept, ...(prompt ? hintRows('result', width, 3, [], prompt.agentTests && !keptTests ? [] : ['k']) : [decision ? `${decisionText(decision)} · ${saved}` : saved])];
   const file = result.target.split('::')[0]!;
+  const agentTests = prompt?.agentTests;
   const question =
-    prompt && confirming === 'failing' ? (
+    prompt && confirming === 'keep' && agentTests ? (
+      <ConfirmBox
+        key="keep"
+        width={width}
+        lines={[verdictText(result), keepText(agentTests.code, agentTests.path)]}
+        question={`Write the agent's tests to ${agentTests.path}?`}
+        onConfirm={() => {
+          setConfirming(undefined);
+          agentTests.keep().then(
+            () => setKeepError(undefined),
+            (error: Error) => setKeepError(`the agent's tests were not written: ${error.message}`),
+          );
+        }}
+        onCancel={() => setConfirming(undefined)}
+      />
+    ) : prompt && confirming === 'failing' ? (
       <ConfirmBox
         key="failing"
         danger
@@ -142,9 +201,9 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const room = height - head.length - footer.length - 1 - 3 * gap;
   const failingCount = Object.keys(failing).length;
   // The failing tests take at most a third of the room: the diff is what is decided on.
-  const failingRows = Math.min(failingCount, Math.max(0, Math.floor(room / 3)));
+  // (None when every test is listed below, or a failure is open: the rows go to that.)
+  const failingRows = showTests || failure ? 0 : Math.min(failingCount, Math.max(0, Math.floor(room / 3)));
   const viewerRows = Math.max(3, room - failingRows);
-  const tests = gridLines(result.tests, width - 2, selected ? { selected } : {}).map((line): Line => [{ text: '  ' }, ...(Array.isArray(line) ? line : [line])]);
   return (
     <Box flexDirection="column">
       <Lines lines={head} />
@@ -153,8 +212,10 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         {failingRows ? <Lines marginLeft={2} lines={gridLines(failing, width - 2, { max: failingRows, ...(selected ? { selected } : {}) })} /> : null}
       </Box>
       <Box marginTop={gap} flexDirection="column">
-        {showTests ? (
-          <ScrollView key="tests" label="every test" hint="t: the diff" lines={tests} height={viewerRows} />
+        {failure ? (
+          <ScrollView key={`failure ${failure}`} title={`how ${shortMiddle(failure, width - 20)} failed (${result.tests[failure]})`} lines={failureLines(failureOf(failures, failure), width)} height={viewerRows} hint="Esc back to the tests" />
+        ) : showTests ? (
+          <TestList key="tests" outcomes={result.tests} {...(selected ? { selected } : {})} width={width} height={viewerRows} {...(listFrom ? { initial: listFrom } : {})} active={!confirming} onOpen={openFailure} {...(replay ? {} : { hint: 't: the diff' })} />
         ) : result.patch ? (
           <ScrollView key="diff" label={`diff of ${file}`} lines={diffLines(result.patch, width)} height={viewerRows} />
         ) : (

@@ -60,6 +60,8 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
   const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
   const label = THM_PHASES[thm.phase ?? 'probe'];
   const collecting = thm.collecting ? `collecting the tests: ${thm.collecting.files} file${thm.collecting.files === 1 ? '' : 's'}, ${thm.collecting.tests} tests so far` : 'collecting the tests';
+  // Every test ran, none is left running: pytest ends the session (fixtures' teardown, the report).
+  const finishing = thm.total > 0 && thm.done >= thm.total && !thm.running.length ? ' · pytest is finishing' : '';
   const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
   // The bar is (nearly) full and a few tests hold it: which, and for how long, longest first.
   const running = [...thm.running].sort((a, b) => a.since - b.since);
@@ -69,7 +71,7 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
     <Box flexDirection="column">
       <Text wrap="truncate">Test Harness Mechanism: {label}</Text>
       <Text wrap="truncate">
-        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 50))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}
+        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}{finishing}
       </Text>
       {shown.length ? <Text dimColor wrap="truncate">still running:</Text> : null}
       {shown.map(({ nodeid, since }) => {
@@ -247,8 +249,9 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     `THM ${c.collected} tests · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${report.clusters.length} clusters · ${(report.durationMs / 1000).toFixed(1)} s`,
     width,
   );
-  // `n` and `e` where the developer can write tests (a live review with an editor): a row more for them.
-  const footer = prompt ? hintRows('thm', width, writeTests ? 3 : 2, [], writeTests ? [] : ['n', 'e']) : ['approved'];
+  // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
+  // keys when the terminal is tall enough for them to keep their long names, or for n and e.
+  const footer = prompt ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [], writeTests ? [] : ['n', 'e']) : ['approved'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];

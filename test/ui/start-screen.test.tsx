@@ -1,0 +1,88 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it, vi } from 'vitest';
+import { StartScreen, type TargetCheck } from '../../source/ui/screens/start-screen';
+import { frameShows, KEYS, resize, until } from './helpers';
+
+const functions = ['click/formatting.py::wrap_text', 'click/termui.py::style', 'click/core.py::Option.flag_value@310', 'click/core.py::Option.flag_value@318'];
+const NO_MODEL =
+  'No model is configured. To use a model, set OPENAI_API_KEY (or ANTHROPIC_API_KEY); or pass --provider openai --base-url URL for an OpenAI-compatible server (Ollama, vLLM, llama.cpp); or --provider scripted --script FILE to replay a script.';
+
+describe('the start screen refuses sessions that cannot work', () => {
+  it('stub mode on a function with a real body offers benchmark mode before anything runs', async () => {
+    const onStart = vi.fn();
+    const checkTarget = vi.fn(async (): Promise<TargetCheck> => ({ body: 'implemented' }));
+    const ui = render(<StartScreen repo="/r" functions={functions} modelLabel="m" checkTarget={checkTarget} onStart={onStart} />);
+    await frameShows(ui.lastFrame, '4 of 4 functions');
+    ui.stdin.write('wrap');
+    await frameShows(ui.lastFrame, '1 of 4 functions');
+    ui.stdin.write(KEYS.enter);
+    await frameShows(ui.lastFrame, 'Start in benchmark mode instead? y/N');
+    expect(checkTarget).toHaveBeenCalledWith('click/formatting.py::wrap_text');
+    expect(ui.lastFrame()).toContain('wrap_text has a real body');
+    ui.stdin.write('n'); // back to the list, nothing started
+    await frameShows(ui.lastFrame, '1 of 4 functions');
+    expect(onStart).not.toHaveBeenCalled();
+    ui.stdin.write(KEYS.enter);
+    await frameShows(ui.lastFrame, 'Start in benchmark mode instead? y/N');
+    ui.stdin.write('y');
+    await until(() => onStart.mock.calls.length > 0);
+    expect(onStart).toHaveBeenCalledWith({ target: 'click/formatting.py::wrap_text', blank: true });
+  });
+
+  it('benchmark mode on a stub offers stub mode; a matching mode starts at once', async () => {
+    const onStart = vi.fn();
+    const ui = render(<StartScreen repo="/r" functions={functions} modelLabel="m" checkTarget={async () => ({ body: 'stub' })} onStart={onStart} />);
+    await frameShows(ui.lastFrame, '4 of 4 functions');
+    ui.stdin.write(KEYS.tab);
+    await frameShows(ui.lastFrame, 'mode: benchmark');
+    ui.stdin.write(KEYS.enter);
+    await frameShows(ui.lastFrame, 'Start in stub mode instead? y/N');
+    ui.stdin.write(KEYS.escape);
+    await frameShows(ui.lastFrame, 'mode: benchmark');
+    ui.stdin.write(KEYS.tab);
+    await frameShows(ui.lastFrame, 'mode: stub');
+    ui.stdin.write(KEYS.enter);
+    await until(() => onStart.mock.calls.length > 0);
+    expect(onStart).toHaveBeenCalledWith({ target: 'click/formatting.py::wrap_text', blank: false });
+  });
+
+  it('a target that cannot be resolved says why, and nothing starts', async () => {
+    const onStart = vi.fn();
+    const ui = render(<StartScreen repo="/r" functions={functions} modelLabel="m" checkTarget={async () => ({ problem: 'Target click/x.py::f is ambiguous: 2 definitions have that name.' })} onStart={onStart} />);
+    await frameShows(ui.lastFrame, '4 of 4 functions');
+    ui.stdin.write(KEYS.enter);
+    await frameShows(ui.lastFrame, 'is ambiguous');
+    expect(onStart).not.toHaveBeenCalled();
+  });
+
+  it('two definitions of one name are two rows, each with its line, and the choice carries it', async () => {
+    const onStart = vi.fn();
+    const ui = render(<StartScreen repo="/r" functions={functions} modelLabel="m" onStart={onStart} />);
+    await frameShows(ui.lastFrame, '4 of 4 functions');
+    ui.stdin.write('flag_value');
+    await frameShows(ui.lastFrame, '2 of 4 functions');
+    expect(ui.lastFrame()).toContain('click/core.py::Option.flag_value@310');
+    expect(ui.lastFrame()).toContain('click/core.py::Option.flag_value@318');
+    ui.stdin.write(KEYS.down);
+    ui.stdin.write(KEYS.enter);
+    await until(() => onStart.mock.calls.length > 0);
+    expect(onStart).toHaveBeenCalledWith({ target: 'click/core.py::Option.flag_value@318', blank: false });
+  });
+});
+
+describe('the start screen without a model', () => {
+  it('says in full what to set, even in 60 columns; Enter says it again; d runs the scripted demo', async () => {
+    const onStart = vi.fn();
+    const ui = render(<StartScreen repo="/r" functions={functions} modelProblem={NO_MODEL} onStart={onStart} />);
+    resize(ui.stdout, 60, 20);
+    await frameShows(ui.lastFrame, 'd run the scripted demo');
+    const text = ui.lastFrame()!.replace(/\s+/g, ' ');
+    expect(text).toContain(NO_MODEL);
+    ui.stdin.write(KEYS.enter);
+    await frameShows(ui.lastFrame, 'press d for the scripted demo');
+    expect(onStart).not.toHaveBeenCalled();
+    ui.stdin.write('d');
+    await until(() => onStart.mock.calls.length > 0);
+    expect(onStart).toHaveBeenCalledWith({ demo: true });
+  });
+});
