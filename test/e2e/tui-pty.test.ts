@@ -60,6 +60,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       await tui.waitFor('a apply the patch to the checkout', 60_000);
       expect(tui.screen()).toContain('PASS');
       await tui.press('a', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
+      await tui.settled();
       tui.send('y');
       expect(await tui.exited).toBe(0);
 
@@ -103,6 +104,8 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       await tui.waitFor('a apply the patch', 60_000);
       expect(tui.screen()).toMatch(/FAIL: \d+\/\d+ selected passed, \d+\/\d+ hidden passed/);
       await tui.press('a', 'Apply a patch that failed? y/N');
+      // A second key within Ink's frame throttle of the first may wait for the next frame: let it draw.
+      await tui.settled();
       await tui.press('y', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
       await tui.press('n', 'a apply the patch');
       expect(readFileSync(file).equals(before)).toBe(true);

@@ -16,6 +16,8 @@ export interface PtySession {
   send(keys: string): void;
   /** Sends one key and waits until the screen shows `expect` (drawn after the key). */
   press(key: string, expect: string | RegExp, timeoutMs?: number): Promise<number>;
+  /** Waits until the program has written nothing for `quietMs`: its frame is drawn and its keys are listened to. */
+  settled(quietMs?: number): Promise<void>;
   exited: Promise<number>;
 }
 
@@ -23,7 +25,11 @@ export interface PtySession {
 export function startInPty(args: string[], env: NodeJS.ProcessEnv, size = { cols: 120, rows: 40 }): PtySession {
   const pty = spawn(process.execPath, [CLI, ...args], { name: 'xterm-256color', cols: size.cols, rows: size.rows, env: { ...process.env, ...env } as Record<string, string> });
   let output = '';
-  pty.onData((data) => (output += data));
+  let lastData = Date.now();
+  pty.onData((data) => {
+    output += data;
+    lastData = Date.now();
+  });
   const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)));
   return {
     pty,
@@ -43,6 +49,9 @@ export function startInPty(args: string[], env: NodeJS.ProcessEnv, size = { cols
       const from = plain(output).length;
       pty.write(key);
       return this.waitFor(expect, timeoutMs, from);
+    },
+    async settled(quietMs = 200) {
+      while (Date.now() - lastData < quietMs) await new Promise((r) => setTimeout(r, 25));
     },
     exited,
   };
