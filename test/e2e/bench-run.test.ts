@@ -106,7 +106,10 @@ describe('tenet bench run', () => {
     expect(readResults(out).every((r) => r.pass)).toBe(true);
     expect(treeHash(shop.dir)).toBe(before);
     // SIGKILL gives tenet no chance to remove its containers: `tenet gc` does.
-    if (name === 'docker') expect((await runCli(['gc'])).code).toBe(0);
+    if (name === 'docker') {
+      const gc = await runCli(['gc']);
+      expect(gc.code, gc.stderr).toBe(0);
+    }
   }
 
   const killedTitle = (name: string) => `killed mid-run (${name}), it goes on where it stopped: finished tasks are kept, not run again`;

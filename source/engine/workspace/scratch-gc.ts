@@ -17,11 +17,25 @@ const CHECK = /^tenet-python-check-[A-Za-z0-9]{6}$/;
 /** Folders of a tenet from before owners were written are only taken when nothing touched them for this long. */
 const UNMARKED_AGE_MS = 60 * 60 * 1000;
 
+/** A running tenet adds and removes files while this walks: what vanishes meanwhile counts as nothing. */
 function sizeOf(path: string): number {
   const info = lstatSync(path, { throwIfNoEntry: false });
   if (!info) return 0;
   if (!info.isDirectory()) return info.size;
-  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch (error) {
+    if (vanished(error)) return 0;
+    throw error;
+  }
+  return names.reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+}
+
+/** The folder (or a file in it) was removed between listing and reading: its tenet cleaned up. */
+function vanished(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
 /** Whether a process works in this folder (its current directory is in it). */
@@ -72,19 +86,24 @@ export function collectScratch(options: { tmp?: string; dryRun?: boolean; now?: 
     const kind = WORKSPACE.test(name) ? 'workspace' : CHECK.test(name) ? 'interpreter check' : undefined;
     const path = join(tmp, name);
     if (!kind || !lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) continue;
-    const owner = readOwner(path);
-    let gone: string | undefined;
-    if (owner) {
-      if (owner.keep) kept.push({ path, kind, bytes: sizeOf(path), reason: 'kept on purpose (--keep-workspace)' });
-      else if (ownerRuns(owner)) kept.push({ path, kind, bytes: sizeOf(path), reason: `its tenet (${owner.host}:${owner.pid}) is still running` });
-      else gone = `left by tenet ${owner.host}:${owner.pid}, which is gone`;
-    } else {
-      gone = unmarkedLeftover(path, kind, now);
+    try {
+      const owner = readOwner(path);
+      let gone: string | undefined;
+      if (owner) {
+        if (owner.keep) kept.push({ path, kind, bytes: sizeOf(path), reason: 'kept on purpose (--keep-workspace)' });
+        else if (ownerRuns(owner)) kept.push({ path, kind, bytes: sizeOf(path), reason: `its tenet (${owner.host}:${owner.pid}) is still running` });
+        else gone = `left by tenet ${owner.host}:${owner.pid}, which is gone`;
+      } else {
+        gone = unmarkedLeftover(path, kind, now);
+      }
+      if (!gone) continue;
+      const folder = { path, kind, bytes: sizeOf(path), reason: gone } as const;
+      if (!options.dryRun) rmSync(path, { recursive: true, force: true });
+      removed.push(folder);
+    } catch (error) {
+      // A tenet that finished while this looked removed its own folder: nothing is left to collect.
+      if (!vanished(error)) throw error;
     }
-    if (!gone) continue;
-    const folder = { path, kind, bytes: sizeOf(path), reason: gone } as const;
-    if (!options.dryRun) rmSync(path, { recursive: true, force: true });
-    removed.push(folder);
   }
   return { removed, kept };
 }
