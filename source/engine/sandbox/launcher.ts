@@ -23,6 +23,11 @@ export function findProgram(command: string, path: string | undefined, cwd: stri
   return undefined;
 }
 
+/** Where version managers (pyenv, asdf, mise) keep their shims: scripts that look the interpreter up at each start. */
+export function isShimFolder(dir: string): boolean {
+  return dir.split('/').includes('shims');
+}
+
 const launchers = new Map<string, string[] | undefined>();
 
 /**
@@ -45,8 +50,12 @@ export function launcherPrefix(path: string | undefined): string[] | undefined {
   if (process.platform !== 'linux') return undefined;
   const key = path ?? '';
   if (!launchers.has(key)) {
-    const python = findProgram('python3', path, '/');
-    launchers.set(key, python ? [realInterpreter(python), '-I', '-S', join(pythonHelpersDir(), '_tenet_launch.py')] : undefined);
+    // Any Python 3 runs the launcher (standard library only): one that is no shim starts at once.
+    const direct = (path ?? '').split(delimiter).filter((dir) => dir && !isShimFolder(dir));
+    const plain = findProgram('python3', direct.join(delimiter), '/');
+    const shimmed = plain ? undefined : findProgram('python3', path, '/');
+    const python = plain ?? (shimmed ? realInterpreter(shimmed) : undefined);
+    launchers.set(key, python ? [python, '-I', '-S', join(pythonHelpersDir(), '_tenet_launch.py')] : undefined);
   }
   return launchers.get(key);
 }

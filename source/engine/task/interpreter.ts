@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { TenetError } from '../errors';
+import { findProgram, isShimFolder } from '../sandbox/launcher';
 import type { Sandbox } from '../sandbox/sandbox';
 
 export interface PythonChoice {
@@ -79,5 +80,16 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promi
   if (!(major >= 7)) {
     throw new TenetError(`pytest ${info.pytest} is too old for tenet (needs 7 or newer).`, `${choice.executable} -m pip install -U pytest`);
   }
-  return { ...choice, path: info.path || choice.executable, version: info.version ?? '?', pytestVersion: info.pytest };
+  const path = info.path || choice.executable;
+  // Every pytest, tool and check starts the interpreter again: through a shim, each start would pay
+  // the version manager's lookup once more (pyenv's: about a second). The check found the interpreter.
+  const executable = info.path && isShim(sandbox, choice.executable) ? info.path : choice.executable;
+  return { ...choice, executable, path, version: info.version ?? '?', pytestVersion: info.pytest };
+}
+
+/** A version manager's shim, on this machine. */
+function isShim(sandbox: Sandbox, executable: string): boolean {
+  if (sandbox.kind !== 'local') return false;
+  const file = findProgram(executable, process.env.PATH, process.cwd());
+  return !!file && isShimFolder(dirname(file));
 }
