@@ -15,6 +15,7 @@
  *   npx tsx perf/thm.ts --shape unittest      # one of them (many-files, one-big-file, unittest)
  *   npx tsx perf/thm.ts --full                # networkx's whole suite as the many-files shape
  *   npx tsx perf/thm.ts --one-core            # also THM with --jobs 1 on the many-files shape
+ *   npx tsx perf/thm.ts --modes               # also --no-fork, --jobs 1 and both, on every shape
  *   npx tsx perf/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
  *   npx tsx perf/thm.ts --cli OTHER/dist/tenet.js   # time another build
  *   npx tsx perf/thm.ts --compare OLD/dist/tenet.js # and another build beside this one, interleaved
@@ -81,7 +82,9 @@ function chosenShapes(): Shape[] {
   const wanted = option('--shape');
   const shapes = wanted ? SHAPES.filter((s) => s.name === wanted) : SHAPES;
   if (!shapes.length) throw new Error(`--shape is one of ${SHAPES.map((s) => s.name).join(', ')}`);
-  return shapes;
+  if (!own.includes('--modes')) return shapes;
+  const modes: [string, string[]][] = [['thm --no-fork', ['--no-fork']], ['thm --jobs 1', ['--jobs', '1']], ['thm --no-fork --jobs 1', ['--no-fork', '--jobs', '1']]];
+  return shapes.map((shape) => ({ ...shape, thm: [...shape.thm, ...modes.filter(([label]) => !shape.thm.some(([had]) => had === label))] }));
 }
 
 /**
@@ -116,6 +119,9 @@ interface Run {
   cpu: number[][];
 }
 
+/** The interpreter behind `python3`, as tenet resolves it. */
+const interpreter = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim() || 'python3';
+
 const cleanups: (() => void)[] = [];
 try {
   const runs: Run[] = chosenShapes().map((shape) => {
@@ -128,8 +134,9 @@ try {
     }
     const thmArgs = (build: string, extra: string[]) => [build, 'thm', '--repo', repo, '--target', shape.target, '--blank', '--json', ...extra, '--tests', ...shape.tests];
     const configs: [string, string, string[]][] = [
-      // What a developer runs: pytest with its defaults on the same scope.
-      ['plain pytest', 'python3', ['-m', 'pytest', '-q', ...shape.tests]],
+      // What a developer runs: pytest with its defaults on the same scope, started by the
+      // interpreter itself (a version manager's shim would add its own second to the baseline).
+      ['plain pytest', interpreter, ['-m', 'pytest', '-q', ...shape.tests]],
       ...shape.thm.map(([label, extra]): [string, string, string[]] => [label, process.execPath, thmArgs(cli, extra)]),
       ...(compare ? shape.thm.map(([label, extra]): [string, string, string[]] => [`${label} (compared)`, process.execPath, thmArgs(compare, extra)]) : []),
     ];

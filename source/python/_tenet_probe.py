@@ -8,6 +8,9 @@ Modes (TENET_MODE, set by tenet; the pytest plugin in _tenet_thm.py drives the s
 
 ``record``  record the chain and return: the rest of the body runs (the developer's stub, or the
             ``raise NotImplementedError`` of a blanked target that follows the probe).
+``blank``   as ``record``, then every call behaves as the blank target (raises NotImplementedError
+            where the body would start, as a blank twin does): the blank world runs beside the
+            original one, both from the same module text (THM's parallel worlds).
 ``fork``    benchmark mode in one pass: the target keeps its original body. At the first call in a
             test the process forks. The parent goes on with the original code; once it finished the
             test, the child resumes as if the target were blank (every call raises
@@ -376,7 +379,12 @@ def hit():
 def _arrive(frame, target_record=None):
     """The target was called (``frame`` is its own, or a call probe's): record the chain the first
     time in a test, fork in fork mode. True when the caller must behave as the blank target (this
-    process is a blank twin)."""
+    process is a blank twin, or the blank world)."""
+    decided = _arrive_here(frame, target_record)
+    return decided or state.mode == "blank"
+
+
+def _arrive_here(frame, target_record):
     if state.in_child:
         state.blank_phases.add(getattr(state.ctx, "phase", None))
         return True

@@ -8,7 +8,7 @@ fork mode collects the outcome of each test's blank twin.
 Environment (all set by tenet):
   TENET_ROOT          workspace root; chain paths and node ids are relative to it
   TENET_TARGET_FILE   absolute path of the target's file in the workspace
-  TENET_MODE          record | fork (see _tenet_probe.py)
+  TENET_MODE          record | blank | fork (see _tenet_probe.py)
   TENET_SHARD         "k/n": run only the k-th of n balanced shards of the collected tests
   TENET_LANES         n: collect once, then run the n shards in forked lanes (see _tenet_lanes.py);
                       "auto:n": at most n, one per 10 tests

@@ -8,7 +8,8 @@ import { thmOn } from '../helpers/thm';
 
 // Issue 12, "Done means": fork mode, two passes (--no-fork) and the Docker sandbox (Debian's
 // Python and pytest 7, fork mode) give the same report on a fixture for each idiom: generator
-// targets, @overload stubs, cached fixtures, xfail and skip marks.
+// targets, @overload stubs, cached fixtures, xfail and skip marks. So do the two worlds run at
+// once (issue 17: what `--jobs auto` does on a scope of few test files).
 const CASES: [string, string][] = [
   ['generators', 'gens/windows.py::windowed'],
   ['overloads', 'overloads/locate.py::locate_app'],
@@ -16,10 +17,12 @@ const CASES: [string, string][] = [
   ['xfails', 'xf/parse.py::parse_int'],
 ];
 
-const MODES: [string, { fork: boolean; sandbox: SandboxSpec }][] = [
+type Mode = { fork: boolean; parallel?: boolean; sandbox: SandboxSpec };
+const MODES: [string, Mode][] = [
   ['fork', { fork: true, sandbox: LOCAL }],
   ['--no-fork', { fork: false, sandbox: LOCAL }],
-  ...(DOCKER_PROBLEM ? [] : [['--sandbox docker', { fork: true, sandbox: DOCKER }] as [string, { fork: boolean; sandbox: SandboxSpec }]]),
+  ['parallel worlds', { fork: true, parallel: true, sandbox: LOCAL }],
+  ...(DOCKER_PROBLEM ? [] : ([['--sandbox docker', { fork: true, sandbox: DOCKER }], ['parallel worlds in Docker', { fork: true, parallel: true, sandbox: DOCKER }]] as [string, Mode][])),
 ];
 
 /** What must not depend on the mode: every failing test as THM sees it, the clusters, the proposal, the counts. */
@@ -37,7 +40,8 @@ describe.each(CASES)('fork, --no-fork and Docker agree on the %s fixture', (fixt
     const decisions: [string, ReturnType<typeof decision>][] = [];
     for (const [name, mode] of MODES) {
       const { report } = await thmOn(join(FIXTURES, fixture), target, { blank: true, jobs: 1, ...mode });
-      expect(report.fork).toBe(mode.fork);
+      expect(report.fork).toBe(mode.fork && !mode.parallel);
+      expect(!!report.parallel).toBe(!!mode.parallel);
       decisions.push([name, decision(report)]);
     }
     const [, first] = decisions[0]!;

@@ -13,7 +13,7 @@ export interface ThmRun {
 export async function thmOn(
   repo: string,
   target: string,
-  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean; sandbox?: SandboxSpec } = {},
+  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean; parallel?: boolean | 'auto'; sandbox?: SandboxSpec } = {},
 ): Promise<ThmRun> {
   const task = await openTask({
     repo,
@@ -32,6 +32,7 @@ export async function thmOn(
       testTimeoutSec: options.testTimeoutSec ?? THM_DEFAULTS.testTimeoutSec,
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
       fork: options.fork ?? THM_DEFAULTS.fork,
+      ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
       emit: (event) => events.push(event),
     });
     return { report, events };

@@ -76,6 +76,8 @@ export interface ThmReport {
   shards: number;
   /** Benchmark mode ran in one pass, forking a blank twin of each test at its first call of the target. */
   fork: boolean;
+  /** Benchmark mode ran its blank world and the original one at once, a pytest process each. */
+  parallel?: boolean;
   /**
    * Where the time went: the pass over the scope, the re-run of failing tests on the original code
    * (two-pass mode), the blank re-run of what the twins could not decide (fork mode).

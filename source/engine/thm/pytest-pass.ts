@@ -45,8 +45,8 @@ export interface PassOptions {
   deadline?: number;
   /** Run only these node ids (a file path stands for all of its tests). */
   only?: string[];
-  /** How the probe behaves: record the chain only, or fork a blank twin at the first call (see _tenet_probe.py). */
-  mode: 'record' | 'fork';
+  /** How the probe behaves: record the chain only, record and act as the blank, or fork a blank twin at the first call (see _tenet_probe.py). */
+  mode: PassMode;
   /** Names this pass's scratch files. */
   label: string;
   /** False when no failure report of this pass is read (its outcomes only): none is built. */
@@ -54,6 +54,8 @@ export interface PassOptions {
   signal?: AbortSignal;
   onEvent?: (event: PluginEvent) => void;
 }
+
+export type PassMode = 'record' | 'blank' | 'fork';
 
 export interface PassResult {
   /** Shards the tests ran in (with auto shards, what the plugin chose). */

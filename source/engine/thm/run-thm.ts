@@ -11,7 +11,8 @@ import type { Workspace } from '../workspace/workspace';
 import { firstUsersReach } from './cached-fixtures';
 import { clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
-import { runPytestPass, type PassResult } from './pytest-pass';
+import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
+import { scopeTestFiles } from './scope-files';
 import { PassProgress } from './pass-progress';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
 
@@ -30,6 +31,13 @@ export interface ThmOptions {
    * (see source/python/_tenet_probe.py). Off: a blank pass, then the failing tests on the original.
    */
   fork: boolean;
+  /**
+   * Benchmark mode's blank world and the original one at once, a pytest process each (see
+   * observeBothWorlds). 'auto': where that is quickest, a scope of few test files on two or more
+   * cores with `jobs: 'auto'` and `fork` (a one-file suite gains nothing from lanes, and a twin
+   * per test costs a fork each). Off by default in the engine; the commands ask for 'auto'.
+   */
+  parallel?: boolean | 'auto';
   signal?: AbortSignal;
   emit?: EventSink;
 }
@@ -45,6 +53,13 @@ export interface ThmContext {
 
 /** Suites with fewer test files than this run in one process: a second one would only add start-up. */
 const SHARDING_MIN_TEST_FILES = 12;
+
+/** Whether benchmark mode runs its two worlds at once (see ThmOptions.parallel). */
+function runsWorldsInParallel(ctx: ThmContext, options: ThmOptions): boolean {
+  if (ctx.target.mode !== 'blank' || ctx.target.probedOriginalText === undefined || !options.parallel) return false;
+  if (options.parallel === true) return true;
+  return options.fork && options.jobs === 'auto' && availableParallelism() >= 2 && scopeTestFiles(ctx.workspace, options.testArgs, SHARDING_MIN_TEST_FILES) < SHARDING_MIN_TEST_FILES;
+}
 
 export function lanesForCores(): number {
   return Math.min(availableParallelism(), 4);
@@ -86,24 +101,27 @@ interface Observations {
  */
 export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmReport> {
   const started = Date.now();
-  const emit = options.emit ?? (() => undefined);
+  const emit: EventSink = options.emit ?? (() => undefined);
   // Shards are lanes of one pytest process that collects once (see pytest-pass.ts): one per core
   // costs a fork each, and the plugin uses fewer when the scope has few tests.
   const shards = options.jobs === 'auto' ? lanesForCores() : shardCount(options.jobs, 0);
   const deadline = started + options.timeoutSec * 1000;
-  const fork = ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
+  const parallel = runsWorldsInParallel(ctx, options);
+  const fork = !parallel && ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
   const env = {
     ...pythonEnv(ctx.sandbox, ctx.workspace.root, ctx.target.file),
     TENET_ROOT: ctx.sandbox.workdir,
     TENET_TARGET_FILE: posix.join(ctx.sandbox.workdir, ctx.target.file),
   };
-  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, shards, testArgs: options.testArgs });
+  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(parallel ? { parallel } : {}), shards: parallel ? 1 : shards, testArgs: options.testArgs });
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
 
-  const pass = async (phase: ThmPhase, text: string, mode: 'record' | 'fork', only?: string[]): Promise<PassResult> => {
+  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, only?: string[], beside?: true): Promise<PassResult> => {
     const passStarted = Date.now();
-    await setTargetText(ctx, text);
-    emit({ type: 'thm.phase', phase, ...(only ? { tests: only.length } : {}) });
+    if (text !== undefined) await setTargetText(ctx, text);
+    // A pass beside the watched one (the original world in parallel) reports nothing as it goes.
+    const tell: EventSink = beside ? () => undefined : emit;
+    tell({ type: 'thm.phase', phase, ...(only ? { tests: only.length } : {}) });
     let collectedSent = false;
     const progress = new PassProgress(phase, only?.length);
     const result = await runPytestPass({
@@ -112,7 +130,8 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       python: ctx.python.executable,
       env,
       testArgs: options.testArgs,
-      shards,
+      // Parallel worlds take a core each.
+      shards: parallel ? 1 : shards,
       autoShards: options.jobs === 'auto',
       testTimeoutSec: options.testTimeoutSec,
       deadline,
@@ -124,14 +143,14 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event: PluginEvent) => {
         const more = progress.observe(event);
-        if (more) emit(more);
+        if (more) tell(more);
         if (event.e === 'collected' && !collectedSent) {
           collectedSent = true;
-          emit({ type: 'thm.collected', phase, total: event.total });
+          tell({ type: 'thm.collected', phase, total: event.total });
         } else if (event.e === 'test') {
           // Fork mode: what counts is the outcome with the target blank (the twin's).
           const outcome = event.crashed ? 'crashed' : (event.blank?.outcome ?? event.outcome);
-          emit({ type: 'thm.test', phase, nodeid: event.nodeid, outcome, reached: !!event.chain, durationMs: event.durationMs });
+          tell({ type: 'thm.test', phase, nodeid: event.nodeid, outcome, reached: !!event.chain, durationMs: event.durationMs });
         }
       },
     });
@@ -145,20 +164,22 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     if (ctx.target.mode === 'stub') {
       const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'));
       observed = { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed: () => false, probe };
+    } else if (parallel) {
+      observed = await observeBothWorlds(ctx, pass);
     } else if (fork) {
       observed = await observeForked(ctx, pass);
     } else {
       observed = await observeTwoPass(ctx, pass);
     }
     firstUsersReach(observed.blank);
-    return buildReport(ctx, options, observed, { shards: observed.probe.shards, fork, started, timings });
+    return buildReport(ctx, options, observed, { shards: observed.probe.shards, fork, parallel, started, timings });
   } finally {
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
     await setTargetText(ctx, ctx.target.startText);
   }
 }
 
-type Pass = (phase: ThmPhase, text: string, mode: 'record' | 'fork', only?: string[]) => Promise<PassResult>;
+type Pass = (phase: ThmPhase, text: string | undefined, mode: PassMode, only?: string[], beside?: true) => Promise<PassResult>;
 
 function checkRan(probe: PassResult): PassResult {
   if (probe.collected === 0 && probe.collectErrors.length === 0 && probe.problems.length) {
@@ -181,6 +202,24 @@ async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations
     probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
     probe.timedOut ||= original.timedOut;
   }
+  return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
+}
+
+/**
+ * The blank world and the original one at once, a pytest process each on a core of its own, both
+ * from one module text: the probe in front of the original body. In the blank world the probe
+ * raises NotImplementedError where the body would start, as a blank twin does (TENET_MODE=blank);
+ * in the other the original body runs. A plain run's wall time on two cores, with no fork per test
+ * and no second collection after the first pass; the original world runs the whole scope, so
+ * alreadyFailing is what a plain run of the original code gives.
+ */
+async function observeBothWorlds(ctx: ThmContext, pass: Pass): Promise<Observations> {
+  await setTargetText(ctx, ctx.target.probedOriginalText!);
+  const [probe, original] = await Promise.all([pass('probe', undefined, 'blank'), pass('original', undefined, 'record', undefined, true)]);
+  checkRan(probe);
+  probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
+  probe.timedOut ||= original.timedOut;
+  const originalFailed = (nodeid: string) => failed(original.tests.get(nodeid)) || original.collectErrors.some((c) => c.nodeid === nodeid);
   return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
 }
 
@@ -258,7 +297,7 @@ function buildReport(
   ctx: ThmContext,
   options: ThmOptions,
   observed: Observations,
-  run: { shards: number; fork: boolean; started: number; timings: ThmReport['timings'] },
+  run: { shards: number; fork: boolean; parallel: boolean; started: number; timings: ThmReport['timings'] },
 ): ThmReport {
   const { probe } = observed;
   const blankFailures: Observed[] = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors];
@@ -313,6 +352,7 @@ function buildReport(
     warnings,
     shards: run.shards,
     fork: run.fork,
+    ...(run.parallel ? { parallel: true } : {}),
     timings: run.timings,
     timedOut: probe.timedOut,
     durationMs: Date.now() - run.started,

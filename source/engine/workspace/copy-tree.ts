@@ -15,7 +15,7 @@ export interface CopyStats {
   linksOut: number;
 }
 
-const TEST_FILE = /^(test_.*|.*_test)\.py$/;
+export const TEST_FILE = /^(test_.*|.*_test)\.py$/;
 
 const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
