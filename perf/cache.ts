@@ -17,7 +17,7 @@ import { startFakeModelServer, type FakeTurn } from '../test/helpers/fake-model-
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'tenet.js');
 const turns = (JSON.parse(readFileSync(join(ROOT, 'examples', 'invoicing.demo.json'), 'utf8')) as { turns: FakeTurn[] }).turns;
-const MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5' } as const;
+const MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
 
 interface Figures {
   calls: number;

@@ -62,7 +62,7 @@ export interface ModelOpts {
 export function withModelFlags(command: Command, unset: string, script?: string): Command {
   command
     .option('--provider <name>', `openai, anthropic or scripted (default: ${unset})`)
-    .option('--model <name>', 'model name (openai default gpt-4.1-mini, anthropic claude-sonnet-4-5)')
+    .option('--model <name>', 'model name (openai default gpt-4.1-mini, anthropic claude-sonnet-4-6)')
     .option('--base-url <url>', 'API base URL: an OpenAI-compatible server (DeepSeek, vLLM, Ollama, llama.cpp) or an Anthropic endpoint');
   return script ? command.option('--script <file>', script) : command;
 }

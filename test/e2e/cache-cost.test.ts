@@ -21,7 +21,7 @@ const TURNS: FakeTurn[] = [
 /** USD per million tokens, as published (see source/engine/model/pricing.ts). */
 const PRICES = {
   openai: { model: 'gpt-4.1-mini', input: 0.4, read: 0.1, write: 0.4, output: 1.6 },
-  anthropic: { model: 'claude-sonnet-4-5', input: 3, read: 0.3, write: 3.75, output: 15 },
+  anthropic: { model: 'claude-sonnet-4-6', input: 3, read: 0.3, write: 3.75, output: 15 },
 } as const;
 type Provider = keyof typeof PRICES;
 

@@ -74,7 +74,7 @@ describe('OpenAI: the cache is automatic; tenet reads what it saved', () => {
 describe('Anthropic: tenet marks what to cache', () => {
   it('the first request writes its prefix, each later one reads the previous and writes its own', async () => {
     server = await startFakeModelServer([{ say: 'one' }, { say: 'two' }, { say: 'three' }]);
-    const { totals, responses } = await rounds(new AnthropicModel(settings(server.url, 'claude-sonnet-4-5')), 3);
+    const { totals, responses } = await rounds(new AnthropicModel(settings(server.url, 'claude-sonnet-4-6')), 3);
     const served = server.requests.map((r) => r.usage!);
     expect(served[0]).toMatchObject({ cacheRead: 0 });
     expect(served[0]!.cacheWrite).toBeGreaterThanOrEqual(MIN_CACHED_TOKENS);
@@ -95,7 +95,7 @@ describe('Anthropic: tenet marks what to cache', () => {
 
   it('a round of many parallel tool calls (over 20 blocks) still reads the previous request: its end is marked too', async () => {
     server = await startFakeModelServer([{ say: 'first' }, { say: 'second' }]);
-    const model = new AnthropicModel(settings(server.url, 'claude-sonnet-4-5'));
+    const model = new AnthropicModel(settings(server.url, 'claude-sonnet-4-6'));
     const first: Message[] = [{ role: 'user', content: 'Look everywhere.' }];
     await model.complete({ system: SYSTEM, messages: first, tools: TOOLS, temperature: 0, maxTokens: 64 });
     const calls = Array.from({ length: 15 }, (_, i) => ({ id: `c${i}`, name: 'read_file', arguments: JSON.stringify({ file_name: `m${i}.py` }) }));
@@ -113,7 +113,7 @@ describe('Anthropic: tenet marks what to cache', () => {
 
   it('a server without a cache: nothing read or written, every input token at the input price', async () => {
     server = await startFakeModelServer([{ say: 'one' }, { say: 'two' }], { cache: false });
-    const { totals } = await rounds(new AnthropicModel(settings(server.url, 'claude-sonnet-4-5')), 2);
+    const { totals } = await rounds(new AnthropicModel(settings(server.url, 'claude-sonnet-4-6')), 2);
     expect(totals).toMatchObject({ cacheReadTokens: 0, cacheWriteTokens: 0, cacheSavedUsd: 0 });
     expect(totals.inputTokens).toBe(server.requests.reduce((sum, r) => sum + r.usage!.input, 0));
   });

@@ -57,7 +57,7 @@ describe('configuration layers', () => {
   });
 
   it('chooses the provider from the key in the environment, and says what to do without one', () => {
-    expect(createModel({}, {}, { ANTHROPIC_API_KEY: 'a' }).settings).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5' });
+    expect(createModel({}, {}, { ANTHROPIC_API_KEY: 'a' }).settings).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-6' });
     expect(() => createModel({}, {}, {})).toThrow('No model is configured.');
     expect(() => createModel({}, { provider: 'anthropic' }, {})).toThrow('ANTHROPIC_API_KEY is not set.');
     // A local OpenAI-compatible server needs no key.
@@ -79,7 +79,7 @@ describe('prices', () => {
   });
 
   it('price each kind of token: input, read from the cache, written to it, output', () => {
-    const sonnet = priceOf('claude-sonnet-4-5')!;
+    const sonnet = priceOf('claude-sonnet-4-6')!;
     // 1M input of which 600k read (0.30) and 100k written (3.75), 300k fresh (3), 10k out (15).
     const usage = { inputTokens: 1_000_000, cacheReadTokens: 600_000, cacheWriteTokens: 100_000, outputTokens: 10_000 };
     expect(costOf(sonnet, usage)).toBeCloseTo(0.3 * 3 + 0.6 * 0.3 + 0.1 * 3.75 + 0.01 * 15, 10);

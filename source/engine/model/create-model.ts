@@ -28,7 +28,7 @@ export interface ModelChoice {
   settings: ModelSettings;
 }
 
-const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5' } as const;
+const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
 
 const NO_MODEL =
   'set OPENAI_API_KEY (or ANTHROPIC_API_KEY); or pass --provider openai --base-url URL for an OpenAI-compatible server (Ollama, vLLM, llama.cpp); ' +
