@@ -83,7 +83,10 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     // Play: the position moves by itself; pause stops it.
     await page.click('#play');
     await expect.poll(() => stepOf(page), { timeout: 15_000 }).toBeGreaterThan(2);
-    await page.click('#play');
+    // Paused from the keyboard (`k`): a click lands where the button was when the click was aimed,
+    // and on a busy machine the page may still be scrolling to the card it just showed.
+    await page.keyboard.press('k');
+    await expect.poll(() => page.getAttribute('#play', 'aria-label')).toBe('play (Space)');
     const paused = await stepOf(page);
     await page.waitForTimeout(1200);
     expect(await stepOf(page)).toBe(paused);
