@@ -42,7 +42,7 @@ export function recordStart(run: TaskRun): void {
       jobs: options.jobs,
       fork: options.fork,
       testTimeoutSec: options.testTimeoutSec,
-      python: task.python.executable,
+      python: task.python.asked,
       sandbox: describeSandbox(options.sandbox ?? { kind: 'local' }),
       workspace: task.workspace.root,
       originalSha1,

@@ -11,6 +11,8 @@ export interface PythonChoice {
 }
 
 export interface PythonInfo extends PythonChoice {
+  /** What the run asked for (`python3`, the repository's venv, --python): a session records it, so a rerun elsewhere chooses alike. */
+  asked: string;
   /** The interpreter's absolute path (sys.executable), for wrappers that must not find themselves on PATH. */
   path: string;
   version: string;
@@ -84,7 +86,7 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promi
   // Every pytest, tool and check starts the interpreter again: through a shim, each start would pay
   // the version manager's lookup once more (pyenv's: about a second). The check found the interpreter.
   const executable = info.path && isShim(sandbox, choice.executable) ? info.path : choice.executable;
-  return { ...choice, executable, path, version: info.version ?? '?', pytestVersion: info.pytest };
+  return { ...choice, asked: choice.executable, executable, path, version: info.version ?? '?', pytestVersion: info.pytest };
 }
 
 /** A version manager's shim, on this machine. */
