@@ -6,7 +6,7 @@
 // several stops (a tool call that waits for the developer's approval) shows exactly what had
 // happened by then.
 
-const QUIET = new Set(['step.pause', 'model.request', 'model.delta', 'tool.call', 'debugger.input', 'debugger.output', 'debugger.entry', 'thm.phase', 'thm.collected', 'thm.test']);
+const QUIET = new Set(['step.pause', 'model.request', 'model.delta', 'tool.call', 'debugger.input', 'debugger.output', 'debugger.entry', 'thm.phase', 'thm.collected', 'thm.test', 'thm.collecting', 'thm.running']);
 
 const OWN_CARD = {
   'session.start': 'session',
@@ -130,6 +130,8 @@ function buildTimeline(events) {
       case 'thm.phase':
       case 'thm.collected':
       case 'thm.test':
+      case 'thm.collecting':
+      case 'thm.running':
         thm = add(thm || open('thm', i), i);
         break;
       case 'thm.report':
