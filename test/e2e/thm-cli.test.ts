@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
@@ -30,6 +30,22 @@ describe('tenet thm (the built CLI)', () => {
     expect(result.stdout).toContain("Clusters by the target's direct caller (1)");
     expect(result.stdout).toContain('chain: tests/test_loyalty.py::test_points → shop/decorators.py::non_negative.<locals>.wrapper → shop/pricing.py::loyalty_points');
   });
+
+  it('benchmark mode on a scope of few test files runs both worlds at once by default; --jobs 1 and --no-fork keep to one at a time', async () => {
+    const args = ['thm', '--repo', SHOP, '--target', 'shop/cart.py::Cart.total', '--blank', '--json'];
+    const plans = await Promise.all([[], ['--jobs', '1'], ['--no-fork']].map(async (extra) => JSON.parse((await runCli([...args, ...extra])).stdout)));
+    // (On one core there is no second one to give the original world: fork mode.)
+    const twoCores = availableParallelism() >= 2;
+    expect(plans.map((r) => [r.parallel ?? false, r.fork])).toEqual([
+      [twoCores, !twoCores],
+      [false, true],
+      [false, false],
+    ]);
+    // The same decision, however it was reached.
+    for (const report of plans.slice(1)) expect([report.failing, report.selected, report.counts]).toEqual([plans[0].failing, plans[0].selected, plans[0].counts]);
+    const text = await runCli(['thm', '--repo', SHOP, '--target', 'shop/cart.py::Cart.total', '--blank']);
+    if (twoCores) expect(text.stdout).toContain('2 pytest processes at once (the blank world and the original)');
+  }, 120_000);
 
   it('everything after --tests goes to pytest', async () => {
     const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--json', '--tests', 'tests/test_tree.py']);
