@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../../source/engine/session/fold';
 import { loadSession } from '../../source/engine/session/load';
 import { finished, runCli, startCli, waitFor } from '../helpers/cli';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+import { SHOP_TOTAL_RIGHT, scratchWithServers } from '../helpers/steering-scratch';
 import { copyFixture } from '../helpers/fixtures';
 
 // Issue 14.3: the developer is the spec. `--add-tests FILE...` (the headless twin of the THM
@@ -14,15 +14,9 @@ import { copyFixture } from '../helpers/fixtures';
 // them, the evaluation counts them; the others are named with why and left out. The session
 // records the files' content.
 
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-developer-tests-'));
+const { scratch, track } = scratchWithServers('tenet-developer-tests-');
+const RIGHT = SHOP_TOTAL_RIGHT;
 let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
 const MINE = [
   'from shop.cart import Cart',
   '',
@@ -41,7 +35,7 @@ describe('--add-tests', () => {
     const dir = join(scratch, 'sessions');
     writeFileSync(join(scratch, 'test_mine.py'), MINE);
     writeFileSync(join(scratch, 'test_broken.py'), 'def test_oops(:\n    pass\n');
-    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
+    server = track(await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]));
     const repo = copyFixture('shop');
     try {
       const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1`, XDG_CONFIG_HOME: '/nonexistent' };
@@ -92,7 +86,7 @@ describe('--add-tests', () => {
   it('a session killed after the developer’s tests joined resumes with them: they are written again and the evaluation counts them', async () => {
     const dir = join(scratch, 'killed');
     writeFileSync(join(scratch, 'test_mine.py'), MINE);
-    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], hold: new Promise(() => undefined) }]);
+    server = track(await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], hold: new Promise(() => undefined) }]));
     const repo = copyFixture('shop');
     try {
       const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1`, XDG_CONFIG_HOME: '/nonexistent' };
@@ -104,7 +98,7 @@ describe('--add-tests', () => {
       await ended;
       const id = JSON.parse(child.output.stdout.split('\n')[0]!).sessionId as string;
       await server.close();
-      server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
+      server = track(await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]));
       const resumed = await runCli(['resume', id, '--base-url', `${server.url}/v1`, '--json'], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
       const last = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!);

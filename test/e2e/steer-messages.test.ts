@@ -1,25 +1,19 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadSession } from '../../source/engine/session/load';
 import { finished, runCli, startCli, waitFor } from '../helpers/cli';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+import { SHOP_TOTAL_RIGHT, scratchWithServers } from '../helpers/steering-scratch';
 import { copyFixture } from '../helpers/fixtures';
 
 // Issue 14.1: the developer talks to the agent mid-run. Headless, `--message-file F`: each line
 // written to F while the run goes on goes to the model with its next request, marked as the
 // developer's, and is recorded so that show, replay and rerun know it.
 
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-steer-messages-'));
+const { scratch, track } = scratchWithServers('tenet-steer-messages-');
+const RIGHT = SHOP_TOTAL_RIGHT;
 let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
 const run = (repo: string) => ['run', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini'];
 
 /** The user messages of a request the fake server received, as the OpenAI wire format carries them. */
@@ -33,10 +27,10 @@ describe('--message-file', () => {
     writeFileSync(messages, 'an old message\n');
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    server = await startFakeModelServer([
+    server = track(await startFakeModelServer([
       { say: 'Looking at the cart.', calls: [{ name: 'search_class', arguments: { class_name: 'Cart' } }], hold: gate },
       { calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] },
-    ]);
+    ]));
     const repo = copyFixture('shop');
     try {
       const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1`, XDG_CONFIG_HOME: '/nonexistent' };

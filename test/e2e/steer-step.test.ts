@@ -1,33 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadSession } from '../../source/engine/session/load';
 import { finished, runCli, startCli, waitFor } from '../helpers/cli';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
+import { SHOP_TOTAL_RIGHT, scratchWithServers } from '../helpers/steering-scratch';
 import { copyFixture } from '../helpers/fixtures';
 
 // Issue 14.2: step mode. Headless, `--step` holds the agent before every model call and tool call,
 // says on stderr what is about to happen, and reads the developer's answer from stdin: a script
 // (or a teacher at a pipe) goes on, adds a message, or runs a tool call with other arguments.
 
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-steer-step-'));
+const { scratch, track } = scratchWithServers('tenet-steer-step-');
+const RIGHT = SHOP_TOTAL_RIGHT;
 let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
 
 describe('--step in a headless run', () => {
   it('pauses before each model and tool call; an edited call runs with the developer’s arguments (recorded); a message goes with the next call; s ends step mode; rerun agrees', async () => {
     const dir = join(scratch, 'sessions');
-    server = await startFakeModelServer([
+    server = track(await startFakeModelServer([
       { say: 'Find the class.', calls: [{ name: 'search_class', arguments: { class_name: 'Kart' } }] },
       { calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] },
-    ]);
+    ]));
     const repo = copyFixture('shop');
     try {
       const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1`, XDG_CONFIG_HOME: '/nonexistent' };
@@ -76,7 +69,7 @@ describe('--step in a headless run', () => {
   }, 120_000);
 
   it('when stdin ends, step mode ends and the run goes on by itself', async () => {
-    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
+    server = track(await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]));
     const repo = copyFixture('shop');
     try {
       const env = { TENET_SESSIONS_DIR: join(scratch, 'eof'), OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1`, XDG_CONFIG_HOME: '/nonexistent' };
