@@ -1,3 +1,4 @@
+import type { EngineEvent } from '../../source/engine/events';
 import type { SessionConfig } from '../../source/engine/protocol/settings';
 import type { ThmReport } from '../../source/engine/protocol/thm-report';
 
@@ -114,3 +115,14 @@ export function bigClusterReport(size = 236): ThmReport {
     counts: { ...base.counts, collected: 2016, passed: 2016 - failing.length, failing: failing.length, unreached: 0 },
   };
 }
+
+/** A session's start, as a live OpenAI run of the paper's defaults records it. */
+export const sampleStart = (): EngineEvent => ({ type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() });
+
+/** From the start to the agent's first phase: THM's proposal approved as it was. */
+export const approvedStart = (): EngineEvent[] => [
+  sampleStart(),
+  { type: 'thm.report', report: sampleReport() },
+  { type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 },
+  { type: 'agent.phase', phase: 'pregen', rounds: 15 },
+];

@@ -6,15 +6,10 @@ import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { AgentScreen } from '../../source/ui/screens/agent-screen';
 import { initialView, reduceView, type ViewState } from '../../source/ui/view-state';
-import { frameShows, sampleConfig, sampleReport, until } from './helpers';
+import { approvedStart, frameShows, sampleStart, until } from './helpers';
 
-const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
-const approved: EngineEvent[] = [
-  start,
-  { type: 'thm.report', report: sampleReport() },
-  { type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 },
-  { type: 'agent.phase', phase: 'pregen', rounds: 15 },
-];
+const start = sampleStart();
+const approved = approvedStart();
 const request: EngineEvent = { type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] };
 
 const fold = (events: EngineEvent[], now = Date.now()) => events.reduce<ViewState>((view, event) => reduceView(view, event, now), initialView());

@@ -9,17 +9,12 @@ import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { reduceAll } from '../../source/ui/view-state';
 import { ROOT } from '../helpers/fixtures';
-import { frameShows, KEYS, sampleConfig, sampleReport, until } from './helpers';
+import { approvedStart, frameShows, KEYS, sampleStart, until } from './helpers';
 
 const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
 
-const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
-const approved: EngineEvent[] = [
-  start,
-  { type: 'thm.report', report: sampleReport() },
-  { type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 },
-  { type: 'agent.phase', phase: 'pregen', rounds: 15 },
-];
+const start = sampleStart();
+const approved = approvedStart();
 const CODE = Array.from({ length: 40 }, (_, i) => `    total_${i} = step(${i})  # line ${i + 1} of the body`).join('\n');
 
 describe("the transcript shows what the agent wrote, whole", () => {
