@@ -1,7 +1,6 @@
 import { render } from 'ink-testing-library';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../source/engine/events';
 import { loadEvents } from '../../source/engine/session/event-log';
 import { lineText } from '../../source/ui/components/lines';
 import { itemLines } from '../../source/ui/components/transcript-item';
