@@ -14,11 +14,12 @@ export interface ConfirmBoxProps {
   danger?: boolean;
 }
 
-/** The answer a key gives to a y/N question: `y` yes; `n`, Enter and Esc no (the default); anything else none. */
-export function confirmAnswer(input: string, key: { return: boolean; escape: boolean }): boolean | undefined {
-  if (input === 'y' || input === 'Y') return true;
-  if (input === 'n' || input === 'N' || key.return || key.escape) return false;
-  return undefined;
+/** A y/N question's keys: `y` answers yes; `n`, Enter and Esc no (the default); any other key nothing. */
+export function useYesNo(onYes: () => void, onNo: () => void): void {
+  useKeys((input, key) => {
+    if (input === 'y' || input === 'Y') onYes();
+    else if (input === 'n' || input === 'N' || key.return || key.escape) onNo();
+  });
 }
 
 /** `y/N` after a question. */
@@ -32,11 +33,7 @@ export function YesNo() {
  * every render, and a key that arrives while Ink swaps them is lost; useKeys keeps one.)
  */
 export function ConfirmBox({ lines, question, width, onConfirm, onCancel, danger = false }: ConfirmBoxProps) {
-  useKeys((input, key) => {
-    const answer = confirmAnswer(input, key);
-    if (answer === true) onConfirm();
-    else if (answer === false) onCancel();
-  });
+  useYesNo(onConfirm, onCancel);
   const inner = Math.max(10, width - 4);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={danger ? 'red' : 'yellow'} paddingX={1} width={Math.min(width, inner + 4)}>

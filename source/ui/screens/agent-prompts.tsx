@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import { confirmAnswer, YesNo } from '../components/confirm-box';
+import { YesNo, useYesNo } from '../components/confirm-box';
 import { cap, shortEnd, wrapText } from '../components/lines';
 import { FieldText, useLineEditor } from '../components/text-field';
 import { useKeys } from '../components/use-keys';
@@ -31,11 +31,7 @@ function commandLayout(command: string, width: number, rows: number): { command:
 
 /** `Stop the agent …? y/N` on one row: Enter, n and Esc keep it going. */
 function StopQuestion({ onStop, onCancel }: { onStop(): void; onCancel(): void }) {
-  useKeys((input, key) => {
-    const answer = confirmAnswer(input, key);
-    if (answer === true) onStop();
-    else if (answer === false) onCancel();
-  });
+  useYesNo(onStop, onCancel);
   return (
     <Box>
       <Text bold color="red" wrap="truncate">

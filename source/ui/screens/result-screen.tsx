@@ -115,11 +115,8 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
     setShowTests(true);
   };
   useKeys((char, key) => {
-    // The open question has y/n (ConfirmBox); Esc closes it, nothing else reaches the screen.
-    if (confirming) {
-      if (key.escape) setConfirming(undefined);
-      return;
-    }
+    // The open question (ConfirmBox) takes y, n, Enter and Esc; nothing reaches the screen.
+    if (confirming) return;
     if (failure) {
       if (key.escape || key.return || key.leftArrow || char === 'q') setFailure(undefined);
       return;

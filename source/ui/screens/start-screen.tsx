@@ -171,12 +171,6 @@ export function StartScreen({ repo, functions: given, modelLabel, modelProblem, 
     },
     { isActive: help },
   );
-  useKeys(
-    (_input, key) => {
-      if (key.escape) setOffer(undefined);
-    },
-    { isActive: !!offer },
-  );
   if (picked) return null;
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
   if (help) return <HelpOverlay screens={modelProblem ? ['startNoModel', 'quitOnce'] : ['start', 'field', 'quitOnce']} width={width} height={height - 1} />;
