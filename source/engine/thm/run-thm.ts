@@ -102,18 +102,19 @@ interface Observations {
 export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmReport> {
   const started = Date.now();
   const emit: EventSink = options.emit ?? (() => undefined);
-  // Shards are lanes of one pytest process that collects once (see pytest-pass.ts): one per core
-  // costs a fork each, and the plugin uses fewer when the scope has few tests.
-  const shards = options.jobs === 'auto' ? lanesForCores() : shardCount(options.jobs, 0);
-  const deadline = started + options.timeoutSec * 1000;
   const parallel = runsWorldsInParallel(ctx, options);
+  // Shards are lanes of one pytest process that collects once (see pytest-pass.ts): one per core
+  // costs a fork each, and the plugin uses fewer when the scope has few tests. Parallel worlds
+  // take a core each, one process per world.
+  const shards = parallel ? 1 : options.jobs === 'auto' ? lanesForCores() : shardCount(options.jobs, 0);
+  const deadline = started + options.timeoutSec * 1000;
   const fork = !parallel && ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
   const env = {
     ...pythonEnv(ctx.sandbox, ctx.workspace.root, ctx.target.file),
     TENET_ROOT: ctx.sandbox.workdir,
     TENET_TARGET_FILE: posix.join(ctx.sandbox.workdir, ctx.target.file),
   };
-  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(parallel ? { parallel } : {}), shards: parallel ? 1 : shards, testArgs: options.testArgs });
+  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(parallel ? { parallel } : {}), shards, testArgs: options.testArgs });
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
 
   const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, only?: string[], beside?: true): Promise<PassResult> => {
@@ -130,8 +131,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       python: ctx.python.executable,
       env,
       testArgs: options.testArgs,
-      // Parallel worlds take a core each.
-      shards: parallel ? 1 : shards,
+      shards,
       autoShards: options.jobs === 'auto',
       testTimeoutSec: options.testTimeoutSec,
       deadline,

@@ -3,8 +3,6 @@ import { isAbsolute, join } from 'node:path';
 import { TEST_FILE } from '../workspace/copy-tree';
 import type { Workspace } from '../workspace/workspace';
 
-/** Folders no suite keeps its tests in. */
-const SKIPPED = new Set(['node_modules', '__pycache__', '.git', '.tenet', '.venv', 'venv', '.tox', '.nox']);
 
 function countTestFiles(dir: string, limit: number): number {
   let found = 0;
@@ -17,7 +15,9 @@ function countTestFiles(dir: string, limit: number): number {
   for (const entry of entries) {
     if (found >= limit) break;
     if (entry.isDirectory()) {
-      if (!entry.name.startsWith('.') && !SKIPPED.has(entry.name)) found += countTestFiles(join(dir, entry.name), limit - found);
+      // The workspace holds no virtualenv or node_modules (the copy leaves them out); hidden
+      // folders (.tenet, .tox) and bytecode hold no tests.
+      if (!entry.name.startsWith('.') && entry.name !== '__pycache__') found += countTestFiles(join(dir, entry.name), limit - found);
     } else if (TEST_FILE.test(entry.name)) {
       found++;
     }
