@@ -50,12 +50,8 @@ export function launcherPrefix(path: string | undefined): string[] | undefined {
   if (process.platform !== 'linux') return undefined;
   const key = path ?? '';
   if (!launchers.has(key)) {
-    // Any Python 3 runs the launcher (standard library only): one that is no shim starts at once.
-    const direct = (path ?? '').split(delimiter).filter((dir) => dir && !isShimFolder(dir));
-    const plain = findProgram('python3', direct.join(delimiter), '/');
-    const shimmed = plain ? undefined : findProgram('python3', path, '/');
-    const python = plain ?? (shimmed ? realInterpreter(shimmed) : undefined);
-    launchers.set(key, python ? [python, '-I', '-S', join(pythonHelpersDir(), '_tenet_launch.py')] : undefined);
+    const python = findProgram('python3', path, '/');
+    launchers.set(key, python ? [realInterpreter(python), '-I', '-S', join(pythonHelpersDir(), '_tenet_launch.py')] : undefined);
   }
   return launchers.get(key);
 }
