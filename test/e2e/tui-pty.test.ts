@@ -59,6 +59,8 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       // The result, with the patch question.
       await tui.waitFor('a apply the patch to the checkout', 60_000);
       expect(tui.screen()).toContain('PASS');
+      // The result screen's first frame is up before it listens to keys: let it draw.
+      await tui.settled();
       await tui.press('a', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
       await tui.settled();
       tui.send('y');
@@ -103,6 +105,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       tui.send(KEY.enter);
       await tui.waitFor('a apply the patch', 60_000);
       expect(tui.screen()).toMatch(/FAIL: \d+\/\d+ selected passed, \d+\/\d+ hidden passed/);
+      await tui.settled();
       await tui.press('a', 'Apply a patch that failed? y/N');
       // A second key within Ink's frame throttle of the first may wait for the next frame: let it draw.
       await tui.settled();
@@ -235,6 +238,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       // Every line of the submission, as a line of the diff (added), none cut.
       for (const step of steps) expect(screen).toContain(`+${step}`);
       expect(screen).toContain('+    return discount(amount, self.percent)');
+      await tui.settled();
       tui.send('q');
       expect(await tui.exited).toBe(0);
     } finally {
@@ -267,6 +271,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       expect(after).toContain('222');
       tui.send(KEY.escape); // hand back (the line is empty)
       await tui.waitFor('a apply the patch', 60_000);
+      await tui.settled();
       tui.send('q');
       expect(await tui.exited).toBe(0);
       const id = new Catalog(sessions).list()[0]!.id;
