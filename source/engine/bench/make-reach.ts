@@ -61,7 +61,7 @@ export async function runReachPass(options: ReachOptions): Promise<ReachResult> 
   const workspace = await Workspace.create(options.repoDir);
   const sandbox = new LocalSandbox(workspace.root);
   try {
-    const python = await checkPython(sandbox, choosePython(options.repoDir, options.python));
+    const python = await checkPython(sandbox, choosePython(options.repoDir, options.python), options.repoDir);
     await instrumentCandidates(workspace, options.functions);
     const shards = shardCount(options.jobs, workspace.stats.testFiles);
     const result: ReachResult = {

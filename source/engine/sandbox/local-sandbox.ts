@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 import { onShutdown } from '../lifecycle';
 import { scrubEnv } from '../secrets';
-import { findProgram, launcherPrefix } from './launcher';
+import { findProgram, launcherPrefix, prepareLauncher } from './launcher';
 import { readInside } from '../workspace/inside';
 import { collect } from './run-process';
 import type { ExitStatus, RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from './sandbox';
@@ -32,6 +32,10 @@ export class LocalSandbox implements Sandbox {
   ) {
     this.env = scrubEnv(env, passEnv);
     this.unregister = onShutdown(() => this.killAll());
+  }
+
+  prepare(versionDir?: string): Promise<void> {
+    return prepareLauncher(this.env.PATH, versionDir);
   }
 
   spawn(argv: string[], options: SpawnOptions = {}): SandboxProcess {

@@ -51,6 +51,11 @@ export interface Sandbox {
   readonly helpersDir: string;
   /** The environment processes start with (before SpawnOptions.env). */
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * Finds what starting a process needs, without blocking (spawn would wait for it otherwise).
+   * `versionDir`: the folder a version manager looks in for the interpreter (the repository).
+   */
+  prepare?(versionDir?: string): Promise<void>;
   spawn(argv: string[], options?: SpawnOptions): SandboxProcess;
   run(argv: string[], options?: RunOptions): Promise<RunResult>;
   /** Makes a workspace file's new content visible inside the sandbox (a no-op where they share a disk). */

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { TenetError } from '../errors';
-import { findProgram, isShimFolder } from '../sandbox/launcher';
+import { findProgram, isShimFolder, shimTarget } from '../sandbox/launcher';
 import type { Sandbox } from '../sandbox/sandbox';
 
 export interface PythonChoice {
@@ -52,9 +52,15 @@ const PROBE = [
 ].join('\n');
 
 /** Checks that the interpreter runs and has pytest ≥ 7, with an error that says how to fix it. */
-export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promise<PythonInfo> {
+export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDir?: string): Promise<PythonInfo> {
+  // Every pytest, tool and check starts the interpreter again: through a shim, each start would pay
+  // the version manager's lookup once more (pyenv's: about a second). The shim is asked once, from
+  // the repository (where its version file is), and everything runs the interpreter it names.
+  const shim = shimOf(sandbox, choice.executable);
+  const versionDir = repoDir ?? process.cwd();
+  const [real] = await Promise.all([shim ? shimTarget(shim, versionDir) : undefined, sandbox.prepare?.(versionDir)]);
   // No bytecode from this check anywhere (PYTHONPATH may name the checkout).
-  const result = await sandbox.run([choice.executable, '-c', PROBE], { timeoutMs: 60_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
+  const result = await sandbox.run([real ?? choice.executable, '-c', PROBE], { timeoutMs: 60_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
   const chosen = `${choice.executable} (from ${choice.origin})`;
   if (result.error || result.exitCode === 127) {
     throw new TenetError(
@@ -83,15 +89,13 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice): Promi
     throw new TenetError(`pytest ${info.pytest} is too old for tenet (needs 7 or newer).`, `${choice.executable} -m pip install -U pytest`);
   }
   const path = info.path || choice.executable;
-  // Every pytest, tool and check starts the interpreter again: through a shim, each start would pay
-  // the version manager's lookup once more (pyenv's: about a second). The check found the interpreter.
-  const executable = info.path && isShim(sandbox, choice.executable) ? info.path : choice.executable;
+  const executable = info.path && shim ? info.path : choice.executable;
   return { ...choice, asked: choice.executable, executable, path, version: info.version ?? '?', pytestVersion: info.pytest };
 }
 
-/** A version manager's shim, on this machine. */
-function isShim(sandbox: Sandbox, executable: string): boolean {
-  if (sandbox.kind !== 'local') return false;
-  const file = findProgram(executable, process.env.PATH, process.cwd());
-  return !!file && isShimFolder(dirname(file));
+/** The file of a version manager's shim, when `executable` is one on this machine. */
+function shimOf(sandbox: Sandbox, executable: string): string | undefined {
+  if (sandbox.kind !== 'local') return undefined;
+  const file = findProgram(executable, sandbox.env.PATH, process.cwd());
+  return file && isShimFolder(dirname(file)) ? file : undefined;
 }

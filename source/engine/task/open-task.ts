@@ -56,7 +56,7 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
   const [copied, checked] = await Promise.allSettled([
     Workspace.create(repoDir, { keep: options.keepWorkspace ?? false }),
-    checkPython(probeSandbox, choosePython(repoDir, options.python, env)),
+    checkPython(probeSandbox, choosePython(repoDir, options.python, env), repoDir),
   ]);
   await probeSandbox.dispose();
   await rm(checkDir, { recursive: true, force: true });
