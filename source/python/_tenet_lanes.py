@@ -16,15 +16,21 @@ import os
 import signal
 
 _lock_fd = None
+_notes = None  # what lanes note for the process that forked them (see note)
 
 
 def fork(count, on_exit):
     """In the collecting process: the lane index in each lane, None in this process once all
     ended (``on_exit(index, exit code, signal)`` for each, as it ends)."""
-    global _lock_fd
+    global _lock_fd, _notes
     import tempfile
 
     _lock_fd = tempfile.TemporaryFile()
+    if _notes is None:
+        _notes = tempfile.TemporaryFile()
+    import gc
+
+    gc.freeze()
     pids = []
     for index in range(count):
         pid = os.fork()
@@ -111,6 +117,20 @@ def run(session, units, on_take):
             if session.shouldfail or session.shouldstop:
                 return
         unit = following
+
+
+def note(line):
+    """In a lane: a line for the process that forked it (read with noted() once the lanes ended)."""
+    if _notes is not None:
+        write_line(_notes.fileno(), (line + "\n").encode("utf-8", "surrogateescape"))
+
+
+def noted():
+    """In the forking process: every line the lanes noted."""
+    if _notes is None:
+        return set()
+    _notes.seek(0)
+    return {line for line in _notes.read().decode("utf-8", "surrogateescape").split("\n") if line}
 
 
 def write_line(fd, data):

@@ -8,7 +8,8 @@ fork mode collects the outcome of each test's blank twin.
 Environment (all set by tenet):
   TENET_ROOT          workspace root; chain paths and node ids are relative to it
   TENET_TARGET_FILE   absolute path of the target's file in the workspace
-  TENET_MODE          record | blank | fork (see _tenet_probe.py)
+  TENET_MODE          record | blank | fork (see _tenet_probe.py) | worlds: both worlds from one
+                      collection (see pytest_runtestloop)
   TENET_SHARD         "k/n": run only the k-th of n balanced shards of the collected tests
   TENET_LANES         n: collect once, then run the n shards in forked lanes (see _tenet_lanes.py);
                       "auto:n": at most n, one per 10 tests
@@ -52,11 +53,14 @@ except OSError:  # pragma: no cover - no stdout at all
 
 
 _lane = None  # in a lane (TENET_LANES): its index
+_world = None  # TENET_MODE=worlds, in a lane: "blank" or "original"
 
 
 def _emit(event):
     if _state.in_child:
         return  # the blank twin reports through its own pipe, never here
+    if _world == "original":
+        event["world"] = "original"
     if _lane is None:
         _out.write(MARK + json.dumps(event, default=str) + "\n")
         _out.flush()
@@ -81,6 +85,7 @@ def _die_with_parent():
 _die_with_parent()
 _TARGET_FILE = probe._realpath(os.environ.get("TENET_TARGET_FILE", ""))
 _FORK = _state.mode == "fork" and hasattr(os, "fork")
+_WORLDS = _state.mode == "worlds"
 
 
 def _hookwrapper(function):
@@ -158,8 +163,8 @@ def _on_hit(ctx, chain, entry_kind):
     if ctx.kind == "test":
         # Reported at once: if the test then hangs or kills its process, tenet still knows the chain.
         _emit({"e": "hit", "nodeid": _normalize(ctx.nodeid), "chain": chain, "entryKind": entry_kind})
-    elif _FORK:
-        # Fork mode cannot fork an import; tenet re-runs this module with the target blank.
+    elif _FORK or _WORLDS:
+        # Collected on the original code, once for both worlds: tenet re-runs this module blank.
         _emit({"e": "collecthit", "nodeid": _normalize(ctx.nodeid), "chain": chain, "entryKind": entry_kind})
 
 
@@ -278,29 +283,66 @@ _LANES = int((os.environ.get("TENET_LANES") or "0").replace("auto:", ""))
 _TESTS_PER_LANE = 10  # with auto, fewer tests than this per lane are not worth a lane
 
 
+def _lane_count(items):
+    return max(1, min(_LANES, len(items) // _TESTS_PER_LANE)) if _LANES_AUTO else max(1, _LANES)
+
+
+def _enter_world(world):
+    """TENET_MODE=worlds, in a lane: from here on the target is blank, or its original code."""
+    global _world
+    _world = world
+    _state.mode = "blank" if world == "blank" else "record"
+    os.environ["TENET_MODE"] = _state.mode  # and in the subprocesses of its tests
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session):
-    """TENET_LANES=n: run the collected tests in up to n forked lanes; this process only waits."""
+    """TENET_LANES=n: run the collected tests in up to n forked lanes; this process only waits.
+
+    TENET_MODE=worlds: both of benchmark mode's worlds from this one collection (made on the
+    original code). Lanes forked from it run every test with the target blank; then lanes forked
+    from it again, as it was collected, run the tests that failed blank on the original code. A
+    process per world and no second collection; nothing a test of one world did is seen by the
+    other's.
+    """
     global _lane
-    if _LANES < 2:
+    if _LANES < 2 and not _WORLDS:
         return None
     items = list(session.items)
-    count = max(1, min(_LANES, len(items) // _TESTS_PER_LANE)) if _LANES_AUTO else _LANES
-    if count == 1 or not probe._may_fork():
+    count = _lane_count(items)
+    if (count == 1 and not _WORLDS) or not probe._may_fork():
         # One lane, run here. (Forking beside other threads may deadlock: then this process runs
-        # lane 0, and tenet runs the others as shards of their own.)
+        # lane 0, and tenet runs the others as shards of their own, and the original world.)
         _emit({"e": "lanes", "started": [0], "count": count})
         _lane = 0
+        if _WORLDS:
+            _enter_world("blank")
         session.items[:] = _select_shard(items, 0, count)
         return None
+    if _run_lanes(session, items, count, "blank" if _WORLDS else None) or not _WORLDS:
+        return True
+    failed = lanes.noted()
+    again = [item for item in items if item.nodeid in failed]
+    if again:
+        _run_lanes(session, again, _lane_count(again), "original")
+    return True
+
+
+def _run_lanes(session, items, count, world):
+    """Forks `count` lanes that share `items`; True in a lane once its tests ran, False in this
+    process once every lane ended."""
+    global _lane
     # Units small enough to balance the lanes, taken in the run's order (every lane computes the
     # same list), so each lane runs its tests in pytest's order.
     units = _shard_units(items, count * 4)
-    _emit({"e": "lanes", "started": list(range(count)), "count": count, "tests": [_normalize(item.nodeid) for item in items]})
-    lane = lanes.fork(count, lambda index, code, signal: _emit({"e": "laneexit", "lane": index, "exitCode": code, "signal": signal}))
+    tag = {"world": "original"} if world == "original" else {}
+    _emit(dict({"e": "lanes", "started": list(range(count)), "count": count, "tests": [_normalize(item.nodeid) for item in items]}, **tag))
+    lane = lanes.fork(count, lambda index, code, signal: _emit(dict({"e": "laneexit", "lane": index, "exitCode": code, "signal": signal}, **tag)))
     if lane is None:
-        return True
+        return False
     _lane = lane
+    if world:
+        _enter_world(world)
     lanes.settle(session.config)
     lanes.run(session, units, lambda unit: _emit({"e": "unit", "tests": [_normalize(item.nodeid) for item in unit]}))
     return True
@@ -568,7 +610,7 @@ def _text_read():
     the original code's, which THM only counts; a twin's are read when the original passed."""
     if _state.in_child:
         return _state.twin_text
-    return _TEXT and not _FORK
+    return _TEXT and not _FORK and _world != "original"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -761,6 +803,8 @@ def pytest_runtest_logfinish(nodeid, location):
         cache_fixture = ctx.hit_fixture
     if _FORK and (_normalize(nodeid) in _subprocess_hits() or (ctx is not None and ctx.needs_blank)):
         needs_blank = True
+    if _world == "blank" and state.outcome in ("failed", "error"):
+        lanes.note(nodeid)  # for the original world
     _emit({
         "e": "test",
         "nodeid": _normalize(nodeid),

@@ -19,20 +19,26 @@ function inlined(version: string): boolean {
 const forPython = (version: string, chain: string[]): string[] =>
   inlined(version) ? chain.filter((name) => !/::.*<(listcomp|dictcomp|setcomp)>$/.test(name)) : chain;
 
-// Benchmark mode has two ways to learn each test's outcome on the original code: one pass that
-// forks a blank twin per test (the default), and two passes. They must agree exactly, and give
-// the same report in a Docker container (Debian's Python and pytest 7) as on this machine.
-const MODES: [string, boolean, SandboxSpec][] = [
-  ['fork', true, LOCAL],
-  ['two passes', false, LOCAL],
-  ...(DOCKER_PROBLEM ? [] : [['fork, in a Docker container', true, DOCKER] as [string, boolean, SandboxSpec]]),
+// Benchmark mode has three ways to learn each test's outcome on the original code: one
+// collection whose forked lanes run the blank world, then the original one on what failed (the
+// default where tests run in lanes), one pass that forks a blank twin per test, and two passes.
+// They must agree exactly, and give the same report in a Docker container (Debian's Python and
+// pytest 7) as on this machine.
+type Kind = 'worlds' | 'twins' | 'two passes';
+const MODES: [string, Kind, SandboxSpec][] = [
+  ['both worlds from one collection', 'worlds', LOCAL],
+  ['a blank twin per test', 'twins', LOCAL],
+  ['two passes', 'two passes', LOCAL],
+  ...(DOCKER_PROBLEM ? [] : [['both worlds from one collection, in a Docker container', 'worlds', DOCKER] as [string, Kind, SandboxSpec]]),
 ];
-describe.each(MODES)('THM on the shop fixture, benchmark mode (apply_discount blanked), %s', (_name, fork, sandbox) => {
+describe.each(MODES)('THM on the shop fixture, benchmark mode (apply_discount blanked), %s', (_name, kind, sandbox) => {
   let run: ThmRun;
   let before: string;
+  const fork = kind === 'twins';
   beforeAll(async () => {
     before = treeHash(SHOP);
-    run = await thmOn(SHOP, TARGET, { blank: true, fork, sandbox });
+    run = await thmOn(SHOP, TARGET, { blank: true, fork: kind !== 'two passes', ...(kind === 'twins' ? { worlds: false } : {}), sandbox });
+    expect(!!run.report.worlds).toBe(kind === 'worlds');
   });
 
   it('records the exact chain of every failing test, from test or fixture down to the target', () => {
@@ -123,14 +129,16 @@ describe.each(MODES)('THM on the shop fixture, benchmark mode (apply_discount bl
 
   it('streams per-test progress for every pass', () => {
     const phase = (name: string) => run.events.filter((e) => e.type === 'thm.test' && e.phase === name);
-    // Fork mode's single pass runs the original code, where tests/test_constants.py imports fine.
-    expect(phase('probe')).toHaveLength(fork ? 23 : 22);
+    // Twins and worlds collect on the original code, where tests/test_constants.py imports fine.
+    const original = kind !== 'two passes';
+    expect(phase('probe')).toHaveLength(original ? 23 : 22);
     // Two passes re-run the 15 tests that failed blank (and the module that failed to import,
-    // whose one test then runs) on the original code. Fork mode re-runs blank only what the twins
-    // could not see: the test whose subprocess called the target, the module that called it at import.
+    // whose one test then runs) on the original code; so do the worlds (the 15 in the original
+    // world's lanes, the module after its blank re-run). Twins re-run blank only what they could
+    // not see: the test whose subprocess called the target, the module that called it at import.
     expect(phase('original')).toHaveLength(fork ? 0 : 16);
     expect(phase('blank').map((e) => e.type === 'thm.test' && e.nodeid)).toEqual(fork ? ['tests/test_pricing.py::test_discount_from_a_subprocess'] : []);
-    expect(run.events.find((e) => e.type === 'thm.collected')).toMatchObject({ phase: 'probe', total: fork ? 23 : 22 });
+    expect(run.events.find((e) => e.type === 'thm.collected')).toMatchObject({ phase: 'probe', total: original ? 23 : 22 });
     // While collecting, the files found so far; at the end of the pass, the last tests running, then none.
     expect(run.events.find((e) => e.type === 'thm.collecting')).toMatchObject({ phase: 'probe', files: 1 });
     const running = run.events.filter((e) => e.type === 'thm.running' && e.phase === 'probe');

@@ -78,6 +78,8 @@ export interface ThmReport {
   fork: boolean;
   /** Benchmark mode ran its blank world and the original one at once, a pytest process each. */
   parallel?: boolean;
+  /** Benchmark mode ran both worlds from one collection, in lanes forked from it (see observeWorlds). */
+  worlds?: boolean;
   /**
    * Where the time went: the pass over the scope, the re-run of failing tests on the original code
    * (two-pass mode), the blank re-run of what the twins could not decide (fork mode).

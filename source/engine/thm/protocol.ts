@@ -68,6 +68,8 @@ export type PluginEvent = LaneTag &
 
 interface LaneTag {
   lane?: number;
+  /** TENET_MODE=worlds: the event is from the original world (the second round of lanes). */
+  world?: 'original';
 }
 
 export type PluginTestEvent = Extract<PluginEvent, { e: 'test' }>;

@@ -45,7 +45,11 @@ export interface PassOptions {
   deadline?: number;
   /** Run only these node ids (a file path stands for all of its tests). */
   only?: string[];
-  /** How the probe behaves: record the chain only, record and act as the blank, or fork a blank twin at the first call (see _tenet_probe.py). */
+  /**
+   * How the probe behaves: record the chain only, record and act as the blank, fork a blank twin
+   * at the first call (see _tenet_probe.py), or both worlds from one collection (lanes for the
+   * blank world, then lanes for the original one on what failed blank; see _tenet_thm.py).
+   */
   mode: PassMode;
   /** Names this pass's scratch files. */
   label: string;
@@ -55,7 +59,7 @@ export interface PassOptions {
   onEvent?: (event: PluginEvent) => void;
 }
 
-export type PassMode = 'record' | 'blank' | 'fork';
+export type PassMode = 'record' | 'blank' | 'fork' | 'worlds';
 
 export interface PassResult {
   /** Shards the tests ran in (with auto shards, what the plugin chose). */
@@ -63,6 +67,8 @@ export interface PassResult {
   /** Tests in scope after pytest's own deselection (-k, -m) and before sharding. */
   collected: number;
   tests: Map<string, PluginTestEvent>;
+  /** Mode worlds: the original world's outcomes of the tests that failed blank (of those its lanes finished). */
+  original: Map<string, PluginTestEvent>;
   collectErrors: PluginCollectError[];
   /** Fork mode: modules that called the target at import time. */
   collectHits: Extract<PluginEvent, { e: 'collecthit' }>[];
@@ -82,6 +88,7 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
     shards: options.shards,
     collected: 0,
     tests: new Map(),
+    original: new Map(),
     collectErrors: [],
     collectHits: [],
     targetLoaded: false,
@@ -101,23 +108,50 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
   const hitsFile = await listFile('subprocess-hits', []);
   const shards = Math.max(1, options.shards);
   // Shards first run as lanes of one process, which collects the scope once for all of them.
-  const lanes = shards > 1 ? new LanesProcess(options.sandbox, pytestArgv(options, []), { ...baseEnv(options, hitsFile, onlyFile), TENET_LANES: `${options.autoShards ? 'auto:' : ''}${shards}` }) : undefined;
+  const lanes = shards > 1 || options.mode === 'worlds' ? new LanesProcess(options.sandbox, pytestArgv(options, []), { ...baseEnv(options, hitsFile, onlyFile), TENET_LANES: `${options.autoShards ? 'auto:' : ''}${shards}` }) : undefined;
+  const stopWatching = lanes && options.mode === 'worlds' ? watchOriginalWorld(lanes, options, result) : () => undefined;
   // Test modules whose import hung: left out of the restarts of every shard (each is a collection error).
   const ignored: string[] = [];
   await Promise.all(Array.from({ length: shards }, (_, index) => runShard(index, shards, options, result, listFile, onlyFile, hitsFile, lanes, ignored)));
+  stopWatching();
   result.shards = lanes?.shardCount(shards) ?? shards;
   return result;
+}
+
+/**
+ * Mode worlds: the original world's lanes. What they finish is kept; a test of theirs that hangs
+ * past the grace takes the process down, and what they did not finish tenet runs in a pass of its
+ * own on the original code (see observeWorlds in run-thm.ts).
+ */
+function watchOriginalWorld(lanes: LanesProcess, options: PassOptions, result: PassResult): () => void {
+  const running = new Map<string, number>();
+  lanes.onOriginal = (event) => {
+    if (event.e === 'start') running.set(event.nodeid, Date.now());
+    if (event.e === 'test') {
+      running.delete(event.nodeid);
+      result.original.set(event.nodeid, event);
+    }
+    options.onEvent?.(event);
+  };
+  const limit = options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec);
+  const watchdog = setInterval(() => {
+    const now = Date.now();
+    if (options.testTimeoutSec > 0 && [...running.values()].some((since) => now - since > limit)) lanes.killForAll();
+  }, 250);
+  return () => clearInterval(watchdog);
 }
 
 function pytestArgv(options: PassOptions, ignored: string[]): string[] {
   return [options.python, '-m', 'pytest', ...PYTEST_FLAGS, ...ignored.map((file) => `--ignore=${file}`), ...options.testArgs];
 }
 
-function baseEnv(options: PassOptions, hitsFile: string, onlyFile: string | undefined): Record<string, string> {
+function baseEnv(options: PassOptions, hitsFile: string, onlyFile: string | undefined, solo = false): Record<string, string> {
   const env: Record<string, string> = {
     ...options.env,
     TENET_TEST_TIMEOUT: String(options.testTimeoutSec),
-    TENET_MODE: options.mode,
+    // A shard of mode worlds restarted on its own runs the blank world only (tenet runs the rest
+    // of the original world).
+    TENET_MODE: solo && options.mode === 'worlds' ? 'blank' : options.mode,
     TENET_HITS_FILE: hitsFile,
   };
   // A local pytest dies with tenet even on SIGKILL (see _die_with_parent in the plugin).
@@ -150,8 +184,8 @@ async function runShard(
       if (leftover && !leftover.length) return;
       if (leftover) leftoverFile = await listFile(`lane-${index}`, leftover);
       const env: Record<string, string> = leftoverFile
-        ? { ...baseEnv(options, hitsFile, leftoverFile) }
-        : { ...baseEnv(options, hitsFile, onlyFile), TENET_SHARD: `${index}/${shards}` };
+        ? { ...baseEnv(options, hitsFile, leftoverFile, true) }
+        : { ...baseEnv(options, hitsFile, onlyFile, true), TENET_SHARD: `${index}/${shards}` };
       if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
       child = soloAttempt(options.sandbox, pytestArgv(options, ignored), env);
     }

@@ -60,6 +60,8 @@ export class LanesProcess {
   private tests: string[] | undefined;
   private readonly taken = new Map<number, string[]>();
   private killer: number | undefined;
+  /** TENET_MODE=worlds: the original world's events (its lanes are no shards: see runPytestPass). */
+  onOriginal: (event: PluginEvent) => void = () => undefined;
   private stderr = '';
   private readonly reader = new PluginLineReader((event) => this.route(event));
   private readonly child;
@@ -108,7 +110,17 @@ export class LanesProcess {
     return left;
   }
 
+  /** Kills the process for no lane's test: every lane that did not finish runs again. */
+  killForAll(): void {
+    this.killer ??= -1;
+    this.child.kill();
+  }
+
   private route(event: PluginEvent): void {
+    if (event.world === 'original') {
+      this.onOriginal(event);
+      return;
+    }
     if (event.e === 'lanes') {
       this.started = new Set(event.started);
       this.count = event.count;
