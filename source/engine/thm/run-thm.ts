@@ -87,6 +87,10 @@ type Observed = PluginTestEvent | PluginCollectError;
 const FAILED = new Set(['failed', 'error']);
 const failed = (event: Observed | undefined): boolean => !!event && (event.e === 'collecterror' || FAILED.has(event.outcome));
 
+/** Whether a test failed in a world whose outcomes are `tests` and whose modules failed to import with `errors`. */
+const failsIn = (tests: ReadonlyMap<string, PluginTestEvent>, errors: readonly PluginCollectError[]) => (nodeid: string): boolean =>
+  failed(tests.get(nodeid)) || errors.some((c) => c.nodeid === nodeid);
+
 /**
  * What THM observed, per world: `blank` holds every test's outcome with the target unimplemented
  * (with its chain); `originalFailed` tells, for tests that failed blank, whether they fail on
@@ -215,7 +219,7 @@ async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations
   let originalFailed = (_: string) => false;
   if (candidates.length && !probe.timedOut) {
     const original = await pass('original', ctx.target.originalText, 'record', candidates.map((c) => c.nodeid));
-    originalFailed = (nodeid) => failed(original.tests.get(nodeid)) || original.collectErrors.some((c) => c.nodeid === nodeid);
+    originalFailed = failsIn(original.tests, original.collectErrors);
     probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
     probe.timedOut ||= original.timedOut;
   }
@@ -236,7 +240,7 @@ async function observeBothWorlds(ctx: ThmContext, pass: Pass): Promise<Observati
   checkRan(probe);
   probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
   probe.timedOut ||= original.timedOut;
-  const originalFailed = (nodeid: string) => failed(original.tests.get(nodeid)) || original.collectErrors.some((c) => c.nodeid === nodeid);
+  const originalFailed = failsIn(original.tests, original.collectErrors);
   return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
 }
 
@@ -261,8 +265,7 @@ async function observeWorlds(ctx: ThmContext, pass: Pass): Promise<Observations>
     probe.problems.push(...rest.problems.map((p) => `original code: ${p}`));
     probe.timedOut ||= rest.timedOut;
   }
-  const originalFailed = (nodeid: string) => failed(original.get(nodeid)) || originalErrors.some((c) => c.nodeid === nodeid);
-  return { ...observed, originalFailed, probe };
+  return { ...observed, originalFailed: failsIn(original, originalErrors), probe };
 }
 
 /**
@@ -314,8 +317,7 @@ async function observeForked(ctx: ThmContext, pass: Pass): Promise<Observations>
     else blank.set(test.nodeid, test); // never called the target: the same outcome in both worlds
   }
   const observed = await rerunImportHits(ctx, pass, probe, blank, undecided);
-  const originalFailed = (nodeid: string) => failed(probe.tests.get(nodeid)) || probe.collectErrors.some((c) => c.nodeid === nodeid);
-  return { ...observed, originalFailed, probe };
+  return { ...observed, originalFailed: failsIn(probe.tests, probe.collectErrors), probe };
 }
 
 function toFailing(test: Observed): ThmFailingTest {
