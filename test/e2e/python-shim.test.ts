@@ -10,23 +10,28 @@ const real = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], {
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'tenet-shim-')));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A version manager's shim, as pyenv's: a script in a `shims` folder that notes where it was asked from. */
+/**
+ * A version manager's shim, as pyenv's: a script in a `shims` folder that notes where it was asked
+ * from and which secret it was given, if any.
+ */
 function fakeShim(): { path: string; asked: () => string[] } {
   const shims = join(dir, 'shims');
   const log = join(dir, 'asked.log');
   mkdirSync(shims, { recursive: true });
-  writeFileSync(join(shims, 'python3'), `#!/bin/sh\necho "$PWD" >> '${log}'\nexec '${real}' "$@"\n`);
+  writeFileSync(join(shims, 'python3'), `#!/bin/sh\necho "$PWD\${OPENAI_API_KEY:+ with a key}" >> '${log}'\nexec '${real}' "$@"\n`);
   chmodSync(join(shims, 'python3'), 0o755);
   return { path: `${shims}:${process.env.PATH}`, asked: () => readFileSync(log, 'utf8').trim().split('\n') };
 }
 
 describe('a python3 that is a version manager shim', () => {
-  it('is asked once, from the repository, and everything then runs the interpreter behind it', async () => {
+  it('is asked once, from the repository, without secrets, and everything then runs the interpreter behind it', async () => {
     const shim = fakeShim();
     const repo = join(dir, 'repo');
     const scratch = join(dir, 'scratch');
     mkdirSync(repo);
     mkdirSync(scratch);
+    // tenet's own environment holds a key; the sandbox's, scrubbed, does not.
+    process.env.OPENAI_API_KEY = 'sk-not-for-the-shim';
     const sandbox = new LocalSandbox(scratch, { ...process.env, PATH: shim.path });
     try {
       const info = await checkPython(sandbox, { executable: 'python3', origin: 'the default' }, repo);
@@ -37,6 +42,7 @@ describe('a python3 that is a version manager shim', () => {
       expect(ran.stdout.trim()).toBe('42');
       expect(shim.asked()).toEqual([repo]);
     } finally {
+      delete process.env.OPENAI_API_KEY;
       await sandbox.dispose();
     }
   });

@@ -32,20 +32,30 @@ const launchers = new Map<string, string[] | undefined>();
 const resolving = new Map<string, Promise<string | undefined>>();
 
 /**
+ * What asks an interpreter for the file behind it. `-I -S`: nothing from the folder it is asked
+ * from is imported, no bytecode is written there.
+ */
+const ASK_EXECUTABLE = ['-I', '-S', '-c', 'import sys; print(sys.executable)'];
+const ASK_TIMEOUT_MS = 10_000;
+
+/** The interpreter an ASK_EXECUTABLE run named, if it ran and names a program that exists. */
+function askedExecutable(ran: boolean, stdout: string): string | undefined {
+  const executable = ran ? stdout.trim() : '';
+  return executable && findProgram(executable, undefined, '/') ? executable : undefined;
+}
+
+/**
  * The interpreter itself behind a version manager's shim (pyenv's is a shell script that runs
  * pyenv: hundreds of milliseconds, up to a second, on every start), asked from `cwd`, where the
- * manager looks for a version file (`.python-version`). Asked once per tenet process and folder.
- * `-I -S`: nothing from `cwd` is imported, no bytecode is written there.
+ * manager looks for a version file (`.python-version`), under `env` (the sandbox's: no secrets).
+ * Asked once per tenet process and folder.
  */
-export function shimTarget(shim: string, cwd: string): Promise<string | undefined> {
+export function shimTarget(shim: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const key = `${shim}\0${cwd}`;
   let found = resolving.get(key);
   if (!found) {
     found = new Promise((done) => {
-      execFile(shim, ['-I', '-S', '-c', 'import sys; print(sys.executable)'], { cwd, encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
-        const executable = error ? '' : stdout.trim();
-        done(executable && findProgram(executable, undefined, '/') ? executable : undefined);
-      });
+      execFile(shim, ASK_EXECUTABLE, { cwd, env, encoding: 'utf8', timeout: ASK_TIMEOUT_MS }, (error, stdout) => done(askedExecutable(!error, stdout)));
     });
     resolving.set(key, found);
   }
@@ -53,11 +63,10 @@ export function shimTarget(shim: string, cwd: string): Promise<string | undefine
 }
 
 /** shimTarget, waited for: where nothing prepared the launcher (see prepareLauncher). */
-function realInterpreter(python: string): string {
+function realInterpreter(python: string, env: NodeJS.ProcessEnv): string {
   if (!isShimFolder(dirname(python))) return python;
-  const asked = spawnSync(python, ['-I', '-S', '-c', 'import sys; print(sys.executable)'], { cwd: '/', encoding: 'utf8', timeout: 10_000 });
-  const executable = asked.status === 0 ? asked.stdout.trim() : '';
-  return executable && findProgram(executable, undefined, '/') ? executable : python;
+  const asked = spawnSync(python, ASK_EXECUTABLE, { cwd: '/', env, encoding: 'utf8', timeout: ASK_TIMEOUT_MS });
+  return askedExecutable(asked.status === 0, asked.stdout ?? '') ?? python;
 }
 
 const launcherFile = () => join(pythonHelpersDir(), '_tenet_launch.py');
@@ -69,12 +78,12 @@ const launcherFile = () => join(pythonHelpersDir(), '_tenet_launch.py');
  * are started directly, as process-group leaders only. The launcher runs on the interpreter
  * behind `python3`, not on its shim (see prepareLauncher).
  */
-export function launcherPrefix(path: string | undefined): string[] | undefined {
+export function launcherPrefix(env: NodeJS.ProcessEnv): string[] | undefined {
   if (process.platform !== 'linux') return undefined;
-  const key = path ?? '';
+  const key = env.PATH ?? '';
   if (!launchers.has(key)) {
-    const python = findProgram('python3', path, '/');
-    launchers.set(key, python ? [realInterpreter(python), '-I', '-S', launcherFile()] : undefined);
+    const python = findProgram('python3', env.PATH, '/');
+    launchers.set(key, python ? [realInterpreter(python, env), '-I', '-S', launcherFile()] : undefined);
   }
   return launchers.get(key);
 }
@@ -84,10 +93,10 @@ export function launcherPrefix(path: string | undefined): string[] | undefined {
  * interpreter runs the launcher: asked from `versionDir`, the shim is asked once for the launcher
  * and the interpreter check both (see checkPython).
  */
-export async function prepareLauncher(path: string | undefined, versionDir = '/'): Promise<void> {
-  const key = path ?? '';
+export async function prepareLauncher(env: NodeJS.ProcessEnv, versionDir = '/'): Promise<void> {
+  const key = env.PATH ?? '';
   if (process.platform !== 'linux' || launchers.has(key)) return;
-  const python = findProgram('python3', path, '/');
-  const real = python && isShimFolder(dirname(python)) ? await shimTarget(python, versionDir) : python;
+  const python = findProgram('python3', env.PATH, '/');
+  const real = python && isShimFolder(dirname(python)) ? await shimTarget(python, versionDir, env) : python;
   if (!launchers.has(key)) launchers.set(key, real ? [real, '-I', '-S', launcherFile()] : undefined);
 }

@@ -35,7 +35,7 @@ export class LocalSandbox implements Sandbox {
   }
 
   prepare(versionDir?: string): Promise<void> {
-    return prepareLauncher(this.env.PATH, versionDir);
+    return prepareLauncher(this.env, versionDir);
   }
 
   spawn(argv: string[], options: SpawnOptions = {}): SandboxProcess {
@@ -43,7 +43,7 @@ export class LocalSandbox implements Sandbox {
     if (!command) throw new Error('spawn: empty command');
     const cwd = options.cwd ? join(this.workdir, options.cwd) : this.workdir;
     const env = { ...this.env, ...options.env };
-    const launcher = launcherPrefix(env.PATH);
+    const launcher = launcherPrefix(env);
     // The launcher always starts: a program that is not there is caught here, as Node would.
     if (launcher && !findProgram(command, env.PATH, cwd)) return missing(command);
     const [program, ...rest] = launcher ? [...launcher, command, ...args] : [command, ...args];

@@ -58,7 +58,7 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
   // the repository (where its version file is), and everything runs the interpreter it names.
   const shim = shimOf(sandbox, choice.executable);
   const versionDir = repoDir ?? process.cwd();
-  const [real] = await Promise.all([shim ? shimTarget(shim, versionDir) : undefined, sandbox.prepare?.(versionDir)]);
+  const [real] = await Promise.all([shim ? shimTarget(shim, versionDir, sandbox.env) : undefined, sandbox.prepare?.(versionDir)]);
   // No bytecode from this check anywhere (PYTHONPATH may name the checkout).
   const result = await sandbox.run([real ?? choice.executable, '-c', PROBE], { timeoutMs: 60_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
   const chosen = `${choice.executable} (from ${choice.origin})`;
