@@ -22,6 +22,10 @@ export const PYTEST_FLAGS = [
 function hangGraceMs(testTimeoutSec: number): number {
   return Math.min(10_000, Math.max(2_000, testTimeoutSec * 1000));
 }
+/** How long a test (or a module's import) may go without an answer before tenet kills its process: never with no per-test timeout. */
+function hangLimitMs(testTimeoutSec: number): number {
+  return testTimeoutSec > 0 ? testTimeoutSec * 1000 + hangGraceMs(testTimeoutSec) : Infinity;
+}
 /** How many times one shard is restarted after a test crashed its process. */
 const MAX_RESTARTS = 20;
 /** pytest's exit codes that mean it did not run what it was asked to. */
@@ -133,10 +137,10 @@ function watchOriginalWorld(lanes: LanesProcess, options: PassOptions, result: P
     }
     options.onEvent?.(event);
   };
-  const limit = options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec);
+  const limit = hangLimitMs(options.testTimeoutSec);
   const watchdog = setInterval(() => {
     const now = Date.now();
-    if (options.testTimeoutSec > 0 && [...running.values()].some((since) => now - since > limit)) lanes.killForAll();
+    if ([...running.values()].some((since) => now - since > limit)) lanes.killForAll();
   }, 250);
   return () => clearInterval(watchdog);
 }
@@ -244,16 +248,17 @@ async function runShard(
       options.onEvent?.(event);
     });
 
+    const limit = hangLimitMs(options.testTimeoutSec);
     const watchdog = setInterval(() => {
       const now = Date.now();
       if (options.deadline !== undefined && now > options.deadline) {
         result.timedOut = true;
         child.kill();
-      } else if (inflight && !laneExit && options.testTimeoutSec > 0 && now - inflight.since > options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec)) {
+      } else if (inflight && !laneExit && now - inflight.since > limit) {
         // (A lane that ended, say its interpreter died, hangs nothing: the other lanes go on.)
         hung = true;
         child.kill();
-      } else if (collecting && options.testTimeoutSec > 0 && now - collecting.since > options.testTimeoutSec * 1000 + hangGraceMs(options.testTimeoutSec)) {
+      } else if (collecting && now - collecting.since > limit) {
         // No test runs yet, so the per-test timeout inside pytest cannot fire: the import itself hangs.
         hungImport = collecting.nodeid;
         child.kill();
