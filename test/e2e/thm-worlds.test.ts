@@ -1,13 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { thmOn } from '../helpers/thm';
 
-// Issue 17: benchmark mode's two worlds from one collection. The original world's lanes run only
-// what failed blank; a test there that hangs past the watchdog or kills its interpreter takes the
-// lanes down, and what they did not finish is decided by a pass of its own on the original code.
+// Issue 17: benchmark mode's two worlds, from one collection or in parallel. The original world
+// runs only what failed blank; a test there that hangs past the watchdog or kills its interpreter
+// stops it, and what it did not finish is decided by a pass of its own on the original code.
 const repo = mkdtempSync(join(tmpdir(), 'tenet-worlds-'));
+const ranIn = join(mkdtempSync(join(tmpdir(), 'tenet-worlds-log-')), 'ran-in.log');
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
 mkdirSync(join(repo, 'tests'));
 writeFileSync(join(repo, 'mod.py'), 'def compute(x):\n    return x * 2\n');
@@ -18,6 +19,12 @@ import signal
 import time
 
 from mod import compute
+
+
+def test_0_passes():
+    # Notes the world it runs in: a test that passes blank has no business in the original one.
+    with open(${JSON.stringify(ranIn)}, "a") as log:
+        log.write(os.environ["TENET_MODE"] + "\\n")
 
 
 def test_a_hangs_on_the_original():
@@ -35,13 +42,16 @@ def test_b_crashes_on_the_original():
 def test_c_fails_blank():
     assert compute(2) == 4
 
-
-def test_d_passes():
-    assert True
 `,
 );
 
-describe('benchmark mode, both worlds from one collection', () => {
+const worldsOfThePassingTest = () => {
+  const worlds = readFileSync(ranIn, 'utf8').trim().split('\n');
+  rmSync(ranIn);
+  return worlds;
+};
+
+describe('benchmark mode, both worlds', () => {
   it('a hang and a crash in the original world: the rest is decided on its own, and those two fail on the original code too', async () => {
     const { report, events } = await thmOn(repo, 'mod.py::compute', { blank: true, testTimeoutSec: 2 });
     expect(report.worlds).toBe(true);
@@ -55,5 +65,19 @@ describe('benchmark mode, both worlds from one collection', () => {
       { type: 'thm.phase', phase: 'original', tests: 3 },
       { type: 'thm.phase', phase: 'original', tests: 3 },
     ]);
+    expect(worldsOfThePassingTest()).toEqual(['blank']);
+  }, 120_000);
+
+  it('in parallel, the original world runs what fails blank as it fails; after a hang, a pass of its own runs the rest', async () => {
+    const { report, events } = await thmOn(repo, 'mod.py::compute', { blank: true, testTimeoutSec: 2, parallel: true });
+    expect(report.parallel).toBe(true);
+    expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_worlds.py::test_c_fails_blank']);
+    expect(report.alreadyFailing).toEqual(['tests/test_worlds.py::test_a_hangs_on_the_original', 'tests/test_worlds.py::test_b_crashes_on_the_original']);
+    expect(report.counts).toMatchObject({ collected: 4, passed: 1, failing: 1, alreadyFailing: 2 });
+    // The hang (the first test it was given) stopped the original world's process; the two blank
+    // failures it did not run got a pass on the original code.
+    const phases = events.filter((e) => e.type === 'thm.phase' && e.phase === 'original');
+    expect(phases).toEqual([{ type: 'thm.phase', phase: 'original', tests: 2 }]);
+    expect(worldsOfThePassingTest()).toEqual(['blank']);
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Workspace } from '../workspace/workspace';
 import type { PluginCollectError, PluginEvent, PluginTestEvent } from './protocol';
-import { LanesProcess, soloAttempt, type ShardAttempt } from './shard-process';
+import { LanesProcess, soloAttempt, type ShardAttempt, type TestFeed } from './shard-process';
 
 /** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */
 export const PYTEST_FLAGS = [
@@ -59,6 +59,11 @@ export interface PassOptions {
   label: string;
   /** False when no failure report of this pass is read (its outcomes only): none is built. */
   reportText?: boolean;
+  /**
+   * Run only the tests fed, as they come (one process, never restarted: the tests it could not
+   * run lack an outcome). Mode record only.
+   */
+  follow?: TestFeed;
   signal?: AbortSignal;
   onEvent?: (event: PluginEvent) => void;
 }
@@ -162,6 +167,7 @@ function baseEnv(options: PassOptions, hitsFile: string, onlyFile: string | unde
   if (options.sandbox.kind === 'local') env.TENET_PARENT_PID = String(process.pid);
   if (onlyFile) env.TENET_ONLY = onlyFile;
   if (options.reportText === false) env.TENET_TEXT = '0';
+  if (options.follow) env.TENET_FOLLOW = '1';
   return env;
 }
 
@@ -191,7 +197,7 @@ async function runShard(
         ? { ...baseEnv(options, hitsFile, leftoverFile, true) }
         : { ...baseEnv(options, hitsFile, onlyFile, true), TENET_SHARD: `${index}/${shards}` };
       if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
-      child = soloAttempt(options.sandbox, pytestArgv(options, ignored), env);
+      child = soloAttempt(options.sandbox, pytestArgv(options, ignored), env, options.follow);
     }
     let inflight: { nodeid: string; since: number; hit?: Extract<PluginEvent, { e: 'hit' }> } | undefined;
     let collecting: { nodeid: string; since: number } | undefined;
@@ -288,6 +294,7 @@ async function runShard(
       if (!result.collectErrors.some((c) => c.nodeid === hungImport)) result.collectErrors.push(error);
       options.onEvent?.(error);
       ignored.push(hungImport);
+      if (options.follow) return;
       if (attempt < MAX_RESTARTS) continue;
       result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} hung or crashed test modules and tests`);
       return;
@@ -319,6 +326,7 @@ async function runShard(
       result.tests.set(nodeid, synthetic);
       finished.add(nodeid);
       options.onEvent?.(synthetic);
+      if (options.follow) return;
       if (attempt < MAX_RESTARTS) continue;
       result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} crashed tests`);
       return;

@@ -12,6 +12,7 @@ import { firstUsersReach } from './cached-fixtures';
 import { clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
+import { TestFeed } from './shard-process';
 import { scopeTestFiles } from './scope-files';
 import { PassProgress } from './pass-progress';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
@@ -130,7 +131,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(parallel ? { parallel } : {}), ...(worlds ? { worlds } : {}), shards, testArgs: options.testArgs });
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
 
-  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, only?: string[], beside?: true): Promise<PassResult> => {
+  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, beside, follow, onTest, onDone }: PassExtras = {}): Promise<PassResult> => {
     const passStarted = Date.now();
     if (text !== undefined) await setTargetText(ctx, text);
     // A pass beside the watched one (the original world in parallel) reports nothing as it goes.
@@ -153,8 +154,11 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       // The original code's failures in two-pass mode are counted, never shown.
       reportText: phase !== 'original',
       ...(only ? { only } : {}),
+      ...(follow ? { follow } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       onEvent: (event: PluginEvent) => {
+        if (event.e === 'test' && event.world !== 'original') onTest?.(event);
+        if (event.e === 'done' && event.world !== 'original') onDone?.();
         if (event.world === 'original') {
           // Mode worlds: the original world's lanes, within this pass.
           if (event.e === 'lanes') tell({ type: 'thm.phase', phase: 'original', tests: event.tests?.length ?? 0 });
@@ -200,7 +204,19 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   }
 }
 
-type Pass = (phase: ThmPhase, text: string | undefined, mode: PassMode, only?: string[], beside?: true) => Promise<PassResult>;
+interface PassExtras {
+  /** Only these tests (node ids, or files for all of theirs). */
+  only?: string[];
+  /** A pass beside the watched one (the original world in parallel): it reports nothing as it goes. */
+  beside?: true;
+  /** Only the tests fed, as they come (see TestFeed). */
+  follow?: TestFeed;
+  /** Each test's outcome, as it comes. */
+  onTest?: (test: PluginTestEvent) => void;
+  /** pytest said it ran everything (its process may take a while yet to exit). */
+  onDone?: () => void;
+}
+type Pass = (phase: ThmPhase, text: string | undefined, mode: PassMode, extras?: PassExtras) => Promise<PassResult>;
 
 function checkRan(probe: PassResult): PassResult {
   if (probe.collected === 0 && probe.collectErrors.length === 0 && probe.problems.length) {
@@ -218,7 +234,7 @@ async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations
   const candidates = [...[...probe.tests.values()].filter(failed), ...probe.collectErrors];
   let originalFailed = (_: string) => false;
   if (candidates.length && !probe.timedOut) {
-    const original = await pass('original', ctx.target.originalText, 'record', candidates.map((c) => c.nodeid));
+    const original = await pass('original', ctx.target.originalText, 'record', { only: candidates.map((c) => c.nodeid) });
     originalFailed = failsIn(original.tests, original.collectErrors);
     probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
     probe.timedOut ||= original.timedOut;
@@ -227,21 +243,40 @@ async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations
 }
 
 /**
- * The blank world and the original one at once, a pytest process each on a core of its own, both
- * from one module text: the probe in front of the original body. In the blank world the probe
- * raises NotImplementedError where the body would start, as a blank twin does (TENET_MODE=blank);
- * in the other the original body runs. A plain run's wall time on two cores, with no fork per test
- * and no second collection after the first pass; the original world runs the whole scope, so
- * alreadyFailing is what a plain run of the original code gives.
+ * The blank world and the original one at once, a pytest process each, both from one module text:
+ * the probe in front of the original body. In the blank world the probe raises
+ * NotImplementedError where the body would start, as a blank twin does (TENET_MODE=blank); in the
+ * other the original body runs. The original world collects as the blank one does and then runs
+ * only the tests that failed blank, as they fail (TENET_FOLLOW): on two cores, about a plain run's
+ * wall time, with no fork per test and no collection after the blank world's. What it could not
+ * run (it crashed or hung) gets a pass of its own on the original code.
  */
 async function observeBothWorlds(ctx: ThmContext, pass: Pass): Promise<Observations> {
   await setTargetText(ctx, ctx.target.probedOriginalText!);
-  const [probe, original] = await Promise.all([pass('probe', undefined, 'blank'), pass('original', undefined, 'record', undefined, true)]);
+  const feed = new TestFeed();
+  const following = pass('original', undefined, 'record', { beside: true, follow: feed });
+  following.catch(() => undefined); // awaited below; a cancelled run throws from the blank pass first
+  const end = () => feed.end();
+  const probe = await pass('probe', undefined, 'blank', { onTest: (test) => failed(test) && feed.send(test.nodeid), onDone: end }).finally(end);
+  const original = await following;
   checkRan(probe);
-  probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
+  const tests = new Map(original.tests);
+  const errors = [...original.collectErrors];
+  const problems = original.problems.map((p) => `original code: ${p}`);
+  // A module that failed to import blank: the original world's own collection decides, if it got that far.
+  const collected = original.collected > 0 || errors.length > 0;
+  const blankFailures = [...[...probe.tests.values()].filter(failed), ...(collected ? [] : probe.collectErrors)].map((t) => t.nodeid);
+  const missing = blankFailures.filter((nodeid) => !tests.has(nodeid) && !errors.some((c) => c.nodeid === nodeid));
+  if (missing.length && !probe.timedOut && !original.timedOut) {
+    const rest = await pass('original', ctx.target.originalText, 'record', { only: missing });
+    for (const [nodeid, test] of rest.tests) tests.set(nodeid, test);
+    errors.push(...rest.collectErrors);
+    problems.push(...rest.problems.map((p) => `original code: ${p}`));
+    original.timedOut ||= rest.timedOut;
+  }
+  probe.problems.push(...problems);
   probe.timedOut ||= original.timedOut;
-  const originalFailed = failsIn(original.tests, original.collectErrors);
-  return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
+  return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed: failsIn(tests, errors), probe };
 }
 
 /**
@@ -259,7 +294,7 @@ async function observeWorlds(ctx: ThmContext, pass: Pass): Promise<Observations>
   const blankFailures = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors].map((t) => t.nodeid);
   const missing = blankFailures.filter((nodeid) => !original.has(nodeid) && !originalErrors.some((c) => c.nodeid === nodeid));
   if (missing.length && !probe.timedOut) {
-    const rest = await pass('original', ctx.target.originalText, 'record', missing);
+    const rest = await pass('original', ctx.target.originalText, 'record', { only: missing });
     for (const [nodeid, test] of rest.tests) original.set(nodeid, test);
     originalErrors.push(...rest.collectErrors);
     probe.problems.push(...rest.problems.map((p) => `original code: ${p}`));
@@ -278,7 +313,7 @@ async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, b
   let blankCollectErrors: PluginCollectError[] = [];
   let collected = probe.collected;
   if ((undecided.length || modules.length) && !probe.timedOut) {
-    const rerun = await pass('blank', ctx.target.probedText, 'record', [...undecided, ...modules]);
+    const rerun = await pass('blank', ctx.target.probedText, 'record', { only: [...undecided, ...modules] });
     for (const test of rerun.tests.values()) {
       // The outcome is the re-run's; where the target was reached is the whole pass's: a test run
       // alone sets up a wider fixture itself that, in the whole run, an earlier test set up.
