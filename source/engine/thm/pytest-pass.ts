@@ -133,13 +133,12 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
  * own on the original code (see observeWorlds in run-thm.ts).
  */
 function watchOriginalWorld(lanes: LanesProcess, options: PassOptions, result: PassResult): () => void {
-  const running = new Map<string, number>();
+  // Each lane's test in progress: a lane that died is no hang (its tests get a pass of their own).
+  const running = new Map<number | undefined, number>();
   lanes.onOriginal = (event) => {
-    if (event.e === 'start') running.set(event.nodeid, Date.now());
-    if (event.e === 'test') {
-      running.delete(event.nodeid);
-      result.original.set(event.nodeid, event);
-    }
+    if (event.e === 'start') running.set(event.lane, Date.now());
+    if (event.e === 'test' || event.e === 'laneexit') running.delete(event.lane);
+    if (event.e === 'test') result.original.set(event.nodeid, event);
     options.onEvent?.(event);
   };
   const limit = hangLimitMs(options.testTimeoutSec);
