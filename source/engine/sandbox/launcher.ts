@@ -2,6 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { pythonHelpersDir } from '../assets';
+import { keepShimAnswer, recalledShimAnswer } from './shim-answers';
 
 /** Whether `command` names a program that can run: a path, or a name found on `path`. */
 export function findProgram(command: string, path: string | undefined, cwd: string): string | undefined {
@@ -48,15 +49,23 @@ function askedExecutable(ran: boolean, stdout: string): string | undefined {
  * The interpreter itself behind a version manager's shim (pyenv's is a shell script that runs
  * pyenv: hundreds of milliseconds, up to a second, on every start), asked from `cwd`, where the
  * manager looks for a version file (`.python-version`), under `env` (the sandbox's: no secrets).
- * Asked once per tenet process and folder.
+ * Asked once per tenet process and folder, and pyenv's answer is kept until what it decides from
+ * changes (see shim-answers.ts).
  */
 export function shimTarget(shim: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const key = `${shim}\0${cwd}`;
   let found = resolving.get(key);
   if (!found) {
-    found = new Promise((done) => {
-      execFile(shim, ASK_EXECUTABLE, { cwd, env, encoding: 'utf8', timeout: ASK_TIMEOUT_MS }, (error, stdout) => done(askedExecutable(!error, stdout)));
-    });
+    const recalled = recalledShimAnswer(shim, cwd, env);
+    found = recalled
+      ? Promise.resolve(recalled)
+      : new Promise((done) => {
+          execFile(shim, ASK_EXECUTABLE, { cwd, env, encoding: 'utf8', timeout: ASK_TIMEOUT_MS }, (error, stdout) => {
+            const executable = askedExecutable(!error, stdout);
+            if (executable) keepShimAnswer(shim, cwd, env, executable);
+            done(executable);
+          });
+        });
     resolving.set(key, found);
   }
   return found;
@@ -65,8 +74,12 @@ export function shimTarget(shim: string, cwd: string, env: NodeJS.ProcessEnv): P
 /** shimTarget, waited for: where nothing prepared the launcher (see prepareLauncher). */
 function realInterpreter(python: string, env: NodeJS.ProcessEnv): string {
   if (!isShimFolder(dirname(python))) return python;
+  const recalled = recalledShimAnswer(python, '/', env);
+  if (recalled) return recalled;
   const asked = spawnSync(python, ASK_EXECUTABLE, { cwd: '/', env, encoding: 'utf8', timeout: ASK_TIMEOUT_MS });
-  return askedExecutable(asked.status === 0, asked.stdout ?? '') ?? python;
+  const executable = askedExecutable(asked.status === 0, asked.stdout ?? '');
+  if (executable) keepShimAnswer(python, '/', env, executable);
+  return executable ?? python;
 }
 
 const launcherFile = () => join(pythonHelpersDir(), '_tenet_launch.py');
