@@ -10,7 +10,7 @@ import { encodeSource } from '../python/source-text';
 import { moduleSyntaxError } from '../python/syntax-error';
 import { repositoryFolder } from '../util/checked-paths';
 import { writeOwner } from '../workspace/owner';
-import { Workspace } from '../workspace/workspace';
+import { Workspace, type WorkspaceOptions } from '../workspace/workspace';
 import { checkPython, choosePython, type PythonInfo } from './interpreter';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
 import { resolveTarget } from './resolve-target';
@@ -55,7 +55,7 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const passEnv = spec.kind === 'local' ? (spec.passEnv ?? []) : [];
   const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
   const [copied, checked] = await Promise.allSettled([
-    Workspace.create(repoDir, { keep: options.keepWorkspace ?? false }),
+    Workspace.create(repoDir, workspaceOptions(options, env)),
     checkPython(probeSandbox, choosePython(repoDir, options.python, env), repoDir),
   ]);
   await probeSandbox.dispose();
@@ -92,6 +92,15 @@ async function refuseBrokenModule(target: PreparedTarget, sandbox: Sandbox, pyth
   throw new TenetError(`${target.file} does not compile (${where}), so no test can import it:\n${problem.split('\n').slice(1).join('\n')}`, `fix the syntax error at ${target.file}:${/line (\d+)/.exec(where ?? '')?.[1] ?? '?'}, then run tenet again`);
 }
 
+/**
+ * The copy the last run of this repository left is brought up to date rather than copied again
+ * (see workspace/parked-copy.ts); TENET_FRESH_COPY=1 copies anew every time.
+ */
+function workspaceOptions(options: TaskOptions, env: NodeJS.ProcessEnv): WorkspaceOptions {
+  const keep = options.keepWorkspace ?? false;
+  return { keep, reuse: !keep && env.TENET_FRESH_COPY !== '1' };
+}
+
 /** Benchmark mode: from here on the workspace holds the blank, never the ground truth. */
 async function writeStart(workspace: Workspace, target: PreparedTarget): Promise<void> {
   if (target.startText !== target.originalText) await workspace.write(target.file, encodeSource({ text: target.startText, encoding: target.source.encoding }));
@@ -102,7 +111,7 @@ async function writeStart(workspace: Workspace, target: PreparedTarget): Promise
  * container, and the interpreter is the container's (`--python`, else `python3` there).
  */
 async function openInContainer(options: TaskOptions, repoDir: string, target: PreparedTarget, spec: Extract<SandboxSpec, { kind: 'docker' }>, env: NodeJS.ProcessEnv): Promise<OpenTask> {
-  const workspace = await Workspace.create(repoDir, { keep: options.keepWorkspace ?? false });
+  const workspace = await Workspace.create(repoDir, workspaceOptions(options, env));
   let sandbox: Sandbox | undefined;
   try {
     await writeStart(workspace, target);

@@ -1,5 +1,6 @@
 import { constants, existsSync } from 'node:fs';
-import { copyFile, lstat, mkdir, readdir, readlink, realpath, stat, symlink, utimes } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, readlink, realpath, rm, stat, symlink, utimes } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { TenetError } from '../errors';
 
@@ -28,17 +29,34 @@ const isInside = (root: string, path: string) => path === root || path.startsWit
  * copy's file; one that leads out is copied as the file or folder it points to; a dangling one
  * that would lead out is left out. A link to a folder that holds the repository itself (`/`, a
  * parent) cannot be copied and is refused.
+ *
+ * `over`: `to` may hold an earlier copy, which ends up as a fresh copy would be. A file of the same
+ * size, modification time (to the millisecond, what a copy keeps of it) and mode, linked nowhere
+ * else, is kept; anything else there is removed (never written through: it may be a link, or a
+ * hard link, planted by code that ran there) and copied again; what the repository does not
+ * have is removed.
  */
-export async function copyTree(from: string, to: string): Promise<CopyStats> {
+export async function copyTree(from: string, to: string, { over = false }: { over?: boolean } = {}): Promise<CopyStats> {
   const root = await realpath(resolve(from));
   const stats: CopyStats = { files: 0, bytes: 0, testFiles: 0, linksOut: 0 };
+  /** In `over` mode, what is at `dst` now (undefined: nothing, or not looked at). */
+  const present = (dst: string): Promise<Stats | undefined> => (over ? lstat(dst).catch(() => undefined) : Promise.resolve(undefined));
   const copyOne = async (src: string, dst: string, name: string): Promise<void> => {
-    await copyFile(src, dst, constants.COPYFILE_FICLONE);
-    const info = await stat(src);
-    await utimes(dst, info.atime, info.mtime);
+    const [info, there] = await Promise.all([stat(src), present(dst)]);
     stats.files++;
     stats.bytes += info.size;
     if (TEST_FILE.test(name)) stats.testFiles++;
+    if (there?.isFile() && there.size === info.size && Math.abs(there.mtimeMs - info.mtimeMs) < 1 && there.mode === info.mode && there.nlink === 1) return;
+    if (there) await rm(dst, { recursive: true, force: true });
+    await copyFile(src, dst, constants.COPYFILE_FICLONE);
+    await utimes(dst, info.atime, info.mtime);
+  };
+  /** A link that leads to `target` at `dst` (in `over` mode, the one there if it does already). */
+  const link = async (target: string, dst: string): Promise<void> => {
+    const there = await present(dst);
+    if (there?.isSymbolicLink() && (await readlink(dst)) === target) return;
+    if (there) await rm(dst, { recursive: true, force: true });
+    await symlink(target, dst);
   };
   /**
    * `outside`: a folder reached through a link out of the repository; every link in it is copied
@@ -46,55 +64,77 @@ export async function copyTree(from: string, to: string): Promise<CopyStats> {
    * ends instead of copying forever.
    */
   const copyDir = async (source: string, target: string, outside: boolean, seen: ReadonlySet<string>): Promise<void> => {
-    await mkdir(target, { recursive: true });
+    const there = await present(target);
+    if (there && !there.isDirectory()) await rm(target, { force: true });
+    if (!there?.isDirectory()) await mkdir(target, { recursive: true });
     const entries = await readdir(source, { withFileTypes: true });
-    const jobs: Promise<void>[] = [];
+    // Each job: whether it put something at its name.
+    const jobs: Promise<boolean>[] = [];
+    const names: string[] = [];
+    const made = () => true;
     for (const entry of entries) {
       const src = join(source, entry.name);
       const dst = join(target, entry.name);
       if (entry.isDirectory()) {
         if (NOT_COPIED.has(entry.name) || existsSync(join(src, 'pyvenv.cfg'))) continue;
-        jobs.push(copyDir(src, dst, outside, seen));
+        jobs.push(copyDir(src, dst, outside, seen).then(made));
       } else if (entry.isSymbolicLink()) {
         jobs.push(copyLink(src, dst, entry.name, outside, seen));
       } else if (entry.isFile()) {
-        jobs.push(copyOne(src, dst, entry.name));
+        jobs.push(copyOne(src, dst, entry.name).then(made));
+      } else {
+        continue;
       }
+      names.push(entry.name);
     }
-    await Promise.all(jobs);
+    const done = await Promise.all(jobs);
+    if (there?.isDirectory()) {
+      // What an earlier run left that the repository does not have (rm does not follow links).
+      const copied = new Set(names.filter((_, index) => done[index]));
+      const left = (await readdir(target)).filter((name) => !copied.has(name));
+      await Promise.all(left.map((name) => rm(join(target, name), { recursive: true, force: true })));
+    }
     const info = await lstat(source);
     await utimes(target, info.atime, info.mtime);
   };
-  const copyLink = async (src: string, dst: string, name: string, outside: boolean, seen: ReadonlySet<string>): Promise<void> => {
+  /** Copies a link as the rules above say; false where nothing is copied for it. */
+  const copyLink = async (src: string, dst: string, name: string, outside: boolean, seen: ReadonlySet<string>): Promise<boolean> => {
     let real: string;
     try {
       real = await realpath(src);
     } catch {
       // Dangling (or a loop): kept only when it points into the repository on paper.
       const onPaper = resolve(dirname(src), await readlink(src));
-      if (!outside && isInside(root, onPaper)) await symlink(relative(dirname(src), onPaper), dst);
-      return;
+      if (!outside && isInside(root, onPaper)) {
+        await link(relative(dirname(src), onPaper), dst);
+        return true;
+      }
+      return false;
     }
     if (!outside && isInside(root, real)) {
       // `src` is under the real root (the walk never follows links), so the relative path holds in the copy.
-      await symlink(relative(dirname(src), real) || '.', dst);
-      return;
+      await link(relative(dirname(src), real) || '.', dst);
+      return true;
     }
     const info = await stat(real);
     if (info.isFile()) {
       stats.linksOut++;
       await copyOne(real, dst, name);
-    } else if (info.isDirectory()) {
+      return true;
+    }
+    if (info.isDirectory()) {
       if (isInside(real, root)) {
         throw new TenetError(
           `${relative(root, src) || src} is a link to ${real}, a folder that holds the repository itself: tenet cannot copy it into a workspace.`,
           'remove the link or point it at a folder outside the repository, or pass a --repo without it',
         );
       }
-      if (seen.has(real)) return; // a loop of links: copied once already on this path
+      if (seen.has(real)) return false; // a loop of links: copied once already on this path
       stats.linksOut++;
       await copyDir(real, dst, true, new Set([...seen, real]));
+      return true;
     }
+    return false;
   };
   await copyDir(root, resolve(to), false, new Set([root]));
   return stats;

@@ -2,11 +2,12 @@ import { lstatSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ownerRuns, readOwner } from './owner';
+import { PARKED_COPY } from './parked-copy';
 
 /** A scratch folder of tenet's in the temp folder, and why it goes or stays. */
 export interface ScratchFolder {
   path: string;
-  kind: 'workspace' | 'interpreter check';
+  kind: 'workspace' | 'interpreter check' | 'copy kept for the next run';
   bytes: number;
   /** Why it stays (kept), or whose it was (removed). */
   reason: string;
@@ -68,8 +69,9 @@ function unmarkedLeftover(path: string, kind: ScratchFolder['kind'], now: number
 
 /**
  * The scratch workspaces and interpreter-check folders a killed tenet left in the temp folder
- * (SIGKILL leaves them: nothing runs to remove them). Those of a tenet still running stay, and
- * so do workspaces kept on purpose (`--keep-workspace`).
+ * (SIGKILL leaves them: nothing runs to remove them), and the copies finished runs left for the
+ * next run of their repository (no tenet works in one: a run renames it before it uses it). Those
+ * of a tenet still running stay, and so do workspaces kept on purpose (`--keep-workspace`).
  */
 export function collectScratch(options: { tmp?: string; dryRun?: boolean; now?: number } = {}): { removed: ScratchFolder[]; kept: ScratchFolder[] } {
   const tmp = options.tmp ?? tmpdir();
@@ -83,13 +85,15 @@ export function collectScratch(options: { tmp?: string; dryRun?: boolean; now?: 
     return { removed, kept };
   }
   for (const name of names) {
-    const kind = WORKSPACE.test(name) ? 'workspace' : CHECK.test(name) ? 'interpreter check' : undefined;
+    const kind = WORKSPACE.test(name) ? 'workspace' : CHECK.test(name) ? 'interpreter check' : PARKED_COPY.test(name) ? 'copy kept for the next run' : undefined;
     const path = join(tmp, name);
     if (!kind || !lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) continue;
     try {
-      const owner = readOwner(path);
+      const owner = kind === 'copy kept for the next run' ? undefined : readOwner(path);
       let gone: string | undefined;
-      if (owner) {
+      if (kind === 'copy kept for the next run') {
+        gone = 'the next run of its repository copies it again';
+      } else if (owner) {
         if (owner.keep) kept.push({ path, kind, bytes: sizeOf(path), reason: 'kept on purpose (--keep-workspace)' });
         else if (ownerRuns(owner)) kept.push({ path, kind, bytes: sizeOf(path), reason: `its tenet (${owner.host}:${owner.pid}) is still running` });
         else gone = `left by tenet ${owner.host}:${owner.pid}, which is gone`;

@@ -5,6 +5,7 @@ import { basename, join, parse, posix, resolve } from 'node:path';
 import { onShutdown } from '../lifecycle';
 import { copyTree, type CopyStats } from './copy-tree';
 import { writeOwner } from './owner';
+import { parkCopy, parkedCopyPath, takeParkedCopy } from './parked-copy';
 import { listInside, mkdirInside, readInside, unlinkInside, writeInside, type WriteOptions } from './inside';
 
 export interface WorkspaceOptions {
@@ -12,12 +13,17 @@ export interface WorkspaceOptions {
   keep?: boolean;
   /** Folder to create the scratch copy in (default: the OS temp folder). */
   parent?: string;
+  /**
+   * Start from the copy the last run of this repository left (brought up to date), and leave this
+   * one for the next run (see ./parked-copy). Not with `keep`.
+   */
+  reuse?: boolean;
 }
 
 /**
  * A scratch copy of the user's repository. tenet runs tests, blanks the target and applies the
  * agent's code here; the user's checkout is only read. The copy is removed when the run ends,
- * also on Ctrl-C, SIGTERM or a crash.
+ * also on Ctrl-C, SIGTERM or a crash; with `reuse`, a run that ends well leaves it for the next.
  */
 export class Workspace {
   private unregister: () => void;
@@ -28,21 +34,33 @@ export class Workspace {
     private readonly container: string,
     readonly stats: CopyStats,
     private readonly keep: boolean,
+    /** Where this copy waits for the next run, with `reuse`. */
+    private readonly parked: string | undefined,
   ) {
     this.unregister = onShutdown(() => this.removeNow());
   }
 
   static async create(repoDir: string, options: WorkspaceOptions = {}): Promise<Workspace> {
     const source = resolve(repoDir);
+    const parent = options.parent ?? tmpdir();
+    const keep = options.keep ?? false;
+    const parked = options.reuse && !keep ? parkedCopyPath(parent, source) : undefined;
     // Made and marked in one go (no await between): a kill leaves no folder without its owner.
-    const container = mkdtempSync(join(options.parent ?? tmpdir(), 'tenet-'));
+    // A parked copy is taken under a name made the same way (mkdtemp's, then removed for it).
+    let container = mkdtempSync(join(parent, 'tenet-'));
+    let reused = false;
+    if (parked) {
+      rmSync(container, { recursive: true, force: true });
+      reused = takeParkedCopy(parked, container);
+      if (!reused) container = mkdtempSync(join(parent, 'tenet-'));
+    }
     // Beside the copy, out of the sandbox's reach: for `tenet gc`, if this tenet is killed.
-    writeOwner(container, { keep: options.keep ?? false });
+    writeOwner(container, { keep });
     // Same folder name as the checkout: some suites look at it, and it reads well in paths.
     const root = join(container, basename(source) || 'repo');
     try {
-      const stats = await copyTree(source, root);
-      return new Workspace(source, root, container, stats, options.keep ?? false);
+      const stats = await copyTree(source, root, { over: reused });
+      return new Workspace(source, root, container, stats, keep, parked);
     } catch (error) {
       rmSync(container, { recursive: true, force: true });
       throw error;
@@ -75,9 +93,11 @@ export class Workspace {
     mkdirInside(this.root, rel);
   }
 
+  /** Removes the copy, or with `reuse` leaves it for the next run (by then nothing runs in it). */
   async dispose(): Promise<void> {
     this.unregister();
-    if (!this.keep) await rm(this.container, { recursive: true, force: true });
+    if (this.keep || (this.parked && parkCopy(this.container, this.parked))) return;
+    await rm(this.container, { recursive: true, force: true });
   }
 
   private removeNow(): void {

@@ -1,0 +1,156 @@
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parkedCopyPath } from '../../source/engine/workspace/parked-copy';
+import { collectScratch } from '../../source/engine/workspace/scratch-gc';
+import { Workspace } from '../../source/engine/workspace/workspace';
+import { snapshot } from '../helpers/snapshot';
+
+/**
+ * Issue 17: a finished run leaves its workspace for the next run of the same repository, which
+ * brings it up to date instead of copying everything again. Whatever the last run (or code it
+ * ran) did to it, the next run's workspace is what a fresh copy would be, and nothing outside is
+ * touched on the way.
+ */
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-reuse-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function repository(name: string): string {
+  const repo = join(scratch, name);
+  mkdirSync(join(repo, 'pkg', '__pycache__'), { recursive: true });
+  mkdirSync(join(repo, 'tests'), { recursive: true });
+  writeFileSync(join(repo, 'pkg', '__init__.py'), '');
+  writeFileSync(join(repo, 'pkg', 'mod.py'), 'def f():\n    return 1\n');
+  writeFileSync(join(repo, 'pkg', '__pycache__', 'mod.cpython-311.pyc'), 'bytecode');
+  writeFileSync(join(repo, 'tests', 'test_mod.py'), 'def test_f():\n    assert True\n');
+  writeFileSync(join(repo, 'data.txt'), 'one\n');
+  writeFileSync(join(repo, 'README.md'), '# repo\n');
+  symlinkSync('pkg/mod.py', join(repo, 'alias.py'));
+  return repo;
+}
+
+/** A fresh copy's snapshot (a workspace made without reuse), and the mode of every file in it. */
+async function freshCopy(repo: string, parent: string): Promise<{ files: Record<string, string>; modes: Record<string, number>; stats: Workspace['stats'] }> {
+  const fresh = await Workspace.create(repo, { parent });
+  try {
+    return { files: snapshot(fresh.root), modes: modes(fresh.root), stats: fresh.stats };
+  } finally {
+    await fresh.dispose();
+  }
+}
+
+function modes(root: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const walk = (dir: string, rel: string) => {
+    for (const name of readdirSync(dir)) {
+      const info = lstatSync(join(dir, name));
+      out[`${rel}${name}`] = info.mode;
+      if (info.isDirectory()) walk(join(dir, name), `${rel}${name}/`);
+    }
+  };
+  walk(root, '');
+  return out;
+}
+
+describe('a workspace left for the next run of the same repository', () => {
+  it('is taken, brought up to date whatever the last run did to it, and is then what a fresh copy is', async () => {
+    const repo = repository('repo');
+    const parent = mkdtempSync(join(scratch, 'tmp-'));
+    const outside = join(scratch, 'outside.txt');
+    writeFileSync(outside, 'the host file\n');
+
+    const first = await Workspace.create(repo, { parent, reuse: true });
+    // What a run (the tests, the agent, tenet itself) may leave behind in it.
+    await first.write('pkg/mod.py', 'def f():\n    raise NotImplementedError\n');
+    writeFileSync(first.path('new_module.py'), 'x = 1\n');
+    mkdirSync(first.path('.pytest_cache/v'), { recursive: true });
+    mkdirSync(first.path('.git'));
+    rmSync(first.path('data.txt'));
+    mkdirSync(first.path('data.txt'));
+    rmSync(first.path('tests'), { recursive: true });
+    symlinkSync(scratch, first.path('tests'));
+    rmSync(first.path('alias.py'));
+    symlinkSync(outside, first.path('alias.py'));
+    rmSync(first.path('pkg/__init__.py'));
+    linkSync(outside, first.path('pkg/__init__.py'));
+    chmodSync(first.path('README.md'), 0o600);
+    // A hard link to a host file just like the repository's (size, time, mode): kept, a later
+    // write in the workspace would go to the host file.
+    const twin = join(scratch, 'twin.txt');
+    writeFileSync(twin, 'test data\n');
+    writeFileSync(join(repo, 'notes.txt'), 'test data\n');
+    const { atime, mtime, mode } = statSync(join(repo, 'notes.txt'));
+    utimesSync(twin, atime, mtime);
+    chmodSync(twin, mode);
+    utimesSync(join(repo, 'notes.txt'), atime, mtime);
+    linkSync(twin, first.path('notes.txt'));
+    await first.dispose();
+    const parked = parkedCopyPath(parent, repo);
+    expect(readdirSync(parent)).toEqual([basename(parked)]);
+
+    // Meanwhile the developer edits the repository.
+    writeFileSync(join(repo, 'pkg', 'other.py'), 'y = 2\n');
+    writeFileSync(join(repo, 'tests', 'test_mod.py'), 'def test_f():\n    assert 1\n');
+    const later = new Date(Date.now() + 2000);
+    utimesSync(join(repo, 'tests', 'test_mod.py'), later, later);
+
+    const fresh = await freshCopy(repo, parent);
+    const second = await Workspace.create(repo, { parent, reuse: true });
+    let kept: number;
+    try {
+      expect(existsSync(parked)).toBe(false);
+      expect(snapshot(second.root)).toEqual(fresh.files);
+      expect(modes(second.root)).toEqual(fresh.modes);
+      expect(second.stats).toEqual(fresh.stats);
+      // Nothing was written through the planted links or the hard link.
+      expect(readFileSync(outside, 'utf8')).toBe('the host file\n');
+      expect(lstatSync(outside).nlink).toBe(1);
+      expect(lstatSync(twin).nlink).toBe(1);
+      kept = statSync(second.path('pkg/other.py')).ino;
+    } finally {
+      await second.dispose();
+    }
+    // A file that did not change since is the very one the last run had: kept, not copied again.
+    const third = await Workspace.create(repo, { parent, reuse: true });
+    expect(statSync(third.path('pkg/other.py')).ino).toBe(kept);
+    await third.dispose();
+  });
+
+  it('goes to one run at a time: another run at once copies afresh, and only one copy stays parked', async () => {
+    const repo = repository('busy');
+    const parent = mkdtempSync(join(scratch, 'tmp-'));
+    await (await Workspace.create(repo, { parent, reuse: true })).dispose();
+    const [a, b] = await Promise.all([Workspace.create(repo, { parent, reuse: true }), Workspace.create(repo, { parent, reuse: true })]);
+    expect(a.root).not.toBe(b.root);
+    expect(snapshot(a.root)).toEqual(snapshot(b.root));
+    await a.dispose();
+    await b.dispose();
+    expect(readdirSync(parent)).toEqual([basename(parkedCopyPath(parent, repo))]);
+  });
+
+  it('is not taken when it is open to others, nor kept with --keep-workspace; tenet gc removes it', async () => {
+    const repo = repository('private');
+    const parent = mkdtempSync(join(scratch, 'tmp-'));
+    const parked = parkedCopyPath(parent, repo);
+    mkdirSync(join(parked, 'private'), { recursive: true, mode: 0o755 });
+    chmodSync(parked, 0o755);
+    writeFileSync(join(parked, 'private', 'planted.py'), 'import os\n');
+    const workspace = await Workspace.create(repo, { parent, reuse: true });
+    expect(existsSync(join(parked, 'private', 'planted.py'))).toBe(true);
+    expect(existsSync(workspace.path('planted.py'))).toBe(false);
+    await workspace.dispose();
+    rmSync(parked, { recursive: true });
+
+    const kept = await Workspace.create(repo, { parent, reuse: true, keep: true });
+    await kept.dispose();
+    expect(existsSync(parked)).toBe(false);
+    expect(existsSync(kept.root)).toBe(true);
+    rmSync(kept.root, { recursive: true });
+
+    await (await Workspace.create(repo, { parent, reuse: true })).dispose();
+    const { removed } = collectScratch({ tmp: parent });
+    expect(removed.map((f) => [f.path, f.kind])).toContainEqual([parked, 'copy kept for the next run']);
+    expect(existsSync(parked)).toBe(false);
+  });
+});
