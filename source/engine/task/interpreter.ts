@@ -40,12 +40,24 @@ function fromHere(executable: string): string {
   return executable.includes('/') && !isAbsolute(executable) ? resolve(executable) : executable;
 }
 
+/**
+ * pytest's version from its installed metadata: a tenth of a second sooner than importing it, on
+ * the way to every run's first test. A pytest found without metadata (a checkout on PYTHONPATH)
+ * is imported; one that is installed but does not import says so in the run's first pytest.
+ */
 const PROBE = [
   'import json, sys',
   'info = {"version": sys.version.split()[0], "path": sys.executable}',
   'try:',
-  '    import pytest',
-  '    info["pytest"] = pytest.__version__',
+  '    import importlib.util',
+  '    if importlib.util.find_spec("pytest") is None:',
+  '        raise ModuleNotFoundError("No module named \'pytest\'")',
+  '    try:',
+  '        from importlib.metadata import version',
+  '        info["pytest"] = version("pytest")',
+  '    except Exception:',
+  '        import pytest',
+  '        info["pytest"] = pytest.__version__',
   'except Exception as error:',
   '    info["pytestError"] = repr(error)',
   'print(json.dumps(info))',
