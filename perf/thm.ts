@@ -19,9 +19,15 @@
  *   npx tsx perf/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
  *   npx tsx perf/thm.ts --cli OTHER/dist/tenet.js   # time another build
  *   npx tsx perf/thm.ts --compare OLD/dist/tenet.js # and another build beside this one, interleaved
+ *   npx tsx perf/thm.ts --fresh-copy          # THM copies the repository afresh each run (TENET_FRESH_COPY=1)
+ *
+ * THM keeps its workspace for the next run of the repository (see workspace/parked-copy.ts), so
+ * the timed runs, after the untimed one, find it there, as a developer's second run does. Where
+ * `python3` on PATH is a version manager's shim, a second baseline is what a developer types,
+ * `python3 -m pytest` through the shim: the first, the interpreter itself, is the stricter.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { copyInstalledPackage, optionReader } from './common';
@@ -35,6 +41,7 @@ const cli = option('--cli') ?? join(import.meta.dirname, '..', 'dist', 'tenet.js
 // --compare: a second build timed in the same interleaved runs (its THM configurations again).
 const compare = option('--compare');
 const reps = Number(option('--reps') ?? 3);
+const freshCopy = own.includes('--fresh-copy');
 
 interface Shape {
   name: string;
@@ -103,7 +110,8 @@ function childCpu(): number {
 function timed(label: string, command: string, args: string[], cwd: string): { wall: number; cpu: number } {
   const started = process.hrtime.bigint();
   const cpuBefore = childCpu();
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, PYTHONPATH: cwd } });
+  const env = { ...process.env, PYTHONPATH: cwd, ...(freshCopy ? { TENET_FRESH_COPY: '1' } : {}) };
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0 && result.status !== 1) throw new Error(`${label} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
   return { wall, cpu: childCpu() - cpuBefore };
@@ -121,6 +129,9 @@ interface Run {
 
 /** The interpreter behind `python3`, as tenet resolves it. */
 const interpreter = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim() || 'python3';
+/** `python3` on PATH, when it is not that interpreter itself (a version manager's shim). */
+const onPath = spawnSync('sh', ['-c', 'command -v python3'], { encoding: 'utf8' }).stdout.trim();
+const shim = onPath && realpathSync(onPath) !== realpathSync(interpreter) ? onPath : undefined;
 
 const cleanups: (() => void)[] = [];
 try {
@@ -137,12 +148,15 @@ try {
       // What a developer runs: pytest with its defaults on the same scope, started by the
       // interpreter itself (a version manager's shim would add its own second to the baseline).
       ['plain pytest', interpreter, ['-m', 'pytest', '-q', ...shape.tests]],
+      ...(shim ? [['pytest via the shim', shim, ['-m', 'pytest', '-q', ...shape.tests]] as [string, string, string[]]] : []),
       ...shape.thm.map(([label, extra]): [string, string, string[]] => [label, process.execPath, thmArgs(cli, extra)]),
       ...(compare ? shape.thm.map(([label, extra]): [string, string, string[]] => [`${label} (compared)`, process.execPath, thmArgs(compare, extra)]) : []),
     ];
     return { shape, repo, configs, times: configs.map(() => []), cpu: configs.map(() => []) };
   });
-  console.log(`tenet ${cli}${compare ? `, compared with ${compare}` : ''}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run\n`);
+  console.log(`tenet ${cli}${compare ? `, compared with ${compare}` : ''}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run`);
+  console.log(`plain pytest: ${interpreter} itself${shim ? `; pytest via the shim: ${shim}` : ''}`);
+  console.log(`THM's workspace: ${freshCopy ? 'copied afresh each run (--fresh-copy)' : 'kept from the run before, brought up to date'}\n`);
   for (const run of runs) for (const [label, command, args] of run.configs) timed(label, command, args, run.repo);
   for (let rep = 0; rep < reps; rep++) {
     for (const run of runs) {
@@ -159,13 +173,15 @@ try {
     console.log(`${shape.name}: ${shape.target}  --tests ${shape.tests.join(' ')}`);
     const plain = median(times[0]!);
     const plainCpu = median(cpu[0]!);
+    const typed = shim ? median(times[1]!) : undefined;
     configs.forEach(([label], index) => {
       const value = median(times[index]!);
       const cpuValue = median(cpu[index]!);
-      const ratio = index === 0 ? '' : `   ratio ${(value / plain).toFixed(2)}`;
-      const cpuRatio = index === 0 ? '' : `   ratio ${(cpuValue / plainCpu).toFixed(2)}`;
-      console.log(`  ${label.padEnd(18)} wall median ${value.toFixed(2).padStart(6)} s${ratio}   (runs ${times[index]!.map((t) => t.toFixed(1)).join(', ')})`);
-      console.log(`  ${''.padEnd(18)} CPU  median ${cpuValue.toFixed(2).padStart(6)} s${cpuRatio}`);
+      const baseline = index === 0 || (shim && index === 1);
+      const ratio = baseline ? '' : `   ratio ${(value / plain).toFixed(2)}${typed ? ` (${(value / typed).toFixed(2)} against the shim's)` : ''}`;
+      const cpuRatio = baseline ? '' : `   ratio ${(cpuValue / plainCpu).toFixed(2)}`;
+      console.log(`  ${label.padEnd(20)} wall median ${value.toFixed(2).padStart(6)} s${ratio}   (runs ${times[index]!.map((t) => t.toFixed(1)).join(', ')})`);
+      console.log(`  ${''.padEnd(20)} CPU  median ${cpuValue.toFixed(2).padStart(6)} s${cpuRatio}`);
     });
     console.log('');
   }
