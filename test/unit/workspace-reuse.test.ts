@@ -129,6 +129,27 @@ describe('a workspace left for the next run of the same repository', () => {
     expect(readdirSync(parent)).toEqual([basename(parkedCopyPath(parent, repo))]);
   });
 
+  it('is kept for the last 8 repositories worked on, none older than a week', async () => {
+    const parent = mkdtempSync(join(scratch, 'tmp-'));
+    const repos = Array.from({ length: 10 }, (_, index) => repository(`many-${index}`));
+    const parkedOf = (repo: string) => basename(parkedCopyPath(parent, repo));
+    for (const [index, repo] of repos.entries()) {
+      await (await Workspace.create(repo, { parent, reuse: true })).dispose();
+      // Each a minute after the one before.
+      const when = new Date(Date.now() - 60_000 * (10 - index));
+      utimesSync(parkedCopyPath(parent, repo), when, when);
+    }
+    expect(readdirSync(parent).sort()).toEqual(repos.slice(2).map(parkedOf).sort());
+
+    const quiet = mkdtempSync(join(scratch, 'tmp-'));
+    const [old, recent] = [repository('old'), repository('recent')];
+    await (await Workspace.create(old, { parent: quiet, reuse: true })).dispose();
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(parkedCopyPath(quiet, old), weekAgo, weekAgo);
+    await (await Workspace.create(recent, { parent: quiet, reuse: true })).dispose();
+    expect(readdirSync(quiet)).toEqual([basename(parkedCopyPath(quiet, recent))]);
+  });
+
   it('is not taken when it is open to others, nor kept with --keep-workspace; tenet gc removes it', async () => {
     const repo = repository('private');
     const parent = mkdtempSync(join(scratch, 'tmp-'));

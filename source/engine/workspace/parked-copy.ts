@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, realpathSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { OWNER_FILE } from './owner';
 
 /**
@@ -10,10 +10,15 @@ import { OWNER_FILE } from './owner';
  * has it, with no lock to go stale: a tenet that is killed holds an ordinary workspace folder
  * (`tenet gc` removes it) and the next run makes a fresh copy. The run then brings it up to date
  * (copyTree's `over`), which on a large repository costs a tenth of a fresh copy (sympy, 3,093
- * files: 0.1-0.2 s against 1.1-1.5 s).
+ * files: 0.1-0.2 s against 1.1-1.5 s). The copies of the last 8 repositories stay, none unused
+ * for more than a week.
  */
 
 export const PARKED_COPY = /^tenet-copy-[0-9a-f]{16}$/;
+/** Copies kept at the most: those of the repositories worked on last. */
+const MAX_PARKED = 8;
+/** A copy no run took for this long goes. */
+const MAX_PARKED_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Where the copy of `repoDir` waits between runs (in `parent`, the temp folder). */
 export function parkedCopyPath(parent: string, repoDir: string): string {
@@ -46,14 +51,39 @@ export function takeParkedCopy(parked: string, container: string): boolean {
   return false;
 }
 
-/** Leaves a finished run's workspace folder for the next run; false when one is parked already. */
+/**
+ * Leaves a finished run's workspace folder for the next run; false when one is parked already.
+ * The temp folder keeps the copies of the last few repositories only, none older than a week.
+ */
 export function parkCopy(container: string, parked: string): boolean {
   rmSync(join(container, OWNER_FILE), { force: true });
   try {
     renameSync(container, parked);
-    return true;
   } catch {
     return false;
+  }
+  pruneParkedCopies(dirname(parked));
+  return true;
+}
+
+/** Removes this user's parked copies beyond the last MAX_PARKED used, and those unused for MAX_PARKED_AGE_MS. */
+function pruneParkedCopies(parent: string): void {
+  const now = Date.now();
+  const mine = readdirSync(parent)
+    .filter((name) => PARKED_COPY.test(name))
+    .flatMap((name) => {
+      const info = lstatSync(join(parent, name), { throwIfNoEntry: false });
+      // A folder's time changes as a run takes it (its owner file) and leaves it.
+      return info?.isDirectory() && ownedAndPrivate(info) ? [{ path: join(parent, name), used: info.mtimeMs }] : [];
+    })
+    .sort((a, b) => b.used - a.used);
+  for (const [index, copy] of mine.entries()) {
+    if (index < MAX_PARKED && now - copy.used < MAX_PARKED_AGE_MS) continue;
+    try {
+      rmSync(copy.path, { recursive: true, force: true });
+    } catch {
+      // taken by a run meanwhile, or not ours to remove
+    }
   }
 }
 
