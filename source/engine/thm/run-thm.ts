@@ -260,23 +260,30 @@ async function observeBothWorlds(ctx: ThmContext, pass: Pass): Promise<Observati
   const probe = await pass('probe', undefined, 'blank', { onTest: (test) => failed(test) && feed.send(test.nodeid), onDone: end }).finally(end);
   const original = await following;
   checkRan(probe);
-  const tests = new Map(original.tests);
-  const errors = [...original.collectErrors];
-  const problems = original.problems.map((p) => `original code: ${p}`);
+  probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
+  probe.timedOut ||= original.timedOut;
   // A module that failed to import blank: the original world's own collection decides, if it got that far.
-  const collected = original.collected > 0 || errors.length > 0;
+  const collected = original.collected > 0 || original.collectErrors.length > 0;
   const blankFailures = [...[...probe.tests.values()].filter(failed), ...(collected ? [] : probe.collectErrors)].map((t) => t.nodeid);
+  const originalFailed = await completeOriginalWorld(ctx, pass, probe, blankFailures, new Map(original.tests), [...original.collectErrors]);
+  return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
+}
+
+/**
+ * Whether each blank failure fails on the original code too, from what the original world gave
+ * (`tests`, `errors`) and, for those it did not give (its process died, a test hung, a shard ran
+ * on its own), a pass of their own on the original code.
+ */
+async function completeOriginalWorld(ctx: ThmContext, pass: Pass, probe: PassResult, blankFailures: string[], tests: Map<string, PluginTestEvent>, errors: PluginCollectError[]): Promise<(nodeid: string) => boolean> {
   const missing = blankFailures.filter((nodeid) => !tests.has(nodeid) && !errors.some((c) => c.nodeid === nodeid));
-  if (missing.length && !probe.timedOut && !original.timedOut) {
+  if (missing.length && !probe.timedOut) {
     const rest = await pass('original', ctx.target.originalText, 'record', { only: missing });
     for (const [nodeid, test] of rest.tests) tests.set(nodeid, test);
     errors.push(...rest.collectErrors);
-    problems.push(...rest.problems.map((p) => `original code: ${p}`));
-    original.timedOut ||= rest.timedOut;
+    probe.problems.push(...rest.problems.map((p) => `original code: ${p}`));
+    probe.timedOut ||= rest.timedOut;
   }
-  probe.problems.push(...problems);
-  probe.timedOut ||= original.timedOut;
-  return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed: failsIn(tests, errors), probe };
+  return failsIn(tests, errors);
 }
 
 /**
@@ -289,18 +296,9 @@ async function observeBothWorlds(ctx: ThmContext, pass: Pass): Promise<Observati
 async function observeWorlds(ctx: ThmContext, pass: Pass): Promise<Observations> {
   const probe = checkRan(await pass('probe', ctx.target.probedOriginalText!, 'worlds'));
   const observed = await rerunImportHits(ctx, pass, probe, new Map(probe.tests));
-  const original = new Map(probe.original);
-  const originalErrors = [...probe.collectErrors];
   const blankFailures = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors].map((t) => t.nodeid);
-  const missing = blankFailures.filter((nodeid) => !original.has(nodeid) && !originalErrors.some((c) => c.nodeid === nodeid));
-  if (missing.length && !probe.timedOut) {
-    const rest = await pass('original', ctx.target.originalText, 'record', { only: missing });
-    for (const [nodeid, test] of rest.tests) original.set(nodeid, test);
-    originalErrors.push(...rest.collectErrors);
-    probe.problems.push(...rest.problems.map((p) => `original code: ${p}`));
-    probe.timedOut ||= rest.timedOut;
-  }
-  return { ...observed, originalFailed: failsIn(original, originalErrors), probe };
+  const originalFailed = await completeOriginalWorld(ctx, pass, probe, blankFailures, new Map(probe.original), [...probe.collectErrors]);
+  return { ...observed, originalFailed, probe };
 }
 
 /**
