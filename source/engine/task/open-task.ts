@@ -42,30 +42,32 @@ export interface OpenTask {
 export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const repoDir = repositoryFolder(options.repo);
   const env = options.env ?? process.env;
-  const resolved = await resolveTarget(repoDir, options.target);
-  const target = await prepareTarget(resolved, options.blank ? 'blank' : 'stub');
+  const prepare = () => resolveTarget(repoDir, options.target).then((resolved) => prepareTarget(resolved, options.blank ? 'blank' : 'stub'));
   const spec = options.sandbox ?? LOCAL;
-  if (spec.kind === 'docker') return openInContainer(options, repoDir, target, spec, env);
-  // The interpreter check (a Python start-up and a pytest import) overlaps the copy. It runs in an
-  // empty folder of its own: `python -c` puts its working folder first on sys.path, so in the
-  // checkout a package named like a module pytest imports (`calendar/`, `email/`) would be
-  // imported, and its bytecode written, there.
+  if (spec.kind === 'docker') return openInContainer(options, repoDir, await prepare(), spec, env);
+  // The target's resolution, the copy and the interpreter check (a Python start-up) overlap: all
+  // three stand before the first test. The check runs in an empty folder of its own: `python -c`
+  // puts its working folder first on sys.path, so in the checkout a package named like a module
+  // pytest imports (`calendar/`, `email/`) would be imported, and its bytecode written, there.
   const checkDir = mkdtempSync(join(tmpdir(), 'tenet-python-check-'));
   writeOwner(checkDir);
   const passEnv = spec.kind === 'local' ? (spec.passEnv ?? []) : [];
   const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
-  const [copied, checked] = await Promise.allSettled([
+  const [targeted, copied, checked] = await Promise.allSettled([
+    prepare(),
     Workspace.create(repoDir, workspaceOptions(options, env)),
     checkPython(probeSandbox, choosePython(repoDir, options.python, env), repoDir),
   ]);
   await probeSandbox.dispose();
   await rm(checkDir, { recursive: true, force: true });
-  if (copied.status === 'rejected') throw copied.reason;
-  const workspace = copied.value;
-  if (checked.status === 'rejected') {
-    await workspace.dispose();
-    throw checked.reason;
+  if (targeted.status === 'rejected' || copied.status === 'rejected' || checked.status === 'rejected') {
+    if (copied.status === 'fulfilled') await copied.value.dispose();
+    // What is wrong with the target is said first, as before anything was copied.
+    throw [targeted, copied, checked].find((settled): settled is PromiseRejectedResult => settled.status === 'rejected')!.reason;
   }
+  const target = targeted.value;
+  const workspace = copied.value;
+  const python = checked.value;
   await writeStart(workspace, target);
   const sandbox = new LocalSandbox(workspace.root, env, passEnv);
   const dispose = async () => {
@@ -73,12 +75,12 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
     await workspace.dispose();
   };
   try {
-    await refuseBrokenModule(target, sandbox, checked.value);
+    await refuseBrokenModule(target, sandbox, python);
   } catch (error) {
     await dispose();
     throw error;
   }
-  return { repoDir, target, workspace, sandbox, python: checked.value, dispose };
+  return { repoDir, target, workspace, sandbox, python, dispose };
 }
 
 /**
