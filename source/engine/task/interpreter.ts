@@ -3,6 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { TenetError } from '../errors';
 import { findProgram, isShimFolder, shimTarget } from '../sandbox/launcher';
 import type { Sandbox } from '../sandbox/sandbox';
+import { keepCheck, recalledCheck } from './check-answers';
 
 export interface PythonChoice {
   executable: string;
@@ -46,8 +47,15 @@ function fromHere(executable: string): string {
  * is imported; one that is installed but does not import says so in the run's first pytest.
  */
 const PROBE = [
-  'import json, sys',
+  'import json, os, sys',
   'info = {"version": sys.version.split()[0], "path": sys.executable}',
+  // Where its packages are: what a kept check depends on (see check-answers.ts).
+  'info["dirs"] = [os.path.abspath(p) for p in sys.path if p and os.path.abspath(p) != os.getcwd()]',
+  'try:',
+  '    import site',
+  '    info["dirs"].append(site.getusersitepackages())',
+  'except Exception:',
+  '    pass',
   'try:',
   '    import importlib.util',
   '    if importlib.util.find_spec("pytest") is None:',
@@ -71,25 +79,11 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
   const shim = shimOf(sandbox, choice.executable);
   const versionDir = repoDir ?? process.cwd();
   const [real] = await Promise.all([shim ? shimTarget(shim, versionDir, sandbox.env) : undefined, sandbox.prepare?.(versionDir)]);
-  // No bytecode from this check anywhere (PYTHONPATH may name the checkout).
-  const result = await sandbox.run([real ?? choice.executable, '-c', PROBE], { timeoutMs: 60_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
   const chosen = `${choice.executable} (from ${choice.origin})`;
-  if (result.error || result.exitCode === 127) {
-    throw new TenetError(
-      `Python interpreter ${chosen} was not found.`,
-      'pass --python /path/to/python or set TENET_PYTHON to the interpreter that runs your tests',
-    );
-  }
-  let info: { version?: string; path?: string; pytest?: string; pytestError?: string };
-  try {
-    info = JSON.parse(result.stdout.trim().split('\n').pop() ?? '');
-  } catch {
-    const said = (result.stderr || result.stdout).trim().slice(0, 500);
-    throw new TenetError(
-      `Python interpreter ${chosen} did not run${said ? `: ${said}` : `: it exited with code ${result.exitCode ?? '?'} and printed nothing (is it a Python interpreter?)`}`,
-      'pass --python with a working Python 3 interpreter',
-    );
-  }
+  // A local interpreter's check is kept between runs (see check-answers.ts); only one that passed.
+  const program = sandbox.kind === 'local' ? (real ?? findProgram(choice.executable, sandbox.env.PATH, process.cwd())) : undefined;
+  const recalled = program ? recalledCheck(program, sandbox.env) : undefined;
+  const info: ProbeInfo = recalled ?? (await runCheck(sandbox, real ?? choice.executable, chosen));
   if (!info.pytest) {
     throw new TenetError(
       `pytest is not installed for ${chosen}${info.pytestError ? ` (${info.pytestError})` : ''}.`,
@@ -100,9 +94,39 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
   if (!(major >= 7)) {
     throw new TenetError(`pytest ${info.pytest} is too old for tenet (needs 7 or newer).`, `${choice.executable} -m pip install -U pytest`);
   }
+  if (program && !recalled && info.version && info.path && info.dirs) keepCheck(program, sandbox.env, { version: info.version, path: info.path, pytest: info.pytest, dirs: info.dirs });
   const path = info.path || choice.executable;
   const executable = info.path && shim ? info.path : choice.executable;
   return { ...choice, asked: choice.executable, executable, path, version: info.version ?? '?', pytestVersion: info.pytest };
+}
+
+interface ProbeInfo {
+  version?: string;
+  path?: string;
+  pytest?: string;
+  pytestError?: string;
+  dirs?: string[];
+}
+
+/** Runs the check itself: what the interpreter says, or an error that says how to fix it. */
+async function runCheck(sandbox: Sandbox, executable: string, chosen: string): Promise<ProbeInfo> {
+  // No bytecode from this check anywhere (PYTHONPATH may name the checkout).
+  const result = await sandbox.run([executable, '-c', PROBE], { timeoutMs: 60_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
+  if (result.error || result.exitCode === 127) {
+    throw new TenetError(
+      `Python interpreter ${chosen} was not found.`,
+      'pass --python /path/to/python or set TENET_PYTHON to the interpreter that runs your tests',
+    );
+  }
+  try {
+    return JSON.parse(result.stdout.trim().split('\n').pop() ?? '') as ProbeInfo;
+  } catch {
+    const said = (result.stderr || result.stdout).trim().slice(0, 500);
+    throw new TenetError(
+      `Python interpreter ${chosen} did not run${said ? `: ${said}` : `: it exited with code ${result.exitCode ?? '?'} and printed nothing (is it a Python interpreter?)`}`,
+      'pass --python with a working Python 3 interpreter',
+    );
+  }
 }
 
 /** The file of a version manager's shim, when `executable` is one on this machine. */

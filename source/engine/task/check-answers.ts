@@ -1,0 +1,48 @@
+import { realpathSync } from 'node:fs';
+import { fileSignature, fingerprintOf, keepAnswer, keptAnswer } from '../util/kept-answers';
+
+/**
+ * What the interpreter check found, kept between runs: the check is a Python start on the way to
+ * every run's first test. It holds while the interpreter's file, the PYTHON* variables and every
+ * folder on its sys.path (with its user site folder, there yet or not) are as they were:
+ * installing, removing or upgrading a package adds or removes entries in the folder it goes to.
+ */
+
+const FILE = 'interpreter-checks.json';
+
+export interface CheckedInterpreter {
+  /** Python's version. */
+  version: string;
+  /** sys.executable. */
+  path: string;
+  /** pytest's version. */
+  pytest: string;
+  /** The folders on sys.path, and the user site folder. */
+  dirs: string[];
+}
+
+function fingerprint(program: string, env: NodeJS.ProcessEnv, dirs: string[]): string {
+  let real = program;
+  try {
+    real = realpathSync(program);
+  } catch {
+    // gone: the signature below says so
+  }
+  const variables = Object.keys(env)
+    .filter((name) => name.startsWith('PYTHON'))
+    .sort()
+    .map((name) => `${name}=${env[name]}`);
+  return fingerprintOf([program, real, fileSignature(real), ...variables, ...dirs.map((dir) => `${dir}=${fileSignature(dir)}`)]);
+}
+
+/** What the check of `program` (an interpreter's file) under `env` found last time, if nothing it depends on changed. */
+export function recalledCheck(program: string, env: NodeJS.ProcessEnv): CheckedInterpreter | undefined {
+  const answer = keptAnswer<CheckedInterpreter>(FILE, program, env);
+  if (!answer || !Array.isArray(answer.value.dirs)) return undefined;
+  return answer.fingerprint === fingerprint(program, env, answer.value.dirs) ? answer.value : undefined;
+}
+
+/** Keeps a check that passed for the next run. */
+export function keepCheck(program: string, env: NodeJS.ProcessEnv, checked: CheckedInterpreter): void {
+  keepAnswer(FILE, program, fingerprint(program, env, checked.dirs), checked, env);
+}
