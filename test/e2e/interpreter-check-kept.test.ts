@@ -29,7 +29,7 @@ describe('the interpreter check, kept between runs', () => {
     expect(made.status, made.stderr).toBe(0);
     const python = join(venv, 'bin', 'python');
     const sitePackages = join(venv, 'lib', readdirSync(join(venv, 'lib'))[0]!, 'site-packages');
-    const env = { ...process.env, XDG_STATE_HOME: join(dir, 'state') };
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: join(dir, 'state') };
     delete env.PYTHONPATH;
     const check = async (extra: NodeJS.ProcessEnv = {}) => {
       const sandbox = new CountingSandbox(dir, { ...env, ...extra });
