@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parkedCopyPath } from '../../source/engine/workspace/parked-copy';
 import { collectScratch } from '../../source/engine/workspace/scratch-gc';
@@ -127,6 +127,13 @@ describe('a workspace left for the next run of the same repository', () => {
     await a.dispose();
     await b.dispose();
     expect(readdirSync(parent)).toEqual([basename(parkedCopyPath(parent, repo))]);
+    // The same repository through a link of another name: one copy, under the new name.
+    const spelled = join(scratch, 'busy-link');
+    symlinkSync(repo, spelled);
+    const linked = await Workspace.create(spelled, { parent, reuse: true });
+    expect(readdirSync(dirname(linked.root)).sort()).toEqual(['busy-link', 'tenet-owner.json']);
+    expect(snapshot(linked.root)).toEqual((await freshCopy(repo, parent)).files);
+    await linked.dispose();
   });
 
   it('is kept for the last 8 repositories worked on, none older than a week', async () => {

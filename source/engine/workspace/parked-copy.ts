@@ -33,11 +33,12 @@ export function parkedCopyPath(parent: string, repoDir: string): string {
 }
 
 /**
- * Takes the parked copy into `container` (a name no folder has yet): true when it was there, is
- * this user's and is closed to others as a workspace folder is. A folder under that name that is
- * not (another user's, a link) is left alone.
+ * Takes the parked copy into `container` (a name no folder has yet), with nothing in it but the
+ * copy at `name` (the repository reached under another name left its copy under that one): true
+ * when it was there, is this user's and is closed to others as a workspace folder is. A folder
+ * under that name that is not (another user's, a link) is left alone.
  */
-export function takeParkedCopy(parked: string, container: string): boolean {
+export function takeParkedCopy(parked: string, container: string, name: string): boolean {
   const before = lstatSync(parked, { throwIfNoEntry: false });
   if (!before?.isDirectory() || !ownedAndPrivate(before)) return false;
   try {
@@ -46,9 +47,12 @@ export function takeParkedCopy(parked: string, container: string): boolean {
     return false; // another run took it first, or it went meanwhile
   }
   const after = lstatSync(container, { throwIfNoEntry: false });
-  if (after?.isDirectory() && ownedAndPrivate(after)) return true;
-  rmSync(container, { recursive: true, force: true });
-  return false;
+  if (!after?.isDirectory() || !ownedAndPrivate(after)) {
+    rmSync(container, { recursive: true, force: true });
+    return false;
+  }
+  for (const entry of readdirSync(container)) if (entry !== name) rmSync(join(container, entry), { recursive: true, force: true });
+  return true;
 }
 
 /**

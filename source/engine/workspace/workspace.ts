@@ -48,16 +48,17 @@ export class Workspace {
     // Made and marked in one go (no await between): a kill leaves no folder without its owner.
     // A parked copy is taken under a name made the same way (mkdtemp's, then removed for it).
     let container = mkdtempSync(join(parent, 'tenet-'));
+    // Same folder name as the checkout: some suites look at it, and it reads well in paths.
+    const name = basename(source) || 'repo';
     let reused = false;
     if (parked) {
       rmSync(container, { recursive: true, force: true });
-      reused = takeParkedCopy(parked, container);
+      reused = takeParkedCopy(parked, container, name);
       if (!reused) container = mkdtempSync(join(parent, 'tenet-'));
     }
     // Beside the copy, out of the sandbox's reach: for `tenet gc`, if this tenet is killed.
     writeOwner(container, { keep });
-    // Same folder name as the checkout: some suites look at it, and it reads well in paths.
-    const root = join(container, basename(source) || 'repo');
+    const root = join(container, name);
     try {
       const stats = await copyTree(source, root, { over: reused });
       return new Workspace(source, root, container, stats, keep, parked);
