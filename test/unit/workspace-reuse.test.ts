@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -134,6 +135,25 @@ describe('a workspace left for the next run of the same repository', () => {
     expect(readdirSync(dirname(linked.root)).sort()).toEqual(['busy-link', 'tenet-owner.json']);
     expect(snapshot(linked.root)).toEqual((await freshCopy(repo, parent)).files);
     await linked.dispose();
+  });
+
+  it('that cannot be brought up to date (a file there cannot be removed) gives way to a fresh copy', async () => {
+    const repo = repository('stuck');
+    const parent = mkdtempSync(join(scratch, 'tmp-'));
+    const first = await Workspace.create(repo, { parent, reuse: true });
+    writeFileSync(first.path('stuck.txt'), 'left by a run\n');
+    await first.dispose();
+    const stuck = join(parkedCopyPath(parent, repo), 'stuck', 'stuck.txt');
+    // An immutable file: not even root removes it (chattr +i).
+    const immutable = spawnSync('chattr', ['+i', stuck]);
+    try {
+      expect(immutable.status, `chattr: ${immutable.stderr}`).toBe(0);
+      const second = await Workspace.create(repo, { parent, reuse: true });
+      expect(snapshot(second.root)).toEqual((await freshCopy(repo, parent)).files);
+      await second.dispose();
+    } finally {
+      spawnSync('chattr', ['-i', ...readdirSync(parent).map((name) => join(parent, name, 'stuck', 'stuck.txt')).filter((path) => existsSync(path))]);
+    }
   });
 
   it('is kept for the last 8 repositories worked on, none older than a week', async () => {

@@ -63,7 +63,14 @@ export class Workspace {
       const stats = await copyTree(source, root, { over: reused });
       return new Workspace(source, root, container, stats, keep, parked);
     } catch (error) {
-      rmSync(container, { recursive: true, force: true });
+      try {
+        rmSync(container, { recursive: true, force: true });
+      } catch {
+        // what a run left there that cannot be removed stays for `tenet gc` to report
+      }
+      // A kept copy that cannot be brought up to date (a run left a folder or a file that cannot
+      // be removed): a fresh copy then, which says what is wrong if the repository itself is.
+      if (reused) return Workspace.create(repoDir, { ...options, reuse: false });
       throw error;
     }
   }
