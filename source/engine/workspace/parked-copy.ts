@@ -51,7 +51,13 @@ export function takeParkedCopy(parked: string, container: string, name: string):
     rmSync(container, { recursive: true, force: true });
     return false;
   }
-  for (const entry of readdirSync(container)) if (entry !== name) rmSync(join(container, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(container)) {
+    try {
+      if (entry !== name) rmSync(join(container, entry), { recursive: true, force: true });
+    } catch {
+      // beside the copy, it is in no run's way; `tenet gc` reports what cannot be removed
+    }
+  }
   return true;
 }
 
