@@ -1,5 +1,5 @@
 import { basename, dirname, join, resolve } from 'node:path';
-import { fileSignature, fingerprintOf, keepAnswer, keptAnswer } from '../util/kept-answers';
+import { fileSignature, fingerprintOf, keepAnswer, keptAnswer, variablesOf } from '../util/kept-answers';
 
 /**
  * pyenv's answers to "which interpreter is python3 here", kept between runs: its shim is a shell
@@ -27,10 +27,7 @@ function pyenvRoot(shim: string, env: NodeJS.ProcessEnv): string | undefined {
 function fingerprint(shim: string, cwd: string, env: NodeJS.ProcessEnv): string | undefined {
   const root = pyenvRoot(shim, env);
   if (!root) return undefined;
-  const variables = Object.keys(env)
-    .filter((name) => name.startsWith('PYENV') || name === 'PATH')
-    .sort()
-    .map((name) => `${name}=${env[name]}`);
+  const variables = variablesOf(env, (name) => name.startsWith('PYENV') || name === 'PATH');
   const versionFiles: string[] = [];
   for (let dir = resolve(env.PYENV_DIR ?? cwd); ; dir = dirname(dir)) {
     versionFiles.push(fileSignature(join(dir, '.python-version')));

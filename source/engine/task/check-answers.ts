@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { fileSignature, fingerprintOf, keepAnswer, keptAnswer } from '../util/kept-answers';
+import { fileSignature, fingerprintOf, keepAnswer, keptAnswer, variablesOf } from '../util/kept-answers';
 
 /**
  * What the interpreter check found, kept between runs: the check is a Python start on the way to
@@ -28,11 +28,7 @@ function fingerprint(program: string, env: NodeJS.ProcessEnv, dirs: string[]): s
   } catch {
     // gone: the signature below says so
   }
-  const variables = Object.keys(env)
-    .filter((name) => name.startsWith('PYTHON'))
-    .sort()
-    .map((name) => `${name}=${env[name]}`);
-  return fingerprintOf([program, real, fileSignature(real), ...variables, ...dirs.map((dir) => `${dir}=${fileSignature(dir)}`)]);
+  return fingerprintOf([program, real, fileSignature(real), ...variablesOf(env, (name) => name.startsWith('PYTHON')), ...dirs.map((dir) => `${dir}=${fileSignature(dir)}`)]);
 }
 
 /** What the check of `program` (an interpreter's file) under `env` found last time, if nothing it depends on changed. */

@@ -28,6 +28,14 @@ export function fileSignature(path: string): string {
   }
 }
 
+/** The variables of `env` whose names `wanted` keeps, as `NAME=value` in name order: a fingerprint's part. */
+export function variablesOf(env: NodeJS.ProcessEnv, wanted: (name: string) => boolean): string[] {
+  return Object.keys(env)
+    .filter(wanted)
+    .sort()
+    .map((name) => `${name}=${env[name]}`);
+}
+
 export function fingerprintOf(parts: string[]): string {
   return createHash('sha256').update(parts.join('\0')).digest('hex');
 }
