@@ -76,12 +76,16 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
   // Every pytest, tool and check starts the interpreter again: through a shim, each start would pay
   // the version manager's lookup once more (pyenv's: about a second). The shim is asked once, from
   // the repository (where its version file is), and everything runs the interpreter it names.
-  const shim = shimOf(sandbox, choice.executable);
+  // The interpreter's file on this machine (undefined in a container: the check asks there).
+  const file = sandbox.kind === 'local' ? findProgram(choice.executable, sandbox.env.PATH, process.cwd()) : undefined;
+  const shim = file && isShimFolder(dirname(file)) ? file : undefined;
   const versionDir = repoDir ?? process.cwd();
   const [real] = await Promise.all([shim ? shimTarget(shim, versionDir, sandbox.env) : undefined, sandbox.prepare?.(versionDir)]);
   const chosen = `${choice.executable} (from ${choice.origin})`;
   // A local interpreter's check is kept between runs (see check-answers.ts); only one that passed.
-  const program = sandbox.kind === 'local' ? (real ?? findProgram(choice.executable, sandbox.env.PATH, process.cwd())) : undefined;
+  // Not a shim's that did not say which interpreter it runs: what its check found may change
+  // with no file of its own changing.
+  const program = shim ? real : file;
   const recalled = program ? recalledCheck(program, sandbox.env) : undefined;
   const info: ProbeInfo = recalled ?? (await runCheck(sandbox, real ?? choice.executable, chosen));
   if (!info.pytest) {
@@ -127,11 +131,4 @@ async function runCheck(sandbox: Sandbox, executable: string, chosen: string): P
       'pass --python with a working Python 3 interpreter',
     );
   }
-}
-
-/** The file of a version manager's shim, when `executable` is one on this machine. */
-function shimOf(sandbox: Sandbox, executable: string): string | undefined {
-  if (sandbox.kind !== 'local') return undefined;
-  const file = findProgram(executable, sandbox.env.PATH, process.cwd());
-  return file && isShimFolder(dirname(file)) ? file : undefined;
 }
