@@ -89,6 +89,35 @@ def _die_with_parent():
 
 
 _die_with_parent()
+
+
+def _name_cached_tests_where_they_are():
+    """pytest keeps each test module with its asserts rewritten in `__pycache__`, and takes it from
+    there while the source's mtime and size match, with the file name it was compiled under: a
+    module rewritten in the checkout (the developer ran pytest there), or in the workspace of an
+    earlier run, would name the checkout's or a removed folder's file in every frame, so its chains
+    would start outside the workspace and its failures cite code that is not the code that ran.
+    Python's own loader renames what it reads from a cache (`_imp._fix_co_filename`); pytest's
+    does not, so its reader is wrapped to do the same."""
+    try:
+        import _imp
+        from _pytest.assertion import rewrite
+    except ImportError:  # pragma: no cover - another pytest layout: nothing to wrap
+        return
+    read, rename = getattr(rewrite, "_read_pyc", None), getattr(_imp, "_fix_co_filename", None)
+    if read is None or rename is None:
+        return
+
+    def _read_pyc(source, pyc, *args, **kwargs):
+        code = read(source, pyc, *args, **kwargs)
+        if code is not None and code.co_filename != str(source):
+            rename(code, str(source))
+        return code
+
+    rewrite._read_pyc = _read_pyc
+
+
+_name_cached_tests_where_they_are()
 _TARGET_FILE = probe._realpath(os.environ.get("TENET_TARGET_FILE", ""))
 _FORK = _state.mode == "fork" and hasattr(os, "fork")
 _WORLDS = _state.mode == "worlds"
