@@ -118,6 +118,45 @@ def _name_cached_tests_where_they_are():
 
 
 _name_cached_tests_where_they_are()
+
+
+def _write_bytecode_in_the_workspace():
+    """Where bytecode is not to be written (PYTHONDONTWRITEBYTECODE, `-B`), every run compiles the
+    workspace's modules again, and pytest rewrites every test module again: 3 s of sympy's 5.5 s
+    for its test_latex.py. That choice is for the developer's own folders; the workspace is
+    tenet's, and the copy tenet keeps for the next run keeps its bytecode (see copy-tree.ts). So
+    this process writes bytecode again, inside the workspace only: a cache folder that is not
+    the workspace's (another package's, a link planted out of it, a PYTHONPYCACHEPREFIX) is left
+    as the setting wants it. The tests' own subprocesses inherit the setting as it was."""
+    if not sys.dont_write_bytecode:
+        return
+    try:
+        from importlib.machinery import SourceFileLoader
+        from _pytest.assertion import rewrite
+    except ImportError:  # pragma: no cover - another pytest layout: nothing is written
+        return
+    cache, makedirs = getattr(SourceFileLoader, "_cache_bytecode", None), getattr(rewrite, "try_makedirs", None)
+    if cache is None or makedirs is None:
+        return
+
+    def inside(folder):
+        real = probe._realpath(str(folder))
+        return real.startswith(_state.root + os.sep)
+
+    def _cache_bytecode(self, source_path, bytecode_path, data):
+        if inside(os.path.dirname(bytecode_path)):
+            return cache(self, source_path, bytecode_path, data)
+        return None
+
+    def try_makedirs(cache_dir):
+        return inside(cache_dir) and makedirs(cache_dir)
+
+    SourceFileLoader._cache_bytecode = _cache_bytecode
+    rewrite.try_makedirs = try_makedirs
+    sys.dont_write_bytecode = False
+
+
+_write_bytecode_in_the_workspace()
 _TARGET_FILE = probe._realpath(os.environ.get("TENET_TARGET_FILE", ""))
 _FORK = _state.mode == "fork" and hasattr(os, "fork")
 _WORLDS = _state.mode == "worlds"

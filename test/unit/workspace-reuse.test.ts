@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -175,6 +176,47 @@ describe('a workspace left for the next run of the same repository', () => {
     utimesSync(parkedCopyPath(quiet, old), weekAgo, weekAgo);
     await (await Workspace.create(recent, { parent: quiet, reuse: true })).dispose();
     expect(readdirSync(quiet)).toEqual([basename(parkedCopyPath(quiet, recent))]);
+  });
+
+  it('keeps the bytecode a run compiled there for the modules beside it, and nothing else the repository lacks', async () => {
+    const repo = repository('bytecode');
+    const parent = mkdtempSync(join(scratch, 'tmp-'));
+    const outside = join(scratch, 'outside.pyc');
+    writeFileSync(outside, 'host bytes\n');
+    const first = await Workspace.create(repo, { parent, reuse: true });
+    // What the tests' processes write where bytecode is written: compiled modules, pytest's rewrites.
+    mkdirSync(first.path('tests/__pycache__'));
+    writeFileSync(first.path('tests/__pycache__/test_mod.cpython-311-pytest-9.0.3.pyc'), 'rewritten');
+    writeFileSync(first.path('pkg/__pycache__/__init__.cpython-311.pyc'), 'compiled');
+    // And what may not stay: bytecode of no module here, other files, links, a hard link.
+    writeFileSync(first.path('tests/__pycache__/gone.cpython-311.pyc'), 'orphan');
+    writeFileSync(first.path('tests/__pycache__/notes.txt'), 'not bytecode');
+    symlinkSync(outside, first.path('tests/__pycache__/test_mod.cpython-311.opt-1.pyc'));
+    linkSync(outside, first.path('pkg/__pycache__/mod.cpython-312.pyc'));
+    symlinkSync(scratch, first.path('__pycache__'));
+    await first.dispose();
+
+    const fresh = await freshCopy(repo, parent);
+    const second = await Workspace.create(repo, { parent, reuse: true });
+    try {
+      const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+      expect(snapshot(second.root)).toEqual({
+        ...fresh.files,
+        'tests/__pycache__': 'dir',
+        'tests/__pycache__/test_mod.cpython-311-pytest-9.0.3.pyc': sha('rewritten'),
+        'pkg/__pycache__/__init__.cpython-311.pyc': sha('compiled'),
+      });
+      expect(readFileSync(outside, 'utf8')).toBe('host bytes\n');
+      expect(lstatSync(outside).nlink).toBe(1);
+      // A copy a container could write in is not kept: its bytecode would run here next.
+      second.lentToContainer();
+    } finally {
+      await second.dispose();
+    }
+    expect(readdirSync(parent)).toEqual([]);
+    const third = await Workspace.create(repo, { parent, reuse: true });
+    expect(snapshot(third.root)).toEqual(fresh.files);
+    await third.dispose();
   });
 
   it('is not taken when it is open to others, nor kept with --keep-workspace; tenet gc removes it', async () => {

@@ -117,6 +117,7 @@ async function openInContainer(options: TaskOptions, repoDir: string, target: Pr
   let sandbox: Sandbox | undefined;
   try {
     await writeStart(workspace, target);
+    if (spec.mount) workspace.lentToContainer();
     sandbox = await openSandbox(spec, workspace.root, options.session ?? 'adhoc', env);
     const python = await checkPython(sandbox, options.python ? { executable: options.python, origin: '--python' } : { executable: 'python3', origin: `the image ${spec.image}` });
     await refuseBrokenModule(target, sandbox, python);

@@ -27,6 +27,8 @@ export interface WorkspaceOptions {
  */
 export class Workspace {
   private unregister: () => void;
+  /** Whether code outside this machine's user may have written here (see lentToContainer). */
+  private lent = false;
 
   private constructor(
     readonly repoDir: string,
@@ -101,10 +103,19 @@ export class Workspace {
     mkdirInside(this.root, rel);
   }
 
+  /**
+   * The copy is bind-mounted into a container: what the container's code writes lands here, and
+   * the next run (maybe on this machine, outside any container) would run the bytecode it left
+   * (see copy-tree.ts, keptBytecode). So this copy is not kept for the next run.
+   */
+  lentToContainer(): void {
+    this.lent = true;
+  }
+
   /** Removes the copy, or with `reuse` leaves it for the next run (by then nothing runs in it). */
   async dispose(): Promise<void> {
     this.unregister();
-    if (this.keep || (this.parked && parkCopy(this.container, this.parked))) return;
+    if (this.keep || (this.parked && !this.lent && parkCopy(this.container, this.parked))) return;
     await rm(this.container, { recursive: true, force: true });
   }
 
