@@ -68,6 +68,23 @@ function unmarkedLeftover(path: string, kind: ScratchFolder['kind'], now: number
 }
 
 /**
+ * Removes a folder, or says why it could not (what a test left there that cannot be removed: an
+ * immutable file, a folder without write permission for another user's files): one such folder
+ * does not stop the others from being collected.
+ */
+function removeOrSayWhy(path: string): string | undefined {
+  try {
+    rmSync(path, { recursive: true, force: true });
+    return undefined;
+  } catch (error) {
+    // (Node reports an undeletable file inside as ENOTDIR, as it does a file removed meanwhile.)
+    if (!lstatSync(path, { throwIfNoEntry: false })) return undefined;
+    const where = (error as NodeJS.ErrnoException).path;
+    return `could not be removed (${where && where !== path ? `${where} cannot be deleted` : (error as Error).message}): remove it by hand (an immutable file needs \`chattr -i\` first)`;
+  }
+}
+
+/**
  * The scratch workspaces and interpreter-check folders a killed tenet left in the temp folder
  * (SIGKILL leaves them: nothing runs to remove them), and the copies finished runs left for the
  * next run of their repository (no tenet works in one: a run renames it before it uses it). Those
@@ -101,9 +118,10 @@ export function collectScratch(options: { tmp?: string; dryRun?: boolean; now?: 
         gone = unmarkedLeftover(path, kind, now);
       }
       if (!gone) continue;
-      const folder = { path, kind, bytes: sizeOf(path), reason: gone } as const;
-      if (!options.dryRun) rmSync(path, { recursive: true, force: true });
-      removed.push(folder);
+      const bytes = sizeOf(path);
+      const failure = options.dryRun ? undefined : removeOrSayWhy(path);
+      if (failure) kept.push({ path, kind, bytes: sizeOf(path), reason: failure });
+      else removed.push({ path, kind, bytes, reason: gone });
     } catch (error) {
       // A tenet that finished while this looked removed its own folder: nothing is left to collect.
       if (!vanished(error)) throw error;
