@@ -156,7 +156,10 @@ try {
   });
   console.log(`tenet ${cli}${compare ? `, compared with ${compare}` : ''}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run`);
   console.log(`plain pytest: ${interpreter} itself${shim ? `; pytest via the shim: ${shim}` : ''}`);
-  console.log(`THM's workspace: ${freshCopy ? 'copied afresh each run (--fresh-copy)' : 'kept from the run before, brought up to date'}\n`);
+  console.log(`THM's workspace: ${freshCopy ? 'copied afresh each run (--fresh-copy)' : 'kept from the run before, brought up to date'}`);
+  // It decides much of a plain run's time: without bytecode written, pytest rewrites every test
+  // module's asserts again each run (THM writes bytecode in its workspace whatever it says).
+  console.log(`bytecode: ${process.env.PYTHONDONTWRITEBYTECODE ? 'PYTHONDONTWRITEBYTECODE is set, plain pytest compiles and rewrites every run (env -u PYTHONDONTWRITEBYTECODE to time the other case)' : 'written (plain pytest keeps it in the repository copy)'}\n`);
   for (const run of runs) for (const [label, command, args] of run.configs) timed(label, command, args, run.repo);
   for (let rep = 0; rep < reps; rep++) {
     for (const run of runs) {
