@@ -34,7 +34,11 @@ import threading
 import time
 import traceback
 
+import _imp
+from importlib.machinery import SourceFileLoader
+
 import pytest
+from _pytest.assertion import rewrite as _rewrite
 
 import _tenet_cached as cached
 import _tenet_lanes as lanes
@@ -91,6 +95,13 @@ def _die_with_parent():
 _die_with_parent()
 
 
+def _originals(*wanted):
+    """The (owner, name) attributes of Python's and pytest's internals that the two functions
+    below wrap, or None where one is missing (another version: then nothing is wrapped)."""
+    found = [getattr(owner, name, None) for owner, name in wanted]
+    return None if any(value is None for value in found) else found
+
+
 def _name_cached_tests_where_they_are():
     """pytest keeps each test module with its asserts rewritten in `__pycache__`, and takes it from
     there while the source's mtime and size match, with the file name it was compiled under: a
@@ -99,14 +110,10 @@ def _name_cached_tests_where_they_are():
     would start outside the workspace and its failures cite code that is not the code that ran.
     Python's own loader renames what it reads from a cache (`_imp._fix_co_filename`); pytest's
     does not, so its reader is wrapped to do the same."""
-    try:
-        import _imp
-        from _pytest.assertion import rewrite
-    except ImportError:  # pragma: no cover - another pytest layout: nothing to wrap
+    originals = _originals((_rewrite, "_read_pyc"), (_imp, "_fix_co_filename"))
+    if originals is None:
         return
-    read, rename = getattr(rewrite, "_read_pyc", None), getattr(_imp, "_fix_co_filename", None)
-    if read is None or rename is None:
-        return
+    read, rename = originals
 
     def _read_pyc(source, pyc, *args, **kwargs):
         code = read(source, pyc, *args, **kwargs)
@@ -114,7 +121,7 @@ def _name_cached_tests_where_they_are():
             rename(code, str(source))
         return code
 
-    rewrite._read_pyc = _read_pyc
+    _rewrite._read_pyc = _read_pyc
 
 
 _name_cached_tests_where_they_are()
@@ -128,16 +135,10 @@ def _write_bytecode_in_the_workspace():
     this process writes bytecode again, inside the workspace only: a cache folder that is not
     the workspace's (another package's, a link planted out of it, a PYTHONPYCACHEPREFIX) is left
     as the setting wants it. The tests' own subprocesses inherit the setting as it was."""
-    if not sys.dont_write_bytecode:
+    originals = _originals((SourceFileLoader, "_cache_bytecode"), (_rewrite, "try_makedirs"))
+    if not sys.dont_write_bytecode or originals is None:
         return
-    try:
-        from importlib.machinery import SourceFileLoader
-        from _pytest.assertion import rewrite
-    except ImportError:  # pragma: no cover - another pytest layout: nothing is written
-        return
-    cache, makedirs = getattr(SourceFileLoader, "_cache_bytecode", None), getattr(rewrite, "try_makedirs", None)
-    if cache is None or makedirs is None:
-        return
+    cache, makedirs = originals
 
     def inside(folder):
         real = probe._realpath(str(folder))
@@ -152,7 +153,7 @@ def _write_bytecode_in_the_workspace():
         return inside(cache_dir) and makedirs(cache_dir)
 
     SourceFileLoader._cache_bytecode = _cache_bytecode
-    rewrite.try_makedirs = try_makedirs
+    _rewrite.try_makedirs = try_makedirs
     sys.dont_write_bytecode = False
 
 
