@@ -34,6 +34,7 @@ const WORK_ROOT = '/workspace';
 const HELPERS_ROOT = '/opt/tenet';
 /** The user tenet runs as in a container it copies the workspace into: `nobody`, never root. */
 const NOBODY: Owner = { uid: 65534, gid: 65534 };
+const ROOT: Owner = { uid: 0, gid: 0 };
 /** Processes left to tenet's own execs (kills, clean-ups) when the tests use up their share. */
 const PIDS_RESERVED = 32;
 
@@ -137,7 +138,9 @@ export class DockerSandbox implements Sandbox {
       }
       const missing = await missingTools(container);
       if (missing) throw unusableImage(options.image, `has no ${missing}`);
-      await container.putArchive(packTree(pythonHelpersDir(), 'python', NOBODY), { path: HELPERS_ROOT });
+      // tenet's own helpers (the THM plugin, the launcher) belong to root: the code under test
+      // runs as another user and cannot rewrite what reports its outcomes.
+      await container.putArchive(packTree(pythonHelpersDir(), 'python', ROOT), { path: HELPERS_ROOT });
       if (!mounted) await container.putArchive(packTree(hostRoot, basename(workdir), owner), { path: WORK_ROOT });
       await runQuiet({ container }, ['mkdir', '-p', PID_DIR]);
     } catch (error) {
