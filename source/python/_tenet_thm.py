@@ -23,6 +23,7 @@ Environment (all set by tenet):
 """
 
 import atexit
+import gc
 import inspect
 import json
 import linecache
@@ -975,8 +976,6 @@ def pytest_sessionfinish(session, exitstatus):
     _emit({"e": "done", "exitstatus": int(exitstatus), "targetLoaded": loaded_here, "outside": _outside_copies()})
     _finished = int(exitstatus)
     session.config.option.tbstyle = "no"
-    import gc
-
     gc.freeze()
 
 
