@@ -383,7 +383,7 @@ def pytest_runtestloop(session):
     """
     global _lane
     if _FOLLOW:
-        _run_followed(session)
+        lanes.with_room(_run_followed, session)
         return True
     if _LANES < 2 and not _WORLDS:
         return None
