@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openSandbox } from '../../source/engine/sandbox/create-sandbox';
+import { CONTAINER_UIDS } from '../../source/engine/sandbox/docker/container-user';
 import { DEFAULT_IMAGE, LABELS } from '../../source/engine/sandbox/docker/names';
 import { NOT_FOUND } from '../../source/engine/sandbox/docker/exec-process';
 import { openTask, type OpenTask } from '../../source/engine/task/open-task';
@@ -73,8 +74,12 @@ describeDocker('generated code in a Docker container is contained and reported',
   };
   const stillWorks = async () => expect((await callTool('run_debugger_cmd', { cmd: 'echo alive' }, ctx)).text).toBe('alive\n[shell]');
 
-  it('runs as nobody, with no capabilities, in a container labelled with the session', async () => {
-    expect((await callTool('run_debugger_cmd', { cmd: 'id -u; grep CapEff /proc/self/status' }, ctx)).text).toMatch(/^65534\nCapEff:\s+0+\n\[shell\]$/);
+  it("runs as the container's own user, with no capabilities, in a container labelled with the session", async () => {
+    const said = (await callTool('run_debugger_cmd', { cmd: 'id -u; grep CapEff /proc/self/status; python3 -c "import getpass; print(getpass.getuser())"' }, ctx)).text;
+    expect(said).toMatch(/^\d+\nCapEff:\s+0+\ntenet\n\[shell\]$/);
+    const uid = Number(said.split('\n')[0]);
+    expect(uid).toBeGreaterThanOrEqual(CONTAINER_UIDS.first);
+    expect(uid).toBeLessThanOrEqual(CONTAINER_UIDS.last);
     expect(await containersOf('isolation-test')).toHaveLength(1);
   });
 
@@ -233,13 +238,16 @@ describeDocker('exec statuses and images that cannot run tests', () => {
 });
 
 describeDocker('--mount: the workspace bind-mounted instead of copied in', () => {
-  it('runs as nobody even when tenet is root, and the tests read and write the mounted workspace', async () => {
+  it("runs as the container's own user, not root, even when tenet is root, and the tests read and write the mounted workspace", async () => {
     const before = treeHash(SHOP);
     const task = await openTask({ repo: SHOP, target: 'shop/pricing.py::apply_discount', blank: true, sandbox: { ...(DOCKER as Extract<SandboxSpec, { kind: 'docker' }>), mount: true }, session: 'mount-test' });
     const toolbox = await openToolbox(task, { selectedTests: [TEST], testTimeoutSec: 10, indexCacheFile: null, debuggerTimeoutMs: 8000 });
     try {
       const uid = process.getuid?.() ?? 0;
-      expect((await callTool('run_debugger_cmd', { cmd: 'id -u; touch written-inside && echo ok' }, toolbox.ctx)).text).toBe(`${uid === 0 ? 65534 : uid}\nok\n[shell]`);
+      const [said, ok] = (await callTool('run_debugger_cmd', { cmd: 'id -u; touch written-inside && echo ok' }, toolbox.ctx)).text.split('\n');
+      if (uid === 0) expect(Number(said)).toBeGreaterThanOrEqual(CONTAINER_UIDS.first);
+      else expect(Number(said)).toBe(uid);
+      expect(ok).toBe('ok');
       // Written in the container, seen on the host: the same folder, not a copy.
       expect(existsSync(task.workspace.path('written-inside'))).toBe(true);
       const right = 'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n';
@@ -251,5 +259,39 @@ describeDocker('--mount: the workspace bind-mounted instead of copied in', () =>
     }
     expect(treeHash(SHOP)).toBe(before);
     expect(await containersOf('mount-test')).toHaveLength(0);
+  }, 90_000);
+});
+
+describeDocker('two containers at once', () => {
+  it("a fork bomb in one leaves the other's tests free to fork: each container runs as a user of its own", async () => {
+    const [bombed, other] = await Promise.all([openSandbox(DOCKER, SHOP, 'bomb-test'), openSandbox(DOCKER, SHOP, 'neighbour-test')]);
+    try {
+      // Forks until the process limit says no, then holds every process it made.
+      const bomb = bombed.spawn([
+        'python3',
+        '-c',
+        'import os, time\nn = 0\ntry:\n    while True:\n        if os.fork() == 0:\n            time.sleep(60)\n            os._exit(0)\n        n += 1\nexcept OSError:\n    print("full after", n, "as", os.getuid(), flush=True)\n    time.sleep(60)\n',
+      ]);
+      const full = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        bomb.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) resolve(out);
+        });
+        void bomb.exited.then(() => reject(new Error(`the bomb ended before it was full: ${out}`)));
+      });
+      expect(full).toMatch(/^full after \d+ as \d+/);
+      // With one user for every container, its process count was used up here too: "Cannot fork".
+      const forked = await other.run(['python3', '-c', 'import os\npids = []\nfor _ in range(5):\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    pids.append(pid)\nfor pid in pids:\n    os.waitpid(pid, 0)\nprint("forked 5")'], { timeoutMs: 30_000 });
+      expect(forked.stderr).toBe('');
+      expect(forked.stdout).toBe('forked 5\n');
+      // (Asked of the bomb itself: its container has no process left for another exec.)
+      const bombUid = Number(/as (\d+)/.exec(full)?.[1]);
+      expect(bombUid).toBeGreaterThanOrEqual(CONTAINER_UIDS.first);
+      expect(Number((await other.run(['id', '-u'])).stdout)).not.toBe(bombUid);
+      bomb.kill();
+    } finally {
+      await Promise.all([bombed.dispose(), other.dispose()]);
+    }
   }, 90_000);
 });

@@ -10,6 +10,7 @@ import { collect } from '../run-process';
 import type { RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from '../sandbox';
 import { packFiles, packTree, readSingleFile, type Owner } from './archive';
 import { connectDocker, type DockerEndpoint } from './connect';
+import { CONTAINER_USER_NAME, newContainerOwner } from './container-user';
 import { PID_DIR, runQuiet, startExec } from './exec-process';
 import type { ContainerLimits } from '../../protocol/settings';
 import { DEFAULT_IMAGE, LABELS } from './names';
@@ -32,9 +33,12 @@ export interface DockerSandboxOptions {
 
 const WORK_ROOT = '/workspace';
 const HELPERS_ROOT = '/opt/tenet';
-/** The user tenet runs as in a container it copies the workspace into: `nobody`, never root. */
-const NOBODY: Owner = { uid: 65534, gid: 65534 };
 const ROOT: Owner = { uid: 0, gid: 0 };
+/**
+ * Who the tests' user is, for code that asks (getpass.getuser()): tenet's users have no entry in
+ * the image's /etc/passwd, which the read-only root file system keeps as the image has it.
+ */
+const USER_ENV = { USER: CONTAINER_USER_NAME, LOGNAME: CONTAINER_USER_NAME };
 /** Processes left to tenet's own execs (kills, clean-ups) when the tests use up their share. */
 const PIDS_RESERVED = 32;
 
@@ -86,10 +90,17 @@ export class DockerSandbox implements Sandbox {
     }
     const mounted = options.mount ?? false;
     // A bind-mounted workspace keeps its owner: run as that owner so the tests can write in it,
-    // unless that is root: then the scratch copy (never the checkout) is handed to nobody.
+    // unless that is root: then the scratch copy (never the checkout) is handed to the
+    // container's own user, as a copied-in workspace is (see container-user.ts).
     const hostUid = process.getuid?.() ?? 0;
-    const owner: Owner = mounted && hostUid !== 0 ? { uid: hostUid, gid: process.getgid?.() ?? 0 } : NOBODY;
-    if (mounted && hostUid === 0) await chownTree(hostRoot, NOBODY);
+    const ownUser = !mounted || hostUid === 0;
+    let owner: Owner;
+    try {
+      owner = ownUser ? await newContainerOwner(docker) : { uid: hostUid, gid: process.getgid?.() ?? 0 };
+    } catch (error) {
+      throw dockerError(`Cannot list the containers on ${endpoint.url}`, error);
+    }
+    if (mounted && ownUser) await chownTree(hostRoot, owner);
     const workdir = posix.join(WORK_ROOT, basename(hostRoot) || 'repo');
     const limits = options.limits;
     // Nothing of tenet's environment goes in but what --pass-env names.
@@ -103,8 +114,8 @@ export class DockerSandbox implements Sandbox {
         Cmd: ['sleep', 'infinity'],
         User: `${owner.uid}:${owner.gid}`,
         WorkingDir: workdir,
-        Env: ['HOME=/tmp', ...Object.entries(passed).map(([name, value]) => `${name}=${value}`)],
-        Labels: { [LABELS.managed]: 'true', [LABELS.session]: options.session, [LABELS.owner]: `${hostname()}:${process.pid}` },
+        Env: Object.entries({ HOME: '/tmp', ...USER_ENV, ...passed }).map(([name, value]) => `${name}=${value}`),
+        Labels: { [LABELS.managed]: 'true', [LABELS.session]: options.session, [LABELS.owner]: `${hostname()}:${process.pid}`, [LABELS.uid]: String(owner.uid) },
         NetworkDisabled: !limits.network,
         Volumes: mounted ? { [HELPERS_ROOT]: {} } : { [WORK_ROOT]: {}, [HELPERS_ROOT]: {} },
         HostConfig: {
@@ -125,10 +136,10 @@ export class DockerSandbox implements Sandbox {
       throw dockerError(`Cannot create a container from ${options.image}`, error);
     }
     const imageEnv = Object.fromEntries((imageInfo.Config?.Env ?? []).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
-    // RLIMIT_NPROC counts a user's processes: fine for nobody, not for a bind-mount's owner (who
-    // may be root, or run other things on this machine).
-    const nproc = owner === NOBODY ? Math.max(8, limits.pids - PIDS_RESERVED) : undefined;
-    const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, ...passed, HOME: '/tmp' }, owner, mounted, options.image, nproc);
+    // RLIMIT_NPROC counts a user's processes on the whole machine: fine for the container's own
+    // user, not for a bind-mount's owner (who runs other things on this machine).
+    const nproc = ownUser ? Math.max(8, limits.pids - PIDS_RESERVED) : undefined;
+    const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, ...USER_ENV, ...passed, HOME: '/tmp' }, owner, mounted, options.image, nproc);
     try {
       try {
         await container.start();

@@ -6,4 +6,6 @@ export const LABELS = {
   managed: 'dev.tenet.managed',
   session: 'dev.tenet.session',
   owner: 'dev.tenet.owner',
+  /** The user id the container's processes run as (see container-user.ts). */
+  uid: 'dev.tenet.uid',
 } as const;
