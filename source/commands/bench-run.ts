@@ -68,7 +68,7 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
   }
   if (options.limit) tasks = tasks.slice(0, options.limit);
   if (!tasks.length) throw new TenetError(`${tasksFile} has no task to run.`);
-  const config = loadConfig(undefined);
+  const config = await loadConfig(undefined);
   const modelFor = modelsForTasks(config, options.model);
   const hosts = options.dockerHosts.length ? options.dockerHosts : [undefined];
   const sandboxes: SandboxSpec[] = hosts.map((host) => sandboxSpec({ ...options.sandbox, ...(host ? { dockerHost: host } : {}) }, config));

@@ -36,7 +36,7 @@ export async function gcCommand(options: { dockerHost?: string; all?: boolean; d
     dockerSkipped = (error as Error).message;
   }
   const scratch = collectScratch({ dryRun: !!options.dryRun });
-  const root = sessionsDir(options.sessionsDir, process.env, loadConfig(undefined).sessionsDir);
+  const root = sessionsDir(options.sessionsDir, process.env, (await loadConfig(undefined)).sessionsDir);
   const sessions = collectEmptySessions(root, { dryRun: !!options.dryRun });
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ ...containers, ...(dockerSkipped ? { dockerSkipped } : {}), scratch, sessions: { root, removed: sessions } })}\n`);

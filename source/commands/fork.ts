@@ -34,7 +34,7 @@ export interface ForkCommandOptions extends Relocation, Pick<RunCommandOptions, 
  * with another model, a message, or THM's budget. The parent is not changed.
  */
 export async function forkCommand(options: ForkCommandOptions): Promise<number> {
-  const dir = root(options.dir);
+  const dir = await root(options.dir);
   const session = loadSession(dir, options.ref);
   warn(session.warnings);
   const start = startOf(session.events, session.id);

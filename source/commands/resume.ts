@@ -70,7 +70,7 @@ export function relocate(run: ReturnType<typeof recordedTask>, options: Relocati
 export async function resumeCommand(
   options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean; tui?: boolean; approve?: 'ask' | 'auto' },
 ): Promise<number> {
-  const dir = root(options.dir);
+  const dir = await root(options.dir);
   const session = loadSession(dir, options.ref);
   refuseIfWritten(dirname(session.source), session.id, 'resuming');
   warn(session.warnings);
@@ -131,7 +131,7 @@ function commandOf(args: string): string {
  * answering from the record (no API cost); reports where the new run diverges.
  */
 export async function rerunCommand(options: Relocation & { dir?: string; ref: string; json?: boolean }): Promise<number> {
-  const dir = root(options.dir);
+  const dir = await root(options.dir);
   const session = loadSession(dir, options.ref);
   refuseIfWritten(dirname(session.source), session.id, 'rerunning');
   warn(session.warnings);

@@ -76,7 +76,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
   const messageFile = messageFileOf(options);
   const addTests = testFilesOf(options);
-  const prepared = prepareRun(options);
+  const prepared = await prepareRun(options);
   // A fork: the parent's answers and decisions first, then the live model and pilot.
   const pilotOf = options.fork ? prepareFork(prepared, options.fork) : (live: Pilot) => live;
   const hint = () => resumeHint(prepared, !!options.sessionsDir);

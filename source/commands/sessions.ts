@@ -33,11 +33,11 @@ function samePlace(path: string): string {
 export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; repo?: string; json?: boolean; tui?: boolean }): Promise<number> {
   if (options.tui && !options.status && !options.target && !options.repo) {
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
-    const { fork } = await sessionsTui(root(options.dir));
+    const { fork } = await sessionsTui(await root(options.dir));
     return fork ? forkLive(options.dir, fork.id, fork.at) : 0;
   }
   const repo = options.repo === undefined ? undefined : samePlace(options.repo);
-  const rows = new Catalog(root(options.dir))
+  const rows = new Catalog(await root(options.dir))
     .list()
     .filter((s) => (!options.status || s.status === options.status) && (!options.target || s.target.includes(options.target)) && (!repo || samePlace(s.repo) === repo));
   if (options.json) {
@@ -45,7 +45,7 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
     return 0;
   }
   if (!rows.length) {
-    process.stdout.write(`No sessions in ${root(options.dir)}.\n`);
+    process.stdout.write(`No sessions in ${await root(options.dir)}.\n`);
     return 0;
   }
   // Forks under the session they came from. A damaged session's reason (file:line) takes the
@@ -72,7 +72,7 @@ async function forkLive(dir: string | undefined, ref: string, at: number): Promi
 const SHOW_BATCH = 500;
 
 /** `tenet show ID`: a readable transcript, written as the log is read (a log may be larger than memory). */
-export function showCommand(options: { dir?: string; ref: string }): number {
+export async function showCommand(options: { dir?: string; ref: string }): Promise<number> {
   let batch: LoggedEvent[] = [];
   let first = true;
   const flush = (id: string) => {
@@ -86,7 +86,7 @@ export function showCommand(options: { dir?: string; ref: string }): number {
     first = false;
   };
   let lastId = options.ref;
-  const session = streamSession(root(options.dir), options.ref, (event, id) => {
+  const session = streamSession(await root(options.dir), options.ref, (event, id) => {
     lastId = id;
     batch.push(event);
     if (batch.length >= SHOW_BATCH) flush(id);
@@ -99,7 +99,7 @@ export function showCommand(options: { dir?: string; ref: string }): number {
 /** `tenet replay ID|FILE`: in a terminal, the live screens played back; else the events, as JSON lines or as the run printed them. */
 export async function replayCommand(options: { dir?: string; ref: string; json?: boolean; tui?: boolean; speed?: number }): Promise<number> {
   if (options.tui) {
-    const session = loadSession(root(options.dir), options.ref);
+    const session = loadSession(await root(options.dir), options.ref);
     warn(session.warnings);
     const { replayTui } = await importTui(() => import('../ui/launch'));
     const { fork } = await replayTui(session.id, session.events, options.speed ?? 1);
@@ -108,7 +108,7 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
   }
   // Printed as the log is read: nothing holds the whole session.
   const print = textPrinter((text) => process.stdout.write(printable(text)));
-  const session = streamSession(root(options.dir), options.ref, (event) => {
+  const session = streamSession(await root(options.dir), options.ref, (event) => {
     if (options.json) process.stdout.write(`${printableJson(event)}\n`);
     else print(event);
   });
@@ -117,8 +117,8 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
 }
 
 /** `tenet export ID --format json|md|html`: one self-contained document (html: a page that replays it). */
-export function exportCommand(options: { dir?: string; ref: string; format: string; out?: string }): number {
-  const session = loadSession(root(options.dir), options.ref);
+export async function exportCommand(options: { dir?: string; ref: string; format: string; out?: string }): Promise<number> {
+  const session = loadSession(await root(options.dir), options.ref);
   warn(session.warnings);
   let text: string;
   if (options.format === 'json') {

@@ -37,7 +37,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
   let modelLabel: string | undefined;
   let modelProblem: string | undefined;
   try {
-    modelLabel = createModel(loadConfig(repo), flags, process.env, fallback).model.label;
+    modelLabel = createModel(await loadConfig(repo), flags, process.env, fallback).model.label;
   } catch (error) {
     const fix = (error as { fix?: string }).fix;
     modelProblem = `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)`;

@@ -31,7 +31,7 @@ export async function thmCommand(options: ThmCommandOptions): Promise<number> {
     blank: options.blank ?? false,
     ...(options.python ? { python: options.python } : {}),
     keepWorkspace: options.keepWorkspace ?? false,
-    sandbox: sandboxSpec(options.sandbox ?? {}, loadConfig(options.repo)),
+    sandbox: sandboxSpec(options.sandbox ?? {}, await loadConfig(options.repo)),
   });
   const progress = options.json ? undefined : progressLine();
   try {

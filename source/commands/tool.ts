@@ -73,7 +73,7 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
     repo: options.repo,
     target: options.target,
     blank: options.blank ?? false,
-    sandbox: sandboxSpec(options.sandbox ?? {}, loadConfig(options.repo)),
+    sandbox: sandboxSpec(options.sandbox ?? {}, await loadConfig(options.repo)),
     ...(options.python ? { python: options.python } : {}),
   });
   const { openToolbox } = await import('../engine/tools/toolbox');

@@ -37,7 +37,7 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
     .addOption(sessionsDirOption())
     .action(async (ref: string, opts: SessionOpts) => {
       const { showCommand } = await import('../commands/sessions');
-      setExit(showCommand({ dir: opts.sessionsDir, ref }));
+      setExit(await showCommand({ dir: opts.sessionsDir, ref }));
     });
   program
     .command('replay')
@@ -60,7 +60,7 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
     .option('--out <file>', 'write to this file instead of stdout')
     .action(async (ref: string, opts: SessionOpts & { format: 'json' | 'md' | 'html'; out?: string }) => {
       const { exportCommand } = await import('../commands/sessions');
-      setExit(exportCommand({ dir: opts.sessionsDir, ref, format: opts.format, out: opts.out }));
+      setExit(await exportCommand({ dir: opts.sessionsDir, ref, format: opts.format, out: opts.out }));
     });
   const resume = program
     .command('resume')

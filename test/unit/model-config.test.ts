@@ -19,8 +19,8 @@ describe('configuration layers', () => {
   writeFileSync(join(repo, '.tenet.json'), JSON.stringify({ model: 'deepseek-chat', baseUrl: 'https://api.deepseek.com/v1', prices: { 'deepseek-chat': { input: 0.5, output: 1 } } }));
   const env = { XDG_CONFIG_HOME: home, OPENAI_API_KEY: 'sk-x' };
 
-  it('project settings win over user settings; prices merge', () => {
-    expect(loadConfig(repo, env)).toEqual({
+  it('project settings win over user settings; prices merge', async () => {
+    expect(await loadConfig(repo, env)).toEqual({
       provider: 'openai',
       model: 'deepseek-chat',
       temperature: 0.2,
@@ -29,8 +29,8 @@ describe('configuration layers', () => {
     });
   });
 
-  it('environment wins over files, flags win over everything', () => {
-    const config = loadConfig(repo, env);
+  it('environment wins over files, flags win over everything', async () => {
+    const config = await loadConfig(repo, env);
     expect(createModel(config, {}, env).settings).toEqual({ provider: 'openai', model: 'deepseek-chat', baseUrl: 'https://api.deepseek.com/v1', temperature: 0.2, maxTokens: 4096 });
     expect(createModel(config, {}, { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).settings.baseUrl).toBe('http://127.0.0.1:9/v1');
     const flagged = createModel(config, { model: 'gpt-4.1', baseUrl: 'http://localhost:11434/v1' }, env);
@@ -39,21 +39,21 @@ describe('configuration layers', () => {
     expect(createModel(config, {}, env).price).toEqual({ input: 0.5, output: 1 });
   });
 
-  it('a configured price may give the cache kinds; a misspelt kind is an error, not a silent full price', () => {
+  it('a configured price may give the cache kinds; a misspelt kind is an error, not a silent full price', async () => {
     const other = join(scratch, 'cache-prices');
     mkdirSync(other, { recursive: true });
     writeFileSync(join(other, '.tenet.json'), JSON.stringify({ prices: { 'my-llm': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 2 } } }));
-    const config = loadConfig(other, env);
+    const config = await loadConfig(other, env);
     expect(createModel(config, { model: 'my-llm' }, env).price).toEqual({ input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 2 });
     writeFileSync(join(other, '.tenet.json'), JSON.stringify({ prices: { 'my-llm': { input: 1, cached_input: 0.1, output: 2 } } }));
-    expect(() => loadConfig(other, env)).toThrow(/\.tenet\.json has invalid settings: .*prices\.my-llm.*cached_input/);
+    await expect(loadConfig(other, env)).rejects.toThrow(/\.tenet\.json has invalid settings: .*prices\.my-llm.*cached_input/);
   });
 
-  it('a bad config file is a clear error naming the file and the setting', () => {
+  it('a bad config file is a clear error naming the file and the setting', async () => {
     writeFileSync(join(repo, '.tenet.json'), JSON.stringify({ temperature: 'hot', colour: 'blue' }));
-    expect(() => loadConfig(repo, env)).toThrow(/\.tenet\.json has invalid settings: .*temperature/);
+    await expect(loadConfig(repo, env)).rejects.toThrow(/\.tenet\.json has invalid settings: .*temperature/);
     writeFileSync(join(repo, '.tenet.json'), '{ not json');
-    expect(() => loadConfig(repo, env)).toThrow(/\.tenet\.json is not valid JSON/);
+    await expect(loadConfig(repo, env)).rejects.toThrow(/\.tenet\.json is not valid JSON/);
   });
 
   it('chooses the provider from the key in the environment, and says what to do without one', () => {

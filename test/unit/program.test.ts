@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../source/engine/config/config';
+import { configSchema } from '../../source/engine/config/config-schema';
 import { SANDBOX_KINDS, SELECTIONS, STRATEGIES, TEST_STAGES } from '../../source/engine/protocol/settings';
 import { buildProgram } from '../../source/main';
 import { settingChoices, type SettingOpts } from '../../source/program/flags';

@@ -1,56 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
 import { TenetError } from '../errors';
-import { SANDBOX_KINDS, STRATEGIES } from '../protocol/settings';
+import type { TenetConfig } from './config-schema';
 
-/** USD per million tokens; cachedInput (read from the prompt cache) and cacheWrite cost what input costs when left out. */
-const price = z.strictObject({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() });
-
-/** What a config file may set. Flags override the project file, which overrides the user file. */
-export const configSchema = z
-  .object({
-    provider: z.enum(['openai', 'anthropic', 'scripted']),
-    model: z.string().min(1),
-    baseUrl: z.string().url(),
-    temperature: z.number().min(0).max(2),
-    maxTokens: z.number().int().positive(),
-    timeoutSec: z.number().positive(),
-    maxRetries: z.number().int().min(1).max(20),
-    /** The longest wait a server's Retry-After gets (seconds); longer ones are cut to it. */
-    maxRetryAfterSec: z.number().min(0),
-    /** A session's log stops the run when it grows past this many megabytes (default 100). */
-    maxSessionMb: z.number().positive(),
-    prices: z.record(z.string(), price),
-    pregenRounds: z.number().int().positive(),
-    rrwAttempts: z.number().int().min(0),
-    rrwRounds: z.number().int().positive(),
-    testTimeout: z.number().positive(),
-    strategy: z.enum(STRATEGIES),
-    tddIterations: z.number().int().positive(),
-    /** What a session may spend on its model: USD, and tokens in and out. */
-    limits: z.object({ maxCost: z.number().positive(), maxTokens: z.number().int().positive() }).partial().strict(),
-    sessionsDir: z.string(),
-    sandbox: z.enum(SANDBOX_KINDS),
-    image: z.string().min(1),
-    dockerHost: z.string().min(1),
-    docker: z
-      .object({
-        memory: z.union([z.string(), z.number().positive()]),
-        cpus: z.number().positive(),
-        pids: z.number().int().min(16),
-        tmp: z.union([z.string(), z.number().positive()]),
-        network: z.boolean(),
-        mount: z.boolean(),
-      })
-      .partial()
-      .strict(),
-  })
-  .partial()
-  .strict();
-
-export type TenetConfig = z.infer<typeof configSchema>;
+export type { TenetConfig } from './config-schema';
 
 function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME ? resolve(env.XDG_CONFIG_HOME) : join(homedir(), '.config');
@@ -61,7 +15,7 @@ function projectConfigFile(repoDir: string): string {
   return join(resolve(repoDir), '.tenet.json');
 }
 
-function readConfig(file: string): TenetConfig {
+async function readConfig(file: string): Promise<TenetConfig> {
   if (!existsSync(file)) return {};
   let data: unknown;
   try {
@@ -69,6 +23,7 @@ function readConfig(file: string): TenetConfig {
   } catch (error) {
     throw new TenetError(`Config file ${file} is not valid JSON: ${(error as Error).message}`, 'fix the file or remove it');
   }
+  const { configSchema } = await import('./config-schema');
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ');
@@ -78,8 +33,8 @@ function readConfig(file: string): TenetConfig {
 }
 
 /** The user file, then the project's `.tenet.json` on top. */
-export function loadConfig(repoDir: string | undefined, env: NodeJS.ProcessEnv = process.env): TenetConfig {
-  const user = readConfig(userConfigFile(env));
-  const project = repoDir ? readConfig(projectConfigFile(repoDir)) : {};
+export async function loadConfig(repoDir: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<TenetConfig> {
+  const user = await readConfig(userConfigFile(env));
+  const project = repoDir ? await readConfig(projectConfigFile(repoDir)) : {};
   return { ...user, ...project, prices: { ...user.prices, ...project.prices } };
 }

@@ -73,8 +73,8 @@ export interface PreparedRun {
 }
 
 /** The config files, the model, the settings and the session's log, for a run about to start. */
-export function prepareRun(request: RunRequest): PreparedRun {
-  const config = loadConfig(request.repo);
+export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
+  const config = await loadConfig(request.repo);
   const model = createModel(config, request.model, process.env, request.fallbackScript);
   const root = sessionsDir(request.sessionsDir, process.env, config.sessionsDir);
   const sessionId = request.resume?.id ?? newSessionId();
