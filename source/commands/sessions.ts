@@ -31,13 +31,14 @@ function samePlace(path: string): string {
 
 /** `tenet sessions`: the catalog, filtered; in a terminal, a browser that replays them. */
 export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; repo?: string; json?: boolean; tui?: boolean }): Promise<number> {
+  const dir = await root(options.dir);
   if (options.tui && !options.status && !options.target && !options.repo) {
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
-    const { fork } = await sessionsTui(await root(options.dir));
+    const { fork } = await sessionsTui(dir);
     return fork ? forkLive(options.dir, fork.id, fork.at) : 0;
   }
   const repo = options.repo === undefined ? undefined : samePlace(options.repo);
-  const rows = new Catalog(await root(options.dir))
+  const rows = new Catalog(dir)
     .list()
     .filter((s) => (!options.status || s.status === options.status) && (!options.target || s.target.includes(options.target)) && (!repo || samePlace(s.repo) === repo));
   if (options.json) {
@@ -45,7 +46,7 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
     return 0;
   }
   if (!rows.length) {
-    process.stdout.write(`No sessions in ${await root(options.dir)}.\n`);
+    process.stdout.write(`No sessions in ${dir}.\n`);
     return 0;
   }
   // Forks under the session they came from. A damaged session's reason (file:line) takes the
