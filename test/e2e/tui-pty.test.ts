@@ -30,7 +30,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] },
     ]);
     const repo = copyFixture('shop');
-    const sessions = join(scratch, 'sessions');
+    const sessions = join(scratch, `sessions-${name}`); // each case its own: a session left by the other is not this one's
     try {
       const tui = startInPty(
         ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '3', '--provider', 'openai', '--model', 'gpt-4o-mini', '--sandbox', name, '--tests', 'tests/test_cart.py'],
