@@ -1,6 +1,7 @@
 import type { EngineEvent } from '../engine/events';
 import { loadConfig } from '../engine/config/config';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import { parseWithBaselineCodeOnly } from '../engine/python/parser';
 import { openTask } from '../engine/task/open-task';
 import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
 import { formatThmReport, thmJson } from './format-thm';
@@ -25,6 +26,7 @@ export interface ThmCommandOptions {
 
 /** `tenet thm`: run the Test Harness Mechanism and print failing tests, clusters and the selection. */
 export async function thmCommand(options: ThmCommandOptions): Promise<number> {
+  parseWithBaselineCodeOnly();
   const task = await openTask({
     repo: options.repo,
     target: options.target,
