@@ -96,11 +96,12 @@ async function refuseBrokenModule(target: PreparedTarget, sandbox: Sandbox, pyth
 
 /**
  * The copy the last run of this repository left is brought up to date rather than copied again
- * (see workspace/parked-copy.ts); TENET_FRESH_COPY=1 copies anew every time.
+ * (see workspace/parked-copy.ts); TENET_FRESH_COPY=1 copies anew every time, as does a run that
+ * lends its copy to a container (`--mount`).
  */
-function workspaceOptions(options: TaskOptions, env: NodeJS.ProcessEnv): WorkspaceOptions {
+function workspaceOptions(options: TaskOptions, env: NodeJS.ProcessEnv, mounted = false): WorkspaceOptions {
   const keep = options.keepWorkspace ?? false;
-  return { keep, reuse: !keep && env.TENET_FRESH_COPY !== '1' };
+  return { keep, reuse: !keep && !mounted && env.TENET_FRESH_COPY !== '1' };
 }
 
 /** Benchmark mode: from here on the workspace holds the blank, never the ground truth. */
@@ -113,7 +114,9 @@ async function writeStart(workspace: Workspace, target: PreparedTarget): Promise
  * container, and the interpreter is the container's (`--python`, else `python3` there).
  */
 async function openInContainer(options: TaskOptions, repoDir: string, target: PreparedTarget, spec: Extract<SandboxSpec, { kind: 'docker' }>, env: NodeJS.ProcessEnv): Promise<OpenTask> {
-  const workspace = await Workspace.create(repoDir, workspaceOptions(options, env));
+  // A mounted copy is written by the container, so it is not kept (see lentToContainer); nor is
+  // the copy a local run left taken for it: it stays for the next local run.
+  const workspace = await Workspace.create(repoDir, workspaceOptions(options, env, spec.mount === true));
   let sandbox: Sandbox | undefined;
   try {
     await writeStart(workspace, target);
