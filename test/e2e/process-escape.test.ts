@@ -96,7 +96,8 @@ describe('a headless run with a model that starts escaping processes', () => {
       await waitFor(() => sleeping('47.4').length === 3, 5000, 'the three escaped processes to start');
       child.kill('SIGKILL');
       await finished(child);
-      await waitFor(() => sleeping('47.4').length + sleeping('47.5').length === 0, 10_000, 'the shell and its processes to die with tenet');
+      // They die within a second; the margin is for a machine whose cores are all busy.
+      await waitFor(() => sleeping('47.4').length + sleeping('47.5').length === 0, 30_000, 'the shell and its processes to die with tenet');
     } finally {
       repo.cleanup();
     }

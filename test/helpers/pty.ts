@@ -45,7 +45,7 @@ export function startInPty(args: string[], env: NodeJS.ProcessEnv, size = { cols
       }
     },
     send: (keys) => pty.write(keys),
-    async press(key, expect, timeoutMs = 10_000) {
+    async press(key, expect, timeoutMs = 30_000) {
       const from = plain(output).length;
       pty.write(key);
       return this.waitFor(expect, timeoutMs, from);
