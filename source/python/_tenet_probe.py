@@ -53,6 +53,7 @@ class State:
         self.fixture_chains = {}  # id(fixturedef) -> (chain, entry_kind) recorded in that fixture's setup
         self.entry_codes = None  # callable(item) -> (test codes, fixture codes); set by the plugin
         self.on_hit = None  # callable(ctx, chain, entry_kind); set by the plugin
+        self.on_start_hit = None  # callable(chain): called outside any test or collector (a conftest's import); set by the plugin
         self.on_child_start = None  # callable(), run in the blank twin when it resumes; set by the plugin
         self.before_fork = None  # callable(ctx) -> False where a blank run would not reach this call; set by the plugin
         self.blank_phases = set()  # in the blank twin: the phases (ctx.phase) in which the target was called
@@ -265,6 +266,14 @@ def record_chain(target_frame, ctx, target_record=None):
     return head + records, entry_kind
 
 
+class _Outside:
+    """record_chain's context for a call outside any test or collector: the chain starts at the
+    outermost frame that is not pytest's (a conftest.py pytest imports as it starts)."""
+
+    item = None
+    kind = "start"
+
+
 def _note_subprocess_hit():
     """A process started by a test called the target: the parent's plugin reads this note."""
     if state.noted_subprocess:
@@ -392,6 +401,9 @@ def _arrive_here(frame, target_record):
     if ctx is None:
         if not state.in_pytest:
             _note_subprocess_hit()
+        elif state.on_start_hit is not None:
+            on_start_hit, state.on_start_hit = state.on_start_hit, None  # the first such call says it all
+            on_start_hit(record_chain(frame, _Outside(), target_record)[0])
         return False
     fixture = ctx.fixtures[-1] if ctx.fixtures else None
     if ctx.chain is not None and (fixture is None or id(fixture) in state.fixture_chains):

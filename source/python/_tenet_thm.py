@@ -247,6 +247,16 @@ def _on_hit(ctx, chain, entry_kind):
 _state.on_hit = _on_hit
 
 
+def _on_start_hit(chain):
+    """The target was called before any test or collector ran (a conftest.py and what it imports):
+    with its body blank or a stub, such a call can stop pytest before it reports anything, and
+    then this is what tells tenet why."""
+    _emit({"e": "starthit", "chain": chain})
+
+
+_state.on_start_hit = _on_start_hit
+
+
 # ---------------------------------------------------------------------------------------------
 # Scope: TENET_ONLY, TENET_SKIP, shards
 

@@ -33,6 +33,8 @@ export type PluginEvent = LaneTag &
   | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
   /** Fork mode: the parent finished the test and now waits for its blank twin. */
   | { e: 'twin'; nodeid: string }
+  /** The target was called before any test or collector ran (a conftest.py pytest imports as it starts): its first such call. */
+  | { e: 'starthit'; chain: ProbeFrame[] }
   /** Fork mode: a module called the target while being imported; tenet re-runs it blank. */
   | { e: 'collecthit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
   /** pytest imports a test module (its top level runs), and is done with it; `items`: tests collected before it (newer plugins). */

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Workspace } from '../workspace/workspace';
-import type { PluginCollectError, PluginEvent, PluginTestEvent } from './protocol';
+import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { LanesProcess, soloAttempt, type ShardAttempt, type TestFeed } from './shard-process';
 
 /** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */
@@ -81,6 +81,8 @@ export interface PassResult {
   collectErrors: PluginCollectError[];
   /** Fork mode: modules that called the target at import time. */
   collectHits: Extract<PluginEvent, { e: 'collecthit' }>[];
+  /** The chain of the target's first call before any test or collector ran (a conftest.py's import). */
+  startHit?: ProbeFrame[];
   /** Whether the workspace's target module was imported by any shard. */
   targetLoaded: boolean;
   /** Copies of the target module imported from outside the workspace. */
@@ -225,6 +227,9 @@ async function runShard(
           break;
         case 'collecthit':
           if (!result.collectHits.some((c) => c.nodeid === event.nodeid)) result.collectHits.push(event);
+          break;
+        case 'starthit':
+          result.startHit ??= event.chain;
           break;
         case 'collecting':
           collecting = { nodeid: event.nodeid, since: Date.now() };

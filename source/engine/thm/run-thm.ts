@@ -131,8 +131,10 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(parallel ? { parallel } : {}), ...(worlds ? { worlds } : {}), shards, testArgs: options.testArgs });
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
 
-  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, beside, follow, onTest, onDone }: PassExtras = {}): Promise<PassResult> => {
+  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, beside, follow, onTest, onDone, stopAtStartHit }: PassExtras = {}): Promise<PassResult> => {
     const passStarted = Date.now();
+    const stop = stopAtStartHit ? new AbortController() : undefined;
+    const signal = stop && options.signal ? AbortSignal.any([options.signal, stop.signal]) : (stop?.signal ?? options.signal);
     if (text !== undefined) await setTargetText(ctx, text);
     // A pass beside the watched one (the original world in parallel) reports nothing as it goes.
     const tell: EventSink = beside ? () => undefined : emit;
@@ -155,8 +157,9 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       reportText: phase !== 'original',
       ...(only ? { only } : {}),
       ...(follow ? { follow } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      ...(signal ? { signal } : {}),
       onEvent: (event: PluginEvent) => {
+        if (event.e === 'starthit') stop?.abort();
         if (event.e === 'test' && event.world !== 'original') onTest?.(event);
         if (event.e === 'done' && event.world !== 'original') onDone?.();
         if (event.world === 'original') {
@@ -177,27 +180,29 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
         }
       },
     });
-    if (result.aborted) throw new TenetError('THM was cancelled.', undefined, 130);
+    if (result.aborted && (options.signal?.aborted || !stop?.signal.aborted)) throw new TenetError('THM was cancelled.', undefined, 130);
     timings[`${phase}Ms`] += Date.now() - passStarted;
     return result;
   };
 
   try {
     let observed: Observations;
+    let calledAsItStarts = false;
     if (ctx.target.mode === 'stub') {
-      const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'));
+      const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'), ctx);
       observed = { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed: () => false, probe };
     } else if (parallel) {
       observed = await observeBothWorlds(ctx, pass);
-    } else if (worlds) {
-      observed = await observeWorlds(ctx, pass);
-    } else if (fork) {
-      observed = await observeForked(ctx, pass);
+    } else if (worlds || fork) {
+      const fromOneCollection = await (worlds ? observeWorlds : observeForked)(ctx, pass);
+      calledAsItStarts = !fromOneCollection;
+      observed = fromOneCollection ?? (await observeTwoPass(ctx, pass));
+      if (calledAsItStarts) observed.probe.problems.unshift(`${ctx.target.id} is called while pytest starts (a conftest.py's import), so no collection on the original code stands for the blank world: every test ran in a blank pass of its own`);
     } else {
       observed = await observeTwoPass(ctx, pass);
     }
     firstUsersReach(observed.blank);
-    return buildReport(ctx, options, observed, { shards: observed.probe.shards, fork, parallel, worlds, started, timings });
+    return buildReport(ctx, options, observed, { shards: observed.probe.shards, fork: fork && !calledAsItStarts, parallel, worlds: worlds && !calledAsItStarts, started, timings });
   } finally {
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
     await setTargetText(ctx, ctx.target.startText);
@@ -215,11 +220,17 @@ interface PassExtras {
   onTest?: (test: PluginTestEvent) => void;
   /** pytest said it ran everything (its process may take a while yet to exit). */
   onDone?: () => void;
+  /**
+   * Stop at the target's first call outside every test and collector (a conftest.py's import):
+   * a pass that collects on the original code then stands for no blank world.
+   */
+  stopAtStartHit?: true;
 }
 type Pass = (phase: ThmPhase, text: string | undefined, mode: PassMode, extras?: PassExtras) => Promise<PassResult>;
 
-function checkRan(probe: PassResult): PassResult {
+function checkRan(probe: PassResult, ctx: ThmContext): PassResult {
   if (probe.collected === 0 && probe.collectErrors.length === 0 && probe.problems.length) {
+    if (probe.startHit) throw calledAsPytestStarts(ctx, probe.startHit, probe.problems);
     throw new TenetError(
       `pytest could not run the tests:\n${probe.problems.join('\n')}`,
       'check the --tests arguments and that the suite runs with plain pytest in the repository',
@@ -228,9 +239,30 @@ function checkRan(probe: PassResult): PassResult {
   return probe;
 }
 
+/**
+ * pytest stopped before any test, and the target had been called outside every test: by a
+ * conftest.py as pytest imported it (sympy's imports `sympy`, whose import computes with
+ * `igcd`). With the target blank, or the developer's stub, no test of the scope can even start,
+ * so there are no failing tests to choose from: say that, and where the call comes from.
+ */
+function calledAsPytestStarts(ctx: ThmContext, chain: ProbeFrame[], problems: string[]): TenetError {
+  const body = ctx.target.mode === 'blank' ? 'its body blank' : 'its body the stub';
+  // importlib's own frames say nothing the file names around them do not.
+  const code = chain.filter((frame) => !frame.name.startsWith('<frozen '));
+  const shown = code.length > 6 ? [...code.slice(0, 2), { name: '…', line: 0 }, ...code.slice(-3)] : code;
+  const where = shown.map((frame) => (frame.line ? `${frame.name}:${frame.line}` : frame.name)).join('\n  → ');
+  return new TenetError(
+    `${ctx.target.id} is called while pytest starts, before any test runs:\n  ${where}\n` +
+      `With ${body}, that call fails and pytest stops before any test: there is no failing test to choose from. What pytest said:\n${problems.join('\n')}`,
+    ctx.target.mode === 'blank'
+      ? 'choose a target that importing the package and its conftest.py does not call (benchmark mode needs the suite to start with the target blank)'
+      : 'give the stub a body that serves this call (or move the call out of import time), then run tenet again',
+  );
+}
+
 /** Blank pass over the scope, then the tests that failed, on the original code. */
 async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations> {
-  const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'));
+  const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'), ctx);
   const candidates = [...[...probe.tests.values()].filter(failed), ...probe.collectErrors];
   let originalFailed = (_: string) => false;
   if (candidates.length && !probe.timedOut) {
@@ -263,7 +295,7 @@ async function observeBothWorlds(ctx: ThmContext, pass: Pass): Promise<Observati
   following.catch(() => undefined); // awaited below; a cancelled run throws from the blank pass first
   const probe = await blank;
   const original = await following;
-  checkRan(probe);
+  checkRan(probe, ctx);
   probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
   probe.timedOut ||= original.timedOut;
   // A module that failed to import blank: the original world's own collection decides, if it got that far.
@@ -295,10 +327,14 @@ async function completeOriginalWorld(ctx: ThmContext, pass: Pass, probe: PassRes
  * run the scope with the target blank, then lanes forked from it again run what failed blank on
  * the original code. What that could not decide runs as in fork mode: a module that called the
  * target at import time again with the target blank, and the blank failures whose original
- * outcome is missing (a lane died, a shard ran on its own) on the original code.
+ * outcome is missing (a lane died, a shard ran on its own) on the original code. Undefined when
+ * the target is called as pytest starts (a conftest.py's import): that collection then holds
+ * what the original target computed for every test, and stands for no blank world.
  */
-async function observeWorlds(ctx: ThmContext, pass: Pass): Promise<Observations> {
-  const probe = checkRan(await pass('probe', ctx.target.probedOriginalText!, 'worlds'));
+async function observeWorlds(ctx: ThmContext, pass: Pass): Promise<Observations | undefined> {
+  const probe = await pass('probe', ctx.target.probedOriginalText!, 'worlds', { stopAtStartHit: true });
+  if (probe.startHit) return undefined;
+  checkRan(probe, ctx);
   const observed = await rerunImportHits(ctx, pass, probe, new Map(probe.tests));
   const blankFailures = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors].map((t) => t.nodeid);
   const originalFailed = await completeOriginalWorld(ctx, pass, probe, blankFailures, new Map(probe.original), [...probe.collectErrors]);
@@ -342,10 +378,13 @@ async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, b
 /**
  * One pass on the original code in which each test that calls the target forks a blank twin at
  * that call; a blank pass afterwards only for what the twins could not decide (a subprocess called
- * the target, a module called it at import time, a twin died).
+ * the target, a module called it at import time, a twin died). Undefined, as observeWorlds, when
+ * the target is called as pytest starts.
  */
-async function observeForked(ctx: ThmContext, pass: Pass): Promise<Observations> {
-  const probe = checkRan(await pass('probe', ctx.target.probedOriginalText!, 'fork'));
+async function observeForked(ctx: ThmContext, pass: Pass): Promise<Observations | undefined> {
+  const probe = await pass('probe', ctx.target.probedOriginalText!, 'fork', { stopAtStartHit: true });
+  if (probe.startHit) return undefined;
+  checkRan(probe, ctx);
   const blank = new Map<string, PluginTestEvent>();
   const undecided: string[] = [];
   for (const test of probe.tests.values()) {
