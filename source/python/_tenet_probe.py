@@ -177,16 +177,33 @@ def _qualname(frame):
     return name
 
 
+_outside = {}
+
+
+def outside_workspace(filename):
+    """Whether code from this file is none of the repository's own: the standard library, an
+    installed package, code compiled at run time (a dataclass's `__init__`, networkx's argmap)."""
+    found = _outside.get(filename)
+    if found is None:
+        real = _realpath(filename) if not filename.startswith("<") else ""
+        found = not (real == state.root or real.startswith(state.root + os.sep))
+        _outside[filename] = found
+    return found
+
+
 def _frame_record(frame):
     code = frame.f_code
     qualname = _qualname(frame)
     if code.co_filename.startswith("<"):
         qualname = generated_name(code.co_filename, qualname)[1]
-    return {
+    record = {
         "name": display_path(code.co_filename) + "::" + qualname,
         "line": frame.f_lineno,
         "comprehension": code.co_name in COMPREHENSIONS,
     }
+    if outside_workspace(code.co_filename):
+        record["outside"] = True
+    return record
 
 
 def _outermost(frames, accept):

@@ -11,6 +11,17 @@ describe('directCaller', () => {
     expect(directCaller(['t.py::test', 'm.py::f', 'm.py::f.<locals>.<listcomp>', 'm.py::f.<locals>.<genexpr>', 'm.py::target'])).toBe('m.py::f');
     expect(directCaller(['t.py::test', 'm.py::g.<locals>.<dictcomp>', 'm.py::target'])).toBe('t.py::test');
   });
+  it("passes over code that is not the repository's own (library plumbing between a use and the target)", () => {
+    const out = (name: string) => ({ name, outside: true });
+    // functools.cached_property: every use would be one cluster named after the descriptor.
+    expect(directCaller([{ name: 't.py::test' }, { name: 'm.py::label' }, out('functools.py::cached_property.__get__'), { name: 'm.py::Box.doubled' }])).toBe('m.py::label');
+    // A comprehension of the repository is passed over as before, under library frames too.
+    expect(directCaller([{ name: 'm.py::total' }, { name: 'm.py::total.<locals>.<genexpr>' }, out('functools.py::cached_property.__get__'), { name: 'm.py::Box.doubled' }])).toBe('m.py::total');
+    // Only library code above the target (a thread's frames, entry left out): the nearest frame, as before.
+    expect(directCaller([out('threading.py::Thread.run'), out('concurrent/futures/thread.py::_WorkItem.run'), { name: 'm.py::target' }])).toBe('concurrent/futures/thread.py::_WorkItem.run');
+    // Chains of names only (sessions saved before frames said whose code they are): the nearest frame.
+    expect(directCaller(['t.py::test', 'functools.py::cached_property.__get__', 'm.py::Box.doubled'])).toBe('functools.py::cached_property.__get__');
+  });
   it('is null when the target is the whole chain', () => {
     expect(directCaller(['m.py::target'])).toBeNull();
     expect(directCaller(['m.py::f.<locals>.<setcomp>', 'm.py::target'])).toBeNull();
@@ -18,6 +29,14 @@ describe('directCaller', () => {
 });
 
 describe('clusterTests', () => {
+  it("groups by the caller a test carries, where its frames said which code is the repository's", () => {
+    const clusters = clusterTests([
+      { nodeid: 't.py::test_a', chain: ['t.py::test_a', 'm.py::label', 'functools.py::cached_property.__get__', 'm.py::x'], caller: 'm.py::label' },
+      { nodeid: 't.py::test_b', chain: ['t.py::test_b', 'functools.py::cached_property.__get__', 'm.py::x'], caller: 't.py::test_b' },
+    ]);
+    expect(clusters.map((c) => c.caller).sort()).toEqual(['m.py::label', 't.py::test_b']);
+  });
+
   const tests = [
     t('t.py::test_z', 't.py::test_z', 'm.py::a', 'm.py::target'),
     t('t.py::test_y', 't.py::test_y', 'm.py::a', 'm.py::target'),

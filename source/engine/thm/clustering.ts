@@ -8,6 +8,14 @@ export interface ChainedTest {
   nodeid: string;
   /** `relpath::qualname` from the entry (test or fixture) down to the target (last). */
   chain: string[];
+  /** The direct caller, where the chain's frames said which code is the repository's (see directCaller). */
+  caller?: string | null;
+}
+
+/** A frame of a chain; `outside`: its code is none of the repository's own. */
+export interface CallerFrame {
+  name: string;
+  outside?: boolean;
 }
 
 const COMPREHENSION = /<(listcomp|dictcomp|setcomp|genexpr)>$/;
@@ -16,12 +24,19 @@ export function depthOf(test: ChainedTest): number {
   return test.chain.length - 1;
 }
 
-/** The nearest frame above the target that is not a comprehension or generator expression. */
-export function directCaller(chain: readonly string[]): string | null {
-  for (let i = chain.length - 2; i >= 0; i--) {
-    if (!COMPREHENSION.test(chain[i]!)) return chain[i]!;
-  }
-  return null;
+/**
+ * The nearest frame above the target that is the repository's own code and not a comprehension or
+ * generator expression. The paper clusters by the function that invokes the target because each
+ * caller shows another use of it; the standard library's and installed packages' plumbing
+ * between a use and the target (`functools.cached_property.__get__`, the helper of
+ * `contextlib.contextmanager`, `functools.singledispatch`'s wrapper, a dataclass's generated
+ * `__eq__`) would put every use under one name. With no such frame, the nearest frame that is
+ * not a comprehension.
+ */
+export function directCaller(chain: readonly (string | CallerFrame)[]): string | null {
+  const frames = chain.map((frame) => (typeof frame === 'string' ? { name: frame } : frame));
+  const above = frames.slice(0, -1).reverse().filter((frame) => !COMPREHENSION.test(frame.name));
+  return (above.find((frame) => !frame.outside) ?? above[0])?.name ?? null;
 }
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -34,7 +49,7 @@ export function byDepthThenNodeid(a: ChainedTest, b: ChainedTest): number {
 export function clusterTests(tests: readonly ChainedTest[]): Cluster[] {
   const groups = new Map<string, ChainedTest[]>();
   for (const test of tests) {
-    const caller = directCaller(test.chain) ?? '(none)';
+    const caller = (test.caller !== undefined ? test.caller : directCaller(test.chain)) ?? '(none)';
     const group = groups.get(caller);
     if (group) group.push(test);
     else groups.set(caller, [test]);

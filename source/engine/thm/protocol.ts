@@ -8,6 +8,8 @@ export interface ProbeFrame {
   name: string;
   line: number;
   comprehension: boolean;
+  /** Code that is none of the repository's own: the standard library, an installed package, code compiled at run time. */
+  outside?: true;
 }
 
 /** A test's outcome in one world (the blank twin's, in fork mode). */

@@ -407,7 +407,7 @@ function toFailing(test: Observed): ThmFailingTest {
     chain,
     chainLines: frames.map((f) => f.line),
     depth: reached ? chain.length - 1 : null,
-    caller: reached ? (directCaller(chain) ?? '(none)') : null,
+    caller: reached ? (directCaller(frames) ?? '(none)') : null,
     entryKind: reached ? test.entryKind : null,
     failsThrough: !reached && isTest ? (test.failsThrough ?? null) : null,
     outcome: isTest ? (test.outcome === 'failed' ? 'failed' : 'error') : 'collection',
@@ -434,7 +434,7 @@ function buildReport(
   const alreadyFailing = blankFailures.filter((t) => observed.originalFailed(t.nodeid)).map((t) => t.nodeid).sort();
   const excluded = new Set(alreadyFailing);
   const failing = blankFailures.filter((t) => !excluded.has(t.nodeid)).map(toFailing).sort(byNodeid);
-  const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain }));
+  const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain, caller: f.caller }));
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
   const warnings = [...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
