@@ -248,9 +248,11 @@ _state.on_hit = _on_hit
 
 
 def _on_start_hit(chain):
-    """The target was called before any test or collector ran (a conftest.py and what it imports):
-    with its body blank or a stub, such a call can stop pytest before it reports anything, and
-    then this is what tells tenet why."""
+    """The target was called outside every test and collector before the tests run (a
+    conftest.py and what it imports, a conftest's collection hook): with its body blank or a stub,
+    such a call can stop pytest before it reports anything, and then this is what tells tenet why;
+    a run that collects on the original code learns that its collection is no blank world's.
+    Reported once, and no more once the tests run (see pytest_runtestloop)."""
     _emit({"e": "starthit", "chain": chain})
 
 
@@ -392,6 +394,7 @@ def pytest_runtestloop(session):
     other's.
     """
     global _lane
+    _state.on_start_hit = None  # the start is over: a call outside a test now is a teardown's or a hook's
     if _FOLLOW:
         lanes.with_room(_run_followed, session)
         return True

@@ -57,6 +57,18 @@ describe('the target called while pytest starts', () => {
     expect(fix).toMatch(/choose a target that importing the package and its conftest\.py does not call/);
   }, 60_000);
 
+  it.each(MODES.slice(0, 2))("a conftest's hook that calls it before the tests: %s says so too", async (_mode, options) => {
+    const hooked = repository(`hooked-${_mode.replace(/ /g, '-')}`, {
+      'pkg/__init__.py': '',
+      'pkg/mathx.py': MATHX,
+      'conftest.py': 'def pytest_collection_modifyitems(items):\n    from pkg.mathx import scale\n\n    scale(len(items))\n',
+      ...TESTS,
+    });
+    const error = await thmOn(hooked, TARGET, { blank: true, ...options }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TenetError);
+    expect((error as TenetError).message).toMatch(/is called while pytest starts, before any test runs:\n {2}conftest\.py::pytest_collection_modifyitems:4\n {2}→ pkg\/mathx\.py::scale:\d+/);
+  }, 60_000);
+
   it('stops pytest on the developer\'s stub: the hint is about the stub', async () => {
     const stubbed = repository('stubbed', {
       'pkg/__init__.py': 'from .table import TABLE\n',
@@ -90,7 +102,7 @@ describe('the target called while pytest starts', () => {
     });
     expect(report.counts).toMatchObject({ collected: 3, passed: 1, failing: 2, alreadyFailing: 0 });
     if (_mode === 'worlds in lanes' || _mode === 'fork') {
-      expect(report.warnings.join('\n')).toContain(`${TARGET} is called while pytest starts (a conftest.py's import)`);
+      expect(report.warnings.join('\n')).toContain(`${TARGET} is called while pytest starts (a conftest.py's import or hook)`);
       expect(report.fork || !!report.worlds).toBe(false);
     }
   }, 60_000);

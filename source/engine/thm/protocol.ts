@@ -35,7 +35,7 @@ export type PluginEvent = LaneTag &
   | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
   /** Fork mode: the parent finished the test and now waits for its blank twin. */
   | { e: 'twin'; nodeid: string }
-  /** The target was called before any test or collector ran (a conftest.py pytest imports as it starts): its first such call. */
+  /** The target was called outside every test and collector before the tests ran (a conftest.py pytest imports as it starts, a conftest's hook): its first such call. */
   | { e: 'starthit'; chain: ProbeFrame[] }
   /** Fork mode: a module called the target while being imported; tenet re-runs it blank. */
   | { e: 'collecthit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }

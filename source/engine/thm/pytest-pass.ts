@@ -81,7 +81,7 @@ export interface PassResult {
   collectErrors: PluginCollectError[];
   /** Fork mode: modules that called the target at import time. */
   collectHits: Extract<PluginEvent, { e: 'collecthit' }>[];
-  /** The chain of the target's first call before any test or collector ran (a conftest.py's import). */
+  /** The chain of the target's first call outside every test and collector before the tests ran (a conftest.py's import or hook). */
   startHit?: ProbeFrame[];
   /** Whether the workspace's target module was imported by any shard. */
   targetLoaded: boolean;

@@ -134,7 +134,8 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, beside, follow, onTest, onDone, stopAtStartHit }: PassExtras = {}): Promise<PassResult> => {
     const passStarted = Date.now();
     const stop = stopAtStartHit ? new AbortController() : undefined;
-    const signal = stop && options.signal ? AbortSignal.any([options.signal, stop.signal]) : (stop?.signal ?? options.signal);
+    if (stop) options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
+    const signal = stop?.signal ?? options.signal;
     if (text !== undefined) await setTargetText(ctx, text);
     // A pass beside the watched one (the original world in parallel) reports nothing as it goes.
     const tell: EventSink = beside ? () => undefined : emit;
@@ -197,7 +198,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       const fromOneCollection = await (worlds ? observeWorlds : observeForked)(ctx, pass);
       calledAsItStarts = !fromOneCollection;
       observed = fromOneCollection ?? (await observeTwoPass(ctx, pass));
-      if (calledAsItStarts) observed.probe.problems.unshift(`${ctx.target.id} is called while pytest starts (a conftest.py's import), so no collection on the original code stands for the blank world: every test ran in a blank pass of its own`);
+      if (calledAsItStarts) observed.probe.problems.unshift(`${ctx.target.id} is called while pytest starts (a conftest.py's import or hook), so no collection on the original code stands for the blank world: every test ran in a blank pass of its own`);
     } else {
       observed = await observeTwoPass(ctx, pass);
     }
@@ -221,8 +222,9 @@ interface PassExtras {
   /** pytest said it ran everything (its process may take a while yet to exit). */
   onDone?: () => void;
   /**
-   * Stop at the target's first call outside every test and collector (a conftest.py's import):
-   * a pass that collects on the original code then stands for no blank world.
+   * Stop at the target's first call outside every test and collector before the tests run (a
+   * conftest.py's import or hook): a pass that collects on the original code then stands for no
+   * blank world.
    */
   stopAtStartHit?: true;
 }
