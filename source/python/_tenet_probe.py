@@ -78,6 +78,11 @@ def is_framework(filename):
     )
 
 
+def _in_workspace(real):
+    """Whether a real path is the workspace root or inside it."""
+    return real == state.root or real.startswith(state.root + os.sep)
+
+
 def display_path(filename):
     """Path of a frame's file: relative to the workspace root, else to its sys.path entry."""
     cached = _names.get(filename)
@@ -87,9 +92,8 @@ def display_path(filename):
         result = generated_name(filename)
     else:
         real = _realpath(filename)
-        root = state.root
-        if real == root or real.startswith(root + os.sep):
-            result = os.path.relpath(real, root)
+        if _in_workspace(real):
+            result = os.path.relpath(real, state.root)
         else:
             best = ""
             for entry in sys.path:
@@ -185,8 +189,7 @@ def outside_workspace(filename):
     installed package, code compiled at run time (a dataclass's `__init__`, networkx's argmap)."""
     found = _outside.get(filename)
     if found is None:
-        real = _realpath(filename) if not filename.startswith("<") else ""
-        found = not (real == state.root or real.startswith(state.root + os.sep))
+        found = filename.startswith("<") or not _in_workspace(_realpath(filename))
         _outside[filename] = found
     return found
 
