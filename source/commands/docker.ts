@@ -1,9 +1,8 @@
 import { buildImage } from '../engine/sandbox/docker/build-image';
-import { loadConfig } from '../engine/config/config';
 import { collectGarbage } from '../engine/sandbox/docker/gc';
 import { collectEmptySessions } from '../engine/session/empty-sessions';
-import { sessionsDir } from '../engine/session/paths';
 import { collectScratch } from '../engine/workspace/scratch-gc';
+import { root as sessionsRoot } from './sessions-root';
 
 /** `tenet image build`: the default Python image, offline, from Debian packages. */
 export async function imageBuildCommand(options: { tag?: string; suite?: string; mirror?: string; packages?: string[]; dockerHost?: string; quiet?: boolean }): Promise<number> {
@@ -36,7 +35,7 @@ export async function gcCommand(options: { dockerHost?: string; all?: boolean; d
     dockerSkipped = (error as Error).message;
   }
   const scratch = collectScratch({ dryRun: !!options.dryRun });
-  const root = sessionsDir(options.sessionsDir, process.env, (await loadConfig(undefined)).sessionsDir);
+  const root = await sessionsRoot(options.sessionsDir);
   const sessions = collectEmptySessions(root, { dryRun: !!options.dryRun });
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ ...containers, ...(dockerSkipped ? { dockerSkipped } : {}), scratch, sessions: { root, removed: sessions } })}\n`);
