@@ -177,7 +177,8 @@ describe('Anthropic provider through the real SDK', () => {
     // Prompt-cache breakpoints: the tools, the system prompt, the previous request's end (what this
     // one reads) and this request's end (what the next one reads): four, Anthropic's maximum.
     const mark = { cache_control: { type: 'ephemeral' } };
-    expect(sent.body).toMatchObject({ model: 'test-model', system: [{ type: 'text', text: 'be brief', ...mark }], stream: true, max_tokens: 256, temperature: 0 });
+    expect(sent.body).toMatchObject({ model: 'test-model', system: [{ type: 'text', text: 'be brief', ...mark }], stream: true, max_tokens: 256 });
+    expect(sent.body).not.toHaveProperty('temperature');
     expect(sent.body.tools).toEqual([{ name: 'search_class', description: 'find a class', input_schema: request.tools[0]!.parameters, ...mark }]);
     expect(sent.body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'hello', ...mark }] },

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { requestProblem } from './fake-request-rules';
 import { AnthropicPromptCache, OpenAiPromptCache, TooManyBreakpoints, type CacheUsage } from './fake-prompt-cache';
 
 /**
@@ -207,6 +208,13 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
       const isAnthropic = request.url?.endsWith('/messages');
       if (!isOpenAi && !isAnthropic) {
         response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.url}` } }));
+        return;
+      }
+      // A request the real API would refuse is refused here too, and plays no turn.
+      const problem = requestProblem(isOpenAi ? 'openai' : 'anthropic', request.headers, body);
+      if (problem) {
+        response.writeHead(400, { 'content-type': 'application/json' });
+        response.end(JSON.stringify(isOpenAi ? { error: { message: problem, type: 'invalid_request_error', param: null, code: null } } : { type: 'error', error: { type: 'invalid_request_error', message: problem } }));
         return;
       }
       const turn = queue.shift() ?? { say: '(the fake server has no more turns)' };

@@ -73,9 +73,9 @@ export class AnthropicModel extends SdkModel<Anthropic> {
     let usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
     const blocks = new Map<number, { type: string; id: string; name: string; json: string }>();
     try {
+      // No temperature: this SDK sends anthropic-version 2026-10-21, under which the Messages API
+      // answers 400 to any sampling parameter (temperature, top_p, top_k), even at its default.
       const body = toAnthropicBody(this.settings.model, request);
-      // The Messages API takes a temperature (0 to 1) though this SDK's types leave it out.
-      Object.assign(body, { temperature: Math.min(request.temperature, 1) });
       const stream = await this.client.messages.create(body, { signal: watch.signal });
       for await (const event of stream) {
         watch.touch();
