@@ -270,3 +270,47 @@ describe('cost that cannot be counted is said so, once', () => {
     expect(totals.costUsd).toBeGreaterThan(0);
   });
 });
+
+describe('answers that would make the next request a 400', () => {
+  /** Two rounds through the provider (its fake server refuses what the real API refuses): the warnings and what the second request sent. */
+  async function twoRounds(provider: 'openai' | 'anthropic') {
+    const baseUrl = provider === 'openai' ? `${server.url}/v1` : server.url;
+    const choice = createModel({ maxRetries: 1 }, { provider, model: 'test-model', baseUrl }, {});
+    const events: EngineEvent[] = [];
+    const conversation = new Conversation({ model: choice.model, system: 's', ctx: {} as ToolContext, emit: (e) => events.push(e), price: undefined, temperature: 0, maxTokens: 64 });
+    conversation.say('hi');
+    await conversation.round([]);
+    conversation.say('go on');
+    const second = await conversation.round([]);
+    return { second, sent: server.requests[1]!.body.messages as { role: string; content: unknown }[], warnings: events.flatMap((e) => (e.type === 'warning' ? [e.message] : [])) };
+  }
+
+  it('OpenAI: a refusal is the answer, said as a warning, and goes back as the assistant content', async () => {
+    server = await startFakeModelServer([{ refusal: 'I cannot help with that request.' }, { say: 'fine' }]);
+    const { second, sent, warnings } = await twoRounds('openai');
+    expect(second.response.content).toBe('fine');
+    expect(warnings).toEqual([expect.stringMatching(/^The model refused to answer: I cannot help with that request\./)]);
+    expect(sent[2]).toEqual({ role: 'assistant', content: 'I cannot help with that request.' });
+  });
+
+  it('OpenAI: an empty answer goes back with placeholder content (content may be left out only beside tool calls)', async () => {
+    server = await startFakeModelServer([{ say: '' }, { say: 'fine' }]);
+    const { second, sent } = await twoRounds('openai');
+    expect(second.response.content).toBe('fine');
+    expect(sent[2]).toEqual({ role: 'assistant', content: '(no content)' });
+  });
+
+  it('Anthropic: text of whitespace alone before a tool call is not sent back as a text block', async () => {
+    server = await startFakeModelServer([{ say: '\n\n', calls: [{ name: 'view_directory', arguments: { path: '.' } }] }, { say: 'fine' }]);
+    const { second, sent } = await twoRounds('anthropic');
+    expect(second.response.content).toBe('fine');
+    expect(sent[1]).toEqual({ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1_0', name: 'view_directory', input: { path: '.' } }] });
+  });
+
+  it('Anthropic: a refusal is said as a warning, and the conversation goes on', async () => {
+    server = await startFakeModelServer([{ refusal: 'I will not do that.' }, { say: 'fine' }]);
+    const { second, warnings } = await twoRounds('anthropic');
+    expect(second.response.content).toBe('fine');
+    expect(warnings).toEqual([expect.stringMatching(/^The model refused to answer: I will not do that\./)]);
+  });
+});

@@ -15,6 +15,8 @@ export interface FakeTurn {
   say?: string;
   /** Tool calls; `arguments` as an object, or a raw (possibly malformed) JSON string. */
   calls?: { name: string; arguments?: Record<string, unknown> | string }[];
+  /** The model refuses: OpenAI streams this in `refusal` with no content; Anthropic says it and stops with `refusal`. */
+  refusal?: string;
   /** Answer with this HTTP error status instead (the turn is consumed). */
   status?: number;
   /** With `status`: the error message in the body (default: one for the status). */
@@ -114,7 +116,7 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({
       id: `chatcmpl-${counter}`, object: 'chat.completion', created: 1, model,
-      choices: [{ index: 0, message: { role: 'assistant', content: turn.say ?? null, ...(calls.length ? { tool_calls: calls } : {}) }, finish_reason: finish, logprobs: null }],
+      choices: [{ index: 0, message: { role: 'assistant', content: turn.say ?? null, refusal: turn.refusal ?? null, ...(calls.length ? { tool_calls: calls } : {}) }, finish_reason: finish, logprobs: null }],
       usage,
     }));
     return;
@@ -123,8 +125,9 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
   const stream = new EventStream(response, turn.chunkDelayMs);
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
     stream.sse({ id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
-  chunk({ role: 'assistant', content: '' });
+  chunk({ role: 'assistant', content: turn.refusal === undefined ? '' : null, refusal: null });
   for (const piece of pieces(turn.say ?? '')) chunk({ content: piece });
+  for (const piece of pieces(turn.refusal ?? '')) chunk({ refusal: piece });
   if (turn.cut && !calls.length) return stream.flush(turn.cut);
   for (const [index, call] of calls.entries()) {
     chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
@@ -155,12 +158,13 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     }
     return { id: `toolu_${counter}_${i}`, name: c.name, input: parsed, raw: argumentsText(c) };
   });
-  const stopReason = tools.length ? 'tool_use' : 'end_turn';
+  const stopReason = turn.refusal !== undefined ? 'refusal' : tools.length ? 'tool_use' : 'end_turn';
+  const say = turn.refusal ?? turn.say;
   if (!body.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({
       id: `msg_${counter}`, type: 'message', role: 'assistant', model,
-      content: [...(turn.say ? [{ type: 'text', text: turn.say }] : []), ...tools.map((t) => ({ type: 'tool_use', id: t.id, name: t.name, input: t.input ?? {} }))],
+      content: [...(say ? [{ type: 'text', text: say }] : []), ...tools.map((t) => ({ type: 'tool_use', id: t.id, name: t.name, input: t.input ?? {} }))],
       stop_reason: stopReason, stop_sequence: null, usage: { ...inputUsage, output_tokens: output },
     }));
     return;
@@ -169,9 +173,9 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
   const stream = new EventStream(response, turn.chunkDelayMs);
   stream.sse({ type: 'message_start', message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage, output_tokens: 1 } } }, 'message_start');
   let index = 0;
-  if (turn.say) {
+  if (say) {
     stream.sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
-    for (const piece of pieces(turn.say)) stream.sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
+    for (const piece of pieces(say)) stream.sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
     if (turn.cut && !tools.length) return stream.flush(turn.cut);
     stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;

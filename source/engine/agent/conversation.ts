@@ -155,6 +155,8 @@ export class Conversation {
     this.totals.modelCalls++;
     addCall(this.totals, { usage: response.usage, costUsd, cacheSavedUsd });
     emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, cacheSavedUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
+    const odd = oddStop(response, this.options.maxTokens);
+    if (odd) emit({ type: 'warning', message: odd });
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
     this.recorded = this.messages.length; // the response event records it
     const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools, options);
@@ -220,4 +222,13 @@ export class Conversation {
       throw error;
     }
   }
+}
+
+/** What the developer should know about how an answer ended: the model refused, or was cut off. */
+function oddStop(response: ModelResponse, maxTokens: number): string | undefined {
+  if (response.stopReason === 'refusal') return `The model refused to answer${response.content ? `: ${response.content.slice(0, 200)}` : ''}. If it keeps refusing, stop the run and try another model.`;
+  if (response.stopReason === 'length' || response.stopReason === 'max_tokens') {
+    return `The model's answer was cut at maxTokens (${maxTokens})${response.toolCalls.length ? ': its last tool call may be incomplete' : ''}. Raise maxTokens in the config if this repeats.`;
+  }
+  return undefined;
 }

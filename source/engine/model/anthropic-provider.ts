@@ -28,12 +28,14 @@ export function toAnthropicMessages(messages: Message[]): ConversationMessage[] 
     if (last && last.role === role) last.content.push(...blocks);
     else wire.push({ role, content: blocks });
   };
+  // The API refuses a text block of whitespace alone (400): such text goes as a placeholder, or not at all.
+  const said = (text: string) => text.trim().length > 0;
   for (const message of messages) {
-    if (message.role === 'user') push('user', [{ type: 'text', text: message.content || '(empty)' }]);
-    else if (message.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: message.content || '(no output)' }]);
+    if (message.role === 'user') push('user', [{ type: 'text', text: said(message.content) ? message.content : '(empty)' }]);
+    else if (message.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: said(message.content) ? message.content : '(no output)' }]);
     else {
       const blocks: Block[] = [];
-      if (message.content) blocks.push({ type: 'text', text: message.content });
+      if (said(message.content)) blocks.push({ type: 'text', text: message.content });
       for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
       push('assistant', blocks.length ? blocks : [{ type: 'text', text: '(no content)' }]);
     }

@@ -13,9 +13,11 @@ function toOpenAiMessages(system: string, messages: Message[]): WireMessage[] {
     if (message.role === 'user') wire.push({ role: 'user', content: message.content });
     else if (message.role === 'tool') wire.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
     else {
+      // Content may be left out only beside tool calls: an empty answer (a refusal had its text
+      // recorded as content) goes back as a placeholder, or every later request is a 400.
       wire.push({
         role: 'assistant',
-        content: message.content || null,
+        content: message.content || (message.toolCalls.length ? null : '(no content)'),
         ...(message.toolCalls.length
           ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
           : {}),
@@ -60,6 +62,7 @@ export class OpenAiModel extends SdkModel<OpenAI> {
   protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse> {
     const reasoning = isReasoningModel(this.settings.model);
     let content = '';
+    let refusal = '';
     let stopReason = '';
     let model = this.settings.model;
     let usage: Usage | undefined;
@@ -90,6 +93,10 @@ export class OpenAiModel extends SdkModel<OpenAI> {
           content += delta.content;
           options.onDelta?.(delta.content);
         }
+        if (delta?.refusal) {
+          refusal += delta.refusal;
+          options.onDelta?.(delta.refusal);
+        }
         for (const part of delta?.tool_calls ?? []) {
           const call = (calls[part.index] ??= { id: '', name: '', arguments: '' });
           if (part.id) call.id = part.id;
@@ -105,6 +112,8 @@ export class OpenAiModel extends SdkModel<OpenAI> {
     watch.finish(!!stopReason, 'finish_reason');
     const toolCalls: ToolCall[] = calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
     // Some OpenAI-compatible servers ignore include_usage: count the tokens ourselves, marked as estimated.
+    // A refusal comes in its own field, with no content: it is the answer, and the stop's reason.
+    if (refusal && !content) [content, stopReason] = [refusal, 'refusal'];
     return { content, toolCalls, usage: usage ?? (await estimateUsage(request, content, toolCalls)), stopReason, model };
   }
 }
