@@ -63,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.pass;
     if (code?.startsWith('commander.')) return EXIT.badInput;
     if (error instanceof ProviderError) {
-      process.stderr.write(`tenet: the model provider failed: ${printable(error.message)}\n  fix: check the API key, --model and --base-url, or try again later\n`);
+      process.stderr.write(`tenet: the model provider failed: ${printable(error.message)}\n  fix: ${printable(error.fix)}\n`);
       return EXIT.provider;
     }
     const known = error instanceof TenetError ? error : fileProblem(error);

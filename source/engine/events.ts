@@ -148,7 +148,8 @@ export type EngineEvent =
   /** The session's cost or token limit was reached: no more model calls; the evaluation and the patch go on with what it has. */
   | { type: 'limit.reached'; limit: 'cost' | 'tokens'; spent: number; max: number }
   | { type: 'warning'; message: string }
-  | { type: 'error'; message: string };
+  /** The run failed; `fix` says what to do, where the error knows (a provider's). */
+  | { type: 'error'; message: string; fix?: string };
 
 export type EventSink = (event: EngineEvent) => void;
 

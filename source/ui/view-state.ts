@@ -341,7 +341,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     case 'error':
       state.agent.call = undefined;
       state.warnings = [...state.warnings, event.message];
-      push(state, { kind: 'note', text: `Error: ${event.message}`, tone: 'warning' });
+      push(state, { kind: 'note', text: `Error: ${event.message}${event.fix ? ` — fix: ${event.fix}` : ''}`, tone: 'warning' });
       break;
     case 'session.interrupted':
       push(state, { kind: 'note', text: `Interrupted: ${event.reason}`, tone: 'warning' });

@@ -155,7 +155,7 @@ describe('the TENET agent against a fake model server (real SDK clients)', () =>
   it('retries a 429 and a stream cut mid-way, and goes on', async () => {
     const { result, events } = await session('anthropic', [{ status: 429 }, { say: 'I will implement it now and', cut: true }, submit(RIGHT)]);
     expect(result.pass).toBe(true);
-    expect(events.filter((e) => e.type === 'model.retry').map((e) => e.type === 'model.retry' && e.reason)).toEqual(['rate limited (429)', expect.stringMatching(/^connection lost/)]);
+    expect(events.filter((e) => e.type === 'model.retry').map((e) => e.type === 'model.retry' && e.reason)).toEqual(['rate limited (429): Rate limit reached', expect.stringMatching(/^connection lost/)]);
     expect(result.usage.modelCalls).toBe(1);
   });
 });

@@ -93,7 +93,7 @@ describe('OpenAI provider through the real SDK', () => {
     const retries: RetryNotice[] = [];
     const response = await new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request, { onRetry: (n) => retries.push(n) });
     expect(response.content).toBe('done');
-    expect(retries.map((r) => r.reason)).toEqual(['rate limited (429)', expect.stringMatching(/^connection lost/)]);
+    expect(retries.map((r) => r.reason)).toEqual(['rate limited (429): Rate limit reached', expect.stringMatching(/^connection lost/)]);
     expect(retries[0]!.delayMs).toBe(20); // the server's retry-after-ms
   });
 
@@ -153,6 +153,31 @@ describe('OpenAI provider through the real SDK', () => {
     server = await startFakeModelServer([{ status: 503 }, { status: 503 }, { status: 503 }]);
     await expect(new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request)).rejects.toThrow(ProviderError);
     expect(server.requests).toHaveLength(3);
+  });
+
+  it('retries a stream that ends in a server_error event after its 200, as OpenAI sends when it fails mid-answer', async () => {
+    server = await startFakeModelServer([{ say: 'Partial', streamError: { type: 'server_error', message: 'The server had an error while processing your request.' } }, { say: 'done' }]);
+    const retries: RetryNotice[] = [];
+    const response = await new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request, { onRetry: (n) => retries.push(n) });
+    expect(response.content).toBe('done');
+    expect(retries.map((r) => r.reason)).toEqual(['the stream ended in an error (server_error): The server had an error while processing your request.']);
+  });
+
+  it('a used-up quota (429 insufficient_quota) is not retried: the server says why, and the fix is the account', async () => {
+    const message = 'You exceeded your current quota, please check your plan and billing details.';
+    server = await startFakeModelServer([{ status: 429, errorType: 'insufficient_quota', message }, { say: 'never asked' }]);
+    const failure = await new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ProviderError);
+    expect(failure).toMatchObject({ message: `429 ${message}`, status: 429, fix: expect.stringMatching(/plan, quota and billing/) });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries end with the last server message and what to do', async () => {
+    server = await startFakeModelServer([{ status: 503, message: 'Service Unavailable' }, { status: 503, message: 'Service Unavailable' }, { status: 503, message: 'Service Unavailable' }]);
+    await expect(new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request)).rejects.toMatchObject({
+      message: 'server error (503): Service Unavailable; gave up after 3 attempts',
+      fix: expect.stringMatching(/^the provider is unavailable or overloaded: try again later/),
+    });
   });
 
   it('the server also answers non-streaming requests in the OpenAI format', async () => {
@@ -225,6 +250,22 @@ describe('Anthropic provider through the real SDK', () => {
     const response = await new AnthropicModel(settings(server, server.url, { timeoutMs: 300 })).complete(request, { onRetry: (n) => retries.push(n) });
     expect(response.content).toBe('fine');
     expect(retries.map((r) => r.reason)).toEqual(['stream stalled (no data for 0.3 s)']);
+  });
+
+  it('retries a stream that ends in an overloaded_error event after its 200, as Anthropic sends under load', async () => {
+    server = await startFakeModelServer([{ say: 'Partial', streamError: { type: 'overloaded_error', message: 'Overloaded' } }, { say: 'done' }]);
+    const retries: RetryNotice[] = [];
+    const response = await new AnthropicModel(settings(server, server.url)).complete(request, { onRetry: (n) => retries.push(n) });
+    expect(response.content).toBe('done');
+    expect(retries.map((r) => r.reason)).toEqual(['the stream ended in an error (overloaded_error): Overloaded']);
+  });
+
+  it("an error says the server's words, not its JSON body, and what to do: 401 the key, 404 the model", async () => {
+    server = await startFakeModelServer([{ status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }, { status: 404, errorType: 'not_found_error', message: 'model: test-model' }]);
+    const model = new AnthropicModel(settings(server, server.url));
+    await expect(model.complete(request)).rejects.toMatchObject({ message: '401 invalid x-api-key', fix: expect.stringMatching(/^check the API key/) });
+    await expect(model.complete(request)).rejects.toMatchObject({ message: '404 model: test-model', fix: expect.stringMatching(/^check --model/) });
+    expect(server.requests).toHaveLength(2);
   });
 
   it('the server also answers non-streaming requests in the Anthropic format', async () => {

@@ -28,7 +28,7 @@ describe("a server's Retry-After is capped", () => {
       controller.abort();
     };
     await expect(withRetries(call, DEFAULT_RETRY, { signal: controller.signal, onRetry })).rejects.toMatchObject({ name: 'AbortError' });
-    expect(notice).toEqual({ attempt: 1, maxAttempts: 5, delayMs: 60_000, reason: 'rate limited (429); the server asked to wait 3600 s, cut to 60 s (maxRetryAfterSec)' });
+    expect(notice).toEqual({ attempt: 1, maxAttempts: 5, delayMs: 60_000, reason: 'rate limited (429): Rate limit reached; the server asked to wait 3600 s, cut to 60 s (maxRetryAfterSec)' });
   });
 
   it('a wait under the cap is kept as the server asked, and not called cut', async () => {
@@ -43,7 +43,7 @@ describe("a server's Retry-After is capped", () => {
       { onRetry: (n) => notices.push(n) },
     );
     expect(answer).toBe('ok');
-    expect(notices).toEqual([{ attempt: 1, maxAttempts: 5, delayMs: 20, reason: 'rate limited (429)' }]);
+    expect(notices).toEqual([{ attempt: 1, maxAttempts: 5, delayMs: 20, reason: 'rate limited (429): Rate limit reached' }]);
   });
 
   it('a run whose provider says Retry-After: 3600 goes on after the configured cap, and its retry line says so', async () => {
@@ -58,7 +58,7 @@ describe("a server's Retry-After is capped", () => {
         env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` },
       });
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toContain('  ! model call failed (rate limited (429); the server asked to wait 3600 s, cut to 1 s (maxRetryAfterSec)); retry 1/4 in 1.0 s\n');
+      expect(result.stdout).toContain('  ! model call failed (rate limited (429): Rate limit reached; the server asked to wait 3600 s, cut to 1 s (maxRetryAfterSec)); retry 1/4 in 1.0 s\n');
       expect(result.stdout).toContain('PASS (passed)');
     } finally {
       repo.cleanup();

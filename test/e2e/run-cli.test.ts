@@ -74,13 +74,13 @@ describe('tenet run (the built CLI)', () => {
     server = await startFakeModelServer([{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }]);
     const broken = await runCli([...args(join(FIXTURES, 'shop')), '--json', '--tests', 'tests/test_cart.py'], { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } });
     expect(broken.code).toBe(3);
-    expect(broken.stderr).toContain('the model provider failed: server error (500); gave up after 5 attempts');
+    expect(broken.stderr).toContain('the model provider failed: server error (500): Server error 500; gave up after 5 attempts\n  fix: the provider is unavailable or overloaded');
     // --json still ends with the result line, and it names the session.
     const lines = broken.stdout.trim().split('\n').map((l) => JSON.parse(l));
     const sessionId = lines[0].sessionId;
     expect(typeof sessionId).toBe('string');
-    expect(lines.at(-2)).toMatchObject({ type: 'error', message: 'server error (500); gave up after 5 attempts' });
-    expect(lines.at(-1)).toMatchObject({ type: 'result', sessionId, pass: false, stopReason: 'error', message: 'server error (500); gave up after 5 attempts', applied: false, usage: { modelCalls: 0 } });
+    expect(lines.at(-2)).toMatchObject({ type: 'error', message: 'server error (500): Server error 500; gave up after 5 attempts', fix: expect.stringMatching(/^the provider is unavailable/) });
+    expect(lines.at(-1)).toMatchObject({ type: 'result', sessionId, pass: false, stopReason: 'error', message: 'server error (500): Server error 500; gave up after 5 attempts', applied: false, usage: { modelCalls: 0 } });
   }, 120_000);
 
   it('--apply refused because the file changed meanwhile: recorded, applied false, exit 4', async () => {

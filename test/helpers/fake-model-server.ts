@@ -21,6 +21,10 @@ export interface FakeTurn {
   status?: number;
   /** With `status`: the error message in the body (default: one for the status). */
   message?: string;
+  /** With `status`: the error's type (and OpenAI's code), e.g. `insufficient_quota` (default: one for the status). */
+  errorType?: string;
+  /** Stream the text, then an error event, as a server overloaded mid-answer does after its 200 (e.g. `overloaded_error`, `server_error`). */
+  streamError?: { type: string; message: string };
   /** With `status`: the response headers (default: `retry-after-ms: 20`). */
   headers?: Record<string, string>;
   /**
@@ -128,6 +132,10 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
   chunk({ role: 'assistant', content: turn.refusal === undefined ? '' : null, refusal: null });
   for (const piece of pieces(turn.say ?? '')) chunk({ content: piece });
   for (const piece of pieces(turn.refusal ?? '')) chunk({ refusal: piece });
+  if (turn.streamError) {
+    stream.sse({ error: { message: turn.streamError.message, type: turn.streamError.type, param: null, code: null } });
+    return stream.flush();
+  }
   if (turn.cut && !calls.length) return stream.flush(turn.cut);
   for (const [index, call] of calls.entries()) {
     chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
@@ -176,6 +184,10 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
   if (say) {
     stream.sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
     for (const piece of pieces(say)) stream.sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
+    if (turn.streamError) {
+      stream.sse({ type: 'error', error: turn.streamError }, 'error');
+      return stream.flush();
+    }
     if (turn.cut && !tools.length) return stream.flush(turn.cut);
     stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;
@@ -226,7 +238,8 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
       if (turn.status) {
         const message = turn.message ?? (turn.status === 429 ? 'Rate limit reached' : `Server error ${turn.status}`);
         response.writeHead(turn.status, { 'content-type': 'application/json', ...(turn.headers ?? { 'retry-after-ms': '20' }) });
-        response.end(JSON.stringify(isOpenAi ? { error: { message, type: 'rate_limit_error', code: null } } : { type: 'error', error: { type: turn.status === 429 ? 'rate_limit_error' : 'api_error', message } }));
+        const type = turn.errorType ?? (turn.status === 429 ? 'rate_limit_error' : 'api_error');
+        response.end(JSON.stringify(isOpenAi ? { error: { message, type, param: null, code: turn.errorType ?? null } } : { type: 'error', error: { type, message } }));
         return;
       }
       let tokens: CacheUsage;

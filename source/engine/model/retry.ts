@@ -20,12 +20,46 @@ export class RetryableError extends Error {
   override name = 'RetryableError';
 }
 
+/**
+ * Error types both APIs give to failures that pass (Anthropic: `overloaded_error`, `api_error`,
+ * `rate_limit_error`, `timeout_error`; OpenAI: `server_error`). A stream that already answered 200
+ * carries them in an error event, so the SDKs' errors have no status then: the type decides.
+ */
+const PASSING_TYPES = new Set(['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error', 'server_error']);
+/** Failures of the account, not of the moment: retrying cannot clear them (OpenAI answers quota with a 429). */
+const ACCOUNT_TYPES = new Set(['insufficient_quota', 'billing_error', 'billing_not_active']);
+
+const FIX = {
+  key: 'check the API key (OPENAI_API_KEY or ANTHROPIC_API_KEY, or apiKey in the config) and that it may use this model',
+  model: 'check --model (the server does not know it) and --base-url',
+  request: 'the server refused the request as tenet sent it: try another --model, and report it if it persists',
+  account: "check the account's plan, quota and billing with the provider",
+  later: 'the provider is unavailable or overloaded: try again later (`tenet resume` goes on from where the run stopped), or raise maxRetries in the config',
+} as const;
+
+interface Verdict {
+  retry: boolean;
+  reason: string;
+  status?: number;
+  retryAfterMs?: number;
+  /** What to do when this ends the run. */
+  fix?: string;
+}
+
+/** The server's own words, where the SDK's message would be the whole error body as JSON (Anthropic's). */
+function serverMessage(e: { message?: string; apiMessage?: string | null; error?: { message?: unknown; error?: { message?: unknown } } }, status: number | undefined): string {
+  const said = e?.apiMessage ?? e?.error?.error?.message ?? e?.error?.message;
+  if (typeof said === 'string' && said) return status !== undefined ? `${status} ${said}` : said;
+  return e?.message ?? String(e);
+}
+
 /** Worth another try: rate limits, server errors, timeouts, dropped connections and cut streams. */
-export function retryable(error: unknown): { retry: boolean; reason: string; status?: number; retryAfterMs?: number } {
+export function retryable(error: unknown): Verdict {
   if (error instanceof RetryableError) return { retry: true, reason: error.message };
-  const e = error as { status?: number; name?: string; message?: string; code?: string; headers?: Record<string, string> | { get?(k: string): string | null } };
+  const e = error as { status?: number; name?: string; message?: string; code?: string | null; type?: string | null; apiMessage?: string | null; headers?: Record<string, string> | { get?(k: string): string | null } };
   const status = typeof e?.status === 'number' ? e.status : undefined;
-  const message = e?.message ?? String(error);
+  const message = serverMessage(e as Parameters<typeof serverMessage>[0], status);
+  const type = e?.type ?? undefined;
   const header = (name: string): string | undefined => {
     const headers = e?.headers as { get?(k: string): string | null } & Record<string, string>;
     if (!headers) return undefined;
@@ -34,14 +68,21 @@ export function retryable(error: unknown): { retry: boolean; reason: string; sta
   const afterMs = Number(header('retry-after-ms'));
   const afterSeconds = Number(header('retry-after'));
   const retryAfterMs = Number.isFinite(afterMs) && afterMs > 0 ? afterMs : Number.isFinite(afterSeconds) && afterSeconds > 0 ? afterSeconds * 1000 : undefined;
-  if (status === 429) return { retry: true, reason: 'rate limited (429)', status, ...(retryAfterMs ? { retryAfterMs } : {}) };
-  if (status !== undefined && status >= 500) return { retry: true, reason: `server error (${status})`, status, ...(retryAfterMs ? { retryAfterMs } : {}) };
-  if (status === 408 || status === 409) return { retry: true, reason: `request ${status === 408 ? 'timeout' : 'conflict'} (${status})`, status };
-  if (status !== undefined) return { retry: false, reason: message, status };
+  const after = retryAfterMs ? { retryAfterMs } : {};
+  const said = (what: string) => (message && message !== `${status}` ? `${what}: ${message.replace(/^\d{3} /, '')}` : what);
+  if (ACCOUNT_TYPES.has(type ?? '') || ACCOUNT_TYPES.has(e?.code ?? '')) return { retry: false, reason: message, ...(status ? { status } : {}), fix: FIX.account };
+  if (status === 429) return { retry: true, reason: said('rate limited (429)'), status, ...after, fix: FIX.later };
+  if (status !== undefined && status >= 500) return { retry: true, reason: said(`server error (${status})`), status, ...after, fix: FIX.later };
+  if (status === 408 || status === 409) return { retry: true, reason: `request ${status === 408 ? 'timeout' : 'conflict'} (${status})`, status, fix: FIX.later };
+  if (status === 401 || status === 403) return { retry: false, reason: message, status, fix: FIX.key };
+  if (status === 404) return { retry: false, reason: message, status, fix: FIX.model };
+  if (status === 402) return { retry: false, reason: message, status, fix: FIX.account };
+  if (status !== undefined) return { retry: false, reason: message, status, ...(status === 400 || status === 422 ? { fix: FIX.request } : {}) };
+  if (type && PASSING_TYPES.has(type)) return { retry: true, reason: `the stream ended in an error (${type}): ${message}`, fix: FIX.later };
   if (e?.name === 'AbortError' || e?.name === 'APIUserAbortError') return { retry: false, reason: 'cancelled' };
-  if (/timed? ?out|timeout/i.test(message) || e?.name === 'APIConnectionTimeoutError') return { retry: true, reason: 'timed out' };
+  if (/timed? ?out|timeout/i.test(message) || e?.name === 'APIConnectionTimeoutError') return { retry: true, reason: 'timed out', fix: FIX.later };
   if (/connect|socket|ECONNRESET|EPIPE|terminated|premature|stream|network|fetch failed/i.test(message) || e?.name === 'APIConnectionError') {
-    return { retry: true, reason: `connection lost (${message.slice(0, 80)})` };
+    return { retry: true, reason: `connection lost (${message.slice(0, 80)})`, fix: FIX.later };
   }
   return { retry: false, reason: message };
 }
@@ -70,7 +111,7 @@ export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy
       const verdict = retryable(error);
       if (!verdict.retry || attempt >= policy.maxAttempts) {
         const why = verdict.retry ? `${verdict.reason}; gave up after ${attempt} attempts` : verdict.reason;
-        throw new ProviderError(why, verdict.status);
+        throw new ProviderError(why, verdict.status, verdict.fix);
       }
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
       const asked = verdict.retryAfterMs;

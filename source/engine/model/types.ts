@@ -54,11 +54,12 @@ export interface Model {
   complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
 }
 
-/** A provider failed for good (after retries, or on an error retrying cannot fix). Exit code 3. */
+/** A provider failed for good (after retries, or on an error retrying cannot fix). Exit code 3. `fix` says what to do. */
 export class ProviderError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    readonly fix = 'check the API key, --model and --base-url, or try again later',
   ) {
     super(message);
     this.name = 'ProviderError';

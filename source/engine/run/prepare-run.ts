@@ -7,6 +7,7 @@ import { onShutdown } from '../lifecycle';
 import type { ApproveMode } from '../protocol/settings';
 import { createModel, type ModelChoice, type ModelFlags } from '../model/create-model';
 import type { Script } from '../model/scripted';
+import { ProviderError } from '../model/types';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../sandbox/sandbox-spec';
 import type { SessionState } from '../session/fold';
@@ -144,7 +145,7 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     return await runTask({ ...options, pilot, emit, signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal });
   } catch (thrown) {
     const error = recorder.full ? new TenetError(recorder.full, 'raise maxSessionMb in the config if the session needs more, or look at what filled it with `tenet show`', EXIT.fail) : thrown;
-    emit({ type: 'error', message: (error as Error).message });
+    emit({ type: 'error', message: (error as Error).message, ...(error instanceof ProviderError ? { fix: error.fix } : {}) });
     // The run still ends with a result for whoever reads the events (`--json`). It is not logged:
     // the session keeps its error status and can be resumed once the provider is back.
     sink(tally.failed(error));
