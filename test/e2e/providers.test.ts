@@ -130,14 +130,17 @@ describe('OpenAI provider through the real SDK', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('reasoning models get max_completion_tokens and no temperature', async () => {
-    server = await startFakeModelServer([{ say: 'a' }, { say: 'b' }, { say: 'c' }]);
-    for (const model of ['o3-mini', 'gpt-5-mini', 'openai/o1']) await new OpenAiModel(settings(server, `${server.url}/v1`, { model })).complete(request);
-    for (const sent of server.requests) {
+  it('reasoning models, the gpt-5 family and later generations, get max_completion_tokens and no temperature', async () => {
+    const reasoning = ['o3-mini', 'gpt-5-mini', 'openai/o1', 'gpt-5.1', 'gpt-6-luna'];
+    server = await startFakeModelServer([...reasoning, 'gpt-4.1-mini', 'gpt-5-chat-latest'].map((say) => ({ say })));
+    for (const model of [...reasoning, 'gpt-4.1-mini', 'gpt-5-chat-latest']) await new OpenAiModel(settings(server, `${server.url}/v1`, { model })).complete(request);
+    for (const sent of server.requests.slice(0, reasoning.length)) {
       expect(sent.body).toMatchObject({ max_completion_tokens: 256 });
       expect(sent.body).not.toHaveProperty('max_tokens');
       expect(sent.body).not.toHaveProperty('temperature');
     }
+    // Models before gpt-5, and chat variants, take max_tokens and a temperature.
+    for (const sent of server.requests.slice(reasoning.length)) expect(sent.body).toMatchObject({ max_tokens: 256, temperature: 0 });
   });
 
   it('counts the tokens itself, marked estimated, when a compatible server sends no usage', async () => {

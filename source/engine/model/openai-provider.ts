@@ -38,13 +38,15 @@ export function openAiUsage(usage: OpenAI.CompletionUsage & { prompt_cache_hit_t
 }
 
 /**
- * OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5 family but its chat variant) reject
- * `max_tokens` and any temperature but the default: they take `max_completion_tokens` instead.
- * Other OpenAI-compatible servers may know only `max_tokens`, so it stays for everything else.
+ * OpenAI's reasoning models (o1, o3, o4-mini, the gpt-5 family and the generations after it, but
+ * their chat variants) reject `max_tokens` and any temperature but the default: they take
+ * `max_completion_tokens` instead. Other OpenAI-compatible servers may know only `max_tokens`, so
+ * it stays for everything else.
  */
 function isReasoningModel(model: string): boolean {
   const name = model.toLowerCase().replace(/^.*\//, ''); // "openai/o3-mini" → "o3-mini"
-  return /^o\d/.test(name) || /^gpt-5(?!-chat)/.test(name);
+  const generation = /^gpt-(\d+)(?:\.\d+)?(?!\.)(-.*)?$/.exec(name);
+  return /^o\d/.test(name) || (!!generation && Number(generation[1]) >= 5 && !/-chat/.test(generation[2] ?? ''));
 }
 
 /**
