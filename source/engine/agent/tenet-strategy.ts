@@ -88,8 +88,10 @@ export function cancelled(signal?: AbortSignal): void {
  * validation on the selected tests, then bounded refinement until the selected tests pass or the
  * budget is spent. With the Reflective Refinement Workflow each attempt goes through its three
  * stages in order, enforced: failure identification and context review may use every tool but the
- * submitters (offered without them, and refused if called) and end when the model answers without
- * a tool call or their rounds are used up; code refinement submits. The attempt's rounds are shared
+ * submitters (refused if called) and end when the model answers without a tool call or their
+ * rounds are used up; code refinement submits. Every stage is offered the same tool list: the
+ * tools head the prompt both providers cache, so a list that changed with the stage would make
+ * each stage pay its whole conversation again, uncached (Anthropic: at 1.25 times the price). The attempt's rounds are shared
  * by its stages. `--no-rrw` is plain test feedback, any tool at any round.
  */
 export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOutcome> {
@@ -97,7 +99,6 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
   const at: Position = { ...(input.from ?? START) };
   // The prompts follow the tool list: with --no-apis there is no debugger to point the model at.
   const prompt = { tools: input.tools };
-  const analysisTools = input.tools.filter((name) => !SUBMITTERS.has(name));
   // Whether the model's last answer was text only. A resumed session may stop right after one: what
   // followed it (a reminder, the next stage's prompt) was said but never sent, so not logged, and
   // is decided again below.
@@ -167,7 +168,7 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
       const analysing = input.rrw && at.stage < LAST_STAGE;
       const stage = STAGES[at.stage]!;
       const outcome = analysing
-        ? await conversation.round(analysisTools, { refuse: (name) => (SUBMITTERS.has(name) ? stageRefusal(name, stage) : undefined) })
+        ? await conversation.round(input.tools, { refuse: (name) => (SUBMITTERS.has(name) ? stageRefusal(name, stage) : undefined) })
         : await conversation.round(input.tools);
       at.attemptUsed++;
       submitted = outcome.submitted || (!!input.revalidateOnTests && outcome.testsSubmitted);
