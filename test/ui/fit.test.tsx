@@ -4,6 +4,9 @@ import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { allocate, cap, wrapText } from '../../source/ui/components/lines';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
+import { helpLines } from '../../source/ui/components/help-overlay';
+import { DebuggerPane } from '../../source/ui/screens/debugger-pane';
+import { initialView } from '../../source/ui/view-state';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { frameShows, KEYS, largeReport, resize, rowsOf, sampleConfig, sampleReport, tick } from './helpers';
 
@@ -146,11 +149,29 @@ describe('every screen fits the terminal', () => {
     ui.unmount();
   });
 
-  it('below 40×10 a single line asks for more room instead of a broken screen', async () => {
-    const { controller, ui } = app(30, 8);
+  it('below 40×10 a notice asks for more room instead of a broken screen, wrapped so none of it is cut', async () => {
+    const { controller, ui } = app(38, 9);
     controller.dispatch(start);
     await tick(80);
-    expect(rowsOf(ui.lastFrame())).toEqual(['tenet needs 40×10 (this termi…']); // cut at 30 columns, the need first
+    expect(rowsOf(ui.lastFrame())).toEqual(['tenet needs 40×10; this terminal is', '38×9: enlarge it']);
+    resize(ui.stdout, 20, 3); // fewer rows than the notice wants: it stays shorter than the terminal
+    await tick(80);
+    expect(rowsOf(ui.lastFrame())).toEqual(['tenet needs 40×10;', 'this terminal is']);
+    ui.unmount();
+  });
+});
+
+describe('small terminals', () => {
+  it('the help overlay sizes its key column from the longest key: a space always separates key and description', () => {
+    const rows = helpLines(['agent', 'field'], 56).map((line) => (Array.isArray(line) ? line.map((part) => part.text).join('') : line.text));
+    expect(rows.find((row) => row.startsWith('← → Ctrl+A Ctrl+E'))).toMatch(/^← → Ctrl\+A Ctrl\+E {2,}move in the line/);
+    expect(rows.find((row) => row.startsWith('t '))).toMatch(/^t {18}take over/);
+  });
+
+  it('at 60 columns the takeover title still says that Esc hands back', () => {
+    const view = { ...initialView(), debugger: { ...initialView().debugger, mode: 'pdb' as const, lines: [{ who: 'output' as const, text: '(Pdb)' }] } };
+    const ui = render(<DebuggerPane view={view} takeover="active" width={60} rows={6} onSend={() => undefined} onHandBack={() => undefined} />);
+    expect(rowsOf(ui.lastFrame())[1]).toContain('Esc hands back');
     ui.unmount();
   });
 });

@@ -21,16 +21,19 @@ const TITLES: Record<KeyScreen, string> = {
   quitOnce: 'Quit',
 };
 
-const KEY_COLUMN = 14;
+/** The key column: as wide as the longest key shown, and two spaces, so a key never runs into its description. */
+const keyColumn = (screens: readonly KeyScreen[]) => 2 + Math.max(...screens.flatMap((screen) => KEYS[screen].map(([key]) => key.length)));
 
 /** The overlay's rows at `width`: each group under its title, long labels wrapped under their column. */
-function helpLines(screens: readonly KeyScreen[], width: number): Line[] {
+export function helpLines(screens: readonly KeyScreen[], width: number): Line[] {
+  const groups = [...screens, 'global' as const];
+  const column = keyColumn(groups);
   const lines: Line[] = [];
-  for (const screen of [...screens, 'global' as const]) {
+  for (const screen of groups) {
     if (lines.length) lines.push({ text: '' });
     lines.push({ text: TITLES[screen], bold: true, color: 'cyan' });
     for (const [key, label] of KEYS[screen]) {
-      wrapText(label, Math.max(10, width - KEY_COLUMN)).forEach((row, i) => lines.push([{ text: (i ? '' : key).padEnd(KEY_COLUMN), bold: true }, { text: row }]));
+      wrapText(label, Math.max(10, width - column)).forEach((row, i) => lines.push([{ text: (i ? '' : key).padEnd(column), bold: true }, { text: row }]));
     }
   }
   return lines;

@@ -44,10 +44,11 @@ export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack }
   });
   const prompt = view.debugger.mode === 'pdb' ? '(Pdb) ' : '$ ';
   const shown = view.debugger.lines.slice(-Math.max(0, rows - 3 - (active ? 1 : 0)));
+  // The title's hints in order of need: a narrow terminal cuts the end, and Esc is the way out.
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={active ? 'green' : 'gray'} paddingX={1}>
       <Text bold wrap="truncate">
-        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''} {active ? '· yours: Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program, Esc hands back' : ''}
+        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''} {active ? '· yours: Esc hands back, Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program' : ''}
       </Text>
       {shown.map((entry, i) => (
         <Text key={i} wrap="truncate" color={entry.who === 'human' ? 'green' : entry.who === 'agent' ? 'magenta' : undefined}>
