@@ -1,7 +1,7 @@
 import { render } from 'ink';
 import { testSource } from '../engine/python/test-source';
 import { EXIT, TenetError } from '../engine/errors';
-import type { EngineEvent } from '../engine/events';
+import type { EngineEvent, RunResult } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
 import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
 import { stoppedByLimit } from '../engine/model/spend-limits';
@@ -46,9 +46,15 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
   let finished = false;
   const quit = () => {
     app.unmount();
-    runCleanups(); // records the interruption, removes the workspace, stops pytest
-    process.stdout.write(`\n${options.resumeHint()}`);
-    process.exit(EXIT.interrupted);
+    runCleanups(); // records the interruption (or, at the patch decision, the result), removes the workspace, stops pytest
+    const over = prepared.recorder.over;
+    if (!over) {
+      process.stdout.write(`\n${options.resumeHint()}`);
+      process.exit(EXIT.interrupted);
+    }
+    // Quit at the result screen: the run was over, only the patch was not decided (so not applied).
+    process.stdout.write(`\n${endLine(over, 'patch not applied', prepared.recorder.root)}`);
+    process.exit(over.pass && !stoppedByLimit(over) ? EXIT.pass : EXIT.fail);
   };
   const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} sessionsDir={prepared.recorder.root} {...(banner ? { banner } : {})} />;
   const app = render(element(), { exitOnCtrlC: false });
@@ -59,10 +65,15 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
     await app.waitUntilExit();
     // On a line of its own under the last frame, with what became of the patch.
     const decision = controller.getState().view.patch;
-    process.stdout.write(`\n${result.pass ? 'PASS' : 'FAIL'}${decision ? ` · ${decisionText(decision)}` : ''} · session ${result.sessionId} saved in ${prepared.recorder.root} (tenet show ${result.sessionId})\n`);
+    process.stdout.write(`\n${endLine(result, decision ? decisionText(decision) : undefined, prepared.recorder.root)}`);
     return result.pass && !stoppedByLimit(result) ? EXIT.pass : EXIT.fail;
   } catch (error) {
     app.unmount();
     throw error instanceof Error ? error : new TenetError(String(error));
   }
+}
+
+/** The line under the last frame: the verdict, what became of the patch, where the session is. */
+function endLine(result: RunResult, patch: string | undefined, root: string): string {
+  return `${result.pass ? 'PASS' : 'FAIL'}${patch ? ` · ${patch}` : ''} · session ${result.sessionId} saved in ${root} (tenet show ${result.sessionId})\n`;
 }

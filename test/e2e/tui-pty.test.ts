@@ -123,6 +123,40 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     }
   }, 120_000);
 
+  it('Ctrl+C twice on the result screen: the run was over, so it keeps its result, the patch not applied, and no resume hint', async () => {
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    return self.subtotal()\n' } }] }]);
+    const repo = copyFixture('shop');
+    const sessions = join(scratch, 'quit-at-result');
+    const file = join(repo.dir, 'shop', 'cart.py');
+    try {
+      const before = readFileSync(file);
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--rrw-attempts', '0', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
+        { cols: 100, rows: 30 },
+      );
+      await tui.waitFor('Selected');
+      tui.send(KEY.enter);
+      await tui.waitFor('a apply the patch', 60_000);
+      await tui.settled();
+      await tui.press(KEY.ctrlC, /Press Ctrl\+C again/);
+      tui.send(KEY.ctrlC);
+      expect(await tui.exited).toBe(1); // the run's own exit code: it failed
+      const [session] = new Catalog(sessions).list();
+      const text = tui.screen().replace(/\s+/g, ' ');
+      expect(text).toContain(`FAIL · patch not applied · session ${session!.id} saved in`);
+      expect(text).not.toContain('go on with it');
+      expect(session).toMatchObject({ status: 'failed' });
+      const events = loadSession(sessions, session!.id).events;
+      expect(events.filter((e) => e.type === 'session.interrupted')).toEqual([]);
+      expect(events.filter((e) => e.type === 'patch.decision')).toEqual([expect.objectContaining({ decision: 'reject', applied: false, reason: expect.stringContaining('stopped before the patch was decided') })]);
+      expect(events.at(-1)).toMatchObject({ type: 'result', pass: false, stopReason: expect.not.stringMatching(/interrupted/) });
+      expect(readFileSync(file).equals(before)).toBe(true);
+    } finally {
+      repo.cleanup();
+    }
+  }, 120_000);
+
   it('Ctrl+C twice quits and saves the session as interrupted; the checkout is untouched; 60×15 and NO_COLOR still work', async () => {
     server = await startFakeModelServer([{ say: 'Thinking for a long time.', delayMs: 20_000 }]);
     const repo = copyFixture('shop');

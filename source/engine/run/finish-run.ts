@@ -2,6 +2,7 @@ import type { Conversation } from '../agent/conversation';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import type { RunResult } from '../events';
 import { TenetError } from '../errors';
+import { onShutdown } from '../lifecycle';
 import { submittedModule, targetIsStub } from '../eval/submitted-module';
 import { resultUsage } from '../model/usage-sums';
 import { writeTarget } from '../tools/submit';
@@ -89,17 +90,27 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
   // TDD: the agent's tests may be kept beside the repository's, as the developer decides.
   const testCode = run.tdd && ctx.agentTestFile ? await ctx.workspace.read(ctx.agentTestFile).then((b) => b.toString('utf8'), () => undefined) : undefined;
   const agentTests = testCode !== undefined ? agentTestsToKeep(task.repoDir, ctx.agentTestFile!, testCode, emit) : undefined;
-  result.applied = await settlePatch(
-    options.pilot,
-    result,
-    async () => {
-      // A stub (the model submitted `raise NotImplementedError`) is never written over the developer's code.
-      if (await targetIsStub(submitted!, task.target)) throw new TenetError(`The submitted ${task.target.qualname} is still a stub; the patch was not applied.`);
-      applyToCheckout(task.repoDir, task.target.file, task.target.source, submitted!);
-    },
-    emit,
-    agentTests ? { agentTests } : {},
-  );
+  // Stopped while the patch waits for the developer (Ctrl+C on the result screen, a closed
+  // terminal): the run is over, so it ends with its own result, the patch not applied.
+  const stoppedUndecided = onShutdown(() => {
+    emit({ type: 'patch.decision', decision: 'reject', applied: false, reason: 'tenet was stopped before the patch was decided; it is kept in the session (tenet show, tenet export)' });
+    emit(result);
+  });
+  try {
+    result.applied = await settlePatch(
+      options.pilot,
+      result,
+      async () => {
+        // A stub (the model submitted `raise NotImplementedError`) is never written over the developer's code.
+        if (await targetIsStub(submitted!, task.target)) throw new TenetError(`The submitted ${task.target.qualname} is still a stub; the patch was not applied.`);
+        applyToCheckout(task.repoDir, task.target.file, task.target.source, submitted!);
+      },
+      emit,
+      agentTests ? { agentTests } : {},
+    );
+  } finally {
+    stoppedUndecided();
+  }
   emit(result);
   return result;
 }

@@ -134,7 +134,8 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
   // result for whoever reads the events; the recorder marks the session interrupted (resumable).
   let ended = false;
   const unregister = onShutdown(() => {
-    if (ended) return;
+    // Ended, or over with its result recorded (stopped at the patch decision: see finish-run).
+    if (ended || recorder.over) return;
     try {
       sink(tally.failed(`tenet was stopped before the run ended; \`tenet resume ${options.sessionId}\` goes on from here`, 'interrupted'));
     } catch {

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { EngineEvent } from '../events';
+import type { EngineEvent, RunResult } from '../events';
 import { onShutdown } from '../lifecycle';
 import { Catalog, summarize } from './catalog';
 import { ChunkBuffer } from './chunk-buffer';
@@ -32,6 +32,8 @@ export class SessionRecorder {
   private readonly unregister: () => void;
   private readonly unlock: () => void;
   private closed = false;
+  /** This run's result, once recorded: the session is over (see `over`). */
+  private ended: RunResult | undefined;
   /** Why the log takes no more than the events that end the session, once it reached its size limit. */
   private fullReason: string | undefined;
   private readonly onFull = new Set<(reason: string) => void>();
@@ -52,9 +54,15 @@ export class SessionRecorder {
     this.chunks = new ChunkBuffer(redactor);
     this.catalog = new Catalog(root);
     this.unregister = onShutdown(() => {
-      if (!this.closed) this.record({ type: 'session.interrupted', reason: 'tenet was stopped (signal or exit) before the session ended' });
+      // A run whose result is recorded is over: stopping tenet after it (the result screen) interrupts nothing.
+      if (!this.closed && !this.ended) this.record({ type: 'session.interrupted', reason: 'tenet was stopped (signal or exit) before the session ended' });
       this.close();
     });
+  }
+
+  /** This run's result, once recorded: what stops tenet afterwards (Ctrl+C on the result screen) ends nothing. */
+  get over(): RunResult | undefined {
+    return this.ended;
   }
 
   /** A new session, or the continuation of one (resume); throws if another live tenet writes it; `maxBytes` bounds the log (see `full`). */
@@ -93,6 +101,7 @@ export class SessionRecorder {
     }
     this.flushChunks();
     this.append(event);
+    if (event.type === 'result') this.ended = event;
     this.events.push({ ...event, ts: new Date().toISOString() });
     if (MILESTONES.has(event.type)) this.updateCatalog();
   }
