@@ -42,7 +42,7 @@ describe('the live app', () => {
     expect(frame).toContain('✓ t.py::test_direct');
     expect(frame).toContain('✗ t.py::test_a failed');
     // The footer: tokens with the share read from the prompt cache, calls, the cost and what the cache saved.
-    expect(frame).toContain('1,000 tokens in (80% from cache) / 50 out · 1 model calls · 1 tool calls · $0.0100 (caching saved');
+    expect(frame).toContain('1,000 tokens in (80% from cache) / 50 out · 1 model call · 1 tool call · $0.0100 (caching saved');
     ui.unmount();
   });
 

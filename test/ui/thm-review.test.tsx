@@ -75,6 +75,16 @@ describe('THM review on a cluster of 236 tests', () => {
     expect(resolve.mock.calls[0]![0].chosen).toContain('tests/integration/formatting/test_text_wrapping_behaviour.py::TestWrapText::test_wrap_text_case_071');
   });
 
+  it('counts in words that agree with them: one test matches, a cluster of one test', async () => {
+    const { ui } = review();
+    await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
+    expect(ui.lastFrame()).toContain('tests/test_basic.py::test_echo · 1 test · depth 1');
+    ui.stdin.write('/');
+    await frameShows(ui.lastFrame, 'filter clusters and tests');
+    ui.stdin.write('case_123');
+    await frameShows(ui.lastFrame, '1 test matches');
+  });
+
   it('+ and - keep the tests picked by hand, and say so', async () => {
     const { ui, resolve, report } = review();
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');

@@ -4,6 +4,7 @@ import { Lines } from './line-view';
 import { cap, hardWrap, shortEnd, wrapText, type Line, type Seg } from './lines';
 import { gridLines } from './test-grid';
 import { expandTabs } from './line-editor';
+import { plural } from '../../engine/tools/format';
 
 /**
  * How much of an item shows: `collapsed` in the transcript, `expanded` for the latest one after
@@ -21,7 +22,7 @@ function block(text: string, width: number, mode: ItemMode, limit: number, style
   const rows = expandTabs(text.replace(/\s+$/, '')).split('\n');
   const fitted = mode === 'full' ? rows.flatMap((row) => hardWrap(row, inner)) : rows.map((row) => shortEnd(row, inner));
   const lines = fitted.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
-  return mode === 'full' ? lines : cap(lines, limit + 1, (n) => ({ text: `${indent}… ${n} more lines (${mode === 'collapsed' ? 'e expands, ' : ''}o opens any output)`, dim: true }));
+  return mode === 'full' ? lines : cap(lines, limit + 1, (n) => ({ text: `${indent}… ${plural(n, 'more line')} (${mode === 'collapsed' ? 'e expands, ' : ''}o opens any output)`, dim: true }));
 }
 
 /** Prose (the model's explanations): word-wrapped, every paragraph whole. */
@@ -41,7 +42,7 @@ export function argumentsText(args: string): string {
   const value = parsedArguments(args);
   if (!value) return args;
   return Object.entries(value)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? (v.includes('\n') ? `(${v.replace(/\n$/, '').split('\n').length} lines)` : v) : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? (v.includes('\n') ? `(${plural(v.replace(/\n$/, '').split('\n').length, 'line')})` : v) : JSON.stringify(v)}`)
     .join(' ');
 }
 
@@ -115,7 +116,7 @@ export function itemTitle(item: TranscriptItem): string {
     case 'model':
       return `model: ${item.text.trim().split('\n')[0]}`;
     case 'tool':
-      return `→ ${item.name}${item.edited ? ' ✎' : ''} ${argumentsText(item.args)}${item.result ? ` (${item.result.text.split('\n').length} lines${item.result.ok ? '' : ', failed'})` : ''}`;
+      return `→ ${item.name}${item.edited ? ' ✎' : ''} ${argumentsText(item.args)}${item.result ? ` (${plural(item.result.text.split('\n').length, 'line')}${item.result.ok ? '' : ', failed'})` : ''}`;
     case 'tests':
       return `${TEST_RUNS[item.purpose]}: ${item.passed}/${item.total} passed`;
     case 'revision':
@@ -136,5 +137,5 @@ export function TranscriptItemView({ item, width, expanded = false, maxLines }: 
 
 /** An item's rows cut to `max`, saying where the rest is. */
 export function capItem(lines: Line[], max: number): Line[] {
-  return cap(lines, max, (n) => ({ text: `  … ${n} more lines (o opens it in full)`, dim: true }));
+  return cap(lines, max, (n) => ({ text: `  … ${plural(n, 'more line')} (o opens it in full)`, dim: true }));
 }

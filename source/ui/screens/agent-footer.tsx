@@ -5,6 +5,7 @@ import { costText, remainingWords, tokensInOut } from '../../engine/phrase-book'
 import { DimRows } from '../components/line-view';
 import type { Takeover } from '../controller';
 import type { ViewState } from '../view-state';
+import { plural } from '../../engine/tools/format';
 
 /** Rows the footer takes, for a given number of key rows. */
 export const footerRows = (keyRows: number, takeover: Takeover) => 2 + (takeover === 'off' ? 0 : 1) + keyRows;
@@ -20,9 +21,9 @@ export function Footer({ view, takeover, notice, keys, queued = 0, step = false 
     <Box flexDirection="column" marginTop={1}>
       <Text wrap="truncate">
         {step ? <Text color="cyan">⏸ step mode · </Text> : null}
-        {queued ? <Text color="green">✉ {queued} message{queued === 1 ? '' : 's'} for the next model call · </Text> : null}
+        {queued ? <Text color="green">✉ {plural(queued, 'message')} for the next model call · </Text> : null}
         {limits ? <Text color={low ? 'yellow' : 'cyan'}>{remainingWords(limits, remaining(limits, t))} · </Text> : null}
-        {tokensInOut(shownUsage(t))} · {t.modelCalls} model calls · {t.toolCalls} tool calls · {costText(t.costUsd, t.cacheSavedUsd)}
+        {tokensInOut(shownUsage(t))} · {plural(t.modelCalls, 'model call')} · {plural(t.toolCalls, 'tool call')} · {costText(t.costUsd, t.cacheSavedUsd)}
       </Text>
       {takeover === 'requested' ? <Text color="yellow" wrap="truncate">takeover: waiting for the agent's current step to end</Text> : null}
       {takeover === 'active' ? <Text color="green" wrap="truncate">you have the debugger; the agent waits</Text> : null}

@@ -7,6 +7,7 @@ import { useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
 import { stepPromptRows } from './step-prompt';
+import { plural } from '../../engine/tools/format';
 
 /**
  * The engine's questions on the agent screen: a shell command to approve, a cancelled model call.
@@ -25,7 +26,7 @@ function commandLayout(command: string, width: number, rows: number): { command:
   const full = wrapText(`$ ${command}`, width - 4);
   const long = wrapText(keyHint('command'), width - 4);
   const hint = rows - 3 - long.length >= Math.min(full.length, 3) ? long : [shortEnd(SHORT_COMMAND_HINT, width - 4)];
-  const shown = cap(full, Math.max(1, Math.min(10, rows - 3 - hint.length)), (n) => `… ${n} more rows of the command`);
+  const shown = cap(full, Math.max(1, Math.min(10, rows - 3 - hint.length)), (n) => `… ${plural(n, 'more row')} of the command`);
   return { command: shown, hint, rows: 3 + shown.length + hint.length };
 }
 

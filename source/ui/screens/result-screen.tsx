@@ -16,6 +16,7 @@ import type { Prompt } from '../controller';
 import { hintRows } from '../keys';
 import type { PatchDecision } from '../view-state';
 import { useKeys } from '../components/use-keys';
+import { plural } from '../../engine/tools/format';
 
 const diffColor = (line: string) => (line.startsWith('+') && !line.startsWith('+++') ? 'green' : line.startsWith('-') && !line.startsWith('---') ? 'red' : line.startsWith('@@') ? 'cyan' : undefined);
 
@@ -59,7 +60,7 @@ function failureLines(text: string | undefined, width: number): Line[] {
 /** What `k` is about to write: how many tests, how many lines, where (never over a file). */
 export function keepText(code: string, path: string): string {
   const tests = (code.match(/^\s*(async\s+)?def test/gm) ?? []).length;
-  return `The agent's ${tests} test${tests === 1 ? '' : 's'} (${code.replace(/\n$/, '').split('\n').length} lines) go to ${path}, beside the repository's tests; no file is overwritten.`;
+  return `The agent's ${plural(tests, 'test')} (${plural(code.replace(/\n$/, '').split('\n').length, 'line')}) go to ${path}, beside the repository's tests; no file is overwritten.`;
 }
 
 /** Lines the patch adds or removes. */
@@ -138,7 +139,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const head: Line[] = [
     ...wrapText(verdictText(result), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : 'red' })),
     ...wrapText(
-      `${tokensInOut(result.usage)} · ${result.usage.modelCalls} model calls · ${result.usage.toolCalls} tool calls · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
+      `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
@@ -187,7 +188,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         danger={!result.pass}
         width={width}
         lines={[verdictText(result)]}
-        question={`Apply ${changedLines(result.patch)} changed line${changedLines(result.patch) === 1 ? '' : 's'} to ${file}?`}
+        question={`Apply ${plural(changedLines(result.patch), 'changed line')} to ${file}?`}
         onConfirm={() => prompt.resolve('accept')}
         onCancel={() => setConfirming(undefined)}
       />

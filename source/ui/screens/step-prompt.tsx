@@ -7,6 +7,7 @@ import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
 import { useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
+import { plural } from '../../engine/tools/format';
 
 export type StepPromptKind = Extract<Prompt, { kind: 'step-model' | 'step-tool' }>;
 
@@ -78,7 +79,7 @@ export function StepPrompt({ prompt, width, rows, onMessage, editArguments, togg
   const hint = keyHint('step', tool ? undefined : ['Enter', 'm', 's']);
   const boxRows = writing ? MESSAGE_BOX_ROWS : 0;
   const room = Math.max(1, rows - 5 - boxRows);
-  const body = cap(bodyLines(prompt, edited, width), room, (n) => ({ text: `… ${n} more lines`, dim: true }));
+  const body = cap(bodyLines(prompt, edited, width), room, (n) => ({ text: `… ${plural(n, 'more line')}`, dim: true }));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
       <Text bold color="cyan" wrap="truncate">

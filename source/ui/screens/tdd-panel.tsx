@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { hardWrap, type Line } from '../components/lines';
 import { TestGrid } from '../components/test-grid';
 import type { TddView } from '../view-state';
+import { plural } from '../../engine/tools/format';
 
 /** `first:T 1:C 2:TC`: which side each iteration revised (T tests, C code). */
 function revisionTrack(tdd: TddView): string {
@@ -26,7 +27,7 @@ export function TddPanel({ tdd, width, rows = Infinity }: { tdd: TddView; width:
         <Text bold>generated tests</Text>{' '}
         {file ? (
           <Text dimColor>
-            {file.path} · version {file.versions} · {file.code.split('\n').length} lines
+            {file.path} · version {file.versions} · {plural(file.code.split('\n').length, 'line')}
           </Text>
         ) : (
           <Text dimColor>not written yet</Text>

@@ -13,6 +13,7 @@ import { propose, type ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
 import { noPicks, pickerRows, picksText, rowPosition, selectionOf, togglePick, type Picks, type Row } from './thm-picker';
+import { plural } from '../../engine/tools/format';
 
 export { pickerRows } from './thm-picker';
 
@@ -59,7 +60,7 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
   const end = clock === 'wall' ? now : view.at;
   const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
   const label = THM_PHASES[thm.phase ?? 'probe'];
-  const collecting = thm.collecting ? `collecting the tests: ${thm.collecting.files} file${thm.collecting.files === 1 ? '' : 's'}, ${thm.collecting.tests} tests so far` : 'collecting the tests';
+  const collecting = thm.collecting ? `collecting the tests: ${plural(thm.collecting.files, 'file')}, ${plural(thm.collecting.tests, 'test')} so far` : 'collecting the tests';
   // Every test ran, none is left running: pytest ends the session (fixtures' teardown, the report).
   const finishing = thm.total > 0 && thm.done >= thm.total && !thm.running.length ? ' · pytest is finishing' : '';
   const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
@@ -246,7 +247,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const byHand = picksText(proposal, picks);
   const written_: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
-    `THM ${c.collected} tests · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${report.clusters.length} clusters · ${(report.durationMs / 1000).toFixed(1)} s`,
+    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s`,
     width,
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
@@ -269,7 +270,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const visible = rows.slice(first, first + listRows!);
   page.current = Math.max(1, listRows! - 1);
   const position = rowPosition(report, rows, cursor);
-  const filterNote = filter ? `${rows.filter((r) => r.kind === 'test').length} tests match` : '';
+  const matching = rows.filter((r) => r.kind === 'test').length;
+  const filterNote = filter ? `${plural(matching, 'test')} match${matching === 1 ? 'es' : ''}` : '';
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">
@@ -291,7 +293,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
             const cluster = report.clusters[row.index]!;
             const next = rows[first + i + 1];
             const open = next?.kind === 'test' && next.cluster === row.index;
-            const about = `· ${cluster.tests.length} test${cluster.tests.length === 1 ? '' : 's'} · depth ${cluster.depth}`;
+            const about = `· ${plural(cluster.tests.length, 'test')} · depth ${cluster.depth}`;
             return (
               <Text key={`c${row.index}`} inverse={at} wrap="truncate">
                 {pointer}
