@@ -23,7 +23,7 @@ export const KEYS = {
     ['PgUp PgDn', 'move a page', 'page'],
     ['Home End', 'go to the first / last row', 'ends'],
     ['→ ←', 'expand / collapse a cluster', 'expand'],
-    ['/', 'filter clusters and tests by text (Enter keeps it, Esc clears it)', 'filter'],
+    ['/', 'filter clusters and tests by text (Enter keeps it; Esc clears it, then closes the field)', 'filter'],
     ['space', 'take a test in / out', 'toggle'],
     ['+ -', 'change T (THM proposes again; the tests you took in or out stay so)', 'T'],
     ['v', "view a test's source", 'source'],

@@ -85,6 +85,21 @@ describe('THM review on a cluster of 236 tests', () => {
     await frameShows(ui.lastFrame, '1 test matches');
   });
 
+  it('Esc in the filter clears its text, then closes it (the hint says so): the keys are the list\'s again', async () => {
+    const { ui } = review();
+    await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
+    ui.stdin.write('/');
+    await frameShows(ui.lastFrame, 'Esc clears, then closes');
+    ui.stdin.write('abc');
+    await frameShows(ui.lastFrame, '0 tests match');
+    ui.stdin.write(KEYS.escape); // the text
+    await frameShows(ui.lastFrame, 'filter clusters and tests · Enter keeps it');
+    ui.stdin.write(KEYS.escape); // the field
+    await frameShows(ui.lastFrame, 'cluster 1/2');
+    ui.stdin.write('+'); // a key of the list again, not typed into the filter
+    await frameShows(ui.lastFrame, 'Selected 3 (T=3)');
+  });
+
   it('+ and - keep the tests picked by hand, and say so', async () => {
     const { ui, resolve, report } = review();
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');

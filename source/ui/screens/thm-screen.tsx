@@ -319,7 +319,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       </Box>
       {!status ? null : typing ? (
         <Text wrap="truncate">
-          / <FieldText state={filterField.state} width={Math.max(10, width - 50)} /> <Text dimColor>{filterNote || 'filter clusters and tests'} · Enter keeps it · Esc clears</Text>
+          / <FieldText state={filterField.state} width={Math.max(10, width - 50)} /> <Text dimColor>{filterNote || 'filter clusters and tests'} · Enter keeps it · Esc clears, then closes</Text>
         </Text>
       ) : notice ? (
         <Text color="yellow" wrap="truncate">
