@@ -47,6 +47,12 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
     if (finished) exit();
   }, [finished, exit]);
 
+  // A notice belongs to the moment it was said: the takeover's (where Ctrl+C went, how to hand
+  // back) ends with the takeover, and none outlives its screen (the key hints come back).
+  useEffect(() => {
+    if (takeover === 'off' && controller.getState().notice) controller.setNotice(undefined);
+  }, [takeover, screen, controller]);
+
   useKeys((input, key) => {
     // The developer has the debugger: Ctrl+C is for the program it runs, as in any terminal.
     if (key.ctrl && input === 'c' && takeover === 'active') {
