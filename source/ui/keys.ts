@@ -110,6 +110,12 @@ export const KEYS = {
 
 export type KeyScreen = keyof typeof KEYS;
 
+/** How a live session quits, for a footer with room to spare (the full words are in `?`). */
+export const QUIT_LIVE_HINT = 'Ctrl+C twice quits';
+
+/** What a `q` (or an Esc with nothing to take back) says in a live session, where it does not quit. */
+export const QUIT_LIVE_NOTICE = 'Ctrl+C twice quits (the session is saved and can be resumed)';
+
 type Entry = readonly [string, string] | readonly [string, string, string];
 
 const entries = (screen: KeyScreen): readonly Entry[] => KEYS[screen];

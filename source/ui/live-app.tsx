@@ -4,7 +4,7 @@ import { testSource } from '../engine/python/test-source';
 import { failuresOf } from './components/failures';
 import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
-import type { KeyScreen } from './keys';
+import { QUIT_LIVE_NOTICE, type KeyScreen } from './keys';
 import { AgentScreen } from './screens/agent-screen';
 import { ResultScreen } from './screens/result-screen';
 import { ThmScreen } from './screens/thm-screen';
@@ -53,6 +53,14 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
     if (takeover === 'off' && controller.getState().notice) controller.setNotice(undefined);
   }, [takeover, screen, controller]);
 
+  // A notice for a few seconds (unless another took its place).
+  const flash = (notice: string) => {
+    controller.setNotice(notice);
+    setTimeout(() => {
+      if (controller.getState().notice === notice) controller.setNotice(undefined);
+    }, 4000);
+  };
+
   useKeys((input, key) => {
     // The developer has the debugger: Ctrl+C is for the program it runs, as in any terminal.
     if (key.ctrl && input === 'c' && takeover === 'active') {
@@ -88,7 +96,12 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
     if (viewerOpen && screen === 'agent') return;
     if (input === '?') setHelp(true);
     else if (screen === 'agent' && input === 't') controller.requestTakeover();
-    else if (screen === 'agent' && key.escape) controller.cancelCall();
+    else if (screen === 'agent' && key.escape) {
+      // No call to cancel: Esc has nothing to take back, so say what quits.
+      if (!controller.cancelCall()) flash(QUIT_LIVE_NOTICE);
+    }
+    // q quits only where nothing is lost (the result screen, a replay): elsewhere, say what does.
+    else if (input === 'q' && (screen === 'agent' || (screen === 'thm' && !prompt))) flash(QUIT_LIVE_NOTICE);
   });
 
   // The live frame stays a row shorter than the terminal (Ink clears the screen and its

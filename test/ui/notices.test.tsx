@@ -1,8 +1,11 @@
+import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
+import { ThmScreen } from '../../source/ui/screens/thm-screen';
+import { initialView } from '../../source/ui/view-state';
 import { agentOn } from './agent-on';
-import { frameShows, KEYS, until } from './helpers';
+import { bigClusterReport, frameShows, KEYS, until } from './helpers';
 
 /** A debugger session that is open and answers nothing: enough for the takeover's keys. */
 export const idleDebugger = () => ({ running: true, transcript: [], interrupt: vi.fn(), run: vi.fn(async () => '') }) as unknown as DebuggerSession;
@@ -23,6 +26,34 @@ describe('footer notices', () => {
     await waiting;
     await until(() => !ui.lastFrame()!.includes('Ctrl+C went to the program'), () => ui.lastFrame()!);
     expect(ui.lastFrame()).toContain('t take over'); // the key hints are back
+    ui.unmount();
+  });
+});
+
+describe('how to quit, where q does not', () => {
+  it('the THM review names the way to quit in its footer; q and Esc (no filter to clear) say it', async () => {
+    const report = bigClusterReport();
+    const ui = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }} width={100} height={35} />);
+    await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
+    expect(ui.lastFrame()).toContain('Ctrl+C twice quits');
+    ui.stdin.write('q');
+    await frameShows(ui.lastFrame, 'Ctrl+C twice quits (the session is saved and can be resumed)');
+    ui.stdin.write(KEYS.down); // any key takes the notice away
+    await until(() => !ui.lastFrame()!.includes('can be resumed'), () => ui.lastFrame()!);
+    ui.stdin.write(KEYS.escape);
+    await frameShows(ui.lastFrame, 'can be resumed');
+    ui.unmount();
+  });
+
+  it('on the agent screen q, and Esc with no model call to cancel, say how to quit', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    ui.stdin.write('q');
+    await frameShows(ui.lastFrame, 'Ctrl+C twice quits (the session is saved and can be resumed)');
+    controller.setNotice(undefined);
+    await until(() => !ui.lastFrame()!.includes('can be resumed'), () => ui.lastFrame()!);
+    ui.stdin.write(KEYS.escape);
+    await frameShows(ui.lastFrame, 'can be resumed');
     ui.unmount();
   });
 });

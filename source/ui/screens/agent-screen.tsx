@@ -9,7 +9,7 @@ import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines, TranscriptItemView } from '../components/transcript-item';
 import type { Prompt, Takeover } from '../controller';
-import { hintRows, keyHint } from '../keys';
+import { hintRows, keyHint, QUIT_LIVE_HINT } from '../keys';
 import type { TranscriptItem, ViewState } from '../view-state';
 import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
@@ -106,7 +106,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const done: TranscriptItem[] = replay ? [] : items.slice(0, -1);
   const current = items.at(-1);
   // `v` only means something once the agent has written tests (TDD strategies).
-  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [], [...(testFile ? [] : ['v']), ...(onMessage && atWork ? [] : ['m']), ...(onToggleStep && atWork ? [] : ['s'])]);
+  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], [...(testFile ? [] : ['v']), ...(onMessage && atWork ? [] : ['m']), ...(onToggleStep && atWork ? [] : ['s'])]);
   const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? MESSAGE_BOX_ROWS : 0);
 
   if (shown) {

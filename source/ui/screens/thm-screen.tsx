@@ -8,7 +8,7 @@ import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
 import { useNow } from '../components/use-now';
 import type { Prompt, WritingOutcome } from '../controller';
-import { hintRows } from '../keys';
+import { hintRows, QUIT_LIVE_HINT, QUIT_LIVE_NOTICE } from '../keys';
 import { propose, type ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
@@ -193,6 +193,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       else if (key.end) move(() => rows.length - 1);
       else if (input === '/') setTyping(true);
       else if (key.escape && filter) filterField.clear();
+      // Nothing here quits (a stray q must not end a session): say what does.
+      else if (input === 'q' || key.escape) setNotice(QUIT_LIVE_NOTICE);
       else if (key.rightArrow && row?.kind === 'cluster') setExpanded(new Set(live.current.expanded).add(row.index));
       else if (key.leftArrow && row) {
         const index = row.kind === 'cluster' ? row.index : row.kind === 'test' ? row.cluster : null;
@@ -252,7 +254,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
   // keys when the terminal is tall enough for them to keep their long names, or for n and e.
-  const footer = prompt ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [], writeTests ? [] : ['n', 'e']) : ['approved'];
+  const footer = prompt ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [QUIT_LIVE_HINT], writeTests ? [] : ['n', 'e']) : ['approved'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];
