@@ -2,6 +2,7 @@ import type { Conversation } from '../agent/conversation';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import type { RunResult } from '../events';
 import { TenetError } from '../errors';
+import { digestTree, undoAgentChanges, type TreeDigest, type UndoneChanges } from '../eval/agent-changes';
 import { onShutdown } from '../lifecycle';
 import { submittedModule, targetIsStub } from '../eval/submitted-module';
 import { resultUsage } from '../model/usage-sums';
@@ -30,14 +31,16 @@ export function entryPassed(id: string, outcomes: Record<string, string>): boole
  * place; for the TDD strategies, how good the agent's tests are and why a failed task failed; the
  * result, and what the pilot decides about the patch.
  */
-export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation, outcome: StrategyResult, startedAt: number): Promise<RunResult> {
+export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation, outcome: StrategyResult, startedAt: number, guard?: AgentChangesGuard): Promise<RunResult> {
   const { options, task, emit } = run;
   const { ctx } = tools;
   const { failing, selected } = plan;
   // The evaluation runs on the module the submissions make (whatever a command did to the
-  // target's file since is undone), with the hidden tests back in place.
+  // target's file since is undone), with the hidden tests back in place, and the rest of the
+  // repository as it was when the agent started.
   emit({ type: 'agent.phase', phase: 'evaluate' });
   await plan.hidden.restore();
+  if (guard) await undoWhatTheAgentChanged(run, tools, plan, guard);
   const submitted = await submittedModule(task.target.originalText, task.target, run.submissions);
   if (submitted !== undefined) await writeTarget(ctx, submitted);
   const evaluation = await runTests(ctx, failing, 'evaluate');
@@ -113,4 +116,44 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
   }
   emit(result);
   return result;
+}
+
+/** The workspace's files as the agent started, and the files tenet itself writes during the run (see undoAgentChanges). */
+export interface AgentChangesGuard {
+  before: TreeDigest | undefined;
+  /** The files hidden when the agent started (postgen puts some back during the run). */
+  hiddenAtStart: readonly string[];
+}
+
+const guardContext = (run: TaskRun, tools: AgentTools) => ({ sandbox: tools.ctx.sandbox, workspace: tools.ctx.workspace, python: tools.ctx.python.executable, repoDir: run.task.repoDir });
+
+/** Takes the workspace's digest before the agent starts: its first command may already change a file. */
+export async function watchAgentChanges(run: TaskRun, tools: AgentTools, plan: TestPlan): Promise<AgentChangesGuard> {
+  const before = await digestTree(guardContext(run, tools)).catch((error: unknown) => {
+    run.emit({ type: 'warning', message: `The repository's files could not be listed as the agent started (${(error as Error).message}): the evaluation cannot undo what the agent's commands change in them.` });
+    return undefined;
+  });
+  return { before, hiddenAtStart: [...plan.hidden.files] };
+}
+
+/** The evaluation judges the submission against the repository's own code and tests: what the agent's commands changed is undone, and said. */
+async function undoWhatTheAgentChanged(run: TaskRun, tools: AgentTools, plan: TestPlan, guard: AgentChangesGuard): Promise<void> {
+  const { before } = guard;
+  if (!before) return;
+  const { ctx } = tools;
+  const own = new Set([run.task.target.file, ...(ctx.agentTestFile ? [ctx.agentTestFile] : []), ...plan.hidden.files, ...guard.hiddenAtStart]);
+  let undone: UndoneChanges;
+  try {
+    undone = await undoAgentChanges(guardContext(run, tools), before, own);
+  } catch (error) {
+    run.emit({ type: 'warning', message: `What the agent's commands changed in the repository could not be checked (${(error as Error).message}): the evaluation runs on the workspace as the agent left it.` });
+    return;
+  }
+  const list = (files: string[]) => `${files.slice(0, 5).join(', ')}${files.length > 5 ? ` and ${files.length - 5} more` : ''}`;
+  const parts = [
+    ...(undone.restored.length ? [`put back ${list(undone.restored)}`] : []),
+    ...(undone.removed.length ? [`removed ${list(undone.removed)}, which it had made`] : []),
+  ];
+  if (parts.length) run.emit({ type: 'warning', message: `The evaluation runs on the repository's own files: the agent's commands had changed them; tenet ${parts.join(' and ')}.` });
+  if (undone.kept.length) run.emit({ type: 'warning', message: `The agent's commands changed ${list(undone.kept)}, and the content it had when the agent started is nowhere to be had (the checkout changed too): the evaluation runs with the agent's version.` });
 }

@@ -3,7 +3,7 @@ import type { RunResult } from '../events';
 import { openTask } from '../task/open-task';
 import { openAgentTools, type AgentTools } from './agent-tools';
 import { chooseTests } from './choose-tests';
-import { finishRun } from './finish-run';
+import { finishRun, watchAgentChanges } from './finish-run';
 import { recordStart } from './record-start';
 import { runAgent } from './run-agent';
 import type { RunOptions } from './run-options';
@@ -54,9 +54,11 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     recordStart(run);
     const plan = await chooseTests(run);
     tools = await openAgentTools(run, plan);
+    // What the repository is as the agent starts: the evaluation undoes what its commands change.
+    const guard = await watchAgentChanges(run, tools, plan);
     const conversation = await startConversation(run, plan, tools);
     const outcome = await runAgent(run, plan, tools, conversation);
-    return await finishRun(run, plan, tools, conversation, outcome, startedAt);
+    return await finishRun(run, plan, tools, conversation, outcome, startedAt, guard);
   } finally {
     tools?.dispose();
     await task.dispose();
