@@ -22,8 +22,11 @@ export type Prompt =
   | { kind: 'accept-patch'; result: RunResult; agentTests?: AgentTests; resolve(choice: PatchAnswer): void }
   /** Step mode, before a model call: what the request adds; resolve goes on. */
   | { kind: 'step-model'; preview: RequestPreview; resolve(): void }
-  /** Step mode, before a tool call: resolve runs it, with the developer's arguments if they give some. */
-  | { kind: 'step-tool'; call: ToolCall; resolve(args?: string): void };
+  /**
+   * Step mode, before a tool call: resolve runs it, with the developer's arguments if they give
+   * some. `edited`: their arguments so far, kept here so a viewer or `?` over the pause keeps them.
+   */
+  | { kind: 'step-tool'; call: ToolCall; edited?: string; resolve(args?: string): void };
 
 export type Takeover = 'off' | 'requested' | 'active';
 
@@ -80,6 +83,8 @@ export class TuiController implements Pilot {
   private callController?: AbortController;
   private handBackWaiter?: () => void;
   private takeoverStart = 0;
+  /** What the developer did in a takeover at a step pause, for the model's next request. */
+  private pausedNote: string | undefined;
   private alwaysAllow = false;
   /** Outcomes of the latest run of the selected or the agent's tests (not the final evaluation). */
   private lastRun: Record<string, string> = {};
@@ -210,7 +215,9 @@ export class TuiController implements Pilot {
   }
 
   async beforeModelCall(): Promise<string | undefined> {
-    if (this.state.takeover !== 'requested') return undefined;
+    // A takeover at a tool call's pause (the tool has run since): its note goes with this call.
+    const note = this.takePausedNote();
+    if (note || this.state.takeover !== 'requested') return note;
     this.update({ takeover: 'active' }, true);
     await new Promise<void>((resolve) => (this.handBackWaiter = resolve));
     return this.takeoverNote();
@@ -223,6 +230,10 @@ export class TuiController implements Pilot {
   /** Step mode holds the call until the developer goes on; then the messages written since the last call (`m`, and `--message-file`'s lines) go with it. */
   async beforeRequest(preview: RequestPreview): Promise<DeveloperMessage[]> {
     if (this.state.step) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
+    // A takeover at this pause came after the engine asked beforeModelCall for this request: what
+    // the developer did can only go with it as their message (the Pilot has no later hook for a note).
+    const note = this.takePausedNote();
+    if (note) this.queued.push({ text: note, via: 'tui' });
     const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
     this.queued = [];
     if (taken.length) this.update({ queued: 0 }, true);
@@ -236,6 +247,13 @@ export class TuiController implements Pilot {
   }
 
   // ---- Step mode ---------------------------------------------------------------------------
+
+  /** `e` at a tool call's pause: the arguments it runs with on Enter (undefined: the model's). */
+  setStepArguments(edited: string | undefined): void {
+    const prompt = this.state.prompt;
+    if (prompt?.kind !== 'step-tool') return;
+    this.update({ prompt: { ...prompt, edited } }, true);
+  }
 
   /** `s`: step mode on or off; turned off at a pause, the agent goes on at once. */
   toggleStep(): void {
@@ -285,11 +303,15 @@ export class TuiController implements Pilot {
     return !!this.attachment && this.state.view.agent.phase !== null && this.state.view.agent.phase !== 'done' && this.state.view.agent.phase !== 'evaluate';
   }
 
-  /** `t`: the agent pauses before its next model call and the debugger is the developer's. */
+  /**
+   * `t`: the agent pauses before its next model call and the debugger is the developer's. At a
+   * step pause the agent already waits: the debugger is theirs at once.
+   */
   requestTakeover(): void {
     if (!this.canTakeOver || this.state.takeover !== 'off') return;
     this.takeoverStart = this.attachment!.debugger.transcript.length;
-    this.update({ takeover: 'requested' }, true);
+    const kind = this.state.prompt?.kind;
+    this.update({ takeover: kind === 'step-model' || kind === 'step-tool' ? 'active' : 'requested' }, true);
     // With no session open, start one at a failing test, stopped in pdb.
     const session = this.attachment!.debugger;
     if (!session.running) {
@@ -319,7 +341,15 @@ export class TuiController implements Pilot {
       return;
     }
     this.update({ takeover: 'off' }, true);
-    waiter?.();
+    if (waiter) waiter();
+    // Taken at a step pause: no model call waits for the note; the next request takes it.
+    else this.pausedNote = this.takeoverNote();
+  }
+
+  private takePausedNote(): string | undefined {
+    const note = this.pausedNote;
+    this.pausedNote = undefined;
+    return note;
   }
 
   private takeoverNote(): string | undefined {

@@ -59,8 +59,9 @@ export const KEYS = {
   step: [
     ['Enter', 'go on (run the tool call)'],
     ['m', 'write to the agent first'],
-    ['e', "edit the tool call's arguments in $EDITOR"],
+    ['e', "edit the tool call's arguments in $EDITOR (before a model call: all of what the request adds, or its first lines again)"],
     ['s', 'step mode off, and go on'],
+    ['t ? o d', 'as anywhere on the agent screen (t takes the debugger at once: the agent already waits)'],
   ],
   command: [
     ['y', 'run it, this once'],

@@ -92,13 +92,19 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
       if (key.escape && takeover === 'requested') controller.handBack();
       return;
     }
-    if (prompt && prompt.kind !== 'approve-tests' && prompt.kind !== 'accept-patch') return; // the prompt has the keys
+    // A viewer or a field being typed in (a message, a reason) has every key, `?` included.
     if (viewerOpen && screen === 'agent') return;
-    if (input === '?') setHelp(true);
-    else if (screen === 'agent' && input === 't') controller.requestTakeover();
+    if (input === '?') {
+      setHelp(true);
+      return;
+    }
+    // A step pause only waits for the developer: the screen's keys work around it (`t` at once).
+    const stepPause = prompt?.kind === 'step-model' || prompt?.kind === 'step-tool';
+    if (prompt && !stepPause && prompt.kind !== 'approve-tests' && prompt.kind !== 'accept-patch') return; // the prompt has the keys
+    if (screen === 'agent' && input === 't') controller.requestTakeover();
     else if (screen === 'agent' && key.escape) {
       // No call to cancel: Esc has nothing to take back, so say what quits.
-      if (!controller.cancelCall()) flash(QUIT_LIVE_NOTICE);
+      if (stepPause || !controller.cancelCall()) flash(QUIT_LIVE_NOTICE);
     }
     // q quits only where nothing is lost (the result screen, a replay): elsewhere, say what does.
     else if (input === 'q' && (screen === 'agent' || (screen === 'thm' && !prompt))) flash(QUIT_LIVE_NOTICE);
@@ -143,6 +149,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           step={state.step}
           onToggleStep={() => controller.toggleStep()}
           editArguments={(args) => controller.editArguments(args)}
+          onStepArguments={(args) => controller.setStepArguments(args)}
         />
       ) : (
         <ResultScreen

@@ -1,12 +1,12 @@
 import { Box, Text } from 'ink';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { YesNo, useYesNo } from '../components/confirm-box';
 import { cap, shortEnd, wrapText } from '../components/lines';
 import { FieldText, useLineEditor } from '../components/text-field';
 import { useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
-import { stepPromptRows } from './step-prompt';
+import { CLOSED_PAUSE, stepPromptRows, type PauseView } from './step-prompt';
 import { plural } from '../../engine/tools/format';
 
 /**
@@ -43,8 +43,13 @@ function StopQuestion({ onStop, onCancel }: { onStop(): void; onCancel(): void }
   );
 }
 
-export function CommandPrompt({ prompt, width, rows }: { prompt: Extract<Prompt, { kind: 'approve-command' }> & { allowAlways(): void }; width: number; rows: number }) {
+/** `onTyping`: whether the reason field is open (its keys are typed, `?` included). */
+export function CommandPrompt({ prompt, width, rows, onTyping }: { prompt: Extract<Prompt, { kind: 'approve-command' }> & { allowAlways(): void }; width: number; rows: number; onTyping?(typing: boolean): void }) {
   const [mode, setMode] = useState<'ask' | 'reason' | 'stop'>('ask');
+  useEffect(() => {
+    onTyping?.(mode === 'reason');
+    return () => onTyping?.(false);
+  }, [mode, onTyping]);
   const reason = useLineEditor({
     active: mode === 'reason',
     newlines: 'single',
@@ -126,10 +131,10 @@ export function CancelledPrompt({ prompt, width }: { prompt: Extract<Prompt, { k
   );
 }
 
-/** Rows a prompt takes (border included) when it may use at most `rows`. */
-export function promptRows(prompt: Prompt | undefined, width: number, rows: number): number {
+/** Rows a prompt takes (border included) when it may use at most `rows` (`pause`: how a step pause's box is open). */
+export function promptRows(prompt: Prompt | undefined, width: number, rows: number, pause: PauseView = CLOSED_PAUSE): number {
   if (prompt?.kind === 'approve-command') return commandLayout(prompt.command, width, rows).rows;
   if (prompt?.kind === 'cancelled-call') return 2 + cancelledRows(width).length;
-  if (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') return stepPromptRows(prompt, width, rows);
+  if (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') return stepPromptRows(prompt, width, rows, pause);
   return 0;
 }

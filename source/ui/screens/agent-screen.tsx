@@ -15,7 +15,7 @@ import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
 import { CancelledPrompt, CommandPrompt, promptRows } from './agent-prompts';
 import { DebuggerPane } from './debugger-pane';
-import { StepPrompt } from './step-prompt';
+import { CLOSED_PAUSE, StepPrompt, type PauseView } from './step-prompt';
 import { TddPanel, tddPanelRows, testFileLines } from './tdd-panel';
 import { useKeys } from '../components/use-keys';
 
@@ -47,6 +47,8 @@ export interface AgentScreenProps {
   onToggleStep?(): void;
   /** `e` at a step before a tool call: its arguments in the developer's editor. */
   editArguments?(args: string): Promise<{ args: string } | { problem: string }>;
+  /** The arguments the paused tool call runs with (undefined: the model's). */
+  onStepArguments?(args: string | undefined): void;
 }
 
 type Viewer = 'items' | 'test-file' | undefined;
@@ -70,27 +72,41 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments }: AgentScreenProps) {
+export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments, onStepArguments }: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
   const [writing, setWriting] = useState(false);
   const [draft, setDraft] = useState('');
   const [showDebugger, setShowDebugger] = useState(true);
   const [viewer, setViewer] = useState<Viewer>(undefined);
+  // A step pause's box (message box, the request in full), per pause: it sizes the box's claim.
+  const [pause, setPause] = useState<PauseView>(CLOSED_PAUSE);
+  // The reason for a denied command is being typed: its keys are the field's.
+  const [typingReason, setTypingReason] = useState(false);
+  const stepPause = prompt?.kind === 'step-model' || prompt?.kind === 'step-tool';
+  // Each pause opens closed, and in front of a viewer (which the developer may open from it).
+  useEffect(() => {
+    setPause(CLOSED_PAUSE);
+    if (stepPause) setViewer(undefined);
+  }, [prompt?.resolve]);
   const testFile = view.agent.tdd?.testFile;
   // A message only reaches a model that is still to be asked.
   const atWork = mode === 'live' && view.agent.phase !== 'done' && view.agent.phase !== 'evaluate' && view.agent.phase !== 'quality';
-  // A question of the engine (or a takeover) takes the screen back from a viewer.
-  const shown: Viewer = prompt || takeover !== 'off' ? undefined : viewer;
+  // A question of the engine (or a takeover) takes the screen back from a viewer; a step pause
+  // only waits for the developer, who may look at earlier outputs first.
+  const shown: Viewer = (prompt && !stepPause) || takeover !== 'off' ? undefined : viewer;
   // A question of the engine (or a takeover) takes the keys: the box gives way, and comes back
   // with what was typed once it is answered.
   const boxOpen = writing && !!onMessage && !prompt && takeover === 'off';
-  useEffect(() => onViewer?.(shown !== undefined || boxOpen), [shown, boxOpen, onViewer]);
+  const typing = boxOpen || (stepPause && pause.writing) || typingReason;
+  useEffect(() => onViewer?.(shown !== undefined || typing), [shown, typing, onViewer]);
   useKeys(
     (char, key) => {
       if (shown) {
         if (shown === 'test-file' && (key.escape || char === 'v' || char === 'q')) setViewer(undefined);
         return;
       }
+      // At a step pause `m`, `s` and `e` are the pause's (write first, leave step mode, the request in full or the call's arguments).
+      if (stepPause && (char === 'm' || char === 's' || char === 'e')) return;
       if (char === 'e') setExpanded((e) => !e);
       else if (char === 'm' && onMessage && atWork) setWriting(true);
       else if (char === 's' && onToggleStep && atWork) onToggleStep();
@@ -98,7 +114,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       else if (char === 'o') setViewer('items');
       else if (char === 'v' && testFile) setViewer('test-file');
     },
-    { isActive: takeover !== 'active' && !prompt && !boxOpen },
+    { isActive: takeover !== 'active' && (!prompt || stepPause) && !typing },
   );
 
   const items = view.agent.items;
@@ -106,7 +122,9 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const done: TranscriptItem[] = replay ? [] : items.slice(0, -1);
   const current = items.at(-1);
   // `v` only means something once the agent has written tests (TDD strategies).
-  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], [...(testFile ? [] : ['v']), ...(onMessage && atWork ? [] : ['m']), ...(onToggleStep && atWork ? [] : ['s'])]);
+  // At a step pause its box names m, s and e, and there is no call for Esc to cancel.
+  const skip = [...(testFile ? [] : ['v']), ...(onMessage && atWork && !stepPause ? [] : ['m']), ...(onToggleStep && atWork && !stepPause ? [] : ['s']), ...(stepPause ? ['e', 'Esc'] : [])];
+  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
   const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? MESSAGE_BOX_ROWS : 0);
 
   if (shown) {
@@ -134,7 +152,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const debuggerWant = 3 + Math.min(12, Math.max(3, view.debugger.lines.length)) + (takeover === 'active' ? 1 : 0);
   const none: Claim = { min: 0, want: 0 };
   const claims: Record<string, Claim> = {
-    prompt: { min: promptRows(prompt, width, body), want: promptRows(prompt, width, body) },
+    prompt: { min: promptRows(prompt, width, body, pause), want: promptRows(prompt, width, body, pause) },
     takeover: takeover !== 'off' ? { min: 5, want: debuggerWant } : none,
     current: current ? { min: 2, want: currentLines.length } : none,
     retry: view.agent.retry ? { min: 1, want: 1 } : none,
@@ -168,15 +186,19 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       ) : null}
       {given.tdd && tdd ? <TddPanel tdd={tdd} width={width} rows={given.tdd} /> : null}
       {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} /> : null}
-      {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} /> : null}
+      {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} onTyping={setTypingReason} /> : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
       {(prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') && given.prompt ? (
         <StepPrompt
           prompt={prompt}
           width={width}
           rows={given.prompt}
+          view={pause}
+          onView={setPause}
+          active={takeover === 'off'}
           onMessage={(text) => onMessage?.(text)}
           editArguments={editArguments ?? (async () => ({ problem: 'no editor here' }))}
+          onEdited={(args) => onStepArguments?.(args)}
           toggleStep={() => onToggleStep?.()}
         />
       ) : null}

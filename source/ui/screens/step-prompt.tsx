@@ -1,104 +1,135 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { describeTurn, prettyArguments } from '../../engine/agent/preview';
+import { plural } from '../../engine/tools/format';
 import { Lines } from '../components/line-view';
 import { cap, hardWrap, type Line } from '../components/lines';
 import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
+import { ScrollView } from '../components/scroll-view';
 import { useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
-import { plural } from '../../engine/tools/format';
 
 export type StepPromptKind = Extract<Prompt, { kind: 'step-model' | 'step-tool' }>;
+
+/** How the pause's box is open: kept by the screen, which gives the box its rows accordingly. */
+export interface PauseView {
+  /** `m`: the message box is open (it has the keys). */
+  writing: boolean;
+  /** `e` before a model call: what the request adds, in full (it scrolls). */
+  expanded: boolean;
+}
+
+export const CLOSED_PAUSE: PauseView = { writing: false, expanded: false };
 
 export interface StepPromptProps {
   prompt: StepPromptKind;
   width: number;
-  /** Rows it may use, border included. */
+  /** Rows it may use, border included (see stepPromptRows). */
   rows: number;
+  view: PauseView;
+  onView(view: PauseView): void;
+  /** Whether the keys are the pause's (not while the developer has the debugger). */
+  active: boolean;
   /** `m`: a message for the model's next call. */
   onMessage(text: string): void;
   /** `e` at a tool call: the arguments as the developer left them, or why not. */
   editArguments(args: string): Promise<{ args: string } | { problem: string }>;
+  /** The arguments the call runs with on Enter (undefined: the model's). */
+  onEdited(args: string | undefined): void;
   /** `s`: step mode off (the agent goes on). */
   toggleStep(): void;
 }
 
-/** The rows of what is about to happen: the request's last turn, or the tool call and its arguments. */
-function bodyLines(prompt: StepPromptKind, args: string | undefined, width: number): Line[] {
+/** The rows of what is about to happen: the request's last turn (each message's first lines, or all of them), or the tool call and its arguments. */
+function bodyLines(prompt: StepPromptKind, width: number, expanded: boolean): Line[] {
   const inner = Math.max(10, width - 4);
-  if (prompt.kind === 'step-model') return describeTurn(prompt.preview.lastTurn).flatMap((row) => hardWrap(row, inner)).map((text) => ({ text, dim: !text.startsWith('  ') }));
-  return prettyArguments(args ?? prompt.call.arguments)
+  if (prompt.kind === 'step-model') {
+    return describeTurn(prompt.preview.lastTurn, expanded ? Infinity : undefined)
+      .flatMap((row) => hardWrap(row, inner))
+      .map((text) => ({ text, dim: !text.startsWith('  ') }));
+  }
+  return prettyArguments(prompt.edited ?? prompt.call.arguments)
     .split('\n')
     .flatMap((row) => hardWrap(row, inner))
-    .map((text) => ({ text, color: args === undefined ? undefined : 'green' }));
+    .map((text) => ({ text, color: prompt.edited === undefined ? undefined : 'green' }));
 }
 
-/** Rows the prompt takes in `rows` at most: border (2), title, body, status line, keys. */
-export function stepPromptRows(prompt: StepPromptKind, width: number, rows: number): number {
-  const body = bodyLines(prompt, undefined, width).length;
-  return 2 + 1 + Math.max(1, Math.min(body, rows - 5)) + 1 + 1;
+/** Whether `e` before a model call shows more: some message of the request was cut to its first lines. */
+const clipped = (prompt: StepPromptKind) => prompt.kind === 'step-model' && describeTurn(prompt.preview.lastTurn, Infinity).length > describeTurn(prompt.preview.lastTurn).length;
+
+/** Rows under the title for the body: the border (2), title, status line, and the keys or the message box take the rest. */
+const bodyRoom = (rows: number, view: PauseView) => Math.max(1, rows - 4 - (view.writing ? MESSAGE_BOX_ROWS : 1));
+
+/** Rows the prompt takes in `rows` at most: border, title, body, status line, and the keys (or the message box). */
+export function stepPromptRows(prompt: StepPromptKind, width: number, rows: number, view: PauseView): number {
+  const body = bodyLines(prompt, width, view.expanded).length;
+  return 4 + (view.writing ? MESSAGE_BOX_ROWS : 1) + Math.min(body, bodyRoom(rows, view));
 }
 
 /**
  * Step mode's pause: what the agent is about to do (a model call and what the request adds, or a
- * tool call with its arguments), and the developer's keys — go on, write to the agent first, edit
- * the call's arguments in their editor (then Enter runs it with them), or leave step mode.
+ * tool call with its arguments), and the developer's keys — go on, write to the agent first, see
+ * the whole request or edit the call's arguments in their editor (then Enter runs it with them),
+ * or leave step mode. The screen's own keys (take over, help, viewers) work around it.
  */
-export function StepPrompt({ prompt, width, rows, onMessage, editArguments, toggleStep }: StepPromptProps) {
-  const [writing, setWriting] = useState(false);
-  const [edited, setEdited] = useState<string | undefined>(undefined);
+export function StepPrompt({ prompt, width, rows, view, onView, active, onMessage, editArguments, onEdited, toggleStep }: StepPromptProps) {
   const [status, setStatus] = useState<string | undefined>(undefined);
   const [editing, setEditing] = useState(false);
-  const tool = prompt.kind === 'step-tool';
+  const more = clipped(prompt);
   useKeys(
     (char, key) => {
       if (key.return) {
-        if (prompt.kind === 'step-tool') prompt.resolve(edited);
+        if (prompt.kind === 'step-tool') prompt.resolve(prompt.edited);
         else prompt.resolve();
-      } else if (char === 'm') setWriting(true);
+      } else if (char === 'm') onView({ ...view, writing: true });
       else if (char === 's') toggleStep();
+      else if (char === 'e' && prompt.kind === 'step-model' && (more || view.expanded)) onView({ ...view, expanded: !view.expanded });
       else if (char === 'e' && prompt.kind === 'step-tool') {
+        const before = prompt.edited;
         setEditing(true);
-        void editArguments(edited ?? prompt.call.arguments).then((outcome) => {
+        void editArguments(before ?? prompt.call.arguments).then((outcome) => {
           setEditing(false);
-          if ('problem' in outcome) setStatus(`Not changed: ${outcome.problem}. e edits again, Enter runs the ${edited === undefined ? "model's" : 'edited'} arguments.`);
+          if ('problem' in outcome) setStatus(`Not changed: ${outcome.problem}. e edits again, Enter runs the ${before === undefined ? "model's" : 'edited'} arguments.`);
           else if (outcome.args === prompt.call.arguments) {
-            setEdited(undefined);
+            onEdited(undefined);
             setStatus("Unchanged: it runs with the model's arguments.");
           } else {
-            setEdited(outcome.args);
+            onEdited(outcome.args);
             setStatus('Edited: Enter runs it with your arguments (the session records your edit).');
           }
         });
       }
     },
-    { isActive: !writing && !editing },
+    { isActive: active && !view.writing && !editing },
   );
-  const title = prompt.kind === 'step-model' ? `⏸ step: before model call ${prompt.preview.round} · the request adds:` : `⏸ step: before the tool call ${prompt.call.name}${edited === undefined ? '' : ' (your arguments)'}`;
-  const hint = keyHint('step', tool ? undefined : ['Enter', 'm', 's']);
-  const boxRows = writing ? MESSAGE_BOX_ROWS : 0;
-  const room = Math.max(1, rows - 5 - boxRows);
-  const body = cap(bodyLines(prompt, edited, width), room, (n) => ({ text: `… ${plural(n, 'more line')}`, dim: true }));
+  const title = prompt.kind === 'step-model' ? `⏸ step: before model call ${prompt.preview.round} · the request adds:` : `⏸ step: before the tool call ${prompt.call.name}${prompt.edited === undefined ? '' : ' (your arguments)'}`;
+  const hint = prompt.kind === 'step-tool' ? keyHint('step', ['Enter', 'm', 'e', 's']) : [keyHint('step', ['Enter', 'm']), ...(more || view.expanded ? [`e ${view.expanded ? 'first lines only' : 'all of it'}`] : []), keyHint('step', ['s'])].join(' · ');
+  const room = bodyRoom(rows, view);
+  const lines = bodyLines(prompt, width, view.expanded);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
       <Text bold color="cyan" wrap="truncate">
         {title}
       </Text>
-      <Lines lines={body} />
+      {view.expanded && lines.length > room ? (
+        <ScrollView lines={lines} height={room} active={active && !view.writing} />
+      ) : (
+        <Lines lines={cap(lines, room, (n) => ({ text: `… ${plural(n, 'more line')}`, dim: true }))} />
+      )}
       <Text color="yellow" wrap="truncate">
         {editing ? 'In your editor…' : (status ?? ' ')}
       </Text>
-      {writing ? (
+      {view.writing ? (
         <MessageBox
           title="it goes with the next model call"
           width={width - 4}
           onSend={(text) => {
-            setWriting(false);
+            onView({ ...view, writing: false });
             onMessage(text);
             if (text.trim()) setStatus('Your message goes with the next model call.');
           }}
-          onCancel={() => setWriting(false)}
+          onCancel={() => onView({ ...view, writing: false })}
         />
       ) : (
         <Text dimColor wrap="truncate">

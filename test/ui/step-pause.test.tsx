@@ -1,0 +1,161 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it, vi } from 'vitest';
+import type { TranscriptEntry } from '../../source/engine/protocol/debugger';
+import type { DebuggerSession } from '../../source/engine/tools/debugger/session';
+import { TuiController } from '../../source/ui/controller';
+import { LiveApp } from '../../source/ui/live-app';
+import { agentOn, start } from './agent-on';
+import { frameShows, KEYS, resize, sampleReport, until } from './helpers';
+
+// Step mode's pause only waits for the developer: the screen's keys (t, ?, o, d) work around it.
+
+/** A pdb session that records what is typed into it, as the real one does. */
+function fakeDebugger() {
+  const transcript: TranscriptEntry[] = [];
+  const run = vi.fn(async (input: string, who: 'agent' | 'human') => {
+    transcript.push({ who, input, output: `ran ${input}`, mode: 'pdb', startedAt: 0, durationMs: 0, interrupted: false } as TranscriptEntry);
+    return `ran ${input}`;
+  });
+  return { running: true, transcript, interrupt: vi.fn(), run } as unknown as DebuggerSession;
+}
+
+const type = async (ui: ReturnType<typeof render>, text: string) => {
+  for (const char of text) ui.stdin.write(char);
+  await frameShows(ui.lastFrame, text);
+};
+
+/** A prompt of 30 lines: a pause shows its first ones. */
+const longPrompt = { role: 'user' as const, content: Array.from({ length: 30 }, (_, i) => `prompt line ${i + 1}`).join('\n') };
+const call = { id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' };
+
+describe('a step pause', () => {
+  it('t takes over the debugger at once; handed back, the pause is there again and the request takes what the developer did', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    const session = fakeDebugger();
+    controller.attach({ debugger: session, selectedTests: [] });
+    const request = controller.beforeRequest({ round: 2, lastTurn: [] });
+    await frameShows(ui.lastFrame, '⏸ step: before model call 2');
+    expect(ui.lastFrame()).toContain('t take over');
+    expect(ui.lastFrame()).not.toContain('Esc cancel call'); // nothing is in flight at a pause
+    ui.stdin.write('t');
+    await frameShows(ui.lastFrame, 'you have the debugger');
+    await type(ui, 'p x');
+    ui.stdin.write(KEYS.enter);
+    await until(() => session.transcript.length === 1);
+    ui.stdin.write(KEYS.escape); // an empty line: hands back
+    await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
+    expect(ui.lastFrame()).toContain('⏸ step: before model call 2');
+    ui.stdin.write(KEYS.enter);
+    const [note] = await request;
+    expect(note!.text).toContain('The developer took over the debugger session');
+    expect(note!.text).toContain('(Pdb) p x\nran p x');
+    expect(await controller.beforeModelCall()).toBeUndefined(); // said once
+    ui.unmount();
+  });
+
+  it('a takeover at a tool call’s pause reaches the model with its next call', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    const session = fakeDebugger();
+    controller.attach({ debugger: session, selectedTests: [] });
+    const ran = controller.beforeToolCall(call);
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call search_class');
+    ui.stdin.write('t');
+    await frameShows(ui.lastFrame, 'you have the debugger');
+    await type(ui, 'w');
+    ui.stdin.write(KEYS.enter);
+    await until(() => session.transcript.length === 1);
+    ui.stdin.write(KEYS.escape);
+    await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
+    ui.stdin.write(KEYS.enter);
+    expect(await ran).toBeUndefined();
+    expect(await controller.beforeModelCall()).toContain('(Pdb) w\nran w');
+    ui.unmount();
+  });
+
+  it('e shows what the request adds in full (it scrolls), and again only the first lines', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    void controller.beforeRequest({ round: 2, lastTurn: [longPrompt] });
+    await frameShows(ui.lastFrame, '… 26 more lines');
+    expect(ui.lastFrame()).not.toContain('prompt line 5');
+    expect(ui.lastFrame()).toContain('e all of it');
+    ui.stdin.write('e');
+    await frameShows(ui.lastFrame, 'prompt line 5');
+    expect(ui.lastFrame()).toContain('e first lines only');
+    expect(ui.lastFrame()).toMatch(/lines 1–\d+ of 31 · ↑ ↓ PgUp PgDn scroll/);
+    ui.stdin.write(KEYS.end);
+    await frameShows(ui.lastFrame, 'prompt line 30');
+    ui.stdin.write('e');
+    await frameShows(ui.lastFrame, '… 26 more lines');
+    ui.unmount();
+  });
+
+  it('? opens the help and Esc closes it; o opens earlier outputs; the edited arguments survive both', async () => {
+    const editor = { editFile: async (path: string) => (await import('node:fs')).writeFileSync(path, '{"class_name": "Cart"}') };
+    const controller = new TuiController({ autoApproveCommands: true, step: true, editor });
+    const ui = await agentOn(controller);
+    const ran = controller.beforeToolCall(call);
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call search_class');
+    ui.stdin.write('e');
+    await frameShows(ui.lastFrame, '(your arguments)');
+    ui.stdin.write('?');
+    await frameShows(ui.lastFrame, 'Keys (? or Esc to close)');
+    ui.stdin.write(KEYS.escape);
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call search_class (your arguments)');
+    ui.stdin.write('o');
+    await frameShows(ui.lastFrame, 'Outputs so far');
+    ui.stdin.write(KEYS.escape);
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call search_class (your arguments)');
+    ui.stdin.write(KEYS.enter);
+    expect(await ran).toBe('{"class_name":"Cart"}');
+    ui.unmount();
+  });
+
+  it('a pause that comes while a viewer is open is shown, not hidden behind it', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    ui.stdin.write('o');
+    await frameShows(ui.lastFrame, 'Outputs so far');
+    void controller.beforeToolCall(call);
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call search_class');
+    ui.unmount();
+  });
+
+  it('m opens the message box without cutting the pause’s text when the terminal has room for both', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    resize(ui.stdout, 100, 40);
+    controller.dispatch(start);
+    controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
+    controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
+    void controller.beforeRequest({ round: 1, lastTurn: [{ role: 'tool', toolCallId: 'c0', name: 'search_method', content: 'a\nb\nc' }, { role: 'user', content: 'd\ne\nf' }] });
+    await frameShows(ui.lastFrame, '⏸ step: before model call 1');
+    ui.stdin.write('m');
+    await frameShows(ui.lastFrame, 'Message to the agent');
+    expect(ui.lastFrame()).toContain('  f');
+    expect(ui.lastFrame()).not.toContain('more line');
+    ui.unmount();
+  });
+});
+
+describe('a shell command’s question', () => {
+  it('? opens the help over it; while a reason is typed, ? is part of the reason', async () => {
+    const controller = new TuiController({ autoApproveCommands: false });
+    const ui = await agentOn(controller);
+    const decision = controller.approveCommand('rm -rf build');
+    await frameShows(ui.lastFrame, 'The agent wants to run a shell command');
+    ui.stdin.write('?');
+    await frameShows(ui.lastFrame, 'Keys (? or Esc to close)');
+    ui.stdin.write(KEYS.escape);
+    await frameShows(ui.lastFrame, 'The agent wants to run a shell command');
+    ui.stdin.write('e');
+    await frameShows(ui.lastFrame, 'Why not?');
+    await type(ui, 'why?');
+    expect(ui.lastFrame()).not.toContain('Keys (? or Esc to close)');
+    ui.stdin.write(KEYS.enter);
+    expect(await decision).toEqual({ run: false, reason: 'why?' });
+    ui.unmount();
+  });
+});
