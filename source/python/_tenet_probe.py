@@ -282,8 +282,60 @@ def record_chain(target_frame, ctx, target_record=None):
     if entry_index is None:
         entry_index = 0
     records = [_frame_record(frames[i]) for i in range(entry_index, 0, -1)]
+    if target_record is None:
+        # records[-1] is frames[1], the target's caller; records[-k] is frames[k].
+        for k in _wrappers_above(frames, entry_index):
+            records[-k]["wrapper"] = True
     records.append(target_record or _frame_record(frames[0]))
     return head + records, entry_kind
+
+
+def _wrappers_above(frames, entry_index):
+    """Which frames right above the target (frames[0]) are a decorator's plumbing around it: each
+    holds the target itself, in a local or a closure variable (``func`` in a ``functools.wraps``
+    wrapper, the function a caching decorator keeps, ``self`` of a decorator object that keeps it).
+    A use of the target names it; a wrapper was handed it. Code that is not the repository's
+    between two wrappers (code a decorator compiled) does not end them; the entry (the test) never
+    counts."""
+    code = frames[0].f_code
+    found = []
+    for index in range(1, entry_index):
+        frame = frames[index]
+        try:
+            held = any(_holds(value, code) for value in frame.f_locals.values())
+        except Exception:
+            held = False
+        if held:
+            found.append(index)
+        elif not outside_workspace(frame.f_code.co_filename):
+            break
+    return found
+
+
+def _holds(value, code, depth=0):
+    """Whether ``value`` is the function whose code is ``code``, wraps it (``__wrapped__``, a bound
+    method's ``__func__``), or, as an object, keeps such a function among its attributes. Read
+    without getattr: a value's own ``__getattr__`` (a lazy module, a mock) must not run."""
+    if depth > 4:
+        return False
+    if isinstance(value, types.FunctionType) and value.__code__ is code:
+        return True
+    if isinstance(value, types.MethodType):
+        return _holds(value.__func__, code, depth + 1)
+    try:
+        attributes = object.__getattribute__(value, "__dict__")
+    except Exception:
+        return False
+    if not isinstance(attributes, dict):
+        return False
+    wrapped = attributes.get("__wrapped__")
+    if wrapped is not None and wrapped is not value and _holds(wrapped, code, depth + 1):
+        return True
+    if depth == 0 and not isinstance(value, (type, types.FunctionType, types.ModuleType)):
+        # A decorator object keeps the function it wraps (networkx's _dispatchable: orig_func), or
+        # an object that wraps it (networkx's argmap keeps the _dispatchable).
+        return any(not isinstance(kept, (type, types.ModuleType)) and _holds(kept, code, 3) for kept in list(attributes.values()))
+    return False
 
 
 class _Outside:

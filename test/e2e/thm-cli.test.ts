@@ -27,7 +27,7 @@ describe('tenet thm (the built CLI)', () => {
   it('text output shows clusters, chains and the selection', async () => {
     const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::loyalty_points', '--blank']);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Clusters by the target's direct caller (1)");
+    expect(result.stdout).toContain("Clusters by the target's direct caller (2)"); // the decorator's wrapper holds the target: each test names its use
     expect(result.stdout).toContain('chain: tests/test_loyalty.py::test_points → shop/decorators.py::non_negative.<locals>.wrapper → shop/pricing.py::loyalty_points');
   });
 

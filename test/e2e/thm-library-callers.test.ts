@@ -15,6 +15,61 @@ const scratch = mkdtempSync(join(tmpdir(), 'tenet-library-callers-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const repo = join(scratch, 'res');
+/**
+ * The repository's own decorators: a closure that caches (as sympy's `cacheit`) and a decorator
+ * object that keeps the function (as networkx's `_dispatchable`). Their frames are the
+ * repository's code, and would name every use of the target alike.
+ */
+const DECORATED = [
+  'import functools',
+  '',
+  '',
+  'def cached(function):',
+  '    memo = {}',
+  '',
+  '    @functools.wraps(function)',
+  '    def wrapper(*args):',
+  '        if args not in memo:',
+  '            memo[args] = function(*args)',
+  '        return memo[args]',
+  '',
+  '    return wrapper',
+  '',
+  '',
+  'class dispatched:',
+  '    def __init__(self, function):',
+  '        self.function = function',
+  '        functools.update_wrapper(self, function)',
+  '',
+  '    def __call__(self, *args):',
+  '        return self._plain(*args)',
+  '',
+  '    def _plain(self, *args):',
+  '        return self.function(*args)',
+  '',
+  '',
+  '@cached',
+  'def square(x):',
+  '    return x * x',
+  '',
+  '',
+  '@dispatched',
+  'def cube(x):',
+  '    return x * x * x',
+  '',
+  '',
+  'def area(side):',
+  '    return square(side)',
+  '',
+  '',
+  'def volume(side):',
+  '    return cube(side)',
+  '',
+  '',
+  'def apply(function, value):',
+  '    return function(value)',
+  '',
+].join('\n');
 const FILES: Record<string, string> = {
   'res/__init__.py': '',
   'res/things.py': [
@@ -47,6 +102,31 @@ const FILES: Record<string, string> = {
     '',
     'def total(boxes):',
     '    return sum(box.doubled for box in boxes)',
+    '',
+  ].join('\n'),
+  'res/shapes.py': DECORATED,
+  'tests/test_shapes.py': [
+    'from res.shapes import apply, area, cube, square, volume',
+    '',
+    '',
+    'def test_area():',
+    '    assert area(3) == 9',
+    '',
+    '',
+    'def test_square():',
+    '    assert square(4) == 16',
+    '',
+    '',
+    'def test_volume():',
+    '    assert volume(2) == 8',
+    '',
+    '',
+    'def test_cube():',
+    '    assert cube(3) == 27',
+    '',
+    '',
+    'def test_apply():',
+    '    assert apply(cube, 1) == 1',
     '',
   ].join('\n'),
   'tests/test_things.py': [
@@ -91,6 +171,26 @@ describe("the direct caller is the repository's own code", () => {
     const labelled = report.failing.find((f) => f.nodeid === 'tests/test_things.py::test_label')!;
     expect(labelled.chain).toEqual(['tests/test_things.py::test_label', 'res/things.py::label', 'functools.py::cached_property.__get__', 'res/things.py::Box.doubled']);
     expect(report.selected).toHaveLength(3);
+  }, 60_000);
+
+  it("the repository's own decorator: the use of the target, not the wrapper that holds it", async () => {
+    const squared = await thmOn(repo, 'res/shapes.py::square', { blank: true, testArgs: ['tests/test_shapes.py'] });
+    expect(Object.fromEntries(squared.report.clusters.map((c) => [c.caller, c.tests]))).toEqual({
+      'res/shapes.py::area': ['tests/test_shapes.py::test_area'],
+      'tests/test_shapes.py::test_square': ['tests/test_shapes.py::test_square'],
+    });
+    // The wrapper stays in the chain: it is a frame the call went through.
+    expect(squared.report.failing.find((f) => f.nodeid === 'tests/test_shapes.py::test_area')!.chain).toEqual([
+      'tests/test_shapes.py::test_area', 'res/shapes.py::area', 'res/shapes.py::cached.<locals>.wrapper', 'res/shapes.py::square',
+    ]);
+    // A decorator object: both of its methods hold the function (through self); a function that
+    // is handed the target (apply) holds it too, so its caller, the test, names the use.
+    const cubed = await thmOn(repo, 'res/shapes.py::cube', { blank: true, testArgs: ['tests/test_shapes.py'] });
+    expect(Object.fromEntries(cubed.report.clusters.map((c) => [c.caller, c.tests]))).toEqual({
+      'res/shapes.py::volume': ['tests/test_shapes.py::test_volume'],
+      'tests/test_shapes.py::test_apply': ['tests/test_shapes.py::test_apply'],
+      'tests/test_shapes.py::test_cube': ['tests/test_shapes.py::test_cube'],
+    });
   }, 60_000);
 
   it("a contextmanager: the function with the `with`, not contextlib's helper", async () => {

@@ -22,6 +22,15 @@ describe('directCaller', () => {
     // Chains of names only (sessions saved before frames said whose code they are): the nearest frame.
     expect(directCaller(['t.py::test', 'functools.py::cached_property.__get__', 'm.py::Box.doubled'])).toBe('functools.py::cached_property.__get__');
   });
+  it("passes over the repository's own decorator plumbing (frames that hold the target): the use above it names the caller", () => {
+    const wrapper = (name: string) => ({ name, wrapper: true });
+    // sympy's cacheit: without the mark, every use of a cached function is one cluster.
+    expect(directCaller([{ name: 't.py::test' }, { name: 'm.py::eval_sum' }, wrapper('cache.py::cacheit.<locals>.wrapper'), { name: 'm.py::target' }])).toBe('m.py::eval_sum');
+    // networkx: a decorator object's method, then code it compiled (outside), then the test.
+    expect(directCaller([{ name: 't.py::test' }, { name: 'argmap compilation::argmap_f', outside: true }, wrapper('backends.py::_dispatchable._call'), { name: 'm.py::target' }])).toBe('t.py::test');
+    // Only wrappers and library code above the target: the nearest of the repository's frames.
+    expect(directCaller([wrapper('m.py::deco.<locals>.wrapper'), { name: 'm.py::target' }])).toBe('m.py::deco.<locals>.wrapper');
+  });
   it('is null when the target is the whole chain', () => {
     expect(directCaller(['m.py::target'])).toBeNull();
     expect(directCaller(['m.py::f.<locals>.<setcomp>', 'm.py::target'])).toBeNull();

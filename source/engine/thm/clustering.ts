@@ -12,10 +12,11 @@ export interface ChainedTest {
   caller?: string | null;
 }
 
-/** A frame of a chain; `outside`: its code is none of the repository's own. */
+/** A frame of a chain; `outside`: its code is none of the repository's own; `wrapper`: a decorator's plumbing around the target. */
 export interface CallerFrame {
   name: string;
   outside?: boolean;
+  wrapper?: boolean;
 }
 
 const COMPREHENSION = /<(listcomp|dictcomp|setcomp|genexpr)>$/;
@@ -36,7 +37,7 @@ export function depthOf(test: ChainedTest): number {
 export function directCaller(chain: readonly (string | CallerFrame)[]): string | null {
   const frames = chain.map((frame) => (typeof frame === 'string' ? { name: frame } : frame));
   const above = frames.slice(0, -1).reverse().filter((frame) => !COMPREHENSION.test(frame.name));
-  return (above.find((frame) => !frame.outside) ?? above[0])?.name ?? null;
+  return (above.find((frame) => !frame.outside && !frame.wrapper) ?? above.find((frame) => !frame.outside) ?? above[0])?.name ?? null;
 }
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -10,6 +10,8 @@ export interface ProbeFrame {
   comprehension: boolean;
   /** Code that is none of the repository's own: the standard library, an installed package, code compiled at run time. */
   outside?: true;
+  /** A decorator's plumbing right above the target: it holds the target itself (see _wrappers_above in _tenet_probe.py). */
+  wrapper?: true;
 }
 
 /** A test's outcome in one world (the blank twin's, in fork mode). */
