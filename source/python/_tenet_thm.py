@@ -951,15 +951,29 @@ def pytest_runtest_logfinish(nodeid, location):
 # End of the session
 
 
+def _target_module_names():
+    """The names the target's module can be imported under: its path from the workspace's root
+    as a dotted name, and each shorter tail of it (a src/ layout imports src/pkg/mod.py as
+    pkg.mod). A bare last part counts only where it is the whole path: `text` of
+    mypkg/utils/text.py would name any module called text."""
+    parts = os.path.relpath(_TARGET_FILE, _state.root).split(os.sep)
+    parts[-1] = parts[-1][: -len(".py")] if parts[-1].endswith(".py") else parts[-1]
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts = parts[:-1]
+    return {".".join(parts[i:]) for i in range(len(parts)) if len(parts) - i >= min(2, len(parts))}
+
+
 def _outside_copies():
-    """Modules loaded from a copy of the target file that is not the workspace's."""
+    """Modules loaded under one of the target module's names from a file that is not the
+    workspace's: another checkout, or the package installed. Another package's module whose path
+    merely ends alike (traitlets/utils/text.py for mypkg/utils/text.py) is not one."""
     if not _TARGET_FILE:
         return []
-    tail = os.sep + os.sep.join(_TARGET_FILE.split(os.sep)[-2:])
+    names = _target_module_names()
     found = []
     for name, module in list(sys.modules.items()):
-        filename = getattr(module, "__file__", None)
-        if not filename or not filename.endswith(tail):
+        filename = getattr(module, "__file__", None) if name in names else None
+        if not filename:
             continue
         real = probe._realpath(filename)
         if real != _TARGET_FILE and not real.startswith(_state.root + os.sep):

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenetError } from '../../source/engine/errors';
@@ -48,6 +48,26 @@ describe('THM in stub mode on a src/ layout', () => {
     expect(error).toBeInstanceOf(TenetError);
     expect((error as TenetError).message).toContain(`from ${join(SRC, 'src', 'inventory', 'stock.py')}`);
     expect((error as TenetError).message).toContain("outside tenet's workspace");
+  });
+});
+
+describe('a module of another package whose path ends as the target\'s', () => {
+  it('is no copy of the target: its name is not one the target is imported under', async () => {
+    const repo = copyFixture('srclayout');
+    try {
+      // otherpkg/inventory/stock.py, installed beside the repository, ends as src/inventory/stock.py does.
+      const other = join(repo.dir, '..', `other-${process.pid}`);
+      mkdirSync(join(other, 'otherpkg', 'inventory'), { recursive: true });
+      writeFileSync(join(other, 'otherpkg', '__init__.py'), '');
+      writeFileSync(join(other, 'otherpkg', 'inventory', '__init__.py'), '');
+      writeFileSync(join(other, 'otherpkg', 'inventory', 'stock.py'), 'LEVEL = 1\n');
+      writeFileSync(join(repo.dir, 'tests', 'test_other.py'), 'import otherpkg.inventory.stock\n\n\ndef test_level():\n    assert otherpkg.inventory.stock.LEVEL == 1\n');
+      const { report } = await thmOn(repo.dir, TARGET, { env: { ...process.env, PYTHONPATH: other } });
+      expect(report.failing.filter((f) => f.reached)).toHaveLength(4);
+      expect(report.warnings).toEqual([]);
+    } finally {
+      repo.cleanup();
+    }
   });
 });
 
