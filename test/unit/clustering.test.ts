@@ -103,3 +103,24 @@ describe('selectTests', () => {
     expect(selectTests([], [], 3)).toEqual([]);
   });
 });
+
+describe('tests that timed out blank', () => {
+  it('come after every test that did not: as representative, as cluster, and in the fill', () => {
+    const tests: ChainedTest[] = [
+      { nodeid: 't.py::test_hangs', chain: ['t.py::test_hangs', 'm.py::retry', 'm.py::target'], timedOut: true },
+      { nodeid: 't.py::test_retry_deep', chain: ['t.py::test_retry_deep', 'm.py::x', 'm.py::retry', 'm.py::target'] },
+      { nodeid: 't.py::test_loops', chain: ['t.py::test_loops', 'm.py::target'], timedOut: true },
+      { nodeid: 't.py::test_deep', chain: ['t.py::test_deep', 'm.py::a', 'm.py::b', 'm.py::use', 'm.py::target'] },
+    ];
+    const clusters = clusterTests(tests);
+    // test_loops (depth 1) would lead by depth; it timed out, so the deeper clusters come first.
+    expect(clusters.map((c) => [c.caller, c.representative])).toEqual([
+      ['m.py::retry', 't.py::test_retry_deep'],
+      ['m.py::use', 't.py::test_deep'],
+      ['t.py::test_loops', 't.py::test_loops'],
+    ]);
+    expect(clusters[0]!.tests).toEqual(['t.py::test_retry_deep', 't.py::test_hangs']);
+    expect(selectTests(clusters, tests, 2)).toEqual(['t.py::test_retry_deep', 't.py::test_deep']);
+    expect(selectTests(clusters.slice(0, 1), tests, 3)).toEqual(['t.py::test_retry_deep', 't.py::test_deep', 't.py::test_loops']);
+  });
+});

@@ -4,7 +4,7 @@ export type EntryKind = 'test' | 'fixture' | 'module' | 'other';
 export interface Cluster {
   /** The direct caller shared by the cluster's tests (`(none)` when the target was the entry). */
   caller: string;
-  /** Node ids ordered by (depth, nodeid). */
+  /** Node ids ordered by (depth, nodeid), tests that timed out blank last. */
   tests: string[];
   representative: string;
   /** The representative's depth: the cluster's shortest chain. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { testSource } from '../python/test-source';
 import { parsePython } from '../python/parser';
-import { byDepthThenNodeid, depthOf } from './clustering';
+import { byPreference, depthOf } from './clustering';
 import type { Selection } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
 
@@ -47,7 +47,7 @@ export async function selectWith(strategy: Selection, report: ThmReport, T: numb
       break;
     }
     case 'shortest':
-      ordered = [...reached].sort(byDepthThenNodeid);
+      ordered = [...reached].sort(byPreference);
       break;
     case 'longest':
       ordered = [...reached].sort((a, b) => depthOf(b) - depthOf(a) || byNodeid(a, b));

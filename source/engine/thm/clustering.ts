@@ -10,6 +10,8 @@ export interface ChainedTest {
   chain: string[];
   /** The direct caller, where the chain's frames said which code is the repository's (see directCaller). */
   caller?: string | null;
+  /** It ran out of time in the blank world (it retries the target forever): every run of it would wait out the timeout. */
+  timedOut?: boolean;
 }
 
 /** A frame of a chain; `outside`: its code is none of the repository's own; `wrapper`: a decorator's plumbing around the target. */
@@ -42,8 +44,13 @@ export function directCaller(chain: readonly (string | CallerFrame)[]): string |
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export function byDepthThenNodeid(a: ChainedTest, b: ChainedTest): number {
-  return depthOf(a) - depthOf(b) || byString(a.nodeid, b.nodeid);
+/**
+ * The order THM picks tests in: shortest chain first (the paper's), then node id; a test that
+ * timed out blank comes after every one that did not, since each validation would wait out its
+ * timeout (60 s by default) until the implementation is right.
+ */
+export function byPreference(a: ChainedTest, b: ChainedTest): number {
+  return Number(!!a.timedOut) - Number(!!b.timedOut) || depthOf(a) - depthOf(b) || byString(a.nodeid, b.nodeid);
 }
 
 /** Groups tests by direct caller; clusters ordered by (representative depth, size desc, caller). */
@@ -55,11 +62,13 @@ export function clusterTests(tests: readonly ChainedTest[]): Cluster[] {
     if (group) group.push(test);
     else groups.set(caller, [test]);
   }
-  const clusters = [...groups].map(([caller, members]): Cluster => {
-    const sorted = [...members].sort(byDepthThenNodeid);
-    return { caller, tests: sorted.map((t) => t.nodeid), representative: sorted[0]!.nodeid, depth: depthOf(sorted[0]!) };
+  const clusters = [...groups].map(([caller, members]) => {
+    const sorted = [...members].sort(byPreference);
+    return { cluster: { caller, tests: sorted.map((t) => t.nodeid), representative: sorted[0]!.nodeid, depth: depthOf(sorted[0]!) }, hangs: !!sorted[0]!.timedOut };
   });
-  return clusters.sort((a, b) => a.depth - b.depth || b.tests.length - a.tests.length || byString(a.caller, b.caller));
+  // A cluster whose every test timed out blank comes last.
+  clusters.sort((a, b) => Number(a.hangs) - Number(b.hangs) || a.cluster.depth - b.cluster.depth || b.cluster.tests.length - a.cluster.tests.length || byString(a.cluster.caller, b.cluster.caller));
+  return clusters.map(({ cluster }) => cluster);
 }
 
 /**
@@ -70,7 +79,7 @@ export function selectTests(clusters: readonly Cluster[], tests: readonly Chaine
   const selected = clusters.slice(0, Math.min(limit, clusters.length)).map((c) => c.representative);
   if (selected.length < limit) {
     const chosen = new Set(selected);
-    for (const test of [...tests].sort(byDepthThenNodeid)) {
+    for (const test of [...tests].sort(byPreference)) {
       if (selected.length >= limit) break;
       if (!chosen.has(test.nodeid)) {
         selected.push(test.nodeid);

@@ -443,7 +443,7 @@ function buildReport(
   const alreadyFailing = blankFailures.filter((t) => observed.originalFailed(t.nodeid)).map((t) => t.nodeid).sort();
   const excluded = new Set(alreadyFailing);
   const failing = blankFailures.filter((t) => !excluded.has(t.nodeid)).map(toFailing).sort(byNodeid);
-  const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain, caller: f.caller }));
+  const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain, caller: f.caller, timedOut: f.timedOut }));
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
   const warnings = [...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
