@@ -152,6 +152,18 @@ describe('OpenAI provider through the real SDK', () => {
     expect(response.usage.inputTokens).toBeGreaterThan(countTokens(JSON.stringify(request.tools)) + countTokens('be brief hello looking Found 1 class go on'));
   });
 
+  it('a refused connection is said as such, with the address to check, not as a lost one', async () => {
+    // A port nothing listens on: this test's server, closed.
+    server = await startFakeModelServer([]);
+    const url = `${server.url}/v1`;
+    await server.close();
+    server = undefined;
+    const retries: RetryNotice[] = [];
+    const failure = await new OpenAiModel(settings({} as FakeModelServer, url)).complete(request, { onRetry: (n) => retries.push(n) }).catch((error: unknown) => error);
+    expect(retries.map((r) => r.reason)).toEqual(['connection refused (nothing answers at the server address)', 'connection refused (nothing answers at the server address)']);
+    expect(failure).toMatchObject({ message: 'connection refused (nothing answers at the server address); gave up after 3 attempts', fix: expect.stringMatching(/^check --base-url/) });
+  });
+
   it('gives up after the retry budget with a provider error', async () => {
     server = await startFakeModelServer([{ status: 503 }, { status: 503 }, { status: 503 }]);
     await expect(new OpenAiModel(settings(server, `${server.url}/v1`)).complete(request)).rejects.toThrow(ProviderError);

@@ -35,7 +35,18 @@ const FIX = {
   request: 'the server refused the request as tenet sent it: try another --model, and report it if it persists',
   account: "check the account's plan, quota and billing with the provider",
   later: 'the provider is unavailable or overloaded: try again later (`tenet resume` goes on from where the run stopped), or raise maxRetries in the config',
+  address: 'check --base-url (or OPENAI_BASE_URL / ANTHROPIC_BASE_URL) and that the server there is running',
 } as const;
+
+/** The system error code under an SDK's connection error (fetch failed ← ECONNREFUSED). */
+function causeCode(error: unknown): string | undefined {
+  let at = error as { code?: unknown; cause?: unknown } | undefined;
+  for (let depth = 0; at && depth < 5; depth++) {
+    if (typeof at.code === 'string' && at.code.startsWith('E')) return at.code;
+    at = at.cause as typeof at;
+  }
+  return undefined;
+}
 
 interface Verdict {
   retry: boolean;
@@ -80,6 +91,8 @@ export function retryable(error: unknown): Verdict {
   if (status !== undefined) return { retry: false, reason: message, status, ...(status === 400 || status === 422 ? { fix: FIX.request } : {}) };
   if (type && PASSING_TYPES.has(type)) return { retry: true, reason: `the stream ended in an error (${type}): ${message}`, fix: FIX.later };
   if (e?.name === 'AbortError' || e?.name === 'APIUserAbortError') return { retry: false, reason: 'cancelled' };
+  const refused = causeCode(error) === 'ECONNREFUSED';
+  if (refused) return { retry: true, reason: 'connection refused (nothing answers at the server address)', fix: FIX.address };
   if (/timed? ?out|timeout/i.test(message) || e?.name === 'APIConnectionTimeoutError') return { retry: true, reason: 'timed out', fix: FIX.later };
   if (/connect|socket|ECONNRESET|EPIPE|terminated|premature|stream|network|fetch failed/i.test(message) || e?.name === 'APIConnectionError') {
     return { retry: true, reason: `connection lost (${message.slice(0, 80)})`, fix: FIX.later };
