@@ -153,13 +153,13 @@ describe('OpenAI provider through the real SDK', () => {
   });
 
   it('a refused connection is said as such, with the address to check, not as a lost one', async () => {
-    // A port nothing listens on: this test's server, closed.
+    // A port nothing listens on: that of a server of its own, closed (afterEach closes this test's).
+    const gone = await startFakeModelServer([]);
+    const url = `${gone.url}/v1`;
+    await gone.close();
     server = await startFakeModelServer([]);
-    const url = `${server.url}/v1`;
-    await server.close();
-    server = undefined;
     const retries: RetryNotice[] = [];
-    const failure = await new OpenAiModel(settings({} as FakeModelServer, url)).complete(request, { onRetry: (n) => retries.push(n) }).catch((error: unknown) => error);
+    const failure = await new OpenAiModel(settings(server, url)).complete(request, { onRetry: (n) => retries.push(n) }).catch((error: unknown) => error);
     expect(retries.map((r) => r.reason)).toEqual(['connection refused (nothing answers at the server address)', 'connection refused (nothing answers at the server address)']);
     expect(failure).toMatchObject({ message: 'connection refused (nothing answers at the server address); gave up after 3 attempts', fix: expect.stringMatching(/^check --base-url/) });
   });
