@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../engine/events';
+import { TenetError } from '../engine/errors';
 import { loadConfig } from '../engine/config/config';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { parseWithBaselineCodeOnly } from '../engine/python/parser';
@@ -26,6 +27,19 @@ export interface ThmCommandOptions {
 
 /** `tenet thm`: run the Test Harness Mechanism and print failing tests, clusters and the selection. */
 export async function thmCommand(options: ThmCommandOptions): Promise<number> {
+  try {
+    return await runThmCommand(options);
+  } catch (error) {
+    // A script reads --json's stdout: a failure is one JSON object there too (stderr tells people).
+    if (options.json) {
+      const fix = error instanceof TenetError && error.fix ? { fix: error.fix } : {};
+      process.stdout.write(`${printableJson({ error: { message: error instanceof Error ? error.message : String(error), ...fix } })}\n`);
+    }
+    throw error;
+  }
+}
+
+async function runThmCommand(options: ThmCommandOptions): Promise<number> {
   parseWithBaselineCodeOnly();
   const task = await openTask({
     repo: options.repo,

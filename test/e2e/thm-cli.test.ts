@@ -24,6 +24,15 @@ describe('tenet thm (the built CLI)', () => {
     expect(report.durationMs).toBeGreaterThan(0);
   });
 
+  it('--json says a failure on stdout too, as one object, with the exit code of the error', async () => {
+    const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/cart.py::nope', '--blank', '--json']);
+    expect(result.code).toBe(2);
+    const said = JSON.parse(result.stdout);
+    expect(said.error.message).toMatch(/nope/);
+    expect(typeof said.error.fix).toBe('string');
+    expect(result.stderr).toMatch(/nope/);
+  });
+
   it('text output shows clusters, chains and the selection', async () => {
     const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::loyalty_points', '--blank']);
     expect(result.code).toBe(0);
