@@ -67,6 +67,15 @@ describe('tenet run (the built CLI)', () => {
     }
   });
 
+  it('benchmark mode where every test that fails blank fails on the original code too: says so, instead of asking for a wider scope', async () => {
+    const result = await runCli(['run', '--repo', join(FIXTURES, 'shop'), '--target', 'shop/pricing.py::apply_discount', '--blank', '--headless', '--tests', 'tests/test_pricing.py', '-k', 'already_broken'], {
+      env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('No test fails against shop/pricing.py::apply_discount alone: the test that fails with it blanked fails on the original code too (tests/test_pricing.py::test_discount_already_broken)');
+    expect(result.stderr).toContain('fix: fix what makes them fail on the original code');
+  }, 120_000);
+
   it('bad input exits 2; a provider that keeps failing exits 3', async () => {
     const noModel = await runCli(['run', '--repo', join(FIXTURES, 'shop'), '--target', 'shop/cart.py::Cart.total', '--blank'], { env: { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' } });
     expect(noModel.code).toBe(2);

@@ -67,12 +67,7 @@ export async function chooseTests(run: TaskRun): Promise<TestPlan> {
   // ones the session recorded (their outcome is in the recorded report already).
   if (run.resume) await desk.restore(run.resume.developerFiles);
   else await run.options.pilot.addTests?.(desk);
-  if (!desk.report.failing.length) {
-    throw new TenetError(
-      `No test fails against ${task.target.id} as it is, so there is nothing to generate it against.`,
-      task.target.mode === 'stub' ? 'write tests that call the function (--add-tests FILE adds yours), or pass --blank if it already has a body' : 'widen the scope with --tests',
-    );
-  }
+  if (!desk.report.failing.length) throw nothingToGenerateAgainst(task.target, desk.report);
   const selected = await approvedTests(run, desk);
   // With whatever the developer wrote in the review.
   const report = desk.report;
@@ -91,4 +86,25 @@ export async function chooseTests(run: TaskRun): Promise<TestPlan> {
 export async function revealSelected(run: TaskRun, plan: TestPlan): Promise<void> {
   await plan.hidden.restore();
   plan.hidden = await hideTests(run.task.workspace, run.task.sandbox, plan.failing.filter((id) => !plan.selected.includes(id)), plan.selected);
+}
+
+/**
+ * THM found no failing test to generate the target against. In benchmark mode, tests that fail
+ * blank but also fail on the original code are left out: when that is every test there was, say
+ * so (another function of the repository is broken, or a stub), rather than ask for a wider scope.
+ */
+function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: ThmReport): TenetError {
+  const already = report.alreadyFailing;
+  if (target.mode === 'blank' && already.length) {
+    const named = `${already.slice(0, 3).join(', ')}${already.length > 3 ? ` and ${already.length - 3} more` : ''}`;
+    const which = already.length === 1 ? 'the test that fails with it blanked fails' : `the ${already.length} tests that fail with it blanked fail`;
+    return new TenetError(
+      `No test fails against ${target.id} alone: ${which} on the original code too (${named}), so ${already.length === 1 ? 'it cannot' : 'they cannot'} tell a right implementation from a wrong one.`,
+      'fix what makes them fail on the original code (another function of the repository may be a stub or broken; `tenet thm --blank` lists them), or choose another target',
+    );
+  }
+  return new TenetError(
+    `No test fails against ${target.id} as it is, so there is nothing to generate it against.`,
+    target.mode === 'stub' ? 'write tests that call the function (--add-tests FILE adds yours), or pass --blank if it already has a body' : 'widen the scope with --tests',
+  );
 }
