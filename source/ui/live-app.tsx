@@ -1,7 +1,8 @@
-import { Box, Text, useApp } from 'ink';
+import { Text, useApp } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { testSource } from '../engine/python/test-source';
 import { failuresOf } from './components/failures';
+import { Covered } from './components/covered';
 import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
 import { QUIT_LIVE_NOTICE, type KeyScreen } from './keys';
@@ -114,10 +115,14 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   // scrollback when it is not), less the banner and the notice line.
   const noticeRow = screen !== 'agent' && state.notice ? 1 : 0;
   const rows = height - 1 - (banner ? 1 : 0) - noticeRow;
-  if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
-  if (help) return <HelpOverlay screens={screen === 'agent' ? ['agent', 'step', 'viewer', 'takeover', 'command', 'field', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />;
+  // The help (or "too small") covers the screen, which stays mounted: closing it loses nothing.
+  const overlay = tooSmall({ width, height }) ? (
+    <TooSmall width={width} height={height} />
+  ) : help ? (
+    <HelpOverlay screens={screen === 'agent' ? ['agent', 'step', 'viewer', 'takeover', 'command', 'field', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />
+  ) : undefined;
   return (
-    <Box flexDirection="column">
+    <Covered by={overlay}>
       {banner ? (
         <Text color="yellow" wrap="truncate">
           {banner}
@@ -169,6 +174,6 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {state.notice}
         </Text>
       ) : null}
-    </Box>
+    </Covered>
   );
 }

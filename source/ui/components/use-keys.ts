@@ -1,6 +1,12 @@
 import { useInput, type Key } from 'ink';
-import { useCallback, useRef } from 'react';
+import { createContext, useCallback, useContext, useRef } from 'react';
 import { useHandedOff } from '../terminal-handoff';
+
+/**
+ * True under an overlay (the help, a question, "too small"): the screen stays mounted, so what the
+ * developer chose or typed on it is still there when the overlay closes, but its keys stand down.
+ */
+export const KeysHeld = createContext(false);
 
 type Handler = Parameters<typeof useInput>[0];
 
@@ -9,14 +15,16 @@ type Handler = Parameters<typeof useInput>[0];
  * which can run after the next key arrives: two quick keys (↓ then →, a paste, key repeat) then
  * reach a handler that still sees the old cursor and act on the wrong row. Ink renders a key's
  * state change synchronously, so a ref set during render is always current. While the terminal is
- * handed to the developer's editor, no handler listens (see terminal-handoff.ts).
+ * handed to the developer's editor, or the component is under an overlay (see Covered), no handler
+ * listens (see terminal-handoff.ts).
  */
 export function useKeys(handler: Handler, options: { isActive?: boolean } = {}): void {
   const latest = useRef(handler);
   latest.current = handler;
   const stable = useCallback<Handler>((input, key) => latest.current(input, key), []);
   const handedOff = useHandedOff();
-  useInput(stable, { isActive: options.isActive !== false && !handedOff });
+  const held = useContext(KeysHeld);
+  useInput(stable, { isActive: options.isActive !== false && !handedOff && !held });
 }
 
 /**

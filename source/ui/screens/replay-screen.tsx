@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useMemo, useState } from 'react';
 import type { EngineEvent } from '../../engine/events';
 import { failuresOf } from '../components/failures';
+import { Covered } from '../components/covered';
 import { HelpOverlay } from '../components/help-overlay';
 import { DimRows } from '../components/line-view';
 import { TooSmall } from '../components/too-small';
@@ -99,8 +100,8 @@ export function ReplayScreen({
     } else if (input === 'q' || key.escape) onBack();
   });
 
-  if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
-  if (help) return <HelpOverlay screens={['replay', 'viewer', 'quitOnce']} width={width} height={height - 1} />;
+  // Help (or "too small") covers the screen, which stays mounted: a viewer, a scroll are kept.
+  const overlay = tooSmall({ width, height }) ? <TooSmall width={width} height={height} /> : help ? <HelpOverlay screens={['replay', 'viewer', 'quitOnce']} width={width} height={height - 1} /> : undefined;
   const view = cursor.viewAt(index);
   const status = `replay ${id} · event ${index}/${cursor.length} · ${playing && !atEnd ? '▶' : '⏸'} ${speedLabel(speed)}`;
   const keys = forking
@@ -129,7 +130,7 @@ export function ReplayScreen({
     screen = <AgentScreen view={view} takeover="off" width={width} height={body} allowAlways={ignore} onSend={ignore} mode="replay" onViewer={setViewer} />;
   }
   return (
-    <Box flexDirection="column">
+    <Covered by={overlay}>
       <Text inverse wrap="truncate">{` ${status} `}</Text>
       {screen}
       {forking ? (
@@ -143,6 +144,6 @@ export function ReplayScreen({
       ) : (
         <DimRows rows={keys} />
       )}
-    </Box>
+    </Covered>
   );
 }

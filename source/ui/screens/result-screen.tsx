@@ -5,6 +5,7 @@ import type { RunResult } from '../../engine/events';
 import { costText, tokensInOut } from '../../engine/phrase-book';
 import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
 import { ConfirmBox } from '../components/confirm-box';
+import { Covered } from '../components/covered';
 import { Lines, DimRows } from '../components/line-view';
 import { hardWrap, shortMiddle, wrapText, type Line } from '../components/lines';
 import { failureOf } from '../components/failures';
@@ -193,7 +194,6 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         onCancel={() => setConfirming(undefined)}
       />
     ) : undefined;
-  if (question) return question;
   // Blank lines before the tests, the viewer and the footer, if the terminal has rows to spare.
   const gap = height >= 20 ? 1 : 0;
   const room = height - head.length - footer.length - 1 - 3 * gap;
@@ -202,8 +202,9 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   // (None when every test is listed below, or a failure is open: the rows go to that.)
   const failingRows = showTests || failure ? 0 : Math.min(failingCount, Math.max(0, Math.floor(room / 3)));
   const viewerRows = Math.max(3, room - failingRows);
+  // The question covers the screen, which stays as it was (the diff where it was scrolled) for a no.
   return (
-    <Box flexDirection="column">
+    <Covered by={question}>
       <Lines lines={head} />
       <Box marginTop={gap} flexDirection="column">
         <Lines lines={[summary]} />
@@ -223,6 +224,6 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
       <Box marginTop={gap} flexDirection="column">
         <DimRows rows={footer} />
       </Box>
-    </Box>
+    </Covered>
   );
 }
