@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -36,6 +36,20 @@ describe("the user's checkout survives an interrupted run", () => {
       expect(processesIn(scratch)).toEqual([]);
     });
   }
+
+  it('SIGINT while the copy is still being made: no half-made copy, nor the interpreter check\'s folder, is left', async () => {
+    // Enough files that copying them outlasts the moment the copy's folder appears.
+    for (let folder = 0; folder < 40; folder++) {
+      mkdirSync(join(repo.dir, 'bulk', `f${folder}`), { recursive: true });
+      for (let file = 0; file < 100; file++) writeFileSync(join(repo.dir, 'bulk', `f${folder}`, `m${file}.py`), `VALUE = ${file}\n`);
+    }
+    const child = startCli(['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute'], { env: { TMPDIR: scratch, TENET_FRESH_COPY: '1' } });
+    await waitFor(() => readdirSync(scratch).some((name) => /^tenet-[A-Za-z0-9]{6}$/.test(name)), 30_000, 'the copy to start', 5);
+    child.kill('SIGINT');
+    const result = await finished(child);
+    expect(result.code).toBe(130);
+    expect(readdirSync(scratch)).toEqual([]);
+  });
 
   it('SIGKILL mid-run: checkout byte-identical, and pytest dies with tenet', async () => {
     const before = treeHash(repo.dir);

@@ -53,10 +53,11 @@ export function processesIn(dir: string): number[] {
   return found;
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs = 30_000, what = 'condition'): Promise<void> {
+/** Polls `condition` every `everyMs` (a moment that passes quickly needs a short one). */
+export async function waitFor(condition: () => boolean, timeoutMs = 30_000, what = 'condition', everyMs = 100): Promise<void> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }

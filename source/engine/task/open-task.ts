@@ -1,5 +1,6 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { onShutdown } from '../lifecycle';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
@@ -51,6 +52,8 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   // pytest imports (`calendar/`, `email/`) would be imported, and its bytecode written, there.
   const checkDir = mkdtempSync(join(tmpdir(), 'tenet-python-check-'));
   writeOwner(checkDir);
+  // Ctrl-C during the check: the folder goes too (its process is killed by the sandbox's own hook).
+  const forgetCheckDir = onShutdown(() => rmSync(checkDir, { recursive: true, force: true }));
   const passEnv = spec.kind === 'local' ? (spec.passEnv ?? []) : [];
   const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
   const [targeted, copied, checked] = await Promise.allSettled([
@@ -60,6 +63,7 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   ]);
   await probeSandbox.dispose();
   await rm(checkDir, { recursive: true, force: true });
+  forgetCheckDir();
   if (targeted.status === 'rejected' || copied.status === 'rejected' || checked.status === 'rejected') {
     if (copied.status === 'fulfilled') await copied.value.dispose();
     // What is wrong with the target is said first, as before anything was copied.

@@ -61,6 +61,8 @@ export class Workspace {
     // Beside the copy, out of the sandbox's reach: for `tenet gc`, if this tenet is killed.
     writeOwner(container, { keep });
     const root = join(container, name);
+    // Ctrl-C while the copy is made: the half-made copy goes (the Workspace's own hook takes over once it exists).
+    const abandon = onShutdown(() => rmSync(container, { recursive: true, force: true }));
     try {
       const stats = await copyTree(source, root, { over: reused });
       return new Workspace(source, root, container, stats, keep, parked);
@@ -74,6 +76,8 @@ export class Workspace {
       // be removed): a fresh copy then, which says what is wrong if the repository itself is.
       if (reused) return Workspace.create(repoDir, { ...options, reuse: false });
       throw error;
+    } finally {
+      abandon();
     }
   }
 
