@@ -36,6 +36,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const quitArmed = useRef(false);
   // A viewer of the agent screen (earlier outputs, the test file) has Esc and the letters.
   const [viewerOpen, setViewerOpen] = useState(false);
+  // The THM review's filter is being typed in: `?` is a character of it.
+  const [filtering, setFiltering] = useState(false);
   const { view, prompt, takeover } = state;
   // The result screen opens with the patch question, before the result event (the engine emits it once decided).
   const result = prompt?.kind === 'accept-patch' ? prompt.result : view.result;
@@ -93,8 +95,9 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
       if (key.escape && takeover === 'requested') controller.handBack();
       return;
     }
-    // A viewer or a field being typed in (a message, a reason) has every key, `?` included.
+    // A viewer or a field being typed in (a message, a reason, THM's filter) has every key, `?` included.
     if (viewerOpen && screen === 'agent') return;
+    if (filtering && screen === 'thm') return;
     if (input === '?') {
       setHelp(true);
       return;
@@ -136,6 +139,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           height={rows}
           {...(desk ? { sourceOf: (nodeid: string) => testSource(desk.root, nodeid) } : sourceOf ? { sourceOf } : {})}
           {...(desk ? { writeTests: { newTest: () => controller.newTest(desk), editTest: (nodeid: string) => controller.editTest(desk, nodeid) } } : {})}
+          onTyping={setFiltering}
         />
       ) : screen === 'agent' ? (
         <AgentScreen

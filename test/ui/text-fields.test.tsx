@@ -138,6 +138,31 @@ describe('Esc takes back the innermost thing', () => {
     await until(() => resolve.mock.calls.length === 1);
     expect(resolve).toHaveBeenCalledWith({ run: false, reason: 'use the test suite' });
   });
+
+  it('in the THM review’s filter, ? is text, not the help; once the field is closed, ? opens the help', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    controller.dispatch({ type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'm', provider: 'openai', repo: '/r', config: sampleConfig() });
+    controller.dispatch({ type: 'thm.report', report: sampleReport() });
+    void controller.approveTests(sampleReport());
+    await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
+    ui.stdin.write('/');
+    await frameShows(ui.lastFrame, 'filter clusters and tests');
+    // Typed a key at a time (a `?` in a chunk of several keys never looked like the help's).
+    for (const char of 'a?b') {
+      ui.stdin.write(char);
+      await tick(30);
+    }
+    await frameShows(ui.lastFrame, '/ a?b');
+    expect(ui.lastFrame()).not.toContain('Keys (? or Esc to close)');
+    ui.stdin.write(KEYS.escape); // clears the text
+    await until(() => !ui.lastFrame()!.includes('a?b'), () => ui.lastFrame()!);
+    ui.stdin.write(KEYS.escape); // closes the field
+    await until(() => !ui.lastFrame()!.includes('filter clusters and tests'), () => ui.lastFrame()!);
+    ui.stdin.write('?');
+    await frameShows(ui.lastFrame, 'Keys (? or Esc to close)');
+    ui.unmount();
+  });
 });
 
 describe('the pdb line of a takeover', () => {

@@ -12,7 +12,7 @@ const TITLES: Record<KeyScreen, string> = {
   takeover: 'Debugger takeover',
   step: 'Step mode (at a pause)',
   command: 'Shell command approval',
-  field: 'Text fields (search, reason, pdb line)',
+  field: 'Text fields (search, reason, pdb line, message, THM filter)',
   result: 'Result',
   replay: 'Replay',
   sessions: 'Sessions',

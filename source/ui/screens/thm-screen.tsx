@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { THM_PHASES } from '../../engine/phrase-book';
 import type { ThmFailingTest, ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
@@ -31,6 +31,8 @@ export interface ThmScreenProps {
   clock?: 'wall' | 'recorded';
   /** `n` and `e`: the developer writes tests in their editor (absent: the keys do nothing). */
   writeTests?: TestWriter;
+  /** The filter field took the keys, or gave them back: while it has them, `?` is text, not the help. */
+  onTyping?(typing: boolean): void;
 }
 
 /** What the review's `n` and `e` do: open the developer's editor, then run their tests as THM runs the suite. */
@@ -118,7 +120,7 @@ function chainLines(test: ThmFailingTest, width: number): Line[] {
  * its tests and their call chains, the proposal marked, and keys to change it before approving.
  * Every part is measured against the rows there are: the summary and the selection stay on top.
  */
-export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall', writeTests }: ThmScreenProps) {
+export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall', writeTests, onTyping }: ThmScreenProps) {
   // The view's report has the developer's tests in it (tests.added), as they are written.
   const report = view.thm.report ?? prompt?.report;
   const developer = view.thm.developer?.accepted ?? [];
@@ -144,6 +146,10 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   // `/`: the filter being typed (keys go to it), and what it holds.
   const [typing, setTyping] = useState(false);
   const [filter, setFilter] = useState('');
+  const filterHasKeys = !!prompt && typing;
+  useEffect(() => onTyping?.(filterHasKeys), [filterHasKeys, onTyping]);
+  // The review going away (approved) gives the keys back with it.
+  useEffect(() => () => onTyping?.(false), [onTyping]);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   // THM's proposal for the T on screen, with the developer's picks: a new T keeps them.
   const proposal = useMemo(() => (report ? propose(report, T) : []), [report, T]);
@@ -155,7 +161,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
   const page = useRef(10);
   const filterField = useLineEditor({
-    active: !!prompt && typing,
+    active: filterHasKeys,
     newlines: 'single',
     keep: true,
     onChange: (value) => {
