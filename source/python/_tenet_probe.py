@@ -450,6 +450,18 @@ def _may_fork():
     return all(t is threading.main_thread() or isinstance(t, threading._DummyThread) for t in threading.enumerate())
 
 
+def _in_event_loop():
+    """Whether an asyncio event loop runs in this thread: a twin forked inside it would share the
+    loop's selector (an epoll descriptor) with its parent, and each would change the other's
+    (the twin's test then fails with "Bad file descriptor"). Such a test runs blank in a pass of
+    its own instead."""
+    asyncio = sys.modules.get("asyncio")
+    try:
+        return asyncio is not None and asyncio._get_running_loop() is not None
+    except Exception:
+        return False
+
+
 def hit():
     """First statement of the target while THM runs."""
     __tracebackhide__ = True  # pytest leaves this frame out of failure reports
@@ -501,7 +513,7 @@ def _arrive_here(frame, target_record):
     if state.mode == "fork" and ctx.kind == "test" and hasattr(os, "fork"):
         if state.before_fork is not None and not state.before_fork(ctx):
             return False  # the plugin decides this test's blank outcome without a twin
-        if not _may_fork():
+        if not _may_fork() or _in_event_loop():
             ctx.needs_blank = True
             return False
         _fork(ctx, frame)
@@ -521,10 +533,16 @@ def _arrive_here(frame, target_record):
 # innermost decorator (``after``), or, with neither, ``rebind`` at the end of the module.
 
 _CO_ASYNC = 0x80 | 0x100 | 0x200  # CO_COROUTINE, CO_ITERABLE_COROUTINE, CO_ASYNC_GENERATOR
+_CO_ASYNC_GENERATOR = 0x200
 
 
 async def _blank_coroutine():
     raise NotImplementedError
+
+
+async def _blank_async_generator():
+    raise NotImplementedError
+    yield  # unreachable: makes this an async generator, whose first step raises
 
 
 class _CallProbe:
@@ -563,8 +581,12 @@ class _CallProbe:
         __tracebackhide__ = True
         if _arrive(sys._getframe(), self._tenet_target()):
             # As the blank would: a blanked generator is a plain function (it raises at the call),
-            # a blanked `async def` still returns a coroutine, which raises when awaited.
-            if self._tenet_func.__code__.co_flags & _CO_ASYNC:
+            # a blanked `async def` still returns a coroutine, which raises when awaited, and a
+            # blanked async generator stays one (its blank keeps a yield), which raises at its first step.
+            flags = self._tenet_func.__code__.co_flags
+            if flags & _CO_ASYNC_GENERATOR:
+                return _blank_async_generator()
+            if flags & _CO_ASYNC:
                 return _blank_coroutine()
             raise NotImplementedError
         return self._tenet_func(*args, **kwargs)

@@ -43,6 +43,13 @@ def after():
 `;
 
 describe('blankFunction', () => {
+  it('keeps an async generator one: a bare yield after the raise, so `async for` meets NotImplementedError, not a coroutine', async () => {
+    const source = 'async def ticks(n):\n    """Tick n times."""\n    for i in range(n):\n        yield i\n\n\nasync def once():\n    return 1\n';
+    const blank = blankFunction(source, await parts(source, 'ticks'));
+    expect(blank).toBe('async def ticks(n):\n    """Tick n times."""\n    raise NotImplementedError\n    yield  # unreachable: keeps this an async generator\n\n\nasync def once():\n    return 1\n');
+    // A coroutine stays as before.
+    expect(blankFunction(source, await parts(source, 'once'))).toContain('async def once():\n    raise NotImplementedError\n');
+  });
   it('keeps decorators, a multi-line signature with its comment, the docstring, and the rest of the file', async () => {
     const p = await parts(MODULE, 'Box.area');
     const blank = blankFunction(MODULE, p);

@@ -29,6 +29,8 @@ export interface FunctionParts {
   inlineBody: boolean;
   /** A generator, async generator or coroutine function: calling it runs none of its body. */
   deferredBody: boolean;
+  /** An `async def` with a `yield` of its own: its blank must keep a `yield` to stay one (see blankFunction). */
+  asyncGenerator: boolean;
   /** The expression of the decorator nearest the `def` (applied first), when there is one. */
   innermostDecorator?: { start: number; end: number };
 }
@@ -83,14 +85,16 @@ export function functionParts(text: string, definition: Definition): FunctionPar
     defIndent,
     bodyIndent,
     inlineBody,
-    deferredBody: runsNothingWhenCalled(node),
+    deferredBody: isAsync(node) || yieldsItself(node),
+    asyncGenerator: isAsync(node) && yieldsItself(node),
     ...(innermost ? { innermostDecorator: { start: innermost.startIndex, end: innermost.endIndex } } : {}),
   };
 }
 
-/** `async def`, or a `yield` of its own (not of a nested function or lambda). */
-function runsNothingWhenCalled(node: Node): boolean {
-  if (node.children.some((c) => c?.type === 'async')) return true;
+const isAsync = (node: Node): boolean => node.children.some((c) => c?.type === 'async');
+
+/** A `yield` of its own (not of a nested function or lambda): a generator, whose call runs none of its body. */
+function yieldsItself(node: Node): boolean {
   const body = node.childForFieldName('body');
   if (!body) return false;
   return body.descendantsOfType('yield').some((y) => {
@@ -110,7 +114,8 @@ export function signatureAndDocstring(text: string, parts: FunctionParts): strin
 /** `pass`, `...`, `raise NotImplementedError(…)`: what a stub or an interface method holds. */
 function isStubStatement(statement: Node): boolean {
   if (statement.type === 'pass_statement') return true;
-  if (statement.type === 'expression_statement') return statement.text.trim() === '...';
+  // A bare `yield` is what keeps a blanked async generator one (see blankFunction).
+  if (statement.type === 'expression_statement') return ['...', 'yield'].includes(statement.text.trim());
   if (statement.type === 'raise_statement') return /^raise\s+NotImplementedError\b/.test(statement.text);
   return false;
 }

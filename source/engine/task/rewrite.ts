@@ -11,9 +11,14 @@ function replaceBody(text: string, parts: FunctionParts, bodyLines: string): str
   return text.slice(0, parts.outerStart) + header + doc + `\n${parts.bodyIndent}${bodyLines}` + text.slice(parts.end);
 }
 
-/** Benchmark mode: decorators, signature and docstring stay; the body becomes `raise NotImplementedError`. */
+/**
+ * Benchmark mode: decorators, signature and docstring stay; the body becomes `raise
+ * NotImplementedError`. An async generator keeps a `yield` after it: without one it would be a
+ * coroutine function, and `async for` over it fails with a TypeError instead of the
+ * NotImplementedError of its first step.
+ */
 export function blankFunction(text: string, parts: FunctionParts): string {
-  return replaceBody(text, parts, BLANK_STATEMENT);
+  return replaceBody(text, parts, parts.asyncGenerator ? `${BLANK_STATEMENT}\n${parts.bodyIndent}yield  # unreachable: keeps this an async generator` : BLANK_STATEMENT);
 }
 
 /**
