@@ -33,14 +33,16 @@ const MINE = [
 describe('--add-tests', () => {
   it('a test that fails on the stub joins the selection, the agent sees it and the evaluation counts it; one that passes and a file that does not import are kept out, with why; rerun agrees', async () => {
     const dir = join(scratch, 'sessions');
-    writeFileSync(join(scratch, 'test_mine.py'), MINE);
+    // Named as pytest does not collect by default: it goes in as tests/test_mine.py, or the runs
+    // that name only the scope would never run it.
+    writeFileSync(join(scratch, 'mine.py'), MINE);
     writeFileSync(join(scratch, 'test_broken.py'), 'def test_oops(:\n    pass\n');
     server = track(await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]));
     const repo = copyFixture('shop');
     try {
       const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1`, XDG_CONFIG_HOME: '/nonexistent' };
       const args = ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--json'];
-      const result = await runCli([...args, '--add-tests', join(scratch, 'test_mine.py'), join(scratch, 'test_broken.py'), '--tests', 'tests/test_cart.py'], { env });
+      const result = await runCli([...args, '--add-tests', join(scratch, 'mine.py'), join(scratch, 'test_broken.py'), '--tests', 'tests/test_cart.py'], { env });
       expect(result.code, result.stderr).toBe(0);
       const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
       const added = events.find((e) => e.type === 'tests.added');

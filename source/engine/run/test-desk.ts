@@ -8,6 +8,7 @@ import { moduleSyntaxError } from '../python/syntax-error';
 import { decodeSource } from '../python/source-text';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
 import { mergeDeveloperTests, testQualname } from '../thm/developer-tests';
+import { TEST_FILE } from '../workspace/copy-tree';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import { unlinkInside } from '../workspace/inside';
 import type { DeveloperTests, GivenTestFile, TestDesk, TestFile } from './desk';
@@ -69,9 +70,14 @@ export class WorkspaceTestDesk implements TestDesk {
     return first ? posix.dirname(first) : '.';
   }
 
-  /** Where a test file of that name goes when it does not come from the repository: beside its tests. */
+  /**
+   * Where a test file given by name (not from the repository) goes: beside the repository's tests, named as pytest collects by
+   * default (`mine.py` becomes `test_mine.py`). THM names the file on pytest's command line and
+   * would take it whatever its name; the validations name only the scope, and would not.
+   */
   placeFor(name: string): string {
-    return posix.normalize(posix.join(this.testFolder(), posix.basename(name)));
+    const base = posix.basename(name);
+    return posix.normalize(posix.join(this.testFolder(), TEST_FILE.test(base) ? base : `test_${base}`));
   }
 
   /** A path for a new test file beside the repository's tests that is not taken, and what it starts with. */
