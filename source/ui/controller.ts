@@ -1,3 +1,4 @@
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { isFailure } from '../engine/phrase-book';
 import type { AgentTests, Attachment, PatchExtras, Pilot } from '../engine/run/pilot';
@@ -43,8 +44,12 @@ export interface ControllerOptions {
   addTests?: GivenTestFile[];
 }
 
-/** What came of the developer's writing in the THM review: THM's verdict on their tests, nothing (left unchanged), or why it could not be done. */
-export type WritingOutcome = DeveloperTests | { unchanged: true } | { problem: string };
+/**
+ * What came of the developer's writing in the THM review: THM's verdict on their tests, nothing
+ * (left unchanged), or why it could not be done. `kept`: their text of a file that was put back
+ * (it did not compile or import), which the key named opens again.
+ */
+export type WritingOutcome = (DeveloperTests & { kept?: { path: string; key: 'n' | 'e' } }) | { unchanged: true } | { problem: string };
 
 export interface UiState {
   view: ViewState;
@@ -60,6 +65,22 @@ export interface UiState {
 
 const FRAME_MS = 33; // at most ~30 frames a second
 
+
+/**
+ * The editor on `file` holding the developer's `draft` (their text that did not compile) instead
+ * of what it holds now; if the editor fails, the file is left as it was.
+ */
+async function editDraft(editor: Editor, file: string, draft: string): Promise<void> {
+  const before = existsSync(file) ? readFileSync(file) : undefined;
+  writeFileSync(file, draft);
+  try {
+    await editor.editFile(file);
+  } catch (error) {
+    if (before) writeFileSync(file, before);
+    else rmSync(file, { force: true });
+    throw error;
+  }
+}
 
 /**
  * Where a takeover with no session open starts pdb: a test that failed in the last run, a selected
@@ -90,6 +111,11 @@ export class TuiController implements Pilot {
   private lastRun: Record<string, string> = {};
   /** The developer's messages for the next model call. */
   private queued: DeveloperMessage[] = [];
+  /**
+   * The developer's text of each test file that did not compile or import, by path: the desk put
+   * the workspace's file back as it was, and their editor opens this again (`e`, or `n` for a new file).
+   */
+  private readonly drafts = new Map<string, string>();
 
   constructor(private readonly options: ControllerOptions = { autoApproveCommands: false }) {
     this.state = { view: initialView(), takeover: 'off', queued: 0, step: !!options.step };
@@ -167,8 +193,20 @@ export class TuiController implements Pilot {
   private async writeTests(desk: TestDesk, path: string, template?: string): Promise<WritingOutcome> {
     const editor = this.options.editor;
     if (!editor) return { problem: 'there is no editor here' };
+    // The developer's own text, when this file did not compile last time: they go on from it.
+    const draft = this.drafts.get(path);
     try {
-      return (await desk.edit(path, (file) => editor.editFile(file), template)) ?? { unchanged: true };
+      const outcome = await desk.edit(path, (file) => (draft === undefined ? editor.editFile(file) : editDraft(editor, file, draft)), template);
+      if (!outcome) {
+        // Back to the file as it was: nothing of theirs to keep.
+        this.drafts.delete(path);
+        return { unchanged: true };
+      }
+      for (const file of outcome.files) {
+        if (outcome.rejected.some((r) => r.nodeid === file.path)) this.drafts.set(file.path, file.content);
+        else this.drafts.delete(file.path);
+      }
+      return this.drafts.has(path) ? { ...outcome, kept: { path, key: template === undefined ? 'e' : 'n' } } : outcome;
     } catch (error) {
       return { problem: (error as Error).message };
     }

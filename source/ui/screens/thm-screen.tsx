@@ -48,6 +48,7 @@ export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
   const rows: Line[] = [
     ...outcome.accepted.map((t): Line => [{ text: '✎ joins ', color: 'green' }, { text: t.nodeid }]),
     ...outcome.rejected.flatMap((r) => wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width).map((text): Line => ({ text, color: 'red' }))),
+    ...(outcome.kept ? wrapText(`  your text is kept: ${outcome.kept.key === 'n' ? 'n' : 'e on one of its tests'} opens it again, to fix it`, width).map((text): Line => ({ text, color: 'yellow' })) : []),
     ...outcome.removed.map((id): Line => ({ text: `− no longer fails: ${id}`, color: 'yellow' })),
   ];
   return rows.length ? rows : [{ text: 'Your file has no test that pytest collects.', dim: true }];
