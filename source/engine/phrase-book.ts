@@ -1,5 +1,6 @@
 import type { EventOf, RrwStage, ThmPhase } from './events';
 import type { SessionConfig } from './protocol/settings';
+import { plural } from './tools/format';
 
 /**
  * How tenet words what happens in a session. The headless printer, `tenet show`'s transcript,
@@ -57,11 +58,11 @@ export const stageName = (stage: RrwStage | undefined): string => stage?.replace
 export function phaseWords(event: EventOf<'agent.phase'>): { title: string; detail?: string } | undefined {
   switch (event.phase) {
     case 'pregen':
-      return { title: 'pre-generation', detail: `up to ${event.rounds} rounds` };
+      return { title: 'pre-generation', detail: `up to ${plural(event.rounds ?? 0, 'round')}` };
     case 'rrw':
       return { title: `refinement attempt ${event.attempt}/${event.attempts}`, detail: stageName(event.stage) };
     case 'tdd-setup':
-      return { title: 'tests first', detail: `inspect the repository and write tests, up to ${event.rounds} rounds` };
+      return { title: 'tests first', detail: `inspect the repository and write tests, up to ${plural(event.rounds ?? 0, 'round')}` };
     case 'tdd':
       return { title: 'co-refinement', detail: `test run ${event.round}/${event.rounds}` };
     case 'evaluate':

@@ -1,6 +1,7 @@
 import { TDD_START, type TddPosition } from '../agent/tdd-strategy';
 import { START, STAGES, type Position } from '../agent/tenet-strategy';
 import type { EngineEvent, EventOf, RunResult } from '../events';
+import { plural } from '../tools/format';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall } from '../protocol/messages';
 import type { ApproveMode, ModelSettings } from '../protocol/settings';
@@ -192,12 +193,12 @@ export function describePosition(state: SessionState): string {
   if (state.evaluating) return 'during the evaluation';
   if (state.start?.strategy === 'tdd') {
     const t = state.tdd;
-    if (t.phase === 'setup') return `writing the tests first, after ${t.setupUsed} rounds`;
+    if (t.phase === 'setup') return `writing the tests first, after ${plural(t.setupUsed, 'round')}`;
     if (!t.iteration) return 'tests written, before the implementation';
-    return t.open ? `co-refinement, test run ${t.iteration}, after ${t.iterationUsed} rounds` : `co-refinement, after test run ${t.iteration}`;
+    return t.open ? `co-refinement, test run ${t.iteration}, after ${plural(t.iterationUsed, 'round')}` : `co-refinement, after test run ${t.iteration}`;
   }
   const at = state.position;
-  if (at.phase === 'pregen') return `pre-generation, after ${at.pregenUsed} rounds`;
+  if (at.phase === 'pregen') return `pre-generation, after ${plural(at.pregenUsed, 'round')}`;
   if (at.phase === 'validate') return at.attempt ? `after refinement attempt ${at.attempt}'s submission` : 'after the first submission';
-  return `refinement attempt ${at.attempt}, ${STAGES[at.stage]?.replace(/-/g, ' ')}, after ${at.attemptUsed} rounds`;
+  return `refinement attempt ${at.attempt}, ${STAGES[at.stage]?.replace(/-/g, ' ')}, after ${plural(at.attemptUsed, 'round')}`;
 }
