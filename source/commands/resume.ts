@@ -137,7 +137,7 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   warn(session.warnings);
   const start = startOf(session.events, session.id);
   const run = recordedTask(start);
-  const where = relocate(run, options, session.id);
+  const place = relocate(run, options, session.id);
   const responses = (session.events as EngineEvent[]).filter((e): e is EventOf<'model.response'> => e.type === 'model.response');
   const replay = new ReplayModel(responses, start.model);
   const base = createModel({}, { provider: 'scripted' }, {}, { label: replay.label, turns: [] });
@@ -147,10 +147,10 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   let error: Error | undefined;
   try {
     await runTask({
-      repo: where.repo,
+      repo: place.repo,
       target: run.target,
       blank: run.blank,
-      ...(where.python ? { python: where.python } : {}),
+      ...(place.python ? { python: place.python } : {}),
       sandbox: run.sandboxSpec,
       testArgs: run.testArgs,
       // The recorded settings as they are: the config files of today do not change a rerun.
@@ -166,21 +166,22 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
     });
   } catch (caught) {
     error = caught as Error;
-    recorder.record({ type: 'error', message: error.message });
-  } finally {
-    recorder.close();
+    if (events.some((e) => e.type === 'session.start')) recorder.record({ type: 'error', message: error.message });
   }
+  // A rerun that stopped before its start (the target not found today) is no session to keep.
+  const saved = !recorder.discardIfNeverStarted();
+  const where = saved ? `rerun saved as ${sessionId}` : 'the rerun stopped before it started: not saved';
   const divergences = compareRuns(session.events, events, secretRedactor(process.env).text);
   if (error) divergences.push({ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` });
   if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${responses.length} answers`, now: 'the run ended before using all of them' });
   if (options.json) {
-    process.stdout.write(`${printableJson({ session: session.id, rerun: sessionId, divergences })}\n`);
+    process.stdout.write(`${printableJson({ session: session.id, rerun: saved ? sessionId : null, divergences })}\n`);
   } else if (!divergences.length) {
     const tools = events.filter((e) => e.type === 'tool.result').length;
     const runs = events.filter((e) => e.type === 'tests.run').length;
-    process.stdout.write(`No divergence: THM's selection, ${tools} tool outputs, ${runs} test runs and the result match session ${session.id} (rerun saved as ${sessionId}).\n`);
+    process.stdout.write(`No divergence: THM's selection, ${tools} tool outputs, ${runs} test runs and the result match session ${session.id} (${where}).\n`);
   } else {
-    process.stdout.write(`${divergences.length} divergence${divergences.length === 1 ? '' : 's'} from session ${session.id} (rerun saved as ${sessionId}):\n`);
+    process.stdout.write(`${divergences.length} divergence${divergences.length === 1 ? '' : 's'} from session ${session.id} (${where}):\n`);
     for (const d of divergences) process.stdout.write(printable(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`));
   }
   return divergences.length ? 1 : 0;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
-import { functionIn, startingFunction, submissionDiffs } from '../../source/engine/session/page-diffs';
+import { functionIn, startingFunction, startingFunctionIn, submissionDiffs } from '../../source/engine/session/page-diffs';
 import { ROOT } from '../helpers/fixtures';
 
 const demo = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8')
@@ -43,5 +43,12 @@ describe("the session page's submission diffs", () => {
     const module = ['import x', '', '@cache', 'def f(', '    a,', '    b,', '):', '    """Doc."""', '', '    return a', '', '', 'def g():', '    pass'].join('\n');
     expect(functionIn(module, 'f')).toBe(['@cache', 'def f(', '    a,', '    b,', '):', '    """Doc."""', '', '    return a'].join('\n'));
     expect(functionIn(module, 'h')).toBeUndefined();
+  });
+
+  it('finds the function of a target named with @LINE (one of a getter and setter) in the module', () => {
+    const module = ['class C:', '    @property', '    def area(self):', '        return self._a'].join('\n');
+    const prompt = `Signature and docstring:\n\n\`\`\`python\ndef area(self):\n\`\`\`\n\nThe module:\n\n\`\`\`python\n${module}\n\`\`\``;
+    const found = startingFunctionIn('m.py::C.area@2', [{ role: 'user', content: prompt }]);
+    expect(found).toBe(['    @property', '    def area(self):', '        return self._a'].join('\n'));
   });
 });

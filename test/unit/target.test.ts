@@ -77,6 +77,15 @@ describe('resolveTarget', () => {
     expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.area@5')).startLine).toBe(5);
   });
 
+  it('names an ambiguous target with its first line, which picks the same definition again (sessions record that name)', async () => {
+    const setter = await resolveTarget(repo, 'pkg/geometry.py::Shape.area@6');
+    expect(setter.id).toBe('pkg/geometry.py::Shape.area@5');
+    expect((await resolveTarget(repo, setter.id)).startLine).toBe(5);
+    expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.area@3')).id).toBe('pkg/geometry.py::Shape.area@2');
+    // A name that needs no line gets none, even when one was given.
+    expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.perimeter@9')).id).toBe('pkg/geometry.py::Shape.perimeter');
+  });
+
   it('suggests the closest names for a missing function or file', async () => {
     const missing = await fails('pkg/geometry.py::perimeter');
     expect(missing.message).toContain('pkg/geometry.py::Shape.perimeter');

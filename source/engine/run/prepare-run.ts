@@ -119,7 +119,17 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
   // A log that reaches its size limit stops the run; its end says why.
   const stop = new AbortController();
   const unwatch = recorder.whenFull(() => stop.abort());
+  // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
+  const { provider, model, baseUrl } = prepared.model.settings;
+  // Until the run's first event (its session.start, or resuming, its first step), nothing is
+  // logged: a run that fails before it begins (a target no longer found, no interpreter) leaves
+  // no empty session behind, and a resume that cannot go on leaves its session as it was.
+  let begun = false;
   const emit = (untold: EngineEvent) => {
+    if (!begun) {
+      begun = true;
+      if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve });
+    }
     const event = recorder.full ? stoppedBecauseFull(untold, recorder.full) : untold;
     tally.observe(event);
     recorder.record(event);
@@ -127,9 +137,6 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     // A fork names its parent right after its start.
     if (event.type === 'session.start' && prepared.fork) emit({ type: 'session.forked', ...prepared.fork });
   };
-  // The model settings go into the log (keys never do): the catalog and a later resume use the latest.
-  const { provider, model, baseUrl } = prepared.model.settings;
-  if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve });
   // Stopped from outside (Ctrl-C, SIGTERM, SIGHUP, a closed terminal): the run still ends with a
   // result for whoever reads the events; the recorder marks the session interrupted (resumable).
   let ended = false;
@@ -146,7 +153,10 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     return await runTask({ ...options, pilot, emit, signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal });
   } catch (thrown) {
     const error = recorder.full ? new TenetError(recorder.full, 'raise maxSessionMb in the config if the session needs more, or look at what filled it with `tenet show`', EXIT.fail) : thrown;
-    emit({ type: 'error', message: (error as Error).message, ...(error instanceof ProviderError ? { fix: error.fix } : {}) });
+    const failure: EngineEvent = { type: 'error', message: (error as Error).message, ...(error instanceof ProviderError ? { fix: error.fix } : {}) };
+    // Failed before it began: shown, not logged (see `begun`).
+    if (begun) emit(failure);
+    else sink(failure);
     // The run still ends with a result for whoever reads the events (`--json`). It is not logged:
     // the session keeps its error status and can be resumed once the provider is back.
     sink(tally.failed(error));
@@ -155,7 +165,8 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     ended = true;
     unregister();
     unwatch();
-    recorder.close();
+    if (begun) recorder.close();
+    else recorder.discardIfNeverStarted();
   }
 }
 

@@ -74,7 +74,8 @@ export function startingFunction(events: readonly EngineEvent[]): string | undef
 
 /** The same, from the messages of one request: undefined when none is the task prompt. */
 export function startingFunctionIn(target: string | undefined, messages: readonly Message[]): string | undefined {
-  const name = target?.split('::').at(-1)!.split('.').at(-1);
+  // `file::Class.name@LINE` names one of several definitions; the function's name has no `@LINE`.
+  const name = target?.split('::').at(-1)!.replace(/@\d+$/, '').split('.').at(-1);
   for (const message of messages) {
     if (message.role !== 'user' || !message.content.includes('Signature and docstring')) continue;
     const blocks = [...message.content.matchAll(CODE_BLOCK)].map((m) => m[1]!);

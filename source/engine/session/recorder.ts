@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EngineEvent, RunResult } from '../events';
 import { onShutdown } from '../lifecycle';
@@ -127,6 +127,18 @@ export class SessionRecorder {
     const bytes = statSync(this.log.file).size;
     const done = this.events.some((e) => e.type === 'result' || e.type === 'error' || e.type === 'session.interrupted');
     this.catalog.upsert(summarize(this.id, this.events, bytes, done ? undefined : process.pid, this.log.lastSeq));
+  }
+
+  /**
+   * Closes, and removes the session if it never started (no session.start in its log): a run
+   * that failed before it began (a bad target, no interpreter) leaves nothing to list, resume or
+   * take for `last`. Returns whether it was removed.
+   */
+  discardIfNeverStarted(): boolean {
+    this.close();
+    if (this.events.some((e) => e.type === 'session.start')) return false;
+    rmSync(dirname(this.log.file), { recursive: true, force: true });
+    return true;
   }
 
   close(): void {

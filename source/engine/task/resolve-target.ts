@@ -14,7 +14,11 @@ export interface ResolvedTarget {
   /** Posix path of the module relative to the repository root. */
   file: string;
   qualname: string;
-  /** `file::qualname`, the name used everywhere else (chains, reports, sessions). */
+  /**
+   * `file::qualname`, the name used everywhere else (chains, reports, sessions); `@LINE` (its first
+   * line) is added when another definition has that qualname (a property's getter and setter), so
+   * the name a session records picks this one again when it is resumed or rerun.
+   */
   id: string;
   /** The module's text as read from the checkout (the original, before any blanking). */
   source: SourceText;
@@ -59,7 +63,9 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
     const matches = spec.line === undefined ? real.filter((d) => d.qualname === spec.qualname) : atLine;
     if (matches.length === 1) {
       const found = matches[0]!;
-      return { file, qualname: found.qualname, id: formatTarget(file, found.qualname), source, startLine: found.startLine, endLine: found.endLine };
+      const ambiguous = real.filter((d) => d.qualname === found.qualname).length > 1;
+      const id = formatTarget(file, found.qualname) + (ambiguous ? `@${found.startLine}` : '');
+      return { file, qualname: found.qualname, id, source, startLine: found.startLine, endLine: found.endLine };
     }
     if (matches.length > 1) {
       const lines = matches.map((d) => `${formatTarget(file, d.qualname)}@${d.startLine}`);
