@@ -171,6 +171,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {...(sessionsDir ? { sessionsDir } : {})}
           failures={failures}
           {...(view.keptTests ? { keptTests: view.keptTests } : {})}
+          {...(view.session?.repo ? { checkout: view.session.repo } : {})}
         />
       )}
       {noticeRow ? (

@@ -65,7 +65,7 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
     await app.waitUntilExit();
     // On a line of its own under the last frame, with what became of the patch.
     const decision = controller.getState().view.patch;
-    process.stdout.write(`\n${endLine(result, decision ? decisionText(decision) : undefined, prepared.recorder.root)}`);
+    process.stdout.write(`\n${endLine(result, decision ? decisionText(decision, result.sessionId) : undefined, prepared.recorder.root)}`);
     return result.pass && !stoppedByLimit(result) ? EXIT.pass : EXIT.fail;
   } catch (error) {
     app.unmount();
@@ -75,5 +75,7 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
 
 /** The line under the last frame: the verdict, what became of the patch, where the session is. */
 function endLine(result: RunResult, patch: string | undefined, root: string): string {
-  return `${result.pass ? 'PASS' : 'FAIL'}${patch ? ` · ${patch}` : ''} · session ${result.sessionId} saved in ${root} (tenet show ${result.sessionId})\n`;
+  // `tenet show` named once: a patch that was not applied already says it prints it.
+  const show = patch?.includes(`tenet show ${result.sessionId}`) ? '' : ` (tenet show ${result.sessionId})`;
+  return `${result.pass ? 'PASS' : 'FAIL'}${patch ? ` · ${patch}` : ''} · session ${result.sessionId} saved in ${root}${show}\n`;
 }

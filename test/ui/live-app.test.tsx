@@ -151,6 +151,8 @@ describe('the live app', () => {
     expect(frame).toContain('✗ t.py::test_b failed');
     ui.stdin.write('a');
     await frameShows(ui.lastFrame, 'Apply 2 changed lines to m.py? y/N');
+    // Where it goes: the checkout's folder (the session's repository), above the question.
+    expect(ui.lastFrame()).toMatch(/In the checkout at \/r:\s*│\n│ Apply 2 changed lines to m\.py\? y\/N/);
     ui.stdin.write('n');
     await frameShows(ui.lastFrame, 'a apply the patch');
     ui.stdin.write('a');
@@ -178,7 +180,7 @@ describe('the live app', () => {
     await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (the budget was used up)');
     ui.stdin.write('a');
     await frameShows(ui.lastFrame, 'Apply a patch that failed? y/N');
-    expect(ui.lastFrame()).toContain('This patch did not pass the tests');
+    expect(ui.lastFrame()).toContain('This patch did not pass the tests. Writing it into /r/m.py puts failing code in your checkout.');
     ui.stdin.write('y');
     await frameShows(ui.lastFrame, 'Apply 2 changed lines to m.py? y/N');
     expect(answered).toBe(false);
@@ -249,7 +251,8 @@ describe('the live app', () => {
     expect(ui.lastFrame()).toContain('patch kept in the session only (tenet show prints it) · session s1 saved');
     controller.dispatch({ type: 'patch.decision', decision: 'accept', applied: false, reason: 'invoicing/tax.py changed since the session started' });
     await tick(60);
-    expect(ui.lastFrame()).toContain('patch not applied: invoicing/tax.py changed since the session started');
+    // The run is over (no key is left): where the patch still is, wrapped rather than cut off.
+    expect(ui.lastFrame()!.split('\n').map((row) => row.trimEnd()).join(' ')).toContain('patch not applied: invoicing/tax.py changed since the session started · it is kept in the session: tenet show s1 prints it (under Result), to apply by hand · session s1 saved');
     controller.dispatch({ type: 'patch.decision', decision: 'save', applied: false, file: '/tmp/tenet-s1.patch' });
     await tick(60);
     expect(ui.lastFrame()).toContain('patch saved to /tmp/tenet-s1.patch');

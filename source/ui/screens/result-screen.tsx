@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../engine/events';
 import { costText, tokensInOut } from '../../engine/phrase-book';
@@ -29,9 +29,16 @@ export function diffLines(patch: string, width: number): Line[] {
     .flatMap((line) => hardWrap(line, width).map((text) => ({ text, color: diffColor(line) })));
 }
 
-/** What happened to the patch, for the last line (the session's patch.decision event). */
-export function decisionText(decision: PatchDecision): string {
-  if (decision.decision === 'accept') return decision.applied ? 'patch applied to the checkout' : `patch not applied: ${decision.reason ?? 'the checkout refused it'}`;
+/**
+ * What happened to the patch, for the last line (the session's patch.decision event). A patch
+ * that could not be applied says where it still is: the run is over, no key of the screen is left.
+ */
+export function decisionText(decision: PatchDecision, sessionId?: string): string {
+  if (decision.decision === 'accept') {
+    if (decision.applied) return 'patch applied to the checkout';
+    const still = sessionId ? ` · it is kept in the session: tenet show ${sessionId} prints it (under Result), to apply by hand` : '';
+    return `patch not applied: ${decision.reason ?? 'the checkout refused it'}${still}`;
+  }
   if (decision.decision === 'save') return decision.file ? `patch saved to ${decision.file}` : decision.reason ? `patch not saved: ${decision.reason}` : 'patch kept in the session only (tenet show prints it)';
   return 'patch rejected';
 }
@@ -95,6 +102,8 @@ export interface ResultScreenProps {
   keptTests?: string;
   /** A view of the screen (the failure of a test) opened or closed: its keys are not the replay's. */
   onViewer?(open: boolean): void;
+  /** The checkout's folder (the repository the run started from): `a` writes the patch there. */
+  checkout?: string;
 }
 
 /**
@@ -102,7 +111,7 @@ export interface ResultScreenProps {
  * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
  * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer }: ResultScreenProps) {
+export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout }: ResultScreenProps) {
   const [showTests, setShowTests] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>();
   // The test whose failure is open, and where the list's cursor starts.
@@ -154,8 +163,11 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const saved = `session ${result.sessionId} saved${sessionsDir ? ` in ${sessionsDir}` : ''}`;
   // What went into the checkout besides the patch, or why it did not.
   const kept = keptTests ? [`the agent's tests kept in ${keptTests}`] : keepError ? [keepError] : [];
-  const footer = [...kept, ...(prompt ? hintRows('result', width, 3, [], prompt.agentTests && !keptTests ? [] : ['k']) : [decision ? `${decisionText(decision)} · ${saved}` : saved])];
+  // Once decided, what became of the patch, wrapped: where it still is must not be cut off.
+  const footer = [...kept, ...(prompt ? hintRows('result', width, 3, [], prompt.agentTests && !keptTests ? [] : ['k']) : wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width))];
   const file = result.target.split('::')[0]!;
+  // Where `a` writes: the file in the checkout, by its full path (a run may be on another folder than the current one).
+  const destination = checkout ? join(checkout, file) : file;
   const agentTests = prompt?.agentTests;
   const question =
     prompt && confirming === 'keep' && agentTests ? (
@@ -178,7 +190,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         key="failing"
         danger
         width={width}
-        lines={[verdictText(result), `This patch did not pass the tests. Writing it into ${file} puts failing code in your checkout.`]}
+        lines={[verdictText(result), `This patch did not pass the tests. Writing it into ${destination} puts failing code in your checkout.`]}
         question="Apply a patch that failed?"
         onConfirm={() => setConfirming('apply')}
         onCancel={() => setConfirming(undefined)}
@@ -188,7 +200,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         key="apply"
         danger={!result.pass}
         width={width}
-        lines={[verdictText(result)]}
+        lines={[verdictText(result), ...(checkout ? [`In the checkout at ${checkout}:`] : [])]}
         question={`Apply ${plural(changedLines(result.patch), 'changed line')} to ${file}?`}
         onConfirm={() => prompt.resolve('accept')}
         onCancel={() => setConfirming(undefined)}
