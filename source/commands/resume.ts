@@ -68,7 +68,19 @@ export function relocate(run: ReturnType<typeof recordedTask>, options: Relocati
 
 /** `tenet resume ID`: go on with an interrupted session from its last completed step. */
 export async function resumeCommand(
-  options: Relocation & { dir?: string; ref: string; provider?: string; model?: string; baseUrl?: string; json?: boolean; tui?: boolean; approve?: 'ask' | 'auto' },
+  options: Relocation & {
+    dir?: string;
+    ref: string;
+    provider?: string;
+    model?: string;
+    baseUrl?: string;
+    json?: boolean;
+    tui?: boolean;
+    approve?: 'ask' | 'auto';
+    /** `--apply`, `--apply-failing`: turn them on; without them the run's own choice holds. */
+    apply?: boolean;
+    applyFailing?: boolean;
+  },
 ): Promise<number> {
   const dir = await root(options.dir);
   const session = loadSession(dir, options.ref);
@@ -110,6 +122,9 @@ export async function resumeCommand(
       ...(scripted && c.scriptFile ? { script: c.scriptFile, scriptStart: state.totals.modelCalls } : {}),
     },
     json: !!options.json,
+    // What the run asked for its patch holds when it is resumed (a resume may ask for more).
+    apply: !!options.apply || state.applyPatch.apply,
+    applyFailing: !!options.applyFailing || state.applyPatch.applyFailing,
     ...(options.tui ? { tui: true } : {}),
     ...(options.approve ? { approve: options.approve } : {}),
     sessionsDir: dir,

@@ -17,9 +17,6 @@ import { textPrinter } from './run-printer';
 
 export interface RunCommandOptions extends RunRequest {
   json?: boolean;
-  apply?: boolean;
-  /** With or without `apply`: apply the patch of a run that did not pass too. */
-  applyFailing?: boolean;
   /** `--message-file`: lines written to it while the run goes on are messages for the model. */
   messageFile?: string;
   /** `--step`: pause before every model call and tool call (headless: answered on stdin). */

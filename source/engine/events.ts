@@ -138,8 +138,11 @@ export type EngineEvent =
   /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */
   | { type: 'command.approval'; command: string; decision: 'approved' | 'approved-session' | 'denied' | 'stopped'; by: 'human' | 'auto'; reason?: string }
   | { type: 'session.interrupted'; reason: string }
-  /** `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the recorded ones); never keys. */
-  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode }
+  /**
+   * `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the
+   * recorded ones); never keys. `apply`, `applyFailing`: what is done with the patch from here on.
+   */
+  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode; apply?: boolean; applyFailing?: boolean }
   /**
    * This session is a fork of session `parent` from its event `at`: its first `recorded` model
    * answers are the parent's (no cost), then `provider`/`model` answer live. Right after the start.

@@ -73,10 +73,25 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
     .option('--json', 'print one JSON event per line')
     .option('--headless', 'print lines instead of the TUI, even in a terminal')
     .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))
-    .action(async (ref: string, opts: SessionOpts & RelocationOpts & ModelOpts & { approve?: 'ask' | 'auto' }) => {
+    .option('--apply', "apply the patch to the checkout at the end, if the run passed (default: as the session's run asked)")
+    .option('--apply-failing', "apply the patch even when the run did not pass (default: as the session's run asked)")
+    .action(async (ref: string, opts: SessionOpts & RelocationOpts & ModelOpts & { approve?: 'ask' | 'auto'; apply?: boolean; applyFailing?: boolean }) => {
       const { resumeCommand } = await import('../commands/resume');
       setExit(
-        await resumeCommand({ dir: opts.sessionsDir, ref, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, repo: opts.repo, python: opts.python, json: !!opts.json, tui: interactive(opts), ...(opts.approve ? { approve: opts.approve } : {}) }),
+        await resumeCommand({
+          dir: opts.sessionsDir,
+          ref,
+          provider: opts.provider,
+          model: opts.model,
+          baseUrl: opts.baseUrl,
+          repo: opts.repo,
+          python: opts.python,
+          json: !!opts.json,
+          tui: interactive(opts),
+          ...(opts.approve ? { approve: opts.approve } : {}),
+          ...(opts.apply ? { apply: true } : {}),
+          ...(opts.applyFailing ? { applyFailing: true } : {}),
+        }),
       );
     });
   program

@@ -51,3 +51,13 @@ export function propertyShop(): { dir: string; cleanup: () => void } {
   if (readFileSync(cart, 'utf8').split('\n')[SETTER_LINE - 1]?.trim() !== '@discount.setter') throw new Error('the fixture moved: update SETTER_LINE');
   return repo;
 }
+
+/** A script that runs a shell command for a few seconds (time for a signal to land mid-run), then submits `code`. */
+export function slowScript(code: string): { turns: unknown[] } {
+  return {
+    turns: [
+      { say: 'Waiting.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'sleep 5' } }] },
+      { say: 'Setting it.', calls: [{ name: 'submit_implementation', arguments: { code } }] },
+    ],
+  };
+}

@@ -126,3 +126,16 @@ describe('the model settings of a resumed session', () => {
     expect(foldEvents([...resumed, { type: 'session.resumed' as const, fromSeq: 2, position: 'y' }]).settings?.model).toBe('gpt-4o-mini');
   });
 });
+
+describe('what a resumed session does with its patch', () => {
+  it("is the run's --apply, then the latest a resume recorded", () => {
+    const events = parseEvents(demo, 'demo').events.filter((e) => e.type !== 'result');
+    expect(foldEvents(events).applyPatch).toEqual({ apply: false, applyFailing: false });
+    const withApply = events.map((e) => (e.type === 'session.start' ? { ...e, config: { ...e.config, apply: true } } : e));
+    expect(foldEvents(withApply).applyPatch).toEqual({ apply: true, applyFailing: false });
+    const resumed = [...withApply, { type: 'session.resumed' as const, fromSeq: 1, position: 'x', apply: true, applyFailing: true }];
+    expect(foldEvents(resumed).applyPatch).toEqual({ apply: true, applyFailing: true });
+    // An older log's resume recorded nothing about the patch: the earlier choice stays.
+    expect(foldEvents([...resumed, { type: 'session.resumed' as const, fromSeq: 2, position: 'y' }]).applyPatch).toEqual({ apply: true, applyFailing: true });
+  });
+});

@@ -79,6 +79,9 @@ export interface RecordedExtras {
   scriptFile?: string;
   /** The model's shell commands: asked for (the TUI in a local sandbox) or run without asking; resume asks again for one that was waiting. */
   approve?: ApproveMode;
+  /** `--apply` / `--apply-failing` (only when given): a resumed session applies its patch as the run asked. */
+  apply?: boolean;
+  applyFailing?: boolean;
   rerunOf?: string;
   benchTask?: string;
   benchHost?: string;

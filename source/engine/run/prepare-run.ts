@@ -57,6 +57,10 @@ export interface RunRequest {
   tui?: boolean;
   /** Shell commands of the model in a local sandbox: ask the developer (the TUI's default) or run them (headless: always). */
   approve?: 'ask' | 'auto';
+  /** `--apply`: write the patch into the checkout at the end if the run passed (headless; the TUI asks). */
+  apply?: boolean;
+  /** `--apply-failing`: apply the patch of a run that did not pass too. */
+  applyFailing?: boolean;
   /** Go on with an interrupted session. */
   resume?: ResumePoint;
 }
@@ -69,6 +73,8 @@ export interface PreparedRun {
   resume?: ResumePoint;
   /** Whether the model's shell commands are asked about (recorded, so a resume asks again for one that was waiting). */
   approve: ApproveMode;
+  /** `--apply` and `--apply-failing` (recorded, so a resume applies the patch as the run asked). */
+  applyPatch: { apply: boolean; applyFailing: boolean };
   /** A fork: recorded right after the session's start (see run/fork.ts). */
   fork?: Omit<EventOf<'session.forked'>, 'type'>;
 }
@@ -84,6 +90,7 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
   const scriptFile = request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
   const sandbox = request.sandboxSpec ?? sandboxSpec(request.sandbox ?? {}, config);
   const approve: ApproveMode = request.tui && request.approve !== 'auto' && sandbox.kind === 'local' ? 'ask' : 'auto';
+  const applyPatch = { apply: !!request.apply, applyFailing: !!request.applyFailing };
   const options: PreparedRun['options'] = {
     repo,
     target: request.target,
@@ -94,10 +101,10 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
     ...resolveSettings(request.settings, config),
     model,
     sessionId,
-    record: { ...(scriptFile ? { scriptFile } : {}), approve },
+    record: { ...(scriptFile ? { scriptFile } : {}), approve, ...(applyPatch.apply ? { apply: true } : {}), ...(applyPatch.applyFailing ? { applyFailing: true } : {}) },
     ...(request.resume ? { resume: request.resume.state } : {}),
   };
-  return { options, model, recorder, approve, ...(request.resume ? { resume: request.resume } : {}) };
+  return { options, model, recorder, approve, applyPatch, ...(request.resume ? { resume: request.resume } : {}) };
 }
 
 /** A copy of the example repository (its files, not caches), at `into`; returns `into`. */
@@ -128,7 +135,7 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
   const emit = (untold: EngineEvent) => {
     if (!begun) {
       begun = true;
-      if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve });
+      if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve, ...prepared.applyPatch });
     }
     const event = recorder.full ? stoppedBecauseFull(untold, recorder.full) : untold;
     tally.observe(event);

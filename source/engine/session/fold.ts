@@ -28,6 +28,8 @@ export interface SessionState {
   unansweredRequest: boolean;
   /** How shell commands were let through when the session stopped (the latest run's mode). */
   approve?: ApproveMode;
+  /** `--apply` / `--apply-failing` of the latest run (the start, or a resume that chose them): a resume keeps them. */
+  applyPatch: { apply: boolean; applyFailing: boolean };
   /** A shell command of the model that was waiting for the developer's approval when the session stopped. */
   awaitingApproval?: ToolCall;
   position: Position;
@@ -53,6 +55,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     submissions: [],
     developerFiles: [],
     testVersions: [],
+    applyPatch: { apply: false, applyFailing: false },
     totals: newTotals(),
     interrupted: false,
     evaluating: false,
@@ -74,6 +77,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         const baseUrl = event.config.baseUrl;
         state.settings = { provider: event.provider, model: event.model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) };
         if (event.config.approve) state.approve = event.config.approve;
+        state.applyPatch = { apply: event.config.apply === true, applyFailing: event.config.applyFailing === true };
         break;
       }
       case 'session.forked':
@@ -83,6 +87,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         // Older logs recorded no settings here: the earlier ones stay in force.
         if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
         if (event.approve) state.approve = event.approve;
+        if (event.apply !== undefined || event.applyFailing !== undefined) state.applyPatch = { apply: !!event.apply, applyFailing: !!event.applyFailing };
         break;
       case 'tool.call':
         if (event.name === 'run_debugger_cmd') lastShellCall = event.id;
