@@ -87,14 +87,12 @@ describe('sessions browser', () => {
 
   it('? shows the keys', async () => {
     const { stdin, lastFrame } = render(<SessionsScreen rows={[]} load={vi.fn()} />);
-    await tick(80);
+    await frameShows(lastFrame, 'Sessions (0)');
     stdin.write('?');
-    await tick(80);
-    expect(lastFrame()).toContain('Keys (? or Esc to close)');
+    await frameShows(lastFrame, 'Keys (? or Esc to close)');
     expect(lastFrame()).toContain('replay the session');
     stdin.write(KEYS.escape);
-    await tick(80);
-    expect(lastFrame()).toContain('Sessions (0)');
+    await frameShows(lastFrame, 'Sessions (0)');
   });
 });
 
@@ -118,17 +116,15 @@ describe('start screen', () => {
 
   it('? shows the keys instead of going into the search; the hint says one Ctrl+C quits', async () => {
     const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::f']} modelLabel="m" onStart={() => undefined} />);
-    await tick(80);
-    expect(lastFrame()).toContain('Ctrl+C quit');
+    // Each step waits for its frame (a fixed wait failed on a busy machine).
+    await frameShows(lastFrame, 'Ctrl+C quit');
     expect(lastFrame()).not.toContain('twice');
     stdin.write('?');
-    await tick(80);
-    expect(lastFrame()).toContain('Keys (? or Esc to close)');
+    await frameShows(lastFrame, 'Keys (? or Esc to close)');
     expect(lastFrame()).toContain('switch stub / benchmark mode');
     stdin.write('?');
-    await tick(80);
+    await frameShows(lastFrame, '1 of 1 functions');
     expect(lastFrame()).toContain('target:  ');
-    expect(lastFrame()).toContain('1 of 1 functions');
   });
 
   it('says when no model is configured, and does not start', async () => {

@@ -8,7 +8,7 @@ import { TuiController } from '../../source/ui/controller';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { LiveApp } from '../../source/ui/live-app';
 import { ROOT } from '../helpers/fixtures';
-import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
+import { frameShows, KEYS, sampleConfig, sampleReport, tick } from './helpers';
 
 // Issue 14: the keys that steer a live session (m writes to the agent, s steps, e edits a call).
 
@@ -280,17 +280,15 @@ describe('replay shows the developer’s steering where it happened', () => {
       { type: 'tool.result', id: 'c1', name: 'search_class', ok: true, text: 'class Cart', durationMs: 1 },
     ];
     const ui = render(<ReplayScreen id="s1" events={events} onBack={() => undefined} autoplay={false} />);
+    // Each step waits for its frame (fixed waits failed on a busy machine).
     await tick(60);
     for (let i = 0; i < 3; i++) ui.stdin.write(KEYS.right);
-    await tick(60);
-    expect(ui.lastFrame()).toContain('✎ 1 of yours');
+    await frameShows(ui.lastFrame, '✎ 1 of yours');
     expect(ui.lastFrame()).toMatch(/t\.py::test_mine · 1 test · depth 1 ★ ✎/);
     for (let i = 0; i < 3; i++) ui.stdin.write(KEYS.right);
-    await tick(60);
-    expect(ui.lastFrame()).toContain('You told the agent: mind the rounding');
+    await frameShows(ui.lastFrame, 'You told the agent: mind the rounding');
     for (let i = 0; i < 6; i++) ui.stdin.write(KEYS.right);
-    await tick(60);
-    expect(ui.lastFrame()).toMatch(/→ search_class ✎ your arguments class_name=Cart/);
+    await frameShows(ui.lastFrame, /→ search_class ✎ your arguments class_name=Cart/);
     ui.unmount();
   });
 });
