@@ -102,7 +102,7 @@ describeDocker('generated code in a Docker container is contained and reported',
   it('a fork bomb hits the process limit', async () => {
     const { report } = await attempt(HOSTILE.forks);
     const forked = Number(/fork stopped after (\d+) children/.exec(report)?.[1]);
-    expect(forked).toBeGreaterThan(0);
+    expect(forked, report).toBeGreaterThan(0);
     expect(forked).toBeLessThan(256);
     await stillWorks();
   }, 60_000);
