@@ -41,16 +41,17 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
   if (options.message !== undefined && !options.message.trim()) throw new TenetError('--message is empty.', 'give the text the live model gets first, or leave --message out');
   const point = forkPoint(session.id, session.events, options.at, options.T !== undefined ? { T: options.T } : {});
   const run = recordedTask(start);
-  const c = start.config;
   // The model in force at the fork's event (a resume before it may have changed it), unless another is asked for.
-  const latest = foldEvents(point.history).settings ?? { provider: start.provider, model: start.model };
+  const folded = foldEvents(point.history);
+  const latest = folded.settings ?? { provider: start.provider, model: start.model };
   const provider = options.provider ?? latest.provider;
   const scripted = provider === 'scripted';
   const same = provider === latest.provider;
   const model = options.model ?? (scripted || !same ? undefined : latest.model);
   const baseUrl = options.baseUrl ?? (same ? latest.baseUrl : undefined);
-  // A scripted parent goes on with its script where the recorded answers end, unless another is given.
-  const script = options.script ?? (scripted && same ? c.scriptFile : undefined);
+  // A scripted parent goes on with its script (a resume may have given another) where the recorded answers end, unless another is given.
+  const own = scripted && same ? folded.script : undefined;
+  const script = options.script ?? own?.file;
   const { python, ...where } = relocate(run, options, session.id);
   return runCommand({
     ...run,
@@ -66,7 +67,7 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
       provider,
       ...(model ? { model } : {}),
       ...(baseUrl ? { baseUrl } : {}),
-      ...(script ? { script, ...(!options.script ? { scriptStart: point.answers.length } : {}) } : {}),
+      ...(script ? { script, ...(!options.script ? { scriptStart: point.answers.length - (own?.from ?? 0) } : {}) } : {}),
     },
     json: !!options.json,
     ...(options.tui ? { tui: true } : {}),

@@ -74,6 +74,8 @@ export async function resumeCommand(
     provider?: string;
     model?: string;
     baseUrl?: string;
+    /** `--script`: the turns a scripted model plays from here (implies `--provider scripted`). */
+    script?: string;
     json?: boolean;
     tui?: boolean;
     approve?: 'ask' | 'auto';
@@ -100,11 +102,11 @@ export async function resumeCommand(
     );
   }
   const run = recordedTask(start);
-  const c = start.config;
   // The settings in force are the latest: an earlier resume may have changed the model.
   const latest = state.settings ?? { provider: start.provider, model: start.model };
-  const provider = options.provider ?? latest.provider;
+  const provider = options.provider ?? (options.script ? 'scripted' : latest.provider);
   const scripted = provider === 'scripted';
+  const script = scripted ? scriptToResume(session.id, state, options.script, latest.provider) : undefined;
   // A model name or base URL of one provider means nothing to another.
   const same = provider === latest.provider;
   const model = options.model ?? (scripted || !same ? undefined : latest.model);
@@ -119,7 +121,7 @@ export async function resumeCommand(
       provider,
       ...(model ? { model } : {}),
       ...(baseUrl ? { baseUrl } : {}),
-      ...(scripted && c.scriptFile ? { script: c.scriptFile, scriptStart: state.totals.modelCalls } : {}),
+      ...(script ?? {}),
     },
     json: !!options.json,
     // What the run asked for its patch holds when it is resumed (a resume may ask for more).
@@ -130,6 +132,21 @@ export async function resumeCommand(
     sessionsDir: dir,
     resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state), events: session.events },
   });
+}
+
+/**
+ * The script a scripted model goes on with: one given with --script, from its first turn; else
+ * the session's own, from the turn after the answers it already gave.
+ */
+function scriptToResume(id: string, state: ReturnType<typeof foldEvents>, given: string | undefined, provider: string): { script: string; scriptStart: number } {
+  if (given) return { script: given, scriptStart: 0 };
+  if (!state.script) {
+    throw new TenetError(
+      `Session ${id} used ${provider}, not a script: a scripted model has no turns to go on with.`,
+      `pass --script FILE with the turns to play from here, or leave --provider out to go on with ${provider}`,
+    );
+  }
+  return { script: state.script.file, scriptStart: state.totals.modelCalls - state.script.from };
 }
 
 /** The command of a run_debugger_cmd call, from its raw arguments. */

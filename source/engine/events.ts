@@ -141,8 +141,10 @@ export type EngineEvent =
   /**
    * `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the
    * recorded ones); never keys. `apply`, `applyFailing`: what is done with the patch from here on.
+   * `scriptFile`, `scriptFrom`: a scripted model's script from here on, and how many model answers
+   * the session had before the script's first turn.
    */
-  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode; apply?: boolean; applyFailing?: boolean }
+  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode; apply?: boolean; applyFailing?: boolean; scriptFile?: string; scriptFrom?: number }
   /**
    * This session is a fork of session `parent` from its event `at`: its first `recorded` model
    * answers are the parent's (no cost), then `provider`/`model` answer live. Right after the start.

@@ -67,7 +67,7 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
     .argument('<session>', 'session id, unique prefix or "last"')
     .description('continue an interrupted session from its last completed step')
     .addOption(sessionsDirOption());
-  withModelFlags(resume, 'the one the session used last')
+  withModelFlags(resume, 'the one the session used last', "the script of model turns to play from here (implies --provider scripted; default for a scripted session: its own script, from where its answers end)")
     .option('--repo <dir>', 'the repository, when it is no longer where the session recorded it')
     .option('--python <path>', 'Python interpreter instead of the recorded one')
     .option('--json', 'print one JSON event per line')
@@ -84,6 +84,7 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
           provider: opts.provider,
           model: opts.model,
           baseUrl: opts.baseUrl,
+          ...(opts.script ? { script: opts.script } : {}),
           repo: opts.repo,
           python: opts.python,
           json: !!opts.json,

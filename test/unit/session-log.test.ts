@@ -139,3 +139,13 @@ describe('what a resumed session does with its patch', () => {
     expect(foldEvents([...resumed, { type: 'session.resumed' as const, fromSeq: 2, position: 'y' }]).applyPatch).toEqual({ apply: true, applyFailing: true });
   });
 });
+
+describe('the script of a scripted session', () => {
+  it("is the run's, from its first answer, then the one a resume gave, from the answers before it", () => {
+    const events = parseEvents(demo, 'demo').events.filter((e) => e.type !== 'result');
+    const start = events.find((e) => e.type === 'session.start');
+    expect(foldEvents(events).script).toEqual({ file: start?.type === 'session.start' ? start.config.scriptFile : undefined, from: 0 });
+    const resumed = [...events, { type: 'session.resumed' as const, fromSeq: 1, position: 'x', provider: 'scripted', model: 'scripted', scriptFile: '/more.json', scriptFrom: 3 }];
+    expect(foldEvents(resumed).script).toEqual({ file: '/more.json', from: 3 });
+  });
+});

@@ -1,5 +1,5 @@
 import { cpSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadConfig } from '../config/config';
 import { EXIT, TenetError } from '../errors';
 import type { EngineEvent, EventOf, EventSink, RunResult } from '../events';
@@ -75,6 +75,8 @@ export interface PreparedRun {
   approve: ApproveMode;
   /** `--apply` and `--apply-failing` (recorded, so a resume applies the patch as the run asked). */
   applyPatch: { apply: boolean; applyFailing: boolean };
+  /** A resume with a scripted model: its script, and the model answers the session had before the script's first turn (recorded for the next resume). */
+  resumedScript?: { scriptFile: string; scriptFrom: number };
   /** A fork: recorded right after the session's start (see run/fork.ts). */
   fork?: Omit<EventOf<'session.forked'>, 'type'>;
 }
@@ -87,7 +89,9 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
   const sessionId = request.resume?.id ?? newSessionId();
   const recorder = SessionRecorder.open(root, sessionId, process.env, [], config.maxSessionMb ? { maxBytes: config.maxSessionMb * 1024 * 1024 } : {});
   const repo = request.copyOfExample && !request.resume ? copyExample(request.repo, join(root, sessionId, 'example')) : request.repo;
-  const scriptFile = request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
+  // Absolute: a resume from another folder finds it.
+  const given = request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
+  const scriptFile = given && model.settings.provider === 'scripted' ? resolve(given) : undefined;
   const sandbox = request.sandboxSpec ?? sandboxSpec(request.sandbox ?? {}, config);
   const approve: ApproveMode = request.tui && request.approve !== 'auto' && sandbox.kind === 'local' ? 'ask' : 'auto';
   const applyPatch = { apply: !!request.apply, applyFailing: !!request.applyFailing };
@@ -104,7 +108,8 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
     record: { ...(scriptFile ? { scriptFile } : {}), approve, ...(applyPatch.apply ? { apply: true } : {}), ...(applyPatch.applyFailing ? { applyFailing: true } : {}) },
     ...(request.resume ? { resume: request.resume.state } : {}),
   };
-  return { options, model, recorder, approve, applyPatch, ...(request.resume ? { resume: request.resume } : {}) };
+  const resumedScript = request.resume && scriptFile ? { scriptFile, scriptFrom: request.resume.state.totals.modelCalls - (request.model.scriptStart ?? 0) } : undefined;
+  return { options, model, recorder, approve, applyPatch, ...(resumedScript ? { resumedScript } : {}), ...(request.resume ? { resume: request.resume } : {}) };
 }
 
 /** A copy of the example repository (its files, not caches), at `into`; returns `into`. */
@@ -135,7 +140,7 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
   const emit = (untold: EngineEvent) => {
     if (!begun) {
       begun = true;
-      if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve, ...prepared.applyPatch });
+      if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve, ...prepared.applyPatch, ...prepared.resumedScript });
     }
     const event = recorder.full ? stoppedBecauseFull(untold, recorder.full) : untold;
     tally.observe(event);

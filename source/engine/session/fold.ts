@@ -28,6 +28,8 @@ export interface SessionState {
   unansweredRequest: boolean;
   /** How shell commands were let through when the session stopped (the latest run's mode). */
   approve?: ApproveMode;
+  /** A scripted model's script in force (the run's, or the one a resume gave), and the model answers the session had before its first turn. */
+  script?: { file: string; from: number };
   /** `--apply` / `--apply-failing` of the latest run (the start, or a resume that chose them): a resume keeps them. */
   applyPatch: { apply: boolean; applyFailing: boolean };
   /** A shell command of the model that was waiting for the developer's approval when the session stopped. */
@@ -78,6 +80,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         state.settings = { provider: event.provider, model: event.model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) };
         if (event.config.approve) state.approve = event.config.approve;
         state.applyPatch = { apply: event.config.apply === true, applyFailing: event.config.applyFailing === true };
+        if (typeof event.config.scriptFile === 'string') state.script = { file: event.config.scriptFile, from: 0 };
         break;
       }
       case 'session.forked':
@@ -88,6 +91,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
         if (event.approve) state.approve = event.approve;
         if (event.apply !== undefined || event.applyFailing !== undefined) state.applyPatch = { apply: !!event.apply, applyFailing: !!event.applyFailing };
+        if (event.scriptFile) state.script = { file: event.scriptFile, from: event.scriptFrom ?? 0 };
         break;
       case 'tool.call':
         if (event.name === 'run_debugger_cmd') lastShellCall = event.id;
