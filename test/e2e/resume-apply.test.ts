@@ -32,26 +32,15 @@ async function interruptedRun(repo: string, dir: string, extra: string[]): Promi
 const decision = (dir: string, id: string) => loadSession(dir, id).events.find((e) => e.type === 'patch.decision');
 
 describe('resuming a run that was to apply its patch', () => {
-  it("applies it as the run's --apply asked", async () => {
+  it.each([
+    ["as the run's --apply asked", 'recorded', ['--apply'], []],
+    ['when the resume asks with --apply (the run did not)', 'given', [], ['--apply']],
+  ])('applies it %s', async (_how, folder, runFlags, resumeFlags) => {
     const repo = propertyShop();
-    const dir = join(scratch, 'recorded');
+    const dir = join(scratch, folder);
     try {
-      const id = await interruptedRun(repo.dir, dir, ['--apply']);
-      const resumed = await runCli(['resume', id, '--headless', '--approve', 'auto'], { env: env(dir) });
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expect(decision(dir, id)).toMatchObject({ decision: 'accept', applied: true });
-      expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toContain('discount must be 0..100');
-    } finally {
-      repo.cleanup();
-    }
-  }, 180_000);
-
-  it('applies it when the resume asks with --apply (the run did not)', async () => {
-    const repo = propertyShop();
-    const dir = join(scratch, 'given');
-    try {
-      const id = await interruptedRun(repo.dir, dir, []);
-      const resumed = await runCli(['resume', id, '--headless', '--approve', 'auto', '--apply'], { env: env(dir) });
+      const id = await interruptedRun(repo.dir, dir, runFlags);
+      const resumed = await runCli(['resume', id, '--headless', '--approve', 'auto', ...resumeFlags], { env: env(dir) });
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(decision(dir, id)).toMatchObject({ decision: 'accept', applied: true });
       expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toContain('discount must be 0..100');
