@@ -171,7 +171,8 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   const run = recordedTask(start);
   const place = relocate(run, options, session.id);
   const responses = (session.events as EngineEvent[]).filter((e): e is EventOf<'model.response'> => e.type === 'model.response');
-  const replay = new ReplayModel(responses, start.model);
+  const scriptEnded = session.events.some((e) => e.type === 'result' && e.stopReason === 'script-ended');
+  const replay = new ReplayModel(responses, start.model, scriptEnded);
   const base = createModel({}, { provider: 'scripted' }, {}, { label: replay.label, turns: [] });
   const sessionId = newSessionId();
   const recorder = SessionRecorder.open(dir, sessionId);

@@ -32,8 +32,12 @@ const script = (name: string, turns: unknown[]) => {
 const ORACLE = script('oracle', [{ calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }]);
 /** Waits two seconds in the shell first, so a run can be killed mid-way. */
 const SLOW_ORACLE = script('slow', [{ calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'sleep 2' } }] }, { calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }]);
-/** Returns None: every task fails, with no refinement (one attempt of one round). */
-const WRONG = script('wrong', [{ calls: [{ name: 'submit_implementation', arguments: { code: 'def {{name}}(*args, **kwargs):\n    return None\n' } }] }]);
+/**
+ * Returns None: every task fails by its budget (one attempt of one round). Twice: the first
+ * submission and the refinement round's, since a script that runs out ends the task first.
+ */
+const WRONG_TURN = { calls: [{ name: 'submit_implementation', arguments: { code: 'def {{name}}(*args, **kwargs):\n    return None\n' } }] };
+const WRONG = script('wrong', [WRONG_TURN, WRONG_TURN]);
 
 describe('tenet bench run', () => {
   const before = treeHash(shop.dir);

@@ -38,8 +38,20 @@ function estimateTokens(text: string): number {
 }
 
 /**
+ * A scripted model asked for a turn past its script's end. Answering anyway (with text, at an
+ * estimated token count) kept the agent asking until its whole budget was spent: the agent's
+ * part ends instead, and the evaluation runs on what was submitted (stop reason `script-ended`).
+ */
+export class ScriptEndedError extends Error {
+  override name = 'ScriptEndedError';
+  constructor(readonly played: number) {
+    super(`The model script has no more turns (${played} played)`);
+  }
+}
+
+/**
  * Answers from a fixed script, turn by turn, whatever it is asked: for demos and tests with no
- * API key. It says so in its label. Past the script's end it answers with text and no tool call.
+ * API key. It says so in its label. Past the script's end it throws ScriptEndedError.
  */
 export class ScriptedModel implements Model {
   readonly provider = 'scripted';
@@ -62,7 +74,8 @@ export class ScriptedModel implements Model {
   }
 
   async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
-    const turn = this.script.turns[this.next] ?? { say: '(The script has no more turns.)', calls: [] };
+    const turn = this.script.turns[this.next];
+    if (!turn) throw new ScriptEndedError(this.next);
     this.next++;
     if (turn.say) {
       for (const piece of turn.say.match(/\S+\s*/g) ?? [turn.say]) {

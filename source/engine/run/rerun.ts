@@ -1,5 +1,6 @@
 import type { EngineEvent, EventOf } from '../events';
 import { TenetError } from '../errors';
+import { ScriptEndedError } from '../model/scripted';
 import type { CallOptions, Model, ModelResponse } from '../model/types';
 import { recordedPilot } from './recorded-decisions';
 
@@ -10,7 +11,12 @@ export class ReplayModel implements Model {
   readonly label: string;
   private next = 0;
 
-  constructor(private readonly responses: EventOf<'model.response'>[], recordedModel: string) {
+  constructor(
+    private readonly responses: EventOf<'model.response'>[],
+    recordedModel: string,
+    /** The session ended at its model script's end: asked past its answers, the replay ends the same way. */
+    private readonly scriptEnded = false,
+  ) {
     this.name = recordedModel;
     this.label = `replay of the recorded answers of ${recordedModel} (no API calls)`;
   }
@@ -21,6 +27,7 @@ export class ReplayModel implements Model {
 
   async complete(_request: unknown, options: CallOptions = {}): Promise<ModelResponse> {
     const recorded = this.responses[this.next++];
+    if (!recorded && this.scriptEnded) throw new ScriptEndedError(this.responses.length);
     if (!recorded) throw new TenetError(`The run asked for model answer ${this.next}, but the session recorded only ${this.responses.length}.`);
     if (recorded.content) options.onDelta?.(recorded.content);
     return { content: recorded.content, toolCalls: recorded.toolCalls, usage: recorded.usage, stopReason: recorded.stopReason, model: recorded.model, recorded: { costUsd: recorded.costUsd, cacheSavedUsd: recorded.cacheSavedUsd } };

@@ -1,3 +1,4 @@
+import { ScriptEndedError } from '../model/scripted';
 import { limitStopReason, SpendLimitError } from '../model/spend-limits';
 import type { Conversation } from '../agent/conversation';
 import { runTests } from '../tools/run-tests';
@@ -60,6 +61,11 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
   } catch (error) {
     // A spend limit ends the agent's part like its budget would: the evaluation and the patch go on with what it has.
     if (error instanceof SpendLimitError) return { submitted: run.submissions.length > 0, stopReason: limitStopReason(error.reached), rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
+    // So does the end of a scripted model's script: there is nothing more it can answer.
+    if (error instanceof ScriptEndedError) {
+      run.emit({ type: 'warning', message: `${error.message}: the agent stops here, and the evaluation runs on what it submitted.` });
+      return { submitted: run.submissions.length > 0, stopReason: 'script-ended', rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
+    }
     if ((error as Error).name !== 'AbortError' && !options.signal?.aborted) throw error;
     return { submitted: false, stopReason: 'cancelled', rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
   } finally {
