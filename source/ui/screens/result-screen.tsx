@@ -49,6 +49,7 @@ const STOPPED: Partial<Record<RunResult['stopReason'], string>> = {
   'no-tests': 'no test to validate against',
   cancelled: 'cancelled',
   error: 'an error stopped it',
+  'script-ended': 'the model script ran out',
 };
 
 /** The verdict in words: `FAIL: 3/3 selected passed, 20/24 hidden passed (the budget was used up)`. */
