@@ -51,4 +51,19 @@ describe('test selection strategies (RQ4)', () => {
     for (const seed of ['a', 'b', 'c', 'd', 'e', 'f']) orders.add((await selectWith('random', report, 3, { workspaceRoot: root, seed })).join());
     expect(orders.size).toBeGreaterThan(1);
   });
+
+  it('every strategy takes one variant of each parametrized test before a second one', async () => {
+    const test = report.failing.find((f) => f.nodeid === 't.py::test_direct')!;
+    const variant = (nodeid: string, depth: number) => ({ ...test, nodeid, depth, chain: [...Array(depth).fill('t.py::x'), 'm.py::f'] });
+    const parametrized: ThmReport = {
+      ...report,
+      failing: [variant('t.py::test_p[1]', 1), variant('t.py::test_p[2]', 1), variant('t.py::test_p[3]', 1), variant('t.py::test_q', 2), variant('t.py::test_r', 3)],
+    };
+    expect(await selectWith('shortest', parametrized, 3, { workspaceRoot: root })).toEqual(['t.py::test_p[1]', 't.py::test_q', 't.py::test_r']);
+    expect(await selectWith('longest', parametrized, 4, { workspaceRoot: root })).toEqual(['t.py::test_r', 't.py::test_q', 't.py::test_p[1]', 't.py::test_p[2]']);
+    for (const seed of ['a', 'b', 'c', 'd']) {
+      const picked = await selectWith('random', parametrized, 3, { workspaceRoot: root, seed });
+      expect(picked.filter((nodeid) => nodeid.startsWith('t.py::test_p['))).toHaveLength(1);
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clusterTests, directCaller, selectTests, type ChainedTest } from '../../source/engine/thm/clustering';
+import { clusterTests, directCaller, distinctFunctionsFirst, selectTests, testFunction, type ChainedTest } from '../../source/engine/thm/clustering';
 
 const t = (nodeid: string, ...chain: string[]): ChainedTest => ({ nodeid, chain });
 
@@ -122,5 +122,45 @@ describe('tests that timed out blank', () => {
     expect(clusters[0]!.tests).toEqual(['t.py::test_retry_deep', 't.py::test_hangs']);
     expect(selectTests(clusters, tests, 2)).toEqual(['t.py::test_retry_deep', 't.py::test_deep']);
     expect(selectTests(clusters.slice(0, 1), tests, 3)).toEqual(['t.py::test_retry_deep', 't.py::test_deep', 't.py::test_loops']);
+  });
+});
+
+describe('variants of one parametrized test', () => {
+  it('are one test function: the node id without its [...] parameters', () => {
+    expect(testFunction('t.py::test_x[a-1]')).toBe('t.py::test_x');
+    expect(testFunction('t.py::C::test_x[a::b[c]]')).toBe('t.py::C::test_x');
+    expect(testFunction('tests/[odd]/t.py::test_y')).toBe('tests/[odd]/t.py::test_y');
+    expect(testFunction('tests/test_import.py')).toBe('tests/test_import.py');
+    expect(distinctFunctionsFirst(['t.py::a[1]', 't.py::a[2]', 't.py::b', 't.py::c[1]', 't.py::c[2]'])).toEqual(['t.py::a[1]', 't.py::b', 't.py::c[1]', 't.py::a[2]', 't.py::c[2]']);
+  });
+
+  it('do not fill the selection while another test function is left, across clusters and in the fill', () => {
+    // Each variant calls the target through another function: three clusters, one test function.
+    const tests = [
+      t('t.py::test_x[f]', 't.py::test_x', 'm.py::f', 'm.py::target'),
+      t('t.py::test_x[g]', 't.py::test_x', 'm.py::g', 'm.py::target'),
+      t('t.py::test_x[h]', 't.py::test_x', 'm.py::h', 'm.py::target'),
+      t('t.py::test_y', 't.py::test_y', 'm.py::u', 'm.py::f', 'm.py::target'),
+      t('t.py::test_z', 't.py::test_z', 'm.py::v', 'm.py::w', 'm.py::g', 'm.py::target'),
+    ];
+    const clusters = clusterTests(tests);
+    expect(clusters.map((c) => c.representative)).toEqual(['t.py::test_x[f]', 't.py::test_x[g]', 't.py::test_x[h]']);
+    // Distinct functions first: test_z stands for g's cluster, test_y fills; then h's cluster, with a second variant.
+    expect(selectTests(clusters, tests, 3)).toEqual(['t.py::test_x[f]', 't.py::test_z', 't.py::test_y']);
+    expect(selectTests(clusters, tests, 4)).toEqual(['t.py::test_x[f]', 't.py::test_z', 't.py::test_y', 't.py::test_x[h]']);
+    expect(selectTests(clusters, tests, Infinity)).toEqual(['t.py::test_x[f]', 't.py::test_z', 't.py::test_y', 't.py::test_x[h]', 't.py::test_x[g]']);
+  });
+
+  it("let a cluster's later test of another function stand for it, and take a second variant only when nothing else is left", () => {
+    const tests = [
+      t('t.py::test_p[1]', 't.py::test_p', 'm.py::a', 'm.py::target'),
+      t('t.py::test_p[2]', 't.py::test_p', 'm.py::a', 'm.py::target'),
+      t('t.py::test_p[3]', 't.py::test_p', 'm.py::b', 'm.py::target'),
+      t('t.py::test_q', 't.py::test_q', 'x.py::w', 'm.py::b', 'm.py::target'),
+    ];
+    const clusters = clusterTests(tests);
+    expect(clusters.map((c) => c.representative)).toEqual(['t.py::test_p[1]', 't.py::test_p[3]']);
+    expect(selectTests(clusters, tests, 2)).toEqual(['t.py::test_p[1]', 't.py::test_q']);
+    expect(selectTests(clusters, tests, 3)).toEqual(['t.py::test_p[1]', 't.py::test_q', 't.py::test_p[2]']);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { testSource } from '../python/test-source';
 import { parsePython } from '../python/parser';
-import { byPreference, depthOf } from './clustering';
+import { byPreference, depthOf, distinctFunctionsFirst } from './clustering';
 import type { Selection } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
 
@@ -9,7 +9,9 @@ import type { ThmReport } from '../protocol/thm-report';
  * The TENET paper's RQ4: THM's selection against four strategies that favour one property of a
  * test. `random` (seeded by the task, so a rerun picks the same), `shortest` / `longest` call
  * chain without clustering, `most-assertions`. All pick among the reached failing tests (tests
- * that never reach the target are left out, as THM does), then fill up with unreached ones.
+ * that never reach the target are left out, as THM does), then fill up with unreached ones. As in
+ * THM's selection, a second variant of a parametrized test comes after the first variant of every
+ * other test function (within the reached ones, and within the unreached).
  */
 const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) => (a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0);
 
@@ -62,5 +64,6 @@ export async function selectWith(strategy: Selection, report: ThmReport, T: numb
       break;
     }
   }
-  return [...ordered, ...unreached].slice(0, limit).map((f) => f.nodeid);
+  const nodeids = (tests: typeof reached) => distinctFunctionsFirst(tests.map((f) => f.nodeid));
+  return [...nodeids(ordered), ...nodeids(unreached)].slice(0, limit);
 }

@@ -72,19 +72,66 @@ export function clusterTests(tests: readonly ChainedTest[]): Cluster[] {
 }
 
 /**
- * At most `limit` tests: one representative from each of the first clusters; when there are fewer
- * clusters than the limit, the remaining reached tests by (depth, nodeid) fill the budget.
+ * The test function a node id runs: the node id without its `[...]` parameters
+ * (`t.py::test_x[a-1]` → `t.py::test_x`). A module that failed to import is its own.
+ */
+export function testFunction(nodeid: string): string {
+  // Past the file's path (which may hold `[` but never `::`), a name holds no `[`: the first one opens the parameters.
+  const names = nodeid.indexOf('::');
+  const bracket = names === -1 ? -1 : nodeid.indexOf('[', names);
+  return bracket === -1 ? nodeid : nodeid.slice(0, bracket);
+}
+
+/**
+ * Node ids in their order, except that a further variant of a test function already listed
+ * waits until every function has had its first: `a[1] a[2] b c[1]` → `a[1] b c[1] a[2]`.
+ */
+export function distinctFunctionsFirst(nodeids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const first: string[] = [];
+  const later: string[] = [];
+  for (const nodeid of nodeids) {
+    const fn = testFunction(nodeid);
+    (seen.has(fn) ? later : first).push(nodeid);
+    seen.add(fn);
+  }
+  return [...first, ...later];
+}
+
+/**
+ * At most `limit` tests, in two rounds. In the first only tests of a test function not selected
+ * yet qualify (variants of one parametrized test would otherwise fill the budget: the paper wants
+ * diverse tests), in the second every test left. Each round takes, for every cluster in order
+ * that has no selected test yet, its first qualifying test; then fills the budget with the
+ * remaining qualifying tests by (depth, nodeid; timed-out last). Without parametrized tests this
+ * is one representative per cluster, then the rest in that order.
  */
 export function selectTests(clusters: readonly Cluster[], tests: readonly ChainedTest[], limit: number): string[] {
-  const selected = clusters.slice(0, Math.min(limit, clusters.length)).map((c) => c.representative);
-  if (selected.length < limit) {
-    const chosen = new Set(selected);
-    for (const test of [...tests].sort(byPreference)) {
-      if (selected.length >= limit) break;
-      if (!chosen.has(test.nodeid)) {
-        selected.push(test.nodeid);
-        chosen.add(test.nodeid);
-      }
+  const selected: string[] = [];
+  const chosen = new Set<string>();
+  const functions = new Set<string>();
+  const represented = new Set<Cluster>();
+  const clusterOf = new Map<string, Cluster>();
+  for (const cluster of clusters) for (const nodeid of cluster.tests) clusterOf.set(nodeid, cluster);
+  const ordered = [...tests].sort(byPreference).map((test) => test.nodeid);
+  const take = (nodeid: string) => {
+    selected.push(nodeid);
+    chosen.add(nodeid);
+    functions.add(testFunction(nodeid));
+    const cluster = clusterOf.get(nodeid);
+    if (cluster) represented.add(cluster);
+  };
+  for (const newFunctionsOnly of [true, false]) {
+    const qualifies = (nodeid: string) => !chosen.has(nodeid) && !(newFunctionsOnly && functions.has(testFunction(nodeid)));
+    for (const cluster of clusters) {
+      if (selected.length >= limit) return selected;
+      if (represented.has(cluster)) continue;
+      const pick = cluster.tests.find(qualifies);
+      if (pick !== undefined) take(pick);
+    }
+    for (const nodeid of ordered) {
+      if (selected.length >= limit) return selected;
+      if (qualifies(nodeid)) take(nodeid);
     }
   }
   return selected;
