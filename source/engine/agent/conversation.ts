@@ -172,7 +172,8 @@ export class Conversation {
     }
     if (response.usage.estimated && !this.totals.estimatedTokens) {
       this.totals.estimatedTokens = true;
-      emit({ type: 'warning', message: 'The model server sent no token usage: tokens are estimated with the o200k_base tokenizer.' });
+      // Not only a server that ignores include_usage: a stream cut before its usage came has its tokens estimated too.
+      emit({ type: 'warning', message: 'Some token counts are estimated with the o200k_base tokenizer: the model server sent none for them (it leaves usage out, or a stream was cut before its usage came).' });
     }
   }
 

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { anthropicUsage, cachedSystem, cachedTools, markConversation, type ConversationMessage } from './anthropic-cache';
+import type { AttemptUsage } from './attempt-usage';
 import { SdkModel, type ProviderSettings } from './sdk-model';
 import type { StreamWatch } from './stream-watch';
 import type { CallOptions, ModelRequest, ModelResponse } from './types';
@@ -67,7 +68,7 @@ export class AnthropicModel extends SdkModel<Anthropic> {
     super(settings, { vendor: 'Anthropic', server: 'Anthropic API at ' }, (options) => new Anthropic(options));
   }
 
-  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse> {
+  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch, attempt: AttemptUsage): Promise<ModelResponse> {
     let content = '';
     let stopReason = '';
     let stopped = false;
@@ -81,10 +82,12 @@ export class AnthropicModel extends SdkModel<Anthropic> {
       const stream = await this.client.messages.create(body, { signal: watch.signal });
       for await (const event of stream) {
         watch.touch();
+        attempt.chunk();
         switch (event.type) {
           case 'message_start':
             model = event.message.model || model;
-            if (event.message.usage) usage = anthropicUsage(event.message.usage);
+            // The input and cache counts; the output's is only begun (1 or so) until message_delta.
+            if (event.message.usage) attempt.report((usage = anthropicUsage(event.message.usage)), false);
             break;
           case 'content_block_start': {
             const block = event.content_block;
@@ -108,7 +111,7 @@ export class AnthropicModel extends SdkModel<Anthropic> {
             break;
           case 'message_delta':
             if (event.delta.stop_reason) stopReason = event.delta.stop_reason;
-            if (event.usage) usage = anthropicUsage(event.usage, usage);
+            if (event.usage) attempt.report((usage = anthropicUsage(event.usage, usage)), true);
             break;
           case 'message_stop':
             stopped = true;

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import type { AttemptUsage } from './attempt-usage';
 import { estimateUsage } from './estimate-usage';
 import { SdkModel, type ProviderSettings } from './sdk-model';
 import type { StreamWatch } from './stream-watch';
@@ -61,7 +62,7 @@ export class OpenAiModel extends SdkModel<OpenAI> {
     super(settings, { vendor: 'OpenAI', server: 'OpenAI-compatible, ' }, (options) => new OpenAI(options));
   }
 
-  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse> {
+  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch, attempt: AttemptUsage): Promise<ModelResponse> {
     const reasoning = isReasoningModel(this.settings.model);
     let content = '';
     let refusal = '';
@@ -85,8 +86,9 @@ export class OpenAiModel extends SdkModel<OpenAI> {
       );
       for await (const chunk of stream) {
         watch.touch();
+        attempt.chunk();
         if (chunk.model) model = chunk.model;
-        if (chunk.usage) usage = openAiUsage(chunk.usage);
+        if (chunk.usage) attempt.report((usage = openAiUsage(chunk.usage)), true);
         const choice = chunk.choices?.[0];
         if (!choice) continue;
         if (choice.finish_reason) stopReason = choice.finish_reason;

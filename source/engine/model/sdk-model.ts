@@ -1,6 +1,8 @@
+import { AttemptUsage, plusUsage } from './attempt-usage';
 import { withRetries, type RetryPolicy } from './retry';
 import { StreamWatch } from './stream-watch';
 import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+import type { Usage } from '../protocol/messages';
 
 export interface ProviderSettings {
   model: string;
@@ -42,9 +44,27 @@ export abstract class SdkModel<Client> implements Model {
     return this.settings.model;
   }
 
-  complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
-    return withRetries(() => this.once(request, options, new StreamWatch(this.settings.timeoutMs, options.signal)), this.settings.retry, options);
+  async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
+    const failed: AttemptUsage[] = [];
+    const response = await withRetries(
+      async () => {
+        const attempt = new AttemptUsage();
+        try {
+          return await this.once(request, attempt.watching(options), new StreamWatch(this.settings.timeoutMs, options.signal), attempt);
+        } catch (error) {
+          failed.push(attempt);
+          throw error;
+        }
+      },
+      this.settings.retry,
+      options,
+    );
+    // The provider billed the attempts cut mid-stream too: the answer's usage carries them, so
+    // every count and cost made from it (events, result, show, bench report, limits) has them.
+    const spent = await Promise.all(failed.map((attempt) => attempt.used(request)));
+    return { ...response, usage: spent.reduce<Usage>((usage, cut) => (cut ? plusUsage(usage, cut) : usage), response.usage) };
   }
 
-  protected abstract once(request: ModelRequest, options: CallOptions, watch: StreamWatch): Promise<ModelResponse>;
+  /** One attempt; `attempt` is told of each chunk and of the usage the provider reports, for when the stream is cut. */
+  protected abstract once(request: ModelRequest, options: CallOptions, watch: StreamWatch, attempt: AttemptUsage): Promise<ModelResponse>;
 }
