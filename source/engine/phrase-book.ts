@@ -1,4 +1,4 @@
-import type { EventOf, RrwStage, ThmPhase } from './events';
+import type { EventOf, RrwStage, RunResult, ThmPhase } from './events';
 import type { SessionConfig } from './protocol/settings';
 import { plural } from './tools/format';
 
@@ -39,6 +39,47 @@ export function costText(costUsd: number, cacheSavedUsd?: number): string {
   if (!cacheSavedUsd || Math.abs(cacheSavedUsd) < 0.00005) return money(costUsd);
   return cacheSavedUsd > 0 ? `${money(costUsd)} (caching saved ${money(cacheSavedUsd)})` : `${money(costUsd)} (cache writes added ${money(-cacheSavedUsd)})`;
 }
+
+/** Why a run that did not pass stopped, where the stop reason's name alone would not say it. */
+const STOPPED: Partial<Record<RunResult['stopReason'], string>> = {
+  budget: 'the budget was used up',
+  'no-implementation': 'nothing was submitted',
+  'no-tests': 'no test to validate against',
+  cancelled: 'cancelled',
+  error: 'an error stopped it',
+  'script-ended': 'the model script ran out',
+};
+
+/** A run's outcome; the counts are missing where only the verdict is kept (a benchmark's task results). */
+type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<Pick<RunResult, 'selectedTests' | 'hiddenTests'>>;
+
+/**
+ * A run that failed although the agent stopped because its selected tests passed (stop reason
+ * `passed`): the evaluation on the hidden tests failed it, or the selected tests failed there
+ * after passing validation. Undefined for any other run.
+ */
+function failedAfterValidation(result: Verdict): string | undefined {
+  if (result.pass || result.stopReason !== 'passed') return undefined;
+  if (!result.selectedTests || !result.hiddenTests) return 'the selected tests passed but the evaluation failed';
+  const selectedFailed = result.selectedTests.passed < result.selectedTests.total;
+  const hiddenFailed = result.hiddenTests.passed < result.hiddenTests.total;
+  if (!selectedFailed) return hiddenFailed ? 'the selected tests passed but hidden tests failed' : 'the selected tests passed but the evaluation failed';
+  return `the selected tests passed validation but not the evaluation${hiddenFailed ? ', and hidden tests failed' : ''}`;
+}
+
+/**
+ * Why a run that did not pass stopped, in words (the TUI's verdict says it after the counts):
+ * `the budget was used up`, `the selected tests passed but hidden tests failed`. Undefined for a
+ * passing run, and for reasons that need no words.
+ */
+export const stopWords = (result: Verdict): string | undefined => (result.pass ? undefined : (failedAfterValidation(result) ?? STOPPED[result.stopReason as RunResult['stopReason']]));
+
+/**
+ * The stop reason next to PASS or FAIL in printed lines (`tenet run`'s last line, `tenet show`,
+ * the session page, `bench run`'s line per task): its name as `--json` has it (`FAIL (budget)`), except for a failed run
+ * whose selected tests passed, which says what happened instead of a contradictory `FAIL (passed)`.
+ */
+export const stopLabel = (result: Verdict): string => failedAfterValidation(result) ?? result.stopReason;
 
 export const modeName = (mode: 'stub' | 'blank'): string => (mode === 'blank' ? 'benchmark mode' : 'stub mode');
 

@@ -95,3 +95,17 @@ describe("keeping the agent's tests (k, after a TDD run)", () => {
     expect(ui.lastFrame()).not.toContain('keep the agent');
   });
 });
+
+describe('the verdict of a run whose selected tests passed and hidden ones did not', () => {
+  it('says so on the screen and in the apply question, with no bare stop reason', async () => {
+    const failedLater = (): RunResult => ({ ...result(), strategy: 'tenet', stopReason: 'passed', selectedTests: { passed: 2, total: 2 }, hiddenTests: { passed: 1, total: 3 } });
+    const resolve = vi.fn();
+    const ui = render(<ResultScreen result={failedLater()} width={120} height={30} prompt={{ kind: 'accept-patch', result: failedLater(), resolve }} />);
+    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/3 hidden passed (the selected tests passed but hidden tests failed)');
+    ui.stdin.write('a');
+    await frameShows(ui.lastFrame, 'This patch did not pass the tests.');
+    expect(ui.lastFrame()).toContain('(the selected tests passed but hidden tests failed)');
+    expect(ui.lastFrame()).not.toContain('(passed)');
+    ui.unmount();
+  });
+});

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { progressLine } from '../../source/commands/progress-line';
 import { textPrinter } from '../../source/commands/run-printer';
 import type { EngineEvent } from '../../source/engine/events';
+import { stopLabel } from '../../source/engine/phrase-book';
+import { sessionPage, type SessionPageData } from '../../source/engine/session/export-html';
 import { markdownTranscript } from '../../source/engine/session/transcript';
+import { verdictText } from '../../source/ui/screens/result-screen';
 import { initialView, reduceView } from '../../source/ui/view-state';
 
 /** What each renderer makes of `events`: the printer's lines, the transcript, the TUI's transcript items. */
@@ -60,5 +63,31 @@ describe('the phrase book: the renderers word events alike', () => {
       expect(text).toContain('10,000 tokens in / 500 out');
       expect(text).not.toContain('cach');
     }
+  });
+
+  it("a run that failed after its selected tests passed says so everywhere, never a contradictory 'FAIL (passed)'", () => {
+    const failed = (selected: [number, number], hidden: [number, number]): Extract<EngineEvent, { type: 'result' }> => ({
+      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: false, stopReason: 'passed', selectedTests: { passed: selected[0], total: selected[1] }, hiddenTests: { passed: hidden[0], total: hidden[1] }, tests: {},
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1000, patch: '', model: 'm',
+    });
+    const words = 'the selected tests passed but hidden tests failed';
+    const hidden = failed([1, 1], [10, 11]);
+    const { printed, shown } = rendered([hidden]);
+    expect(printed).toContain(`FAIL (${words}) · selected 1/1 · hidden 10/11`);
+    expect(shown).toContain(`## Result: FAIL (${words})`);
+    expect(verdictText(hidden)).toBe(`FAIL: 1/1 selected passed, 10/11 hidden passed (${words})`);
+    const page = sessionPage('s', [hidden]);
+    const open = '<script type="application/json" id="tenet-session">';
+    const data = JSON.parse(page.slice(page.indexOf(open) + open.length, page.indexOf('</script>', page.indexOf(open)))) as SessionPageData;
+    expect(data.stops).toEqual({ 0: words });
+    for (const text of [printed, shown, verdictText(hidden), JSON.stringify(data.stops)]) expect(text).not.toMatch(/FAIL \(passed\)|"passed"/);
+    // A selected test that passed validation and failed in the evaluation (a flaky one) is named as such.
+    expect(rendered([failed([1, 2], [3, 3])]).printed).toContain('FAIL (the selected tests passed validation but not the evaluation) · selected 1/2 · hidden 3/3');
+    expect(verdictText(failed([1, 2], [2, 3]))).toContain('(the selected tests passed validation but not the evaluation, and hidden tests failed)');
+    // Where only the verdict is kept (bench run's line per task), without the counts.
+    expect(stopLabel({ pass: false, stopReason: 'passed' })).toBe('the selected tests passed but the evaluation failed');
+    // Other stop reasons keep their names in printed lines; a passing run is PASS (passed) as before.
+    expect(rendered([{ ...hidden, stopReason: 'budget' }]).printed).toContain('FAIL (budget) · selected 1/1');
+    expect(rendered([{ ...hidden, pass: true, hiddenTests: { passed: 11, total: 11 } }]).printed).toContain('PASS (passed) · selected 1/1 · hidden 11/11');
   });
 });

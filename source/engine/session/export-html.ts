@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { installRoot } from '../assets';
 import { escapeHtml } from '../bench/report-escape';
 import type { EngineEvent } from '../events';
+import { stopLabel } from '../phrase-book';
 import { proposeFor } from '../thm/propose';
 import type { ThmReport } from '../protocol/thm-report';
 import { submissionDiffs, type SubmissionDiff } from './page-diffs';
@@ -28,6 +29,8 @@ export interface SessionPageData {
   diffs: Record<number, SubmissionDiff>;
   /** THM's proposal for the T the developer settled on, by the approval event's index (when T changed). */
   proposals: Record<number, string[]>;
+  /** What each result's stop reason says next to its verdict, by the result event's index (the words `tenet show` prints). */
+  stops: Record<number, string>;
   generator: string;
 }
 
@@ -66,11 +69,20 @@ function proposalsForChosenT(events: readonly EngineEvent[]): Record<number, str
   return proposals;
 }
 
+/** The stop reason of each result as the printed lines word it (phrase-book's stopLabel), so the page says the same. */
+function stopLabels(events: readonly EngineEvent[]): Record<number, string> {
+  const labels: Record<number, string> = {};
+  events.forEach((event, index) => {
+    if (event.type === 'result') labels[index] = stopLabel(event);
+  });
+  return labels;
+}
+
 export function sessionPage(id: string, events: readonly EngineEvent[]): string {
   const dir = pageDir();
   const style = readFileSync(join(dir, 'page.css'), 'utf8');
   const script = `(() => {\n'use strict';\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
-  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), generator: `tenet ${version()}`.trim() };
+  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), stops: stopLabels(events), generator: `tenet ${version()}`.trim() };
   const start = events.find((e) => e.type === 'session.start');
   const title = `tenet session ${id}${start?.type === 'session.start' ? ` · ${start.target}` : ''}`;
   const policy = [`default-src 'none'`, `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');

@@ -1,6 +1,6 @@
 import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
-import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut } from '../phrase-book';
+import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, stopLabel, TEST_RUNS, tokensInOut } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
@@ -123,7 +123,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       case 'result':
         out.push(
-          `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${event.stopReason})\n\n` +
+          `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${stopLabel(event)})\n\n` +
             `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
             `- ${tokensInOut(event.usage)}; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
             (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +

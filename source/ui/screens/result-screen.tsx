@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { join, resolve } from 'node:path';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../engine/events';
-import { costText, tokensInOut } from '../../engine/phrase-book';
+import { costText, stopWords, tokensInOut } from '../../engine/phrase-book';
 import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
 import { ConfirmBox } from '../components/confirm-box';
 import { Covered } from '../components/covered';
@@ -43,18 +43,9 @@ export function decisionText(decision: PatchDecision, sessionId?: string): strin
   return 'patch rejected';
 }
 
-const STOPPED: Partial<Record<RunResult['stopReason'], string>> = {
-  budget: 'the budget was used up',
-  'no-implementation': 'nothing was submitted',
-  'no-tests': 'no test to validate against',
-  cancelled: 'cancelled',
-  error: 'an error stopped it',
-  'script-ended': 'the model script ran out',
-};
-
 /** The verdict in words: `FAIL: 3/3 selected passed, 20/24 hidden passed (the budget was used up)`. */
 export function verdictText(result: RunResult): string {
-  const why = result.pass ? undefined : STOPPED[result.stopReason];
+  const why = stopWords(result);
   return `${result.pass ? 'PASS' : 'FAIL'}: ${result.selectedTests.passed}/${result.selectedTests.total} selected passed, ${result.hiddenTests.passed}/${result.hiddenTests.total} hidden passed${why ? ` (${why})` : ''}`;
 }
 

@@ -370,8 +370,10 @@ function patchCard(items) {
   };
 }
 
-function resultCard(items) {
-  const e = items[0].e;
+function resultCard(items, card, data) {
+  const { i, e } = items[0];
+  // The stop reason as tenet words it (a failed run whose selected tests passed says so, not "passed").
+  const stop = (data.stops || {})[i] || e.stopReason;
   const usage = e.usage || {};
   const quality = e.testQuality;
   const q = quality
@@ -384,7 +386,7 @@ function resultCard(items) {
       ].filter(Boolean)
     : [];
   return {
-    title: h('span', null, h('span', { class: `verdict ${e.pass ? 'pass' : 'fail'}` }, e.pass ? 'PASS' : 'FAIL'), ` Result: ${clean(e.stopReason)}`),
+    title: h('span', null, h('span', { class: `verdict ${e.pass ? 'pass' : 'fail'}` }, e.pass ? 'PASS' : 'FAIL'), ` Result: ${clean(stop)}`),
     meta: duration(e.wallMs),
     tone: e.pass ? 'pass' : 'fail',
     body: h(

@@ -46,12 +46,13 @@ function button(id, label, iconName, onclick) {
 
 function pageHeader(data, events) {
   const start = events.find((e) => e && e.type === 'session.start');
-  const result = [...events].reverse().find((e) => e && e.type === 'result');
+  const last = events.findLastIndex((e) => e && e.type === 'result');
+  const result = last >= 0 ? events[last] : undefined;
   const parts = start ? [`session ${data.id}`, start.strategy, start.modelLabel || start.model, start.mode === 'blank' ? 'benchmark mode' : 'stub mode', start.ts ? new Date(recordedAt(start)).toISOString().slice(0, 10) : ''] : [`session ${data.id}`];
   return h(
     'header',
     { class: 'top' },
-    h('div', { class: 'title' }, h('span', { class: 'brand' }, 'tenet'), h('h1', null, clean(start ? start.target : data.id)), result ? h('span', { class: `verdict ${result.pass ? 'pass' : 'fail'}`, title: `stop reason: ${result.stopReason}` }, result.pass ? 'PASS' : 'FAIL') : null),
+    h('div', { class: 'title' }, h('span', { class: 'brand' }, 'tenet'), h('h1', null, clean(start ? start.target : data.id)), result ? h('span', { class: `verdict ${result.pass ? 'pass' : 'fail'}`, title: `stop reason: ${(data.stops || {})[last] || result.stopReason}` }, result.pass ? 'PASS' : 'FAIL') : null),
     h('p', { class: 'subtitle' }, clean(parts.filter(Boolean).join(' · '))),
   );
 }
