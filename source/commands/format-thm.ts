@@ -1,6 +1,8 @@
 import type { ThmFailingTest, ThmReport } from '../engine/protocol/thm-report';
 
 const TESTS_PER_CLUSTER = 5;
+/** Modules that failed to import, listed one a line; past it a last line counts the rest. */
+const IMPORT_ERRORS_SHOWN = 5;
 
 function chainText(test: ThmFailingTest): string {
   return test.chain.join(' → ');
@@ -8,6 +10,34 @@ function chainText(test: ThmFailingTest): string {
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The test modules that failed to import, by name and the first line of the error: a broken one
+ * (it fails on the original code too) hides its tests from THM, and is easy to miss in a count.
+ */
+function importErrorLines(report: ThmReport): string[] {
+  const errors = report.importErrors ?? [];
+  if (!errors.length) return [];
+  const out = ['', `Test modules that failed to import (${errors.length})`];
+  for (const error of errors.slice(0, IMPORT_ERRORS_SHOWN)) {
+    const why = error.broken
+      ? report.mode === 'blank'
+        ? 'broken: fails on the original code too, not the target\'s doing'
+        : 'broken: its import never called the target'
+      : `only with the target ${report.mode === 'blank' ? 'blank' : 'stubbed'}: counted among the failing tests`;
+    out.push(`  ${error.broken ? '✗' : '•'} ${error.module}: ${error.message || '(no message)'}  [${why}]`);
+  }
+  if (errors.length > IMPORT_ERRORS_SHOWN) out.push(`    … and ${errors.length - IMPORT_ERRORS_SHOWN} more (--json lists them all)`);
+  const broken = errors.filter((e) => e.broken);
+  if (broken.length) {
+    const them = broken.length === 1 ? 'it' : 'them';
+    out.push(
+      `  hint: ${plural(broken.length, 'broken module')} ${broken.length === 1 ? 'hides its' : 'hide their'} tests from THM. Make ${them} import ` +
+        `(install what ${broken.length === 1 ? 'it needs' : 'they need'}), or leave ${them} out: --tests --ignore=${broken[0]!.module}${broken.length > 1 ? ' …' : ''}`,
+    );
+  }
+  return out;
 }
 
 /** `tenet thm` without --json: what a developer reads to approve or override the selection. */
@@ -34,6 +64,7 @@ export function formatThmReport(report: ThmReport): string {
       : `${report.shards} pytest process${report.shards === 1 ? '' : 'es'}`;
   out.push(`  ${processes} · ${(report.durationMs / 1000).toFixed(1)} s · Python ${report.python.version}, pytest ${report.python.pytest}`);
   for (const warning of report.warnings) out.push(`  ! ${warning.replace(/\n/g, '\n    ')}`);
+  out.push(...importErrorLines(report));
 
   if (report.clusters.length) {
     out.push('', `Clusters by the target's direct caller (${report.clusters.length})`);

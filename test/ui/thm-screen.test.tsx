@@ -32,6 +32,22 @@ describe('ThmScreen', () => {
     expect(frame).toContain('Enter approve');
   });
 
+  it('names a broken test module (it fails to import on the original code too) with its error, and counts those that fail only blank', () => {
+    const report = {
+      ...sampleReport(),
+      mode: 'blank' as const,
+      importErrors: [
+        { module: 'tests/test_paths.py', message: "ModuleNotFoundError: No module named 'ipython_helpers'", broken: true },
+        { module: 'tests/test_more.py', message: "ModuleNotFoundError: No module named 'x'", broken: true },
+        { module: 'tests/test_table.py', message: 'NotImplementedError', broken: false },
+      ],
+    };
+    const { lastFrame } = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }} width={100} height={30} />);
+    const frame = lastFrame()!.replace(/\s*\n\s*/g, ' ');
+    expect(frame).toContain("2 broken test modules (tests/test_paths.py: ModuleNotFoundError: No module named 'ipython_helpers'; 1 more)");
+    expect(frame).toContain('1 module failed to import blank');
+  });
+
   it('an override: expand, take a test in and another out, approve with Enter', async () => {
     const { prompt, resolve } = approval();
     const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);

@@ -42,6 +42,21 @@ export interface ThmFailingTest {
   crashed: boolean;
 }
 
+/** A test module in scope that failed to import with the target blank (stub mode: stubbed). */
+export interface ThmImportError {
+  /** The module's path (its node id). */
+  module: string;
+  /** The first line of the error (`ModuleNotFoundError: No module named 'x'`). */
+  message: string;
+  /**
+   * A broken test module, not the target's doing: it fails to import on the original code too
+   * (benchmark mode; it is among `alreadyFailing`), or its import never called the target (stub
+   * mode). None of its tests ran, in either world. Otherwise the failure is THM's observation of
+   * the target, and the module is one of the `failing` entries.
+   */
+  broken: boolean;
+}
+
 export interface ThmCounts {
   /** Tests in scope (after -k/-m deselection). */
   collected: number;
@@ -54,6 +69,7 @@ export interface ThmCounts {
   unreached: number;
   /** Benchmark mode: tests that fail on the original code too, left out of `failing`. */
   alreadyFailing: number;
+  /** Test modules that failed to import with the target blank (stubbed): `importErrors`, broken ones included. */
   collectionErrors: number;
   crashed: number;
   timedOut: number;
@@ -71,6 +87,8 @@ export interface ThmReport {
   selected: string[];
   counts: ThmCounts;
   alreadyFailing: string[];
+  /** Every module counted in `counts.collectionErrors`, broken ones first (absent in sessions saved before tenet reported them). */
+  importErrors?: ThmImportError[];
   warnings: string[];
   /** pytest processes the suite was spread over. */
   shards: number;

@@ -357,7 +357,12 @@ async function observeWorlds(ctx: ThmContext, pass: Pass): Promise<Observations 
  */
 async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, blank: Map<string, PluginTestEvent>, undecided: string[] = []): Promise<Omit<Observations, 'originalFailed' | 'probe'>> {
   const modules = probe.collectHits.map((c) => c.nodeid);
-  let blankCollectErrors: PluginCollectError[] = [];
+  // A module that failed to import on the original code without calling the target fails the
+  // same way blank (its import runs the same code): a broken test module, whose tests run in
+  // neither world. Left out here, fork and worlds mode would not say so (IPython's
+  // tests/test_paths.py, importing a module that was not installed, went unreported).
+  const broken = probe.collectErrors.filter((error) => !modules.includes(error.nodeid));
+  let blankCollectErrors: PluginCollectError[] = broken;
   let collected = probe.collected;
   if ((undecided.length || modules.length) && !probe.timedOut) {
     const rerun = await pass('blank', ctx.target.probedText, 'record', { only: [...undecided, ...modules] });
@@ -368,7 +373,7 @@ async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, b
       const where = whole?.chain || whole?.failsThrough ? { chain: whole.chain, entryKind: whole.entryKind, failsThrough: whole.failsThrough ?? null, cache: whole.cache ?? null } : {};
       blank.set(test.nodeid, { ...test, ...where });
     }
-    blankCollectErrors = rerun.collectErrors;
+    blankCollectErrors = [...broken, ...rerun.collectErrors];
     // A module that fails to import blank takes its tests with it, as in a plain blank run.
     for (const error of blankCollectErrors) {
       for (const nodeid of [...blank.keys()]) {
@@ -432,6 +437,12 @@ function toFailing(test: Observed): ThmFailingTest {
 
 const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) => (a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0);
 
+/** The first line of an error as pytest reports it, without the `E   ` its traceback lines start with. */
+function firstLineOf(message: string): string {
+  const line = message.split('\n').map((l) => l.replace(/^E\s+/, '').trim()).find((l) => l) ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
 function buildReport(
   ctx: ThmContext,
   options: ThmOptions,
@@ -446,6 +457,13 @@ function buildReport(
   const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain, caller: f.caller, timedOut: f.timedOut }));
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
+  const importErrors = observed.blankCollectErrors
+    .map((error) => ({
+      module: error.nodeid,
+      message: firstLineOf(error.message || error.longrepr),
+      broken: ctx.target.mode === 'blank' ? excluded.has(error.nodeid) : !error.chain?.length,
+    }))
+    .sort((a, b) => Number(b.broken) - Number(a.broken) || byNodeid({ nodeid: a.module }, { nodeid: b.module }));
   const warnings = [...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
   if (probe.outside.length) {
     const where = probe.outside.map((o) => `${o.module} from ${o.file}`).join(', ');
@@ -488,6 +506,7 @@ function buildReport(
       timedOut: blankWorld.filter((t) => t.timedOut).length,
     },
     alreadyFailing,
+    importErrors,
     warnings,
     shards: run.shards,
     fork: run.fork,

@@ -117,6 +117,20 @@ function chainLines(test: ThmFailingTest, width: number): Line[] {
 }
 
 /**
+ * Test modules that failed to import, for the summary: a broken one (it fails on the original
+ * code too) hides its tests from THM and is named with its error; the others are THM's own
+ * observations, among the failing tests.
+ */
+function importNote(report: ThmReport): string {
+  const errors = report.importErrors ?? [];
+  const broken = errors.filter((e) => e.broken);
+  const first = broken[0];
+  const named = first ? ` · ${plural(broken.length, 'broken test module')} (${first.module}: ${first.message}${broken.length > 1 ? `; ${broken.length - 1} more` : ''})` : '';
+  const rest = errors.length - broken.length;
+  return `${named}${rest ? ` · ${plural(rest, 'module')} failed to import ${report.mode === 'blank' ? 'blank' : 'stubbed'}` : ''}`;
+}
+
+/**
  * THM: a progress bar while the suite runs; then the clusters by direct caller, each expandable to
  * its tests and their call chains, the proposal marked, and keys to change it before approving.
  * Every part is measured against the rows there are: the summary and the selection stay on top.
@@ -256,7 +270,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const byHand = picksText(proposal, picks);
   const written_: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
-    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s`,
+    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${c.alreadyFailing} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
