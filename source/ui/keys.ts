@@ -74,7 +74,8 @@ export const KEYS = {
   field: [
     ['← → Ctrl+A Ctrl+E', 'move in the line; to its start / end'],
     ['Ctrl+U Ctrl+W', 'delete to the start of the line / the word before the cursor'],
-    ['paste', 'pasted text goes in as typed; tabs become spaces'],
+    ['paste', 'pasted text goes in as typed; tabs become spaces; pasted newlines stay in a message, are spaces in a one-line field'],
+    ['Alt+Enter Ctrl+J', 'a new line in a message to the agent (↑ ↓ move between its lines)'],
   ],
   result: [
     ['a', 'apply the patch to the checkout (asks first; twice if the run failed)', 'apply'],

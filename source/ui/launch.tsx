@@ -1,5 +1,6 @@
 import { render } from 'ink';
 import type { EngineEvent } from '../engine/events';
+import { startBracketedPaste } from './bracketed-paste';
 import { Catalog } from '../engine/session/catalog';
 import { loadSession } from '../engine/session/load';
 import { ReplayScreen } from './screens/replay-screen';
@@ -42,6 +43,7 @@ export async function startTui(props: Omit<import('./screens/start-screen').Star
   const { StartScreen } = await import('./screens/start-screen');
   let choice: import('./screens/start-screen').StartChoice | undefined;
   let app: ReturnType<typeof render>;
+  const stopPaste = startBracketedPaste(process.stdout);
   app = render(
     <StartScreen
       {...props}
@@ -51,6 +53,10 @@ export async function startTui(props: Omit<import('./screens/start-screen').Star
       }}
     />,
   );
-  await app.waitUntilExit();
+  try {
+    await app.waitUntilExit();
+  } finally {
+    stopPaste();
+  }
   return choice;
 }

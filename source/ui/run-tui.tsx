@@ -8,6 +8,7 @@ import { stoppedByLimit } from '../engine/model/spend-limits';
 import type { MessageFile } from '../engine/run/message-file';
 import type { Pilot } from '../engine/run/pilot';
 import type { GivenTestFile } from '../engine/run/desk';
+import { startBracketedPaste } from './bracketed-paste';
 import { TuiController } from './controller';
 import { terminalEditor } from './editor';
 import { LiveApp } from './live-app';
@@ -58,6 +59,7 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
   };
   const element = () => <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} sessionsDir={prepared.recorder.root} {...(banner ? { banner } : {})} />;
   const app = render(element(), { exitOnCtrlC: false });
+  const stopPaste = startBracketedPaste(process.stdout);
   try {
     const result = await runRecorded(prepared, options.pilot ? options.pilot(controller) : controller, (event: EngineEvent) => controller.dispatch(event));
     finished = true;
@@ -70,6 +72,8 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
   } catch (error) {
     app.unmount();
     throw error instanceof Error ? error : new TenetError(String(error));
+  } finally {
+    stopPaste();
   }
 }
 

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { restoreBracketedPaste, suspendBracketedPaste } from './bracketed-paste';
 
 /**
  * Handing the terminal to another program (the developer's editor) and taking it back, with Ink
@@ -51,6 +52,7 @@ export async function handTerminal<T>(terminal: Terminal, program: () => Promise
   stdin.pause();
   const resizeListeners = stdout.listeners('resize') as ((...args: unknown[]) => void)[];
   stdout.removeAllListeners('resize');
+  suspendBracketedPaste();
   try {
     return await program();
   } finally {
@@ -58,6 +60,7 @@ export async function handTerminal<T>(terminal: Terminal, program: () => Promise
     terminal.clearFrame();
     set(false);
     if (stdout.isTTY) stdout.write('\u001B[?25l');
+    restoreBracketedPaste();
     stdout.emit('resize');
   }
 }

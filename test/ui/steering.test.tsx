@@ -63,6 +63,27 @@ describe('m: a message to the agent', () => {
     ui.unmount();
   });
 
+  it('a pasted traceback keeps its lines: the box shows the line of the cursor, and the agent gets the whole text', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    ui.stdin.write('m');
+    await until(ui, 'Message to the agent');
+    // A bracketed paste as a terminal with mode 2004 on sends it (its last newline too), then Enter.
+    ui.stdin.write('\u001B[200~it fails here:\r  File "tax.py", line 3\rKeyError: 2024\r\u001B[201~');
+    await until(ui, 'line 4 of 4');
+    expect(ui.lastFrame()).not.toContain('it fails here');
+    ui.stdin.write(KEYS.up);
+    await until(ui, 'line 3 of 4');
+    expect(ui.lastFrame()).toContain('KeyError: 2024');
+    ui.stdin.write(KEYS.up);
+    await until(ui, 'line 2 of 4');
+    expect(ui.lastFrame()).toContain('File "tax.py", line 3');
+    ui.stdin.write(KEYS.enter);
+    await until(ui, 'Message to the agent', true);
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'it fails here:\n  File "tax.py", line 3\nKeyError: 2024', via: 'tui' }]);
+    ui.unmount();
+  });
+
   it('Esc takes back the text, then closes the box, sending nothing; a question of the engine takes the keys and the box comes back with the draft', async () => {
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);

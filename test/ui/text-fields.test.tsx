@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
-import { editLine, emptyLine, expandTabs, type LineState } from '../../source/ui/components/line-editor';
+import { editLine, emptyLine, expandTabs, type EditOptions, type LineState } from '../../source/ui/components/line-editor';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { CommandPrompt } from '../../source/ui/screens/agent-prompts';
@@ -10,7 +10,7 @@ import { initialView, reduceView } from '../../source/ui/view-state';
 import { frameShows, KEYS, sampleConfig, sampleReport, tick, until } from './helpers';
 
 /** Types `inputs` (each one chunk, as a terminal would deliver it) into a fresh line. */
-function typed(inputs: (string | [string, Record<string, boolean>])[], newlines: 'lines' | 'single' = 'single', history?: string[]) {
+function typed(inputs: (string | [string, Record<string, boolean>])[], newlines: EditOptions['newlines'] = 'single', history?: string[]) {
   let state: LineState = emptyLine();
   const submitted: string[] = [];
   for (const input of inputs) {
@@ -57,6 +57,34 @@ describe('the line editor every text field shares', () => {
     expect(typed(['dra', up, up, up], 'lines', history).state.value).toBe('p x');
     expect(typed(['dra', up, up, down, down], 'lines', history).state.value).toBe('dra');
     expect(typed([up, ['', { return: true }]], 'lines', history).submitted).toEqual(['where']);
+  });
+
+  it('keeps a bracketed paste apart from Enter, however the terminal cut it into chunks', () => {
+    // Ink hands each marker over on its own; a chunk that is just a newline comes as Enter.
+    const pasted: (string | [string, Record<string, boolean>])[] = ['[200~', 'Traceback (most recent call last):', ['\r', { return: true }], '  File "x.py"\r', '[201~'];
+    const text = typed(pasted, 'text');
+    expect(text.submitted).toEqual([]);
+    expect(text.state.value).toBe('Traceback (most recent call last):\n  File "x.py"\n');
+    expect(text.state.pasting).toBeUndefined();
+    // Enter after the paste sends the whole text.
+    expect(typed([...pasted, ['\r', { return: true }]], 'text').submitted).toEqual(['Traceback (most recent call last):\n  File "x.py"\n']);
+    // A search keeps a pasted newline as a space, and does not search on it.
+    expect(typed(['[200~', 'one\r', '[201~'], 'single')).toMatchObject({ submitted: [], state: { value: 'one ' } });
+    // pdb still gets a pasted block line by line.
+    expect(typed(['[200~', 'p 1\rp 2\r', '[201~'], 'lines').submitted).toEqual(['p 1', 'p 2']);
+  });
+
+  it('in text (a message) keeps newlines: pasted inside a chunk, typed with Alt+Enter or Ctrl+J; ↑ ↓ move between lines', () => {
+    // A terminal without bracketed paste: a newline inside the chunk is pasted, the last one is Enter.
+    expect(typed(['def f():\n    return 1'], 'text').state.value).toBe('def f():\n    return 1');
+    expect(typed(['def f():\n    return 1\r'], 'text').submitted).toEqual(['def f():\n    return 1']);
+    expect(typed(['first', ['\r', { return: true, meta: true }], 'second'], 'text').state.value).toBe('first\nsecond');
+    expect(typed(['first', '\n', 'second'], 'text').state.value).toBe('first\nsecond');
+    const up: [string, Record<string, boolean>] = ['', { upArrow: true }];
+    const down: [string, Record<string, boolean>] = ['', { downArrow: true }];
+    expect(typed(['abcdef\nxy', up], 'text').state.cursor).toBe(2);
+    expect(typed(['abcdef\nxy', up, down], 'text').state.cursor).toBe(9);
+    expect(typed(['abcdef\nxy', up, 'Z'], 'text').state.value).toBe('abZcdef\nxy');
   });
 
   it('expands tabs to the next stop of 8 columns', () => {

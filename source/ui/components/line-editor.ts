@@ -5,6 +5,11 @@
  * or "p x\rp y\r" arrive as one input, so the chunk is replayed here character by character —
  * backspaces erase, newlines end lines, tabs become spaces, control keys edit — instead of going
  * into the line as invisible characters.
+ *
+ * The TUI turns on the terminal's bracketed paste (see bracketed-paste.ts): a paste then arrives
+ * between two markers, so its newlines are known to be pasted, not Enter, however the terminal cut
+ * it into chunks. A terminal without it sends a paste as plain keys, and only a newline inside a
+ * chunk can be told from Enter.
  */
 export interface LineState {
   value: string;
@@ -12,6 +17,8 @@ export interface LineState {
   cursor: number;
   /** While ↑ ↓ walk the history: the entry shown (0 the oldest), and the line that was being typed. */
   recall?: { at: number; draft: string };
+  /** Between a bracketed paste's markers: every newline is pasted text. */
+  pasting?: true;
 }
 
 /** The subset of Ink's key flags the editor reads. */
@@ -34,9 +41,11 @@ export interface EditKey {
 export interface EditOptions {
   /**
    * `lines`: every newline ends a line (pdb: a pasted block is sent line by line); `single`: a
-   * newline inside a chunk becomes a space and only one at its end submits (a search, a reason).
+   * pasted newline becomes a space (a search, a reason); `text`: a pasted newline stays, and so
+   * does one typed with Alt+Enter or Ctrl+J (a message to the agent: a traceback, some code).
+   * In every mode Enter itself submits.
    */
-  newlines: 'lines' | 'single';
+  newlines: 'lines' | 'single' | 'text';
   /** Earlier lines, oldest first, for ↑ ↓. */
   history?: readonly string[];
   /** Enter leaves the text in place (a filter that stays on) instead of starting a new line. */
@@ -56,19 +65,19 @@ export const emptyLine = (value = ''): LineState => ({ value, cursor: value.leng
 const TAB = '    ';
 
 function insert(state: LineState, text: string): LineState {
-  return { value: state.value.slice(0, state.cursor) + text + state.value.slice(state.cursor), cursor: state.cursor + text.length };
+  return { ...state, value: state.value.slice(0, state.cursor) + text + state.value.slice(state.cursor), cursor: state.cursor + text.length };
 }
 
 function backspace(state: LineState): LineState {
   if (!state.cursor) return state;
-  return { value: state.value.slice(0, state.cursor - 1) + state.value.slice(state.cursor), cursor: state.cursor - 1 };
+  return { ...state, value: state.value.slice(0, state.cursor - 1) + state.value.slice(state.cursor), cursor: state.cursor - 1 };
 }
 
 /** Ctrl+W: the word before the cursor, and the spaces after it. */
 function deleteWord(state: LineState): LineState {
   const before = state.value.slice(0, state.cursor);
   const kept = before.replace(/\S*\s*$/, '');
-  return { value: kept + state.value.slice(state.cursor), cursor: kept.length };
+  return { ...state, value: kept + state.value.slice(state.cursor), cursor: kept.length };
 }
 
 /** The editing a control character asks for (Ctrl+A … as Ink or the raw chunk gives it), or undefined. */
@@ -79,9 +88,9 @@ function control(state: LineState, letter: string): LineState | undefined {
     case 'e':
       return { ...state, cursor: state.value.length };
     case 'u':
-      return { value: state.value.slice(state.cursor), cursor: 0 };
+      return { ...state, value: state.value.slice(state.cursor), cursor: 0 };
     case 'k':
-      return { value: state.value.slice(0, state.cursor), cursor: state.cursor };
+      return { ...state, value: state.value.slice(0, state.cursor), cursor: state.cursor };
     case 'w':
       return deleteWord(state);
     case 'b':
@@ -107,13 +116,21 @@ function recall(state: LineState, history: readonly string[], direction: -1 | 1)
 /** Applies one input (a key, or a chunk of several) to the line. */
 export function editLine(state: LineState, input: string, key: EditKey, options: EditOptions): EditResult {
   const done = (next: LineState, submitted: string[] = []): EditResult => ({ state: next, submitted, unhandled: false });
-  const plain = ({ value, cursor }: LineState): LineState => ({ value, cursor });
-  if (key.return) return done(options.keep ? plain(state) : emptyLine(), [state.value]);
+  // What a key leaves of the state: no history walk, but a paste still open stays open.
+  const plain = ({ value, cursor, pasting }: LineState): LineState => ({ value, cursor, ...(pasting ? { pasting } : {}) });
+  // Bracketed-paste markers: Ink hands each over on its own, as "[200~" and "[201~".
+  if (input === PASTE_START || input === PASTE_END) return done(input === PASTE_START ? { ...plain(state), pasting: true } : { value: state.value, cursor: state.cursor });
+  if (key.return) {
+    // Alt+Enter types a newline where text may hold one; inside a paste, a lone newline chunk is pasted.
+    if (state.pasting || (key.meta && options.newlines === 'text')) return replay(plain(state), '\n', options, { pasted: true });
+    return submit(plain(state), options);
+  }
   if (key.leftArrow) return done({ ...plain(state), cursor: Math.max(0, state.cursor - 1) });
   if (key.rightArrow) return done({ ...plain(state), cursor: Math.min(state.value.length, state.cursor + 1) });
   if (key.home) return done({ ...plain(state), cursor: 0 });
   if (key.end) return done({ ...plain(state), cursor: state.value.length });
   if (key.upArrow || key.downArrow) {
+    if (options.newlines === 'text' && state.value.includes('\n')) return done(verticalMove(plain(state), key.upArrow ? -1 : 1));
     if (!options.history) return { state, submitted: [], unhandled: true };
     return done(recall(state, options.history, key.upArrow ? -1 : 1));
   }
@@ -125,14 +142,41 @@ export function editLine(state: LineState, input: string, key: EditKey, options:
     return edited ? done(edited) : { state, submitted: [], unhandled: true };
   }
   if (key.escape || !input) return { state, submitted: [], unhandled: true };
-  // Bracketed-paste markers, should a terminal send them: not text.
-  if (key.meta && /^\[20[01]~$/.test(input)) return done(state);
   if (key.meta) return { state, submitted: [], unhandled: true };
-  return replay(plain(state), input, options);
+  // Ctrl+J alone (a linefeed; Enter sends a carriage return) types a newline in text.
+  if (input === '\n' && options.newlines === 'text') return replay(plain(state), input, options, { pasted: true });
+  return replay(plain(state), input, options, { pasted: !!state.pasting });
 }
 
-/** A chunk of typed or pasted characters, one at a time. */
-function replay(start: LineState, chunk: string, options: EditOptions): EditResult {
+const PASTE_START = '[200~';
+const PASTE_END = '[201~';
+
+/** Enter: the text goes (and the field empties, unless it keeps its text). */
+function submit(state: LineState, options: EditOptions): EditResult {
+  return { state: options.keep ? state : emptyLine(), submitted: [state.value], unhandled: false };
+}
+
+/** ↑ ↓ in text of several lines: the same column of the line above or below, as far as it reaches. */
+function verticalMove(state: LineState, direction: -1 | 1): LineState {
+  const lineStart = state.value.lastIndexOf('\n', state.cursor - 1) + 1;
+  const column = state.cursor - lineStart;
+  if (direction < 0) {
+    if (lineStart === 0) return { ...state, cursor: 0 };
+    const previousStart = state.value.lastIndexOf('\n', lineStart - 2) + 1;
+    return { ...state, cursor: Math.min(previousStart + column, lineStart - 1) };
+  }
+  const lineEnd = state.value.indexOf('\n', state.cursor);
+  if (lineEnd === -1) return { ...state, cursor: state.value.length };
+  const nextEnd = state.value.indexOf('\n', lineEnd + 1);
+  return { ...state, cursor: Math.min(lineEnd + 1 + column, nextEnd === -1 ? state.value.length : nextEnd) };
+}
+
+/**
+ * A chunk of typed or pasted characters, one at a time. A newline is pasted text when the chunk
+ * is known to be pasted (`pasted`) or it is not the chunk's last character; the last one of a
+ * chunk that may have been typed is Enter.
+ */
+function replay(start: LineState, chunk: string, options: EditOptions, { pasted }: { pasted: boolean }): EditResult {
   let state = start;
   const submitted: string[] = [];
   const text = chunk.replace(/\r\n/g, '\n');
@@ -140,10 +184,11 @@ function replay(start: LineState, chunk: string, options: EditOptions): EditResu
     const char = text[i]!;
     const code = char.charCodeAt(0);
     if (char === '\n' || char === '\r') {
-      if (options.newlines === 'lines' || i === text.length - 1) {
+      const enter = options.newlines === 'lines' || (!pasted && i === text.length - 1);
+      if (enter) {
         submitted.push(state.value);
-        if (!options.keep) state = emptyLine();
-      } else state = insert(state, ' ');
+        if (!options.keep) state = { ...emptyLine(), ...(state.pasting ? { pasting: state.pasting } : {}) };
+      } else state = insert(state, options.newlines === 'text' ? '\n' : ' ');
     } else if (char === '\x7f' || char === '\b') state = backspace(state);
     else if (char === '\t') state = insert(state, TAB);
     else if (code < 0x20) state = control(state, String.fromCharCode(code + 96)) ?? state;
