@@ -451,13 +451,21 @@ def _may_fork():
 
 
 def _in_event_loop():
-    """Whether an asyncio event loop runs in this thread: a twin forked inside it would share the
-    loop's selector (an epoll descriptor) with its parent, and each would change the other's
-    (the twin's test then fails with "Bad file descriptor"). Such a test runs blank in a pass of
-    its own instead."""
+    """Whether an asyncio event loop or a trio run is going on in this thread: a twin forked inside
+    it would share the loop's selector (an epoll descriptor) with its parent, and each would change
+    the other's (the twin's test then fails with "Bad file descriptor"). Such a test runs blank in
+    a pass of its own instead. trio's run (pytest-trio, anyio's trio backend) has its own loop,
+    which asyncio does not see."""
     asyncio = sys.modules.get("asyncio")
     try:
-        return asyncio is not None and asyncio._get_running_loop() is not None
+        if asyncio is not None and asyncio._get_running_loop() is not None:
+            return True
+    except Exception:
+        pass
+    trio = sys.modules.get("trio")
+    try:
+        # Raises RuntimeError outside a trio run (trio keeps its run per thread).
+        return trio is not None and trio.lowlevel.current_trio_token() is not None
     except Exception:
         return False
 

@@ -191,12 +191,29 @@ _XUNIT_MODULE = ("setup_module", "teardown_module", "setUpModule", "tearDownModu
                  "setup_function", "teardown_function")
 
 
+def _collected_function(item):
+    """The test function as pytest collected it, from its class or module: a plugin may have put a
+    runner of its own in ``item.obj`` since. pytest-trio does, at the call: a wrapper whose
+    coroutine starts the test in a trio task of its own, so the test's frame is under trio's
+    scheduler and under no frame of ``item.obj`` (pytest-asyncio's wrapper keeps ``__wrapped__``,
+    which ``_code_of`` follows)."""
+    name = getattr(item, "originalname", None)
+    holder = getattr(item, "cls", None) or getattr(item, "module", None)
+    if not name or holder is None:
+        return None
+    try:
+        return inspect.getattr_static(holder, name, None)
+    except Exception:
+        return None
+
+
 def _entry_codes(item):
     """Code objects that may start a chain for this item: the test function, then fixtures."""
     test_codes, fixture_codes = set(), set()
-    code = _code_of(getattr(item, "obj", None))
-    if code is not None:
-        test_codes.add(code)
+    for obj in (getattr(item, "obj", None), _collected_function(item)):
+        code = _code_of(obj)
+        if code is not None:
+            test_codes.add(code)
     info = getattr(item, "_fixtureinfo", None)
     for defs in getattr(info, "name2fixturedefs", {}).values():
         for fixturedef in defs:
