@@ -1,5 +1,6 @@
 import type { EventOf, RrwStage, RunResult, ThmPhase } from './events';
 import type { SessionConfig } from './protocol/settings';
+import type { Writer } from './protocol/debugger';
 import { plural } from './tools/format';
 
 /**
@@ -165,6 +166,9 @@ export const MESSAGE_SOURCES: Record<EventOf<'developer.message'>['via'], string
   fork: 'when the session was forked',
   stdin: 'at a step pause',
 };
+
+/** Whose a line in the debugger session is (tenet's: the pdb it starts for a developer's takeover). */
+export const WRITERS: Record<Writer, string> = { agent: 'typed by the agent', human: 'typed by the developer', tenet: "started by tenet for the developer's takeover" };
 
 /** Where step mode held the agent: `before model call 3`, `before the search_class call`. */
 export const pauseWords = (event: EventOf<'step.pause'>): string => (event.before === 'model' ? `before model call ${event.round}` : `before the ${event.name} call`);

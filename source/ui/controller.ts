@@ -354,7 +354,7 @@ export class TuiController implements Pilot {
     const session = this.attachment!.debugger;
     if (!session.running) {
       const test = takeoverTest(this.attachment!.selectedTests, this.lastRun);
-      if (test) void session.run(`python -m pytest ${test} --trace -q -p no:cacheprovider`, 'human');
+      if (test) void session.run(`python -m pytest ${test} --trace -q -p no:cacheprovider`, 'tenet');
     }
   }
 

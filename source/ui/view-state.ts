@@ -6,6 +6,7 @@ import { proposeFor } from '../engine/thm/propose';
 import { lineDiff, startingFunctionIn } from '../engine/session/page-diffs';
 import { expandTabs } from './components/line-editor';
 import type { SpendLimits } from '../engine/protocol/settings';
+import type { Writer } from '../engine/protocol/debugger';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
 
@@ -49,7 +50,8 @@ export interface PatchDecision {
 }
 
 export interface DebuggerLine {
-  who: 'agent' | 'human' | 'output';
+  /** Who typed the line (tenet: the pdb it starts for a takeover), or the program's output. */
+  who: Writer | 'output';
   text: string;
 }
 
@@ -333,6 +335,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     case 'debugger.entry':
       state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
       if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}`, tone: 'human' });
+      else if (event.entry.who === 'tenet') push(state, { kind: 'note', text: `tenet started pdb for your takeover: ${event.entry.input}`, tone: 'info' });
       break;
     case 'warning':
       state.warnings = [...state.warnings, event.message];

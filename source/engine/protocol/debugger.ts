@@ -1,5 +1,8 @@
-/** Who typed a line: the model, or the developer who took the session over. */
-export type Writer = 'agent' | 'human';
+/**
+ * Who typed a line: the model, the developer who took the session over, or tenet itself (the pdb it
+ * starts at a failing test for a takeover when no session is open).
+ */
+export type Writer = 'agent' | 'human' | 'tenet';
 
 /** One exchange with the shell/pdb session: what was typed, by whom, and what came back. */
 export interface TranscriptEntry {

@@ -1,6 +1,6 @@
 import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
-import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, stopLabel, TEST_RUNS, tokensInOut } from '../phrase-book';
+import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, stopLabel, TEST_RUNS, tokensInOut, WRITERS } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 
@@ -95,7 +95,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`${event.ok ? 'Result' : 'Error'} (${event.durationMs} ms):\n\n${fence(clip(event.text))}`);
         break;
       case 'debugger.entry':
-        out.push(`_Debugger, typed by ${event.entry.who === 'human' ? 'the developer' : 'the agent'} (${event.entry.mode}):_ \`${event.entry.input}\``);
+        out.push(`_Debugger, ${WRITERS[event.entry.who]} (${event.entry.mode}):_ \`${event.entry.input}\``);
         break;
       case 'tests.run':
         out.push(`**${TEST_RUNS[event.purpose]}**: ${event.passed}/${event.total} passed\n\n<details><summary>report</summary>\n\n${fence(clip(event.report, 80))}\n\n</details>`);

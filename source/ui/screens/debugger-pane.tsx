@@ -5,6 +5,9 @@ import { FieldText, useLineEditor } from '../components/text-field';
 import type { Takeover } from '../controller';
 import type { DebuggerLine, ViewState } from '../view-state';
 
+/** Each writer's colour: the developer's lines green, the agent's magenta, tenet's own (the pdb it starts for a takeover) cyan. */
+const COLOURS: Record<DebuggerLine['who'], string | undefined> = { human: 'green', agent: 'magenta', tenet: 'cyan', output: undefined };
+
 /** The lines the developer typed in this session, oldest first: the pdb line's ↑ ↓ history. */
 export function typedLines(lines: readonly DebuggerLine[]): string[] {
   return lines.filter((line) => line.who === 'human').map((line) => line.text.replace(/^(\(Pdb\) |\$ )/, ''));
@@ -50,11 +53,15 @@ export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack }
       <Text bold wrap="truncate">
         debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''} {active ? '· yours: Esc hands back, Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program' : ''}
       </Text>
-      {shown.map((entry, i) => (
-        <Text key={i} wrap="truncate" color={entry.who === 'human' ? 'green' : entry.who === 'agent' ? 'magenta' : undefined}>
-          {shortEnd(entry.text, width - 4) || ' '}
-        </Text>
-      ))}
+      {shown.map((entry, i) => {
+        const mark = entry.who === 'tenet' ? ' (tenet)' : '';
+        return (
+          <Text key={i} wrap="truncate" {...(COLOURS[entry.who] ? { color: COLOURS[entry.who] } : {})}>
+            {shortEnd(entry.text, width - 4 - mark.length) || ' '}
+            {mark ? <Text dimColor>{mark}</Text> : null}
+          </Text>
+        );
+      })}
       {active ? (
         <Text wrap="truncate">
           <Text color="green">{prompt}</Text>

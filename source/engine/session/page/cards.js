@@ -316,7 +316,7 @@ function debuggerCard(items, card) {
     lines.push(h('div', { class: 'typed human' }, h('span', { class: 'prompt' }, entry.e.entry.mode === 'pdb' ? '(Pdb) ' : '$ '), clean(entry.e.entry.input)), document.createTextNode(clean(entry.e.entry.output)));
   }
   return {
-    title: human ? 'The developer typed in the debugger' : 'Debugger',
+    title: human ? 'The developer typed in the debugger' : items.some((x) => x.e.type === 'debugger.input' && x.e.who === 'tenet') ? "Debugger: tenet started pdb for the developer's takeover" : 'Debugger',
     tone: human ? 'human' : '',
     body: h('pre', { class: 'output transcript' }, lines),
   };

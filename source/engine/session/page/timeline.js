@@ -112,8 +112,10 @@ function buildTimeline(events) {
         break;
       }
       case 'debugger.input':
-        // The agent's commands belong to its tool call; the developer's (a takeover) are a card.
+        // The agent's commands belong to its tool call; the developer's (a takeover) are a card, and
+        // so is the pdb tenet starts for a takeover (no tool call of the agent's ran it).
         if (isHuman(event.who)) debuggerSink = add(open('human-debugger', i), i);
+        else if (event.who === 'tenet') debuggerSink = add(open('debugger', i), i);
         else debuggerSink = add(openTool || open('debugger', i), i);
         break;
       case 'debugger.output':
