@@ -9,7 +9,7 @@ import type { MessageFile } from '../engine/run/message-file';
 import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/desk';
 import { editText, type Editor } from './editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
-import type { TranscriptEntry } from '../engine/protocol/debugger';
+import { handBackNote } from '../engine/tools/debugger/hand-back';
 import { initialView, reduceView, type ViewState } from './view-state';
 import { printableValue, showControls } from '../engine/terminal-text';
 
@@ -105,7 +105,7 @@ export class TuiController implements Pilot {
   private handBackWaiter?: () => void;
   private takeoverStart = 0;
   /** What the developer did in a takeover at a step pause, for the model's next request. */
-  private pausedNote: string | undefined;
+  private pausedNote: Promise<string | undefined> | undefined;
   private alwaysAllow = false;
   /** Outcomes of the latest run of the selected or the agent's tests (not the final evaluation). */
   private lastRun: Record<string, string> = {};
@@ -254,7 +254,8 @@ export class TuiController implements Pilot {
 
   async beforeModelCall(): Promise<string | undefined> {
     // A takeover at a tool call's pause (the tool has run since): its note goes with this call.
-    const note = this.takePausedNote();
+    const paused = this.takePausedNote();
+    const note = paused && (await paused);
     if (note || this.state.takeover !== 'requested') return note;
     this.update({ takeover: 'active' }, true);
     await new Promise<void>((resolve) => (this.handBackWaiter = resolve));
@@ -270,7 +271,7 @@ export class TuiController implements Pilot {
     if (this.state.step) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
     // A takeover at this pause came after the engine asked beforeModelCall for this request: what
     // the developer did can only go with it as their message (the Pilot has no later hook for a note).
-    const note = this.takePausedNote();
+    const note = await this.takePausedNote();
     if (note) this.queued.push({ text: note, via: 'tui' });
     const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
     this.queued = [];
@@ -384,16 +385,17 @@ export class TuiController implements Pilot {
     else this.pausedNote = this.takeoverNote();
   }
 
-  private takePausedNote(): string | undefined {
+  private takePausedNote(): Promise<string | undefined> | undefined {
     const note = this.pausedNote;
     this.pausedNote = undefined;
     return note;
   }
 
-  private takeoverNote(): string | undefined {
-    const entries: TranscriptEntry[] = this.attachment?.debugger.transcript.slice(this.takeoverStart).filter((e) => e.who === 'human') ?? [];
-    if (!entries.length) return undefined;
-    const lines = entries.map((e) => `${e.mode === 'pdb' ? '(Pdb) ' : '$ '}${e.input}\n${e.output}`).join('\n');
-    return `The developer took over the debugger session and ran these commands (with their output); the session is yours again:\n\n${lines}`;
+  /** What the agent reads of the takeover, once what was sent in it has answered: what ran, and where the session stands. */
+  private async takeoverNote(): Promise<string | undefined> {
+    const session = this.attachment?.debugger;
+    if (!session) return undefined;
+    await session.idle();
+    return handBackNote(session, this.takeoverStart);
   }
 }

@@ -16,7 +16,7 @@ function fakeDebugger() {
     transcript.push({ who, input, output: `ran ${input}`, mode: 'pdb', startedAt: 0, durationMs: 0, interrupted: false } as TranscriptEntry);
     return `ran ${input}`;
   });
-  return { running: true, transcript, interrupt: vi.fn(), run } as unknown as DebuggerSession;
+  return { running: true, currentMode: 'pdb', root: '/w', idle: async () => undefined, transcript, interrupt: vi.fn(), run } as unknown as DebuggerSession;
 }
 
 const type = async (ui: ReturnType<typeof render>, text: string) => {

@@ -101,6 +101,16 @@ export class DebuggerSession {
     return !!this.child && !this.exited;
   }
 
+  /** The workspace as the session's processes see it (pdb prints paths under it). */
+  get root(): string {
+    return this.sandbox.workdir;
+  }
+
+  /** Resolves once every command sent so far has had its answer (or failed). */
+  idle(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
   onEvent(listener: (event: DebuggerEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
