@@ -72,6 +72,10 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   // Shell commands the developer (or the auto mode) answered, by call id: an approval follows its call.
   const answered = new Set<string>();
   let lastShellCall: string | undefined;
+  // The round of the last request: it counts once answered. A request the interruption left
+  // unanswered is made again under its own number, so the resumed run's rounds go on from the
+  // rounds the position names ("after 2 rounds", then round 3), not one past them.
+  let requested = 0;
   for (const event of events) {
     switch (event.type) {
       case 'session.start': {
@@ -131,10 +135,12 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         state.messages.push(...event.newMessages);
         state.unansweredRequest = true;
         state.unansweredCalls = [];
-        state.totals.rounds = event.round;
+        requested = event.round;
+        state.totals.rounds = event.round - 1;
         break;
       case 'model.response':
         state.unansweredRequest = false;
+        state.totals.rounds = Math.max(requested, state.totals.rounds);
         state.messages.push({ role: 'assistant', content: event.content, toolCalls: event.toolCalls });
         state.unansweredCalls = [...event.toolCalls];
         state.totals.modelCalls++;
@@ -194,20 +200,25 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   return state;
 }
 
-/** Where an interrupted session stands, in words. */
+/**
+ * Where an interrupted session stands, in words. Rounds are counted in the phase, as its budget is;
+ * where the session had rounds before it (a refinement attempt, a TDD test run), their count in
+ * the session follows, the number the TUI's header and step mode give each round.
+ */
 export function describePosition(state: SessionState): string {
+  const rounds = (used: number) => `${plural(used, 'round')}${state.totals.rounds > used ? ` (${state.totals.rounds} in the session)` : ''}`;
   if (state.result) return 'finished';
   if (!state.thm) return 'before THM finished';
   if (!state.approval) return 'waiting for the test approval';
   if (state.evaluating) return 'during the evaluation';
   if (state.start?.strategy === 'tdd') {
     const t = state.tdd;
-    if (t.phase === 'setup') return `writing the tests first, after ${plural(t.setupUsed, 'round')}`;
+    if (t.phase === 'setup') return `writing the tests first, after ${rounds(t.setupUsed)}`;
     if (!t.iteration) return 'tests written, before the implementation';
-    return t.open ? `co-refinement, test run ${t.iteration}, after ${plural(t.iterationUsed, 'round')}` : `co-refinement, after test run ${t.iteration}`;
+    return t.open ? `co-refinement, test run ${t.iteration}, after ${rounds(t.iterationUsed)}` : `co-refinement, after test run ${t.iteration}`;
   }
   const at = state.position;
-  if (at.phase === 'pregen') return `pre-generation, after ${plural(at.pregenUsed, 'round')}`;
+  if (at.phase === 'pregen') return `pre-generation, after ${rounds(at.pregenUsed)}`;
   if (at.phase === 'validate') return at.attempt ? `after refinement attempt ${at.attempt}'s submission` : 'after the first submission';
-  return `refinement attempt ${at.attempt}, ${STAGES[at.stage]?.replace(/-/g, ' ')}, after ${plural(at.attemptUsed, 'round')}`;
+  return `refinement attempt ${at.attempt}, ${STAGES[at.stage]?.replace(/-/g, ' ')}, after ${rounds(at.attemptUsed)}`;
 }
