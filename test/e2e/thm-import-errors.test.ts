@@ -34,6 +34,9 @@ describe.each([
     expect(text).toContain('• tests/test_table.py: NotImplementedError  [only with the target blank: counted among the failing tests]');
     expect(text).toContain('hint: 1 broken module hides its tests from THM');
     expect(text).toContain('--tests --ignore=tests/test_paths.py');
+    // Named once, with its error: not again as a test that fails on the original code.
+    expect(text).toContain('0 already failing on the original code');
+    expect(text).not.toContain('Already failing on the original code');
   }, 60_000);
 });
 

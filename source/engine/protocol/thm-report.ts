@@ -107,3 +107,12 @@ export interface ThmReport {
   timedOut: boolean;
   durationMs: number;
 }
+
+/**
+ * The tests of `alreadyFailing`, without the broken modules among them: those are named with
+ * their error under `importErrors`, and a module is not a test that fails on the original code.
+ */
+export function alreadyFailingTests(report: Pick<ThmReport, 'alreadyFailing' | 'importErrors'>): string[] {
+  const broken = new Set((report.importErrors ?? []).filter((e) => e.broken).map((e) => e.module));
+  return report.alreadyFailing.filter((nodeid) => !broken.has(nodeid));
+}
