@@ -253,7 +253,7 @@ export class TuiController implements Pilot {
   }
 
   async beforeModelCall(): Promise<string | undefined> {
-    // A takeover at a tool call's pause (the tool has run since): its note goes with this call.
+    // A takeover at a step pause: its note goes with this call (the engine asks again after a model call's pause).
     const paused = this.takePausedNote();
     const note = paused && (await paused);
     if (note || this.state.takeover !== 'requested') return note;
@@ -269,10 +269,6 @@ export class TuiController implements Pilot {
   /** Step mode holds the call until the developer goes on; then the messages written since the last call (`m`, and `--message-file`'s lines) go with it. */
   async beforeRequest(preview: RequestPreview): Promise<DeveloperMessage[]> {
     if (this.state.step) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
-    // A takeover at this pause came after the engine asked beforeModelCall for this request: what
-    // the developer did can only go with it as their message (the Pilot has no later hook for a note).
-    const note = await this.takePausedNote();
-    if (note) this.queued.push({ text: note, via: 'tui' });
     const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
     this.queued = [];
     if (taken.length) this.update({ queued: 0 }, true);

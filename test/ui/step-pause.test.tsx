@@ -1,6 +1,11 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
+import { Conversation } from '../../source/engine/agent/conversation';
+import type { EngineEvent } from '../../source/engine/events';
+import type { Model } from '../../source/engine/model/types';
 import type { TranscriptEntry } from '../../source/engine/protocol/debugger';
+import type { Message } from '../../source/engine/protocol/messages';
+import type { ToolContext } from '../../source/engine/tools/context';
 import type { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
@@ -29,7 +34,7 @@ const longPrompt = { role: 'user' as const, content: Array.from({ length: 30 }, 
 const call = { id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' };
 
 describe('a step pause', () => {
-  it('t takes over the debugger at once; handed back, the pause is there again and the request takes what the developer did', async () => {
+  it('t takes over the debugger at once; handed back, the pause is there again and the request takes what the developer did, as the takeover’s note', async () => {
     const controller = new TuiController({ autoApproveCommands: true, step: true });
     const ui = await agentOn(controller);
     const session = fakeDebugger();
@@ -47,10 +52,60 @@ describe('a step pause', () => {
     await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
     expect(ui.lastFrame()).toContain('⏸ step: before model call 2');
     ui.stdin.write(KEYS.enter);
-    const [note] = await request;
-    expect(note!.text).toContain('The developer took over the debugger session');
-    expect(note!.text).toContain('(Pdb) p x\nran p x');
+    // Not a message of the developer's: the engine asks for the takeover's note after the pause.
+    expect(await request).toEqual([]);
+    const note = await controller.beforeModelCall();
+    expect(note).toContain('The developer took over the debugger session');
+    expect(note).toContain('(Pdb) p x\nran p x');
     expect(await controller.beforeModelCall()).toBeUndefined(); // said once
+    ui.unmount();
+  });
+
+  it('a takeover at a model call’s pause goes with that very request as the takeover’s note, never recorded as the developer’s message', async () => {
+    // QA: at a model call's pause (`--step`, or `s` in a resumed session) `t` sent the note as
+    // "A message from the developer", recorded as developer.message ("You told the agent: …").
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    const session = fakeDebugger();
+    controller.attach({ debugger: session, selectedTests: [] });
+    const events: EngineEvent[] = [];
+    const sent: Message[][] = [];
+    const model: Model = {
+      provider: 'scripted',
+      name: 'm',
+      label: 'm',
+      complete: async (request) => (sent.push([...request.messages]), { content: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'stop', model: 'm' }),
+    };
+    const conversation = new Conversation({
+      model,
+      system: 's',
+      ctx: {} as ToolContext,
+      emit: (event) => void events.push(event),
+      price: undefined,
+      temperature: 0,
+      maxTokens: 100,
+      beforeModelCall: () => controller.beforeModelCall(),
+      steering: { stepping: () => controller.stepping(), beforeRequest: (preview) => controller.beforeRequest(preview) },
+    });
+    conversation.say('the task');
+    const round = conversation.round([]);
+    await frameShows(ui.lastFrame, '⏸ step: before model call 1');
+    ui.stdin.write('t');
+    await frameShows(ui.lastFrame, 'you have the debugger');
+    await type(ui, 'p x');
+    ui.stdin.write(KEYS.enter);
+    await until(() => session.transcript.length === 1);
+    ui.stdin.write(KEYS.escape);
+    await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
+    ui.stdin.write(KEYS.enter);
+    await round;
+    expect(events.filter((e) => e.type === 'developer.message')).toEqual([]);
+    expect(sent).toHaveLength(1);
+    const last = sent[0]!.at(-1)!;
+    expect(last.role).toBe('user');
+    expect(last.content).toMatch(/^The developer took over the debugger session and ran these commands/);
+    expect(last.content).toContain('(Pdb) p x\nran p x');
+    expect(last.content).not.toContain('A message from the developer');
     ui.unmount();
   });
 

@@ -32,7 +32,10 @@ export interface ConversationOptions {
   temperature: number;
   maxTokens: number;
   signal?: AbortSignal;
-  /** Awaited before every model call: where a developer's takeover of the debugger pauses the agent. */
+  /**
+   * Awaited before every model call, and again after a step pause before it: where a developer's
+   * takeover of the debugger pauses the agent, and what they did there for the model.
+   */
   beforeModelCall?: () => Promise<string | undefined>;
   /** A signal per model call (a developer cancels it with Esc), and what to do after. */
   callSignal?: () => AbortSignal | undefined;
@@ -113,7 +116,12 @@ export class Conversation {
     }
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);
-    for (const message of await this.steering.beforeRequest(this.totals.rounds + 1, this.messages)) this.say(message);
+    const { said, paused } = await this.steering.beforeRequest(this.totals.rounds + 1, this.messages);
+    // The developer may take the debugger over at the step pause itself: what they did goes with
+    // this request as a takeover's note, as it would have at the wait above (not as their message).
+    const late = paused ? await this.options.beforeModelCall?.() : undefined;
+    if (late) this.say(late);
+    for (const message of said) this.say(message);
     this.totals.rounds++;
     emit({
       type: 'model.request',

@@ -28,9 +28,10 @@ export class Steering {
     private readonly emit: EventSink,
   ) {}
 
-  /** The user messages to add before request `round` (already recorded). */
-  async beforeRequest(round: number, messages: readonly Message[]): Promise<string[]> {
-    if (this.hooks.stepping?.({ before: 'model', round })) this.emit({ type: 'step.pause', before: 'model', round });
+  /** The user messages to add before request `round` (already recorded), and whether step mode held the agent for it. */
+  async beforeRequest(round: number, messages: readonly Message[]): Promise<{ said: string[]; paused: boolean }> {
+    const paused = !!this.hooks.stepping?.({ before: 'model', round });
+    if (paused) this.emit({ type: 'step.pause', before: 'model', round });
     const written = (await this.hooks.beforeRequest?.({ round, lastTurn: lastTurn(messages) })) ?? [];
     const said: string[] = [];
     for (const message of written) {
@@ -39,7 +40,7 @@ export class Steering {
       this.emit({ type: 'developer.message', text, round, via: message.via });
       said.push(renderPrompt('developer-message', { text }));
     }
-    return said;
+    return { said, paused };
   }
 
   /** The call as it runs (the developer's arguments if they changed them), and what goes before its output for the model. */

@@ -41,7 +41,10 @@ export interface Pilot {
   approveTests(report: ThmReport, desk?: TestDesk): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }>;
   /** Before THM's proposal is approved (whatever the strategy): tests written ahead (`--add-tests`, a recorded session's) go on the desk. */
   addTests?(desk: TestDesk): Promise<void>;
-  /** Awaited before each model call; resolves with a note for the model after a takeover, if any. */
+  /**
+   * Awaited before each model call, and again after step mode's pause before it (a takeover may
+   * happen at the pause); resolves with a note for the model after a takeover, if any.
+   */
   beforeModelCall?(): Promise<string | undefined>;
   /** The finished run: apply the patch to the checkout or not (`true` is accept, `false` reject). */
   acceptPatch(result: RunResult, extras?: PatchExtras): Promise<PatchAnswer>;
