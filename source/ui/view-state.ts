@@ -3,7 +3,7 @@ import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
 import { capitalized, forkWords, isFailure, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
-import { lineDiff, startingFunctionIn } from '../engine/session/page-diffs';
+import { asPlaced, functionName, lineDiff, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
 import { expandTabs } from './components/line-editor';
 import type { SpendLimits } from '../engine/protocol/settings';
 import type { Writer } from '../engine/protocol/debugger';
@@ -147,18 +147,6 @@ function diffText(before: string, after: string): { diff: string; added: number;
   return { diff: lines.join('\n'), added, removed };
 }
 
-/**
- * The function the agent got, without its decorators when the submission has none: a submission
- * may leave them out (they stay in place), and the diff must not show them removed.
- */
-function withoutDecorators(starting: string, submitted: string): string {
-  const decorated = (text: string) => /^\s*@/.test(text.replace(/^(\s*(#.*|import .*|from .*)?\n)*/, ''));
-  if (!decorated(starting) || decorated(submitted)) return starting;
-  const lines = starting.split('\n');
-  const def = lines.findIndex((line) => /^\s*(async\s+)?def\s/.test(line));
-  return def < 0 ? starting : lines.slice(def).join('\n');
-}
-
 /** A submission of the code or of the agent's tests becomes a revision item; TDD notes which side its iteration touched. */
 function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string, about: { number: number; against: string; ok: boolean }): void {
   const tdd = state.agent.tdd;
@@ -261,9 +249,11 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       const { code, starting } = state.agent;
       const against = code !== undefined ? 'the previous submission' : starting === undefined ? 'nothing' : state.session?.mode === 'blank' ? 'the blanked function' : 'the stub';
       state.agent.submissions++;
-      revise(state, 'code', code ?? withoutDecorators(starting ?? '', event.code), event.code, { number: state.agent.submissions, against, ok: event.ok });
+      // What goes in place (the docstring kept when the submission has none), against what was there.
+      const placed = asPlaced(event.code, code ?? starting, functionName(state.session?.target));
+      revise(state, 'code', code ?? withoutDecorators(starting ?? '', placed), placed, { number: state.agent.submissions, against, ok: event.ok });
       // A rejected submission (a syntax error) stays out: the next one is compared with what is in place.
-      if (event.ok) state.agent.code = event.code;
+      if (event.ok) state.agent.code = placed;
       break;
     }
     case 'developer.message':

@@ -115,3 +115,24 @@ describe("the transcript shows what the agent wrote, whole", () => {
     ui.unmount();
   });
 });
+
+describe("the first submission's diff against the stub", () => {
+  it('shows the docstring the submission left out as kept (tenet keeps it in place), only the stub’s body removed', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    const first = demo.findIndex((e) => e.type === 'submission');
+    for (const event of demo.slice(0, first + 2)) controller.dispatch(event);
+    await frameShows(ui.lastFrame, '✎ submission 1 (against the stub');
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('✎ submission 1 (against the stub · +8 −1)');
+    const rows = frame.split('\n');
+    // Unchanged lines of the stub, not removed ones.
+    for (const line of ['"""Sales tax due on `amount` in `region`', 'give negative tax.']) {
+      const row = rows.find((r) => r.includes(line));
+      expect(row, line).toBeDefined();
+      expect(row).not.toMatch(/^\s*-/);
+    }
+    expect(rows.filter((r) => /^\s*-\s{4}\S/.test(r)).map((r) => r.trim())).toEqual(['-    raise NotImplementedError']);
+    ui.unmount();
+  });
+});

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
-import { functionIn, startingFunction, startingFunctionIn, submissionDiffs } from '../../source/engine/session/page-diffs';
+import { asPlaced, functionIn, startingFunction, startingFunctionIn, submissionDiffs } from '../../source/engine/session/page-diffs';
 import { ROOT } from '../helpers/fixtures';
 
 const demo = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8')
@@ -50,5 +50,36 @@ describe("the session page's submission diffs", () => {
     const prompt = `Signature and docstring:\n\n\`\`\`python\ndef area(self):\n\`\`\`\n\nThe module:\n\n\`\`\`python\n${module}\n\`\`\``;
     const found = startingFunctionIn('m.py::C.area@2', [{ role: 'user', content: prompt }]);
     expect(found).toBe(['    @property', '    def area(self):', '        return self._a'].join('\n'));
+  });
+
+  it("a first submission without the docstring is not shown deleting the stub's: tenet keeps it in place", () => {
+    const [first] = Object.values(submissionDiffs(demo));
+    const lines = first!.hunks.flatMap((h) => h.lines);
+    // The demo's first submission has no docstring; only the stub's body goes.
+    expect(lines.filter((l) => l.startsWith('-'))).toEqual(['-    raise NotImplementedError']);
+    expect(lines).toContain('     """Sales tax due on `amount` in `region` for a product `category`, as money (Decimal, cents).');
+    expect(lines).toContain('     give negative tax.');
+    expect(first!.removed).toBe(1);
+  });
+});
+
+describe('a submission as tenet puts it in place', () => {
+  const stub = ['def f(x):', '    """Doc.', '', '    More."""', '    raise NotImplementedError'].join('\n');
+
+  it('keeps the docstring already there when the submission has none, at the submission’s indentation', () => {
+    expect(asPlaced('def f(x):\n    return x\n', stub, 'f')).toBe(['def f(x):', '    """Doc.', '', '    More."""', '    return x', ''].join('\n'));
+    // Two-space bodies, a signature over lines with a default that holds a colon, a helper first.
+    const submitted = ['def helper():', '  pass', '', 'def f(', '  x={"a": 1},', ') -> dict[str, int]:', '  # the body', '  return x'].join('\n');
+    expect(asPlaced(submitted, stub, 'f').split('\n').slice(5)).toEqual([') -> dict[str, int]:', '  # the body', '  """Doc.', '', '  More."""', '  return x']);
+    // A single-line docstring, single quotes.
+    expect(asPlaced('def f(x):\n    return x', "def f(x):\n    'Doc.'\n    raise NotImplementedError", 'f')).toBe("def f(x):\n    'Doc.'\n    return x");
+  });
+
+  it('leaves a submission alone that has a docstring of its own, or a body on the def line, or when there is none to keep', () => {
+    const own = 'def f(x):\n    r"""Its own."""\n    return x\n';
+    expect(asPlaced(own, stub, 'f')).toBe(own);
+    expect(asPlaced('def f(x): return x', stub, 'f')).toBe('def f(x): return x');
+    expect(asPlaced('def f(x):\n    return x', 'def f(x):\n    raise NotImplementedError', 'f')).toBe('def f(x):\n    return x');
+    expect(asPlaced('def f(x):\n    return x', undefined, 'f')).toBe('def f(x):\n    return x');
   });
 });

@@ -56,6 +56,9 @@ export function functionIn(moduleText: string, name: string): string | undefined
   return lines.slice(first, end).join('\n');
 }
 
+/** The target's function name in a session's target (`file::Class.name@LINE` → `name`). */
+export const functionName = (target: string | undefined): string | undefined => target?.split('::').at(-1)!.replace(/@\d+$/, '').split('.').at(-1);
+
 /**
  * The function as the agent got it: cut out of the module shown in the task prompt (the stub, or
  * in benchmark mode the blanked function), else the prompt's signature and docstring. The prompt
@@ -75,7 +78,7 @@ export function startingFunction(events: readonly EngineEvent[]): string | undef
 /** The same, from the messages of one request: undefined when none is the task prompt. */
 export function startingFunctionIn(target: string | undefined, messages: readonly Message[]): string | undefined {
   // `file::Class.name@LINE` names one of several definitions; the function's name has no `@LINE`.
-  const name = target?.split('::').at(-1)!.replace(/@\d+$/, '').split('.').at(-1);
+  const name = functionName(target);
   for (const message of messages) {
     if (message.role !== 'user' || !message.content.includes('Signature and docstring')) continue;
     const blocks = [...message.content.matchAll(CODE_BLOCK)].map((m) => m[1]!);
@@ -83,6 +86,84 @@ export function startingFunctionIn(target: string | undefined, messages: readonl
     return inModule ?? blocks[0];
   }
   return undefined;
+}
+
+const DEF = (name?: string) => new RegExp(`^\\s*(async\\s+)?def\\s+${name ?? '\\w+'}\\s*\\(`);
+const indentOf = (line: string) => /^[ \t]*/.exec(line)![0];
+
+/**
+ * Where the body of function `name` (else the first function) starts in `lines`: the index of its
+ * first statement (blank and comment lines skipped), or undefined for none, or a body on the def's
+ * own line. The signature ends at the first `:` outside brackets and strings.
+ */
+function bodyStart(lines: readonly string[], name?: string): number | undefined {
+  let def = lines.findIndex((line) => DEF(name).test(line));
+  if (def < 0 && name) def = lines.findIndex((line) => DEF().test(line));
+  if (def < 0) return undefined;
+  let depth = 0;
+  for (let row = def; row < lines.length; row++) {
+    const line = lines[row]!;
+    for (let col = 0; col < line.length; col++) {
+      const c = line[col]!;
+      if (c === '#') break;
+      if (c === '"' || c === "'") {
+        const end = line.indexOf(c, col + 1);
+        col = end < 0 ? line.length : end;
+      } else if ('([{'.includes(c)) depth++;
+      else if (')]}'.includes(c)) depth--;
+      else if (c === ':' && depth === 0) {
+        if (line.slice(col + 1).replace(/#.*/, '').trim()) return undefined;
+        let first = row + 1;
+        while (first < lines.length && (!lines[first]!.trim() || lines[first]!.trim().startsWith('#'))) first++;
+        return first < lines.length ? first : undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+const OPENING = /^\s*[rRuUbBfF]{0,2}("""|'''|"|')/;
+
+/** The rows of the docstring that starts at row `from` (its last row included), or undefined when that statement is none. */
+function docstringAt(lines: readonly string[], from: number | undefined): { from: number; to: number } | undefined {
+  if (from === undefined) return undefined;
+  const quote = OPENING.exec(lines[from]!)?.[1];
+  if (!quote) return undefined;
+  const opened = lines[from]!.indexOf(quote) + quote.length;
+  if (lines[from]!.indexOf(quote, opened) >= 0 || quote.length === 1) return { from, to: from };
+  for (let row = from + 1; row < lines.length; row++) if (lines[row]!.includes(quote)) return { from, to: row };
+  return undefined;
+}
+
+/**
+ * A submission as tenet puts it in place, to diff against the function it replaces: one that
+ * leaves the docstring out keeps the one already there (engine/task/replace-function.ts), so its
+ * diff must not show the docstring deleted. The docstring goes in, at the submission's indentation,
+ * before the body's first statement.
+ */
+export function asPlaced(submitted: string, current: string | undefined, name?: string): string {
+  if (!current) return submitted;
+  const had = current.split('\n');
+  const docstring = docstringAt(had, bodyStart(had, name));
+  if (!docstring) return submitted;
+  const lines = submitted.split('\n');
+  const body = bodyStart(lines, name);
+  if (body === undefined || docstringAt(lines, body)) return submitted;
+  const [from, to] = [indentOf(had[docstring.from]!), indentOf(lines[body]!)];
+  const moved = had.slice(docstring.from, docstring.to + 1).map((line) => (line.startsWith(from) ? to + line.slice(from.length) : line));
+  return [...lines.slice(0, body), ...moved, ...lines.slice(body)].join('\n');
+}
+
+/**
+ * The function the agent got, without its decorators when the submission has none: a submission
+ * may leave them out (they stay in place), and the diff must not show them removed.
+ */
+export function withoutDecorators(starting: string, submitted: string): string {
+  const decorated = (text: string) => /^\s*@/.test(text.replace(/^(\s*(#.*|import .*|from .*)?\n)*/, ''));
+  if (!decorated(starting) || decorated(submitted)) return starting;
+  const lines = starting.split('\n');
+  const def = lines.findIndex((line) => /^\s*(async\s+)?def\s/.test(line));
+  return def < 0 ? starting : lines.slice(def).join('\n');
 }
 
 /**
@@ -100,13 +181,15 @@ export function submissionDiffs(events: readonly EngineEvent[]): Record<number, 
   let codeNumber = 0;
   let testsNumber = 0;
   let starting: string | undefined | null = null;
+  const name = functionName(start?.type === 'session.start' ? start.target : undefined);
   events.forEach((event, index) => {
     if (event.type === 'submission') {
       if (starting === null) starting = startingFunction(events);
-      const before = code ?? starting ?? '';
+      const placed = asPlaced(event.code, code ?? starting, name);
+      const before = code ?? withoutDecorators(starting ?? '', placed);
       const against = code !== undefined ? 'previous submission' : starting !== undefined ? (blank ? 'blanked function' : 'stub') : 'unknown';
-      diffs[index] = { against, number: ++codeNumber, ...lineDiff(before, event.code) };
-      if (event.ok) code = event.code;
+      diffs[index] = { against, number: ++codeNumber, ...lineDiff(before, placed) };
+      if (event.ok) code = placed;
     } else if (event.type === 'tests.submission') {
       diffs[index] = { against: tests !== undefined ? 'previous tests' : 'nothing (a new file)', number: ++testsNumber, ...lineDiff(tests ?? '', event.code) };
       if (event.ok) tests = event.code;
