@@ -49,7 +49,20 @@ describe("the session page's submission diffs", () => {
     const module = ['class C:', '    @property', '    def area(self):', '        return self._a'].join('\n');
     const prompt = `Signature and docstring:\n\n\`\`\`python\ndef area(self):\n\`\`\`\n\nThe module:\n\n\`\`\`python\n${module}\n\`\`\``;
     const found = startingFunctionIn('m.py::C.area@2', [{ role: 'user', content: prompt }]);
-    expect(found).toBe(['    @property', '    def area(self):', '        return self._a'].join('\n'));
+    // At column 0, as the agent submits a method (see the next case).
+    expect(found).toBe(['@property', 'def area(self):', '    return self._a'].join('\n'));
+  });
+
+  it("a method's first submission, at column 0, changes only its body: the method cut out of its class is moved left to match", () => {
+    const module = ['class Invoice:', '    def total(self):', '        """The sum of the lines."""', '        raise NotImplementedError', '', '    def tax(self):', '        return 0'].join('\n');
+    const prompt = `Signature and docstring:\n\n\`\`\`python\ndef total(self):\n\`\`\`\n\nThe module:\n\n\`\`\`python\n${module}\n\`\`\``;
+    const start: EngineEvent = { type: 'session.start', sessionId: 's', target: 'm.py::Invoice.total', mode: 'stub', strategy: 'tenet', model: 'x', modelLabel: 'x', provider: 'x', repo: '/r', config: sampleConfig() };
+    const request: EngineEvent = { type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [{ role: 'user', content: prompt }] };
+    // The agent's submission at column 0, and a later one indented as in the class: both line up.
+    const events = [start, request, submission('def total(self):\n    return sum(self.lines)\n'), submission('    def total(self):\n        return sum(self.lines) or 0\n')];
+    const diffs = submissionDiffs(events);
+    expect(diffs[2]!.hunks.flatMap((h) => h.lines).filter((l) => /^[+-]/.test(l))).toEqual(['-    raise NotImplementedError', '+    return sum(self.lines)']);
+    expect(diffs[3]!.hunks.flatMap((h) => h.lines).filter((l) => /^[+-]/.test(l))).toEqual(['-    return sum(self.lines)', '+    return sum(self.lines) or 0']);
   });
 
   it("a first submission without the docstring is not shown deleting the stub's: tenet keeps it in place", () => {

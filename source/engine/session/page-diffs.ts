@@ -83,7 +83,8 @@ export function startingFunctionIn(target: string | undefined, messages: readonl
     if (message.role !== 'user' || !message.content.includes('Signature and docstring')) continue;
     const blocks = [...message.content.matchAll(CODE_BLOCK)].map((m) => m[1]!);
     const inModule = name && blocks[1] !== undefined ? functionIn(blocks[1], name) : undefined;
-    return inModule ?? blocks[0];
+    const found = inModule ?? blocks[0];
+    return found === undefined ? undefined : atColumnZero(found);
   }
   return undefined;
 }
@@ -142,6 +143,23 @@ function docstringAt(lines: readonly string[], from: number | undefined): { from
  * before the body's first statement.
  */
 export function asPlaced(submitted: string, current: string | undefined, name?: string): string {
+  return atColumnZero(withDocstringKept(submitted, current, name));
+}
+
+/**
+ * A definition moved left to column 0, by the indentation of its first line: a method cut out
+ * of its class sits four columns in, while the agent submits it at column 0 (or the other way
+ * round), and a diff of the two would show every line changed.
+ */
+export function atColumnZero(code: string): string {
+  const lines = code.split('\n');
+  const first = lines.find((line) => line.trim());
+  const indent = first ? indentOf(first) : '';
+  if (!indent) return code;
+  return lines.map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line)).join('\n');
+}
+
+function withDocstringKept(submitted: string, current: string | undefined, name?: string): string {
   if (!current) return submitted;
   const had = current.split('\n');
   const docstring = docstringAt(had, bodyStart(had, name));
