@@ -2,6 +2,7 @@ import { describeFailure, describeTestQuality } from '../engine/quality/describe
 import type { EngineEvent } from '../engine/events';
 import { addedWords, approvalWords, forkWords, limitWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, stopLabel, TEST_RUNS, tokensInOut } from '../engine/phrase-book';
 import type { SessionConfig } from '../engine/protocol/settings';
+import { plural } from '../engine/tools/format';
 
 const firstLine = (text: string, max = 140) => {
   const line = text.trim().split('\n')[0] ?? '';
@@ -101,7 +102,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         const u = event.usage;
         write(
           `${event.pass ? 'PASS' : 'FAIL'} (${stopLabel(event)}) · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
-            ` · ${tokensInOut(u)} · ${u.modelCalls} model calls · ${u.toolCalls} tool calls · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
+            ` · ${tokensInOut(u)} · ${plural(u.modelCalls, 'model call')} · ${plural(u.toolCalls, 'tool call')} · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
         );
         if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
         if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);

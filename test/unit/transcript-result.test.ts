@@ -17,6 +17,8 @@ describe('tenet show (the Markdown transcript)', () => {
     expect(text).toContain('- generated tests (tests/test_by_agent.py, 4): 3/4 pass on the ground truth');
     expect(text).toContain("- matched failure: its own tests pass, the repository's do not (the tests were too weak)");
     expect(text).toContain('- hint: it deleted tests on the way (test_basic); check whether they were right');
+    // One model call, not "1 model calls".
+    expect(text).toContain('; 1 model call, 2 tool calls;');
   });
 
   it('prints the decisions: shell commands and the patch', () => {

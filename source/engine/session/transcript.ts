@@ -3,6 +3,7 @@ import type { EngineEvent } from '../events';
 import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, stopLabel, TEST_RUNS, tokensInOut, WRITERS } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
+import { plural } from '../tools/format';
 
 const MAX_LINES = 40;
 
@@ -125,7 +126,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(
           `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${stopLabel(event)})\n\n` +
             `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
-            `- ${tokensInOut(event.usage)}; ${event.usage.modelCalls} model calls, ${event.usage.toolCalls} tool calls; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
+            `- ${tokensInOut(event.usage)}; ${plural(event.usage.modelCalls, 'model call')}, ${plural(event.usage.toolCalls, 'tool call')}; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
             (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
             (event.failure ? describeFailure(event.failure).map((line) => `\n- ${line}`).join('') : '') +
             (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),
