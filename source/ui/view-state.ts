@@ -296,6 +296,10 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       state.totals.modelCalls++;
       if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
       break;
+    case 'model.unanswered':
+      // Billed though no answer came: in the footer's tokens and cost (the error says why).
+      addCall(state.totals, event);
+      break;
     case 'tool.call':
       state.totals.toolCalls++;
       push(state, { kind: 'tool', callId: event.id, name: event.name, args: event.arguments });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -95,5 +95,59 @@ describe.each(['anthropic', 'openai'] as const)('a run whose first %s answer is 
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(`- ${result.usage.inputTokens.toLocaleString('en')} tokens in`);
     expect(shown.stdout).toContain(`$${result.costUsd.toFixed(4)}`);
+  }, 120_000);
+});
+
+describe.each(['anthropic', 'openai'] as const)('a run whose %s call gives up, every attempt cut mid-stream', (provider) => {
+  it('still counts what the cut attempts used: in an event, the result, its cost and tenet show, marked estimated', async () => {
+    // Two attempts (maxRetries 2), both cut: the provider error ends the run.
+    server = await startFakeModelServer([CUTS[provider], CUTS[provider]]);
+    const config = join(scratch, `two-attempts-${provider}`);
+    mkdirSync(join(config, 'tenet'), { recursive: true });
+    writeFileSync(join(config, 'tenet', 'config.json'), JSON.stringify({ maxRetries: 2 }));
+    const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), XDG_CONFIG_HOME: config, ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }) };
+    const price = PRICES[provider];
+    const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', price.model, '--json', '--tests', 'tests/test_cart.py'], { env });
+    expect(out.code, out.stderr).toBe(3);
+    const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as Json);
+    const result = events.at(-1)!;
+    expect(result).toMatchObject({ type: 'result', stopReason: 'error', usage: { modelCalls: 0 } });
+    expect(events.filter((e) => e.type === 'model.retry')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'model.response')).toHaveLength(0);
+    const cuts = server.requests.map((r) => r.usage!);
+    expect(cuts).toHaveLength(2);
+
+    // One event says what the call used though it got no answer; the result counts it.
+    const lost = events.filter((e) => e.type === 'model.unanswered');
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatchObject({ reason: 'failed', usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens, estimated: true }, costUsd: result.costUsd });
+    // The output streamed before each cut, counted with the tokenizer.
+    expect(result.usage.outputTokens).toBe(2 * countTokens(CUT));
+    if (provider === 'anthropic') {
+      // message_start gave each attempt's input and cache counts before the overloaded_error: those, exactly.
+      expect(result.usage.inputTokens).toBe(sum(cuts.map((u) => u.input)));
+      expect(result.usage.cacheReadTokens).toBe(sum(cuts.map((u) => u.cacheRead)));
+      expect(result.usage.cacheWriteTokens).toBe(sum(cuts.map((u) => u.cacheWrite)));
+    } else {
+      // OpenAI's usage never came: the input is estimated (o200k against the fake's 4 characters a token).
+      expect(result.usage.inputTokens).toBeGreaterThan(sum(cuts.map((u) => u.input)) / 2);
+      expect(result.usage.inputTokens).toBeLessThan(sum(cuts.map((u) => u.input)) * 2);
+    }
+    const cutUsage = { input: result.usage.inputTokens, output: result.usage.outputTokens, cacheRead: result.usage.cacheReadTokens ?? 0, cacheWrite: result.usage.cacheWriteTokens ?? 0 };
+    expect(result.costUsd).toBeGreaterThan(0);
+    expect(result.costUsd).toBeCloseTo(costOf(price, cutUsage), 12);
+    expect(result.tokensEstimated).toBe(true);
+
+    // tenet show (the log, which has no result: the session stays resumable) says what was billed.
+    const shown = await runCli(['show', result.sessionId], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`The model call got no answer; what it used was billed all the same: ${result.usage.inputTokens.toLocaleString('en')} tokens in`);
+    expect(shown.stdout).toContain(`$${result.costUsd.toFixed(4)}`);
+    // The session list (the log folded) has its cost.
+    const listed = await runCli(['sessions', '--json'], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    const row = (JSON.parse(listed.stdout) as Json[]).find((r) => r.id === result.sessionId)!;
+    expect(row).toMatchObject({ status: 'error', tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens } });
+    expect(row.costUsd).toBeCloseTo(result.costUsd, 12);
   }, 120_000);
 });

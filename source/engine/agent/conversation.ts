@@ -2,7 +2,7 @@ import type { EventSink } from '../events';
 import { cacheSavingOf, costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
 import type { Model, ModelResponse } from '../model/types';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';
-import type { Message, ToolCall, ToolDefinition } from '../protocol/messages';
+import type { Message, ToolCall, ToolDefinition, Usage } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions } from '../tools/registry';
@@ -138,6 +138,8 @@ export class Conversation {
     for (;;) {
       const callSignal = this.options.callSignal?.();
       const signals = [this.options.signal, callSignal].filter((s): s is AbortSignal => !!s);
+      const since = Date.now();
+      let unanswered: Usage | undefined;
       try {
         response = await model.complete(
           { system: this.options.system, messages: this.messages, tools: this.toolsFor(tools), temperature: this.options.temperature, maxTokens: this.options.maxTokens },
@@ -146,10 +148,13 @@ export class Conversation {
             onDelta: (text) => emit({ type: 'model.delta', text }),
             onToolDelta: (delta) => emit({ type: 'model.tool-delta', ...delta }),
             onRetry: (notice) => emit({ type: 'model.retry', ...notice }),
+            onUnanswered: (usage) => (unanswered = usage),
           },
         );
         break;
       } catch (error) {
+        // No answer, but the provider billed what the call's attempts used: counted all the same.
+        if (unanswered) this.countUnanswered(unanswered, 'failed', Date.now() - since);
         // Cancelled by the developer (not the whole session): make the call again, or stop.
         if (!callSignal?.aborted || this.options.signal?.aborted) throw error;
         emit({ type: 'warning', message: 'The model call was cancelled.' });
@@ -159,7 +164,7 @@ export class Conversation {
     // An answer from a record (rerun) costs what it cost then, so limits stop a rerun where they stopped the run.
     const costUsd = response.recorded?.costUsd ?? costOf(this.options.price, response.usage);
     const cacheSavedUsd = response.recorded ? response.recorded.cacheSavedUsd : cacheSavingOf(this.options.price, response.usage);
-    this.noteIncompleteCost(response);
+    this.noteIncompleteCost(response.usage);
     this.totals.modelCalls++;
     addCall(this.totals, { usage: response.usage, costUsd, cacheSavedUsd });
     emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, cacheSavedUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
@@ -171,14 +176,23 @@ export class Conversation {
     return { response, submitted, testsSubmitted, finished, textOnly: response.toolCalls.length === 0 };
   }
 
+  /** What a call that got no answer used, priced, added to the totals (not as a model call) and reported. */
+  private countUnanswered(usage: Usage, reason: 'failed', durationMs: number): void {
+    const costUsd = costOf(this.options.price, usage);
+    const cacheSavedUsd = cacheSavingOf(this.options.price, usage);
+    this.noteIncompleteCost(usage);
+    addCall(this.totals, { usage, costUsd, cacheSavedUsd });
+    this.options.emit({ type: 'model.unanswered', reason, usage, costUsd, cacheSavedUsd, durationMs });
+  }
+
   /** Says once per run that the cost or the token counts are not the provider's own, and marks the totals. */
-  private noteIncompleteCost(response: ModelResponse): void {
+  private noteIncompleteCost(usage: Usage): void {
     const { price, emit } = this.options;
     if (isUnpriced(price) && !this.totals.unpriced) {
       this.totals.unpriced = true;
       emit({ type: 'warning', message: unpricedWarning(price.model) });
     }
-    if (response.usage.estimated && !this.totals.estimatedTokens) {
+    if (usage.estimated && !this.totals.estimatedTokens) {
       this.totals.estimatedTokens = true;
       // Not only a server that ignores include_usage: a stream cut before its usage came has its tokens estimated too.
       emit({ type: 'warning', message: 'Some token counts are estimated with the o200k_base tokenizer: the model server sent none for them (it leaves usage out, or a stream was cut before its usage came).' });

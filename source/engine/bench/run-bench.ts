@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import type { EventSink, RunResult } from '../events';
 import { TenetError } from '../errors';
 import type { ModelChoice } from '../model/create-model';
+import { RunTally } from '../run/failure-result';
 import { headlessPilot } from '../run/pilot';
 import { newSessionId, runTask } from '../run/run-task';
 import type { RunSettings } from '../run/run-settings';
@@ -133,6 +134,8 @@ async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, o
   const started = Date.now();
   const base = { taskId: taskId(task), repository: task.repository, target: taskTarget(task), sessionId, host: sandboxName(sandbox), finishedAt: '' };
   let recorder: SessionRecorder | undefined;
+  // A task that fails (the provider gave up) still counts what its model calls used and cost.
+  const tally = new RunTally({ sessionId, target: base.target, strategy: options.settings.strategy, model: '' });
   try {
     const model = options.modelFor(task);
     recorder = SessionRecorder.open(sessions, sessionId);
@@ -151,6 +154,7 @@ async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, o
       pilot: headlessPilot(false),
       ...(options.signal ? { signal: options.signal } : {}),
       emit: (event) => {
+        tally.observe(event);
         rec.record(event);
         options.onEvent?.(task, event);
       },
@@ -159,12 +163,14 @@ async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, o
   } catch (error) {
     const message = (error as Error).message;
     recorder?.record({ type: 'error', message });
+    const spent = tally.failed(error);
     return {
       ...base,
       pass: false,
       stopReason: options.signal?.aborted ? 'cancelled' : 'error',
-      usage: { inputTokens: 0, outputTokens: 0, modelCalls: 0, toolCalls: 0 },
-      costUsd: 0,
+      usage: spent.usage,
+      costUsd: spent.costUsd,
+      ...(spent.cacheSavedUsd === undefined ? {} : { cacheSavedUsd: spent.cacheSavedUsd }),
       wallMs: Date.now() - started,
       error: message.split('\n')[0]!,
       finishedAt: new Date().toISOString(),

@@ -1,7 +1,7 @@
 import { AttemptUsage, plusUsage } from './attempt-usage';
 import { withRetries, type RetryPolicy } from './retry';
 import { StreamWatch } from './stream-watch';
-import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
+import { ProviderError, type CallOptions, type Model, type ModelRequest, type ModelResponse } from './types';
 import type { Usage } from '../protocol/messages';
 
 export interface ProviderSettings {
@@ -46,23 +46,35 @@ export abstract class SdkModel<Client> implements Model {
 
   async complete(request: ModelRequest, options: CallOptions = {}): Promise<ModelResponse> {
     const failed: AttemptUsage[] = [];
-    const response = await withRetries(
-      async () => {
-        const attempt = new AttemptUsage();
-        try {
-          return await this.once(request, attempt.watching(options), new StreamWatch(this.settings.timeoutMs, options.signal), attempt);
-        } catch (error) {
-          failed.push(attempt);
-          throw error;
-        }
-      },
-      this.settings.retry,
-      options,
-    );
-    // The provider billed the attempts cut mid-stream too: the answer's usage carries them, so
-    // every count and cost made from it (events, result, show, bench report, limits) has them.
-    const spent = await Promise.all(failed.map((attempt) => attempt.used(request)));
-    return { ...response, usage: spent.reduce<Usage>((usage, cut) => (cut ? plusUsage(usage, cut) : usage), response.usage) };
+    // The provider billed the attempts cut mid-stream too: what they used goes with the answer, or
+    // (no answer) to onUnanswered, so every count and cost (events, result, show, bench report, limits) has them.
+    const spent = async () => {
+      const used = await Promise.all(failed.map((attempt) => attempt.used(request)));
+      return used.reduce<Usage | undefined>((sum, cut) => (cut ? (sum ? plusUsage(sum, cut) : cut) : sum), undefined);
+    };
+    let response: ModelResponse;
+    try {
+      response = await withRetries(
+        async () => {
+          const attempt = new AttemptUsage();
+          try {
+            return await this.once(request, attempt.watching(options), new StreamWatch(this.settings.timeoutMs, options.signal), attempt);
+          } catch (error) {
+            failed.push(attempt);
+            throw error;
+          }
+        },
+        this.settings.retry,
+        options,
+      );
+    } catch (error) {
+      // Given up (after its retries, or on an error retrying cannot fix).
+      const lost = error instanceof ProviderError ? await spent() : undefined;
+      if (lost) options.onUnanswered?.(lost);
+      throw error;
+    }
+    const lost = await spent();
+    return lost ? { ...response, usage: plusUsage(response.usage, lost) } : response;
   }
 
   /** One attempt; `attempt` is told of each chunk and of the usage the provider reports, for when the stream is cut. */

@@ -44,6 +44,11 @@ export interface CallOptions {
   onToolDelta?: (delta: ToolDelta) => void;
   /** A failed attempt that will be retried (429, 5xx, timeout, a stream cut). */
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * The call ends without an answer (the provider gave up) after attempts the provider billed
+   * (cut mid-stream): what they used, told before the error is thrown, so that it is counted.
+   */
+  onUnanswered?: (usage: Usage) => void;
 }
 
 export interface Model {

@@ -1,4 +1,4 @@
-import type { EngineEvent, RunResult } from '../events';
+import type { EngineEvent, EventOf, RunResult } from '../events';
 import { addCall, noUsage, resultUsage, type Totals, type UsageSums } from '../model/usage-sums';
 
 export interface TallyStart {
@@ -24,6 +24,7 @@ export class RunTally {
   private target: string;
   private selected = 0;
   private failing = 0;
+  private estimated: boolean;
 
   constructor(private readonly start: TallyStart) {
     const t = start.totals;
@@ -31,6 +32,7 @@ export class RunTally {
     this.modelCalls = t?.modelCalls ?? 0;
     this.toolCalls = t?.toolCalls ?? 0;
     this.rounds = t?.rounds ?? 0;
+    this.estimated = t?.estimatedTokens ?? false;
     this.target = start.target;
   }
 
@@ -50,7 +52,10 @@ export class RunTally {
         break;
       case 'model.response':
         this.modelCalls++;
-        addCall(this.sums, event);
+        this.count(event);
+        break;
+      case 'model.unanswered':
+        this.count(event);
         break;
       case 'tool.result':
         this.toolCalls++;
@@ -58,6 +63,11 @@ export class RunTally {
       default:
         break;
     }
+  }
+
+  private count(call: EventOf<'model.response' | 'model.unanswered'>): void {
+    addCall(this.sums, call);
+    if (call.usage.estimated) this.estimated = true;
   }
 
   /** The result of the run, failed with `error` (or stopped from outside): nothing passed, nothing to apply. */
@@ -74,6 +84,7 @@ export class RunTally {
       hiddenTests: { passed: 0, total: Math.max(0, this.failing - this.selected) },
       tests: {},
       ...resultUsage(this.sums, this.modelCalls, this.toolCalls),
+      ...(this.estimated ? { tokensEstimated: true } : {}),
       rounds: { pregen: 0, rrwAttempts: 0, total: this.rounds },
       costOfPass: null,
       wallMs: Date.now() - this.started,

@@ -32,6 +32,9 @@ const thmReport = z.object({
   durationMs: num,
 });
 
+/** A call's tokens; the cache counts came later: sessions recorded before them have none. */
+const usage = z.object({ inputTokens: num, outputTokens: num, cacheReadTokens: num.optional(), cacheWriteTokens: num.optional() });
+
 const outcomes = { outcomes: z.record(str, str), passed: num, total: num };
 
 const result = z.object({
@@ -70,15 +73,15 @@ const shapes = {
   'model.delta': z.object({ text: str }),
   'model.tool-delta': z.object({ index: num, name: str, arguments: str }),
   'model.retry': z.object({ reason: str }),
-  // The cache counts came later: sessions recorded before them have none.
   'model.response': z.object({
     content: str,
     toolCalls: z.array(toolCall),
-    usage: z.object({ inputTokens: num, outputTokens: num, cacheReadTokens: num.optional(), cacheWriteTokens: num.optional() }),
+    usage,
     costUsd: num,
     cacheSavedUsd: num.optional(),
     model: str,
   }),
+  'model.unanswered': z.object({ reason: str, usage, costUsd: num, cacheSavedUsd: num.optional() }),
   'tool.call': z.object({ id: str, name: str, arguments: str }),
   'tool.result': z.object({ id: str, name: str, ok: bool, text: str }),
   'step.pause': z.object({ before: z.enum(['model', 'tool']), round: num.optional(), callId: str.optional(), name: str.optional() }),

@@ -150,6 +150,10 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         else if (phase === 'tdd-setup') state.tdd.setupUsed++;
         else if (phase === 'tdd') state.tdd.iterationUsed++;
         break;
+      case 'model.unanswered':
+        // No answer to the conversation, but billed: in the totals, as the run counted it.
+        addCall(state.totals, event);
+        break;
       case 'tool.edit':
         // A call cut off after the developer's edit runs again as they left it.
         state.unansweredCalls = state.unansweredCalls.map((c) => (c.id === event.id ? { ...c, arguments: event.arguments } : c));

@@ -83,6 +83,9 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
       case 'model.retry':
         out.push(`_The model call failed (${event.reason}); retried._`);
         break;
+      case 'model.unanswered':
+        out.push(`_The model call got no answer; what it used was billed all the same: ${tokensInOut(event.usage)}${event.usage.estimated ? ' (estimated)' : ''}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}._`);
+        break;
       case 'tool.call':
         out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
         break;

@@ -36,6 +36,12 @@ function applyEvent(s, e) {
       s.usage.cost += e.costUsd || 0;
       s.usage.modelCalls++;
       break;
+    case 'model.unanswered':
+      // Billed though no answer came (the provider gave up): not a call.
+      s.usage.input += (e.usage && e.usage.inputTokens) || 0;
+      s.usage.output += (e.usage && e.usage.outputTokens) || 0;
+      s.usage.cost += e.costUsd || 0;
+      break;
     case 'tool.call':
       s.usage.toolCalls++;
       break;
