@@ -117,11 +117,12 @@ export type EngineEvent =
   /** `cacheSavedUsd`: what the prompt cache saved on this call (see RunResult); absent in older sessions. */
   | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number; model: string; stopReason: string }
   /**
-   * A model call that ended without an answer, `failed` (the provider gave up), after attempts the
-   * provider billed (cut mid-stream): what they used and cost, counted in the totals as a
-   * response's are, though not as a model call. Absent in sessions recorded before tenet counted them.
+   * A model call that ended without an answer, `failed` (the provider gave up) or `cancelled` (Esc,
+   * or the session's cancel), after attempts the provider billed (cut mid-stream, or while
+   * streaming): what they used and cost, counted in the totals as a response's are, though not as
+   * a model call. Absent in sessions recorded before tenet counted them.
    */
-  | { type: 'model.unanswered'; reason: 'failed'; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number }
+  | { type: 'model.unanswered'; reason: 'failed' | 'cancelled'; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number }
   | { type: 'tool.call'; id: string; name: string; arguments: string }
   /** Step mode held the agent before a model call (of `round`) or a tool call until the developer let it go on. */
   | { type: 'step.pause'; before: 'model' | 'tool'; round?: number; callId?: string; name?: string }

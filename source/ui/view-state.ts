@@ -297,7 +297,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
       break;
     case 'model.unanswered':
-      // Billed though no answer came: in the footer's tokens and cost (the error says why).
+      // Billed though no answer came: in the footer's tokens and cost (the warning or the error says why).
       addCall(state.totals, event);
       break;
     case 'tool.call':

@@ -10,6 +10,7 @@ import { estimateUsage } from '../../source/engine/model/estimate-usage';
 import { OpenAiModel } from '../../source/engine/model/openai-provider';
 import type { ModelRequest, RetryNotice, ToolDelta } from '../../source/engine/model/types';
 import { ProviderError } from '../../source/engine/model/types';
+import { foldEvents } from '../../source/engine/session/fold';
 import type { ToolContext } from '../../source/engine/tools/context';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 
@@ -361,6 +362,46 @@ describe('cost that cannot be counted is said so, once', () => {
     expect(warnings).toEqual(['Some token counts are estimated with the o200k_base tokenizer: the model server sent none for them (it leaves usage out, or a stream was cut before its usage came).']);
     expect(totals.estimatedTokens).toBe(true);
     expect(totals.costUsd).toBeGreaterThan(0);
+  });
+});
+
+describe('a call the developer cancels mid-answer (Esc)', () => {
+  it('counts what the provider billed until the cancel: the input message_start gave, the output streamed estimated, in the events and the totals', async () => {
+    const streamed = 'Let me read the cart before I write anything, then';
+    // The first answer streams its text and then goes silent (the developer gives up waiting); the call made again answers.
+    server = await startFakeModelServer([{ say: streamed, cut: 'stall' }, { say: 'done' }]);
+    const choice = createModel({ maxRetries: 1 }, { provider: 'anthropic', model: 'claude-sonnet-4-6', baseUrl: server.url }, {});
+    const events: EngineEvent[] = [];
+    let esc: AbortController | undefined;
+    let text = '';
+    const conversation = new Conversation({
+      model: choice.model, system: 's', ctx: {} as ToolContext, price: choice.price, temperature: 0, maxTokens: 64,
+      emit: (e) => {
+        events.push(e);
+        // Esc once the whole text is on screen: the engine's cancel of the call in flight.
+        if (e.type === 'model.delta' && (text += e.text) === streamed) esc!.abort();
+      },
+      callSignal: () => (esc = new AbortController()).signal,
+      afterCancelledCall: async () => 'retry',
+    });
+    conversation.say('hi');
+    const { response } = await conversation.round([]);
+    expect(response.content).toBe('done');
+    expect(events.filter((e) => e.type === 'warning').map((e) => e.message)).toContain('The model call was cancelled.');
+
+    const [cancelled, answered] = server.requests.map((r) => r.usage!);
+    const lost = events.filter((e): e is Extract<EngineEvent, { type: 'model.unanswered' }> => e.type === 'model.unanswered');
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatchObject({ reason: 'cancelled', usage: { inputTokens: cancelled!.input, outputTokens: countTokens(streamed), cacheReadTokens: cancelled!.cacheRead, cacheWriteTokens: cancelled!.cacheWrite, estimated: true } });
+    expect(lost[0]!.costUsd).toBeGreaterThan(0);
+    const reply = events.find((e): e is Extract<EngineEvent, { type: 'model.response' }> => e.type === 'model.response')!;
+    // The totals (the result's usage and cost, the spend limits) have both; one model call.
+    expect(conversation.totals).toMatchObject({ modelCalls: 1, inputTokens: cancelled!.input + answered!.input, outputTokens: countTokens(streamed) + answered!.output, estimatedTokens: true });
+    expect(conversation.totals.costUsd).toBeCloseTo(lost[0]!.costUsd + reply.costUsd, 12);
+    // The log folded again (tenet show, sessions, resume) counts the same.
+    const folded = foldEvents(events).totals;
+    expect(folded).toMatchObject({ modelCalls: 1, inputTokens: conversation.totals.inputTokens, outputTokens: conversation.totals.outputTokens });
+    expect(folded.costUsd).toBeCloseTo(conversation.totals.costUsd, 12);
   });
 });
 

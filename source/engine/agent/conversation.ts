@@ -154,7 +154,7 @@ export class Conversation {
         break;
       } catch (error) {
         // No answer, but the provider billed what the call's attempts used: counted all the same.
-        if (unanswered) this.countUnanswered(unanswered, 'failed', Date.now() - since);
+        if (unanswered) this.countUnanswered(unanswered, signals.some((s) => s.aborted) ? 'cancelled' : 'failed', Date.now() - since);
         // Cancelled by the developer (not the whole session): make the call again, or stop.
         if (!callSignal?.aborted || this.options.signal?.aborted) throw error;
         emit({ type: 'warning', message: 'The model call was cancelled.' });
@@ -177,7 +177,7 @@ export class Conversation {
   }
 
   /** What a call that got no answer used, priced, added to the totals (not as a model call) and reported. */
-  private countUnanswered(usage: Usage, reason: 'failed', durationMs: number): void {
+  private countUnanswered(usage: Usage, reason: 'failed' | 'cancelled', durationMs: number): void {
     const costUsd = costOf(this.options.price, usage);
     const cacheSavedUsd = cacheSavingOf(this.options.price, usage);
     this.noteIncompleteCost(usage);

@@ -68,8 +68,9 @@ export abstract class SdkModel<Client> implements Model {
         options,
       );
     } catch (error) {
-      // Given up (after its retries, or on an error retrying cannot fix).
-      const lost = error instanceof ProviderError ? await spent() : undefined;
+      // Given up (after its retries, or on an error retrying cannot fix), or cancelled: the
+      // provider bills the input and the output it streamed until the cancel all the same.
+      const lost = error instanceof ProviderError || options.signal?.aborted ? await spent() : undefined;
       if (lost) options.onUnanswered?.(lost);
       throw error;
     }

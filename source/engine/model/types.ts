@@ -45,8 +45,9 @@ export interface CallOptions {
   /** A failed attempt that will be retried (429, 5xx, timeout, a stream cut). */
   onRetry?: (notice: RetryNotice) => void;
   /**
-   * The call ends without an answer (the provider gave up) after attempts the provider billed
-   * (cut mid-stream): what they used, told before the error is thrown, so that it is counted.
+   * The call ends without an answer (the provider gave up, or it was cancelled) after attempts the
+   * provider billed (cut mid-stream, or while streaming): what they used, told before the error is
+   * thrown, so that it is counted.
    */
   onUnanswered?: (usage: Usage) => void;
 }

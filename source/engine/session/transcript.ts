@@ -84,7 +84,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`_The model call failed (${event.reason}); retried._`);
         break;
       case 'model.unanswered':
-        out.push(`_The model call got no answer; what it used was billed all the same: ${tokensInOut(event.usage)}${event.usage.estimated ? ' (estimated)' : ''}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}._`);
+        out.push(`_${event.reason === 'cancelled' ? 'The model call was cancelled' : 'The model call got no answer'}; what it used was billed all the same: ${tokensInOut(event.usage)}${event.usage.estimated ? ' (estimated)' : ''}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}._`);
         break;
       case 'tool.call':
         out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);

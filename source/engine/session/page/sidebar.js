@@ -37,7 +37,7 @@ function applyEvent(s, e) {
       s.usage.modelCalls++;
       break;
     case 'model.unanswered':
-      // Billed though no answer came (the provider gave up): not a call.
+      // Billed though no answer came (the provider gave up, or the call was cancelled): not a call.
       s.usage.input += (e.usage && e.usage.inputTokens) || 0;
       s.usage.output += (e.usage && e.usage.outputTokens) || 0;
       s.usage.cost += e.costUsd || 0;
