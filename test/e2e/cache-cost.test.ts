@@ -6,6 +6,7 @@ import { readResults } from '../../source/engine/bench/run-dir';
 import { runCli } from '../helpers/cli';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
+import { PRICES, type Provider } from '../helpers/published-prices';
 import { assertSharedPrefixes } from '../helpers/shared-prefix';
 
 // `tenet run` (the built CLI) against each fake provider, once with the provider's prompt cache and
@@ -18,12 +19,6 @@ const TURNS: FakeTurn[] = [
   { say: 'The total is the discounted subtotal.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] },
 ];
 
-/** USD per million tokens, as published (see source/engine/model/pricing.ts). */
-const PRICES = {
-  openai: { model: 'gpt-4.1-mini', input: 0.4, read: 0.1, write: 0.4, output: 1.6 },
-  anthropic: { model: 'claude-sonnet-4-6', input: 3, read: 0.3, write: 3.75, output: 15 },
-} as const;
-type Provider = keyof typeof PRICES;
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-cache-cost-'));
 const sessionsDir = join(scratch, 'sessions');

@@ -6,6 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
+import { PRICES, type Provider } from '../helpers/published-prices';
 
 // `tenet run` (the built CLI) whose first model answer is cut mid-stream and retried: the
 // provider bills the cut attempt's tokens, so the run counts them, in every figure it reports.
@@ -23,12 +24,6 @@ const CUTS: Record<Provider, FakeTurn> = {
   openai: { say: CUT, cut: true, chunkDelayMs: 5 },
 };
 
-/** USD per million tokens, as published (see source/engine/model/pricing.ts). */
-const PRICES = {
-  openai: { model: 'gpt-4.1-mini', input: 0.4, read: 0.1, write: 0.4, output: 1.6 },
-  anthropic: { model: 'claude-sonnet-4-6', input: 3, read: 0.3, write: 3.75, output: 15 },
-} as const;
-type Provider = keyof typeof PRICES;
 type Served = { input: number; output: number; cacheRead: number; cacheWrite: number };
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
