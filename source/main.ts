@@ -33,6 +33,8 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
   withModelFlags(program, 'the config, else the API key in the environment', 'with --provider scripted: the JSON script of model turns to replay');
   withSandboxFlags(program);
   program.action(async (opts: ModelOpts & SandboxFlags & { repo?: string; sessionsDir?: string }) => {
+    // A word where a command goes (a typo such as `tenet sesions`) reaches the root as an operand.
+    if (program.args.length) unknownCommand(program, program.args[0]!);
     // A --repo that is not a folder is an error (exit 2) with or without a terminal, as in every command.
     if (opts.repo) (await import('./engine/util/checked-paths')).repositoryFolder(opts.repo);
     if (!process.stdout.isTTY || !process.stdin.isTTY) {
@@ -49,7 +51,30 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
   addSessionCommands(program, invocation);
   addBenchCommands(program, invocation);
   addDockerCommands(program, invocation);
+  // Only now, so the commands above keep refusing operands they do not take.
+  program.allowExcessArguments();
   return program;
+}
+
+/** `tenet frob`: said as an unknown command (commander would call it a surplus argument of the start screen), with the nearest command's name. */
+function unknownCommand(program: Command, word: string): never {
+  const names = program.commands.map((c) => c.name());
+  const distance = new Map(names.map((name) => [name, editDistance(name, word)]));
+  const nearest = Math.min(...distance.values());
+  const near = names.filter((name) => distance.get(name) === nearest && nearest <= Math.max(2, Math.floor(name.length / 3)));
+  const hint = near.length ? `\n(Did you mean ${near.join(' or ')}?)` : `\nThe commands: ${names.join(', ')}.`;
+  program.error(`error: unknown command '${word}'${hint}`, { exitCode: EXIT.badInput, code: 'commander.unknownCommand' });
+}
+
+/** Levenshtein distance: edits (insert, delete, replace) between two words. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -39,3 +39,29 @@ describe('the command table', () => {
     expect(configSchema.shape.sandbox.unwrap().options).toEqual([...SANDBOX_KINDS]);
   });
 });
+
+describe('a word where a command goes', () => {
+  /** What `tenet ARGS...` says on stderr, and its exit code (main's: usage errors are 2). */
+  async function said(args: string[]): Promise<{ code: number; stderr: string }> {
+    const { main } = await import('../../source/main');
+    let stderr = '';
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+    try {
+      return { code: await main(args), stderr };
+    } finally {
+      process.stderr.write = write;
+    }
+  }
+
+  it('is an unknown command, with the nearest command when one is near, else the list (not "too many arguments")', async () => {
+    const typo = await said(['sesions']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("error: unknown command 'sesions'\n(Did you mean sessions?)");
+    const far = await said(['frob']);
+    expect(far.stderr).toContain("error: unknown command 'frob'\nThe commands: thm, tool,");
+    expect(far.stderr).not.toContain('too many arguments');
+    // A command still refuses operands it does not take.
+    expect((await said(['demo', 'extra'])).stderr).toContain('too many arguments');
+  });
+});
