@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,21 @@ describe('bad input: one clear line, exit 2, nothing changed', () => {
       const result = await refused(['thm', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank'], /shop\/cart\.py does not compile \(line \d+, column \d+: .*\), so no test can import it/);
       expect(result.stderr).toMatch(/fix: fix the syntax error at shop\/cart\.py:\d+/);
       expect(treeHash(repo.dir)).toBe(before);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('a target lost to a syntax error earlier in its file is that syntax error, with its line, not a missing function', async () => {
+    const repo = copyFixture('shop');
+    try {
+      // `add` without its colon takes the methods after it out of the class for the parser.
+      const cart = join(repo.dir, 'shop', 'cart.py');
+      writeFileSync(cart, readFileSync(cart, 'utf8').replace('def add(self, name, price, quantity=1):', 'def add(self, name, price, quantity=1)'));
+      const result = await refused(['thm', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank'], /shop\/cart\.py does not compile \(line 11, column 43: expected ':'\), so tenet cannot find Cart\.total in it/);
+      expect(result.stderr).toContain('def add(self, name, price, quantity=1)');
+      expect(result.stderr).toMatch(/fix: fix the syntax error at shop\/cart\.py:11,/);
+      expect(result.stderr).not.toContain('No function');
     } finally {
       repo.cleanup();
     }

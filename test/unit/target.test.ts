@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TenetError } from '../../source/engine/errors';
-import { resolveTarget } from '../../source/engine/task/resolve-target';
+import { resolveTarget, TargetInBrokenFile } from '../../source/engine/task/resolve-target';
 import { parseTargetSpec } from '../../source/engine/task/target-spec';
 
 describe('parseTargetSpec', () => {
@@ -97,6 +97,15 @@ describe('resolveTarget', () => {
     const error = await fails('pkg/geometry.py::Shape');
     expect(error.message).toContain('is a class');
     expect(error.message).toContain('pkg/geometry.py::Shape.perimeter');
+  });
+
+  it('a name lost to a syntax error is reported as a file that does not parse, the name not found kept for when Python compiles it', async () => {
+    writeFileSync(join(repo, 'pkg', 'broken.py'), ['class Box:', '    def open(self)', '        return 1', '', '    def close(self):', '        raise NotImplementedError', ''].join('\n'));
+    const error = await fails('pkg/broken.py::Box.close');
+    expect(error).toBeInstanceOf(TargetInBrokenFile);
+    expect(error.message).toBe('pkg/broken.py does not parse, so tenet cannot find Box.close in it.');
+    expect(error.fix).toContain('fix the syntax error in pkg/broken.py');
+    expect((error as TargetInBrokenFile).notFound.message).toContain('No function Box.close in pkg/broken.py.');
   });
 
   it('refuses a file outside the repository', async () => {

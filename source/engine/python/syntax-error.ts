@@ -106,6 +106,16 @@ export async function moduleSyntaxError(text: string, ctx: PythonAt): Promise<st
   return fromPython && fromPython !== 'ok' ? describeAt(text, fromPython) : undefined;
 }
 
+/**
+ * Python's verdict on a module tree-sitter finds broken: where it breaks (worded as
+ * moduleSyntaxError's), `ok` when Python compiles it (grammar tree-sitter does not know yet), or
+ * undefined when Python could not be asked.
+ */
+export async function pythonVerdict(text: string, ctx: PythonAt): Promise<string | 'ok' | undefined> {
+  const fromPython = await pythonSyntaxError(text, ctx);
+  return fromPython === 'ok' || fromPython === undefined ? fromPython : describeAt(text, fromPython);
+}
+
 function describeAt(text: string, at: SyntaxErrorAt): string {
   const source = text.split('\n')[at.line - 1] ?? '';
   const indent = /^\s*/.exec(source)![0].length;

@@ -8,13 +8,13 @@ import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { TenetError } from '../errors';
 import { encodeSource } from '../python/source-text';
-import { moduleSyntaxError } from '../python/syntax-error';
+import { moduleSyntaxError, pythonVerdict } from '../python/syntax-error';
 import { repositoryFolder } from '../util/checked-paths';
 import { writeOwner } from '../workspace/owner';
 import { Workspace, type WorkspaceOptions } from '../workspace/workspace';
 import { checkPython, choosePython, type PythonInfo } from './interpreter';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
-import { resolveTarget } from './resolve-target';
+import { brokenModuleError, resolveTarget, TargetInBrokenFile } from './resolve-target';
 
 export interface TaskOptions {
   repo: string;
@@ -61,13 +61,14 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
     Workspace.create(repoDir, workspaceOptions(options, env)),
     checkPython(probeSandbox, choosePython(repoDir, options.python, env), repoDir),
   ]);
+  const targetedAfterAll = await brokenTargetFile(targeted, checked, probeSandbox);
   await probeSandbox.dispose();
   await rm(checkDir, { recursive: true, force: true });
   forgetCheckDir();
   if (targeted.status === 'rejected' || copied.status === 'rejected' || checked.status === 'rejected') {
     if (copied.status === 'fulfilled') await copied.value.dispose();
     // What is wrong with the target is said first, as before anything was copied.
-    throw [targeted, copied, checked].find((settled): settled is PromiseRejectedResult => settled.status === 'rejected')!.reason;
+    throw [targetedAfterAll, copied, checked].find((settled): settled is PromiseRejectedResult => settled.status === 'rejected')!.reason;
   }
   const target = targeted.value;
   const workspace = copied.value;
@@ -93,9 +94,20 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
  */
 async function refuseBrokenModule(target: PreparedTarget, sandbox: Sandbox, python: PythonInfo): Promise<void> {
   const problem = await moduleSyntaxError(target.originalText, { sandbox, python: { executable: python.path } });
-  if (!problem) return;
-  const [where] = problem.split('\n');
-  throw new TenetError(`${target.file} does not compile (${where}), so no test can import it:\n${problem.split('\n').slice(1).join('\n')}`, `fix the syntax error at ${target.file}:${/line (\d+)/.exec(where ?? '')?.[1] ?? '?'}, then run tenet again`);
+  if (problem) throw brokenModuleError(target.file, problem, 'no test can import it');
+}
+
+/**
+ * A target not found in a file that does not parse: the interpreter, once checked, says where
+ * the file breaks (the line to fix); when it compiles the file after all, the name is what is
+ * wrong. Any other outcome is left as it was.
+ */
+async function brokenTargetFile(targeted: PromiseSettledResult<PreparedTarget>, checked: PromiseSettledResult<PythonInfo>, sandbox: Sandbox): Promise<PromiseSettledResult<PreparedTarget>> {
+  if (targeted.status !== 'rejected' || !(targeted.reason instanceof TargetInBrokenFile) || checked.status !== 'fulfilled') return targeted;
+  const broken = targeted.reason;
+  const verdict = await pythonVerdict(broken.text, { sandbox, python: { executable: checked.value.path } });
+  if (verdict === undefined) return targeted;
+  return { status: 'rejected', reason: verdict === 'ok' ? broken.notFound : brokenModuleError(broken.file, verdict, `tenet cannot find ${broken.qualname} in it`) };
 }
 
 /**

@@ -83,13 +83,46 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
       );
     }
     const suggestions = closestNames(spec.qualname, [...new Set(functions.map((d) => d.qualname))]);
-    throw new TenetError(
+    const notFound = new TenetError(
       `No function ${spec.qualname} in ${file}.` + listing('Closest names', suggestions.map((q) => formatTarget(file, q))),
       'pass --target with a function defined in that file (Python __qualname__, e.g. Class.method)',
     );
+    // A file that does not parse loses definitions (a `def` without its colon takes the methods
+    // after it out of their class): that, not the name, is what to fix.
+    if (tree.rootNode.hasError) throw new TargetInBrokenFile(file, spec.qualname, source.text, notFound);
+    throw notFound;
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * The target was not found in a file tree-sitter cannot parse. Where the mistake is, is Python's
+ * to say (tree-sitter's error spans often start lines before it): openTask asks the task's
+ * interpreter (see brokenTargetFile), and gives `notFound` when Python compiles the file after all.
+ */
+export class TargetInBrokenFile extends TenetError {
+  constructor(
+    readonly file: string,
+    readonly qualname: string,
+    readonly text: string,
+    readonly notFound: TenetError,
+  ) {
+    super(
+      `${file} does not parse, so tenet cannot find ${qualname} in it.`,
+      `fix the syntax error in ${file} (python -m py_compile ${file} shows where), then run tenet again`,
+    );
+  }
+}
+
+/**
+ * The error for a module of the repository that does not compile, from Python's description of
+ * where (`line 2, column 19: expected ':'` then the line and a caret), saying what it prevents.
+ */
+export function brokenModuleError(file: string, problem: string, consequence: string): TenetError {
+  const [where, ...shown] = problem.split('\n');
+  const line = /line (\d+)/.exec(where ?? '')?.[1] ?? '?';
+  return new TenetError(`${file} does not compile (${where}), so ${consequence}:\n${shown.join('\n')}`, `fix the syntax error at ${file}:${line}, then run tenet again`);
 }
 
 function covers(d: Definition, line: number): boolean {
