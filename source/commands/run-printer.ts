@@ -1,6 +1,6 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
-import { addedWords, approvalWords, forkWords, limitWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, stopLabel, TEST_RUNS, tokensInOut } from '../engine/phrase-book';
+import { addedWords, approvalWords, forkWords, limitWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
 import type { SessionConfig } from '../engine/protocol/settings';
 import { plural } from '../engine/tools/format';
 
@@ -101,7 +101,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         endStream();
         const u = event.usage;
         write(
-          `${event.pass ? 'PASS' : 'FAIL'} (${stopLabel(event)}) · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
+          `${verdictLabel(event)} · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
             ` · ${tokensInOut(u)} · ${plural(u.modelCalls, 'model call')} · ${plural(u.toolCalls, 'tool call')} · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
         );
         if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);

@@ -82,6 +82,13 @@ export const stopWords = (result: Verdict): string | undefined => (result.pass ?
  */
 export const stopLabel = (result: Verdict): string => failedAfterValidation(result) ?? result.stopReason;
 
+/**
+ * PASS or FAIL with its stop reason, as printed lines begin (`tenet run`'s last line, `tenet show`):
+ * `FAIL (budget)`, and `PASS` alone for a run that passed because its tests passed (`PASS (passed)`
+ * said it twice); a run that passed otherwise names how (`PASS (finished)`).
+ */
+export const verdictLabel = (result: Verdict): string => (result.pass && result.stopReason === 'passed' ? 'PASS' : `${result.pass ? 'PASS' : 'FAIL'} (${stopLabel(result)})`);
+
 export const modeName = (mode: 'stub' | 'blank'): string => (mode === 'blank' ? 'benchmark mode' : 'stub mode');
 
 /** What each of THM's pytest passes is doing. */

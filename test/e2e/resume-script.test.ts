@@ -42,7 +42,7 @@ describe('resuming with a scripted model', () => {
       // --script alone means the scripted model.
       const resumed = await runCli(['resume', id, '--headless', '--approve', 'auto', '--script', script], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
-      expect(resumed.stdout).toContain('PASS (passed)');
+      expect(resumed.stdout).toMatch(/^PASS · selected/m);
       expect(loadSession(dir, id).events.find((e) => e.type === 'session.resumed')).toMatchObject({ provider: 'scripted', scriptFile: script, scriptFrom: 1 });
     } finally {
       repo.cleanup();

@@ -54,7 +54,7 @@ describe('tenet run (the built CLI)', () => {
     try {
       const ok = await runCli([...args(repo.dir), '--apply', '--tests', 'tests/test_cart.py'], { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } });
       expect(ok.code).toBe(0);
-      expect(ok.stdout).toContain('PASS (passed) · selected 2/2 · hidden 1/1');
+      expect(ok.stdout).toContain('PASS · selected 2/2 · hidden 1/1');
       expect(ok.stdout).toContain('  patch applied to the checkout\n');
       expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toContain('        amount = self.subtotal()\n        return discount(amount, self.percent)\n');
       await server.close();
@@ -123,7 +123,7 @@ describe('tenet demo (what npm start runs)', () => {
     expect(result.stdout).toContain('model: scripted demo model: replays examples/invoicing.demo.json, not an LLM');
     expect(result.stdout).toContain('refinement attempt 1/5 · failure identification');
     expect(result.stdout).toContain("    ✓ ('uk', ['DE', 'FR', 'UK'])");
-    expect(result.stdout).toContain('PASS (passed) · selected 3/3 · hidden 9/9');
+    expect(result.stdout).toContain('PASS · selected 3/3 · hidden 9/9');
     expect(treeHash(example)).toBe(before);
   });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { progressLine } from '../../source/commands/progress-line';
 import { textPrinter } from '../../source/commands/run-printer';
 import type { EngineEvent } from '../../source/engine/events';
-import { stopLabel } from '../../source/engine/phrase-book';
+import { stopLabel, verdictLabel } from '../../source/engine/phrase-book';
 import { sessionPage, type SessionPageData } from '../../source/engine/session/export-html';
 import { markdownTranscript } from '../../source/engine/session/transcript';
 import { verdictText } from '../../source/ui/screens/result-screen';
@@ -86,8 +86,22 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(verdictText(failed([1, 2], [2, 3]))).toContain('(the selected tests passed validation but not the evaluation, and hidden tests failed)');
     // Where only the verdict is kept (bench run's line per task), without the counts.
     expect(stopLabel({ pass: false, stopReason: 'passed' })).toBe('the selected tests passed but the evaluation failed');
-    // Other stop reasons keep their names in printed lines; a passing run is PASS (passed) as before.
+    // Other stop reasons keep their names in printed lines.
     expect(rendered([{ ...hidden, stopReason: 'budget' }]).printed).toContain('FAIL (budget) · selected 1/1');
-    expect(rendered([{ ...hidden, pass: true, hiddenTests: { passed: 11, total: 11 } }]).printed).toContain('PASS (passed) · selected 1/1 · hidden 11/11');
+  });
+
+  it("a run that passed because its tests passed is PASS alone, not 'PASS (passed)'; the JSON keeps the stop reason", () => {
+    const passed: Extract<EngineEvent, { type: 'result' }> = {
+      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: true, stopReason: 'passed', selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 11, total: 11 }, tests: {},
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: 0, wallMs: 1000, patch: '', model: 'm',
+    };
+    const { printed, shown } = rendered([passed]);
+    expect(printed).toMatch(/^PASS · selected 1\/1 · hidden 11\/11/m);
+    expect(shown).toContain('## Result: PASS\n');
+    for (const text of [printed, shown]) expect(text).not.toContain('(passed)');
+    expect(verdictLabel(passed)).toBe('PASS');
+    // A pass for another reason still says which (TDD's agent finished).
+    expect(verdictLabel({ ...passed, stopReason: 'finished' })).toBe('PASS (finished)');
+    expect(verdictLabel({ ...passed, pass: false, stopReason: 'budget' })).toBe('FAIL (budget)');
   });
 });

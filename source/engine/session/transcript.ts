@@ -1,6 +1,6 @@
 import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
-import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, stopLabel, TEST_RUNS, tokensInOut, WRITERS } from '../phrase-book';
+import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut, verdictLabel, WRITERS } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 import { plural } from '../tools/format';
@@ -127,7 +127,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       case 'result':
         out.push(
-          `## Result: ${event.pass ? 'PASS' : 'FAIL'} (${stopLabel(event)})\n\n` +
+          `## Result: ${verdictLabel(event)}\n\n` +
             `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
             `- ${tokensInOut(event.usage)}; ${plural(event.usage.modelCalls, 'model call')}, ${plural(event.usage.toolCalls, 'tool call')}; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
             (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
