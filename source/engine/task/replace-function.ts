@@ -6,19 +6,29 @@ import { parsePython } from '../python/parser';
 /** Why submitted code was refused, worded for the model to act on. */
 export class RejectedCode extends Error {}
 
-/** Drops a Markdown fence around the code (models often add one) and common indentation. */
-export function cleanCode(code: string): string {
+/**
+ * Drops a Markdown fence around the code (models often add one) and moves it left by the
+ * indentation of its first statement. The content of a string that is a value stays byte for
+ * byte (see valueRows).
+ */
+export async function cleanCode(code: string): Promise<string> {
   let text = code.replace(/\r\n/g, '\n');
   const fenced = /^\s*```[\w+-]*\n([\s\S]*?)\n```\s*$/.exec(text);
   if (fenced) text = fenced[1]!;
-  const lines = text.split('\n');
-  const indents = lines.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0]);
-  const common = indents.reduce((a, b) => {
-    let i = 0;
-    while (i < a.length && i < b.length && a[i] === b[i]) i++;
-    return a.slice(0, i);
-  }, indents[0] ?? '');
-  return lines.map((l) => (l.startsWith(common) ? l.slice(common.length) : l.trimStart())).join('\n').replace(/^\n+|\s+$/g, '') + '\n';
+  const raw = text.split('\n');
+  // The first line that is neither blank nor a comment starts a statement: no line of code is left of it.
+  const first = raw.find((l) => l.trim() && !l.trimStart().startsWith('#'));
+  const indent = first ? /^[ \t]*/.exec(first)![0] : '';
+  const lines = raw.map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l.trimStart()));
+  if (indent) {
+    const tree = await parsePython(lines.join('\n'));
+    try {
+      for (const row of valueRows(tree)) lines[row] = raw[row]!;
+    } finally {
+      tree.delete();
+    }
+  }
+  return lines.join('\n').replace(/^\n+|\s+$/g, '') + '\n';
 }
 
 function firstError(node: Node): Node | undefined {
@@ -40,10 +50,17 @@ function syntaxProblem(tree: Tree, text: string): string | undefined {
   return `line ${line}, column ${error.startPosition.column + 1}${error.isMissing ? ` (missing ${error.type})` : ''}:\n    ${source.trim()}`;
 }
 
-/** Lines (0-based) that start inside a multi-line string: re-indenting them would change the string. */
-function linesInsideStrings(tree: Tree): Set<number> {
+/**
+ * Lines (0-based) that start inside a multi-line string that is a value: moving them would change
+ * what the program computes (a `textwrap.dedent("""…""")`, SQL, an expected output), so they stay
+ * as the model wrote them. A string that is a statement by itself (a docstring, or one used as a
+ * comment) is text about the code: its value is dropped, or read through `inspect.cleandoc` (and
+ * since Python 3.13 dedented by the compiler), so its lines move with the code like a comment's.
+ */
+function valueRows(tree: Tree): Set<number> {
   const inside = new Set<number>();
   const visit = (node: Node) => {
+    if (isDocstring(node)) return;
     if (node.type === 'string' && node.endPosition.row > node.startPosition.row) {
       for (let row = node.startPosition.row + 1; row <= node.endPosition.row; row++) inside.add(row);
       return;
@@ -78,7 +95,7 @@ interface Parsed {
 }
 
 async function parseSubmission(code: string, expectedName: string): Promise<Parsed> {
-  const text = cleanCode(code);
+  const text = await cleanCode(code);
   if (!text.trim()) throw new RejectedCode('The code is empty. Submit the complete function definition (def ...).');
   const tree = await parsePython(text);
   try {
@@ -109,7 +126,7 @@ async function parseSubmission(code: string, expectedName: string): Promise<Pars
       throw new RejectedCode(`The code defines \`${name}\`, but the function to implement is \`${expectedName}\`. Keep its name and signature.`);
     }
     const decorators = outer === fn ? [] : outer.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text);
-    const protectedRows = linesInsideStrings(tree);
+    const protectedRows = valueRows(tree);
     const first = fn.childForFieldName('body')?.namedChildren.find((c) => c?.type !== 'comment');
     const bodyOffset = first && first.startPosition.row > fn.startPosition.row ? first.startPosition.row - fn.startPosition.row : undefined;
     return {
@@ -176,12 +193,13 @@ export async function replaceFunction(moduleText: string, qualname: string, near
     const own = new Set(parsed.decorators.map(normalize));
     const decorators = [...original.filter((d) => !own.has(normalize(d))), ...parsed.decorators];
     let body = indentDef(parsed.def, indent, parsed.protectedRows, parsed.defRow);
-    // Models often leave the docstring out: keep the one the developer wrote.
-    const docstring = functionParts(text, current).docstring;
-    if (docstring && !parsed.hasDocstring && parsed.bodyOffset !== undefined) {
+    // Models often leave the docstring out: keep the one the developer wrote, its lines moved to the code's body.
+    const parts = functionParts(text, current);
+    if (parts.docstring && !parsed.hasDocstring && parsed.bodyOffset !== undefined) {
       const lines = body.split('\n');
       const bodyIndent = /^[ \t]*/.exec(lines[parsed.bodyOffset] ?? '')![0];
-      lines.splice(parsed.bodyOffset, 0, bodyIndent + docstring);
+      const docstring = parts.docstring.split('\n').map((line, i) => (i && line.startsWith(parts.bodyIndent) ? bodyIndent + line.slice(parts.bodyIndent.length) : line));
+      lines.splice(parsed.bodyOffset, 0, ...docstring.map((line, i) => (i ? line : bodyIndent + line)));
       body = lines.join('\n');
     }
     // Inserted at outerStart, which already follows the first line's indentation.

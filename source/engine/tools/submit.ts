@@ -17,7 +17,7 @@ export interface AppliedImplementation {
 
 /** Puts submitted code in place of the target in the workspace, and re-indexes the file. */
 export async function applyImplementation(ctx: ToolContext, code: string): Promise<AppliedImplementation> {
-  const problem = await describeSyntaxError(cleanCode(code), ctx);
+  const problem = await describeSyntaxError(await cleanCode(code), ctx);
   if (problem) throw new ToolInputError(`The code does not parse (Python syntax error at ${problem}).\nFix it and submit the whole function again.`);
   const source = decodeSource(await ctx.workspace.read(ctx.target.file));
   let submission;
@@ -60,7 +60,7 @@ function agentTestPath(ctx: ToolContext): string {
 
 /** Writes the agent's test module (checked to parse and to hold a test) where run_tests finds it. */
 export async function applyTests(ctx: ToolContext, code: string): Promise<{ path: string; tests: number }> {
-  const text = cleanCode(code);
+  const text = await cleanCode(code);
   const problem = await describeSyntaxError(text, ctx);
   if (problem) throw new ToolInputError(`The test module does not parse (Python syntax error at ${problem}).\nFix it and submit the whole module again.`);
   const tree = await parsePython(text);
