@@ -136,3 +136,22 @@ describe("the first submission's diff against the stub", () => {
     ui.unmount();
   });
 });
+
+describe("the developer's message in the transcript", () => {
+  it('keeps the indentation of each line (a pasted traceback), and a wrapped line goes on at its indentation', () => {
+    const text = ['It fails here:', 'Traceback (most recent call last):', '  File "m.py", line 3, in f', '    return total / count', 'ZeroDivisionError: division by zero'].join('\n');
+    const view = reduceAll([...approved, { type: 'developer.message', text, round: 1, via: 'tui' }]);
+    const note = view.agent.items.at(-1)!;
+    const rows = itemLines(note, 100).map(lineText);
+    expect(rows).toEqual([
+      '👤 You told the agent: It fails here:',
+      'Traceback (most recent call last):',
+      '  File "m.py", line 3, in f',
+      '    return total / count',
+      'ZeroDivisionError: division by zero',
+    ]);
+    // Narrow: the long line wraps, its rows at its own indentation.
+    const narrow = itemLines(reduceAll([...approved, { type: 'developer.message', text: 'See:\n    assert compute_the_total([1, 2, 3]) == 6', round: 1, via: 'tui' }]).agent.items.at(-1)!, 40).map(lineText);
+    expect(narrow).toEqual(['👤 You told the agent: See:', '    assert compute_the_total([1, 2, 3])', '    == 6']);
+  });
+});

@@ -20,26 +20,34 @@ export type Line = Seg | Seg[];
 /** A row's text without its styles. */
 export const lineText = (line: Line): string => (Array.isArray(line) ? line.map((s) => s.text).join('') : line.text);
 
-/** Word-wraps `text` to rows of at most `width` characters (words longer than a row are cut). */
+/**
+ * Word-wraps `text` to rows of at most `width` characters (words longer than a row are cut). Each
+ * line keeps its leading spaces, and the rows it wraps into start at the same indentation (a
+ * pasted traceback keeps its structure), up to half the width so that text is left on every row.
+ */
 export function wrapText(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const rows: string[] = [];
-  for (const paragraph of text.split('\n')) {
+  for (const line of text.split('\n')) {
+    const indent = ' '.repeat(Math.min(/^ */.exec(line)![0].length, Math.floor(w / 2)));
+    const room = w - indent.length;
+    const paragraph = line.replace(/^ +/, '');
     let row = '';
+    const put = (text: string) => rows.push(text ? indent + text : '');
     for (const word of paragraph.split(' ')) {
       const joined = row ? `${row} ${word}` : word;
-      if (joined.length <= w) {
+      if (joined.length <= room) {
         row = joined;
         continue;
       }
-      if (row) rows.push(row);
+      if (row) put(row);
       row = word;
-      while (row.length > w) {
-        rows.push(row.slice(0, w));
-        row = row.slice(w);
+      while (row.length > room) {
+        put(row.slice(0, room));
+        row = row.slice(room);
       }
     }
-    rows.push(row);
+    put(row);
   }
   return rows;
 }
