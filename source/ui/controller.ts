@@ -10,7 +10,7 @@ import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/desk
 import { editText, type Editor } from './editor';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { handBackNote } from '../engine/tools/debugger/hand-back';
-import { initialView, reduceView, type ViewState } from './view-state';
+import { initialView, reduceView, restartCall, type ViewState } from './view-state';
 import { printableValue, showControls } from '../engine/terminal-text';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */
@@ -248,8 +248,11 @@ export class TuiController implements Pilot {
     return true;
   }
 
-  afterCancelledCall(): Promise<'retry' | 'stop'> {
-    return this.ask((resolve) => ({ kind: 'cancelled-call', resolve }));
+  async afterCancelledCall(): Promise<'retry' | 'stop'> {
+    const choice = await this.ask<'retry' | 'stop'>((resolve) => ({ kind: 'cancelled-call', resolve }));
+    // The call made again streams from the start: the screen starts it fresh.
+    if (choice === 'retry') this.update({ view: restartCall(this.state.view) }, true);
+    return choice;
   }
 
   async beforeModelCall(): Promise<string | undefined> {

@@ -376,6 +376,16 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
   return state;
 }
 
+/**
+ * The developer made a cancelled model call again (Enter at the question after Esc): no event
+ * starts the call made again (it is the same round), so the view starts it here, fresh. What the
+ * cancelled call streamed is gone, text and tool arguments, and the clock starts over; without
+ * this the new stream was glued onto the old one (`submitsubmit`) and the time ran on.
+ */
+export function restartCall(view: ViewState, now = Date.now()): ViewState {
+  return { ...view, agent: { ...view.agent, live: '', streaming: [], retry: undefined, call: { since: now, chars: 0 } } };
+}
+
 /** Folds recorded events, timing each by its own timestamp so a replayed view matches the live one. */
 export function reduceAll(events: readonly (EngineEvent & { ts?: string })[]): ViewState {
   return events.reduce((state, event) => reduceView(state, event, recordedAt(event)), initialView());

@@ -95,6 +95,40 @@ describe('the live app', () => {
     ui.unmount();
   });
 
+  it('Esc then Enter: the call made again starts fresh, its stream not glued onto the cancelled one, its clock from zero', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const signal = controller.callSignal();
+    // The cancelled call had streamed some text and half a submission.
+    controller.dispatch({ type: 'model.delta', text: 'submit' });
+    controller.dispatch({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '{"code": "def f(x):\\n    return old_' });
+    await frameShows(ui.lastFrame, 'return old_');
+    ui.stdin.write(KEYS.escape);
+    await tick();
+    expect(signal.aborted).toBe(true);
+    // What the engine emits for a call cancelled mid-answer (conversation.ts), then asks.
+    controller.dispatch({ type: 'model.unanswered', reason: 'cancelled', usage: { inputTokens: 100, outputTokens: 10 }, costUsd: 0.001, durationMs: 6000 });
+    controller.dispatch({ type: 'warning', message: 'The model call was cancelled.' });
+    const choice = controller.afterCancelledCall();
+    await frameShows(ui.lastFrame, 'Enter: make it again');
+    const retried = Date.now();
+    ui.stdin.write(KEYS.enter);
+    expect(await choice).toBe('retry');
+    // The call made again streams from its start (no model.request: it is the same round).
+    controller.callSignal();
+    controller.dispatch({ type: 'model.delta', text: 'submit' });
+    controller.dispatch({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '{"code": "def f(x):\\n    return x + 1\\n"}' });
+    await frameShows(ui.lastFrame, 'return x + 1');
+    const frame = ui.lastFrame()!;
+    expect(frame).not.toContain('submitsubmit');
+    expect(frame).not.toContain('old_');
+    const call = controller.getState().view.agent.call!;
+    expect(call.since).toBeGreaterThanOrEqual(retried);
+    expect(call.chars).toBe('submit'.length + '{"code": "def f(x):\\n    return x + 1\\n"}'.length);
+    expect(frame).toMatch(/model · 0 s/);
+    ui.unmount();
+  });
+
   it('takes over the debugger: the agent waits, the developer types into the live session, hands it back', async () => {
     const sandbox = new LocalSandbox(scratch);
     const session = new DebuggerSession(sandbox, { env: {}, timeoutMs: 10_000, maxOutput: 10_000 });
