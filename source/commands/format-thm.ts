@@ -1,4 +1,4 @@
-import { alreadyFailingTests, type ThmFailingTest, type ThmReport } from '../engine/protocol/thm-report';
+import { alreadyFailingTests, failingTestCounts, unreachedTests, type ImportErrorKind, type ThmFailingTest, type ThmImportError, type ThmReport } from '../engine/protocol/thm-report';
 
 const TESTS_PER_CLUSTER = 5;
 /** Modules that failed to import, listed one a line; past it a last line counts the rest. */
@@ -26,18 +26,29 @@ function importErrorLines(report: ThmReport): string[] {
         ? 'broken: fails on the original code too, not the target\'s doing'
         : 'broken: its import never called the target'
       : `only with the target ${report.mode === 'blank' ? 'blank' : 'stubbed'}: counted among the failing tests`;
-    out.push(`  ${error.broken ? '✗' : '•'} ${error.module}: ${error.message || '(no message)'}  [${why}]`);
+    out.push(`  ${error.broken ? '✗' : '•'} ${error.module}: ${error.message || '(no message)'}${error.at ? ` at ${error.at}` : ''}  [${why}]`);
   }
   if (errors.length > IMPORT_ERRORS_SHOWN) out.push(`    … and ${errors.length - IMPORT_ERRORS_SHOWN} more (--json lists them all)`);
   const broken = errors.filter((e) => e.broken);
-  if (broken.length) {
-    const them = broken.length === 1 ? 'it' : 'them';
-    out.push(
-      `  hint: ${plural(broken.length, 'broken module')} ${broken.length === 1 ? 'hides its' : 'hide their'} tests from THM. Make ${them} import ` +
-        `(install what ${broken.length === 1 ? 'it needs' : 'they need'}), or leave ${them} out: --tests --ignore=${broken[0]!.module}${broken.length > 1 ? ' …' : ''}`,
-    );
+  // One hint per kind of breakage, each with its own mend: what is not installed is installed, an
+  // error in the repository's code is fixed where it is. Sessions saved before kinds count as missing modules.
+  for (const kind of ['missing-module', 'syntax-error', 'error'] as const) {
+    const these = broken.filter((e) => (e.kind ?? 'missing-module') === kind);
+    if (these.length) out.push(`  hint: ${brokenHint(kind, these)}`);
   }
   return out;
+}
+
+function brokenHint(kind: ImportErrorKind, broken: ThmImportError[]): string {
+  const one = broken.length === 1;
+  const them = one ? 'it' : 'them';
+  const hides = `${plural(broken.length, 'broken module')} ${one ? 'hides its' : 'hide their'} tests from THM`;
+  const leaveOut = `or leave ${them} out: --tests --ignore=${broken[0]!.module}${one ? '' : ' …'}`;
+  if (kind === 'missing-module') return `${hides}. Make ${them} import (install what ${one ? 'it needs' : 'they need'}), ${leaveOut}`;
+  const sites = [...new Set(broken.map((e) => e.at).filter((at): at is string => !!at))];
+  const where = sites.length ? ` at ${sites.slice(0, 3).join(', ')}${sites.length > 3 ? ' …' : ''}` : '';
+  if (kind === 'syntax-error') return `${hides}: the repository's code does not compile${where}. Fix the syntax error${sites.length > 1 ? 's' : ''}, ${leaveOut}`;
+  return `${hides}: ${one ? 'its import raises' : 'their imports raise'} an error${where}. Fix the code that raises it, ${leaveOut}`;
 }
 
 /** `tenet thm` without --json: what a developer reads to approve or override the selection. */
@@ -46,11 +57,12 @@ export function formatThmReport(report: ThmReport): string {
   const byId = new Map(report.failing.map((f) => [f.nodeid, f]));
   const c = report.counts;
   out.push(`THM  ${report.target}  (${report.mode === 'blank' ? 'benchmark mode: target blanked' : 'stub mode'})`);
+  const shown = failingTestCounts(report);
   const parts = [
     `${plural(c.collected, 'test')} in scope`,
     `${c.passed} passed`,
     ...(c.skipped ? [`${c.skipped} skipped`] : []),
-    `${c.failing} failing${c.unreached ? ` (${c.unreached} never reached the target)` : ''}`,
+    `${shown.failing} failing${shown.unreached ? ` (${shown.unreached} never reached the target)` : ''}`,
     ...(report.mode === 'blank' ? [`${alreadyFailingTests(report).length} already failing on the original code`] : []),
     ...(c.collectionErrors ? [`${plural(c.collectionErrors, 'module')} failed to import`] : []),
     ...(c.crashed ? [`${c.crashed} crashed`] : []),
@@ -87,7 +99,7 @@ export function formatThmReport(report: ThmReport): string {
     if (test.message) out.push(`     fails: ${test.message.split('\n')[0]!.slice(0, 160)}`);
   });
 
-  const unreached = report.failing.filter((f) => !f.reached);
+  const unreached = unreachedTests(report);
   if (unreached.length) {
     out.push('', `Failing without reaching the target (${unreached.length}; not clustered)`);
     for (const test of unreached.slice(0, 10)) {

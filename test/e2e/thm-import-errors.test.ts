@@ -11,7 +11,7 @@ const TARGET = 'gauge/core.py::scale';
 // tests/test_paths.py imports a module that is not installed (IPython's, in the QA pass): broken
 // on the original code too. tests/test_table.py calls the target at import time: it fails to
 // import only with the target blank.
-const BROKEN = { module: 'tests/test_paths.py', message: "ModuleNotFoundError: No module named 'gauge_missing_helpers'", broken: true };
+const BROKEN = { module: 'tests/test_paths.py', message: "ModuleNotFoundError: No module named 'gauge_missing_helpers'", broken: true, kind: 'missing-module' };
 const BLANK_ONLY = { module: 'tests/test_table.py', message: 'NotImplementedError', broken: false };
 
 describe.each([

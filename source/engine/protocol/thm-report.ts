@@ -55,7 +55,19 @@ export interface ThmImportError {
    * the target, and the module is one of the `failing` entries.
    */
   broken: boolean;
+  /**
+   * What broke the import, which says how to mend it: `missing-module` (a module that is not
+   * installed: install it, or leave the test module out), `syntax-error` (a module of the
+   * repository that does not compile: fix it at `at`), `error` (an exception raised while
+   * importing: fix it where it is raised, `at`). Only for a broken module; absent in sessions
+   * saved before tenet told them apart.
+   */
+  kind?: ImportErrorKind;
+  /** Where a syntax error or exception comes from, `path:line` in the repository; absent when outside it, and for a missing module. */
+  at?: string;
 }
+
+export type ImportErrorKind = 'missing-module' | 'syntax-error' | 'error';
 
 export interface ThmCounts {
   /** Tests in scope (after -k/-m deselection). */
@@ -106,6 +118,24 @@ export interface ThmReport {
   /** True when the whole-run timeout stopped THM before every test ran. */
   timedOut: boolean;
   durationMs: number;
+}
+
+/**
+ * Stub mode: the failing entries that never reached the target, without the broken modules among
+ * them (named with their error under `importErrors`; a module that does not import is not a test).
+ */
+export function unreachedTests<T extends { nodeid: string; reached: boolean }>(report: Pick<ThmReport, 'importErrors'> & { failing: T[] }): T[] {
+  const broken = new Set((report.importErrors ?? []).filter((e) => e.broken).map((e) => e.module));
+  return report.failing.filter((f) => !f.reached && !broken.has(f.nodeid));
+}
+
+/**
+ * `counts.failing` and `counts.unreached` as the text and the TUI show them: without the broken
+ * modules stub mode counts among the unreached (each is named once, under the import errors).
+ */
+export function failingTestCounts(report: Pick<ThmReport, 'importErrors' | 'counts' | 'failing'>): { failing: number; unreached: number } {
+  const unreached = unreachedTests(report).length;
+  return { failing: report.counts.failing - (report.counts.unreached - unreached), unreached };
 }
 
 /**

@@ -14,6 +14,7 @@ import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } fro
 import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
 import { TestFeed } from './shard-process';
 import { scopeTestFiles } from './scope-files';
+import { importErrorSite } from './import-error-site';
 import { PassProgress } from './pass-progress';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
 
@@ -458,11 +459,12 @@ function buildReport(
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
   const importErrors = observed.blankCollectErrors
-    .map((error) => ({
-      module: error.nodeid,
-      message: firstLineOf(error.message || error.longrepr),
-      broken: ctx.target.mode === 'blank' ? excluded.has(error.nodeid) : !error.chain?.length,
-    }))
+    .map((error) => {
+      const message = firstLineOf(error.message || error.longrepr);
+      const broken = ctx.target.mode === 'blank' ? excluded.has(error.nodeid) : !error.chain?.length;
+      // A broken module's error is the repository's to mend: its kind and place say how and where.
+      return { module: error.nodeid, message, broken, ...(broken ? importErrorSite(message, error.longrepr, [ctx.sandbox.workdir, ctx.workspace.root]) : {}) };
+    })
     .sort((a, b) => Number(b.broken) - Number(a.broken) || byNodeid({ nodeid: a.module }, { nodeid: b.module }));
   const warnings = [...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
   if (probe.outside.length) {

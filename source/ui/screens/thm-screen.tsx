@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { THM_PHASES } from '../../engine/phrase-book';
-import { alreadyFailingTests, type ThmFailingTest, type ThmReport } from '../../engine/protocol/thm-report';
+import { alreadyFailingTests, failingTestCounts, type ThmFailingTest, type ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
 import { allocate, cap, hardWrap, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
 import { ProgressBar } from '../components/progress-bar';
@@ -125,7 +125,7 @@ function importNote(report: ThmReport): string {
   const errors = report.importErrors ?? [];
   const broken = errors.filter((e) => e.broken);
   const first = broken[0];
-  const named = first ? ` · ${plural(broken.length, 'broken test module')} (${first.module}: ${first.message}${broken.length > 1 ? `; ${broken.length - 1} more` : ''})` : '';
+  const named = first ? ` · ${plural(broken.length, 'broken test module')} (${first.module}: ${first.message}${first.at ? ` at ${first.at}` : ''}${broken.length > 1 ? `; ${broken.length - 1} more` : ''})` : '';
   const rest = errors.length - broken.length;
   return `${named}${rest ? ` · ${plural(rest, 'module')} failed to import ${report.mode === 'blank' ? 'blank' : 'stubbed'}` : ''}`;
 }
@@ -267,10 +267,11 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     );
   }
   const c = report.counts;
+  const shown = failingTestCounts(report);
   const byHand = picksText(proposal, picks);
   const written_: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
-    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${c.failing} failing${c.unreached ? ` (${c.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
+    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${shown.failing} failing${shown.unreached ? ` (${shown.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
