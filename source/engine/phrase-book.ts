@@ -44,7 +44,7 @@ export function costText(costUsd: number, cacheSavedUsd?: number): string {
 /** Why a run that did not pass stopped, where the stop reason's name alone would not say it. */
 const STOPPED: Partial<Record<RunResult['stopReason'], string>> = {
   budget: 'the budget was used up',
-  'no-implementation': 'nothing was submitted',
+  'no-implementation': 'no submission was accepted',
   'no-tests': 'no test to validate against',
   cancelled: 'cancelled',
   error: 'an error stopped it',
@@ -71,9 +71,12 @@ function failedAfterValidation(result: Verdict): string | undefined {
 /**
  * Why a run that did not pass stopped, in words (the TUI's verdict says it after the counts):
  * `the budget was used up`, `the selected tests passed but hidden tests failed`. Undefined for a
- * passing run, and for reasons that need no words.
+ * passing run, and for reasons that need no words. A run with no implementation says `no
+ * submission was accepted` (every one was rejected, a syntax error), or, where the caller counted
+ * the submissions (`submissions`, rejected ones included) and there were none, `nothing was submitted`.
  */
-export const stopWords = (result: Verdict): string | undefined => (result.pass ? undefined : (failedAfterValidation(result) ?? STOPPED[result.stopReason as RunResult['stopReason']]));
+export const stopWords = (result: Verdict, submissions?: number): string | undefined =>
+  result.pass ? undefined : result.stopReason === 'no-implementation' && submissions === 0 ? 'nothing was submitted' : (failedAfterValidation(result) ?? STOPPED[result.stopReason as RunResult['stopReason']]);
 
 /**
  * The stop reason next to PASS or FAIL in printed lines (`tenet run`'s last line, `tenet show`,

@@ -46,9 +46,12 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const failures = useMemo(() => failuresOf(view.evaluation?.report ?? ''), [view.evaluation]);
   const screen: KeyScreen = prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
 
+  // A run over with no patch had nothing to decide: its result screen stays, with its keys, until q.
+  const [closed, setClosed] = useState(false);
+  const lingers = finished && !!result && !result.patch && !closed;
   useEffect(() => {
-    if (finished) exit();
-  }, [finished, exit]);
+    if (finished && !lingers) exit();
+  }, [finished, lingers, exit]);
 
   // A notice belongs to the moment it was said: the takeover's (where Ctrl+C went, how to hand
   // back) ends with the takeover, and none outlives its screen (the key hints come back).
@@ -172,6 +175,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           failures={failures}
           {...(view.keptTests ? { keptTests: view.keptTests } : {})}
           {...(view.session?.repo ? { checkout: view.session.repo } : {})}
+          submissions={view.agent.submissions}
+          {...(lingers ? { onQuit: () => setClosed(true) } : {})}
         />
       )}
       {noticeRow ? (

@@ -206,6 +206,43 @@ describe('the live app', () => {
     ui.unmount();
   });
 
+  it('a run with no patch (every submission rejected) keeps its result screen, with the keys it names, until q', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const element = (finished: boolean) => <LiveApp controller={controller} finished={finished} onQuit={() => undefined} />;
+    const ui = await agentOn(controller);
+    for (let i = 0; i < 2; i++) controller.dispatch({ type: 'submission', code: 'def f(:', ok: false, message: 'SyntaxError' });
+    const none: RunResult = { ...result(false), stopReason: 'no-implementation', patch: '' };
+    controller.dispatch({ type: 'tests.run', purpose: 'evaluate', outcomes: none.tests, passed: 1, total: 2, report: '' });
+    controller.dispatch(none);
+    // The engine is done: run-tui renders the app finished.
+    ui.rerender(element(true));
+    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (no submission was accepted)');
+    expect(ui.lastFrame()).toContain('t lists them all · Enter: how they failed');
+    expect(ui.lastFrame()).toMatch(/q quit/);
+    expect(ui.lastFrame()).not.toMatch(/a apply|r reject|s save/);
+    // The keys it names work: the app did not exit.
+    await tick(60);
+    ui.stdin.write('t');
+    await frameShows(ui.lastFrame, 't: the diff');
+    ui.stdin.write('t');
+    await frameShows(ui.lastFrame, 't lists them all');
+    // q quits; the app is gone (a key does nothing more).
+    ui.stdin.write('q');
+    await tick(60);
+    ui.stdin.write('t');
+    await tick(60);
+    expect(ui.lastFrame()).toContain('t lists them all');
+    ui.unmount();
+  });
+
+  it('the verdict of a run in which nothing was submitted says so', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    controller.dispatch({ ...result(false), stopReason: 'no-implementation', patch: '' });
+    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (nothing was submitted)');
+    ui.unmount();
+  });
+
   it('a failed run asks twice before its patch is applied', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);

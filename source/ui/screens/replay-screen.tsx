@@ -120,6 +120,7 @@ export function ReplayScreen({
         {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})}
         {...(view.patch ? { decision: view.patch } : {})}
         failures={failuresOf(view.evaluation?.report ?? '')}
+        submissions={view.agent.submissions}
         {...(view.keptTests ? { keptTests: view.keptTests } : {})}
         onViewer={setViewer}
       />

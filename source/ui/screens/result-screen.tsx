@@ -43,9 +43,9 @@ export function decisionText(decision: PatchDecision, sessionId?: string): strin
   return 'patch rejected';
 }
 
-/** The verdict in words: `FAIL: 3/3 selected passed, 20/24 hidden passed (the budget was used up)`. */
-export function verdictText(result: RunResult): string {
-  const why = stopWords(result);
+/** The verdict in words: `FAIL: 3/3 selected passed, 20/24 hidden passed (the budget was used up)`; `submissions`: how many the agent made, rejected ones included (see stopWords). */
+export function verdictText(result: RunResult, submissions?: number): string {
+  const why = stopWords(result, submissions);
   return `${result.pass ? 'PASS' : 'FAIL'}: ${result.selectedTests.passed}/${result.selectedTests.total} selected passed, ${result.hiddenTests.passed}/${result.hiddenTests.total} hidden passed${why ? ` (${why})` : ''}`;
 }
 
@@ -96,6 +96,13 @@ export interface ResultScreenProps {
   onViewer?(open: boolean): void;
   /** The checkout's folder (the repository the run started from): `a` writes the patch there. */
   checkout?: string;
+  /** How many submissions the agent made, rejected ones included: the verdict tells none from none accepted. */
+  submissions?: number;
+  /**
+   * A live run over with no patch to decide on: the screen stays, its keys working (t, Enter),
+   * until the developer quits with `q`.
+   */
+  onQuit?(): void;
 }
 
 /**
@@ -103,7 +110,7 @@ export interface ResultScreenProps {
  * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
  * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout }: ResultScreenProps) {
+export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout, submissions, onQuit }: ResultScreenProps) {
   const [showTests, setShowTests] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>();
   // The test whose failure is open, and where the list's cursor starts.
@@ -127,7 +134,10 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
     if (char === 't' && !replay) setShowTests((s) => !s);
     // Enter on the diff: how the first failed test failed (the list then has the keys).
     if (key.return && !showTests && firstFailed) openFailure(firstFailed);
-    if (!prompt) return;
+    if (!prompt) {
+      if (char === 'q' && onQuit) onQuit();
+      return;
+    }
     if (char === 'k' && prompt.agentTests) setConfirming('keep');
     else if (char === 'a' && result.patch) setConfirming(result.pass ? 'apply' : 'failing');
     else if (char === 'r') prompt.resolve(false);
@@ -139,7 +149,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const passed = entries.filter(([, o]) => o === 'passed').length;
   const failing = Object.fromEntries(entries.filter(([, o]) => o !== 'passed'));
   const head: Line[] = [
-    ...wrapText(verdictText(result), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : 'red' })),
+    ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : 'red' })),
     ...wrapText(
       `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
       width,
@@ -156,7 +166,9 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   // What went into the checkout besides the patch, or why it did not.
   const kept = keptTests ? [`the agent's tests kept in ${keptTests}`] : keepError ? [keepError] : [];
   // Once decided, what became of the patch, wrapped: where it still is must not be cut off.
-  const footer = [...kept, ...(prompt ? hintRows('result', width, 3, [], prompt.agentTests && !keptTests ? [] : ['k']) : wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width))];
+  // With no patch to decide on, a live screen still has its keys until q: they are named.
+  const closing = onQuit ? hintRows('result', width, 2, [], ['a', 'r', 's', 'k', ...(result.patch || showTests ? [] : ['↑ ↓ PgUp PgDn']), ...(firstFailed ? [] : ['Enter'])]) : [];
+  const footer = [...kept, ...(prompt ? hintRows('result', width, 3, [], prompt.agentTests && !keptTests ? [] : ['k']) : [...wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width), ...closing])];
   const file = result.target.split('::')[0]!;
   // Where `a` writes: the file in the checkout, by its full path (a run may be on another folder than the current one).
   const destination = checkout ? join(checkout, file) : file;
@@ -166,7 +178,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
       <ConfirmBox
         key="keep"
         width={width}
-        lines={[verdictText(result), keepText(agentTests.code, agentTests.path)]}
+        lines={[verdictText(result, submissions), keepText(agentTests.code, agentTests.path)]}
         question={`Write the agent's tests to ${agentTests.path}?`}
         onConfirm={() => {
           setConfirming(undefined);
@@ -182,7 +194,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         key="failing"
         danger
         width={width}
-        lines={[verdictText(result), `This patch did not pass the tests. Writing it into ${destination} puts failing code in your checkout.`]}
+        lines={[verdictText(result, submissions), `This patch did not pass the tests. Writing it into ${destination} puts failing code in your checkout.`]}
         question="Apply a patch that failed?"
         onConfirm={() => setConfirming('apply')}
         onCancel={() => setConfirming(undefined)}
@@ -192,7 +204,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         key="apply"
         danger={!result.pass}
         width={width}
-        lines={[verdictText(result), ...(checkout ? [`In the checkout at ${checkout}:`] : [])]}
+        lines={[verdictText(result, submissions), ...(checkout ? [`In the checkout at ${checkout}:`] : [])]}
         question={`Apply ${plural(changedLines(result.patch), 'changed line')} to ${file}?`}
         onConfirm={() => prompt.resolve('accept')}
         onCancel={() => setConfirming(undefined)}
