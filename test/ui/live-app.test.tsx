@@ -80,6 +80,18 @@ describe('the live app', () => {
     ui.unmount();
   });
 
+  it("a denied command's 'e' and its reason typed fast come as one chunk: the field opens with the reason in it", async () => {
+    const controller = new TuiController({ autoApproveCommands: false });
+    const ui = await agentOn(controller);
+    const denied = controller.approveCommand('rm -rf build');
+    await frameShows(ui.lastFrame, '$ rm -rf build');
+    ui.stdin.write('enot here');
+    await frameShows(ui.lastFrame, 'Why not? not here');
+    ui.stdin.write(KEYS.enter);
+    expect(await denied).toEqual({ run: false, reason: 'not here' });
+    ui.unmount();
+  });
+
   it('Esc cancels the model call; Enter makes it again', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);

@@ -40,6 +40,18 @@ const type = async (ui: ReturnType<typeof render>, text: string) => {
 };
 
 describe('m: a message to the agent', () => {
+  it("'m' and the message typed fast come as one chunk: the box opens with the rest in it", async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    ui.stdin.write('mtry the tax table');
+    await until(ui, 'Message to the agent');
+    expect(ui.lastFrame()).toContain('› try the tax table');
+    ui.stdin.write(KEYS.enter);
+    await tick(60);
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'try the tax table', via: 'tui' }]);
+    ui.unmount();
+  });
+
   it('opens a box; Enter queues the text for the next model call (the footer says so); the request takes it, and the record shows it', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);

@@ -75,6 +75,15 @@ describe('THM review on a cluster of 236 tests', () => {
     expect(resolve.mock.calls[0]![0].chosen).toContain('tests/integration/formatting/test_text_wrapping_behaviour.py::TestWrapText::test_wrap_text_case_071');
   });
 
+  it("keys typed fast come as one chunk: '/case_07' opens the filter with 'case_07' in it", async () => {
+    const { ui } = review();
+    await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
+    ui.stdin.write('/case_07'); // as tmux send-keys sends it, or a fast typist
+    await frameShows(ui.lastFrame, '10 tests match');
+    expect(ui.lastFrame()).toContain('test_wrap_text_case_079');
+    expect(ui.lastFrame()).not.toContain('test_wrap_text_case_080');
+  });
+
   it('counts in words that agree with them: one test matches, a cluster of one test', async () => {
     const { ui } = review();
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');

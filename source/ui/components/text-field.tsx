@@ -23,7 +23,7 @@ export interface LineEditorOptions extends EditOptions {
  * TextInput inserts a chunk of several keys as it comes (key repeat and pastes go in as invisible
  * characters) and has no Ctrl+A/E/U/W or history, so tenet's three fields share this instead.
  */
-export function useLineEditor({ active, onSubmit, intercept, onChange, initial = '', ...options }: LineEditorOptions): { state: LineState; clear(): void } {
+export function useLineEditor({ active, onSubmit, intercept, onChange, initial = '', ...options }: LineEditorOptions): { state: LineState; clear(): void; type(text: string): void } {
   const [state, setState] = useState<LineState>(() => emptyLine(initial));
   // Several chunks can arrive before React renders again: each must edit the latest line.
   const latest = useRef(state);
@@ -44,7 +44,12 @@ export function useLineEditor({ active, onSubmit, intercept, onChange, initial =
     },
     { isActive: active },
   );
-  return { state, clear: () => apply(emptyLine()) };
+  // Text that came in the chunk of the key that opened the field (see leadKey): typed in it.
+  const type = (text: string) => {
+    const result = editLine(latest.current, text, {}, options);
+    if (!result.unhandled) apply(result.state);
+  };
+  return { state, clear: () => apply(emptyLine()), type };
 }
 
 /**

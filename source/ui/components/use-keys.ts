@@ -40,3 +40,13 @@ export function helpKey(open: boolean, setOpen: (open: boolean) => void, input: 
   setOpen(true);
   return true;
 }
+
+/**
+ * A key and the text that came with it in the same input. Keys typed faster than the terminal is
+ * read (or sent by `tmux send-keys`) arrive as one chunk: `/gross` is `/` and `gross`. A key that
+ * opens a field (`/` the filter, `m` the message box, `e` a reason) gives it the rest, as typed.
+ */
+export function leadKey(input: string): { key: string; rest: string } {
+  const [key = '', ...rest] = Array.from(input);
+  return { key, rest: rest.join('') };
+}

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { YesNo, useYesNo } from '../components/confirm-box';
 import { cap, shortEnd, wrapText } from '../components/lines';
 import { FieldText, useLineEditor } from '../components/text-field';
-import { useKeys } from '../components/use-keys';
+import { leadKey, useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
 import { CLOSED_PAUSE, stepPromptRows, type PauseView } from './step-prompt';
@@ -68,7 +68,11 @@ export function CommandPrompt({ prompt, width, rows, onTyping }: { prompt: Extra
       else if (char === 'a') {
         prompt.allowAlways();
         prompt.resolve({ run: true });
-      } else if (char === 'e') setMode('reason');
+      } else if (leadKey(char).key === 'e') {
+        // `e` and the reason typed fast come as one chunk: the field opens with the rest in it.
+        setMode('reason');
+        if (leadKey(char).rest) reason.type(leadKey(char).rest);
+      }
       else if (char === 'x') setMode('stop');
       // The innermost thing is this command: Esc denies it, and the agent goes on.
       else if (key.escape) prompt.resolve({ run: false, reason: '' });

@@ -17,7 +17,7 @@ import { CancelledPrompt, CommandPrompt, promptRows } from './agent-prompts';
 import { DebuggerPane } from './debugger-pane';
 import { CLOSED_PAUSE, StepPrompt, type PauseView } from './step-prompt';
 import { TddPanel, tddPanelRows, testFileLines } from './tdd-panel';
-import { useKeys } from '../components/use-keys';
+import { leadKey, useKeys } from '../components/use-keys';
 
 export interface AgentScreenProps {
   view: ViewState;
@@ -108,7 +108,12 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       // At a step pause `m`, `s` and `e` are the pause's (write first, leave step mode, the request in full or the call's arguments).
       if (stepPause && (char === 'm' || char === 's' || char === 'e')) return;
       if (char === 'e') setExpanded((e) => !e);
-      else if (char === 'm' && onMessage && atWork) setWriting(true);
+      else if (leadKey(char).key === 'm' && onMessage && atWork) {
+        // `m` and the message typed fast come as one chunk: the box opens with the rest in it.
+        const { rest } = leadKey(char);
+        if (rest) setDraft((d) => d + rest);
+        setWriting(true);
+      }
       else if (char === 's' && onToggleStep && atWork) onToggleStep();
       else if (char === 'd') setShowDebugger((d) => !d);
       else if (char === 'o') setViewer('items');

@@ -10,7 +10,7 @@ import { useNow } from '../components/use-now';
 import type { Prompt, WritingOutcome } from '../controller';
 import { hintRows, QUIT_LIVE_HINT, QUIT_LIVE_NOTICE } from '../keys';
 import { propose, type ViewState } from '../view-state';
-import { useKeys } from '../components/use-keys';
+import { leadKey, useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
 import { noPicks, pickerRows, picksText, rowPosition, selectionOf, togglePick, type Picks, type Row } from './thm-picker';
 import { plural } from '../../engine/tools/format';
@@ -212,7 +212,11 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       else if (key.pageDown) move((at) => at + page.current);
       else if (key.home) move(() => 0);
       else if (key.end) move(() => rows.length - 1);
-      else if (input === '/') setTyping(true);
+      else if (leadKey(input).key === '/') {
+        // `/gross` typed fast comes as one chunk: the filter opens with `gross` in it.
+        setTyping(true);
+        if (leadKey(input).rest) filterField.type(leadKey(input).rest);
+      }
       else if (key.escape && filter) filterField.clear();
       // Nothing here quits (a stray q must not end a session): say what does.
       else if (input === 'q' || key.escape) setNotice(QUIT_LIVE_NOTICE);
