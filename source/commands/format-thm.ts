@@ -114,7 +114,9 @@ export function formatThmReport(report: ThmReport): string {
     for (const nodeid of alreadyFailing.slice(0, 10)) out.push(`  ${nodeid}`);
     if (alreadyFailing.length > 10) out.push(`  … and ${alreadyFailing.length - 10} more`);
   }
-  if (report.mode === 'stub' && report.counts.failing === 0) {
+  if (report.mode === 'stub' && report.targetBody === 'implemented' && !report.selected.length) {
+    out.push('', `No failing test reached the target: it already has a real body, and the tests ran against it. If it is finished code, pass --blank (benchmark mode); to generate it anew, stub its body (raise NotImplementedError).`);
+  } else if (report.mode === 'stub' && report.counts.failing === 0) {
     out.push('', 'No test fails against the target as it is. If the function already has a real body, pass --blank (benchmark mode).');
   }
   return out.join('\n');

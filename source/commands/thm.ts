@@ -4,6 +4,7 @@ import { loadConfig } from '../engine/config/config';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { parseWithBaselineCodeOnly } from '../engine/python/parser';
 import { openTask } from '../engine/task/open-task';
+import { implementedWarning } from '../engine/task/prepare-target';
 import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
 import { formatThmReport, thmJson } from './format-thm';
 import { progressLine } from './progress-line';
@@ -49,6 +50,9 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
     keepWorkspace: options.keepWorkspace ?? false,
     sandbox: sandboxSpec(options.sandbox ?? {}, await loadConfig(options.repo)),
   });
+  // Said before the suite runs (minutes, on a large one), not only in the report at its end.
+  const implemented = implementedWarning(task.target);
+  if (implemented && !options.json) process.stderr.write(`${printable(`tenet: warning: ${implemented}`)}\n`);
   const progress = options.json ? undefined : progressLine();
   try {
     const report = await runThm(task, {

@@ -48,6 +48,26 @@ describe('ThmScreen', () => {
     expect(frame).toContain('1 module failed to import blank');
   });
 
+  it("shows the run's warning (stub mode on a real body) while the suite runs and over the review", () => {
+    const warned = reduceView(reduceView(initialView(), { type: 'warning', message: 'f already has a real body, not a stub: pass --blank' }, 1000), { type: 'thm.phase', phase: 'probe' }, 1000);
+    expect(render(<ThmScreen view={warned} width={100} height={30} />).lastFrame()).toMatch(/^! f already has a real body, not a stub: pass --blank\nTest Harness Mechanism/);
+    const { prompt } = approval();
+    expect(render(<ThmScreen view={warned} prompt={prompt} width={100} height={30} />).lastFrame()).toMatch(/^! f already has a real body, not a stub: pass --blank\nTHM 9 tests/);
+  });
+
+  it('names a broken module with the place of its error, and counts it once, not among the unreached tests (stub mode)', () => {
+    const base = sampleReport();
+    const report = {
+      ...base,
+      failing: [...base.failing, { ...base.failing.find((f) => !f.reached)!, nodeid: 'tests/test_units.py', outcome: 'collection' as const }],
+      counts: { ...base.counts, failing: base.counts.failing + 1, unreached: base.counts.unreached + 1 },
+      importErrors: [{ module: 'tests/test_units.py', message: "SyntaxError: expected ':'", broken: true, kind: 'syntax-error' as const, at: 'pkg/units.py:2' }],
+    };
+    const frame = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }} width={100} height={30} />).lastFrame()!.replace(/\s*\n\s*/g, ' ');
+    expect(frame).toContain('4 failing (1 unreached)');
+    expect(frame).toContain("1 broken test module (tests/test_units.py: SyntaxError: expected ':' at pkg/units.py:2)");
+  });
+
   it('an override: expand, take a test in and another out, approve with Enter', async () => {
     const { prompt, resolve } = approval();
     const { stdin, lastFrame } = render(<ThmScreen view={initialView()} prompt={prompt} width={100} height={30} />);

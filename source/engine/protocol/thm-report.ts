@@ -90,6 +90,8 @@ export interface ThmCounts {
 export interface ThmReport {
   target: string;
   mode: 'stub' | 'blank';
+  /** The target's body in the checkout: a stub, or implemented (in stub mode, the tests ran against that body). Absent in sessions saved before tenet recorded it. */
+  targetBody?: 'stub' | 'implemented';
   /** Selection budget; null stands for "all". */
   T: number | null;
   testArgs: string[];

@@ -2,6 +2,7 @@ import { TenetError } from '../errors';
 import type { TestStage } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
 import { hideTests, type HiddenTests } from '../task/hide-tests';
+import { implementedWarning } from '../task/prepare-target';
 import { selectWith } from '../thm/alt-selection';
 import { proposeFor } from '../thm/propose';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
@@ -73,7 +74,7 @@ export async function chooseTests(run: TaskRun): Promise<TestPlan> {
   const report = desk.report;
   const failing = report.failing.map((f) => f.nodeid);
   const stage: TestStage = run.options.strategy === 'tenet' ? run.options.testStage : 'all';
-  if (!selected.length && run.options.strategy !== 'tdd' && stage !== 'none') throw new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+  if (!selected.length && run.options.strategy !== 'tdd' && stage !== 'none') throw noTestChosen(task.target, report);
   // Before the first submission the agent sees the selected tests unless the stage is postgen.
   const visibleFirst = stage === 'postgen' ? [] : selected;
   const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !visibleFirst.includes(id)), visibleFirst);
@@ -86,6 +87,24 @@ export async function chooseTests(run: TaskRun): Promise<TestPlan> {
 export async function revealSelected(run: TaskRun, plan: TestPlan): Promise<void> {
   await plan.hidden.restore();
   plan.hidden = await hideTests(run.task.workspace, run.task.sandbox, plan.failing.filter((id) => !plan.selected.includes(id)), plan.selected);
+}
+
+/**
+ * No test to validate against: taken out by hand, or THM had none to propose, every failing test
+ * failing without reaching the target. In stub mode on a real body that is the body passing the
+ * tests that call it: the mode is what to change.
+ */
+function noTestChosen(target: TaskRun['task']['target'], report: ThmReport): TenetError {
+  if (report.selected.length) return new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+  const failing = report.failing.length;
+  const none = `No test to validate against: ${failing === 1 ? 'the one failing test never reaches' : `none of the ${failing} failing tests reaches`} ${target.id}`;
+  if (implementedWarning(target)) {
+    return new TenetError(
+      `${none}. ${target.qualname} already has a real body, not a stub, and stub mode ran the tests against it.`,
+      'pass --blank (benchmark mode: tenet blanks the body and keeps it as ground truth), or stub its body (raise NotImplementedError) to generate it anew',
+    );
+  }
+  return new TenetError(`${none}, so none can tell whether it works.`, 'write a test that calls it (--add-tests FILE adds yours), or widen the scope with --tests');
 }
 
 /**

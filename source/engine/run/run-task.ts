@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RunResult } from '../events';
 import { openTask } from '../task/open-task';
+import { implementedWarning } from '../task/prepare-target';
 import { openAgentTools, type AgentTools } from './agent-tools';
 import { chooseTests } from './choose-tests';
 import { finishRun, watchAgentChanges } from './finish-run';
@@ -52,6 +53,9 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   let tools: AgentTools | undefined;
   try {
     recordStart(run);
+    // Before THM (minutes, on a large suite): stub mode on a real body is likely a forgotten --blank.
+    const implemented = implementedWarning(task.target);
+    if (implemented && !resume) run.emit({ type: 'warning', message: implemented });
     const plan = await chooseTests(run);
     tools = await openAgentTools(run, plan);
     // What the repository is as the agent starts: the evaluation undoes what its commands change.

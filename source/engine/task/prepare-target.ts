@@ -1,5 +1,5 @@
 import { TenetError } from '../errors';
-import { findFunction, functionParts, signatureAndDocstring } from '../python/function-parts';
+import { findFunction, functionParts, isStubBody, signatureAndDocstring } from '../python/function-parts';
 import { parsePython } from '../python/parser';
 import type { ResolvedTarget } from './resolve-target';
 import { blankFunction, instrumentTarget } from './rewrite';
@@ -23,6 +23,8 @@ export interface PreparedTarget extends ResolvedTarget {
   groundTruth?: string;
   /** Signature and docstring of the target. */
   prompt: string;
+  /** Whether the target's body in the checkout is a stub (see isStubBody) or implemented. */
+  body: 'stub' | 'implemented';
 }
 
 async function partsOf(text: string, target: ResolvedTarget) {
@@ -30,10 +32,23 @@ async function partsOf(text: string, target: ResolvedTarget) {
   try {
     const definition = findFunction(tree, target.qualname, target.startLine);
     if (!definition) throw new TenetError(`Lost track of ${target.id} while rewriting it (line ${target.startLine}).`);
-    return functionParts(text, definition);
+    return { ...functionParts(text, definition), stub: isStubBody(definition.node) };
   } finally {
     tree.delete();
   }
+}
+
+/**
+ * Stub mode on a function that has a real body: the tests run against that body, so only those it
+ * fails count. A partial implementation is a fair start; finished code is more likely a forgotten
+ * --blank, so the warning says what to do in that case.
+ */
+export function implementedWarning(target: Pick<PreparedTarget, 'id' | 'qualname' | 'mode' | 'body'>): string | undefined {
+  if (target.mode !== 'stub' || target.body !== 'implemented') return undefined;
+  return (
+    `${target.qualname} already has a real body, not a stub (pass, ..., raise NotImplementedError): stub mode runs the tests against that body, so only the tests it fails count. ` +
+    `If it is finished code, pass --blank (benchmark mode: tenet blanks it and keeps it as ground truth), or stub its body to generate it anew.`
+  );
 }
 
 export async function prepareTarget(target: ResolvedTarget, mode: TargetMode): Promise<PreparedTarget> {
@@ -55,5 +70,6 @@ export async function prepareTarget(target: ResolvedTarget, mode: TargetMode): P
     ...(probeNote ? { probeNote } : {}),
     ...(mode === 'blank' ? { groundTruth: originalText.slice(parts.outerStart, parts.end) } : {}),
     prompt,
+    body: parts.stub ? 'stub' : 'implemented',
   };
 }

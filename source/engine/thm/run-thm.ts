@@ -6,7 +6,7 @@ import { pythonEnv } from '../python/pytest-env';
 import { encodeSource } from '../python/source-text';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { PythonInfo } from '../task/interpreter';
-import type { PreparedTarget } from '../task/prepare-target';
+import { implementedWarning, type PreparedTarget } from '../task/prepare-target';
 import type { Workspace } from '../workspace/workspace';
 import { firstUsersReach } from './cached-fixtures';
 import { clusterTests, directCaller, selectTests } from './clustering';
@@ -466,7 +466,8 @@ function buildReport(
       return { module: error.nodeid, message, broken, ...(broken ? importErrorSite(message, error.longrepr, [ctx.sandbox.workdir, ctx.workspace.root]) : {}) };
     })
     .sort((a, b) => Number(b.broken) - Number(a.broken) || byNodeid({ nodeid: a.module }, { nodeid: b.module }));
-  const warnings = [...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
+  const implemented = implementedWarning(ctx.target);
+  const warnings = [...(implemented ? [implemented] : []), ...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
   if (probe.outside.length) {
     const where = probe.outside.map((o) => `${o.module} from ${o.file}`).join(', ');
     const message =
@@ -490,6 +491,7 @@ function buildReport(
   return {
     target: ctx.target.id,
     mode: ctx.target.mode,
+    targetBody: ctx.target.body,
     T: Number.isFinite(options.T) ? options.T : null,
     testArgs: options.testArgs,
     python: { executable: ctx.python.executable, version: ctx.python.version, pytest: ctx.python.pytestVersion },

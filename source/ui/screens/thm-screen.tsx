@@ -73,6 +73,7 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
   const shown = cap(running, rows, (n) => ({ nodeid: `… ${n} more`, since: NaN }));
   return (
     <Box flexDirection="column">
+      <Lines lines={warningLines(view, width)} />
       <Text wrap="truncate">Test Harness Mechanism: {label}</Text>
       <Text wrap="truncate">
         <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}{finishing}
@@ -90,6 +91,14 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
       })}
     </Box>
   );
+}
+
+/**
+ * What the run warned of before THM's report (stub mode on a function with a real body), in
+ * yellow above it, a few rows at most: it explains a review with nothing to propose.
+ */
+function warningLines(view: ViewState, width: number): Line[] {
+  return cap(view.warnings.flatMap((warning) => wrapText(`! ${warning}`, width)), 4, () => '…').map((text) => ({ text, color: 'yellow' }));
 }
 
 /** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
@@ -287,7 +296,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
   // summary, "Selected", a blank line, the rows and the position line; a blank line and the footer at the bottom.
   const status = prompt ? 1 : 0;
-  const room = height - summary.length - 2 - status - written_.length - (1 + footer.length);
+  const warned = warningLines(view, width);
+  const room = height - warned.length - summary.length - 2 - status - written_.length - (1 + footer.length);
   // The list first (it is what the keys act on), then the chain of its highlighted test, then how it fails.
   const [listRows, chainRows, failureRows] = allocate(room, [
     { min: Math.min(3, rows.length), want: rows.length },
@@ -302,6 +312,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const filterNote = filter ? `${plural(matching, 'test')} match${matching === 1 ? 'es' : ''}` : '';
   return (
     <Box flexDirection="column">
+      <Lines lines={warned} />
       <Text wrap="truncate">
         <Text bold>{summary[0]!.slice(0, 3)}</Text>
         {summary[0]!.slice(3)}
