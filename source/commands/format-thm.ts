@@ -116,8 +116,15 @@ export function formatThmReport(report: ThmReport): string {
   }
   if (report.mode === 'stub' && report.targetBody === 'implemented' && !report.selected.length) {
     out.push('', `No failing test reached the target: it already has a real body, and the tests ran against it. If it is finished code, pass --blank (benchmark mode); to generate it anew, stub its body (raise NotImplementedError).`);
+  } else if (report.counts.collected === 0 && !report.failing.length) {
+    out.push('', `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${report.testArgs.join(' ')})` : ''}. Point it at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration.`);
   } else if (report.mode === 'stub' && report.counts.failing === 0) {
-    out.push('', 'No test fails against the target as it is. If the function already has a real body, pass --blank (benchmark mode).');
+    out.push(
+      '',
+      report.targetBody === 'stub'
+        ? 'No test fails against the stub: none in scope calls it. Write one that does, or widen the scope with --tests.'
+        : 'No test fails against the target as it is. If the function already has a real body, pass --blank (benchmark mode).',
+    );
   }
   return out.join('\n');
 }

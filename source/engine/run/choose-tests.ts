@@ -122,6 +122,15 @@ function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: Thm
       'fix what makes them fail on the original code (another function of the repository may be a stub or broken; `tenet thm --blank` lists them), or choose another target',
     );
   }
+  if (report.counts.collected === 0) {
+    return new TenetError(
+      `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${report.testArgs.join(' ')})` : ''}, so there is nothing to generate ${target.id} against.`,
+      'point pytest at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration; --add-tests FILE adds tests of yours',
+    );
+  }
+  if (target.mode === 'stub' && target.body === 'stub') {
+    return new TenetError(`No test fails against the stub of ${target.id}: none in scope calls it, so there is nothing to generate it against.`, 'write tests that call the function (--add-tests FILE adds yours), or widen the scope with --tests');
+  }
   return new TenetError(
     `No test fails against ${target.id} as it is, so there is nothing to generate it against.`,
     target.mode === 'stub' ? 'write tests that call the function (--add-tests FILE adds yours), or pass --blank if it already has a body' : 'widen the scope with --tests',

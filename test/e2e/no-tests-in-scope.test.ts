@@ -1,0 +1,35 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli';
+
+// A repository with a stub and no tests at all: pytest collects nothing.
+const repo = mkdtempSync(join(tmpdir(), 'tenet-no-tests-'));
+mkdirSync(join(repo, 'pkg'));
+writeFileSync(join(repo, 'pkg', '__init__.py'), '');
+writeFileSync(join(repo, 'pkg', 'm.py'), 'def add(a, b):\n    """Add."""\n    raise NotImplementedError\n');
+const script = `${repo}-script.json`;
+writeFileSync(script, '{"turns": []}');
+afterAll(() => {
+  rmSync(repo, { recursive: true, force: true });
+  rmSync(script, { force: true });
+});
+const TARGET = ['--repo', repo, '--target', 'pkg/m.py::add'];
+
+describe('no test in scope', () => {
+  it('tenet thm says pytest collected none and how to point it at tests, not to pass --blank to a stub', async () => {
+    const result = await runCli(['thm', ...TARGET]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('pytest collected no test in scope. Point it at the tests: --tests PATH');
+    expect(result.stdout).not.toContain('--blank');
+  }, 60_000);
+
+  it('tenet run ends on the same', async () => {
+    const result = await runCli(['run', ...TARGET, '--provider', 'scripted', '--script', script, '--headless']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('tenet: pytest collected no test in scope, so there is nothing to generate pkg/m.py::add against.');
+    expect(result.stderr).toContain('fix: point pytest at the tests: --tests PATH');
+    expect(result.stderr).not.toContain('--blank');
+  }, 60_000);
+});
