@@ -94,7 +94,9 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
   const copyDir = async (source: string, target: string, outside: boolean, seen: ReadonlySet<string>, modules?: ReadonlySet<string>): Promise<void> => {
     const there = present(target);
     if (there && !there.isDirectory()) await rm(target, { force: true });
-    if (!there?.isDirectory()) await mkdir(target, { recursive: true });
+    // Not recursive: the parent was made before (the walk goes top down), and a Ctrl-C that removes
+    // the half-made copy while this call waits in the thread pool must not see it make the path again.
+    if (!there?.isDirectory()) await mkdir(target);
     const entries = readdirSync(source, { withFileTypes: true });
     const here = new Set(entries.filter((entry) => !entry.isDirectory() && entry.name.endsWith('.py')).map((entry) => entry.name.slice(0, -3)));
     // Each job: whether it put something at its name.
