@@ -10,6 +10,7 @@ import { estimateUsage } from '../../source/engine/model/estimate-usage';
 import { OpenAiModel } from '../../source/engine/model/openai-provider';
 import type { ModelRequest, RetryNotice, ToolDelta } from '../../source/engine/model/types';
 import { ProviderError } from '../../source/engine/model/types';
+import { SpendLimitError } from '../../source/engine/model/spend-limits';
 import { foldEvents } from '../../source/engine/session/fold';
 import type { ToolContext } from '../../source/engine/tools/context';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
@@ -402,6 +403,31 @@ describe('a call the developer cancels mid-answer (Esc)', () => {
     const folded = foldEvents(events).totals;
     expect(folded).toMatchObject({ modelCalls: 1, inputTokens: conversation.totals.inputTokens, outputTokens: conversation.totals.outputTokens });
     expect(folded.costUsd).toBeCloseTo(conversation.totals.costUsd, 12);
+  });
+
+  it('is not made again past the session\'s cost limit: what the cancelled call was billed counts toward it', async () => {
+    const streamed = 'Let me read the cart before I write anything, then';
+    server = await startFakeModelServer([{ say: streamed, cut: 'stall' }, { say: 'done' }]);
+    const choice = createModel({ maxRetries: 1 }, { provider: 'anthropic', model: 'claude-sonnet-4-6', baseUrl: server.url }, {});
+    const events: EngineEvent[] = [];
+    let esc: AbortController | undefined;
+    let text = '';
+    const conversation = new Conversation({
+      model: choice.model, system: 's', ctx: {} as ToolContext, price: choice.price, temperature: 0, maxTokens: 64,
+      // Less than what the cancelled call was billed (its input, and the output it streamed).
+      limits: { maxCostUsd: 0.0001 },
+      emit: (e) => {
+        events.push(e);
+        if (e.type === 'model.delta' && (text += e.text) === streamed) esc!.abort();
+      },
+      callSignal: () => (esc = new AbortController()).signal,
+      afterCancelledCall: async () => 'retry',
+    });
+    conversation.say('hi');
+    await expect(conversation.round([])).rejects.toBeInstanceOf(SpendLimitError);
+    expect(server.requests).toHaveLength(1);
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['model.unanswered', 'limit.reached']));
+    expect(events.some((e) => e.type === 'model.response')).toBe(false);
   });
 });
 

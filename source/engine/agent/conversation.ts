@@ -106,14 +106,18 @@ export class Conversation {
     return defs;
   }
 
-  async round(tools: readonly string[], options: RoundOptions = {}): Promise<RoundOutcome> {
-    const { model, emit, ctx } = this.options;
-    // No call past the session's cost or token limit: the run ends with what it has.
+  /** No call past the session's cost or token limit: the run ends with what it has. */
+  private checkLimits(): void {
     const reached = limitReached(this.options.limits, this.totals);
     if (reached) {
-      emit({ type: 'limit.reached', ...reached });
+      this.options.emit({ type: 'limit.reached', ...reached });
       throw new SpendLimitError(reached);
     }
+  }
+
+  async round(tools: readonly string[], options: RoundOptions = {}): Promise<RoundOutcome> {
+    const { model, emit, ctx } = this.options;
+    this.checkLimits();
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);
     const { said, paused } = await this.steering.beforeRequest(this.totals.rounds + 1, this.messages);
@@ -159,6 +163,8 @@ export class Conversation {
         if (!callSignal?.aborted || this.options.signal?.aborted) throw error;
         emit({ type: 'warning', message: 'The model call was cancelled.' });
         if ((await this.options.afterCancelledCall?.()) !== 'retry') throw aborted();
+        // The call made again is a call like any other: the cancelled one's cost may have used up the limit.
+        this.checkLimits();
       }
     }
     // An answer from a record (rerun) costs what it cost then, so limits stop a rerun where they stopped the run.
