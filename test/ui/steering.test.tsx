@@ -170,6 +170,24 @@ describe('s: step mode', () => {
     ui.unmount();
   });
 
+  it('at a pause, m and the message typed in one chunk open the box with the message in it', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    ui.stdin.write('s');
+    await until(ui, '⏸ step mode');
+    const request = controller.beforeRequest({ round: 2, lastTurn: [] });
+    await until(ui, '⏸ step: before model call 2');
+    ui.stdin.write('mlook at pricing');
+    await until(ui, 'Message to the agent');
+    await until(ui, 'look at pricing');
+    expect(ui.lastFrame()).toContain('› look at pricing');
+    ui.stdin.write(KEYS.enter);
+    await until(ui, 'Your message goes with the next model call.');
+    ui.stdin.write(KEYS.enter);
+    expect(await request).toEqual([{ text: 'look at pricing', via: 'tui' }]);
+    ui.unmount();
+  });
+
   it('e at a tool call opens the arguments in the editor; Enter runs it with them; invalid JSON is refused with the reason', async () => {
     const edits = ['{\n  "class_name": "Cart"\n}\n', 'not json'];
     const opened: string[] = [];

@@ -106,7 +106,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         return;
       }
       // At a step pause `m`, `s` and `e` are the pause's (write first, leave step mode, the request in full or the call's arguments).
-      if (stepPause && (char === 'm' || char === 's' || char === 'e')) return;
+      if (stepPause && (leadKey(char).key === 'm' || char === 's' || char === 'e')) return;
       if (char === 'e') setExpanded((e) => !e);
       else if (leadKey(char).key === 'm' && onMessage && atWork) {
         // `m` and the message typed fast come as one chunk: the box opens with the rest in it.

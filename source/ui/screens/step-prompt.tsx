@@ -6,7 +6,7 @@ import { Lines } from '../components/line-view';
 import { cap, hardWrap, type Line } from '../components/lines';
 import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
 import { ScrollView } from '../components/scroll-view';
-import { useKeys } from '../components/use-keys';
+import { leadKey, useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
 
@@ -75,6 +75,8 @@ export function stepPromptRows(prompt: StepPromptKind, width: number, rows: numb
  */
 export function StepPrompt({ prompt, width, rows, view, onView, active, onMessage, editArguments, onEdited, toggleStep }: StepPromptProps) {
   const [status, setStatus] = useState<string | undefined>(undefined);
+  // What came after `m` in the same chunk (a fast typist): the box opens with it.
+  const [draft, setDraft] = useState('');
   const [editing, setEditing] = useState(false);
   const more = clipped(prompt);
   useKeys(
@@ -82,7 +84,10 @@ export function StepPrompt({ prompt, width, rows, view, onView, active, onMessag
       if (key.return) {
         if (prompt.kind === 'step-tool') prompt.resolve(prompt.edited);
         else prompt.resolve();
-      } else if (char === 'm') onView({ ...view, writing: true });
+      } else if (leadKey(char).key === 'm') {
+        setDraft(leadKey(char).rest);
+        onView({ ...view, writing: true });
+      }
       else if (char === 's') toggleStep();
       else if (char === 'e' && prompt.kind === 'step-model' && (more || view.expanded)) onView({ ...view, expanded: !view.expanded });
       else if (char === 'e' && prompt.kind === 'step-tool') {
@@ -124,6 +129,7 @@ export function StepPrompt({ prompt, width, rows, view, onView, active, onMessag
         <MessageBox
           title="it goes with the next model call"
           width={width - 4}
+          draft={draft}
           onSend={(text) => {
             onView({ ...view, writing: false });
             onMessage(text);
