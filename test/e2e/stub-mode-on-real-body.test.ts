@@ -44,6 +44,19 @@ describe('stub mode on a function with a real body', () => {
     expect(result.stderr).not.toContain('keep at least one test selected');
   }, 60_000);
 
+  it('a test module that fails to import is not counted as a failing test that never reaches the target', async () => {
+    const only = join(repo, 'tests', 'test_core.py');
+    writeFileSync(only, 'from calc.core import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n');
+    writeFileSync(join(repo, 'tests', 'test_paths.py'), 'import calc_missing_helpers\n');
+    try {
+      const result = await runCli(['run', ...TARGET, '--provider', 'scripted', '--script', script, '--headless']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('tenet: No test to validate against: no test in scope fails with calc/core.py::total as it is (1 test module failed to import, so its tests did not run).');
+    } finally {
+      rmSync(join(repo, 'tests', 'test_paths.py'));
+    }
+  }, 60_000);
+
   it('a stub gets no such warning', async () => {
     writeFileSync(join(repo, 'calc', 'core.py'), 'def total(prices):\n    """The sum of the prices."""\n    raise NotImplementedError\n');
     const result = await runCli(['thm', ...TARGET]);
