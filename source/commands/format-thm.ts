@@ -91,7 +91,9 @@ export function formatThmReport(report: ThmReport): string {
     });
   }
 
-  out.push('', report.selected.length ? `Selected tests (T=${report.T ?? 'all'}), marked ★` : 'Selected tests: none (no failing test reached the target)');
+  // With no test collected at all, the note at the end says so and what to do: "no failing test reached the target" would mislead.
+  const nothingCollected = report.counts.collected === 0 && !report.failing.length;
+  if (report.selected.length || !nothingCollected) out.push('', report.selected.length ? `Selected tests (T=${report.T ?? 'all'}), marked ★` : 'Selected tests: none (no failing test reached the target)');
   report.selected.forEach((nodeid, index) => {
     const test = byId.get(nodeid)!;
     out.push(`  ${index + 1}. ${nodeid}`);
@@ -116,7 +118,7 @@ export function formatThmReport(report: ThmReport): string {
   }
   if (report.mode === 'stub' && report.targetBody === 'implemented' && !report.selected.length) {
     out.push('', `No failing test reached the target: it already has a real body, and the tests ran against it. If it is finished code, pass --blank (benchmark mode); to generate it anew, stub its body (raise NotImplementedError).`);
-  } else if (report.counts.collected === 0 && !report.failing.length) {
+  } else if (nothingCollected) {
     out.push('', `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${report.testArgs.join(' ')})` : ''}. Point it at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration.`);
   } else if (report.mode === 'stub' && report.counts.failing === 0) {
     out.push(

@@ -22,6 +22,7 @@ describe('no test in scope', () => {
     const result = await runCli(['thm', ...TARGET]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('pytest collected no test in scope. Point it at the tests: --tests PATH');
+    expect(result.stdout).not.toContain('no failing test reached the target');
     expect(result.stdout).not.toContain('--blank');
   }, 60_000);
 
