@@ -5,7 +5,7 @@ import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { ResultScreen } from '../../source/ui/screens/result-screen';
 import { reduceAll } from '../../source/ui/view-state';
-import { KEYS, sampleConfig, sampleReport, tick } from './helpers';
+import { KEYS, sampleConfig, sampleReport, tick, until } from './helpers';
 
 const V1 = 'from m import f\n\ndef test_one():\n    assert f(1) == 2\n';
 const V2 = 'from m import f\n\ndef test_one():\n    assert f(1) == 1\n\ndef test_zero():\n    assert f(0) == 0\n';
@@ -67,18 +67,16 @@ describe('TDD sessions in the TUI', () => {
     controller.dispatch({ type: 'tests.submission', code: long, ok: true, path: 'tests/test_by_agent.py', message: 'ok' });
     await tick(80);
     ui.stdin.write('v');
-    await tick(150); // the viewer's keys are Ink's once its effects have run
-    let frame = ui.lastFrame()!;
+    // Waits for the frames (a loaded machine renders late); `until` also lets the viewer's keys subscribe.
+    const shows = (pattern: RegExp) => until(() => pattern.test(ui.lastFrame() ?? ''), () => ui.lastFrame() ?? '');
+    await shows(/lines 1–\d+ of 127/);
+    const frame = ui.lastFrame()!;
     expect(frame).toContain('tests/test_by_agent.py · version 3');
     expect(frame).toMatch(/ 1 from m import f/);
-    expect(frame).toMatch(/lines 1–\d+ of 127/);
     ui.stdin.write('\u001B[F'); // End
-    await tick(80);
-    frame = ui.lastFrame()!;
-    expect(frame).toMatch(/127 {5}assert f\(39\) == 39/);
+    await shows(/127 {5}assert f\(39\) == 39/);
     ui.stdin.write(KEYS.escape);
-    await tick(80);
-    expect(ui.lastFrame()).toContain('generated tests tests/test_by_agent.py · version 3');
+    await shows(/generated tests tests\/test_by_agent\.py · version 3/);
     ui.unmount();
   });
 
