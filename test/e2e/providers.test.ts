@@ -10,7 +10,7 @@ import { estimateUsage } from '../../source/engine/model/estimate-usage';
 import { OpenAiModel } from '../../source/engine/model/openai-provider';
 import type { ModelRequest, RetryNotice, ToolDelta } from '../../source/engine/model/types';
 import { ProviderError } from '../../source/engine/model/types';
-import { SpendLimitError } from '../../source/engine/model/spend-limits';
+import { SpendLimitError, type SpendLimits } from '../../source/engine/model/spend-limits';
 import { foldEvents } from '../../source/engine/session/fold';
 import type { ToolContext } from '../../source/engine/tools/context';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
@@ -367,9 +367,14 @@ describe('cost that cannot be counted is said so, once', () => {
 });
 
 describe('a call the developer cancels mid-answer (Esc)', () => {
-  it('counts what the provider billed until the cancel: the input message_start gave, the output streamed estimated, in the events and the totals', async () => {
-    const streamed = 'Let me read the cart before I write anything, then';
-    // The first answer streams its text and then goes silent (the developer gives up waiting); the call made again answers.
+  const streamed = 'Let me read the cart before I write anything, then';
+
+  /**
+   * A conversation whose first answer streams its text and then goes silent (the developer gives up
+   * waiting): Esc once the whole text is on screen, the engine's cancel of the call in flight, and
+   * the developer makes the call again, which answers.
+   */
+  async function cancelledOnce(limits?: SpendLimits) {
     server = await startFakeModelServer([{ say: streamed, cut: 'stall' }, { say: 'done' }]);
     const choice = createModel({ maxRetries: 1 }, { provider: 'anthropic', model: 'claude-sonnet-4-6', baseUrl: server.url }, {});
     const events: EngineEvent[] = [];
@@ -377,15 +382,20 @@ describe('a call the developer cancels mid-answer (Esc)', () => {
     let text = '';
     const conversation = new Conversation({
       model: choice.model, system: 's', ctx: {} as ToolContext, price: choice.price, temperature: 0, maxTokens: 64,
+      ...(limits ? { limits } : {}),
       emit: (e) => {
         events.push(e);
-        // Esc once the whole text is on screen: the engine's cancel of the call in flight.
         if (e.type === 'model.delta' && (text += e.text) === streamed) esc!.abort();
       },
       callSignal: () => (esc = new AbortController()).signal,
       afterCancelledCall: async () => 'retry',
     });
     conversation.say('hi');
+    return { conversation, events };
+  }
+
+  it('counts what the provider billed until the cancel: the input message_start gave, the output streamed estimated, in the events and the totals', async () => {
+    const { conversation, events } = await cancelledOnce();
     const { response } = await conversation.round([]);
     expect(response.content).toBe('done');
     expect(events.filter((e) => e.type === 'warning').map((e) => e.message)).toContain('The model call was cancelled.');
@@ -406,24 +416,8 @@ describe('a call the developer cancels mid-answer (Esc)', () => {
   });
 
   it('is not made again past the session\'s cost limit: what the cancelled call was billed counts toward it', async () => {
-    const streamed = 'Let me read the cart before I write anything, then';
-    server = await startFakeModelServer([{ say: streamed, cut: 'stall' }, { say: 'done' }]);
-    const choice = createModel({ maxRetries: 1 }, { provider: 'anthropic', model: 'claude-sonnet-4-6', baseUrl: server.url }, {});
-    const events: EngineEvent[] = [];
-    let esc: AbortController | undefined;
-    let text = '';
-    const conversation = new Conversation({
-      model: choice.model, system: 's', ctx: {} as ToolContext, price: choice.price, temperature: 0, maxTokens: 64,
-      // Less than what the cancelled call was billed (its input, and the output it streamed).
-      limits: { maxCostUsd: 0.0001 },
-      emit: (e) => {
-        events.push(e);
-        if (e.type === 'model.delta' && (text += e.text) === streamed) esc!.abort();
-      },
-      callSignal: () => (esc = new AbortController()).signal,
-      afterCancelledCall: async () => 'retry',
-    });
-    conversation.say('hi');
+    // Less than what the cancelled call was billed (its input, and the output it streamed).
+    const { conversation, events } = await cancelledOnce({ maxCostUsd: 0.0001 });
     await expect(conversation.round([])).rejects.toBeInstanceOf(SpendLimitError);
     expect(server.requests).toHaveLength(1);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['model.unanswered', 'limit.reached']));
