@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { describeError, EXIT, fileProblem, TenetError } from './engine/errors';
 import { ProviderError } from './engine/model/types';
 import { printable } from './engine/terminal-text';
+import { editDistance } from './engine/util/closest';
 import { addBenchCommands } from './program/bench-commands';
 import { addDockerCommands } from './program/docker-commands';
 import { modelFlags, sandboxFlags, withModelFlags, withSandboxFlags, type Invocation, type ModelOpts } from './program/flags';
@@ -61,20 +62,10 @@ function unknownCommand(program: Command, word: string): never {
   const names = program.commands.map((c) => c.name());
   const distance = new Map(names.map((name) => [name, editDistance(name, word)]));
   const nearest = Math.min(...distance.values());
-  const near = names.filter((name) => distance.get(name) === nearest && nearest <= Math.max(2, Math.floor(name.length / 3)));
+  // A swap of neighbours (tmh) is one edit: a short name takes one, a longer one a third of its letters.
+  const near = names.filter((name) => distance.get(name) === nearest && nearest <= Math.max(1, Math.floor(name.length / 3)));
   const hint = near.length ? `\n(Did you mean ${near.join(' or ')}?)` : `\nThe commands: ${names.join(', ')}.`;
   program.error(`error: unknown command '${word}'${hint}`, { exitCode: EXIT.badInput, code: 'commander.unknownCommand' });
-}
-
-/** Levenshtein distance: edits (insert, delete, replace) between two words. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 export async function main(argv: string[]): Promise<number> {

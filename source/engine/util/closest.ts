@@ -1,5 +1,5 @@
 /** Edit distance (insert, delete, substitute, swap of neighbours), for "did you mean" lists. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
