@@ -122,12 +122,17 @@ export interface ThmReport {
   durationMs: number;
 }
 
+/** The test modules that failed to import whatever the target is (broken): none of their tests ran. */
+export function brokenModules(report: Pick<ThmReport, 'importErrors'>): Set<string> {
+  return new Set((report.importErrors ?? []).filter((e) => e.broken).map((e) => e.module));
+}
+
 /**
  * Stub mode: the failing entries that never reached the target, without the broken modules among
  * them (named with their error under `importErrors`; a module that does not import is not a test).
  */
 export function unreachedTests<T extends { nodeid: string; reached: boolean }>(report: Pick<ThmReport, 'importErrors'> & { failing: T[] }): T[] {
-  const broken = new Set((report.importErrors ?? []).filter((e) => e.broken).map((e) => e.module));
+  const broken = brokenModules(report);
   return report.failing.filter((f) => !f.reached && !broken.has(f.nodeid));
 }
 
@@ -145,6 +150,6 @@ export function failingTestCounts(report: Pick<ThmReport, 'importErrors' | 'coun
  * their error under `importErrors`, and a module is not a test that fails on the original code.
  */
 export function alreadyFailingTests(report: Pick<ThmReport, 'alreadyFailing' | 'importErrors'>): string[] {
-  const broken = new Set((report.importErrors ?? []).filter((e) => e.broken).map((e) => e.module));
+  const broken = brokenModules(report);
   return report.alreadyFailing.filter((nodeid) => !broken.has(nodeid));
 }

@@ -1,6 +1,6 @@
 import { TenetError } from '../errors';
 import type { TestStage } from '../protocol/settings';
-import type { ThmReport } from '../protocol/thm-report';
+import { brokenModules, type ThmReport } from '../protocol/thm-report';
 import { hideTests, type HiddenTests } from '../task/hide-tests';
 import { plural } from '../tools/format';
 import { implementedWarning } from '../task/prepare-target';
@@ -98,7 +98,7 @@ export async function revealSelected(run: TaskRun, plan: TestPlan): Promise<void
 function noTestChosen(target: TaskRun['task']['target'], report: ThmReport): TenetError {
   if (report.selected.length) return new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
   // A test module that failed to import is no failing test: its tests never ran (THM's report names it).
-  const broken = new Set((report.importErrors ?? []).filter((error) => error.broken).map((error) => error.module));
+  const broken = brokenModules(report);
   const failing = report.failing.filter((test) => !broken.has(test.nodeid)).length;
   const what = failing === 0 ? `no test in scope fails with ${target.id} as it is` : failing === 1 ? `the one failing test never reaches ${target.id}` : `none of the ${failing} failing tests reaches ${target.id}`;
   const unrun = broken.size ? ` (${plural(broken.size, 'test module')} failed to import, so ${broken.size === 1 ? 'its tests' : 'their tests'} did not run)` : '';
