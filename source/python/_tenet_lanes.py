@@ -16,6 +16,8 @@ with the others'), and each lane captures test output in files of its own (behin
 import os
 import signal
 
+import _tenet_capture as capture
+
 _lock_fd = None
 _notes = None  # what lanes note for the process that forked them (see note)
 
@@ -63,7 +65,7 @@ def settle(config):
         except Exception:
             pass
     try:
-        _own_capture_files(config)
+        capture.start_empty(config)
     except Exception:
         pass
     reporter = config.pluginmanager.get_plugin("terminalreporter")
@@ -74,37 +76,6 @@ def settle(config):
             reporter._tw = TerminalWriter(open(os.devnull, "w"))
         except Exception:
             pass
-
-
-def _own_capture_files(config):
-    """Files of its own for the output the lane's tests print, behind the objects its tests saw.
-
-    After the fork a lane shares the collecting process's capture files (one open file: one
-    offset, and pytest empties it after every test phase), so lanes would read and wipe each
-    other's output. Starting pytest's capture again would make new files, but with ``--capture=fd``
-    (the default) pytest's file is ``sys.stdout`` itself, and a test module that kept it at import
-    (``ORIGINAL = sys.stdout``) would then see another object than plain pytest shows it. So each
-    file object keeps its descriptor number, and a new empty file is put under that number; fd 1
-    and 2, while captured, point at it again. ``sys`` and ``tee-sys`` capture into memory, the
-    lane's own since the fork, and ``no`` captures nothing: those stay as they are.
-    """
-    import tempfile
-
-    capture = config.pluginmanager.get_plugin("capturemanager")
-    multi = getattr(capture, "_global_capturing", None)
-    for part in (getattr(multi, "out", None), getattr(multi, "err", None)):
-        if getattr(part, "targetfd_save", None) is None:  # not an fd capture
-            continue
-        file = part.tmpfile
-        fd = file.fileno()
-        inheritable = os.get_inheritable(fd)
-        with tempfile.TemporaryFile(buffering=0) as fresh:
-            os.dup2(fresh.fileno(), fd, inheritable=inheritable)
-        # Whatever the object still held for the old file lands in the new one at 0: dropped.
-        file.seek(0)
-        file.truncate()
-        if part._state == "started":
-            os.dup2(fd, part.targetfd)
 
 
 def next_unit():

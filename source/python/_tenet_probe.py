@@ -55,6 +55,7 @@ class State:
         self.on_hit = None  # callable(ctx, chain, entry_kind); set by the plugin
         self.on_start_hit = None  # callable(chain): called outside any test or collector (a conftest's import); set by the plugin
         self.on_child_start = None  # callable(), run in the blank twin when it resumes; set by the plugin
+        self.at_twin_fork = None  # callable(ctx) -> callable(in_twin), run in the parent right before the fork, the result on both sides after it; set by the plugin
         self.before_fork = None  # callable(ctx) -> False where a blank run would not reach this call; set by the plugin
         self.blank_phases = set()  # in the blank twin: the phases (ctx.phase) in which the target was called
         self.twin_text = True  # in the blank twin: whether its failure report is read (the original passed)
@@ -401,9 +402,12 @@ def _fork(ctx, frame):
         inspect.getmodule(frame)
     except Exception:
         pass
+    after_fork = state.at_twin_fork(ctx) if state.at_twin_fork is not None else None
     go_read, go_write = os.pipe()
     result_read, result_write = os.pipe()
     pid = os.fork()
+    if after_fork is not None:
+        after_fork(pid == 0)
     if pid:
         os.close(go_read)
         os.close(result_write)

@@ -42,6 +42,7 @@ import pytest
 from _pytest.assertion import rewrite as _rewrite
 
 import _tenet_cached as cached
+import _tenet_capture as capture
 import _tenet_lanes as lanes
 import _tenet_probe as probe
 
@@ -849,6 +850,17 @@ def _before_fork(ctx):
 
 
 _state.before_fork = _before_fork
+
+
+def _twin_capture(ctx):
+    """Fork mode, right before a test's twin is forked: the twin gets copies of pytest's capture
+    files as the test left them (see _tenet_capture.py); the parent reads and empties its own once
+    its test is over, before the twin goes on."""
+    taken = capture.copies(ctx.item.config)
+    return lambda in_twin: capture.take(taken) if in_twin else capture.drop(taken)
+
+
+_state.at_twin_fork = _twin_capture
 
 
 def _collect_twin(ctx, state):
