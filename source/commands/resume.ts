@@ -170,9 +170,8 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   const start = startOf(session.events, session.id);
   const run = recordedTask(start);
   const place = relocate(run, options, session.id);
-  const responses = (session.events as EngineEvent[]).filter((e): e is EventOf<'model.response'> => e.type === 'model.response');
   const scriptEnded = session.events.some((e) => e.type === 'result' && e.stopReason === 'script-ended');
-  const replay = new ReplayModel(responses, start.model, scriptEnded);
+  const replay = new ReplayModel(session.events as EngineEvent[], start.model, scriptEnded);
   const base = createModel({}, { provider: 'scripted' }, {}, { label: replay.label, turns: [] });
   const sessionId = newSessionId();
   const recorder = SessionRecorder.open(dir, sessionId);
@@ -206,7 +205,7 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   const where = saved ? `rerun saved as ${sessionId}` : 'the rerun stopped before it started: not saved';
   const divergences = compareRuns(session.events, events, secretRedactor(process.env).text);
   if (error) divergences.push({ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` });
-  if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${responses.length} answers`, now: 'the run ended before using all of them' });
+  if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${replay.answers} answers`, now: 'the run ended before using all of them' });
   if (options.json) {
     process.stdout.write(`${printableJson({ session: session.id, rerun: saved ? sessionId : null, divergences })}\n`);
   } else if (!divergences.length) {

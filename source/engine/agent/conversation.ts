@@ -1,6 +1,6 @@
 import type { EventSink } from '../events';
 import { cacheSavingOf, costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
-import type { Model, ModelResponse } from '../model/types';
+import type { Model, ModelResponse, RecordedUnanswered } from '../model/types';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall, ToolDefinition, Usage } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
@@ -144,6 +144,11 @@ export class Conversation {
       const signals = [this.options.signal, callSignal].filter((s): s is AbortSignal => !!s);
       const since = Date.now();
       let unanswered: Usage | undefined;
+      // A rerun: the calls the run made here that got no answer cost what they cost then.
+      for (const past of model.unansweredBefore?.() ?? []) {
+        this.countUnanswered(past.usage, past.reason, past.durationMs, past);
+        this.checkLimits();
+      }
       try {
         response = await model.complete(
           { system: this.options.system, messages: this.messages, tools: this.toolsFor(tools), temperature: this.options.temperature, maxTokens: this.options.maxTokens },
@@ -183,9 +188,9 @@ export class Conversation {
   }
 
   /** What a call that got no answer used, priced, added to the totals (not as a model call) and reported. */
-  private countUnanswered(usage: Usage, reason: 'failed' | 'cancelled', durationMs: number): void {
-    const costUsd = costOf(this.options.price, usage);
-    const cacheSavedUsd = cacheSavingOf(this.options.price, usage);
+  private countUnanswered(usage: Usage, reason: 'failed' | 'cancelled', durationMs: number, recorded?: RecordedUnanswered): void {
+    const costUsd = recorded ? recorded.costUsd : costOf(this.options.price, usage);
+    const cacheSavedUsd = recorded ? recorded.cacheSavedUsd : cacheSavingOf(this.options.price, usage);
     this.noteIncompleteCost(usage);
     addCall(this.totals, { usage, costUsd, cacheSavedUsd });
     this.options.emit({ type: 'model.unanswered', reason, usage, costUsd, cacheSavedUsd, durationMs });

@@ -58,6 +58,21 @@ export interface Model {
   /** What the UI shows: the model, or that a scripted stand-in answers. */
   readonly label: string;
   complete(request: ModelRequest, options?: CallOptions): Promise<ModelResponse>;
+  /**
+   * A recorded session's calls that got no answer (rerun), met before the answer `complete` gives
+   * next, each once: the conversation counts them at their recorded cost and checks the limits
+   * after each, as the run did.
+   */
+  unansweredBefore?(): RecordedUnanswered[];
+}
+
+/** A call of a recorded session that got no answer, and what the provider billed for it then. */
+export interface RecordedUnanswered {
+  reason: 'failed' | 'cancelled';
+  usage: Usage;
+  costUsd: number;
+  cacheSavedUsd?: number | undefined;
+  durationMs: number;
 }
 
 /** A provider failed for good (after retries, or on an error retrying cannot fix). Exit code 3. `fix` says what to do. */

@@ -1,7 +1,7 @@
 import type { EngineEvent, EventOf } from '../events';
 import { TenetError } from '../errors';
 import { ScriptEndedError } from '../model/scripted';
-import type { CallOptions, Model, ModelResponse } from '../model/types';
+import { ProviderError, type CallOptions, type Model, type ModelResponse, type RecordedUnanswered } from '../model/types';
 import { recordedPilot } from './recorded-decisions';
 
 /** Answers with a recorded session's responses, in order: re-running it costs no API call. */
@@ -9,26 +9,57 @@ export class ReplayModel implements Model {
   readonly provider = 'replay';
   readonly name: string;
   readonly label: string;
+  private readonly responses: EventOf<'model.response'>[] = [];
+  /** The calls that got no answer before each response (the last entry: after the last one). */
+  private readonly unanswered: RecordedUnanswered[][] = [[]];
   private next = 0;
+  private told = -1;
 
   constructor(
-    private readonly responses: EventOf<'model.response'>[],
+    /** The session's events: its model responses and its calls that got no answer, in order. */
+    events: readonly EngineEvent[],
     recordedModel: string,
     /** The session ended at its model script's end: asked past its answers, the replay ends the same way. */
     private readonly scriptEnded = false,
   ) {
+    for (const event of events) {
+      if (event.type === 'model.response') {
+        this.responses.push(event);
+        this.unanswered.push([]);
+      } else if (event.type === 'model.unanswered') {
+        const { type: _, ...recorded } = event;
+        this.unanswered.at(-1)!.push(recorded);
+      }
+    }
     this.name = recordedModel;
     this.label = `replay of the recorded answers of ${recordedModel} (no API calls)`;
+  }
+
+  /** How many answers the session recorded. */
+  get answers(): number {
+    return this.responses.length;
   }
 
   get exhausted(): boolean {
     return this.next >= this.responses.length;
   }
 
+  unansweredBefore(): RecordedUnanswered[] {
+    if (this.told === this.next) return [];
+    this.told = this.next;
+    return this.unanswered[this.next] ?? [];
+  }
+
   async complete(_request: unknown, options: CallOptions = {}): Promise<ModelResponse> {
     const recorded = this.responses[this.next++];
-    if (!recorded && this.scriptEnded) throw new ScriptEndedError(this.responses.length);
-    if (!recorded) throw new TenetError(`The run asked for model answer ${this.next}, but the session recorded only ${this.responses.length}.`);
+    if (!recorded) {
+      if (this.scriptEnded) throw new ScriptEndedError(this.responses.length);
+      // The run ended on a call that got no answer: cancelled by the developer, or given up on.
+      const last = this.unanswered[this.responses.length]!.at(-1);
+      if (last?.reason === 'cancelled') throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+      if (last) throw new ProviderError(`The run's model call ${this.next} got no answer (the provider failed); the rerun ends there too.`);
+      throw new TenetError(`The run asked for model answer ${this.next}, but the session recorded only ${this.responses.length}.`);
+    }
     if (recorded.content) options.onDelta?.(recorded.content);
     return { content: recorded.content, toolCalls: recorded.toolCalls, usage: recorded.usage, stopReason: recorded.stopReason, model: recorded.model, recorded: { costUsd: recorded.costUsd, cacheSavedUsd: recorded.cacheSavedUsd } };
   }
