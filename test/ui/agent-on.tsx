@@ -2,7 +2,7 @@ import { render } from 'ink-testing-library';
 import type { EngineEvent } from '../../source/engine/events';
 import type { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
-import { frameShows, sampleConfig, sampleReport, tick } from './helpers';
+import { frameShows, sampleConfig, sampleReport } from './helpers';
 
 export const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
 
@@ -18,6 +18,6 @@ export async function agentOn(controller: TuiController) {
   controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'human', T: 2 });
   controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
   controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
-  await tick(60);
+  await frameShows(ui.lastFrame, 'pre-generation · round 1/15');
   return ui;
 }

@@ -8,7 +8,7 @@ import { helpLines } from '../../source/ui/components/help-overlay';
 import { DebuggerPane } from '../../source/ui/screens/debugger-pane';
 import { initialView } from '../../source/ui/view-state';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
-import { frameShows, KEYS, largeReport, resize, rowsOf, sampleConfig, sampleReport, tick } from './helpers';
+import { frameShows, KEYS, largeReport, resize, rowsOf, sampleConfig, sampleReport, until } from './helpers';
 
 /**
  * Ink clears the whole terminal, and its scrollback with the <Static> history, whenever a live
@@ -49,11 +49,12 @@ describe('every screen fits the terminal', () => {
     controller.dispatch(start);
     controller.dispatch({ type: 'thm.report', report: largeReport() });
     void controller.approveTests(largeReport());
-    await tick(60);
-    // Cluster 0 is open (two tests): the second cluster is the fourth row.
-    for (const key of [KEYS.down, KEYS.down, KEYS.down, KEYS.right, KEYS.down]) {
+    await frameShows(ui.lastFrame, 'cluster 1/12');
+    // Cluster 0 is open (two tests): the second cluster is the fourth row. Each key waits for its frame.
+    const keys: [string, string | RegExp][] = [[KEYS.down, 'test 1/2 of its cluster'], [KEYS.down, 'test 2/2 of its cluster'], [KEYS.down, 'cluster 2/12'], [KEYS.right, /❯ ▾ .*_installed_1 /], [KEYS.down, 'test 1/2 of its cluster']];
+    for (const [key, drawn] of keys) {
       ui.stdin.write(key);
-      await tick(80);
+      await frameShows(ui.lastFrame, drawn);
     }
     const rows = rowsOf(ui.lastFrame());
     expect(rows.length).toBeLessThan(height);
@@ -77,11 +78,11 @@ describe('every screen fits the terminal', () => {
     for (let i = 0; i < 30; i++) controller.dispatch({ type: 'debugger.output', chunk: `(Pdb) line ${i}\n` });
     controller.dispatch({ type: 'model.request', round: 4, messages: 9, tools: [], newMessages: [] });
     controller.dispatch({ type: 'model.delta', text: Array.from({ length: 30 }, (_, i) => `thinking ${i} ${'y'.repeat(90)}`).join('\n') });
-    await tick(80);
+    await frameShows(ui.lastFrame, 'refinement attempt 1/5');
     void controller.approveCommand(`python -c "${'print(1); '.repeat(40)}"`);
-    await tick(80);
+    await frameShows(ui.lastFrame, 'The agent wants to run a shell command:');
     ui.stdin.write('e'); // the latest output expanded still fits
-    await tick(80);
+    await frameShows(ui.lastFrame, 'Why not?'); // the question has the keys: e opens its reason field
     const frames = ui.frames.filter((f) => f.includes(BANNER)).map(liveRows);
     expect(frames.length).toBeGreaterThan(2);
     for (const rows of frames) expect(rows.length).toBeLessThan(height);
@@ -103,18 +104,18 @@ describe('every screen fits the terminal', () => {
       tests: outcomes(30, 5), usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1, patch, model: 'm',
     };
     void controller.acceptPatch(result);
-    await tick(150);
+    await frameShows(ui.lastFrame, /lines 1–\d+ of 63/);
     let frame = ui.lastFrame()!;
     expect(rowsOf(frame).length).toBeLessThan(height);
     expect(frame).toContain('tests: 25/30 passed · 1 selected, 29 hidden');
     expect(frame).toMatch(/✗ tests\/test_mod_0\.py::test_case_0 failed selected/);
     expect(frame).toMatch(/lines 1–\d+ of 63/);
     ui.stdin.write('\u001B[6~'); // PgDn
-    await tick(80);
+    await frameShows(ui.lastFrame, /lines (?!1–)\d+–\d+ of 63/);
     frame = ui.lastFrame()!;
     expect(frame).not.toMatch(/lines 1–/);
     ui.stdin.write('\u001B[F'); // End
-    await tick(80);
+    await frameShows(ui.lastFrame, /lines \d+–63 of 63/);
     expect(ui.lastFrame()).toContain('+    line_59 = 59');
     ui.stdin.write('t'); // every test, marked, failing first, with a cursor
     await frameShows(ui.lastFrame, /test 1\/30 · Enter shows how it failed/);
@@ -138,9 +139,11 @@ describe('every screen fits the terminal', () => {
     }
     const ui = render(<ReplayScreen id="tdd" events={events} onBack={() => undefined} autoplay={false} />);
     resize(ui.stdout, 100, 30);
+    await frameShows(ui.lastFrame, 'replay tdd · event 0/');
     for (const jump of ['r', 'r', 't', 'r', 't', 't', 't', 't']) {
-      ui.stdin.write(jump);
-      await tick(80);
+      const before = rowsOf(ui.lastFrame())[0];
+      ui.stdin.write(jump); // each jump moves on: the status line's event changes
+      await until(() => rowsOf(ui.lastFrame())[0] !== before, () => ui.lastFrame() ?? '');
       const rows = rowsOf(ui.lastFrame());
       expect(rows[0]).toMatch(/^ replay tdd · event \d+/);
       expect(rows.length).toBeLessThan(30);
@@ -152,10 +155,11 @@ describe('every screen fits the terminal', () => {
   it('below 40×10 a notice asks for more room instead of a broken screen, wrapped so none of it is cut', async () => {
     const { controller, ui } = app(38, 9);
     controller.dispatch(start);
-    await tick(80);
+    await frameShows(ui.lastFrame, '38×9: enlarge it');
     expect(rowsOf(ui.lastFrame())).toEqual(['tenet needs 40×10; this terminal is', '38×9: enlarge it']);
+    const before = ui.lastFrame();
     resize(ui.stdout, 20, 3); // fewer rows than the notice wants: it stays shorter than the terminal
-    await tick(80);
+    await until(() => ui.lastFrame() !== before, () => ui.lastFrame() ?? '');
     expect(rowsOf(ui.lastFrame())).toEqual(['tenet needs 40×10;', 'this terminal is']);
     ui.unmount();
   });

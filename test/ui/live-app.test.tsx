@@ -9,7 +9,7 @@ import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { agentOn, start } from './agent-on';
-import { frameShows, KEYS, tick } from './helpers';
+import { frameShows, KEYS, tick, until } from './helpers';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-ui-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -29,14 +29,14 @@ describe('the live app', () => {
     const ui = await agentOn(controller);
     controller.dispatch({ type: 'model.delta', text: 'Looking at the ' });
     controller.dispatch({ type: 'model.delta', text: 'callers.' });
-    await tick(60);
+    await frameShows(ui.lastFrame, 'Looking at the callers.');
     expect(ui.lastFrame()).toContain('Looking at the callers.');
     expect(ui.lastFrame()).toContain('pre-generation · round 1/15');
     controller.dispatch({ type: 'model.response', content: 'Looking at the callers.', toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }], usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 0 }, costUsd: 0.01, cacheSavedUsd: 0.0216, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
     controller.dispatch({ type: 'tool.call', id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' });
     controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_method', ok: true, text: Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'), durationMs: 3 });
     controller.dispatch({ type: 'tests.run', purpose: 'validate', report: '', outcomes: { 't.py::test_direct': 'passed', 't.py::test_a': 'failed' }, passed: 1, total: 2 });
-    await tick(60);
+    await frameShows(ui.lastFrame, '→ search_method method_name=g');
     const frame = ui.lastFrame()!;
     expect(frame).toContain('→ search_method method_name=g');
     expect(frame).toContain('✓ t.py::test_direct');
@@ -97,11 +97,10 @@ describe('the live app', () => {
     const ui = await agentOn(controller);
     const signal = controller.callSignal();
     ui.stdin.write(KEYS.escape);
-    await tick();
+    await until(() => signal.aborted);
     expect(signal.aborted).toBe(true);
     const choice = controller.afterCancelledCall();
-    await tick(60);
-    expect(ui.lastFrame()).toContain('The model call was cancelled.');
+    await frameShows(ui.lastFrame, 'The model call was cancelled.');
     ui.stdin.write(KEYS.enter);
     expect(await choice).toBe('retry');
     ui.unmount();
@@ -116,7 +115,7 @@ describe('the live app', () => {
     controller.dispatch({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '{"code": "def f(x):\\n    return old_' });
     await frameShows(ui.lastFrame, 'return old_');
     ui.stdin.write(KEYS.escape);
-    await tick();
+    await until(() => signal.aborted);
     expect(signal.aborted).toBe(true);
     // What the engine emits for a call cancelled mid-answer (conversation.ts), then asks.
     controller.dispatch({ type: 'model.unanswered', reason: 'cancelled', usage: { inputTokens: 100, outputTokens: 10 }, costUsd: 0.001, durationMs: 6000 });
@@ -154,19 +153,16 @@ describe('the live app', () => {
       await session.run('echo agent was here', 'agent');
       controller.attach({ debugger: session, selectedTests: [] });
       ui.stdin.write('t');
-      await tick(60);
-      expect(ui.lastFrame()).toContain("takeover: waiting for the agent's current step");
+      await frameShows(ui.lastFrame, "takeover: waiting for the agent's current step");
       // The agent reaches its next model call: it waits there for the hand-back.
       const waiting = controller.beforeModelCall();
-      await tick(60);
-      expect(ui.lastFrame()).toContain('you have the debugger');
+      await frameShows(ui.lastFrame, 'you have the debugger');
       for (const char of 'echo $((6*7))') {
         ui.stdin.write(char);
         await tick(5);
       }
       ui.stdin.write(KEYS.enter);
-      for (let i = 0; i < 100 && !ui.lastFrame()!.includes('42'); i++) await tick(50);
-      expect(ui.lastFrame()).toContain('42');
+      await frameShows(ui.lastFrame, '42');
       ui.stdin.write(KEYS.escape);
       const note = await waiting;
       expect(note).toContain('The developer took over the debugger session');
@@ -277,14 +273,14 @@ describe('the live app', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     const saved = controller.acceptPatch(result(false));
-    await tick(60);
+    await frameShows(ui.lastFrame, 'a apply the patch');
     ui.stdin.write('s');
     expect(await saved).toEqual({ saveTo: resolve('tenet-s1.patch') });
     ui.unmount();
     const other = new TuiController({ autoApproveCommands: true });
     const second = await agentOn(other);
     const kept = other.acceptPatch(result(true));
-    await tick(60);
+    await frameShows(second.lastFrame, 'a apply the patch');
     second.stdin.write('q');
     expect(await kept).toBe('save');
     second.unmount();
@@ -298,25 +294,23 @@ describe('the live app', () => {
     controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_code', ok: true, text: long, durationMs: 1 });
     controller.dispatch({ type: 'tool.call', id: 'c2', name: 'view_directory', arguments: '{}' });
     controller.dispatch({ type: 'tool.result', id: 'c2', name: 'view_directory', ok: true, text: 'a.py', durationMs: 1 });
-    await tick(80);
-    expect(ui.lastFrame()).toContain('… 26 more lines (e expands, o opens any output)'); // the first one, in <Static>
+    await frameShows(ui.lastFrame, '… 26 more lines (e expands, o opens any output)'); // the first one, in <Static>
+    await frameShows(ui.lastFrame, '→ view_directory');
     const signal = controller.callSignal();
     ui.stdin.write('o');
-    await tick(150);
-    expect(ui.lastFrame()).toMatch(/Outputs so far \(\d+\)/);
+    await frameShows(ui.lastFrame, /Outputs so far \(\d+\)/);
     ui.stdin.write(KEYS.up); // from the latest (view_directory) to search_code
-    await tick(80);
+    await frameShows(ui.lastFrame, /❯ +2 → search_code/);
     ui.stdin.write(KEYS.enter);
-    await tick(150);
+    // The <Static> history above shows the output's first lines too: wait for the viewer.
+    await frameShows(ui.lastFrame, 'output 2 of 3, in full');
     expect(ui.lastFrame()).toContain('result line 1');
     ui.stdin.write('\u001B[F'); // End
-    await tick(80);
-    expect(ui.lastFrame()).toContain('result line 30');
+    await frameShows(ui.lastFrame, 'result line 30');
     ui.stdin.write(KEYS.escape); // back to the list
-    await tick(80);
+    await frameShows(ui.lastFrame, /Outputs so far \(\d+\)/);
     ui.stdin.write(KEYS.escape); // closed
-    await tick(80);
-    expect(ui.lastFrame()).toContain('0 tokens in');
+    await frameShows(ui.lastFrame, '0 tokens in');
     expect(signal.aborted).toBe(false);
     ui.unmount();
   });
@@ -325,20 +319,20 @@ describe('the live app', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     const decision = controller.acceptPatch(result(true));
-    await tick(60);
+    await frameShows(ui.lastFrame, 'a apply the patch');
     ui.stdin.write('q');
     expect(await decision).toBe('save');
     controller.dispatch({ type: 'patch.decision', decision: 'save', applied: false });
     controller.dispatch(result(true));
-    await tick(60);
-    expect(ui.lastFrame()).toContain('patch kept in the session only (tenet show prints it) · session s1 saved');
+    await frameShows(ui.lastFrame, 'patch kept in the session only (tenet show prints it) · session s1 saved');
     controller.dispatch({ type: 'patch.decision', decision: 'accept', applied: false, reason: 'invoicing/tax.py changed since the session started' });
-    await tick(60);
     // The run is over (no key is left): where the patch still is, wrapped rather than cut off.
-    expect(ui.lastFrame()!.split('\n').map((row) => row.trimEnd()).join(' ')).toContain('patch not applied: invoicing/tax.py changed since the session started · it is kept in the session: tenet show s1 prints it (under Result), to apply by hand · session s1 saved');
+    const joined = () => (ui.lastFrame() ?? '').split('\n').map((row) => row.trimEnd()).join(' ');
+    const notApplied = 'patch not applied: invoicing/tax.py changed since the session started · it is kept in the session: tenet show s1 prints it (under Result), to apply by hand · session s1 saved';
+    await until(() => joined().includes(notApplied), joined);
+    expect(joined()).toContain(notApplied);
     controller.dispatch({ type: 'patch.decision', decision: 'save', applied: false, file: '/tmp/tenet-s1.patch' });
-    await tick(60);
-    expect(ui.lastFrame()).toContain('patch saved to /tmp/tenet-s1.patch');
+    await frameShows(ui.lastFrame, 'patch saved to /tmp/tenet-s1.patch');
     ui.unmount();
   });
 
@@ -349,16 +343,14 @@ describe('the live app', () => {
     controller.dispatch(start);
     await tick();
     ui.stdin.write('?');
-    await tick();
-    expect(ui.lastFrame()).toContain('Keys (? or Esc to close)');
+    await frameShows(ui.lastFrame, 'Keys (? or Esc to close)');
     expect(ui.lastFrame()).toContain('Ctrl+C twice');
     ui.stdin.write('?');
-    await tick();
+    await until(() => !ui.lastFrame()!.includes('Keys (? or Esc to close)'), () => ui.lastFrame() ?? '');
     ui.stdin.write('\u0003');
-    await tick(60);
-    expect(ui.lastFrame()).toContain('Press Ctrl+C again to quit');
+    await frameShows(ui.lastFrame, 'Press Ctrl+C again to quit');
     ui.stdin.write('\u0003');
-    await tick();
+    await until(() => quit > 0);
     expect(quit).toBe(1);
     ui.unmount();
   });

@@ -63,7 +63,7 @@ describe('replay', () => {
 
   it('plays to the end at full speed', async () => {
     const { lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} initialSpeed={Infinity} />);
-    for (let i = 0; i < 50 && !lastFrame()!.includes(`event ${demo.length}/${demo.length}`); i++) await tick(20);
+    await frameShows(lastFrame, `event ${demo.length}/${demo.length}`);
     expect(lastFrame()).toContain('PASS: 3/3 selected passed, 9/9 hidden passed');
   });
 });
@@ -76,11 +76,10 @@ describe('sessions browser', () => {
     ];
     const load = vi.fn(() => ({ id: 'demo', events: demo, warnings: [], source: '' }));
     const { stdin, lastFrame } = render(<SessionsScreen rows={rows} load={load} />);
-    await tick();
-    expect(lastFrame()).toContain('Sessions (2)');
+    await frameShows(lastFrame, 'Sessions (2)');
     expect(lastFrame()).toMatch(/❯ demo passed/);
     stdin.write(KEYS.enter);
-    await tick();
+    await frameShows(lastFrame, 'replay demo · event');
     expect(load).toHaveBeenCalledWith('demo');
     expect(lastFrame()).toContain('replay demo · event');
   });
@@ -130,8 +129,7 @@ describe('start screen', () => {
   it('says when no model is configured, and does not start', async () => {
     const onStart = vi.fn();
     const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::f']} modelProblem="No model is configured. set OPENAI_API_KEY" onStart={onStart} />);
-    await tick();
-    expect(lastFrame()).toContain('No model is configured.');
+    await frameShows(lastFrame, 'No model is configured.');
     stdin.write(KEYS.enter);
     await tick();
     expect(onStart).not.toHaveBeenCalled();

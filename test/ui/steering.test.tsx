@@ -8,7 +8,7 @@ import { TuiController } from '../../source/ui/controller';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { LiveApp } from '../../source/ui/live-app';
 import { ROOT } from '../helpers/fixtures';
-import { frameShows, KEYS, sampleConfig, sampleReport, tick } from './helpers';
+import { frameShows, KEYS, sampleConfig, sampleReport, tick, until as waitUntil } from './helpers';
 
 // Issue 14: the keys that steer a live session (m writes to the agent, s steps, e edits a call).
 
@@ -21,22 +21,23 @@ async function agentOn(controller: TuiController) {
   controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
   controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
   controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
-  await tick(60);
+  await frameShows(ui.lastFrame, 'pre-generation · round 1/15');
   return ui;
 }
 
 /** Waits until the frame shows (or, `gone`, no longer shows) the text: a loaded machine renders late. */
 async function until(ui: ReturnType<typeof render>, text: string, gone = false): Promise<void> {
-  for (let i = 0; i < 100 && (ui.lastFrame() ?? '').includes(text) === gone; i++) await tick(20);
+  await waitUntil(() => (ui.lastFrame() ?? '').includes(text) !== gone, () => ui.lastFrame() ?? '');
   await tick(30); // the field's key handler subscribes after it is drawn
 }
 
+/** Types the text a key at a time, and waits until the box shows it. */
 const type = async (ui: ReturnType<typeof render>, text: string) => {
   for (const char of text) {
     ui.stdin.write(char);
     await tick(5);
   }
-  await tick();
+  await frameShows(ui.lastFrame, text);
 };
 
 describe('m: a message to the agent', () => {
@@ -47,7 +48,7 @@ describe('m: a message to the agent', () => {
     await until(ui, 'Message to the agent');
     expect(ui.lastFrame()).toContain('› try the tax table');
     ui.stdin.write(KEYS.enter);
-    await tick(60);
+    await frameShows(ui.lastFrame, '✉ 1 message for the next model call');
     expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'try the tax table', via: 'tui' }]);
     ui.unmount();
   });
@@ -63,13 +64,14 @@ describe('m: a message to the agent', () => {
     await type(ui, 'try the tax table');
     expect(ui.lastFrame()).toContain('try the tax table');
     ui.stdin.write(KEYS.enter);
-    await tick(60);
+    await frameShows(ui.lastFrame, '✉ 1 message for the next model call');
+    await until(ui, 'Message to the agent', true);
     expect(ui.lastFrame()).not.toContain('Message to the agent');
     expect(ui.lastFrame()).toContain('✉ 1 message for the next model call');
     expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'try the tax table', via: 'tui' }]);
     expect(await controller.beforeRequest({ round: 3, lastTurn: [] })).toEqual([]);
     controller.dispatch({ type: 'developer.message', text: 'try the tax table', round: 2, via: 'tui' });
-    await tick(60);
+    await frameShows(ui.lastFrame, 'You told the agent: try the tax table');
     expect(ui.lastFrame()).not.toContain('✉ 1 message');
     expect(ui.lastFrame()).toContain('You told the agent: try the tax table');
     ui.unmount();
@@ -114,7 +116,7 @@ describe('m: a message to the agent', () => {
     await until(ui, 'Message to the agent');
     await type(ui, 'half');
     const asked = controller.approveCommand('ls');
-    await tick(60);
+    await frameShows(ui.lastFrame, 'The agent wants to run a shell command:');
     expect(ui.lastFrame()).toContain('The agent wants to run a shell command:');
     expect(ui.lastFrame()).not.toContain('Message to the agent');
     ui.stdin.write('y');
@@ -123,7 +125,7 @@ describe('m: a message to the agent', () => {
     expect(ui.lastFrame()).toContain('Message to the agent');
     await type(ui, ' done');
     ui.stdin.write(KEYS.enter);
-    await tick(60);
+    await frameShows(ui.lastFrame, '✉ 1 message for the next model call');
     expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'half done', via: 'tui' }]);
     ui.unmount();
   });
@@ -132,9 +134,13 @@ describe('m: a message to the agent', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     controller.dispatch({ type: 'agent.phase', phase: 'evaluate' });
-    await tick(60);
+    await frameShows(ui.lastFrame, 'evaluating on every failing test');
     ui.stdin.write('m');
-    await tick(60);
+    // `m` draws nothing to wait for: `?` after it does; once the help has opened and closed, `m` was handled.
+    ui.stdin.write('?');
+    await frameShows(ui.lastFrame, 'Keys (? or Esc to close)');
+    ui.stdin.write('?');
+    await until(ui, 'Keys (? or Esc to close)', true);
     expect(ui.lastFrame()).not.toContain('Message to the agent');
     expect(ui.lastFrame()).not.toContain('m message');
     ui.unmount();
@@ -149,11 +155,11 @@ describe('s: step mode', () => {
     const ui = await agentOn(controller);
     expect(controller.stepping()).toBe(false);
     ui.stdin.write('s');
-    await tick(60);
+    await frameShows(ui.lastFrame, '⏸ step mode');
     expect(controller.stepping()).toBe(true);
     expect(ui.lastFrame()).toContain('⏸ step mode');
     const request = controller.beforeRequest({ round: 2, lastTurn: [{ role: 'tool', toolCallId: 'c0', name: 'search_method', content: 'def subtotal(self):\n    return 1' }] });
-    await tick(60);
+    await frameShows(ui.lastFrame, '⏸ step: before model call 2 · the request adds:');
     const frame = ui.lastFrame()!;
     expect(frame).toContain('⏸ step: before model call 2 · the request adds:');
     expect(frame).toContain('result of search_method:');
@@ -163,7 +169,7 @@ describe('s: step mode', () => {
     await until(ui, 'Message to the agent');
     await type(ui, 'look at pricing');
     ui.stdin.write(KEYS.enter);
-    await tick(60);
+    await frameShows(ui.lastFrame, 'Your message goes with the next model call.');
     expect(ui.lastFrame()).toContain('Your message goes with the next model call.');
     ui.stdin.write(KEYS.enter);
     expect(await request).toEqual([{ text: 'look at pricing', via: 'tui' }]);
@@ -201,16 +207,15 @@ describe('s: step mode', () => {
     const controller = new TuiController({ autoApproveCommands: true, step: true, editor });
     const ui = await agentOn(controller);
     const ran = controller.beforeToolCall(call);
-    await tick(60);
-    expect(ui.lastFrame()).toContain('⏸ step: before the tool call search_class');
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call search_class');
     expect(ui.lastFrame()).toContain('"class_name": "Kart"');
     ui.stdin.write('e');
-    await tick(100);
+    await frameShows(ui.lastFrame, '(your arguments)');
     expect(opened[0]).toBe('{\n  "class_name": "Kart"\n}\n');
     expect(ui.lastFrame()).toContain('(your arguments)');
     expect(ui.lastFrame()).toContain('"class_name": "Cart"');
     ui.stdin.write('e');
-    await tick(100);
+    await frameShows(ui.lastFrame, 'Not changed: the arguments are not JSON');
     expect(opened[1]).toContain('"Cart"'); // the second edit starts from the first
     expect(ui.lastFrame()).toContain('Not changed: the arguments are not JSON');
     ui.stdin.write(KEYS.enter);
@@ -222,7 +227,7 @@ describe('s: step mode', () => {
     const controller = new TuiController({ autoApproveCommands: true, step: true });
     const ui = await agentOn(controller);
     const ran = controller.beforeToolCall(call);
-    await tick(60);
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call search_class');
     ui.stdin.write('s');
     expect(await ran).toBeUndefined();
     expect(controller.stepping()).toBe(false);
@@ -235,8 +240,7 @@ describe('s: step mode', () => {
     const ui = await agentOn(controller);
     controller.dispatch({ type: 'tool.call', ...call });
     controller.dispatch({ type: 'tool.edit', id: 'c1', name: 'search_class', original: call.arguments, arguments: '{"class_name":"Cart"}' });
-    await tick(60);
-    expect(ui.lastFrame()).toMatch(/→ search_class ✎ your arguments class_name=Cart/);
+    await frameShows(ui.lastFrame, /→ search_class ✎ your arguments class_name=Cart/);
     ui.unmount();
   });
 });
@@ -271,10 +275,11 @@ describe('n and e in the THM review: the developer writes tests', () => {
     const verdict: DeveloperTests = { files: [{ path: 't_by_developer.py', content: 'def test_mine(): ...' }], accepted: [mine], rejected: [{ nodeid: 't_by_developer.py::test_other', reason: 'it passes on the stub' }], removed: [] };
     const { desk, opened } = fakeDesk(controller, [verdict]);
     const approved = controller.approveTests(sampleReport(), desk);
-    await tick(60);
-    expect(ui.lastFrame()).toContain('n new test');
+    await frameShows(ui.lastFrame, 'n new test');
     ui.stdin.write('n');
-    await tick(100);
+    // The verdict and the view of the developer's test may come in separate frames: wait for both.
+    await frameShows(ui.lastFrame, '✎ joins t.py::test_mine');
+    await frameShows(ui.lastFrame, /▸ t\.py::test_mine · 1 test · depth 1 ★ ✎/);
     expect(opened).toEqual([{ path: 't_by_developer.py', template: '# write here\n' }]);
     expect(edited).toEqual(['/w/t_by_developer.py']);
     const frame = ui.lastFrame()!;
@@ -302,9 +307,9 @@ describe('n and e in the THM review: the developer writes tests', () => {
     controller.dispatch({ type: 'thm.report', report: sampleReport() });
     const { desk, opened } = fakeDesk(controller, []);
     void controller.approveTests(sampleReport(), desk);
-    await tick(60);
+    await frameShows(ui.lastFrame, 'n new test');
     ui.stdin.write('e'); // the first cluster: t.py::test_direct
-    await tick(100);
+    await frameShows(ui.lastFrame, 'Could not open your editor');
     expect(opened).toEqual([{ path: 't.py' }]);
     expect(ui.lastFrame()).toContain('Could not open your editor: the editor "nvim" was not found; set $EDITOR');
     expect(ui.lastFrame()).toContain('Selected 2 (T=2)');
@@ -350,32 +355,30 @@ describe('f in a replay: fork the session here', () => {
   it('asks first; y forks from the event on screen; any other key does not; past the agent’s work it says why not', async () => {
     const onFork = vi.fn();
     const ui = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} onFork={onFork} autoplay={false} />);
-    await tick(60);
-    expect(ui.lastFrame()).toContain('f fork');
+    await frameShows(ui.lastFrame, 'f fork');
+    const event = () => Number(/event (\d+)\//.exec(ui.lastFrame() ?? '')?.[1]);
     ui.stdin.write('n'); // to the first tool call
-    await tick(60);
-    const at = Number(/event (\d+)\//.exec(ui.lastFrame()!)![1]);
+    await waitUntil(() => event() > 0, () => ui.lastFrame() ?? '');
+    const at = event();
     ui.stdin.write('f');
-    await tick(60);
-    expect(ui.lastFrame()).toContain(`Fork demo at event ${at}? A new session`);
+    await frameShows(ui.lastFrame, `Fork demo at event ${at}? A new session`);
     ui.stdin.write('x');
-    await tick(60);
+    await waitUntil(() => !ui.lastFrame()!.includes('Fork demo at event'), () => ui.lastFrame() ?? '');
     expect(onFork).not.toHaveBeenCalled();
     expect(ui.lastFrame()).not.toContain('Fork demo at event');
     ui.stdin.write('f');
-    await tick(60);
+    await frameShows(ui.lastFrame, `Fork demo at event ${at}? A new session`);
     ui.stdin.write('y');
-    await tick(60);
+    await waitUntil(() => !ui.lastFrame()!.includes('Fork demo at event'), () => ui.lastFrame() ?? '');
     expect(onFork).toHaveBeenCalledWith(demo[at - 1]!.seq);
     // At the end the agent's work is over: nothing to go on from.
     for (let i = 0; i < 12; i++) ui.stdin.write('t');
     await tick(60);
     ui.stdin.write(KEYS.right);
     for (let i = 0; i < 400; i++) ui.stdin.write(KEYS.right);
-    await tick(200);
+    await frameShows(ui.lastFrame, `event ${demo.length}/${demo.length}`);
     ui.stdin.write('f');
-    await tick(60);
-    expect(ui.lastFrame()).toContain("comes after the agent's work ended");
+    await frameShows(ui.lastFrame, "comes after the agent's work ended");
     ui.unmount();
   });
 });
@@ -390,12 +393,11 @@ describe('spend limits in the footer', () => {
     controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
     controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
     controller.dispatch({ type: 'model.response', content: 'ok', toolCalls: [], usage: { inputTokens: 60_000, outputTokens: 1_000 }, costUsd: 0.85, durationMs: 1, model: 'm', stopReason: 'stop' });
-    await tick(80);
-    expect(ui.lastFrame()).toContain('$0.1500 of $1.00 left · 39,000 of 100,000 tokens left');
+    await frameShows(ui.lastFrame, '$0.1500 of $1.00 left · 39,000 of 100,000 tokens left');
     controller.dispatch({ type: 'model.request', round: 2, messages: 3, tools: [], newMessages: [] });
     controller.dispatch({ type: 'model.response', content: 'more', toolCalls: [], usage: { inputTokens: 1_000, outputTokens: 10 }, costUsd: 0.2, durationMs: 1, model: 'm', stopReason: 'stop' });
     controller.dispatch({ type: 'limit.reached', limit: 'cost', spent: 1.05, max: 1 });
-    await tick(80);
+    await frameShows(ui.lastFrame, "The session's cost limit is reached ($1.05 of $1.00)");
     expect(ui.lastFrame()).toContain('$0.0000 of $1.00 left');
     expect(ui.lastFrame()).toContain("The session's cost limit is reached ($1.05 of $1.00)");
     ui.unmount();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TuiController } from '../../source/ui/controller';
 import { agentOn } from './agent-on';
-import { KEYS, tick } from './helpers';
+import { frameShows, KEYS, tick } from './helpers';
 
 const OSC_52 = '\x1b]52;c;cm0gLXJmIH4=\x07';
 const OSC_0 = '\x1b]0;owned\x1b\\';
@@ -14,14 +14,14 @@ describe('the TUI never passes terminal control sequences of untrusted text thro
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);
     controller.dispatch({ type: 'model.delta', text: `Thinking ${OSC_52}${OSC_0}aloud${CLEAR}\x9b2J.` });
-    await tick(60);
+    await frameShows(ui.lastFrame, 'Thinking aloud');
     expect(ui.lastFrame()).toContain('Thinking aloud');
     expect(ui.lastFrame()).not.toMatch(HOSTILE);
     controller.dispatch({ type: 'model.response', content: `Thinking ${OSC_52}aloud.`, toolCalls: [{ id: 'c1', name: 'run_debugger_cmd', arguments: '{"cmd":"printf x"}' }], usage: { inputTokens: 10, outputTokens: 5 }, costUsd: 0, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
     controller.dispatch({ type: 'tool.call', id: 'c1', name: 'run_debugger_cmd', arguments: '{"cmd":"printf x"}' });
     controller.dispatch({ type: 'debugger.output', chunk: `shell says ${CLEAR}${OSC_0}hi\n` });
     controller.dispatch({ type: 'tool.result', id: 'c1', name: 'run_debugger_cmd', ok: true, text: `output ${OSC_52}${CLEAR}done\n[shell]`, durationMs: 3 });
-    await tick(60);
+    await frameShows(ui.lastFrame, 'output done');
     ui.stdin.write('e');
     await tick(60);
     const frame = ui.lastFrame()!;
@@ -34,7 +34,7 @@ describe('the TUI never passes terminal control sequences of untrusted text thro
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);
     const asked = controller.approveCommand(`ls ${OSC_0}\x1b[2K\recho $(cat ~/.ssh/id_rsa)`);
-    await tick(60);
+    await frameShows(ui.lastFrame, 'The agent wants to run a shell command:');
     const frame = ui.lastFrame()!;
     expect(frame).toContain('\\x1b]0;owned\\x1b\\\\x1b[2K\\x0decho $(cat ~/.ssh/id_rsa)');
     expect(frame).not.toMatch(HOSTILE);
