@@ -347,7 +347,8 @@ export class TuiController implements Pilot {
    */
   requestTakeover(): void {
     if (!this.canTakeOver || this.state.takeover !== 'off') return;
-    this.takeoverStart = this.attachment!.debugger.transcript.length;
+    // A second takeover at the same step pause: its note (taken at hand-back) says what both ran.
+    if (!this.pausedNote) this.takeoverStart = this.attachment!.debugger.transcript.length;
     const kind = this.state.prompt?.kind;
     this.update({ takeover: kind === 'step-model' || kind === 'step-tool' ? 'active' : 'requested' }, true);
     // With no session open, start one at a failing test, stopped in pdb.

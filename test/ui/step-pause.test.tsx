@@ -61,6 +61,31 @@ describe('a step pause', () => {
     ui.unmount();
   });
 
+  it('two takeovers at one pause: the request takes what both ran, in one note', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    const session = fakeDebugger();
+    controller.attach({ debugger: session, selectedTests: [] });
+    const request = controller.beforeRequest({ round: 2, lastTurn: [] });
+    await frameShows(ui.lastFrame, '⏸ step: before model call 2');
+    for (const [n, line] of ['p x', 'p y'].entries()) {
+      ui.stdin.write('t');
+      await frameShows(ui.lastFrame, 'you have the debugger');
+      await type(ui, line);
+      ui.stdin.write(KEYS.enter);
+      await until(() => session.transcript.length === n + 1);
+      ui.stdin.write(KEYS.escape);
+      await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
+    }
+    ui.stdin.write(KEYS.enter);
+    expect(await request).toEqual([]);
+    const note = await controller.beforeModelCall();
+    expect(note).toContain('(Pdb) p x\nran p x\n(Pdb) p y\nran p y');
+    expect(note!.match(/The developer took over/g)).toHaveLength(1);
+    expect(await controller.beforeModelCall()).toBeUndefined();
+    ui.unmount();
+  });
+
   it('a takeover at a model call’s pause goes with that very request as the takeover’s note, never recorded as the developer’s message', async () => {
     // QA: at a model call's pause (`--step`, or `s` in a resumed session) `t` sent the note as
     // "A message from the developer", recorded as developer.message ("You told the agent: …").
