@@ -29,7 +29,12 @@ export type Prompt =
    */
   | { kind: 'step-tool'; call: ToolCall; edited?: string; resolve(args?: string): void };
 
-export type Takeover = 'off' | 'requested' | 'active';
+/**
+ * The debugger's owner: the agent (`off`), the developer once the agent's step ends (`requested`),
+ * the developer (`active`), or the agent once the command the developer left running ends
+ * (`returning`: handed back, the agent waits for it).
+ */
+export type Takeover = 'off' | 'requested' | 'active' | 'returning';
 
 export interface ControllerOptions {
   autoApproveCommands: boolean;
@@ -365,21 +370,27 @@ export class TuiController implements Pilot {
     return this.attachment.debugger.run(line, 'human');
   }
 
-  /** Ctrl+C in a takeover: SIGINT to what runs in the debugger session (pdb breaks in, a loop stops), not to tenet. */
+  /** Ctrl+C in a takeover (or handed back while the developer's command runs): SIGINT to what runs in the debugger session (pdb breaks in, a loop stops), not to tenet. */
   interruptDebugger(): void {
-    if (this.state.takeover === 'active') this.attachment?.debugger.interrupt();
+    if (this.state.takeover === 'active' || this.state.takeover === 'returning') this.attachment?.debugger.interrupt();
   }
 
   /** Esc (in a takeover): hand the session back; the agent gets what the developer did. */
   handBack(): void {
-    if (this.state.takeover === 'off') return;
+    if (this.state.takeover === 'off' || this.state.takeover === 'returning') return;
     const waiter = this.handBackWaiter;
     this.handBackWaiter = undefined;
     if (this.state.takeover === 'requested') {
       this.update({ takeover: 'off' }, true);
       return;
     }
-    this.update({ takeover: 'off' }, true);
+    // A command of the developer's still runs: the agent gets the session (and its note) when it
+    // ends, and the screen says so meanwhile, Ctrl+C still going to the command.
+    const session = this.attachment?.debugger;
+    if (session?.busy) {
+      this.update({ takeover: 'returning' }, true);
+      void session.idle().then(() => this.state.takeover === 'returning' && this.update({ takeover: 'off' }, true));
+    } else this.update({ takeover: 'off' }, true);
     if (waiter) waiter();
     // Taken at a step pause: no model call waits for the note; the next request takes it.
     else this.pausedNote = this.takeoverNote();

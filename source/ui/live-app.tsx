@@ -69,9 +69,13 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
 
   useKeys((input, key) => {
     // The developer has the debugger: Ctrl+C is for the program it runs, as in any terminal.
-    if (key.ctrl && input === 'c' && takeover === 'active') {
+    if (key.ctrl && input === 'c' && (takeover === 'active' || takeover === 'returning')) {
       controller.interruptDebugger();
-      controller.setNotice('Ctrl+C went to the program being debugged (SIGINT). Esc on an empty line hands the session back; then Ctrl+C twice quits.');
+      controller.setNotice(
+        takeover === 'active'
+          ? 'Ctrl+C went to the program being debugged (SIGINT). Esc on an empty line hands the session back; then Ctrl+C twice quits.'
+          : 'Ctrl+C went to the program being debugged (SIGINT): the agent gets the session once it stops. Then Ctrl+C twice quits.',
+      );
       return;
     }
     // Two Ctrl+C faster than the terminal is read come as one input ("\x03\x03"): that is the second press too.

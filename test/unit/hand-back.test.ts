@@ -37,6 +37,25 @@ async function takeoverRig(selectedTests: string[] = []) {
 }
 
 describe('handing the debugger back', () => {
+  it('while the developer\'s command runs: the takeover is returning, and the agent gets the session with its note once the command ends', async () => {
+    const { session, controller, close } = await takeoverRig();
+    try {
+      controller.requestTakeover();
+      const waiting = controller.beforeModelCall();
+      const running = controller.send('sleep 1; echo slept');
+      expect(session.busy).toBe(true);
+      controller.handBack();
+      expect(controller.getState().takeover).toBe('returning');
+      const note = await waiting;
+      expect(await running).toContain('slept');
+      expect(note).toContain('$ sleep 1; echo slept\nslept');
+      expect(session.busy).toBe(false);
+      expect(controller.getState().takeover).toBe('off');
+    } finally {
+      await close();
+    }
+  });
+
   it('left inside pdb: the agent is told so, and at which line, before its next command goes there', async () => {
     const { session, controller, close } = await takeoverRig();
     try {

@@ -27,6 +27,7 @@ export function Footer({ view, takeover, notice, keys, queued = 0, step = false 
       </Text>
       {takeover === 'requested' ? <Text color="yellow" wrap="truncate">takeover: waiting for the agent's current step to end</Text> : null}
       {takeover === 'active' ? <Text color="green" wrap="truncate">you have the debugger; the agent waits</Text> : null}
+      {takeover === 'returning' ? <Text color="yellow" wrap="truncate">handed back: the agent gets the debugger when your command ends (Ctrl+C interrupts it)</Text> : null}
       <DimRows rows={(notice ? [notice] : keys)} />
     </Box>
   );

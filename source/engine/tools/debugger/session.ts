@@ -80,6 +80,8 @@ export class DebuggerSession {
   private output = new CappedText(0);
   private waiter?: () => void;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Commands sent that have not had their answer yet. */
+  private pending = 0;
   private readonly listeners = new Set<(event: DebuggerEvent) => void>();
   private readonly marker = `__tenet_done_${randomBytes(6).toString('hex')}__`;
   /** The live output without the end-of-command marker (one per shell: a new shell starts clean). */
@@ -111,6 +113,11 @@ export class DebuggerSession {
     return this.queue.then(() => undefined);
   }
 
+  /** Whether a command sent has not had its answer yet. */
+  get busy(): boolean {
+    return this.pending > 0;
+  }
+
   onEvent(listener: (event: DebuggerEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -118,7 +125,8 @@ export class DebuggerSession {
 
   /** Sends one command (shell) or line(s) (pdb, one at a time) and returns what came back. */
   run(input: string, who: Writer = 'agent', timeoutMs = this.options.timeoutMs): Promise<string> {
-    const next = this.queue.then(() => this.exchange(input, who, timeoutMs));
+    this.pending++;
+    const next = this.queue.then(() => this.exchange(input, who, timeoutMs)).finally(() => this.pending--);
     this.queue = next.catch(() => undefined);
     return next;
   }
