@@ -33,14 +33,20 @@ const type = async (ui: ReturnType<typeof render>, text: string) => {
 const longPrompt = { role: 'user' as const, content: Array.from({ length: 30 }, (_, i) => `prompt line ${i + 1}`).join('\n') };
 const call = { id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' };
 
+/** The agent screen at a step pause before model call 2, a pdb session attached. */
+async function pausedBeforeCall2() {
+  const controller = new TuiController({ autoApproveCommands: true, step: true });
+  const ui = await agentOn(controller);
+  const session = fakeDebugger();
+  controller.attach({ debugger: session, selectedTests: [] });
+  const request = controller.beforeRequest({ round: 2, lastTurn: [] });
+  await frameShows(ui.lastFrame, '⏸ step: before model call 2');
+  return { controller, ui, session, request };
+}
+
 describe('a step pause', () => {
   it('t takes over the debugger at once; handed back, the pause is there again and the request takes what the developer did, as the takeover’s note', async () => {
-    const controller = new TuiController({ autoApproveCommands: true, step: true });
-    const ui = await agentOn(controller);
-    const session = fakeDebugger();
-    controller.attach({ debugger: session, selectedTests: [] });
-    const request = controller.beforeRequest({ round: 2, lastTurn: [] });
-    await frameShows(ui.lastFrame, '⏸ step: before model call 2');
+    const { controller, ui, session, request } = await pausedBeforeCall2();
     expect(ui.lastFrame()).toContain('t take over');
     expect(ui.lastFrame()).not.toContain('Esc cancel call'); // nothing is in flight at a pause
     ui.stdin.write('t');
@@ -62,12 +68,7 @@ describe('a step pause', () => {
   });
 
   it('two takeovers at one pause: the request takes what both ran, in one note', async () => {
-    const controller = new TuiController({ autoApproveCommands: true, step: true });
-    const ui = await agentOn(controller);
-    const session = fakeDebugger();
-    controller.attach({ debugger: session, selectedTests: [] });
-    const request = controller.beforeRequest({ round: 2, lastTurn: [] });
-    await frameShows(ui.lastFrame, '⏸ step: before model call 2');
+    const { controller, ui, session, request } = await pausedBeforeCall2();
     for (const [n, line] of ['p x', 'p y'].entries()) {
       ui.stdin.write('t');
       await frameShows(ui.lastFrame, 'you have the debugger');
