@@ -25,17 +25,30 @@ function lastPart(name: string): string {
  * The candidates closest to `query`, best first: near spellings of the whole name or of its last
  * part, and names whose last part contains the query's. Far-off names are left out unless nothing
  * is close, so the list stays a useful "did you mean".
+ *
+ * Containing the query's last part counts as one edit, so `perimeter` finds `Shape.perimeter` and
+ * `total` finds `subtotal`; but among names that close, fewer real edits come first: a one-letter
+ * near miss (`_validate_bound` → `_validate_bounds`) before names that merely contain a shorter one
+ * (`Bool.validate`), and then the nearer whole name, so `Int.validat` gives `Int.validate` before the
+ * other classes' `validate`. Only then the alphabet.
  */
 export function closestNames(query: string, candidates: readonly string[], limit = 5): string[] {
   const q = query.toLowerCase();
   const qLast = lastPart(query);
   const scored = candidates.map((candidate) => {
     const cLast = lastPart(candidate);
-    let score = Math.min(editDistance(q, candidate.toLowerCase()), editDistance(qLast, cLast));
-    if (cLast !== qLast && (cLast.includes(qLast) || qLast.includes(cLast))) score = Math.min(score, 1);
-    return { candidate, score };
+    const whole = editDistance(q, candidate.toLowerCase());
+    const edits = Math.min(whole, editDistance(qLast, cLast));
+    const contains = cLast !== qLast && (cLast.includes(qLast) || qLast.includes(cLast));
+    return { candidate, score: contains ? Math.min(edits, 1) : edits, edits, whole };
   });
-  scored.sort((x, y) => x.score - y.score || (x.candidate < y.candidate ? -1 : x.candidate > y.candidate ? 1 : 0));
+  scored.sort(
+    (x, y) =>
+      x.score - y.score ||
+      x.edits - y.edits ||
+      x.whole - y.whole ||
+      (x.candidate < y.candidate ? -1 : x.candidate > y.candidate ? 1 : 0),
+  );
   const close = scored.filter((s) => s.score <= Math.max(2, Math.floor(qLast.length * 0.4)));
   return (close.length ? close : scored.slice(0, 3)).slice(0, limit).map((s) => s.candidate);
 }
