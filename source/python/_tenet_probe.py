@@ -236,11 +236,14 @@ def _main_thread_stack():
     return _stack(sys._current_frames().get(ident))
 
 
-def record_chain(target_frame, ctx, target_record=None):
+def record_chain(target_frame, ctx, target_record=None, target_code=None):
     """The frames from the entry (test, fixture or collected module) down to the target.
 
     ``target_record`` stands for the target when it has no frame yet (a call probe: the frame
-    given is the probe's own, called where the target was called).
+    given is the probe's own, called where the target was called), ``target_code`` for its code.
+
+    Python's import machinery (``<frozen importlib._bootstrap>``, some 10 frames an import) is
+    left out: a call made as a module is imported is as deep as the code that makes it.
 
     The target reached in another thread: the entry is the test or fixture the main thread is in,
     followed by the whole stack of that thread (threading's own frames included, as every frame
@@ -282,28 +285,37 @@ def record_chain(target_frame, ctx, target_record=None):
         entry_kind = "module" if ctx.kind == "collect" else "other"
     if entry_index is None:
         entry_index = 0
-    records = [_frame_record(frames[i]) for i in range(entry_index, 0, -1)]
-    if target_record is None:
-        # records[-1] is frames[1], the target's caller; records[-k] is frames[k].
-        for k in _wrappers_above(frames, entry_index):
-            records[-k]["wrapper"] = True
+    code = frames[0].f_code if target_record is None else target_code
+    wrappers = set(_wrappers_above(frames, entry_index, code)) if code is not None else set()
+    records = []
+    for index in range(entry_index, 0, -1):
+        if frames[index].f_code.co_filename.startswith(_IMPORT_MACHINERY):
+            continue
+        record = _frame_record(frames[index])
+        if index in wrappers:
+            record["wrapper"] = True
+        records.append(record)
     records.append(target_record or _frame_record(frames[0]))
     return head + records, entry_kind
 
 
-def _wrappers_above(frames, entry_index):
-    """Which frames right above the target (frames[0]) are a decorator's plumbing around it: each
-    holds the target itself, in a local or a closure variable (``func`` in a ``functools.wraps``
-    wrapper, the function a caching decorator keeps, ``self`` of a decorator object that keeps it).
-    A use of the target names it; a wrapper was handed it. Code that is not the repository's
-    between two wrappers (code a decorator compiled) does not end them; the entry (the test) never
-    counts."""
-    code = frames[0].f_code
+_IMPORT_MACHINERY = "<frozen importlib."
+_CO_NEWLOCALS = 0x2  # a function's code; module and class bodies run in a namespace they were given
+
+
+def _wrappers_above(frames, entry_index, code):
+    """Which frames right above the target (frames[0], whose code is ``code``) are a decorator's
+    plumbing around it: each holds the target itself, in a local or a closure variable (``func``
+    in a ``functools.wraps`` wrapper, the function a caching decorator keeps, ``self`` of a
+    decorator object that keeps it). A use of the target names it; a wrapper was handed it. Code
+    that is not the repository's between two wrappers (code a decorator compiled) does not end
+    them; the entry (the test) never counts. A wrapper is a function: a module's body (whose
+    locals are its globals, the target imported among them) or a class body is a use."""
     found = []
     for index in range(1, entry_index):
         frame = frames[index]
         try:
-            held = any(_holds(value, code) for value in frame.f_locals.values())
+            held = bool(frame.f_code.co_flags & _CO_NEWLOCALS) and any(_holds(value, code) for value in frame.f_locals.values())
         except Exception:
             held = False
         if held:
@@ -481,15 +493,15 @@ def hit():
         raise NotImplementedError
 
 
-def _arrive(frame, target_record=None):
+def _arrive(frame, target_record=None, target_code=None):
     """The target was called (``frame`` is its own, or a call probe's): record the chain the first
     time in a test, fork in fork mode. True when the caller must behave as the blank target (this
     process is a blank twin, or the blank world)."""
-    decided = _arrive_here(frame, target_record)
+    decided = _arrive_here(frame, target_record, target_code)
     return decided or state.mode == "blank"
 
 
-def _arrive_here(frame, target_record):
+def _arrive_here(frame, target_record, target_code):
     if state.in_child:
         state.blank_phases.add(getattr(state.ctx, "phase", None))
         return True
@@ -500,7 +512,7 @@ def _arrive_here(frame, target_record):
         elif state.on_start_hit is not None:
             on_start_hit, state.on_start_hit = state.on_start_hit, None  # the first such call says it all
             try:
-                on_start_hit(record_chain(frame, _Outside(), target_record)[0])
+                on_start_hit(record_chain(frame, _Outside(), target_record, target_code)[0])
             except Exception:
                 pass  # only a report: the call itself goes on as it would without tenet
         return False
@@ -512,7 +524,7 @@ def _arrive_here(frame, target_record):
         need_fixture = fixture is not None and id(fixture) not in state.fixture_chains
         if not (need_test or need_fixture):
             return False
-        recorded = record_chain(frame, ctx, target_record)
+        recorded = record_chain(frame, ctx, target_record, target_code)
         if need_fixture:
             state.fixture_chains[id(fixture)] = recorded
         if need_test:
@@ -591,7 +603,7 @@ class _CallProbe:
 
     def __call__(self, *args, **kwargs):
         __tracebackhide__ = True
-        if _arrive(sys._getframe(), self._tenet_target()):
+        if _arrive(sys._getframe(), self._tenet_target(), self._tenet_func.__code__):
             # As the blank would: a blanked generator is a plain function (it raises at the call),
             # a blanked `async def` still returns a coroutine, which raises when awaited, and a
             # blanked async generator stays one (its blank keeps a yield), which raises at its first step.

@@ -132,7 +132,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(parallel ? { parallel } : {}), ...(worlds ? { worlds } : {}), shards, testArgs: options.testArgs });
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
 
-  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, beside, follow, onTest, onDone, stopAtStartHit }: PassExtras = {}): Promise<PassResult> => {
+  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, beside, follow, onTest, onDone, stopAtStartHit, collectOnly }: PassExtras = {}): Promise<PassResult> => {
     const passStarted = Date.now();
     const stop = stopAtStartHit ? new AbortController() : undefined;
     if (stop) options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
@@ -148,9 +148,10 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       workspace: ctx.workspace,
       python: ctx.python.executable,
       env,
-      testArgs: options.testArgs,
-      shards,
-      autoShards: options.jobs === 'auto',
+      testArgs: collectOnly ? [...options.testArgs, '--collect-only'] : options.testArgs,
+      // Collecting only: one process, no lanes to run tests in.
+      shards: collectOnly ? 1 : shards,
+      autoShards: !collectOnly && options.jobs === 'auto',
       testTimeoutSec: options.testTimeoutSec,
       deadline,
       label: phase,
@@ -214,6 +215,8 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
 interface PassExtras {
   /** Only these tests (node ids, or files for all of theirs). */
   only?: string[];
+  /** Import the test modules, run no test (`--collect-only`). */
+  collectOnly?: true;
   /** A pass beside the watched one (the original world in parallel): it reports nothing as it goes. */
   beside?: true;
   /** Only the tests fed, as they come (see TestFeed). */
@@ -374,7 +377,7 @@ async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, b
       const where = whole?.chain || whole?.failsThrough ? { chain: whole.chain, entryKind: whole.entryKind, failsThrough: whole.failsThrough ?? null, cache: whole.cache ?? null } : {};
       blank.set(test.nodeid, { ...test, ...where });
     }
-    blankCollectErrors = [...broken, ...rerun.collectErrors];
+    blankCollectErrors = [...broken, ...rerun.collectErrors, ...(await importersOfCallers(ctx, pass, probe, [...modules, ...broken.map((error) => error.nodeid)]))];
     // A module that fails to import blank takes its tests with it, as in a plain blank run.
     for (const error of blankCollectErrors) {
       for (const nodeid of [...blank.keys()]) {
@@ -388,6 +391,22 @@ async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, b
     probe.timedOut ||= rerun.timedOut;
   }
   return { collected, blank, blankCollectErrors };
+}
+
+/**
+ * A collect hit through another module (the test module imported `table.py`, whose body called
+ * the target): Python keeps that module imported, so the test modules collected after it on the
+ * original code imported it without a call, and blank each would fail to import as the first did.
+ * They are imported again, blank, running no test: those that fail are blank collection errors.
+ */
+async function importersOfCallers(ctx: ThmContext, pass: Pass, probe: PassResult, done: string[]): Promise<PluginCollectError[]> {
+  const throughAnother = probe.collectHits.some((hit) => hit.chain.slice(1, -1).some((frame) => frame.name.endsWith('::<module>')));
+  if (!throughAnother) return [];
+  const files = [...new Set([...probe.tests.keys()].map((nodeid) => nodeid.split('::')[0]!))].filter((file) => !done.includes(file));
+  if (!files.length) return [];
+  const imported = await pass('blank', ctx.target.probedText, 'record', { only: files, collectOnly: true });
+  probe.problems.push(...imported.problems.map((p) => `blank re-import: ${p}`));
+  return imported.collectErrors;
 }
 
 /**

@@ -1,0 +1,49 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES } from '../helpers/fixtures';
+import { thmOn } from '../helpers/thm';
+
+// Clustering by the function that uses the target (TENET's THM): a decorator's wrapper is
+// plumbing between a use and the target, not a use. It was skipped for plain functions only: an
+// `async def` or a generator is reached through a call probe, whose chain skipped no wrapper, so
+// all its tests fell into one cluster under the wrapper. And a module's body that calls the
+// target as it is imported was taken for a wrapper (its locals are its globals, the imported
+// target among them), so each test module importing it became a cluster of its own.
+const REPO = join(FIXTURES, 'wrapped');
+const clustersOf = async (target: string) => {
+  const { report } = await thmOn(REPO, target, { blank: true, T: 10 });
+  return { report, callers: report.clusters.map((c) => c.caller).sort() };
+};
+
+describe.each([
+  ['an async def', 'wrapping/core.py::fetch', ['wrapping/use.py::fetch_one', 'wrapping/use.py::fetch_sum']],
+  ['a generator', 'wrapping/core.py::count_up', ['wrapping/use.py::listed', 'wrapping/use.py::total']],
+])('%s under the repository\'s own decorator', (_kind, target, callers) => {
+  it('is clustered by the functions that use it, past the decorator\'s wrapper', async () => {
+    const { report, callers: found } = await clustersOf(target);
+    expect(found).toEqual(callers);
+    // The wrapper is still in the chain, marked, between the use and the target.
+    const chain = report.failing.find((f) => f.caller === callers[0])!.chain;
+    expect(chain.slice(-2)).toEqual(['wrapping/core.py::logged.<locals>.wrapper', target]);
+  }, 60_000);
+});
+
+// Fork mode and both worlds from one collection import each module once, on the original code:
+// the second test module to import the calling module found it imported, with no call, where a
+// blank run fails to import it as the first.
+describe.each([
+  ['fork', { fork: true, jobs: 1, parallel: false }],
+  ['worlds in lanes', { fork: true, worlds: true, jobs: 2, parallel: false }],
+  ['both worlds at once', { parallel: true }],
+  ['two passes', { fork: false, jobs: 1, parallel: false }],
+])('a module that calls the target as it is imported, %s', (_mode, mode) => {
+  it('fails every test module that imports it, clustered under it; the chain leaves importlib\'s frames out', async () => {
+    const { report } = await thmOn(REPO, 'wrapping/core.py::scale', { blank: true, T: 10, ...mode });
+    expect(report.clusters.map((c) => c.caller)).toEqual(['wrapping/table.py::<module>']);
+    expect(report.failing.map((f) => [f.nodeid, f.chain, f.depth])).toEqual([
+      ['tests/test_table_again.py', ['tests/test_table_again.py::<module>', 'wrapping/table.py::<module>', 'wrapping/core.py::scale'], 2],
+      ['tests/test_table_first.py', ['tests/test_table_first.py::<module>', 'wrapping/table.py::<module>', 'wrapping/core.py::scale'], 2],
+    ]);
+    expect(report.counts).toMatchObject({ collected: 4, passed: 4, failing: 2, collectionErrors: 2, alreadyFailing: 0 });
+  }, 60_000);
+});
