@@ -93,10 +93,45 @@ describe('resolveTarget', () => {
     expect(file.message).toMatch(/does not exist[\s\S]*pkg\/geometry\.py/);
   });
 
+  it('a line in none of the definitions of a name that exists says where they are, not that the name is missing', async () => {
+    const twice = await fails('pkg/geometry.py::Shape.area@99');
+    expect(twice.message).toBe(
+      [
+        'No definition of Shape.area at line 99 of pkg/geometry.py: it is defined at lines 2-4 and 5-7.',
+        '  Definitions:',
+        '    pkg/geometry.py::Shape.area@2',
+        '    pkg/geometry.py::Shape.area@5',
+      ].join('\n'),
+    );
+    expect(twice.fix).toBe('pick one with a line inside it, e.g. --target pkg/geometry.py::Shape.area@2');
+    // Once defined: the name alone picks it.
+    const once = await fails('pkg/geometry.py::Shape.perimeter@1');
+    expect(once.message).toContain('No definition of Shape.perimeter at line 1 of pkg/geometry.py: it is defined at lines 8-9.');
+    expect(once.fix).toBe('leave @LINE out: --target pkg/geometry.py::Shape.perimeter');
+    // A name that does not exist is still not found, line or not.
+    expect((await fails('pkg/geometry.py::Shape.volume@3')).message).toContain('No function Shape.volume in pkg/geometry.py.');
+  });
+
   it('refuses a class, listing its methods', async () => {
     const error = await fails('pkg/geometry.py::Shape');
     expect(error.message).toContain('is a class');
     expect(error.message).toContain('pkg/geometry.py::Shape.perimeter');
+  });
+
+  it("lists a class's method defined twice (a property's getter and setter) with the @LINE forms that pick each", async () => {
+    const error = await fails('pkg/geometry.py::Shape');
+    expect(error.message).toContain(
+      ['  Its methods:', '    pkg/geometry.py::Shape.area@2', '    pkg/geometry.py::Shape.area@5', '    pkg/geometry.py::Shape.perimeter'].join('\n'),
+    );
+  });
+
+  it("lists a class's overloaded method once, by its implementation (the name picks it)", async () => {
+    writeFileSync(
+      join(repo, 'pkg', 'parse.py'),
+      ['from typing import overload', '', 'class Parser:', '    @overload', '    def parse(self, x: int) -> int: ...', '    @overload', '    def parse(self, x: str) -> str: ...', '    def parse(self, x):', '        return x', ''].join('\n'),
+    );
+    const error = await fails('pkg/parse.py::Parser');
+    expect(error.message).toMatch(/  Its methods:\n    pkg\/parse\.py::Parser\.parse$/);
   });
 
   it('a name lost to a syntax error is reported as a file that does not parse, the name not found kept for when Python compiles it', async () => {

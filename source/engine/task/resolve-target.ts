@@ -74,11 +74,25 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
         'add @LINE to pick one, e.g. --target ' + lines[0],
       );
     }
+    // A name that exists, with a line in none of its definitions: say where they are, not that it is missing.
+    const defined = real.filter((d) => d.qualname === spec.qualname);
+    if (spec.line !== undefined && defined.length) {
+      const lines = defined.map((d) => (d.startLine === d.endLine ? `${d.startLine}` : `${d.startLine}-${d.endLine}`));
+      const forms = defined.map((d) => `${formatTarget(file, d.qualname)}@${d.startLine}`);
+      throw new TenetError(
+        `No definition of ${spec.qualname} at line ${spec.line} of ${file}: it is defined at line${lines.length > 1 || lines[0]!.includes('-') ? 's' : ''} ${joinWords(lines)}.` +
+          listing('Definitions', forms),
+        defined.length > 1 ? `pick one with a line inside it, e.g. --target ${forms[0]}` : `leave @LINE out: --target ${formatTarget(file, spec.qualname)}`,
+      );
+    }
     const klass = definitions.find((d) => d.kind === 'class' && d.qualname === spec.qualname);
     if (klass) {
-      const methods = functions.filter((d) => d.qualname.startsWith(`${klass.qualname}.`) && !d.qualname.includes('<locals>', klass.qualname.length));
+      const methods = real.filter((d) => d.qualname.startsWith(`${klass.qualname}.`) && !d.qualname.includes('<locals>', klass.qualname.length));
+      // A method defined twice (a property's getter and setter) is listed with @LINE, as the ambiguity error names it.
+      const twice = (d: Definition) => methods.filter((m) => m.qualname === d.qualname).length > 1;
+      const names = methods.map((d) => formatTarget(file, d.qualname) + (twice(d) ? `@${d.startLine}` : ''));
       throw new TenetError(
-        `Target ${formatTarget(file, spec.qualname)} is a class; tenet generates one function.` + listing('Its methods', methods.map((d) => formatTarget(file, d.qualname))),
+        `Target ${formatTarget(file, spec.qualname)} is a class; tenet generates one function.` + listing('Its methods', names),
         `name a method: ${formatTarget(file, `${klass.qualname}.method`)}`,
       );
     }
@@ -127,6 +141,11 @@ export function brokenModuleError(file: string, problem: string, consequence: st
 
 function covers(d: Definition, line: number): boolean {
   return d.startLine <= line && line <= d.endLine;
+}
+
+/** `2`, `2 and 5`, `2, 5 and 9`. */
+function joinWords(items: string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? '');
 }
 
 function listing(title: string, items: string[]): string {
