@@ -494,7 +494,7 @@ def _report_text(report):
         return "", ""
     crash = getattr(longrepr, "reprcrash", None)
     message = getattr(crash, "message", None)
-    text = getattr(report, "longreprtext", None) or str(longrepr)
+    text = _shown_lines(getattr(report, "longreprtext", None) or str(longrepr))
     if message is None:
         if isinstance(longrepr, tuple) and len(longrepr) == 3:  # skip reports: (file, line, reason)
             message = str(longrepr[2])
@@ -503,6 +503,24 @@ def _report_text(report):
     if len(text) > _MAX_TEXT:
         text = text[: _MAX_TEXT // 2] + "\n[... output cut by tenet ...]\n" + text[-_MAX_TEXT // 2 :]
     return message[:2000], text
+
+
+def _shown_lines(text):
+    """pytest's own report (a module that failed to import): the target's line as _shown_source
+    gives it, without the carets Python put under the line as it was."""
+    if probe.STATEMENT not in text:
+        return text
+    shown = []
+    after_target = False
+    for line in text.split("\n"):
+        if after_target and line.strip() and set(line.strip()) <= set("^~"):
+            after_target = False
+            continue
+        after_target = probe.STATEMENT in line
+        if after_target:
+            line = line[: len(line) - len(line.lstrip())] + _shown_source(line.strip())
+        shown.append(line)
+    return "\n".join(shown)
 
 
 def _hidden(frame):
@@ -514,10 +532,12 @@ def _hidden(frame):
 
 
 def _shown_source(source):
-    """The target's line as the blank has it: no probe, and (in a twin) no original code."""
+    """The target's line as the blank has it: no probe, and where the target acts as the blank (a
+    twin, the blank world) no original code: the report goes into the agent's prompt, and in
+    benchmark mode the original body is the answer it must not see."""
     if probe.STATEMENT not in source:
         return source
-    if _state.in_child:
+    if _state.in_child or _state.mode == "blank":
         return "raise NotImplementedError"
     return source.replace(probe.STATEMENT + "; ", "").replace(probe.STATEMENT, "")
 

@@ -44,6 +44,27 @@ describe.each([
       ['tests/test_table_again.py', ['tests/test_table_again.py::<module>', 'wrapping/table.py::<module>', 'wrapping/core.py::scale'], 2],
       ['tests/test_table_first.py', ['tests/test_table_first.py::<module>', 'wrapping/table.py::<module>', 'wrapping/core.py::scale'], 2],
     ]);
-    expect(report.counts).toMatchObject({ collected: 4, passed: 4, failing: 2, collectionErrors: 2, alreadyFailing: 0 });
+    expect(report.counts).toMatchObject({ collected: 5, passed: 5, failing: 2, collectionErrors: 2, alreadyFailing: 0 });
+    // How they fail, as the agent's prompt shows it: the blank's line, never the original body's.
+    for (const f of report.failing) expect(f.longrepr).not.toContain('x * 10');
+  }, 60_000);
+});
+
+// The failure report of a test goes into the agent's prompt ("It fails now with"). The blank world
+// runs the probe in front of the original body, so the target's line in the report was the
+// original one (`return word.upper() + "!"`): in benchmark mode, the answer.
+describe.each([
+  ['fork', { fork: true, jobs: 1, parallel: false }],
+  ['worlds in lanes', { fork: true, worlds: true, jobs: 2, parallel: false }],
+  ['both worlds at once', { parallel: true }],
+  ['two passes', { fork: false, jobs: 1, parallel: false }],
+])('benchmark mode, %s: how a test fails', (_mode, mode) => {
+  it('shows the target\'s line as the blank has it, not the original body', async () => {
+    const { report } = await thmOn(REPO, 'wrapping/core.py::shout', { blank: true, ...mode });
+    const [failing] = report.failing;
+    expect(failing!.nodeid).toBe('tests/test_use.py::test_loud');
+    expect(failing!.longrepr).toContain('wrapping/core.py:');
+    expect(failing!.longrepr).toContain('    raise NotImplementedError\nE   NotImplementedError');
+    expect(failing!.longrepr).not.toContain('upper()');
   }, 60_000);
 });
