@@ -1,4 +1,4 @@
-import { testSource } from '../python/test-source';
+import { testSourceAt } from '../python/test-source';
 import type { PreparedTarget } from '../task/prepare-target';
 import type { ThmFailingTest } from '../protocol/thm-report';
 
@@ -16,11 +16,32 @@ export function moduleContext(target: PreparedTarget): string {
   return [...(from > 0 ? [`# … lines 1-${from} …`] : []), ...lines.slice(from, to), ...(to < lines.length ? [`# … lines ${to + 1}-${lines.length} …`] : [])].join('\n');
 }
 
+/**
+ * A test's lines in the task at most. The task is sent again with every round: a test of a
+ * thousand lines (regex's test_hg_bugs, 51 KB) shows its head and its end, and the agent reads
+ * the rest with its tools.
+ */
+const TEST_LINES = 120;
+const TEST_HEAD = 80;
+const TEST_TAIL = 30;
+
+/** The test's source, its middle left out when it is longer than TEST_LINES, saying which lines of its file were. */
+export function shortenedTest(source: string, file: string, line: number): string {
+  const lines = source.split('\n');
+  if (lines.length <= TEST_LINES) return source;
+  const from = line + TEST_HEAD;
+  const to = line + lines.length - TEST_TAIL - 1;
+  const indent = /^\s*/.exec(lines[TEST_HEAD] ?? '')![0];
+  const note = `${indent}# … lines ${from}-${to} of ${file} left out here (${to - from + 1} lines): read them with read_file or get_code_around_line …`;
+  return [...lines.slice(0, TEST_HEAD), note, ...lines.slice(-TEST_TAIL)].join('\n');
+}
+
 /** The tests section of the task: each test's code and how it fails with the target unimplemented. */
 export async function testsSection(workspaceRoot: string, tests: readonly ThmFailingTest[]): Promise<string> {
   const parts: string[] = [];
   for (const test of tests) {
-    const source = await testSource(workspaceRoot, test.nodeid);
+    const found = await testSourceAt(workspaceRoot, test.nodeid);
+    const source = found && shortenedTest(found.text, test.nodeid.split('::')[0]!, found.line);
     const failure = test.longrepr || test.message;
     parts.push(
       [`### ${test.nodeid}`, source ? '```python\n' + source + '\n```' : '', failure ? `It fails now with:\n\`\`\`\n${failure.split('\n').slice(-30).join('\n')}\n\`\`\`` : '']
