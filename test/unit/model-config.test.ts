@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../source/engine/config/config';
+import type { TenetError } from '../../source/engine/errors';
 import { createModel } from '../../source/engine/model/create-model';
 import { cacheSavingOf, costOf, priceOf } from '../../source/engine/model/pricing';
 import { retryable } from '../../source/engine/model/retry';
@@ -60,6 +61,17 @@ describe('configuration layers', () => {
     expect(createModel({}, {}, { ANTHROPIC_API_KEY: 'a' }).settings).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-6' });
     expect(() => createModel({}, {}, {})).toThrow('No model is configured.');
     expect(() => createModel({}, { provider: 'anthropic' }, {})).toThrow('ANTHROPIC_API_KEY is not set.');
+    // --provider scripted with no --script: the fix is the flag and the script's format, not a key.
+    const noScript = (() => {
+      try {
+        createModel({}, { provider: 'scripted' }, {});
+      } catch (error) {
+        return error as TenetError;
+      }
+    })();
+    expect(noScript?.message).toBe('--provider scripted needs --script FILE.');
+    expect(noScript?.fix).toMatch(/^pass --script FILE, a JSON file of \{"turns": /);
+    expect(noScript?.fix).not.toContain('API_KEY');
     // A local OpenAI-compatible server needs no key.
     expect(createModel({}, { provider: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3' }, {}).model.label).toBe('llama3 (OpenAI-compatible, http://127.0.0.1:11434/v1)');
   });

@@ -17,12 +17,15 @@ export const scriptSchema = z.object({
 
 export type Script = z.infer<typeof scriptSchema>;
 
+/** What a model script looks like, for the messages that ask for one. */
+export const SCRIPT_FORMAT = 'a JSON file of {"turns": [{"say": …, "calls": [{"name": …, "arguments": {…}}]}]}';
+
 export function loadScript(file: string): Script {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new TenetError(`Cannot read the model script ${file}: ${(error as Error).message}`, 'pass --script with a JSON file of {"turns": [{"say": …, "calls": [{"name": …, "arguments": {…}}]}]}');
+    throw new TenetError(`Cannot read the model script ${file}: ${(error as Error).message}`, `pass --script with ${SCRIPT_FORMAT}`);
   }
   const parsed = scriptSchema.safeParse(data);
   if (!parsed.success) throw new TenetError(`Model script ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
