@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { progressLine } from '../../source/commands/progress-line';
 import { textPrinter } from '../../source/commands/run-printer';
 import type { EngineEvent } from '../../source/engine/events';
@@ -44,6 +44,33 @@ describe('the phrase book: the renderers word events alike', () => {
     progressLine(stream).onEvent({ type: 'thm.phase', phase: 'blank', tests: 2 });
     expect(written).toContain('running blank the tests fork mode could not decide');
     expect(written).not.toContain('original code');
+  });
+
+  it('not in a terminal (a CI log), the progress is a plain line every 15 seconds of a phase, not a redrawn one', () => {
+    vi.useFakeTimers({ now: 0 });
+    try {
+      const lines: string[] = [];
+      const progress = progressLine({ isTTY: false, write: (text: string) => void lines.push(text) } as unknown as NodeJS.WriteStream);
+      progress.onEvent({ type: 'thm.phase', phase: 'probe' });
+      progress.onEvent({ type: 'thm.collected', phase: 'probe', total: 560 });
+      const test = (at: number, outcome: string) => {
+        vi.setSystemTime(at);
+        progress.onEvent({ type: 'thm.test', phase: 'probe', nodeid: `t.py::t${at}`, outcome, reached: true, durationMs: 1 });
+      };
+      test(5_000, 'failed');
+      expect(lines).toEqual([]);
+      test(15_500, 'passed');
+      test(20_000, 'passed');
+      test(31_000, 'failed');
+      expect(lines).toEqual([
+        'THM: 2/560 tests · 1 failing · 16 s · running the suite against the unimplemented target\n',
+        'THM: 4/560 tests · 2 failing · 31 s · running the suite against the unimplemented target\n',
+      ]);
+      progress.clear();
+      expect(lines).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tokens and cost: the share read from the prompt cache and what caching saved, the same in the printer and in show', () => {
