@@ -82,7 +82,8 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         write(`    ✎ the developer changed the arguments: ${firstLine(event.arguments, 100)}\n`);
         break;
       case 'tool.result':
-        write(`    ${event.ok ? '✓' : '✗'} ${firstLine(event.text)}\n`);
+        // A failed call's line whole: it says what was wrong (an unknown tool's list of the tools, submit_* at its end).
+        write(`    ${event.ok ? '✓' : '✗'} ${firstLine(event.text, event.ok ? undefined : Infinity)}\n`);
         break;
       case 'tests.run':
         endStream();

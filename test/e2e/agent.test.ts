@@ -162,7 +162,7 @@ describe('the TENET agent against a fake model server (real SDK clients)', () =>
     expect(result.pass).toBe(true);
     const [malformed, unknown, wrong] = toolMessages(server!.requests[1]!);
     expect(malformed).toMatch(/^The arguments of search_class are not valid JSON/);
-    expect(unknown).toMatch(/^Unknown tool search_everything\. Available tools: search_class,/);
+    expect(unknown).toMatch(/^Unknown tool search_everything\. Did you mean search_[a-z_]+\? Available tools: search_class,.*, submit_implementation, .*\.$/);
     expect(wrong).toBe('Wrong arguments for read_file:\n- file_name: Invalid input: expected string, received undefined\n- start_line: Invalid input: expected number, received NaN');
   });
 

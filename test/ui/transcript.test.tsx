@@ -155,3 +155,19 @@ describe("the developer's message in the transcript", () => {
     expect(narrow).toEqual(['👤 You told the agent: See:', '    assert compute_the_total([1, 2, 3])', '    == 6']);
   });
 });
+
+describe('a failed tool call in the transcript', () => {
+  it('its message is wrapped, not cut at the width: an unknown tool names every tool, submit_* at the end', () => {
+    const tools = ['search_class', 'search_class_in_file', 'search_method', 'search_method_in_class', 'search_method_in_file', 'search_code', 'search_code_in_file', 'read_file', 'submit_implementation', 'finish'];
+    const text = `Unknown tool submit_code. Did you mean submit_implementation? Available tools: ${tools.join(', ')}.`;
+    const view = reduceAll([
+      ...approved,
+      { type: 'tool.call', id: 'c1', name: 'submit_code', arguments: '{}' },
+      { type: 'tool.result', id: 'c1', name: 'submit_code', ok: false, text, durationMs: 1 },
+    ]);
+    const rows = itemLines(view.agent.items.at(-1)!, 60).map(lineText);
+    expect(rows.slice(1).every((row) => row.length <= 60 && row.startsWith('  '))).toBe(true);
+    expect(rows.slice(1).map((row) => row.trim()).join(' ')).toBe(text);
+    expect(rows.join('\n')).not.toContain('more line');
+  });
+});

@@ -38,6 +38,20 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(shown).toContain('Tests given to the agent (chosen by --select longest)');
   });
 
+  it("a failed call's line is printed whole: an unknown tool's list of tools reaches the submission tools", () => {
+    const tools = ['search_class', 'search_class_in_file', 'search_method', 'search_method_in_class', 'search_method_in_file', 'search_code', 'read_file', 'submit_implementation', 'finish'];
+    const text = `Unknown tool submit_code. Did you mean submit_implementation? Available tools: ${tools.join(', ')}.`;
+    const { printed } = rendered([
+      { type: 'tool.call', id: 'c1', name: 'submit_code', arguments: '{}' },
+      { type: 'tool.result', id: 'c1', name: 'submit_code', ok: false, text, durationMs: 1 },
+      { type: 'tool.call', id: 'c2', name: 'read_file', arguments: '{}' },
+      { type: 'tool.result', id: 'c2', name: 'read_file', ok: true, text: 'x'.repeat(300), durationMs: 1 },
+    ]);
+    expect(printed).toContain(`    ✗ ${text}\n`);
+    // A result that went well is still one short line.
+    expect(printed).toContain(`    ✓ ${'x'.repeat(139)}…\n`);
+  });
+
   it("the progress line names fork mode's blank re-run as such", () => {
     let written = '';
     const stream = { isTTY: true, write: (text: string) => (written += text) } as unknown as NodeJS.WriteStream;

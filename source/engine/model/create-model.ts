@@ -8,6 +8,7 @@ import { redactingModel } from './redacting-model';
 import { secretRedactor } from '../session/redact';
 import { DEFAULT_RETRY } from './retry';
 import { loadScript, SCRIPT_FORMAT, ScriptedModel, type Script } from './scripted';
+import { checkScriptTools } from './script-tools';
 import type { Model } from './types';
 
 export interface ModelFlags {
@@ -50,6 +51,8 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   if (!provider) throw new TenetError('No model is configured.', NO_MODEL);
   if (provider === 'scripted') {
     const script = flags.script ? loadScript(flags.script) : fallback;
+    // A tool name the script gets wrong is an error now, not a failed call turns into the run.
+    if (script) checkScriptTools(script, flags.script ?? 'the model script');
     // The fix is the missing flag, not a key: an API key would not make a script.
     if (!script) throw new TenetError('--provider scripted needs --script FILE.', `pass --script FILE, ${SCRIPT_FORMAT}`);
     return { model: new ScriptedModel(script, 0, flags.scriptStart ?? 0), price: { input: 0, output: 0 }, settings: { provider, model: 'scripted', temperature, maxTokens } };

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext } from './context';
-import { toolNamed, TOOLS } from './registry';
+import { closestTools, toolNamed, TOOLS } from './registry';
 import { OutsideWorkspaceError } from '../workspace/inside';
 import { ToolInputError } from './tool';
 
@@ -67,7 +67,11 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext,
   const done = (text: string, ok: boolean): ToolOutcome => ({ name, text: capText(text), ok, durationMs: Date.now() - started });
   const tool = toolNamed(name);
   const available = allowed ?? TOOLS.map((t) => t.name);
-  if (!tool || !available.includes(name)) return done(`Unknown tool ${name}. Available tools: ${available.join(', ')}.`, false);
+  // The closest name first: the list is long, and a reader who sees only the line's start sees the fix.
+  if (!tool || !available.includes(name)) {
+    const closest = closestTools(name, available);
+    return done(`Unknown tool ${name}.${closest.length ? ` Did you mean ${closest.join(' or ')}?` : ''} Available tools: ${available.join(', ')}.`, false);
+  }
   let args: unknown = rawArgs ?? {};
   if (typeof rawArgs === 'string') {
     try {

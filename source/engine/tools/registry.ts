@@ -12,6 +12,7 @@ import { submitImplementation, submitTests } from './submit';
 import { searchTargetUsage } from './target-usage';
 import type { ToolDefinition } from '../protocol/messages';
 import type { Tool } from './tool';
+import { closestNames } from '../util/closest';
 
 /** Every tool, in the order they are offered to the model. */
 export const TOOLS: Tool[] = [
@@ -40,6 +41,18 @@ export const AST_TOOLS = ['search_class', 'search_class_in_file', 'search_method
 
 export function toolNamed(name: string): Tool | undefined {
   return TOOLS.find((t) => t.name === name);
+}
+
+/**
+ * The tools a wrong name most likely meant, for "did you mean": those of its first word (submit_code:
+ * submit_implementation or submit_tests, both named when the word has two), else the nearest
+ * spellings. Edits alone offered search_code for submit_code.
+ */
+export function closestTools(name: string, among: readonly string[]): string[] {
+  const word = name.split('_')[0];
+  const same = among.filter((tool) => tool.split('_')[0] === word && tool !== name);
+  if (same.length === 1 || same.length === 2) return same;
+  return closestNames(name, same.length ? same : among, 1);
 }
 
 export function toolDefinition(tool: Tool): ToolDefinition {

@@ -16,14 +16,26 @@ export type ItemMode = 'collapsed' | 'expanded' | 'full';
 
 const RESULT_LIMITS: Record<Exclude<ItemMode, 'full'>, number> = { collapsed: 4, expanded: 400 };
 
-/** The rows of a block of text, indented, each cut (or, in full, wrapped) to the width, at most `limit`. */
-function block(text: string, width: number, mode: ItemMode, limit: number, style: (row: string) => Omit<Seg, 'text'> = () => ({}), indent = ''): Line[] {
+/**
+ * The rows of a block of text, indented, each cut (or, in full, wrapped) to the width, at most `limit`.
+ * `words`: its lines are word-wrapped, not cut, and `limit` counts its lines, not rows: a failed
+ * call's message says what was wrong to its end (an unknown tool's list of tools, submit_* last).
+ */
+function block(text: string, width: number, mode: ItemMode, limit: number, style: (row: string) => Omit<Seg, 'text'> = () => ({}), indent = '', words = false): Line[] {
   const inner = Math.max(10, width - indent.length);
   const rows = expandTabs(text.replace(/\s+$/, '')).split('\n');
+  if (words && mode !== 'full') {
+    const wrapped = rows.map((row) => wrapText(row, inner));
+    const shown = wrapped.slice(0, rows.length <= limit + 1 ? rows.length : limit).flat();
+    const lines = shown.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
+    return rows.length <= limit + 1 ? lines : [...lines, more(indent, mode, rows.length - limit)];
+  }
   const fitted = mode === 'full' ? rows.flatMap((row) => hardWrap(row, inner)) : rows.map((row) => shortEnd(row, inner));
   const lines = fitted.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
-  return mode === 'full' ? lines : cap(lines, limit + 1, (n) => ({ text: `${indent}… ${plural(n, 'more line')} (${mode === 'collapsed' ? 'e expands, ' : ''}o opens any output)`, dim: true }));
+  return mode === 'full' ? lines : cap(lines, limit + 1, (n) => more(indent, mode, n));
 }
+
+const more = (indent: string, mode: ItemMode, n: number): Line => ({ text: `${indent}… ${plural(n, 'more line')} (${mode === 'collapsed' ? 'e expands, ' : ''}o opens any output)`, dim: true });
 
 /** Prose (the model's explanations): word-wrapped, every paragraph whole. */
 const prose = (text: string, width: number): Line[] => wrapText(expandTabs(text.trim()), Math.max(10, width)).map((text) => ({ text }));
@@ -90,7 +102,7 @@ export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 
       const head: Line = [{ text: `→ ${item.name}`, color: 'blue' }, ...(mark ? [{ text: mark, color: 'green' }] : []), { text: ` ${mode === 'full' ? '' : shortEnd(args, Math.max(10, width - item.name.length - mark.length - 3))}`, dim: true }];
       const asked = item.edited && mode === 'full' ? [{ text: '  the model asked for:', dim: true }, ...argumentLines(item.edited.original, width)] : [];
       const full = mode === 'full' ? [...argumentLines(item.args, width), ...asked] : [];
-      const result = item.result ? block(item.result.text, width, mode, resultLimit, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ') : [{ text: '  running…', dim: true }];
+      const result = item.result ? block(item.result.text, width, mode, resultLimit, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ', !item.result.ok) : [{ text: '  running…', dim: true }];
       return [head, ...full, ...result];
     }
     case 'tests': {
