@@ -47,6 +47,20 @@ describe('resolveTarget', () => {
         '    def conditional():',
         '        return 1',
         '',
+        'def make_scaler(factor):',
+        '    def scale(x):',
+        '        return x * factor',
+        '    return scale',
+        '',
+        'def twice(flag):',
+        '    if flag:',
+        '        def step():',
+        '            return 1',
+        '    else:',
+        '        def step():',
+        '            return 2',
+        '    return step',
+        '',
       ].join('\n'),
     );
   });
@@ -67,6 +81,21 @@ describe('resolveTarget', () => {
     expect((await resolveTarget(repo, 'pkg/geometry.py::scale.<locals>.inner')).id).toBe('pkg/geometry.py::scale.<locals>.inner');
     expect((await resolveTarget(repo, 'pkg/geometry.py::conditional')).startLine).toBe(17);
     expect((await resolveTarget(repo, join(repo, 'pkg/geometry.py') + '::scale')).file).toBe('pkg/geometry.py');
+  });
+
+  it("a nested function's short form (its qualname without .<locals>) names it when it matches one definition", async () => {
+    const scale = await resolveTarget(repo, 'pkg/geometry.py::make_scaler.scale');
+    expect(scale).toMatchObject({ qualname: 'make_scaler.<locals>.scale', id: 'pkg/geometry.py::make_scaler.<locals>.scale', startLine: 21, endLine: 22 });
+    expect((await resolveTarget(repo, 'pkg/geometry.py::make_scaler.scale@22')).id).toBe('pkg/geometry.py::make_scaler.<locals>.scale');
+    // Several: the usual ambiguity, by their full names, and @LINE picks one.
+    const several = await fails('pkg/geometry.py::twice.step');
+    expect(several.message).toBe(
+      ['Target pkg/geometry.py::twice.step is ambiguous: 2 definitions have that name.', '  Definitions:', '    pkg/geometry.py::twice.<locals>.step@27', '    pkg/geometry.py::twice.<locals>.step@30'].join('\n'),
+    );
+    expect(several.fix).toBe('add @LINE to pick one, e.g. --target pkg/geometry.py::twice.<locals>.step@27');
+    expect((await resolveTarget(repo, 'pkg/geometry.py::twice.step@31')).id).toBe('pkg/geometry.py::twice.<locals>.step@30');
+    // A name that is nobody's short form is still missing.
+    expect((await fails('pkg/geometry.py::make_scaler.shift')).message).toMatch(/^No function make_scaler\.shift in pkg\/geometry\.py\./);
   });
 
   it('reports an ambiguous name with every definition, and resolves it with @LINE', async () => {

@@ -60,7 +60,10 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
         `name the implementation: --target ${formatTarget(file, spec.qualname)}@${implementation.startLine}, or leave @LINE out`,
       );
     }
-    const matches = spec.line === undefined ? real.filter((d) => d.qualname === spec.qualname) : atLine;
+    // The short form of a nested function, its qualname without `.<locals>` (make_scaler.scale for
+    // make_scaler.<locals>.scale), names it when no definition has the name itself.
+    const family = named.length ? real.filter((d) => d.qualname === spec.qualname) : real.filter((d) => withoutLocals(d.qualname) === spec.qualname);
+    const matches = spec.line === undefined ? family : named.length ? atLine : family.filter((d) => covers(d, spec.line!));
     if (matches.length === 1) {
       const found = matches[0]!;
       const ambiguous = real.filter((d) => d.qualname === found.qualname).length > 1;
@@ -75,7 +78,7 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
       );
     }
     // A name that exists, with a line in none of its definitions: say where they are, not that it is missing.
-    const defined = real.filter((d) => d.qualname === spec.qualname);
+    const defined = family;
     if (spec.line !== undefined && defined.length) {
       const lines = defined.map((d) => (d.startLine === d.endLine ? `${d.startLine}` : `${d.startLine}-${d.endLine}`));
       const forms = defined.map((d) => `${formatTarget(file, d.qualname)}@${d.startLine}`);
@@ -137,6 +140,11 @@ export function brokenModuleError(file: string, problem: string, consequence: st
   const [where, ...shown] = problem.split('\n');
   const line = /line (\d+)/.exec(where ?? '')?.[1] ?? '?';
   return new TenetError(`${file} does not compile (${where}), so ${consequence}:\n${shown.join('\n')}`, `fix the syntax error at ${file}:${line}, then run tenet again`);
+}
+
+/** A qualname as written short, its `.<locals>` parts left out: `make_scaler.<locals>.scale` → `make_scaler.scale`. */
+function withoutLocals(qualname: string): string {
+  return qualname.replace(/\.<locals>/g, '');
 }
 
 function covers(d: Definition, line: number): boolean {
