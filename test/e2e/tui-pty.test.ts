@@ -61,7 +61,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       expect(tui.screen()).toContain('PASS');
       // The result screen's first frame is up before it listens to keys: let it draw.
       await tui.settled();
-      await tui.press('a', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
+      await tui.press('a', /Apply the patch \(\+\d+ −\d+\) to shop\/cart\.py\? y\/N/);
       await tui.settled();
       tui.send('y');
       expect(await tui.exited).toBe(0);
@@ -109,7 +109,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       await tui.press('a', 'Apply a patch that failed? y/N');
       // A second key within Ink's frame throttle of the first may wait for the next frame: let it draw.
       await tui.settled();
-      await tui.press('y', /Apply \d+ changed lines to shop\/cart\.py\? y\/N/);
+      await tui.press('y', /Apply the patch \(\+\d+ −\d+\) to shop\/cart\.py\? y\/N/);
       await tui.press('n', 'a apply the patch');
       expect(readFileSync(file).equals(before)).toBe(true);
       await tui.press('a', 'Apply a patch that failed? y/N');

@@ -192,23 +192,23 @@ describe('the live app', () => {
     expect(frame).toContain('+    return 1');
     expect(frame).toContain('✗ t.py::test_b failed');
     ui.stdin.write('a');
-    await frameShows(ui.lastFrame, 'Apply 2 changed lines to m.py? y/N');
+    await frameShows(ui.lastFrame, 'Apply the patch (+1 −1) to m.py? y/N');
     // Where it goes: the checkout's folder (the session's repository), above the question.
-    expect(ui.lastFrame()).toMatch(/In the checkout at \/r:\s*│\n│ Apply 2 changed lines to m\.py\? y\/N/);
+    expect(ui.lastFrame()).toMatch(/In the checkout at \/r:\s*│\n│ Apply the patch \(\+1 −1\) to m\.py\? y\/N/);
     ui.stdin.write('n');
     await frameShows(ui.lastFrame, 'a apply the patch');
     ui.stdin.write('a');
-    await frameShows(ui.lastFrame, 'Apply 2 changed lines');
+    await frameShows(ui.lastFrame, 'Apply the patch (+1 −1)');
     ui.stdin.write(KEYS.escape);
     await frameShows(ui.lastFrame, 'a apply the patch');
     ui.stdin.write('a');
-    await frameShows(ui.lastFrame, 'Apply 2 changed lines');
+    await frameShows(ui.lastFrame, 'Apply the patch (+1 −1)');
     ui.stdin.write(KEYS.enter); // Enter is no: the default of the question
     await frameShows(ui.lastFrame, 'a apply the patch');
     expect(answered).toBe(false);
     expect(ui.lastFrame()).toContain('+    return 1');
     ui.stdin.write('a');
-    await frameShows(ui.lastFrame, 'Apply 2 changed lines');
+    await frameShows(ui.lastFrame, 'Apply the patch (+1 −1)');
     ui.stdin.write('y');
     expect(await decision).toBe('accept');
     ui.unmount();
@@ -261,7 +261,7 @@ describe('the live app', () => {
     await frameShows(ui.lastFrame, 'Apply a patch that failed? y/N');
     expect(ui.lastFrame()).toContain('This patch did not pass the tests. Writing it into /r/m.py puts failing code in your checkout.');
     ui.stdin.write('y');
-    await frameShows(ui.lastFrame, 'Apply 2 changed lines to m.py? y/N');
+    await frameShows(ui.lastFrame, 'Apply the patch (+1 −1) to m.py? y/N');
     expect(answered).toBe(false);
     expect(ui.lastFrame()).toContain('FAIL: 2/2 selected passed, 1/2 hidden passed');
     ui.stdin.write('y');

@@ -63,9 +63,19 @@ export function keepText(code: string, path: string): string {
   return `The agent's ${plural(tests, 'test')} (${plural(code.replace(/\n$/, '').split('\n').length, 'line')}) go to ${path}, beside the repository's tests; no file is overwritten.`;
 }
 
-/** Lines the patch adds or removes. */
-export function changedLines(patch: string): number {
-  return patch.split('\n').filter((line) => /^[+-]/.test(line) && !/^(\+\+\+|---) /.test(line)).length;
+/**
+ * The lines the patch adds and removes, as the transcript's diffs count them. Their sum is not a
+ * number of changed lines: a replaced line is one of each ("2 changed lines" for a one-line change).
+ */
+export function patchCounts(patch: string): { added: number; removed: number } {
+  const lines = patch.split('\n').filter((line) => !/^(\+\+\+|---) /.test(line));
+  return { added: lines.filter((line) => line.startsWith('+')).length, removed: lines.filter((line) => line.startsWith('-')).length };
+}
+
+/** `Apply the patch (+1 −1) to m.py?` */
+export function applyQuestion(patch: string, file: string): string {
+  const { added, removed } = patchCounts(patch);
+  return `Apply the patch (+${added} −${removed}) to ${file}?`;
 }
 
 /** Where `s` writes the patch: the current folder, named after the session. */
@@ -205,7 +215,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         danger={!result.pass}
         width={width}
         lines={[verdictText(result, submissions), ...(checkout ? [`In the checkout at ${checkout}:`] : [])]}
-        question={`Apply ${plural(changedLines(result.patch), 'changed line')} to ${file}?`}
+        question={applyQuestion(result.patch, file)}
         onConfirm={() => prompt.resolve('accept')}
         onCancel={() => setConfirming(undefined)}
       />
