@@ -10,6 +10,13 @@ import { thmOn } from '../helpers/thm';
 // target as it is imported was taken for a wrapper (its locals are its globals, the imported
 // target among them), so each test module importing it became a cluster of its own.
 const REPO = join(FIXTURES, 'wrapped');
+/** The ways THM runs the two worlds of benchmark mode. */
+const MODES: [string, Parameters<typeof thmOn>[2]][] = [
+  ['fork', { fork: true, jobs: 1, parallel: false }],
+  ['worlds in lanes', { fork: true, worlds: true, jobs: 2, parallel: false }],
+  ['both worlds at once', { parallel: true }],
+  ['two passes', { fork: false, jobs: 1, parallel: false }],
+];
 const clustersOf = async (target: string) => {
   const { report } = await thmOn(REPO, target, { blank: true, T: 10 });
   return { report, callers: report.clusters.map((c) => c.caller).sort() };
@@ -31,12 +38,7 @@ describe.each([
 // Fork mode and both worlds from one collection import each module once, on the original code:
 // the second test module to import the calling module found it imported, with no call, where a
 // blank run fails to import it as the first.
-describe.each([
-  ['fork', { fork: true, jobs: 1, parallel: false }],
-  ['worlds in lanes', { fork: true, worlds: true, jobs: 2, parallel: false }],
-  ['both worlds at once', { parallel: true }],
-  ['two passes', { fork: false, jobs: 1, parallel: false }],
-])('a module that calls the target as it is imported, %s', (_mode, mode) => {
+describe.each(MODES)('a module that calls the target as it is imported, %s', (_mode, mode) => {
   it('fails every test module that imports it, clustered under it; the chain leaves importlib\'s frames out', async () => {
     const { report } = await thmOn(REPO, 'wrapping/core.py::scale', { blank: true, T: 10, ...mode });
     expect(report.clusters.map((c) => c.caller)).toEqual(['wrapping/table.py::<module>']);
@@ -53,12 +55,7 @@ describe.each([
 // The failure report of a test goes into the agent's prompt ("It fails now with"). The blank world
 // runs the probe in front of the original body, so the target's line in the report was the
 // original one (`return word.upper() + "!"`): in benchmark mode, the answer.
-describe.each([
-  ['fork', { fork: true, jobs: 1, parallel: false }],
-  ['worlds in lanes', { fork: true, worlds: true, jobs: 2, parallel: false }],
-  ['both worlds at once', { parallel: true }],
-  ['two passes', { fork: false, jobs: 1, parallel: false }],
-])('benchmark mode, %s: how a test fails', (_mode, mode) => {
+describe.each(MODES)('benchmark mode, %s: how a test fails', (_mode, mode) => {
   it('shows the target\'s line as the blank has it, not the original body', async () => {
     const { report } = await thmOn(REPO, 'wrapping/core.py::shout', { blank: true, ...mode });
     const [failing] = report.failing;
