@@ -78,14 +78,13 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
       );
     }
     // A name that exists, with a line in none of its definitions: say where they are, not that it is missing.
-    const defined = family;
-    if (spec.line !== undefined && defined.length) {
-      const lines = defined.map((d) => (d.startLine === d.endLine ? `${d.startLine}` : `${d.startLine}-${d.endLine}`));
-      const forms = defined.map((d) => `${formatTarget(file, d.qualname)}@${d.startLine}`);
+    if (spec.line !== undefined && family.length) {
+      const lines = family.map((d) => (d.startLine === d.endLine ? `${d.startLine}` : `${d.startLine}-${d.endLine}`));
+      const forms = family.map((d) => `${formatTarget(file, d.qualname)}@${d.startLine}`);
       throw new TenetError(
         `No definition of ${spec.qualname} at line ${spec.line} of ${file}: it is defined at line${lines.length > 1 || lines[0]!.includes('-') ? 's' : ''} ${joinWords(lines)}.` +
           listing('Definitions', forms),
-        defined.length > 1 ? `pick one with a line inside it, e.g. --target ${forms[0]}` : `leave @LINE out: --target ${formatTarget(file, spec.qualname)}`,
+        family.length > 1 ? `pick one with a line inside it, e.g. --target ${forms[0]}` : `leave @LINE out: --target ${formatTarget(file, spec.qualname)}`,
       );
     }
     const klass = definitions.find((d) => d.kind === 'class' && d.qualname === spec.qualname);
