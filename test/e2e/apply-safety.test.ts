@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -100,5 +100,6 @@ describe('the demo works on a copy of the example', () => {
     const start = JSON.parse(result.stdout.split('\n')[0]!);
     expect(start.repo).toBe(join(sessions, start.sessionId, 'example'));
     expect(readFileSync(join(start.repo, 'invoicing', 'tax.py'), 'utf8')).toContain('def tax_for');
+    rmSync(sessions, { recursive: true, force: true });
   }, 120_000);
 });

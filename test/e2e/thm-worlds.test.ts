@@ -8,8 +8,12 @@ import { thmOn } from '../helpers/thm';
 // runs only what failed blank; a test there that hangs past the watchdog or kills its interpreter
 // stops it, and what it did not finish is decided by a pass of its own on the original code.
 const repo = mkdtempSync(join(tmpdir(), 'tenet-worlds-'));
-const ranIn = join(mkdtempSync(join(tmpdir(), 'tenet-worlds-log-')), 'ran-in.log');
-afterAll(() => rmSync(repo, { recursive: true, force: true }));
+const logDir = mkdtempSync(join(tmpdir(), 'tenet-worlds-log-'));
+const ranIn = join(logDir, 'ran-in.log');
+afterAll(() => {
+  rmSync(repo, { recursive: true, force: true });
+  rmSync(logDir, { recursive: true, force: true });
+});
 mkdirSync(join(repo, 'tests'));
 writeFileSync(join(repo, 'mod.py'), 'def compute(x):\n    return x * 2\n');
 writeFileSync(

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from 'vitest';
 import { CLI } from './fixtures';
 
 export interface CliResult {
@@ -19,6 +20,8 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?:
 
 /** Sessions of CLI runs in tests go here, never into the repository's sessions/. */
 const TEST_SESSIONS = mkdtempSync(join(tmpdir(), 'tenet-test-sessions-'));
+// Gone with the test file that made it (each file imports this module afresh).
+afterAll(() => rmSync(TEST_SESSIONS, { recursive: true, force: true }));
 
 /** `stdin: 'pipe'` gives the test the child's stdin (headless step mode reads its answers there). */
 export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: 'ignore' | 'pipe' } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
