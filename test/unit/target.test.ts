@@ -118,6 +118,10 @@ describe('resolveTarget', () => {
   it('suggests the closest names for a missing function or file', async () => {
     const missing = await fails('pkg/geometry.py::perimeter');
     expect(missing.message).toContain('pkg/geometry.py::Shape.perimeter');
+    // A name defined twice (a property's getter and setter) comes in the forms that pick each.
+    const twice = await fails('pkg/geometry.py::Shape.aera');
+    expect(twice.message).toContain('    pkg/geometry.py::Shape.area@2\n    pkg/geometry.py::Shape.area@5');
+    expect(twice.message).not.toMatch(/Shape\.area$/m);
     const file = await fails('pkg/geometri.py::scale');
     expect(file.message).toMatch(/does not exist[\s\S]*pkg\/geometry\.py/);
   });

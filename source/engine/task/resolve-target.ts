@@ -98,9 +98,13 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
         `name a method: ${formatTarget(file, `${klass.qualname}.method`)}`,
       );
     }
-    const suggestions = closestNames(spec.qualname, [...new Set(functions.map((d) => d.qualname))]);
+    // A name defined twice is offered in the @LINE forms that pick each, as the ambiguity error would ask.
+    const suggestions = closestNames(spec.qualname, [...new Set(functions.map((d) => d.qualname))]).flatMap((q) => {
+      const defined = real.filter((d) => d.qualname === q);
+      return defined.length > 1 ? defined.map((d) => `${formatTarget(file, q)}@${d.startLine}`) : [formatTarget(file, q)];
+    });
     const notFound = new TenetError(
-      `No function ${spec.qualname} in ${file}.` + listing('Closest names', suggestions.map((q) => formatTarget(file, q))),
+      `No function ${spec.qualname} in ${file}.` + listing('Closest names', suggestions),
       'pass --target with a function defined in that file (Python __qualname__, e.g. Class.method)',
     );
     // A file that does not parse loses definitions (a `def` without its colon takes the methods
