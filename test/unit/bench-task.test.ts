@@ -10,6 +10,7 @@ import type { ThmReport } from '../../source/engine/protocol/thm-report';
 import { FIXTURES } from '../helpers/fixtures';
 import { optionArgs, relevantTestPath, scopeArgs } from '../../source/engine/bench/make-scope';
 import { readTasks, taskRepo, taskTarget, taskTestArgs } from '../../source/engine/bench/task';
+import { modelsForTasks } from '../../source/engine/bench/task-model';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-bench-task-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -104,3 +105,29 @@ describe('bench make: task rows', () => {
     expect(row.relavent_test_path).toBe('tests/test_cart.py');
   });
 });
+
+describe("bench run: a scripted model's script", () => {
+  const [task] = (() => {
+    const file = join(scratch, 'one.jsonl');
+    writeFileSync(file, `${JSON.stringify(repocodRow)}\n`);
+    return readTasks(file);
+  })();
+  const modelFor = (script: string) => {
+    const file = join(scratch, 'script.json');
+    writeFileSync(file, script);
+    return () => modelsForTasks({}, { provider: 'scripted', script: file })(task!);
+  };
+
+  it('plays each task with its values filled in', () => {
+    const model = modelFor(JSON.stringify({ turns: [{ say: 'x', calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }] }));
+    expect(model().settings.model).toBe('scripted');
+  });
+
+  it('a script that is not JSON, or calls a tool tenet lacks, is refused naming its file', () => {
+    const broken = modelFor('{"turns": [');
+    expect(broken).toThrow(expect.objectContaining({ message: expect.stringMatching(/^Model script .*script\.json is not JSON \(with task astropy-17's values filled in\)/), fix: expect.stringContaining('pass --script with') }));
+    const wrongTool = modelFor(JSON.stringify({ turns: [{ calls: [{ name: 'submit_code', arguments: {} }] }] }));
+    expect(wrongTool).toThrow(/^Model script .*script\.json, turn 1: no tool submit_code \(closest: submit_implementation/);
+  });
+});
+
