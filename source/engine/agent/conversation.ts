@@ -64,7 +64,7 @@ export interface RoundOptions {
    * what its current step does not allow (a finish before any code, a submission before the
    * refinement stage that takes it).
    */
-  refuse?: (name: string, submittedThisRound: boolean) => string | undefined;
+  refuse?: (name: string, submittedThisRound: boolean, id: string) => string | undefined;
 }
 
 /**
@@ -221,7 +221,7 @@ export class Conversation {
       emit({ type: 'tool.call', id: asked.id, name: asked.name, arguments: asked.arguments });
       // Step mode may hold the call, and the developer change its arguments: it runs as they left it.
       const { call, note } = await this.steering.beforeTool(asked);
-      const refusal = options.refuse?.(call.name, submitted);
+      const refusal = options.refuse?.(call.name, submitted, call.id);
       const ran: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
       const outcome = note ? { ...ran, text: `${note}\n${ran.text}` } : ran;
       emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });

@@ -8,6 +8,11 @@ import { strategyTools } from './strategies';
 import type { Pilot } from './pilot';
 import type { TaskRun } from './task-run';
 
+/** What the model reads for a debugger command that pdb was running when the session was interrupted. */
+const PDB_GONE =
+  'Not run again: the session was interrupted while pdb ran this command, and the debugger session did not survive the interruption. ' +
+  'The shell is a new one (not in pdb); start the debugger again if you need it, e.g. python -m pytest TEST --pdb.';
+
 /** The pilot's calls the conversation makes between the agent's steps. */
 function steeringOf(pilot: Pilot): SteeringHooks {
   return {
@@ -44,7 +49,9 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
   });
   if (resume?.messages.length) {
     conversation.restore(resume.messages, resume.totals);
-    if (resume.unansweredCalls.length) await conversation.runTools(resume.unansweredCalls, offered.tools);
+    // A command pdb was running is not run again: its pdb session is gone, and the new shell would read it as a shell command.
+    const gone = new Set(resume.cutInDebugger);
+    if (resume.unansweredCalls.length) await conversation.runTools(resume.unansweredCalls, offered.tools, { refuse: (_name, _submitted, id) => (gone.has(id) ? PDB_GONE : undefined) });
     return conversation;
   }
   const shown = plan.report.failing.filter((f) => plan.visibleFirst.includes(f.nodeid));

@@ -34,6 +34,11 @@ export interface SessionState {
   applyPatch: { apply: boolean; applyFailing: boolean };
   /** A shell command of the model that was waiting for the developer's approval when the session stopped. */
   awaitingApproval?: ToolCall;
+  /**
+   * The model's debugger commands that pdb was running when the session stopped (by call id): the
+   * pdb session is gone, so a resume answers them instead of running them in its new shell.
+   */
+  cutInDebugger: string[];
   position: Position;
   /** The code of every accepted submission, in order (the workspace and the patch are rebuilt from them). */
   submissions: string[];
@@ -61,6 +66,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     totals: newTotals(),
     interrupted: false,
     evaluating: false,
+    cutInDebugger: [],
   };
   const at = state.position;
   let phase: string | undefined;
@@ -72,6 +78,8 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   // Shell commands the developer (or the auto mode) answered, by call id: an approval follows its call.
   const answered = new Set<string>();
   let lastShellCall: string | undefined;
+  // Shell commands that started running (approved, or pdb's, which is never asked about).
+  const ran = new Set<string>();
   // The round of the last request: it counts once answered. A request the interruption left
   // unanswered is made again under its own number, so the resumed run's rounds go on from the
   // rounds the position names ("after 2 rounds", then round 3), not one past them.
@@ -102,6 +110,12 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         break;
       case 'command.approval':
         if (lastShellCall) answered.add(lastShellCall);
+        break;
+      case 'debugger.input':
+        if (event.who === 'agent' && lastShellCall) {
+          ran.add(lastShellCall);
+          if (event.mode === 'pdb') state.cutInDebugger.push(lastShellCall);
+        }
         break;
       case 'thm.report':
         state.thm = event.report;
@@ -198,7 +212,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   }
   state.messages.push(...trailing);
   if (state.approve === 'ask') {
-    const waiting = state.unansweredCalls.find((call) => call.name === 'run_debugger_cmd' && !answered.has(call.id));
+    const waiting = state.unansweredCalls.find((call) => call.name === 'run_debugger_cmd' && !answered.has(call.id) && !ran.has(call.id));
     if (waiting) state.awaitingApproval = waiting;
   }
   return state;
