@@ -188,6 +188,7 @@ async function runShard(
   // A lane that took units as it went: what it left undone, run as a process of its own.
   let leftoverFile: string | undefined;
   for (let attempt = 0; ; attempt++) {
+    const finishedBefore = finished.size;
     let child: ShardAttempt;
     if (attempt === 0 && lanes) child = lanes.lane(index);
     else {
@@ -335,7 +336,15 @@ async function runShard(
       result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} crashed tests`);
       return;
     }
+    // pytest itself stopped between tests (an INTERNALERROR: a test left the process unable to
+    // report the next one, as colorama's do with os.name patched): the tests after it run in a new
+    // process, as after a crash, while each attempt gets further.
     const output = `${stderr}\n${child.noise()}`.trim();
+    if (!options.follow && finished.size > finishedBefore && attempt < MAX_RESTARTS) {
+      const why = output.split('\n').reverse().find((line) => /^INTERNALERROR> \w*(Error|Exception)\b/.test(line))?.replace(/^INTERNALERROR> /, '');
+      result.problems.push(`pytest ${how} after ${[...finished].at(-1)}${why ? ` (${why})` : ''}: the tests after it ran in a new pytest process`);
+      continue;
+    }
     result.problems.push(`pytest ${how} before reporting its results${output ? `:\n${output.slice(-3000)}` : ''}`);
     return;
   }
