@@ -1,6 +1,6 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
-import { addedWords, approvalWords, forkWords, limitWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
+import { addedWords, approvalWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
 import type { SessionConfig } from '../engine/protocol/settings';
 import { plural } from '../engine/tools/format';
 
@@ -42,6 +42,9 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       case 'session.forked':
         write(`${forkWords(event)}\n`);
+        break;
+      case 'session.resumed':
+        write(`tenet · ${resumedWords(event)}\n`);
         break;
       case 'tests.added':
         write(`${addedWords(event)}\n`);

@@ -194,6 +194,11 @@ export function addedWords(event: EventOf<'tests.added'>): string {
 }
 
 /** A fork's parentage: `forked from session X at its event 41: its first 3 model answers are X's (no cost), then openai/gpt-4o answers live`. */
+/** Where a resumed session goes on from, and with which model. */
+export function resumedWords(event: EventOf<'session.resumed'>): string {
+  return `resumed ${event.position}${event.provider ? ` with ${event.provider}/${event.model}` : ''}`;
+}
+
 export function forkWords(event: EventOf<'session.forked'>): string {
   const answers = event.recorded === 1 ? 'its first model answer is' : `its first ${event.recorded} model answers are`;
   return `forked from session ${event.parent} at its event ${event.at}: ${event.recorded ? `${answers} that session's (no cost), then ` : ''}${event.provider}/${event.model} answers live`;

@@ -1,6 +1,6 @@
 import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
 import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
-import { capitalized, forkWords, isFailure, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
+import { capitalized, forkWords, isFailure, resumedWords, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
 import { asPlaced, functionName, lineDiff, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
@@ -351,7 +351,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       push(state, { kind: 'note', text: capitalized(forkWords(event)), tone: 'info' });
       break;
     case 'session.resumed':
-      push(state, { kind: 'note', text: `Resumed ${event.position}`, tone: 'info' });
+      push(state, { kind: 'note', text: capitalized(resumedWords(event)), tone: 'info' });
       break;
     case 'tests.kept':
       state.keptTests = event.file;

@@ -23,6 +23,8 @@ describe('the phrase book: the renderers word events alike', () => {
     [{ type: 'agent.phase', phase: 'tdd', round: 2, rounds: 10 }, 'test run 2/10'],
     [{ type: 'agent.phase', phase: 'quality' }, "measuring the agent's tests"],
     [{ type: 'agent.phase', phase: 'rrw', attempt: 1, attempts: 5, stage: 'context-review' }, 'refinement attempt 1/5'],
+    // A headless resume said nothing of where it went on from (its log has no new session.start).
+    [{ type: 'session.resumed', fromSeq: 9, position: 'pre-generation, after 2 rounds', provider: 'scripted', model: 'scripted' }, 'resumed pre-generation, after 2 rounds with scripted/scripted'],
   ] as [EngineEvent, string][])('%o', (event, words) => {
     const { printed, shown, items } = rendered([event]);
     for (const text of [printed, shown, items.join('\n')]) expect(text.toLowerCase()).toContain(words);

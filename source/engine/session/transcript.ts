@@ -1,6 +1,6 @@
 import { prettyArguments } from '../agent/preview';
 import type { EngineEvent } from '../events';
-import { addedWords, approvalWords, capitalized, forkWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut, verdictLabel, WRITERS } from '../phrase-book';
+import { addedWords, approvalWords, capitalized, forkWords, resumedWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut, verdictLabel, WRITERS } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 import { plural } from '../tools/format';
@@ -42,7 +42,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       case 'thm.report': {
         const r = event.report;
-        out.push(`## Test Harness Mechanism\n\n${r.counts.collected} tests in scope, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target), ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`);
+        out.push(`## Test Harness Mechanism\n\n${plural(r.counts.collected, 'test')} in scope, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target), ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`);
         out.push(r.clusters.map((c) => `- caller \`${c.caller}\`: ${c.tests.length} test${c.tests.length === 1 ? '' : 's'}, shortest chain ${c.depth}`).join('\n'));
         break;
       }
@@ -123,7 +123,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         out.push(`_${capitalized(forkWords(event))}._`);
         break;
       case 'session.resumed':
-        out.push(`_Resumed (${event.position})${event.provider ? ` with ${event.provider}/${event.model}` : ''}._`);
+        out.push(`_${capitalized(resumedWords(event))}._`);
         break;
       case 'result':
         out.push(
