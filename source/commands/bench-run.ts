@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { folderToUse } from '../engine/util/checked-paths';
 import { resolve } from 'node:path';
 import { TDD_PAPER_BUDGET } from '../engine/agent/tdd-strategy';
@@ -83,7 +85,8 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
     provider: sample.provider,
     model: sample.model,
     ...(sample.baseUrl ? { baseUrl: sample.baseUrl } : {}),
-    ...(options.model.script ? { script: resolve(options.model.script) } : {}),
+    // The script is the model: its content too (a script edited in place is another model).
+    ...(options.model.script ? { script: resolve(options.model.script), scriptSha256: createHash('sha256').update(readFileSync(options.model.script)).digest('hex') } : {}),
     T: Number.isFinite(settings.T) ? settings.T : 'all',
     select: settings.select,
     testStage: settings.testStage,

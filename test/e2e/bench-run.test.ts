@@ -74,7 +74,15 @@ describe('tenet bench run', () => {
     expect(readResults(out).every((r) => !r.pass && r.stopReason === 'budget' && r.usage.modelCalls === 2)).toBe(true);
     const other = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', ORACLE]);
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain('holds a run with other settings (wrong)');
+    expect(other.stderr).toMatch(/holds a run with other settings \(wrong\); they differ in script: "[^"]*wrong[^"]*" there, "[^"]*oracle[^"]*" now; the script's content/);
+    // The same file with other content is another model too.
+    const edited = join(scratch, 'edited.json');
+    writeFileSync(edited, readFileSync(WRONG, 'utf8'));
+    expect((await runCli(['bench', 'run', tasks, '--out', join(scratch, 'edited'), '--provider', 'scripted', '--script', edited, '--rrw-attempts', '1', '--rrw-rounds', '1', '--limit', '1'])).code).toBe(0);
+    writeFileSync(edited, readFileSync(ORACLE, 'utf8'));
+    const changed = await runCli(['bench', 'run', tasks, '--out', join(scratch, 'edited'), '--provider', 'scripted', '--script', edited, '--rrw-attempts', '1', '--rrw-rounds', '1']);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/they differ in the script's content\./);
   }, 180_000);
 
   it('the report sets the two configurations side by side: 3/3 and 0/3, with the model calls each made', async () => {

@@ -47,7 +47,19 @@ export interface BenchProgress {
   last?: TaskResult;
 }
 
-const sameConfig = (a: Record<string, unknown>, b: Record<string, unknown>) => JSON.stringify(a) === JSON.stringify(b);
+/** Settings a run folder made by an earlier tenet may lack: not compared then. */
+const ADDED_LATER = new Set(['scriptSha256']);
+
+/** The settings in which this run's configuration differs from the one its folder holds, in words. */
+function differences(held: Record<string, unknown>, asked: Record<string, unknown>): string[] {
+  const shown = (value: unknown) => {
+    const text = value === undefined ? 'none' : JSON.stringify(value);
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  };
+  return [...new Set([...Object.keys(held), ...Object.keys(asked)])]
+    .filter((key) => JSON.stringify(held[key]) !== JSON.stringify(asked[key]) && !(ADDED_LATER.has(key) && !(key in held)))
+    .map((key) => (key === 'scriptSha256' ? "the script's content" : `${key}: ${shown(held[key])} there, ${shown(asked[key])} now`));
+}
 
 /** Where a sandbox runs, for results and progress. */
 function sandboxName(spec: SandboxSpec): string {
@@ -64,9 +76,10 @@ export async function runBench(options: BenchRunOptions): Promise<TaskResult[]> 
   let manifest: RunManifest;
   try {
     manifest = readManifest(options.runDir);
-    if (!sameConfig(manifest.config, options.config)) {
+    const differ = differences(manifest.config, options.config);
+    if (differ.length) {
       throw new TenetError(
-        `${options.runDir} holds a run with other settings (${manifest.label}).`,
+        `${options.runDir} holds a run with other settings (${manifest.label}); they differ in ${differ.join('; ')}.`,
         'a run folder is one configuration: resume it with the same flags, or pass another --out',
       );
     }
