@@ -110,7 +110,8 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         );
         if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
         if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);
-        if (event.patch) write(`\n${event.patch}`);
+        // As the TUI says it: with --apply, nothing was applied because there was nothing to apply.
+        write(event.patch ? `\n${event.patch}` : 'No change to the target: no patch.\n');
         break;
       }
       default:

@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { progressLine } from '../../source/commands/progress-line';
+import { join } from 'node:path';
 import { textPrinter } from '../../source/commands/run-printer';
+import { loadEvents } from '../../source/engine/session/event-log';
+import { ROOT } from '../helpers/fixtures';
 import type { EngineEvent } from '../../source/engine/events';
 import { stopLabel, verdictLabel } from '../../source/engine/phrase-book';
 import { sessionPage, type SessionPageData } from '../../source/engine/session/export-html';
@@ -148,3 +151,16 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(verdictLabel({ ...passed, pass: false, stopReason: 'budget' })).toBe('FAIL (budget)');
   });
 });
+
+describe('the end of a headless run', () => {
+  const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
+  const result = demo.find((e) => e.type === 'result')!;
+
+  it('prints the patch, or says there is none (a submission that leaves the target as it was; --apply had nothing to apply)', () => {
+    expect(rendered([result]).printed).toContain('--- a/');
+    const unchanged = rendered([{ ...result, patch: '' } as EngineEvent]).printed;
+    expect(unchanged).toContain('No change to the target: no patch.');
+    expect(unchanged).not.toContain('--- a/');
+  });
+});
+
