@@ -6,6 +6,7 @@ import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/mak
 import { readTasks, type BenchTask } from '../engine/bench/task';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { EXIT, TenetError } from '../engine/errors';
+import { setSignalHandler } from '../engine/lifecycle';
 import { thmJson } from './format-thm';
 
 export interface BenchMakeOptions {
@@ -42,9 +43,16 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, '');
   const progress = progressPrinter(process.stderr);
+  let written = 0;
   const write = ({ task, report }: { task: BenchTask; report: ThmReport }) => {
     appendFileSync(out, `${JSON.stringify({ ...task, tenet: { ...task.tenet!, thm: thmJson(report) } })}\n`);
+    written++;
   };
+  // Ctrl-C: the tasks written so far are whole lines of the file; say how many, and where.
+  setSignalHandler((signal) => {
+    process.stderr.write(`\ntenet: ${signal}: stopped; ${written} task${written === 1 ? '' : 's'} written to ${out}\n`);
+    process.exit(signal === 'SIGINT' ? EXIT.interrupted : 128 + (signal === 'SIGTERM' ? 15 : 1));
+  });
   if (rows) {
     const made = await makeFromRows({ repo: options.repo, rows, minFailing, ...(options.name ? { name: options.name } : {}), ...(options.python ? { python: options.python } : {}), emit: progress, onTask: write });
     process.stdout.write(options.json ? `${JSON.stringify({ out, ...made })}\n` : `${formatFromRows(made, out)}\n`);

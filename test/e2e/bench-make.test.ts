@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readTasks, type BenchTask } from '../../source/engine/bench/task';
-import { runCli } from '../helpers/cli';
+import { finished, runCli, startCli, waitFor } from '../helpers/cli';
 import { copyFixture, treeHash } from '../helpers/fixtures';
 
 const stats = copyFixture('stats');
@@ -102,6 +102,25 @@ describe('tenet bench make', () => {
     const [task, ...rest] = readTasks(out);
     expect(rest).toEqual([]);
     expect(task).toMatchObject({ repo_id: '3', function_name: 'mean', tenet: { target: 'stats/core.py::mean', testArgs: ['tests/test_core.py::test_mean_of_two'], failing: ['tests/test_core.py::test_mean_of_two'] } });
+  }, 120_000);
+
+  it('Ctrl-C says how many tasks it wrote, and where', async () => {
+    const slow = copyFixture('stats');
+    try {
+      // A test that takes its time: the run is still reaching functions when it is stopped.
+      writeFileSync(join(slow.dir, 'tests', 'test_slow.py'), 'import time\n\nfrom stats.core import mean\n\n\ndef test_slow():\n    time.sleep(60)\n    assert mean([1, 3]) == 2\n');
+      const out = join(slow.dir, '..', 'interrupted.jsonl');
+      const child = startCli(['bench', 'make', '--repo', slow.dir, '--out', out, '--count', '5']);
+      const ended = finished(child);
+      await waitFor(() => /scanned \d+ functions/.test(child.output.stderr), 60_000, 'the scan');
+      child.kill('SIGINT');
+      const result = await ended;
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toMatch(/\ntenet: SIGINT: stopped; 0 tasks written to .*interrupted\.jsonl\n$/);
+      expect(readFileSync(out, 'utf8')).toBe('');
+    } finally {
+      slow.cleanup();
+    }
   }, 120_000);
 
   it('bad input exits 2 with what to do', async () => {
