@@ -83,7 +83,7 @@ export const KEYS = {
     ['s', 'save the patch to tenet-<session>.patch', 'save'],
     ['q', 'quit (the patch stays in the session)', 'quit'],
     ['k', "keep the agent's tests (TDD: writes them beside the repository's tests; asks first)", 'keep tests'],
-    ['↑ ↓ PgUp PgDn', 'scroll the diff (or move in the tests)', 'scroll'],
+    ['↑ ↓ PgUp PgDn', 'scroll (the diff, or the list of tests)', 'scroll'],
     ['t', 'show every test / the diff', 'tests'],
     ['Enter', 'show how a failed test failed (traceback and assertion: the first from the diff, the highlighted one in the tests)', 'failure'],
   ],
