@@ -193,12 +193,12 @@ export function addedWords(event: EventOf<'tests.added'>): string {
   return `the developer's tests (${event.files.map((f) => f.path).join(', ')}): ${parts.join('; ')}`;
 }
 
-/** A fork's parentage: `forked from session X at its event 41: its first 3 model answers are X's (no cost), then openai/gpt-4o answers live`. */
-/** Where a resumed session goes on from, and with which model. */
+/** Where a resumed session goes on from, and with which model: `resumed pre-generation, after 2 rounds with openai/gpt-4o`. */
 export function resumedWords(event: EventOf<'session.resumed'>): string {
   return `resumed ${event.position}${event.provider ? ` with ${event.provider}/${event.model}` : ''}`;
 }
 
+/** A fork's parentage: `forked from session X at its event 41: its first 3 model answers are X's (no cost), then openai/gpt-4o answers live`. */
 export function forkWords(event: EventOf<'session.forked'>): string {
   const answers = event.recorded === 1 ? 'its first model answer is' : `its first ${event.recorded} model answers are`;
   return `forked from session ${event.parent} at its event ${event.at}: ${event.recorded ? `${answers} that session's (no cost), then ` : ''}${event.provider}/${event.model} answers live`;
