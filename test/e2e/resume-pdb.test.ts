@@ -1,10 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../source/engine/events';
-import { finished, runCli, startCli, waitFor } from '../helpers/cli';
+import { finished, startCli, waitFor } from '../helpers/cli';
 import { ROOT } from '../helpers/fixtures';
+import { resumeSubmitting } from '../helpers/resume';
 
 // A session stopped while pdb ran the agent's command (`!import time; time.sleep(120)`), then
 // resumed: the resume ran the command again in its new shell, where bash read it as a shell
@@ -14,10 +14,6 @@ import { ROOT } from '../helpers/fixtures';
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-resume-pdb-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const submittedCode = () => {
-  const demo = JSON.parse(readFileSync(join(ROOT, 'examples', 'invoicing.demo.json'), 'utf8')) as { turns: { calls?: { name: string; arguments: { code?: string } }[] }[] };
-  return demo.turns.flatMap((t) => t.calls ?? []).filter((c) => c.name === 'submit_implementation').at(-1)!.arguments.code!;
-};
 const debuggerCall = (cmd: string) => ({ say: cmd, calls: [{ name: 'run_debugger_cmd', arguments: { cmd } }] });
 
 describe('resuming a session stopped while pdb ran a command', () => {
@@ -34,11 +30,7 @@ describe('resuming a session stopped while pdb ran a command', () => {
     expect((await ended).code).toBe(143);
     const id = JSON.parse(child.output.stdout.split('\n')[0]!).sessionId as string;
 
-    const script = join(scratch, 'submit.json');
-    writeFileSync(script, JSON.stringify({ turns: [{ say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code: submittedCode() } }] }] }));
-    const resumed = await runCli(['resume', id, '--script', script, '--json'], { env });
-    expect(resumed.code, resumed.stderr).toBe(0);
-    const events = resumed.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
+    const events = await resumeSubmitting(scratch, id, env);
     expect(events.some((e) => e.type === 'debugger.input')).toBe(false);
     const answer = events.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd');
     expect(answer).toMatchObject({ ok: false, text: expect.stringMatching(/^Not run again: the session was interrupted while pdb ran this command/) });

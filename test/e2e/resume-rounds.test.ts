@@ -1,12 +1,12 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../source/engine/events';
 import { loadSession } from '../../source/engine/session/load';
-import { finished, runCli, startCli, waitFor } from '../helpers/cli';
+import { finished, startCli, waitFor } from '../helpers/cli';
 import { startFakeModelServer } from '../helpers/fake-model-server';
 import { ROOT } from '../helpers/fixtures';
+import { resumeSubmitting } from '../helpers/resume';
 
 // A run stopped while a model call was in flight, then resumed: the resume line said
 // "pre-generation, after 1 round" and the call made again was numbered round 3 (the header's
@@ -16,10 +16,6 @@ import { ROOT } from '../helpers/fixtures';
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-resume-rounds-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const submittedCode = () => {
-  const demo = JSON.parse(readFileSync(join(ROOT, 'examples', 'invoicing.demo.json'), 'utf8')) as { turns: { calls?: { name: string; arguments: { code?: string } }[] }[] };
-  return demo.turns.flatMap((t) => t.calls ?? []).filter((c) => c.name === 'submit_implementation').at(-1)!.arguments.code!;
-};
 
 describe('resuming a run interrupted in the middle of a model call', () => {
   it('makes the call again as the round after the ones the resume line counts, and goes on from there', async () => {
@@ -36,11 +32,7 @@ describe('resuming a run interrupted in the middle of a model call', () => {
       expect((await ended).code).toBe(143);
       const id = JSON.parse(child.output.stdout.split('\n')[0]!).sessionId as string;
 
-      const script = join(scratch, 'submit.json');
-      writeFileSync(script, JSON.stringify({ turns: [{ say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code: submittedCode() } }] }] }));
-      const resumed = await runCli(['resume', id, '--script', script, '--json'], { env });
-      expect(resumed.code, resumed.stderr).toBe(0);
-      const events = resumed.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
+      const events = await resumeSubmitting(scratch, id, env);
       expect(events.find((e) => e.type === 'session.resumed')).toMatchObject({ position: 'pre-generation, after 1 round' });
       expect(events.filter((e) => e.type === 'model.request').map((e) => e.type === 'model.request' && e.round)).toEqual([2]);
       expect(events.at(-1)).toMatchObject({ type: 'result', pass: true, rounds: { pregen: 2, total: 2 } });
