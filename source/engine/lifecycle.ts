@@ -29,8 +29,13 @@ export function runCleanups(): void {
 const SIGNAL_CODES: Record<string, number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
 let signalHandler: ((signal: NodeJS.Signals) => void) | undefined;
 
-/** What happens on a signal once cleanups ran. The TUI and tests may replace the default (exit). */
+/**
+ * What happens on a signal once cleanups ran. The TUI and tests may replace the default (exit).
+ * It listens from now on, hook or not: a signal before the first hook would end the process
+ * without it (bench make stopped before its first pytest run said nothing).
+ */
 export function setSignalHandler(handler: (signal: NodeJS.Signals) => void): void {
+  install();
   signalHandler = handler;
 }
 
