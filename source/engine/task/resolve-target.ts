@@ -66,8 +66,7 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
     const matches = spec.line === undefined ? family : named.length ? atLine : family.filter((d) => covers(d, spec.line!));
     if (matches.length === 1) {
       const found = matches[0]!;
-      const ambiguous = real.filter((d) => d.qualname === found.qualname).length > 1;
-      const id = formatTarget(file, found.qualname) + (ambiguous ? `@${found.startLine}` : '');
+      const id = pickingForm(file, found, real);
       return { file, qualname: found.qualname, id, source, startLine: found.startLine, endLine: found.endLine };
     }
     if (matches.length > 1) {
@@ -91,8 +90,7 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
     if (klass) {
       const methods = real.filter((d) => d.qualname.startsWith(`${klass.qualname}.`) && !d.qualname.includes('<locals>', klass.qualname.length));
       // A method defined twice (a property's getter and setter) is listed with @LINE, as the ambiguity error names it.
-      const twice = (d: Definition) => methods.filter((m) => m.qualname === d.qualname).length > 1;
-      const names = methods.map((d) => formatTarget(file, d.qualname) + (twice(d) ? `@${d.startLine}` : ''));
+      const names = methods.map((d) => pickingForm(file, d, real));
       throw new TenetError(
         `Target ${formatTarget(file, spec.qualname)} is a class; tenet generates one function.` + listing('Its methods', names),
         `name a method: ${formatTarget(file, `${klass.qualname}.method`)}`,
@@ -101,7 +99,7 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
     // A name defined twice is offered in the @LINE forms that pick each, as the ambiguity error would ask.
     const suggestions = closestNames(spec.qualname, [...new Set(functions.map((d) => d.qualname))]).flatMap((q) => {
       const defined = real.filter((d) => d.qualname === q);
-      return defined.length > 1 ? defined.map((d) => `${formatTarget(file, q)}@${d.startLine}`) : [formatTarget(file, q)];
+      return defined.length ? defined.map((d) => pickingForm(file, d, real)) : [formatTarget(file, q)];
     });
     const notFound = new TenetError(
       `No function ${spec.qualname} in ${file}.` + listing('Closest names', suggestions),
@@ -143,6 +141,12 @@ export function brokenModuleError(file: string, problem: string, consequence: st
   const [where, ...shown] = problem.split('\n');
   const line = /line (\d+)/.exec(where ?? '')?.[1] ?? '?';
   return new TenetError(`${file} does not compile (${where}), so ${consequence}:\n${shown.join('\n')}`, `fix the syntax error at ${file}:${line}, then run tenet again`);
+}
+
+/** The target form that picks `d` among `definitions`: `file::name`, with `@LINE` where the name is defined more than once. */
+function pickingForm(file: string, d: Definition, definitions: readonly Definition[]): string {
+  const twice = definitions.filter((other) => other.qualname === d.qualname).length > 1;
+  return formatTarget(file, d.qualname) + (twice ? `@${d.startLine}` : '');
 }
 
 /** A qualname as written short, its `.<locals>` parts left out: `make_scaler.<locals>.scale` → `make_scaler.scale`. */
