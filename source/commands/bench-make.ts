@@ -6,7 +6,7 @@ import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/mak
 import { readTasks, type BenchTask } from '../engine/bench/task';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { EXIT, TenetError } from '../engine/errors';
-import { setSignalHandler } from '../engine/lifecycle';
+import { setSignalHandler, signalExitCode } from '../engine/lifecycle';
 import { thmJson } from './format-thm';
 
 export interface BenchMakeOptions {
@@ -51,7 +51,7 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
   // Ctrl-C: the tasks written so far are whole lines of the file; say how many, and where.
   setSignalHandler((signal) => {
     process.stderr.write(`\ntenet: ${signal}: stopped; ${written} task${written === 1 ? '' : 's'} written to ${out}\n`);
-    process.exit(signal === 'SIGINT' ? EXIT.interrupted : 128 + (signal === 'SIGTERM' ? 15 : 1));
+    process.exit(signalExitCode(signal));
   });
   if (rows) {
     const made = await makeFromRows({ repo: options.repo, rows, minFailing, ...(options.name ? { name: options.name } : {}), ...(options.python ? { python: options.python } : {}), emit: progress, onTask: write });

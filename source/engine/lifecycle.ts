@@ -29,6 +29,11 @@ export function runCleanups(): void {
 const SIGNAL_CODES: Record<string, number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
 let signalHandler: ((signal: NodeJS.Signals) => void) | undefined;
 
+/** The exit code of a process that ends because of `signal`, as a shell reports it (128 + its number). */
+export function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + (SIGNAL_CODES[signal] ?? 15);
+}
+
 /**
  * What happens on a signal once cleanups ran. The TUI and tests may replace the default (exit).
  * It listens from now on, hook or not: a signal before the first hook would end the process
@@ -47,7 +52,7 @@ function install(): void {
     process.on(signal, () => {
       runCleanups();
       if (signalHandler) signalHandler(signal);
-      else process.exit(128 + SIGNAL_CODES[signal]!);
+      else process.exit(signalExitCode(signal));
     });
   }
 }
