@@ -8,7 +8,7 @@ import { readTasks, taskId } from '../engine/bench/task';
 import { modelsForTasks } from '../engine/bench/task-model';
 import { loadConfig } from '../engine/config/config';
 import { EXIT, TenetError } from '../engine/errors';
-import { setSignalHandler } from '../engine/lifecycle';
+import { setSignalHandler, signalExitCode } from '../engine/lifecycle';
 import type { ModelFlags } from '../engine/model/create-model';
 import type { SpendLimits } from '../engine/protocol/settings';
 import { resolveSettings, type RunChoices } from '../engine/run/run-settings';
@@ -104,7 +104,7 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
   setSignalHandler((signal) => {
     controller.abort();
     process.stderr.write(`\ntenet: ${signal}: stopping; \`tenet bench run\` with the same --out goes on from here\n`);
-    process.exit(signal === 'SIGINT' ? EXIT.interrupted : 143);
+    process.exit(signalExitCode(signal));
   });
   const results = await runBench({
     tasks,

@@ -124,6 +124,18 @@ describe('tenet bench run', () => {
     }
   }
 
+  it('closing its terminal (SIGHUP) stops it as a shell reports a hang-up, 129, and says how to go on', async () => {
+    const out = join(scratch, 'hung-up');
+    const child = startCli(['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', SLOW_ORACLE, '--parallel', '1']);
+    const ended = finished(child);
+    await waitFor(() => existsSync(join(out, 'results.jsonl')), 120_000, 'the run to start');
+    child.kill('SIGHUP');
+    const result = await ended;
+    expect(result.code, result.stderr).toBe(129);
+    expect(result.stderr).toContain('tenet: SIGHUP: stopping; `tenet bench run` with the same --out goes on from here');
+    expect(treeHash(shop.dir)).toBe(before);
+  }, 180_000);
+
   const killedTitle = (name: string) => `killed mid-run (${name}), it goes on where it stopped: finished tasks are kept, not run again`;
   it(killedTitle('local'), () => killedMidRun('local', []), 240_000);
   it.skipIf(!!DOCKER_PROBLEM)(killedTitle('docker'), () => killedMidRun('docker', ['--sandbox', 'docker', '--parallel', '2']), 240_000);
