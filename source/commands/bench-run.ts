@@ -7,7 +7,7 @@ import { runBench, type BenchProgress } from '../engine/bench/run-bench';
 import { readTasks, taskId } from '../engine/bench/task';
 import { modelsForTasks } from '../engine/bench/task-model';
 import { loadConfig } from '../engine/config/config';
-import { EXIT, TenetError } from '../engine/errors';
+import { TenetError } from '../engine/errors';
 import { setSignalHandler, signalExitCode } from '../engine/lifecycle';
 import type { ModelFlags } from '../engine/model/create-model';
 import type { SpendLimits } from '../engine/protocol/settings';
