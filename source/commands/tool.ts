@@ -90,7 +90,7 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
     } else {
       process.stderr.write('note: no selection, so no test is hidden; a run hides the failing tests it does not select (pass --selected or --thm to see that)\n');
     }
-    toolbox = await openToolbox(task, { selectedTests: selected });
+    toolbox = await openToolbox(task, { selectedTests: selected, testArgs: options.tests });
     const outcome = await callTool(tool.name, args, toolbox.ctx);
     process.stdout.write(options.json ? `${printableJson(outcome)}\n` : `${printable(outcome.text)}\n`);
     return outcome.ok ? 0 : 2;

@@ -313,6 +313,34 @@ def pytest_configure(config):
     if rootdir != root and rootdir.startswith(root + os.sep):
         _prefix = os.path.relpath(rootdir, root).replace(os.sep, "/") + "/"
     _emit({"e": "configured", "rootdir": rootdir, "args": list(config.args), "fork": _FORK})
+    if _ONLY is not None:
+        _reach_every_wanted_file(config)
+
+
+def _reach_every_wanted_file(config):
+    """TENET_ONLY: pytest's arguments also reach every wanted test file.
+
+    A run of chosen tests gets the arguments of THM's scope, so its tests run as THM saw them. A
+    wanted file none of them holds (the ini file's testpaths leave out the scope the developer
+    gave; the agent's own test file lies elsewhere) is added to the arguments here, after pytest
+    chose the rootdir and the conftest files from them, which stay as they were. TENET_ONLY alone
+    chooses the tests: -k, -m and --deselect chose THM's already, and would only drop the agent's.
+    """
+    config.option.keyword = ""
+    config.option.markexpr = ""
+    if getattr(config.option, "deselect", None):
+        config.option.deselect = []
+    base = str(config.invocation_params.dir)
+    reached = []  # (path, whole): a file or folder an argument names, and whether all of it
+    for arg in config.args:
+        path, _, part = str(arg).partition("::")
+        reached.append((probe._realpath(os.path.join(base, path)), not part))
+    for wanted in sorted(_ONLY_FILES):
+        held = any(
+            whole and (wanted == path or wanted.startswith(path + os.sep)) for path, whole in reached
+        )
+        if not held and os.path.isfile(wanted):
+            config.args.append(wanted)
 
 
 def pytest_ignore_collect(collection_path, config):

@@ -25,7 +25,7 @@ export interface AgentTools {
  * last accepted submission and the agent's last tests back.
  */
 export async function openAgentTools(run: TaskRun, plan: TestPlan): Promise<AgentTools> {
-  const toolbox = await openToolbox(run.task, { selectedTests: plan.visibleFirst, testTimeoutSec: run.options.testTimeoutSec });
+  const toolbox = await openToolbox(run.task, { selectedTests: plan.visibleFirst, testArgs: run.options.testArgs, testTimeoutSec: run.options.testTimeoutSec });
   try {
     return await wire(run, plan, toolbox);
   } catch (error) {

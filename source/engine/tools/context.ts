@@ -16,6 +16,12 @@ export interface ToolContext {
   python: PythonInfo;
   /** The tests the session validates against (THM's selection, and the agent's own test file once written). */
   selectedTests: string[];
+  /**
+   * pytest's arguments for the scope THM ran (the user's --tests). Every run of tests passes them
+   * again, so a test runs as THM saw it: under the same options (`-p`, `-o`, `-W`…), the same
+   * rootdir, and found where THM found it (a scope outside the ini file's testpaths).
+   */
+  testArgs: string[];
   /** The persistent shell/pdb session, started on first use. */
   debugger(): DebuggerSession;
   /** Workspace path of the agent's own test file (TDD strategies), once submitted. */

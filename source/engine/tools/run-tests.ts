@@ -31,7 +31,7 @@ export async function runTests(ctx: ToolContext, nodeids: string[], label = 'tes
       TENET_ROOT: ctx.sandbox.workdir,
       TENET_TARGET_FILE: posix.join(ctx.sandbox.workdir, ctx.target.file),
     },
-    testArgs: [],
+    testArgs: ctx.testArgs,
     shards: 1,
     testTimeoutSec: ctx.testTimeoutSec,
     label,

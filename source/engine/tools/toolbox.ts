@@ -8,6 +8,8 @@ import { scheduleWarmUp } from './warm-up';
 
 export interface ToolboxOptions {
   selectedTests: string[];
+  /** pytest's arguments for THM's scope (the user's --tests): every test run uses them too. */
+  testArgs?: string[];
   testTimeoutSec?: number;
   /** Per debugger command. */
   debuggerTimeoutMs?: number;
@@ -59,6 +61,7 @@ export async function openToolbox(task: OpenTask, options: ToolboxOptions): Prom
     target: task.target,
     python: task.python,
     selectedTests: options.selectedTests,
+    testArgs: options.testArgs ?? [],
     testTimeoutSec: options.testTimeoutSec ?? 60,
     debugger: () => {
       if (!session) {

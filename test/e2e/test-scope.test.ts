@@ -1,0 +1,59 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli';
+
+/**
+ * The tests a run validates against and is judged by run as THM found them: with the arguments of
+ * the scope the developer gave (--tests), wherever the ini file's testpaths point pytest.
+ */
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-test-scope-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A src/ layout whose ini file points pytest's testpaths at another folder than the package's tests. */
+function srcLayout(name: string, ini: string): string {
+  const repo = join(scratch, name);
+  mkdirSync(join(repo, 'src', 'pkg', 'tests'), { recursive: true });
+  mkdirSync(join(repo, 'other'));
+  writeFileSync(join(repo, 'pyproject.toml'), ini);
+  writeFileSync(join(repo, 'src', 'pkg', '__init__.py'), '');
+  writeFileSync(join(repo, 'src', 'pkg', 'core.py'), 'def double(x):\n    """Twice x."""\n    return x * 2\n');
+  writeFileSync(join(repo, 'src', 'pkg', 'tests', '__init__.py'), '');
+  writeFileSync(
+    join(repo, 'src', 'pkg', 'tests', 'test_core.py'),
+    'from pkg.core import double\n\n\ndef test_double(request):\n    assert double(2) == 2 * int(request.config.getoption("--factor"))\n\n\ndef test_double_negative():\n    assert double(-1) == -2\n\n\ndef test_unrelated():\n    assert True\n',
+  );
+  // An option of the suite's own (as --runslow or --db-url are), given in the scope: its default is wrong here.
+  writeFileSync(join(repo, 'conftest.py'), 'def pytest_addoption(parser):\n    parser.addoption("--factor", default="3")\n');
+  writeFileSync(join(repo, 'other', 'test_misc.py'), 'def test_misc():\n    assert True\n');
+  return repo;
+}
+
+const TESTPATHS_ELSEWHERE = '[tool.pytest.ini_options]\npythonpath = ["src"]\ntestpaths = ["other"]\n';
+
+describe('the scope every test run uses', () => {
+  it('a scope outside the ini file\'s testpaths, with an option of the suite\'s own: validation and the evaluation run the tests THM found there, with that option, and the run passes', async () => {
+    const repo = srcLayout('testpaths', TESTPATHS_ELSEWHERE);
+    const script = join(scratch, 'right.json');
+    writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: 'def double(x):\n    """Twice x."""\n    return x * 2\n' } }] }] }));
+    const result = await runCli(['run', '--repo', repo, '--target', 'src/pkg/core.py::double', '--blank', '--headless', '--provider', 'scripted', '--script', script, '-T', '1', '--tests', 'src/pkg/tests', '--factor', '2']);
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/^PASS · selected 1\/1 · hidden 1\/1/m);
+    expect(result.stdout).not.toContain('NOT RUN');
+  }, 120_000);
+
+  it('the scope\'s -k does not drop a chosen test it would not match (the agent\'s own tests are such)', async () => {
+    const repo = srcLayout('keyword', '[tool.pytest.ini_options]\npythonpath = ["src"]\n');
+    const run = await runCli([
+      'tool', 'run_tests', '--repo', repo, '--target', 'src/pkg/core.py::double', '--blank',
+      '--selected', 'src/pkg/tests/test_core.py::test_double', 'src/pkg/tests/test_core.py::test_double_negative',
+      '--tests', 'src/pkg/tests', '-k', 'negative', '--factor', '2',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Ran 2 tests: 0 passed, 2 not passing.');
+    expect(run.stdout).toContain('FAILED src/pkg/tests/test_core.py::test_double\n');
+    expect(run.stdout).toContain('FAILED src/pkg/tests/test_core.py::test_double_negative\n');
+  }, 120_000);
+});
