@@ -45,7 +45,8 @@ describe('spend limits', () => {
       // Refinement would have asked the model again: the limit came first; the evaluation still ran.
       expect(events.some((e) => e.type === 'tests.run' && e.purpose === 'evaluate')).toBe(true);
       const last = events.at(-1);
-      expect(last).toMatchObject({ type: 'result', pass: false, stopReason: 'cost-limit' });
+      // It stopped as refinement attempt 1 was about to ask the model: counted there, not as pre-generation.
+      expect(last).toMatchObject({ type: 'result', pass: false, stopReason: 'cost-limit', rounds: { pregen: 1, rrwAttempts: 1, total: 1 } });
       expect(last.patch).toContain('+        return self.subtotal()');
     } finally {
       repo.cleanup();

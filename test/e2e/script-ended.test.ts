@@ -27,7 +27,8 @@ describe('a script that runs out', () => {
       expect(events.find((e) => e.type === 'warning' && e.message.startsWith('The model script has no more turns (1 played)'))).toBeDefined();
       expect(events.some((e) => e.type === 'tests.run' && e.purpose === 'evaluate')).toBe(true);
       const result = events.at(-1);
-      expect(result).toMatchObject({ type: 'result', pass: false, stopReason: 'script-ended', usage: { modelCalls: 1 } });
+      // Stopped in refinement attempt 1, after one answered round of pre-generation.
+      expect(result).toMatchObject({ type: 'result', pass: false, stopReason: 'script-ended', usage: { modelCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 1, total: 1 } });
       expect(result.patch).toContain('+        return self.subtotal()');
 
       const rerun = await runCli(['rerun', result.sessionId], { env });

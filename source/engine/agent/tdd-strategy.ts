@@ -37,6 +37,8 @@ export interface TddInput {
   implemented: boolean;
   signal?: AbortSignal;
   from?: TddPosition;
+  /** Where the strategy keeps its position as it moves: the caller's, read when a limit or a cancel stops it midway. */
+  position?: TddPosition;
 }
 
 export interface TddOutcome {
@@ -60,7 +62,7 @@ const FINISH_FIRST = 'tenet did not finish: there is no implementation yet. Subm
  */
 export async function runTddStrategy(input: TddInput): Promise<TddOutcome> {
   const { conversation, emit, budget } = input;
-  const at: TddPosition = { ...(input.from ?? TDD_START) };
+  const at: TddPosition = Object.assign(input.position ?? { ...TDD_START }, input.from ?? TDD_START);
   let submitted = input.implemented;
   let lastRun: TestRun | undefined;
   const outcome = (stopReason: TddOutcome['stopReason']): TddOutcome => ({

@@ -45,6 +45,8 @@ export interface StrategyInput {
   signal?: AbortSignal;
   /** Go on from here instead of the start (a resumed session). */
   from?: Position;
+  /** Where the strategy keeps its position as it moves: the caller's, read when a limit or a cancel stops it midway. */
+  position?: Position;
 }
 
 export interface StrategyOutcome {
@@ -96,7 +98,7 @@ export function cancelled(signal?: AbortSignal): void {
  */
 export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOutcome> {
   const { conversation, emit, budget } = input;
-  const at: Position = { ...(input.from ?? START) };
+  const at: Position = Object.assign(input.position ?? { ...START }, input.from ?? START);
   // The prompts follow the tool list: with --no-apis there is no debugger to point the model at.
   const prompt = { tools: input.tools };
   // Whether the model's last answer was text only. A resumed session may stop right after one: what

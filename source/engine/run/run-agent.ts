@@ -4,7 +4,7 @@ import type { Conversation } from '../agent/conversation';
 import { runTests } from '../tools/run-tests';
 import type { AgentTools } from './agent-tools';
 import { revealSelected, type TestPlan } from './choose-tests';
-import { runStrategy, type StrategyResult } from './strategies';
+import { newProgress, roundsOf, runStrategy, type StrategyResult } from './strategies';
 import type { TaskRun } from './task-run';
 
 /**
@@ -28,9 +28,10 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
     tools.recordRun(testRun, 'agent');
     return testRun;
   };
+  const progress = newProgress(resume ? { position: resume.position, tdd: resume.tdd } : undefined);
   try {
     if (resume?.evaluating) {
-      return { submitted: run.submissions.length > 0, stopReason: 'budget', rounds: { pregen: resume.position.pregenUsed, rrwAttempts: resume.position.attempt, total: conversation.totals.rounds } };
+      return { submitted: run.submissions.length > 0, stopReason: 'budget', rounds: roundsOf(strategy, progress, conversation) };
     }
     return await runStrategy({
       strategy,
@@ -57,17 +58,18 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
         : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(resume ? { from: { position: resume.position, tdd: resume.tdd } } : {}),
+      progress,
     });
   } catch (error) {
     // A spend limit ends the agent's part like its budget would: the evaluation and the patch go on with what it has.
-    if (error instanceof SpendLimitError) return { submitted: run.submissions.length > 0, stopReason: limitStopReason(error.reached), rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
+    if (error instanceof SpendLimitError) return { submitted: run.submissions.length > 0, stopReason: limitStopReason(error.reached), rounds: roundsOf(strategy, progress, conversation) };
     // So does the end of a scripted model's script: there is nothing more it can answer.
     if (error instanceof ScriptEndedError) {
       run.emit({ type: 'warning', message: `${error.message}: the agent stops here, and the evaluation runs on what it submitted.` });
-      return { submitted: run.submissions.length > 0, stopReason: 'script-ended', rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
+      return { submitted: run.submissions.length > 0, stopReason: 'script-ended', rounds: roundsOf(strategy, progress, conversation) };
     }
     if ((error as Error).name !== 'AbortError' && !options.signal?.aborted) throw error;
-    return { submitted: false, stopReason: 'cancelled', rounds: { pregen: conversation.totals.rounds, rrwAttempts: 0, total: conversation.totals.rounds } };
+    return { submitted: false, stopReason: 'cancelled', rounds: roundsOf(strategy, progress, conversation) };
   } finally {
     tools.muteDebugger();
   }

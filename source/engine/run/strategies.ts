@@ -1,7 +1,7 @@
 import type { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
-import { runTddStrategy, type TddPosition } from '../agent/tdd-strategy';
-import { cancelled, runTenetStrategy, type Position } from '../agent/tenet-strategy';
+import { runTddStrategy, TDD_START, type TddPosition } from '../agent/tdd-strategy';
+import { cancelled, runTenetStrategy, START, type Position } from '../agent/tenet-strategy';
 import type { EventSink, RunResult, TestRun } from '../events';
 import type { Budget, Strategy, TddBudget } from '../protocol/settings';
 import { AST_TOOLS, TOOLS } from '../tools/registry';
@@ -44,6 +44,29 @@ export interface StrategyRun {
   beforeValidation?: () => Promise<void>;
   signal?: AbortSignal;
   from?: { position: Position; tdd: TddPosition };
+  /** Where the strategy stands as it runs (see newProgress). */
+  progress: StrategyProgress;
+}
+
+/**
+ * Where a strategy stands as it runs, kept by the strategy itself: what a run reports as its
+ * rounds, whether the strategy ends or a spend limit, the script's end or a cancel stops it midway.
+ */
+export interface StrategyProgress {
+  tenet: Position;
+  tdd: TddPosition;
+  /** tenet+tdd: the rounds of its tests-first step. */
+  tddSetup: number;
+}
+
+/** At the start, or where a resumed session stood. */
+export const newProgress = (from?: StrategyRun['from']): StrategyProgress => ({ tenet: { ...(from?.position ?? START) }, tdd: { ...(from?.tdd ?? TDD_START) }, tddSetup: from?.tdd.setupUsed ?? 0 });
+
+/** A run's rounds, by phase, from where its strategy stands; `total` counts the rounds the model answered. */
+export function roundsOf(strategy: Strategy, progress: StrategyProgress, conversation: Conversation): RunResult['rounds'] {
+  const total = conversation.totals.modelCalls;
+  if (strategy === 'tdd') return { pregen: 0, rrwAttempts: 0, total, tddSetup: progress.tdd.setupUsed, tddIterations: progress.tdd.iteration };
+  return { pregen: progress.tenet.pregenUsed, rrwAttempts: progress.tenet.attempt, total, ...(strategy === 'tenet+tdd' ? { tddSetup: progress.tddSetup } : {}) };
 }
 
 export interface StrategyResult {
@@ -74,18 +97,15 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
       implemented: run.implemented,
       ...signal,
       ...(run.from ? { from: run.from.tdd } : {}),
+      position: run.progress.tdd,
     });
-    return {
-      submitted: outcome.submitted,
-      stopReason: outcome.stopReason,
-      rounds: { pregen: 0, rrwAttempts: 0, total: run.conversation.totals.rounds, tddSetup: outcome.setupRounds, tddIterations: outcome.iterations },
-    };
+    return { submitted: outcome.submitted, stopReason: outcome.stopReason, rounds: roundsOf(run.strategy, run.progress, run.conversation) };
   }
-  let setupRounds = 0;
+  const progress = run.progress;
   if (run.strategy === 'tenet+tdd' && (!run.from || run.from.tdd.phase === 'setup')) {
     // Step 1 of TDD-Agent, with TENET's tools: the tests before any code.
     run.emit({ type: 'agent.phase', phase: 'tdd-setup', rounds: run.tddBudget.setupRounds });
-    for (setupRounds = run.from?.tdd.setupUsed ?? 0; !run.testsPath() && setupRounds < run.tddBudget.setupRounds; setupRounds++) {
+    for (; !run.testsPath() && progress.tddSetup < run.tddBudget.setupRounds; progress.tddSetup++) {
       cancelled(run.signal);
       const round = await run.conversation.round(tools.setup);
       if (!run.testsPath() && round.textOnly) run.conversation.say(renderPrompt('tdd-nudge', { next: 'submit_tests with your test module' }));
@@ -107,10 +127,7 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
     // A resumed session goes on from its position (a submission awaiting validation included);
     // tenet+tdd only once its tests-first step is over (else that step ran again just above).
     ...(run.from && (run.strategy === 'tenet' || run.from.tdd.phase !== 'setup') ? { from: run.from.position } : {}),
+    position: progress.tenet,
   });
-  return {
-    submitted: outcome.submitted,
-    stopReason: outcome.stopReason,
-    rounds: { pregen: outcome.pregenRounds, rrwAttempts: outcome.rrwAttempts, total: run.conversation.totals.rounds, ...(run.strategy === 'tenet+tdd' ? { tddSetup: setupRounds } : {}) },
-  };
+  return { submitted: outcome.submitted, stopReason: outcome.stopReason, rounds: roundsOf(run.strategy, progress, run.conversation) };
 }
