@@ -53,7 +53,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         for (const id of event.removed) write(`  − ${id} (no longer fails)\n`);
         break;
       case 'tests.hidden':
-        write(`${hiddenWords(event.hidden.length)}\n`);
+        write(`${hiddenWords(event)}\n`);
         break;
       case 'agent.phase': {
         endStream();

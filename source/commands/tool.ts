@@ -3,6 +3,7 @@ import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { TenetError } from '../engine/errors';
 import { hideTests } from '../engine/task/hide-tests';
 import { openTask } from '../engine/task/open-task';
+import { entryFunctions } from '../engine/thm/clustering';
 import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
 import { callTool } from '../engine/tools/call-tool';
 import { toolDefinition, TOOLS } from '../engine/tools/registry';
@@ -86,7 +87,7 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
       const report = await runThm(task, { ...THM_DEFAULTS, ...(options.T ? { T: options.T } : {}), testArgs: options.tests });
       selected = options.selected ?? report.selected;
       const hide = report.failing.map((f) => f.nodeid).filter((id) => !selected.includes(id));
-      await hideTests(task.workspace, task.sandbox, hide, selected);
+      await hideTests(task.workspace, task.sandbox, hide, selected, entryFunctions(report.failing));
     } else {
       process.stderr.write('note: no selection, so no test is hidden; a run hides the failing tests it does not select (pass --selected or --thm to see that)\n');
     }

@@ -103,7 +103,8 @@ export type EngineEvent =
    * tests, and the selection); the ones kept out, and why; earlier failing tests that count no more.
    */
   | { type: 'tests.added'; files: { path: string; content: string }[]; accepted: ThmFailingTest[]; rejected: { nodeid: string; reason: string }[]; removed: string[] }
-  | { type: 'tests.hidden'; hidden: string[]; files: string[] }
+  /** `visible`: failing tests not given to the agent that stay in view all the same (their function serves a given one, or tenet could not find it). */
+  | { type: 'tests.hidden'; hidden: string[]; files: string[]; visible?: number }
   | { type: 'index.ready'; files: number; parsed: number; ms: number }
   | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage }
   /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */

@@ -160,7 +160,18 @@ export function approvalWords(event: EventOf<'thm.approval'>, config?: SessionCo
   }
 }
 
-export const hiddenWords = (count: number): string => `${count} other failing test${count === 1 ? '' : 's'} hidden from the agent until the evaluation`;
+/**
+ * What the agent does not see of the failing tests it was not given: `3 other failing tests hidden
+ * from the agent until the evaluation`, and those that stay in view all the same (`visible`).
+ */
+export function hiddenWords(event: { hidden: readonly string[]; visible?: number | undefined }): string {
+  const count = event.hidden.length;
+  const hidden = `${count} other failing test${count === 1 ? '' : 's'} hidden from the agent until the evaluation`;
+  if (!event.visible) return hidden;
+  const visible = `${event.visible} other failing test${event.visible === 1 ? '' : 's'}`;
+  const why = `${event.visible === 1 ? 'its function serves' : 'their functions serve'} a test the agent gets, or tenet could not find ${event.visible === 1 ? 'it' : 'them'}`;
+  return count ? `${hidden}; ${event.visible} more stay${event.visible === 1 ? 's' : ''} in view (${why})` : `${visible} not given to the agent stay${event.visible === 1 ? 's' : ''} in view (${why})`;
+}
 
 export const COMMAND_DECISIONS: Record<EventOf<'command.approval'>['decision'], string> = {
   approved: 'approved',

@@ -78,6 +78,73 @@ describe('hiding the tests the agent must not see', () => {
   });
 });
 
+describe('hiding tests a decorator generates, or a class inherits', () => {
+  // libcst's @data_provider turns test_valid into test_valid_0, test_valid_1: no `def` has their
+  // names; THM's chains name the function they run (test_valid), and so does a mixin's test.
+  const original = [
+    'from helpers import data_provider',
+    '',
+    'class Checks:',
+    '    def test_inherited(self):',
+    '        assert secret()',
+    '',
+    'class TestA(Checks):',
+    '    @data_provider([(1,), (2,)])',
+    '    def test_valid(self, x):',
+    '        assert secret() == x',
+    '',
+    '    @data_provider([(3,)])',
+    '    def test_other(self, x):',
+    '        assert secret() == x',
+    '',
+    'class TestB(Checks):',
+    '    def test_kept(self):',
+    '        assert True',
+    '',
+  ].join('\n');
+  const FILE = 'tests/test_gen.py';
+  const entries = new Map([
+    [`${FILE}::TestA::test_valid_0`, `${FILE}::TestA.test_valid`],
+    [`${FILE}::TestA::test_valid_1`, `${FILE}::TestA.test_valid`],
+    [`${FILE}::TestA::test_other_0`, `${FILE}::TestA.test_other`],
+    [`${FILE}::TestA::test_inherited`, `${FILE}::Checks.test_inherited`],
+    [`${FILE}::TestB::test_inherited`, `${FILE}::Checks.test_inherited`],
+  ]);
+
+  async function hidden(hide: string[], keep: string[]): Promise<{ ids: string[]; text: string }> {
+    const repo = mkdtempSync(join(scratch, 'generated-'));
+    mkdirSync(join(repo, 'tests'));
+    writeFileSync(join(repo, FILE), original);
+    const workspace = await Workspace.create(repo);
+    const sandbox = new LocalSandbox(workspace.root);
+    try {
+      const result = await hideTests(workspace, sandbox, hide, keep, entries);
+      return { ids: result.hidden, text: readFileSync(workspace.path(FILE), 'utf8') };
+    } finally {
+      await sandbox.dispose();
+      await workspace.dispose();
+    }
+  }
+
+  it('takes out the function their chains entered by, unless a kept test runs it too', async () => {
+    const all = [...entries.keys()];
+    const kept = `${FILE}::TestA::test_valid_0`;
+    const { ids, text } = await hidden(all.filter((id) => id !== kept), [kept]);
+    expect(ids).toEqual([`${FILE}::TestA::test_other_0`, `${FILE}::TestA::test_inherited`, `${FILE}::TestB::test_inherited`]);
+    expect(text).toContain('def test_valid(self, x):');
+    expect(text).not.toContain('def test_other');
+    expect(text).not.toContain('test_inherited');
+  });
+
+  it('keeps a mixin\'s test one kept class inherits, for every class', async () => {
+    const kept = `${FILE}::TestB::test_inherited`;
+    const { ids, text } = await hidden([`${FILE}::TestA::test_inherited`, `${FILE}::TestA::test_valid_1`], [kept]);
+    expect(ids).toEqual([`${FILE}::TestA::test_valid_1`]);
+    expect(text).toContain('def test_inherited(self):');
+    expect(text).not.toContain('def test_valid');
+  });
+});
+
 describe('withoutTests: the module the agent reads', () => {
   const module = [
     'import pytest',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clusterTests, directCaller, distinctFunctionsFirst, selectTests, testFunction, type ChainedTest } from '../../source/engine/thm/clustering';
+import { chainedTests, clusterTests, directCaller, distinctFunctionsFirst, selectTests, testFunction, type ChainedTest } from '../../source/engine/thm/clustering';
+import type { ThmFailingTest } from '../../source/engine/protocol/thm-report';
 
 const t = (nodeid: string, ...chain: string[]): ChainedTest => ({ nodeid, chain });
 
@@ -131,7 +132,7 @@ describe('variants of one parametrized test', () => {
     expect(testFunction('t.py::C::test_x[a::b[c]]')).toBe('t.py::C::test_x');
     expect(testFunction('tests/[odd]/t.py::test_y')).toBe('tests/[odd]/t.py::test_y');
     expect(testFunction('tests/test_import.py')).toBe('tests/test_import.py');
-    expect(distinctFunctionsFirst(['t.py::a[1]', 't.py::a[2]', 't.py::b', 't.py::c[1]', 't.py::c[2]'])).toEqual(['t.py::a[1]', 't.py::b', 't.py::c[1]', 't.py::a[2]', 't.py::c[2]']);
+    expect(distinctFunctionsFirst(['t.py::a[1]', 't.py::a[2]', 't.py::b', 't.py::c[1]', 't.py::c[2]'].map((nodeid) => ({ nodeid })))).toEqual(['t.py::a[1]', 't.py::b', 't.py::c[1]', 't.py::a[2]', 't.py::c[2]']);
   });
 
   it('do not fill the selection while another test function is left, across clusters and in the fill', () => {
@@ -162,5 +163,32 @@ describe('variants of one parametrized test', () => {
     expect(clusters.map((c) => c.representative)).toEqual(['t.py::test_p[1]', 't.py::test_p[3]']);
     expect(selectTests(clusters, tests, 2)).toEqual(['t.py::test_p[1]', 't.py::test_q']);
     expect(selectTests(clusters, tests, 3)).toEqual(['t.py::test_p[1]', 't.py::test_q', 't.py::test_p[2]']);
+  });
+});
+
+describe('variants a decorator generates, and a test several classes inherit', () => {
+  /** A failing test as THM reports it: entered by the test itself (its chain's first frame) unless `entryKind` says otherwise. */
+  const failing = (nodeid: string, chain: string[], entryKind: ThmFailingTest['entryKind'] = 'test') => ({ nodeid, reached: true, chain, caller: null, timedOut: false, entryKind }) as unknown as ThmFailingTest;
+
+  it("are one test function, the one their chains enter by: libcst's @data_provider makes test_valid_0, test_valid_1 of test_valid", () => {
+    const reached = chainedTests([
+      failing('t.py::Behaviour::test_flatten_0', ['t.py::Behaviour.test_flatten', 'm.py::visit', 'm.py::target']),
+      failing('t.py::Behaviour::test_flatten_1', ['t.py::Behaviour.test_flatten', 'm.py::visit', 'm.py::target']),
+      failing('t.py::Behaviour::test_removal_0', ['t.py::Behaviour.test_removal', 'm.py::visit', 'm.py::target']),
+      failing('t.py::test_visit', ['t.py::test_visit', 'm.py::target']),
+    ]);
+    const clusters = clusterTests(reached);
+    // Not test_flatten_1 before test_removal_0: that is test_flatten again.
+    expect(selectTests(clusters, reached, 3)).toEqual(['t.py::test_visit', 't.py::Behaviour::test_flatten_0', 't.py::Behaviour::test_removal_0']);
+    expect(distinctFunctionsFirst([failing('t.py::A::test_x', ['base.py::Mixin.test_x', 'm.py::target']), failing('t.py::B::test_x', ['base.py::Mixin.test_x', 'm.py::target']), failing('t.py::A::test_y', ['t.py::A.test_y', 'm.py::target'])])).toEqual(['t.py::A::test_x', 't.py::A::test_y', 't.py::B::test_x']);
+  });
+
+  it('a chain entered by a fixture names no test function: tests that share the fixture stay distinct', () => {
+    const reached = chainedTests([
+      failing('t.py::test_a', ['conftest.py::db', 'm.py::target'], 'fixture'),
+      failing('t.py::test_b', ['conftest.py::db', 'm.py::target'], 'fixture'),
+    ]);
+    expect(reached.map((test) => test.entry)).toEqual([undefined, undefined]);
+    expect(selectTests(clusterTests(reached), reached, 2)).toEqual(['t.py::test_a', 't.py::test_b']);
   });
 });

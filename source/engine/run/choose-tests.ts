@@ -5,6 +5,7 @@ import { hideTests, type HiddenTests } from '../task/hide-tests';
 import { plural } from '../tools/format';
 import { implementedWarning } from '../task/prepare-target';
 import { selectWith } from '../thm/alt-selection';
+import { entryFunctions } from '../thm/clustering';
 import { proposeFor } from '../thm/propose';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import type { TaskRun } from './task-run';
@@ -78,16 +79,19 @@ export async function chooseTests(run: TaskRun): Promise<TestPlan> {
   if (!selected.length && run.options.strategy !== 'tdd' && stage !== 'none') throw noTestChosen(task.target, report);
   // Before the first submission the agent sees the selected tests unless the stage is postgen.
   const visibleFirst = stage === 'postgen' ? [] : selected;
-  const hidden = await hideTests(task.workspace, task.sandbox, failing.filter((id) => !visibleFirst.includes(id)), visibleFirst);
+  const hide = failing.filter((id) => !visibleFirst.includes(id));
+  const hidden = await hideTests(task.workspace, task.sandbox, hide, visibleFirst, entryFunctions(report.failing));
+  // What could not be taken out stays in view: its function serves a test the agent gets, or tenet could not find it.
+  const visible = hide.length - hidden.hidden.length;
   // A resumed session recorded the hiding already.
-  if (hidden.hidden.length && !run.resume?.approval) run.emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files });
+  if ((hidden.hidden.length || visible) && !run.resume?.approval) run.emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files, ...(visible ? { visible } : {}) });
   return { report, failing, selected, visibleFirst, stage, hidden };
 }
 
 /** `postgen`: the selected tests come back for validation and refinement; the others stay hidden. */
 export async function revealSelected(run: TaskRun, plan: TestPlan): Promise<void> {
   await plan.hidden.restore();
-  plan.hidden = await hideTests(run.task.workspace, run.task.sandbox, plan.failing.filter((id) => !plan.selected.includes(id)), plan.selected);
+  plan.hidden = await hideTests(run.task.workspace, run.task.sandbox, plan.failing.filter((id) => !plan.selected.includes(id)), plan.selected, entryFunctions(plan.report.failing));
 }
 
 /**

@@ -65,7 +65,7 @@ const shapes = {
   'thm.report': z.object({ report: thmReport }),
   'thm.approval': z.object({ proposed: strings, chosen: strings, by: str }),
   'tests.added': z.object({ files: z.array(z.object({ path: str, content: str })), accepted: z.array(z.object({ nodeid: str, reached: bool, chain: strings })), rejected: z.array(z.object({ nodeid: str, reason: str })), removed: strings }),
-  'tests.hidden': z.object({ hidden: strings, files: strings }),
+  'tests.hidden': z.object({ hidden: strings, files: strings, visible: num.optional() }),
   'index.ready': z.object({ files: num, parsed: num, ms: num }),
   'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional() }),
   'model.request': z.object({ round: num, newMessages: z.array(message), system: str.optional() }),

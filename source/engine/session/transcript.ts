@@ -67,7 +67,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         );
         break;
       case 'tests.hidden':
-        out.push(`${capitalized(hiddenWords(event.hidden.length))}.`);
+        out.push(`${capitalized(hiddenWords(event))}.`);
         break;
       case 'agent.phase': {
         const heading = phaseHeading(event);

@@ -78,20 +78,35 @@ export async function withoutTests(text: string, qualnames: Iterable<string>): P
 }
 
 /**
+ * The functions in the test's file that may be the one it runs: the one its node id names, and the
+ * one its chain entered by (see thm/clustering.ts's entryFunction) where that is another in the
+ * same file: the function a decorator made `test_valid_3` from, a mixin's test a class inherits.
+ */
+function functionsOf(nodeid: string, entries: ReadonlyMap<string, string>): string[] {
+  const file = nodeid.split('::')[0]!;
+  const own = `${file}::${qualnameOf(nodeid)}`;
+  const entry = entries.get(nodeid);
+  return entry && entry !== own && entry.startsWith(`${file}::`) ? [own, entry] : [own];
+}
+
+/**
  * Takes the failing tests the agent must not see out of the workspace until evaluation (the
  * paper withholds every test but THM's selection): each hidden test function is removed, so
  * neither reading nor searching the files tells the agent how many tests are hidden or where. A
- * test function that also serves a kept test (another parameter of it) stays. Only the workspace,
- * a scratch copy, is written: a kill at any moment leaves the checkout as it was.
+ * test function that also serves a kept test (another parameter of it, another variant a
+ * decorator made of it) stays. `entries`: the function each test's chain entered by, where THM
+ * knows it. Only the workspace, a scratch copy, is written: a kill at any moment leaves the
+ * checkout as it was.
  */
-export async function hideTests(workspace: Workspace, sandbox: Sandbox, hide: readonly string[], keep: readonly string[]): Promise<HiddenTests> {
-  const kept = new Set(keep.map((id) => `${id.split('::')[0]}::${qualnameOf(id)}`));
+export async function hideTests(workspace: Workspace, sandbox: Sandbox, hide: readonly string[], keep: readonly string[], entries: ReadonlyMap<string, string> = new Map()): Promise<HiddenTests> {
+  const kept = new Set(keep.flatMap((id) => functionsOf(id, entries)));
   const byFile = new Map<string, Set<string>>();
   for (const nodeid of hide) {
-    const [file] = nodeid.split('::');
-    const qualname = qualnameOf(nodeid);
-    if (!file || !qualname || kept.has(`${file}::${qualname}`)) continue;
-    byFile.set(file, (byFile.get(file) ?? new Set()).add(qualname));
+    for (const fn of functionsOf(nodeid, entries)) {
+      const [file, qualname] = [fn.slice(0, fn.indexOf('::')), fn.slice(fn.indexOf('::') + 2)];
+      if (!file || !qualname || kept.has(fn)) continue;
+      byFile.set(file, (byFile.get(file) ?? new Set()).add(qualname));
+    }
   }
   const originals = new Map<string, Buffer>();
   const hidden: string[] = [];
@@ -105,7 +120,7 @@ export async function hideTests(workspace: Workspace, sandbox: Sandbox, hide: re
     const source = decodeSource(bytes);
     const { text, removed } = await withoutTests(source.text, qualnames);
     if (!removed.length) continue;
-    hidden.push(...hide.filter((id) => id.startsWith(`${file}::`) && removed.includes(qualnameOf(id))));
+    hidden.push(...hide.filter((id) => id.startsWith(`${file}::`) && functionsOf(id, entries).some((fn) => removed.includes(fn.slice(file.length + 2)))));
     originals.set(file, bytes);
     await workspace.write(file, encodeSource({ text, encoding: source.encoding }));
     await sandbox.syncFile(file);

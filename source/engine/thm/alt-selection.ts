@@ -64,6 +64,6 @@ export async function selectWith(strategy: Selection, report: ThmReport, T: numb
       break;
     }
   }
-  const nodeids = (tests: typeof reached) => distinctFunctionsFirst(tests.map((f) => f.nodeid));
+  const nodeids = (tests: typeof reached) => distinctFunctionsFirst(tests);
   return [...nodeids(ordered), ...nodeids(unreached)].slice(0, limit);
 }

@@ -1,4 +1,4 @@
-import type { Cluster } from '../protocol/thm-report';
+import type { Cluster, ThmFailingTest } from '../protocol/thm-report';
 
 /**
  * THM's clustering and selection (TENET paper, Test Harness Mechanism), as pure functions over
@@ -12,6 +12,8 @@ export interface ChainedTest {
   caller?: string | null;
   /** It ran out of time in the blank world (it retries the target forever): every run of it would wait out the timeout. */
   timedOut?: boolean;
+  /** The test function its chain enters by, when the entry is the test itself (see entryFunction). */
+  entry?: string;
 }
 
 /** A frame of a chain; `outside`: its code is none of the repository's own; `wrapper`: a decorator's plumbing around the target. */
@@ -82,17 +84,50 @@ export function testFunction(nodeid: string): string {
   return bracket === -1 ? nodeid : nodeid.slice(0, bracket);
 }
 
+/** A failing test as THM reports it, reduced to what tells which test function it runs. */
+interface Entered {
+  nodeid: string;
+  chain?: readonly string[] | null;
+  entryKind?: string | null;
+}
+
 /**
- * Node ids in their order, except that a further variant of a test function already listed
- * waits until every function has had its first: `a[1] a[2] b c[1]` → `a[1] b c[1] a[2]`.
+ * The test function a failing test runs, when its chain enters by the test itself: the chain's
+ * first frame. Variants a decorator generates (libcst's `@data_provider` turns `test_valid` into
+ * `test_valid_0`, `test_valid_1`…, as `parameterized` does) and a mixin's test that several
+ * classes inherit run one function under several node ids; the chain names it.
  */
-export function distinctFunctionsFirst(nodeids: readonly string[]): string[] {
+export function entryFunction(test: Entered): string | undefined {
+  return test.entryKind === 'test' && test.chain && test.chain.length >= 2 ? test.chain[0] : undefined;
+}
+
+/** Each failing test's entry function, where its chain names one (for hiding the test's source: see task/hide-tests.ts). */
+export function entryFunctions(failing: readonly ThmFailingTest[]): Map<string, string> {
+  return new Map(failing.flatMap((f) => {
+    const entry = entryFunction(f);
+    return entry ? [[f.nodeid, entry] as const] : [];
+  }));
+}
+
+/** The failing tests that reached the target, as clustering and selection take them. */
+export function chainedTests(failing: readonly ThmFailingTest[]): ChainedTest[] {
+  return failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain, caller: f.caller, timedOut: f.timedOut, entry: entryFunction(f) }));
+}
+
+/** What counts as one test function when tests are chosen for diversity: its entry, else its node id without parameters. */
+const functionOf = (test: { nodeid: string; entry?: string | undefined }) => test.entry ?? testFunction(test.nodeid);
+
+/**
+ * Tests in their order, except that a further variant of a test function already listed waits
+ * until every function has had its first: `a[1] a[2] b c[1]` → `a[1] b c[1] a[2]`.
+ */
+export function distinctFunctionsFirst(tests: readonly Entered[]): string[] {
   const seen = new Set<string>();
   const first: string[] = [];
   const later: string[] = [];
-  for (const nodeid of nodeids) {
-    const fn = testFunction(nodeid);
-    (seen.has(fn) ? later : first).push(nodeid);
+  for (const test of tests) {
+    const fn = functionOf({ nodeid: test.nodeid, entry: entryFunction(test) });
+    (seen.has(fn) ? later : first).push(test.nodeid);
     seen.add(fn);
   }
   return [...first, ...later];
@@ -100,7 +135,7 @@ export function distinctFunctionsFirst(nodeids: readonly string[]): string[] {
 
 /**
  * At most `limit` tests, in two rounds. In the first only tests of a test function not selected
- * yet qualify (variants of one parametrized test would otherwise fill the budget: the paper wants
+ * yet qualify (see entryFunction; variants of one parametrized test would otherwise fill the budget: the paper wants
  * diverse tests), in the second every test left. Each round takes, for every cluster in order
  * that has no selected test yet, its first qualifying test; then fills the budget with the
  * remaining qualifying tests by (depth, nodeid; timed-out last). Without parametrized tests this
@@ -113,16 +148,18 @@ export function selectTests(clusters: readonly Cluster[], tests: readonly Chaine
   const represented = new Set<Cluster>();
   const clusterOf = new Map<string, Cluster>();
   for (const cluster of clusters) for (const nodeid of cluster.tests) clusterOf.set(nodeid, cluster);
+  const functionOfTest = new Map(tests.map((test) => [test.nodeid, functionOf(test)]));
+  const fn = (nodeid: string) => functionOfTest.get(nodeid) ?? testFunction(nodeid);
   const ordered = [...tests].sort(byPreference).map((test) => test.nodeid);
   const take = (nodeid: string) => {
     selected.push(nodeid);
     chosen.add(nodeid);
-    functions.add(testFunction(nodeid));
+    functions.add(fn(nodeid));
     const cluster = clusterOf.get(nodeid);
     if (cluster) represented.add(cluster);
   };
   for (const newFunctionsOnly of [true, false]) {
-    const qualifies = (nodeid: string) => !chosen.has(nodeid) && !(newFunctionsOnly && functions.has(testFunction(nodeid)));
+    const qualifies = (nodeid: string) => !chosen.has(nodeid) && !(newFunctionsOnly && functions.has(fn(nodeid)));
     for (const cluster of clusters) {
       if (selected.length >= limit) return selected;
       if (represented.has(cluster)) continue;

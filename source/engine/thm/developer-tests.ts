@@ -1,5 +1,5 @@
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
-import { clusterTests, selectTests } from './clustering';
+import { chainedTests, clusterTests, selectTests } from './clustering';
 
 /** What the developer's tests changed in THM's findings: tests that now count, and tests that no longer do. */
 export interface DeveloperTestChange {
@@ -23,7 +23,7 @@ const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) => (a.nodeid < b
 export function mergeDeveloperTests(report: ThmReport, change: DeveloperTestChange): ThmReport {
   const gone = new Set([...change.removed, ...change.accepted.map((t) => t.nodeid)]);
   const failing = [...report.failing.filter((t) => !gone.has(t.nodeid)), ...change.accepted].sort(byNodeid);
-  const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain, caller: f.caller, timedOut: f.timedOut }));
+  const reached = chainedTests(failing);
   const clusters = clusterTests(reached);
   const before = report.failing.length;
   return {

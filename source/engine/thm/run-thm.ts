@@ -9,7 +9,7 @@ import type { PythonInfo } from '../task/interpreter';
 import { implementedWarning, type PreparedTarget } from '../task/prepare-target';
 import type { Workspace } from '../workspace/workspace';
 import { firstUsersReach } from './cached-fixtures';
-import { clusterTests, directCaller, selectTests } from './clustering';
+import { chainedTests, clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
 import { TestFeed } from './shard-process';
@@ -474,7 +474,7 @@ function buildReport(
   const alreadyFailing = blankFailures.filter((t) => observed.originalFailed(t.nodeid)).map((t) => t.nodeid).sort();
   const excluded = new Set(alreadyFailing);
   const failing = blankFailures.filter((t) => !excluded.has(t.nodeid)).map(toFailing).sort(byNodeid);
-  const reached = failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain, caller: f.caller, timedOut: f.timedOut }));
+  const reached = chainedTests(failing);
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
   const importErrors = observed.blankCollectErrors
