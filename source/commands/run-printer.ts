@@ -29,7 +29,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       case 'thm.report': {
         const c = event.report.counts;
-        write(`THM: ${c.collected} tests · ${c.failing} failing (${c.unreached} unreached) · ${event.report.clusters.length} clusters · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
+        write(`THM: ${plural(c.collected, 'test')} · ${c.failing} failing (${c.unreached} unreached) · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
         break;
       }
       case 'thm.approval':

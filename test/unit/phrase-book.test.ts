@@ -33,6 +33,21 @@ describe('the phrase book: the renderers word events alike', () => {
     for (const text of [printed, shown, items.join('\n')]) expect(text.toLowerCase()).toContain(words);
   });
 
+  it('the failing tests kept from the agent: how many are hidden, and how many stay in view and why, in the printer and the transcript', () => {
+    const { printed, shown } = rendered([{ type: 'tests.hidden', hidden: ['t.py::a', 't.py::b'], files: ['t.py'], visible: 1 }]);
+    const words = '2 other failing tests hidden from the agent until the evaluation; 1 more stays in view (its function serves a test the agent gets, or tenet could not find it)';
+    expect(printed).toBe(`${words}\n`);
+    expect(shown).toContain(`${words.charAt(0).toUpperCase()}${words.slice(1)}.`);
+    expect(rendered([{ type: 'tests.hidden', hidden: [], files: [], visible: 3 }]).printed).toBe('3 other failing tests not given to the agent stay in view (their functions serve a test the agent gets, or tenet could not find them)\n');
+  });
+
+  it("THM's line counts one test and one cluster in the singular", () => {
+    const report = { counts: { collected: 1, failing: 1, unreached: 0 }, clusters: [{}], durationMs: 1200 };
+    let printed = '';
+    textPrinter((text) => (printed += text))({ type: 'thm.report', report } as unknown as EngineEvent);
+    expect(printed).toBe('THM: 1 test · 1 failing (0 unreached) · 1 cluster · 1.2 s\n');
+  });
+
   it('an ablation says which one chose the tests', () => {
     const start: EngineEvent = {
       type: 'session.start', sessionId: 's', target: 'm.py::f', mode: 'blank', strategy: 'tenet', model: 'm', modelLabel: 'm', provider: 'openai', repo: '/r',
