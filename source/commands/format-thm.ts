@@ -127,6 +127,8 @@ export function formatThmReport(report: ThmReport): string {
         ? 'No test fails against the stub: none in scope calls it. Write one that does, or widen the scope with --tests.'
         : 'No test fails against the target as it is. If the function already has a real body, pass --blank (benchmark mode).',
     );
+  } else if (report.mode === 'blank' && report.counts.failing === 0 && !report.alreadyFailing.length) {
+    out.push('', 'No test in scope fails with the body blanked: none calls it, or none needs what it does. Widen the scope with --tests (tests that call it), or choose another target.');
   }
   return out.join('\n');
 }

@@ -140,8 +140,11 @@ function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: Thm
   if (target.mode === 'stub' && target.body === 'stub') {
     return new TenetError(`No test fails against the stub of ${target.id}: none in scope calls it, so there is nothing to generate it against.`, 'write tests that call the function (--add-tests FILE adds yours), or widen the scope with --tests');
   }
+  if (target.mode === 'blank') {
+    return new TenetError(`No test in scope fails with the body of ${target.id} blanked: none calls it, or none needs what it does, so there is nothing to generate it against.`, 'widen the scope with --tests (tests that call it), or choose another target');
+  }
   return new TenetError(
     `No test fails against ${target.id} as it is, so there is nothing to generate it against.`,
-    target.mode === 'stub' ? 'write tests that call the function (--add-tests FILE adds yours), or pass --blank if it already has a body' : 'widen the scope with --tests',
+    'write tests that call the function (--add-tests FILE adds yours), or pass --blank if it already has a body',
   );
 }
