@@ -56,4 +56,13 @@ describe('the scope every test run uses', () => {
     expect(run.stdout).toContain('FAILED src/pkg/tests/test_core.py::test_double\n');
     expect(run.stdout).toContain('FAILED src/pkg/tests/test_core.py::test_double_negative\n');
   }, 120_000);
+
+  it('a --tests path pytest does not find is refused with where it is in the repository (a src/ layout)', async () => {
+    const repo = srcLayout('missing', TESTPATHS_ELSEWHERE);
+    const result = await runCli(['thm', '--repo', repo, '--target', 'src/pkg/core.py::double', '--blank', '--tests', 'pkg/tests']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ERROR: file or directory not found: pkg/tests\n');
+    expect(result.stderr).not.toMatch(/\n\s*\n/);
+    expect(result.stderr).toContain("fix: pytest found no pkg/tests; paths are from the repository's root: --tests src/pkg/tests\n");
+  }, 60_000);
 });

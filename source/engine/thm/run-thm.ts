@@ -13,6 +13,7 @@ import { chainedTests, clusterTests, directCaller, selectTests } from './cluster
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
 import { TestFeed } from './shard-process';
+import { missingScopePath } from './missing-scope-path';
 import { scopeTestFiles } from './scope-files';
 import { importErrorSite } from './import-error-site';
 import { PassProgress } from './pass-progress';
@@ -237,9 +238,14 @@ type Pass = (phase: ThmPhase, text: string | undefined, mode: PassMode, extras?:
 function checkRan(probe: PassResult, ctx: ThmContext): PassResult {
   if (probe.collected === 0 && probe.collectErrors.length === 0 && probe.problems.length) {
     if (probe.startHit) throw calledAsPytestStarts(ctx, probe.startHit, probe.problems);
+    // pytest's own output keeps its blank lines; here they only spread the message out.
+    const said = probe.problems.join('\n').replace(/\n\s*\n/g, '\n');
+    const path = missingScopePath(ctx.workspace.root, probe.problems);
     throw new TenetError(
-      `pytest could not run the tests:\n${probe.problems.join('\n')}`,
-      'check the --tests arguments and that the suite runs with plain pytest in the repository',
+      `pytest could not run the tests:\n${said}`,
+      path?.closest.length
+        ? `pytest found no ${path.missing}; paths are from the repository's root: ${path.closest.map((p) => `--tests ${p}`).join(', or ')}`
+        : 'check the --tests arguments and that the suite runs with plain pytest in the repository',
     );
   }
   return probe;
