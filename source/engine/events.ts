@@ -106,7 +106,8 @@ export type EngineEvent =
   /** `visible`: failing tests not given to the agent that stay in view all the same (their function serves a given one, or tenet could not find it). */
   | { type: 'tests.hidden'; hidden: string[]; files: string[]; visible?: number }
   | { type: 'index.ready'; files: number; parsed: number; ms: number }
-  | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage }
+  /** `stopReason`, with phase evaluate: why the agent's part ended (a resumed evaluation keeps it). */
+  | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage; stopReason?: RunResult['stopReason'] }
   /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */
   | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string }
   /** The developer's message to the model, sent (marked as theirs) with the request of `round`. */

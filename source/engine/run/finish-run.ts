@@ -38,7 +38,7 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
   // The evaluation runs on the module the submissions make (whatever a command did to the
   // target's file since is undone), with the hidden tests back in place, and the rest of the
   // repository as it was when the agent started.
-  emit({ type: 'agent.phase', phase: 'evaluate' });
+  emit({ type: 'agent.phase', phase: 'evaluate', stopReason: outcome.stopReason });
   await plan.hidden.restore();
   if (guard) await undoWhatTheAgentChanged(run, tools, plan, guard);
   const submitted = await submittedModule(task.target.originalText, task.target, run.submissions);

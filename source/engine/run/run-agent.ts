@@ -31,7 +31,7 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
   const progress = newProgress(resume ? { position: resume.position, tdd: resume.tdd } : undefined);
   try {
     if (resume?.evaluating) {
-      return { submitted: run.submissions.length > 0, stopReason: 'budget', rounds: roundsOf(strategy, progress, conversation) };
+      return { submitted: run.submissions.length > 0, stopReason: resume.agentStop ?? 'budget', rounds: roundsOf(strategy, progress, conversation) };
     }
     return await runStrategy({
       strategy,

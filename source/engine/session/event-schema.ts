@@ -67,7 +67,7 @@ const shapes = {
   'tests.added': z.object({ files: z.array(z.object({ path: str, content: str })), accepted: z.array(z.object({ nodeid: str, reached: bool, chain: strings })), rejected: z.array(z.object({ nodeid: str, reason: str })), removed: strings }),
   'tests.hidden': z.object({ hidden: strings, files: strings, visible: num.optional() }),
   'index.ready': z.object({ files: num, parsed: num, ms: num }),
-  'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional() }),
+  'agent.phase': z.object({ phase: str, round: num.optional(), attempt: num.optional(), stage: str.optional(), stopReason: str.optional() }),
   'model.request': z.object({ round: num, newMessages: z.array(message), system: str.optional() }),
   'developer.message': z.object({ text: str, round: num, via: str }),
   'model.delta': z.object({ text: str }),

@@ -50,6 +50,8 @@ export interface SessionState {
   interrupted: boolean;
   /** Evaluation had started (the agent's part is over). */
   evaluating: boolean;
+  /** Why the agent's part ended, as the evaluation's start recorded it (absent in sessions saved before). */
+  agentStop?: RunResult['stopReason'];
 }
 
 export function foldEvents(events: readonly EngineEvent[]): SessionState {
@@ -132,7 +134,10 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         break;
       case 'agent.phase':
         phase = event.phase;
-        if (event.phase === 'evaluate') state.evaluating = true;
+        if (event.phase === 'evaluate') {
+          state.evaluating = true;
+          if (event.stopReason) state.agentStop = event.stopReason;
+        }
         if (event.phase === 'rrw') pending = { attempt: event.attempt ?? at.attempt, stage: Math.max(0, STAGES.indexOf(event.stage as (typeof STAGES)[number])) };
         if (event.phase === 'tdd') state.tdd = { ...state.tdd, phase: 'refine', iteration: event.round ?? state.tdd.iteration, open: true, iterationUsed: state.tdd.open ? state.tdd.iterationUsed : 0 };
         break;
