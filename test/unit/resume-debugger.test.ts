@@ -35,4 +35,14 @@ describe('a session interrupted during a debugger command', () => {
     expect(state.awaitingApproval).toBeUndefined();
     expect(state.cutInDebugger).toEqual([]);
   });
+
+  it('made while pdb had the session, stopped before it ran (a step pause): the resume answers it, and no approval is asked', () => {
+    const started = { type: 'debugger.entry', entry: { who: 'agent', input: 'python -m pdb -c "b f" run.py', output: '> run.py(1)<module>()', mode: 'shell', then: 'pdb', startedAt: 0, durationMs: 1, interrupted: false } } as EngineEvent;
+    const state = foldEvents([asking, started, answer, called]);
+    expect(state.cutInDebugger).toEqual(['c1']);
+    expect(state.awaitingApproval).toBeUndefined();
+    // Back in the shell (pdb quit), the next command is the shell's again.
+    const quit = { type: 'debugger.entry', entry: { who: 'agent', input: 'q', output: '', mode: 'pdb', then: 'shell', startedAt: 0, durationMs: 1, interrupted: false } } as EngineEvent;
+    expect(foldEvents([asking, started, quit, answer, called]).cutInDebugger).toEqual([]);
+  });
 });

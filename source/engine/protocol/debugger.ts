@@ -11,6 +11,8 @@ export interface TranscriptEntry {
   output: string;
   /** What answered: the shell, or pdb (the prompt `(Pdb) ` was showing). */
   mode: 'shell' | 'pdb';
+  /** What answers the next input: pdb when the command left its prompt showing (absent in sessions saved before). */
+  then?: 'shell' | 'pdb';
   startedAt: number;
   durationMs: number;
   interrupted: boolean;

@@ -88,7 +88,7 @@ const shapes = {
   'tool.edit': z.object({ id: str, name: str, original: str, arguments: str }),
   'debugger.input': z.object({ who: str, input: str }),
   'debugger.output': z.object({ chunk: str }),
-  'debugger.entry': z.object({ entry: z.object({ who: str, input: str, output: str, mode: str }) }),
+  'debugger.entry': z.object({ entry: z.object({ who: str, input: str, output: str, mode: str, then: str.optional() }) }),
   submission: z.object({ code: str, ok: bool, message: str }),
   'tests.submission': z.object({ code: str, ok: bool, message: str }),
   'tests.run': z.object({ purpose: str, report: str, ...outcomes }),

@@ -35,8 +35,9 @@ export interface SessionState {
   /** A shell command of the model that was waiting for the developer's approval when the session stopped. */
   awaitingApproval?: ToolCall;
   /**
-   * The model's debugger commands that pdb was running when the session stopped (by call id): the
-   * pdb session is gone, so a resume answers them instead of running them in its new shell.
+   * The model's debugger commands that pdb was running, or that it was made for, when the session
+   * stopped (by call id): the pdb session is gone, so a resume answers them instead of running
+   * them in its new shell.
    */
   cutInDebugger: string[];
   position: Position;
@@ -82,6 +83,12 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   let lastShellCall: string | undefined;
   // Shell commands that started running (approved, or pdb's, which is never asked about).
   const ran = new Set<string>();
+  // What answered the debugger's next input as the log left it: a command the model sent while
+  // pdb had it is pdb's, never asked about, and gone with that pdb session if it never ran.
+  let debuggerMode: 'shell' | 'pdb' | undefined;
+  const cutOff = (id: string) => {
+    if (!state.cutInDebugger.includes(id)) state.cutInDebugger.push(id);
+  };
   // The round of the last request: it counts once answered. A request the interruption left
   // unanswered is made again under its own number, so the resumed run's rounds go on from the
   // rounds the position names ("after 2 rounds", then round 3), not one past them.
@@ -108,7 +115,10 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         if (event.scriptFile) state.script = { file: event.scriptFile, from: event.scriptFrom ?? 0 };
         break;
       case 'tool.call':
-        if (event.name === 'run_debugger_cmd') lastShellCall = event.id;
+        if (event.name === 'run_debugger_cmd') {
+          lastShellCall = event.id;
+          if (debuggerMode === 'pdb') cutOff(event.id);
+        }
         break;
       case 'command.approval':
         if (lastShellCall) answered.add(lastShellCall);
@@ -116,8 +126,11 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
       case 'debugger.input':
         if (event.who === 'agent' && lastShellCall) {
           ran.add(lastShellCall);
-          if (event.mode === 'pdb') state.cutInDebugger.push(lastShellCall);
+          if (event.mode === 'pdb') cutOff(lastShellCall);
         }
+        break;
+      case 'debugger.entry':
+        if (event.entry.then) debuggerMode = event.entry.then;
         break;
       case 'thm.report':
         state.thm = event.report;
@@ -217,7 +230,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   }
   state.messages.push(...trailing);
   if (state.approve === 'ask') {
-    const waiting = state.unansweredCalls.find((call) => call.name === 'run_debugger_cmd' && !answered.has(call.id) && !ran.has(call.id));
+    const waiting = state.unansweredCalls.find((call) => call.name === 'run_debugger_cmd' && !answered.has(call.id) && !ran.has(call.id) && !state.cutInDebugger.includes(call.id));
     if (waiting) state.awaitingApproval = waiting;
   }
   return state;

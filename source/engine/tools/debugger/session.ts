@@ -268,7 +268,7 @@ export class DebuggerSession {
       } else if (interrupted) {
         output += `\n[tenet: the command ran past ${Math.round(timeoutMs / 1000)}s and was interrupted with Ctrl-C]`;
       }
-      const entry: TranscriptEntry = { who, input: line, output, mode, startedAt, durationMs: Date.now() - startedAt, interrupted };
+      const entry: TranscriptEntry = { who, input: line, output, mode, then: this.child ? this.mode : 'shell', startedAt, durationMs: Date.now() - startedAt, interrupted };
       this.transcript.push(entry);
       this.emit({ type: 'entry', entry });
       outputs.push(output);
