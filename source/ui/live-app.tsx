@@ -1,4 +1,4 @@
-import { Text, useApp } from 'ink';
+import { Static, Text, useApp } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { testSource } from '../engine/python/test-source';
 import { failuresOf } from './components/failures';
@@ -10,6 +10,7 @@ import { AgentScreen } from './screens/agent-screen';
 import { ResultScreen } from './screens/result-screen';
 import { ThmScreen } from './screens/thm-screen';
 import { TooSmall } from './components/too-small';
+import { TranscriptItemView } from './components/transcript-item';
 import { tooSmall, useTerminalSize } from './use-terminal-size';
 import { useKeys } from './components/use-keys';
 
@@ -124,6 +125,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   // The live frame stays a row shorter than the terminal (Ink clears the screen and its
   // scrollback when it is not), less the banner and the notice line.
   const noticeRow = screen !== 'agent' && state.notice ? 1 : 0;
+  // Every item of the agent's transcript but the latest, which the agent screen keeps live (it may change yet).
+  const doneItems = useMemo(() => view.agent.items.slice(0, -1), [view.agent.items]);
   const rows = height - 1 - (banner ? 1 : 0) - noticeRow;
   // The help (or "too small") covers the screen, which stays mounted: closing it loses nothing.
   const overlay = tooSmall({ width, height }) ? (
@@ -132,7 +135,15 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
     <HelpOverlay screens={screen === 'agent' ? ['agent', 'step', 'viewer', 'takeover', 'command', 'field', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />
   ) : undefined;
   return (
-    <Covered by={overlay}>
+    <>
+      {/*
+        The agent's finished transcript items, printed for good above the live frame. One <Static>
+        for the app's life: Ink 6.8 keeps a pointer to the last <Static> it saw, and one unmounted
+        with its screen (the result replacing the agent's) left it reading freed layout memory, a
+        height of 2^65 rows that froze the result screen until memory ran out (Ink issue #904).
+      */}
+      <Static items={doneItems}>{(item) => <TranscriptItemView key={item.id} item={item} width={width} />}</Static>
+      <Covered by={overlay}>
       {banner ? (
         <Text color="yellow" wrap="truncate">
           {banner}
@@ -188,6 +199,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {state.notice}
         </Text>
       ) : null}
-    </Covered>
+      </Covered>
+    </>
   );
 }

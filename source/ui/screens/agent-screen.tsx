@@ -1,4 +1,4 @@
-import { Box, Static, Text } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { ItemBrowser } from '../components/item-browser';
 import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
@@ -7,7 +7,7 @@ import { allocate, wrapText, type Claim, type Line } from '../components/lines';
 import { ModelStatus, RetryLine, streamingLines } from '../components/model-status';
 import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
-import { capItem, itemLines, TranscriptItemView } from '../components/transcript-item';
+import { capItem, itemLines } from '../components/transcript-item';
 import type { Prompt, Takeover } from '../controller';
 import { hintRows, keyHint, QUIT_LIVE_HINT } from '../keys';
 import type { TranscriptItem, ViewState } from '../view-state';
@@ -32,8 +32,8 @@ export interface AgentScreenProps {
   /** Esc on an empty pdb line in a takeover. */
   onHandBack?(): void;
   /**
-   * `replay`: no <Static> (stepping back must take lines away): the earlier items that fit are
-   * drawn in the live part, above the latest; no prompts.
+   * `replay`: stepping back must take lines away, so the earlier items that fit are drawn in the
+   * live part, above the latest; no prompts. Live, the live app prints them for good (see FinishedItems).
    */
   mode?: 'live' | 'replay';
   /** A viewer (earlier outputs, the test file) or the message box opened or closed: its keys are not the screen's. */
@@ -67,8 +67,8 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
 }
 
 /**
- * The agent at work: finished transcript items in Ink's <Static> (never re-rendered), the latest
- * item and the streaming model text live, the tests, the debugger pane, and a footer with the
+ * The agent at work: the latest transcript item and the streaming model text (the live app prints
+ * the finished ones above, for good), the tests, the debugger pane, and a footer with the
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
@@ -124,7 +124,6 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
 
   const items = view.agent.items;
   const replay = mode === 'replay';
-  const done: TranscriptItem[] = replay ? [] : items.slice(0, -1);
   const current = items.at(-1);
   // `v` only means something once the agent has written tests (TDD strategies).
   // At a step pause its box names m, s and e, and there is no call for Esc to cancel.
@@ -135,7 +134,6 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   if (shown) {
     return (
       <Box flexDirection="column">
-        <Static items={done}>{(item) => <TranscriptItemView key={item.id} item={item} width={width} />}</Static>
         <Header view={view} width={width} clock={replay ? 'recorded' : 'wall'} />
         {shown === 'items' ? (
           <ItemBrowser items={items} width={width} height={Math.max(3, body)} onClose={() => setViewer(undefined)} />
@@ -172,7 +170,6 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const debuggerRows = given.takeover || given.debugger || 0;
   return (
     <Box flexDirection="column">
-      <Static items={done}>{(item) => <TranscriptItemView key={item.id} item={item} width={width} />}</Static>
       <Header view={view} width={width} clock={replay ? 'recorded' : 'wall'} />
       <Lines lines={history} />
       {given.current ? <Lines lines={capItem(currentLines, given.current)} /> : null}
