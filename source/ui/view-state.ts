@@ -136,6 +136,17 @@ function push(state: ViewState, item: WithoutId<TranscriptItem>): void {
   state.agent.items = [...state.agent.items, { ...item, id: state.agent.items.length + 1 } as TranscriptItem];
 }
 
+/**
+ * An item about the call under way (the developer's answer to its command) goes before it: the
+ * live screen prints every item but the last for good (Ink's <Static>), so the call must stay
+ * last until its result comes, or its output never reaches the transcript.
+ */
+function pushBeforeOpenCall(state: ViewState, item: WithoutId<TranscriptItem>): void {
+  const last = state.agent.items.at(-1);
+  if (last?.kind !== 'tool' || last.result) return push(state, item);
+  state.agent.items = [...state.agent.items.slice(0, -1), { ...item, id: state.agent.items.length + 1 } as TranscriptItem, last];
+}
+
 function debuggerText(state: ViewState, lines: DebuggerLine[]): void {
   state.debugger = { ...state.debugger, lines: [...state.debugger.lines, ...lines].slice(-DEBUGGER_LINES) };
 }
@@ -362,7 +373,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     case 'command.approval':
       if (event.by === 'human') {
         const what = event.decision === 'denied' ? `You refused the command: ${event.command}${event.reason ? ` (${event.reason})` : ''}` : event.decision === 'stopped' ? `You stopped the agent at the command: ${event.command}` : `You allowed the command${event.decision === 'approved-session' ? ' (and every later one)' : ''}: ${event.command}`;
-        push(state, { kind: 'note', text: what, tone: 'human' });
+        pushBeforeOpenCall(state, { kind: 'note', text: what, tone: 'human' });
       }
       break;
     case 'result':

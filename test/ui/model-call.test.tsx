@@ -81,3 +81,18 @@ describe('a model call at work', () => {
     cancelled.unmount();
   });
 });
+
+describe("the developer's answer to a shell command", () => {
+  it('goes before the call in the transcript, so the call stays live until its output comes (the live screen prints the rest for good)', () => {
+    const events: EngineEvent[] = [
+      { type: 'tool.call', id: 'c1', name: 'run_debugger_cmd', arguments: '{"cmd":"echo hi"}' },
+      { type: 'command.approval', command: 'echo hi', decision: 'approved', by: 'human' } as EngineEvent,
+    ];
+    const open = events.reduce((state, event) => reduceView(state, event, 0), initialView());
+    expect(open.agent.items.map((item) => item.kind)).toEqual(['note', 'tool']);
+    expect(open.agent.items.at(-1)).toMatchObject({ kind: 'tool', callId: 'c1' });
+    const done = reduceView(open, { type: 'tool.result', id: 'c1', name: 'run_debugger_cmd', ok: true, text: 'hi', durationMs: 1 }, 0);
+    expect(done.agent.items.at(-1)).toMatchObject({ kind: 'tool', result: { text: 'hi' } });
+    expect(new Set(done.agent.items.map((item) => item.id)).size).toBe(2);
+  });
+});
