@@ -52,6 +52,9 @@ describe('the live app', () => {
     const once = controller.approveCommand('ls -la');
     await frameShows(ui.lastFrame, 'The agent wants to run a shell command:');
     expect(ui.lastFrame()).toContain('$ ls -la');
+    // The question has the keys: the footer offers none of the screen's, which do nothing until it is answered.
+    expect(ui.lastFrame()).not.toMatch(/earlier output|cancel call|take over/);
+    expect(ui.lastFrame()!.trimEnd().split('\n').at(-1)).toMatch(/Ctrl\+C twice quits/);
     ui.stdin.write('y');
     expect(await once).toEqual({ run: true });
     const denied = controller.approveCommand('rm -rf build');

@@ -9,7 +9,7 @@ import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines } from '../components/transcript-item';
 import type { Prompt, Takeover } from '../controller';
-import { hintRows, keyHint, QUIT_LIVE_HINT } from '../keys';
+import { hintRows, keyHint, KEYS, QUIT_LIVE_HINT } from '../keys';
 import type { TranscriptItem, ViewState } from '../view-state';
 import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
@@ -127,7 +127,10 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const current = items.at(-1);
   // `v` only means something once the agent has written tests (TDD strategies).
   // At a step pause its box names m, s and e, and there is no call for Esc to cancel.
-  const skip = [...(testFile ? [] : ['v']), ...(onMessage && atWork && !stepPause ? [] : ['m']), ...(onToggleStep && atWork && !stepPause ? [] : ['s']), ...(stepPause ? ['e', 'Esc'] : [])];
+  // A question of the engine (a shell command to approve, a cancelled call) has the keys, which its
+  // box names: the screen's do nothing until it is answered, so the footer offers none of them.
+  const asking = !!prompt && !stepPause;
+  const skip = asking ? KEYS.agent.map(([key]) => key) : [...(testFile ? [] : ['v']), ...(onMessage && atWork && !stepPause ? [] : ['m']), ...(onToggleStep && atWork && !stepPause ? [] : ['s']), ...(stepPause ? ['e', 'Esc'] : [])];
   const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
   const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? MESSAGE_BOX_ROWS : 0);
 
