@@ -165,12 +165,12 @@ export function approvalWords(event: EventOf<'thm.approval'>, config?: SessionCo
  * from the agent until the evaluation`, and those that stay in view all the same (`visible`).
  */
 export function hiddenWords(event: { hidden: readonly string[]; visible?: number | undefined }): string {
-  const count = event.hidden.length;
-  const hidden = `${count} other failing test${count === 1 ? '' : 's'} hidden from the agent until the evaluation`;
+  const hidden = `${plural(event.hidden.length, 'other failing test')} hidden from the agent until the evaluation`;
   if (!event.visible) return hidden;
-  const visible = `${event.visible} other failing test${event.visible === 1 ? '' : 's'}`;
-  const why = `${event.visible === 1 ? 'its function serves' : 'their functions serve'} a test the agent gets, or tenet could not find ${event.visible === 1 ? 'it' : 'them'}`;
-  return count ? `${hidden}; ${event.visible} more stay${event.visible === 1 ? 's' : ''} in view (${why})` : `${visible} not given to the agent stay${event.visible === 1 ? 's' : ''} in view (${why})`;
+  const one = event.visible === 1;
+  const why = `${one ? 'its function serves' : 'their functions serve'} a test the agent gets, or tenet could not find ${one ? 'it' : 'them'}`;
+  const stay = `stay${one ? 's' : ''} in view (${why})`;
+  return event.hidden.length ? `${hidden}; ${event.visible} more ${stay}` : `${plural(event.visible, 'other failing test')} not given to the agent ${stay}`;
 }
 
 export const COMMAND_DECISIONS: Record<EventOf<'command.approval'>['decision'], string> = {

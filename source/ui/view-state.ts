@@ -143,8 +143,10 @@ function push(state: ViewState, item: WithoutId<TranscriptItem>): void {
  */
 function pushBeforeOpenCall(state: ViewState, item: WithoutId<TranscriptItem>): void {
   const last = state.agent.items.at(-1);
-  if (last?.kind !== 'tool' || last.result) return push(state, item);
-  state.agent.items = [...state.agent.items.slice(0, -1), { ...item, id: state.agent.items.length + 1 } as TranscriptItem, last];
+  push(state, item);
+  if (last?.kind !== 'tool' || last.result) return;
+  const items = state.agent.items;
+  state.agent.items = [...items.slice(0, -2), items.at(-1)!, last];
 }
 
 function debuggerText(state: ViewState, lines: DebuggerLine[]): void {

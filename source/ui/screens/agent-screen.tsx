@@ -33,7 +33,7 @@ export interface AgentScreenProps {
   onHandBack?(): void;
   /**
    * `replay`: stepping back must take lines away, so the earlier items that fit are drawn in the
-   * live part, above the latest; no prompts. Live, the live app prints them for good (see FinishedItems).
+   * live part, above the latest; no prompts. Live, LiveApp's one <Static> prints them for good.
    */
   mode?: 'live' | 'replay';
   /** A viewer (earlier outputs, the test file) or the message box opened or closed: its keys are not the screen's. */
