@@ -7,7 +7,8 @@ import { thmOn } from '../helpers/thm';
 
 // THM's pytest processes end as soon as tenet has every outcome: the tests' own atexit handlers
 // still run, the interpreter's teardown of every module does not (see _end_quickly in
-// _tenet_thm.py). A module-level object's __del__ runs only in that teardown.
+// _tenet_thm.py). A module-level object's __del__ runs only in that teardown. Nor does pytest's
+// terminal summary, whose hooks (a plugin's, a conftest's) are for a reader of pytest's output.
 describe('how a THM pytest process ends', () => {
   let repo: string;
   let marks: string;
@@ -20,6 +21,10 @@ describe('how a THM pytest process ends', () => {
     mkdirSync(join(repo, 'tests'));
     writeFileSync(join(repo, 'pkg', '__init__.py'), '');
     writeFileSync(join(repo, 'pkg', 'core.py'), 'def scale(x):\n    return 2 * x\n');
+    writeFileSync(
+      join(repo, 'conftest.py'),
+      ['import os', '', 'def pytest_terminal_summary(terminalreporter):', `    open(os.path.join(${JSON.stringify(marks)}, "summary-%d" % os.getpid()), "w").close()`, ''].join('\n'),
+    );
     writeFileSync(
       join(repo, 'tests', 'test_core.py'),
       [
@@ -56,22 +61,24 @@ describe('how a THM pytest process ends', () => {
     rmSync(marks, { recursive: true, force: true });
   });
 
-  it('a plain pytest run writes both marks (the check below could fail)', () => {
+  it('a plain pytest run writes every mark (the checks below could fail)', () => {
     const run = spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], { cwd: repo, encoding: 'utf8' });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(written('atexit')).toHaveLength(1);
     expect(written('teardown')).toHaveLength(1);
+    expect(written('summary')).toHaveLength(1);
   });
 
   it.each([
     ['parallel worlds', { parallel: true }],
     ['lanes of one collection', { worlds: true, jobs: 2 }],
     ['a blank twin per test', { jobs: 1 }],
-  ])('%s: the atexit handlers run, the interpreter teardown does not', async (_name, mode) => {
+  ])('%s: the atexit handlers run, the interpreter teardown and the terminal summary do not', async (_name, mode) => {
     for (const name of readdirSync(marks)) rmSync(join(marks, name));
     const { report } = await thmOn(repo, 'pkg/core.py::scale', { blank: true, ...mode });
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_core.py::test_scales']);
     expect(written('atexit').length).toBeGreaterThan(0);
     expect(written('teardown')).toEqual([]);
+    expect(written('summary')).toEqual([]);
   });
 });

@@ -13,6 +13,9 @@ export const PYTEST_FLAGS = [
   '--continue-on-collection-errors',
   // Undo a `-x` in the project's addopts: THM needs every failure.
   '--maxfail=2147483647',
+  // No terminal summary: tenet reads every outcome from the plugin, and the summary's hooks run
+  // after the last test, in each lane (hypothesis's plugin imports hypothesis there: 0.1 s).
+  '--no-summary',
 ];
 
 /**
