@@ -46,11 +46,12 @@ def test_e_fails_blank():
 
 const MODES = [
   ['both worlds at once', { parallel: true }],
+  ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
   ['two passes', { fork: false, jobs: 1 }],
 ] as const;
 
 describe('pytest stops between two tests with an internal error', () => {
-  // (Mode worlds' lanes already ran a dead lane's remaining tests in a process of their own.)
+  // (A lane that stops so had its remaining tests run in a process of their own, but said nothing of it.)
   it.each(MODES)('%s: the tests after the stop run in a new process, and every outcome is there', async (_label, mode) => {
     const { report } = await thmOn(repo, 'mod.py::compute', { blank: true, ...mode });
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_stop.py::test_a_passes', 'tests/test_stop.py::test_b_patches_os_name', 'tests/test_stop.py::test_c_fails_blank', 'tests/test_stop.py::test_e_fails_blank']);

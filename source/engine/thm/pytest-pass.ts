@@ -313,9 +313,12 @@ async function runShard(
     const how = laneExit
       ? laneExit.signal !== null ? `was killed by signal ${laneExit.signal}` : `exited with code ${laneExit.exitCode}`
       : (status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`));
+    const output = `${stderr}\n${child.noise()}`.trim();
     // A lane that did not finish (its lane died, or never started, or another lane's hung test
     // took the shared process down) runs its remaining tests as a shard of its own.
     if (child.shared && (!inflight || child.killedForAnother())) {
+      // A lane that stopped between its tests by itself: pytest's own stop, said as below.
+      if (!inflight && !child.killedForAnother() && finished.size > finishedBefore) result.problems.push(stoppedBetweenTests(how, finished, output));
       // After the lane that killed the process has noted why (a hung import to leave out).
       await new Promise((resolve) => setImmediate(resolve));
       continue;
@@ -342,13 +345,21 @@ async function runShard(
     // pytest itself stopped between tests (an INTERNALERROR: a test left the process unable to
     // report the next one, as colorama's do with os.name patched): the tests after it run in a new
     // process, as after a crash, while each attempt gets further.
-    const output = `${stderr}\n${child.noise()}`.trim();
     if (!options.follow && finished.size > finishedBefore && attempt < MAX_RESTARTS) {
-      const why = output.split('\n').reverse().find((line) => /^INTERNALERROR> \w*(Error|Exception)\b/.test(line))?.replace(/^INTERNALERROR> /, '');
-      result.problems.push(`pytest ${how} after ${[...finished].at(-1)}${why ? ` (${why})` : ''}: the tests after it ran in a new pytest process`);
+      result.problems.push(stoppedBetweenTests(how, finished, output));
       continue;
     }
     result.problems.push(`pytest ${how} before reporting its results${output ? `:\n${output.slice(-3000)}` : ''}`);
     return;
   }
+}
+
+/**
+ * What a run says of pytest stopping between two tests: after which, and why when it said (the
+ * exception its INTERNALERROR lines end with, or the traceback of a lane whose session's end
+ * failed too).
+ */
+function stoppedBetweenTests(how: string, finished: ReadonlySet<string>, output: string): string {
+  const why = output.split('\n').reverse().find((line) => /^(INTERNALERROR> )?\w*(Error|Exception)\b/.test(line))?.replace(/^INTERNALERROR> /, '');
+  return `pytest ${how} after ${[...finished].at(-1)}${why ? ` (${why})` : ''}: the tests after it ran in a new pytest process`;
 }
