@@ -69,11 +69,7 @@ export function formatThmReport(report: ThmReport): string {
     ...(c.timedOut ? [`${c.timedOut} timed out`] : []),
   ];
   out.push(`  ${parts.join(' · ')}`);
-  const processes = report.parallel
-    ? '2 pytest processes at once (the blank world and the original)'
-    : report.worlds
-      ? `one collection, ${plural(report.shards, 'lane')} per world`
-      : `${report.shards} pytest process${report.shards === 1 ? '' : 'es'}`;
+  const processes = report.worlds ? `one collection, ${plural(report.shards, 'lane')} per world` : `${report.shards} pytest process${report.shards === 1 ? '' : 'es'}`;
   out.push(`  ${processes} · ${(report.durationMs / 1000).toFixed(1)} s · Python ${report.python.version}, pytest ${report.python.pytest}`);
   for (const warning of report.warnings) out.push(`  ! ${warning.replace(/\n/g, '\n    ')}`);
   out.push(...importErrorLines(report));

@@ -62,7 +62,6 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       timeoutSec: options.timeout ?? THM_DEFAULTS.timeoutSec,
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
       fork: options.fork ?? THM_DEFAULTS.fork,
-      parallel: 'auto',
       emit: (event: EngineEvent) => progress?.onEvent(event),
     });
     progress?.clear();

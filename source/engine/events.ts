@@ -86,7 +86,7 @@ export interface TestQuality {
 
 export type EngineEvent =
   | { type: 'session.start'; sessionId: string; target: string; mode: 'stub' | 'blank'; strategy: Strategy; model: string; modelLabel: string; provider: string; repo: string; config: SessionConfig }
-  | { type: 'thm.start'; target: string; mode: 'stub' | 'blank'; fork: boolean; parallel?: boolean; worlds?: boolean; shards: number; testArgs: string[] }
+  | { type: 'thm.start'; target: string; mode: 'stub' | 'blank'; fork: boolean; worlds?: boolean; shards: number; testArgs: string[] }
   | { type: 'thm.phase'; phase: ThmPhase; tests?: number }
   | { type: 'thm.collected'; phase: ThmPhase; total: number }
   /** While pytest collects (before thm.collected): test modules imported and tests found so far. */

@@ -9,8 +9,8 @@ Modes (TENET_MODE, set by tenet; the pytest plugin in _tenet_thm.py drives the s
 ``record``  record the chain and return: the rest of the body runs (the developer's stub, or the
             ``raise NotImplementedError`` of a blanked target that follows the probe).
 ``blank``   as ``record``, then every call behaves as the blank target (raises NotImplementedError
-            where the body would start, as a blank twin does): the blank world runs beside the
-            original one, both from the same module text (THM's parallel worlds).
+            where the body would start, as a blank twin does): the blank world's lanes of mode
+            worlds (see _tenet_thm.py), which share one module text with the original world's.
 ``fork``    benchmark mode in one pass: the target keeps its original body. At the first call in a
             test the process forks. The parent goes on with the original code; once it finished the
             test, the child resumes as if the target were blank (every call raises

@@ -17,7 +17,6 @@ Environment (all set by tenet):
   TENET_SKIP          file of node ids already done by an earlier, crashed run of this shard
   TENET_TEST_TIMEOUT  seconds per test (setup + call + teardown), 0 for none
   TENET_TEXT          0: no failure report is read from this run (its outcomes only)
-  TENET_FOLLOW        1: run only the tests named on stdin, as they come (see _run_followed)
   TENET_HITS_FILE     where subprocesses started by a test note that they called the target
   TENET_PARENT_PID    tenet's pid: this process dies with it (Linux)
 """
@@ -58,11 +57,6 @@ try:
 except OSError:  # pragma: no cover - no stdout at all
     _out = sys.__stdout__
 
-
-# TENET_FOLLOW: the tests to run come on stdin. A duplicate taken at import, as the channel is:
-# pytest's capture puts /dev/null on fd 0 before any test runs.
-_FOLLOW = os.environ.get("TENET_FOLLOW") == "1"
-_feed = os.fdopen(os.dup(0), "r", encoding="utf-8", errors="surrogateescape") if _FOLLOW else None
 
 _lane = None  # in a lane (TENET_LANES): its index
 _world = None  # TENET_MODE=worlds, in a lane: "blank" or "original"
@@ -441,9 +435,6 @@ def pytest_runtestloop(session):
     """
     global _lane
     _state.on_start_hit = None  # the start is over: a call outside a test now is a teardown's or a hook's
-    if _FOLLOW:
-        lanes.with_room(_run_followed, session)
-        return True
     if _LANES < 2 and not _WORLDS:
         return None
     items = list(session.items)
@@ -464,32 +455,6 @@ def pytest_runtestloop(session):
     if again:
         _run_lanes(session, again, _lane_count(again), "original")
     return True
-
-
-def _run_followed(session):
-    """TENET_FOLLOW=1: the original world beside the blank one (THM's parallel worlds). Collected
-    as a plain run is, this process runs only the tests tenet names on stdin, one node id a line,
-    as they fail in the blank world, until stdin ends: the original outcome of every other test
-    counts for nothing. Each test runs once the next one is named (or stdin ended), as pytest tears
-    a test's wider fixtures down only when the test after it does not need them.
-    """
-    items = {}
-    for item in session.items:
-        items.setdefault(_normalize(item.nodeid), item)
-    pending = None
-    while not (session.shouldfail or session.shouldstop):
-        line = _feed.readline()
-        if not line:
-            break
-        # A name with no test here (a module that failed to import blank) or named again is passed over.
-        item = items.pop(line.rstrip("\n"), None)
-        if item is None:
-            continue
-        if pending is not None:
-            pending.config.hook.pytest_runtest_protocol(item=pending, nextitem=item)
-        pending = item
-    if pending is not None:
-        pending.config.hook.pytest_runtest_protocol(item=pending, nextitem=None)
 
 
 def _run_lanes(session, items, count, world):

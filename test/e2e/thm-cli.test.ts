@@ -40,12 +40,12 @@ describe('tenet thm (the built CLI)', () => {
     expect(result.stdout).toContain('chain: tests/test_loyalty.py::test_points → shop/decorators.py::non_negative.<locals>.wrapper → shop/pricing.py::loyalty_points');
   });
 
-  it('benchmark mode on a scope of few test files runs both worlds at once by default; --jobs 1 and --no-fork keep to one at a time', async () => {
+  it('benchmark mode runs both worlds from one collection by default, however few the test files; --jobs 1 forks a twin per test, --no-fork makes two passes', async () => {
     const args = ['thm', '--repo', SHOP, '--target', 'shop/cart.py::Cart.total', '--blank', '--json'];
     const plans = await Promise.all([[], ['--jobs', '1'], ['--no-fork']].map(async (extra) => JSON.parse((await runCli([...args, ...extra])).stdout)));
-    // (On one core there is no second one to give the original world: fork mode.)
+    // (On one core there is no second lane: a blank twin per test.)
     const twoCores = availableParallelism() >= 2;
-    expect(plans.map((r) => [r.parallel ?? false, r.fork])).toEqual([
+    expect(plans.map((r) => [r.worlds ?? false, r.fork])).toEqual([
       [twoCores, !twoCores],
       [false, true],
       [false, false],
@@ -53,7 +53,7 @@ describe('tenet thm (the built CLI)', () => {
     // The same decision, however it was reached.
     for (const report of plans.slice(1)) expect([report.failing, report.selected, report.counts]).toEqual([plans[0].failing, plans[0].selected, plans[0].counts]);
     const text = await runCli(['thm', '--repo', SHOP, '--target', 'shop/cart.py::Cart.total', '--blank']);
-    if (twoCores) expect(text.stdout).toContain('2 pytest processes at once (the blank world and the original)');
+    if (twoCores) expect(text.stdout).toMatch(/one collection, \d lanes? per world/);
   }, 120_000);
 
   it('everything after --tests goes to pytest', async () => {

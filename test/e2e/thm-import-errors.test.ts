@@ -15,10 +15,9 @@ const BROKEN = { module: 'tests/test_paths.py', message: "ModuleNotFoundError: N
 const BLANK_ONLY = { module: 'tests/test_table.py', message: 'NotImplementedError', broken: false };
 
 describe.each([
-  ['both worlds at once', { parallel: true }],
-  ['fork', { fork: true, jobs: 1, parallel: false }],
-  ['worlds in lanes', { fork: true, worlds: true, jobs: 2, parallel: false }],
-  ['two passes', { fork: false, jobs: 1, parallel: false }],
+  ['fork', { fork: true, jobs: 1 }],
+  ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
+  ['two passes', { fork: false, jobs: 1 }],
 ])('a test module that fails to import, benchmark mode, %s', (_name, mode) => {
   it('is reported with its error, as broken when it fails on the original code too', async () => {
     const { report } = await thmOn(REPO, TARGET, { blank: true, ...mode });

@@ -45,7 +45,6 @@ def test_e_fails_blank():
 );
 
 const MODES = [
-  ['both worlds at once', { parallel: true }],
   ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
   ['two passes', { fork: false, jobs: 1 }],
 ] as const;

@@ -50,7 +50,7 @@ describe('sys.stdout and captured output in lanes', () => {
   }, 120_000);
 
   it('benchmark mode, both worlds from one collection in lanes: only the target\'s test fails, its blank output captured as in one process', async () => {
-    const { report, captured } = await run('worlds', { blank: true, jobs: 2, parallel: false });
+    const { report, captured } = await run('worlds', { blank: true, jobs: 2 });
     expect(report.worlds).toBe(true);
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_apart.py::test_c_prints_and_fails_blank']);
     expect(report.alreadyFailing).toEqual([]);

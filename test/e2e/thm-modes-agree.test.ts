@@ -8,9 +8,8 @@ import { thmOn } from '../helpers/thm';
 
 // Issue 12, "Done means": fork mode, two passes (--no-fork) and the Docker sandbox (Debian's
 // Python and pytest 7, fork mode) give the same report on a fixture for each idiom: generator
-// targets, @overload stubs, cached fixtures, xfail and skip marks. So do the two worlds run at
-// once (issue 17: what `--jobs auto` does on a scope of few test files) and both worlds from one
-// collection in forked lanes (what it does on many files).
+// targets, @overload stubs, cached fixtures, xfail and skip marks. So do both worlds from one
+// collection in forked lanes (issue 17: what `--jobs auto` does on two or more cores).
 const CASES: [string, string][] = [
   ['generators', 'gens/windows.py::windowed'],
   ['overloads', 'overloads/locate.py::locate_app'],
@@ -18,17 +17,15 @@ const CASES: [string, string][] = [
   ['xfails', 'xf/parse.py::parse_int'],
 ];
 
-type Mode = { fork: boolean; parallel?: boolean; worlds?: boolean; sandbox: SandboxSpec };
+type Mode = { fork: boolean; worlds?: boolean; sandbox: SandboxSpec };
 const MODES: [string, Mode][] = [
   ['fork', { fork: true, sandbox: LOCAL }],
   ['--no-fork', { fork: false, sandbox: LOCAL }],
-  ['parallel worlds', { fork: true, parallel: true, sandbox: LOCAL }],
   ['worlds from one collection', { fork: true, worlds: true, sandbox: LOCAL }],
   ...(DOCKER_PROBLEM
     ? []
     : ([
         ['--sandbox docker', { fork: true, sandbox: DOCKER }],
-        ['parallel worlds in Docker', { fork: true, parallel: true, sandbox: DOCKER }],
         ['worlds from one collection in Docker', { fork: true, worlds: true, sandbox: DOCKER }],
       ] as [string, Mode][])),
 ];
@@ -48,8 +45,7 @@ describe.each(CASES)('fork, --no-fork and Docker agree on the %s fixture', (fixt
     const decisions: [string, ReturnType<typeof decision>][] = [];
     for (const [name, mode] of MODES) {
       const { report } = await thmOn(join(FIXTURES, fixture), target, { blank: true, jobs: 1, ...mode });
-      expect(report.fork).toBe(mode.fork && !mode.parallel && !mode.worlds);
-      expect(!!report.parallel).toBe(!!mode.parallel);
+      expect(report.fork).toBe(mode.fork && !mode.worlds);
       expect(!!report.worlds).toBe(!!mode.worlds);
       decisions.push([name, decision(report)]);
     }

@@ -70,7 +70,6 @@ describe('how a THM pytest process ends', () => {
   });
 
   it.each([
-    ['parallel worlds', { parallel: true }],
     ['lanes of one collection', { worlds: true, jobs: 2 }],
     ['a blank twin per test', { jobs: 1 }],
   ])('%s: the atexit handlers run, the interpreter teardown and the terminal summary do not', async (_name, mode) => {

@@ -29,12 +29,11 @@ const TESTS = {
 };
 const TARGET = 'pkg/mathx.py::scale';
 
-// Every way THM can run benchmark mode: both worlds at once, one collection with worlds in lanes, a blank twin per test, two passes.
+// Every way THM can run benchmark mode: one collection with worlds in lanes, a blank twin per test, two passes.
 const MODES = [
-  ['parallel worlds', { parallel: true as const }],
-  ['worlds in lanes', { parallel: false as const, jobs: 2, worlds: true }],
-  ['fork', { parallel: false as const, jobs: 1 }],
-  ['two passes', { parallel: false as const, fork: false }],
+  ['worlds in lanes', { jobs: 2, worlds: true }],
+  ['fork', { jobs: 1 }],
+  ['two passes', { fork: false }],
 ] as const;
 
 describe('the target called while pytest starts', () => {

@@ -26,9 +26,9 @@ const TARGET = 'clock/core.py::advance';
 // and the blank outcome is the blank's NotImplementedError in every mode (a twin forked inside
 // trio's run shared its epoll descriptor, and failed with "Bad file descriptor").
 describe.skipIf(!TRIO).each([
-  ['fork', { fork: true, jobs: 1, parallel: false }],
-  ['two passes', { fork: false, jobs: 1, parallel: false }],
-  ['both worlds at once', { parallel: true }],
+  ['fork', { fork: true, jobs: 1 }],
+  ['two passes', { fork: false, jobs: 1 }],
+  ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
 ])('THM on tests that trio runs (a pytest-trio-shaped runner), %s', (_name, mode) => {
   it('starts their chains at the test, entry kind test, and fails them with the blank', async () => {
     const { report } = await thmOn(TRIOTESTS, TARGET, { blank: true, ...mode });
@@ -78,7 +78,7 @@ describe.skipIf(!ANYIO)('THM on anyio tests with the trio backend', () => {
   afterAll(() => repo.cleanup());
 
   it('fails both backends with the blank, in fork mode too', async () => {
-    const { report } = await thmOn(repo.dir, TARGET, { blank: true, fork: true, jobs: 1, parallel: false, testArgs: ['tests/test_any.py'] });
+    const { report } = await thmOn(repo.dir, TARGET, { blank: true, fork: true, jobs: 1, testArgs: ['tests/test_any.py'] });
     const byId = new Map(report.failing.map((f) => [f.nodeid, f]));
     for (const backend of ['trio', 'asyncio']) {
       expect(byId.get(`tests/test_any.py::test_any[${backend}]`)).toMatchObject({ entryKind: 'test', message: 'NotImplementedError', chain: ['tests/test_any.py::test_any', TARGET] });

@@ -15,8 +15,8 @@ const logs = mkdtempSync(join(tmpdir(), 'tenet-twin-capture-'));
 afterAll(() => rmSync(logs, { recursive: true, force: true }));
 
 describe.each([
-  ['fork (the twin)', { fork: true, jobs: 1, parallel: false }],
-  ['two passes (a plain blank run)', { fork: false, jobs: 1, parallel: false }],
+  ['fork (the twin)', { fork: true, jobs: 1 }],
+  ['two passes (a plain blank run)', { fork: false, jobs: 1 }],
 ])('benchmark mode, %s', (name, mode) => {
   it('a test reads with capfd what it printed before the call; the failing test\'s blank report keeps what it printed', async () => {
     const log = join(logs, `${name.split(' ')[0]}.jsonl`);

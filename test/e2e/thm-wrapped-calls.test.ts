@@ -12,10 +12,9 @@ import { thmOn } from '../helpers/thm';
 const REPO = join(FIXTURES, 'wrapped');
 /** The ways THM runs the two worlds of benchmark mode. */
 const MODES: [string, Parameters<typeof thmOn>[2]][] = [
-  ['fork', { fork: true, jobs: 1, parallel: false }],
-  ['worlds in lanes', { fork: true, worlds: true, jobs: 2, parallel: false }],
-  ['both worlds at once', { parallel: true }],
-  ['two passes', { fork: false, jobs: 1, parallel: false }],
+  ['fork', { fork: true, jobs: 1 }],
+  ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
+  ['two passes', { fork: false, jobs: 1 }],
 ];
 const clustersOf = async (target: string) => {
   const { report } = await thmOn(REPO, target, { blank: true, T: 10 });

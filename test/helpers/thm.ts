@@ -13,7 +13,7 @@ export interface ThmRun {
 export async function thmOn(
   repo: string,
   target: string,
-  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean; parallel?: boolean | 'auto'; worlds?: boolean; sandbox?: SandboxSpec } = {},
+  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean; worlds?: boolean; sandbox?: SandboxSpec } = {},
 ): Promise<ThmRun> {
   const task = await openTask({
     repo,
@@ -32,7 +32,6 @@ export async function thmOn(
       testTimeoutSec: options.testTimeoutSec ?? THM_DEFAULTS.testTimeoutSec,
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
       fork: options.fork ?? THM_DEFAULTS.fork,
-      ...(options.parallel !== undefined ? { parallel: options.parallel } : {}),
       ...(options.worlds !== undefined ? { worlds: options.worlds } : {}),
       emit: (event) => events.push(event),
     });

@@ -108,8 +108,6 @@ export interface ThmReport {
   shards: number;
   /** Benchmark mode ran in one pass, forking a blank twin of each test at its first call of the target. */
   fork: boolean;
-  /** Benchmark mode ran its blank world and the original one at once, a pytest process each. */
-  parallel?: boolean;
   /** Benchmark mode ran both worlds from one collection, in lanes forked from it (see observeWorlds). */
   worlds?: boolean;
   /**

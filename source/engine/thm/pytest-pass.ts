@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Workspace } from '../workspace/workspace';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
-import { LanesProcess, soloAttempt, type ShardAttempt, type TestFeed } from './shard-process';
+import { LanesProcess, soloAttempt, type ShardAttempt } from './shard-process';
 
 /** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */
 export const PYTEST_FLAGS = [
@@ -53,25 +53,20 @@ export interface PassOptions {
   /** Run only these node ids (a file path stands for all of its tests). */
   only?: string[];
   /**
-   * How the probe behaves: record the chain only, record and act as the blank, fork a blank twin
-   * at the first call (see _tenet_probe.py), or both worlds from one collection (lanes for the
-   * blank world, then lanes for the original one on what failed blank; see _tenet_thm.py).
+   * How the probe behaves: record the chain only, fork a blank twin at the first call (see
+   * _tenet_probe.py), or both worlds from one collection (lanes for the blank world, then lanes
+   * for the original one on what failed blank; see _tenet_thm.py).
    */
   mode: PassMode;
   /** Names this pass's scratch files. */
   label: string;
   /** False when no failure report of this pass is read (its outcomes only): none is built. */
   reportText?: boolean;
-  /**
-   * Run only the tests fed, as they come (one process, never restarted: the tests it could not
-   * run lack an outcome). Mode record only.
-   */
-  follow?: TestFeed;
   signal?: AbortSignal;
   onEvent?: (event: PluginEvent) => void;
 }
 
-export type PassMode = 'record' | 'blank' | 'fork' | 'worlds';
+export type PassMode = 'record' | 'fork' | 'worlds';
 
 export interface PassResult {
   /** Shards the tests ran in (with auto shards, what the plugin chose). */
@@ -171,7 +166,6 @@ function baseEnv(options: PassOptions, hitsFile: string, onlyFile: string | unde
   if (options.sandbox.kind === 'local') env.TENET_PARENT_PID = String(process.pid);
   if (onlyFile) env.TENET_ONLY = onlyFile;
   if (options.reportText === false) env.TENET_TEXT = '0';
-  if (options.follow) env.TENET_FOLLOW = '1';
   return env;
 }
 
@@ -202,7 +196,7 @@ async function runShard(
         ? { ...baseEnv(options, hitsFile, leftoverFile, true) }
         : { ...baseEnv(options, hitsFile, onlyFile, true), TENET_SHARD: `${index}/${shards}` };
       if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
-      child = soloAttempt(options.sandbox, pytestArgv(options, ignored), env, options.follow);
+      child = soloAttempt(options.sandbox, pytestArgv(options, ignored), env);
     }
     let inflight: { nodeid: string; since: number; hit?: Extract<PluginEvent, { e: 'hit' }> } | undefined;
     let collecting: { nodeid: string; since: number } | undefined;
@@ -302,7 +296,6 @@ async function runShard(
       if (!result.collectErrors.some((c) => c.nodeid === hungImport)) result.collectErrors.push(error);
       options.onEvent?.(error);
       ignored.push(hungImport);
-      if (options.follow) return;
       if (attempt < MAX_RESTARTS) continue;
       result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} hung or crashed test modules and tests`);
       return;
@@ -337,7 +330,6 @@ async function runShard(
       result.tests.set(nodeid, synthetic);
       finished.add(nodeid);
       options.onEvent?.(synthetic);
-      if (options.follow) return;
       if (attempt < MAX_RESTARTS) continue;
       result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} crashed tests`);
       return;
@@ -345,7 +337,7 @@ async function runShard(
     // pytest itself stopped between tests (an INTERNALERROR: a test left the process unable to
     // report the next one, as colorama's do with os.name patched): the tests after it run in a new
     // process, as after a crash, while each attempt gets further.
-    if (!options.follow && finished.size > finishedBefore && attempt < MAX_RESTARTS) {
+    if (finished.size > finishedBefore && attempt < MAX_RESTARTS) {
       result.problems.push(stoppedBetweenTests(how, finished, output));
       continue;
     }

@@ -12,9 +12,7 @@ import { firstUsersReach } from './cached-fixtures';
 import { chainedTests, clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
-import { TestFeed } from './shard-process';
 import { missingScopePath } from './missing-scope-path';
-import { scopeTestFiles } from './scope-files';
 import { importErrorSite } from './import-error-site';
 import { PassProgress } from './pass-progress';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
@@ -35,17 +33,10 @@ export interface ThmOptions {
    */
   fork: boolean;
   /**
-   * Benchmark mode's blank world and the original one at once, a pytest process each (see
-   * observeBothWorlds). 'auto': where that is quickest, a scope of few test files on two or more
-   * cores with `jobs: 'auto'` and `fork` (a one-file suite gains nothing from lanes, and a twin
-   * per test costs a fork each). Off by default in the engine; the commands ask for 'auto'.
-   */
-  parallel?: boolean | 'auto';
-  /**
    * Benchmark mode's two worlds from one collection, in forked lanes (see observeWorlds), instead
-   * of a twin forked per test. With `fork`, where the worlds do not run in parallel; by default
-   * where the tests run in several lanes (a fork per test costs more than a lane per world on a
-   * large suite: networkx, 1,822 tests over 2 lanes, 25 s against 31 s).
+   * of a twin forked per test. With `fork`; by default where the tests run in several lanes (a
+   * fork per test costs more than a lane per world: networkx, 1,822 tests over 2 lanes, 25 s
+   * against 31 s; jsonschema's one-directory suite 1.25 s against 8.8 s).
    */
   worlds?: boolean;
   signal?: AbortSignal;
@@ -63,13 +54,6 @@ export interface ThmContext {
 
 /** Suites with fewer test files than this run in one process: a second one would only add start-up. */
 const SHARDING_MIN_TEST_FILES = 12;
-
-/** Whether benchmark mode runs its two worlds at once (see ThmOptions.parallel). */
-function runsWorldsInParallel(ctx: ThmContext, options: ThmOptions): boolean {
-  if (ctx.target.mode !== 'blank' || ctx.target.probedOriginalText === undefined || !options.parallel) return false;
-  if (options.parallel === true) return true;
-  return options.fork && options.jobs === 'auto' && availableParallelism() >= 2 && scopeTestFiles(ctx.workspace, options.testArgs, SHARDING_MIN_TEST_FILES) < SHARDING_MIN_TEST_FILES;
-}
 
 export function lanesForCores(): number {
   return Math.min(availableParallelism(), 4);
@@ -116,13 +100,11 @@ interface Observations {
 export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmReport> {
   const started = Date.now();
   const emit: EventSink = options.emit ?? (() => undefined);
-  const parallel = runsWorldsInParallel(ctx, options);
   // Shards are lanes of one pytest process that collects once (see pytest-pass.ts): one per core
-  // costs a fork each, and the plugin uses fewer when the scope has few tests. Parallel worlds
-  // take a core each, one process per world.
-  const shards = parallel ? 1 : options.jobs === 'auto' ? lanesForCores() : shardCount(options.jobs, 0);
+  // costs a fork each, and the plugin uses fewer when the scope has few tests.
+  const shards = options.jobs === 'auto' ? lanesForCores() : shardCount(options.jobs, 0);
   const deadline = started + options.timeoutSec * 1000;
-  const forks = !parallel && ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
+  const forks = ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
   const worlds = forks && (options.worlds ?? shards > 1);
   const fork = forks && !worlds;
   const env = {
@@ -130,18 +112,16 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     TENET_ROOT: ctx.sandbox.workdir,
     TENET_TARGET_FILE: posix.join(ctx.sandbox.workdir, ctx.target.file),
   };
-  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(parallel ? { parallel } : {}), ...(worlds ? { worlds } : {}), shards, testArgs: options.testArgs });
+  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(worlds ? { worlds } : {}), shards, testArgs: options.testArgs });
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
 
-  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, beside, follow, onTest, onDone, stopAtStartHit, collectOnly }: PassExtras = {}): Promise<PassResult> => {
+  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, stopAtStartHit, collectOnly }: PassExtras = {}): Promise<PassResult> => {
     const passStarted = Date.now();
     const stop = stopAtStartHit ? new AbortController() : undefined;
     if (stop) options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
     const signal = stop?.signal ?? options.signal;
     if (text !== undefined) await setTargetText(ctx, text);
-    // A pass beside the watched one (the original world in parallel) reports nothing as it goes.
-    const tell: EventSink = beside ? () => undefined : emit;
-    tell({ type: 'thm.phase', phase, ...(only ? { tests: only.length } : {}) });
+    emit({ type: 'thm.phase', phase, ...(only ? { tests: only.length } : {}) });
     let collectedSent = false;
     const progress = new PassProgress(phase, only?.length);
     const result = await runPytestPass({
@@ -160,27 +140,24 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       // The original code's failures in two-pass mode are counted, never shown.
       reportText: phase !== 'original',
       ...(only ? { only } : {}),
-      ...(follow ? { follow } : {}),
       ...(signal ? { signal } : {}),
       onEvent: (event: PluginEvent) => {
         if (event.e === 'starthit') stop?.abort();
-        if (event.e === 'test' && event.world !== 'original') onTest?.(event);
-        if (event.e === 'done' && event.world !== 'original') onDone?.();
         if (event.world === 'original') {
           // Mode worlds: the original world's lanes, within this pass.
-          if (event.e === 'lanes') tell({ type: 'thm.phase', phase: 'original', tests: event.tests?.length ?? 0 });
-          else if (event.e === 'test') tell({ type: 'thm.test', phase: 'original', nodeid: event.nodeid, outcome: event.outcome, reached: !!event.chain, durationMs: event.durationMs });
+          if (event.e === 'lanes') emit({ type: 'thm.phase', phase: 'original', tests: event.tests?.length ?? 0 });
+          else if (event.e === 'test') emit({ type: 'thm.test', phase: 'original', nodeid: event.nodeid, outcome: event.outcome, reached: !!event.chain, durationMs: event.durationMs });
           return;
         }
         const more = progress.observe(event);
-        if (more) tell(more);
+        if (more) emit(more);
         if (event.e === 'collected' && !collectedSent) {
           collectedSent = true;
-          tell({ type: 'thm.collected', phase, total: event.total });
+          emit({ type: 'thm.collected', phase, total: event.total });
         } else if (event.e === 'test') {
           // Fork mode: what counts is the outcome with the target blank (the twin's).
           const outcome = event.crashed ? 'crashed' : (event.blank?.outcome ?? event.outcome);
-          tell({ type: 'thm.test', phase, nodeid: event.nodeid, outcome, reached: !!event.chain, durationMs: event.durationMs });
+          emit({ type: 'thm.test', phase, nodeid: event.nodeid, outcome, reached: !!event.chain, durationMs: event.durationMs });
         }
       },
     });
@@ -195,8 +172,6 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     if (ctx.target.mode === 'stub') {
       const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'), ctx);
       observed = { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed: () => false, probe };
-    } else if (parallel) {
-      observed = await observeBothWorlds(ctx, pass);
     } else if (worlds || fork) {
       const fromOneCollection = await (worlds ? observeWorlds : observeForked)(ctx, pass);
       calledAsItStarts = !fromOneCollection;
@@ -206,7 +181,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       observed = await observeTwoPass(ctx, pass);
     }
     firstUsersReach(observed.blank);
-    return buildReport(ctx, options, observed, { shards: observed.probe.shards, fork: fork && !calledAsItStarts, parallel, worlds: worlds && !calledAsItStarts, started, timings });
+    return buildReport(ctx, options, observed, { shards: observed.probe.shards, fork: fork && !calledAsItStarts, worlds: worlds && !calledAsItStarts, started, timings });
   } finally {
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
     await setTargetText(ctx, ctx.target.startText);
@@ -218,14 +193,6 @@ interface PassExtras {
   only?: string[];
   /** Import the test modules, run no test (`--collect-only`). */
   collectOnly?: true;
-  /** A pass beside the watched one (the original world in parallel): it reports nothing as it goes. */
-  beside?: true;
-  /** Only the tests fed, as they come (see TestFeed). */
-  follow?: TestFeed;
-  /** Each test's outcome, as it comes. */
-  onTest?: (test: PluginTestEvent) => void;
-  /** pytest said it ran everything (its process may take a while yet to exit). */
-  onDone?: () => void;
   /**
    * Stop at the target's first call outside every test and collector before the tests run (a
    * conftest.py's import or hook): a pass that collects on the original code then stands for no
@@ -290,37 +257,6 @@ async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations
     probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
     probe.timedOut ||= original.timedOut;
   }
-  return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
-}
-
-/**
- * The blank world and the original one at once, a pytest process each, both from one module text:
- * the probe in front of the original body. In the blank world the probe raises
- * NotImplementedError where the body would start, as a blank twin does (TENET_MODE=blank); in the
- * other the original body runs. The original world collects as the blank one does and then runs
- * only the tests that failed blank, as they fail (TENET_FOLLOW): on two cores, about a plain run's
- * wall time, with no fork per test and no collection after the blank world's. What it could not
- * run (it crashed or hung) gets a pass of its own on the original code.
- */
-async function observeBothWorlds(ctx: ThmContext, pass: Pass): Promise<Observations> {
-  await setTargetText(ctx, ctx.target.probedOriginalText!);
-  const feed = new TestFeed();
-  const end = () => feed.end();
-  // The blank world, the longer of the two, is started first: a process Node starts makes Node
-  // fault on every page it writes next (fork write-protects them; ~15 µs each on a VM), which held
-  // the second start back by 30–80 ms. The original world waits for its first test anyway.
-  const blank = pass('probe', undefined, 'blank', { onTest: (test) => failed(test) && feed.send(test.nodeid), onDone: end }).finally(end);
-  const following = pass('original', undefined, 'record', { beside: true, follow: feed });
-  following.catch(() => undefined); // awaited below; a cancelled run throws from the blank pass first
-  const probe = await blank;
-  const original = await following;
-  checkRan(probe, ctx);
-  probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
-  probe.timedOut ||= original.timedOut;
-  // A module that failed to import blank: the original world's own collection decides, if it got that far.
-  const collected = original.collected > 0 || original.collectErrors.length > 0;
-  const blankFailures = [...[...probe.tests.values()].filter(failed), ...(collected ? [] : probe.collectErrors)].map((t) => t.nodeid);
-  const originalFailed = await completeOriginalWorld(ctx, pass, probe, blankFailures, new Map(original.tests), [...original.collectErrors]);
   return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
 }
 
@@ -473,7 +409,7 @@ function buildReport(
   ctx: ThmContext,
   options: ThmOptions,
   observed: Observations,
-  run: { shards: number; fork: boolean; parallel: boolean; worlds: boolean; started: number; timings: ThmReport['timings'] },
+  run: { shards: number; fork: boolean; worlds: boolean; started: number; timings: ThmReport['timings'] },
 ): ThmReport {
   const { probe } = observed;
   const blankFailures: Observed[] = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors];
@@ -539,7 +475,6 @@ function buildReport(
     warnings,
     shards: run.shards,
     fork: run.fork,
-    ...(run.parallel ? { parallel: true } : {}),
     ...(run.worlds ? { worlds: true } : {}),
     timings: run.timings,
     timedOut: probe.timedOut,

@@ -1,4 +1,3 @@
-import type { Writable } from 'node:stream';
 import type { ExitStatus, Sandbox } from '../sandbox/sandbox';
 import { PluginLineReader, type PluginEvent } from './protocol';
 
@@ -22,48 +21,15 @@ export interface ShardAttempt {
   noise(): string;
 }
 
-/**
- * The node ids a pytest process started with TENET_FOLLOW runs, handed over on its stdin as they
- * become known (see _run_followed in _tenet_thm.py), and the end of them.
- */
-export class TestFeed {
-  private sink: Writable | undefined;
-  private readonly waiting: string[] = [];
-  private ended = false;
-
-  send(nodeid: string): void {
-    if (this.ended) return;
-    if (this.sink) this.sink.write(`${nodeid}\n`);
-    else this.waiting.push(nodeid);
-  }
-
-  /** No more tests: the process finishes the last one and ends. */
-  end(): void {
-    if (this.ended) return;
-    this.ended = true;
-    this.sink?.end();
-  }
-
-  attach(stdin: Writable): void {
-    // A process that died (a crash, the watchdog) cannot take more: what it did not run, tenet
-    // runs another way.
-    stdin.on('error', () => undefined);
-    this.sink = stdin;
-    if (this.waiting.length) stdin.write(this.waiting.splice(0).map((nodeid) => `${nodeid}\n`).join(''));
-    if (this.ended) stdin.end();
-  }
-}
-
-/** A pytest process of its own (with a feed: one that runs the tests it is fed). */
-export function soloAttempt(sandbox: Sandbox, argv: string[], env: Record<string, string>, feed?: TestFeed): ShardAttempt {
+/** A pytest process of its own. */
+export function soloAttempt(sandbox: Sandbox, argv: string[], env: Record<string, string>): ShardAttempt {
   let handler: (event: PluginEvent) => void = () => undefined;
   let stderr = '';
   const reader = new PluginLineReader((event) => handler(event));
   const child = sandbox.spawn(argv, { env });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => reader.push(chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  if (feed) feed.attach(child.stdin);
-  else child.stdin.end();
+  child.stdin.end();
   return {
     listen: (h) => (handler = h),
     exited: child.exited.then((status) => {
