@@ -52,7 +52,7 @@ const STOPPED: Partial<Record<RunResult['stopReason'], string>> = {
 };
 
 /** A run's outcome; the counts are missing where only the verdict is kept (a benchmark's task results). */
-type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<Pick<RunResult, 'selectedTests' | 'hiddenTests'>>;
+type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<Pick<RunResult, 'selectedTests' | 'hiddenTests' | 'patch'>>;
 
 /**
  * A run that failed although the agent stopped because its selected tests passed (stop reason
@@ -72,11 +72,18 @@ function failedAfterValidation(result: Verdict): string | undefined {
  * Why a run that did not pass stopped, in words (the TUI's verdict says it after the counts):
  * `the budget was used up`, `the selected tests passed but hidden tests failed`. Undefined for a
  * passing run, and for reasons that need no words. A run with no implementation says `no
- * submission was accepted` (every one was rejected, a syntax error), or, where the caller counted
- * the submissions (`submissions`, rejected ones included) and there were none, `nothing was submitted`.
+ * submission was accepted` (every one was rejected, a syntax error). Where the caller counted the
+ * submissions (`submissions`, rejected ones included) and there were none, the words say so: the
+ * counts are then the stub's, not a wrong answer's (`nothing was submitted`, `cancelled before
+ * anything was submitted`: `x` at the first model call).
  */
-export const stopWords = (result: Verdict, submissions?: number): string | undefined =>
-  result.pass ? undefined : result.stopReason === 'no-implementation' && submissions === 0 ? 'nothing was submitted' : (failedAfterValidation(result) ?? STOPPED[result.stopReason as RunResult['stopReason']]);
+export const stopWords = (result: Verdict, submissions?: number): string | undefined => {
+  if (result.pass) return undefined;
+  if (result.stopReason === 'no-implementation' && submissions === 0) return 'nothing was submitted';
+  const why = failedAfterValidation(result) ?? STOPPED[result.stopReason as RunResult['stopReason']];
+  // (A patch is a submission the count did not see.)
+  return why && submissions === 0 && !result.patch ? `${why} before anything was submitted` : why;
+};
 
 /**
  * The stop reason next to PASS or FAIL in printed lines (`tenet run`'s last line, `tenet show`,

@@ -254,6 +254,14 @@ describe('the live app', () => {
     ui.unmount();
   });
 
+  it('the verdict of a run stopped before anything was submitted says so (x at the first model call)', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    controller.dispatch({ ...result(false), stopReason: 'cancelled', patch: '' });
+    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (cancelled before anything was submitted)');
+    ui.unmount();
+  });
+
   it('a failed run asks twice before its patch is applied', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);

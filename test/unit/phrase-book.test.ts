@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { textPrinter } from '../../source/commands/run-printer';
 import { loadEvents } from '../../source/engine/session/event-log';
 import { ROOT } from '../helpers/fixtures';
-import type { EngineEvent } from '../../source/engine/events';
+import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { stopLabel, verdictLabel } from '../../source/engine/phrase-book';
 import { sessionPage, type SessionPageData } from '../../source/engine/session/export-html';
 import { markdownTranscript } from '../../source/engine/session/transcript';
@@ -149,6 +149,19 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(stopLabel({ pass: false, stopReason: 'passed' })).toBe('the selected tests passed but the evaluation failed');
     // Other stop reasons keep their names in printed lines.
     expect(rendered([{ ...hidden, stopReason: 'budget' }]).printed).toContain('FAIL (budget) · selected 1/1');
+  });
+
+  it('a run stopped before the agent submitted anything says so after its reason, where the submissions were counted', () => {
+    const stopped = (stopReason: RunResult['stopReason']): RunResult => ({
+      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: false, stopReason, selectedTests: { passed: 0, total: 2 }, hiddenTests: { passed: 0, total: 3 }, tests: {},
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1000, patch: '', model: 'm',
+    });
+    expect(verdictText(stopped('cancelled'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (cancelled before anything was submitted)');
+    expect(verdictText(stopped('budget'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (the budget was used up before anything was submitted)');
+    expect(verdictText(stopped('no-implementation'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (nothing was submitted)');
+    // After a submission, or where nobody counted them (a benchmark's line per task), the reason alone.
+    expect(verdictText(stopped('cancelled'), 1)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (cancelled)');
+    expect(stopLabel({ pass: false, stopReason: 'cancelled' })).toBe('cancelled');
   });
 
   it("a run that passed because its tests passed is PASS alone, not 'PASS (passed)'; the JSON keeps the stop reason", () => {
