@@ -100,6 +100,8 @@ export const KEYS = {
   ],
   sessions: [
     ['↑ ↓', 'move'],
+    ['PgUp PgDn', 'move a page', 'page'],
+    ['Home End', 'go to the first / last session', 'ends'],
     ['Enter', 'replay the session', 'replay'],
     ['q', 'quit'],
   ],

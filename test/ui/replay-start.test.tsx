@@ -84,6 +84,28 @@ describe('sessions browser', () => {
     expect(lastFrame()).toContain('replay demo · event');
   });
 
+  it('Home and End go to the ends of a long list, PgUp and PgDn a page', async () => {
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      id: `s-${String(i).padStart(2, '0')}`, created: String(i), updated: String(i), repo: '/r', target: 'a.py::f', strategy: 'tenet', provider: 'openai', model: 'm',
+      status: 'failed' as const, pass: false, tokens: { input: 1, output: 1 }, costUsd: 0, events: 1, logBytes: 1,
+    }));
+    const { stdin, lastFrame } = render(<SessionsScreen rows={rows} load={vi.fn()} />);
+    await frameShows(lastFrame, '❯ s-59');
+    stdin.write(KEYS.home);
+    await frameShows(lastFrame, '❯ s-00');
+    expect(lastFrame()).not.toContain('s-59');
+    stdin.write(KEYS.pageDown);
+    await until(() => /❯ s-(\d\d)/.exec(lastFrame() ?? '')?.[1] !== '00');
+    const page = Number(/❯ s-(\d\d)/.exec(lastFrame() ?? '')![1]);
+    // A page is the rows the list shows at once.
+    expect(page).toBeGreaterThan(10);
+    expect(lastFrame()).toContain(`s-${String(page).padStart(2, '0')}`);
+    stdin.write(KEYS.pageUp);
+    await frameShows(lastFrame, '❯ s-00');
+    stdin.write(KEYS.end);
+    await frameShows(lastFrame, '❯ s-59');
+  });
+
   it('? shows the keys', async () => {
     const { stdin, lastFrame } = render(<SessionsScreen rows={[]} load={vi.fn()} />);
     await frameShows(lastFrame, 'Sessions (0)');

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { TranscriptItem } from '../view-state';
 import { LineRow } from './line-view';
+import { movedCursor } from './list-cursor';
 import { shortEnd, windowStart } from './lines';
 import { ScrollView } from './scroll-view';
 import { itemLines, itemTitle } from './transcript-item';
@@ -21,14 +22,9 @@ export function ItemBrowser({ items, width, height, onClose }: { items: readonly
       if (key.escape || input === 'q' || key.leftArrow) setOpen(undefined);
       return;
     }
-    const move = (by: number) => setCursor((c) => Math.max(0, Math.min(items.length - 1, c + by)));
+    const moved = movedCursor(key, cursor, items.length, room);
     if (key.escape || input === 'q' || input === 'o') onClose();
-    else if (key.upArrow) move(-1);
-    else if (key.downArrow) move(1);
-    else if (key.pageUp) move(-room);
-    else if (key.pageDown) move(room);
-    else if (key.home) setCursor(0);
-    else if (key.end) setCursor(items.length - 1);
+    else if (moved !== undefined) setCursor(moved);
     else if ((key.return || key.rightArrow) && items[cursor]) setOpen(items[cursor]);
   });
   if (open) return <ScrollView title={`output ${open.id} of ${items.length}, in full`} lines={itemLines(open, width, 'full')} height={height} hint="Esc back to the list" />;

@@ -10,6 +10,7 @@ import { hintRows } from '../keys';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { ReplayScreen } from './replay-screen';
 import { helpKey, useKeys } from '../components/use-keys';
+import { movedCursor } from '../components/list-cursor';
 
 /** `tenet sessions` in a terminal: the saved sessions; Enter replays one in the live screens. */
 export function SessionsScreen({ rows, load, onFork }: { rows: CatalogEntry[]; load(id: string): LoadedSession; onFork?(id: string, at: number): void }) {
@@ -19,11 +20,14 @@ export function SessionsScreen({ rows, load, onFork }: { rows: CatalogEntry[]; l
   const [open, setOpen] = useState<LoadedSession | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [help, setHelp] = useState(false);
+  const keys = hintRows('sessions', width, 2, ['Ctrl+C quit']);
+  // The title, the empty-list or error line, the keys, and Ink's free row.
+  const room = Math.max(1, height - 3 - keys.length);
   useKeys(
     (input, key) => {
       if (helpKey(help, setHelp, input, key)) return;
-      if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
-      else if (key.downArrow) setCursor((c) => Math.min(rows.length - 1, c + 1));
+      const moved = movedCursor(key, cursor, rows.length, room);
+      if (moved !== undefined) setCursor(moved);
       else if (key.return && rows[cursor]) {
         try {
           setOpen(load(rows[cursor]!.id));
@@ -38,9 +42,6 @@ export function SessionsScreen({ rows, load, onFork }: { rows: CatalogEntry[]; l
   if (open) return <ReplayScreen id={open.id} events={open.events} onBack={() => setOpen(undefined)} {...(onFork ? { onFork: (at: number) => onFork(open.id, at) } : {})} />;
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
   if (help) return <HelpOverlay screens={['sessions', 'replay', 'quitOnce']} width={width} height={height - 1} />;
-  const keys = hintRows('sessions', width, 2, ['Ctrl+C quit']);
-  // The title, the empty-list or error line, the keys, and Ink's free row.
-  const room = Math.max(1, height - 3 - keys.length);
   const first = windowStart(cursor, rows.length, room);
   return (
     <Box flexDirection="column">
