@@ -90,6 +90,8 @@ describe('tenet thm (the built CLI)', () => {
     expect(pytestArgs.code).toBe(2);
     expect(pytestArgs.stderr).toContain('pytest could not run the tests');
     expect(pytestArgs.stderr).toContain('--no-such-pytest-flag');
+    // Once, though each lane's shard met it.
+    expect(pytestArgs.stderr.split('before reporting its results')).toHaveLength(2);
   });
 
   const venvParent = mkdtempSync(join(tmpdir(), 'tenet-nopytest-'));

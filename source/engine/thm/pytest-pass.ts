@@ -341,7 +341,9 @@ async function runShard(
       result.problems.push(stoppedBetweenTests(how, finished, output));
       continue;
     }
-    result.problems.push(`pytest ${how} before reporting its results${output ? `:\n${output.slice(-3000)}` : ''}`);
+    // Said once: the shards of a scope pytest refuses all fail alike (a usage error before the lanes fork).
+    const problem = `pytest ${how} before reporting its results${output ? `:\n${output.slice(-3000)}` : ''}`;
+    if (!result.problems.includes(problem)) result.problems.push(problem);
     return;
   }
 }
