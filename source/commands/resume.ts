@@ -93,8 +93,10 @@ export async function resumeCommand(
     throw new TenetError(`Session ${session.id} has finished (${state.result.pass ? 'passed' : 'failed'}); there is nothing to resume.`, `\`tenet rerun ${session.id}\` runs it again without model cost`);
   }
   const start = startOf(session.events, session.id);
+  // The developer's `--approve auto` or `a` ("every command of this session") holds for the rest of the session.
+  const approve = options.approve ?? (state.autoApprove ? 'auto' : undefined);
   const waiting = state.awaitingApproval;
-  if (waiting && !options.tui && options.approve !== 'auto') {
+  if (waiting && !options.tui && approve !== 'auto') {
     // Running it now would answer a question the developer never answered.
     throw new TenetError(
       `Session ${session.id} stopped while the shell command \`${commandOf(waiting.arguments)}\` waited for your approval; a headless resume cannot ask.`,
@@ -128,7 +130,9 @@ export async function resumeCommand(
     apply: !!options.apply || state.applyPatch.apply,
     applyFailing: !!options.applyFailing || state.applyPatch.applyFailing,
     ...(options.tui ? { tui: true } : {}),
-    ...(options.approve ? { approve: options.approve } : {}),
+    ...(approve ? { approve } : {}),
+    // A session stopped in step mode goes on in it, in the TUI (`s` turns it off).
+    ...(options.tui && state.stepping ? { step: true } : {}),
     sessionsDir: dir,
     resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state), events: session.events },
   });

@@ -153,7 +153,7 @@ export type EngineEvent =
    * `scriptFile`, `scriptFrom`: a scripted model's script from here on, and how many model answers
    * the session had before the script's first turn.
    */
-  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode; apply?: boolean; applyFailing?: boolean; scriptFile?: string; scriptFrom?: number }
+  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode; approveAsked?: ApproveMode; apply?: boolean; applyFailing?: boolean; scriptFile?: string; scriptFrom?: number }
   /**
    * This session is a fork of session `parent` from its event `at`: its first `recorded` model
    * answers are the parent's (no cost), then `provider`/`model` answer live. Right after the start.

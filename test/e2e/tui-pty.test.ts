@@ -229,6 +229,63 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     }
   }, 180_000);
 
+  it('a session stopped in step mode, or after --approve auto, goes on so when it is resumed in the terminal', async () => {
+    const RIGHT = { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] };
+    const repo = copyFixture('shop');
+    const run = (flag: string[]) => ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', ...flag, '--tests', 'tests/test_cart.py'];
+    try {
+      // Step mode: killed at the pause before the first model call; the resume pauses there again.
+      const stepping = join(scratch, 'stepping');
+      server = await startFakeModelServer([RIGHT]);
+      const env = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: stepping };
+      const first = startInPty(run(['--step']), env);
+      await first.waitFor('Selected 3 (T=3)');
+      first.send('a');
+      await first.waitFor('⏸ step: before model call 1', 60_000);
+      first.pty.kill('SIGKILL');
+      await first.exited;
+      const stepId = new Catalog(stepping).list()[0]!.id;
+      const resumedStep = startInPty(['resume', stepId], env);
+      await resumedStep.waitFor('⏸ step: before model call 1', 60_000);
+      // s turns it off there, and the agent goes on to its end.
+      await resumedStep.press('s', 'a apply the patch to the checkout', 60_000);
+      resumedStep.send('q');
+      expect(await resumedStep.exited).toBe(0);
+      await server.close();
+
+      // --approve auto: killed while the second model call waits; the resume runs the next command without asking.
+      const auto = join(scratch, 'auto');
+      server = await startFakeModelServer([
+        { calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo first-ran' } }] },
+        { calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo never' } }], delayMs: 60_000 },
+      ]);
+      const autoEnv = { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: auto };
+      const approving = startInPty(run(['--approve', 'auto']), autoEnv);
+      await approving.waitFor('Selected 3 (T=3)');
+      approving.send('a');
+      await approving.waitFor('first-ran', 60_000);
+      // Its result in the log: the second model call is the one in flight.
+      const autoId = new Catalog(auto).list()[0]!.id;
+      const ranFirst = () => loadSession(auto, autoId).events.some((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd');
+      for (const began = Date.now(); !ranFirst() && Date.now() - began < 30_000; ) await new Promise((resolve) => setTimeout(resolve, 50));
+      approving.pty.kill('SIGKILL');
+      await approving.exited;
+      await server.close();
+      server = await startFakeModelServer([{ calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo second-ran' } }] }, RIGHT]);
+      const resumedAuto = startInPty(['resume', autoId, '--base-url', `${server.url}/v1`], autoEnv);
+      await resumedAuto.waitFor('a apply the patch to the checkout', 60_000);
+      expect(resumedAuto.screen()).not.toContain('The agent wants to run a shell command:');
+      resumedAuto.send('q');
+      expect(await resumedAuto.exited).toBe(0);
+      const events = loadSession(auto, autoId).events;
+      const after = events.slice(events.findIndex((e) => e.type === 'session.resumed'));
+      expect(after.find((e) => e.type === 'command.approval')).toMatchObject({ command: 'echo second-ran', by: 'auto' });
+      expect(after.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')).toMatchObject({ ok: true, text: expect.stringContaining('second-ran') });
+    } finally {
+      repo.cleanup();
+    }
+  }, 240_000);
+
   it('a replay honours NO_COLOR and fits 100×30 without clearing the terminal', async () => {
     const run = (env: NodeJS.ProcessEnv) => {
       const tui = startInPty(['replay', 'demo', '--speed', '50'], env, { cols: 100, rows: 30 });

@@ -79,6 +79,8 @@ export interface RecordedExtras {
   scriptFile?: string;
   /** The model's shell commands: asked for (the TUI in a local sandbox) or run without asking; resume asks again for one that was waiting. */
   approve?: ApproveMode;
+  /** `--approve` as given (absent without it): `auto` holds when the session is resumed. */
+  approveAsked?: ApproveMode;
   /** `--apply` / `--apply-failing` (only when given): a resumed session applies its patch as the run asked. */
   apply?: boolean;
   applyFailing?: boolean;

@@ -73,6 +73,8 @@ export interface PreparedRun {
   resume?: ResumePoint;
   /** Whether the model's shell commands are asked about (recorded, so a resume asks again for one that was waiting). */
   approve: ApproveMode;
+  /** `--approve` as given (recorded: a resume keeps `auto`). */
+  approveAsked?: ApproveMode;
   /** `--apply` and `--apply-failing` (recorded, so a resume applies the patch as the run asked). */
   applyPatch: { apply: boolean; applyFailing: boolean };
   /** A resume with a scripted model: its script, and the model answers the session had before the script's first turn (recorded for the next resume). */
@@ -105,11 +107,11 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
     ...resolveSettings(request.settings, config),
     model,
     sessionId,
-    record: { ...(scriptFile ? { scriptFile } : {}), approve, ...(applyPatch.apply ? { apply: true } : {}), ...(applyPatch.applyFailing ? { applyFailing: true } : {}) },
+    record: { ...(scriptFile ? { scriptFile } : {}), approve, ...(request.approve ? { approveAsked: request.approve } : {}), ...(applyPatch.apply ? { apply: true } : {}), ...(applyPatch.applyFailing ? { applyFailing: true } : {}) },
     ...(request.resume ? { resume: request.resume.state } : {}),
   };
   const resumedScript = request.resume && scriptFile ? { scriptFile, scriptFrom: request.resume.state.totals.modelCalls - (request.model.scriptStart ?? 0) } : undefined;
-  return { options, model, recorder, approve, applyPatch, ...(resumedScript ? { resumedScript } : {}), ...(request.resume ? { resume: request.resume } : {}) };
+  return { options, model, recorder, approve, ...(request.approve ? { approveAsked: request.approve } : {}), applyPatch, ...(resumedScript ? { resumedScript } : {}), ...(request.resume ? { resume: request.resume } : {}) };
 }
 
 /** A copy of the example repository (its files, not caches), at `into`; returns `into`. */
@@ -140,7 +142,7 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
   const emit = (untold: EngineEvent) => {
     if (!begun) {
       begun = true;
-      if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve, ...prepared.applyPatch, ...prepared.resumedScript });
+      if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve, ...(prepared.approveAsked ? { approveAsked: prepared.approveAsked } : {}), ...prepared.applyPatch, ...prepared.resumedScript });
     }
     const event = recorder.full ? stoppedBecauseFull(untold, recorder.full) : untold;
     tally.observe(event);

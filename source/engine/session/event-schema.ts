@@ -97,7 +97,7 @@ const shapes = {
   'patch.decision': z.object({ decision: z.enum(['accept', 'reject', 'save']), applied: bool, reason: str.optional(), file: str.optional() }),
   'command.approval': z.object({ command: str, decision: z.enum(['approved', 'approved-session', 'denied', 'stopped']), by: z.enum(['human', 'auto']), reason: str.optional() }),
   'session.interrupted': z.object({ reason: str }),
-  'session.resumed': z.object({ fromSeq: num, position: str, provider: str.optional(), model: str.optional(), baseUrl: str.optional(), approve: z.enum(['ask', 'auto']).optional(), apply: z.boolean().optional(), applyFailing: z.boolean().optional(), scriptFile: str.optional(), scriptFrom: num.optional() }),
+  'session.resumed': z.object({ fromSeq: num, position: str, provider: str.optional(), model: str.optional(), baseUrl: str.optional(), approve: z.enum(['ask', 'auto']).optional(), approveAsked: z.enum(['ask', 'auto']).optional(), apply: z.boolean().optional(), applyFailing: z.boolean().optional(), scriptFile: str.optional(), scriptFrom: num.optional() }),
   'session.forked': z.object({ parent: str, at: num, recorded: num, provider: str, model: str, baseUrl: str.optional() }),
   'limit.reached': z.object({ limit: z.enum(['cost', 'tokens']), spent: num, max: num }),
   warning: z.object({ message: str }),

@@ -28,6 +28,14 @@ export interface SessionState {
   unansweredRequest: boolean;
   /** How shell commands were let through when the session stopped (the latest run's mode). */
   approve?: ApproveMode;
+  /**
+   * The developer let the model's shell commands run without asking: `--approve auto` (the
+   * latest `--approve` given), or `a` at one of them ("every command of this session"). A resume
+   * without `--approve` goes on so.
+   */
+  autoApprove: boolean;
+  /** Step mode held the agent at its last step (a pause before its latest model call or tool call): a resume in the TUI goes on in it. */
+  stepping: boolean;
   /** A scripted model's script in force (the run's, or the one a resume gave), and the model answers the session had before its first turn. */
   script?: { file: string; from: number };
   /** `--apply` / `--apply-failing` of the latest run (the start, or a resume that chose them): a resume keeps them. */
@@ -70,6 +78,8 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     interrupted: false,
     evaluating: false,
     cutInDebugger: [],
+    autoApprove: false,
+    stepping: false,
   };
   const at = state.position;
   let phase: string | undefined;
@@ -93,6 +103,8 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   // unanswered is made again under its own number, so the resumed run's rounds go on from the
   // rounds the position names ("after 2 rounds", then round 3), not one past them.
   let requested = 0;
+  // The step a step pause held ('model', or a tool call's id): the step that ends without one was taken with step mode off.
+  let pausedAt: string | undefined;
   for (const event of events) {
     switch (event.type) {
       case 'session.start': {
@@ -100,6 +112,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         const baseUrl = event.config.baseUrl;
         state.settings = { provider: event.provider, model: event.model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) };
         if (event.config.approve) state.approve = event.config.approve;
+        state.autoApprove = event.config.approveAsked === 'auto';
         state.applyPatch = { apply: event.config.apply === true, applyFailing: event.config.applyFailing === true };
         if (typeof event.config.scriptFile === 'string') state.script = { file: event.config.scriptFile, from: 0 };
         break;
@@ -111,6 +124,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         // Older logs recorded no settings here: the earlier ones stay in force.
         if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
         if (event.approve) state.approve = event.approve;
+        if (event.approveAsked) state.autoApprove = event.approveAsked === 'auto';
         if (event.apply !== undefined || event.applyFailing !== undefined) state.applyPatch = { apply: !!event.apply, applyFailing: !!event.applyFailing };
         if (event.scriptFile) state.script = { file: event.scriptFile, from: event.scriptFrom ?? 0 };
         break;
@@ -122,6 +136,11 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         break;
       case 'command.approval':
         if (lastShellCall) answered.add(lastShellCall);
+        if (event.decision === 'approved-session' && event.by === 'human') state.autoApprove = true;
+        break;
+      case 'step.pause':
+        state.stepping = true;
+        pausedAt = event.before === 'model' ? 'model' : event.callId;
         break;
       case 'debugger.input':
         if (event.who === 'agent' && lastShellCall) {
@@ -155,6 +174,8 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         if (event.phase === 'tdd') state.tdd = { ...state.tdd, phase: 'refine', iteration: event.round ?? state.tdd.iteration, open: true, iterationUsed: state.tdd.open ? state.tdd.iterationUsed : 0 };
         break;
       case 'model.request':
+        if (pausedAt !== 'model') state.stepping = false;
+        pausedAt = undefined;
         if (pending) {
           if (pending.attempt !== at.attempt) at.attemptUsed = 0;
           at.phase = 'rrw';
@@ -191,6 +212,8 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         state.unansweredCalls = state.unansweredCalls.map((c) => (c.id === event.id ? { ...c, arguments: event.arguments } : c));
         break;
       case 'tool.result':
+        if (pausedAt !== event.id) state.stepping = false;
+        pausedAt = undefined;
         state.totals.toolCalls++;
         state.unansweredCalls = state.unansweredCalls.filter((c) => c.id !== event.id);
         trailing.push({ role: 'tool', toolCallId: event.id, name: event.name, content: event.text });
