@@ -6,6 +6,7 @@ import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { helpLines } from '../../source/ui/components/help-overlay';
 import { DebuggerPane } from '../../source/ui/screens/debugger-pane';
+import { fitHeaderLine } from '../../source/ui/screens/agent-header';
 import { initialView } from '../../source/ui/view-state';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { frameShows, KEYS, largeReport, resize, rowsOf, sampleConfig, sampleReport, until } from './helpers';
@@ -78,7 +79,7 @@ describe('every screen fits the terminal', () => {
     for (let i = 0; i < 30; i++) controller.dispatch({ type: 'debugger.output', chunk: `(Pdb) line ${i}\n` });
     controller.dispatch({ type: 'model.request', round: 4, messages: 9, tools: [], newMessages: [] });
     controller.dispatch({ type: 'model.delta', text: Array.from({ length: 30 }, (_, i) => `thinking ${i} ${'y'.repeat(90)}`).join('\n') });
-    await frameShows(ui.lastFrame, 'refinement attempt 1/5');
+    await frameShows(ui.lastFrame, 'attempt 1/5');
     void controller.approveCommand(`python -c "${'print(1); '.repeat(40)}"`);
     await frameShows(ui.lastFrame, 'The agent wants to run a shell command:');
     ui.stdin.write('e'); // the latest output expanded still fits
@@ -87,7 +88,8 @@ describe('every screen fits the terminal', () => {
     expect(frames.length).toBeGreaterThan(2);
     for (const rows of frames) expect(rows.length).toBeLessThan(height);
     const last = ui.lastFrame()!.slice(ui.lastFrame()!.lastIndexOf(BANNER));
-    expect(last).toContain('tenet · m.py::f');
+    // (At 60 columns the header gives up tenet's name and the phase's longer words, not the round.)
+    expect(last).toMatch(/m\.py::f.* · (refinement )?attempt 1\/5 · failure identification · round 4/);
     expect(last).toContain('The agent wants to run a shell command:');
     expect(last).toMatch(/0 tokens in/);
     ui.unmount();
@@ -172,6 +174,26 @@ describe('small terminals', () => {
     const rows = helpLines(['agent', 'field'], 56).map((line) => (Array.isArray(line) ? line.map((part) => part.text).join('') : line.text));
     expect(rows.find((row) => row.startsWith('← → Ctrl+A Ctrl+E'))).toMatch(/^← → Ctrl\+A Ctrl\+E {2,}move in the line/);
     expect(rows.find((row) => row.startsWith('t '))).toMatch(/^t {18}take over/);
+  });
+
+  it("the agent's header keeps the phase and its round at 80 columns and less: tenet's name, longer words, then the target's middle give way", async () => {
+    const { controller, ui } = app(80, 24);
+    controller.dispatch({ ...start, target: 'invoicing/tax.py::tax_for' } as EngineEvent);
+    controller.dispatch({ type: 'thm.report', report: sampleReport() });
+    controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
+    controller.dispatch({ type: 'agent.phase', phase: 'rrw', attempt: 1, attempts: 5, stage: 'failure-identification' });
+    controller.dispatch({ type: 'model.request', round: 2, messages: 3, tools: [], newMessages: [] });
+    await frameShows(ui.lastFrame, 'round 2');
+    const header = rowsOf(ui.lastFrame()).find((row) => row.includes('round 2'))!;
+    expect(header.length).toBeLessThanOrEqual(80);
+    expect(header).toMatch(/^invoic.*….*tax_for \(benchmark\) · attempt 1\/5 · failure identification · round 2$/);
+    ui.unmount();
+    // Wide enough, all of it; the order in which the rest gives way.
+    const phase = { long: 'refinement attempt 1/5 · failure identification · round 2', short: 'attempt 1/5 · failure identification · round 2' };
+    expect(fitHeaderLine('invoicing/tax.py::tax_for', '(benchmark)', phase, 120)).toEqual({ name: true, target: 'invoicing/tax.py::tax_for', mode: '(benchmark)', phase: phase.long });
+    expect(fitHeaderLine('invoicing/tax.py::tax_for', '(benchmark)', phase, 98)).toEqual({ name: false, target: 'invoicing/tax.py::tax_for', mode: '(benchmark)', phase: phase.long });
+    expect(fitHeaderLine('invoicing/tax.py::tax_for', '', phase, 80)).toEqual({ name: false, target: 'invoicing/tax.py::tax_for', mode: '', phase: phase.short });
+    expect(fitHeaderLine('invoicing/tax.py::tax_for', '(benchmark)', phase, 60)).toMatchObject({ name: false, mode: '', phase: phase.short });
   });
 
   it('at 60 columns the takeover title still says that Esc hands back', () => {

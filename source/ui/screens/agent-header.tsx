@@ -1,14 +1,15 @@
 import { Box, Text } from 'ink';
 import { stageName, TEST_RUNS } from '../../engine/phrase-book';
+import { shortMiddle } from '../components/lines';
 import { useNow } from '../components/use-now';
 import type { ViewState } from '../view-state';
 
 /**
  * Where the agent is: pre-generation round i/15, refinement attempt j/5 and its stage, a TDD
  * round, or the measuring of the agent's tests (which has no events of its own: `elapsed` shows it
- * is not stuck).
+ * is not stuck). `short`: the same without the words a narrow header has no room for.
  */
-function phaseLine(view: ViewState, elapsedMs = 0): string {
+function phaseLine(view: ViewState, elapsedMs = 0, short = false): string {
   const a = view.agent;
   switch (a.phase) {
     case 'pregen':
@@ -16,20 +17,53 @@ function phaseLine(view: ViewState, elapsedMs = 0): string {
     case 'validate':
       return `running the ${TEST_RUNS.validate}`;
     case 'rrw':
-      return `refinement attempt ${a.attempt}/${a.attempts} · ${stageName(a.stage ?? undefined)} · round ${a.round}`;
+      return `${short ? 'attempt' : 'refinement attempt'} ${a.attempt}/${a.attempts} · ${stageName(a.stage ?? undefined)} · round ${a.round}`;
     case 'tdd-setup':
       return `tests first · round ${a.round}/${a.tdd?.setupRounds ?? '?'}`;
     case 'tdd':
-      return `co-refinement · test run ${a.tdd?.iteration}/${a.tdd?.iterations} · round ${a.round}`;
+      return `${short ? '' : 'co-refinement · '}test run ${a.tdd?.iteration}/${a.tdd?.iterations} · round ${a.round}`;
     case 'evaluate':
       return 'evaluating on every failing test';
     case 'quality':
-      return `measuring the tests · ${Math.floor(elapsedMs / 1000)} s · pass rate, coverage, then mutants (each reruns them)`;
+      return `measuring the tests · ${Math.floor(elapsedMs / 1000)} s${short ? '' : ' · pass rate, coverage, then mutants (each reruns them)'}`;
     case 'done':
       return 'done';
     default:
       return 'preparing the tools';
   }
+}
+
+/** The header's first line in parts: tenet's name, the target, the mode, the phase. */
+export interface HeaderLine {
+  name: boolean;
+  target: string;
+  mode: string;
+  phase: string;
+}
+
+/** A target cut in the middle keeps this much: less says nothing of which function it is. */
+const MIN_TARGET = 12;
+
+/**
+ * The first line as it fits `width`: what is given up first is tenet's name, then the phase's
+ * longer words, then the middle of the target's path, then "(benchmark)", so the phase and its
+ * round stay on screen (they are what changes). The last try is returned if none fits (Ink cuts it).
+ */
+export function fitHeaderLine(target: string, mode: string, phase: { long: string; short: string }, width: number): HeaderLine {
+  const tries: (Omit<HeaderLine, 'target'> & { cut: boolean })[] = [
+    { name: true, mode, phase: phase.long, cut: false },
+    { name: false, mode, phase: phase.long, cut: false },
+    { name: false, mode, phase: phase.short, cut: false },
+    { name: false, mode, phase: phase.short, cut: true },
+    { name: false, mode: '', phase: phase.short, cut: true },
+  ];
+  let line: HeaderLine | undefined;
+  for (const { cut, ...attempt } of tries) {
+    const room = width - ((attempt.name ? 'tenet · '.length : 0) + (attempt.mode ? attempt.mode.length + 1 : 0) + ' · '.length + attempt.phase.length);
+    line = { ...attempt, target: shortMiddle(target, Math.max(MIN_TARGET, room)) };
+    if (target.length <= room || (cut && room >= MIN_TARGET)) return line;
+  }
+  return line!;
 }
 
 /** Rows the header takes: two lines and its rule. */
@@ -41,10 +75,14 @@ export function Header({ view, width, clock = 'wall' }: { view: ViewState; width
   // The quality phase sends nothing for minutes on a large target: a ticking clock says it runs.
   const now = useNow(clock === 'wall' && view.agent.phase === 'quality');
   const elapsed = (clock === 'wall' ? now : view.at) - view.agent.phaseAt;
+  const line = fitHeaderLine(s?.target ?? '…', s?.mode === 'blank' ? '(benchmark)' : '', { long: phaseLine(view, elapsed), short: phaseLine(view, elapsed, true) }, width);
   return (
     <Box flexDirection="column" borderStyle="single" borderBottom borderTop={false} borderLeft={false} borderRight={false}>
       <Text wrap="truncate">
-        <Text bold>tenet</Text> · {s?.target ?? '…'} {s?.mode === 'blank' ? <Text dimColor>(benchmark)</Text> : ''} · <Text color="cyan">{phaseLine(view, elapsed)}</Text>
+        {line.name ? <Text bold>tenet</Text> : ''}
+        {line.name ? ' · ' : ''}
+        {line.target}
+        {line.mode ? <Text dimColor> {line.mode}</Text> : ''} · <Text color="cyan">{line.phase}</Text>
       </Text>
       <Text wrap="truncate" dimColor>
         {s ? `model: ${s.modelLabel}` : ''}
