@@ -53,6 +53,8 @@ export interface DebuggerLine {
   /** Who typed the line (tenet: the pdb it starts for a takeover), or the program's output. */
   who: Writer | 'output';
   text: string;
+  /** Output whose line the program has not ended yet: the next chunk goes on with it. */
+  open?: true;
 }
 
 export interface ViewState {
@@ -151,6 +153,24 @@ function pushBeforeOpenCall(state: ViewState, item: WithoutId<TranscriptItem>): 
 
 function debuggerText(state: ViewState, lines: DebuggerLine[]): void {
   state.debugger = { ...state.debugger, lines: [...state.debugger.lines, ...lines].slice(-DEBUGGER_LINES) };
+}
+
+/**
+ * The program's output as lines, whatever its chunks: a pipe gives what the program wrote when it
+ * wrote it, and an unbuffered Python writes a print's text and its newline apart, so a chunk may
+ * end mid-line or be a newline alone. Each chunk goes on with the line the last one left open.
+ */
+function debuggerOutput(state: ViewState, chunk: string): void {
+  const lines = state.debugger.lines;
+  const last = lines.at(-1);
+  const goesOn = last?.who === 'output' && last.open;
+  const parts = chunk.replace(/\r/g, '').split('\n');
+  parts[0] = (goesOn ? last.text : '') + parts[0];
+  const ended = parts.at(-1) === '';
+  if (ended) parts.pop();
+  // Tabs as spaces: the pane counts columns, and pdb's `l` output is full of them.
+  const added: DebuggerLine[] = parts.map((text, i) => ({ who: 'output', text: expandTabs(text), ...(!ended && i === parts.length - 1 ? { open: true as const } : {}) }));
+  state.debugger = { ...state.debugger, lines: [...(goesOn ? lines.slice(0, -1) : lines), ...added].slice(-DEBUGGER_LINES) };
 }
 
 /** Every line of a diff with its mark; between hunks (long code), their `@@` line. */
@@ -336,8 +356,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? '(Pdb) ' : '$ '}${event.input}` }]);
       break;
     case 'debugger.output':
-      // Tabs as spaces: the pane counts columns, and pdb's `l` output is full of them.
-      debuggerText(state, expandTabs(event.chunk.replace(/\r/g, '')).split('\n').filter((l, i, all) => l || i < all.length - 1).map((text) => ({ who: 'output' as const, text })));
+      debuggerOutput(state, event.chunk);
       break;
     case 'debugger.entry':
       state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';

@@ -193,6 +193,22 @@ describe('Esc takes back the innermost thing', () => {
   });
 });
 
+describe("the debugger pane's output", () => {
+  const linesOf = (...chunks: string[]) => chunks.reduce((state, chunk) => reduceView(state, { type: 'debugger.output', chunk }), initialView()).debugger.lines.map((line) => line.text);
+
+  it("is the program's lines however its output was cut: an unbuffered print's newline alone adds no blank line, a line cut mid-way is one line", () => {
+    // print() in an unbuffered Python: the text, then its newline, each a write of its own.
+    expect(linesOf('collected 3 items', '\n', 'tests/test_tax.py F', '..', '\n', '(Pdb) ')).toEqual(['collected 3 items', 'tests/test_tax.py F..', '(Pdb) ']);
+    // Whole lines, and an empty line the program printed, stay as they were.
+    expect(linesOf('a\n\nb\n', 'c\n')).toEqual(['a', '', 'b', 'c']);
+    // A line typed in between ends the open one: the output after it starts a line of its own.
+    const typed = [initialView()].map((state) => reduceView(state, { type: 'debugger.output', chunk: '(Pdb) ' })).map((state) => reduceView(state, { type: 'debugger.input', who: 'agent', input: 'p x', mode: 'pdb' })).map((state) => reduceView(state, { type: 'debugger.output', chunk: '1\n(Pdb) ' }))[0]!;
+    expect(typed.debugger.lines.map((line) => line.text)).toEqual(['(Pdb) ', '(Pdb) p x', '1', '(Pdb) ']);
+    // Tab stops count from the line's start, across chunks.
+    expect(linesOf('ab', '\tc\n')).toEqual(['ab      c']);
+  });
+});
+
 describe('the pdb line of a takeover', () => {
   const view = () => {
     let state = initialView();
