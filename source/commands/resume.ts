@@ -207,8 +207,16 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   // A rerun that stopped before its start (the target not found today) is no session to keep.
   const saved = !recorder.discardIfNeverStarted();
   const where = saved ? `rerun saved as ${sessionId}` : 'the rerun stopped before it started: not saved';
-  const divergences = compareRuns(session.events, events, secretRedactor(process.env).text);
-  if (error) divergences.push({ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` });
+  // What makes the rest differ goes first: the target's file changed since (the session's own
+  // patch applied, with --apply or a in the TUI, changes it), or the rerun could not run.
+  const file = run.target.split('::')[0]!;
+  const nowStart = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
+  const changed = start.config.originalSha1 && nowStart?.config.originalSha1 && nowStart.config.originalSha1 !== start.config.originalSha1;
+  const divergences = [
+    ...(changed ? [{ step: 'target file', recorded: `${file} as the session found it`, now: `${file} has changed since (the session's own patch, applied, changes it): what differs below may follow from that` }] : []),
+    ...(error ? [{ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` }] : []),
+    ...compareRuns(session.events, events, secretRedactor(process.env).text),
+  ];
   if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${replay.answers} answers`, now: 'the run ended before using all of them' });
   if (options.json) {
     process.stdout.write(`${printableJson({ session: session.id, rerun: saved ? sessionId : null, divergences })}\n`);

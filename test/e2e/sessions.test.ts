@@ -477,3 +477,22 @@ describe('resume continues where the work was', () => {
     expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
   }, 120_000);
 });
+
+describe('rerun of a session whose patch was applied to the checkout', () => {
+  it('names what makes the rest differ first: the target file changed since, and the run that found nothing to generate against', async () => {
+    const dir = join(scratch, 'applied');
+    const repo = join(scratch, 'applied-repo');
+    cpSync(join(ROOT, 'examples', 'invoicing'), repo, { recursive: true });
+    const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+    const script = join(ROOT, 'examples', 'invoicing.demo.json');
+    const ran = await runCli(['run', '--repo', repo, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script, '--apply', '--headless'], { env });
+    expect(ran.code, ran.stderr).toBe(0);
+    const id = new Catalog(dir).list()[0]!.id;
+    const rerun = await runCli(['rerun', id], { env });
+    expect(rerun.code).toBe(1);
+    const steps = [...rerun.stdout.matchAll(/^- (.+)$/gm)].map((match) => match[1]);
+    expect(steps.slice(0, 2)).toEqual(['target file', 'run']);
+    expect(rerun.stdout).toContain("invoicing/tax.py has changed since (the session's own patch, applied, changes it)");
+    expect(rerun.stdout).toContain('stopped: No test fails against invoicing/tax.py::tax_for as it is');
+  }, 120_000);
+});
