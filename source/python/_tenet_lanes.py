@@ -99,9 +99,10 @@ def with_room(function, *args):
     Since 3.11, CPython keeps frames in chunks of 16 KiB that it maps when a call does not fit
     in the current one and unmaps when that call returns. A test loop that runs a few frames
     deeper than pytest's own (a lane's) can sit just below the end of a chunk, so that nearly
-    every call of every test maps a chunk and unmaps it again, with fresh pages each time: two lanes of jsonschema's tests mapped 11,500 chunks and took 1.1 s
-    more system time than one process (85 chunks once they ran from here). A frame this large
-    makes CPython map a chunk of 1 MiB for it, half of it free for the frames called from it.
+    every call of every test maps a chunk and unmaps it again, with fresh pages each time: two
+    lanes of jsonschema's tests mapped 11,500 chunks and took 1.1 s more system time than one
+    process (85 chunks once they ran from here). A frame this large makes CPython map a chunk of
+    1 MiB for it, half of it free for the frames called from it.
     """
     return function(*args)
 
