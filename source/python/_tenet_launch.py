@@ -31,6 +31,11 @@ class Stop(Exception):
 
 
 def _stop(_signum, _frame):
+    # Said once: tenet's stop and its sandbox's come a millisecond apart at a run's end, and a
+    # second Stop raised while the first is handled would end the launcher before it killed
+    # anything below it (setsid'd processes of the debugger shell were left running).
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     raise Stop()
 
 

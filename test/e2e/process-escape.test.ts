@@ -55,6 +55,18 @@ describe('processes that leave the process group (local sandbox)', () => {
     await waitFor(() => sleeping('47.2').length === 0, 5000, 'the escaped processes to be killed');
     await sandbox.dispose();
   });
+
+  it("and when the sandbox is disposed right after, as at a run's end: two stops a millisecond apart", async () => {
+    for (let round = 0; round < 5; round++) {
+      const sandbox = new LocalSandbox(scratch);
+      const session = new DebuggerSession(sandbox, { env: {}, timeoutMs: 10_000, maxOutput: 10_000 });
+      expect(await session.run(ESCAPES('47.3'))).toBe('started');
+      await waitFor(() => sleeping('47.3').length === 3, 5000, 'the three escaped processes to start');
+      session.close();
+      await sandbox.dispose();
+      await waitFor(() => sleeping('47.3').length === 0, 5000, `the escaped processes to be killed (round ${round + 1})`);
+    }
+  }, 60_000);
 });
 
 describe('a headless run with a model that starts escaping processes', () => {
