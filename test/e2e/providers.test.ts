@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Conversation } from '../../source/engine/agent/conversation';
 import type { EngineEvent } from '../../source/engine/events';
 import { AnthropicModel } from '../../source/engine/model/anthropic-provider';
@@ -244,6 +244,22 @@ describe('Anthropic provider through the real SDK', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'looking' }, { type: 'tool_use', id: 't1', name: 'search_class', input: { class_name: 'Cart' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Found 1 class' }, { type: 'text', text: 'go on', ...mark }] },
     ]);
+  });
+
+  it("a deprecated model's SDK warning comes once as a warning of the run, never on the console (it would tear the TUI's screen)", async () => {
+    server = await startFakeModelServer([{ say: 'one' }, { say: 'two' }]);
+    const model = new AnthropicModel(settings(server, server.url, { model: 'claude-sonnet-4-5' }));
+    const warnings: string[] = [];
+    const onConsole = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      for (const _ of [1, 2]) await model.complete(request, { onWarning: (m) => warnings.push(m) });
+    } finally {
+      onConsole.mockRestore();
+    }
+    expect(onConsole).not.toHaveBeenCalled();
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^The Anthropic SDK says: The model 'claude-sonnet-4-5' is deprecated and will reach end-of-life on November 30th, 2026\. Please migrate/);
+    expect(console.warn).not.toBe(onConsole);
   });
 
   it("streams a tool_use block's input piece by piece as it comes", async () => {

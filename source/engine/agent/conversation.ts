@@ -157,6 +157,7 @@ export class Conversation {
             onDelta: (text) => emit({ type: 'model.delta', text }),
             onToolDelta: (delta) => emit({ type: 'model.tool-delta', ...delta }),
             onRetry: (notice) => emit({ type: 'model.retry', ...notice }),
+            onWarning: (message) => emit({ type: 'warning', message }),
             onUnanswered: (usage) => (unanswered = usage),
           },
         );

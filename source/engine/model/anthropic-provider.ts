@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { anthropicUsage, cachedSystem, cachedTools, markConversation, type ConversationMessage } from './anthropic-cache';
 import type { AttemptUsage } from './attempt-usage';
+import { catchingSdkWarnings } from './sdk-console';
 import { SdkModel, type ProviderSettings } from './sdk-model';
 import type { StreamWatch } from './stream-watch';
 import type { CallOptions, ModelRequest, ModelResponse } from './types';
@@ -63,6 +64,8 @@ export function toAnthropicBody(model: string, request: ModelRequest): Anthropic
 /** Anthropic messages with tool_use / tool_result blocks, streamed, the repeated prefix cached. */
 export class AnthropicModel extends SdkModel<Anthropic> {
   readonly provider = 'anthropic';
+  /** What the SDK warned, said once per run (it warns on every request). */
+  private readonly warned = new Set<string>();
 
   constructor(settings: ProviderSettings) {
     super(settings, { vendor: 'Anthropic', server: 'Anthropic API at ' }, (options) => new Anthropic(options));
@@ -79,7 +82,14 @@ export class AnthropicModel extends SdkModel<Anthropic> {
       // No temperature: this SDK sends anthropic-version 2026-10-21, under which the Messages API
       // answers 400 to any sampling parameter (temperature, top_p, top_k), even at its default.
       const body = toAnthropicBody(this.settings.model, request);
-      const stream = await this.client.messages.create(body, { signal: watch.signal });
+      const stream = await catchingSdkWarnings(
+        () => this.client.messages.create(body, { signal: watch.signal }),
+        (message) => {
+          if (this.warned.has(message)) return;
+          this.warned.add(message);
+          options.onWarning?.(`The Anthropic SDK says: ${message}`);
+        },
+      );
       for await (const event of stream) {
         watch.touch();
         attempt.chunk();

@@ -42,6 +42,8 @@ export interface CallOptions {
    * the answer, its name, and the next piece of its JSON (empty when the call has just begun).
    */
   onToolDelta?: (delta: ToolDelta) => void;
+  /** Something the provider's SDK warned about (a deprecated model), for the run to show once as its own warning. */
+  onWarning?: (message: string) => void;
   /** A failed attempt that will be retried (429, 5xx, timeout, a stream cut). */
   onRetry?: (notice: RetryNotice) => void;
   /**
