@@ -65,4 +65,12 @@ describe('the scope every test run uses', () => {
     expect(result.stderr).not.toMatch(/\n\s*\n/);
     expect(result.stderr).toContain("fix: pytest found no pkg/tests; paths are from the repository's root: --tests src/pkg/tests\n");
   }, 60_000);
+
+  it("tenet's own options written after --tests, which pytest refuses, are named with where they go", async () => {
+    const repo = srcLayout('options-after', TESTPATHS_ELSEWHERE);
+    const result = await runCli(['thm', '--repo', repo, '--target', 'src/pkg/core.py::double', '--tests', 'src/pkg/tests', '--blank', '-T', '2']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unrecognized arguments: --blank -T 2');
+    expect(result.stderr).toContain("fix: pytest does not know --blank, -T. Everything after --tests goes to pytest: tenet's own options go before --tests\n");
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import type { Sandbox } from '../sandbox/sandbox';
 import { checkPython, choosePython, type PythonInfo } from '../task/interpreter';
 import type { PluginEvent } from '../thm/protocol';
 import { runPytestPass } from '../thm/pytest-pass';
+import { scopeFix } from '../thm/scope-fix';
 import { shardCount } from '../thm/run-thm';
 import { Workspace } from '../workspace/workspace';
 import type { ScannedFunction } from './make-functions';
@@ -124,10 +125,7 @@ export async function runReachPass(options: ReachOptions): Promise<ReachResult> 
     });
     if (pass.aborted) throw new TenetError('tenet bench make was cancelled.', undefined, 130);
     if (pass.collected === 0 && pass.collectErrors.length === 0 && pass.problems.length) {
-      throw new TenetError(
-        `pytest could not run the tests:\n${pass.problems.join('\n')}`,
-        'check the --tests arguments and that the suite runs with plain pytest in the repository',
-      );
+      throw new TenetError(`pytest could not run the tests:\n${pass.problems.join('\n')}`, scopeFix(workspace.root, pass.problems));
     }
     result.problems = pass.problems;
     result.durationMs = Date.now() - started;

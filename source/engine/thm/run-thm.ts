@@ -12,7 +12,7 @@ import { firstUsersReach } from './cached-fixtures';
 import { chainedTests, clusterTests, directCaller, selectTests } from './clustering';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
-import { missingScopePath } from './missing-scope-path';
+import { scopeFix } from './scope-fix';
 import { importErrorSite } from './import-error-site';
 import { PassProgress } from './pass-progress';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
@@ -207,13 +207,7 @@ function checkRan(probe: PassResult, ctx: ThmContext): PassResult {
     if (probe.startHit) throw calledAsPytestStarts(ctx, probe.startHit, probe.problems);
     // pytest's own output keeps its blank lines; here they only spread the message out.
     const said = probe.problems.join('\n').replace(/\n\s*\n/g, '\n');
-    const path = missingScopePath(ctx.workspace.root, probe.problems);
-    throw new TenetError(
-      `pytest could not run the tests:\n${said}`,
-      path?.closest.length
-        ? `pytest found no ${path.missing}; paths are from the repository's root: ${path.closest.map((p) => `--tests ${p}`).join(', or ')}`
-        : 'check the --tests arguments and that the suite runs with plain pytest in the repository',
-    );
+    throw new TenetError(`pytest could not run the tests:\n${said}`, scopeFix(ctx.workspace.root, probe.problems));
   }
   return probe;
 }
