@@ -29,7 +29,8 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .enablePositionalOptions()
     .addHelpText('after', '\nEverything after --tests is passed to pytest unchanged.\nWith no command, in a terminal: the start screen over --repo (default: the current folder).')
     .option('--repo <dir>', 'with no command: the repository of the start screen')
-    .option('--sessions-dir <dir>', 'with no command: where the session is saved');
+    .option('--sessions-dir <dir>', 'with no command: where the session is saved')
+    .option('--tests <pytest-args...>', "with no command: pytest arguments for the scope of the session the start screen starts (everything after --tests)");
   // The start screen starts a `tenet run`: it takes the same model and sandbox flags.
   withModelFlags(program, 'the config, else the API key in the environment', 'with --provider scripted: the JSON script of model turns to replay');
   withSandboxFlags(program);
@@ -43,7 +44,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       return;
     }
     const { startCommand } = await import('./commands/start');
-    setExit(await startCommand({ repo: opts.repo, sessionsDir: opts.sessionsDir, model: modelFlags(opts), sandbox: sandboxFlags(opts) }));
+    setExit(await startCommand({ repo: opts.repo, sessionsDir: opts.sessionsDir, model: modelFlags(opts), sandbox: sandboxFlags(opts), testArgs: tests ?? [] }));
   });
 
   const invocation: Invocation = { tests, setExit };

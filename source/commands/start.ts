@@ -22,6 +22,8 @@ export interface StartOptions {
   approve?: 'ask' | 'auto';
   model?: ModelFlags;
   sandbox?: SandboxFlags;
+  /** pytest arguments for the session's scope (`tenet --tests …`); none: the repository's configuration. */
+  testArgs?: string[];
 }
 
 /**
@@ -48,7 +50,8 @@ export async function startCommand(options: StartOptions): Promise<number> {
     return targetChoices(index.files);
   };
   const { startTui } = await importTui(() => import('../ui/launch'));
-  const choice = await startTui({ repo, functions, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
+  const testArgs = options.testArgs ?? [];
+  const choice = await startTui({ repo, functions, testArgs, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
   if (!choice) return 0;
   if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const run: RunCommandOptions = {
@@ -56,7 +59,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
     ...(isDemo ? { copyOfExample: true } : {}),
     target: choice.target,
     blank: choice.blank,
-    testArgs: [],
+    testArgs,
     settings: {},
     model: flags,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),

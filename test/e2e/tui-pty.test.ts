@@ -406,6 +406,23 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     expect(await run.exited).toBe(130);
   }, 240_000);
 
+  it("bare tenet --tests: the start screen says the scope, and the session it starts runs THM on that scope, not the whole suite", async () => {
+    const repo = copyFixture('shop');
+    try {
+      const tui = startInPty(['--repo', repo.dir, '--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--tests', 'tests/test_cart.py'], { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: join(scratch, 'scoped') });
+      await tui.waitFor('tests: tests/test_cart.py (--tests)');
+      await tui.waitFor(/\d+ of \d+ functions/, 60_000);
+      await tui.press('Cart.total', /1 of \d+ functions/);
+      await tui.press('\t', 'mode: benchmark');
+      // The whole suite has 23 tests; test_cart.py 4.
+      await tui.press(KEY.enter, 'THM 4 tests ·', 60_000);
+      tui.send(KEY.ctrlC + KEY.ctrlC);
+      expect(await tui.exited).toBe(130);
+    } finally {
+      repo.cleanup();
+    }
+  }, 120_000);
+
   it('bare tenet takes the model flags of run; without a model it says what to set and d runs the demo', async () => {
     const repo = copyFixture('shop');
     const home = mkdtempSync(join(scratch, 'home-'));

@@ -23,6 +23,8 @@ export interface StartScreenProps {
   repo: string;
   functions: string[] | (() => Promise<string[]>);
   modelLabel?: string;
+  /** The pytest arguments the session's scope is (`tenet --tests …`); empty or absent: the repository's pytest configuration. */
+  testArgs?: readonly string[];
   /** Why no model can answer, with what to set: the screen says it in full, and `d` runs the demo instead. */
   modelProblem?: string;
   /** Looks at the chosen target's body (absent: no check). */
@@ -70,7 +72,7 @@ function mismatch(target: string, blank: boolean, body: 'stub' | 'implemented'):
  * frame is on screen. A choice that cannot work (stub mode on a real body) is caught here, with
  * the mode that would; without a model, the screen says what to set and `d` runs the demo.
  */
-export function StartScreen({ repo, functions: given, modelLabel, modelProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
+export function StartScreen({ repo, functions: given, modelLabel, testArgs = [], modelProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
   const { exit } = useApp();
   const quit = onQuit ?? exit;
   const [functions, setFunctions] = useState<string[] | undefined>(Array.isArray(given) ? given : undefined);
@@ -210,6 +212,9 @@ export function StartScreen({ repo, functions: given, modelLabel, modelProblem, 
       )}
       <Text wrap="truncate">
         mode: <Text bold>{blank ? 'benchmark (the body is blanked, the original is ground truth)' : 'stub (you wrote the signature, docstring and tests)'}</Text> <Text dimColor>(Tab switches)</Text>
+      </Text>
+      <Text wrap="truncate">
+        tests: {testArgs.length ? <Text bold>{testArgs.map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}</Text> : 'the whole suite, as your pytest configuration has it'} <Text dimColor>{testArgs.length ? '(--tests)' : '(tenet --tests ARGS… narrows it)'}</Text>
       </Text>
       <Text wrap="truncate">
         target: {modelProblem ? <Text dimColor>(set a model to start a session; d runs the scripted demo)</Text> : <FieldText state={search.state} width={Math.max(10, width - 40)} />}{' '}
