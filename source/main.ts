@@ -55,7 +55,33 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
   addDockerCommands(program, invocation);
   // Only now, so the commands above keep refusing operands they do not take.
   program.allowExcessArguments();
+  // What follows --tests is split off before commander parses: a command without a scope would drop it without a word.
+  program.hook('preAction', (_root, command) => {
+    if (tests !== undefined && !takesTests(command)) {
+      const taking = commandsTakingTests(program).join(', ');
+      command.error(`error: ${commandName(command)} takes no --tests (what follows it is the scope pytest runs, in ${taking})`, { exitCode: EXIT.badInput, code: 'commander.unknownOption' });
+    }
+  });
   return program;
+}
+
+const takesTests = (command: Command) => command.options.some((option) => option.long === '--tests');
+
+/** `tenet bench make`, `tenet` for the root. */
+function commandName(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+function commandsTakingTests(program: Command): string[] {
+  const found: string[] = [];
+  const visit = (command: Command) => {
+    if (takesTests(command)) found.push(command.parent ? commandName(command) : 'tenet alone (the start screen)');
+    command.commands.forEach(visit);
+  };
+  visit(program);
+  return found;
 }
 
 /** `tenet frob`: said as an unknown command (commander would call it a surplus argument of the start screen), with the nearest command's name. */

@@ -26,6 +26,12 @@ describe('bad input: one clear line, exit 2, nothing changed', () => {
     await refused(['--repo', file, '--provider', 'openai'], /--repo .*a-file is a file, not a folder/);
   });
 
+  it('--tests given to a command that runs no scope (it is split off before parsing, so nothing else would say it went unused)', async () => {
+    const result = await refused(['replay', 'demo', '--tests', 'tests/test_cart.py'], /error: tenet replay takes no --tests \(what follows it is the scope pytest runs, in tenet alone \(the start screen\), tenet thm, .*tenet run, tenet bench make\)/);
+    expect(result.stdout).toBe('');
+    await refused(['bench', 'report', scratch, '--tests', 'x'], /error: tenet bench report takes no --tests/);
+  });
+
   it('a sessions folder that is a file', async () => {
     await refused(['sessions', '--sessions-dir', file], /the sessions folder .*a-file is a file; it must be a folder/);
   });
