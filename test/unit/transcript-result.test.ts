@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
+import type { ThmReport } from '../../source/engine/protocol/thm-report';
 import { markdownTranscript } from '../../source/engine/session/transcript';
 
 const result: RunResult = {
@@ -31,5 +32,13 @@ describe('tenet show (the Markdown transcript)', () => {
     expect(text).toContain('_Shell command `ls` approved for the session by the developer._');
     expect(text).toContain('_Shell command `rm -rf x` denied by the developer: no deleting._');
     expect(text).toContain('_Patch: accept; not applied (m.py changed in the checkout)._');
+  });
+
+  it("says the scope THM's tests came from: the pytest arguments after --tests, quoted where they hold a space", () => {
+    const report = { counts: { collected: 12, failing: 3, unreached: 0 }, clusters: [], durationMs: 1500 } as unknown as ThmReport;
+    expect(markdownTranscript('s1', [{ type: 'thm.report', report: { ...report, testArgs: ['tests/unit', '-m', 'not slow'] } }])).toContain(
+      '12 tests in scope (`--tests tests/unit -m "not slow"`), 3 failing (0 without reaching the target), 0 clusters, 1.5 s.',
+    );
+    expect(markdownTranscript('s1', [{ type: 'thm.report', report: { ...report, testArgs: [] } }])).toContain('12 tests in scope, 3 failing');
   });
 });

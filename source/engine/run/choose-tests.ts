@@ -3,6 +3,7 @@ import type { TestStage } from '../protocol/settings';
 import { brokenModules, type ThmReport } from '../protocol/thm-report';
 import { hideTests, type HiddenTests } from '../task/hide-tests';
 import { plural } from '../tools/format';
+import { shownArgs } from '../util/shown-args';
 import { implementedWarning } from '../task/prepare-target';
 import { selectWith } from '../thm/alt-selection';
 import { entryFunctions } from '../thm/clustering';
@@ -133,7 +134,7 @@ function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: Thm
   }
   if (report.counts.collected === 0) {
     return new TenetError(
-      `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${report.testArgs.join(' ')})` : ''}, so there is nothing to generate ${target.id} against.`,
+      `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${shownArgs(report.testArgs)})` : ''}, so there is nothing to generate ${target.id} against.`,
       'point pytest at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration; --add-tests FILE adds tests of yours',
     );
   }

@@ -1,4 +1,5 @@
 import { prettyArguments } from '../agent/preview';
+import { shownArgs } from '../util/shown-args';
 import type { EngineEvent } from '../events';
 import { addedWords, approvalWords, capitalized, forkWords, resumedWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut, verdictLabel, WRITERS } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
@@ -42,7 +43,9 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       case 'thm.report': {
         const r = event.report;
-        out.push(`## Test Harness Mechanism\n\n${plural(r.counts.collected, 'test')} in scope, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target), ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`);
+        // "in scope" means little without the pytest arguments THM ran with (read with care: a session on disk may come from any version).
+        const args = r.testArgs?.length ? ` (\`--tests ${shownArgs(r.testArgs)}\`)` : '';
+        out.push(`## Test Harness Mechanism\n\n${plural(r.counts.collected, 'test')} in scope${args}, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target), ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`);
         out.push(r.clusters.map((c) => `- caller \`${c.caller}\`: ${c.tests.length} test${c.tests.length === 1 ? '' : 's'}, shortest chain ${c.depth}`).join('\n'));
         break;
       }

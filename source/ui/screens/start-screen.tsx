@@ -1,4 +1,5 @@
 import { Box, Text, useApp } from 'ink';
+import { shownArgs } from '../../engine/util/shown-args';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ConfirmBox } from '../components/confirm-box';
 import { HelpOverlay } from '../components/help-overlay';
@@ -214,7 +215,7 @@ export function StartScreen({ repo, functions: given, modelLabel, testArgs = [],
         mode: <Text bold>{blank ? 'benchmark (the body is blanked, the original is ground truth)' : 'stub (you wrote the signature, docstring and tests)'}</Text> <Text dimColor>(Tab switches)</Text>
       </Text>
       <Text wrap="truncate">
-        tests: {testArgs.length ? <Text bold>{testArgs.map((arg) => (/\s/.test(arg) ? JSON.stringify(arg) : arg)).join(' ')}</Text> : 'the whole suite, as your pytest configuration has it'} <Text dimColor>{testArgs.length ? '(--tests)' : '(tenet --tests ARGS… narrows it)'}</Text>
+        tests: {testArgs.length ? <Text bold>{shownArgs(testArgs)}</Text> : 'the whole suite, as your pytest configuration has it'} <Text dimColor>{testArgs.length ? '(--tests)' : '(tenet --tests ARGS… narrows it)'}</Text>
       </Text>
       <Text wrap="truncate">
         target: {modelProblem ? <Text dimColor>(set a model to start a session; d runs the scripted demo)</Text> : <FieldText state={search.state} width={Math.max(10, width - 40)} />}{' '}
