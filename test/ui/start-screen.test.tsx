@@ -85,4 +85,19 @@ describe('the start screen without a model', () => {
     await until(() => onStart.mock.calls.length > 0);
     expect(onStart).toHaveBeenCalledWith({ demo: true });
   });
+
+  it('says the scope the session will run, and with it the whole screen fits the terminal (a list longer than the room)', async () => {
+    const many = Array.from({ length: 50 }, (_, i) => `pkg/mod.py::f${i}`);
+    const ui = render(<StartScreen repo="/r" functions={many} modelLabel="m" testArgs={['tests/unit', '-m', 'not slow']} onStart={vi.fn()} />);
+    resize(ui.stdout, 60, 20);
+    await frameShows(ui.lastFrame, '50 of 50 functions');
+    const lines = ui.lastFrame()!.split('\n');
+    expect(lines).toContain('tests: tests/unit -m "not slow" (--tests)');
+    // Ink keeps one row free: 19 rows, the title first and the keys last.
+    expect(lines.length).toBe(19);
+    expect(lines[0]).toBe('tenet · /r');
+    expect(lines.at(-1)).toContain('Ctrl+C quit');
+    const bare = render(<StartScreen repo="/r" functions={many} modelLabel="m" onStart={vi.fn()} />);
+    await frameShows(bare.lastFrame, 'tests: the whole suite · tenet --tests ARGS… narrows it');
+  });
 });

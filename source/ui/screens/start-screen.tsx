@@ -192,8 +192,8 @@ export function StartScreen({ repo, functions: given, modelLabel, testArgs = [],
   // Without a model, what to set, in full: no other line of the screen matters as much.
   const problem = modelProblem ? wrapText(modelProblem, width) : [];
   const noticeRows = notice ? wrapText(notice.text, width) : [];
-  // Title, model (or the problem), mode, search line, the index error, the notice, the keys, and Ink's free row.
-  const room = Math.max(1, height - 4 - Math.max(1, problem.length) - (indexError ? 1 : 0) - noticeRows.length - keys.length);
+  // Title, model (or the problem), mode, scope, search line, the index error, the notice, the keys, and Ink's free row.
+  const room = Math.max(1, height - 5 - Math.max(1, problem.length) - (indexError ? 1 : 0) - noticeRows.length - keys.length);
   const first = windowStart(cursor, matches.length, room);
   return (
     <Box flexDirection="column">
@@ -215,7 +215,7 @@ export function StartScreen({ repo, functions: given, modelLabel, testArgs = [],
         mode: <Text bold>{blank ? 'benchmark (the body is blanked, the original is ground truth)' : 'stub (you wrote the signature, docstring and tests)'}</Text> <Text dimColor>(Tab switches)</Text>
       </Text>
       <Text wrap="truncate">
-        tests: {testArgs.length ? <Text bold>{shownArgs(testArgs)}</Text> : 'the whole suite, as your pytest configuration has it'} <Text dimColor>{testArgs.length ? '(--tests)' : '(tenet --tests ARGS… narrows it)'}</Text>
+        tests: {testArgs.length ? <Text bold>{shownArgs(testArgs)}</Text> : 'the whole suite'} <Text dimColor>{testArgs.length ? '(--tests)' : '· tenet --tests ARGS… narrows it'}</Text>
       </Text>
       <Text wrap="truncate">
         target: {modelProblem ? <Text dimColor>(set a model to start a session; d runs the scripted demo)</Text> : <FieldText state={search.state} width={Math.max(10, width - 40)} />}{' '}
