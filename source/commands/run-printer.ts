@@ -1,6 +1,7 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import type { EngineEvent } from '../engine/events';
-import { addedWords, approvalWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
+import { addedWords, approvalWords, failingWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
+import { failingTestCounts } from '../engine/protocol/thm-report';
 import type { SessionConfig } from '../engine/protocol/settings';
 import { plural } from '../engine/tools/format';
 
@@ -29,7 +30,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       case 'thm.report': {
         const c = event.report.counts;
-        write(`THM: ${plural(c.collected, 'test')} · ${c.failing} failing (${c.unreached} unreached) · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
+        write(`THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { unreached: true })} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
         break;
       }
       case 'thm.approval':

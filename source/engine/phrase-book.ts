@@ -14,6 +14,20 @@ const FAILED_OUTCOMES: ReadonlySet<string> = new Set(['failed', 'error', 'crashe
 
 export const isFailure = (outcome: string | undefined): boolean => FAILED_OUTCOMES.has(outcome ?? '');
 
+/**
+ * `5 failing (1 unreached, 1 of them a module)`: THM's failing count (failingTestCounts) and what
+ * it holds besides tests that reached the target. A test module whose import fails with the
+ * target blank is one entry, outside the tests in scope; said, the counts add up. The headless
+ * line always says the unreached (`0 unreached`), the TUI only when there are some.
+ */
+export function failingWords(shown: { failing: number; unreached: number; modules: number }, always: { unreached?: boolean } = {}): string {
+  const notes = [
+    ...(shown.unreached || always.unreached ? [`${shown.unreached} unreached`] : []),
+    ...(shown.modules ? [`${shown.modules} of them ${shown.modules === 1 ? 'a module' : 'modules'}`] : []),
+  ];
+  return `${shown.failing} failing${notes.length ? ` (${notes.join(', ')})` : ''}`;
+}
+
 /** Dollars: four decimals under a dollar (a call costs fractions of a cent), else two. */
 export const money = (usd: number): string => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 

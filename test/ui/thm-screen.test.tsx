@@ -48,6 +48,19 @@ describe('ThmScreen', () => {
     expect(frame).toContain('1 module failed to import blank');
   });
 
+  it('says which of the failing is a test module whose import fails blank: one entry, outside the tests in scope', () => {
+    const base = sampleReport();
+    const report = {
+      ...base,
+      mode: 'blank' as const,
+      failing: [...base.failing, { ...base.failing.find((f) => f.reached)!, nodeid: 'tests/test_table.py', outcome: 'collection' as const }],
+      counts: { ...base.counts, failing: base.counts.failing + 1 },
+      importErrors: [{ module: 'tests/test_table.py', message: 'NotImplementedError', broken: false }],
+    };
+    const frame = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }} width={120} height={30} />).lastFrame()!.replace(/\s*\n\s*/g, ' ');
+    expect(frame).toContain('THM 9 tests · 5 passed · 5 failing (1 unreached, 1 of them a module) ·');
+  });
+
   it("shows the run's warning (stub mode on a real body) while the suite runs and over the review", () => {
     const warned = reduceView(reduceView(initialView(), { type: 'warning', message: 'f already has a real body, not a stub: pass --blank' }, 1000), { type: 'thm.phase', phase: 'probe' }, 1000);
     expect(render(<ThmScreen view={warned} width={100} height={30} />).lastFrame()).toMatch(/^! f already has a real body, not a stub: pass --blank\nTest Harness Mechanism/);

@@ -42,10 +42,21 @@ describe('the phrase book: the renderers word events alike', () => {
   });
 
   it("THM's line counts one test and one cluster in the singular", () => {
-    const report = { counts: { collected: 1, failing: 1, unreached: 0 }, clusters: [{}], durationMs: 1200 };
+    const report = { counts: { collected: 1, failing: 1, unreached: 0 }, failing: [{ nodeid: 't.py::test_a', reached: true }], clusters: [{}], durationMs: 1200 };
     let printed = '';
     textPrinter((text) => (printed += text))({ type: 'thm.report', report } as unknown as EngineEvent);
     expect(printed).toBe('THM: 1 test · 1 failing (0 unreached) · 1 cluster · 1.2 s\n');
+  });
+
+  it("THM's failing count says which of it is a test module whose import fails blank (one entry, not among the tests in scope), in the printer and the TUI alike", () => {
+    const report = {
+      mode: 'blank', counts: { collected: 3, passed: 1, failing: 3, unreached: 0 }, clusters: [{}, {}], durationMs: 800,
+      failing: [{ nodeid: 't.py::test_a', reached: true }, { nodeid: 't.py::test_b', reached: true }, { nodeid: 'test_table.py', reached: true }],
+      importErrors: [{ module: 'test_table.py', message: 'NotImplementedError', broken: false }, { module: 'test_paths.py', message: 'ModuleNotFoundError', broken: true }],
+    };
+    let printed = '';
+    textPrinter((text) => (printed += text))({ type: 'thm.report', report } as unknown as EngineEvent);
+    expect(printed).toBe('THM: 3 tests · 3 failing (0 unreached, 1 of them a module) · 2 clusters · 0.8 s\n');
   });
 
   it('an ablation says which one chose the tests', () => {

@@ -137,10 +137,15 @@ export function unreachedTests<T extends { nodeid: string; reached: boolean }>(r
 /**
  * `counts.failing` and `counts.unreached` as the text and the TUI show them: without the broken
  * modules stub mode counts among the unreached (each is named once, under the import errors).
+ * `modules`: how many of the failing are a test module that fails to import with the target
+ * blank (stubbed), one entry for all its tests, which are not among the tests in scope: without
+ * it said, "3 tests in scope · 1 passed · 3 failing" does not add up.
  */
-export function failingTestCounts(report: Pick<ThmReport, 'importErrors' | 'counts' | 'failing'>): { failing: number; unreached: number } {
+export function failingTestCounts(report: Pick<ThmReport, 'importErrors' | 'counts' | 'failing'>): { failing: number; unreached: number; modules: number } {
   const unreached = unreachedTests(report).length;
-  return { failing: report.counts.failing - (report.counts.unreached - unreached), unreached };
+  const failing = new Set(report.failing.map((f) => f.nodeid));
+  const modules = (report.importErrors ?? []).filter((e) => !e.broken && failing.has(e.module)).length;
+  return { failing: report.counts.failing - (report.counts.unreached - unreached), unreached, modules };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { THM_PHASES } from '../../engine/phrase-book';
+import { failingWords, THM_PHASES } from '../../engine/phrase-book';
 import { alreadyFailingTests, failingTestCounts, type ThmFailingTest, type ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
 import { allocate, cap, hardWrap, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
@@ -284,7 +284,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const byHand = picksText(proposal, picks);
   const written_: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
-    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${shown.failing} failing${shown.unreached ? ` (${shown.unreached} unreached)` : ''}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
+    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
