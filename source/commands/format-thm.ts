@@ -1,4 +1,5 @@
 import { alreadyFailingTests, failingTestCounts, unreachedTests, type ImportErrorKind, type ThmFailingTest, type ThmImportError, type ThmReport } from '../engine/protocol/thm-report';
+import { failingWords } from '../engine/phrase-book';
 
 const TESTS_PER_CLUSTER = 5;
 /** Modules that failed to import, listed one a line; past it a last line counts the rest. */
@@ -51,15 +52,6 @@ function brokenHint(kind: ImportErrorKind, broken: ThmImportError[]): string {
   return `${hides}: ${one ? 'its import raises' : 'their imports raise'} an error${where}. Fix the code that raises it, ${leaveOut}`;
 }
 
-/** What the failing count holds besides tests: those that never reached the target, and test modules whose import fails. */
-function failingNotes(shown: { unreached: number; modules: number }, mode: ThmReport['mode']): string {
-  const notes = [
-    ...(shown.unreached ? [`${shown.unreached} never reached the target`] : []),
-    ...(shown.modules ? [`${shown.modules} of them ${shown.modules === 1 ? 'a test module that fails' : 'test modules that fail'} to import ${mode === 'blank' ? 'blank' : 'stubbed'}`] : []),
-  ];
-  return notes.length ? ` (${notes.join('; ')})` : '';
-}
-
 /** `tenet thm` without --json: what a developer reads to approve or override the selection. */
 export function formatThmReport(report: ThmReport): string {
   const out: string[] = [];
@@ -71,7 +63,7 @@ export function formatThmReport(report: ThmReport): string {
     `${plural(c.collected, 'test')} in scope`,
     `${c.passed} passed`,
     ...(c.skipped ? [`${c.skipped} skipped`] : []),
-    `${shown.failing} failing${failingNotes(shown, report.mode)}`,
+    failingWords(shown, { spelledOut: report.mode }),
     ...(report.mode === 'blank' ? [`${alreadyFailingTests(report).length} already failing on the original code`] : []),
     ...(c.collectionErrors ? [`${plural(c.collectionErrors, 'module')} failed to import`] : []),
     ...(c.crashed ? [`${c.crashed} crashed`] : []),

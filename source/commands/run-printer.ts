@@ -30,7 +30,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         break;
       case 'thm.report': {
         const c = event.report.counts;
-        write(`THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { unreached: true })} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
+        write(`THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { alwaysUnreached: true })} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
         break;
       }
       case 'thm.approval':

@@ -18,14 +18,17 @@ export const isFailure = (outcome: string | undefined): boolean => FAILED_OUTCOM
  * `5 failing (1 unreached, 1 of them a module)`: THM's failing count (failingTestCounts) and what
  * it holds besides tests that reached the target. A test module whose import fails with the
  * target blank is one entry, outside the tests in scope; said, the counts add up. The headless
- * line always says the unreached (`0 unreached`), the TUI only when there are some.
+ * line always says the unreached (`0 unreached`), the TUI only when there are some; `tenet thm`'s
+ * text spells both out, in the words of its mode (`spelledOut`).
  */
-export function failingWords(shown: { failing: number; unreached: number; modules: number }, always: { unreached?: boolean } = {}): string {
+export function failingWords(shown: { failing: number; unreached: number; modules: number }, how: { alwaysUnreached?: boolean; spelledOut?: 'stub' | 'blank' } = {}): string {
+  const long = how.spelledOut;
+  const modules = shown.modules === 1 ? (long ? 'a test module that fails' : 'a module') : long ? 'test modules that fail' : 'modules';
   const notes = [
-    ...(shown.unreached || always.unreached ? [`${shown.unreached} unreached`] : []),
-    ...(shown.modules ? [`${shown.modules} of them ${shown.modules === 1 ? 'a module' : 'modules'}`] : []),
+    ...(shown.unreached || how.alwaysUnreached ? [`${shown.unreached} ${long ? 'never reached the target' : 'unreached'}`] : []),
+    ...(shown.modules ? [`${shown.modules} of them ${modules}${long ? ` to import ${long === 'blank' ? 'blank' : 'stubbed'}` : ''}`] : []),
   ];
-  return `${shown.failing} failing${notes.length ? ` (${notes.join(', ')})` : ''}`;
+  return `${shown.failing} failing${notes.length ? ` (${notes.join(long ? '; ' : ', ')})` : ''}`;
 }
 
 /** Dollars: four decimals under a dollar (a call costs fractions of a cent), else two. */

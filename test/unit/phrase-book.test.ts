@@ -5,7 +5,9 @@ import { textPrinter } from '../../source/commands/run-printer';
 import { loadEvents } from '../../source/engine/session/event-log';
 import { ROOT } from '../helpers/fixtures';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
-import { stopLabel, verdictLabel } from '../../source/engine/phrase-book';
+import { failingWords, stopLabel, verdictLabel } from '../../source/engine/phrase-book';
+import { formatThmReport } from '../../source/commands/format-thm';
+import { sampleReport } from '../ui/helpers';
 import { sessionPage, type SessionPageData } from '../../source/engine/session/export-html';
 import { markdownTranscript } from '../../source/engine/session/transcript';
 import { verdictText } from '../../source/ui/screens/result-screen';
@@ -57,6 +59,12 @@ describe('the phrase book: the renderers word events alike', () => {
     let printed = '';
     textPrinter((text) => (printed += text))({ type: 'thm.report', report } as unknown as EngineEvent);
     expect(printed).toBe('THM: 3 tests · 3 failing (0 unreached, 1 of them a module) · 2 clusters · 0.8 s\n');
+  });
+
+  it("tenet thm's text spells the failing count's notes out, in the words of its mode", () => {
+    expect(formatThmReport(sampleReport())).toContain(' · 4 failing (1 never reached the target)\n');
+    expect(failingWords({ failing: 5, unreached: 1, modules: 2 }, { spelledOut: 'stub' })).toBe('5 failing (1 never reached the target; 2 of them test modules that fail to import stubbed)');
+    expect(failingWords({ failing: 5, unreached: 0, modules: 0 }, { spelledOut: 'blank' })).toBe('5 failing');
   });
 
   it('an ablation says which one chose the tests', () => {
