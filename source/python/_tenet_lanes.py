@@ -28,6 +28,11 @@ def fork(count, on_exit):
     global _lock_fd, _notes
     import tempfile
 
+    # A second fork (benchmark mode's original world) gets a fresh counter. The old file is closed
+    # here, not left to the garbage collector: its ResourceWarning would come out in every lane
+    # forked next and, under a suite's `filterwarnings = error`, fail each lane's first test.
+    if _lock_fd is not None:
+        _lock_fd.close()
     _lock_fd = tempfile.TemporaryFile()
     if _notes is None:
         _notes = tempfile.TemporaryFile()
