@@ -32,6 +32,11 @@ import sys
 import types
 
 COMPREHENSIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
+
+# Bound at import: a test may take these out of sys while it runs (attrs' make_class tests run
+# without sys._getframe), and the probe must not fail where the code it stands in front of works.
+_getframe = sys._getframe
+_current_frames = sys._current_frames
 STATEMENT = '__import__("_tenet_probe").hit()'  # what tenet writes into the target
 
 
@@ -233,7 +238,7 @@ def _main_thread_stack():
     ident = threading.main_thread().ident
     if ident == threading.get_ident():
         return []
-    return _stack(sys._current_frames().get(ident))
+    return _stack(_current_frames().get(ident))
 
 
 def record_chain(target_frame, ctx, target_record=None, target_code=None):
@@ -489,7 +494,7 @@ def _in_event_loop():
 def hit():
     """First statement of the target while THM runs."""
     __tracebackhide__ = True  # pytest leaves this frame out of failure reports
-    if _arrive(sys._getframe(1)):
+    if _arrive(_getframe(1)):
         raise NotImplementedError
 
 
@@ -603,7 +608,7 @@ class _CallProbe:
 
     def __call__(self, *args, **kwargs):
         __tracebackhide__ = True
-        if _arrive(sys._getframe(), self._tenet_target(), self._tenet_func.__code__):
+        if _arrive(_getframe(), self._tenet_target(), self._tenet_func.__code__):
             # As the blank would: a blanked generator is a plain function (it raises at the call),
             # a blanked `async def` still returns a coroutine, which raises when awaited, and a
             # blanked async generator stays one (its blank keeps a yield), which raises at its first step.

@@ -61,7 +61,7 @@ def _workspace_module(filename):
 
 def _importing_other_module():
     """A module body of the workspace, other than the test module being collected, is on the stack."""
-    frame = sys._getframe(2)
+    frame = probe._getframe(2)
     while frame is not None:
         code = frame.f_code
         if code.co_name == "<module>":
