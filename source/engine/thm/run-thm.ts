@@ -10,6 +10,7 @@ import { implementedWarning, type PreparedTarget } from '../task/prepare-target'
 import type { Workspace } from '../workspace/workspace';
 import { firstUsersReach } from './cached-fixtures';
 import { chainedTests, clusterTests, directCaller, selectTests } from './clustering';
+import { framesInOriginal, originalLineOf } from './original-lines';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
 import { scopeFix } from './scope-fix';
@@ -114,6 +115,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   };
   emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(worlds ? { worlds } : {}), shards, testArgs: options.testArgs });
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
+  let ran = ctx.target.startText; // the target module's text in the workspace
 
   const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, stopAtStartHit, collectOnly }: PassExtras = {}): Promise<PassResult> => {
     const passStarted = Date.now();
@@ -121,6 +123,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     if (stop) options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
     const signal = stop?.signal ?? options.signal;
     if (text !== undefined) await setTargetText(ctx, text);
+    if (text !== undefined) ran = text;
     emit({ type: 'thm.phase', phase, ...(only ? { tests: only.length } : {}) });
     let collectedSent = false;
     const progress = new PassProgress(phase, only?.length);
@@ -163,7 +166,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     });
     if (result.aborted && (options.signal?.aborted || !stop?.signal.aborted)) throw new TenetError('THM was cancelled.', undefined, 130);
     timings[`${phase}Ms`] += Date.now() - passStarted;
-    return result;
+    return inOriginalLines(result, ctx.target.file, originalLineOf(ran, ctx.target.originalText));
   };
 
   try {
@@ -186,6 +189,18 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
     await setTargetText(ctx, ctx.target.startText);
   }
+}
+
+/** The pass's chains with the lines of the target's module as in the original (see original-lines.ts). */
+function inOriginalLines(result: PassResult, file: string, lineOf: (line: number) => number): PassResult {
+  const fix = (chain: ProbeFrame[]) => framesInOriginal(chain, file, lineOf);
+  for (const tests of [result.tests, result.original]) {
+    for (const [nodeid, test] of tests) if (test.chain) tests.set(nodeid, { ...test, chain: fix(test.chain) });
+  }
+  result.collectErrors = result.collectErrors.map((error) => (error.chain ? { ...error, chain: fix(error.chain) } : error));
+  result.collectHits = result.collectHits.map((hit) => ({ ...hit, chain: fix(hit.chain) }));
+  if (result.startHit) result.startHit = fix(result.startHit);
+  return result;
 }
 
 interface PassExtras {

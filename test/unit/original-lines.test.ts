@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { originalLineOf } from '../../source/engine/thm/original-lines';
+
+const ORIGINAL = [
+  'def target(x):', //         1
+  '    """Doc."""', //         2
+  '    if x:', //              3
+  '        return 1', //       4
+  '    return 2', //           5
+  '', //                       6
+  'def caller():', //          7
+  '    return target(1)', //   8
+].join('\n');
+
+describe('originalLineOf', () => {
+  it('the probe on a line of its own before a compound statement: the lines below it move back up one', () => {
+    const probed = ORIGINAL.replace('    if x:', '    __import__("_tenet_probe").hit()\n    if x:');
+    const lineOf = originalLineOf(probed, ORIGINAL);
+    expect(lineOf(3)).toBe(3); // the probe stands for the statement it precedes
+    expect(lineOf(4)).toBe(3);
+    expect(lineOf(9)).toBe(8);
+    expect(lineOf(2)).toBe(2);
+  });
+
+  it('the blank in place of the body: the probe and raise stand for the first statement, the lines below come back', () => {
+    const blank = ['def target(x):', '    """Doc."""', '    __import__("_tenet_probe").hit(); raise NotImplementedError', '', 'def caller():', '    return target(1)'].join('\n');
+    const lineOf = originalLineOf(blank, ORIGINAL);
+    expect(lineOf(3)).toBe(3);
+    expect(lineOf(6)).toBe(8);
+    expect(lineOf(1)).toBe(1);
+  });
+
+  it('the probe sharing the first statement\'s line changes no line', () => {
+    const probed = ORIGINAL.replace('    return 2', '    __import__("_tenet_probe").hit(); return 2');
+    const lineOf = originalLineOf(probed, ORIGINAL);
+    for (let line = 1; line <= 8; line++) expect(lineOf(line)).toBe(line);
+  });
+});
