@@ -88,6 +88,8 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
     // The script is the model: its content too (a script edited in place is another model).
     ...(options.model.script ? { script: resolve(options.model.script), scriptSha256: createHash('sha256').update(readFileSync(options.model.script)).digest('hex') } : {}),
     T: Number.isFinite(settings.T) ? settings.T : 'all',
+    // Only when not the default, so the folders of runs made before it could be chosen still match.
+    ...(settings.caller !== 'use' ? { caller: settings.caller } : {}),
     select: settings.select,
     testStage: settings.testStage,
     ablations: settings.ablations,

@@ -76,7 +76,8 @@ export function formatThmReport(report: ThmReport): string {
   out.push(...importErrorLines(report));
 
   if (report.clusters.length) {
-    out.push('', `Clusters by the target's direct caller (${report.clusters.length})`);
+    const rule = report.callerRule === 'nearest' ? ", the paper's rule: the nearest frame" : '';
+    out.push('', `Clusters by the target's direct caller (${report.clusters.length}${rule})`);
     report.clusters.forEach((cluster, index) => {
       out.push(`  ${index + 1}. ${cluster.caller}  · ${plural(cluster.tests.length, 'test')} · shortest depth ${cluster.depth}`);
       for (const nodeid of cluster.tests.slice(0, TESTS_PER_CLUSTER)) {

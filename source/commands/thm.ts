@@ -1,4 +1,5 @@
 import type { EngineEvent } from '../engine/events';
+import type { CallerRule } from '../engine/thm/clustering';
 import { TenetError } from '../engine/errors';
 import { loadConfig } from '../engine/config/config';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
@@ -21,6 +22,7 @@ export interface ThmCommandOptions {
   timeout?: number;
   jobs?: number | 'auto';
   fork?: boolean;
+  caller?: CallerRule;
   keepWorkspace?: boolean;
   sandbox?: SandboxFlags;
   tests: string[];
@@ -62,6 +64,7 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       timeoutSec: options.timeout ?? THM_DEFAULTS.timeoutSec,
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
       fork: options.fork ?? THM_DEFAULTS.fork,
+      caller: options.caller ?? THM_DEFAULTS.caller,
       emit: (event: EngineEvent) => progress?.onEvent(event),
     });
     progress?.clear();

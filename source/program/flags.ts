@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { CALLER_RULES, type CallerRule } from '../engine/thm/clustering';
 import type { ModelFlags } from '../engine/model/create-model';
 import { SANDBOX_KINDS, SELECTIONS, STRATEGIES, TEST_STAGES, type Selection, type Strategy, type TestStage } from '../engine/protocol/settings';
 import type { RunChoices } from '../engine/run/run-settings';
@@ -101,6 +102,7 @@ export interface ThmOpts {
   maxTests: number;
   jobs: number | 'auto';
   testTimeout?: number;
+  caller: CallerRule;
 }
 
 /** `-T`, `--jobs`, `--test-timeout` (`testTimeout`: its default, where the config files have no say). */
@@ -109,7 +111,8 @@ export function withThmFlags(command: Command, testTimeout?: number): Command {
   return command
     .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")').argParser((value: string) => (value === 'all' ? Infinity : positiveInt('-T')(value))).default(3))
     .addOption(new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)').argParser((value: string) => (value === 'auto' ? 'auto' : positiveInt('--jobs')(value))).default('auto'))
-    .addOption(testTimeout === undefined ? timeout : timeout.default(testTimeout));
+    .addOption(testTimeout === undefined ? timeout : timeout.default(testTimeout))
+    .addOption(new Option('--caller <rule>', "how a failing test's direct caller is named: use (the nearest frame that uses the target, past its wrappers and dispatchers) or nearest (the paper's literal rule: the nearest frame, library code included)").choices(CALLER_RULES).default('use'));
 }
 
 /** The strategy, the budgets and the ablations, as `run` and `bench run` parse them. */
@@ -166,6 +169,7 @@ export function settingChoices(opts: SettingOpts): RunChoices {
   return {
     T: opts.maxTests,
     jobs: opts.jobs,
+    caller: opts.caller,
     testTimeoutSec: opts.testTimeout,
     strategy: opts.strategy,
     budget: { pregenRounds: opts.pregenRounds, rrwAttempts: opts.rrwAttempts, rrwRounds: opts.rrwRounds },

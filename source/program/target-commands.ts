@@ -39,7 +39,7 @@ export function addTargetCommands(program: Command, { tests, setExit }: Invocati
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');
   withSandboxFlags(thm).action(async (opts: TargetOpts<string> & ThmOpts & { timeout: number; fork: boolean; keepWorkspace?: boolean }) => {
     const { thmCommand } = await import('../commands/thm');
-    setExit(await thmCommand({ ...targetOptions(opts), T: opts.maxTests, testTimeout: opts.testTimeout, timeout: opts.timeout, jobs: opts.jobs, fork: opts.fork, keepWorkspace: !!opts.keepWorkspace }));
+    setExit(await thmCommand({ ...targetOptions(opts), T: opts.maxTests, testTimeout: opts.testTimeout, timeout: opts.timeout, jobs: opts.jobs, fork: opts.fork, caller: opts.caller, keepWorkspace: !!opts.keepWorkspace }));
   });
 
   const tool = program

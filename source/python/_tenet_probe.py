@@ -309,18 +309,28 @@ _CO_NEWLOCALS = 0x2  # a function's code; module and class bodies run in a names
 
 
 def _wrappers_above(frames, entry_index, code):
-    """Which frames right above the target (frames[0], whose code is ``code``) are a decorator's
-    plumbing around it: each holds the target itself, in a local or a closure variable (``func``
-    in a ``functools.wraps`` wrapper, the function a caching decorator keeps, ``self`` of a
-    decorator object that keeps it). A use of the target names it; a wrapper was handed it. Code
-    that is not the repository's between two wrappers (code a decorator compiled) does not end
-    them; the entry (the test) never counts. A wrapper is a function: a module's body (whose
-    locals are its globals, the target imported among them) or a class body is a use."""
+    """Which frames right above the target (frames[0], whose code is ``code``) are its plumbing:
+    its decorators' wrappers and the dispatchers that call it. Such a frame holds the target
+    itself, in a local or a closure variable (``func`` in a ``functools.wraps`` wrapper, the
+    function a caching decorator keeps, ``self`` of a decorator object that keeps it, the method a
+    dispatcher looked up by a computed name), and its code never names it. A frame whose code
+    names the target is a use, whatever local names it binds (networkx's ``is_tree`` does
+    ``is_connected = nx.is_connected``, then calls it). Code that is not the repository's between
+    two wrappers (code a decorator compiled) does not end them; the entry (the test) never counts.
+    A wrapper is a function: a module's body (whose locals are its globals, the target imported
+    among them) or a class body is a use."""
     found = []
+    name = code.co_name
     for index in range(1, entry_index):
         frame = frames[index]
+        own = frame.f_code
         try:
-            held = bool(frame.f_code.co_flags & _CO_NEWLOCALS) and any(_holds(value, code) for value in frame.f_locals.values())
+            held = (
+                bool(own.co_flags & _CO_NEWLOCALS)
+                and name not in own.co_names
+                and name not in own.co_varnames
+                and any(_holds(value, code) for value in frame.f_locals.values())
+            )
         except Exception:
             held = False
         if held:

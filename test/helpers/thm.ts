@@ -13,7 +13,7 @@ export interface ThmRun {
 export async function thmOn(
   repo: string,
   target: string,
-  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean; worlds?: boolean; sandbox?: SandboxSpec } = {},
+  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean; worlds?: boolean; caller?: 'use' | 'nearest'; sandbox?: SandboxSpec } = {},
 ): Promise<ThmRun> {
   const task = await openTask({
     repo,
@@ -33,6 +33,7 @@ export async function thmOn(
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
       fork: options.fork ?? THM_DEFAULTS.fork,
       ...(options.worlds !== undefined ? { worlds: options.worlds } : {}),
+      ...(options.caller ? { caller: options.caller } : {}),
       emit: (event) => events.push(event),
     });
     return { report, events };

@@ -31,5 +31,15 @@ describe('run settings: flags, then the config files, then the defaults', () => 
     const settings = resolveSettings(recordedChoices(start), {});
     expect(settings).toMatchObject({ strategy: start.strategy, budget: start.config.budget, ablations: start.config.ablations, testTimeoutSec: start.config.testTimeoutSec, jobs: start.config.jobs, fork: start.config.fork });
     expect(Number.isFinite(settings.T) ? settings.T : 'all').toBe(start.config.T);
+    // Saved before the caller rule could be chosen: the default, as a new run has it.
+    expect(settings.caller).toBe('use');
+  });
+
+  it('keeps the caller rule a session recorded (`--caller nearest`), for resume and rerun', () => {
+    const { events } = parseEvents(readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8'), 'demo');
+    const start = events.find((e) => e.type === 'session.start');
+    if (start?.type !== 'session.start') throw new Error('the demo session has no start');
+    const nearest = { ...start, config: { ...start.config, caller: 'nearest' as const } };
+    expect(resolveSettings(recordedChoices(nearest), {}).caller).toBe('nearest');
   });
 });

@@ -116,6 +116,8 @@ export interface SessionConfig extends ModelSettings, RecordedExtras {
   testArgs?: string[];
   jobs?: number | 'auto';
   fork?: boolean;
+  /** How THM named direct callers (absent in sessions saved before it could be chosen: `use`). */
+  caller?: 'use' | 'nearest';
   testTimeoutSec?: number;
   /** The interpreter the tests ran with. */
   python?: string;

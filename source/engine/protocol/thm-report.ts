@@ -94,6 +94,8 @@ export interface ThmReport {
   targetBody?: 'stub' | 'implemented';
   /** Selection budget; null stands for "all". */
   T: number | null;
+  /** How direct callers were named, when not by the default rule `use`: `nearest`, the paper's literal rule (`--caller nearest`). */
+  callerRule?: 'nearest';
   testArgs: string[];
   python: { executable: string; version: string; pytest: string };
   failing: ThmFailingTest[];

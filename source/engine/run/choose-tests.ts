@@ -37,7 +37,7 @@ async function thmReport(run: TaskRun): Promise<ThmReport> {
     run.emit({ type: 'thm.report', report: options.thmReport });
     return options.thmReport;
   }
-  const report = await runThm(run.task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, emit: run.emit, ...(options.signal ? { signal: options.signal } : {}) });
+  const report = await runThm(run.task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, caller: options.caller, emit: run.emit, ...(options.signal ? { signal: options.signal } : {}) });
   run.emit({ type: 'thm.report', report });
   return report;
 }

@@ -41,6 +41,7 @@ export function recordStart(run: TaskRun): void {
       testArgs: options.testArgs,
       jobs: options.jobs,
       fork: options.fork,
+      caller: options.caller,
       testTimeoutSec: options.testTimeoutSec,
       python: task.python.asked,
       sandbox: describeSandbox(options.sandbox ?? { kind: 'local' }),

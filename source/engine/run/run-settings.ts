@@ -3,6 +3,7 @@ import { PAPER_BUDGET } from '../agent/tenet-strategy';
 import type { TenetConfig } from '../config/config';
 import type { EventOf } from '../events';
 import type { Ablations, Budget, Selection, SpendLimits, Strategy, TddBudget, TestStage } from '../protocol/settings';
+import type { CallerRule } from '../thm/clustering';
 import { THM_DEFAULTS } from '../thm/run-thm';
 
 /**
@@ -17,6 +18,8 @@ export interface RunSettings {
   jobs: number | 'auto';
   /** Benchmark mode in one pass, forking a blank twin of each test. */
   fork: boolean;
+  /** How THM names each failing test's direct caller. */
+  caller: CallerRule;
   testTimeoutSec: number;
   thmTimeoutSec: number;
   strategy: Strategy;
@@ -42,6 +45,7 @@ export function resolveSettings(choices: RunChoices, config: TenetConfig): RunSe
     T: choices.T ?? THM_DEFAULTS.T,
     jobs: choices.jobs ?? THM_DEFAULTS.jobs,
     fork: choices.fork ?? THM_DEFAULTS.fork,
+    caller: choices.caller ?? THM_DEFAULTS.caller,
     testTimeoutSec: choices.testTimeoutSec ?? config.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
     thmTimeoutSec: choices.thmTimeoutSec ?? THM_DEFAULTS.timeoutSec,
     strategy: choices.strategy ?? config.strategy ?? 'tenet',
@@ -74,6 +78,7 @@ export function recordedChoices(start: EventOf<'session.start'>): RunChoices {
     ...(c.T !== undefined ? { T: c.T === 'all' ? Infinity : c.T } : {}),
     jobs: c.jobs,
     fork: c.fork,
+    ...(c.caller ? { caller: c.caller } : {}),
     testTimeoutSec: c.testTimeoutSec,
     strategy: start.strategy,
     budget: c.budget,

@@ -185,7 +185,7 @@ export class WorkspaceTestDesk implements TestDesk {
     let found: ThmReport | undefined;
     try {
       const { options } = this.run;
-      if (compiled.length) found = await runThm(this.run.task, { ...THM_DEFAULTS, T: Infinity, testArgs: compiled.map((f) => f.path), testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: 1, fork: options.fork, emit: record });
+      if (compiled.length) found = await runThm(this.run.task, { ...THM_DEFAULTS, T: Infinity, testArgs: compiled.map((f) => f.path), testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: 1, fork: options.fork, caller: options.caller, emit: record });
     } catch (error) {
       for (const file of compiled) rejected.push({ nodeid: file.path, reason: `THM could not run it: ${(error as Error).message}` });
     }

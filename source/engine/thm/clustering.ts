@@ -25,23 +25,37 @@ export interface CallerFrame {
 
 const COMPREHENSION = /<(listcomp|dictcomp|setcomp|genexpr)>$/;
 
+/**
+ * How THM names a failing test's direct caller. `use` (the default): the nearest frame that uses
+ * the target, past its plumbing (see directCaller). `nearest`: the TENET paper's literal rule,
+ * the nearest frame that is not a comprehension, library code and wrappers included, for
+ * reproducing its tables.
+ */
+export type CallerRule = 'use' | 'nearest';
+export const CALLER_RULES: readonly CallerRule[] = ['use', 'nearest'];
+
 export function depthOf(test: ChainedTest): number {
   return test.chain.length - 1;
 }
 
 /**
- * The nearest frame above the target that is the repository's own code and not a comprehension or
- * generator expression. The paper clusters by the function that invokes the target because each
- * caller shows another use of it; the standard library's and installed packages' plumbing
- * between a use and the target (`functools.cached_property.__get__`, the helper of
- * `contextlib.contextmanager`, `functools.singledispatch`'s wrapper, a dataclass's generated
- * `__eq__`) would put every use under one name. With no such frame, the nearest frame that is
- * not a comprehension.
+ * The rule `use`: the nearest frame above the target that uses it: the repository's own code, not
+ * a comprehension or generator expression, and not the target's plumbing (a frame that holds the
+ * target without naming it: its decorators' wrappers, a dispatcher such as sympy's
+ * `Printer._print`; see _wrappers_above in source/python/_tenet_probe.py). The paper clusters by
+ * the function that invokes the target because each caller shows another use of it; plumbing
+ * between a use and the target — the repository's own, or the standard library's and installed
+ * packages' (`functools.cached_property.__get__`, the helper of `contextlib.contextmanager`,
+ * `functools.singledispatch`'s wrapper, a dataclass's generated `__eq__`) — would put every use
+ * under one name. With no such frame, the nearest one that is not plumbing (library code), else
+ * the entry: never a plumbing frame. The rule `nearest`: the nearest frame that is not a
+ * comprehension, whatever it is.
  */
-export function directCaller(chain: readonly (string | CallerFrame)[]): string | null {
+export function directCaller(chain: readonly (string | CallerFrame)[], rule: CallerRule = 'use'): string | null {
   const frames = chain.map((frame) => (typeof frame === 'string' ? { name: frame } : frame));
   const above = frames.slice(0, -1).reverse().filter((frame) => !COMPREHENSION.test(frame.name));
-  return (above.find((frame) => !frame.outside && !frame.wrapper) ?? above.find((frame) => !frame.outside) ?? above[0])?.name ?? null;
+  if (rule === 'nearest') return above[0]?.name ?? null;
+  return (above.find((frame) => !frame.outside && !frame.wrapper) ?? above.find((frame) => !frame.wrapper) ?? above.at(-1))?.name ?? null;
 }
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -9,7 +9,7 @@ import type { PythonInfo } from '../task/interpreter';
 import { implementedWarning, type PreparedTarget } from '../task/prepare-target';
 import type { Workspace } from '../workspace/workspace';
 import { firstUsersReach } from './cached-fixtures';
-import { chainedTests, clusterTests, directCaller, selectTests } from './clustering';
+import { chainedTests, clusterTests, directCaller, selectTests, type CallerRule } from './clustering';
 import { framesInOriginal, originalLineOf } from './original-lines';
 import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
 import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
@@ -40,11 +40,13 @@ export interface ThmOptions {
    * against 31 s; jsonschema's one-directory suite 1.25 s against 8.8 s).
    */
   worlds?: boolean;
+  /** How each failing test's direct caller is named (see directCaller); default `use`. */
+  caller?: CallerRule;
   signal?: AbortSignal;
   emit?: EventSink;
 }
 
-export const THM_DEFAULTS = { T: 3, testTimeoutSec: 60, timeoutSec: 3600, jobs: 'auto' as const, fork: true };
+export const THM_DEFAULTS = { T: 3, testTimeoutSec: 60, timeoutSec: 3600, jobs: 'auto' as const, fork: true, caller: 'use' as CallerRule };
 
 export interface ThmContext {
   sandbox: Sandbox;
@@ -381,7 +383,7 @@ async function observeForked(ctx: ThmContext, pass: Pass): Promise<Observations 
   return { ...observed, originalFailed: failsIn(probe.tests, probe.collectErrors), probe };
 }
 
-function toFailing(test: Observed): ThmFailingTest {
+function toFailing(test: Observed, rule: CallerRule): ThmFailingTest {
   const frames: ProbeFrame[] = test.chain ?? [];
   const chain = frames.map((f) => f.name);
   const reached = chain.length > 0;
@@ -392,7 +394,7 @@ function toFailing(test: Observed): ThmFailingTest {
     chain,
     chainLines: frames.map((f) => f.line),
     depth: reached ? chain.length - 1 : null,
-    caller: reached ? (directCaller(frames) ?? '(none)') : null,
+    caller: reached ? (directCaller(frames, rule) ?? '(none)') : null,
     entryKind: reached ? test.entryKind : null,
     failsThrough: !reached && isTest ? (test.failsThrough ?? null) : null,
     outcome: isTest ? (test.outcome === 'failed' ? 'failed' : 'error') : 'collection',
@@ -424,7 +426,8 @@ function buildReport(
   const blankFailures: Observed[] = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors];
   const alreadyFailing = blankFailures.filter((t) => observed.originalFailed(t.nodeid)).map((t) => t.nodeid).sort();
   const excluded = new Set(alreadyFailing);
-  const failing = blankFailures.filter((t) => !excluded.has(t.nodeid)).map(toFailing).sort(byNodeid);
+  const rule = options.caller ?? 'use';
+  const failing = blankFailures.filter((t) => !excluded.has(t.nodeid)).map((t) => toFailing(t, rule)).sort(byNodeid);
   const reached = chainedTests(failing);
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
@@ -463,6 +466,7 @@ function buildReport(
     mode: ctx.target.mode,
     targetBody: ctx.target.body,
     T: Number.isFinite(options.T) ? options.T : null,
+    ...(rule !== 'use' ? { callerRule: rule } : {}),
     testArgs: options.testArgs,
     python: { executable: ctx.python.executable, version: ctx.python.version, pytest: ctx.python.pytestVersion },
     failing,
