@@ -44,6 +44,22 @@ describe('the scope every test run uses', () => {
     expect(result.stdout).not.toContain('NOT RUN');
   }, 120_000);
 
+  it('a scope of test ids (what bench make writes), one of them hidden while the agent works: validation runs the selected test, and a right first submission passes', async () => {
+    const repo = join(scratch, 'ids');
+    mkdirSync(join(repo, 'pkg'), { recursive: true });
+    mkdirSync(join(repo, 'tests'));
+    writeFileSync(join(repo, 'pkg', '__init__.py'), '');
+    writeFileSync(join(repo, 'pkg', 'core.py'), 'def double(x):\n    """Twice x."""\n    return x * 2\n');
+    writeFileSync(join(repo, 'tests', 'test_a.py'), 'from pkg.core import double\n\n\ndef test_a():\n    assert double(2) == 4\n\n\ndef test_other():\n    assert True\n');
+    writeFileSync(join(repo, 'tests', 'test_b.py'), 'from pkg.core import double\n\n\ndef test_b():\n    assert double(3) == 6\n');
+    const script = join(scratch, 'ids.json');
+    writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: 'def double(x):\n    """Twice x."""\n    return x * 2\n' } }] }] }));
+    const result = await runCli(['run', '--repo', repo, '--target', 'pkg/core.py::double', '--blank', '--headless', '--provider', 'scripted', '--script', script, '-T', '1', '--json', '--tests', 'tests/test_a.py::test_a', 'tests/test_b.py::test_b']);
+    const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+    expect(last, result.stderr).toMatchObject({ type: 'result', pass: true, selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 1, total: 1 }, rounds: { rrwAttempts: 0 } });
+    expect(result.stdout).not.toContain('NOT RUN');
+  }, 120_000);
+
   it('the scope\'s -k does not drop a chosen test it would not match (the agent\'s own tests are such)', async () => {
     const repo = srcLayout('keyword', '[tool.pytest.ini_options]\npythonpath = ["src"]\n');
     const run = await runCli([
