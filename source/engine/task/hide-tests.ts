@@ -108,21 +108,28 @@ export async function hideTests(workspace: Workspace, sandbox: Sandbox, hide: re
       byFile.set(file, (byFile.get(file) ?? new Set()).add(qualname));
     }
   }
+  // A test file may be a link to another test file. Each is read before any is written (read after
+  // the other was changed, it would hand on that hidden state, and bring it back in place of the
+  // original at the evaluation), and written as a file of its own, never through the link.
+  const before = new Map<string, Buffer>();
+  for (const file of byFile.keys()) {
+    try {
+      before.set(file, await workspace.read(file));
+    } catch {
+      // gone, or a link planted out of the workspace: nothing to hide there
+    }
+  }
   const originals = new Map<string, Buffer>();
   const hidden: string[] = [];
   for (const [file, qualnames] of byFile) {
-    let bytes: Buffer;
-    try {
-      bytes = await workspace.read(file);
-    } catch {
-      continue;
-    }
+    const bytes = before.get(file);
+    if (!bytes) continue;
     const source = decodeSource(bytes);
     const { text, removed } = await withoutTests(source.text, qualnames);
     if (!removed.length) continue;
     hidden.push(...hide.filter((id) => id.startsWith(`${file}::`) && functionsOf(id, entries).some((fn) => removed.includes(fn.slice(file.length + 2)))));
     originals.set(file, bytes);
-    await workspace.write(file, encodeSource({ text, encoding: source.encoding }));
+    await workspace.write(file, encodeSource({ text, encoding: source.encoding }), { ownFile: true });
     await sandbox.syncFile(file);
   }
   return {

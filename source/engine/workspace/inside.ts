@@ -152,6 +152,11 @@ function writeAll(fd: number, data: Buffer): void {
 export interface WriteOptions {
   /** File mode for a new file, and set on an existing one (e.g. 0o755 for a script). */
   mode?: number;
+  /**
+   * The name becomes a file of its own: a link at it, even one to another file of the workspace,
+   * is replaced, not written through (the other name keeps its content).
+   */
+  ownFile?: boolean;
 }
 
 /**
@@ -165,10 +170,10 @@ export function writeInsideSync(root: string, rel: string, content: string | Buf
   const path = lexical(root, rel);
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.ownFile ? constants.O_NOFOLLOW : 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // Missing, a dangling or looping link, a fifo nobody reads: made anew below.
+    // Missing, a dangling or looping link (any link, for a file of its own), a fifo nobody reads: made anew below.
     if (code !== 'ENOENT' && code !== 'ELOOP' && code !== 'ENXIO') throw error;
   }
   if (fd !== undefined) {
