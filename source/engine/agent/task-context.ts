@@ -1,4 +1,5 @@
 import { testSourceAt } from '../python/test-source';
+import { entryFunction } from '../thm/clustering';
 import type { PreparedTarget } from '../task/prepare-target';
 import type { ThmFailingTest } from '../protocol/thm-report';
 
@@ -40,7 +41,9 @@ export function shortenedTest(source: string, file: string, line: number): strin
 export async function testsSection(workspaceRoot: string, tests: readonly ThmFailingTest[]): Promise<string> {
   const parts: string[] = [];
   for (const test of tests) {
-    const found = await testSourceAt(workspaceRoot, test.nodeid);
+    // By its node id, else by the function its chain entered by (a mixin's test defined in another file).
+    const entry = entryFunction(test);
+    const found = (await testSourceAt(workspaceRoot, test.nodeid)) ?? (entry ? await testSourceAt(workspaceRoot, entry) : undefined);
     const source = found && shortenedTest(found.text, test.nodeid.split('::')[0]!, found.line);
     const failure = test.longrepr || test.message;
     parts.push(
