@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { originalLineOf } from '../../source/engine/thm/original-lines';
+import { framesInOriginal, originalLineOf } from '../../source/engine/thm/original-lines';
 
 const ORIGINAL = [
   'def target(x):', //         1
@@ -34,5 +34,18 @@ describe('originalLineOf', () => {
     const probed = ORIGINAL.replace('    return 2', '    __import__("_tenet_probe").hit(); return 2');
     const lineOf = originalLineOf(probed, ORIGINAL);
     for (let line = 1; line <= 8; line++) expect(lineOf(line)).toBe(line);
+  });
+});
+
+describe('framesInOriginal', () => {
+  it("puts the target's own frame at the original body's first statement, whatever the run's text had there", () => {
+    // --no-fork's blank pass: the probe and raise follow the docstring, where the original has comments before its first statement.
+    const frames = [
+      { name: 'tests/t.py::test_x', line: 3, comprehension: false },
+      { name: 'pkg/m.py::caller', line: 6, comprehension: false },
+      { name: 'pkg/m.py::target', line: 3, comprehension: false },
+    ];
+    const shifted = framesInOriginal(frames, { file: 'pkg/m.py', id: 'pkg/m.py::target', bodyLine: 5 }, (line) => line + 2);
+    expect(shifted.map((f) => f.line)).toEqual([3, 8, 5]);
   });
 });

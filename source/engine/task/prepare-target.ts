@@ -25,6 +25,8 @@ export interface PreparedTarget extends ResolvedTarget {
   prompt: string;
   /** Whether the target's body in the checkout is a stub (see isStubBody) or implemented. */
   body: 'stub' | 'implemented';
+  /** The line of the original body's first statement after the docstring (1-based): the target's line in THM's chains, in every mode. */
+  bodyLine: number;
 }
 
 async function partsOf(text: string, target: ResolvedTarget) {
@@ -51,6 +53,13 @@ export function implementedWarning(target: Pick<PreparedTarget, 'id' | 'qualname
   );
 }
 
+/** The 1-based line of a character index. */
+function lineAt(text: string, index: number): number {
+  let line = 1;
+  for (let at = text.indexOf('\n'); at !== -1 && at < index; at = text.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
 export async function prepareTarget(target: ResolvedTarget, mode: TargetMode): Promise<PreparedTarget> {
   const originalText = target.source.text;
   const parts = await partsOf(originalText, target);
@@ -71,5 +80,6 @@ export async function prepareTarget(target: ResolvedTarget, mode: TargetMode): P
     ...(mode === 'blank' ? { groundTruth: originalText.slice(parts.outerStart, parts.end) } : {}),
     prompt,
     body: parts.stub ? 'stub' : 'implemented',
+    bodyLine: lineAt(originalText, parts.statementsStart ?? parts.headerEnd + 1),
   };
 }

@@ -33,8 +33,15 @@ export function originalLineOf(ran: string, original: string): (line: number) =>
   return (line) => map[line] ?? line;
 }
 
-/** Frames of the target's file (`file::…`) with their lines as in the original module. */
-export function framesInOriginal(frames: ProbeFrame[], file: string, lineOf: (line: number) => number): ProbeFrame[] {
-  const prefix = `${file}::`;
-  return frames.map((frame) => (frame.name.startsWith(prefix) ? { ...frame, line: lineOf(frame.line) } : frame));
+/**
+ * Frames of the target's file (`file::…`) with their lines as in the original module; the
+ * target's own frame, last, at the original body's first statement (`bodyLine`), which is where
+ * every mode's probe stands for it (the blank has no such statement to map to).
+ */
+export function framesInOriginal(frames: ProbeFrame[], target: { file: string; id: string; bodyLine: number }, lineOf: (line: number) => number): ProbeFrame[] {
+  const prefix = `${target.file}::`;
+  const targetName = target.id.replace(/@\d+$/, '');
+  return frames.map((frame, index) =>
+    index === frames.length - 1 && frame.name === targetName ? { ...frame, line: target.bodyLine } : frame.name.startsWith(prefix) ? { ...frame, line: lineOf(frame.line) } : frame,
+  );
 }

@@ -168,7 +168,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     });
     if (result.aborted && (options.signal?.aborted || !stop?.signal.aborted)) throw new TenetError('THM was cancelled.', undefined, 130);
     timings[`${phase}Ms`] += Date.now() - passStarted;
-    return inOriginalLines(result, ctx.target.file, originalLineOf(ran, ctx.target.originalText));
+    return inOriginalLines(result, ctx.target, originalLineOf(ran, ctx.target.originalText));
   };
 
   try {
@@ -194,8 +194,8 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
 }
 
 /** The pass's chains with the lines of the target's module as in the original (see original-lines.ts). */
-function inOriginalLines(result: PassResult, file: string, lineOf: (line: number) => number): PassResult {
-  const fix = (chain: ProbeFrame[]) => framesInOriginal(chain, file, lineOf);
+function inOriginalLines(result: PassResult, target: PreparedTarget, lineOf: (line: number) => number): PassResult {
+  const fix = (chain: ProbeFrame[]) => framesInOriginal(chain, target, lineOf);
   for (const tests of [result.tests, result.original]) {
     for (const [nodeid, test] of tests) if (test.chain) tests.set(nodeid, { ...test, chain: fix(test.chain) });
   }
