@@ -1,0 +1,97 @@
+/**
+ * What the differential check compares, as pure functions: a THM report against the oracle (plain
+ * pytest, blank and original), and THM reports of two modes against each other.
+ */
+import type { ThmReport } from '../source/engine/protocol/thm-report';
+import type { OracleRun, Outcome } from './oracle';
+
+const FAILS: ReadonlySet<Outcome> = new Set(['failed', 'error', 'collection']);
+
+/** What plain pytest says THM must find: in benchmark mode, failing = fails blanked and passes original. */
+export interface Expected {
+  failing: Map<string, Outcome>;
+  alreadyFailing: Set<string>;
+  /** Tests that passed blanked. */
+  passed: number;
+}
+
+export function expectedBlank(blank: OracleRun, original: OracleRun): Expected {
+  const failing = new Map<string, Outcome>();
+  const alreadyFailing = new Set<string>();
+  let passed = 0;
+  for (const [nodeid, outcome] of blank.outcomes) {
+    if (outcome === 'passed' || outcome === 'xpassed') passed++;
+    if (!FAILS.has(outcome)) continue;
+    const before = original.outcomes.get(nodeid);
+    // A module that failed to import blank: its tests all passed or failed on the original code,
+    // which is no collection error of that module.
+    const passesOriginal = outcome === 'collection' ? before === undefined : before === 'passed';
+    if (passesOriginal) failing.set(nodeid, outcome);
+    else if (before !== undefined && FAILS.has(before)) alreadyFailing.add(nodeid);
+  }
+  return { failing, alreadyFailing, passed };
+}
+
+/** Stub mode sees one world: every test that fails on the stub. */
+export function expectedStub(blank: OracleRun): Expected {
+  const failing = new Map<string, Outcome>();
+  let passed = 0;
+  for (const [nodeid, outcome] of blank.outcomes) {
+    if (outcome === 'passed' || outcome === 'xpassed') passed++;
+    if (FAILS.has(outcome)) failing.set(nodeid, outcome);
+  }
+  return { failing, alreadyFailing: new Set(), passed };
+}
+
+/** The first difference found, in words, or null. */
+export type Difference = string | null;
+
+function firstMissing(label: string, want: Iterable<string>, have: ReadonlySet<string>): Difference {
+  for (const nodeid of [...want].sort()) if (!have.has(nodeid)) return `${label}: ${nodeid}`;
+  return null;
+}
+
+export function againstOracle(report: ThmReport, expected: Expected): Difference {
+  const failing = new Map(report.failing.map((f) => [f.nodeid, f.outcome] as const));
+  const already = new Set(report.alreadyFailing);
+  const wantFailing = new Set(expected.failing.keys());
+  return (
+    firstMissing('failing under plain pytest, not in THM\'s failing tests', wantFailing, new Set(failing.keys())) ??
+    firstMissing('in THM\'s failing tests, not failing under plain pytest', failing.keys(), wantFailing) ??
+    firstMissing('already failing under plain pytest, not in THM\'s "already failing"', expected.alreadyFailing, already) ??
+    firstMissing('in THM\'s "already failing", not so under plain pytest', already, expected.alreadyFailing) ??
+    ([...failing].map(([nodeid, outcome]) => (outcome !== expected.failing.get(nodeid) ? `outcome of ${nodeid}: THM ${outcome}, plain pytest ${expected.failing.get(nodeid)}` : null)).find((d) => d) ?? null) ??
+    (report.counts.passed !== expected.passed ? `tests passing blank: THM ${report.counts.passed}, plain pytest ${expected.passed}` : null)
+  );
+}
+
+/** What two modes must agree on for each failing test both report (`lines`: chain lines too). */
+function testView(report: ThmReport, lines: boolean) {
+  return new Map(
+    report.failing.map((f) => [
+      f.nodeid,
+      JSON.stringify({ reached: f.reached, chain: f.chain, caller: f.caller, entryKind: f.entryKind, failsThrough: f.failsThrough ?? null, ...(lines ? { chainLines: f.chainLines } : {}) }),
+    ]),
+  );
+}
+
+/**
+ * Two reports of the same target and scope. `whole`: both are benchmark-mode reports, which must
+ * agree on everything (clusters, selection, lines); a stub-mode report is compared on the tests
+ * both list, without lines (its file is the blank one).
+ */
+export function betweenModes(a: ThmReport, b: ThmReport, whole: boolean): Difference {
+  const left = testView(a, whole);
+  const right = testView(b, whole);
+  for (const [nodeid, view] of [...left].sort(([x], [y]) => (x < y ? -1 : 1))) {
+    const other = right.get(nodeid);
+    if (other !== undefined && other !== view) return `${nodeid}: ${view} vs ${other}`;
+  }
+  if (!whole) return null;
+  if (JSON.stringify(a.clusters) !== JSON.stringify(b.clusters)) {
+    const at = a.clusters.findIndex((cluster, i) => JSON.stringify(cluster) !== JSON.stringify(b.clusters[i]));
+    return `clusters differ at ${at}: ${JSON.stringify(a.clusters[at])} vs ${JSON.stringify(b.clusters[at])}`;
+  }
+  if (JSON.stringify(a.selected) !== JSON.stringify(b.selected)) return `selection: ${a.selected.join(' ')} vs ${b.selected.join(' ')}`;
+  return null;
+}

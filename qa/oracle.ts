@@ -1,0 +1,84 @@
+/**
+ * The differential check's oracle: plain pytest on a copy of the repository, the target blanked
+ * (as tenet blanks it) or left as it is, in one process, each test's outcome observed by
+ * qa/oracle_plugin.py. Under Docker it runs in the same image as tenet's Docker sandbox, so both
+ * sides meet the same Python and pytest.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { prepareTarget } from '../source/engine/task/prepare-target';
+import { resolveTarget } from '../source/engine/task/resolve-target';
+
+export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed' | 'collection';
+
+export interface OracleRun {
+  outcomes: Map<string, Outcome>;
+  exitstatus: number;
+}
+
+/** Where plain pytest runs: this machine's python3, or a container of the image. */
+export type Runner = { kind: 'local'; python: string } | { kind: 'docker'; image: string };
+
+/** The target's module text blanked as tenet blanks it in benchmark mode. */
+export async function blankedText(repo: string, target: string): Promise<{ file: string; text: string }> {
+  const resolved = await resolveTarget(repo, target);
+  const prepared = await prepareTarget(resolved, 'blank');
+  return { file: resolved.file, text: prepared.startText };
+}
+
+/** A copy of the repository without bytecode, with one file's text replaced. */
+export function copyWith(repo: string, replaced?: { file: string; text: string }): string {
+  const copy = mkdtempSync(join(tmpdir(), 'tenet-qa-'));
+  cpSync(repo, copy, { recursive: true, filter: (path) => !path.includes('__pycache__') && !path.endsWith('.pytest_cache') });
+  if (replaced) writeFileSync(join(copy, replaced.file), replaced.text);
+  return copy;
+}
+
+/** The folders a developer puts on PYTHONPATH for this layout: `src/` when it holds packages. */
+export function layoutPath(repo: string): string[] {
+  const src = join(repo, 'src');
+  if (!existsSync(src) || !statSync(src).isDirectory()) return [];
+  const packages = readdirSync(src, { withFileTypes: true }).some((entry) => entry.isDirectory() && existsSync(join(src, entry.name, '__init__.py')));
+  return packages ? ['src'] : [];
+}
+
+const PLUGIN_DIR = import.meta.dirname;
+
+/** Plain pytest over `testArgs` on a fresh copy of `repo` (with `replaced` written in), every test's outcome. */
+export function oracleOn(repo: string, testArgs: readonly string[], runner: Runner, replaced?: { file: string; text: string }): OracleRun {
+  const copy = copyWith(repo, replaced);
+  try {
+    return runOracle(copy, testArgs, runner);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+/** Plain pytest over `testArgs` in `copy`, every test's outcome. */
+function runOracle(copy: string, testArgs: readonly string[], runner: Runner, timeoutMs = 900_000): OracleRun {
+  const out = join(copy, '.qa-oracle.json');
+  const roots = layoutPath(copy);
+  const args = ['-m', 'pytest', '-p', 'oracle_plugin', '-p', 'no:cacheprovider', '-q', ...testArgs];
+  let result;
+  if (runner.kind === 'local') {
+    const env = { ...process.env, QA_ORACLE_OUT: out, QA_ORACLE_ROOT: copy, PYTHONPATH: [PLUGIN_DIR, ...roots.map((r) => join(copy, r))].join(':'), PYTHONDONTWRITEBYTECODE: '1' };
+    result = spawnSync(runner.python, args, { cwd: copy, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 });
+  } else {
+    const pythonPath = ['/qa', ...roots.map((r) => `/w/${r}`)].join(':');
+    result = spawnSync(
+      'docker',
+      ['run', '--rm', '--network', 'none', '-v', `${copy}:/w`, '-v', `${PLUGIN_DIR}:/qa:ro`, '-w', '/w',
+        '-e', 'QA_ORACLE_OUT=/w/.qa-oracle.json', '-e', 'QA_ORACLE_ROOT=/w', '-e', `PYTHONPATH=${pythonPath}`, '-e', 'PYTHONDONTWRITEBYTECODE=1',
+        runner.image, 'python3', ...args],
+      { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 },
+    );
+  }
+  if (!existsSync(out)) {
+    throw new Error(`the oracle's pytest ended without a report (status ${result.status}${result.error ? `, ${result.error.message}` : ''}):\n${(result.stdout ?? '').slice(-2000)}${(result.stderr ?? '').slice(-2000)}`);
+  }
+  const parsed = JSON.parse(readFileSync(out, 'utf8')) as { exitstatus: number; outcomes: Record<string, Outcome> };
+  rmSync(out, { force: true });
+  return { outcomes: new Map(Object.entries(parsed.outcomes)), exitstatus: parsed.exitstatus };
+}

@@ -1,0 +1,108 @@
+/**
+ * The real suites the differential check draws targets from: packages that ship their tests in
+ * python3's site-packages (copied, as a developer's checkout would be), a layout fixture of
+ * tenet's own, or any repository given with --repo.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Suite {
+  name: string;
+  /** Why this suite is in the sample: the shape of suite it stands for. */
+  shape: string;
+  /** Lays the repository out in an empty folder. */
+  make(into: string): void;
+  /** pytest arguments of the reach pass, which finds the tests that call each candidate. */
+  reach: string[];
+  /** Whether Debian's Python in tenet's default image can run this suite (its dependencies are there). */
+  docker: boolean;
+  /** Each target's scope is the whole reach scope (a small suite), not only the files of the tests that reached it. */
+  wholeScope?: boolean;
+  /** Only targets in files whose path matches (the shape this suite stands for). */
+  files?: RegExp;
+  /** In the fixed sample CI runs. */
+  ci?: boolean;
+}
+
+function installedPackage(name: string): (into: string) => void {
+  return (into) => {
+    const source = execFileSync('python3', ['-c', `import ${name}; print(${name}.__path__[0])`], { encoding: 'utf8' }).trim();
+    cpSync(source, join(into, name), { recursive: true, filter: (path) => !path.includes('__pycache__') });
+  };
+}
+
+const FIXTURES = join(import.meta.dirname, '..', 'test', 'fixtures');
+
+export const SUITES: Suite[] = [
+  {
+    name: 'networkx',
+    shape: 'many test files, a dispatcher decorator on every algorithm (_dispatchable), generated argmap code',
+    make: installedPackage('networkx'),
+    reach: ['networkx/algorithms/tests', 'networkx/classes/tests', 'networkx/algorithms/shortest_paths/tests', 'networkx/algorithms/traversal/tests'],
+    docker: true,
+  },
+  {
+    name: 'networkx-strict',
+    shape: 'networkx under `filterwarnings = error` (as click, flask and most pallets projects configure pytest)',
+    make: (into) => {
+      installedPackage('networkx')(into);
+      writeFileSync(join(into, 'pytest.ini'), '[pytest]\nfilterwarnings =\n    error\n');
+    },
+    reach: ['networkx/algorithms/tree/tests', 'networkx/algorithms/components/tests', 'networkx/algorithms/isomorphism/tests/test_isomorphism.py', 'networkx/generators/tests'],
+    docker: true,
+  },
+  {
+    name: 'sympy-printing',
+    shape: "one large package, a dispatcher (Printer._print) between every use and each _print_X method",
+    make: installedPackage('sympy'),
+    reach: ['sympy/printing/tests/test_str.py', 'sympy/printing/tests/test_repr.py', 'sympy/printing/tests/test_python.py'],
+    docker: false,
+    files: /^sympy\/printing\//,
+    ci: true,
+  },
+  {
+    name: 'jsonschema',
+    shape: 'unittest.TestCase classes with mixins that several classes inherit',
+    make: installedPackage('jsonschema'),
+    reach: ['jsonschema/tests', '--ignore=jsonschema/tests/test_jsonschema_test_suite.py'],
+    docker: false,
+    ci: true,
+  },
+  {
+    name: 'nslayout',
+    shape: 'a src layout with a namespace subpackage (a folder without __init__.py inside the package, as flask/sansio), filterwarnings = error',
+    make: (into) => cpSync(join(FIXTURES, 'nslayout'), into, { recursive: true }),
+    reach: [],
+    docker: true,
+    wholeScope: true,
+    ci: true,
+  },
+  {
+    name: 'strictwarnings',
+    shape: 'filterwarnings = error with enough tests for two lanes per world (click, flask)',
+    make: (into) => cpSync(join(FIXTURES, 'strictwarnings'), into, { recursive: true }),
+    reach: [],
+    docker: true,
+    wholeScope: true,
+    ci: true,
+  },
+];
+
+/** Any repository: copied as it is; the reach pass runs the scope given (default: its pytest configuration). */
+export function repositorySuite(repo: string, reach: string[]): Suite {
+  return {
+    name: repo,
+    shape: 'a repository given with --repo',
+    make: (into) => cpSync(repo, into, { recursive: true, filter: (path) => !/(^|\/)(\.git|\.tox|\.venv|venv|__pycache__|\.pytest_cache)$/.test(path) }),
+    reach,
+    docker: false,
+  };
+}
+
+export const DOCKER_IMAGE = 'tenet-python:bookworm';
+
+/** Whether the Docker sandbox can be used here: an engine that answers and tenet's default image. */
+export function dockerReady(): boolean {
+  return spawnSync('docker', ['image', 'inspect', DOCKER_IMAGE], { stdio: 'ignore' }).status === 0;
+}

@@ -1,0 +1,168 @@
+/**
+ * qa/thm: the differential check of THM (issue 33). THM's failing set is what the agent sees and
+ * what decides PASS, so every way THM can run must give what plain pytest gives:
+ *
+ *   for each suite, find the tests that call each function (bench make's reach pass), draw
+ *   targets at random (seeded, printed), and for each target
+ *     the oracle   plain pytest over the target's test files, on a copy with the target blanked
+ *                  and on the original, one process each: failing = fails blanked, passes original
+ *     the modes    tenet thm --blank in lanes (the default), --jobs 1, --no-fork, --sandbox docker,
+ *                  and stub mode on a copy whose target is blanked by hand
+ *   Every mode must agree with the oracle on the failing set, the already-failing set, each
+ *   failing test's outcome and the count of tests passing blank; the benchmark modes must agree
+ *   with each other on reached flags, chains (lines included), callers, clusters and the T=3
+ *   selection (stub mode on the tests both list, without lines). A disagreement prints the target,
+ *   the mode and the first differing test; the exit code is 1.
+ *
+ *   npm run qa:thm                                   # the fixed sample CI runs (14 targets, seed 1)
+ *   npm run qa:thm -- --targets 100 --seed 7         # wide: 100 targets over every built-in suite
+ *   npm run qa:thm -- --suite networkx --suite jsonschema --targets 20
+ *   npm run qa:thm -- --repo ~/src/click --targets 10 [--tests tests]   # any repository
+ *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, nofork, docker, stub)
+ *   npm run qa:thm -- --out report.json              # every target's result as JSON
+ *   npm run qa:thm -- --max-files 20                 # targets reached from up to 20 test files (default 6)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { scanFunctions } from '../source/engine/bench/make-functions';
+import { spreadOrder } from '../source/engine/bench/make-order';
+import { runReachPass } from '../source/engine/bench/make-reach';
+import { targetName } from '../source/engine/bench/make-row';
+import { optionArgs, testFile } from '../source/engine/bench/make-scope';
+import type { ThmReport } from '../source/engine/protocol/thm-report';
+import { againstOracle, betweenModes, expectedBlank, expectedStub } from './compare';
+import { blankedText, copyWith, oracleOn, type Runner } from './oracle';
+import { DOCKER_IMAGE, dockerReady, repositorySuite, SUITES, type Suite } from './suites';
+
+const argv = process.argv.slice(2);
+const testsAt = argv.indexOf('--tests');
+const own = testsAt === -1 ? argv : argv.slice(0, testsAt);
+const all = (name: string) => own.flatMap((arg, i) => (arg === name && own[i + 1] !== undefined ? [own[i + 1]!] : []));
+const one = (name: string) => all(name).at(-1);
+
+/** CI's fixed sample (no --targets, --suite or --repo): 14 targets, seed 1, over the suites marked for it. */
+const sample = !one('--targets') && !all('--suite').length && !all('--repo').length;
+const targets = Number(one('--targets') ?? 14);
+const seed = Number(one('--seed') ?? (one('--targets') ? Math.floor(Math.random() * 1e6) : 1));
+const repos = all('--repo');
+const suites: Suite[] = repos.length
+  ? repos.map((repo) => repositorySuite(repo, testsAt === -1 ? [] : argv.slice(testsAt + 1)))
+  : all('--suite').length
+    ? all('--suite').map((name) => SUITES.find((s) => s.name === name) ?? fail(`no suite ${name} (known: ${SUITES.map((s) => s.name).join(', ')})`))
+    : SUITES.filter((suite) => !sample || suite.ci);
+const ALL_MODES = ['lanes', 'jobs1', 'nofork', 'docker', 'stub'] as const;
+type Mode = (typeof ALL_MODES)[number];
+const modes = (one('--modes')?.split(',') ?? [...ALL_MODES]) as Mode[];
+const docker = modes.includes('docker') && dockerReady();
+const cli = join(import.meta.dirname, '..', 'dist', 'tenet.js');
+const python = process.env.TENET_PYTHON ?? 'python3';
+const maxFiles = Number(one('--max-files') ?? 6);
+
+function fail(message: string): never {
+  console.error(`qa:thm: ${message}`);
+  process.exit(2);
+}
+
+const MODE_FLAGS: Record<Exclude<Mode, 'stub'>, string[]> = {
+  lanes: [],
+  jobs1: ['--jobs', '1'],
+  nofork: ['--no-fork'],
+  docker: ['--sandbox', 'docker', '--image', DOCKER_IMAGE],
+};
+
+function thm(repo: string, target: string, scope: string[], flags: string[], blank: boolean): ThmReport {
+  const args = [cli, 'thm', '--repo', repo, '--target', target, '--json', ...(blank ? ['--blank'] : []), ...flags, '--tests', ...scope];
+  const run = spawnSync('node', args, { encoding: 'utf8', maxBuffer: 256 << 20, timeout: 1_800_000, env: { ...process.env, TENET_PYTHON: python } });
+  try {
+    return JSON.parse(run.stdout) as ThmReport;
+  } catch {
+    throw new Error(`tenet thm gave no report (exit ${run.status}): ${run.stderr.slice(-1500)}`);
+  }
+}
+
+interface TargetResult {
+  suite: string;
+  target: string;
+  scope: string[];
+  failing: number;
+  alreadyFailing: number;
+  disagreements: { mode: string; difference: string }[];
+  seconds: number;
+}
+
+console.log(`qa:thm · seed ${seed} · ${targets} targets over ${suites.map((s) => s.name).join(', ')} · modes ${modes.filter((m) => m !== 'docker' || docker).join(', ')}${modes.includes('docker') && !docker ? ' (docker: no engine or no image, skipped)' : ''}`);
+const results: TargetResult[] = [];
+const started = Date.now();
+const perSuite = Math.ceil(targets / suites.length);
+
+for (const [suiteIndex, suite] of suites.entries()) {
+  const want = Math.min(perSuite, targets - results.length);
+  if (want <= 0) break;
+  const repo = mkdtempSync(join(tmpdir(), 'tenet-qa-repo-'));
+  try {
+    suite.make(repo);
+    const scan = await scanFunctions(repo);
+    const reach = await runReachPass({ repoDir: repo, functions: scan.eligible, testArgs: suite.reach, jobs: 'auto', testTimeoutSec: 120, python });
+    const options = optionArgs(suite.reach, reach.positional);
+    // A target reached from more test files than --max-files is left out: its every mode would run a large part of the suite.
+    const fileCount = (tests: Set<string>) => new Set([...tests].map(testFile)).size;
+    const candidates = scan.eligible.flatMap((fn, id) => {
+      const tests = reach.reachedBy.get(id);
+      return tests && !reach.outside.has(id) && fileCount(tests) <= maxFiles && (!suite.files || suite.files.test(fn.file)) ? [{ fn, file: fn.file, tests }] : [];
+    });
+    console.log(`\n${suite.name}: ${suite.shape}\n  ${scan.eligible.length} functions, ${candidates.length} reached by tests of at most ${maxFiles} files in the reach pass (${(reach.durationMs / 1000).toFixed(1)} s)`);
+    for (const { fn, tests } of spreadOrder(candidates, seed + suiteIndex).slice(0, want)) {
+      const files = suite.wholeScope ? reach.positional : [...new Set([...tests].map(testFile))].sort();
+      results.push(await checkTarget(suite, repo, targetName(fn), [...options, ...files]));
+    }
+  } finally {
+    rmSync(repo, { recursive: true, force: true });
+  }
+}
+
+async function checkTarget(suite: Suite, repo: string, target: string, scope: string[]): Promise<TargetResult> {
+  const t0 = Date.now();
+  const blanked = await blankedText(repo, target);
+  const disagreements: { mode: string; difference: string }[] = [];
+  const note = (mode: string, difference: string | null) => difference && disagreements.push({ mode, difference });
+  const local: Runner = { kind: 'local', python };
+  const expected = expectedBlank(oracleOn(repo, scope, local, blanked), oracleOn(repo, scope, local));
+  {
+    const reports: [string, ThmReport][] = [];
+    for (const mode of modes) {
+      if (mode === 'stub' || (mode === 'docker' && !(docker && suite.docker))) continue;
+      const report = thm(repo, target, scope, MODE_FLAGS[mode], true);
+      let want = expected;
+      if (mode === 'docker') {
+        const image: Runner = { kind: 'docker', image: DOCKER_IMAGE };
+        want = expectedBlank(oracleOn(repo, scope, image, blanked), oracleOn(repo, scope, image));
+      }
+      note(mode, againstOracle(report, want));
+      reports.push([mode, report]);
+    }
+    const [first, ...others] = reports;
+    if (first) for (const [mode, report] of others) note(`${mode} vs ${first[0]}`, betweenModes(first[1], report, true));
+    if (modes.includes('stub')) {
+      const stubbed = copyWith(repo, blanked);
+      try {
+        const report = thm(stubbed, target, scope, [], false);
+        note('stub', againstOracle(report, expectedStub(oracleOn(stubbed, scope, local))));
+        if (first) note(`stub vs ${first[0]}`, betweenModes(first[1], report, false));
+      } finally {
+        rmSync(stubbed, { recursive: true, force: true });
+      }
+    }
+    const result = { suite: suite.name, target, scope, failing: expected.failing.size, alreadyFailing: expected.alreadyFailing.size, disagreements, seconds: (Date.now() - t0) / 1000 };
+    const verdict = disagreements.length ? `DISAGREE\n${disagreements.map((d) => `    ${d.mode}: ${d.difference}`).join('\n')}` : 'agree';
+    console.log(`  ${target}  (${result.failing} failing, ${result.alreadyFailing} already failing, ${scope.length} scope args, ${result.seconds.toFixed(0)} s)  ${verdict}`);
+    return result;
+  }
+}
+
+const disagreeing = results.filter((r) => r.disagreements.length);
+console.log(`\n${results.length} targets (${results.filter((r) => r.failing > 0).length} with failing tests), ${disagreeing.length} with a disagreement · seed ${seed} · ${((Date.now() - started) / 1000).toFixed(0)} s`);
+const out = one('--out');
+if (out) writeFileSync(out, JSON.stringify({ seed, modes, suites: suites.map((s) => s.name), results }, null, 2));
+process.exitCode = disagreeing.length ? 1 : 0;
