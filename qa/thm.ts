@@ -97,7 +97,14 @@ const results: TargetResult[] = [];
 const started = Date.now();
 const perSuite = Math.ceil(targets / suites.length);
 
-for (const [suiteIndex, suite] of suites.entries()) {
+/** A small stable number from a name (FNV-1a). */
+function nameHash(name: string): number {
+  let hash = 0x811c9dc5;
+  for (const char of name) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return hash % 100_000;
+}
+
+for (const suite of suites) {
   const want = Math.min(perSuite, targets - results.length);
   if (want <= 0) break;
   const repo = mkdtempSync(join(tmpdir(), 'tenet-qa-repo-'));
@@ -113,7 +120,8 @@ for (const [suiteIndex, suite] of suites.entries()) {
       return tests && !reach.outside.has(id) && fileCount(tests) <= maxFiles && (!suite.files || suite.files.test(fn.file)) ? [{ fn, file: fn.file, tests }] : [];
     });
     console.log(`\n${suite.name}: ${suite.shape}\n  ${scan.eligible.length} functions, ${candidates.length} reached by tests of at most ${maxFiles} files in the reach pass (${(reach.durationMs / 1000).toFixed(1)} s)`);
-    for (const { fn, tests } of spreadOrder(candidates, seed + suiteIndex).slice(0, want)) {
+    // Seeded by the suite's name too, so a suite draws the same targets alone as in the sample.
+    for (const { fn, tests } of spreadOrder(candidates, seed + nameHash(suite.name)).slice(0, want)) {
       const files = suite.wholeScope ? reach.positional : [...new Set([...tests].map(testFile))].sort();
       results.push(await checkTarget(suite, repo, targetName(fn), [...options, ...files]));
     }
