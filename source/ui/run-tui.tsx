@@ -3,6 +3,7 @@ import { testSource } from '../engine/python/test-source';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
+import { verdictWord } from '../engine/phrase-book';
 import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
 import { stoppedByLimit } from '../engine/model/spend-limits';
 import type { MessageFile } from '../engine/run/message-file';
@@ -81,5 +82,5 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
 function endLine(result: RunResult, patch: string | undefined, root: string): string {
   // `tenet show` named once: a patch that was not applied already says it prints it.
   const show = patch?.includes(`tenet show ${result.sessionId}`) ? '' : ` (tenet show ${result.sessionId})`;
-  return `${result.pass ? 'PASS' : 'FAIL'}${patch ? ` · ${patch}` : ''} · session ${result.sessionId} saved in ${root}${show}\n`;
+  return `${verdictWord(result)}${patch ? ` · ${patch}` : ''} · session ${result.sessionId} saved in ${root}${show}\n`;
 }

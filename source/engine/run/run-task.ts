@@ -4,7 +4,8 @@ import { openTask } from '../task/open-task';
 import { implementedWarning } from '../task/prepare-target';
 import { openAgentTools, type AgentTools } from './agent-tools';
 import { chooseTests } from './choose-tests';
-import { finishRun, watchAgentChanges } from './finish-run';
+import { lookAtCheckout } from '../eval/pristine-evaluation';
+import { finishRun } from './finish-run';
 import { recordStart } from './record-start';
 import { runAgent } from './run-agent';
 import type { RunOptions } from './run-options';
@@ -58,11 +59,13 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     if (implemented && !resume) run.emit({ type: 'warning', message: implemented });
     const plan = await chooseTests(run);
     tools = await openAgentTools(run, plan);
-    // What the repository is as the agent starts: the evaluation undoes what its commands change.
-    const guard = await watchAgentChanges(run, tools, plan);
+    // The checkout as the agent starts: the evaluation, in a fresh copy of it, checks it is still so.
+    const checkoutAtStart = lookAtCheckout(task.repoDir, options.sessionsRoot ? new Set([options.sessionsRoot]) : undefined);
+    // From here on the agent's code runs in the workspace: it is not kept for the next run.
+    task.workspace.ranAgentCode();
     const conversation = await startConversation(run, plan, tools);
     const outcome = await runAgent(run, plan, tools, conversation);
-    return await finishRun(run, plan, tools, conversation, outcome, startedAt, guard);
+    return await finishRun(run, plan, tools, conversation, outcome, startedAt, checkoutAtStart);
   } finally {
     tools?.dispose();
     await task.dispose();

@@ -27,7 +27,7 @@ export interface WorkspaceOptions {
  */
 export class Workspace {
   private unregister: () => void;
-  /** Whether code outside this machine's user may have written here (see lentToContainer). */
+  /** Whether code tenet does not vouch for may have written here (see lentToContainer, ranAgentCode). */
   private lent = false;
 
   private constructor(
@@ -114,6 +114,16 @@ export class Workspace {
    * (see copy-tree.ts, keptBytecode). So this copy is not kept for the next run.
    */
   lentToContainer(): void {
+    this.lent = true;
+  }
+
+  /**
+   * The agent's code runs here from now on (its shell commands, its tests, the submitted body):
+   * what it leaves — bytecode whose header matches its source, folder modes, FIFOs, sockets,
+   * links — would be the next run's starting point. So this copy is not kept for the next run; a
+   * copy only THM ran in (`tenet thm`) is, bytecode and all.
+   */
+  ranAgentCode(): void {
     this.lent = true;
   }
 
