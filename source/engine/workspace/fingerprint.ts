@@ -22,9 +22,10 @@ export function fingerprintTree(root: string, skip: ReadonlySet<string> = new Se
       if (skip.has(path)) continue;
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const info = lstatSync(path, { bigint: true });
+      if (info.isDirectory() && (NOT_COPIED.has(entry.name) || lstatSync(join(path, 'pyvenv.cfg'), { throwIfNoEntry: false }))) continue;
       const link = info.isSymbolicLink() ? ` ${readlinkSync(path)}` : '';
       found.set(childRel, `${info.mode}:${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}${link}`);
-      if (info.isDirectory() && !NOT_COPIED.has(entry.name) && !lstatSync(join(path, 'pyvenv.cfg'), { throwIfNoEntry: false })) walk(path, childRel);
+      if (info.isDirectory()) walk(path, childRel);
     }
   };
   walk(root, '');
