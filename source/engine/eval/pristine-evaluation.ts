@@ -19,6 +19,8 @@ export interface EvaluationInput {
   /** The target's module as the patch leaves it (the start text where nothing was submitted). */
   moduleText: string;
   tests: string[];
+  /** The developer's test files (`--add-tests`, the THM review's): theirs, not the agent's, and counted by the evaluation. */
+  developerFiles?: readonly { path: string; content: string }[];
   testArgs: string[];
   testTimeoutSec: number;
   /** Names the evaluation's container (a session id). */
@@ -42,7 +44,7 @@ export function lookAtCheckout(repoDir: string, skip?: ReadonlySet<string>): Che
 
 /**
  * The evaluation that decides the verdict (and what `--apply` relies on): in a fresh copy of the
- * developer's checkout with only the patch applied, in a fresh sandbox (a new container under
+ * developer's checkout with only the patch applied (and the test files the developer added), in a fresh sandbox (a new container under
  * Docker), never in the workspace the agent's code ran in. No bytecode, conftest, plugin, `.pth`,
  * sitecustomize or file mode the agent left there reaches it. The checkout must be as the agent
  * found it (code that ran unconfined could write there too): a change, or a listing that cannot be
@@ -57,8 +59,10 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
   try {
     copy = await Workspace.create(task.repoDir, { reuse: false });
     // Compared once the copy is made: equal, the copy is of the checkout the agent started from.
-    const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip));
+    // The target's file is written whole below (and --apply refuses a patch for one that changed).
+    const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip)).filter((rel) => rel !== task.target.file);
     if (changed.length) return { unverified: `the checkout changed while the agent worked (${listed(changed)}): tenet cannot tell the repository from what the agent's code wrote there` };
+    for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
     await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
     if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
     sandbox = await openSandbox(task.spec, copy.root, input.session, task.env);

@@ -4,6 +4,7 @@ import { openTask } from '../task/open-task';
 import { implementedWarning } from '../task/prepare-target';
 import { openAgentTools, type AgentTools } from './agent-tools';
 import { chooseTests } from './choose-tests';
+import { developerFilesAfter } from './desk';
 import { lookAtCheckout } from '../eval/pristine-evaluation';
 import { finishRun } from './finish-run';
 import { recordStart } from './record-start';
@@ -29,6 +30,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
   const ownTestVersions = [...(resume?.testVersions ?? [])];
   const submissions = [...(resume?.submissions ?? [])];
+  let developerFiles = [...(resume?.developerFiles ?? [])];
   const task = await openTask({
     repo: options.repo,
     target: options.target,
@@ -44,12 +46,14 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     emit: (event) => {
       if (event.type === 'tests.submission' && event.ok) ownTestVersions.push(event.code);
       if (event.type === 'submission' && event.ok) submissions.push(event.code);
+      if (event.type === 'tests.added') run.developerFiles = developerFiles = developerFilesAfter(developerFiles, event);
       options.emit(event);
     },
     tdd: options.strategy !== 'tenet',
     ...(resume ? { resume } : {}),
     ownTestVersions,
     submissions,
+    developerFiles,
   };
   let tools: AgentTools | undefined;
   try {

@@ -24,7 +24,8 @@ export function fingerprintTree(root: string, skip: ReadonlySet<string> = new Se
       const info = lstatSync(path, { bigint: true });
       if (info.isDirectory() && (NOT_COPIED.has(entry.name) || lstatSync(join(path, 'pyvenv.cfg'), { throwIfNoEntry: false }))) continue;
       const link = info.isSymbolicLink() ? ` ${readlinkSync(path)}` : '';
-      found.set(childRel, `${info.mode}:${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}${link}`);
+      // A folder's times change with its entries (an editor's save by rename), which are looked at themselves.
+      found.set(childRel, info.isDirectory() ? `${info.mode}:${info.ino}` : `${info.mode}:${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}${link}`);
       if (info.isDirectory()) walk(path, childRel);
     }
   };
