@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, parse, posix, resolve } from 'node:path';
 import { onShutdown } from '../lifecycle';
 import { copyTree, type CopyStats } from './copy-tree';
 import { writeOwner } from './owner';
 import { parkCopy, parkedCopyPath, takeParkedCopy } from './parked-copy';
+import { removeTree, removeTreeNow } from './remove-tree';
 import { listInside, mkdirInside, readInside, unlinkInside, writeInside, type WriteOptions } from './inside';
 
 export interface WorkspaceOptions {
@@ -131,11 +131,11 @@ export class Workspace {
   async dispose(): Promise<void> {
     this.unregister();
     if (this.keep || (this.parked && !this.lent && parkCopy(this.container, this.parked))) return;
-    await rm(this.container, { recursive: true, force: true });
+    await removeTree(this.container);
   }
 
   private removeNow(): void {
-    if (!this.keep) rmSync(this.container, { recursive: true, force: true });
+    if (!this.keep) removeTreeNow(this.container);
   }
 }
 
