@@ -159,7 +159,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const passed = entries.filter(([, o]) => o === 'passed').length;
   const failing = Object.fromEntries(entries.filter(([, o]) => o !== 'passed'));
   const head: Line[] = [
-    ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : 'red' })),
+    ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : result.stopReason === 'unverified' ? 'yellow' : 'red' })),
     ...wrapText(
       `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
       width,
