@@ -6,12 +6,16 @@ import type { OpenTask } from '../task/open-task';
 import { runTests } from '../tools/run-tests';
 import { changedPaths, fingerprintTree, type TreeFingerprint } from '../workspace/fingerprint';
 import { Workspace } from '../workspace/workspace';
+import { fingerprintStartup, startupFolders, type StartupFingerprint } from './startup-files';
 
 /** The evaluation's outcome: the tests' run, or why tenet could not judge (the verdict is then unverified). */
 export type Evaluation = { run: TestRun } | { unverified: string };
 
-/** The checkout as the agent started, or why it could not be looked at. */
-export type CheckoutAtStart = { fingerprint: TreeFingerprint } | { problem: string };
+/**
+ * The checkout as the agent started, and (local sandbox) the folders Python acts on as it starts
+ * with the folders they are in; or why they could not be looked at.
+ */
+export type CheckoutAtStart = { fingerprint: TreeFingerprint; startup?: { folders: string[]; fingerprint: StartupFingerprint } } | { problem: string };
 
 /** What the evaluation runs: the module the patch makes, the tests, and the scope's options. */
 export interface EvaluationInput {
@@ -33,10 +37,17 @@ export interface EvaluationInput {
 
 const listed = (paths: string[]) => `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`;
 
-/** Takes the checkout's fingerprint as the agent starts; a listing that fails is said, not thrown. */
-export function lookAtCheckout(repoDir: string, skip?: ReadonlySet<string>): CheckoutAtStart {
+/**
+ * Takes the checkout's fingerprint as the agent starts, and under the local sandbox the start-up
+ * folders' (a container's are its own: the evaluation's container is a fresh one). A listing that
+ * fails is said, not thrown.
+ */
+export async function lookAtCheckout(task: Pick<OpenTask, 'repoDir' | 'sandbox' | 'python'>, skip?: ReadonlySet<string>): Promise<CheckoutAtStart> {
   try {
-    return { fingerprint: fingerprintTree(repoDir, skip) };
+    const fingerprint = fingerprintTree(task.repoDir, skip);
+    if (task.sandbox.kind !== 'local') return { fingerprint };
+    const folders = await startupFolders(task.sandbox, task.python.executable);
+    return { fingerprint, startup: { folders, fingerprint: fingerprintStartup(folders) } };
   } catch (error) {
     return { problem: (error as Error).message };
   }
@@ -62,6 +73,9 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
     // The target's file is written whole below (and --apply refuses a patch for one that changed).
     const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip)).filter((rel) => rel !== task.target.file);
     if (changed.length) return { unverified: `the checkout changed while the agent worked (${listed(changed)}): tenet cannot tell the repository from what the agent's code wrote there` };
+    const startup = input.checkoutAtStart.startup;
+    const planted = startup ? changedPaths(startup.fingerprint, fingerprintStartup(startup.folders)) : [];
+    if (planted.length) return { unverified: `what Python runs as it starts changed while the agent worked (${listed(planted)}): a .pth file, a sitecustomize or a plugin there would run in the evaluation too` };
     for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
     await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
     if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();

@@ -64,7 +64,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     const plan = await chooseTests(run);
     tools = await openAgentTools(run, plan);
     // The checkout as the agent starts: the evaluation, in a fresh copy of it, checks it is still so.
-    const checkoutAtStart = lookAtCheckout(task.repoDir, options.sessionsRoot ? new Set([options.sessionsRoot]) : undefined);
+    const checkoutAtStart = await lookAtCheckout(task, options.sessionsRoot ? new Set([options.sessionsRoot]) : undefined);
     // From here on the agent's code runs in the workspace: it is not kept for the next run.
     task.workspace.ranAgentCode();
     const conversation = await startConversation(run, plan, tools);
