@@ -109,9 +109,10 @@ export const stopWords = (result: Verdict, submissions?: number): string | undef
 /**
  * The stop reason next to PASS or FAIL in printed lines (`tenet run`'s last line, `tenet show`,
  * the session page, `bench run`'s line per task): its name as `--json` has it (`FAIL (budget)`), except for a failed run
- * whose selected tests passed, which says what happened instead of a contradictory `FAIL (passed)`.
+ * whose selected tests passed, which says what happened instead of a contradictory `FAIL (passed)`,
+ * and an unverified one, which says why it could not be checked.
  */
-export const stopLabel = (result: Verdict): string => failedAfterValidation(result) ?? result.stopReason;
+export const stopLabel = (result: Verdict): string => (result.stopReason === 'unverified' && result.message ? result.message : (failedAfterValidation(result) ?? result.stopReason));
 
 /**
  * PASS or FAIL with its stop reason, as printed lines begin (`tenet run`'s last line, `tenet show`):

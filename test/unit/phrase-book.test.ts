@@ -181,6 +181,11 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(shown).toContain(`## Result: UNVERIFIED (${reason})`);
     expect(verdictText(unverified)).toBe(`UNVERIFIED: 0/1 selected passed, 0/2 hidden passed (${reason})`);
     for (const text of [printed, shown, verdictText(unverified)]) expect(text).not.toMatch(/\b(PASS|FAIL)\b/);
+    // The session page says why too (its result card and title read the stop label).
+    const page = sessionPage('s', [unverified]);
+    const open = '<script type="application/json" id="tenet-session">';
+    expect((JSON.parse(page.slice(page.indexOf(open) + open.length, page.indexOf('</script>', page.indexOf(open)))) as SessionPageData).stops).toEqual({ 0: reason });
+    expect(page).toContain("=== 'unverified' ? 'UNVERIFIED'");
   });
 
   it('a run stopped before the agent submitted anything says so after its reason, where the submissions were counted', () => {
