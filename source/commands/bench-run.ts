@@ -12,7 +12,7 @@ import { setSignalHandler, signalExitCode } from '../engine/lifecycle';
 import type { ModelFlags } from '../engine/model/create-model';
 import type { SpendLimits } from '../engine/protocol/settings';
 import { resolveSettings, type RunChoices } from '../engine/run/run-settings';
-import { stopLabel } from '../engine/phrase-book';
+import { stopLabel, verdictWord } from '../engine/phrase-book';
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { printable } from '../engine/terminal-text';
@@ -53,7 +53,7 @@ function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: Bench
       stream.write(`\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${summary}${p.running.length ? ` · running ${p.running.join(', ')}` : ''}`);
       if (p.done === p.total) stream.write('\n');
     } else if (p.last) {
-      stream.write(`${p.last.pass ? 'PASS' : 'FAIL'} ${p.last.taskId} (${p.last.error ? `error: ${printable(p.last.error)}` : stopLabel(p.last)}, ${clock(p.last.wallMs)}) · ${summary}\n`);
+      stream.write(`${verdictWord(p.last)} ${p.last.taskId} (${p.last.error ? `error: ${printable(p.last.error)}` : stopLabel(p.last)}, ${clock(p.last.wallMs)}) · ${summary}\n`);
     }
   };
 }

@@ -92,6 +92,8 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
       process.stderr.write('note: no selection, so no test is hidden; a run hides the failing tests it does not select (pass --selected or --thm to see that)\n');
     }
     toolbox = await openToolbox(task, { selectedTests: selected, testArgs: options.tests });
+    // A shell command, a submission or the tests run code as the agent's would: the copy is not kept.
+    if (tool.changesFiles) task.workspace.ranAgentCode();
     const outcome = await callTool(tool.name, args, toolbox.ctx);
     process.stdout.write(options.json ? `${printableJson(outcome)}\n` : `${printable(outcome.text)}\n`);
     return outcome.ok ? 0 : 2;

@@ -40,8 +40,13 @@ export interface RunResult {
   target: string;
   strategy: string;
   pass: boolean;
-  /** Why the run stopped: the tests passed, the budget ran out, no implementation was submitted, cancelled, stopped from outside, the session log reached its size limit (`message` says), a spend limit was reached. */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted' | 'log-full' | 'cost-limit' | 'token-limit' | 'script-ended';
+  /**
+   * Why the run stopped: the tests passed, the budget ran out, no implementation was submitted,
+   * cancelled, stopped from outside, the session log reached its size limit (`message` says), a
+   * spend limit was reached. `unverified`: a check the verdict rests on could not be completed
+   * (`message` says which): the run does not pass and its patch is never applied.
+   */
+  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted' | 'log-full' | 'cost-limit' | 'token-limit' | 'script-ended' | 'unverified';
   selectedTests: { passed: number; total: number };
   hiddenTests: { passed: number; total: number };
   tests: Record<string, string>;
@@ -62,7 +67,7 @@ export interface RunResult {
   model: string;
   /** Whether the patch went into the developer's checkout (`--apply`, or accepted in the TUI). */
   applied?: boolean;
-  /** A run that failed (stopReason `error`): what went wrong. */
+  /** A run that failed (stopReason `error`), or whose verdict is `unverified`: what went wrong. */
   message?: string;
   /** TDD strategies: how good the agent's own tests are (see engine/quality). */
   testQuality?: TestQuality;

@@ -69,7 +69,10 @@ const STOPPED: Partial<Record<RunResult['stopReason'], string>> = {
 };
 
 /** A run's outcome; the counts are missing where only the verdict is kept (a benchmark's task results). */
-type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<Pick<RunResult, 'selectedTests' | 'hiddenTests' | 'patch'>>;
+type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<Pick<RunResult, 'selectedTests' | 'hiddenTests' | 'patch' | 'message'>>;
+
+/** The verdict's word, wherever one is printed or shown: PASS, FAIL, or UNVERIFIED where tenet could not check it. */
+export const verdictWord = (result: Pick<Verdict, 'pass' | 'stopReason'>): 'PASS' | 'FAIL' | 'UNVERIFIED' => (result.stopReason === 'unverified' ? 'UNVERIFIED' : result.pass ? 'PASS' : 'FAIL');
 
 /**
  * A run that failed although the agent stopped because its selected tests passed (stop reason
@@ -96,6 +99,7 @@ function failedAfterValidation(result: Verdict): string | undefined {
  */
 export const stopWords = (result: Verdict, submissions?: number): string | undefined => {
   if (result.pass) return undefined;
+  if (result.stopReason === 'unverified') return result.message || 'a check of the verdict could not be completed';
   if (result.stopReason === 'no-implementation' && submissions === 0) return 'nothing was submitted';
   const why = failedAfterValidation(result) ?? STOPPED[result.stopReason as RunResult['stopReason']];
   // (A patch is a submission the count did not see.)
@@ -105,16 +109,20 @@ export const stopWords = (result: Verdict, submissions?: number): string | undef
 /**
  * The stop reason next to PASS or FAIL in printed lines (`tenet run`'s last line, `tenet show`,
  * the session page, `bench run`'s line per task): its name as `--json` has it (`FAIL (budget)`), except for a failed run
- * whose selected tests passed, which says what happened instead of a contradictory `FAIL (passed)`.
+ * whose selected tests passed, which says what happened instead of a contradictory `FAIL (passed)`,
+ * and an unverified one, which says why it could not be checked.
  */
-export const stopLabel = (result: Verdict): string => failedAfterValidation(result) ?? result.stopReason;
+export const stopLabel = (result: Verdict): string => (result.stopReason === 'unverified' && result.message ? result.message : (failedAfterValidation(result) ?? result.stopReason));
 
 /**
  * PASS or FAIL with its stop reason, as printed lines begin (`tenet run`'s last line, `tenet show`):
  * `FAIL (budget)`, and `PASS` alone for a run that passed because its tests passed (`PASS (passed)`
  * said it twice); a run that passed otherwise names how (`PASS (finished)`).
  */
-export const verdictLabel = (result: Verdict): string => (result.pass && result.stopReason === 'passed' ? 'PASS' : `${result.pass ? 'PASS' : 'FAIL'} (${stopLabel(result)})`);
+export const verdictLabel = (result: Verdict): string => {
+  if (result.stopReason === 'unverified') return `UNVERIFIED (${result.message || 'a check of the verdict could not be completed'})`;
+  return result.pass && result.stopReason === 'passed' ? 'PASS' : `${result.pass ? 'PASS' : 'FAIL'} (${stopLabel(result)})`;
+};
 
 export const modeName = (mode: 'stub' | 'blank'): string => (mode === 'blank' ? 'benchmark mode' : 'stub mode');
 

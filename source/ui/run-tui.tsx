@@ -3,6 +3,8 @@ import { testSource } from '../engine/python/test-source';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
+import { verdictWord } from '../engine/phrase-book';
+import { printable } from '../engine/terminal-text';
 import { runRecorded, type PreparedRun } from '../engine/run/prepare-run';
 import { stoppedByLimit } from '../engine/model/spend-limits';
 import type { MessageFile } from '../engine/run/message-file';
@@ -43,7 +45,8 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
   const repo = prepared.options.repo;
   const sourceOf = (nodeid: string) => testSource(repo, nodeid);
   // A scripted model must never pass for a real one.
-  const banner = prepared.model.settings.provider === 'scripted' ? `⚠ ${prepared.model.model.label}` : undefined;
+  // The script's label is the script author's text: printable, as every untrusted text on screen.
+  const banner = prepared.model.settings.provider === 'scripted' ? `⚠ ${printable(prepared.model.model.label)}` : undefined;
   let finished = false;
   const quit = () => {
     app.unmount();
@@ -81,5 +84,5 @@ export async function runTui(prepared: PreparedRun, options: RunTuiOptions): Pro
 function endLine(result: RunResult, patch: string | undefined, root: string): string {
   // `tenet show` named once: a patch that was not applied already says it prints it.
   const show = patch?.includes(`tenet show ${result.sessionId}`) ? '' : ` (tenet show ${result.sessionId})`;
-  return `${result.pass ? 'PASS' : 'FAIL'}${patch ? ` · ${patch}` : ''} · session ${result.sessionId} saved in ${root}${show}\n`;
+  return `${verdictWord(result)}${patch ? ` · ${patch}` : ''} · session ${result.sessionId} saved in ${root}${show}\n`;
 }

@@ -52,7 +52,7 @@ const toolMessages = (request: { body: Record<string, unknown> }) =>
 
 // A whole scripted session, the same in a container as on this machine.
 describe.each(SANDBOXES)('the TENET agent against a fake model server (real SDK clients), %s sandbox', (_name, sandbox) => {
-  it("the evaluation undoes what the agent's commands did to the repository: a planted hook does not make a wrong function pass", async () => {
+  it("the evaluation runs in a fresh copy of the checkout: a hook the agent's commands planted does not make a wrong function pass", async () => {
     // The model's shell command makes every test report passed (a hook added to the repository's
     // conftest.py), plants a file, touches a helper module; then it submits a wrong total.
     const hook = String.raw`printf '\nimport pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n' >> tests/conftest.py && echo '# planted' > tests/planted.py && echo '# touched' >> shop/pricing.py`;
@@ -61,8 +61,9 @@ describe.each(SANDBOXES)('the TENET agent against a fake model server (real SDK 
     expect(events.find((e) => e.type === 'tests.run' && e.purpose === 'validate')).toMatchObject({ passed: 2, total: 2 });
     expect(result).toMatchObject({ pass: false, selectedTests: { passed: 0, total: 2 } });
     expect(result.tests['tests/test_cart.py::CartTest::test_total']).toBe('failed');
-    const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
-    expect(warnings).toContainEqual(expect.stringMatching(/^The evaluation runs on the repository's own files: .*put back (shop\/pricing\.py, tests\/conftest\.py|tests\/conftest\.py, shop\/pricing\.py) and removed tests\/planted\.py, which it had made\.$/));
+    // Judged in a fresh copy of the checkout: nothing there to undo, nothing to warn about.
+    expect(result.stopReason).toBe('passed'); // as validation saw it: "the selected tests passed validation but not the evaluation"
+    expect(events.filter((e) => e.type === 'warning' && /evaluation|unverified/.test(e.message))).toEqual([]);
     expect(result.patch).toContain('+        return self.subtotal()');
   });
 

@@ -39,6 +39,15 @@ describe('the result screen shows how a test failed', () => {
     expect(failuresOf('Ran 1 test: 0 passed, 1 not passing.\nERROR a/t.py (the module failed to import)\n\nERROR collecting a/t.py: ImportError: no x\n    Traceback')).toEqual({ 'a/t.py': 'The module failed to import: ImportError: no x\nTraceback' });
   });
 
+  it('an unverified verdict shows UNVERIFIED and its reason, not PASS or FAIL (issue 34)', async () => {
+    const unverified: RunResult = { ...result(), stopReason: 'unverified', message: 'the checkout changed while the agent worked (.planted_fifo)', tests: {} };
+    const ui = render(<ResultScreen result={unverified} width={100} height={30} failures={{}} prompt={{ kind: 'accept-patch', result: unverified, resolve: vi.fn() }} />);
+    await frameShows(ui.lastFrame, 'UNVERIFIED: 0/0 selected passed, 1/3 hidden passed (the checkout changed while the agent worked');
+    expect(ui.lastFrame()).toContain('(.planted_fifo))');
+    expect(ui.lastFrame()).not.toMatch(/\b(PASS|FAIL)\b/);
+    ui.unmount();
+  });
+
   it('Enter on the diff opens the first failed test; in the list, Enter on another opens its own; Esc goes back', async () => {
     const ui = render(<ResultScreen result={result()} width={100} height={30} failures={failuresOf(REPORT)} prompt={{ kind: 'accept-patch', result: result(), resolve: vi.fn() }} />);
     await frameShows(ui.lastFrame, 'Enter: how they failed');

@@ -170,6 +170,24 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(rendered([{ ...hidden, stopReason: 'budget' }]).printed).toContain('FAIL (budget) · selected 1/1');
   });
 
+  it('an unverified verdict says UNVERIFIED and its reason everywhere, never PASS or FAIL', () => {
+    const reason = 'the checkout changed while the agent worked (.planted_fifo): tenet cannot tell the repository from what the agent\'s code wrote there';
+    const unverified: RunResult = {
+      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: false, stopReason: 'unverified', message: reason, selectedTests: { passed: 0, total: 1 }, hiddenTests: { passed: 0, total: 2 }, tests: {},
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1000, patch: '', model: 'm',
+    };
+    const { printed, shown } = rendered([unverified]);
+    expect(printed).toContain(`UNVERIFIED (${reason}) · selected 0/1 · hidden 0/2`);
+    expect(shown).toContain(`## Result: UNVERIFIED (${reason})`);
+    expect(verdictText(unverified)).toBe(`UNVERIFIED: 0/1 selected passed, 0/2 hidden passed (${reason})`);
+    for (const text of [printed, shown, verdictText(unverified)]) expect(text).not.toMatch(/\b(PASS|FAIL)\b/);
+    // The session page says why too (its result card and title read the stop label).
+    const page = sessionPage('s', [unverified]);
+    const open = '<script type="application/json" id="tenet-session">';
+    expect((JSON.parse(page.slice(page.indexOf(open) + open.length, page.indexOf('</script>', page.indexOf(open)))) as SessionPageData).stops).toEqual({ 0: reason });
+    expect(page).toContain("=== 'unverified' ? 'UNVERIFIED'");
+  });
+
   it('a run stopped before the agent submitted anything says so after its reason, where the submissions were counted', () => {
     const stopped = (stopReason: RunResult['stopReason']): RunResult => ({
       type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: false, stopReason, selectedTests: { passed: 0, total: 2 }, hiddenTests: { passed: 0, total: 3 }, tests: {},

@@ -33,6 +33,30 @@ describe('the sandbox environment', () => {
     expect(Object.keys(scrubEnv(ENV, ['MY_TOKEN'])).sort()).toEqual(['HOME', 'LANG', 'MY_TOKEN', 'PATH', 'PYTHONPATH']);
   });
 
+  it('drops values shaped like tokens whatever their name, and redacts them, also inside another value (issue 34 item 5)', () => {
+    const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${'s'.repeat(20)}`;
+    const shaped = {
+      GH: `ghp_${'a1'.repeat(18)}`,
+      FINE_GRAINED: `github_pat_${'B2_'.repeat(10)}`,
+      MODEL: 'sk-proj-0123456789abcdefXYZ',
+      CLAUDE: 'sk-ant-api03-0123456789abcdef',
+      AWS_ID: 'AKIAABCDEFGHIJKLMNOP',
+      SLACK_BOT: 'xoxb-1234567890-abcdefghij',
+      SLACK_USER: 'xoxp-1234567890-abcdefghij',
+      SESSION: jwt,
+      REMOTE: `https://x:ghp_${'c3'.repeat(18)}@github.com/o/r.git`,
+    };
+    const ordinary = { PATH: '/usr/bin', TASK: 'task-0123456789abcdefghij', NOTE: 'disk-cache-0123456789abcdef', SHA: 'a'.repeat(40) };
+    expect(Object.keys(scrubEnv({ ...shaped, ...ordinary })).sort()).toEqual(Object.keys(ordinary).sort());
+    const redact = secretRedactor(shaped);
+    const printed = Object.values(shaped).map((value) => `value ${value} end`).join('\n');
+    const out = redact.text(`${printed}\nalone ghp_${'c3'.repeat(18)} here`);
+    for (const value of Object.values(shaped)) expect(out).not.toContain(value);
+    expect(out).not.toContain('ghp_');
+    expect(out).toContain('[redacted:REMOTE]');
+    expect(redact.text(Object.values(ordinary).join(' '))).toBe(Object.values(ordinary).join(' '));
+  });
+
   it('a local sandbox process (a shell, pytest, the debugger) sees none of them', async () => {
     const sandbox = new LocalSandbox(scratch, ENV);
     const shown = await sandbox.run(['sh', '-c', 'env']);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { printableJson, printableValue, showControls, stripControls } from '../../source/engine/terminal-text';
+import { initialView, reduceView } from '../../source/ui/view-state';
+import { itemLines } from '../../source/ui/components/transcript-item';
+import { streamingLines } from '../../source/ui/components/model-status';
 
 const ESC = '\x1b';
 const BEL = '\x07';
@@ -39,5 +42,18 @@ describe('untrusted text on its way to the terminal', () => {
 
   it('a command to approve shows its control characters instead of hiding them', () => {
     expect(showControls(`ls${ESC}]0;$(rm -rf ~)${BEL}`)).toBe('ls\\x1b]0;$(rm -rf ~)\\x07');
+  });
+
+  it("a tool call's arguments reach the TUI without the escapes their JSON encodes (issue 34 item 6)", () => {
+    // JSON encodes ESC and BEL as \u001b and \u0007: decoded for the screen, they are controls again.
+    const args = JSON.stringify({ file_name: `a.py${ESC}]0;pwned${BEL}`, code: `x = 1\n${ESC}]52;c;cm0gLXJm${BEL}y = 2\n` });
+    const view = reduceView(initialView(), { type: 'tool.call', id: 'c1', name: 'read_file', arguments: args }, 0);
+    const item = view.agent.items.find((i) => i.kind === 'tool')!;
+    const shown = (['collapsed', 'full'] as const).flatMap((mode) => itemLines(item, 80, mode)).map((line) => JSON.stringify(line)).join('\n');
+    expect(shown).toContain('a.py');
+    expect(shown).not.toMatch(/\\u001b|\\u0007|pwned|cm0gLXJm/);
+    const streaming = streamingLines([{ index: 0, name: 'read_file', args }], 80).map((line) => JSON.stringify(line)).join('\n');
+    expect(streaming).toContain('a.py');
+    expect(streaming).not.toMatch(/\\u001b|\\u0007|pwned|cm0gLXJm/);
   });
 });

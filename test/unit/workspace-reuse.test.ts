@@ -219,6 +219,29 @@ describe('a workspace left for the next run of the same repository', () => {
     await third.dispose();
   });
 
+  it("is not kept once the agent's code ran in it: bytecode, modes, a FIFO it left go with it (issue 34)", async () => {
+    const repo = repository('agent-ran');
+    const parent = mkdtempSync(join(scratch, 'tmp-'));
+    const fresh = await freshCopy(repo, parent);
+    const first = await Workspace.create(repo, { parent, reuse: true });
+    first.ranAgentCode();
+    // Bytecode whose name and header would pass for the module's, a closed folder, a FIFO.
+    writeFileSync(first.path('pkg/__pycache__/__init__.cpython-311.pyc'), 'forged');
+    chmodSync(first.path('tests'), 0o311);
+    spawnSync('mkfifo', [first.path('pkg/planted')]);
+    await first.dispose();
+    expect(readdirSync(parent)).toEqual([]);
+    const second = await Workspace.create(repo, { parent, reuse: true });
+    try {
+      expect(snapshot(second.root)).toEqual(fresh.files);
+      expect(modes(second.root)).toEqual(fresh.modes);
+    } finally {
+      await second.dispose();
+    }
+    // A copy only THM ran in is kept, bytecode and all.
+    expect(readdirSync(parent)).toEqual([basename(parkedCopyPath(parent, repo))]);
+  });
+
   it('is not taken when it is open to others, nor kept with --keep-workspace; tenet gc removes it', async () => {
     const repo = repository('private');
     const parent = mkdtempSync(join(scratch, 'tmp-'));

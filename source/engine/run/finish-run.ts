@@ -2,7 +2,7 @@ import type { Conversation } from '../agent/conversation';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import type { RunResult } from '../events';
 import { TenetError } from '../errors';
-import { digestTree, undoAgentChanges, type TreeDigest, type UndoneChanges } from '../eval/agent-changes';
+import { evaluatePristine, type CheckoutAtStart, type Evaluation } from '../eval/pristine-evaluation';
 import { onShutdown } from '../lifecycle';
 import { submittedModule, targetIsStub } from '../eval/submitted-module';
 import { resultUsage } from '../model/usage-sums';
@@ -31,26 +31,37 @@ export function entryPassed(id: string, outcomes: Record<string, string>): boole
  * place; for the TDD strategies, how good the agent's tests are and why a failed task failed; the
  * result, and what the pilot decides about the patch.
  */
-export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation, outcome: StrategyResult, startedAt: number, guard?: AgentChangesGuard): Promise<RunResult> {
+export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation, outcome: StrategyResult, startedAt: number, checkoutAtStart: CheckoutAtStart): Promise<RunResult> {
   const { options, task, emit } = run;
   const { ctx } = tools;
   const { failing, selected } = plan;
-  // The evaluation runs on the module the submissions make (whatever a command did to the
-  // target's file since is undone), with the hidden tests back in place, and the rest of the
-  // repository as it was when the agent started.
   emit({ type: 'agent.phase', phase: 'evaluate', stopReason: outcome.stopReason });
+  // The agent's workspace gets the final module and the hidden tests back: what the TDD
+  // strategies measure below runs there. The verdict does not: see evaluatePristine.
   await plan.hidden.restore();
-  if (guard) await undoWhatTheAgentChanged(run, tools, plan, guard);
   const submitted = await submittedModule(task.target.originalText, task.target, run.submissions);
   if (submitted !== undefined) await writeTarget(ctx, submitted);
-  const evaluation = await runTests(ctx, failing, 'evaluate');
-  emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes: evaluation.outcomes, passed: evaluation.passed, total: evaluation.total });
-  const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, evaluation.outcomes)).length;
-  const hiddenIds = failing.filter((id) => !selected.includes(id));
-  const pass = failing.every((id) => entryPassed(id, evaluation.outcomes));
-
   // What the evaluation ran; the patch is the submissions' module against the original (none: no patch).
   const finalText = submitted ?? task.target.startText;
+  const judged = await evaluatePristine({
+    task,
+    moduleText: finalText,
+    tests: failing,
+    developerFiles: run.developerFiles,
+    testArgs: options.testArgs,
+    testTimeoutSec: options.testTimeoutSec,
+    session: run.sessionId,
+    checkoutAtStart,
+    ...(options.sessionsRoot ? { skip: new Set([options.sessionsRoot]) } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const evaluation = 'run' in judged ? judged.run : undefined;
+  const outcomes = evaluation?.outcomes ?? {};
+  if (evaluation) emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes, passed: evaluation.passed, total: evaluation.total });
+  else emit({ type: 'warning', message: `The verdict is unverified: ${unverifiedReason(judged)}.` });
+  const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, outcomes)).length;
+  const hiddenIds = failing.filter((id) => !selected.includes(id));
+  const pass = !!evaluation && failing.every((id) => entryPassed(id, outcomes));
   const patch = submitted === undefined ? '' : unifiedPatch(task.target.file, task.target.originalText, submitted);
   const totals = conversation.totals;
   let testQuality: RunResult['testQuality'];
@@ -73,11 +84,13 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     target: task.target.id,
     strategy: options.strategy,
     pass,
-    // A run stopped by the developer or by a spend limit says so, whatever the evaluation found.
-    stopReason: pass && !STOPPED.has(outcome.stopReason) ? 'passed' : outcome.stopReason,
+    // A run stopped by the developer or by a spend limit says so, whatever the evaluation found;
+    // one tenet could not judge says that above all.
+    stopReason: !evaluation ? 'unverified' : pass && !STOPPED.has(outcome.stopReason) ? 'passed' : outcome.stopReason,
+    ...(evaluation ? {} : { message: unverifiedReason(judged) }),
     selectedTests: { passed: passedIn(selected), total: selected.length },
     hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
-    tests: evaluation.outcomes,
+    tests: outcomes,
     ...resultUsage(totals, totals.modelCalls, totals.toolCalls),
     rounds: outcome.rounds,
     ...(totals.unpriced ? { costUnpriced: true } : {}),
@@ -104,6 +117,8 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
       options.pilot,
       result,
       async () => {
+        // A verdict tenet could not check never reaches the developer's code, whoever accepts it.
+        if (!evaluation) throw new TenetError(`The verdict is unverified (${unverifiedReason(judged)}); the patch was not applied. It is kept in the session (tenet show ${run.sessionId}).`);
         // A stub (the model submitted `raise NotImplementedError`) is never written over the developer's code.
         if (await targetIsStub(submitted!, task.target)) throw new TenetError(`The submitted ${task.target.qualname} is still a stub; the patch was not applied.`);
         applyToCheckout(task.repoDir, task.target.file, task.target.source, submitted!);
@@ -118,42 +133,4 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
   return result;
 }
 
-/** The workspace's files as the agent started, and the files tenet itself writes during the run (see undoAgentChanges). */
-export interface AgentChangesGuard {
-  before: TreeDigest | undefined;
-  /** The files hidden when the agent started (postgen puts some back during the run). */
-  hiddenAtStart: readonly string[];
-}
-
-const guardContext = (run: TaskRun, tools: AgentTools) => ({ sandbox: tools.ctx.sandbox, workspace: tools.ctx.workspace, python: tools.ctx.python.executable, repoDir: run.task.repoDir });
-
-/** Takes the workspace's digest before the agent starts: its first command may already change a file. */
-export async function watchAgentChanges(run: TaskRun, tools: AgentTools, plan: TestPlan): Promise<AgentChangesGuard> {
-  const before = await digestTree(guardContext(run, tools)).catch((error: unknown) => {
-    run.emit({ type: 'warning', message: `The repository's files could not be listed as the agent started (${(error as Error).message}): the evaluation cannot undo what the agent's commands change in them.` });
-    return undefined;
-  });
-  return { before, hiddenAtStart: [...plan.hidden.files] };
-}
-
-/** The evaluation judges the submission against the repository's own code and tests: what the agent's commands changed is undone, and said. */
-async function undoWhatTheAgentChanged(run: TaskRun, tools: AgentTools, plan: TestPlan, guard: AgentChangesGuard): Promise<void> {
-  const { before } = guard;
-  if (!before) return;
-  const { ctx } = tools;
-  const own = new Set([run.task.target.file, ...(ctx.agentTestFile ? [ctx.agentTestFile] : []), ...plan.hidden.files, ...guard.hiddenAtStart]);
-  let undone: UndoneChanges;
-  try {
-    undone = await undoAgentChanges(guardContext(run, tools), before, own);
-  } catch (error) {
-    run.emit({ type: 'warning', message: `What the agent's commands changed in the repository could not be checked (${(error as Error).message}): the evaluation runs on the workspace as the agent left it.` });
-    return;
-  }
-  const list = (files: string[]) => `${files.slice(0, 5).join(', ')}${files.length > 5 ? ` and ${files.length - 5} more` : ''}`;
-  const parts = [
-    ...(undone.restored.length ? [`put back ${list(undone.restored)}`] : []),
-    ...(undone.removed.length ? [`removed ${list(undone.removed)}, which it had made`] : []),
-  ];
-  if (parts.length) run.emit({ type: 'warning', message: `The evaluation runs on the repository's own files: the agent's commands had changed them; tenet ${parts.join(' and ')}.` });
-  if (undone.kept.length) run.emit({ type: 'warning', message: `The agent's commands changed ${list(undone.kept)}, and the content it had when the agent started is nowhere to be had (the checkout changed too): the evaluation runs with the agent's version.` });
-}
+const unverifiedReason = (judged: Evaluation): string => ('unverified' in judged ? judged.unverified : '');

@@ -107,6 +107,7 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
     ...resolveSettings(request.settings, config),
     model,
     sessionId,
+    sessionsRoot: root,
     record: { ...(scriptFile ? { scriptFile } : {}), approve, ...(request.approve ? { approveAsked: request.approve } : {}), ...(applyPatch.apply ? { apply: true } : {}), ...(applyPatch.applyFailing ? { applyFailing: true } : {}) },
     ...(request.resume ? { resume: request.resume.state } : {}),
   };

@@ -25,6 +25,8 @@ export interface RunOptions extends RunSettings {
   record?: RecordedExtras;
   /** Go on with an interrupted session, from the state its log describes. */
   resume?: SessionState;
+  /** The sessions folder: should it be inside the checkout, its changes are tenet's own (see evaluatePristine). */
+  sessionsRoot?: string;
   /** THM's report as a parent session made it (a fork): THM does not run again. */
   thmReport?: ThmReport;
 }

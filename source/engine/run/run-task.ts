@@ -4,7 +4,9 @@ import { openTask } from '../task/open-task';
 import { implementedWarning } from '../task/prepare-target';
 import { openAgentTools, type AgentTools } from './agent-tools';
 import { chooseTests } from './choose-tests';
-import { finishRun, watchAgentChanges } from './finish-run';
+import { developerFilesAfter } from './desk';
+import { lookAtCheckout } from '../eval/pristine-evaluation';
+import { finishRun } from './finish-run';
 import { recordStart } from './record-start';
 import { runAgent } from './run-agent';
 import type { RunOptions } from './run-options';
@@ -28,6 +30,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
   const ownTestVersions = [...(resume?.testVersions ?? [])];
   const submissions = [...(resume?.submissions ?? [])];
+  let developerFiles = [...(resume?.developerFiles ?? [])];
   const task = await openTask({
     repo: options.repo,
     target: options.target,
@@ -43,12 +46,14 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     emit: (event) => {
       if (event.type === 'tests.submission' && event.ok) ownTestVersions.push(event.code);
       if (event.type === 'submission' && event.ok) submissions.push(event.code);
+      if (event.type === 'tests.added') run.developerFiles = developerFiles = developerFilesAfter(developerFiles, event);
       options.emit(event);
     },
     tdd: options.strategy !== 'tenet',
     ...(resume ? { resume } : {}),
     ownTestVersions,
     submissions,
+    developerFiles,
   };
   let tools: AgentTools | undefined;
   try {
@@ -58,11 +63,13 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     if (implemented && !resume) run.emit({ type: 'warning', message: implemented });
     const plan = await chooseTests(run);
     tools = await openAgentTools(run, plan);
-    // What the repository is as the agent starts: the evaluation undoes what its commands change.
-    const guard = await watchAgentChanges(run, tools, plan);
+    // The checkout as the agent starts: the evaluation, in a fresh copy of it, checks it is still so.
+    const checkoutAtStart = await lookAtCheckout(task, options.sessionsRoot ? new Set([options.sessionsRoot]) : undefined);
+    // From here on the agent's code runs in the workspace: it is not kept for the next run.
+    task.workspace.ranAgentCode();
     const conversation = await startConversation(run, plan, tools);
     const outcome = await runAgent(run, plan, tools, conversation);
-    return await finishRun(run, plan, tools, conversation, outcome, startedAt, guard);
+    return await finishRun(run, plan, tools, conversation, outcome, startedAt, checkoutAtStart);
   } finally {
     tools?.dispose();
     await task.dispose();

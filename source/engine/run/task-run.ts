@@ -1,6 +1,7 @@
 import type { EventSink } from '../events';
 import type { SessionState } from '../session/fold';
 import type { OpenTask } from '../task/open-task';
+import type { TestFile } from './desk';
 import type { RunOptions } from './run-options';
 
 /** What the steps of one run share (see run-task.ts). */
@@ -18,4 +19,6 @@ export interface TaskRun {
   ownTestVersions: string[];
   /** The code of each accepted submission, the recorded ones first: the workspace on resume and the result are built from them (see submittedModule). */
   submissions: string[];
+  /** The developer's test files as they count now (see developerFilesAfter): the evaluation's copy gets them too. */
+  developerFiles: TestFile[];
 }

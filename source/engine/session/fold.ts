@@ -7,6 +7,7 @@ import type { Message, ToolCall } from '../protocol/messages';
 import type { ApproveMode, ModelSettings } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
 import { mergeDeveloperTests } from '../thm/developer-tests';
+import { developerFilesAfter } from '../run/desk';
 
 /** A session rebuilt from its events: what resume, show, the catalog and replay need. */
 export interface SessionState {
@@ -156,9 +157,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         break;
       case 'tests.added': {
         if (state.thm) state.thm = mergeDeveloperTests(state.thm, event);
-        // A file that did not import was put back as it was: only the others are the developer's now.
-        const kept = event.files.filter((f) => !event.rejected.some((r) => r.nodeid === f.path));
-        state.developerFiles = [...state.developerFiles.filter((f) => !kept.some((k) => k.path === f.path)), ...kept];
+        state.developerFiles = developerFilesAfter(state.developerFiles, event);
         break;
       }
       case 'thm.approval':

@@ -1,4 +1,4 @@
-import { isSecretName } from '../secrets';
+import { isSecretName, secretShapes } from '../secrets';
 
 /** Shorter values are too likely to be ordinary words or numbers to redact everywhere. */
 const MIN_SECRET_LENGTH = 6;
@@ -51,7 +51,8 @@ function secretAt(input: string, p: number, value: string): number | 'prefix' | 
 
 /**
  * Secrets never reach disk, the terminal or the model: the values of environment variables that
- * look like secrets (API keys, `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*`, see engine/secrets)
+ * look like secrets (API keys, `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*`, and values shaped
+ * like tokens whatever their name, see engine/secrets)
  * and any extra values given, wherever they appear in an event (a tool's output included), also
  * when printed with line breaks inside them.
  */
@@ -59,6 +60,9 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: stri
   const found: [string, string][] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value && value.length >= MIN_SECRET_LENGTH && isSecretName(name)) found.push([value, name]);
+    // A token-shaped value under any name: the whole value, and each token in it wherever it appears alone.
+    const shapes = secretShapes(value);
+    if (shapes.length && !isSecretName(name)) found.push([value!, name], ...shapes.filter((shape) => shape !== value).map((shape): [string, string] => [shape, name]));
   }
   for (const value of extra) if (value.length >= MIN_SECRET_LENGTH) found.push([value, 'secret']);
   // Longest first, so a secret that contains another is replaced whole.

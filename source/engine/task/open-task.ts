@@ -37,6 +37,9 @@ export interface OpenTask {
   workspace: Workspace;
   sandbox: Sandbox;
   python: PythonInfo;
+  /** Where Python runs, and the environment its sandboxes start from: the evaluation opens a fresh one alike. */
+  spec: SandboxSpec;
+  env: NodeJS.ProcessEnv;
   dispose(): Promise<void>;
 }
 
@@ -85,7 +88,7 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
     await dispose();
     throw error;
   }
-  return { repoDir, target, workspace, sandbox, python, dispose };
+  return { repoDir, target, workspace, sandbox, python, spec, env, dispose };
 }
 
 /**
@@ -145,7 +148,7 @@ async function openInContainer(options: TaskOptions, repoDir: string, target: Pr
       await opened.dispose();
       await workspace.dispose();
     };
-    return { repoDir, target, workspace, sandbox, python, dispose };
+    return { repoDir, target, workspace, sandbox, python, spec, env, dispose };
   } catch (error) {
     await sandbox?.dispose();
     await workspace.dispose();

@@ -16,11 +16,14 @@ function indentFailure(text: string): string {
   return kept.map((l) => `    ${l}`).join('\n');
 }
 
+/** What a run of tests needs: a workspace, the sandbox over it, the interpreter and the scope's options. */
+export type TestRunContext = Pick<ToolContext, 'workspace' | 'sandbox' | 'python' | 'target' | 'testArgs' | 'testTimeoutSec' | 'signal'>;
+
 /**
  * Runs the given tests in the workspace as it is now and reports them compactly: one line per
  * test, then each failure's assertion and traceback (from the test down), capped.
  */
-export async function runTests(ctx: ToolContext, nodeids: string[], label = 'tests'): Promise<TestRun> {
+export async function runTests(ctx: TestRunContext, nodeids: string[], label = 'tests'): Promise<TestRun> {
   const started = Date.now();
   const result = await runPytestPass({
     sandbox: ctx.sandbox,

@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { TenetError } from '../errors';
 
 /** Folders never copied into a workspace: version control, caches, and virtual environments. */
-const NOT_COPIED = new Set(['.git', '.hg', '.svn', 'node_modules', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);
+export const NOT_COPIED: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', 'node_modules', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);
 
 export interface CopyStats {
   files: number;

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, parse, posix, resolve } from 'node:path';
 import { onShutdown } from '../lifecycle';
 import { copyTree, type CopyStats } from './copy-tree';
 import { writeOwner } from './owner';
 import { parkCopy, parkedCopyPath, takeParkedCopy } from './parked-copy';
+import { removeTree, removeTreeNow } from './remove-tree';
 import { listInside, mkdirInside, readInside, unlinkInside, writeInside, type WriteOptions } from './inside';
 
 export interface WorkspaceOptions {
@@ -27,7 +27,7 @@ export interface WorkspaceOptions {
  */
 export class Workspace {
   private unregister: () => void;
-  /** Whether code outside this machine's user may have written here (see lentToContainer). */
+  /** Whether code tenet does not vouch for may have written here (see lentToContainer, ranAgentCode). */
   private lent = false;
 
   private constructor(
@@ -117,15 +117,25 @@ export class Workspace {
     this.lent = true;
   }
 
+  /**
+   * The agent's code runs here from now on (its shell commands, its tests, the submitted body):
+   * what it leaves — bytecode whose header matches its source, folder modes, FIFOs, sockets,
+   * links — would be the next run's starting point. So this copy is not kept for the next run; a
+   * copy only THM ran in (`tenet thm`) is, bytecode and all.
+   */
+  ranAgentCode(): void {
+    this.lent = true;
+  }
+
   /** Removes the copy, or with `reuse` leaves it for the next run (by then nothing runs in it). */
   async dispose(): Promise<void> {
     this.unregister();
     if (this.keep || (this.parked && !this.lent && parkCopy(this.container, this.parked))) return;
-    await rm(this.container, { recursive: true, force: true });
+    await removeTree(this.container);
   }
 
   private removeNow(): void {
-    if (!this.keep) rmSync(this.container, { recursive: true, force: true });
+    if (!this.keep) removeTreeNow(this.container);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Spinner } from '@inkjs/ui';
 import { Box, Text } from 'ink';
+import { printable } from '../../engine/terminal-text';
 import type { ViewState } from '../view-state';
 import { hardWrap, shortEnd, type Line } from './lines';
 import { expandTabs } from './line-editor';
@@ -60,7 +61,8 @@ export function RetryLine({ view, clock = 'wall' }: { view: ViewState; clock?: '
  */
 export function streamingLines(streaming: ViewState['agent']['streaming'], width: number): Line[] {
   return streaming.flatMap(({ name, args }): Line[] => {
-    const fields = Object.entries(partialStringFields(args));
+    // Decoded as they stream, escapes in the JSON (`\u001b`) are control characters again: made printable.
+    const fields = Object.entries(partialStringFields(args)).map(([k, v]) => [printable(k), printable(v)] as const);
     const short = fields.filter(([, v]) => !v.includes('\n')).map(([k, v]) => `${k}=${v}`).join(' ');
     const head: Line = [{ text: `→ ${name}`, color: 'blue' }, { text: ` ${shortEnd(short, Math.max(10, width - name.length - 4))}`, dim: true }, { text: ' (writing…)', color: 'magenta' }];
     const code = fields.filter(([, v]) => v.includes('\n')).flatMap(([, v]) => expandTabs(v).split('\n').flatMap((row) => hardWrap(row, Math.max(10, width - 2)).map((part) => ({ text: `  ${part}`, color: 'green' }))));

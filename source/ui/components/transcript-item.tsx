@@ -1,4 +1,5 @@
 import { TEST_RUNS } from '../../engine/phrase-book';
+import { printableValue } from '../../engine/terminal-text';
 import type { TranscriptItem } from '../view-state';
 import { Lines } from './line-view';
 import { cap, hardWrap, shortEnd, wrapText, type Line, type Seg } from './lines';
@@ -42,7 +43,8 @@ const prose = (text: string, width: number): Line[] => wrapText(expandTabs(text.
 
 function parsedArguments(args: string): Record<string, unknown> | undefined {
   try {
-    const value = JSON.parse(args) as unknown;
+    // Decoded, `\u001b` in the JSON is an escape again: the values are made printable once more.
+    const value = printableValue(JSON.parse(args) as unknown);
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

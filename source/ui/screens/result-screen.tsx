@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { join, resolve } from 'node:path';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../engine/events';
-import { costText, stopWords, tokensInOut } from '../../engine/phrase-book';
+import { costText, stopWords, tokensInOut, verdictWord } from '../../engine/phrase-book';
 import { describeFailure, describeTestQuality } from '../../engine/quality/describe';
 import { ConfirmBox } from '../components/confirm-box';
 import { Covered } from '../components/covered';
@@ -46,7 +46,7 @@ export function decisionText(decision: PatchDecision, sessionId?: string): strin
 /** The verdict in words: `FAIL: 3/3 selected passed, 20/24 hidden passed (the budget was used up)`; `submissions`: how many the agent made, rejected ones included (see stopWords). */
 export function verdictText(result: RunResult, submissions?: number): string {
   const why = stopWords(result, submissions);
-  return `${result.pass ? 'PASS' : 'FAIL'}: ${result.selectedTests.passed}/${result.selectedTests.total} selected passed, ${result.hiddenTests.passed}/${result.hiddenTests.total} hidden passed${why ? ` (${why})` : ''}`;
+  return `${verdictWord(result)}: ${result.selectedTests.passed}/${result.selectedTests.total} selected passed, ${result.hiddenTests.passed}/${result.hiddenTests.total} hidden passed${why ? ` (${why})` : ''}`;
 }
 
 /** A test's failure as rows, long lines wrapped; the assertion (`E   …`) in red. */
@@ -159,7 +159,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const passed = entries.filter(([, o]) => o === 'passed').length;
   const failing = Object.fromEntries(entries.filter(([, o]) => o !== 'passed'));
   const head: Line[] = [
-    ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : 'red' })),
+    ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : result.stopReason === 'unverified' ? 'yellow' : 'red' })),
     ...wrapText(
       `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
       width,

@@ -386,7 +386,7 @@ function resultCard(items, card, data) {
       ].filter(Boolean)
     : [];
   return {
-    title: h('span', null, h('span', { class: `verdict ${e.pass ? 'pass' : 'fail'}` }, e.pass ? 'PASS' : 'FAIL'), ` Result: ${clean(stop)}`),
+    title: h('span', null, h('span', { class: `verdict ${e.pass ? 'pass' : 'fail'}` }, e.stopReason === 'unverified' ? 'UNVERIFIED' : e.pass ? 'PASS' : 'FAIL'), ` Result: ${clean(stop)}`),
     meta: duration(e.wallMs),
     tone: e.pass ? 'pass' : 'fail',
     body: h(

@@ -52,7 +52,7 @@ function pageHeader(data, events) {
   return h(
     'header',
     { class: 'top' },
-    h('div', { class: 'title' }, h('span', { class: 'brand' }, 'tenet'), h('h1', null, clean(start ? start.target : data.id)), result ? h('span', { class: `verdict ${result.pass ? 'pass' : 'fail'}`, title: `stop reason: ${(data.stops || {})[last] || result.stopReason}` }, result.pass ? 'PASS' : 'FAIL') : null),
+    h('div', { class: 'title' }, h('span', { class: 'brand' }, 'tenet'), h('h1', null, clean(start ? start.target : data.id)), result ? h('span', { class: `verdict ${result.pass ? 'pass' : 'fail'}`, title: `stop reason: ${(data.stops || {})[last] || result.stopReason}` }, result.stopReason === 'unverified' ? 'UNVERIFIED' : result.pass ? 'PASS' : 'FAIL') : null),
     h('p', { class: 'subtitle' }, clean(parts.filter(Boolean).join(' · '))),
   );
 }

@@ -132,7 +132,7 @@ function renderSidebar(aside, state) {
       facts([
         ['model round', state.round || ''],
         ['time', state.start ? `+${duration(state.at - state.start)}` : ''],
-        ['result', state.result ? h('span', { class: `verdict ${state.result.pass ? 'pass' : 'fail'}` }, state.result.pass ? 'PASS' : 'FAIL') : ''],
+        ['result', state.result ? h('span', { class: `verdict ${state.result.pass ? 'pass' : 'fail'}` }, state.result.stopReason === 'unverified' ? 'UNVERIFIED' : state.result.pass ? 'PASS' : 'FAIL') : ''],
       ]),
     ),
     h(

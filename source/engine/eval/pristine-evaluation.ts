@@ -1,0 +1,95 @@
+import type { TestRun } from '../events';
+import { encodeSource } from '../python/source-text';
+import { openSandbox } from '../sandbox/create-sandbox';
+import type { Sandbox } from '../sandbox/sandbox';
+import type { OpenTask } from '../task/open-task';
+import { runTests } from '../tools/run-tests';
+import { changedPaths, fingerprintTree, type TreeFingerprint } from '../workspace/fingerprint';
+import { Workspace } from '../workspace/workspace';
+import { fingerprintStartup, startupFolders, type StartupFingerprint } from './startup-files';
+
+/** The evaluation's outcome: the tests' run, or why tenet could not judge (the verdict is then unverified). */
+export type Evaluation = { run: TestRun } | { unverified: string };
+
+/**
+ * The checkout as the agent started, and (local sandbox) the folders Python acts on as it starts
+ * with the folders they are in; or why they could not be looked at.
+ */
+export type CheckoutAtStart = { fingerprint: TreeFingerprint; startup?: { folders: string[]; fingerprint: StartupFingerprint } } | { problem: string };
+
+/** What the evaluation runs: the module the patch makes, the tests, and the scope's options. */
+export interface EvaluationInput {
+  task: OpenTask;
+  /** The target's module as the patch leaves it (the start text where nothing was submitted). */
+  moduleText: string;
+  tests: string[];
+  /** The developer's test files (`--add-tests`, the THM review's): theirs, not the agent's, and counted by the evaluation. */
+  developerFiles?: readonly { path: string; content: string }[];
+  testArgs: string[];
+  testTimeoutSec: number;
+  /** Names the evaluation's container (a session id). */
+  session: string;
+  checkoutAtStart: CheckoutAtStart;
+  /** Folders of tenet inside the checkout, if any (the sessions folder): never part of the check. */
+  skip?: ReadonlySet<string>;
+  signal?: AbortSignal;
+}
+
+const listed = (paths: string[]) => `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`;
+
+/**
+ * Takes the checkout's fingerprint as the agent starts, and under the local sandbox the start-up
+ * folders' (a container's are its own: the evaluation's container is a fresh one). A listing that
+ * fails is said, not thrown.
+ */
+export async function lookAtCheckout(task: Pick<OpenTask, 'repoDir' | 'sandbox' | 'python'>, skip?: ReadonlySet<string>): Promise<CheckoutAtStart> {
+  try {
+    const fingerprint = fingerprintTree(task.repoDir, skip);
+    if (task.sandbox.kind !== 'local') return { fingerprint };
+    const folders = await startupFolders(task.sandbox, task.python.executable);
+    return { fingerprint, startup: { folders, fingerprint: fingerprintStartup(folders) } };
+  } catch (error) {
+    return { problem: (error as Error).message };
+  }
+}
+
+/**
+ * The evaluation that decides the verdict (and what `--apply` relies on): in a fresh copy of the
+ * developer's checkout with only the patch applied (and the test files the developer added), in a fresh sandbox (a new container under
+ * Docker), never in the workspace the agent's code ran in. No bytecode, conftest, plugin, `.pth`,
+ * sitecustomize or file mode the agent left there reaches it. The checkout must be as the agent
+ * found it (code that ran unconfined could write there too): a change, or a listing that cannot be
+ * taken, makes the verdict unverified, as does any step that cannot be completed.
+ */
+export async function evaluatePristine(input: EvaluationInput): Promise<Evaluation> {
+  const { task } = input;
+  if ('problem' in input.checkoutAtStart) return { unverified: `the checkout's files could not be listed as the agent started (${input.checkoutAtStart.problem || 'no reason given'})` };
+  const before = input.checkoutAtStart.fingerprint;
+  let copy: Workspace | undefined;
+  let sandbox: Sandbox | undefined;
+  try {
+    copy = await Workspace.create(task.repoDir, { reuse: false });
+    // Compared once the copy is made: equal, the copy is of the checkout the agent started from.
+    // The target's file is written whole below (and --apply refuses a patch for one that changed).
+    const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip)).filter((rel) => rel !== task.target.file);
+    if (changed.length) return { unverified: `the checkout changed while the agent worked (${listed(changed)}): tenet cannot tell the repository from what the agent's code wrote there` };
+    const startup = input.checkoutAtStart.startup;
+    const planted = startup ? changedPaths(startup.fingerprint, fingerprintStartup(startup.folders)) : [];
+    if (planted.length) return { unverified: `what Python runs as it starts changed while the agent worked (${listed(planted)}): a .pth file, a sitecustomize or a plugin there would run in the evaluation too` };
+    for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
+    await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
+    if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
+    sandbox = await openSandbox(task.spec, copy.root, input.session, task.env);
+    const run = await runTests(
+      { workspace: copy, sandbox, python: task.python, target: task.target, testArgs: input.testArgs, testTimeoutSec: input.testTimeoutSec, ...(input.signal ? { signal: input.signal } : {}) },
+      input.tests,
+      'evaluate',
+    );
+    return { run };
+  } catch (error) {
+    return { unverified: `the evaluation could not be completed in a fresh copy of the checkout (${(error as Error).message || 'no reason given'})` };
+  } finally {
+    await sandbox?.dispose().catch(() => undefined);
+    await copy?.dispose().catch(() => undefined);
+  }
+}
