@@ -8,6 +8,7 @@ import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
 import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/desk';
 import { editText, type Editor } from './editor';
+import { codeOf, withCode } from './components/code-arguments';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { handBackNote } from '../engine/tools/debugger/hand-back';
 import { initialView, reduceView, restartCall, type ViewState } from './view-state';
@@ -28,6 +29,8 @@ export type Prompt =
    * some. `edited`: their arguments so far, kept here so a viewer or `?` over the pause keeps them.
    */
   | { kind: 'step-tool'; call: ToolCall; edited?: string; resolve(args?: string): void };
+
+const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 /**
  * The debugger's owner: the agent (`off`), the developer once the agent's step ends (`requested`),
@@ -303,7 +306,9 @@ export class TuiController implements Pilot {
     const step = !this.state.step;
     const prompt = this.state.prompt;
     this.update({ step }, true);
-    if (!step && (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool')) prompt.resolve();
+    // Leaving step mode at a tool call runs it as the pause would have: with the developer's arguments when they edited them.
+    if (!step && prompt?.kind === 'step-model') prompt.resolve();
+    if (!step && prompt?.kind === 'step-tool') prompt.resolve(prompt.edited);
   }
 
   /**
@@ -312,11 +317,18 @@ export class TuiController implements Pilot {
    */
   async editArguments(args: string): Promise<{ args: string } | { problem: string }> {
     if (!this.options.editor) return { problem: 'no editor here' };
+    // A submission's code is edited as code, in a .py file (the editor's Python mode); the other arguments stay.
+    const code = codeOf(args);
     let text: string;
     try {
-      text = await editText(this.options.editor, `${prettyArguments(args)}\n`, 'arguments.json');
+      text = await editText(this.options.editor, code ? withNewline(code.code) : `${prettyArguments(args)}\n`, code ? 'submission.py' : 'arguments.json');
     } catch (error) {
       return { problem: (error as Error).message };
+    }
+    if (code) {
+      // The newline an editor adds at the end of a file is not an edit of the model's code.
+      const edited = !code.code.endsWith('\n') && text.endsWith('\n') ? text.slice(0, -1) : text;
+      return { args: edited === code.code ? args : withCode(args, edited) };
     }
     try {
       return { args: JSON.stringify(JSON.parse(text)) };

@@ -3,7 +3,8 @@ import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
 import { capitalized, forkWords, isFailure, resumedWords, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
-import { asPlaced, functionName, lineDiff, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
+import { asPlaced, functionName, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
+import { diffText } from './components/code-arguments';
 import { expandTabs } from './components/line-editor';
 import type { SpendLimits } from '../engine/protocol/settings';
 import type { Writer } from '../engine/protocol/debugger';
@@ -171,13 +172,6 @@ function debuggerOutput(state: ViewState, chunk: string): void {
   // Tabs as spaces: the pane counts columns, and pdb's `l` output is full of them.
   const added: DebuggerLine[] = parts.map((text, i) => ({ who: 'output', text: expandTabs(text), ...(!ended && i === parts.length - 1 ? { open: true as const } : {}) }));
   state.debugger = { ...state.debugger, lines: [...(goesOn ? lines.slice(0, -1) : lines), ...added].slice(-DEBUGGER_LINES) };
-}
-
-/** Every line of a diff with its mark; between hunks (long code), their `@@` line. */
-function diffText(before: string, after: string): { diff: string; added: number; removed: number } {
-  const { hunks, added, removed } = lineDiff(before, after);
-  const lines = hunks.flatMap((h) => [...(hunks.length > 1 ? [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`] : []), ...h.lines]);
-  return { diff: lines.join('\n'), added, removed };
 }
 
 /** A submission of the code or of the agent's tests becomes a revision item; TDD notes which side its iteration touched. */
