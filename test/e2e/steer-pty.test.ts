@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -53,6 +53,52 @@ describe('writing a test in the THM review, in a pseudo-terminal', () => {
       expect(added).toMatchObject({ accepted: [{ nodeid: 'tests/test_by_developer.py::test_half_off' }], rejected: [] });
       expect(added?.type === 'tests.added' && added.files[0]!.content).toContain('def test_half_off(): assert Cart([("a", 10.0, 2)], percent=50).total() == 10.0');
       expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({ by: 'human', chosen: expect.arrayContaining(['tests/test_by_developer.py::test_half_off']) });
+      expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
+    } finally {
+      repo.cleanup();
+    }
+  }, 180_000);
+});
+
+describe('editing a submission at a step pause, in a pseudo-terminal (issue 37.1)', () => {
+  it('e opens the code as a .py file in $EDITOR; the edited submission runs, shows as a diff against the model’s, and is recorded', async () => {
+    const WRONG = 'def total(self):\n    amount = self.subtotal()\n    return amount\n';
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }] }]);
+    const repo = copyFixture('shop');
+    const sessions = join(scratch, 'sessions-edit');
+    // The developer's editor: a script that fixes the return line of the file it is given, and says which file that was.
+    const editor = join(scratch, 'fix-return.sh');
+    writeFileSync(editor, `#!/bin/sh\necho "$1" > ${join(scratch, 'edited-file')}\nsed -i 's/    return amount$/    return discount(amount, self.percent)/' "$1"\n`);
+    chmodSync(editor, 0o755);
+    try {
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--step', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, EDITOR: editor, VISUAL: '', HOME: scratch },
+      );
+      await tui.waitFor('Selected 2 (T=2)');
+      tui.send(KEY.enter);
+      await tui.waitFor('⏸ step: before model call 1', 60_000);
+      await tui.settled();
+      const paused = await tui.press(KEY.enter, '⏸ step: before the tool call submit_implementation', 60_000);
+      await tui.waitFor('    return amount', 10_000, paused);
+      await tui.settled();
+      const edited = await tui.press('e', "code (your edit of the model's: +1 −1):", 30_000);
+      await tui.waitFor('+    return discount(amount, self.percent)', 10_000, edited);
+      await tui.settled();
+      const ran = await tui.press(KEY.enter, "✎ you changed the model's code (+1 −1):", 60_000);
+      await tui.waitFor('-    return amount', 10_000, ran);
+      await tui.waitFor('a apply the patch to the checkout', 60_000);
+      tui.send('q');
+      expect(await tui.exited).toBe(0);
+
+      expect((await import('node:fs')).readFileSync(join(scratch, 'edited-file'), 'utf8').trim()).toMatch(/\.py$/);
+      const id = new Catalog(sessions).list()[0]!.id;
+      const events = loadSession(sessions, id).events;
+      const edit = events.find((e) => e.type === 'tool.edit');
+      expect(edit).toMatchObject({ name: 'submit_implementation' });
+      expect(edit?.type === 'tool.edit' && JSON.parse(edit.original).code).toBe(WRONG);
+      expect(edit?.type === 'tool.edit' && JSON.parse(edit.arguments).code).toBe(RIGHT);
+      expect(events.find((e) => e.type === 'submission')).toMatchObject({ code: RIGHT, ok: true });
       expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
     } finally {
       repo.cleanup();
