@@ -30,6 +30,9 @@ export type Prompt =
    */
   | { kind: 'step-tool'; call: ToolCall; edited?: string; resolve(args?: string): void };
 
+/** How the engine learns the developer stopped the agent: the agent's part ends as a cancelled one does, with what it has. */
+const stoppedByDeveloper = () => Object.assign(new Error('stopped by the developer'), { name: 'AbortError' });
+
 const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 /**
@@ -124,6 +127,8 @@ export class TuiController implements Pilot {
    * the workspace's file back as it was, and their editor opens this again (`e`, or `n` for a new file).
    */
   private readonly drafts = new Map<string, string>();
+  /** `x`: the developer stopped the agent; it ends before its next model call. */
+  private stopping = false;
 
   constructor(private readonly options: ControllerOptions = { autoApproveCommands: false }) {
     this.state = { view: initialView(), takeover: 'off', queued: 0, step: !!options.step };
@@ -256,7 +261,30 @@ export class TuiController implements Pilot {
     return true;
   }
 
+  /** Whether `x` can stop the agent: it is at work (not evaluated yet), and not already stopping. */
+  get canStop(): boolean {
+    return this.canMessage && !this.stopping;
+  }
+
+  /**
+   * `x` then `y`: stop the agent and evaluate what it has, whatever it is doing. A model call in
+   * flight is cancelled at once; a step pause is let go; a tool call under way ends first. The
+   * agent then stops before its next model call (no step pause holds it any more).
+   */
+  stopAgent(): void {
+    if (!this.canStop) return;
+    this.stopping = true;
+    const prompt = this.state.prompt;
+    if (prompt?.kind === 'step-model') prompt.resolve();
+    else if (prompt?.kind === 'step-tool') prompt.resolve(prompt.edited);
+    const inFlight = !!this.state.view.agent.call && !!this.callController && !this.callController.signal.aborted;
+    this.setNotice(inFlight ? 'Stopping the agent: its model call is cancelled; then the evaluation runs on what it submitted.' : 'Stopping the agent: it stops before its next model call (a tool call under way ends first); then the evaluation runs on what it submitted.');
+    if (inFlight) this.callController!.abort();
+  }
+
   async afterCancelledCall(): Promise<'retry' | 'stop'> {
+    // Cancelled by `x`: the developer already said to stop.
+    if (this.stopping) return 'stop';
     const choice = await this.ask<'retry' | 'stop'>((resolve) => ({ kind: 'cancelled-call', resolve }));
     // The call made again streams from the start: the screen starts it fresh.
     if (choice === 'retry') this.update({ view: restartCall(this.state.view) }, true);
@@ -264,6 +292,7 @@ export class TuiController implements Pilot {
   }
 
   async beforeModelCall(): Promise<string | undefined> {
+    if (this.stopping) throw stoppedByDeveloper();
     // A takeover at a step pause: its note goes with this call (the engine asks again after a model call's pause).
     const paused = this.takePausedNote();
     const note = paused && (await paused);
@@ -279,7 +308,7 @@ export class TuiController implements Pilot {
 
   /** Step mode holds the call until the developer goes on; then the messages written since the last call (`m`, and `--message-file`'s lines) go with it. */
   async beforeRequest(preview: RequestPreview): Promise<DeveloperMessage[]> {
-    if (this.state.step) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
+    if (this.state.step && !this.stopping) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
     const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
     this.queued = [];
     if (taken.length) this.update({ queued: 0 }, true);
@@ -288,7 +317,7 @@ export class TuiController implements Pilot {
 
   /** Step mode holds the call; the developer's arguments when they edited them. */
   beforeToolCall(call: ToolCall): Promise<string | undefined> {
-    if (!this.state.step) return Promise.resolve(undefined);
+    if (!this.state.step || this.stopping) return Promise.resolve(undefined);
     return this.ask<string | undefined>((resolve) => ({ kind: 'step-tool', call, resolve }));
   }
 

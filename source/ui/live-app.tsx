@@ -177,6 +177,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           onToggleStep={() => controller.toggleStep()}
           editArguments={(args) => controller.editArguments(args)}
           onStepArguments={(args) => controller.setStepArguments(args)}
+          onStop={() => controller.stopAgent()}
         />
       ) : (
         <ResultScreen

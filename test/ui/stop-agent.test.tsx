@@ -1,0 +1,83 @@
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import { TuiController } from '../../source/ui/controller';
+import { LiveApp } from '../../source/ui/live-app';
+import { agentOn } from './agent-on';
+import { approvedStart, frameShows, KEYS, until } from './helpers';
+
+// Issue 37.2: `x` stops the agent in every phase, asking first — during a model call too, where
+// it used to do nothing (Esc, then x, then y). `?` lists it there.
+
+const QUESTION = 'Stop the agent and evaluate what it has? y/N';
+
+describe('x stops the agent', () => {
+  it('during a model call: asks, and y cancels the call and stops the agent without a second question', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const signal = controller.callSignal();
+    expect(ui.lastFrame()).toContain('x stop');
+    ui.stdin.write('x');
+    await frameShows(ui.lastFrame, QUESTION);
+    ui.stdin.write('n');
+    await until(() => !ui.lastFrame()!.includes(QUESTION), () => ui.lastFrame()!);
+    expect(signal.aborted).toBe(false);
+    ui.stdin.write('x');
+    await frameShows(ui.lastFrame, QUESTION);
+    ui.stdin.write('y');
+    await until(() => signal.aborted);
+    // The engine asks what to do after a cancelled call: the developer already said.
+    expect(await controller.afterCancelledCall()).toBe('stop');
+    await frameShows(ui.lastFrame, 'Stopping the agent');
+    ui.unmount();
+  });
+
+  it('Esc at the question takes it back and does not cancel the call', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    const signal = controller.callSignal();
+    ui.stdin.write('x');
+    await frameShows(ui.lastFrame, QUESTION);
+    ui.stdin.write(KEYS.escape);
+    await until(() => !ui.lastFrame()!.includes(QUESTION), () => ui.lastFrame()!);
+    expect(signal.aborted).toBe(false);
+    ui.unmount();
+  });
+
+  it('at a step pause: y lets the pause go and the agent stops before the model call', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    const request = controller.beforeRequest({ round: 2, lastTurn: [] });
+    await frameShows(ui.lastFrame, '⏸ step: before model call 2');
+    ui.stdin.write('x');
+    await frameShows(ui.lastFrame, QUESTION);
+    ui.stdin.write('y');
+    await request;
+    await expect(controller.beforeModelCall()).rejects.toMatchObject({ name: 'AbortError' });
+    // No more pauses on the way out.
+    expect(await controller.beforeToolCall({ id: 'c', name: 'search_class', arguments: '{}' })).toBeUndefined();
+    ui.unmount();
+  });
+
+  it('? lists x on the agent screen', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    ui.stdin.write('?');
+    await frameShows(ui.lastFrame, 'stop the agent and evaluate what it has');
+    ui.unmount();
+  });
+
+  it('during the evaluation the footer offers no take over, cancel call or stop (there is nothing to stop)', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
+    for (const event of approvedStart()) controller.dispatch(event);
+    controller.dispatch({ type: 'agent.phase', phase: 'evaluate' });
+    await frameShows(ui.lastFrame, 'evaluating on every failing test');
+    expect(ui.lastFrame()).not.toContain('take over');
+    expect(ui.lastFrame()).not.toContain('cancel');
+    expect(ui.lastFrame()).not.toContain('x stop');
+    ui.stdin.write('x');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(ui.lastFrame()).not.toContain(QUESTION);
+    ui.unmount();
+  });
+});
