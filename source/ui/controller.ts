@@ -229,6 +229,16 @@ export class TuiController implements Pilot {
     return this.ask((resolve) => ({ kind: 'accept-patch', result, ...(extras.agentTests ? { agentTests: extras.agentTests } : {}), resolve }));
   }
 
+  /** `s` on the result screen: the patch written to `file` (for `git apply`); what went wrong, if anything. */
+  savePatch(file: string, patch: string): string | undefined {
+    try {
+      writeFileSync(file, patch);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   attach(attachment: Attachment): void {
     this.attachment = attachment;
   }

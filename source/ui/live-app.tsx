@@ -47,9 +47,10 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const failures = useMemo(() => failuresOf(view.evaluation?.report ?? ''), [view.evaluation]);
   const screen: KeyScreen = prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
 
-  // A run over with no patch had nothing to decide: its result screen stays, with its keys, until q.
+  // The result screen stays, with its keys, until q: deciding about the patch (apply, reject) or
+  // saving it says what it did there, and a run with no patch had nothing to decide.
   const [closed, setClosed] = useState(false);
-  const lingers = finished && !!result && !result.patch && !closed;
+  const lingers = finished && !!result && !closed;
   useEffect(() => {
     if (finished && !lingers) exit();
   }, [finished, lingers, exit]);
@@ -192,7 +193,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {...(view.keptTests ? { keptTests: view.keptTests } : {})}
           {...(view.session?.repo ? { checkout: view.session.repo } : {})}
           submissions={view.agent.submissions}
-          {...(lingers ? { onQuit: () => setClosed(true) } : {})}
+          onQuit={() => setClosed(true)}
+          onSave={(file, patch) => controller.savePatch(file, patch)}
         />
       )}
       {noticeRow ? (
