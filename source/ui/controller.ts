@@ -384,6 +384,14 @@ export class TuiController implements Pilot {
     return phase !== null && phase !== 'done' && phase !== 'evaluate' && phase !== 'quality';
   }
 
+  /** The agent's part is over: the messages still queued were never read (the engine says so and records it). */
+  unreadMessages(): DeveloperMessage[] {
+    const unread = this.queued;
+    this.queued = [];
+    if (unread.length) this.update({ queued: 0 }, true);
+    return unread;
+  }
+
   /** `m`: a message for the model; it goes with the next request (after the call in flight, if one is). */
   queueMessage(text: string): void {
     if (!text.trim() || !this.canMessage) return;

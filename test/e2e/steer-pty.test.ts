@@ -105,3 +105,37 @@ describe('editing a submission at a step pause, in a pseudo-terminal (issue 37.1
     }
   }, 180_000);
 });
+
+describe('a message the agent never read, in a pseudo-terminal (issue 37.4)', () => {
+  it('written with m during the last model call: the screen says the agent finished before reading it, and the session records it', async () => {
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], delayMs: 2500 }]);
+    const repo = copyFixture('shop');
+    const sessions = join(scratch, 'sessions-unread');
+    try {
+      const tui = startInPty(
+        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, HOME: scratch },
+      );
+      await tui.waitFor('Selected 2 (T=2)');
+      tui.send(KEY.enter);
+      await tui.waitFor('pre-generation', 60_000);
+      await tui.settled();
+      await tui.press('m', 'Message to the agent', 10_000);
+      tui.send('mind the rounding');
+      await tui.settled();
+      await tui.press(KEY.enter, '1 message for the next model call', 10_000);
+      await tui.waitFor('the agent finished before reading it ("mind the rounding")', 60_000);
+      await tui.waitFor('a apply the patch to the checkout', 60_000);
+      await tui.settled();
+      tui.send('q');
+      expect(await tui.exited).toBe(0);
+
+      const id = new Catalog(sessions).list()[0]!.id;
+      const events = loadSession(sessions, id).events;
+      expect(events.filter((e) => e.type === 'developer.message')).toEqual([]);
+      expect(events.find((e) => e.type === 'warning' && e.message.includes('finished before reading it'))).toMatchObject({ message: 'Your message was not sent: the agent finished before reading it ("mind the rounding").' });
+    } finally {
+      repo.cleanup();
+    }
+  }, 180_000);
+});
