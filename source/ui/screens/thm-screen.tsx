@@ -282,7 +282,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const c = report.counts;
   const shown = failingTestCounts(report);
   const byHand = picksText(proposal, picks);
-  const written_: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
+  const written_: Line[] = busy ? [{ text: `Your tests run on ${report.mode === 'blank' ? 'the blanked body' : 'the stub'}, as THM runs the suite…`, color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
     `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
