@@ -239,3 +239,29 @@ describe('ThmScreen', () => {
     expect(lastFrame()).toContain('conftest.py::db, a wider-scoped fixture, called the target in an earlier test');
   });
 });
+
+describe('the open cluster (issue 37.8)', () => {
+  it('follows the cluster, not its position, when the list changes (a new cluster comes first)', async () => {
+    const { prompt } = approval();
+    const view = { ...initialView(), thm: { ...initialView().thm, report: sampleReport() } };
+    const ui = render(<ThmScreen view={view} prompt={prompt} width={100} height={30} />);
+    await frameShows(ui.lastFrame, '❯ ▾ t.py::test_direct');
+    ui.stdin.write(KEYS.left); // the first cluster closed
+    await frameShows(ui.lastFrame, '❯ ▸ t.py::test_direct');
+    ui.stdin.write(KEYS.down);
+    await frameShows(ui.lastFrame, '❯ ▸ m.py::g');
+    ui.stdin.write(KEYS.right); // m.py::g open: its tests show
+    await frameShows(ui.lastFrame, '▾ m.py::g');
+    // A test of the developer's makes a cluster of its own, first in the list.
+    const base = sampleReport();
+    const mine = { ...base.failing[0]!, nodeid: 't_by_developer.py::test_mine', chain: ['t_by_developer.py::test_mine', 'm.py::f'], caller: 't_by_developer.py::test_mine' };
+    const grown = { ...base, failing: [mine, ...base.failing], clusters: [{ caller: 't_by_developer.py::test_mine', tests: [mine.nodeid], representative: mine.nodeid, depth: 1 }, ...base.clusters] };
+    ui.rerender(<ThmScreen view={{ ...view, thm: { ...view.thm, report: grown } }} prompt={prompt} width={100} height={30} />);
+    await frameShows(ui.lastFrame, 't_by_developer.py::test_mine');
+    const frame = ui.lastFrame()!;
+    expect(frame).toMatch(/▾ m\.py::g/);
+    expect(frame).toContain('t.py::test_b');
+    expect(frame).toMatch(/▸ t\.py::test_direct/);
+    ui.unmount();
+  });
+});
