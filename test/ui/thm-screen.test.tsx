@@ -265,3 +265,28 @@ describe('the open cluster (issue 37.8)', () => {
     ui.unmount();
   });
 });
+
+describe('-T all in the THM review (issue 37.8)', () => {
+  it('shows T=all with every reached test selected, and Enter approves with T=all (not the default 3)', async () => {
+    const resolve = vi.fn();
+    const all = { ...sampleReport(), T: null, selected: ['t.py::test_direct', 't.py::test_a', 't.py::test_b'] };
+    const ui = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report: all, resolve }} width={100} height={30} />);
+    await frameShows(ui.lastFrame, 'Selected 3 (T=all)');
+    ui.stdin.write(KEYS.enter);
+    await until(() => resolve.mock.calls.length > 0);
+    expect(resolve).toHaveBeenCalledWith({ chosen: all.selected, by: 'human', T: null });
+    ui.unmount();
+  });
+
+  it('- from all goes below what all selects; + at all stays all', async () => {
+    const all = { ...sampleReport(), T: null, selected: ['t.py::test_direct', 't.py::test_a', 't.py::test_b'] };
+    const ui = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report: all, resolve: vi.fn() }} width={100} height={30} />);
+    await frameShows(ui.lastFrame, 'Selected 3 (T=all)');
+    ui.stdin.write('+');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ui.lastFrame()).toContain('Selected 3 (T=all)');
+    ui.stdin.write('-');
+    await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
+    ui.unmount();
+  });
+});

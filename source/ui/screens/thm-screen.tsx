@@ -167,7 +167,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     setExpandedState(next);
   };
   const [budget, setT] = useState<number | undefined>(undefined);
-  const T = budget ?? report?.T ?? 3;
+  // THM's budget: null is `-T all` (the report's T then), never the default 3 in its place.
+  const T: number | null = budget !== undefined ? budget : report ? report.T : 3;
   const [picks, setPicks] = useState<Picks>(noPicks);
   const [source, setSource] = useState<{ nodeid: string; text: string } | undefined>(undefined);
   // `/`: the filter being typed (keys go to it), and what it holds.
@@ -247,7 +248,10 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         if (nodeid) setPicks((p) => togglePick(p, base, nodeid));
       } else if (input === '+' || input === '-') {
         // A new T proposes again; the tests taken in or out by hand stay so.
-        const next = Math.max(1, (live.current.T ?? T) + (input === '+' ? 1 : -1));
+        // From `all`, `-` goes below what all of them select; `+` stays at all.
+        const now = live.current.T !== undefined ? live.current.T : T;
+        if (now === null && input === '+') return;
+        const next = Math.max(1, (now ?? propose(report, null).length) + (input === '+' ? 1 : -1));
         live.current.T = next;
         setT(next);
         const kept = picksText(propose(report, next), picks);
@@ -323,7 +327,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       </Text>
       <Lines lines={summary.slice(1).map((text) => ({ text }))} />
       <Text wrap="truncate">
-        Selected {selection.length} (T={T}){byHand ? <Text color="yellow"> · changed from the proposal: {byHand} by you</Text> : ''}
+        Selected {selection.length} (T={T ?? 'all'}){byHand ? <Text color="yellow"> · changed from the proposal: {byHand} by you</Text> : ''}
         {developer.length ? <Text color="green"> · ✎ {developer.length} of yours</Text> : ''}
       </Text>
       <Lines lines={written_} />
