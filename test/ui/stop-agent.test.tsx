@@ -81,3 +81,21 @@ describe('x stops the agent', () => {
     ui.unmount();
   });
 });
+
+describe('the stop question and a question of the engine', () => {
+  it('a shell command to approve that comes while the stop question is open takes its place: y answers the command only', async () => {
+    const controller = new TuiController({ autoApproveCommands: false });
+    const ui = await agentOn(controller);
+    const signal = controller.callSignal();
+    ui.stdin.write('x');
+    await frameShows(ui.lastFrame, QUESTION);
+    const decision = controller.approveCommand('echo hi');
+    await frameShows(ui.lastFrame, 'The agent wants to run a shell command');
+    expect(ui.lastFrame()).not.toContain(QUESTION);
+    ui.stdin.write('y');
+    expect(await decision).toEqual({ run: true });
+    expect(signal.aborted).toBe(false);
+    expect(controller.canStop).toBe(true);
+    ui.unmount();
+  });
+});

@@ -92,6 +92,12 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
     setPause(CLOSED_PAUSE);
     if (stepPause) setViewer(undefined);
   }, [prompt?.resolve]);
+  // A question of the engine (a shell command, a cancelled call) has its own stop key: the screen's
+  // question gives way to it, so that no key answers both.
+  const engineAsks = !!prompt && !stepPause;
+  useEffect(() => {
+    if (engineAsks || mode === 'replay') setStopAsk(false);
+  }, [engineAsks, mode]);
   const testFile = view.agent.tdd?.testFile;
   // A message only reaches a model that is still to be asked.
   const atWork = mode === 'live' && view.agent.phase !== 'done' && view.agent.phase !== 'evaluate' && view.agent.phase !== 'quality';
@@ -214,7 +220,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
           toggleStep={() => onToggleStep?.()}
         />
       ) : null}
-      {stopAsk && given.stop ? (
+      {stopAsk && !engineAsks && given.stop ? (
         <Box borderStyle="round" borderColor="red" paddingX={1}>
           <StopQuestion
             onStop={() => {
