@@ -7,7 +7,7 @@ import { asPlaced, functionName, startingFunctionIn, withoutDecorators } from '.
 import { diffText } from './components/code-arguments';
 import { expandTabs } from './components/line-editor';
 import type { SpendLimits } from '../engine/protocol/settings';
-import type { Writer } from '../engine/protocol/debugger';
+import { DEVELOPER_INTERRUPT, type Writer } from '../engine/protocol/debugger';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
 
@@ -105,7 +105,8 @@ export interface ViewState {
     submissions: number;
   };
   totals: UsageSums & { modelCalls: number; toolCalls: number };
-  debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
+  /** `running`: the command sent last, and since when, until its prompt comes back (a `sleep(60)` is not idle). */
+  debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null; running?: { input: string; since: number } };
   result?: RunResult;
   /** The evaluation's report: how each failing test failed (the result screen shows it on Enter). */
   evaluation?: { report: string };
@@ -132,6 +133,7 @@ export const initialView = (): ViewState => ({
 });
 
 const DEBUGGER_LINES = 400;
+const PDB_PROMPT = '(Pdb) ';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -345,16 +347,25 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       if (event.purpose === 'evaluate') state.evaluation = { report: event.report };
       if (event.purpose === 'agent' && state.agent.tdd) state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
       break;
-    case 'debugger.input':
+    case 'debugger.input': {
       state.debugger.mode = event.mode;
-      debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? '(Pdb) ' : '$ '}${event.input}` }]);
+      // The prompt pdb printed is the one this line answers: one `(Pdb) p x` row, not `(Pdb) ` and then `(Pdb) p x`.
+      const last = state.debugger.lines.at(-1);
+      if (last?.who === 'output' && last.open && last.text.endsWith(PDB_PROMPT)) {
+        const before = last.text.slice(0, -PDB_PROMPT.length);
+        state.debugger = { ...state.debugger, lines: [...state.debugger.lines.slice(0, -1), ...(before ? [{ who: 'output' as const, text: before }] : [])] };
+      }
+      debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? PDB_PROMPT : '$ '}${event.input}` }]);
+      state.debugger.running = { input: event.input, since: now };
       break;
+    }
     case 'debugger.output':
       debuggerOutput(state, event.chunk);
       break;
     case 'debugger.entry':
       state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
-      if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}`, tone: 'human' });
+      state.debugger.running = undefined;
+      if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}${event.entry.output.includes(DEVELOPER_INTERRUPT) ? ' (and stopped it with Ctrl+C)' : ''}`, tone: 'human' });
       else if (event.entry.who === 'tenet') push(state, { kind: 'note', text: `tenet started pdb for your takeover: ${event.entry.input}`, tone: 'info' });
       break;
     case 'warning':
@@ -377,6 +388,8 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       push(state, { kind: 'note', text: capitalized(forkWords(event)), tone: 'info' });
       break;
     case 'session.resumed':
+      // The stopped session's command ended with it: nothing runs in the debugger of the resumed one.
+      state.debugger.running = undefined;
       push(state, { kind: 'note', text: capitalized(resumedWords(event)), tone: 'info' });
       break;
     case 'tests.kept':

@@ -203,7 +203,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         </Box>
       ) : null}
       {given.tdd && tdd ? <TddPanel tdd={tdd} width={width} rows={given.tdd} /> : null}
-      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} /> : null}
+      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} clock={replay ? 'recorded' : 'wall'} /> : null}
       {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} onTyping={setTypingReason} /> : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
       {(prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') && given.prompt ? (
