@@ -11,6 +11,7 @@ import { ResultScreen } from './screens/result-screen';
 import { ThmScreen } from './screens/thm-screen';
 import { TooSmall } from './components/too-small';
 import { TranscriptItemView } from './components/transcript-item';
+import { sessionWallMs } from './view-state';
 import { tooSmall, useTerminalSize } from './use-terminal-size';
 import { useKeys } from './components/use-keys';
 
@@ -193,6 +194,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {...(view.keptTests ? { keptTests: view.keptTests } : {})}
           {...(view.session?.repo ? { checkout: view.session.repo } : {})}
           submissions={view.agent.submissions}
+          session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
           onQuit={() => setClosed(true)}
           onSave={(file, patch) => controller.savePatch(file, patch)}
         />

@@ -116,6 +116,12 @@ export interface ViewState {
   warnings: string[];
   /** A fork: how many of its model answers were its parent's, and the model that answers after them. */
   fork?: { recorded: number; live: string };
+  /**
+   * The session's running time over its parts (a resumed session has several; the time it lay
+   * stopped between them does not count): the finished parts' total, when the current part began,
+   * how many parts, and the last event's time. The result's wallMs is the last part's alone.
+   */
+  clock: { done: number; partStart: number; parts: number; last: number };
   /** Sequence of the last event applied (replay positions). */
   applied: number;
   /** When the last event applied happened: a replay's clock is the recording's, not the wall's. */
@@ -128,9 +134,13 @@ export const initialView = (): ViewState => ({
   totals: { ...noUsage(), modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
+  clock: { done: 0, partStart: 0, parts: 0, last: 0 },
   applied: 0,
   at: 0,
 });
+
+/** The session's running time at the last event: its finished parts and the current one. */
+export const sessionWallMs = (view: ViewState): number => view.clock.done + (view.clock.last - view.clock.partStart);
 
 const DEBUGGER_LINES = 400;
 const PDB_PROMPT = '(Pdb) ';
@@ -183,6 +193,13 @@ function revise(state: ViewState, side: 'tests' | 'code', before: string, after:
   push(state, { kind: 'revision', side, ...about, ...(tdd ? { iteration: tdd.iteration } : {}), ...diffText(before, after) });
 }
 
+/** The session's clock after an event at time `t` (its recorded time, a resumed session's history included). */
+function tick(clock: ViewState['clock'], event: EngineEvent, t: number): ViewState['clock'] {
+  if (event.type === 'session.start') return { done: 0, partStart: t, parts: 1, last: t };
+  if (event.type === 'session.resumed') return { done: clock.done + (clock.last - clock.partStart), partStart: t, parts: clock.parts + 1, last: t };
+  return { ...clock, last: Math.max(clock.last, t) };
+}
+
 /** THM's proposal for a budget T, as the engine computes it. */
 export const propose = proposeFor;
 
@@ -198,6 +215,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     debugger: { ...previous.debugger },
     applied: previous.applied + 1,
     at: now,
+    clock: tick(previous.clock, untrusted, recordedAt(untrusted as { ts?: string }) || now),
   };
   switch (event.type) {
     case 'session.start':

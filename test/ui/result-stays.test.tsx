@@ -1,6 +1,8 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
-import type { RunResult } from '../../source/engine/events';
+import type { EngineEvent, RunResult } from '../../source/engine/events';
+import { ResultScreen, wallText } from '../../source/ui/screens/result-screen';
+import { reduceAll, sessionWallMs } from '../../source/ui/view-state';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { approvedStart, frameShows } from './helpers';
@@ -74,6 +76,30 @@ describe('the result screen stays after a decision', () => {
     await frameShows(ui.lastFrame, 'a apply the patch to the checkout');
     expect(ui.lastFrame()).not.toContain('Enter show how a failed test failed');
     expect(ui.lastFrame()).not.toContain('Enter failure');
+    ui.unmount();
+  });
+});
+
+describe('the wall time of a resumed session (issue 37.6)', () => {
+  it('shows the last part’s time and the session’s over its parts, not the time it lay stopped', async () => {
+    const t0 = Date.parse('2026-12-04T10:00:00Z');
+    const at = (s: number) => new Date(t0 + s * 1000).toISOString();
+    const events = [
+      { ...approvedStart()[0]!, ts: at(0) },
+      { type: 'agent.phase', phase: 'pregen', rounds: 15, ts: at(10) },
+      { type: 'session.interrupted', reason: 'Ctrl+C', ts: at(249.5) },
+      { type: 'session.resumed', fromSeq: 3, position: 'pregen', ts: at(3600) },
+      { type: 'agent.phase', phase: 'evaluate', ts: at(3660) },
+      { ...passed(), wallMs: 64_500, ts: at(3664.5) },
+    ] as (EngineEvent & { ts: string })[];
+    const view = reduceAll(events);
+    expect(view.clock.parts).toBe(2);
+    expect(sessionWallMs(view)).toBe(314_000);
+    expect(wallText(64_500, { wallMs: sessionWallMs(view), parts: view.clock.parts })).toBe('64.5 s this part · 5 min 14 s in all (2 parts)');
+    // A session in one part keeps the one figure.
+    expect(wallText(64_500, { wallMs: 64_500, parts: 1 })).toBe('64.5 s');
+    const ui = render(<ResultScreen result={view.result!} width={100} height={30} session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }} />);
+    await frameShows(ui.lastFrame, /64\.5 s this\s+part · 5 min 14 s in all \(2 parts\)/);
     ui.unmount();
   });
 });

@@ -115,6 +115,22 @@ export interface ResultScreenProps {
   onQuit?(): void;
   /** `s`: write the patch to `file` (the run's result stays on screen); what went wrong, if anything. */
   onSave?(file: string, patch: string): string | undefined;
+  /** A resumed session: its running time over all its parts, and how many (the result's wallMs is the last part's). */
+  session?: { wallMs: number; parts: number };
+}
+
+/** A duration as people say it: `64.5 s`, `5 min 14 s`. */
+export function durationText(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
+/** The run's time: the last part's, and the whole session's when it was resumed (`64.5 s this part · 5 min 14 s in all, 2 parts`). */
+export function wallText(wallMs: number, session?: { wallMs: number; parts: number }): string {
+  if (!session || session.parts < 2) return `${(wallMs / 1000).toFixed(1)} s`;
+  return `${(wallMs / 1000).toFixed(1)} s this part · ${durationText(Math.max(wallMs, session.wallMs))} in all (${session.parts} parts)`;
 }
 
 /**
@@ -122,7 +138,7 @@ export interface ResultScreenProps {
  * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
  * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout, submissions, onQuit, onSave }: ResultScreenProps) {
+export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout, submissions, onQuit, onSave, session }: ResultScreenProps) {
   const [showTests, setShowTests] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>();
   // The test whose failure is open, and where the list's cursor starts.
@@ -178,7 +194,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const head: Line[] = [
     ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : 'red' })),
     ...wrapText(
-      `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
+      `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${wallText(result.wallMs, session)}`,
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
