@@ -144,6 +144,8 @@ export const sessionWallMs = (view: ViewState): number => view.clock.done + (vie
 
 const DEBUGGER_LINES = 400;
 const PDB_PROMPT = '(Pdb) ';
+/** The pane's line where a resumed session's debugger starts: the lines above were the stopped session's. */
+export const RESUMED_DEBUGGER = '── the session was resumed: the debugger session above is gone; a new one starts ──';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -406,8 +408,13 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       push(state, { kind: 'note', text: capitalized(forkWords(event)), tone: 'info' });
       break;
     case 'session.resumed':
-      // The stopped session's command ended with it: nothing runs in the debugger of the resumed one.
+      // The stopped session's debugger ended with it (its command too): the pane says where, and the
+      // resumed session starts a new one (its mode is not known until it answers).
       state.debugger.running = undefined;
+      if (state.debugger.lines.length) {
+        debuggerText(state, [{ who: 'output', text: RESUMED_DEBUGGER }]);
+        state.debugger.mode = null;
+      }
       push(state, { kind: 'note', text: capitalized(resumedWords(event)), tone: 'info' });
       break;
     case 'tests.kept':

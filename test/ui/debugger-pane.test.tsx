@@ -5,7 +5,7 @@ import { DEVELOPER_INTERRUPT } from '../../source/engine/protocol/debugger';
 import { itemLines } from '../../source/ui/components/transcript-item';
 import { lineText } from '../../source/ui/components/lines';
 import { DebuggerPane, runningText } from '../../source/ui/screens/debugger-pane';
-import { initialView, reduceView, type ViewState } from '../../source/ui/view-state';
+import { initialView, reduceView, RESUMED_DEBUGGER, type ViewState } from '../../source/ui/view-state';
 import { frameShows } from './helpers';
 
 // Issue 37.9: the pdb pane showed `(Pdb)` twice after each command, nothing said a command still
@@ -33,5 +33,21 @@ describe('the debugger pane', () => {
     const entry = { who: 'human' as const, input: 'c', output: `--KeyboardInterrupt--\n${DEVELOPER_INTERRUPT}`, mode: 'pdb' as const, startedAt: 0, durationMs: 3000, interrupted: false };
     const view = reduceView(initialView(), { type: 'debugger.entry', entry });
     expect(lineText(itemLines(view.agent.items.at(-1)!, 100)[0]!)).toContain('You typed in the debugger: c (and stopped it with Ctrl+C)');
+  });
+});
+
+describe('the debugger pane after a resume', () => {
+  it('marks where the stopped session’s debugger ended: what is above it is gone', () => {
+    const view = fold(
+      [
+        { type: 'debugger.output', chunk: '(Pdb) ' },
+        { type: 'debugger.input', who: 'agent', input: 'c', mode: 'pdb' },
+        { type: 'session.resumed', fromSeq: 3, position: 'rrw' },
+      ],
+      Date.now(),
+    );
+    expect(view.debugger.lines.map((l) => l.text)).toEqual(['(Pdb) c', RESUMED_DEBUGGER]);
+    expect(view.debugger.running).toBeUndefined();
+    expect(view.debugger.mode).toBeNull();
   });
 });
