@@ -4,6 +4,7 @@ import type { Key } from 'ink';
 import { reduceCursor, cursorMove } from '../../source/ui/components/list-cursor';
 import { TuiController } from '../../source/ui/controller';
 import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
+import { ItemBrowser } from '../../source/ui/components/item-browser';
 import { agentOn } from './agent-on';
 import { frameShows, KEYS, tick } from './helpers';
 
@@ -56,5 +57,15 @@ describe('a list cursor', () => {
     await frameShows(lastFrame, '❯ s-14');
     await frameShows(lastFrame, 'not loaded in this test');
     expect(load).toHaveBeenCalledWith('s-14');
+  });
+});
+
+describe('the outputs list on its own', () => {
+  it('five ↑ in one chunk move five rows', async () => {
+    const items = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, kind: 'note' as const, text: `note ${i + 1}`, tone: 'info' as const }));
+    const { stdin, lastFrame } = render(<ItemBrowser items={items} width={100} height={20} onClose={() => undefined} />);
+    await frameShows(lastFrame, /❯ +12 note 12/);
+    stdin.write(KEYS.up.repeat(5));
+    await frameShows(lastFrame, /❯ +7 note 7/);
   });
 });
