@@ -180,6 +180,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           editArguments={(args) => controller.editArguments(args)}
           onStepArguments={(args) => controller.setStepArguments(args)}
           onStop={() => controller.stopAgent()}
+          onNotice={flash}
         />
       ) : (
         <ResultScreen

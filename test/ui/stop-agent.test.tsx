@@ -99,3 +99,17 @@ describe('the stop question and a question of the engine', () => {
     ui.unmount();
   });
 });
+
+describe('keys with nothing to do say so (issue 37.8)', () => {
+  it('e on whole model text, and v outside TDD, say why nothing opens', async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    controller.dispatch({ type: 'model.response', content: 'I will read the caller first.', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0, durationMs: 1, model: 'm', stopReason: 'stop' });
+    await frameShows(ui.lastFrame, 'I will read the caller first.');
+    ui.stdin.write('e');
+    await frameShows(ui.lastFrame, 'this one is whole');
+    ui.stdin.write('v');
+    await frameShows(ui.lastFrame, "v shows the agent's test file");
+    ui.unmount();
+  });
+});

@@ -51,6 +51,8 @@ export interface AgentScreenProps {
   onStepArguments?(args: string | undefined): void;
   /** `x` then `y`: stop the agent and evaluate what it has (absent: nothing to stop, e.g. in a replay). */
   onStop?(): void;
+  /** A short word for a key that has nothing to do here (shown for a few seconds). */
+  onNotice?(text: string): void;
 }
 
 type Viewer = 'items' | 'test-file' | undefined;
@@ -74,7 +76,7 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments, onStepArguments, onStop }: AgentScreenProps) {
+export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments, onStepArguments, onStop, onNotice }: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
   const [writing, setWriting] = useState(false);
   const [draft, setDraft] = useState('');
@@ -117,7 +119,13 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       }
       // At a step pause `m`, `s` and `e` are the pause's (write first, leave step mode, the request in full or the call's arguments).
       if (stepPause && (leadKey(char).key === 'm' || char === 's' || char === 'e')) return;
-      if (char === 'e') setExpanded((e) => !e);
+      if (char === 'e') {
+        // Nothing more to show (model text, a diff: whole already): say so rather than do nothing.
+        const latest = items.at(-1);
+        const more = !!latest && itemLines(latest, width, 'expanded').length !== itemLines(latest, width, 'collapsed').length;
+        if (more || expanded) setExpanded((e) => !e);
+        else onNotice?.('e expands the latest output when it is cut; this one is whole (o opens any earlier output)');
+      }
       else if (leadKey(char).key === 'm' && onMessage && atWork) {
         // `m` and the message typed fast come as one chunk: the box opens with the rest in it.
         const { rest } = leadKey(char);
@@ -129,6 +137,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       else if (char === 'd') setShowDebugger((d) => !d);
       else if (char === 'o') setViewer('items');
       else if (char === 'v' && testFile) setViewer('test-file');
+      else if (char === 'v') onNotice?.("v shows the agent's test file, which TDD sessions have: this one has none yet");
     },
     { isActive: takeover !== 'active' && (!prompt || stepPause) && !typing },
   );
