@@ -288,7 +288,14 @@ export class TuiController implements Pilot {
     if (prompt?.kind === 'step-model') prompt.resolve();
     else if (prompt?.kind === 'step-tool') prompt.resolve(prompt.edited);
     const inFlight = !!this.state.view.agent.call && !!this.callController && !this.callController.signal.aborted;
-    this.setNotice(inFlight ? 'Stopping the agent: its model call is cancelled; then the evaluation runs on what it submitted.' : 'Stopping the agent: it stops before its next model call (a tool call under way ends first); then the evaluation runs on what it submitted.');
+    // Short enough for the footer's one row: what still happens before the evaluation.
+    this.setNotice(
+      inFlight
+        ? 'Stopping the agent: its model call is cancelled; the evaluation runs on what it submitted.'
+        : prompt?.kind === 'step-tool'
+          ? `Stopping the agent once ${prompt.call.name} (where it paused) has run; then the evaluation.`
+          : 'Stopping the agent before its next model call (a tool call under way ends first).',
+    );
     if (inFlight) this.callController!.abort();
   }
 

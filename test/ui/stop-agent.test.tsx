@@ -113,3 +113,19 @@ describe('keys with nothing to do say so (issue 37.8)', () => {
     ui.unmount();
   });
 });
+
+describe('x at a tool call’s pause', () => {
+  it('says the call it paused at runs first, then the agent stops before its next model call', async () => {
+    const controller = new TuiController({ autoApproveCommands: true, step: true });
+    const ui = await agentOn(controller);
+    const ran = controller.beforeToolCall({ id: 'c9', name: 'submit_implementation', arguments: '{"code":"def f():\\n    return 1\\n"}' });
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call submit_implementation');
+    ui.stdin.write('x');
+    await frameShows(ui.lastFrame, QUESTION);
+    ui.stdin.write('y');
+    expect(await ran).toBeUndefined();
+    await frameShows(ui.lastFrame, 'Stopping the agent once submit_implementation (where it paused) has run; then the evaluation.');
+    await expect(controller.beforeModelCall()).rejects.toMatchObject({ name: 'AbortError' });
+    ui.unmount();
+  });
+});
