@@ -7,6 +7,7 @@ import { loadSession } from '../../source/engine/session/load';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
 import { KEY, startInPty } from '../helpers/pty';
+import { runCli } from '../helpers/cli';
 
 // Issue 14.3 in a real terminal: `n` in the THM review hands the terminal to the developer's
 // editor — here vi, as a developer with no $EDITOR gets — and takes it back. Every key typed in
@@ -100,6 +101,10 @@ describe('editing a submission at a step pause, in a pseudo-terminal (issue 37.1
       expect(edit?.type === 'tool.edit' && JSON.parse(edit.arguments).code).toBe(RIGHT);
       expect(events.find((e) => e.type === 'submission')).toMatchObject({ code: RIGHT, ok: true });
       expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
+      // tenet show tells the edit as the screen does: a diff of the code, not two JSON strings.
+      const shown = await runCli(['show', id], { env: { TENET_SESSIONS_DIR: sessions } });
+      expect(shown.stdout).toContain("_The developer changed the code before it ran (+1 −1 against the model's):_");
+      expect(shown.stdout).toContain('-    return amount\n+    return discount(amount, self.percent)');
     } finally {
       repo.cleanup();
     }

@@ -1,24 +1,15 @@
-import { lineDiff } from '../../engine/session/page-diffs';
+import { codeEdit, codeOf, diffText } from '../../engine/session/code-edit';
 import { expandTabs } from './line-editor';
 import { hardWrap, type Line, type Seg } from './lines';
+
+// The engine's reading of a call's code (tenet show tells an edit the same way).
+export { codeEdit, codeOf, diffText };
 
 /**
  * A tool call whose arguments carry code (`submit_implementation`, `submit_tests`): the code is
  * what the developer reads and edits, so it is shown as code and edited as a `.py` file, never as
  * one JSON string with `\n` in it, hard-wrapped mid-word.
  */
-
-/** The call's `code` argument and the others, when its arguments are an object with a string `code`. */
-export function codeOf(args: string): { code: string; rest: Record<string, unknown> } | undefined {
-  try {
-    const value = JSON.parse(args) as unknown;
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
-    const { code, ...rest } = value as Record<string, unknown>;
-    return typeof code === 'string' ? { code, rest } : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The arguments with `code` in place of the model's (compact JSON, as a model sends them); the others as they were. */
 export function withCode(args: string, code: string): string {
@@ -35,21 +26,6 @@ export function sameArguments(a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Every line of a diff with its mark; between hunks (long code), their `@@` line. */
-export function diffText(before: string, after: string): { diff: string; added: number; removed: number } {
-  const { hunks, added, removed } = lineDiff(before, after);
-  const lines = hunks.flatMap((h) => [...(hunks.length > 1 ? [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`] : []), ...h.lines]);
-  return { diff: lines.join('\n'), added, removed };
-}
-
-/** The developer's edit of a call's code, as a diff against the model's (undefined: the code is not what changed). */
-export function codeEdit(original: string, edited: string): { diff: string; added: number; removed: number } | undefined {
-  const before = codeOf(original);
-  const after = codeOf(edited);
-  if (!before || !after || before.code === after.code) return undefined;
-  return diffText(before.code, after.code);
 }
 
 const KEYWORDS = new Set('False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '));
