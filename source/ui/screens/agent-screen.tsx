@@ -229,7 +229,8 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
           toggleStep={() => onToggleStep?.()}
         />
       ) : null}
-      {stopAsk && !engineAsks && given.stop ? (
+      {/* Drawn even when the rows ran out: it has the keys, and a question no one sees would hold them. */}
+      {stopAsk && !engineAsks ? (
         <Box borderStyle="round" borderColor="red" paddingX={1}>
           <StopQuestion
             onStop={() => {
