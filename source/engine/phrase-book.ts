@@ -60,19 +60,30 @@ export function costText(costUsd: number, cacheSavedUsd?: number): string {
 
 /** Why a run that did not pass stopped, where the stop reason's name alone would not say it. */
 const STOPPED: Partial<Record<RunResult['stopReason'], string>> = {
-  budget: 'the budget was used up',
+  budget: "the agent's attempts were used up",
   'no-implementation': 'no submission was accepted',
   'no-tests': 'no test to validate against',
-  cancelled: 'cancelled',
+  // The agent's part ends cancelled only when the developer stopped it (x, or Esc then x).
+  cancelled: 'stopped by you',
   error: 'an error stopped it',
   'script-ended': 'the model script ran out',
 };
 
 /** A run's outcome; the counts are missing where only the verdict is kept (a benchmark's task results). */
-type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<Pick<RunResult, 'selectedTests' | 'hiddenTests' | 'patch' | 'message'>>;
+type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<Pick<RunResult, 'selectedTests' | 'hiddenTests' | 'patch' | 'message' | 'rounds'>>;
 
 /** The verdict's word, wherever one is printed or shown: PASS, FAIL, or UNVERIFIED where tenet could not check it. */
 export const verdictWord = (result: Pick<Verdict, 'pass' | 'stopReason'>): 'PASS' | 'FAIL' | 'UNVERIFIED' => (result.stopReason === 'unverified' ? 'UNVERIFIED' : result.pass ? 'PASS' : 'FAIL');
+
+/**
+ * A run that used up its budget, in counts (never "the budget", which reads as money): the
+ * refinement attempts (tenet), the pre-generation rounds (no refinement), or TDD's test runs.
+ */
+function budgetWords(rounds: RunResult['rounds'] | undefined): string | undefined {
+  if (!rounds) return undefined;
+  const [n, what] = rounds.rrwAttempts > 0 ? [rounds.rrwAttempts, 'refinement attempt'] : rounds.pregen > 0 ? [rounds.pregen, 'pre-generation round'] : [rounds.tddIterations ?? 0, 'co-refinement test run'];
+  return n > 0 ? `the ${plural(n, what)} ${n === 1 ? 'was' : 'were'} used up` : undefined;
+}
 
 /**
  * A run that failed although the agent stopped because its selected tests passed (stop reason
@@ -90,7 +101,7 @@ function failedAfterValidation(result: Verdict): string | undefined {
 
 /**
  * Why a run that did not pass stopped, in words (the TUI's verdict says it after the counts):
- * `the budget was used up`, `the selected tests passed but hidden tests failed`. Undefined for a
+ * `the 5 refinement attempts were used up`, `stopped by you`, `the selected tests passed but hidden tests failed`. Undefined for a
  * passing run, and for reasons that need no words. A run with no implementation says `no
  * submission was accepted` (every one was rejected, a syntax error). Where the caller counted the
  * submissions (`submissions`, rejected ones included) and there were none, the words say so: the
@@ -101,18 +112,21 @@ export const stopWords = (result: Verdict, submissions?: number): string | undef
   if (result.pass) return undefined;
   if (result.stopReason === 'unverified') return result.message || 'a check of the verdict could not be completed';
   if (result.stopReason === 'no-implementation' && submissions === 0) return 'nothing was submitted';
-  const why = failedAfterValidation(result) ?? STOPPED[result.stopReason as RunResult['stopReason']];
+  const why = failedAfterValidation(result) ?? (result.stopReason === 'budget' ? budgetWords(result.rounds) : undefined) ?? STOPPED[result.stopReason as RunResult['stopReason']];
   // (A patch is a submission the count did not see.)
   return why && submissions === 0 && !result.patch ? `${why} before anything was submitted` : why;
 };
 
 /**
  * The stop reason next to PASS or FAIL in printed lines (`tenet run`'s last line, `tenet show`,
- * the session page, `bench run`'s line per task): its name as `--json` has it (`FAIL (budget)`), except for a failed run
+ * the session page, `bench run`'s line per task): its name as `--json` has it (`FAIL (cancelled)`), except for a failed run
  * whose selected tests passed, which says what happened instead of a contradictory `FAIL (passed)`,
- * and an unverified one, which says why it could not be checked.
+ * an unverified one, which says why it could not be checked, and a run that used up its budget
+ * where its rounds are known, which counts them (`FAIL (the 5 refinement attempts were used up)`:
+ * "budget" alone reads as money).
  */
-export const stopLabel = (result: Verdict): string => (result.stopReason === 'unverified' && result.message ? result.message : (failedAfterValidation(result) ?? result.stopReason));
+export const stopLabel = (result: Verdict): string =>
+  (result.stopReason === 'unverified' && result.message ? result.message : undefined) ?? failedAfterValidation(result) ?? (result.stopReason === 'budget' ? budgetWords(result.rounds) : undefined) ?? result.stopReason;
 
 /**
  * PASS or FAIL with its stop reason, as printed lines begin (`tenet run`'s last line, `tenet show`):

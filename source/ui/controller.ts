@@ -8,6 +8,7 @@ import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
 import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/desk';
 import { editText, type Editor } from './editor';
+import { codeOf, withCode } from './components/code-arguments';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { handBackNote } from '../engine/tools/debugger/hand-back';
 import { initialView, reduceView, restartCall, type ViewState } from './view-state';
@@ -28,6 +29,11 @@ export type Prompt =
    * some. `edited`: their arguments so far, kept here so a viewer or `?` over the pause keeps them.
    */
   | { kind: 'step-tool'; call: ToolCall; edited?: string; resolve(args?: string): void };
+
+/** How the engine learns the developer stopped the agent: the agent's part ends as a cancelled one does, with what it has. */
+const stoppedByDeveloper = () => Object.assign(new Error('stopped by the developer'), { name: 'AbortError' });
+
+const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
 
 /**
  * The debugger's owner: the agent (`off`), the developer once the agent's step ends (`requested`),
@@ -121,6 +127,8 @@ export class TuiController implements Pilot {
    * the workspace's file back as it was, and their editor opens this again (`e`, or `n` for a new file).
    */
   private readonly drafts = new Map<string, string>();
+  /** `x`: the developer stopped the agent; it ends before its next model call. */
+  private stopping = false;
 
   constructor(private readonly options: ControllerOptions = { autoApproveCommands: false }) {
     this.state = { view: initialView(), takeover: 'off', queued: 0, step: !!options.step };
@@ -221,6 +229,16 @@ export class TuiController implements Pilot {
     return this.ask((resolve) => ({ kind: 'accept-patch', result, ...(extras.agentTests ? { agentTests: extras.agentTests } : {}), resolve }));
   }
 
+  /** `s` on the result screen: the patch written to `file` (for `git apply`); what went wrong, if anything. */
+  savePatch(file: string, patch: string): string | undefined {
+    try {
+      writeFileSync(file, patch);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+
   attach(attachment: Attachment): void {
     this.attachment = attachment;
   }
@@ -253,7 +271,37 @@ export class TuiController implements Pilot {
     return true;
   }
 
+  /** Whether `x` can stop the agent: it is at work (not evaluated yet), and not already stopping. */
+  get canStop(): boolean {
+    return this.canMessage && !this.stopping;
+  }
+
+  /**
+   * `x` then `y`: stop the agent and evaluate what it has, whatever it is doing. A model call in
+   * flight is cancelled at once; a step pause is let go; a tool call under way ends first. The
+   * agent then stops before its next model call (no step pause holds it any more).
+   */
+  stopAgent(): void {
+    if (!this.canStop) return;
+    this.stopping = true;
+    const prompt = this.state.prompt;
+    if (prompt?.kind === 'step-model') prompt.resolve();
+    else if (prompt?.kind === 'step-tool') prompt.resolve(prompt.edited);
+    const inFlight = !!this.state.view.agent.call && !!this.callController && !this.callController.signal.aborted;
+    // Short enough for the footer's one row: what still happens before the evaluation.
+    this.setNotice(
+      inFlight
+        ? 'Stopping the agent: its model call is cancelled; the evaluation runs on what it submitted.'
+        : prompt?.kind === 'step-tool'
+          ? `Stopping the agent once ${prompt.call.name} (where it paused) has run; then the evaluation.`
+          : 'Stopping the agent before its next model call (a tool call under way ends first).',
+    );
+    if (inFlight) this.callController!.abort();
+  }
+
   async afterCancelledCall(): Promise<'retry' | 'stop'> {
+    // Cancelled by `x`: the developer already said to stop.
+    if (this.stopping) return 'stop';
     const choice = await this.ask<'retry' | 'stop'>((resolve) => ({ kind: 'cancelled-call', resolve }));
     // The call made again streams from the start: the screen starts it fresh.
     if (choice === 'retry') this.update({ view: restartCall(this.state.view) }, true);
@@ -261,6 +309,7 @@ export class TuiController implements Pilot {
   }
 
   async beforeModelCall(): Promise<string | undefined> {
+    if (this.stopping) throw stoppedByDeveloper();
     // A takeover at a step pause: its note goes with this call (the engine asks again after a model call's pause).
     const paused = this.takePausedNote();
     const note = paused && (await paused);
@@ -276,7 +325,7 @@ export class TuiController implements Pilot {
 
   /** Step mode holds the call until the developer goes on; then the messages written since the last call (`m`, and `--message-file`'s lines) go with it. */
   async beforeRequest(preview: RequestPreview): Promise<DeveloperMessage[]> {
-    if (this.state.step) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
+    if (this.state.step && !this.stopping) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
     const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
     this.queued = [];
     if (taken.length) this.update({ queued: 0 }, true);
@@ -285,7 +334,7 @@ export class TuiController implements Pilot {
 
   /** Step mode holds the call; the developer's arguments when they edited them. */
   beforeToolCall(call: ToolCall): Promise<string | undefined> {
-    if (!this.state.step) return Promise.resolve(undefined);
+    if (!this.state.step || this.stopping) return Promise.resolve(undefined);
     return this.ask<string | undefined>((resolve) => ({ kind: 'step-tool', call, resolve }));
   }
 
@@ -303,7 +352,9 @@ export class TuiController implements Pilot {
     const step = !this.state.step;
     const prompt = this.state.prompt;
     this.update({ step }, true);
-    if (!step && (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool')) prompt.resolve();
+    // Leaving step mode at a tool call runs it as the pause would have: with the developer's arguments when they edited them.
+    if (!step && prompt?.kind === 'step-model') prompt.resolve();
+    if (!step && prompt?.kind === 'step-tool') prompt.resolve(prompt.edited);
   }
 
   /**
@@ -312,11 +363,18 @@ export class TuiController implements Pilot {
    */
   async editArguments(args: string): Promise<{ args: string } | { problem: string }> {
     if (!this.options.editor) return { problem: 'no editor here' };
+    // A submission's code is edited as code, in a .py file (the editor's Python mode); the other arguments stay.
+    const code = codeOf(args);
     let text: string;
     try {
-      text = await editText(this.options.editor, `${prettyArguments(args)}\n`, 'arguments.json');
+      text = await editText(this.options.editor, code ? withNewline(code.code) : `${prettyArguments(args)}\n`, code ? 'submission.py' : 'arguments.json');
     } catch (error) {
       return { problem: (error as Error).message };
+    }
+    if (code) {
+      // The newline an editor adds at the end of a file is not an edit of the model's code.
+      const edited = !code.code.endsWith('\n') && text.endsWith('\n') ? text.slice(0, -1) : text;
+      return { args: edited === code.code ? args : withCode(args, edited) };
     }
     try {
       return { args: JSON.stringify(JSON.parse(text)) };
@@ -331,6 +389,14 @@ export class TuiController implements Pilot {
   get canMessage(): boolean {
     const phase = this.state.view.agent.phase;
     return phase !== null && phase !== 'done' && phase !== 'evaluate' && phase !== 'quality';
+  }
+
+  /** The agent's part is over: the messages still queued were never read (the engine says so and records it). */
+  unreadMessages(): DeveloperMessage[] {
+    const unread = this.queued;
+    this.queued = [];
+    if (unread.length) this.update({ queued: 0 }, true);
+    return unread;
   }
 
   /** `m`: a message for the model; it goes with the next request (after the call in flight, if one is). */

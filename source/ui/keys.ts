@@ -37,6 +37,7 @@ export const KEYS = {
     ['m', 'write to the agent (your message goes with its next model call)', 'message'],
     ['s', 'step mode on / off (pause before every model call and tool call)', 'step'],
     ['Esc', 'cancel the current model call', 'cancel call'],
+    ['x', 'stop the agent and evaluate what it has (asks first; a model call in flight is cancelled)', 'stop'],
     ['e', 'expand / collapse the latest output', 'expand'],
     ['o', 'open any earlier output in full', 'earlier output'],
     ['v', "view the agent's test file (TDD)", 'test file'],

@@ -11,6 +11,7 @@ import { ResultScreen } from './screens/result-screen';
 import { ThmScreen } from './screens/thm-screen';
 import { TooSmall } from './components/too-small';
 import { TranscriptItemView } from './components/transcript-item';
+import { sessionWallMs } from './view-state';
 import { tooSmall, useTerminalSize } from './use-terminal-size';
 import { useKeys } from './components/use-keys';
 
@@ -47,9 +48,10 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const failures = useMemo(() => failuresOf(view.evaluation?.report ?? ''), [view.evaluation]);
   const screen: KeyScreen = prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
 
-  // A run over with no patch had nothing to decide: its result screen stays, with its keys, until q.
+  // The result screen stays, with its keys, until q: deciding about the patch (apply, reject) or
+  // saving it says what it did there, and a run with no patch had nothing to decide.
   const [closed, setClosed] = useState(false);
-  const lingers = finished && !!result && !result.patch && !closed;
+  const lingers = finished && !!result && !closed;
   useEffect(() => {
     if (finished && !lingers) exit();
   }, [finished, lingers, exit]);
@@ -177,6 +179,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           onToggleStep={() => controller.toggleStep()}
           editArguments={(args) => controller.editArguments(args)}
           onStepArguments={(args) => controller.setStepArguments(args)}
+          onStop={() => controller.stopAgent()}
+          onNotice={flash}
         />
       ) : (
         <ResultScreen
@@ -191,7 +195,9 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {...(view.keptTests ? { keptTests: view.keptTests } : {})}
           {...(view.session?.repo ? { checkout: view.session.repo } : {})}
           submissions={view.agent.submissions}
-          {...(lingers ? { onQuit: () => setClosed(true) } : {})}
+          session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
+          onQuit={() => setClosed(true)}
+          onSave={(file, patch) => controller.savePatch(file, patch)}
         />
       )}
       {noticeRow ? (

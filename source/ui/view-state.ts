@@ -3,10 +3,11 @@ import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
 import { capitalized, forkWords, isFailure, resumedWords, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
-import { asPlaced, functionName, lineDiff, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
+import { asPlaced, functionName, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
+import { diffText } from './components/code-arguments';
 import { expandTabs } from './components/line-editor';
 import type { SpendLimits } from '../engine/protocol/settings';
-import type { Writer } from '../engine/protocol/debugger';
+import { DEVELOPER_INTERRUPT, type Writer } from '../engine/protocol/debugger';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
 
@@ -104,7 +105,8 @@ export interface ViewState {
     submissions: number;
   };
   totals: UsageSums & { modelCalls: number; toolCalls: number };
-  debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
+  /** `running`: the command sent last, and since when, until its prompt comes back (a `sleep(60)` is not idle). */
+  debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null; running?: { input: string; since: number } };
   result?: RunResult;
   /** The evaluation's report: how each failing test failed (the result screen shows it on Enter). */
   evaluation?: { report: string };
@@ -114,6 +116,12 @@ export interface ViewState {
   warnings: string[];
   /** A fork: how many of its model answers were its parent's, and the model that answers after them. */
   fork?: { recorded: number; live: string };
+  /**
+   * The session's running time over its parts (a resumed session has several; the time it lay
+   * stopped between them does not count): the finished parts' total, when the current part began,
+   * how many parts, and the last event's time. The result's wallMs is the last part's alone.
+   */
+  clock: { done: number; partStart: number; parts: number; last: number };
   /** Sequence of the last event applied (replay positions). */
   applied: number;
   /** When the last event applied happened: a replay's clock is the recording's, not the wall's. */
@@ -126,11 +134,18 @@ export const initialView = (): ViewState => ({
   totals: { ...noUsage(), modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
+  clock: { done: 0, partStart: 0, parts: 0, last: 0 },
   applied: 0,
   at: 0,
 });
 
+/** The session's running time at the last event: its finished parts and the current one. */
+export const sessionWallMs = (view: ViewState): number => view.clock.done + (view.clock.last - view.clock.partStart);
+
 const DEBUGGER_LINES = 400;
+const PDB_PROMPT = '(Pdb) ';
+/** The pane's line where a resumed session's debugger starts: the lines above were the stopped session's. */
+export const RESUMED_DEBUGGER = '── the session was resumed: the debugger session above is gone; a new one starts ──';
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -173,18 +188,18 @@ function debuggerOutput(state: ViewState, chunk: string): void {
   state.debugger = { ...state.debugger, lines: [...(goesOn ? lines.slice(0, -1) : lines), ...added].slice(-DEBUGGER_LINES) };
 }
 
-/** Every line of a diff with its mark; between hunks (long code), their `@@` line. */
-function diffText(before: string, after: string): { diff: string; added: number; removed: number } {
-  const { hunks, added, removed } = lineDiff(before, after);
-  const lines = hunks.flatMap((h) => [...(hunks.length > 1 ? [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`] : []), ...h.lines]);
-  return { diff: lines.join('\n'), added, removed };
-}
-
 /** A submission of the code or of the agent's tests becomes a revision item; TDD notes which side its iteration touched. */
 function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string, about: { number: number; against: string; ok: boolean }): void {
   const tdd = state.agent.tdd;
   if (tdd && about.ok) state.agent.tdd = { ...tdd, revisions: [...tdd.revisions, { iteration: tdd.iteration, side }] };
   push(state, { kind: 'revision', side, ...about, ...(tdd ? { iteration: tdd.iteration } : {}), ...diffText(before, after) });
+}
+
+/** The session's clock after an event at time `t` (its recorded time, a resumed session's history included). */
+function tick(clock: ViewState['clock'], event: EngineEvent, t: number): ViewState['clock'] {
+  if (event.type === 'session.start') return { done: 0, partStart: t, parts: 1, last: t };
+  if (event.type === 'session.resumed') return { done: clock.done + (clock.last - clock.partStart), partStart: t, parts: clock.parts + 1, last: t };
+  return { ...clock, last: Math.max(clock.last, t) };
 }
 
 /** THM's proposal for a budget T, as the engine computes it. */
@@ -202,6 +217,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     debugger: { ...previous.debugger },
     applied: previous.applied + 1,
     at: now,
+    clock: tick(previous.clock, untrusted, recordedAt(untrusted as { ts?: string }) || now),
   };
   switch (event.type) {
     case 'session.start':
@@ -351,16 +367,25 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       if (event.purpose === 'evaluate') state.evaluation = { report: event.report };
       if (event.purpose === 'agent' && state.agent.tdd) state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
       break;
-    case 'debugger.input':
+    case 'debugger.input': {
       state.debugger.mode = event.mode;
-      debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? '(Pdb) ' : '$ '}${event.input}` }]);
+      // The prompt pdb printed is the one this line answers: one `(Pdb) p x` row, not `(Pdb) ` and then `(Pdb) p x`.
+      const last = state.debugger.lines.at(-1);
+      if (last?.who === 'output' && last.open && last.text.endsWith(PDB_PROMPT)) {
+        const before = last.text.slice(0, -PDB_PROMPT.length);
+        state.debugger = { ...state.debugger, lines: [...state.debugger.lines.slice(0, -1), ...(before ? [{ who: 'output' as const, text: before }] : [])] };
+      }
+      debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? PDB_PROMPT : '$ '}${event.input}` }]);
+      state.debugger.running = { input: event.input, since: now };
       break;
+    }
     case 'debugger.output':
       debuggerOutput(state, event.chunk);
       break;
     case 'debugger.entry':
       state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
-      if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}`, tone: 'human' });
+      state.debugger.running = undefined;
+      if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}${event.entry.output.includes(DEVELOPER_INTERRUPT) ? ' (and stopped it with Ctrl+C)' : ''}`, tone: 'human' });
       else if (event.entry.who === 'tenet') push(state, { kind: 'note', text: `tenet started pdb for your takeover: ${event.entry.input}`, tone: 'info' });
       break;
     case 'warning':
@@ -383,6 +408,13 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       push(state, { kind: 'note', text: capitalized(forkWords(event)), tone: 'info' });
       break;
     case 'session.resumed':
+      // The stopped session's debugger ended with it (its command too): the pane says where, and the
+      // resumed session starts a new one (its mode is not known until it answers).
+      state.debugger.running = undefined;
+      if (state.debugger.lines.length) {
+        debuggerText(state, [{ who: 'output', text: RESUMED_DEBUGGER }]);
+        state.debugger.mode = null;
+      }
       push(state, { kind: 'note', text: capitalized(resumedWords(event)), tone: 'info' });
       break;
     case 'tests.kept':

@@ -89,7 +89,7 @@ describe('every screen fits the terminal', () => {
     for (const rows of frames) expect(rows.length).toBeLessThan(height);
     const last = ui.lastFrame()!.slice(ui.lastFrame()!.lastIndexOf(BANNER));
     // (At 60 columns the header gives up tenet's name and the phase's longer words, not the round.)
-    expect(last).toMatch(/m\.py::f.* · (refinement )?attempt 1\/5 · failure identification · round 4/);
+    expect(last).toMatch(/m\.py::f.* · (refinement )?attempt 1\/5 · failure identification · (model )?call 4/);
     expect(last).toContain('The agent wants to run a shell command:');
     expect(last).toMatch(/0 tokens in/);
     ui.unmount();
@@ -183,10 +183,10 @@ describe('small terminals', () => {
     controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
     controller.dispatch({ type: 'agent.phase', phase: 'rrw', attempt: 1, attempts: 5, stage: 'failure-identification' });
     controller.dispatch({ type: 'model.request', round: 2, messages: 3, tools: [], newMessages: [] });
-    await frameShows(ui.lastFrame, 'round 2');
-    const header = rowsOf(ui.lastFrame()).find((row) => row.includes('round 2'))!;
+    await frameShows(ui.lastFrame, 'call 2');
+    const header = rowsOf(ui.lastFrame()).find((row) => row.includes('call 2'))!;
     expect(header.length).toBeLessThanOrEqual(80);
-    expect(header).toMatch(/^invoic.*….*tax_for \(benchmark\) · attempt 1\/5 · failure identification · round 2$/);
+    expect(header).toMatch(/^invoic.*tax_for \(benchmark\) · attempt 1\/5 · failure identification · call 2$/);
     ui.unmount();
     // Wide enough, all of it; the order in which the rest gives way.
     const phase = { long: 'refinement attempt 1/5 · failure identification · round 2', short: 'attempt 1/5 · failure identification · round 2' };

@@ -18,7 +18,7 @@ function result(pass: boolean): RunResult {
   return {
     type: 'result', sessionId: 's1', target: 'm.py::f', strategy: 'tenet', pass, stopReason: pass ? 'passed' : 'budget',
     selectedTests: { passed: 2, total: 2 }, hiddenTests: { passed: 1, total: 2 }, tests: { 't.py::test_direct': 'passed', 't.py::test_b': 'failed' },
-    usage: { inputTokens: 1200, outputTokens: 80, modelCalls: 3, toolCalls: 4 }, rounds: { pregen: 2, rrwAttempts: 1, total: 3 },
+    usage: { inputTokens: 1200, outputTokens: 80, modelCalls: 3, toolCalls: 4 }, rounds: { pregen: 2, rrwAttempts: 5, total: 3 },
     costUsd: 0.0123, costOfPass: pass ? 0.0123 : null, wallMs: 4200, patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n', model: 'm',
   };
 }
@@ -258,7 +258,7 @@ describe('the live app', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     controller.dispatch({ ...result(false), stopReason: 'cancelled', patch: '' });
-    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (cancelled before anything was submitted)');
+    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (stopped by you before anything was submitted)');
     ui.unmount();
   });
 
@@ -267,7 +267,7 @@ describe('the live app', () => {
     const ui = await agentOn(controller);
     let answered = false;
     const decision = controller.acceptPatch(result(false)).then((answer) => ((answered = true), answer));
-    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (the budget was used up)');
+    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (the 5 refinement attempts were used up)');
     ui.stdin.write('a');
     await frameShows(ui.lastFrame, 'Apply a patch that failed? y/N');
     expect(ui.lastFrame()).toContain('This patch did not pass the tests. Writing it into /r/m.py puts failing code in your checkout.');
@@ -280,12 +280,17 @@ describe('the live app', () => {
     ui.unmount();
   });
 
-  it('s saves the patch to tenet-<session>.patch, q quits keeping it in the session', async () => {
+  it('s saves the patch to tenet-<session>.patch (and stays), q quits keeping it in the session', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
+    const written: string[] = [];
+    controller.savePatch = (file) => void written.push(file);
     const ui = await agentOn(controller);
     const saved = controller.acceptPatch(result(false));
     await frameShows(ui.lastFrame, 'a apply the patch');
     ui.stdin.write('s');
+    await frameShows(ui.lastFrame, `patch saved to ${resolve('tenet-s1.patch')}`);
+    expect(written).toEqual([resolve('tenet-s1.patch')]);
+    ui.stdin.write('q');
     expect(await saved).toEqual({ saveTo: resolve('tenet-s1.patch') });
     ui.unmount();
     const other = new TuiController({ autoApproveCommands: true });

@@ -9,6 +9,9 @@ import type { ToolContext } from '../../source/engine/tools/context';
 import type { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
+import { initialView, reduceView } from '../../source/ui/view-state';
+import { itemLines } from '../../source/ui/components/transcript-item';
+import { lineText } from '../../source/ui/components/lines';
 import { agentOn, start } from './agent-on';
 import { frameShows, KEYS, resize, sampleReport, until } from './helpers';
 
@@ -238,5 +241,66 @@ describe('a shell command’s question', () => {
     ui.stdin.write(KEYS.enter);
     expect(await decision).toEqual({ run: false, reason: 'why?' });
     ui.unmount();
+  });
+});
+
+describe('a step pause before a submission (issue 37.1)', () => {
+  const code = 'def f(x):\n    """Return the double of x, for every caller that needs it."""\n    return x * 3\n';
+  const submit = { id: 'c2', name: 'submit_implementation', arguments: JSON.stringify({ code }) };
+
+  it('shows the code as code, and e opens it in $EDITOR as a .py file; Enter runs the edit, shown as a diff against the model’s', async () => {
+    const opened: { path: string; text: string }[] = [];
+    const editor = {
+      editFile: async (path: string) => {
+        const fs = await import('node:fs');
+        opened.push({ path, text: fs.readFileSync(path, 'utf8') });
+        fs.writeFileSync(path, fs.readFileSync(path, 'utf8').replace('x * 3', 'x * 2'));
+      },
+    };
+    const controller = new TuiController({ autoApproveCommands: true, step: true, editor });
+    const ui = await agentOn(controller);
+    const ran = controller.beforeToolCall(submit);
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call submit_implementation');
+    expect(ui.lastFrame()).toContain('    return x * 3');
+    expect(ui.lastFrame()).not.toContain('\\n');
+    expect(ui.lastFrame()).not.toContain('"code"');
+    ui.stdin.write('e');
+    await frameShows(ui.lastFrame, '(your arguments)');
+    expect(opened[0]!.path).toMatch(/\.py$/);
+    expect(opened[0]!.text).toBe(code);
+    expect(ui.lastFrame()).toContain("code (your edit of the model's: +1 −1)");
+    expect(ui.lastFrame()).toContain('-    return x * 3');
+    expect(ui.lastFrame()).toContain('+    return x * 2');
+    ui.stdin.write(KEYS.enter);
+    expect(JSON.parse((await ran)!)).toEqual({ code: code.replace('x * 3', 'x * 2') });
+    ui.unmount();
+  });
+
+  it('an edit then s (step mode off) runs the edited code, not the model’s', async () => {
+    const editor = { editFile: async (path: string) => (await import('node:fs')).writeFileSync(path, 'def f(x):\n    return x * 2\n') };
+    const controller = new TuiController({ autoApproveCommands: true, step: true, editor });
+    const ui = await agentOn(controller);
+    const ran = controller.beforeToolCall(submit);
+    await frameShows(ui.lastFrame, '⏸ step: before the tool call submit_implementation');
+    ui.stdin.write('e');
+    await frameShows(ui.lastFrame, '(your arguments)');
+    ui.stdin.write('s');
+    expect(JSON.parse((await ran)!)).toEqual({ code: 'def f(x):\n    return x * 2\n' });
+    expect(controller.stepping()).toBe(false);
+    ui.unmount();
+  });
+
+  it('the transcript shows an edited submission as a diff against the model’s code', () => {
+    let view = initialView();
+    for (const event of [
+      { type: 'tool.call', id: 'c2', name: 'submit_implementation', arguments: submit.arguments },
+      { type: 'tool.edit', id: 'c2', name: 'submit_implementation', original: submit.arguments, arguments: JSON.stringify({ code: code.replace('x * 3', 'x * 2') }) },
+      { type: 'tool.result', id: 'c2', name: 'submit_implementation', ok: true, text: 'accepted', durationMs: 1 },
+    ] as EngineEvent[])
+      view = reduceView(view, event);
+    const rows = itemLines(view.agent.items.at(-1)!, 100).map(lineText);
+    expect(rows).toContain("  ✎ you changed the model's code (+1 −1):");
+    expect(rows).toContain('    -    return x * 3');
+    expect(rows).toContain('    +    return x * 2');
   });
 });

@@ -50,9 +50,9 @@ describe('TDD sessions in the TUI', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
     for (const event of events) controller.dispatch(event);
-    await frameShows(ui.lastFrame, 'co-refinement · test run 2/10 · round 3');
+    await frameShows(ui.lastFrame, 'co-refinement · test run 2/10 · model call 3');
     const frame = ui.lastFrame()!;
-    expect(frame).toContain('co-refinement · test run 2/10 · round 3');
+    expect(frame).toContain('co-refinement · test run 2/10 · model call 3');
     expect(frame).toContain('generated tests tests/test_by_agent.py · version 2 · 8 lines · revisions first:T 1:C 2:T');
     expect(frame).toContain('✓ tests/test_by_agent.py::test_zero');
     expect(frame).toContain('✎ tests, version 2 (test run 2 · against the previous tests · +4 −1)');

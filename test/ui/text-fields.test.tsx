@@ -203,7 +203,8 @@ describe("the debugger pane's output", () => {
     expect(linesOf('a\n\nb\n', 'c\n')).toEqual(['a', '', 'b', 'c']);
     // A line typed in between ends the open one: the output after it starts a line of its own.
     const typed = [initialView()].map((state) => reduceView(state, { type: 'debugger.output', chunk: '(Pdb) ' })).map((state) => reduceView(state, { type: 'debugger.input', who: 'agent', input: 'p x', mode: 'pdb' })).map((state) => reduceView(state, { type: 'debugger.output', chunk: '1\n(Pdb) ' }))[0]!;
-    expect(typed.debugger.lines.map((line) => line.text)).toEqual(['(Pdb) ', '(Pdb) p x', '1', '(Pdb) ']);
+    // The prompt the line answers is not shown twice (issue 37.9): one `(Pdb) p x` row.
+    expect(typed.debugger.lines.map((line) => line.text)).toEqual(['(Pdb) p x', '1', '(Pdb) ']);
     // Tab stops count from the line's start, across chunks.
     expect(linesOf('ab', '\tc\n')).toEqual(['ab      c']);
   });

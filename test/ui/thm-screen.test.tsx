@@ -239,3 +239,54 @@ describe('ThmScreen', () => {
     expect(lastFrame()).toContain('conftest.py::db, a wider-scoped fixture, called the target in an earlier test');
   });
 });
+
+describe('the open cluster (issue 37.8)', () => {
+  it('follows the cluster, not its position, when the list changes (a new cluster comes first)', async () => {
+    const { prompt } = approval();
+    const view = { ...initialView(), thm: { ...initialView().thm, report: sampleReport() } };
+    const ui = render(<ThmScreen view={view} prompt={prompt} width={100} height={30} />);
+    await frameShows(ui.lastFrame, '❯ ▾ t.py::test_direct');
+    ui.stdin.write(KEYS.left); // the first cluster closed
+    await frameShows(ui.lastFrame, '❯ ▸ t.py::test_direct');
+    ui.stdin.write(KEYS.down);
+    await frameShows(ui.lastFrame, '❯ ▸ m.py::g');
+    ui.stdin.write(KEYS.right); // m.py::g open: its tests show
+    await frameShows(ui.lastFrame, '▾ m.py::g');
+    // A test of the developer's makes a cluster of its own, first in the list.
+    const base = sampleReport();
+    const mine = { ...base.failing[0]!, nodeid: 't_by_developer.py::test_mine', chain: ['t_by_developer.py::test_mine', 'm.py::f'], caller: 't_by_developer.py::test_mine' };
+    const grown = { ...base, failing: [mine, ...base.failing], clusters: [{ caller: 't_by_developer.py::test_mine', tests: [mine.nodeid], representative: mine.nodeid, depth: 1 }, ...base.clusters] };
+    ui.rerender(<ThmScreen view={{ ...view, thm: { ...view.thm, report: grown } }} prompt={prompt} width={100} height={30} />);
+    await frameShows(ui.lastFrame, 't_by_developer.py::test_mine');
+    const frame = ui.lastFrame()!;
+    expect(frame).toMatch(/▾ m\.py::g/);
+    expect(frame).toContain('t.py::test_b');
+    expect(frame).toMatch(/▸ t\.py::test_direct/);
+    ui.unmount();
+  });
+});
+
+describe('-T all in the THM review (issue 37.8)', () => {
+  it('shows T=all with every reached test selected, and Enter approves with T=all (not the default 3)', async () => {
+    const resolve = vi.fn();
+    const all = { ...sampleReport(), T: null, selected: ['t.py::test_direct', 't.py::test_a', 't.py::test_b'] };
+    const ui = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report: all, resolve }} width={100} height={30} />);
+    await frameShows(ui.lastFrame, 'Selected 3 (T=all)');
+    ui.stdin.write(KEYS.enter);
+    await until(() => resolve.mock.calls.length > 0);
+    expect(resolve).toHaveBeenCalledWith({ chosen: all.selected, by: 'human', T: null });
+    ui.unmount();
+  });
+
+  it('- from all goes below what all selects; + at all stays all', async () => {
+    const all = { ...sampleReport(), T: null, selected: ['t.py::test_direct', 't.py::test_a', 't.py::test_b'] };
+    const ui = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report: all, resolve: vi.fn() }} width={100} height={30} />);
+    await frameShows(ui.lastFrame, 'Selected 3 (T=all)');
+    ui.stdin.write('+');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(ui.lastFrame()).toContain('Selected 3 (T=all)');
+    ui.stdin.write('-');
+    await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
+    ui.unmount();
+  });
+});

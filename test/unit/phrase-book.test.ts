@@ -166,8 +166,10 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(verdictText(failed([1, 2], [2, 3]))).toContain('(the selected tests passed validation but not the evaluation, and hidden tests failed)');
     // Where only the verdict is kept (bench run's line per task), without the counts.
     expect(stopLabel({ pass: false, stopReason: 'passed' })).toBe('the selected tests passed but the evaluation failed');
-    // Other stop reasons keep their names in printed lines.
-    expect(rendered([{ ...hidden, stopReason: 'budget' }]).printed).toContain('FAIL (budget) · selected 1/1');
+    // A used-up budget is counted, never "budget" (it reads as money); other stop reasons keep their names in printed lines.
+    expect(rendered([{ ...hidden, stopReason: 'budget' }]).printed).toContain('FAIL (the 1 pre-generation round was used up) · selected 1/1');
+    expect(rendered([{ ...hidden, stopReason: 'budget', rounds: { pregen: 3, rrwAttempts: 5, total: 9 } }]).printed).toContain('FAIL (the 5 refinement attempts were used up) · selected 1/1');
+    expect(stopLabel({ pass: false, stopReason: 'budget' })).toBe('budget');
   });
 
   it('an unverified verdict says UNVERIFIED and its reason everywhere, never PASS or FAIL', () => {
@@ -193,11 +195,11 @@ describe('the phrase book: the renderers word events alike', () => {
       type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: false, stopReason, selectedTests: { passed: 0, total: 2 }, hiddenTests: { passed: 0, total: 3 }, tests: {},
       usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1000, patch: '', model: 'm',
     });
-    expect(verdictText(stopped('cancelled'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (cancelled before anything was submitted)');
-    expect(verdictText(stopped('budget'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (the budget was used up before anything was submitted)');
+    expect(verdictText(stopped('cancelled'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (stopped by you before anything was submitted)');
+    expect(verdictText(stopped('budget'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (the 1 pre-generation round was used up before anything was submitted)');
     expect(verdictText(stopped('no-implementation'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (nothing was submitted)');
     // After a submission, or where nobody counted them (a benchmark's line per task), the reason alone.
-    expect(verdictText(stopped('cancelled'), 1)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (cancelled)');
+    expect(verdictText(stopped('cancelled'), 1)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (stopped by you)');
     expect(stopLabel({ pass: false, stopReason: 'cancelled' })).toBe('cancelled');
   });
 
@@ -213,7 +215,7 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(verdictLabel(passed)).toBe('PASS');
     // A pass for another reason still says which (TDD's agent finished).
     expect(verdictLabel({ ...passed, stopReason: 'finished' })).toBe('PASS (finished)');
-    expect(verdictLabel({ ...passed, pass: false, stopReason: 'budget' })).toBe('FAIL (budget)');
+    expect(verdictLabel({ ...passed, pass: false, stopReason: 'budget' })).toBe('FAIL (the 1 pre-generation round was used up)');
   });
 });
 

@@ -58,3 +58,16 @@ describe('a rerun of a session with calls that got no answer', () => {
     expect(stopped.conversation.totals.costUsd).toBeCloseTo(0.7, 12);
   });
 });
+
+describe('a rerun of a session the developer stopped with x between two model calls (issue 37.2)', () => {
+  it('stops where the run stopped (cancelled), not with "the session recorded only N answers"', async () => {
+    const stop: EngineEvent = { type: 'agent.phase', phase: 'evaluate', stopReason: 'cancelled' };
+    const { conversation } = replaying([answer('one', 0.2), stop]);
+    await conversation.round([]);
+    await expect(conversation.round([])).rejects.toMatchObject({ name: 'AbortError' });
+    // A run that did not stop so still says its record ran out.
+    const short = replaying([answer('one', 0.2)]);
+    await short.conversation.round([]);
+    await expect(short.conversation.round([])).rejects.toThrow(/recorded only 1/);
+  });
+});

@@ -17,3 +17,6 @@ export interface TranscriptEntry {
   durationMs: number;
   interrupted: boolean;
 }
+
+/** What a command's output says when the developer interrupted it with Ctrl+C in a takeover (not a timeout). */
+export const DEVELOPER_INTERRUPT = '[tenet: the developer interrupted it with Ctrl-C]';

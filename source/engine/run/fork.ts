@@ -113,6 +113,7 @@ export function forkPilot(point: ForkPoint, model: ForkModel, live: Pilot, optio
     ...(live.callSignal ? { callSignal: () => live.callSignal!() } : {}),
     ...(live.afterCancelledCall ? { afterCancelledCall: () => live.afterCancelledCall!() } : {}),
     ...(live.beforeModelCall ? { beforeModelCall: () => live.beforeModelCall!() } : {}),
+    ...(live.unreadMessages ? { unreadMessages: () => live.unreadMessages!() } : {}),
     async addTests(desk) {
       for (const round of added) await desk.add(round.files);
       // Tests can still be added where the choice of tests is the fork's own.

@@ -68,6 +68,11 @@ export interface Pilot {
   stepping?(at: StepAt): boolean;
   /** Before each tool call: the developer's arguments when they changed the model's (recorded as their edit), else undefined. */
   beforeToolCall?(call: ToolCall): Promise<string | undefined>;
+  /**
+   * Once the agent's part is over: the messages the developer wrote that no model call took (the
+   * agent finished first). The engine says so and records it, so none is lost without a word.
+   */
+  unreadMessages?(): DeveloperMessage[];
 }
 
 /** Where step mode would hold the agent: before model call `round`, or before a tool call. */

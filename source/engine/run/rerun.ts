@@ -14,6 +14,8 @@ export class ReplayModel implements Model {
   private readonly unanswered: RecordedUnanswered[][] = [[]];
   private next = 0;
   private told = -1;
+  /** The developer stopped the agent (`x`): past the recorded answers, the rerun stops there too. */
+  private readonly stopped: boolean;
 
   constructor(
     /** The session's events: its model responses and its calls that got no answer, in order. */
@@ -22,6 +24,7 @@ export class ReplayModel implements Model {
     /** The session ended at its model script's end: asked past its answers, the replay ends the same way. */
     private readonly scriptEnded = false,
   ) {
+    this.stopped = events.some((e) => e.type === 'agent.phase' && e.phase === 'evaluate' && e.stopReason === 'cancelled');
     for (const event of events) {
       if (event.type === 'model.response') {
         this.responses.push(event);
@@ -56,7 +59,8 @@ export class ReplayModel implements Model {
       if (this.scriptEnded) throw new ScriptEndedError(this.responses.length);
       // The run ended on a call that got no answer: cancelled by the developer, or given up on.
       const last = this.unanswered[this.responses.length]!.at(-1);
-      if (last?.reason === 'cancelled') throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
+      // (Stopped with `x` between two calls, the run asked for none: nothing was recorded of it but the stop.)
+      if (last?.reason === 'cancelled' || (!last && this.stopped)) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
       if (last) throw new ProviderError(`The run's model call ${this.next} got no answer (the provider failed); the rerun ends there too.`);
       throw new TenetError(`The run asked for model answer ${this.next}, but the session recorded only ${this.responses.length}.`);
     }

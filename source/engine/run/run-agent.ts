@@ -72,5 +72,14 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
     return { submitted: false, stopReason: 'cancelled', rounds: roundsOf(strategy, progress, conversation) };
   } finally {
     tools.muteDebugger();
+    noteUnread(run);
   }
+}
+
+/** What the developer is told of a message of theirs that no model call took. */
+export const unreadWords = (text: string) => `Your message was not sent: the agent finished before reading it ("${text}").`;
+
+/** Messages the developer wrote that no model call took (the agent finished first): said and recorded, not lost without a word. */
+function noteUnread(run: TaskRun): void {
+  for (const message of run.options.pilot.unreadMessages?.() ?? []) run.emit({ type: 'warning', message: unreadWords(message.text) });
 }

@@ -14,13 +14,13 @@ import { unlinkInside } from '../workspace/inside';
 import type { DeveloperTests, GivenTestFile, TestDesk, TestFile } from './desk';
 import type { TaskRun } from './task-run';
 
-/** Why a test of the developer's is kept out, by what THM saw of it. */
-const WHY: Record<string, string> = {
-  passed: 'it passes on the stub, so it says nothing about the function (does it call the target and check what it returns?)',
-  xpassed: 'it passes on the stub (marked xfail), so it says nothing about the function',
+/** Why a test of the developer's is kept out, by what THM saw of it; `unimplemented`: the stub, or in benchmark mode the blanked body. */
+const why = (unimplemented: string): Record<string, string> => ({
+  passed: `it passes on ${unimplemented}, so it says nothing about the function (does it call the target and check what it returns?)`,
+  xpassed: `it passes on ${unimplemented} (marked xfail), so it says nothing about the function`,
   skipped: 'pytest skipped it',
   xfailed: 'it is marked xfail',
-};
+});
 
 /** The test functions of a module, by qualname, with their source: what tells a changed test from one left alone. */
 async function testFunctions(text: string | undefined): Promise<Map<string, string>> {
@@ -203,7 +203,7 @@ export class WorkspaceTestDesk implements TestDesk {
       for (const nodeid of found.alreadyFailing.filter(isFile)) if (!rejected.some((r) => r.nodeid === nodeid)) rejected.push({ nodeid, reason: 'the file does not import (pytest could not collect it); it was put back as it was' });
       for (const nodeid of found.alreadyFailing) if (isMine(nodeid)) rejected.push({ nodeid, reason: 'it fails on the original code too: in benchmark mode a test must pass on the function as it was' });
       for (const [nodeid, outcome] of outcomes) {
-        if (isMine(nodeid) && !accepted.some((t) => t.nodeid === nodeid) && !found.alreadyFailing.includes(nodeid)) rejected.push({ nodeid, reason: WHY[outcome] ?? `pytest says ${outcome}` });
+        if (isMine(nodeid) && !accepted.some((t) => t.nodeid === nodeid) && !found.alreadyFailing.includes(nodeid)) rejected.push({ nodeid, reason: why(this.report.mode === 'blank' ? 'the blanked body' : 'the stub')[outcome] ?? `pytest says ${outcome}` });
       }
       for (const [path, qualnames] of mine) {
         for (const q of qualnames) {

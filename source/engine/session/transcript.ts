@@ -1,6 +1,7 @@
 import { prettyArguments } from '../agent/preview';
 import { shownArgs } from '../util/shown-args';
 import type { EngineEvent } from '../events';
+import { codeEdit } from './code-edit';
 import { addedWords, approvalWords, capitalized, forkWords, resumedWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut, verdictLabel, WRITERS } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
@@ -92,9 +93,16 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
       case 'tool.call':
         out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
         break;
-      case 'tool.edit':
-        out.push(`_The developer changed the arguments before it ran; it ran with:_\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
+      case 'tool.edit': {
+        // A submission's code edited: what the developer changed of the model's, as a diff.
+        const edit = codeEdit(event.original, event.arguments);
+        out.push(
+          edit
+            ? `_The developer changed the code before it ran (+${edit.added} −${edit.removed} against the model's):_\n\n${fence(clip(edit.diff), 'diff')}`
+            : `_The developer changed the arguments before it ran; it ran with:_\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`,
+        );
         break;
+      }
       case 'step.pause':
         out.push(`_Step mode: paused ${pauseWords(event)}._`);
         break;

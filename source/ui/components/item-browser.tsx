@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { TranscriptItem } from '../view-state';
 import { LineRow } from './line-view';
-import { movedCursor } from './list-cursor';
+import { useListCursor } from './list-cursor';
 import { shortEnd, windowStart } from './lines';
 import { ScrollView } from './scroll-view';
 import { itemLines, itemTitle } from './transcript-item';
@@ -14,7 +14,7 @@ import { useKeys } from './use-keys';
  * way back to an earlier diff or tool result. Esc goes back to the list, then closes.
  */
 export function ItemBrowser({ items, width, height, onClose }: { items: readonly TranscriptItem[]; width: number; height: number; onClose(): void }) {
-  const [cursor, setCursor] = useState(Math.max(0, items.length - 1));
+  const { cursor, current, press } = useListCursor(Math.max(0, items.length - 1));
   const [open, setOpen] = useState<TranscriptItem | undefined>(undefined);
   const room = Math.max(1, height - 2);
   useKeys((input, key) => {
@@ -22,10 +22,9 @@ export function ItemBrowser({ items, width, height, onClose }: { items: readonly
       if (key.escape || input === 'q' || key.leftArrow) setOpen(undefined);
       return;
     }
-    const moved = movedCursor(key, cursor, items.length, room);
     if (key.escape || input === 'q' || input === 'o') onClose();
-    else if (moved !== undefined) setCursor(moved);
-    else if ((key.return || key.rightArrow) && items[cursor]) setOpen(items[cursor]);
+    else if (press(key, items.length, room)) return;
+    else if ((key.return || key.rightArrow) && items[current()]) setOpen(items[current()]);
   });
   if (open) return <ScrollView title={`output ${open.id} of ${items.length}, in full`} lines={itemLines(open, width, 'full')} height={height} hint="Esc back to the list" />;
   const first = windowStart(cursor, items.length, room);

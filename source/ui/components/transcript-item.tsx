@@ -6,6 +6,7 @@ import { cap, hardWrap, shortEnd, wrapText, type Line, type Seg } from './lines'
 import { gridLines } from './test-grid';
 import { expandTabs } from './line-editor';
 import { plural } from '../../engine/tools/format';
+import { codeEdit, diffLines } from './code-arguments';
 
 /**
  * How much of an item shows: `collapsed` in the transcript, `expanded` for the latest one after
@@ -73,15 +74,8 @@ function argumentLines(args: string, width: number): Line[] {
   });
 }
 
-const diffStyle = (row: string) => ({ color: row.startsWith('@@') ? 'cyan' : row.startsWith('+') ? 'green' : row.startsWith('-') ? 'red' : undefined, dim: row.startsWith('@@') });
-
 /** A submission's diff, every line (long ones wrapped), the changed ones coloured. */
-function diffRows(diff: string, width: number): Line[] {
-  if (!diff) return [{ text: '  (no change)', dim: true }];
-  return expandTabs(diff)
-    .split('\n')
-    .flatMap((row) => hardWrap(row, Math.max(10, width - 2)).map((part, i): Line => ({ ...diffStyle(row), text: `  ${i && !row.startsWith('@@') ? ' ' : ''}${part}` })));
-}
+const diffRows = (diff: string, width: number): Line[] => diffLines(diff, width);
 
 /** The title of a revision: which submission, against what, how much changed. */
 export function revisionTitle(item: Extract<TranscriptItem, { kind: 'revision' }>): string {
@@ -104,8 +98,11 @@ export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 
       const head: Line = [{ text: `→ ${item.name}`, color: 'blue' }, ...(mark ? [{ text: mark, color: 'green' }] : []), { text: ` ${mode === 'full' ? '' : shortEnd(args, Math.max(10, width - item.name.length - mark.length - 3))}`, dim: true }];
       const asked = item.edited && mode === 'full' ? [{ text: '  the model asked for:', dim: true }, ...argumentLines(item.edited.original, width)] : [];
       const full = mode === 'full' ? [...argumentLines(item.args, width), ...asked] : [];
+      // The developer's edit of the code (a submission): what they changed of the model's, in every mode.
+      const edit = item.edited && codeEdit(item.edited.original, item.args);
+      const changed: Line[] = edit ? [{ text: `  ✎ you changed the model's code (+${edit.added} −${edit.removed}):`, color: 'green' }, ...diffLines(edit.diff, width, '    ')] : [];
       const result = item.result ? block(item.result.text, width, mode, resultLimit, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ', !item.result.ok) : [{ text: '  running…', dim: true }];
-      return [head, ...full, ...result];
+      return [head, ...full, ...changed, ...result];
     }
     case 'tests': {
       const label = TEST_RUNS[item.purpose];

@@ -17,11 +17,12 @@ function phaseLine(view: ViewState, elapsedMs = 0, short = false): string {
     case 'validate':
       return `running the ${TEST_RUNS.validate}`;
     case 'rrw':
-      return `${short ? 'attempt' : 'refinement attempt'} ${a.attempt}/${a.attempts} · ${stageName(a.stage ?? undefined)} · round ${a.round}`;
+      // The model call's number, as a step pause counts them ("before model call 18" comes after "model call 17").
+      return `${short ? 'attempt' : 'refinement attempt'} ${a.attempt}/${a.attempts} · ${stageName(a.stage ?? undefined)} · ${short ? 'call' : 'model call'} ${a.round}`;
     case 'tdd-setup':
       return `tests first · round ${a.round}/${a.tdd?.setupRounds ?? '?'}`;
     case 'tdd':
-      return `${short ? '' : 'co-refinement · '}test run ${a.tdd?.iteration}/${a.tdd?.iterations} · round ${a.round}`;
+      return `${short ? '' : 'co-refinement · '}test run ${a.tdd?.iteration}/${a.tdd?.iterations} · ${short ? 'call' : 'model call'} ${a.round}`;
     case 'evaluate':
       return 'evaluating on every failing test';
     case 'quality':

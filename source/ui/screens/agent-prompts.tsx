@@ -31,7 +31,7 @@ function commandLayout(command: string, width: number, rows: number): { command:
 }
 
 /** `Stop the agent …? y/N` on one row: Enter, n and Esc keep it going. */
-function StopQuestion({ onStop, onCancel }: { onStop(): void; onCancel(): void }) {
+export function StopQuestion({ onStop, onCancel }: { onStop(): void; onCancel(): void }) {
   useYesNo(onStop, onCancel);
   return (
     <Box>

@@ -13,7 +13,7 @@ import { hintRows, keyHint, KEYS, QUIT_LIVE_HINT } from '../keys';
 import type { TranscriptItem, ViewState } from '../view-state';
 import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
-import { CancelledPrompt, CommandPrompt, promptRows } from './agent-prompts';
+import { CancelledPrompt, CommandPrompt, promptRows, StopQuestion } from './agent-prompts';
 import { DebuggerPane } from './debugger-pane';
 import { CLOSED_PAUSE, StepPrompt, type PauseView } from './step-prompt';
 import { TddPanel, tddPanelRows, testFileLines } from './tdd-panel';
@@ -49,6 +49,10 @@ export interface AgentScreenProps {
   editArguments?(args: string): Promise<{ args: string } | { problem: string }>;
   /** The arguments the paused tool call runs with (undefined: the model's). */
   onStepArguments?(args: string | undefined): void;
+  /** `x` then `y`: stop the agent and evaluate what it has (absent: nothing to stop, e.g. in a replay). */
+  onStop?(): void;
+  /** A short word for a key that has nothing to do here (shown for a few seconds). */
+  onNotice?(text: string): void;
 }
 
 type Viewer = 'items' | 'test-file' | undefined;
@@ -72,7 +76,7 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments, onStepArguments }: AgentScreenProps) {
+export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments, onStepArguments, onStop, onNotice }: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
   const [writing, setWriting] = useState(false);
   const [draft, setDraft] = useState('');
@@ -82,12 +86,20 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const [pause, setPause] = useState<PauseView>(CLOSED_PAUSE);
   // The reason for a denied command is being typed: its keys are the field's.
   const [typingReason, setTypingReason] = useState(false);
+  // `x`: the question whether to stop the agent is open (it has the keys).
+  const [stopAsk, setStopAsk] = useState(false);
   const stepPause = prompt?.kind === 'step-model' || prompt?.kind === 'step-tool';
   // Each pause opens closed, and in front of a viewer (which the developer may open from it).
   useEffect(() => {
     setPause(CLOSED_PAUSE);
     if (stepPause) setViewer(undefined);
   }, [prompt?.resolve]);
+  // A question of the engine (a shell command, a cancelled call) has its own stop key: the screen's
+  // question gives way to it, so that no key answers both.
+  const engineAsks = !!prompt && !stepPause;
+  useEffect(() => {
+    if (engineAsks || mode === 'replay') setStopAsk(false);
+  }, [engineAsks, mode]);
   const testFile = view.agent.tdd?.testFile;
   // A message only reaches a model that is still to be asked.
   const atWork = mode === 'live' && view.agent.phase !== 'done' && view.agent.phase !== 'evaluate' && view.agent.phase !== 'quality';
@@ -97,7 +109,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   // A question of the engine (or a takeover) takes the keys: the box gives way, and comes back
   // with what was typed once it is answered.
   const boxOpen = writing && !!onMessage && !prompt && takeover === 'off';
-  const typing = boxOpen || (stepPause && pause.writing) || typingReason;
+  const typing = boxOpen || (stepPause && pause.writing) || typingReason || stopAsk;
   useEffect(() => onViewer?.(shown !== undefined || typing), [shown, typing, onViewer]);
   useKeys(
     (char, key) => {
@@ -107,7 +119,13 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       }
       // At a step pause `m`, `s` and `e` are the pause's (write first, leave step mode, the request in full or the call's arguments).
       if (stepPause && (leadKey(char).key === 'm' || char === 's' || char === 'e')) return;
-      if (char === 'e') setExpanded((e) => !e);
+      if (char === 'e') {
+        // Nothing more to show (model text, a diff: whole already): say so rather than do nothing.
+        const latest = items.at(-1);
+        const more = !!latest && itemLines(latest, width, 'expanded').length !== itemLines(latest, width, 'collapsed').length;
+        if (more || expanded) setExpanded((e) => !e);
+        else onNotice?.('e expands the latest output when it is cut; this one is whole (o opens any earlier output)');
+      }
       else if (leadKey(char).key === 'm' && onMessage && atWork) {
         // `m` and the message typed fast come as one chunk: the box opens with the rest in it.
         const { rest } = leadKey(char);
@@ -115,9 +133,11 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         setWriting(true);
       }
       else if (char === 's' && onToggleStep && atWork) onToggleStep();
+      else if (char === 'x' && onStop && atWork) setStopAsk(true);
       else if (char === 'd') setShowDebugger((d) => !d);
       else if (char === 'o') setViewer('items');
       else if (char === 'v' && testFile) setViewer('test-file');
+      else if (char === 'v') onNotice?.("v shows the agent's test file, which TDD sessions have: this one has none yet");
     },
     { isActive: takeover !== 'active' && (!prompt || stepPause) && !typing },
   );
@@ -130,7 +150,8 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   // A question of the engine (a shell command to approve, a cancelled call) has the keys, which its
   // box names: the screen's do nothing until it is answered, so the footer offers none of them.
   const asking = !!prompt && !stepPause;
-  const skip = asking ? KEYS.agent.map(([key]) => key) : [...(testFile ? [] : ['v']), ...(onMessage && atWork && !stepPause ? [] : ['m']), ...(onToggleStep && atWork && !stepPause ? [] : ['s']), ...(stepPause ? ['e', 'Esc'] : [])];
+  // Not at work (evaluating): nothing to take over, cancel or stop.
+  const skip = asking ? KEYS.agent.map(([key]) => key) : [...(testFile ? [] : ['v']), ...(onMessage && atWork && !stepPause ? [] : ['m']), ...(onToggleStep && atWork && !stepPause ? [] : ['s']), ...(stepPause ? ['e', 'Esc'] : []), ...(onStop && atWork ? [] : ['x']), ...(atWork ? [] : ['t', 'Esc'])];
   const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
   const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? MESSAGE_BOX_ROWS : 0);
 
@@ -158,6 +179,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const debuggerWant = 3 + Math.min(12, Math.max(3, view.debugger.lines.length)) + (takeover === 'active' ? 1 : 0);
   const none: Claim = { min: 0, want: 0 };
   const claims: Record<string, Claim> = {
+    stop: stopAsk ? { min: 3, want: 3 } : none,
     prompt: { min: promptRows(prompt, width, body, pause), want: promptRows(prompt, width, body, pause) },
     takeover: takeover !== 'off' ? { min: 5, want: debuggerWant } : none,
     current: current ? { min: 2, want: currentLines.length } : none,
@@ -190,7 +212,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         </Box>
       ) : null}
       {given.tdd && tdd ? <TddPanel tdd={tdd} width={width} rows={given.tdd} /> : null}
-      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} /> : null}
+      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} clock={replay ? 'recorded' : 'wall'} /> : null}
       {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} onTyping={setTypingReason} /> : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
       {(prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') && given.prompt ? (
@@ -206,6 +228,18 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
           onEdited={(args) => onStepArguments?.(args)}
           toggleStep={() => onToggleStep?.()}
         />
+      ) : null}
+      {/* Drawn even when the rows ran out: it has the keys, and a question no one sees would hold them. */}
+      {stopAsk && !engineAsks ? (
+        <Box borderStyle="round" borderColor="red" paddingX={1}>
+          <StopQuestion
+            onStop={() => {
+              setStopAsk(false);
+              onStop?.();
+            }}
+            onCancel={() => setStopAsk(false)}
+          />
+        </Box>
       ) : null}
       {boxOpen ? (
         <MessageBox

@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { shortEnd } from '../components/lines';
+import { useNow } from '../components/use-now';
 import { FieldText, useLineEditor } from '../components/text-field';
 import type { Takeover } from '../controller';
 import type { DebuggerLine, ViewState } from '../view-state';
@@ -23,6 +24,14 @@ export interface DebuggerPaneProps {
   onSend(line: string): void;
   /** Esc on an empty line: the session goes back to the agent. */
   onHandBack(): void;
+  /** `recorded` in a replay: how long a command has run is the recording's time. */
+  clock?: 'wall' | 'recorded';
+}
+
+/** `running p sleep(60) · 12 s`: a command whose prompt has not come back yet (empty when none runs). */
+export function runningText(running: ViewState['debugger']['running'], now: number): string {
+  if (!running) return '';
+  return `running ${running.input} · ${Math.max(0, Math.floor((now - running.since) / 1000))} s`;
 }
 
 /**
@@ -30,7 +39,10 @@ export interface DebuggerPaneProps {
  * (a block of several lines is sent line by line, each waiting for the prompt), ↑ ↓ bring back
  * earlier lines, Ctrl+A/E/U/W edit; Esc clears the line, and on an empty line hands back.
  */
-export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack }: DebuggerPaneProps) {
+export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack, clock = 'wall' }: DebuggerPaneProps) {
+  const running = view.debugger.running;
+  const now = useNow(clock === 'wall' && !!running);
+  const busy = runningText(running, clock === 'wall' ? now : view.at);
   const history = useMemo(() => typedLines(view.debugger.lines), [view.debugger.lines]);
   const active = takeover === 'active';
   const line = useLineEditor({
@@ -46,7 +58,8 @@ export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack }
     },
   });
   const prompt = view.debugger.mode === 'pdb' ? '(Pdb) ' : '$ ';
-  const shown = view.debugger.lines.slice(-Math.max(0, rows - 3 - (active ? 1 : 0)));
+  // A command still running says so on the pane's last row (in a row of the history's).
+  const shown = view.debugger.lines.slice(-Math.max(0, rows - 3 - (active ? 1 : 0) - (busy ? 1 : 0)));
   // The title's hints in order of need: a narrow terminal cuts the end, and Esc is the way out.
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={active ? 'green' : 'gray'} paddingX={1}>
@@ -62,6 +75,12 @@ export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack }
           </Text>
         );
       })}
+      {busy ? (
+        <Text color="yellow" wrap="truncate">
+          ⧗ {shortEnd(busy, width - 6)}
+          {active ? <Text dimColor> · Ctrl+C interrupts it</Text> : null}
+        </Text>
+      ) : null}
       {active ? (
         <Text wrap="truncate">
           <Text color="green">{prompt}</Text>

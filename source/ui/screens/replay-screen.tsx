@@ -8,6 +8,7 @@ import { DimRows } from '../components/line-view';
 import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
 import { JUMPS, ReplayCursor, stepSpeed } from '../replay';
+import { sessionWallMs } from '../view-state';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { AgentScreen } from './agent-screen';
 import { ResultScreen } from './result-screen';
@@ -121,6 +122,7 @@ export function ReplayScreen({
         {...(view.patch ? { decision: view.patch } : {})}
         failures={failuresOf(view.evaluation?.report ?? '')}
         submissions={view.agent.submissions}
+        session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
         {...(view.keptTests ? { keptTests: view.keptTests } : {})}
         onViewer={setViewer}
       />

@@ -109,10 +109,28 @@ export interface ResultScreenProps {
   /** How many submissions the agent made, rejected ones included: the verdict tells none from none accepted. */
   submissions?: number;
   /**
-   * A live run over with no patch to decide on: the screen stays, its keys working (t, Enter),
-   * until the developer quits with `q`.
+   * A live run: the screen stays until the developer quits with `q` (deciding about the patch, or
+   * saving it, says what it did and stays); with no patch to decide on, its keys still work (t, Enter).
    */
   onQuit?(): void;
+  /** `s`: write the patch to `file` (the run's result stays on screen); what went wrong, if anything. */
+  onSave?(file: string, patch: string): string | undefined;
+  /** A resumed session: its running time over all its parts, and how many (the result's wallMs is the last part's). */
+  session?: { wallMs: number; parts: number };
+}
+
+/** A duration as people say it: `64.5 s`, `5 min 14 s`. */
+export function durationText(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
+/** The run's time: the last part's, and the whole session's when it was resumed (`64.5 s this part · 5 min 14 s in all, 2 parts`). */
+export function wallText(wallMs: number, session?: { wallMs: number; parts: number }): string {
+  if (!session || session.parts < 2) return `${(wallMs / 1000).toFixed(1)} s`;
+  return `${(wallMs / 1000).toFixed(1)} s this part · ${durationText(Math.max(wallMs, session.wallMs))} in all (${session.parts} parts)`;
 }
 
 /**
@@ -120,13 +138,16 @@ export interface ResultScreenProps {
  * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
  * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout, submissions, onQuit }: ResultScreenProps) {
+export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout, submissions, onQuit, onSave, session }: ResultScreenProps) {
   const [showTests, setShowTests] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>();
   // The test whose failure is open, and where the list's cursor starts.
   const [failure, setFailure] = useState<string>();
   const [listFrom, setListFrom] = useState<string>();
   const [keepError, setKeepError] = useState<string>();
+  // `s` wrote the patch here (a later `q` records it in the session as where it was saved); what `s` said.
+  const [savedTo, setSavedTo] = useState<string>();
+  const [said, setSaid] = useState<string>();
   useEffect(() => onViewer?.(failure !== undefined), [failure, onViewer]);
   const firstFailed = listOrder(result.tests).find((id) => result.tests[id] !== 'passed');
   const openFailure = (nodeid: string) => {
@@ -144,6 +165,14 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
     if (char === 't' && !replay) setShowTests((s) => !s);
     // Enter on the diff: how the first failed test failed (the list then has the keys).
     if (key.return && !showTests && firstFailed) openFailure(firstFailed);
+    // `s` writes the patch and stays: it can be applied after, or looked at more.
+    if (char === 's' && result.patch && onSave) {
+      const file = patchFileFor(result.sessionId);
+      const problem = onSave(file, result.patch);
+      if (!problem) setSavedTo(file);
+      setSaid(problem ? `patch not saved: ${problem}` : `patch saved to ${file} (for git apply)`);
+      return;
+    }
     if (!prompt) {
       if (char === 'q' && onQuit) onQuit();
       return;
@@ -151,9 +180,13 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
     if (char === 'k' && prompt.agentTests) setConfirming('keep');
     else if (char === 'a' && result.patch) setConfirming(result.pass ? 'apply' : 'failing');
     else if (char === 'r') prompt.resolve(false);
+    // Without a live screen to stay on (a test's), `s` is the decision itself.
     else if (char === 's' && result.patch) prompt.resolve({ saveTo: patchFileFor(result.sessionId) });
-    // Quitting keeps the patch in the session only (tenet show prints it), recorded as such.
-    else if (char === 'q') prompt.resolve('save');
+    // Quitting keeps the patch in the session (tenet show prints it), and where `s` saved it, recorded as such.
+    else if (char === 'q') {
+      prompt.resolve(savedTo ? { saveTo: savedTo } : 'save');
+      onQuit?.();
+    }
   });
   const entries = Object.entries(result.tests);
   const passed = entries.filter(([, o]) => o === 'passed').length;
@@ -161,7 +194,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const head: Line[] = [
     ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : result.stopReason === 'unverified' ? 'yellow' : 'red' })),
     ...wrapText(
-      `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${(result.wallMs / 1000).toFixed(1)} s`,
+      `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${wallText(result.wallMs, session)}`,
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
@@ -177,8 +210,9 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const kept = keptTests ? [`the agent's tests kept in ${keptTests}`] : keepError ? [keepError] : [];
   // Once decided, what became of the patch, wrapped: where it still is must not be cut off.
   // With no patch to decide on, a live screen still has its keys until q: they are named.
-  const closing = onQuit ? hintRows('result', width, 2, [], ['a', 'r', 's', 'k', ...(result.patch || showTests ? [] : ['↑ ↓ PgUp PgDn']), ...(firstFailed ? [] : ['Enter'])]) : [];
-  const footer = [...kept, ...(prompt ? hintRows('result', width, 3, [], prompt.agentTests && !keptTests ? [] : ['k']) : [...wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width), ...closing])];
+  const closing = onQuit ? hintRows('result', width, 2, [], ['a', 'r', 'k', ...(result.patch && onSave ? [] : ['s']), ...(result.patch || showTests ? [] : ['↑ ↓ PgUp PgDn']), ...(firstFailed ? [] : ['Enter'])]) : [];
+  const done = said ? wrapText(said, width) : [];
+  const footer = [...kept, ...done, ...(prompt ? hintRows('result', width, 3, [], [...(prompt.agentTests && !keptTests ? [] : ['k']), ...(firstFailed ? [] : ['Enter'])]) : [...wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width), ...closing])];
   const file = result.target.split('::')[0]!;
   // Where `a` writes: the file in the checkout, by its full path (a run may be on another folder than the current one).
   const destination = checkout ? join(checkout, file) : file;

@@ -10,13 +10,13 @@ import { hintRows } from '../keys';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { ReplayScreen } from './replay-screen';
 import { helpKey, useKeys } from '../components/use-keys';
-import { movedCursor } from '../components/list-cursor';
+import { useListCursor } from '../components/list-cursor';
 
 /** `tenet sessions` in a terminal: the saved sessions; Enter replays one in the live screens. */
 export function SessionsScreen({ rows, load, onFork }: { rows: CatalogEntry[]; load(id: string): LoadedSession; onFork?(id: string, at: number): void }) {
   const { exit } = useApp();
   const { width, height } = useTerminalSize();
-  const [cursor, setCursor] = useState(Math.max(0, rows.length - 1));
+  const { cursor, current, press } = useListCursor(Math.max(0, rows.length - 1));
   const [open, setOpen] = useState<LoadedSession | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [help, setHelp] = useState(false);
@@ -26,11 +26,10 @@ export function SessionsScreen({ rows, load, onFork }: { rows: CatalogEntry[]; l
   useKeys(
     (input, key) => {
       if (helpKey(help, setHelp, input, key)) return;
-      const moved = movedCursor(key, cursor, rows.length, room);
-      if (moved !== undefined) setCursor(moved);
-      else if (key.return && rows[cursor]) {
+      if (press(key, rows.length, room)) return;
+      if (key.return && rows[current()]) {
         try {
-          setOpen(load(rows[cursor]!.id));
+          setOpen(load(rows[current()]!.id));
           setError(undefined);
         } catch (caught) {
           setError((caught as Error).message);

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { describeTurn, prettyArguments } from '../../engine/agent/preview';
 import { plural } from '../../engine/tools/format';
+import { pauseCodeLines, sameArguments } from '../components/code-arguments';
 import { Lines } from '../components/line-view';
 import { cap, hardWrap, type Line } from '../components/lines';
 import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
@@ -49,6 +50,9 @@ function bodyLines(prompt: StepPromptKind, width: number, expanded: boolean): Li
       .flatMap((row) => hardWrap(row, inner))
       .map((text) => ({ text, dim: !text.startsWith('  ') }));
   }
+  // A submission's code as code (once edited, as a diff against the model's); other calls' arguments as JSON.
+  const code = pauseCodeLines(prompt.call.arguments, prompt.edited, inner);
+  if (code) return code;
   return prettyArguments(prompt.edited ?? prompt.call.arguments)
     .split('\n')
     .flatMap((row) => hardWrap(row, inner))
@@ -96,7 +100,7 @@ export function StepPrompt({ prompt, width, rows, view, onView, active, onMessag
         void editArguments(before ?? prompt.call.arguments).then((outcome) => {
           setEditing(false);
           if ('problem' in outcome) setStatus(`Not changed: ${outcome.problem}. e edits again, Enter runs the ${before === undefined ? "model's" : 'edited'} arguments.`);
-          else if (outcome.args === prompt.call.arguments) {
+          else if (sameArguments(outcome.args, prompt.call.arguments)) {
             onEdited(undefined);
             setStatus("Unchanged: it runs with the model's arguments.");
           } else {

@@ -15,11 +15,11 @@ export function matches(text: string, filter: string): boolean {
 }
 
 /**
- * The rows of the picker: clusters (expandable to their tests), then tests that never reached the
- * target. With a filter, a cluster shows when its caller or one of its tests matches, and under it
+ * The rows of the picker: clusters (expandable to their tests; `expanded` names the open ones by
+ * their caller), then tests that never reached the target. With a filter, a cluster shows when its caller or one of its tests matches, and under it
  * (open without asking) the tests that match; every test when only the caller does and it is open.
  */
-export function pickerRows(report: ThmReport, expanded: ReadonlySet<number>, filter = ''): Row[] {
+export function pickerRows(report: ThmReport, expanded: ReadonlySet<string>, filter = ''): Row[] {
   const rows: Row[] = [];
   const filtering = filter.trim() !== '';
   report.clusters.forEach((cluster, index) => {
@@ -27,7 +27,8 @@ export function pickerRows(report: ThmReport, expanded: ReadonlySet<number>, fil
     const callerMatches = matches(cluster.caller, filter);
     if (filtering && !tests.length && !callerMatches) return;
     rows.push({ kind: 'cluster', index });
-    const shown = filtering && tests.length ? tests : expanded.has(index) ? cluster.tests : [];
+    // Open by its caller, not its place: a list proposed again (a new T, the developer's tests) keeps the same clusters open.
+    const shown = filtering && tests.length ? tests : expanded.has(cluster.caller) ? cluster.tests : [];
     for (const nodeid of shown) rows.push({ kind: 'test', nodeid, cluster: index });
   });
   const unreached = report.failing.filter((f) => !f.reached && matches(f.nodeid, filter));

@@ -151,20 +151,24 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const [busy, setBusy] = useState(false);
   const [written, setWritten] = useState<WritingOutcome | undefined>(undefined);
   const [cursor, setCursorState] = useState(0);
-  const [expanded, setExpandedState] = useState<ReadonlySet<number>>(() => new Set([0]));
+  // The open clusters by caller; null until the developer opens or closes one: the first cluster is open.
+  const [expandedState, setExpandedState] = useState<ReadonlySet<string> | null>(null);
+  const openOf = (set: ReadonlySet<string> | null): ReadonlySet<string> => set ?? new Set(report?.clusters[0] ? [report.clusters[0].caller] : []);
+  const expanded = openOf(expandedState);
   // Keys can come faster than frames (key repeat on a long list): each acts on what the one before
   // left, so the cursor and the open clusters are also kept here, changed at once.
-  const live = useRef<{ cursor: number; expanded: ReadonlySet<number>; T?: number }>({ cursor, expanded });
+  const live = useRef<{ cursor: number; expanded: ReadonlySet<string> | null; T?: number }>({ cursor, expanded: expandedState });
   const setCursor = (at: number) => {
     live.current.cursor = at;
     setCursorState(at);
   };
-  const setExpanded = (next: ReadonlySet<number>) => {
+  const setExpanded = (next: ReadonlySet<string>) => {
     live.current.expanded = next;
     setExpandedState(next);
   };
   const [budget, setT] = useState<number | undefined>(undefined);
-  const T = budget ?? report?.T ?? 3;
+  // THM's budget: null is `-T all` (the report's T then), never the default 3 in its place.
+  const T: number | null = budget !== undefined ? budget : report ? report.T : 3;
   const [picks, setPicks] = useState<Picks>(noPicks);
   const [source, setSource] = useState<{ nodeid: string; text: string } | undefined>(undefined);
   // `/`: the filter being typed (keys go to it), and what it holds.
@@ -180,7 +184,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   // The developer's own tests join THM's proposal (they are in unless taken out by hand).
   const base = useMemo(() => [...new Set([...proposal, ...developer])], [proposal, developer]);
   const selection = selectionOf(base, picks);
-  const rows = useMemo(() => (report ? pickerRows(report, expanded, filter) : []), [report, expanded, filter]);
+  const rows = useMemo(() => (report ? pickerRows(report, expanded, filter) : []), [report, expandedState, filter]);
   const byId = useMemo(() => new Map<string, ThmFailingTest>((report?.failing ?? []).map((f) => [f.nodeid, f])), [report]);
   // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
   const page = useRef(10);
@@ -209,7 +213,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         if (key.escape || input === 'v' || input === 'q') setSource(undefined);
         return;
       }
-      const rows = pickerRows(report, live.current.expanded, filter);
+      const open = openOf(live.current.expanded);
+      const rows = pickerRows(report, open, filter);
       const row = rows[live.current.cursor];
       const nodeidOf = (r: Row | undefined) => (r?.kind === 'test' ? r.nodeid : r?.kind === 'cluster' ? report.clusters[r.index]!.representative : undefined);
       // From the cursor as it is when the key is read: keys can come faster than frames.
@@ -229,12 +234,12 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       else if (key.escape && filter) filterField.clear();
       // Nothing here quits (a stray q must not end a session): say what does.
       else if (input === 'q' || key.escape) setNotice(QUIT_LIVE_NOTICE);
-      else if (key.rightArrow && row?.kind === 'cluster') setExpanded(new Set(live.current.expanded).add(row.index));
+      else if (key.rightArrow && row?.kind === 'cluster') setExpanded(new Set(open).add(report.clusters[row.index]!.caller));
       else if (key.leftArrow && row) {
         const index = row.kind === 'cluster' ? row.index : row.kind === 'test' ? row.cluster : null;
         if (index !== null && index !== undefined) {
-          const next = new Set(live.current.expanded);
-          next.delete(index);
+          const next = new Set(open);
+          next.delete(report.clusters[index]!.caller);
           setExpanded(next);
           setCursor(Math.max(0, rows.findIndex((r) => r.kind === 'cluster' && r.index === index)));
         }
@@ -243,7 +248,10 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         if (nodeid) setPicks((p) => togglePick(p, base, nodeid));
       } else if (input === '+' || input === '-') {
         // A new T proposes again; the tests taken in or out by hand stay so.
-        const next = Math.max(1, (live.current.T ?? T) + (input === '+' ? 1 : -1));
+        // From `all`, `-` goes below what all of them select; `+` stays at all.
+        const now = live.current.T !== undefined ? live.current.T : T;
+        if (now === null && input === '+') return;
+        const next = Math.max(1, (now ?? propose(report, null).length) + (input === '+' ? 1 : -1));
         live.current.T = next;
         setT(next);
         const kept = picksText(propose(report, next), picks);
@@ -282,7 +290,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const c = report.counts;
   const shown = failingTestCounts(report);
   const byHand = picksText(proposal, picks);
-  const written_: Line[] = busy ? [{ text: 'Your tests run on the stub, as THM runs the suite…', color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
+  const written_: Line[] = busy ? [{ text: `Your tests run on ${report.mode === 'blank' ? 'the blanked body' : 'the stub'}, as THM runs the suite…`, color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
   const summary = wrapText(
     `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
@@ -319,7 +327,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       </Text>
       <Lines lines={summary.slice(1).map((text) => ({ text }))} />
       <Text wrap="truncate">
-        Selected {selection.length} (T={T}){byHand ? <Text color="yellow"> · changed from the proposal: {byHand} by you</Text> : ''}
+        Selected {selection.length} (T={T ?? 'all'}){byHand ? <Text color="yellow"> · changed from the proposal: {byHand} by you</Text> : ''}
         {developer.length ? <Text color="green"> · ✎ {developer.length} of yours</Text> : ''}
       </Text>
       <Lines lines={written_} />

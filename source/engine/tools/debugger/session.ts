@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { TranscriptEntry, Writer } from '../../protocol/debugger';
+import { DEVELOPER_INTERRUPT, type TranscriptEntry, type Writer } from '../../protocol/debugger';
 import type { Sandbox, SandboxProcess } from '../../sandbox/sandbox';
 import { CappedText } from '../../sandbox/run-process';
 import { MarkerFilter } from './marker-filter';
@@ -114,6 +114,9 @@ export class DebuggerSession {
   }
 
   /** Whether a command sent has not had its answer yet. */
+  /** The developer's Ctrl+C reached the command under way. */
+  private interruptedByDeveloper = false;
+
   get busy(): boolean {
     return this.pending > 0;
   }
@@ -146,7 +149,10 @@ export class DebuggerSession {
    * pdb breaks into a running `continue`, a program stops; the shell itself traps it and stays.
    */
   interrupt(): void {
-    if (this.running) this.child!.kill('SIGINT');
+    if (!this.running) return;
+    // Said with the command's output (the agent reads it; the session keeps it): the developer stopped it, not a timeout.
+    if (this.busy) this.interruptedByDeveloper = true;
+    this.child!.kill('SIGINT');
   }
 
   private emit(event: DebuggerEvent): void {
@@ -257,6 +263,8 @@ export class DebuggerSession {
       this.emit({ type: 'input', who, input: line, mode });
       const startedAt = Date.now();
       const { text, interrupted, stuck } = await this.send(line, timeoutMs);
+      const byDeveloper = this.interruptedByDeveloper;
+      this.interruptedByDeveloper = false;
       let output = text;
       if (this.exited) {
         output += `\n[tenet: the shell exited; the next command starts a new session]`;
@@ -267,6 +275,8 @@ export class DebuggerSession {
         this.emit({ type: 'restart', reason: 'stuck after Ctrl-C' });
       } else if (interrupted) {
         output += `\n[tenet: the command ran past ${Math.round(timeoutMs / 1000)}s and was interrupted with Ctrl-C]`;
+      } else if (byDeveloper) {
+        output += `\n${DEVELOPER_INTERRUPT}`;
       }
       const entry: TranscriptEntry = { who, input: line, output, mode, then: this.child ? this.mode : 'shell', startedAt, durationMs: Date.now() - startedAt, interrupted };
       this.transcript.push(entry);
