@@ -19,12 +19,6 @@ export function reduceCursor(at: number, move: CursorMove, count: number): numbe
   return Math.max(0, Math.min(count - 1, at + move.by));
 }
 
-/** Where a list's cursor goes for a movement key, from `at`; undefined for any other key. */
-export function movedCursor(key: Key, at: number, count: number, page: number): number | undefined {
-  const move = cursorMove(key, page);
-  return move && reduceCursor(at, move, count);
-}
-
 /**
  * A list's cursor that a burst of keys moves a row per key. Keys can come faster than frames (key
  * repeat, `tmux send-keys`): a handler that reads the cursor of its render then moves every key
