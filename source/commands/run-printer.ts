@@ -1,4 +1,5 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
+import { condensedWords } from '../engine/agent/context-words';
 import type { EngineEvent } from '../engine/events';
 import { addedWords, approvalWords, failingWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
 import { failingTestCounts } from '../engine/protocol/thm-report';
@@ -96,6 +97,10 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       case 'warning':
         endStream();
         write(`  ! ${event.message}\n`);
+        break;
+      case 'context.condensed':
+        endStream();
+        write(`  ${condensedWords(event)}\n`);
         break;
       case 'patch.decision':
         // A refusal was just printed as a warning (it says why); a patch that went in is news too.

@@ -84,6 +84,7 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
           provider: opts.provider,
           model: opts.model,
           baseUrl: opts.baseUrl,
+          ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
           ...(opts.script ? { script: opts.script } : {}),
           repo: opts.repo,
           python: opts.python,

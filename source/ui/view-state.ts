@@ -5,6 +5,7 @@ import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
 import { asPlaced, functionName, lineDiff, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
 import { expandTabs } from './components/line-editor';
+import { condensedWords } from '../engine/agent/context-words';
 import type { SpendLimits } from '../engine/protocol/settings';
 import type { Writer } from '../engine/protocol/debugger';
 import type { ThmReport } from '../engine/protocol/thm-report';
@@ -102,6 +103,8 @@ export interface ViewState {
     starting?: string;
     code?: string;
     submissions: number;
+    /** The latest request's size against the model's context window (the footer's `ctx 61%`), when tenet knows the window. */
+    context?: { tokens: number; window: number };
   };
   totals: UsageSums & { modelCalls: number; toolCalls: number };
   debugger: { lines: DebuggerLine[]; mode: 'shell' | 'pdb' | null };
@@ -297,6 +300,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       if (state.fork && event.round === state.fork.recorded + 1) push(state, { kind: 'note', text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`, tone: 'info' });
       state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
       state.agent.round = event.round;
+      if (event.context) state.agent.context = event.context;
       state.agent.live = '';
       state.agent.retry = undefined;
       state.agent.streaming = [];
@@ -377,6 +381,10 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     case 'limit.reached':
       push(state, { kind: 'note', text: capitalized(limitWords(event)), tone: 'warning' });
+      break;
+    case 'context.condensed':
+      if (event.window) state.agent.context = { tokens: event.tokensAfter, window: event.window };
+      push(state, { kind: 'note', text: condensedWords(event), tone: 'info' });
       break;
     case 'session.forked':
       state.fork = { recorded: event.recorded, live: `${event.provider}/${event.model}` };

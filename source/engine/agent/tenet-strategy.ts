@@ -107,7 +107,11 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
   const last = conversation.messages.at(-1);
   let answered = !!input.from && last?.role === 'assistant' && !last.toolCalls?.length;
   const nudge = () => conversation.say(renderPrompt('nudge', {}, prompt));
-  const stageEvent = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
+  const stageEvent = () => {
+    conversation.markStageBoundary();
+    emitStage();
+  };
+  const emitStage = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
   const stagePrompt = () => {
     const stage = STAGES[at.stage]!;
     return renderPrompt(STAGE_PROMPTS[stage], stage === 'failure-identification' ? { test: input.firstTest } : {}, prompt);

@@ -53,6 +53,8 @@ export interface ModelSettings {
   baseUrl?: string;
   temperature: number;
   maxTokens: number;
+  /** The model's context window in tokens, from the catalogue, `--context-window` or the config (absent: unknown, or a session recorded before tenet kept to it). */
+  contextWindow?: number;
 }
 
 /** What a session's container may use. Generated code is untrusted: the defaults contain it. */

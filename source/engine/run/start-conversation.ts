@@ -46,6 +46,8 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
     ...(pilot.afterCancelledCall ? { afterCancelledCall: () => pilot.afterCancelledCall!() } : {}),
     steering: steeringOf(pilot),
     limits: options.limits,
+    ...(options.model.settings.contextWindow ? { context: { window: options.model.settings.contextWindow, reserve: options.model.settings.maxTokens } } : {}),
+    ...(options.model.windowUnknown ? { windowUnknown: options.model.settings.model } : {}),
   });
   if (resume?.messages.length) {
     conversation.restore(resume.messages, resume.totals);

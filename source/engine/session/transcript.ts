@@ -1,3 +1,4 @@
+import { condensedWords } from '../agent/context-words';
 import { prettyArguments } from '../agent/preview';
 import { shownArgs } from '../util/shown-args';
 import type { EngineEvent } from '../events';
@@ -109,6 +110,9 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       case 'warning':
         out.push(`> **Warning:** ${event.message}`);
+        break;
+      case 'context.condensed':
+        out.push(`_${condensedWords(event)}._`);
         break;
       case 'command.approval':
         out.push(`_Shell command \`${event.command}\` ${COMMAND_DECISIONS[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);
