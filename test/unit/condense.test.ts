@@ -70,6 +70,10 @@ describe('condensing a conversation', () => {
     expect(at.get(prompts[1]!)?.content).toContain('tenet elided');
     expect(at.has(prompts.at(-1)!)).toBe(false);
     expect(messages.filter((m, i) => m.role === 'tool' && m.content.length > 2000 && !at.has(i))).toEqual([]);
+    // Reads before the latest round are a one-line reference; the latest round's is its head and tail.
+    const reads = messages.flatMap((m, i) => (m.role === 'tool' && m.name === 'read_file' ? [i] : []));
+    expect(at.get(reads[0]!)?.content).toMatch(/^\[tenet removed this read_file output \([\d,]+ characters\) to fit the context window\]$/);
+    expect(at.get(reads.at(-1)!)?.content).toContain('tenet elided');
   });
 
   it('is idempotent: a condensed conversation condenses to nothing more at the same level', () => {

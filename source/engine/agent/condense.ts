@@ -12,7 +12,9 @@ import type { Message } from '../protocol/messages';
  *    elision; superseded submissions become a one-line reference;
  * 2. also the previous round's tool outputs, shorter heads and tails, and older prompts (earlier
  *    attempts' reports) and long answers;
- * 3. also the latest round's tool outputs: what a "too long" answer of the provider asks for.
+ * 3. also the latest round's tool outputs, and the older ones become a one-line reference: what a
+ *    long session in a small window needs (each round then adds a few dozen tokens), and what a
+ *    "too long" answer of the provider asks for.
  */
 export type CondenseLevel = 1 | 2 | 3;
 
@@ -24,6 +26,21 @@ export interface Replacement {
 /** The marker left where text was taken out; its count adds up over later condensations. */
 const MARKER = /\n?\[… tenet elided (\d+) characters here to fit the context window …\]\n?/g;
 const marker = (n: number) => `[… tenet elided ${n} characters here to fit the context window …]`;
+
+/** How many characters of the original a text stands for: its own, and what its markers say was taken out. */
+function originalLength(text: string): number {
+  let earlier = 0;
+  const plain = text.replace(MARKER, (_, n: string) => {
+    earlier += Number(n);
+    return '';
+  });
+  return plain.length + earlier;
+}
+
+const REMOVED = /^\[tenet removed this \S+ output \([\d,]+ characters\) to fit the context window\]$/;
+
+/** The one line an old tool output becomes at level 3. */
+export const removedOutput = (name: string, text: string) => (REMOVED.test(text) ? text : `[tenet removed this ${name} output (${originalLength(text).toLocaleString('en-US')} characters) to fit the context window]`);
 
 /** `text` as its first `head` and last `tail` characters around a marker that says how much went; unchanged when short enough. */
 export function elide(text: string, head: number, tail: number): string {
@@ -50,12 +67,14 @@ interface Limits {
   prose: { over: number; head: number; tail: number } | null;
   /** Rounds at the end whose tool outputs stay whole. */
   recentRounds: number;
+  /** Tool outputs before the last `rounds` rounds become a one-line reference. */
+  remove?: { rounds: number };
 }
 
 const LEVELS: Record<CondenseLevel, Limits> = {
   1: { tool: { over: 1500, head: 700, tail: 300 }, prose: null, recentRounds: 2 },
   2: { tool: { over: 600, head: 300, tail: 150 }, prose: { over: 2000, head: 800, tail: 400 }, recentRounds: 1 },
-  3: { tool: { over: 600, head: 300, tail: 150 }, prose: { over: 1200, head: 500, tail: 250 }, recentRounds: 0 },
+  3: { tool: { over: 600, head: 300, tail: 150 }, prose: { over: 1200, head: 500, tail: 250 }, recentRounds: 0, remove: { rounds: 1 } },
 };
 
 /** Indices of what stays whole at every level, and where the recent rounds start. */
@@ -92,6 +111,7 @@ export function condense(messages: readonly Message[], level: CondenseLevel): Re
   const limits = LEVELS[level];
   const { keep, latestCalls, recentFrom } = protectedParts(messages);
   const recent = recentFrom(limits.recentRounds);
+  const removeBefore = limits.remove ? recentFrom(limits.remove.rounds) : -1;
   const out: Replacement[] = [];
   const cut = (text: string, l: { over: number; head: number; tail: number }) => (text.length > l.over ? elide(text, l.head, l.tail) : text);
   // Submissions are numbered in order, as the transcript numbers them.
@@ -102,7 +122,9 @@ export function condense(messages: readonly Message[], level: CondenseLevel): Re
     const message = messages[index]!;
     if (keep.has(index)) continue;
     let next: Message = message;
-    if (message.role === 'tool' && index < recent) {
+    if (message.role === 'tool' && index < removeBefore) {
+      next = { ...message, content: removedOutput(message.name, message.content) };
+    } else if (message.role === 'tool' && index < recent) {
       next = { ...message, content: cut(message.content, limits.tool) };
     } else if (message.role === 'assistant') {
       const toolCalls = message.toolCalls.map((c) => (SUBMITTERS.has(c.name) && !latestCalls.has(c.id) ? { ...c, arguments: supersededArguments(c.name, numbers.get(c.id) ?? 0) } : c));

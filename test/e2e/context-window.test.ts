@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { applyReplacements } from '../../source/engine/agent/condense';
+import { condenseAbove, condenseAtBoundaryAbove } from '../../source/engine/agent/context-size';
+import type { EngineEvent, EventOf } from '../../source/engine/events';
+import type { Message } from '../../source/engine/protocol/messages';
+import { runCli } from '../helpers/cli';
+import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
+import { copyFixture } from '../helpers/fixtures';
+
+// A whole TENET session of 90 model calls (15 pre-generation rounds, 5 refinement attempts of 15)
+// by a model that keeps reading a large file, against a fake server with a 16k-token window that
+// refuses a longer request as each API does: tenet must keep every request inside the window.
+
+const WINDOW = 16_384;
+const MAX_TOKENS = 4096;
+const WRONG = 'def total(self):\n    return 0\n';
+/** A module of 600 lines of about 70 characters: each read of 400 lines is cut at the tool output cap (16,000 characters). */
+const BIG = Array.from({ length: 600 }, (_, i) => `CATALOGUE_${String(i).padStart(4, '0')} = {"sku": "item-${i}", "price": ${(i * 7) % 100}, "stock": ${i % 13}}`).join('\n');
+
+const read = (i: number): FakeTurn => ({ say: `Reading more of the catalogue (${i}).`, calls: [{ name: 'read_file', arguments: { file_name: 'shop/catalogue.py', start_line: 1 + (i % 3) * 100, end_line: 400 + (i % 3) * 100 } }] });
+const submit: FakeTurn = { say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }] };
+/** Pre-generation: 14 reads and a submission; each attempt: 13 rounds of stage 1, one of stage 2 (reads), the submission in stage 3. */
+const TURNS: FakeTurn[] = Array.from({ length: 6 }, (_, block) => [...Array.from({ length: 14 }, (_, i) => read(block * 14 + i)), submit]).flat();
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-context-window-'));
+const repo = copyFixture('shop');
+writeFileSync(join(repo.dir, 'shop', 'catalogue.py'), `${BIG}\n`);
+afterAll(() => {
+  repo.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+let server: FakeModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
+
+async function session(provider: keyof typeof MODELS) {
+  server = await startFakeModelServer(TURNS, { window: WINDOW });
+  const sessionsDir = join(scratch, provider);
+  const env = { TENET_SESSIONS_DIR: sessionsDir, XDG_CONFIG_HOME: join(scratch, 'no-config'), ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }) };
+  const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', MODELS[provider], '--context-window', String(WINDOW), '--json', '--tests', 'tests/test_cart.py'], { env });
+  const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
+  return { out, events, fake: server };
+}
+
+describe.each(['openai', 'anthropic'] as const)('a 90-call session in a 16k window, %s wire format', (provider) => {
+  it('no request past the window; it ends by its budget, never by a provider error; the condensations add up', async () => {
+    const { out, events, fake } = await session(provider);
+    const result = events.at(-1) as EventOf<'result'>;
+    expect(result.type, out.stderr).toBe('result');
+    expect(result.stopReason, result.message).toBe('budget');
+    expect(result.usage.modelCalls).toBe(90);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    // Every request reached the model: none was refused as too long.
+    expect(fake.windowed).toHaveLength(90);
+    expect(fake.windowed.filter((w) => w.refused)).toEqual([]);
+    expect(Math.max(...fake.windowed.map((w) => w.tokens)) + MAX_TOKENS).toBeLessThanOrEqual(WINDOW);
+
+    const requests = events.filter((e): e is EventOf<'model.request'> => e.type === 'model.request');
+    const condensed = events.filter((e): e is EventOf<'context.condensed'> => e.type === 'context.condensed');
+    expect(condensed.length).toBeGreaterThan(5);
+    const budget = { window: WINDOW, reserve: MAX_TOKENS };
+    for (const c of condensed) {
+      // Past its threshold before, smaller after, and the request says the size it went out with.
+      expect(c.tokensBefore).toBeGreaterThan(c.why === 'stage' ? condenseAtBoundaryAbove(budget) : condenseAbove(budget));
+      expect(c.tokensAfter).toBeLessThan(c.tokensBefore);
+      expect(c.why).not.toBe('too-long');
+      const request = requests.find((r) => r.round === c.round)!;
+      expect(request.context).toEqual({ tokens: c.tokensAfter, window: WINDOW });
+      expect(c.kinds.toolOutputs + c.kinds.submissions + c.kinds.prompts + c.kinds.answers).toBeGreaterThanOrEqual(c.replaced.length);
+    }
+    // Every request that was not condensed fits under the threshold as it is.
+    for (const r of requests) expect(r.context!.tokens).toBeLessThanOrEqual(condenseAbove(budget));
+
+    // The log rebuilds the conversation each request sent: the new messages, then the replacements.
+    const conversation: Message[] = [];
+    for (const e of events) {
+      if (e.type === 'model.request') conversation.push(...e.newMessages);
+      if (e.type === 'model.response') conversation.push({ role: 'assistant', content: e.content, toolCalls: e.toolCalls });
+      if (e.type === 'context.condensed') applyReplacements(conversation, e.replaced);
+    }
+    const last = fake.requests.at(-1)!.body as { messages: unknown[] };
+    const sentText = JSON.stringify(last.messages);
+    // What the last request carried: the latest submission and prompt whole, older reads elided.
+    expect(sentText).toContain('tenet elided');
+    for (const m of conversation.filter((m) => m.role === 'tool' && m.name === 'read_file').slice(-1)) expect(sentText).toContain(JSON.stringify(m.content).slice(1, 200));
+    console.log(`${provider}: ${condensed.length} condensations (levels ${condensed.map((c) => c.level).join('')}); largest request ${Math.max(...fake.windowed.map((w) => w.tokens))} tokens by the fake's count, ${Math.max(...requests.map((r) => r.context!.tokens))} by tenet's; input ${result.usage.inputTokens}, cached ${result.usage.cacheReadTokens}`);
+  }, 300_000);
+});
