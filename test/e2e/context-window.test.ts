@@ -93,3 +93,29 @@ describe.each(['openai', 'anthropic'] as const)('a 90-call session in a 16k wind
     console.log(`${provider}: ${condensed.length} condensations (levels ${condensed.map((c) => c.level).join('')}); largest request ${Math.max(...fake.windowed.map((w) => w.tokens))} tokens by the fake's count, ${Math.max(...requests.map((r) => r.context!.tokens))} by tenet's; input ${result.usage.inputTokens}, cached ${result.usage.cacheReadTokens}`);
   }, 300_000);
 });
+
+describe.each(['openai', 'anthropic'] as const)('a model whose window tenet does not know, %s wire format', (provider) => {
+  it('is said at the start; each "too long" is met once by condensing harder, and the run goes on to its end', async () => {
+    const turns = [...Array.from({ length: 11 }, (_, i) => read(i)), submit];
+    server = await startFakeModelServer(turns, { window: WINDOW });
+    const env = { TENET_SESSIONS_DIR: join(scratch, `unknown-${provider}`), XDG_CONFIG_HOME: join(scratch, 'no-config'), ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }) };
+    const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', 'local-coder', '--pregen-rounds', '12', '--rrw-attempts', '0', '--json', '--tests', 'tests/test_cart.py'], { env });
+    const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
+    const result = events.at(-1) as EventOf<'result'>;
+    expect(result.type, out.stderr).toBe('result');
+    expect(result.stopReason, result.message).toBe('budget');
+    expect(result.usage.modelCalls).toBe(12);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    const warnings = events.filter((e): e is EventOf<'warning'> => e.type === 'warning').map((e) => e.message);
+    expect(warnings.some((w) => w.includes('The context window of model local-coder is unknown') && w.includes('--context-window'))).toBe(true);
+    // No size is known, so none is claimed; only the provider's answers make tenet condense.
+    expect(events.filter((e) => e.type === 'model.request' && e.context)).toEqual([]);
+    const condensed = events.filter((e): e is EventOf<'context.condensed'> => e.type === 'context.condensed');
+    const refused = server.windowed.filter((w) => w.refused).length;
+    expect(refused).toBeGreaterThan(0);
+    expect(condensed.map((c) => c.why)).toEqual(Array(refused).fill('too-long'));
+    expect(condensed.every((c) => c.level === 3 && c.tokensAfter < c.tokensBefore)).toBe(true);
+    // Every request refused was made again, condensed, and answered.
+    expect(server.windowed).toHaveLength(12 + refused);
+  }, 120_000);
+});
