@@ -201,6 +201,8 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
       pilot: replayPilot(session.events),
       sessionId,
       record: { rerunOf: session.id },
+      // The instructions the run had, as recorded (none in sessions from before tenet read them), not the file as it is now.
+      instructions: start.config.instructions ?? 'off',
       emit: (event) => {
         recorder.record(event);
         events.push(event);

@@ -42,6 +42,8 @@ export interface RunOpts extends ModelOpts, SandboxFlags, SettingOpts {
   messageFile?: string;
   step?: boolean;
   addTests?: string[];
+  /** `--no-project-instructions`. */
+  projectInstructions: boolean;
 }
 
 /** What `tenet run` asks for. */
@@ -65,6 +67,7 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
     ...(opts.messageFile ? { messageFile: opts.messageFile } : {}),
     step: !!opts.step,
     ...(opts.addTests ? { addTests: opts.addTests } : {}),
+    ...(opts.projectInstructions === false ? { projectInstructions: false } : {}),
   };
 }
 
@@ -103,7 +106,8 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
     .option('--no-fork', 'THM in two passes instead of forking blank twins')
     .addOption(sessionsDirOption('where sessions are saved (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)'))
     .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))
-    .option('--headless', 'print lines instead of the TUI, even in a terminal');
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
+    .option('--no-project-instructions', "leave the repository's AGENTS.md (or TENET.md) out of the system prompt");
   withSteeringFlags(run).option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');
   withSandboxFlags(run).action(async (opts: RunOpts) => {
     const { runCommand } = await import('../commands/run');

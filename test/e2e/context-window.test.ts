@@ -7,8 +7,9 @@ import { condenseAbove, condenseAtBoundaryAbove } from '../../source/engine/agen
 import type { EngineEvent, EventOf } from '../../source/engine/events';
 import type { Message } from '../../source/engine/protocol/messages';
 import { runCli } from '../helpers/cli';
-import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
+import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
+import { BIG_MODULE, BIG_MODULE_PATH, readingSession, readTurn, wrongSubmission } from '../helpers/reading-model';
 
 // A whole TENET session of 90 model calls (15 pre-generation rounds, 5 refinement attempts of 15)
 // by a model that keeps reading a large file, against a fake server with a 16k-token window that
@@ -16,18 +17,13 @@ import { copyFixture } from '../helpers/fixtures';
 
 const WINDOW = 16_384;
 const MAX_TOKENS = 4096;
-const WRONG = 'def total(self):\n    return 0\n';
-/** A module of 600 lines of about 70 characters: each read of 400 lines is cut at the tool output cap (16,000 characters). */
-const BIG = Array.from({ length: 600 }, (_, i) => `CATALOGUE_${String(i).padStart(4, '0')} = {"sku": "item-${i}", "price": ${(i * 7) % 100}, "stock": ${i % 13}}`).join('\n');
-
-const read = (i: number): FakeTurn => ({ say: `Reading more of the catalogue (${i}).`, calls: [{ name: 'read_file', arguments: { file_name: 'shop/catalogue.py', start_line: 1 + (i % 3) * 100, end_line: 400 + (i % 3) * 100 } }] });
-const submit: FakeTurn = { say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }] };
-/** Pre-generation: 14 reads and a submission; each attempt: 13 rounds of stage 1, one of stage 2 (reads), the submission in stage 3. */
-const TURNS: FakeTurn[] = Array.from({ length: 6 }, (_, block) => [...Array.from({ length: 14 }, (_, i) => read(block * 14 + i)), submit]).flat();
+const read = readTurn;
+const submit = wrongSubmission;
+const TURNS = readingSession();
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-context-window-'));
 const repo = copyFixture('shop');
-writeFileSync(join(repo.dir, 'shop', 'catalogue.py'), `${BIG}\n`);
+writeFileSync(join(repo.dir, BIG_MODULE_PATH), BIG_MODULE);
 afterAll(() => {
   repo.cleanup();
   rmSync(scratch, { recursive: true, force: true });

@@ -63,6 +63,8 @@ export interface RunRequest {
   applyFailing?: boolean;
   /** Go on with an interrupted session. */
   resume?: ResumePoint;
+  /** false: `--no-project-instructions`, the repository's AGENTS.md (or TENET.md) stays out of the system prompt. */
+  projectInstructions?: boolean;
 }
 
 /** Everything a run needs but its pilot and its event sink: shared by headless runs and the TUI. */
@@ -109,6 +111,7 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
     sessionId,
     record: { ...(scriptFile ? { scriptFile } : {}), approve, ...(request.approve ? { approveAsked: request.approve } : {}), ...(applyPatch.apply ? { apply: true } : {}), ...(applyPatch.applyFailing ? { applyFailing: true } : {}) },
     ...(request.resume ? { resume: request.resume.state } : {}),
+    ...(request.projectInstructions === false ? { instructions: 'off' as const } : {}),
   };
   const resumedScript = request.resume && scriptFile ? { scriptFile, scriptFrom: request.resume.state.totals.modelCalls - (request.model.scriptStart ?? 0) } : undefined;
   return { options, model, recorder, approve, ...(request.approve ? { approveAsked: request.approve } : {}), applyPatch, ...(resumedScript ? { resumedScript } : {}), ...(request.resume ? { resume: request.resume } : {}) };

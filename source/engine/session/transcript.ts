@@ -1,4 +1,5 @@
 import { condensedWords } from '../agent/context-words';
+import { instructionsWords } from '../task/project-instructions';
 import { prettyArguments } from '../agent/preview';
 import { shownArgs } from '../util/shown-args';
 import type { EngineEvent } from '../events';
@@ -39,6 +40,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
             `- repository: \`${event.repo}\``,
             `- strategy: ${event.strategy}`,
             `- model: ${event.modelLabel}`,
+            ...(typeof event.config.instructions === 'object' ? [`- instructions: ${instructionsWords(event.config.instructions)}`] : event.config.instructions === 'off' ? ['- instructions: left out (--no-project-instructions)'] : []),
           ].join('\n'),
         );
         break;
