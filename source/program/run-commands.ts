@@ -116,15 +116,16 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
 
   const demo = program
     .command('demo')
-    .description('run a whole session on the built-in example (examples/invoicing): a scripted demo model, or your model if a key is configured')
-    .option('--json', 'print one JSON event per line');
-  withModelFlags(demo, 'the scripted demo model, unless one is configured')
+    .description('run a whole session on the built-in example (examples/invoicing) with a scripted demo model: offline and free; --live for your model')
+    .option('--json', 'print one JSON event per line')
+    .option('--live', 'the configured model answers (or --provider/--model/--base-url): its calls cost money');
+  withModelFlags(demo, 'the scripted demo model; with --live the configured one')
     .option('--sessions-dir <dir>', 'where the session is saved')
     .addOption(new Option('--strategy <name>', 'tenet (default) or tdd: the demo model follows the TDD-Agent workflow (tests first)').choices(['tenet', 'tdd'] as const))
     .addOption(approveOption("the model's shell commands: ask (TUI) or auto"))
     .option('--headless', 'print lines instead of the TUI, even in a terminal');
-  withSandboxFlags(demo).action(async (opts: ModelOpts & SandboxFlags & { json?: boolean; sessionsDir?: string; strategy?: 'tenet' | 'tdd'; approve: RunCommandOptions['approve']; headless?: boolean }) => {
+  withSandboxFlags(demo).action(async (opts: ModelOpts & SandboxFlags & { json?: boolean; live?: boolean; sessionsDir?: string; strategy?: 'tenet' | 'tdd'; approve: RunCommandOptions['approve']; headless?: boolean }) => {
     const { demoCommand } = await import('../commands/demo');
-    setExit(await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve, sandbox: sandboxFlags(opts), strategy: opts.strategy }));
+    setExit(await demoCommand({ json: !!opts.json, live: !!opts.live, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}), sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve, sandbox: sandboxFlags(opts), strategy: opts.strategy }));
   });
 }
