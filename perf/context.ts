@@ -2,7 +2,7 @@
  * What keeping a session inside its context window costs the prompt cache: the 90-call session
  * of a model that keeps reading a large file (test/helpers/reading-model.ts), run by `tenet run`
  * (the built CLI) against the fake model server with each API's prompt cache, once with a window
- * nothing fills (no condensation: the "before") and once in a 16k window the server enforces.
+ * nothing fills (no condensation: the "before"), then in a 64k and a 16k window the server enforces.
  * Prints, per provider, the calls, condensations, the largest request, the input tokens and the
  * share of them read from the cache. The fake counts 4 characters a token for its cache, so the
  * figures are the conversation's shape, not a real bill.
@@ -55,7 +55,7 @@ async function session(provider: keyof typeof MODELS, window: number | undefined
 const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
 console.log('90 model calls of a model that keeps reading a 16,000-character file, tenet run against the fake servers\n');
 for (const provider of ['openai', 'anthropic'] as const) {
-  for (const window of [undefined, 16_384]) {
+  for (const window of [undefined, 65_536, 16_384]) {
     const s = await session(provider, window);
     console.log(
       `${provider} ${window ? `in a ${window.toLocaleString('en')}-token window` : 'with no window to fill'}: ${s.calls} calls, stop ${s.stop}, ${s.condensed} condensations, ` +
