@@ -67,7 +67,7 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
     ...(opts.messageFile ? { messageFile: opts.messageFile } : {}),
     step: !!opts.step,
     ...(opts.addTests ? { addTests: opts.addTests } : {}),
-    ...(opts.projectInstructions === false ? { projectInstructions: false } : {}),
+    ...(opts.projectInstructions === false ? { instructions: 'off' as const } : {}),
   };
 }
 

@@ -135,6 +135,7 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
           provider: opts.provider,
           model: opts.model,
           baseUrl: opts.baseUrl,
+          ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
           script: opts.script,
           ...(opts.maxTests !== undefined ? { T: opts.maxTests } : {}),
           ...(opts.message !== undefined ? { message: opts.message } : {}),

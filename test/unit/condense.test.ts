@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyReplacements, condense, elide } from '../../source/engine/agent/condense';
 import { condensedWords, contextShare } from '../../source/engine/agent/context-words';
 import { foldEvents } from '../../source/engine/session/fold';
+import { markdownTranscript } from '../../source/engine/session/transcript';
 import { eventShapeProblem } from '../../source/engine/session/event-schema';
 import type { EngineEvent } from '../../source/engine/events';
 import type { Message } from '../../source/engine/protocol/messages';
@@ -94,5 +95,7 @@ describe('condensing a conversation', () => {
     expect(folded.messages).toEqual(expected);
     expect(condensedWords(event)).toBe('Context condensed before model call 12 (past 80% of the room for the request): 3 tool outputs cut to head and tail, 1 superseded submission left as a reference · 11,204 → 5,010 tokens of a 16,384-token window');
     expect(contextShare({ tokens: 10_000, window: 16_384 })).toBe('ctx 61%');
+    // tenet show (and export --format md) says it as the same line.
+    expect(markdownTranscript('s', [event])).toContain(`_${condensedWords(event)}._`);
   });
 });

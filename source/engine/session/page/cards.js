@@ -421,7 +421,7 @@ function noteCard(items) {
     'context.condensed': () => {
       const k = e.kinds || {};
       const what = [
-        k.toolOutputs ? `${plural(k.toolOutputs, 'tool output')} cut to head and tail` : '',
+        k.toolOutputs ? `${plural(k.toolOutputs, 'tool output')} ${e.level === 3 ? 'cut to head and tail or to a one-line reference' : 'cut to head and tail'}` : '',
         k.submissions ? `${plural(k.submissions, 'superseded submission')} left as a reference` : '',
         k.prompts ? `${plural(k.prompts, 'earlier prompt')} shortened` : '',
         k.answers ? `${plural(k.answers, 'earlier answer')} shortened` : '',
