@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { applyReplacements } from '../../source/engine/agent/condense';
 import { condenseAbove, condenseAtBoundaryAbove } from '../../source/engine/agent/context-size';
 import type { EngineEvent, EventOf } from '../../source/engine/events';
 import type { Message } from '../../source/engine/protocol/messages';
+import { foldEvents } from '../../source/engine/session/fold';
 import { runCli } from '../helpers/cli';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
@@ -74,18 +74,17 @@ describe.each(['openai', 'anthropic'] as const)('a 90-call session in a 16k wind
     // Every request that was not condensed fits under the threshold as it is.
     for (const r of requests) expect(r.context!.tokens).toBeLessThanOrEqual(condenseAbove(budget));
 
-    // The log rebuilds the conversation each request sent: the new messages, then the replacements.
-    const conversation: Message[] = [];
-    for (const e of events) {
-      if (e.type === 'model.request') conversation.push(...e.newMessages);
-      if (e.type === 'model.response') conversation.push({ role: 'assistant', content: e.content, toolCalls: e.toolCalls });
-      if (e.type === 'context.condensed') applyReplacements(conversation, e.replaced);
-    }
-    const last = fake.requests.at(-1)!.body as { messages: unknown[] };
-    const sentText = JSON.stringify(last.messages);
-    // What the last request carried: the latest submission and prompt whole, older reads elided.
-    expect(sentText).toContain('tenet elided');
-    for (const m of conversation.filter((m) => m.role === 'tool' && m.name === 'read_file').slice(-1)) expect(sentText).toContain(JSON.stringify(m.content).slice(1, 200));
+    // The log rebuilds the conversation the last request sent (as resume folds it): the new
+    // messages of each request, the answers, and each condensation's replacements in place.
+    const folded = foldEvents(events.slice(0, events.findLastIndex((e) => e.type === 'model.response'))).messages;
+    const sent = (fake.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] }).messages;
+    const sentTools = sent.filter((m) => m.role === (provider === 'openai' ? 'tool' : 'user')).flatMap((m) => (provider === 'openai' ? [String(m.content)] : (m.content as { type: string; content?: string }[]).filter((b) => b.type === 'tool_result').map((b) => String(b.content))));
+    expect(folded.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(sentTools);
+    // What it carried: the older reads a line each, the latest one elided, the latest prompt whole.
+    expect(sentTools.filter((t) => t.startsWith('[tenet removed this read_file output')).length).toBeGreaterThan(60);
+    expect(sentTools.at(-1)).toContain('tenet elided');
+    const lastPrompt = folded.findLast((m): m is Message & { role: 'user' } => m.role === 'user')!;
+    expect(JSON.stringify(sent)).toContain(JSON.stringify(lastPrompt.content).slice(1, -1));
     console.log(`${provider}: ${condensed.length} condensations (levels ${condensed.map((c) => c.level).join('')}); largest request ${Math.max(...fake.windowed.map((w) => w.tokens))} tokens by the fake's count, ${Math.max(...requests.map((r) => r.context!.tokens))} by tenet's; input ${result.usage.inputTokens}, cached ${result.usage.cacheReadTokens}`);
   }, 300_000);
 });
