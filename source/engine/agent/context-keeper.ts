@@ -21,10 +21,17 @@ export interface RequestFit {
  * costs the cache little. Without a known window it only acts on the provider's "too long".
  */
 export class ContextKeeper {
-  private readonly sizer = new RequestSizer();
+  private sizer: RequestSizer | undefined;
   private boundary = false;
 
-  constructor(private readonly budget: ContextBudget | undefined) {}
+  constructor(private readonly budget: ContextBudget | undefined) {
+    if (budget) this.sizer = new RequestSizer();
+  }
+
+  /** Made when first needed: a run without a window loads the tokenizer only for a "too long". */
+  private get size(): RequestSizer {
+    return (this.sizer ??= new RequestSizer());
+  }
 
   /** The next request opens a stage (or an attempt, or an iteration). */
   markBoundary(): void {
@@ -35,7 +42,7 @@ export class ContextKeeper {
     const atBoundary = this.boundary;
     this.boundary = false;
     if (!this.budget) return {};
-    const tokens = await this.sizer.request(system, messages, tools);
+    const tokens = await this.size.request(system, messages, tools);
     const limit = atBoundary ? condenseAtBoundaryAbove(this.budget) : condenseAbove(this.budget);
     if (tokens <= limit) return { context: { tokens, window: this.budget.window } };
     const condensed = await this.condensed(system, messages, tools, round, tokens, 1, atBoundary ? 'stage' : 'threshold');
@@ -49,7 +56,7 @@ export class ContextKeeper {
 
   /** After the provider's "too long": the strongest condensation there is (once per request). */
   async afterTooLong(system: string, messages: readonly Message[], tools: readonly ToolDefinition[], round: number): Promise<Condensed | undefined> {
-    const tokens = await this.sizer.request(system, messages, tools);
+    const tokens = await this.size.request(system, messages, tools);
     return this.condensed(system, messages, tools, round, tokens, 3, 'too-long');
   }
 
@@ -66,7 +73,7 @@ export class ContextKeeper {
       if (!replaced.length) continue;
       const trial = [...messages];
       applyReplacements(trial, replaced);
-      best = { level: level as CondenseLevel, replaced, tokens: await this.sizer.request(system, trial, tools) };
+      best = { level: level as CondenseLevel, replaced, tokens: await this.size.request(system, trial, tools) };
       if (best.tokens <= target) break;
     }
     if (!best) return undefined;

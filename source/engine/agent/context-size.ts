@@ -18,6 +18,11 @@ function loadCounter(): Promise<Counter> {
  * never changed in place: a condensed one is a new object), so a round counts only what is new.
  */
 export class RequestSizer {
+  constructor() {
+    // Its tables take about half a second to load: begun now, while the task's prompt is built.
+    void loadCounter();
+  }
+
   private readonly counts = new WeakMap<object, number>();
   private readonly texts = new Map<string, number>();
 
