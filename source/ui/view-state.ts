@@ -6,6 +6,7 @@ import { proposeFor } from '../engine/thm/propose';
 import { asPlaced, functionName, lineDiff, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
 import { expandTabs } from './components/line-editor';
 import { condensedWords } from '../engine/agent/context-words';
+import { instructionsWords } from '../engine/task/project-instructions';
 import type { SpendLimits } from '../engine/protocol/settings';
 import type { Writer } from '../engine/protocol/debugger';
 import type { ThmReport } from '../engine/protocol/thm-report';
@@ -209,6 +210,8 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
   switch (event.type) {
     case 'session.start':
       state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, ...(event.config.limits ? { limits: event.config.limits } : {}) };
+      // Said at the start, as the headless run says it: what of the repository's own the model reads.
+      if (typeof event.config.instructions === 'object') push(state, { kind: 'note', text: `Instructions: ${instructionsWords(event.config.instructions)} (the repository's, in the system prompt)`, tone: 'info' });
       break;
     case 'thm.start':
       state.thm = { ...state.thm, startedAt: now };
