@@ -88,6 +88,7 @@ export class Conversation {
   private systemSent = false;
   private readonly steering: Steering;
   private readonly context: ContextKeeper;
+  private windowSaid = false;
 
   constructor(private readonly options: ConversationOptions) {
     this.steering = new Steering(options.steering ?? {}, options.emit);
@@ -144,7 +145,9 @@ export class Conversation {
     this.totals.rounds++;
     const round = this.totals.rounds;
     const definitions = this.toolsFor(tools);
-    if (round === 1 && this.options.windowUnknown) emit({ type: 'warning', message: unknownWindowWarning(this.options.windowUnknown) });
+    // Once per run (a resumed one too), before its first request.
+    if (!this.windowSaid && this.options.windowUnknown) emit({ type: 'warning', message: unknownWindowWarning(this.options.windowUnknown) });
+    this.windowSaid = true;
     const fit = await this.context.beforeRequest(this.options.system, this.messages, definitions, round);
     emit({
       type: 'model.request',
