@@ -52,6 +52,9 @@ describe('configuration layers', () => {
     expect(configured.settings.contextWindow).toBe(32_768);
     expect(configured.windowUnknown).toBeUndefined();
     expect(createModel({ model: 'qwen2.5-coder:7b', contextWindow: 32_768 }, { contextWindow: 8192 }, env).settings.contextWindow).toBe(8192);
+    // Half the window at least must be left to the request.
+    expect(() => createModel({ model: 'qwen2.5-coder:7b' }, { contextWindow: 6000 }, env)).toThrow('A context window of 6000 tokens leaves too little for the request: 4096 of it are kept for the answer (maxTokens).');
+    expect(createModel({ model: 'qwen2.5-coder:7b', maxTokens: 1024 }, { contextWindow: 6000 }, env).settings.contextWindow).toBe(6000);
   });
 
   it('a configured price may give the cache kinds; a misspelt kind is an error, not a silent full price', async () => {

@@ -50,6 +50,10 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   const temperature = config.temperature ?? 0;
   const maxTokens = config.maxTokens ?? 4096;
   const givenWindow = flags.contextWindow ?? config.contextWindow;
+  // The answer's tokens come out of the window: a window no larger than them leaves the request nothing.
+  if (givenWindow !== undefined && givenWindow < 2 * maxTokens) {
+    throw new TenetError(`A context window of ${givenWindow} tokens leaves too little for the request: ${maxTokens} of it are kept for the answer (maxTokens).`, `give a window of at least ${2 * maxTokens} tokens, or lower maxTokens in the config`);
+  }
   const common = {
     timeoutMs: (config.timeoutSec ?? 600) * 1000,
     retry: { ...DEFAULT_RETRY, maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts, maxRetryAfterMs: config.maxRetryAfterSec !== undefined ? config.maxRetryAfterSec * 1000 : DEFAULT_RETRY.maxRetryAfterMs },
