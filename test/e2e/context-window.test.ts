@@ -114,3 +114,29 @@ describe.each(['openai', 'anthropic'] as const)('a model whose window tenet does
     expect(server.windowed).toHaveLength(12 + refused);
   }, 120_000);
 });
+
+describe('a condensed session resumed', () => {
+  it('goes on with the conversation as condensed, not as first recorded: its first request fits', async () => {
+    const first = await startFakeModelServer([...Array.from({ length: 8 }, (_, i) => read(i)), { status: 400, errorType: 'invalid_request_error', message: 'a request the server refuses for its own reasons' }], { window: WINDOW });
+    server = first;
+    const env = { TENET_SESSIONS_DIR: join(scratch, 'resume'), XDG_CONFIG_HOME: join(scratch, 'no-config'), OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${first.url}/v1` };
+    const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--context-window', String(WINDOW), '--pregen-rounds', '12', '--rrw-attempts', '0', '--json', '--tests', 'tests/test_cart.py'], { env });
+    const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
+    expect((events.at(-1) as EventOf<'result'>).stopReason).toBe('error');
+    expect(events.filter((e) => e.type === 'context.condensed').length).toBeGreaterThan(2);
+    const id = (events[0] as EventOf<'session.start'>).sessionId;
+    await first.close();
+
+    server = await startFakeModelServer([read(8), read(9), submit], { window: WINDOW });
+    const resumed = await runCli(['resume', id, '--base-url', `${server.url}/v1`, '--json'], { env });
+    const after = resumed.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
+    expect((after.at(-1) as EventOf<'result'>).stopReason, resumed.stderr).toBe('budget');
+    // The recorded originals (8 reads of 16,000 characters) would be far past the window.
+    expect(server.windowed.filter((w) => w.refused)).toEqual([]);
+    expect(server.windowed[0]!.tokens + MAX_TOKENS).toBeLessThanOrEqual(WINDOW);
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('[tenet removed this read_file output');
+    // The log's replacements rebuilt the condensed conversation: nothing needed condensing again before the first answer.
+    const firstAnswer = after.findIndex((e) => e.type === 'model.response');
+    expect(after.slice(0, firstAnswer).filter((e) => e.type === 'context.condensed')).toEqual([]);
+  }, 180_000);
+});
