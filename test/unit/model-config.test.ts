@@ -55,6 +55,9 @@ describe('configuration layers', () => {
     // Half the window at least must be left to the request.
     expect(() => createModel({ model: 'qwen2.5-coder:7b' }, { contextWindow: 6000 }, env)).toThrow('A context window of 6000 tokens leaves too little for the request: 4096 of it are kept for the answer (maxTokens).');
     expect(createModel({ model: 'qwen2.5-coder:7b', maxTokens: 1024 }, { contextWindow: 6000 }, env).settings.contextWindow).toBe(6000);
+    // The catalogue's longest answer: a maxTokens past it is refused before any call.
+    expect(() => createModel({ model: 'claude-3-5-haiku-20241022', maxTokens: 16_000 }, {}, { ANTHROPIC_API_KEY: 'k' })).toThrow('maxTokens 16000 is more than claude-3-5-haiku-20241022 answers (at most 8192 tokens)');
+    expect(createModel({ model: 'claude-3-5-haiku-20241022', maxTokens: 8192 }, {}, { ANTHROPIC_API_KEY: 'k' }).settings.maxTokens).toBe(8192);
   });
 
   it('a configured price may give the cache kinds; a misspelt kind is an error, not a silent full price', async () => {

@@ -77,7 +77,12 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   const apiKey = env[`${prefix}_API_KEY`];
   if (!apiKey && !baseUrl) throw new TenetError(`${prefix}_API_KEY is not set.`, `export ${prefix}_API_KEY=…, or pass --base-url for a server that needs no key`);
   const settings = { model, apiKey: apiKey || 'none', ...(baseUrl ? { baseUrl } : {}), ...common };
-  const contextWindow = givenWindow ?? modelInfo(model)?.window;
+  const info = modelInfo(model);
+  const contextWindow = givenWindow ?? info?.window;
+  // The provider answers 400 to every call asking for a longer answer than the model gives: said now, not at the first call.
+  if (info?.maxOutput && maxTokens > info.maxOutput) {
+    throw new TenetError(`maxTokens ${maxTokens} is more than ${model} answers (at most ${info.maxOutput} tokens): the provider would refuse every call.`, `set maxTokens to ${info.maxOutput} or less in the config`);
+  }
   return {
     // Nothing secret of this environment is sent, whatever a tool printed.
     model: redactingModel(provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings), secretRedactor(env)),
