@@ -14,7 +14,7 @@ export type Price = { input: number; output: number; cachedInput?: number; cache
  *
  * Windows and output limits, as each provider's model pages give them (2025):
  * - OpenAI (platform.openai.com/docs/models): GPT-4o 128k / 16,384; GPT-4.1 1,047,576 / 32,768;
- *   GPT-5 400k / 128k; o1, o3, o3-mini, o4-mini 200k / 100k; o1-mini 128k / 65,536.
+ *   GPT-5 400k / 128k (gpt-5-chat 128k / 16,384); o1, o3, o3-mini, o4-mini 200k / 100k; o1-mini 128k / 65,536.
  * - DeepSeek (api-docs.deepseek.com/quick_start/pricing): 128k; deepseek-chat answers up to 8k,
  *   deepseek-reasoner up to 64k.
  * - Anthropic (docs.claude.com/en/docs/about-claude/models/overview): every model 200k; Opus 4 and
@@ -38,6 +38,8 @@ export const CATALOGUE: Record<string, ModelInfo> = {
   'gpt-4.1-mini': { window: 1_047_576, maxOutput: 32_768, price: { input: 0.4, cachedInput: 0.1, output: 1.6 } },
   'gpt-4.1': { window: 1_047_576, maxOutput: 32_768, price: { input: 2, cachedInput: 0.5, output: 8 } },
   'gpt-5': { window: 400 * K, maxOutput: 128 * K, price: { input: 1.25, cachedInput: 0.125, output: 10 } },
+  // ChatGPT's model behind the API: GPT-5's prices, a smaller window.
+  'gpt-5-chat': { window: 128 * K, maxOutput: 16_384, price: { input: 1.25, cachedInput: 0.125, output: 10 } },
   'gpt-5-mini': { window: 400 * K, maxOutput: 128 * K, price: { input: 0.25, cachedInput: 0.025, output: 2 } },
   'gpt-5-nano': { window: 400 * K, maxOutput: 128 * K, price: { input: 0.05, cachedInput: 0.005, output: 0.4 } },
   o1: { window: 200 * K, maxOutput: 100 * K, price: { input: 15, cachedInput: 7.5, output: 60 } },
