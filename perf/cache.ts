@@ -36,7 +36,7 @@ async function demo(provider: keyof typeof MODELS, cache: boolean): Promise<Figu
   try {
     const baseUrl = provider === 'openai' ? `${server.url}/v1` : server.url;
     // Not spawnSync: the fake server answers from this process's event loop.
-    const child = spawn(process.execPath, [CLI, 'demo', '--provider', provider, '--model', MODELS[provider], '--base-url', baseUrl, '--approve', 'auto', '--json'], {
+    const child = spawn(process.execPath, [CLI, 'demo', '--live', '--provider', provider, '--model', MODELS[provider], '--base-url', baseUrl, '--approve', 'auto', '--json'], {
       env: { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', TENET_SESSIONS_DIR: sessions },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

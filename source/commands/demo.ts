@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import { installRoot } from '../engine/assets';
+import { loadConfig } from '../engine/config/config';
+import { TenetError } from '../engine/errors';
+import { createModel } from '../engine/model/create-model';
 import { loadScript } from '../engine/model/scripted';
 import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { runCommand } from './run';
@@ -12,12 +15,44 @@ export const DEMO = {
   target: 'invoicing/tax.py::tax_for',
 };
 
+export interface DemoOptions {
+  json: boolean;
+  /** `--live`: the configured model (or --provider/--model/--base-url) answers instead of the script, at the account's cost. */
+  live?: boolean;
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  contextWindow?: number;
+  sessionsDir?: string;
+  tui?: boolean;
+  approve?: 'ask' | 'auto';
+  sandbox?: SandboxFlags;
+  strategy?: 'tenet' | 'tdd';
+}
+
 /**
  * `tenet demo` (what `npm start` runs): a real session on the example — THM, tools, tests and
- * evaluation all run — with the scripted demo model unless a provider is configured.
+ * evaluation all run — with the scripted demo model, whatever keys the environment holds: a
+ * newcomer expects the offline demo, not a paid model. `--live` runs it with the configured model,
+ * and says which and that it costs money.
  */
-export async function demoCommand(options: { json: boolean; provider?: string; model?: string; baseUrl?: string; sessionsDir?: string; tui?: boolean; approve?: 'ask' | 'auto'; sandbox?: SandboxFlags; strategy?: 'tenet' | 'tdd' }): Promise<number> {
+export async function demoCommand(options: DemoOptions): Promise<number> {
   const strategy = options.strategy ?? 'tenet';
+  const asked = [options.provider && options.provider !== 'scripted' ? `--provider ${options.provider}` : '', options.model ? '--model' : '', options.baseUrl ? '--base-url' : ''].filter(Boolean);
+  if (!options.live && asked.length) {
+    throw new TenetError(`tenet demo plays the scripted demo model; ${asked.join(', ')} choose${asked.length === 1 ? 's' : ''} a real one.`, 'add --live to run the demo with that model (its calls are billed to your account)');
+  }
+  const flags = {
+    ...(options.provider ? { provider: options.provider } : {}),
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
+  };
+  if (options.live) {
+    // Which model, before anything runs: a live demo is a paid one.
+    const chosen = createModel(await loadConfig(DEMO.repo()), flags);
+    if (chosen.settings.provider !== 'scripted') process.stderr.write(`tenet demo --live: ${chosen.model.label} answers; its calls cost money (billed to the account of its API key).\n`);
+  }
   return runCommand({
     settings: { strategy },
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
@@ -29,12 +64,8 @@ export async function demoCommand(options: { json: boolean; provider?: string; m
     target: DEMO.target,
     testArgs: [],
     json: options.json,
-    model: {
-      ...(options.provider ? { provider: options.provider } : {}),
-      ...(options.model ? { model: options.model } : {}),
-      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    },
-    fallbackScript: loadScript(DEMO.script(strategy)),
-    fallbackScriptFile: DEMO.script(strategy),
+    // Not live: the script, whatever the environment or the config files name.
+    model: options.live ? flags : { ...flags, provider: 'scripted' },
+    ...(options.live ? {} : { fallbackScript: loadScript(DEMO.script(strategy)), fallbackScriptFile: DEMO.script(strategy) }),
   });
 }

@@ -18,6 +18,8 @@ export interface ForkCommandOptions extends Relocation, Pick<RunCommandOptions, 
   provider?: string;
   model?: string;
   baseUrl?: string;
+  /** `--context-window`: else the parent's recorded window, while the model stays the same. */
+  contextWindow?: number;
   script?: string;
   /** THM's budget for a choice of tests the fork makes (the parent's is kept when it made it). */
   T?: number;
@@ -49,6 +51,8 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
   const same = provider === latest.provider;
   const model = options.model ?? (scripted || !same ? undefined : latest.model);
   const baseUrl = options.baseUrl ?? (same ? latest.baseUrl : undefined);
+  const recordedWindow = typeof start.config.contextWindow === 'number' && (model ?? (scripted ? 'scripted' : undefined)) === start.model ? start.config.contextWindow : undefined;
+  const contextWindow = options.contextWindow ?? recordedWindow;
   // A scripted parent goes on with its script (a resume may have given another) where the recorded answers end, unless another is given.
   const own = scripted && same ? folded.script : undefined;
   const script = options.script ?? own?.file;
@@ -67,8 +71,11 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
       provider,
       ...(model ? { model } : {}),
       ...(baseUrl ? { baseUrl } : {}),
+      ...(contextWindow ? { contextWindow } : {}),
       ...(script ? { script, ...(!options.script ? { scriptStart: point.answers.length - (own?.from ?? 0) } : {}) } : {}),
     },
+    // The parent's instructions, as its system prompt had them (none in sessions from before tenet read them).
+    instructions: start.config.instructions ?? 'off',
     json: !!options.json,
     ...(options.tui ? { tui: true } : {}),
     ...(options.approve ? { approve: options.approve } : {}),

@@ -74,6 +74,8 @@ export async function resumeCommand(
     provider?: string;
     model?: string;
     baseUrl?: string;
+    /** `--context-window`: else the recorded window, while the model stays the same. */
+    contextWindow?: number;
     /** `--script`: the turns a scripted model plays from here (implies `--provider scripted`). */
     script?: string;
     json?: boolean;
@@ -113,6 +115,8 @@ export async function resumeCommand(
   const same = provider === latest.provider;
   const model = options.model ?? (scripted || !same ? undefined : latest.model);
   const baseUrl = options.baseUrl ?? (same ? latest.baseUrl : undefined);
+  const recordedWindow = typeof start.config.contextWindow === 'number' && (model ?? (scripted ? 'scripted' : undefined)) === start.model ? start.config.contextWindow : undefined;
+  const contextWindow = options.contextWindow ?? recordedWindow;
   const { python, ...where } = relocate(run, options, session.id);
   return runCommand({
     ...run,
@@ -123,6 +127,7 @@ export async function resumeCommand(
       provider,
       ...(model ? { model } : {}),
       ...(baseUrl ? { baseUrl } : {}),
+      ...(contextWindow ? { contextWindow } : {}),
       ...(script ?? {}),
     },
     json: !!options.json,
@@ -191,10 +196,13 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
       testArgs: run.testArgs,
       // The recorded settings as they are: the config files of today do not change a rerun.
       ...resolveSettings(recordedChoices(start), {}),
-      model: { model: replay, price: undefined, settings: { ...base.settings, provider: 'replay', model: start.model } },
+      // The recorded window: the conversation condenses where the run did.
+      model: { model: replay, price: undefined, settings: { ...base.settings, provider: 'replay', model: start.model, maxTokens: start.config.maxTokens ?? base.settings.maxTokens, ...(start.config.contextWindow ? { contextWindow: start.config.contextWindow } : {}) } },
       pilot: replayPilot(session.events),
       sessionId,
       record: { rerunOf: session.id },
+      // The instructions the run had, as recorded (none in sessions from before tenet read them), not the file as it is now.
+      instructions: start.config.instructions ?? 'off',
       emit: (event) => {
         recorder.record(event);
         events.push(event);

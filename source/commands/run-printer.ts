@@ -1,4 +1,6 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
+import { condensedWords } from '../engine/agent/context-words';
+import { instructionsWords } from '../engine/task/project-instructions';
 import type { EngineEvent } from '../engine/events';
 import { addedWords, approvalWords, failingWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
 import { failingTestCounts } from '../engine/protocol/thm-report';
@@ -27,6 +29,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         config = event.config;
         write(`tenet · ${event.target} (${modeName(event.mode)}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
         write(`model: ${event.modelLabel}\n`);
+        if (typeof event.config.instructions === 'object') write(`instructions: ${instructionsWords(event.config.instructions)}\n`);
         break;
       case 'thm.report': {
         const c = event.report.counts;
@@ -96,6 +99,10 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       case 'warning':
         endStream();
         write(`  ! ${event.message}\n`);
+        break;
+      case 'context.condensed':
+        endStream();
+        write(`  ${condensedWords(event)}\n`);
         break;
       case 'patch.decision':
         // A refusal was just printed as a warning (it says why); a patch that went in is news too.

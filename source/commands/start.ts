@@ -8,6 +8,7 @@ import type { FileIndex } from '../engine/index/types';
 import { decoratorExpression, overloadSpellings } from '../engine/python/overloads';
 import { repositoryFolder } from '../engine/util/checked-paths';
 import { resolveTarget } from '../engine/task/resolve-target';
+import { instructionsWords, readProjectInstructions } from '../engine/task/project-instructions';
 import { targetIsStub } from '../engine/eval/submitted-module';
 import type { ModelFlags } from '../engine/model/create-model';
 import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
@@ -51,7 +52,8 @@ export async function startCommand(options: StartOptions): Promise<number> {
   };
   const { startTui } = await importTui(() => import('../ui/launch'));
   const testArgs = options.testArgs ?? [];
-  const choice = await startTui({ repo, functions, testArgs, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}) });
+  const instructions = readProjectInstructions(repo);
+  const choice = await startTui({ repo, functions, testArgs, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}), ...(instructions ? { instructions: instructionsWords(instructions) } : {}) });
   if (!choice) return 0;
   if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const run: RunCommandOptions = {

@@ -114,7 +114,16 @@ export type EngineEvent =
   /** `stopReason`, with phase evaluate: why the agent's part ended (a resumed evaluation keeps it). */
   | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage; stopReason?: RunResult['stopReason'] }
   /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */
-  | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string }
+  /** `context`: the request's size (o200k_base tokens, before the answer) against the model's window, when tenet knows the window. */
+  | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string; context?: { tokens: number; window: number } }
+  /**
+   * tenet condensed the conversation to fit the model's context window, right after the request
+   * of `round` was logged and before it was sent (or, `too-long`, before it was sent again after
+   * the provider's "too long" answer): each replaced message by its index in the conversation (a
+   * resume rebuilds the same), what kinds they were, and the request's size before and after.
+   * `why`: past the threshold before a request, at a stage boundary, or the provider's answer.
+   */
+  | { type: 'context.condensed'; round: number; why: 'threshold' | 'stage' | 'too-long'; level: 1 | 2 | 3; replaced: { index: number; message: Message }[]; kinds: { toolOutputs: number; submissions: number; prompts: number; answers: number }; tokensBefore: number; tokensAfter: number; window?: number }
   /** The developer's message to the model, sent (marked as theirs) with the request of `round`. */
   | { type: 'developer.message'; text: string; round: number; via: MessageSource }
   | { type: 'model.delta'; text: string }

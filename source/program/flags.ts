@@ -57,6 +57,7 @@ export interface ModelOpts {
   model?: string;
   baseUrl?: string;
   script?: string;
+  contextWindow?: number;
 }
 
 /** `unset`: what is used without `--provider`; `script`: the help of `--script`, for commands that take one. */
@@ -64,11 +65,12 @@ export function withModelFlags(command: Command, unset: string, script?: string)
   command
     .option('--provider <name>', `openai, anthropic or scripted (default: ${unset})`)
     .option('--model <name>', 'model name (openai default gpt-4.1-mini, anthropic claude-sonnet-4-6)')
-    .option('--base-url <url>', 'API base URL: an OpenAI-compatible server (DeepSeek, vLLM, Ollama, llama.cpp) or an Anthropic endpoint');
+    .option('--base-url <url>', 'API base URL: an OpenAI-compatible server (DeepSeek, vLLM, Ollama, llama.cpp) or an Anthropic endpoint')
+    .addOption(new Option('--context-window <tokens>', "the model's context window, for a model tenet's catalogue does not know (or to use less of it)").argParser(positiveInt('--context-window')));
   return script ? command.option('--script <file>', script) : command;
 }
 
-export const modelFlags = (opts: ModelOpts): ModelFlags => ({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, script: opts.script });
+export const modelFlags = (opts: ModelOpts): ModelFlags => ({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, script: opts.script, ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) });
 
 /** Where Python runs: the flags of `thm`, `run`, `tool` and `demo` (`bench run` has its own, per engine). */
 export function withSandboxFlags(command: Command): Command {

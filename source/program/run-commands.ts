@@ -42,6 +42,8 @@ export interface RunOpts extends ModelOpts, SandboxFlags, SettingOpts {
   messageFile?: string;
   step?: boolean;
   addTests?: string[];
+  /** `--no-project-instructions`. */
+  projectInstructions: boolean;
 }
 
 /** What `tenet run` asks for. */
@@ -65,6 +67,7 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
     ...(opts.messageFile ? { messageFile: opts.messageFile } : {}),
     step: !!opts.step,
     ...(opts.addTests ? { addTests: opts.addTests } : {}),
+    ...(opts.projectInstructions === false ? { instructions: 'off' as const } : {}),
   };
 }
 
@@ -103,7 +106,8 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
     .option('--no-fork', 'THM in two passes instead of forking blank twins')
     .addOption(sessionsDirOption('where sessions are saved (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)'))
     .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))
-    .option('--headless', 'print lines instead of the TUI, even in a terminal');
+    .option('--headless', 'print lines instead of the TUI, even in a terminal')
+    .option('--no-project-instructions', "leave the repository's AGENTS.md (or TENET.md) out of the system prompt");
   withSteeringFlags(run).option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');
   withSandboxFlags(run).action(async (opts: RunOpts) => {
     const { runCommand } = await import('../commands/run');
@@ -112,15 +116,16 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
 
   const demo = program
     .command('demo')
-    .description('run a whole session on the built-in example (examples/invoicing): a scripted demo model, or your model if a key is configured')
-    .option('--json', 'print one JSON event per line');
-  withModelFlags(demo, 'the scripted demo model, unless one is configured')
+    .description('run a whole session on the built-in example (examples/invoicing) with a scripted demo model: offline and free; --live for your model')
+    .option('--json', 'print one JSON event per line')
+    .option('--live', 'the configured model answers (or --provider/--model/--base-url): its calls cost money');
+  withModelFlags(demo, 'the scripted demo model; with --live the configured one')
     .option('--sessions-dir <dir>', 'where the session is saved')
     .addOption(new Option('--strategy <name>', 'tenet (default) or tdd: the demo model follows the TDD-Agent workflow (tests first)').choices(['tenet', 'tdd'] as const))
     .addOption(approveOption("the model's shell commands: ask (TUI) or auto"))
     .option('--headless', 'print lines instead of the TUI, even in a terminal');
-  withSandboxFlags(demo).action(async (opts: ModelOpts & SandboxFlags & { json?: boolean; sessionsDir?: string; strategy?: 'tenet' | 'tdd'; approve: RunCommandOptions['approve']; headless?: boolean }) => {
+  withSandboxFlags(demo).action(async (opts: ModelOpts & SandboxFlags & { json?: boolean; live?: boolean; sessionsDir?: string; strategy?: 'tenet' | 'tdd'; approve: RunCommandOptions['approve']; headless?: boolean }) => {
     const { demoCommand } = await import('../commands/demo');
-    setExit(await demoCommand({ json: !!opts.json, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve, sandbox: sandboxFlags(opts), strategy: opts.strategy }));
+    setExit(await demoCommand({ json: !!opts.json, live: !!opts.live, provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}), sessionsDir: opts.sessionsDir, tui: interactive(opts), approve: opts.approve, sandbox: sandboxFlags(opts), strategy: opts.strategy }));
   });
 }

@@ -6,6 +6,8 @@ import { proposeFor } from '../engine/thm/propose';
 import { asPlaced, functionName, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
 import { diffText } from './components/code-arguments';
 import { expandTabs } from './components/line-editor';
+import { condensedWords } from '../engine/agent/context-words';
+import { instructionsWords } from '../engine/task/project-instructions';
 import type { SpendLimits } from '../engine/protocol/settings';
 import { DEVELOPER_INTERRUPT, type Writer } from '../engine/protocol/debugger';
 import type { ThmReport } from '../engine/protocol/thm-report';
@@ -103,6 +105,8 @@ export interface ViewState {
     starting?: string;
     code?: string;
     submissions: number;
+    /** The latest request's size against the model's context window (the footer's `ctx 61%`), when tenet knows the window. */
+    context?: { tokens: number; window: number };
   };
   totals: UsageSums & { modelCalls: number; toolCalls: number };
   /** `running`: the command sent last, and since when, until its prompt comes back (a `sleep(60)` is not idle). */
@@ -222,6 +226,8 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
   switch (event.type) {
     case 'session.start':
       state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, ...(event.config.limits ? { limits: event.config.limits } : {}) };
+      // Said at the start, as the headless run says it: what of the repository's own the model reads.
+      if (typeof event.config.instructions === 'object') push(state, { kind: 'note', text: `Instructions: ${instructionsWords(event.config.instructions)} (the repository's, in the system prompt)`, tone: 'info' });
       break;
     case 'thm.start':
       state.thm = { ...state.thm, startedAt: now };
@@ -313,6 +319,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       if (state.fork && event.round === state.fork.recorded + 1) push(state, { kind: 'note', text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`, tone: 'info' });
       state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
       state.agent.round = event.round;
+      if (event.context) state.agent.context = event.context;
       state.agent.live = '';
       state.agent.retry = undefined;
       state.agent.streaming = [];
@@ -402,6 +409,10 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
       break;
     case 'limit.reached':
       push(state, { kind: 'note', text: capitalized(limitWords(event)), tone: 'warning' });
+      break;
+    case 'context.condensed':
+      if (event.window) state.agent.context = { tokens: event.tokensAfter, window: event.window };
+      push(state, { kind: 'note', text: condensedWords(event), tone: 'info' });
       break;
     case 'session.forked':
       state.fork = { recorded: event.recorded, live: `${event.provider}/${event.model}` };

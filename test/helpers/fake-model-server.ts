@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { windowProblem, windowTokens } from './fake-context-window';
 import { requestProblem } from './fake-request-rules';
 import { AnthropicPromptCache, OpenAiPromptCache, TooManyBreakpoints, type CacheUsage } from './fake-prompt-cache';
 
@@ -58,12 +59,16 @@ export interface RecordedRequest {
 export interface FakeServerOptions {
   /** false: a server without a prompt cache (no token is ever read from or written to one). Default true. */
   cache?: boolean;
+  /** A context window in tokens: a longer request is answered with the API's own 400 (fake-context-window.ts), and plays no turn. */
+  window?: number;
 }
 
 export interface FakeModelServer {
   /** `http://127.0.0.1:PORT` (OpenAI clients add `/v1`; Anthropic clients use it as is). */
   url: string;
   requests: RecordedRequest[];
+  /** With a window: each request's input tokens as the window counts them, and the requests refused as too long. */
+  windowed: { tokens: number; refused: boolean }[];
   /** Turns not played yet. */
   remaining(): number;
   close(): Promise<void>;
@@ -210,6 +215,7 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
 export async function startFakeModelServer(turns: FakeTurn[], options: FakeServerOptions = {}): Promise<FakeModelServer> {
   const queue = [...turns];
   const requests: RecordedRequest[] = [];
+  const windowed: FakeModelServer['windowed'] = [];
   const caches = { openAi: new OpenAiPromptCache(), anthropic: new AnthropicPromptCache() };
   let counter = 0;
   const server: Server = createServer((request, response) => {
@@ -232,6 +238,15 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
         response.writeHead(400, { 'content-type': 'application/json' });
         response.end(JSON.stringify(isOpenAi ? { error: { message: problem, type: 'invalid_request_error', param: null, code: null } } : { type: 'error', error: { type: 'invalid_request_error', message: problem } }));
         return;
+      }
+      if (options.window !== undefined) {
+        const api = isOpenAi ? 'openai' : 'anthropic';
+        const tooLong = windowProblem(api, body, options.window);
+        windowed.push({ tokens: windowTokens(api, body), refused: !!tooLong });
+        if (tooLong) {
+          response.writeHead(tooLong.status, { 'content-type': 'application/json' }).end(JSON.stringify(tooLong.body));
+          return;
+        }
       }
       const turn = queue.shift() ?? { say: '(the fake server has no more turns)' };
       counter++;
@@ -263,6 +278,7 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    windowed,
     remaining: () => queue.length,
     close: () =>
       new Promise<void>((resolve) => {

@@ -32,12 +32,32 @@ describe('configuration layers', () => {
 
   it('environment wins over files, flags win over everything', async () => {
     const config = await loadConfig(repo, env);
-    expect(createModel(config, {}, env).settings).toEqual({ provider: 'openai', model: 'deepseek-chat', baseUrl: 'https://api.deepseek.com/v1', temperature: 0.2, maxTokens: 4096 });
+    // The window comes from the model catalogue (deepseek-chat: 128k).
+    expect(createModel(config, {}, env).settings).toEqual({ provider: 'openai', model: 'deepseek-chat', baseUrl: 'https://api.deepseek.com/v1', temperature: 0.2, maxTokens: 4096, contextWindow: 128_000 });
     expect(createModel(config, {}, { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).settings.baseUrl).toBe('http://127.0.0.1:9/v1');
     const flagged = createModel(config, { model: 'gpt-4.1', baseUrl: 'http://localhost:11434/v1' }, env);
     expect(flagged.settings).toMatchObject({ model: 'gpt-4.1', baseUrl: 'http://localhost:11434/v1' });
     expect(flagged.price).toEqual({ input: 2, cachedInput: 0.5, output: 8 });
     expect(createModel(config, {}, env).price).toEqual({ input: 0.5, output: 1 });
+  });
+
+  it('the context window: the catalogue, else the config, --context-window over both; unknown is said', () => {
+    const env = { OPENAI_API_KEY: 'k' };
+    expect(createModel({ model: 'gpt-4o-mini-2024-07-18' }, {}, env)).toMatchObject({ settings: { contextWindow: 128_000 } });
+    expect(createModel({ model: 'gpt-4o-mini' }, { contextWindow: 16_384 }, env).settings.contextWindow).toBe(16_384);
+    const local = createModel({ model: 'qwen2.5-coder:7b' }, {}, env);
+    expect(local.settings.contextWindow).toBeUndefined();
+    expect(local.windowUnknown).toBe(true);
+    const configured = createModel({ model: 'qwen2.5-coder:7b', contextWindow: 32_768 }, {}, env);
+    expect(configured.settings.contextWindow).toBe(32_768);
+    expect(configured.windowUnknown).toBeUndefined();
+    expect(createModel({ model: 'qwen2.5-coder:7b', contextWindow: 32_768 }, { contextWindow: 8192 }, env).settings.contextWindow).toBe(8192);
+    // Half the window at least must be left to the request.
+    expect(() => createModel({ model: 'qwen2.5-coder:7b' }, { contextWindow: 6000 }, env)).toThrow('A context window of 6000 tokens leaves too little for the request: 4096 of it are kept for the answer (maxTokens).');
+    expect(createModel({ model: 'qwen2.5-coder:7b', maxTokens: 1024 }, { contextWindow: 6000 }, env).settings.contextWindow).toBe(6000);
+    // The catalogue's longest answer: a maxTokens past it is refused before any call.
+    expect(() => createModel({ model: 'claude-3-5-haiku-20241022', maxTokens: 16_000 }, {}, { ANTHROPIC_API_KEY: 'k' })).toThrow('maxTokens 16000 is more than claude-3-5-haiku-20241022 answers (at most 8192 tokens)');
+    expect(createModel({ model: 'claude-3-5-haiku-20241022', maxTokens: 8192 }, {}, { ANTHROPIC_API_KEY: 'k' }).settings.maxTokens).toBe(8192);
   });
 
   it('a configured price may give the cache kinds; a misspelt kind is an error, not a silent full price', async () => {

@@ -1,4 +1,4 @@
-import type { EventSink } from '../events';
+import type { EventOf, EventSink } from '../events';
 import { cacheSavingOf, costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
 import type { Model, ModelResponse, RecordedUnanswered } from '../model/types';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';
@@ -8,6 +8,10 @@ import type { ToolContext } from '../tools/context';
 import { toolDefinitions } from '../tools/registry';
 import { limitReached, SpendLimitError, type SpendLimits } from '../model/spend-limits';
 import { Steering, type SteeringHooks } from './steering';
+import { applyReplacements } from './condense';
+import { ContextKeeper } from './context-keeper';
+import type { ContextBudget } from './context-size';
+import { ProviderError } from '../model/types';
 
 export type { Totals } from '../model/usage-sums';
 
@@ -44,6 +48,10 @@ export interface ConversationOptions {
   steering?: SteeringHooks;
   /** The session's cost and token limits, checked before each model call. */
   limits?: SpendLimits;
+  /** The model's context window and the answer's share of it: requests are kept inside (see ContextKeeper). */
+  context?: ContextBudget;
+  /** The model whose window no one knows: said once, at the first request. */
+  windowUnknown?: string;
 }
 
 /** The `code` argument of a submission, or the raw arguments when they are not JSON. */
@@ -79,9 +87,17 @@ export class Conversation {
   private recorded = 0;
   private systemSent = false;
   private readonly steering: Steering;
+  private readonly context: ContextKeeper;
+  private windowSaid = false;
 
   constructor(private readonly options: ConversationOptions) {
     this.steering = new Steering(options.steering ?? {}, options.emit);
+    this.context = new ContextKeeper(options.context);
+  }
+
+  /** The next request opens a stage, an attempt or an iteration: where condensing early costs the prompt cache least. */
+  markStageBoundary(): void {
+    this.context.markBoundary();
   }
 
   /** A resumed session: the conversation and counts as they were recorded. */
@@ -127,16 +143,27 @@ export class Conversation {
     if (late) this.say(late);
     for (const message of said) this.say(message);
     this.totals.rounds++;
+    const round = this.totals.rounds;
+    const definitions = this.toolsFor(tools);
+    // Once per run (a resumed one too), before its first request.
+    if (!this.windowSaid && this.options.windowUnknown) emit({ type: 'warning', message: unknownWindowWarning(this.options.windowUnknown) });
+    this.windowSaid = true;
+    const fit = await this.context.beforeRequest(this.options.system, this.messages, definitions, round);
     emit({
       type: 'model.request',
-      round: this.totals.rounds,
+      round,
       messages: this.messages.length,
       tools: [...tools],
       newMessages: this.messages.slice(this.recorded),
       ...(this.systemSent ? {} : { system: this.options.system }),
+      ...(fit.context ? { context: fit.context } : {}),
     });
     this.systemSent = true;
     this.recorded = this.messages.length;
+    // Logged after the request's new messages, so that replaying the log replaces what it names.
+    if (fit.condensed) this.condensed(fit.condensed);
+    if (fit.warning) emit({ type: 'warning', message: fit.warning });
+    let condensedHarder = false;
     const started = Date.now();
     let response: ModelResponse;
     for (;;) {
@@ -151,7 +178,7 @@ export class Conversation {
       }
       try {
         response = await model.complete(
-          { system: this.options.system, messages: this.messages, tools: this.toolsFor(tools), temperature: this.options.temperature, maxTokens: this.options.maxTokens },
+          { system: this.options.system, messages: this.messages, tools: definitions, temperature: this.options.temperature, maxTokens: this.options.maxTokens },
           {
             ...(signals.length ? { signal: AbortSignal.any(signals) } : {}),
             onDelta: (text) => emit({ type: 'model.delta', text }),
@@ -165,6 +192,16 @@ export class Conversation {
       } catch (error) {
         // No answer, but the provider billed what the call's attempts used: counted all the same.
         if (unanswered) this.countUnanswered(unanswered, signals.some((s) => s.aborted) ? 'cancelled' : 'failed', Date.now() - since);
+        // Longer than the window (a tokenizer that counts more than tenet's, an unknown window): once, condensed as far as tenet goes.
+        if (error instanceof ProviderError && error.tooLong && !condensedHarder) {
+          condensedHarder = true;
+          const harder = await this.context.afterTooLong(this.options.system, this.messages, definitions, round);
+          if (harder) {
+            emit({ type: 'warning', message: `The provider answered that the request is too long (${error.message}): tenet condensed the conversation further and asks again.` });
+            this.condensed(harder);
+            continue;
+          }
+        }
         // Cancelled by the developer (not the whole session): make the call again, or stop.
         if (!callSignal?.aborted || this.options.signal?.aborted) throw error;
         emit({ type: 'warning', message: 'The model call was cancelled.' });
@@ -186,6 +223,12 @@ export class Conversation {
     this.recorded = this.messages.length; // the response event records it
     const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools, options);
     return { response, submitted, testsSubmitted, finished, textOnly: response.toolCalls.length === 0 };
+  }
+
+  /** Replaces what a condensation names, and says so. */
+  private condensed(event: Omit<EventOf<'context.condensed'>, 'type'>): void {
+    applyReplacements(this.messages, event.replaced);
+    this.options.emit({ type: 'context.condensed', ...event });
   }
 
   /** What a call that got no answer used, priced, added to the totals (not as a model call) and reported. */
@@ -257,6 +300,13 @@ export class Conversation {
       throw error;
     }
   }
+}
+
+function unknownWindowWarning(model: string): string {
+  return (
+    `The context window of model ${model} is unknown: tenet cannot keep the conversation inside it, and condenses only when the server answers that a request is too long. ` +
+    `Pass --context-window N (tokens), or set "contextWindow" in .tenet.json or ~/.config/tenet/config.json.`
+  );
 }
 
 /** What the developer should know about how an answer ended: the model refused, or was cut off. */

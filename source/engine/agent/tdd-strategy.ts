@@ -99,6 +99,7 @@ export async function runTddStrategy(input: TddInput): Promise<TddOutcome> {
       at.open = true;
     }
     emit({ type: 'agent.phase', phase: 'tdd', round: at.iteration, rounds: budget.iterations });
+    conversation.markStageBoundary();
     let run: TestRun | undefined;
     while (!run && at.iterationUsed < budget.roundsPerIteration) {
       cancelled(input.signal);

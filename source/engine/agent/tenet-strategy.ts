@@ -34,8 +34,8 @@ export interface StrategyInput {
   rrw: boolean;
   /** Runs the session's tests on the workspace as it is. */
   validate(): Promise<TestRun>;
-  /** A test to suggest for pdb in the failure-identification stage. */
-  firstTest: string;
+  /** The tests the agent was given, in order: failure identification suggests pdb on one that fails (see pdbTest). */
+  selectedTests: readonly string[];
   /** tenet+tdd: in refinement, a revision of the agent's own tests alone is validated too. */
   revalidateOnTests?: boolean;
   /** RQ5 ablations: false when the tests take no part after the first submission (`--test-stage none|pregen`). */
@@ -57,6 +57,17 @@ export interface StrategyOutcome {
   pregenRounds: number;
   rrwAttempts: number;
   lastRun?: TestRun;
+}
+
+/**
+ * The test failure identification suggests running under pdb: the first selected test that failed
+ * (or errored) in the latest validation, else the first that did not pass; the first selected test
+ * only when no outcome is known (a session resumed mid-attempt). A passing test under pdb shows the
+ * model nothing, and a model follows the example it is given.
+ */
+export function pdbTest(selected: readonly string[], outcomes: Record<string, string> | undefined): string {
+  const known = outcomes ?? {};
+  return selected.find((t) => known[t] === 'failed' || known[t] === 'error') ?? selected.find((t) => t in known && known[t] !== 'passed') ?? selected[0] ?? '';
 }
 
 /** The three stages of a Reflective Refinement Workflow attempt, in order. */
@@ -107,10 +118,16 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
   const last = conversation.messages.at(-1);
   let answered = !!input.from && last?.role === 'assistant' && !last.toolCalls?.length;
   const nudge = () => conversation.say(renderPrompt('nudge', {}, prompt));
-  const stageEvent = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
+  const stageEvent = () => {
+    conversation.markStageBoundary();
+    emitStage();
+  };
+  const emitStage = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
+  // The latest validation: its failures open the next attempt, and name the test to debug.
+  let run: TestRun | undefined;
   const stagePrompt = () => {
     const stage = STAGES[at.stage]!;
-    return renderPrompt(STAGE_PROMPTS[stage], stage === 'failure-identification' ? { test: input.firstTest } : {}, prompt);
+    return renderPrompt(STAGE_PROMPTS[stage], stage === 'failure-identification' ? { test: pdbTest(input.selectedTests, run?.outcomes) } : {}, prompt);
   };
   /** A new refinement attempt opens with the failures it must fix, in its first stage that has rounds. */
   const openAttempt = () => {
@@ -145,7 +162,6 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
   }
   await input.beforeValidation?.();
 
-  let run: TestRun | undefined;
   for (;;) {
     if (at.phase === 'validate') {
       emit({ type: 'agent.phase', phase: 'validate', ...(at.attempt ? { attempt: at.attempt } : {}) });

@@ -17,6 +17,8 @@ export const configSchema = z
     baseUrl: z.string().url(),
     temperature: z.number().min(0).max(2),
     maxTokens: z.number().int().positive(),
+    /** The model's context window in tokens, for a model the catalogue does not know (or to use less of it). */
+    contextWindow: z.number().int().min(1024),
     timeoutSec: z.number().positive(),
     maxRetries: z.number().int().min(1).max(20),
     /** The longest wait a server's Retry-After gets (seconds); longer ones are cut to it. */

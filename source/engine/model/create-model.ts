@@ -3,6 +3,7 @@ import type { TenetConfig } from '../config/config';
 import type { ModelSettings } from '../protocol/settings';
 import { AnthropicModel } from './anthropic-provider';
 import { OpenAiModel } from './openai-provider';
+import { modelInfo } from './catalogue';
 import { priceOf, type Pricing } from './pricing';
 import { redactingModel } from './redacting-model';
 import { secretRedactor } from '../session/redact';
@@ -19,6 +20,8 @@ export interface ModelFlags {
   script?: string;
   /** Turns of the script already played (resume). */
   scriptStart?: number;
+  /** `--context-window N`: the model's window in tokens, over the catalogue's and the config's. */
+  contextWindow?: number;
 }
 
 export interface ModelChoice {
@@ -27,6 +30,8 @@ export interface ModelChoice {
   price: Pricing | undefined;
   /** What was used, without secrets, for the session record. */
   settings: ModelSettings;
+  /** A real model whose context window neither the catalogue, the config nor a flag gives (the run warns). */
+  windowUnknown?: boolean;
 }
 
 const DEFAULT_MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
@@ -44,6 +49,11 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   const provider = flags.provider ?? config.provider ?? (env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : fallback ? 'scripted' : undefined);
   const temperature = config.temperature ?? 0;
   const maxTokens = config.maxTokens ?? 4096;
+  const givenWindow = flags.contextWindow ?? config.contextWindow;
+  // The answer's tokens come out of the window: a window no larger than them leaves the request nothing.
+  if (givenWindow !== undefined && givenWindow < 2 * maxTokens) {
+    throw new TenetError(`A context window of ${givenWindow} tokens leaves too little for the request: ${maxTokens} of it are kept for the answer (maxTokens).`, `give a window of at least ${2 * maxTokens} tokens, or lower maxTokens in the config`);
+  }
   const common = {
     timeoutMs: (config.timeoutSec ?? 600) * 1000,
     retry: { ...DEFAULT_RETRY, maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts, maxRetryAfterMs: config.maxRetryAfterSec !== undefined ? config.maxRetryAfterSec * 1000 : DEFAULT_RETRY.maxRetryAfterMs },
@@ -55,7 +65,7 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
     if (script) checkScriptTools(script, flags.script ?? 'the model script');
     // The fix is the missing flag, not a key: an API key would not make a script.
     if (!script) throw new TenetError('--provider scripted needs --script FILE.', `pass --script FILE, ${SCRIPT_FORMAT}`);
-    return { model: new ScriptedModel(script, 0, flags.scriptStart ?? 0), price: { input: 0, output: 0 }, settings: { provider, model: 'scripted', temperature, maxTokens } };
+    return { model: new ScriptedModel(script, 0, flags.scriptStart ?? 0), price: { input: 0, output: 0 }, settings: { provider, model: 'scripted', temperature, maxTokens, ...(givenWindow ? { contextWindow: givenWindow } : {}) } };
   }
   if (provider !== 'openai' && provider !== 'anthropic') throw new TenetError(`Unknown provider ${provider}.`, 'use --provider openai, anthropic or scripted');
   const prefix = provider === 'openai' ? 'OPENAI' : 'ANTHROPIC';
@@ -67,10 +77,17 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   const apiKey = env[`${prefix}_API_KEY`];
   if (!apiKey && !baseUrl) throw new TenetError(`${prefix}_API_KEY is not set.`, `export ${prefix}_API_KEY=…, or pass --base-url for a server that needs no key`);
   const settings = { model, apiKey: apiKey || 'none', ...(baseUrl ? { baseUrl } : {}), ...common };
+  const info = modelInfo(model);
+  const contextWindow = givenWindow ?? info?.window;
+  // The provider answers 400 to every call asking for a longer answer than the model gives: said now, not at the first call.
+  if (info?.maxOutput && maxTokens > info.maxOutput) {
+    throw new TenetError(`maxTokens ${maxTokens} is more than ${model} answers (at most ${info.maxOutput} tokens): the provider would refuse every call.`, `set maxTokens to ${info.maxOutput} or less in the config`);
+  }
   return {
     // Nothing secret of this environment is sent, whatever a tool printed.
     model: redactingModel(provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings), secretRedactor(env)),
     price: priceOf(model, config.prices) ?? { unpriced: true, model },
-    settings: { provider, model, ...(baseUrl ? { baseUrl } : {}), temperature, maxTokens },
+    settings: { provider, model, ...(baseUrl ? { baseUrl } : {}), temperature, maxTokens, ...(contextWindow ? { contextWindow } : {}) },
+    ...(contextWindow ? {} : { windowUnknown: true }),
   };
 }

@@ -25,7 +25,7 @@ export function redactingModel(model: Model, redactor: Redactor): Model {
           { ...options, ...(options.onRetry ? { onRetry: (notice) => options.onRetry!({ ...notice, reason: text(notice.reason) }) } : {}) },
         );
       } catch (error) {
-        if (error instanceof ProviderError) throw new ProviderError(text(error.message), error.status, error.fix);
+        if (error instanceof ProviderError) throw new ProviderError(text(error.message), error.status, error.fix, error.tooLong);
         if (error instanceof Error && error.name !== 'AbortError') error.message = text(error.message);
         throw error;
       }

@@ -1,3 +1,4 @@
+import { isContextTooLong } from './too-long';
 import { ProviderError, type RetryNotice } from './types';
 
 export interface RetryPolicy {
@@ -124,7 +125,7 @@ export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy
       const verdict = retryable(error);
       if (!verdict.retry || attempt >= policy.maxAttempts) {
         const why = verdict.retry ? `${verdict.reason}; gave up after ${attempt} attempts` : verdict.reason;
-        throw new ProviderError(why, verdict.status, verdict.fix);
+        throw new ProviderError(why, verdict.status, verdict.fix, isContextTooLong(error));
       }
       const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
       const asked = verdict.retryAfterMs;

@@ -83,6 +83,8 @@ export class ProviderError extends Error {
     message: string,
     readonly status?: number,
     readonly fix = 'check the API key, --model and --base-url, or try again later',
+    /** The request was longer than the model's context window (the conversation condenses harder and asks again). */
+    readonly tooLong = false,
   ) {
     super(message);
     this.name = 'ProviderError';

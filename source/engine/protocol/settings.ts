@@ -53,6 +53,8 @@ export interface ModelSettings {
   baseUrl?: string;
   temperature: number;
   maxTokens: number;
+  /** The model's context window in tokens, from the catalogue, `--context-window` or the config (absent: unknown, or a session recorded before tenet kept to it). */
+  contextWindow?: number;
 }
 
 /** What a session's container may use. Generated code is untrusted: the defaults contain it. */
@@ -102,7 +104,23 @@ export interface SpendLimits {
   maxTokens?: number;
 }
 
+/**
+ * The repository's instructions for coding agents (TENET.md, else AGENTS.md at its root), as they
+ * went into the system prompt; see engine/task/project-instructions.ts.
+ */
+export interface ProjectInstructions {
+  file: 'TENET.md' | 'AGENTS.md';
+  /** What goes to the model (cut at the cap, with a note that says so). */
+  text: string;
+  /** The file's size in bytes. */
+  bytes: number;
+  /** The file was longer than the cap: `text` is its beginning. */
+  cut?: true;
+}
+
 export interface SessionConfig extends ModelSettings, RecordedExtras {
+  /** The repository's instructions the model got (resume and rerun use this text, not the file as it is now); `off`: `--no-project-instructions`; absent: the repository had none, or tenet did not read them then. */
+  instructions?: ProjectInstructions | 'off';
   budget: Budget;
   /** The session's cost and token limits (none set: no key). */
   limits?: SpendLimits;

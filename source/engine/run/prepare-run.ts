@@ -4,7 +4,7 @@ import { loadConfig } from '../config/config';
 import { EXIT, TenetError } from '../errors';
 import type { EngineEvent, EventOf, EventSink, RunResult } from '../events';
 import { onShutdown } from '../lifecycle';
-import type { ApproveMode } from '../protocol/settings';
+import type { ApproveMode, ProjectInstructions } from '../protocol/settings';
 import { createModel, type ModelChoice, type ModelFlags } from '../model/create-model';
 import type { Script } from '../model/scripted';
 import { ProviderError } from '../model/types';
@@ -63,6 +63,8 @@ export interface RunRequest {
   applyFailing?: boolean;
   /** Go on with an interrupted session. */
   resume?: ResumePoint;
+  /** `off`: `--no-project-instructions`, the repository's AGENTS.md (or TENET.md) stays out of the system prompt; given: a fork's recorded ones; absent: read from the repository. */
+  instructions?: ProjectInstructions | 'off';
 }
 
 /** Everything a run needs but its pilot and its event sink: shared by headless runs and the TUI. */
@@ -110,6 +112,7 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
     sessionsRoot: root,
     record: { ...(scriptFile ? { scriptFile } : {}), approve, ...(request.approve ? { approveAsked: request.approve } : {}), ...(applyPatch.apply ? { apply: true } : {}), ...(applyPatch.applyFailing ? { applyFailing: true } : {}) },
     ...(request.resume ? { resume: request.resume.state } : {}),
+    ...(request.instructions ? { instructions: request.instructions } : {}),
   };
   const resumedScript = request.resume && scriptFile ? { scriptFile, scriptFrom: request.resume.state.totals.modelCalls - (request.model.scriptStart ?? 0) } : undefined;
   return { options, model, recorder, approve, ...(request.approve ? { approveAsked: request.approve } : {}), applyPatch, ...(resumedScript ? { resumedScript } : {}), ...(request.resume ? { resume: request.resume } : {}) };

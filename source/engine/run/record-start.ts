@@ -31,6 +31,7 @@ export function recordStart(run: TaskRun): void {
     config: {
       ...options.model.settings,
       ...options.record,
+      ...(run.instructions ? { instructions: run.instructions } : options.instructions === 'off' ? { instructions: 'off' as const } : {}),
       budget: options.budget,
       ...(options.limits?.maxCostUsd !== undefined || options.limits?.maxTokens !== undefined ? { limits: options.limits } : {}),
       ...(run.tdd ? { tddBudget: options.tddBudget } : {}),

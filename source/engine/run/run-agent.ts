@@ -45,7 +45,7 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
       runOwnTests,
       takeRun: tools.takeRun,
       testsPath: ownFile,
-      firstTest: selected[0] ?? '',
+      selectedTests: selected,
       implemented: run.submissions.length > 0,
       ...(stage === 'none' || stage === 'pregen' ? { validation: false } : {}),
       ...(stage === 'postgen'

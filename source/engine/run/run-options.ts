@@ -1,6 +1,6 @@
 import type { EventSink } from '../events';
 import type { ModelChoice } from '../model/create-model';
-import type { RecordedExtras } from '../protocol/settings';
+import type { ProjectInstructions, RecordedExtras } from '../protocol/settings';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
 import type { ThmReport } from '../protocol/thm-report';
 import type { SessionState } from '../session/fold';
@@ -29,4 +29,6 @@ export interface RunOptions extends RunSettings {
   sessionsRoot?: string;
   /** THM's report as a parent session made it (a fork): THM does not run again. */
   thmReport?: ThmReport;
+  /** The repository's instructions: these (a rerun's recorded ones), none (`off`: --no-project-instructions), or, absent, read from the repository. */
+  instructions?: ProjectInstructions | 'off';
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { RunResult } from '../events';
 import { openTask } from '../task/open-task';
+import { readProjectInstructions } from '../task/project-instructions';
+import type { ProjectInstructions } from '../protocol/settings';
 import { implementedWarning } from '../task/prepare-target';
 import { openAgentTools, type AgentTools } from './agent-tools';
 import { chooseTests } from './choose-tests';
@@ -12,6 +14,13 @@ import { runAgent } from './run-agent';
 import type { RunOptions } from './run-options';
 import { startConversation } from './start-conversation';
 import type { TaskRun } from './task-run';
+
+/** The instructions a run gives the model: a resumed session's recorded ones, the given ones, none when left out, else the repository's files. */
+function projectInstructions(options: RunOptions, repo: string, resume: RunOptions['resume']): ProjectInstructions | undefined {
+  const given = resume?.start ? (resume.start.config.instructions ?? 'off') : options.instructions;
+  if (given === 'off') return undefined;
+  return given ?? readProjectInstructions(repo);
+}
 
 export function newSessionId(): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
@@ -55,6 +64,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     submissions,
     developerFiles,
   };
+  const instructions = projectInstructions(options, task.repoDir, resume);
+  if (instructions) run.instructions = instructions;
   let tools: AgentTools | undefined;
   try {
     recordStart(run);

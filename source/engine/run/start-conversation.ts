@@ -1,5 +1,6 @@
 import { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
+import { instructionsSection } from '../task/project-instructions';
 import { moduleContext, testsSection } from '../agent/task-context';
 import type { SteeringHooks } from '../agent/steering';
 import type { AgentTools } from './agent-tools';
@@ -34,7 +35,8 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
   const offered = { tools: strategyTools(options.strategy, options.ablations.noApis).main };
   const conversation = new Conversation({
     model: options.model.model,
-    system: resume?.system ?? renderPrompt(tdd ? 'tdd-system' : 'system', {}, offered),
+    // The repository's instructions close the system prompt (resuming: the recorded prompt has them as they were).
+    system: resume?.system ?? [renderPrompt(tdd ? 'tdd-system' : 'system', {}, offered), ...(run.instructions ? [instructionsSection(run.instructions)] : [])].join('\n\n'),
     ctx: tools.ctx,
     emit: run.emit,
     price: options.model.price,
@@ -46,6 +48,8 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
     ...(pilot.afterCancelledCall ? { afterCancelledCall: () => pilot.afterCancelledCall!() } : {}),
     steering: steeringOf(pilot),
     limits: options.limits,
+    ...(options.model.settings.contextWindow ? { context: { window: options.model.settings.contextWindow, reserve: options.model.settings.maxTokens } } : {}),
+    ...(options.model.windowUnknown ? { windowUnknown: options.model.settings.model } : {}),
   });
   if (resume?.messages.length) {
     conversation.restore(resume.messages, resume.totals);

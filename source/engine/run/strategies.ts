@@ -37,7 +37,8 @@ export interface StrategyRun {
   runOwnTests(): Promise<TestRun>;
   takeRun(): TestRun | undefined;
   testsPath(): string | undefined;
-  firstTest: string;
+  /** The tests the agent was given, in order. */
+  selectedTests: readonly string[];
   implemented: boolean;
   /** RQ5 ablations for the TENET strategies (see run-task.ts). */
   validation?: boolean;
@@ -119,7 +120,7 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
     tools: tools.main,
     rrw: run.rrw,
     validate: run.validate,
-    firstTest: run.firstTest,
+    selectedTests: run.selectedTests,
     revalidateOnTests: run.strategy === 'tenet+tdd',
     ...(run.validation === false ? { validation: false } : {}),
     ...(run.beforeValidation ? { beforeValidation: run.beforeValidation } : {}),

@@ -1,3 +1,4 @@
+import { applyReplacements } from '../agent/condense';
 import { TDD_START, type TddPosition } from '../agent/tdd-strategy';
 import { START, STAGES, type Position } from '../agent/tenet-strategy';
 import type { EngineEvent, EventOf, RunResult } from '../events';
@@ -189,6 +190,10 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         state.unansweredCalls = [];
         requested = event.round;
         state.totals.rounds = event.round - 1;
+        break;
+      case 'context.condensed':
+        // The conversation as it went on: condensed where the run condensed it.
+        applyReplacements(state.messages, event.replaced);
         break;
       case 'model.response':
         state.unansweredRequest = false;

@@ -1,3 +1,5 @@
+import { condensedWords } from '../agent/context-words';
+import { instructionsWords } from '../task/project-instructions';
 import { prettyArguments } from '../agent/preview';
 import { shownArgs } from '../util/shown-args';
 import type { EngineEvent } from '../events';
@@ -39,6 +41,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
             `- repository: \`${event.repo}\``,
             `- strategy: ${event.strategy}`,
             `- model: ${event.modelLabel}`,
+            ...(typeof event.config.instructions === 'object' ? [`- instructions: ${instructionsWords(event.config.instructions)}`] : event.config.instructions === 'off' ? ['- instructions: left out (--no-project-instructions)'] : []),
           ].join('\n'),
         );
         break;
@@ -117,6 +120,9 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         break;
       case 'warning':
         out.push(`> **Warning:** ${event.message}`);
+        break;
+      case 'context.condensed':
+        out.push(`_${condensedWords(event)}._`);
         break;
       case 'command.approval':
         out.push(`_Shell command \`${event.command}\` ${COMMAND_DECISIONS[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);

@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { contextShare } from '../../engine/agent/context-words';
 import { remaining } from '../../engine/model/spend-limits';
 import { shownUsage } from '../../engine/model/usage-sums';
 import { costText, remainingWords, tokensInOut } from '../../engine/phrase-book';
@@ -10,7 +11,7 @@ import { plural } from '../../engine/tools/format';
 /** Rows the footer takes, for a given number of key rows. */
 export const footerRows = (keyRows: number, takeover: Takeover) => 2 + (takeover === 'off' ? 0 : 1) + keyRows;
 
-/** Step mode and the messages waiting, tokens (with the share read from the prompt cache), calls and cost so far (what the cache saved last: a narrow terminal cuts it first), the takeover state, and the keys (or a notice in their place). */
+/** Step mode and the messages waiting, the latest request's share of the context window, tokens (with the share read from the prompt cache), calls and cost so far (what the cache saved last: a narrow terminal cuts it first), the takeover state, and the keys (or a notice in their place). */
 export function Footer({ view, takeover, notice, keys, queued = 0, step = false }: { view: ViewState; takeover: Takeover; notice?: string; keys: string[]; queued?: number; step?: boolean }) {
   const t = view.totals;
   // The session's limits, what is left of them first: the bill must never surprise.
@@ -23,6 +24,7 @@ export function Footer({ view, takeover, notice, keys, queued = 0, step = false 
         {step ? <Text color="cyan">⏸ step mode · </Text> : null}
         {queued ? <Text color="green">✉ {plural(queued, 'message')} for the next model call · </Text> : null}
         {limits ? <Text color={low ? 'yellow' : 'cyan'}>{remainingWords(limits, remaining(limits, t))} · </Text> : null}
+        {view.agent.context ? `${contextShare(view.agent.context)} · ` : ''}
         {tokensInOut(shownUsage(t))} · {plural(t.modelCalls, 'model call')} · {plural(t.toolCalls, 'tool call')} · {costText(t.costUsd, t.cacheSavedUsd)}
       </Text>
       {takeover === 'requested' ? <Text color="yellow" wrap="truncate">takeover: waiting for the agent's current step to end</Text> : null}

@@ -24,6 +24,8 @@ export interface StartScreenProps {
   repo: string;
   functions: string[] | (() => Promise<string[]>);
   modelLabel?: string;
+  /** The repository's instructions the model will get, in words (`AGENTS.md, 1.2 kB`); absent: none. Said on the model's line. */
+  instructions?: string;
   /** The pytest arguments the session's scope is (`tenet --tests …`); empty or absent: the repository's pytest configuration. */
   testArgs?: readonly string[];
   /** Why no model can answer, with what to set: the screen says it in full, and `d` runs the demo instead. */
@@ -73,7 +75,7 @@ function mismatch(target: string, blank: boolean, body: 'stub' | 'implemented'):
  * frame is on screen. A choice that cannot work (stub mode on a real body) is caught here, with
  * the mode that would; without a model, the screen says what to set and `d` runs the demo.
  */
-export function StartScreen({ repo, functions: given, modelLabel, testArgs = [], modelProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
+export function StartScreen({ repo, functions: given, modelLabel, instructions, testArgs = [], modelProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
   const { exit } = useApp();
   const quit = onQuit ?? exit;
   const [functions, setFunctions] = useState<string[] | undefined>(Array.isArray(given) ? given : undefined);
@@ -209,6 +211,7 @@ export function StartScreen({ repo, functions: given, modelLabel, testArgs = [],
       ) : (
         <Text dimColor wrap="truncate">
           model: {modelLabel}
+          {instructions ? ` · instructions: ${instructions}` : ''}
         </Text>
       )}
       <Text wrap="truncate">

@@ -29,6 +29,7 @@ const OWN_CARD = {
   'session.resumed': 'note',
   'session.forked': 'note',
   'limit.reached': 'note',
+  'context.condensed': 'note',
 };
 
 const isHuman = (value) => value === 'human' || value === 'developer' || value === 'user';
