@@ -60,6 +60,13 @@ describe('configuration layers', () => {
     expect(createModel({ model: 'claude-3-5-haiku-20241022', maxTokens: 8192 }, {}, { ANTHROPIC_API_KEY: 'k' }).settings.maxTokens).toBe(8192);
   });
 
+  it('--script without --provider replays the script, over a configured provider and a key in the environment (it said "No model is configured")', () => {
+    const script = join(scratch, 'turns.json');
+    writeFileSync(script, JSON.stringify({ turns: [{ say: 'done' }] }));
+    expect(createModel({}, { script }, {}).settings.provider).toBe('scripted');
+    expect(createModel({ provider: 'openai' }, { script }, { OPENAI_API_KEY: 'k' }).settings.provider).toBe('scripted');
+  });
+
   it('a configured price may give the cache kinds; a misspelt kind is an error, not a silent full price', async () => {
     const other = join(scratch, 'cache-prices');
     mkdirSync(other, { recursive: true });

@@ -46,7 +46,8 @@ const NO_MODEL =
  * provider anywhere, `fallback` (the demo's script) is used when given.
  */
 export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.ProcessEnv = process.env, fallback?: Script): ModelChoice {
-  const provider = flags.provider ?? config.provider ?? (env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : fallback ? 'scripted' : undefined);
+  // A script given on the command line is the model, as --provider scripted would say (flags win).
+  const provider = flags.provider ?? (flags.script ? 'scripted' : undefined) ?? config.provider ?? (env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : fallback ? 'scripted' : undefined);
   const temperature = config.temperature ?? 0;
   const maxTokens = config.maxTokens ?? 4096;
   const givenWindow = flags.contextWindow ?? config.contextWindow;
