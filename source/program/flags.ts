@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CALLER_RULES, type CallerRule } from '../engine/thm/clustering';
 import type { ModelFlags } from '../engine/model/create-model';
@@ -31,6 +32,30 @@ export function positiveNumber(name: string) {
     if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a number > 0.`);
     return n;
   };
+}
+
+/** A time limit in seconds: above a day, a timer cannot be armed (`--test-timeout 1e308` errored every test). */
+export const MAX_SECONDS = 86_400;
+
+export function seconds(name: string) {
+  return (value: string): number => {
+    const n = positiveNumber(name)(value);
+    if (n > MAX_SECONDS) throw new InvalidArgumentError(`${name} must be at most ${MAX_SECONDS} seconds (a day).`);
+    return n;
+  };
+}
+
+/**
+ * `--jobs N`: more pytest processes than twice the cores only queue for them (`--jobs 1000` started
+ * some 250 pytest processes), so N is capped there, with a warning.
+ */
+export function jobsValue(value: string, cores = availableParallelism(), warn = (line: string) => process.stderr.write(`${line}\n`)): number | 'auto' {
+  if (value === 'auto') return 'auto';
+  const n = positiveInt('--jobs')(value);
+  const cap = cores * 2;
+  if (n <= cap) return n;
+  warn(`tenet: warning: --jobs ${n} is more than twice the ${cores} cores: using ${cap}`);
+  return cap;
 }
 
 export function wholeNumber(name: string) {
@@ -109,10 +134,10 @@ export interface ThmOpts {
 
 /** `-T`, `--jobs`, `--test-timeout` (`testTimeout`: its default, where the config files have no say). */
 export function withThmFlags(command: Command, testTimeout?: number): Command {
-  const timeout = new Option('--test-timeout <seconds>', 'time limit per test').argParser(positiveNumber('--test-timeout'));
+  const timeout = new Option('--test-timeout <seconds>', 'time limit per test').argParser(seconds('--test-timeout'));
   return command
     .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")').argParser((value: string) => (value === 'all' ? Infinity : positiveInt('-T')(value))).default(3))
-    .addOption(new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)').argParser((value: string) => (value === 'auto' ? 'auto' : positiveInt('--jobs')(value))).default('auto'))
+    .addOption(new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)').argParser((value: string) => jobsValue(value)).default('auto'))
     .addOption(testTimeout === undefined ? timeout : timeout.default(testTimeout))
     .addOption(new Option('--caller <rule>', "how a failing test's direct caller is named: use (the nearest frame that uses the target, past its wrappers and dispatchers) or nearest (the paper's literal rule: the nearest frame, library code included)").choices(CALLER_RULES).default('use'));
 }
