@@ -49,7 +49,7 @@ export function seconds(name: string) {
  * `--jobs N`: more pytest processes than twice the cores only queue for them (`--jobs 1000` started
  * some 250 pytest processes), so N is capped there, with a warning.
  */
-export function jobsValue(value: string, cores = availableParallelism(), warn = (line: string) => process.stderr.write(`${line}\n`)): number | 'auto' {
+export function jobsValue(value: string, cores = availableParallelism(), warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): number | 'auto' {
   if (value === 'auto') return 'auto';
   const n = positiveInt('--jobs')(value);
   const cap = cores * 2;
