@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { basename, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { importTui } from './import-tui';
 import { EXIT, TenetError } from '../engine/errors';
 import type { EngineEvent } from '../engine/events';
@@ -47,6 +47,10 @@ export function messageFileOf(options: { messageFile?: string }): MessageFile | 
   if (!options.messageFile) return undefined;
   const path = resolve(options.messageFile);
   if (existsSync(path) && statSync(path).isDirectory()) throw new TenetError(`--message-file ${options.messageFile} is a folder.`, 'pass a file (it need not exist yet): each line written to it goes to the model');
+  // The file need not exist yet, its folder must: a file there could never be written, and no message would ever come.
+  if (!existsSync(dirname(path)) || !statSync(dirname(path)).isDirectory()) {
+    throw new TenetError(`--message-file ${options.messageFile}: the folder ${dirname(path)} does not exist.`, 'pass a file in a folder that exists (the file itself need not exist yet)');
+  }
   return new MessageFile(path);
 }
 
