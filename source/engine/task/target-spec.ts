@@ -29,7 +29,8 @@ export function parseTargetSpec(raw: string): TargetSpec {
   if (!file.endsWith('.py')) {
     throw new TenetError(`Target "${raw}": "${file}" is not a Python file.`, `name the module that defines the function: ${FORMAT}`);
   }
-  if (!/^[A-Za-z_][\w]*(\.(<locals>|[A-Za-z_]\w*))*$/.test(qualname)) {
+  // Python's identifiers are Unicode (PEP 3131): `scalé` is one.
+  if (!/^[\p{XID_Start}_]\p{XID_Continue}*(\.(<locals>|[\p{XID_Start}_]\p{XID_Continue}*))*$/u.test(qualname.normalize('NFKC'))) {
     throw new TenetError(`Target "${raw}": "${qualname}" is not a Python qualified name.`, `use ${FORMAT}`);
   }
   return line === undefined ? { file, qualname } : { file, qualname, line };
