@@ -58,6 +58,9 @@ describe('a line that is JSON but not a valid event is an error naming it', () =
     // A name that objects inherit is no schema either.
     const inherited = `${demo}${JSON.stringify({ v: 1, seq: demoLines.length + 1, ts: 'now', type: 'toString' })}\n`;
     expect(parseEvents(inherited, 'x').events.at(-1)?.type).toBe('toString');
+    // …and says so (issue 34, item 7: it was accepted silently).
+    expect(parseEvents(text, 'x').warnings).toEqual(['x: 1 event of a type this tenet does not know (review.note), written by a newer tenet or by hand: read, and left out of what is shown']);
+    expect(parseEvents(demo, 'x').warnings).toEqual([]);
   });
 });
 

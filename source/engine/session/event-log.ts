@@ -2,7 +2,7 @@ import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, s
 import { dirname } from 'node:path';
 import { TenetError } from '../errors';
 import type { EngineEvent } from '../events';
-import { eventShapeProblem } from './event-schema';
+import { eventShapeProblem, knownEventType } from './event-schema';
 import type { Redactor } from './redact';
 
 /** Bumped when the shape of logged events changes incompatibly. */
@@ -93,9 +93,19 @@ export interface LoadedLog {
  * a corrupt or malformed line anywhere but a torn one at the end is an error that names it.
  */
 class LineChecker {
-  readonly warnings: string[] = [];
+  private readonly dropped: string[] = [];
+  /** Event types this tenet does not know, and how many of each: read, and said, not taken silently. */
+  private readonly unknown = new Map<string, number>();
   end = 0;
   stopped = false;
+
+  /** What the reader should hear about the log: a torn last line dropped, events of types this tenet does not know. */
+  get warnings(): string[] {
+    if (!this.unknown.size) return this.dropped;
+    const kinds = [...this.unknown].map(([type, n]) => (n > 1 ? `${type} ×${n}` : type)).join(', ');
+    const count = [...this.unknown.values()].reduce((a, b) => a + b, 0);
+    return [...this.dropped, `${this.file}: ${count} event${count === 1 ? '' : 's'} of a type this tenet does not know (${kinds}), written by a newer tenet or by hand: read, and left out of what is shown`];
+  }
 
   constructor(
     private readonly file: string,
@@ -111,7 +121,7 @@ class LineChecker {
       event = JSON.parse(line) as LoggedEvent;
     } catch {
       if (last) {
-        this.warnings.push(`${this.file}: dropped the last line (${line.length} bytes), cut off by an interruption`);
+        this.dropped.push(`${this.file}: dropped the last line (${line.length} bytes), cut off by an interruption`);
         this.end = offset;
         this.stopped = true;
         return;
@@ -119,6 +129,7 @@ class LineChecker {
       throw new TenetError(`${this.file}:${index + 1} is not a JSON event (the file was corrupted or edited by hand).`, `restore the file, or delete the line and the session may still load`);
     }
     checkEvent(event, `${this.file}:${index + 1}`);
+    if (!knownEventType(event.type)) this.unknown.set(event.type, (this.unknown.get(event.type) ?? 0) + 1);
     this.keep(event);
   }
 }

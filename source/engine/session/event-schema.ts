@@ -115,6 +115,9 @@ const shapes = {
 } satisfies Record<EngineEvent['type'], z.ZodType>;
 
 /** Why an event does not have the shape of its type (`usage.inputTokens: expected number`), or undefined when it does. */
+/** Whether this tenet knows an event type (a newer tenet may write others, which readers skip). */
+export const knownEventType = (type: string): boolean => Object.hasOwn(shapes, type);
+
 export function eventShapeProblem(event: { type: string }): string | undefined {
   if (!Object.hasOwn(shapes, event.type)) return undefined;
   const shape: z.ZodType = shapes[event.type as EngineEvent['type']];
