@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../source/engine/session/catalog';
-import { EventLog, loadEvents, parseEvents } from '../../source/engine/session/event-log';
+import { EventLog, loadEvents, parseEvents, scanEvents } from '../../source/engine/session/event-log';
 import { foldEvents } from '../../source/engine/session/fold';
 import { secretRedactor } from '../../source/engine/session/redact';
 import { ROOT } from '../helpers/fixtures';
@@ -150,5 +151,28 @@ describe('the script of a scripted session', () => {
     expect(foldEvents(events).script).toEqual({ file: start?.type === 'session.start' ? start.config.scriptFile : undefined, from: 0 });
     const resumed = [...events, { type: 'session.resumed' as const, fromSeq: 1, position: 'x', provider: 'scripted', model: 'scripted', scriptFile: '/more.json', scriptFrom: 3 }];
     expect(foldEvents(resumed).script).toEqual({ file: '/more.json', from: 3 });
+  });
+});
+
+// Issue 34, item 7: a log that is no regular file, or a line that never ends, hung the readers
+// (show, replay, export, sessions, resume) or grew their memory without bound.
+describe('a log that cannot be a session', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'tenet-odd-log-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('a FIFO is refused at once, not waited on', () => {
+    const fifo = join(scratch, 'fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => scanEvents(fifo)).toThrow(`${fifo} is a FIFO, not a session log (a regular file).`);
+  });
+
+  it('a device (/dev/zero, which never ends a line) is refused', () => {
+    expect(() => scanEvents('/dev/zero')).toThrow('/dev/zero is a device, not a session log (a regular file).');
+  });
+
+  it('a line longer than any event is an error naming it', () => {
+    const file = join(scratch, 'long.jsonl');
+    writeFileSync(file, `${demoLines[0]}\n${'x'.repeat(5000)}`);
+    expect(() => scanEvents(file, () => undefined, 1000)).toThrow(`${file}:2 is a line of more than 1000 bytes with no end`);
   });
 });

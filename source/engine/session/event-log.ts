@@ -150,12 +150,21 @@ export function parseEvents(text: string, file: string): LoadedLog {
 }
 
 const CHUNK = 1 << 20;
+/** No event is near this long (tool outputs are capped far below it): a longer line is a corrupt file, not a session. */
+export const MAX_LINE_BYTES = 64 << 20;
 
 /**
  * Calls `onLine` for each line of a file, read a megabyte at a time: memory holds one line, never
- * the file (a log can be gigabytes; a string cannot). `bytes` counts the line's newline.
+ * the file (a log can be gigabytes; a string cannot). `bytes` counts the line's newline. Only a
+ * regular file is read (a FIFO would block the reader, a device like /dev/zero never end), and a
+ * line past `maxLine` bytes is an error, not a string that grows without bound.
  */
-function eachLine(file: string, onLine: (line: string, index: number, offset: number, bytes: number, last: boolean) => void): void {
+function eachLine(file: string, onLine: (line: string, index: number, offset: number, bytes: number, last: boolean) => void, maxLine = MAX_LINE_BYTES): void {
+  const kind = statSync(file);
+  if (!kind.isFile()) {
+    const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : kind.isDirectory() ? 'a folder' : 'not a file';
+    throw new TenetError(`${file} is ${what}, not a session log (a regular file).`, 'restore the session folder from a copy, or remove it');
+  }
   const fd = openSync(file, 'r');
   try {
     const chunk = Buffer.alloc(CHUNK);
@@ -188,6 +197,9 @@ function eachLine(file: string, onLine: (line: string, index: number, offset: nu
       if (start < read) {
         pending.push(Buffer.from(view.subarray(start)));
         pendingBytes += read - start;
+        if (pendingBytes > maxLine) {
+          throw new TenetError(`${file}:${index + 1} is a line of more than ${maxLine >= 1 << 20 ? `${Math.round(maxLine / (1 << 20))} MiB` : `${maxLine} bytes`} with no end: no tenet event is that long, the file is corrupted.`, 'restore the file, or cut it before that line and the session may still load');
+        }
       }
     }
     if (pendingBytes) emit(Buffer.concat(pending).toString('utf8'), pendingBytes);
@@ -198,9 +210,9 @@ function eachLine(file: string, onLine: (line: string, index: number, offset: nu
 }
 
 /** Reads a log file line by line, checking each; `keep` gets every event in order. */
-export function scanEvents(file: string, keep: (event: LoggedEvent) => void = () => undefined): Omit<LoadedLog, 'events'> {
+export function scanEvents(file: string, keep: (event: LoggedEvent) => void = () => undefined, maxLine = MAX_LINE_BYTES): Omit<LoadedLog, 'events'> {
   const checker = new LineChecker(file, keep);
-  eachLine(file, (line, index, offset, bytes, last) => checker.line(line, index, offset, bytes, last));
+  eachLine(file, (line, index, offset, bytes, last) => checker.line(line, index, offset, bytes, last), maxLine);
   return { warnings: checker.warnings, end: checker.end };
 }
 
