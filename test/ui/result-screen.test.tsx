@@ -48,6 +48,18 @@ describe('the result screen shows how a test failed', () => {
     ui.unmount();
   });
 
+  it('a on an unverified verdict says why it is not applied, and asks nothing (the engine would refuse it)', async () => {
+    const unverified: RunResult = { ...result(), stopReason: 'unverified', message: 'the checkout changed while the agent worked (.planted_fifo)', tests: {} };
+    const resolve = vi.fn();
+    const ui = render(<ResultScreen result={unverified} width={100} height={30} failures={{}} prompt={{ kind: 'accept-patch', result: unverified, resolve }} />);
+    await frameShows(ui.lastFrame, 'UNVERIFIED');
+    ui.stdin.write('a');
+    await frameShows(ui.lastFrame, 'not applied: the verdict is unverified');
+    expect(ui.lastFrame()).not.toContain('Apply the patch');
+    expect(resolve).not.toHaveBeenCalled();
+    ui.unmount();
+  });
+
   it('Enter on the diff opens the first failed test; in the list, Enter on another opens its own; Esc goes back', async () => {
     const ui = render(<ResultScreen result={result()} width={100} height={30} failures={failuresOf(REPORT)} prompt={{ kind: 'accept-patch', result: result(), resolve: vi.fn() }} />);
     await frameShows(ui.lastFrame, 'Enter: how they failed');

@@ -178,6 +178,8 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
       return;
     }
     if (char === 'k' && prompt.agentTests) setConfirming('keep');
+    // An unverified verdict is never applied (the engine refuses it): said here, not asked.
+    else if (char === 'a' && result.patch && result.stopReason === 'unverified') setSaid('not applied: the verdict is unverified, tenet could not check it (see above); s saves the patch to look at');
     else if (char === 'a' && result.patch) setConfirming(result.pass ? 'apply' : 'failing');
     else if (char === 'r') prompt.resolve(false);
     // Without a live screen to stay on (a test's), `s` is the decision itself.
@@ -212,7 +214,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   // With no patch to decide on, a live screen still has its keys until q: they are named.
   const closing = onQuit ? hintRows('result', width, 2, [], ['a', 'r', 'k', ...(result.patch && onSave ? [] : ['s']), ...(result.patch || showTests ? [] : ['↑ ↓ PgUp PgDn']), ...(firstFailed ? [] : ['Enter'])]) : [];
   const done = said ? wrapText(said, width) : [];
-  const footer = [...kept, ...done, ...(prompt ? hintRows('result', width, 3, [], [...(prompt.agentTests && !keptTests ? [] : ['k']), ...(firstFailed ? [] : ['Enter'])]) : [...wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width), ...closing])];
+  const footer = [...kept, ...done, ...(prompt ? hintRows('result', width, 3, [], [...(prompt.agentTests && !keptTests ? [] : ['k']), ...(firstFailed ? [] : ['Enter']), ...(result.stopReason === 'unverified' ? ['a'] : [])]) : [...wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width), ...closing])];
   const file = result.target.split('::')[0]!;
   // Where `a` writes: the file in the checkout, by its full path (a run may be on another folder than the current one).
   const destination = checkout ? join(checkout, file) : file;
