@@ -74,7 +74,8 @@ export function summarize(id: string, events: readonly (EngineEvent & { ts?: str
   const start = state.start;
   const result = state.result;
   const error = events.some((e) => e.type === 'error');
-  const status: SessionStatus = result ? (result.pass ? 'passed' : 'failed') : error ? 'error' : state.interrupted ? 'interrupted' : alive(pid) ? 'running' : 'interrupted';
+  // An unverified verdict is neither: tenet could not check it (issue 34).
+  const status: SessionStatus = result ? (result.pass ? 'passed' : result.stopReason === 'unverified' ? 'unverified' : 'failed') : error ? 'error' : state.interrupted ? 'interrupted' : alive(pid) ? 'running' : 'interrupted';
   return {
     id,
     created: events[0]?.ts ?? new Date().toISOString(),
