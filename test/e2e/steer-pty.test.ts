@@ -113,7 +113,8 @@ describe('editing a submission at a step pause, in a pseudo-terminal (issue 37.1
 
 describe('a message the agent never read, in a pseudo-terminal (issue 37.4)', () => {
   it('written with m during the last model call: the screen says the agent finished before reading it, and the session records it', async () => {
-    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], delayMs: 2500 }]);
+    // The last model call takes long enough for the message box to open, be typed in and sent on a loaded machine (2.5 s was not, under CI's load).
+    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], delayMs: 10_000 }]);
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'sessions-unread');
     try {
