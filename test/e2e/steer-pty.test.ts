@@ -113,7 +113,7 @@ describe('editing a submission at a step pause, in a pseudo-terminal (issue 37.1
 
 describe('a message the agent never read, in a pseudo-terminal (issue 37.4)', () => {
   it('written with m during the last model call: the screen says the agent finished before reading it, and the session records it', async () => {
-    // The last model call takes long enough for the message box to open, be typed in and sent on a loaded machine (2.5 s was not, under CI's load).
+    // The last model call takes long enough for the message box to open, be typed in and sent on a loaded machine.
     server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], delayMs: 10_000 }]);
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'sessions-unread');
@@ -125,10 +125,9 @@ describe('a message the agent never read, in a pseudo-terminal (issue 37.4)', ()
       await tui.waitFor('Selected 2 (T=2)');
       tui.send(KEY.enter);
       await tui.waitFor('pre-generation', 60_000);
-      await tui.settled();
+      // No settled() while the call runs: its spinner keeps the screen busy until the call ends.
       await tui.press('m', 'Message to the agent', 10_000);
-      tui.send('mind the rounding');
-      await tui.settled();
+      await tui.press('mind the rounding', '› mind the rounding', 10_000);
       await tui.press(KEY.enter, '1 message for the next model call', 10_000);
       await tui.waitFor('the agent finished before reading it ("mind the rounding")', 60_000);
       await tui.waitFor('a apply the patch to the checkout', 60_000);
