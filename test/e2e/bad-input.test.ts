@@ -68,7 +68,7 @@ describe('bad input: one clear line, exit 2, nothing changed', () => {
   });
 
   it('an unknown session status', async () => {
-    await refused(['sessions', '--status', 'bogus'], /argument 'bogus' is invalid.*running, passed, failed, interrupted, error, damaged/s);
+    await refused(['sessions', '--status', 'bogus'], /argument 'bogus' is invalid.*running, passed, failed, unverified, interrupted, error, damaged/s);
   });
 
   it('an interpreter that prints nothing', async () => {
