@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { chains, thmOn } from '../helpers/thm';
+
+/**
+ * networkx's argmap compiles each decorated function's wrapper at its first call in a process:
+ * that call runs through one more frame (`argmap.__call__.<locals>.func`) than every later one.
+ * Which test makes the first call depends on the order tests run in and on how they are split
+ * over processes, so a chain that kept the frame would differ between THM's modes and between
+ * tests of one cluster. The frame is left out: every chain is the one a later call has.
+ */
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-lazy-wrapper-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const repo = join(scratch, 'lazy');
+const FILES: Record<string, string> = {
+  'lazy/__init__.py': '',
+  'lazy/calc.py': [
+    'from networkx.utils.decorators import argmap',
+    '',
+    '',
+    'def _same(value):',
+    '    return value',
+    '',
+    '',
+    '@argmap(_same, 0)',
+    'def double(x):',
+    '    return x * 2',
+    '',
+    '',
+    'def quad(x):',
+    '    return double(double(x))',
+    '',
+  ].join('\n'),
+  'tests/test_one.py': ['from lazy.calc import double, quad', '', '', 'def test_double():', '    assert double(2) == 4', '', '', 'def test_quad():', '    assert quad(1) == 4', ''].join('\n'),
+  'tests/test_two.py': ['from lazy.calc import double', '', '', 'def test_double_again():', '    assert double(5) == 10', ''].join('\n'),
+};
+for (const [path, text] of Object.entries(FILES)) {
+  mkdirSync(dirname(join(repo, path)), { recursive: true });
+  writeFileSync(join(repo, path), text);
+}
+
+const TRAMPOLINE = 'networkx/utils/decorators.py::argmap.__call__.<locals>.func';
+
+describe('a wrapper compiled at its first call (networkx argmap)', () => {
+  it('gives every test the same chain in every mode, without the first call’s extra frame', async () => {
+    const run = async (options: { jobs?: number; fork?: boolean }) => chains((await thmOn(repo, 'lazy/calc.py::double', { blank: true, T: 3, ...options })).report);
+    const found = { lanes: await run({}), jobs1: await run({ jobs: 1 }), noFork: await run({ fork: false }) };
+    expect(Object.keys(found.lanes).sort()).toEqual(['tests/test_one.py::test_double', 'tests/test_one.py::test_quad', 'tests/test_two.py::test_double_again']);
+    for (const chain of Object.values(found.lanes)) expect(chain).not.toContain(TRAMPOLINE);
+    expect(found.jobs1).toEqual(found.lanes);
+    expect(found.noFork).toEqual(found.lanes);
+    expect(found.lanes['tests/test_two.py::test_double_again']).toEqual([
+      'tests/test_two.py::test_double_again',
+      "<class 'networkx.utils.decorators.argmap'> compilation::argmap_double",
+      'lazy/calc.py::double',
+    ]);
+  }, 120_000);
+});
