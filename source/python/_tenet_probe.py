@@ -316,7 +316,7 @@ def _recompiles_itself(frame, callee):
     as a default argument (how it finds itself again); the frame holds it there while the
     function's code is now the callee's."""
     own = frame.f_code
-    if not own.co_flags & _CO_NEWLOCALS or not outside_workspace(own.co_filename):
+    if not own.co_flags & _CO_NEWLOCALS:
         return False
     try:
         for name, value in frame.f_locals.items():

@@ -17,8 +17,24 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const repo = join(scratch, 'lazy');
 const FILES: Record<string, string> = {
   'lazy/__init__.py': '',
+  // The same idiom in the repository's own code.
+  'lazy/lazily.py': [
+    'def lazily_compiled(function):',
+    '    def wrapper(*args, itself=None, **kwargs):',
+    '        namespace = {}',
+    '        exec("def compiled(*args, itself=None, **kwargs):\\n    return itself.__wrapped__(*args, **kwargs)\\n", namespace)',
+    '        itself.__code__ = namespace["compiled"].__code__',
+    '        return itself(*args, **kwargs)',
+    '',
+    '    wrapper.__kwdefaults__ = {"itself": wrapper}',
+    '    wrapper.__wrapped__ = function',
+    '    return wrapper',
+    '',
+  ].join('\n'),
   'lazy/calc.py': [
     'from networkx.utils.decorators import argmap',
+    '',
+    'from lazy.lazily import lazily_compiled',
     '',
     '',
     'def _same(value):',
@@ -33,9 +49,14 @@ const FILES: Record<string, string> = {
     'def quad(x):',
     '    return double(double(x))',
     '',
+    '',
+    '@lazily_compiled',
+    'def triple(x):',
+    '    return x * 3',
+    '',
   ].join('\n'),
   'tests/test_one.py': ['from lazy.calc import double, quad', '', '', 'def test_double():', '    assert double(2) == 4', '', '', 'def test_quad():', '    assert quad(1) == 4', ''].join('\n'),
-  'tests/test_two.py': ['from lazy.calc import double', '', '', 'def test_double_again():', '    assert double(5) == 10', ''].join('\n'),
+  'tests/test_two.py': ['from lazy.calc import double, triple', '', '', 'def test_double_again():', '    assert double(5) == 10', '', '', 'def test_triple():', '    assert triple(2) == 6', '', '', 'def test_triple_again():', '    assert triple(3) == 9', ''].join('\n'),
 };
 for (const [path, text] of Object.entries(FILES)) {
   mkdirSync(dirname(join(repo, path)), { recursive: true });
@@ -57,5 +78,14 @@ describe('a wrapper compiled at its first call (networkx argmap)', () => {
       "<class 'networkx.utils.decorators.argmap'> compilation::argmap_double",
       'lazy/calc.py::double',
     ]);
+  }, 120_000);
+
+  it('does so for the repository’s own wrapper too', async () => {
+    const run = async (options: { jobs?: number; fork?: boolean }) => chains((await thmOn(repo, 'lazy/calc.py::triple', { blank: true, T: 3, ...options })).report);
+    const lanes = await run({});
+    const compiled = ['<string>::compiled', 'lazy/calc.py::triple'];
+    expect(lanes).toEqual({ 'tests/test_two.py::test_triple': ['tests/test_two.py::test_triple', ...compiled], 'tests/test_two.py::test_triple_again': ['tests/test_two.py::test_triple_again', ...compiled] });
+    expect(await run({ jobs: 1 })).toEqual(lanes);
+    expect(await run({ fork: false })).toEqual(lanes);
   }, 120_000);
 });
