@@ -615,8 +615,13 @@ class _CallProbe:
     function itself, and binds to instances as a function does."""
 
     def __init__(self, func, line):
-        for name in ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__",
-                     "__defaults__", "__kwdefaults__", "__code__", "__globals__", "__closure__"):
+        # What functools.wraps would copy goes into the probe's __dict__; a decorator above may
+        # copy that dict into its own object, and finds there what it would have found on the
+        # function. The function's code and defaults are read through (_through, below): copied
+        # into a decorator's object they would make it look like the function (networkx's
+        # _dispatchable takes every key of the dict, so it lost its own `backend=None` keyword
+        # default and looked like a generator function to the argmap above it).
+        for name in ("__module__", "__name__", "__qualname__", "__doc__", "__annotations__"):
             try:
                 setattr(self, name, getattr(func, name))
             except AttributeError:
@@ -661,6 +666,19 @@ class _CallProbe:
 
     def __repr__(self):
         return repr(self._tenet_func)
+
+
+def _through(name):
+    """An attribute of the probed function, read and written on the function itself."""
+    return property(
+        lambda self: getattr(self._tenet_func, name),
+        lambda self, value: setattr(self._tenet_func, name, value),
+    )
+
+
+for _name in ("__code__", "__defaults__", "__kwdefaults__", "__globals__", "__closure__"):
+    setattr(_CallProbe, _name, _through(_name))
+del _name
 
 
 def calls(line):
