@@ -89,7 +89,9 @@ export function betweenModes(a: ThmReport, b: ThmReport, whole: boolean): Differ
   }
   if (!whole) return null;
   if (JSON.stringify(a.clusters) !== JSON.stringify(b.clusters)) {
-    const at = a.clusters.findIndex((cluster, i) => JSON.stringify(cluster) !== JSON.stringify(b.clusters[i]));
+    // The first index where they differ, counting one list running out before the other.
+    const longer = a.clusters.length >= b.clusters.length ? a.clusters : b.clusters;
+    const at = longer.findIndex((_, i) => JSON.stringify(a.clusters[i]) !== JSON.stringify(b.clusters[i]));
     return `clusters differ at ${at}: ${JSON.stringify(a.clusters[at])} vs ${JSON.stringify(b.clusters[at])}`;
   }
   if (JSON.stringify(a.selected) !== JSON.stringify(b.selected)) return `selection: ${a.selected.join(' ')} vs ${b.selected.join(' ')}`;
