@@ -148,7 +148,11 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
         want = expectedBlank(oracleOn(repo, scope, image, blanked), oracleOn(repo, scope, image));
       }
       note(mode, againstOracle(report, want));
-      reports.push([mode, report]);
+      // The image's Python has other packages (a test skipped there for want of scipy): where its
+      // plain pytest fails other tests, the image's run is held to that oracle alone, not to the
+      // other modes' chains and clusters.
+      if (sameFailing(want, expected)) reports.push([mode, report]);
+      else console.log(`    (${mode}: plain pytest fails other tests there than here; compared with its own oracle only)`);
     }
     const [first, ...others] = reports;
     if (first) for (const [mode, report] of others) note(`${mode} vs ${first[0]}`, betweenModes(first[1], report, true));
@@ -174,3 +178,7 @@ console.log(`\n${results.length} targets (${results.filter((r) => r.failing > 0)
 const out = one('--out');
 if (out) writeFileSync(out, JSON.stringify({ seed, modes, suites: suites.map((s) => s.name), results }, null, 2));
 process.exitCode = disagreeing.length ? 1 : 0;
+
+function sameFailing(a: { failing: Map<string, unknown> }, b: { failing: Map<string, unknown> }): boolean {
+  return a.failing.size === b.failing.size && [...a.failing.keys()].every((nodeid) => b.failing.has(nodeid));
+}
