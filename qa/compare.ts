@@ -66,12 +66,17 @@ export function againstOracle(report: ThmReport, expected: Expected): Difference
 }
 
 /** What two modes must agree on for each failing test both report (`lines`: chain lines too). */
-function testView(report: ThmReport, lines: boolean) {
+function testView(report: ThmReport, lines: boolean, keepFrame: (name: string) => boolean) {
   return new Map(
-    report.failing.map((f) => [
-      f.nodeid,
-      JSON.stringify({ reached: f.reached, chain: f.chain, caller: f.caller, entryKind: f.entryKind, failsThrough: f.failsThrough ?? null, ...(lines ? { chainLines: f.chainLines } : {}) }),
-    ]),
+    report.failing.map((f) => {
+      const kept = f.chain.map((name, i) => [name, f.chainLines?.[i]] as const).filter(([name]) => keepFrame(name));
+      const chain = kept.map(([name]) => name);
+      const chainLines = kept.map(([, line]) => line);
+      return [
+        f.nodeid,
+        JSON.stringify({ reached: f.reached, chain, caller: f.caller, entryKind: f.entryKind, failsThrough: f.failsThrough ?? null, ...(lines ? { chainLines } : {}) }),
+      ];
+    }),
   );
 }
 
@@ -80,9 +85,9 @@ function testView(report: ThmReport, lines: boolean) {
  * agree on everything (clusters, selection, lines); a stub-mode report is compared on the tests
  * both list, without lines (its file is the blank one).
  */
-export function betweenModes(a: ThmReport, b: ThmReport, whole: boolean): Difference {
-  const left = testView(a, whole);
-  const right = testView(b, whole);
+export function betweenModes(a: ThmReport, b: ThmReport, whole: boolean, keepFrame: (name: string) => boolean = () => true): Difference {
+  const left = testView(a, whole, keepFrame);
+  const right = testView(b, whole, keepFrame);
   for (const [nodeid, view] of [...left].sort(([x], [y]) => (x < y ? -1 : 1))) {
     const other = right.get(nodeid);
     if (other !== undefined && other !== view) return `${nodeid}: ${view} vs ${other}`;
