@@ -412,7 +412,37 @@ def pytest_collection_modifyitems(session, config, items):
     for item in kept:
         item.repr_failure = _quick_repr(item)
         item._repr_failure_py = item.repr_failure
+    _without_shrinking(kept)
     _emit({"e": "collected", "total": total, "mine": mine, "remaining": len(kept)})
+
+
+def _without_shrinking(items):
+    """Hypothesis tests find a failing example, then shrink it to a small one and explain it: with
+    the target blank nearly every example fails, and shrinking costs up to a minute a test (attrs'
+    suite with `make_class` blank: 57 s for TestMetadata::test_not_none_metadata, under 1 s
+    without). THM reads only whether a test fails, which shrinking never changes (Hypothesis
+    still runs the failing example again before it reports), so its tests run without those two
+    phases. The settings a test runs with were taken when it was decorated, so they are set on
+    each collected test."""
+    if "hypothesis" not in sys.modules:
+        return
+    try:
+        from hypothesis import Phase, settings
+    except Exception:
+        return
+    dropped = {Phase.shrink, getattr(Phase, "explain", Phase.shrink)}
+    for item in items:
+        test = getattr(item, "obj", None)
+        test = getattr(test, "__func__", test)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is None:
+            continue
+        try:
+            phases = tuple(phase for phase in current.phases if phase not in dropped)
+            if phases != tuple(current.phases):
+                test._hypothesis_internal_use_settings = settings(current, phases=phases)
+        except Exception:
+            pass
 
 
 _LANES_AUTO = (os.environ.get("TENET_LANES") or "").startswith("auto:")
