@@ -5,6 +5,8 @@
  *   many files     networkx (a mid-size scope of many test files)
  *   one big file   sympy's printing/tests/test_latex.py (170 tests, 76 failing blanked)
  *   unittest       jsonschema's tests (unittest.TestCase classes)
+ *   hypothesis     attrs' tests (Hypothesis-heavy; two test modules fail to import blank), from a
+ *                  checkout given with --attrs DIR (attrs ships no tests in its package)
  *
  * The packages are copied from python3's site-packages. Every configuration runs once untimed
  * (bytecode and caches warm), then the runs are interleaved and repeated (--reps, default 3) and
@@ -12,7 +14,8 @@
  * this script mean anything.
  *
  *   npx tsx perf/thm.ts                       # the three shapes
- *   npx tsx perf/thm.ts --shape unittest      # one of them (many-files, one-big-file, unittest)
+ *   npx tsx perf/thm.ts --shape unittest      # one of them (many-files, one-big-file, unittest, hypothesis)
+ *   npx tsx perf/thm.ts --attrs ~/src/attrs   # the hypothesis shape too (else it is left out)
  *   npx tsx perf/thm.ts --full                # networkx's whole suite as the many-files shape
  *   npx tsx perf/thm.ts --one-core            # also THM with --jobs 1 on the many-files shape
  *   npx tsx perf/thm.ts --modes               # also --no-fork, --jobs 1 and both, on every shape
@@ -27,8 +30,8 @@
  * `python3 -m pytest` through the shim: the first, the interpreter itself, is the stricter.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyInstalledPackage, optionReader } from './common';
 
@@ -45,8 +48,10 @@ const freshCopy = own.includes('--fresh-copy');
 
 interface Shape {
   name: string;
-  /** Installed package to copy, or a repository given with --repo. */
-  source: { package: string } | { repo: string };
+  /** Installed package to copy, a repository given with --repo, or a checkout to copy (left out when not given). */
+  source: { package: string } | { repo: string } | { checkout: string | undefined; hint: string };
+  /** Folders of the repository the plain run imports from (default: its root); tenet finds its own. */
+  pythonPath?: string[];
   target: string;
   tests: string[];
   /** The THM configurations to time: label and extra flags. */
@@ -77,6 +82,15 @@ const SHAPES: Shape[] = [
     tests: ['jsonschema/tests', '--ignore=jsonschema/tests/test_jsonschema_test_suite.py'],
     thm: [['thm', []]],
   },
+  {
+    // Hypothesis tests shrink every failing example: with the target blank, nearly all of them.
+    name: 'hypothesis',
+    source: { checkout: option('--attrs') ?? process.env.TENET_PERF_ATTRS, hint: 'give a checkout of https://github.com/python-attrs/attrs with --attrs DIR' },
+    target: 'src/attr/_make.py::make_class',
+    tests: ['tests'],
+    pythonPath: ['src'],
+    thm: [['thm', []]],
+  },
 ];
 
 function chosenShapes(): Shape[] {
@@ -87,8 +101,13 @@ function chosenShapes(): Shape[] {
     return [{ name: 'custom', source: { repo }, target, tests: testsAt === -1 ? [] : argv.slice(testsAt + 1), thm: [['thm --jobs 1', ['--jobs', '1']], ['thm --jobs auto', ['--jobs', 'auto']]] }];
   }
   const wanted = option('--shape');
-  const shapes = wanted ? SHAPES.filter((s) => s.name === wanted) : SHAPES;
-  if (!shapes.length) throw new Error(`--shape is one of ${SHAPES.map((s) => s.name).join(', ')}`);
+  const named = wanted ? SHAPES.filter((s) => s.name === wanted) : SHAPES;
+  if (!named.length) throw new Error(`--shape is one of ${SHAPES.map((s) => s.name).join(', ')}`);
+  const shapes = named.filter((shape) => {
+    const missing = 'checkout' in shape.source && !shape.source.checkout;
+    if (missing && 'hint' in shape.source) console.log(`shape ${shape.name} left out: ${shape.source.hint}`);
+    return !missing;
+  });
   if (!own.includes('--modes')) return shapes;
   const modes: [string, string[]][] = [['thm --no-fork', ['--no-fork']], ['thm --jobs 1', ['--jobs', '1']], ['thm --no-fork --jobs 1', ['--no-fork', '--jobs', '1']]];
   return shapes.map((shape) => ({ ...shape, thm: [...shape.thm, ...modes.filter(([label]) => !shape.thm.some(([had]) => had === label))] }));
@@ -107,10 +126,10 @@ function childCpu(): number {
   }
 }
 
-function timed(label: string, command: string, args: string[], cwd: string): { wall: number; cpu: number } {
+function timed(label: string, command: string, args: string[], cwd: string, pythonPath = ['']): { wall: number; cpu: number } {
   const started = process.hrtime.bigint();
   const cpuBefore = childCpu();
-  const env = { ...process.env, PYTHONPATH: cwd, ...(freshCopy ? { TENET_FRESH_COPY: '1' } : {}) };
+  const env = { ...process.env, PYTHONPATH: pythonPath.map((entry) => join(cwd, entry)).join(':'), ...(freshCopy ? { TENET_FRESH_COPY: '1' } : {}) };
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0 && result.status !== 1) throw new Error(`${label} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
@@ -138,7 +157,13 @@ try {
   const runs: Run[] = chosenShapes().map((shape) => {
     let repo: string;
     if ('repo' in shape.source) repo = shape.source.repo;
-    else {
+    else if ('checkout' in shape.source) {
+      // A copy: the plain runs write bytecode and Hypothesis' database where they run.
+      repo = mkdtempSync(join(tmpdir(), 'tenet-perf-checkout-'));
+      cpSync(shape.source.checkout!, repo, { recursive: true, filter: (path) => !/(^|\/)(\.git|__pycache__|\.hypothesis|\.tox|\.venv)$/.test(path) });
+      const made = repo;
+      cleanups.push(() => rmSync(made, { recursive: true, force: true }));
+    } else {
       const copy = copyInstalledPackage(shape.source.package, { preserveTimestamps: true });
       cleanups.push(copy.cleanup);
       repo = copy.repo;
@@ -160,11 +185,11 @@ try {
   // It decides much of a plain run's time: without bytecode written, pytest rewrites every test
   // module's asserts again each run (THM writes bytecode in its workspace whatever it says).
   console.log(`bytecode: ${process.env.PYTHONDONTWRITEBYTECODE ? 'PYTHONDONTWRITEBYTECODE is set, plain pytest compiles and rewrites every run (env -u PYTHONDONTWRITEBYTECODE to time the other case)' : 'written (plain pytest keeps it in the repository copy)'}\n`);
-  for (const run of runs) for (const [label, command, args] of run.configs) timed(label, command, args, run.repo);
+  for (const run of runs) for (const [label, command, args] of run.configs) timed(label, command, args, run.repo, run.shape.pythonPath);
   for (let rep = 0; rep < reps; rep++) {
     for (const run of runs) {
       run.configs.forEach(([label, command, args], index) => {
-        const { wall, cpu } = timed(label, command, args, run.repo);
+        const { wall, cpu } = timed(label, command, args, run.repo, run.shape.pythonPath);
         run.times[index]!.push(wall);
         run.cpu[index]!.push(cpu);
         // As it goes, so a long run that is stopped still says something.
