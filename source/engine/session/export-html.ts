@@ -7,6 +7,7 @@ import type { EngineEvent } from '../events';
 import { stopLabel } from '../phrase-book';
 import { proposeFor } from '../thm/propose';
 import type { ThmReport } from '../protocol/thm-report';
+import { PAGE_CARD_OF } from './page-cards';
 import { submissionDiffs, type SubmissionDiff } from './page-diffs';
 
 /**
@@ -81,7 +82,7 @@ function stopLabels(events: readonly EngineEvent[]): Record<number, string> {
 export function sessionPage(id: string, events: readonly EngineEvent[]): string {
   const dir = pageDir();
   const style = readFileSync(join(dir, 'page.css'), 'utf8');
-  const script = `(() => {\n'use strict';\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
+  const script = `(() => {\n'use strict';\nconst CARD_OF = ${JSON.stringify(PAGE_CARD_OF)};\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
   const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), stops: stopLabels(events), generator: `tenet ${version()}`.trim() };
   const start = events.find((e) => e.type === 'session.start');
   const title = `tenet session ${id}${start?.type === 'session.start' ? ` · ${start.target}` : ''}`;

@@ -429,9 +429,11 @@ function noteCard(items) {
       const why = { threshold: 'past 80% of the room for the request', stage: 'at a stage boundary', 'too-long': 'the provider answered "too long"' }[e.why] || e.why;
       return `Context condensed before model call ${e.round} (${why}): ${what.join(', ') || 'nothing left to condense'} · ${integer(e.tokensBefore)} → ${integer(e.tokensAfter)} tokens${e.window ? ` of a ${integer(e.window)}-token window` : ''}`;
     },
+    'model.unanswered': () => `${e.reason === 'cancelled' ? 'The model call was cancelled' : 'The model call got no answer'}; what it used was billed all the same (${dollars(e.costUsd)})`,
+    'tests.kept': () => `The agent's tests were kept in the checkout: ${e.file}`,
     'session.forked': () => `Forked from session ${e.parent} at its event ${e.at}: ${e.recorded ? `the first ${e.recorded} model answers are that session's, then ` : ''}${e.provider}/${e.model} answers live`,
   }[e.type];
-  return { title: clean(text ? text() : e.type), tone: e.type === 'session.resumed' || e.type === 'session.forked' || e.type === 'context.condensed' ? 'info' : 'warning', compact: true };
+  return { title: clean(text ? text() : e.type), tone: ['session.resumed', 'session.forked', 'context.condensed', 'tests.kept'].includes(e.type) ? 'info' : 'warning', compact: true };
 }
 
 function hiddenCard(items) {
