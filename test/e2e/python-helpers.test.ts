@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/fixtures';
 
 /**
- * The Python helpers tenet ships (source/python: the THM plugin and probe, lanes, coverage, the
- * mutation worker, the launcher) have pytest tests of their own in test/python; this runs them,
- * so `npm test` (and CI) fails when they do.
+ * The Python helpers tenet ships (source/python: the THM plugin and probe, lanes, cached
+ * fixtures, the bench reach plugin, coverage, the mutation worker, the launcher) have pytest
+ * tests of their own in test/python; this runs them, so `npm test` (and CI) fails when they do.
  */
 describe('the Python helpers (test/python, pytest)', () => {
   it('pass their own tests', () => {
