@@ -1,7 +1,7 @@
 import { describeFailure, describeTestQuality } from '../engine/quality/describe';
 import { condensedWords } from '../engine/agent/context-words';
 import { instructionsWords } from '../engine/task/project-instructions';
-import type { EngineEvent } from '../engine/events';
+import { type EngineEvent, type EventHandlers, handleEvent } from '../engine/events';
 import { addedWords, approvalWords, failingWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
 import { failingTestCounts } from '../engine/protocol/thm-report';
 import type { SessionConfig } from '../engine/protocol/settings';
@@ -23,107 +23,127 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
     if (streaming) write('\n');
     streaming = false;
   };
+  const lines: EventHandlers = {
+    'session.start': (event) => {
+      config = event.config;
+      write(`tenet · ${event.target} (${modeName(event.mode)}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
+      write(`model: ${event.modelLabel}\n`);
+      if (typeof event.config.instructions === 'object') write(`instructions: ${instructionsWords(event.config.instructions)}\n`);
+    },
+    'thm.report': (event) => {
+      const c = event.report.counts;
+      write(`THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { alwaysUnreached: true })} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
+    },
+    'thm.approval': (event) => {
+      if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
+      else write(`tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
+    },
+    'limit.reached': (event) => {
+      endStream();
+      write(`  ! ${limitWords(event)}\n`);
+    },
+    'session.forked': (event) => {
+      write(`${forkWords(event)}\n`);
+    },
+    'session.resumed': (event) => {
+      write(`tenet · ${resumedWords(event)}\n`);
+    },
+    'tests.added': (event) => {
+      write(`${addedWords(event)}\n`);
+      for (const test of event.accepted) write(`  + ${test.nodeid}\n`);
+      for (const { nodeid, reason } of event.rejected) write(`  ✗ ${nodeid}: ${reason}\n`);
+      for (const id of event.removed) write(`  − ${id} (no longer fails)\n`);
+    },
+    'tests.hidden': (event) => {
+      write(`${hiddenWords(event)}\n`);
+    },
+    'agent.phase': (event) => {
+      endStream();
+      const words = phaseWords(event);
+      if (words) write(`${words.title}${words.detail ? ` · ${words.detail}` : ''}\n`);
+    },
+    'model.delta': (event) => {
+      if (!streaming) write('  model: ');
+      streaming = true;
+      write(event.text.replace(/\n/g, '\n         '));
+    },
+    'developer.message': (event) => {
+      endStream();
+      write(`  developer → model${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${firstLine(event.text)}${event.text.includes('\n') ? ' …' : ''}\n`);
+    },
+    'model.retry': (event) => {
+      endStream();
+      write(`  ! model call failed (${event.reason}); retry ${event.attempt}/${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s\n`);
+    },
+    'model.response': () => {
+      endStream();
+    },
+    'tool.call': (event) => {
+      endStream();
+      write(`  → ${event.name} ${firstLine(event.arguments, 100)}\n`);
+    },
+    'tool.edit': (event) => {
+      write(`    ✎ the developer changed the arguments: ${firstLine(event.arguments, 100)}\n`);
+    },
+    'tool.result': (event) => {
+      // A failed call's line whole: it says what was wrong (an unknown tool's list of the tools, submit_* at its end).
+      write(`    ${event.ok ? '✓' : '✗'} ${firstLine(event.text, event.ok ? undefined : Infinity)}\n`);
+    },
+    'tests.run': (event) => {
+      endStream();
+      write(`  ${TEST_RUNS[event.purpose]}: ${event.passed}/${event.total} passed\n`);
+    },
+    'warning': (event) => {
+      endStream();
+      write(`  ! ${event.message}\n`);
+    },
+    'context.condensed': (event) => {
+      endStream();
+      write(`  ${condensedWords(event)}\n`);
+    },
+    'patch.decision': (event) => {
+      // A refusal was just printed as a warning (it says why); a patch that went in is news too.
+      if (event.applied) write('  patch applied to the checkout\n');
+      else if (event.file) write(`  patch saved to ${event.file}\n`);
+    },
+    'result': (event) => {
+      endStream();
+      const u = event.usage;
+      write(
+        `${verdictLabel(event)} · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
+          ` · ${tokensInOut(u)} · ${plural(u.modelCalls, 'model call')} · ${plural(u.toolCalls, 'tool call')} · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
+      );
+      if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
+      if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);
+      // As the TUI says it: with --apply, nothing was applied because there was nothing to apply.
+      write(event.patch ? `\n${event.patch}` : 'No change to the target: no patch.\n');
+    },
+    // One line per step worth seeing: THM's progress is the progress line's (its report is
+    // printed), the debugger's exchanges and the submissions are the tool calls' lines, a
+    // billed call without an answer has its warning, a command's approval was asked on the
+    // terminal, and an error is printed by the command that failed (stderr), not here.
+    'thm.start': 'ignored',
+    'thm.phase': 'ignored',
+    'thm.collected': 'ignored',
+    'thm.collecting': 'ignored',
+    'thm.running': 'ignored',
+    'thm.test': 'ignored',
+    'index.ready': 'ignored',
+    'model.request': 'ignored',
+    'model.tool-delta': 'ignored',
+    'model.unanswered': 'ignored',
+    'step.pause': 'ignored',
+    'debugger.input': 'ignored',
+    'debugger.output': 'ignored',
+    'debugger.entry': 'ignored',
+    submission: 'ignored',
+    'tests.submission': 'ignored',
+    'tests.kept': 'ignored',
+    'command.approval': 'ignored',
+    'session.interrupted': 'ignored',
+    error: 'ignored',
+  };
   return (event) => {
-    switch (event.type) {
-      case 'session.start':
-        config = event.config;
-        write(`tenet · ${event.target} (${modeName(event.mode)}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
-        write(`model: ${event.modelLabel}\n`);
-        if (typeof event.config.instructions === 'object') write(`instructions: ${instructionsWords(event.config.instructions)}\n`);
-        break;
-      case 'thm.report': {
-        const c = event.report.counts;
-        write(`THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { alwaysUnreached: true })} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
-        break;
-      }
-      case 'thm.approval':
-        if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
-        else write(`tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
-        break;
-      case 'limit.reached':
-        endStream();
-        write(`  ! ${limitWords(event)}\n`);
-        break;
-      case 'session.forked':
-        write(`${forkWords(event)}\n`);
-        break;
-      case 'session.resumed':
-        write(`tenet · ${resumedWords(event)}\n`);
-        break;
-      case 'tests.added':
-        write(`${addedWords(event)}\n`);
-        for (const test of event.accepted) write(`  + ${test.nodeid}\n`);
-        for (const { nodeid, reason } of event.rejected) write(`  ✗ ${nodeid}: ${reason}\n`);
-        for (const id of event.removed) write(`  − ${id} (no longer fails)\n`);
-        break;
-      case 'tests.hidden':
-        write(`${hiddenWords(event)}\n`);
-        break;
-      case 'agent.phase': {
-        endStream();
-        const words = phaseWords(event);
-        if (words) write(`${words.title}${words.detail ? ` · ${words.detail}` : ''}\n`);
-        break;
-      }
-      case 'model.delta':
-        if (!streaming) write('  model: ');
-        streaming = true;
-        write(event.text.replace(/\n/g, '\n         '));
-        break;
-      case 'developer.message':
-        endStream();
-        write(`  developer → model${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${firstLine(event.text)}${event.text.includes('\n') ? ' …' : ''}\n`);
-        break;
-      case 'model.retry':
-        endStream();
-        write(`  ! model call failed (${event.reason}); retry ${event.attempt}/${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s\n`);
-        break;
-      case 'model.response':
-        endStream();
-        break;
-      case 'tool.call':
-        endStream();
-        write(`  → ${event.name} ${firstLine(event.arguments, 100)}\n`);
-        break;
-      case 'tool.edit':
-        write(`    ✎ the developer changed the arguments: ${firstLine(event.arguments, 100)}\n`);
-        break;
-      case 'tool.result':
-        // A failed call's line whole: it says what was wrong (an unknown tool's list of the tools, submit_* at its end).
-        write(`    ${event.ok ? '✓' : '✗'} ${firstLine(event.text, event.ok ? undefined : Infinity)}\n`);
-        break;
-      case 'tests.run':
-        endStream();
-        write(`  ${TEST_RUNS[event.purpose]}: ${event.passed}/${event.total} passed\n`);
-        break;
-      case 'warning':
-        endStream();
-        write(`  ! ${event.message}\n`);
-        break;
-      case 'context.condensed':
-        endStream();
-        write(`  ${condensedWords(event)}\n`);
-        break;
-      case 'patch.decision':
-        // A refusal was just printed as a warning (it says why); a patch that went in is news too.
-        if (event.applied) write('  patch applied to the checkout\n');
-        else if (event.file) write(`  patch saved to ${event.file}\n`);
-        break;
-      case 'result': {
-        endStream();
-        const u = event.usage;
-        write(
-          `${verdictLabel(event)} · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
-            ` · ${tokensInOut(u)} · ${plural(u.modelCalls, 'model call')} · ${plural(u.toolCalls, 'tool call')} · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
-        );
-        if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
-        if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);
-        // As the TUI says it: with --apply, nothing was applied because there was nothing to apply.
-        write(event.patch ? `\n${event.patch}` : 'No change to the target: no patch.\n');
-        break;
-      }
-      default:
-        break;
-    }
+    handleEvent(lines, event);
   };
 }

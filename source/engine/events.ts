@@ -1,32 +1,58 @@
-import type { TranscriptEntry, Writer } from './protocol/debugger';
-import type { MessageSource } from './protocol/decisions';
-import type { Message, ToolCall, Usage } from './protocol/messages';
-import type { ApproveMode, SessionConfig, Strategy } from './protocol/settings';
-import type { ThmFailingTest, ThmReport } from './protocol/thm-report';
+import { z } from 'zod';
+import { debuggerModeSchema, transcriptEntrySchema, writerSchema } from './protocol/debugger';
+import { messageSourceSchema } from './protocol/decisions';
+import { messageSchema, toolCallSchema, usageSchema } from './protocol/messages';
+import { APPROVE_MODES, STRATEGIES, type SessionConfig } from './protocol/settings';
+import { thmFailingTestSchema, thmReportSchema } from './protocol/thm-report';
 
 /**
- * Everything the engine reports, as one discriminated union. The UI, the headless printer and the
- * session log all consume this stream; nothing in the engine renders anything. This file is the
- * spine: it imports nothing of the engine but the protocol types beside it (engine/protocol/), so
- * every part can depend on it without depending on each other.
+ * Everything the engine reports, as one discriminated union, defined once: each event type is a
+ * zod schema below, and its TypeScript type is inferred from it (`EventOf<'tool.call'>`), so what
+ * the session log checks when it is read and what the readers are typed against cannot drift
+ * apart. The UI, the headless printer and the session log all consume this stream; nothing in the
+ * engine renders anything. This file is the spine: it imports nothing of the engine but the
+ * protocol types beside it (engine/protocol/), so every part can depend on it without depending
+ * on each other.
+ *
+ * Extra fields are allowed (a newer tenet may add some); a field that older sessions lack is
+ * optional, and says so.
  */
+
+const str = z.string();
+const num = z.number();
+const bool = z.boolean();
+const strings = z.array(str);
+const counts = z.object({ passed: num, total: num });
 
 /**
  * THM's pytest passes: `probe` runs the whole scope; `original` re-runs the failing tests on the
  * original code (two-pass mode); `blank` re-runs, blanked, the few tests fork mode could not decide.
  */
-export type ThmPhase = 'probe' | 'original' | 'blank';
+const thmPhase = z.enum(['probe', 'original', 'blank']);
+export type ThmPhase = z.infer<typeof thmPhase>;
 
 /** TENET: pregen → validate → rrw …; TDD: tdd-setup (tests first) → tdd (co-refinement rounds); both end in evaluate (then, TDD, quality: measuring the agent's tests). */
-export type AgentPhase = 'pregen' | 'validate' | 'rrw' | 'tdd-setup' | 'tdd' | 'evaluate' | 'quality' | 'done';
-export type RrwStage = 'failure-identification' | 'context-review' | 'code-refinement' | 'naive';
+const agentPhase = z.enum(['pregen', 'validate', 'rrw', 'tdd-setup', 'tdd', 'evaluate', 'quality', 'done']);
+export type AgentPhase = z.infer<typeof agentPhase>;
+const rrwStage = z.enum(['failure-identification', 'context-review', 'code-refinement', 'naive']);
+export type RrwStage = z.infer<typeof rrwStage>;
 
-export interface TestOutcomes {
+/**
+ * Why the run stopped: the tests passed, the budget ran out, no implementation was submitted,
+ * cancelled, stopped from outside, the session log reached its size limit (`message` says), a
+ * spend limit was reached. `unverified`: a check the verdict rests on could not be completed
+ * (`message` says which): the run does not pass and its patch is never applied.
+ */
+export const STOP_REASONS = ['passed', 'budget', 'no-implementation', 'no-tests', 'submitted', 'cancelled', 'error', 'finished', 'interrupted', 'log-full', 'cost-limit', 'token-limit', 'script-ended', 'unverified'] as const;
+const stopReason = z.enum(STOP_REASONS);
+
+const testOutcomes = {
   /** node id → passed, failed, error, skipped, not run, … */
-  outcomes: Record<string, string>;
-  passed: number;
-  total: number;
-}
+  outcomes: z.record(str, str),
+  passed: num,
+  total: num,
+};
+export type TestOutcomes = z.infer<z.ZodObject<typeof testOutcomes>>;
 
 /** Some tests run in the workspace as it is: their outcomes and the compact report the model reads. */
 export interface TestRun extends TestOutcomes {
@@ -34,88 +60,100 @@ export interface TestRun extends TestOutcomes {
   durationMs: number;
 }
 
-export interface RunResult {
-  type: 'result';
-  sessionId: string;
-  target: string;
-  strategy: string;
-  pass: boolean;
-  /**
-   * Why the run stopped: the tests passed, the budget ran out, no implementation was submitted,
-   * cancelled, stopped from outside, the session log reached its size limit (`message` says), a
-   * spend limit was reached. `unverified`: a check the verdict rests on could not be completed
-   * (`message` says which): the run does not pass and its patch is never applied.
-   */
-  stopReason: 'passed' | 'budget' | 'no-implementation' | 'no-tests' | 'submitted' | 'cancelled' | 'error' | 'finished' | 'interrupted' | 'log-full' | 'cost-limit' | 'token-limit' | 'script-ended' | 'unverified';
-  selectedTests: { passed: number; total: number };
-  hiddenTests: { passed: number; total: number };
-  tests: Record<string, string>;
-  /** inputTokens counts every input token; cacheReadTokens and cacheWriteTokens are those of them read from and written to the prompt cache (absent in sessions recorded before tenet counted the cache). */
-  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number; cacheReadTokens?: number; cacheWriteTokens?: number };
-  rounds: { pregen: number; rrwAttempts: number; total: number; tddSetup?: number; tddIterations?: number };
-  costUsd: number;
-  /** What the prompt cache saved: the cost with every input token at the input price, less costUsd (absent in older sessions). */
-  cacheSavedUsd?: number;
-  /** Some model calls had no known price (an unknown model): costUsd leaves them out. */
-  costUnpriced?: boolean;
-  /** The server sent no usage for some calls: their tokens are estimated with a tokenizer. */
-  tokensEstimated?: boolean;
-  /** Cost divided by pass (1 or 0): the cost of a passing task; null when it did not pass. */
-  costOfPass: number | null;
-  wallMs: number;
-  patch: string;
-  model: string;
-  /** Whether the patch went into the developer's checkout (`--apply`, or accepted in the TUI). */
-  applied?: boolean;
-  /** A run that failed (stopReason `error`), or whose verdict is `unverified`: what went wrong. */
-  message?: string;
-  /** TDD strategies: how good the agent's own tests are (see engine/quality). */
-  testQuality?: TestQuality;
-  /** TDD strategies, a failed task: the paper's failure taxonomy, and credit-assignment hints. */
-  failure?: { kind: 'matched' | 'unmatched'; hints: string[] };
-}
-
 /** The agent's generated tests, measured against the target (the ground truth in benchmark mode). */
-export interface TestQuality {
-  file: string;
-  tests: number;
+const testQuality = z.object({
+  file: str,
+  tests: num,
   /** What coverage and mutants are measured on: the ground truth (benchmark mode) or the final implementation (stub mode). */
-  subject: 'ground truth' | 'final implementation';
+  subject: z.enum(['ground truth', 'final implementation']),
   /** Benchmark mode: the generated tests run on the ground-truth implementation. */
-  groundTruth?: { passed: number; total: number; failing: string[] };
-  coverage?: { lines: { covered: number; total: number }; branches: { covered: number; total: number } };
-  mutation?: { killed: number; survived: number; timedOut: number; total: number; score: number; baselinePassed: boolean };
+  groundTruth: z.object({ passed: num, total: num, failing: strings }).optional(),
+  coverage: z.object({ lines: z.object({ covered: num, total: num }), branches: z.object({ covered: num, total: num }) }).optional(),
+  mutation: z.object({ killed: num, survived: num, timedOut: num, total: num, score: num, baselinePassed: bool }).optional(),
   /** Why a measure is missing (e.g. the tests do not run). */
-  problems: string[];
-}
+  problems: strings,
+});
+export type TestQuality = z.infer<typeof testQuality>;
 
-export type EngineEvent =
-  | { type: 'session.start'; sessionId: string; target: string; mode: 'stub' | 'blank'; strategy: Strategy; model: string; modelLabel: string; provider: string; repo: string; config: SessionConfig }
-  | { type: 'thm.start'; target: string; mode: 'stub' | 'blank'; fork: boolean; worlds?: boolean; shards: number; testArgs: string[] }
-  | { type: 'thm.phase'; phase: ThmPhase; tests?: number }
-  | { type: 'thm.collected'; phase: ThmPhase; total: number }
+/** The recorded settings: typed by protocol/settings.ts; a log is checked only for an object here (the settings' own reader fills what older sessions lack). */
+const sessionConfig = z.custom<SessionConfig>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected an object');
+
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
+
+const result = event('result', {
+  sessionId: str,
+  target: str,
+  strategy: str,
+  pass: bool,
+  stopReason,
+  selectedTests: counts,
+  hiddenTests: counts,
+  tests: z.record(str, str),
+  /** inputTokens counts every input token; cacheReadTokens and cacheWriteTokens are those of them read from and written to the prompt cache (absent in sessions recorded before tenet counted the cache). */
+  usage: z.object({ inputTokens: num, outputTokens: num, modelCalls: num, toolCalls: num, cacheReadTokens: num.optional(), cacheWriteTokens: num.optional() }),
+  rounds: z.object({ pregen: num, rrwAttempts: num, total: num, tddSetup: num.optional(), tddIterations: num.optional() }),
+  costUsd: num,
+  /** What the prompt cache saved: the cost with every input token at the input price, less costUsd (absent in older sessions). */
+  cacheSavedUsd: num.optional(),
+  /** Some model calls had no known price (an unknown model): costUsd leaves them out. */
+  costUnpriced: bool.optional(),
+  /** The server sent no usage for some calls: their tokens are estimated with a tokenizer. */
+  tokensEstimated: bool.optional(),
+  /** Cost divided by pass (1 or 0): the cost of a passing task; null when it did not pass. */
+  costOfPass: num.nullable(),
+  wallMs: num,
+  patch: str,
+  model: str,
+  /** Whether the patch went into the developer's checkout (`--apply`, or accepted in the TUI). */
+  applied: bool.optional(),
+  /** A run that failed (stopReason `error`), or whose verdict is `unverified`: what went wrong. */
+  message: str.optional(),
+  /** TDD strategies: how good the agent's own tests are (see engine/quality). */
+  testQuality: testQuality.optional(),
+  /** TDD strategies, a failed task: the paper's failure taxonomy, and credit-assignment hints. */
+  failure: z.object({ kind: z.enum(['matched', 'unmatched']), hints: strings }).optional(),
+});
+export type RunResult = z.infer<typeof result>;
+
+const mode = z.enum(['stub', 'blank']);
+const costFields = {
+  usage: usageSchema,
+  costUsd: num,
+  /** What the prompt cache saved on this call (see RunResult); absent in older sessions. */
+  cacheSavedUsd: num.optional(),
+  durationMs: num,
+};
+
+/** Every event type's schema, by its type. */
+export const EVENT_SCHEMAS = {
+  'session.start': event('session.start', { sessionId: str, target: str, mode, strategy: z.enum(STRATEGIES), model: str, modelLabel: str, provider: str, repo: str, config: sessionConfig }),
+  'thm.start': event('thm.start', { target: str, mode, fork: bool, worlds: bool.optional(), shards: num, testArgs: strings }),
+  'thm.phase': event('thm.phase', { phase: thmPhase, tests: num.optional() }),
+  'thm.collected': event('thm.collected', { phase: thmPhase, total: num }),
   /** While pytest collects (before thm.collected): test modules imported and tests found so far. */
-  | { type: 'thm.collecting'; phase: ThmPhase; files: number; tests: number }
+  'thm.collecting': event('thm.collecting', { phase: thmPhase, files: num, tests: num }),
   /** The last few tests of a pass still running, and since when (epoch ms): what a full bar waits for. */
-  | { type: 'thm.running'; phase: ThmPhase; tests: { nodeid: string; since: number }[] }
-  | { type: 'thm.test'; phase: ThmPhase; nodeid: string; outcome: string; reached: boolean; durationMs: number }
-  | { type: 'thm.report'; report: ThmReport }
+  'thm.running': event('thm.running', { phase: thmPhase, tests: z.array(z.object({ nodeid: str, since: num })) }),
+  'thm.test': event('thm.test', { phase: thmPhase, nodeid: str, outcome: str, reached: bool, durationMs: num }),
+  'thm.report': event('thm.report', { report: thmReportSchema }),
   /** `strategy`: the TDD strategy shows the agent none of the repository's tests. */
-  | { type: 'thm.approval'; proposed: string[]; chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T: number | null }
+  'thm.approval': event('thm.approval', { proposed: strings, chosen: strings, by: z.enum(['auto', 'human', 'ablation', 'strategy']), T: num.nullable() }),
   /**
    * Tests the developer wrote or changed before approving (`n` and `e` in the THM review,
    * `--add-tests`): each file as written; the tests that fail on the stub (they join THM's failing
    * tests, and the selection); the ones kept out, and why; earlier failing tests that count no more.
    */
-  | { type: 'tests.added'; files: { path: string; content: string }[]; accepted: ThmFailingTest[]; rejected: { nodeid: string; reason: string }[]; removed: string[] }
+  'tests.added': event('tests.added', { files: z.array(z.object({ path: str, content: str })), accepted: z.array(thmFailingTestSchema), rejected: z.array(z.object({ nodeid: str, reason: str })), removed: strings }),
   /** `visible`: failing tests not given to the agent that stay in view all the same (their function serves a given one, or tenet could not find it). */
-  | { type: 'tests.hidden'; hidden: string[]; files: string[]; visible?: number }
-  | { type: 'index.ready'; files: number; parsed: number; ms: number }
+  'tests.hidden': event('tests.hidden', { hidden: strings, files: strings, visible: num.optional() }),
+  'index.ready': event('index.ready', { files: num, parsed: num, ms: num }),
   /** `stopReason`, with phase evaluate: why the agent's part ended (a resumed evaluation keeps it). */
-  | { type: 'agent.phase'; phase: AgentPhase; round?: number; rounds?: number; attempt?: number; attempts?: number; stage?: RrwStage; stopReason?: RunResult['stopReason'] }
-  /** `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation. */
-  /** `context`: the request's size (o200k_base tokens, before the answer) against the model's window, when tenet knows the window. */
-  | { type: 'model.request'; round: number; messages: number; tools: string[]; newMessages: Message[]; system?: string; context?: { tokens: number; window: number } }
+  'agent.phase': event('agent.phase', { phase: agentPhase, round: num.optional(), rounds: num.optional(), attempt: num.optional(), attempts: num.optional(), stage: rrwStage.optional(), stopReason: stopReason.optional() }),
+  /**
+   * `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation.
+   * `context`: the request's size (o200k_base tokens, before the answer) against the model's window, when tenet knows the window.
+   */
+  'model.request': event('model.request', { round: num, messages: num, tools: strings, newMessages: z.array(messageSchema), system: str.optional(), context: z.object({ tokens: num, window: num }).optional() }),
   /**
    * tenet condensed the conversation to fit the model's context window, right after the request
    * of `round` was logged and before it was sent (or, `too-long`, before it was sent again after
@@ -123,63 +161,108 @@ export type EngineEvent =
    * resume rebuilds the same), what kinds they were, and the request's size before and after.
    * `why`: past the threshold before a request, at a stage boundary, or the provider's answer.
    */
-  | { type: 'context.condensed'; round: number; why: 'threshold' | 'stage' | 'too-long'; level: 1 | 2 | 3; replaced: { index: number; message: Message }[]; kinds: { toolOutputs: number; submissions: number; prompts: number; answers: number }; tokensBefore: number; tokensAfter: number; window?: number }
+  'context.condensed': event('context.condensed', {
+    round: num,
+    why: z.enum(['threshold', 'stage', 'too-long']),
+    level: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+    replaced: z.array(z.object({ index: num, message: messageSchema })),
+    kinds: z.object({ toolOutputs: num, submissions: num, prompts: num, answers: num }),
+    tokensBefore: num,
+    tokensAfter: num,
+    window: num.optional(),
+  }),
   /** The developer's message to the model, sent (marked as theirs) with the request of `round`. */
-  | { type: 'developer.message'; text: string; round: number; via: MessageSource }
-  | { type: 'model.delta'; text: string }
+  'developer.message': event('developer.message', { text: str, round: num, via: messageSourceSchema }),
+  'model.delta': event('model.delta', { text: str }),
   /** A tool call's arguments streaming in (see ToolDelta): for watching only, never saved (tool.call has them whole). */
-  | { type: 'model.tool-delta'; index: number; name: string; arguments: string }
-  | { type: 'model.retry'; attempt: number; maxAttempts: number; reason: string; delayMs: number }
-  /** `cacheSavedUsd`: what the prompt cache saved on this call (see RunResult); absent in older sessions. */
-  | { type: 'model.response'; content: string; toolCalls: ToolCall[]; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number; model: string; stopReason: string }
+  'model.tool-delta': event('model.tool-delta', { index: num, name: str, arguments: str }),
+  'model.retry': event('model.retry', { attempt: num, maxAttempts: num, reason: str, delayMs: num }),
+  /** `stopReason`: the provider's own word for why the answer ended (`stop`, `tool_calls`, `end_turn`…). */
+  'model.response': event('model.response', { content: str, toolCalls: z.array(toolCallSchema), ...costFields, model: str, stopReason: str }),
   /**
    * A model call that ended without an answer, `failed` (the provider gave up) or `cancelled` (Esc,
    * or the session's cancel), after attempts the provider billed (cut mid-stream, or while
    * streaming): what they used and cost, counted in the totals as a response's are, though not as
    * a model call. Absent in sessions recorded before tenet counted them.
    */
-  | { type: 'model.unanswered'; reason: 'failed' | 'cancelled'; usage: Usage; costUsd: number; cacheSavedUsd?: number; durationMs: number }
-  | { type: 'tool.call'; id: string; name: string; arguments: string }
+  'model.unanswered': event('model.unanswered', { reason: z.enum(['failed', 'cancelled']), ...costFields }),
+  'tool.call': event('tool.call', { id: str, name: str, arguments: str }),
   /** Step mode held the agent before a model call (of `round`) or a tool call until the developer let it go on. */
-  | { type: 'step.pause'; before: 'model' | 'tool'; round?: number; callId?: string; name?: string }
+  'step.pause': event('step.pause', { before: z.enum(['model', 'tool']), round: num.optional(), callId: str.optional(), name: str.optional() }),
   /** The developer changed a tool call's arguments before it ran (step mode): it ran with `arguments`; `original` is the model's. */
-  | { type: 'tool.edit'; id: string; name: string; original: string; arguments: string }
-  | { type: 'tool.result'; id: string; name: string; ok: boolean; text: string; durationMs: number }
-  | { type: 'debugger.input'; who: Writer; input: string; mode: 'shell' | 'pdb' }
-  | { type: 'debugger.output'; chunk: string }
-  | { type: 'debugger.entry'; entry: TranscriptEntry }
-  | { type: 'submission'; code: string; ok: boolean; startLine?: number; endLine?: number; message: string }
+  'tool.edit': event('tool.edit', { id: str, name: str, original: str, arguments: str }),
+  'tool.result': event('tool.result', { id: str, name: str, ok: bool, text: str, durationMs: num }),
+  'debugger.input': event('debugger.input', { who: writerSchema, input: str, mode: debuggerModeSchema }),
+  'debugger.output': event('debugger.output', { chunk: str }),
+  'debugger.entry': event('debugger.entry', { entry: transcriptEntrySchema }),
+  submission: event('submission', { code: str, ok: bool, startLine: num.optional(), endLine: num.optional(), message: str }),
   /** The agent's own test module, as submitted (TDD strategies). */
-  | { type: 'tests.submission'; code: string; ok: boolean; path?: string; message: string }
+  'tests.submission': event('tests.submission', { code: str, ok: bool, path: str.optional(), message: str }),
   /** `agent`: the model called run_tests (or tenet ran them for it, TDD); `validate`: tenet validates a submission; `evaluate`: the final verdict. */
-  | ({ type: 'tests.run'; purpose: 'validate' | 'evaluate' | 'agent'; report: string } & TestOutcomes)
-  | RunResult
+  'tests.run': event('tests.run', { purpose: z.enum(['validate', 'evaluate', 'agent']), report: str, ...testOutcomes }),
+  result,
   /** What the developer (or `--apply`) decided about the patch, and whether it went into the checkout; `reason` when it was refused; `file` where a saved patch was written. */
-  | { type: 'patch.decision'; decision: 'accept' | 'reject' | 'save'; applied: boolean; reason?: string; file?: string }
+  'patch.decision': event('patch.decision', { decision: z.enum(['accept', 'reject', 'save']), applied: bool, reason: str.optional(), file: str.optional() }),
   /** After a TDD run, the developer kept the agent's tests: where they were written in the checkout. */
-  | { type: 'tests.kept'; file: string }
+  'tests.kept': event('tests.kept', { file: str }),
   /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */
-  | { type: 'command.approval'; command: string; decision: 'approved' | 'approved-session' | 'denied' | 'stopped'; by: 'human' | 'auto'; reason?: string }
-  | { type: 'session.interrupted'; reason: string }
+  'command.approval': event('command.approval', { command: str, decision: z.enum(['approved', 'approved-session', 'denied', 'stopped']), by: z.enum(['human', 'auto']), reason: str.optional() }),
+  'session.interrupted': event('session.interrupted', { reason: str }),
   /**
    * `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the
    * recorded ones); never keys. `apply`, `applyFailing`: what is done with the patch from here on.
    * `scriptFile`, `scriptFrom`: a scripted model's script from here on, and how many model answers
    * the session had before the script's first turn.
    */
-  | { type: 'session.resumed'; fromSeq: number; position: string; provider?: string; model?: string; baseUrl?: string; approve?: ApproveMode; approveAsked?: ApproveMode; apply?: boolean; applyFailing?: boolean; scriptFile?: string; scriptFrom?: number }
+  'session.resumed': event('session.resumed', {
+    fromSeq: num,
+    position: str,
+    provider: str.optional(),
+    model: str.optional(),
+    baseUrl: str.optional(),
+    approve: z.enum(APPROVE_MODES).optional(),
+    approveAsked: z.enum(APPROVE_MODES).optional(),
+    apply: bool.optional(),
+    applyFailing: bool.optional(),
+    scriptFile: str.optional(),
+    scriptFrom: num.optional(),
+  }),
   /**
    * This session is a fork of session `parent` from its event `at`: its first `recorded` model
    * answers are the parent's (no cost), then `provider`/`model` answer live. Right after the start.
    */
-  | { type: 'session.forked'; parent: string; at: number; recorded: number; provider: string; model: string; baseUrl?: string }
+  'session.forked': event('session.forked', { parent: str, at: num, recorded: num, provider: str, model: str, baseUrl: str.optional() }),
   /** The session's cost or token limit was reached: no more model calls; the evaluation and the patch go on with what it has. */
-  | { type: 'limit.reached'; limit: 'cost' | 'tokens'; spent: number; max: number }
-  | { type: 'warning'; message: string }
+  'limit.reached': event('limit.reached', { limit: z.enum(['cost', 'tokens']), spent: num, max: num }),
+  warning: event('warning', { message: str }),
   /** The run failed; `fix` says what to do, where the error knows (a provider's). */
-  | { type: 'error'; message: string; fix?: string };
+  error: event('error', { message: str, fix: str.optional() }),
+};
+
+export type EventType = keyof typeof EVENT_SCHEMAS;
+export type EngineEvent = z.infer<(typeof EVENT_SCHEMAS)[EventType]>;
 
 export type EventSink = (event: EngineEvent) => void;
 
 /** The event of one type: `EventOf<'tool.call'>`. */
-export type EventOf<T extends EngineEvent['type']> = Extract<EngineEvent, { type: T }>;
+export type EventOf<T extends EventType> = Extract<EngineEvent, { type: T }>;
+
+/**
+ * A reader's decision for every event type: a handler, or `'ignored'`, said out loud. A reader is
+ * one of these maps rather than a switch that ends in `default: break`, so a new event type does
+ * not type-check until every reader has decided what to do with it.
+ */
+export type EventHandlers<Args extends unknown[] = [], R = void> = HandlersOf<EngineEvent, Args, R>;
+
+/** A handler, or `'ignored'`, for every type of a union of events (EventHandlers is this over EngineEvent). */
+export type HandlersOf<E extends { type: string }, Args extends unknown[] = [], R = void> = { readonly [K in E['type']]: ((event: Extract<E, { type: K }>, ...args: Args) => R) | 'ignored' };
+
+/**
+ * Gives an event to its reader's handler. Undefined for an ignored type, and for a type this tenet
+ * does not know (a newer tenet wrote it): readers skip those.
+ */
+export function handleEvent<Args extends unknown[], R>(handlers: EventHandlers<Args, R>, event: EngineEvent, ...args: Args): R | undefined {
+  const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined;
+  if (handler === undefined || handler === 'ignored') return undefined;
+  return (handler as (event: EngineEvent, ...args: Args) => R)(event, ...args);
+}

@@ -37,7 +37,7 @@ export function positiveNumber(name: string) {
 /** A time limit in seconds: above a day, a timer cannot be armed (`--test-timeout 1e308` errored every test). */
 export const MAX_SECONDS = 86_400;
 
-export function seconds(name: string) {
+export function secondsParser(name: string) {
   return (value: string): number => {
     const n = positiveNumber(name)(value);
     if (n > MAX_SECONDS) throw new InvalidArgumentError(`${name} must be at most ${MAX_SECONDS} seconds (a day).`);
@@ -134,7 +134,7 @@ export interface ThmOpts {
 
 /** `-T`, `--jobs`, `--test-timeout` (`testTimeout`: its default, where the config files have no say). */
 export function withThmFlags(command: Command, testTimeout?: number): Command {
-  const timeout = new Option('--test-timeout <seconds>', 'time limit per test').argParser(seconds('--test-timeout'));
+  const timeout = new Option('--test-timeout <seconds>', 'time limit per test').argParser(secondsParser('--test-timeout'));
   return command
     .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")').argParser((value: string) => (value === 'all' ? Infinity : positiveInt('-T')(value))).default(3))
     .addOption(new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)').argParser((value: string) => jobsValue(value)).default('auto'))

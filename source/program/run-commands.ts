@@ -19,7 +19,7 @@ import {
   type Invocation,
   type ModelOpts,
   type SettingOpts,
-  seconds,
+  secondsParser,
 } from './flags';
 
 const APPROVE_MODES = ['ask', 'auto'] as const satisfies readonly RunCommandOptions['approve'][];
@@ -103,7 +103,7 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
   withLimitFlags(run);
   withThmFlags(run)
     .option('--python <path>', 'Python interpreter')
-    .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(seconds('--thm-timeout')))
+    .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(secondsParser('--thm-timeout')))
     .option('--no-fork', 'THM in two passes instead of forking blank twins')
     .addOption(sessionsDirOption('where sessions are saved (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)'))
     .addOption(approveOption("the model's shell commands in a local sandbox: ask (TUI) or auto"))

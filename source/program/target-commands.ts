@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { TenetError } from '../engine/errors';
 import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
-import { positiveInt, positiveNumber, repeated, sandboxFlags, seconds, withSandboxFlags, withThmFlags, type Invocation, type ThmOpts } from './flags';
+import { positiveInt, positiveNumber, repeated, sandboxFlags, secondsParser, withSandboxFlags, withThmFlags, type Invocation, type ThmOpts } from './flags';
 
 /** What `thm` and `tool` both take: the target, its interpreter and sandbox, JSON output. */
 interface TargetOpts<Repo extends string | undefined> extends SandboxFlags {
@@ -33,7 +33,7 @@ export function addTargetCommands(program: Command, { tests, setExit }: Invocati
     .option('--json', 'print one JSON object instead of text')
     .option('--python <path>', 'Python interpreter (default: $TENET_PYTHON, the repo .venv/venv, python3)');
   withThmFlags(thm, 60)
-    .addOption(new Option('--timeout <seconds>', 'time limit for the whole THM run').argParser(seconds('--timeout')).default(3600))
+    .addOption(new Option('--timeout <seconds>', 'time limit for the whole THM run').argParser(secondsParser('--timeout')).default(3600))
     .option('--no-fork', 'benchmark mode in two passes (blank, then the failing tests on the original) instead of forking a blank twin per test')
     .option('--keep-workspace', 'keep the scratch copy of the repository and print where it is')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');

@@ -1,4 +1,4 @@
-import type { AgentPhase, EngineEvent, RrwStage, RunResult } from '../engine/events';
+import { handleEvent, type AgentPhase, type EngineEvent, type EventHandlers, type RrwStage, type RunResult } from '../engine/events';
 import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
 import { capitalized, forkWords, isFailure, resumedWords, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
@@ -209,6 +209,229 @@ function tick(clock: ViewState['clock'], event: EngineEvent, t: number): ViewSta
 /** THM's proposal for a budget T, as the engine computes it. */
 export const propose = proposeFor;
 
+/** What each event does to the view (mutating `state`, the copy reduceView made): every event type decides. */
+const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
+  'session.start': (event, state) => {
+    state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, ...(event.config.limits ? { limits: event.config.limits } : {}) };
+    // Said at the start, as the headless run says it: what of the repository's own the model reads.
+    if (typeof event.config.instructions === 'object') push(state, { kind: 'note', text: `Instructions: ${instructionsWords(event.config.instructions)} (the repository's, in the system prompt)`, tone: 'info' });
+  },
+  'thm.start': (_event, state, now) => {
+    state.thm = { ...state.thm, startedAt: now };
+  },
+  'thm.phase': (event, state, now) => {
+    state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now, running: [] };
+    delete state.thm.collecting;
+  },
+  'thm.collecting': (event, state) => {
+    state.thm.collecting = { files: event.files, tests: event.tests };
+  },
+  'thm.collected': (event, state) => {
+    if (event.phase === 'probe') state.thm.total = event.total;
+    delete state.thm.collecting;
+  },
+  'thm.running': (event, state) => {
+    state.thm.running = event.tests;
+  },
+  'thm.test': (event, state) => {
+    state.thm.done++;
+    if (isFailure(event.outcome)) state.thm.failing++;
+  },
+  'thm.report': (event, state) => {
+    state.thm.report = event.report;
+  },
+  'tests.added': (event, state) => {
+    if (state.thm.report) state.thm.report = mergeDeveloperTests(state.thm.report, event);
+    const before = state.thm.developer ?? { accepted: [], rejected: [] };
+    const accepted = [...before.accepted.filter((id) => !event.removed.includes(id) && !event.accepted.some((t) => t.nodeid === id)), ...event.accepted.map((t) => t.nodeid)];
+    state.thm.developer = { accepted, rejected: [...before.rejected.filter((r) => !event.accepted.some((t) => t.nodeid === r.nodeid)), ...event.rejected] };
+    const kept = event.rejected.map((r) => `${r.nodeid} (${r.reason})`);
+    push(state, { kind: 'note', text: `You wrote tests: ${event.accepted.length ? `${event.accepted.map((t) => t.nodeid).join(', ')} joined` : 'none joined'}${kept.length ? `; kept out: ${kept.join('; ')}` : ''}`, tone: 'human' });
+  },
+  'thm.approval': (event, state) => {
+    // Against THM's proposal for the T the developer settled on: a new T alone is no override.
+    const report = state.thm.report;
+    const proposed = report && event.T !== null && event.T !== report.T ? propose(report, event.T) : event.proposed;
+    state.thm.approval = { proposed, chosen: event.chosen, by: event.by };
+    if (event.by === 'human' && event.chosen.join() !== proposed.join()) push(state, { kind: 'note', text: `You chose the tests: ${event.chosen.join(', ')} (proposed${event.T !== null ? ` for T=${event.T}` : ''}: ${proposed.join(', ')})`, tone: 'human' });
+  },
+  'agent.phase': (event, state, now) => {
+    // A new phase: no call of the previous one is still running (a cancelled call that stopped the agent).
+    state.agent.call = undefined;
+    state.agent.retry = undefined;
+    state.agent.phase = event.phase;
+    state.agent.phaseAt = now;
+    if (event.phase === 'pregen') {
+      state.agent.pregenRounds = event.rounds ?? state.agent.pregenRounds;
+    } else if (event.phase === 'rrw') {
+      state.agent.attempt = event.attempt ?? state.agent.attempt;
+      state.agent.attempts = event.attempts ?? state.agent.attempts;
+      state.agent.stage = event.stage ?? null;
+    } else if (event.phase === 'tdd-setup') {
+      state.agent.tdd = { setupRounds: event.rounds ?? 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [], ...state.agent.tdd };
+    } else if (event.phase === 'tdd') {
+      const tdd = state.agent.tdd ?? { setupRounds: 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [] };
+      state.agent.tdd = { ...tdd, iteration: event.round ?? tdd.iteration, iterations: event.rounds ?? tdd.iterations };
+    }
+    const heading = phaseHeading(event);
+    if (heading) push(state, { kind: 'phase', text: heading });
+  },
+  'tests.submission': (event, state) => {
+    const previous = state.agent.tdd?.testFile;
+    revise(state, 'tests', previous?.code ?? '', event.code, { number: (previous?.versions ?? 0) + 1, against: previous ? 'the previous tests' : 'nothing (a new file)', ok: event.ok });
+    if (event.ok && state.agent.tdd) {
+      state.agent.tdd = { ...state.agent.tdd, testFile: { path: event.path ?? previous?.path ?? 'test_by_agent.py', code: event.code, versions: (previous?.versions ?? 0) + 1 } };
+    }
+  },
+  'submission': (event, state) => {
+    const { code, starting } = state.agent;
+    const against = code !== undefined ? 'the previous submission' : starting === undefined ? 'nothing' : state.session?.mode === 'blank' ? 'the blanked function' : 'the stub';
+    state.agent.submissions++;
+    // What goes in place (the docstring kept when the submission has none), against what was there.
+    const placed = asPlaced(event.code, code ?? starting, functionName(state.session?.target));
+    revise(state, 'code', code ?? withoutDecorators(starting ?? '', placed), placed, { number: state.agent.submissions, against, ok: event.ok });
+    // A rejected submission (a syntax error) stays out: the next one is compared with what is in place.
+    if (event.ok) state.agent.code = placed;
+  },
+  'developer.message': (event, state) => {
+    push(state, { kind: 'note', text: `You told the agent${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${event.text}`, tone: 'human' });
+  },
+  'model.request': (event, state, now) => {
+    // A fork's history ends here: the live model answers from this call on.
+    if (state.fork && event.round === state.fork.recorded + 1) push(state, { kind: 'note', text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`, tone: 'info' });
+    state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
+    state.agent.round = event.round;
+    if (event.context) state.agent.context = event.context;
+    state.agent.live = '';
+    state.agent.retry = undefined;
+    state.agent.streaming = [];
+    state.agent.call = { since: now, chars: 0 };
+  },
+  'model.delta': (event, state) => {
+    state.agent.live += event.text;
+    if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.text.length };
+  },
+  'model.tool-delta': (event, state) => {
+    const others = state.agent.streaming.filter((c) => c.index !== event.index);
+    const args = (state.agent.streaming.find((c) => c.index === event.index)?.args ?? '') + event.arguments;
+    state.agent.streaming = [...others, { index: event.index, name: event.name, args }].sort((a, b) => a.index - b.index);
+    if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.arguments.length };
+  },
+  'model.retry': (event, state, now) => {
+    // The attempt starts over: what it streamed is gone.
+    state.agent.live = '';
+    state.agent.streaming = [];
+    if (state.agent.call) state.agent.call = { ...state.agent.call, chars: 0 };
+    state.agent.retry = { reason: event.reason, attempt: event.attempt, of: event.maxAttempts - 1, at: now + event.delayMs };
+  },
+  'model.response': (event, state) => {
+    state.agent.live = '';
+    state.agent.retry = undefined;
+    state.agent.streaming = [];
+    state.agent.call = undefined;
+    addCall(state.totals, event);
+    state.totals.modelCalls++;
+    if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
+  },
+  'model.unanswered': (event, state) => {
+    // Billed though no answer came: in the footer's tokens and cost (the warning or the error says why).
+    addCall(state.totals, event);
+  },
+  'tool.call': (event, state) => {
+    state.totals.toolCalls++;
+    push(state, { kind: 'tool', callId: event.id, name: event.name, args: event.arguments });
+  },
+  'tool.edit': (event, state) => {
+    state.agent.items = state.agent.items.map((item) => (item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, args: event.arguments, edited: { original: event.original } } : item));
+  },
+  'tool.result': (event, state) => {
+    state.agent.items = state.agent.items.map((item) =>
+      item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, result: { ok: event.ok, text: event.text, durationMs: event.durationMs } } : item,
+    );
+  },
+  'tests.run': (event, state) => {
+    push(state, { kind: 'tests', purpose: event.purpose, outcomes: event.outcomes, passed: event.passed, total: event.total });
+    if (event.purpose === 'validate') state.agent.tests = event.outcomes;
+    if (event.purpose === 'evaluate') state.evaluation = { report: event.report };
+    if (event.purpose === 'agent' && state.agent.tdd) state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
+  },
+  'debugger.input': (event, state, now) => {
+    state.debugger.mode = event.mode;
+    // The prompt pdb printed is the one this line answers: one `(Pdb) p x` row, not `(Pdb) ` and then `(Pdb) p x`.
+    const last = state.debugger.lines.at(-1);
+    if (last?.who === 'output' && last.open && last.text.endsWith(PDB_PROMPT)) {
+      const before = last.text.slice(0, -PDB_PROMPT.length);
+      state.debugger = { ...state.debugger, lines: [...state.debugger.lines.slice(0, -1), ...(before ? [{ who: 'output' as const, text: before }] : [])] };
+    }
+    debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? PDB_PROMPT : '$ '}${event.input}` }]);
+    state.debugger.running = { input: event.input, since: now };
+  },
+  'debugger.output': (event, state) => {
+    debuggerOutput(state, event.chunk);
+  },
+  'debugger.entry': (event, state) => {
+    state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
+    state.debugger.running = undefined;
+    if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}${event.entry.output.includes(DEVELOPER_INTERRUPT) ? ' (and stopped it with Ctrl+C)' : ''}`, tone: 'human' });
+    else if (event.entry.who === 'tenet') push(state, { kind: 'note', text: `tenet started pdb for your takeover: ${event.entry.input}`, tone: 'info' });
+  },
+  'warning': (event, state) => {
+    state.warnings = [...state.warnings, event.message];
+    push(state, { kind: 'note', text: event.message, tone: 'warning' });
+  },
+  'error': (event, state) => {
+    state.agent.call = undefined;
+    state.warnings = [...state.warnings, event.message];
+    push(state, { kind: 'note', text: `Error: ${event.message}${event.fix ? ` — fix: ${event.fix}` : ''}`, tone: 'warning' });
+  },
+  'session.interrupted': (event, state) => {
+    push(state, { kind: 'note', text: `Interrupted: ${event.reason}`, tone: 'warning' });
+  },
+  'limit.reached': (event, state) => {
+    push(state, { kind: 'note', text: capitalized(limitWords(event)), tone: 'warning' });
+  },
+  'context.condensed': (event, state) => {
+    if (event.window) state.agent.context = { tokens: event.tokensAfter, window: event.window };
+    push(state, { kind: 'note', text: condensedWords(event), tone: 'info' });
+  },
+  'session.forked': (event, state) => {
+    state.fork = { recorded: event.recorded, live: `${event.provider}/${event.model}` };
+    push(state, { kind: 'note', text: capitalized(forkWords(event)), tone: 'info' });
+  },
+  'session.resumed': (event, state) => {
+    // The stopped session's debugger ended with it (its command too): the pane says where, and the
+    // resumed session starts a new one (its mode is not known until it answers).
+    state.debugger.running = undefined;
+    if (state.debugger.lines.length) {
+      debuggerText(state, [{ who: 'output', text: RESUMED_DEBUGGER }]);
+      state.debugger.mode = null;
+    }
+    push(state, { kind: 'note', text: capitalized(resumedWords(event)), tone: 'info' });
+  },
+  'tests.kept': (event, state) => {
+    state.keptTests = event.file;
+  },
+  'patch.decision': (event, state) => {
+    state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}), ...(event.file ? { file: event.file } : {}) };
+  },
+  'command.approval': (event, state) => {
+    if (event.by === 'human') {
+      const what = event.decision === 'denied' ? `You refused the command: ${event.command}${event.reason ? ` (${event.reason})` : ''}` : event.decision === 'stopped' ? `You stopped the agent at the command: ${event.command}` : `You allowed the command${event.decision === 'approved-session' ? ' (and every later one)' : ''}: ${event.command}`;
+      pushBeforeOpenCall(state, { kind: 'note', text: what, tone: 'human' });
+    }
+  },
+  'result': (event, state) => {
+    state.agent.call = undefined;
+    state.result = event;
+    state.agent.phase = 'done';
+  },
+  // The hidden tests are in THM's report and the approval; the index and a step pause show no
+  // line of their own (the step prompt is the controller's).
+  'tests.hidden': 'ignored',
+  'index.ready': 'ignored',
+  'step.pause': 'ignored',
+};
+
 /** Applies one event. Returns a new state object (shallow copies of what changed). */
 export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Date.now()): ViewState {
   // Model text and tool output reach the screen without terminal control sequences or secrets.
@@ -223,231 +446,7 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
     at: now,
     clock: tick(previous.clock, untrusted, recordedAt(untrusted as { ts?: string }) || now),
   };
-  switch (event.type) {
-    case 'session.start':
-      state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, ...(event.config.limits ? { limits: event.config.limits } : {}) };
-      // Said at the start, as the headless run says it: what of the repository's own the model reads.
-      if (typeof event.config.instructions === 'object') push(state, { kind: 'note', text: `Instructions: ${instructionsWords(event.config.instructions)} (the repository's, in the system prompt)`, tone: 'info' });
-      break;
-    case 'thm.start':
-      state.thm = { ...state.thm, startedAt: now };
-      break;
-    case 'thm.phase':
-      state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now, running: [] };
-      delete state.thm.collecting;
-      break;
-    case 'thm.collecting':
-      state.thm.collecting = { files: event.files, tests: event.tests };
-      break;
-    case 'thm.collected':
-      if (event.phase === 'probe') state.thm.total = event.total;
-      delete state.thm.collecting;
-      break;
-    case 'thm.running':
-      state.thm.running = event.tests;
-      break;
-    case 'thm.test':
-      state.thm.done++;
-      if (isFailure(event.outcome)) state.thm.failing++;
-      break;
-    case 'thm.report':
-      state.thm.report = event.report;
-      break;
-    case 'tests.added': {
-      if (state.thm.report) state.thm.report = mergeDeveloperTests(state.thm.report, event);
-      const before = state.thm.developer ?? { accepted: [], rejected: [] };
-      const accepted = [...before.accepted.filter((id) => !event.removed.includes(id) && !event.accepted.some((t) => t.nodeid === id)), ...event.accepted.map((t) => t.nodeid)];
-      state.thm.developer = { accepted, rejected: [...before.rejected.filter((r) => !event.accepted.some((t) => t.nodeid === r.nodeid)), ...event.rejected] };
-      const kept = event.rejected.map((r) => `${r.nodeid} (${r.reason})`);
-      push(state, { kind: 'note', text: `You wrote tests: ${event.accepted.length ? `${event.accepted.map((t) => t.nodeid).join(', ')} joined` : 'none joined'}${kept.length ? `; kept out: ${kept.join('; ')}` : ''}`, tone: 'human' });
-      break;
-    }
-    case 'thm.approval': {
-      // Against THM's proposal for the T the developer settled on: a new T alone is no override.
-      const report = state.thm.report;
-      const proposed = report && event.T !== null && event.T !== report.T ? propose(report, event.T) : event.proposed;
-      state.thm.approval = { proposed, chosen: event.chosen, by: event.by };
-      if (event.by === 'human' && event.chosen.join() !== proposed.join()) push(state, { kind: 'note', text: `You chose the tests: ${event.chosen.join(', ')} (proposed${event.T !== null ? ` for T=${event.T}` : ''}: ${proposed.join(', ')})`, tone: 'human' });
-      break;
-    }
-    case 'agent.phase': {
-      // A new phase: no call of the previous one is still running (a cancelled call that stopped the agent).
-      state.agent.call = undefined;
-      state.agent.retry = undefined;
-      state.agent.phase = event.phase;
-      state.agent.phaseAt = now;
-      if (event.phase === 'pregen') {
-        state.agent.pregenRounds = event.rounds ?? state.agent.pregenRounds;
-      } else if (event.phase === 'rrw') {
-        state.agent.attempt = event.attempt ?? state.agent.attempt;
-        state.agent.attempts = event.attempts ?? state.agent.attempts;
-        state.agent.stage = event.stage ?? null;
-      } else if (event.phase === 'tdd-setup') {
-        state.agent.tdd = { setupRounds: event.rounds ?? 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [], ...state.agent.tdd };
-      } else if (event.phase === 'tdd') {
-        const tdd = state.agent.tdd ?? { setupRounds: 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [] };
-        state.agent.tdd = { ...tdd, iteration: event.round ?? tdd.iteration, iterations: event.rounds ?? tdd.iterations };
-      }
-      const heading = phaseHeading(event);
-      if (heading) push(state, { kind: 'phase', text: heading });
-      break;
-    }
-    case 'tests.submission': {
-      const previous = state.agent.tdd?.testFile;
-      revise(state, 'tests', previous?.code ?? '', event.code, { number: (previous?.versions ?? 0) + 1, against: previous ? 'the previous tests' : 'nothing (a new file)', ok: event.ok });
-      if (event.ok && state.agent.tdd) {
-        state.agent.tdd = { ...state.agent.tdd, testFile: { path: event.path ?? previous?.path ?? 'test_by_agent.py', code: event.code, versions: (previous?.versions ?? 0) + 1 } };
-      }
-      break;
-    }
-    case 'submission': {
-      const { code, starting } = state.agent;
-      const against = code !== undefined ? 'the previous submission' : starting === undefined ? 'nothing' : state.session?.mode === 'blank' ? 'the blanked function' : 'the stub';
-      state.agent.submissions++;
-      // What goes in place (the docstring kept when the submission has none), against what was there.
-      const placed = asPlaced(event.code, code ?? starting, functionName(state.session?.target));
-      revise(state, 'code', code ?? withoutDecorators(starting ?? '', placed), placed, { number: state.agent.submissions, against, ok: event.ok });
-      // A rejected submission (a syntax error) stays out: the next one is compared with what is in place.
-      if (event.ok) state.agent.code = placed;
-      break;
-    }
-    case 'developer.message':
-      push(state, { kind: 'note', text: `You told the agent${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${event.text}`, tone: 'human' });
-      break;
-    case 'model.request':
-      // A fork's history ends here: the live model answers from this call on.
-      if (state.fork && event.round === state.fork.recorded + 1) push(state, { kind: 'note', text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`, tone: 'info' });
-      state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
-      state.agent.round = event.round;
-      if (event.context) state.agent.context = event.context;
-      state.agent.live = '';
-      state.agent.retry = undefined;
-      state.agent.streaming = [];
-      state.agent.call = { since: now, chars: 0 };
-      break;
-    case 'model.delta':
-      state.agent.live += event.text;
-      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.text.length };
-      break;
-    case 'model.tool-delta': {
-      const others = state.agent.streaming.filter((c) => c.index !== event.index);
-      const args = (state.agent.streaming.find((c) => c.index === event.index)?.args ?? '') + event.arguments;
-      state.agent.streaming = [...others, { index: event.index, name: event.name, args }].sort((a, b) => a.index - b.index);
-      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.arguments.length };
-      break;
-    }
-    case 'model.retry':
-      // The attempt starts over: what it streamed is gone.
-      state.agent.live = '';
-      state.agent.streaming = [];
-      if (state.agent.call) state.agent.call = { ...state.agent.call, chars: 0 };
-      state.agent.retry = { reason: event.reason, attempt: event.attempt, of: event.maxAttempts - 1, at: now + event.delayMs };
-      break;
-    case 'model.response':
-      state.agent.live = '';
-      state.agent.retry = undefined;
-      state.agent.streaming = [];
-      state.agent.call = undefined;
-      addCall(state.totals, event);
-      state.totals.modelCalls++;
-      if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
-      break;
-    case 'model.unanswered':
-      // Billed though no answer came: in the footer's tokens and cost (the warning or the error says why).
-      addCall(state.totals, event);
-      break;
-    case 'tool.call':
-      state.totals.toolCalls++;
-      push(state, { kind: 'tool', callId: event.id, name: event.name, args: event.arguments });
-      break;
-    case 'tool.edit':
-      state.agent.items = state.agent.items.map((item) => (item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, args: event.arguments, edited: { original: event.original } } : item));
-      break;
-    case 'tool.result':
-      state.agent.items = state.agent.items.map((item) =>
-        item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, result: { ok: event.ok, text: event.text, durationMs: event.durationMs } } : item,
-      );
-      break;
-    case 'tests.run':
-      push(state, { kind: 'tests', purpose: event.purpose, outcomes: event.outcomes, passed: event.passed, total: event.total });
-      if (event.purpose === 'validate') state.agent.tests = event.outcomes;
-      if (event.purpose === 'evaluate') state.evaluation = { report: event.report };
-      if (event.purpose === 'agent' && state.agent.tdd) state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
-      break;
-    case 'debugger.input': {
-      state.debugger.mode = event.mode;
-      // The prompt pdb printed is the one this line answers: one `(Pdb) p x` row, not `(Pdb) ` and then `(Pdb) p x`.
-      const last = state.debugger.lines.at(-1);
-      if (last?.who === 'output' && last.open && last.text.endsWith(PDB_PROMPT)) {
-        const before = last.text.slice(0, -PDB_PROMPT.length);
-        state.debugger = { ...state.debugger, lines: [...state.debugger.lines.slice(0, -1), ...(before ? [{ who: 'output' as const, text: before }] : [])] };
-      }
-      debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? PDB_PROMPT : '$ '}${event.input}` }]);
-      state.debugger.running = { input: event.input, since: now };
-      break;
-    }
-    case 'debugger.output':
-      debuggerOutput(state, event.chunk);
-      break;
-    case 'debugger.entry':
-      state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
-      state.debugger.running = undefined;
-      if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}${event.entry.output.includes(DEVELOPER_INTERRUPT) ? ' (and stopped it with Ctrl+C)' : ''}`, tone: 'human' });
-      else if (event.entry.who === 'tenet') push(state, { kind: 'note', text: `tenet started pdb for your takeover: ${event.entry.input}`, tone: 'info' });
-      break;
-    case 'warning':
-      state.warnings = [...state.warnings, event.message];
-      push(state, { kind: 'note', text: event.message, tone: 'warning' });
-      break;
-    case 'error':
-      state.agent.call = undefined;
-      state.warnings = [...state.warnings, event.message];
-      push(state, { kind: 'note', text: `Error: ${event.message}${event.fix ? ` — fix: ${event.fix}` : ''}`, tone: 'warning' });
-      break;
-    case 'session.interrupted':
-      push(state, { kind: 'note', text: `Interrupted: ${event.reason}`, tone: 'warning' });
-      break;
-    case 'limit.reached':
-      push(state, { kind: 'note', text: capitalized(limitWords(event)), tone: 'warning' });
-      break;
-    case 'context.condensed':
-      if (event.window) state.agent.context = { tokens: event.tokensAfter, window: event.window };
-      push(state, { kind: 'note', text: condensedWords(event), tone: 'info' });
-      break;
-    case 'session.forked':
-      state.fork = { recorded: event.recorded, live: `${event.provider}/${event.model}` };
-      push(state, { kind: 'note', text: capitalized(forkWords(event)), tone: 'info' });
-      break;
-    case 'session.resumed':
-      // The stopped session's debugger ended with it (its command too): the pane says where, and the
-      // resumed session starts a new one (its mode is not known until it answers).
-      state.debugger.running = undefined;
-      if (state.debugger.lines.length) {
-        debuggerText(state, [{ who: 'output', text: RESUMED_DEBUGGER }]);
-        state.debugger.mode = null;
-      }
-      push(state, { kind: 'note', text: capitalized(resumedWords(event)), tone: 'info' });
-      break;
-    case 'tests.kept':
-      state.keptTests = event.file;
-      break;
-    case 'patch.decision':
-      state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}), ...(event.file ? { file: event.file } : {}) };
-      break;
-    case 'command.approval':
-      if (event.by === 'human') {
-        const what = event.decision === 'denied' ? `You refused the command: ${event.command}${event.reason ? ` (${event.reason})` : ''}` : event.decision === 'stopped' ? `You stopped the agent at the command: ${event.command}` : `You allowed the command${event.decision === 'approved-session' ? ' (and every later one)' : ''}: ${event.command}`;
-        pushBeforeOpenCall(state, { kind: 'note', text: what, tone: 'human' });
-      }
-      break;
-    case 'result':
-      state.agent.call = undefined;
-      state.result = event;
-      state.agent.phase = 'done';
-      break;
-    default:
-      break;
-  }
+  handleEvent(VIEW_HANDLERS, event, state, now);
   return state;
 }
 

@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readResults } from '../../source/engine/bench/run-dir';
 import { runCli } from '../helpers/cli';
-import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
-import { copyFixture } from '../helpers/fixtures';
+import type { FakeModelServer, FakeTurn } from '../helpers/fake-model-server';
+import { shopScratch } from '../helpers/shop-scratch';
 import { PRICES, type Provider } from '../helpers/published-prices';
 import { assertSharedPrefixes } from '../helpers/shared-prefix';
 
@@ -20,29 +19,15 @@ const TURNS: FakeTurn[] = [
 ];
 
 
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-cache-cost-'));
+const { scratch, repo, start, envFor } = shopScratch('tenet-cache-cost-');
 const sessionsDir = join(scratch, 'sessions');
-const repo = copyFixture('shop');
-afterAll(() => {
-  repo.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
 let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function envFor(provider: Provider, fake: FakeModelServer): NodeJS.ProcessEnv {
-  const env = { TENET_SESSIONS_DIR: sessionsDir, XDG_CONFIG_HOME: join(scratch, 'no-config') };
-  return provider === 'openai' ? { ...env, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${fake.url}/v1` } : { ...env, ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.url };
-}
-
 async function run(provider: Provider, cache: boolean) {
-  server = await startFakeModelServer(TURNS, { cache });
-  const env = envFor(provider, server);
+  server = await start(TURNS, { cache });
+  const env = envFor(server, provider);
   const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', PRICES[provider].model, '--json', '--tests', 'tests/test_cart.py'], { env });
   expect(out.code, out.stderr).toBe(0);
   const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as Json);
@@ -138,9 +123,9 @@ describe('bench run and bench report against the fake OpenAI server', () => {
     const made = await runCli(['bench', 'make', '--repo', repo.dir, '--out', tasks, '--count', '3'], { env: { TENET_SESSIONS_DIR: sessionsDir } });
     expect(made.code, made.stderr).toBe(0);
     // Two model calls a task, one after the other: a file read, then no code (the task fails; its cost counts all the same).
-    server = await startFakeModelServer(Array.from({ length: 3 }, () => [{ calls: [{ name: 'read_file', arguments: { file_name: 'shop/cart.py' } }] }, { say: 'Not sure yet.' }]).flat());
+    server = await start(Array.from({ length: 3 }, () => [{ calls: [{ name: 'read_file', arguments: { file_name: 'shop/cart.py' } }] }, { say: 'Not sure yet.' }]).flat());
     const out = join(scratch, 'bench');
-    const ran = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'openai', '--model', 'gpt-4.1-mini', '--pregen-rounds', '2', '--rrw-attempts', '0', '--json'], { env: envFor('openai', server) });
+    const ran = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'openai', '--model', 'gpt-4.1-mini', '--pregen-rounds', '2', '--rrw-attempts', '0', '--json'], { env: envFor(server) });
     expect(ran.code, ran.stderr).toBe(0);
     const served = server.requests.map((r) => r.usage!);
     expect(served).toHaveLength(6);

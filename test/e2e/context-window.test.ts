@@ -1,14 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { condenseAbove, condenseAtBoundaryAbove } from '../../source/engine/agent/context-size';
 import type { EngineEvent, EventOf } from '../../source/engine/events';
 import type { Message } from '../../source/engine/protocol/messages';
 import { foldEvents } from '../../source/engine/session/fold';
 import { runCli } from '../helpers/cli';
-import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
-import { copyFixture } from '../helpers/fixtures';
+import type { FakeModelServer } from '../helpers/fake-model-server';
+import { shopScratch } from '../helpers/shop-scratch';
 import { BIG_MODULE, BIG_MODULE_PATH, readingSession, readTurn, wrongSubmission } from '../helpers/reading-model';
 
 // A whole TENET session of 90 model calls (15 pre-generation rounds, 5 refinement attempts of 15)
@@ -21,25 +20,16 @@ const read = readTurn;
 const submit = wrongSubmission;
 const TURNS = readingSession();
 
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-context-window-'));
-const repo = copyFixture('shop');
+const { scratch, repo, start, envFor } = shopScratch('tenet-context-window-');
 writeFileSync(join(repo.dir, BIG_MODULE_PATH), BIG_MODULE);
-afterAll(() => {
-  repo.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
 let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
 
 async function session(provider: keyof typeof MODELS) {
-  server = await startFakeModelServer(TURNS, { window: WINDOW });
+  server = await start(TURNS, { window: WINDOW });
   const sessionsDir = join(scratch, provider);
-  const env = { TENET_SESSIONS_DIR: sessionsDir, XDG_CONFIG_HOME: join(scratch, 'no-config'), ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }) };
+  const env = envFor(server, provider, { sessions: provider });
   const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', MODELS[provider], '--context-window', String(WINDOW), '--json', '--tests', 'tests/test_cart.py'], { env });
   const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
   return { out, events, fake: server };
@@ -92,8 +82,8 @@ describe.each(['openai', 'anthropic'] as const)('a 90-call session in a 16k wind
 describe.each(['openai', 'anthropic'] as const)('a model whose window tenet does not know, %s wire format', (provider) => {
   it('is said at the start; each "too long" is met once by condensing harder, and the run goes on to its end', async () => {
     const turns = [...Array.from({ length: 11 }, (_, i) => read(i)), submit];
-    server = await startFakeModelServer(turns, { window: WINDOW });
-    const env = { TENET_SESSIONS_DIR: join(scratch, `unknown-${provider}`), XDG_CONFIG_HOME: join(scratch, 'no-config'), ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }) };
+    server = await start(turns, { window: WINDOW });
+    const env = envFor(server, provider, { sessions: `unknown-${provider}` });
     const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', 'local-coder', '--pregen-rounds', '12', '--rrw-attempts', '0', '--json', '--tests', 'tests/test_cart.py'], { env });
     const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
     const result = events.at(-1) as EventOf<'result'>;
@@ -117,9 +107,9 @@ describe.each(['openai', 'anthropic'] as const)('a model whose window tenet does
 
 describe('a condensed session resumed', () => {
   it('goes on with the conversation as condensed, not as first recorded: its first request fits', async () => {
-    const first = await startFakeModelServer([...Array.from({ length: 8 }, (_, i) => read(i)), { status: 400, errorType: 'invalid_request_error', message: 'a request the server refuses for its own reasons' }], { window: WINDOW });
+    const first = await start([...Array.from({ length: 8 }, (_, i) => read(i)), { status: 400, errorType: 'invalid_request_error', message: 'a request the server refuses for its own reasons' }], { window: WINDOW });
     server = first;
-    const env = { TENET_SESSIONS_DIR: join(scratch, 'resume'), XDG_CONFIG_HOME: join(scratch, 'no-config'), OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${first.url}/v1` };
+    const env = envFor(first, 'openai', { sessions: 'resume' });
     const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--context-window', String(WINDOW), '--pregen-rounds', '12', '--rrw-attempts', '0', '--json', '--tests', 'tests/test_cart.py'], { env });
     const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
     expect((events.at(-1) as EventOf<'result'>).stopReason).toBe('error');
@@ -127,7 +117,7 @@ describe('a condensed session resumed', () => {
     const id = (events[0] as EventOf<'session.start'>).sessionId;
     await first.close();
 
-    server = await startFakeModelServer([read(8), read(9), submit], { window: WINDOW });
+    server = await start([read(8), read(9), submit], { window: WINDOW });
     const resumed = await runCli(['resume', id, '--base-url', `${server.url}/v1`, '--json'], { env });
     const after = resumed.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
     expect((after.at(-1) as EventOf<'result'>).stopReason, resumed.stderr).toBe('budget');

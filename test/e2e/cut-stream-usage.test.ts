@@ -1,11 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
-import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
-import { copyFixture } from '../helpers/fixtures';
+import type { FakeModelServer, FakeTurn } from '../helpers/fake-model-server';
+import { shopScratch } from '../helpers/shop-scratch';
 import { PRICES, type Provider } from '../helpers/published-prices';
 
 // `tenet run` (the built CLI) whose first model answer is cut mid-stream and retried: the
@@ -27,25 +26,16 @@ const CUTS: Record<Provider, FakeTurn> = {
 type Served = { input: number; output: number; cacheRead: number; cacheWrite: number };
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-cut-usage-'));
-const repo = copyFixture('shop');
-afterAll(() => {
-  repo.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const { scratch, repo, start, envFor } = shopScratch('tenet-cut-usage-');
 let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 const costOf = (price: (typeof PRICES)[Provider], u: Served) => ((u.input - u.cacheRead - u.cacheWrite) * price.input + u.cacheRead * price.read + u.cacheWrite * price.write + u.output * price.output) / 1e6;
 
 describe.each(['anthropic', 'openai'] as const)('a run whose first %s answer is cut mid-stream and retried', (provider) => {
   it('counts the cut attempt in the tokens, the cost, the events, the result and tenet show, marked estimated', async () => {
-    server = await startFakeModelServer([CUTS[provider], ...TURNS]);
-    const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), XDG_CONFIG_HOME: join(scratch, 'no-config'), ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }) };
+    server = await start([CUTS[provider], ...TURNS]);
+    const env = envFor(server, provider);
     const price = PRICES[provider];
     const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', price.model, '--json', '--tests', 'tests/test_cart.py'], { env });
     expect(out.code, out.stderr).toBe(0);
@@ -96,11 +86,11 @@ describe.each(['anthropic', 'openai'] as const)('a run whose first %s answer is 
 describe.each(['anthropic', 'openai'] as const)('a run whose %s call gives up, every attempt cut mid-stream', (provider) => {
   it('still counts what the cut attempts used: in an event, the result, its cost and tenet show, marked estimated', async () => {
     // Two attempts (maxRetries 2), both cut: the provider error ends the run.
-    server = await startFakeModelServer([CUTS[provider], CUTS[provider]]);
+    server = await start([CUTS[provider], CUTS[provider]]);
     const config = join(scratch, `two-attempts-${provider}`);
     mkdirSync(join(config, 'tenet'), { recursive: true });
     writeFileSync(join(config, 'tenet', 'config.json'), JSON.stringify({ maxRetries: 2 }));
-    const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), XDG_CONFIG_HOME: config, ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }) };
+    const env = envFor(server, provider, { config: `two-attempts-${provider}` });
     const price = PRICES[provider];
     const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', price.model, '--json', '--tests', 'tests/test_cart.py'], { env });
     expect(out.code, out.stderr).toBe(3);

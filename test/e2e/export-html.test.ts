@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { condensedWords } from '../../source/engine/agent/context-words';
+import type { EventOf } from '../../source/engine/events';
 import { describeBrowser, openBrowser, screenshotPath, watch } from '../helpers/browser';
 import { runCli } from '../helpers/cli';
 import { ROOT } from '../helpers/fixtures';
@@ -278,6 +280,10 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     events.splice(call, 0, { type: 'step.pause', before: 'tool', callId: id, name });
     events.splice(call + 2, 0, { type: 'tool.edit', id, name, original, arguments: '{"n":5}' });
     events.splice(events.findIndex((e) => e.type === 'agent.phase' && e.phase === 'evaluate'), 0, { type: 'limit.reached', limit: 'cost', spent: 1.02, max: 1 });
+    // Notes of their own (unknown cards before every event type had to name its card).
+    const condensed: EventOf<'context.condensed'> = { type: 'context.condensed', round: 2, why: 'stage', level: 1, replaced: [], kinds: { toolOutputs: 1, submissions: 0, prompts: 0, answers: 0 }, tokensBefore: 900, tokensAfter: 600 };
+    events.splice(call, 0, condensed, { type: 'model.unanswered', reason: 'cancelled', usage: { inputTokens: 5, outputTokens: 1 }, costUsd: 0.0012, durationMs: 3 });
+    events.push({ type: 'tests.kept', file: 'tests/test_by_agent.py' });
     const file = await exportPage(writeLog('steering.jsonl', events), 'steering.html');
     const page = await browser.context.newPage();
     const seen = watch(page);
@@ -298,6 +304,9 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     expect(await page.locator('.card[data-kind="step"] h3').first().textContent()).toBe(`Step mode: paused before the ${name} call`);
     const notes = await page.locator('.card[data-kind="note"] h3').allTextContents();
     expect(notes).toContain("Stopped: the session's cost limit is reached ($1.0200 of $1.0000): no more model calls");
+    expect(notes).toContain(condensedWords(condensed));
+    expect(notes).toContain('The model call was cancelled; what it used was billed all the same ($0.0012)');
+    expect(notes).toContain("The agent's tests were kept in the checkout: tests/test_by_agent.py");
     expect(notes).toContain('Forked from session 20261201-000000-aaaaaa at its event 41: the first 2 model answers are that session\'s, then openai/gpt-4o answers live');
     // `d` reaches the developer's tests and the edit among the decisions.
     await page.click('#first');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
-import type { RunOptions, RunResult } from '../../source/engine/sandbox/sandbox';
+import type { ProcessRunOptions, CompletedProcess } from '../../source/engine/sandbox/sandbox';
 import { checkPython } from '../../source/engine/task/interpreter';
 
 // Issue 17: the interpreter check (a Python start before every run's first test) is kept between
@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A sandbox that counts the interpreter checks it runs. */
 class CountingSandbox extends LocalSandbox {
   checks = 0;
-  override run(argv: string[], options?: RunOptions): Promise<RunResult> {
+  override run(argv: string[], options?: ProcessRunOptions): Promise<CompletedProcess> {
     if (argv[1] === '-c' && argv[2]?.includes('pytestError')) this.checks++;
     return super.run(argv, options);
   }

@@ -91,6 +91,43 @@ describe('mutation score of a test file', () => {
     expect(result.coverage.branches).toEqual({ covered: 2, total: 4 });
   });
 
+  /** `tenet mutate` as the terminal shows it (no --json): what it printed and its exit code. */
+  async function mutateText(options: { tests: string; max?: number }): Promise<{ code: number; text: string }> {
+    const out: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
+    try {
+      const code = await mutateCommand({ repo: fixture.dir, target: 'src/grading/core.py::final_score', jobs: 1, timeout: GENEROUS_MS / 1000, ...options });
+      return { code, text: out.join('') };
+    } finally {
+      write.mockRestore();
+    }
+  }
+
+  it("`tenet mutate`'s text: the score, coverage, what --max left out and the survivors, each named", async () => {
+    const { code, text } = await mutateText({ tests: 'tests/test_weak.py' });
+    expect(code).toBe(0);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('tenet mutate  src/grading/core.py::final_score  ·  tests/test_weak.py');
+    expect(lines[1]).toBe('  mutation score 18.2 %  2 of 11 mutants killed · 9 survived');
+    expect(lines[2]).toBe('  coverage  lines 4/6 (66.7 %) · branches 2/4 (50.0 %)');
+    expect(text).toMatch(/^ {2}missing lines \d+, \d+$/m);
+    expect(text).toMatch(/^ {2}tests \d+ passed · baseline [\d.]+ s · per-mutant timeout 30\.0 s · 1 worker · [\d.]+ s$/m);
+    expect(text).toContain('\nSurvivors (9): no test noticed these changes\n');
+    expect(text).toMatch(/^ {2}m\d+ +line 7: > → >=$/m);
+    // Fewer mutants than there are: the rest is said to be left out, not counted as survivors.
+    const capped = await mutateText({ tests: 'tests/test_weak.py', max: 4 });
+    expect(capped.text).toContain('  not scored: 7 left out by --max\n');
+    expect(capped.text).toMatch(/ of 4 mutants killed/);
+  });
+
+  it("`tenet mutate`'s text when the tests fail on the function as it is: score 0, why, pytest's output; exit 1", async () => {
+    const { code, text } = await mutateText({ tests: 'tests/test_wrong.py' });
+    expect(code).toBe(1);
+    expect(text).toContain('  mutation score 0 %: the tests fail on the target as the repository has it; no mutant was run\n');
+    expect(text).toMatch(/^ {2}\| .*assert 100 == 150/m);
+    expect(text).not.toContain('Survivors');
+  });
+
   it('a test file that fails on the ground truth scores 0 without running a mutant', async () => {
     const task = await open('final_score');
     const report = await mutate(task, 'tests/test_wrong.py');

@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pdbTest } from '../../source/engine/agent/tenet-strategy';
 import type { EngineEvent, EventOf } from '../../source/engine/events';
 import { runCli } from '../helpers/cli';
-import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
-import { copyFixture } from '../helpers/fixtures';
+import type { FakeModelServer } from '../helpers/fake-model-server';
+import { shopScratch } from '../helpers/shop-scratch';
 
 // Failure identification suggests `python -m pytest TEST --pdb`: TEST must be one that fails, or the
 // model debugs a passing test. Here the first selected test passes and the others fail.
@@ -14,22 +11,13 @@ import { copyFixture } from '../helpers/fixtures';
 /** Equal to 9.0, so test_total passes; formatted as "?", so the summary and the receipt fail. */
 const HALF_RIGHT = 'def total(self):\n    class Odd(float):\n        def __format__(self, spec):\n            return "?"\n    return Odd(discount(self.subtotal(), self.percent))\n';
 
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-pdb-example-'));
-const repo = copyFixture('shop');
-afterAll(() => {
-  repo.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const { scratch, repo, start, envFor } = shopScratch('tenet-pdb-example-');
 let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 describe('the stage-1 prompt', () => {
   it('names a selected test that failed the validation, not the first selected one when it passed', async () => {
-    server = await startFakeModelServer([{ say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code: HALF_RIGHT } }] }]);
-    const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), XDG_CONFIG_HOME: join(scratch, 'no-config'), OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
+    server = await start([{ say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code: HALF_RIGHT } }] }]);
+    const env = envFor(server);
     const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', 'all', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--rrw-attempts', '1', '--rrw-rounds', '3', '--json', '--tests', 'tests/test_cart.py'], { env });
     const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
     const selected = events.find((e): e is EventOf<'thm.approval'> => e.type === 'thm.approval')!.chosen;

@@ -1,35 +1,25 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EngineEvent, EventOf } from '../../source/engine/events';
 import { foldEvents } from '../../source/engine/session/fold';
 import { MAX_INSTRUCTION_BYTES, readProjectInstructions } from '../../source/engine/task/project-instructions';
 import { runCli } from '../helpers/cli';
-import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
-import { copyFixture } from '../helpers/fixtures';
+import type { FakeModelServer } from '../helpers/fake-model-server';
+import { shopScratch } from '../helpers/shop-scratch';
 
 // The repository's AGENTS.md reaches the model (the system prompt of the first request) and the
 // session; --no-project-instructions keeps it out of both.
 
 const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
 const AGENTS = '# Notes for agents\n\nMoney is in integer cents: never use float for prices. Run pytest -q tests/test_cart.py.\n';
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-instructions-'));
-const repo = copyFixture('shop');
+const { scratch, repo, start, envFor } = shopScratch('tenet-instructions-');
 writeFileSync(join(repo.dir, 'AGENTS.md'), AGENTS);
-afterAll(() => {
-  repo.cleanup();
-  rmSync(scratch, { recursive: true, force: true });
-});
 let server: FakeModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
 
 async function run(...flags: string[]) {
-  server = await startFakeModelServer([{ say: 'Done.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
-  const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), XDG_CONFIG_HOME: join(scratch, 'no-config'), OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
+  server = await start([{ say: 'Done.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
+  const env = envFor(server);
   const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4.1-mini', ...flags, '--json', '--tests', 'tests/test_cart.py'], { env });
   expect(out.code, out.stderr).toBe(0);
   const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
@@ -56,8 +46,8 @@ describe('project instructions', () => {
   }, 120_000);
 
   it('the headless start says which file and how large', async () => {
-    server = await startFakeModelServer([{ say: 'Done.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
-    const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), XDG_CONFIG_HOME: join(scratch, 'no-config'), OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
+    server = await start([{ say: 'Done.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
+    const env = envFor(server);
     const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--headless', '--tests', 'tests/test_cart.py'], { env });
     expect(out.stdout).toContain(`instructions: AGENTS.md, ${Buffer.byteLength(AGENTS)} B\n`);
   }, 120_000);

@@ -17,6 +17,11 @@ const imports = (module: string) => {
 };
 const TRIO = imports('trio');
 const ANYIO = TRIO && imports('anyio');
+// A skip that says so: .ci/run installs anyio and sets TENET_TEST_ANYIO=require, which turns a
+// missing anyio into a failure (without it the anyio tests would vanish from CI unnoticed).
+const ANYIO_PROBLEM = ANYIO ? undefined : `${PYTHON} has no ${TRIO ? 'anyio' : 'trio'} (apt-get install python3-anyio python3-trio, or pip install anyio trio)`;
+if (ANYIO_PROBLEM && process.env.TENET_TEST_ANYIO === 'require') throw new Error(`the anyio tests are required here (TENET_TEST_ANYIO=require) but ${ANYIO_PROBLEM}`);
+if (ANYIO_PROBLEM) console.warn(`[tenet tests] THM's anyio tests skipped: ${ANYIO_PROBLEM}`);
 
 const TRIOTESTS = join(FIXTURES, 'triotests');
 const TARGET = 'clock/core.py::advance';
@@ -50,7 +55,7 @@ describe.skipIf(!TRIO).each([
 
 // anyio's pytest plugin with the trio backend runs trio as a guest of the test's thread. Only
 // where the interpreter has anyio (the machine's python3 has trio, not anyio).
-describe.skipIf(!ANYIO)('THM on anyio tests with the trio backend', () => {
+describe.skipIf(!ANYIO)(`THM on anyio tests with the trio backend${ANYIO_PROBLEM ? ` [skipped: ${ANYIO_PROBLEM}]` : ''}`, () => {
   let repo: ReturnType<typeof copyFixture>;
   beforeAll(() => {
     repo = copyFixture('triotests');

@@ -92,7 +92,7 @@ describe('the start screen without a model', () => {
     resize(ui.stdout, 60, 20);
     await frameShows(ui.lastFrame, '50 of 50 functions');
     const lines = ui.lastFrame()!.split('\n');
-    expect(lines).toContain('tests: tests/unit -m "not slow" (--tests)');
+    expect(lines).toContain("tests: tests/unit -m 'not slow' (--tests)");
     // Ink keeps one row free: 19 rows, the title first and the keys last.
     expect(lines.length).toBe(19);
     expect(lines[0]).toBe('tenet · /r');

@@ -1,8 +1,12 @@
 import { sampleConfig } from '../ui/helpers';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../source/engine/events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { condensedWords } from '../../source/engine/agent/context-words';
+import type { EngineEvent, EventOf } from '../../source/engine/events';
 import { jsonForScript, sessionPage } from '../../source/engine/session/export-html';
+import { ROOT } from '../helpers/fixtures';
 
 // What the page escapes, checked on its text; test/e2e/export-html.test.ts checks in a browser that
 // such a session runs nothing.
@@ -47,5 +51,19 @@ describe('the exported session page escapes what the session holds', () => {
     expect(policy).toContain(`script-src ${hash(script)}`);
     expect(policy).toContain(`style-src ${hash(style)}`);
     expect(policy).not.toMatch(/unsafe|https?:|connect-src/);
+  });
+});
+
+describe("the page's words come from the engine", () => {
+  it('a condensation is worded by agent/context-words.ts (in the page data), not by a copy in cards.js', () => {
+    const condensed: EngineEvent = { type: 'context.condensed', round: 4, why: 'threshold', level: 3, replaced: [], kinds: { toolOutputs: 2, submissions: 1, prompts: 0, answers: 0 }, tokensBefore: 15000, tokensAfter: 9000, window: 16384 };
+    const page = sessionPage('s', [events[0]!, condensed]);
+    const data = JSON.parse(between(page, '<script type="application/json" id="tenet-session">', '</script>')) as { condensed: Record<number, string> };
+    expect(data.condensed).toEqual({ 1: condensedWords(condensed as EventOf<'context.condensed'>) });
+    expect(data.condensed[1]).toContain('2 tool outputs cut to head and tail or to a one-line reference');
+    // The wording lives in one place: the page's script has none of it.
+    const script = readFileSync(join(ROOT, 'source', 'engine', 'session', 'page', 'cards.js'), 'utf8');
+    expect(script).not.toContain('cut to head and tail');
+    expect(script).not.toContain('past 80% of the room');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobsValue, MAX_SECONDS, seconds } from '../../source/program/flags';
+import { jobsValue, MAX_SECONDS, secondsParser } from '../../source/program/flags';
 
 // Issue 34, item 7: flag values that could not work were taken as they came.
 describe('flag values', () => {
@@ -13,8 +13,8 @@ describe('flag values', () => {
   });
 
   it('a time limit above a day is refused: --test-timeout 1e308 errored every test', () => {
-    expect(() => seconds('--test-timeout')('1e308')).toThrow(`--test-timeout must be at most ${MAX_SECONDS} seconds (a day).`);
-    expect(seconds('--test-timeout')('90')).toBe(90);
-    expect(() => seconds('--timeout')('0')).toThrow('--timeout must be a number > 0.');
+    expect(() => secondsParser('--test-timeout')('1e308')).toThrow(`--test-timeout must be at most ${MAX_SECONDS} seconds (a day).`);
+    expect(secondsParser('--test-timeout')('90')).toBe(90);
+    expect(() => secondsParser('--timeout')('0')).toThrow('--timeout must be a number > 0.');
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,14 @@ describe('session lock', () => {
     const dir = folder();
     lockSession(dir, 's')();
     writeFileSync(join(dir, 'lock'), '{"pi');
-    lockSession(dir, 's')();
+    // Half a lock names nobody: no one writes the session, and resume is not refused.
+    expect(sessionWriter(dir)).toBeUndefined();
+    expect(() => refuseIfWritten(dir, 's', 'resuming')).not.toThrow();
+    const release = lockSession(dir, 's');
+    // Taken over: the lock is whole again, and ours; the takeover left no mutex or temporary file.
+    expect(JSON.parse(readFileSync(join(dir, 'lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(readdirSync(dir).sort()).toEqual(['lock']);
+    release();
+    expect(existsSync(join(dir, 'lock'))).toBe(false);
   });
 });

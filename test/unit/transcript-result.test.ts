@@ -37,7 +37,7 @@ describe('tenet show (the Markdown transcript)', () => {
   it("says the scope THM's tests came from: the pytest arguments after --tests, quoted where they hold a space", () => {
     const report = { counts: { collected: 12, failing: 3, unreached: 0 }, clusters: [], durationMs: 1500 } as unknown as ThmReport;
     expect(markdownTranscript('s1', [{ type: 'thm.report', report: { ...report, testArgs: ['tests/unit', '-m', 'not slow'] } }])).toContain(
-      '12 tests in scope (`--tests tests/unit -m "not slow"`), 3 failing (0 without reaching the target), 0 clusters, 1.5 s.',
+      "12 tests in scope (`--tests tests/unit -m 'not slow'`), 3 failing (0 without reaching the target), 0 clusters, 1.5 s.",
     );
     expect(markdownTranscript('s1', [{ type: 'thm.report', report: { ...report, testArgs: [] } }])).toContain('12 tests in scope, 3 failing');
   });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Message } from './messages';
 
 /**
@@ -17,7 +18,8 @@ export type PatchChoice = 'accept' | 'reject' | 'save';
 export type PatchAnswer = boolean | PatchChoice | { saveTo: string } | { refused: string };
 
 /** Where a message of the developer's to the model was written: the TUI's message box, `--message-file`, `tenet fork --message`, a headless step pause (stdin). */
-export type MessageSource = 'tui' | 'file' | 'fork' | 'stdin';
+export const messageSourceSchema = z.enum(['tui', 'file', 'fork', 'stdin']);
+export type MessageSource = z.infer<typeof messageSourceSchema>;
 
 /** A message the developer wrote for the model; it goes with the model's next request. */
 export interface DeveloperMessage {

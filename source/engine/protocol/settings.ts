@@ -75,7 +75,8 @@ export type RecordedSandbox = ({ kind: 'local' } | { kind: 'docker'; image: stri
 
 /** Settings a caller adds to the record: the model script's file, a rerun's original, a benchmark's task and host. */
 /** How the model's shell commands are let through. */
-export type ApproveMode = 'ask' | 'auto';
+export const APPROVE_MODES = ['ask', 'auto'] as const;
+export type ApproveMode = (typeof APPROVE_MODES)[number];
 
 export interface RecordedExtras {
   scriptFile?: string;

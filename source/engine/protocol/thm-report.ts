@@ -1,60 +1,72 @@
-/** Where the chain that reached the target starts: the test function, a fixture, a module's top level, or elsewhere. */
-export type EntryKind = 'test' | 'fixture' | 'module' | 'other';
+import { z } from 'zod';
 
-export interface Cluster {
+const str = z.string();
+const num = z.number();
+const bool = z.boolean();
+
+/** Where the chain that reached the target starts: the test function, a fixture, a module's top level, or elsewhere. */
+const entryKindSchema = z.enum(['test', 'fixture', 'module', 'other']);
+export type EntryKind = z.infer<typeof entryKindSchema>;
+
+const clusterSchema = z.object({
   /** The direct caller shared by the cluster's tests (`(none)` when the target was the entry). */
-  caller: string;
+  caller: str,
   /** Node ids ordered by (depth, nodeid), tests that timed out blank last. */
-  tests: string[];
-  representative: string;
+  tests: z.array(str),
+  representative: str,
   /** The representative's depth: the cluster's shortest chain. */
-  depth: number;
-}
+  depth: num,
+});
+export type Cluster = z.infer<typeof clusterSchema>;
 
 /** One failing test as THM reports it (the `--json` shape of `tenet thm`). */
-export interface ThmFailingTest {
-  nodeid: string;
+export const thmFailingTestSchema = z.object({
+  nodeid: str,
   /** Whether the target was called during the test (setup, call or teardown). */
-  reached: boolean;
+  reached: bool,
   /** `relpath::qualname` from the entry down to the target; empty when not reached. */
-  chain: string[];
+  chain: z.array(str),
   /** Line of each chain frame at the moment of the call. */
-  chainLines: number[];
-  depth: number | null;
-  caller: string | null;
-  entryKind: EntryKind | null;
+  chainLines: z.array(num),
+  depth: num.nullable(),
+  caller: str.nullable(),
+  entryKind: entryKindSchema.nullable(),
   /**
    * Not reached because pytest cached the target's work: a module-, class- or session-scoped
    * fixture (`file::function`, e.g. `tests/conftest.py::db`) called the target in an earlier test,
    * and this test got its cached error or value without any call. Null otherwise (absent in
    * sessions saved before tenet reported it).
    */
-  failsThrough?: string | null;
+  failsThrough: str.nullable().optional(),
   /** `failed` (assertion or exception in the test), `error` (setup/teardown, crash, hang), `collection` (module failed to import). */
-  outcome: 'failed' | 'error' | 'collection';
-  phase: string | null;
-  message: string;
+  outcome: z.enum(['failed', 'error', 'collection']),
+  phase: str.nullable(),
+  message: str,
   /** pytest's report of the failure (short traceback), capped. */
-  longrepr: string;
-  file: string | null;
-  line: number | null;
-  timedOut: boolean;
-  crashed: boolean;
-}
+  longrepr: str,
+  file: str.nullable(),
+  line: num.nullable(),
+  timedOut: bool,
+  crashed: bool,
+});
+export type ThmFailingTest = z.infer<typeof thmFailingTestSchema>;
+
+const importErrorKindSchema = z.enum(['missing-module', 'syntax-error', 'error']);
+export type ImportErrorKind = z.infer<typeof importErrorKindSchema>;
 
 /** A test module in scope that failed to import with the target blank (stub mode: stubbed). */
-export interface ThmImportError {
+const thmImportErrorSchema = z.object({
   /** The module's path (its node id). */
-  module: string;
+  module: str,
   /** The first line of the error (`ModuleNotFoundError: No module named 'x'`). */
-  message: string;
+  message: str,
   /**
    * A broken test module, not the target's doing: it fails to import on the original code too
    * (benchmark mode; it is among `alreadyFailing`), or its import never called the target (stub
    * mode). None of its tests ran, in either world. Otherwise the failure is THM's observation of
    * the target, and the module is one of the `failing` entries.
    */
-  broken: boolean;
+  broken: bool,
   /**
    * What broke the import, which says how to mend it: `missing-module` (a module that is not
    * installed: install it, or leave the test module out), `syntax-error` (a module of the
@@ -62,65 +74,65 @@ export interface ThmImportError {
    * importing: fix it where it is raised, `at`). Only for a broken module; absent in sessions
    * saved before tenet told them apart.
    */
-  kind?: ImportErrorKind;
+  kind: importErrorKindSchema.optional(),
   /** Where a syntax error or exception comes from, `path:line` in the repository; absent when outside it, and for a missing module. */
-  at?: string;
-}
+  at: str.optional(),
+});
+export type ThmImportError = z.infer<typeof thmImportErrorSchema>;
 
-export type ImportErrorKind = 'missing-module' | 'syntax-error' | 'error';
-
-export interface ThmCounts {
+const thmCountsSchema = z.object({
   /** Tests in scope (after -k/-m deselection). */
-  collected: number;
+  collected: num,
   /** Passed with the target unimplemented. */
-  passed: number;
-  skipped: number;
+  passed: num,
+  skipped: num,
   /** Failing tests (benchmark mode: only those that pass on the original code). */
-  failing: number;
+  failing: num,
   /** Failing tests that never called the target. */
-  unreached: number;
+  unreached: num,
   /** Benchmark mode: tests that fail on the original code too, left out of `failing`. */
-  alreadyFailing: number;
+  alreadyFailing: num,
   /** Test modules that failed to import with the target blank (stubbed): `importErrors`, broken ones included. */
-  collectionErrors: number;
-  crashed: number;
-  timedOut: number;
-}
+  collectionErrors: num,
+  crashed: num,
+  timedOut: num,
+});
 
-export interface ThmReport {
-  target: string;
-  mode: 'stub' | 'blank';
+export const thmReportSchema = z.object({
+  target: str,
+  mode: z.enum(['stub', 'blank']),
   /** The target's body in the checkout: a stub, or implemented (in stub mode, the tests ran against that body). Absent in sessions saved before tenet recorded it. */
-  targetBody?: 'stub' | 'implemented';
+  targetBody: z.enum(['stub', 'implemented']).optional(),
   /** Selection budget; null stands for "all". */
-  T: number | null;
+  T: num.nullable(),
   /** How direct callers were named, when not by the default rule `use`: `nearest`, the paper's literal rule (`--caller nearest`). */
-  callerRule?: 'nearest';
-  testArgs: string[];
-  python: { executable: string; version: string; pytest: string };
-  failing: ThmFailingTest[];
-  clusters: Cluster[];
-  selected: string[];
-  counts: ThmCounts;
-  alreadyFailing: string[];
+  callerRule: z.literal('nearest').optional(),
+  testArgs: z.array(str),
+  python: z.object({ executable: str, version: str, pytest: str }),
+  failing: z.array(thmFailingTestSchema),
+  clusters: z.array(clusterSchema),
+  selected: z.array(str),
+  counts: thmCountsSchema,
+  alreadyFailing: z.array(str),
   /** Every module counted in `counts.collectionErrors`, broken ones first (absent in sessions saved before tenet reported them). */
-  importErrors?: ThmImportError[];
-  warnings: string[];
+  importErrors: z.array(thmImportErrorSchema).optional(),
+  warnings: z.array(str),
   /** pytest processes the suite was spread over. */
-  shards: number;
+  shards: num,
   /** Benchmark mode ran in one pass, forking a blank twin of each test at its first call of the target. */
-  fork: boolean;
+  fork: bool,
   /** Benchmark mode ran both worlds from one collection, in lanes forked from it (see observeWorlds). */
-  worlds?: boolean;
+  worlds: bool.optional(),
   /**
    * Where the time went: the pass over the scope, the re-run of failing tests on the original code
    * (two-pass mode), the blank re-run of what the twins could not decide (fork mode).
    */
-  timings: { probeMs: number; originalMs: number; blankMs: number };
+  timings: z.object({ probeMs: num, originalMs: num, blankMs: num }),
   /** True when the whole-run timeout stopped THM before every test ran. */
-  timedOut: boolean;
-  durationMs: number;
-}
+  timedOut: bool,
+  durationMs: num,
+});
+export type ThmReport = z.infer<typeof thmReportSchema>;
 
 /** The test modules that failed to import whatever the target is (broken): none of their tests ran. */
 export function brokenModules(report: Pick<ThmReport, 'importErrors'>): Set<string> {

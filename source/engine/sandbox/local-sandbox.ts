@@ -8,7 +8,7 @@ import { scrubEnv } from '../secrets';
 import { findProgram, launcherPrefix, prepareLauncher } from './launcher';
 import { readInside } from '../workspace/inside';
 import { collect } from './run-process';
-import type { ExitStatus, RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from './sandbox';
+import type { ExitStatus, ProcessRunOptions, CompletedProcess, Sandbox, SandboxProcess, SpawnOptions } from './sandbox';
 
 /**
  * Runs processes directly on this machine, in the workspace folder. Each process leads its own
@@ -109,7 +109,7 @@ export class LocalSandbox implements Sandbox {
     return handle;
   }
 
-  run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  run(argv: string[], options: ProcessRunOptions = {}): Promise<CompletedProcess> {
     return collect(this.spawn(argv, options), options);
   }
 

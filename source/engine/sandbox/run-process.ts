@@ -1,4 +1,4 @@
-import type { RunOptions, RunResult, SandboxProcess } from './sandbox';
+import type { ProcessRunOptions, CompletedProcess, SandboxProcess } from './sandbox';
 
 /** Keeps the head and the tail of a stream once it outgrows its budget. */
 export class CappedText {
@@ -28,7 +28,7 @@ export class CappedText {
 }
 
 /** Collects a sandbox process's output with a timeout; shared by every sandbox's `run`. */
-export async function collect(child: SandboxProcess, options: RunOptions): Promise<RunResult> {
+export async function collect(child: SandboxProcess, options: ProcessRunOptions): Promise<CompletedProcess> {
   const started = Date.now();
   const limit = options.maxOutputBytes ?? 4_000_000;
   const stdout = new CappedText(limit);

@@ -28,7 +28,7 @@ export interface SandboxProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-export interface RunOptions extends SpawnOptions {
+export interface ProcessRunOptions extends SpawnOptions {
   timeoutMs?: number;
   input?: string;
   /** Output beyond this many bytes per stream is dropped (the middle is cut). */
@@ -36,7 +36,7 @@ export interface RunOptions extends SpawnOptions {
   signal?: AbortSignal;
 }
 
-export interface RunResult extends ExitStatus {
+export interface CompletedProcess extends ExitStatus {
   stdout: string;
   stderr: string;
   timedOut: boolean;
@@ -57,7 +57,7 @@ export interface Sandbox {
    */
   prepare?(versionDir?: string): Promise<void>;
   spawn(argv: string[], options?: SpawnOptions): SandboxProcess;
-  run(argv: string[], options?: RunOptions): Promise<RunResult>;
+  run(argv: string[], options?: ProcessRunOptions): Promise<CompletedProcess>;
   /** Makes a workspace file's new content visible inside the sandbox (a no-op where they share a disk). */
   syncFile(rel: string): Promise<void>;
   /** A workspace file as processes in the sandbox see it (what the tests ran against). */

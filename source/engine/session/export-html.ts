@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { condensedWords } from '../agent/context-words';
 import { installRoot } from '../assets';
 import { escapeHtml } from '../bench/report-escape';
 import type { EngineEvent } from '../events';
 import { stopLabel } from '../phrase-book';
 import { proposeFor } from '../thm/propose';
 import type { ThmReport } from '../protocol/thm-report';
+import { PAGE_CARD_OF } from './page-cards';
 import { submissionDiffs, type SubmissionDiff } from './page-diffs';
 
 /**
@@ -31,6 +33,8 @@ export interface SessionPageData {
   proposals: Record<number, string[]>;
   /** What each result's stop reason says next to its verdict, by the result event's index (the words `tenet show` prints). */
   stops: Record<number, string>;
+  /** Each condensation's line, by its event's index: the words of agent/context-words.ts, which the page cannot import. */
+  condensed: Record<number, string>;
   generator: string;
 }
 
@@ -78,11 +82,20 @@ function stopLabels(events: readonly EngineEvent[]): Record<number, string> {
   return labels;
 }
 
+/** Each context.condensed event's line, as the TUI, `tenet show` and the printer word it. */
+function condensedLines(events: readonly EngineEvent[]): Record<number, string> {
+  const lines: Record<number, string> = {};
+  events.forEach((event, index) => {
+    if (event.type === 'context.condensed') lines[index] = condensedWords(event);
+  });
+  return lines;
+}
+
 export function sessionPage(id: string, events: readonly EngineEvent[]): string {
   const dir = pageDir();
   const style = readFileSync(join(dir, 'page.css'), 'utf8');
-  const script = `(() => {\n'use strict';\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
-  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), stops: stopLabels(events), generator: `tenet ${version()}`.trim() };
+  const script = `(() => {\n'use strict';\nconst CARD_OF = ${JSON.stringify(PAGE_CARD_OF)};\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
+  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), stops: stopLabels(events), condensed: condensedLines(events), generator: `tenet ${version()}`.trim() };
   const start = events.find((e) => e.type === 'session.start');
   const title = `tenet session ${id}${start?.type === 'session.start' ? ` · ${start.target}` : ''}`;
   const policy = [`default-src 'none'`, `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');

@@ -1,7 +1,7 @@
 import { applyReplacements } from '../agent/condense';
 import { TDD_START, type TddPosition } from '../agent/tdd-strategy';
 import { START, STAGES, type Position } from '../agent/tenet-strategy';
-import type { EngineEvent, EventOf, RunResult } from '../events';
+import { handleEvent, type EngineEvent, type EventHandlers, type EventOf, type RunResult } from '../events';
 import { plural } from '../tools/format';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall } from '../protocol/messages';
@@ -107,154 +107,169 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   let requested = 0;
   // The step a step pause held ('model', or a tool call's id): the step that ends without one was taken with step mode off.
   let pausedAt: string | undefined;
-  for (const event of events) {
-    switch (event.type) {
-      case 'session.start': {
-        state.start = event;
-        const baseUrl = event.config.baseUrl;
-        state.settings = { provider: event.provider, model: event.model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) };
-        if (event.config.approve) state.approve = event.config.approve;
-        state.autoApprove = event.config.approveAsked === 'auto';
-        state.applyPatch = { apply: event.config.apply === true, applyFailing: event.config.applyFailing === true };
-        if (typeof event.config.scriptFile === 'string') state.script = { file: event.config.scriptFile, from: 0 };
-        break;
+  const handlers: EventHandlers = {
+    'session.start': (event) => {
+      state.start = event;
+      const baseUrl = event.config.baseUrl;
+      state.settings = { provider: event.provider, model: event.model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) };
+      if (event.config.approve) state.approve = event.config.approve;
+      state.autoApprove = event.config.approveAsked === 'auto';
+      state.applyPatch = { apply: event.config.apply === true, applyFailing: event.config.applyFailing === true };
+      if (typeof event.config.scriptFile === 'string') state.script = { file: event.config.scriptFile, from: 0 };
+    },
+    'session.forked': (event) => {
+      state.forkOf = { parent: event.parent, at: event.at, recorded: event.recorded };
+    },
+    'session.resumed': (event) => {
+      // Older logs recorded no settings here: the earlier ones stay in force.
+      if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
+      if (event.approve) state.approve = event.approve;
+      if (event.approveAsked) state.autoApprove = event.approveAsked === 'auto';
+      if (event.apply !== undefined || event.applyFailing !== undefined) state.applyPatch = { apply: !!event.apply, applyFailing: !!event.applyFailing };
+      if (event.scriptFile) state.script = { file: event.scriptFile, from: event.scriptFrom ?? 0 };
+    },
+    'tool.call': (event) => {
+      if (event.name === 'run_debugger_cmd') {
+        lastShellCall = event.id;
+        if (debuggerMode === 'pdb') cutOff(event.id);
       }
-      case 'session.forked':
-        state.forkOf = { parent: event.parent, at: event.at, recorded: event.recorded };
-        break;
-      case 'session.resumed':
-        // Older logs recorded no settings here: the earlier ones stay in force.
-        if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
-        if (event.approve) state.approve = event.approve;
-        if (event.approveAsked) state.autoApprove = event.approveAsked === 'auto';
-        if (event.apply !== undefined || event.applyFailing !== undefined) state.applyPatch = { apply: !!event.apply, applyFailing: !!event.applyFailing };
-        if (event.scriptFile) state.script = { file: event.scriptFile, from: event.scriptFrom ?? 0 };
-        break;
-      case 'tool.call':
-        if (event.name === 'run_debugger_cmd') {
-          lastShellCall = event.id;
-          if (debuggerMode === 'pdb') cutOff(event.id);
-        }
-        break;
-      case 'command.approval':
-        if (lastShellCall) answered.add(lastShellCall);
-        if (event.decision === 'approved-session' && event.by === 'human') state.autoApprove = true;
-        break;
-      case 'step.pause':
-        state.stepping = true;
-        pausedAt = event.before === 'model' ? 'model' : event.callId;
-        break;
-      case 'debugger.input':
-        if (event.who === 'agent' && lastShellCall) {
-          ran.add(lastShellCall);
-          if (event.mode === 'pdb') cutOff(lastShellCall);
-        }
-        break;
-      case 'debugger.entry':
-        if (event.entry.then) debuggerMode = event.entry.then;
-        break;
-      case 'thm.report':
-        state.thm = event.report;
-        break;
-      case 'tests.added': {
-        if (state.thm) state.thm = mergeDeveloperTests(state.thm, event);
-        state.developerFiles = developerFilesAfter(state.developerFiles, event);
-        break;
+    },
+    'command.approval': (event) => {
+      if (lastShellCall) answered.add(lastShellCall);
+      if (event.decision === 'approved-session' && event.by === 'human') state.autoApprove = true;
+    },
+    'step.pause': (event) => {
+      state.stepping = true;
+      pausedAt = event.before === 'model' ? 'model' : event.callId;
+    },
+    'debugger.input': (event) => {
+      if (event.who === 'agent' && lastShellCall) {
+        ran.add(lastShellCall);
+        if (event.mode === 'pdb') cutOff(lastShellCall);
       }
-      case 'thm.approval':
-        state.approval = event;
-        break;
-      case 'agent.phase':
-        phase = event.phase;
-        if (event.phase === 'evaluate') {
-          state.evaluating = true;
-          if (event.stopReason) state.agentStop = event.stopReason;
-        }
-        if (event.phase === 'rrw') pending = { attempt: event.attempt ?? at.attempt, stage: Math.max(0, STAGES.indexOf(event.stage as (typeof STAGES)[number])) };
-        if (event.phase === 'tdd') state.tdd = { ...state.tdd, phase: 'refine', iteration: event.round ?? state.tdd.iteration, open: true, iterationUsed: state.tdd.open ? state.tdd.iterationUsed : 0 };
-        break;
-      case 'model.request':
-        if (pausedAt !== 'model') state.stepping = false;
-        pausedAt = undefined;
-        if (pending) {
-          if (pending.attempt !== at.attempt) at.attemptUsed = 0;
-          at.phase = 'rrw';
-          at.attempt = pending.attempt;
-          at.stage = pending.stage;
-          pending = undefined;
-        }
-        if (event.system) state.system = event.system;
-        trailing = [];
-        state.messages.push(...event.newMessages);
-        state.unansweredRequest = true;
-        state.unansweredCalls = [];
-        requested = event.round;
-        state.totals.rounds = event.round - 1;
-        break;
-      case 'context.condensed':
-        // The conversation as it went on: condensed where the run condensed it.
-        applyReplacements(state.messages, event.replaced);
-        break;
-      case 'model.response':
-        state.unansweredRequest = false;
-        state.totals.rounds = Math.max(requested, state.totals.rounds);
-        state.messages.push({ role: 'assistant', content: event.content, toolCalls: event.toolCalls });
-        state.unansweredCalls = [...event.toolCalls];
-        state.totals.modelCalls++;
-        addCall(state.totals, event);
-        if (phase === 'pregen') at.pregenUsed++;
-        else if (phase === 'rrw') at.attemptUsed++;
-        else if (phase === 'tdd-setup') state.tdd.setupUsed++;
-        else if (phase === 'tdd') state.tdd.iterationUsed++;
-        break;
-      case 'model.unanswered':
-        // No answer to the conversation, but billed: in the totals, as the run counted it.
-        addCall(state.totals, event);
-        break;
-      case 'tool.edit':
-        // A call cut off after the developer's edit runs again as they left it.
-        state.unansweredCalls = state.unansweredCalls.map((c) => (c.id === event.id ? { ...c, arguments: event.arguments } : c));
-        break;
-      case 'tool.result':
-        if (pausedAt !== event.id) state.stepping = false;
-        pausedAt = undefined;
-        state.totals.toolCalls++;
-        state.unansweredCalls = state.unansweredCalls.filter((c) => c.id !== event.id);
-        trailing.push({ role: 'tool', toolCallId: event.id, name: event.name, content: event.text });
-        break;
-      case 'submission':
-        if (event.ok) {
-          state.submissions.push(event.code);
-          // A submission is validated next: an interruption before the tests ran resumes there.
-          at.phase = 'validate';
-        }
-        break;
-      case 'tests.submission':
-        if (event.ok) {
-          state.testVersions.push(event.code);
-          if (phase === 'tdd-setup') state.tdd.phase = 'refine';
-        }
-        break;
-      case 'tests.run':
-        // A run of the agent's tests closes a TDD iteration.
-        if (event.purpose === 'agent' && phase === 'tdd') state.tdd.open = false;
-        if (event.purpose === 'validate') {
-          at.report = event.report;
-          // Failing: the next step opens a new attempt; the strategy does that when it validates
-          // again, so resume from a validation (cheap, and the report is current).
-          at.phase = 'validate';
-        }
-        break;
-      case 'result':
-        state.result = event;
-        break;
-      case 'session.interrupted':
-        state.interrupted = true;
-        break;
-      default:
-        break;
-    }
-  }
+    },
+    'debugger.entry': (event) => {
+      if (event.entry.then) debuggerMode = event.entry.then;
+    },
+    'thm.report': (event) => {
+      state.thm = event.report;
+    },
+    'tests.added': (event) => {
+      if (state.thm) state.thm = mergeDeveloperTests(state.thm, event);
+      state.developerFiles = developerFilesAfter(state.developerFiles, event);
+    },
+    'thm.approval': (event) => {
+      state.approval = event;
+    },
+    'agent.phase': (event) => {
+      phase = event.phase;
+      if (event.phase === 'evaluate') {
+        state.evaluating = true;
+        if (event.stopReason) state.agentStop = event.stopReason;
+      }
+      if (event.phase === 'rrw') pending = { attempt: event.attempt ?? at.attempt, stage: Math.max(0, STAGES.indexOf(event.stage as (typeof STAGES)[number])) };
+      if (event.phase === 'tdd') state.tdd = { ...state.tdd, phase: 'refine', iteration: event.round ?? state.tdd.iteration, open: true, iterationUsed: state.tdd.open ? state.tdd.iterationUsed : 0 };
+    },
+    'model.request': (event) => {
+      if (pausedAt !== 'model') state.stepping = false;
+      pausedAt = undefined;
+      if (pending) {
+        if (pending.attempt !== at.attempt) at.attemptUsed = 0;
+        at.phase = 'rrw';
+        at.attempt = pending.attempt;
+        at.stage = pending.stage;
+        pending = undefined;
+      }
+      if (event.system) state.system = event.system;
+      trailing = [];
+      state.messages.push(...event.newMessages);
+      state.unansweredRequest = true;
+      state.unansweredCalls = [];
+      requested = event.round;
+      state.totals.rounds = event.round - 1;
+    },
+    'context.condensed': (event) => {
+      // The conversation as it went on: condensed where the run condensed it.
+      applyReplacements(state.messages, event.replaced);
+    },
+    'model.response': (event) => {
+      state.unansweredRequest = false;
+      state.totals.rounds = Math.max(requested, state.totals.rounds);
+      state.messages.push({ role: 'assistant', content: event.content, toolCalls: event.toolCalls });
+      state.unansweredCalls = [...event.toolCalls];
+      state.totals.modelCalls++;
+      addCall(state.totals, event);
+      if (phase === 'pregen') at.pregenUsed++;
+      else if (phase === 'rrw') at.attemptUsed++;
+      else if (phase === 'tdd-setup') state.tdd.setupUsed++;
+      else if (phase === 'tdd') state.tdd.iterationUsed++;
+    },
+    'model.unanswered': (event) => {
+      // No answer to the conversation, but billed: in the totals, as the run counted it.
+      addCall(state.totals, event);
+    },
+    'tool.edit': (event) => {
+      // A call cut off after the developer's edit runs again as they left it.
+      state.unansweredCalls = state.unansweredCalls.map((c) => (c.id === event.id ? { ...c, arguments: event.arguments } : c));
+    },
+    'tool.result': (event) => {
+      if (pausedAt !== event.id) state.stepping = false;
+      pausedAt = undefined;
+      state.totals.toolCalls++;
+      state.unansweredCalls = state.unansweredCalls.filter((c) => c.id !== event.id);
+      trailing.push({ role: 'tool', toolCallId: event.id, name: event.name, content: event.text });
+    },
+    'submission': (event) => {
+      if (event.ok) {
+        state.submissions.push(event.code);
+        // A submission is validated next: an interruption before the tests ran resumes there.
+        at.phase = 'validate';
+      }
+    },
+    'tests.submission': (event) => {
+      if (event.ok) {
+        state.testVersions.push(event.code);
+        if (phase === 'tdd-setup') state.tdd.phase = 'refine';
+      }
+    },
+    'tests.run': (event) => {
+      // A run of the agent's tests closes a TDD iteration.
+      if (event.purpose === 'agent' && phase === 'tdd') state.tdd.open = false;
+      if (event.purpose === 'validate') {
+        at.report = event.report;
+        // Failing: the next step opens a new attempt; the strategy does that when it validates
+        // again, so resume from a validation (cheap, and the report is current).
+        at.phase = 'validate';
+      }
+    },
+    'result': (event) => {
+      state.result = event;
+    },
+    'session.interrupted': () => {
+      state.interrupted = true;
+    },
+    // Nothing a resume rebuilds: progress, streams (the response has them whole), words for the
+    // developer, and what happened to the patch after the result.
+    'thm.start': 'ignored',
+    'thm.phase': 'ignored',
+    'thm.collected': 'ignored',
+    'thm.collecting': 'ignored',
+    'thm.running': 'ignored',
+    'thm.test': 'ignored',
+    'tests.hidden': 'ignored',
+    'index.ready': 'ignored',
+    'developer.message': 'ignored',
+    'model.delta': 'ignored',
+    'model.tool-delta': 'ignored',
+    'model.retry': 'ignored',
+    'debugger.output': 'ignored',
+    'patch.decision': 'ignored',
+    'tests.kept': 'ignored',
+    'limit.reached': 'ignored',
+    warning: 'ignored',
+    error: 'ignored',
+  };
+  for (const event of events) handleEvent(handlers, event);
   state.messages.push(...trailing);
   if (state.approve === 'ask') {
     const waiting = state.unansweredCalls.find((call) => call.name === 'run_debugger_cmd' && !answered.has(call.id) && !ran.has(call.id) && !state.cutInDebugger.includes(call.id));

@@ -116,12 +116,13 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
   const onlyFile = options.only ? await listFile('only', options.only) : undefined;
   const hitsFile = await listFile('subprocess-hits', []);
   const shards = Math.max(1, options.shards);
-  // Shards first run as lanes of one process, which collects the scope once for all of them.
+  // Shards first run in lanes of one process, which collects the scope once for all of them.
   const lanes = shards > 1 || options.mode === 'worlds' ? new LanesProcess(options.sandbox, pytestArgv(options, []), { ...baseEnv(options, hitsFile, onlyFile), TENET_LANES: `${options.autoShards ? 'auto:' : ''}${shards}` }) : undefined;
   const stopWatching = lanes && options.mode === 'worlds' ? watchOriginalWorld(lanes, options, result) : () => undefined;
   // Test modules whose import hung: left out of the restarts of every shard (each is a collection error).
   const ignored: string[] = [];
-  await Promise.all(Array.from({ length: shards }, (_, index) => runShard(index, shards, options, result, listFile, onlyFile, hitsFile, lanes, ignored)));
+  const shared: ShardsShare = { count: shards, options, result, listFile, onlyFile, hitsFile, lanes, ignored };
+  await Promise.all(Array.from({ length: shards }, (_, index) => runShard({ ...shared, index })));
   stopWatching();
   result.shards = lanes?.shardCount(shards) ?? shards;
   return result;
@@ -169,17 +170,28 @@ function baseEnv(options: PassOptions, hitsFile: string, onlyFile: string | unde
   return env;
 }
 
-async function runShard(
-  index: number,
-  count: number,
-  options: PassOptions,
-  result: PassResult,
-  listFile: (name: string, ids: Iterable<string>) => Promise<string>,
-  onlyFile: string | undefined,
-  hitsFile: string,
-  lanes: LanesProcess | undefined,
-  ignored: string[],
-): Promise<void> {
+/** What the shards of one pass share: where each writes its outcomes, its list files, the lanes. */
+interface ShardsShare {
+  /** How many shards the scope was split into (`--jobs`). */
+  count: number;
+  options: PassOptions;
+  /** The pass's result, which every shard adds its tests to. */
+  result: PassResult;
+  /** Writes a list of node ids to a file the sandbox sees, and returns its path there. */
+  listFile: (name: string, ids: Iterable<string>) => Promise<string>;
+  /** The file of the only tests to run (the pass's `only`), when it has one. */
+  onlyFile: string | undefined;
+  /** Where the plugin notes tests whose subprocesses called the target. */
+  hitsFile: string;
+  /** The one process whose forked lanes run the shards first; undefined: each shard is a process of its own. */
+  lanes: LanesProcess | undefined;
+  /** Test modules whose import hung: left out of the restarts of every shard. */
+  ignored: string[];
+}
+
+/** Runs shard `index` of `count`: in its lane first, then, for what the lane did not finish, in a pytest process of its own. */
+async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
+  const { index, count, options, result, listFile, onlyFile, hitsFile, lanes, ignored } = shard;
   const finished = new Set<string>();
   let shards = count;
   // A lane that took units as it went: what it left undone, run as a process of its own.

@@ -78,7 +78,7 @@ export class LanesProcess {
     });
   }
 
-  /** How many lanes the plugin split the tests into (`asked` until it said). */
+  /** How many shards the plugin split the tests into, one per lane (`asked` until it said). */
   shardCount(asked: number): number {
     return this.count ?? asked;
   }

@@ -33,7 +33,7 @@ function isCancellation(error: unknown, ctx: ToolContext): boolean {
 }
 
 /** A failure the tool did not foresee, worded so the model knows what happened and what to do next. */
-export function describeFailure(name: string, error: unknown, root: string): string {
+export function describeToolError(name: string, error: unknown, root: string): string {
   const e = error as NodeJS.ErrnoException | undefined;
   const path = typeof e?.path === 'string' ? relative(root, e.path) || '.' : undefined;
   const where = path && !path.startsWith('..') ? ` ${path}` : '';
@@ -91,7 +91,7 @@ export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext,
     if (error instanceof ToolInputError || error instanceof OutsideWorkspaceError) return done(error.message, false);
     // The likeliest cause is a file that changed under the index: look again now.
     await ctx.index.refresh().catch(() => ctx.index.markStale());
-    return done(describeFailure(name, error, ctx.index.root), false);
+    return done(describeToolError(name, error, ctx.index.root), false);
   } finally {
     if (tool.changesFiles) ctx.index.markStale();
   }

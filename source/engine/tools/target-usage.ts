@@ -6,7 +6,7 @@ import type { PreparedTarget } from '../task/prepare-target';
 import { block, numbered, plural } from './format';
 import { defineTool } from './tool';
 
-export interface Usage {
+export interface CallSite {
   file: FileIndex;
   call: CallEntry;
   /** Resolved through imports, the module, self/cls/super or the class; false: a method call on a receiver of unknown type. */
@@ -16,7 +16,7 @@ export interface Usage {
 
 const lastPart = (dotted: string) => dotted.split('.').pop()!;
 
-function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Usage[] {
+function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): CallSite[] {
   const name = lastPart(target.qualname);
   const bind = bindingsFor(index, modules, target.file, name);
   // A call of the object goes by a name it is exposed under, or by an alias an import gives one.
@@ -24,7 +24,7 @@ function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTa
   for (const file of index.files) {
     for (const entry of file.imports) for (const imported of entry.names) if (imported.alias && bind.exposedAs.has(imported.name)) callNames.add(imported.alias);
   }
-  const usages: Usage[] = [];
+  const usages: CallSite[] = [];
   for (const file of index.filesCalling(...callNames)) {
     const bindings = bind(file);
     if (!bindings.direct.size && !bindings.modules.size) continue;
@@ -40,7 +40,7 @@ function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTa
   return usages;
 }
 
-function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): Usage[] {
+function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): CallSite[] {
   const parts = target.qualname.split('.');
   const name = parts.pop()!;
   const classQualname = parts.join('.');
@@ -66,7 +66,7 @@ function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarg
   }
   const familyNames = new Set([...family].map((key) => lastPart(key.split('::')[1]!)));
   const bindClass = bindingsFor(index, modules, target.file, className);
-  const usages: Usage[] = [];
+  const usages: CallSite[] = [];
   for (const file of index.filesCalling(name)) {
     const classBindings = bindClass(file);
     const classOf = new Map(file.functions.map((f) => [f.qualname, f.className]));
@@ -95,12 +95,12 @@ function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarg
 }
 
 /** Results by the index's file list (a new list whenever a file changes) and target. */
-const found = new WeakMap<readonly FileIndex[], Map<string, Usage[]>>();
+const found = new WeakMap<readonly FileIndex[], Map<string, CallSite[]>>();
 
 /** Call sites of the target found in the index's call nodes (never by text search), best first. */
-export function findTargetUsages(index: RepoIndex, target: PreparedTarget): Usage[] {
+export function findTargetUsages(index: RepoIndex, target: PreparedTarget): CallSite[] {
   const files = index.files;
-  const known = found.get(files) ?? new Map<string, Usage[]>();
+  const known = found.get(files) ?? new Map<string, CallSite[]>();
   found.set(files, known);
   const key = `${target.file}::${target.qualname}`;
   let usages = known.get(key);
@@ -111,7 +111,7 @@ export function findTargetUsages(index: RepoIndex, target: PreparedTarget): Usag
   return usages;
 }
 
-function searchUsages(index: RepoIndex, target: PreparedTarget): Usage[] {
+function searchUsages(index: RepoIndex, target: PreparedTarget): CallSite[] {
   const modules = ModuleMap.of(index);
   const isMethod = index.file(target.file)?.functions.some((f) => f.qualname === target.qualname && f.className !== null) ?? target.qualname.includes('.');
   const usages = (isMethod ? methodUsages(index, modules, target) : functionUsages(index, modules, target));
@@ -125,7 +125,7 @@ const SHOW_WHOLE_FUNCTION = 30;
 const AROUND = 4;
 
 /** `told`: whether the file's usages already said how this one reaches the target (said once per file). */
-function usageBlock(index: RepoIndex, usage: Usage, number: number, told: boolean): string {
+function usageBlock(index: RepoIndex, usage: CallSite, number: number, told: boolean): string {
   const { file, call } = usage;
   const lines = index.lines(file.path);
   const fn = call.enclosing ? file.functions.find((f) => f.qualname === call.enclosing) : undefined;
@@ -137,7 +137,7 @@ function usageBlock(index: RepoIndex, usage: Usage, number: number, told: boolea
   }
   const test = isTestPath(file.path);
   const where = fn ? fn.qualname : 'module level';
-  const title = `- Usage ${number}: ${file.path}:${call.line} in ${where}${test ? ' [test]' : ''}${told ? '' : ` — ${usage.how}`}`;
+  const title = `- CallSite ${number}: ${file.path}:${call.line} in ${where}${test ? ' [test]' : ''}${told ? '' : ` — ${usage.how}`}`;
   return `${title}\n${block({ file: file.path, className: fn?.className ?? null, functionName: fn?.name ?? null, code: numbered(lines.slice(from - 1, to), from), ...(test ? { note: 'test file' } : {}) })}`;
 }
 

@@ -57,7 +57,7 @@ export function codeLines(code: string, width: number, indent = '  '): Line[] {
 }
 
 /** A diff's rows under `indent`, the added lines green, the removed red (long ones wrapped). */
-export function diffLines(diff: string, width: number, indent = '  '): Line[] {
+export function editDiffLines(diff: string, width: number, indent = '  '): Line[] {
   if (!diff) return [{ text: `${indent}(no change)`, dim: true }];
   const style = (row: string) => ({ color: row.startsWith('@@') ? 'cyan' : row.startsWith('+') ? 'green' : row.startsWith('-') ? 'red' : undefined, dim: row.startsWith('@@') });
   return expandTabs(diff)
@@ -76,5 +76,5 @@ export function pauseCodeLines(args: string, edited: string | undefined, width: 
   const edit = edited === undefined ? undefined : codeEdit(args, edited);
   const rest = Object.keys(shown.rest).length ? JSON.stringify(shown.rest, null, 2).split('\n').flatMap((row) => hardWrap(row, Math.max(10, width))).map((text): Line => ({ text })) : [];
   const head: Line = edit ? { text: `code (your edit of the model's: +${edit.added} −${edit.removed}):`, color: 'green' } : { text: 'code:', dim: true };
-  return [head, ...(edit ? diffLines(edit.diff, width) : codeLines(shown.code, width)), ...rest];
+  return [head, ...(edit ? editDiffLines(edit.diff, width) : codeLines(shown.code, width)), ...rest];
 }

@@ -6,7 +6,7 @@ import { cap, hardWrap, shortEnd, wrapText, type Line, type Seg } from './lines'
 import { gridLines } from './test-grid';
 import { expandTabs } from './line-editor';
 import { plural } from '../../engine/tools/format';
-import { codeEdit, diffLines } from './code-arguments';
+import { codeEdit, editDiffLines } from './code-arguments';
 
 /**
  * How much of an item shows: `collapsed` in the transcript, `expanded` for the latest one after
@@ -75,7 +75,7 @@ function argumentLines(args: string, width: number): Line[] {
 }
 
 /** A submission's diff, every line (long ones wrapped), the changed ones coloured. */
-const diffRows = (diff: string, width: number): Line[] => diffLines(diff, width);
+const diffRows = (diff: string, width: number): Line[] => editDiffLines(diff, width);
 
 /** The title of a revision: which submission, against what, how much changed. */
 export function revisionTitle(item: Extract<TranscriptItem, { kind: 'revision' }>): string {
@@ -100,7 +100,7 @@ export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 
       const full = mode === 'full' ? [...argumentLines(item.args, width), ...asked] : [];
       // The developer's edit of the code (a submission): what they changed of the model's, in every mode.
       const edit = item.edited && codeEdit(item.edited.original, item.args);
-      const changed: Line[] = edit ? [{ text: `  ✎ you changed the model's code (+${edit.added} −${edit.removed}):`, color: 'green' }, ...diffLines(edit.diff, width, '    ')] : [];
+      const changed: Line[] = edit ? [{ text: `  ✎ you changed the model's code (+${edit.added} −${edit.removed}):`, color: 'green' }, ...editDiffLines(edit.diff, width, '    ')] : [];
       const result = item.result ? block(item.result.text, width, mode, resultLimit, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ', !item.result.ok) : [{ text: '  running…', dim: true }];
       return [head, ...full, ...changed, ...result];
     }

@@ -7,7 +7,7 @@ import { TenetError } from '../../errors';
 import { onShutdown } from '../../lifecycle';
 import { readInside } from '../../workspace/inside';
 import { collect } from '../run-process';
-import type { RunOptions, RunResult, Sandbox, SandboxProcess, SpawnOptions } from '../sandbox';
+import type { ProcessRunOptions, CompletedProcess, Sandbox, SandboxProcess, SpawnOptions } from '../sandbox';
 import { packFiles, packTree, readSingleFile, type Owner } from './archive';
 import { connectDocker, type DockerEndpoint } from './connect';
 import { CONTAINER_USER_NAME, newContainerOwner } from './container-user';
@@ -180,7 +180,7 @@ export class DockerSandbox implements Sandbox {
     return child;
   }
 
-  run(argv: string[], options: RunOptions = {}): Promise<RunResult> {
+  run(argv: string[], options: ProcessRunOptions = {}): Promise<CompletedProcess> {
     return collect(this.spawn(argv, options), options);
   }
 

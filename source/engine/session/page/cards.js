@@ -409,7 +409,7 @@ function resultCard(items, card, data) {
   };
 }
 
-function noteCard(items) {
+function noteCard(items, card, data) {
   const e = items[0].e;
   const text = {
     warning: () => `Warning: ${e.message}`,
@@ -417,21 +417,13 @@ function noteCard(items) {
     'session.interrupted': () => `Interrupted: ${e.reason}`,
     'session.resumed': () => `Resumed ${e.position}${e.provider ? ` with ${e.provider}/${e.model}` : ''}`,
     'limit.reached': () => `Stopped: the session's ${e.limit === 'cost' ? 'cost' : 'token'} limit is reached (${e.limit === 'cost' ? `${dollars(e.spent)} of ${dollars(e.max)}` : `${integer(e.spent)} of ${integer(e.max)} tokens`}): no more model calls`,
-    // The words of engine/agent/context-words.ts (this page cannot import it).
-    'context.condensed': () => {
-      const k = e.kinds || {};
-      const what = [
-        k.toolOutputs ? `${plural(k.toolOutputs, 'tool output')} ${e.level === 3 ? 'cut to head and tail or to a one-line reference' : 'cut to head and tail'}` : '',
-        k.submissions ? `${plural(k.submissions, 'superseded submission')} left as a reference` : '',
-        k.prompts ? `${plural(k.prompts, 'earlier prompt')} shortened` : '',
-        k.answers ? `${plural(k.answers, 'earlier answer')} shortened` : '',
-      ].filter(Boolean);
-      const why = { threshold: 'past 80% of the room for the request', stage: 'at a stage boundary', 'too-long': 'the provider answered "too long"' }[e.why] || e.why;
-      return `Context condensed before model call ${e.round} (${why}): ${what.join(', ') || 'nothing left to condense'} · ${integer(e.tokensBefore)} → ${integer(e.tokensAfter)} tokens${e.window ? ` of a ${integer(e.window)}-token window` : ''}`;
-    },
+    // Worded by engine/agent/context-words.ts when the page was made (data.condensed).
+    'context.condensed': () => (data.condensed || {})[items[0].i] || `Context condensed before model call ${e.round}`,
+    'model.unanswered': () => `${e.reason === 'cancelled' ? 'The model call was cancelled' : 'The model call got no answer'}; what it used was billed all the same (${dollars(e.costUsd)})`,
+    'tests.kept': () => `The agent's tests were kept in the checkout: ${e.file}`,
     'session.forked': () => `Forked from session ${e.parent} at its event ${e.at}: ${e.recorded ? `the first ${e.recorded} model answers are that session's, then ` : ''}${e.provider}/${e.model} answers live`,
   }[e.type];
-  return { title: clean(text ? text() : e.type), tone: e.type === 'session.resumed' || e.type === 'session.forked' || e.type === 'context.condensed' ? 'info' : 'warning', compact: true };
+  return { title: clean(text ? text() : e.type), tone: ['session.resumed', 'session.forked', 'context.condensed', 'tests.kept'].includes(e.type) ? 'info' : 'warning', compact: true };
 }
 
 function hiddenCard(items) {

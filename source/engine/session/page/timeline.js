@@ -8,29 +8,9 @@
 
 const QUIET = new Set(['step.pause', 'model.request', 'model.delta', 'tool.call', 'debugger.input', 'debugger.output', 'debugger.entry', 'thm.phase', 'thm.collected', 'thm.test', 'thm.collecting', 'thm.running']);
 
-const OWN_CARD = {
-  'session.start': 'session',
-  'thm.approval': 'approval',
-  'tests.hidden': 'hidden',
-  'index.ready': 'index',
-  'agent.phase': 'phase',
-  submission: 'submission',
-  'tests.submission': 'tests-submission',
-  'tests.run': 'tests',
-  'command.approval': 'command',
-  'patch.decision': 'patch',
-  'developer.message': 'message',
-  'tests.added': 'developer-tests',
-  'step.pause': 'step',
-  result: 'result',
-  warning: 'note',
-  error: 'note',
-  'session.interrupted': 'note',
-  'session.resumed': 'note',
-  'session.forked': 'note',
-  'limit.reached': 'note',
-  'context.condensed': 'note',
-};
+// CARD_OF (written into the page by export-html.ts from engine/session/page-cards.ts, typed over
+// every event type there): the card kind of each event type, or 'ignored'. An event of a type it
+// does not name (a newer tenet's) gets an 'unknown' card.
 
 const isHuman = (value) => value === 'human' || value === 'developer' || value === 'user';
 
@@ -84,6 +64,11 @@ function buildTimeline(events) {
 
   events.forEach((event, i) => {
     const type = event && event.type;
+    if (CARD_OF[type] === 'ignored') {
+      // No card of its own and never a stop: it stays with the card before it.
+      if (cards.length) cardOf[i] = cards.length - 1;
+      return;
+    }
     switch (type) {
       case 'model.request':
         turn = add(open('turn', i), i);
@@ -147,7 +132,7 @@ function buildTimeline(events) {
         else add(open('tests', i), i);
         break;
       default:
-        add(open(OWN_CARD[type] || 'unknown', i), i);
+        add(open((Object.hasOwn(CARD_OF, type) && CARD_OF[type]) || 'unknown', i), i);
     }
     const quiet = QUIET.has(type) && !humanDebuggerEntry(event);
     const done = type === 'agent.phase' && event.phase === 'done';
