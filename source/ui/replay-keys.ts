@@ -13,10 +13,11 @@ export interface ReplayNav {
   notice?: string;
 }
 
-/** A key's effect: the new state, and whether it asks to leave the replay. Undefined `nav` when the key is not the replay's (`?`, `f`, a viewer's). */
+/** A key's effect: the new state, and whether it asks to leave the replay or to open the help (`?`) or the fork question (`f`). */
 export interface ReplayKeyResult {
   nav: ReplayNav;
   back?: boolean;
+  open?: 'help' | 'fork';
 }
 
 const paused = (nav: ReplayNav, at: number): ReplayNav => ({ at, playing: false, speed: nav.speed });
@@ -26,11 +27,14 @@ const paused = (nav: ReplayNav, at: number): ReplayNav => ({ at, playing: false,
  * ref, so a burst of keys between frames moves from where the key before left it): space plays
  * and pauses, → ← step, Home End go to the ends, `g` and a number go to that event, `n t r` jump
  * to the next tool call, test run or stage and `N T R` to the one before, `+ -` change speed,
- * `q` and Esc leave. Undefined for a key that is not one of these.
+ * `q` and Esc leave; `?` and `f` ask for the help and the fork question. Undefined for a key that
+ * is not one of these.
  */
 export function replayKey(nav: ReplayNav, input: string, key: Key, cursor: ReplayCursor): ReplayKeyResult | undefined {
   const state: ReplayNav = { at: nav.at, playing: nav.playing, speed: nav.speed, ...(nav.goto !== undefined ? { goto: nav.goto } : {}) };
   if (state.goto !== undefined) return { nav: gotoKey(state, input, key, cursor) };
+  if (input === '?') return { nav: state, open: 'help' };
+  if (input === 'f') return { nav: state, open: 'fork' };
   const jump = input.toLowerCase();
   if (input === ' ') {
     // At the end nothing plays, whatever the state says; space plays from the start again.
@@ -69,4 +73,25 @@ function gotoKey(state: ReplayNav, input: string, key: Key, cursor: ReplayCursor
   }
   const digits = input.replace(/\D/g, '');
   return { ...rest, goto: (typed + digits).slice(0, 9) };
+}
+
+const NO_KEY: Key = { upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false };
+
+/**
+ * Keys typed faster than the terminal is read come as one chunk (`g62\r`): each goes through
+ * `replayKey` in turn, a newline as Enter and DEL as Backspace, up to one that leaves or opens
+ * something (the keys after it are not the replay's). A single key is `replayKey` itself.
+ */
+export function replayInput(nav: ReplayNav, input: string, key: Key, cursor: ReplayCursor): ReplayKeyResult | undefined {
+  const chars = Array.from(input);
+  if (chars.length <= 1) return replayKey(nav, input, key, cursor);
+  let result: ReplayKeyResult | undefined;
+  for (const char of chars) {
+    const named: Key = { ...NO_KEY, return: char === '\r' || char === '\n', backspace: char === '\x7f' || char === '\b' };
+    const step = replayKey(result?.nav ?? nav, named.return || named.backspace ? '' : char, named, cursor);
+    if (!step) continue;
+    result = step;
+    if (step.back || step.open) break;
+  }
+  return result;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
 import { loadEvents } from '../../source/engine/session/event-log';
 import { ReplayCursor } from '../../source/ui/replay';
-import { replayKey, type ReplayNav } from '../../source/ui/replay-keys';
+import { replayInput, replayKey, type ReplayNav } from '../../source/ui/replay-keys';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { ROOT } from '../helpers/fixtures';
 import { frameShows, KEYS, until } from './helpers';
@@ -86,6 +86,13 @@ describe('the replay keys (reducer)', () => {
     expect(press({ ...start, at: 70 }, 'rightArrow').at).toBe(71);
   });
 
+  it('a chunk of keys (typed faster than the terminal is read) counts every key, a newline as Enter; it stops at one that opens something', () => {
+    expect(replayInput(start, 'g62\r', key(), cursor)).toEqual({ nav: { at: 62, playing: false, speed: 1 } });
+    expect(replayInput(start, 'g69\x7f3\r', key(), cursor)!.nav.at).toBe(63);
+    expect(replayInput({ ...start, at: 10 }, 'fy', key(), cursor)).toEqual({ nav: { at: 10, playing: true, speed: 1 }, open: 'fork' });
+    expect(replayInput(start, 'rq', key(), cursor)).toMatchObject({ nav: { at: after('thm.report') }, back: true });
+  });
+
   it('space at the end plays from the start again', () => {
     expect(press({ at: demo.length, playing: true, speed: 1 }, ' ')).toEqual({ at: 0, playing: true, speed: 1 });
     expect(press({ at: 10, playing: true, speed: 1 }, ' ')).toEqual({ at: 10, playing: false, speed: 1 });
@@ -139,6 +146,11 @@ describe('the replay screen', () => {
     await frameShows(lastFrame, 'go to event: 62▏');
     stdin.write(KEYS.enter);
     await frameShows(lastFrame, `event 62/${demo.length} · ⏸`);
+    // Typed faster than the terminal is read, the keys come as one chunk: each counts.
+    stdin.write('g45');
+    await frameShows(lastFrame, 'go to event: 45▏');
+    stdin.write(KEYS.enter);
+    await frameShows(lastFrame, `event 45/${demo.length} · ⏸`);
     stdin.write('?');
     await frameShows(lastFrame, 'go to an event');
 

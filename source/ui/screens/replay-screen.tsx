@@ -8,7 +8,7 @@ import { DimRows } from '../components/line-view';
 import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
 import { ReplayCursor } from '../replay';
-import { replayKey, type ReplayNav } from '../replay-keys';
+import { replayInput, type ReplayNav } from '../replay-keys';
 import { sessionWallMs } from '../view-state';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { AgentScreen } from './agent-screen';
@@ -90,24 +90,21 @@ export function ReplayScreen({
       setForking(undefined);
       return;
     }
-    const current = live.current!;
-    // `?` and `f` are the replay's only while no event number is being typed.
-    if (current.goto === undefined && input === '?') return setHelp(true);
-    if (current.goto === undefined && input === 'f' && onFork) {
-      setNav({ ...current, playing: false });
-      const event = cursor.eventAt(current.at);
+    const moved = replayInput(live.current!, input, key, cursor);
+    if (!moved) return;
+    setNav(moved.nav);
+    if (moved.back) onBack();
+    else if (moved.open === 'help') setHelp(true);
+    else if (moved.open === 'fork' && onFork) {
+      setNav({ ...moved.nav, playing: false });
+      const event = cursor.eventAt(moved.nav.at);
       try {
         forkPoint(id, events, event);
         setForking({ at: event });
       } catch (error) {
         setForking({ problem: (error as Error).message });
       }
-      return;
     }
-    const moved = replayKey(current, input, key, cursor);
-    if (!moved) return;
-    setNav(moved.nav);
-    if (moved.back) onBack();
   });
 
   // Help (or "too small") covers the screen, which stays mounted: a viewer, a scroll are kept.
