@@ -26,9 +26,17 @@ describe('asciicast', () => {
     expect(out.slice(0, 4).map((e) => e[2].replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''))).toEqual(['first', 'second', 'third', 'fourth']);
   });
 
-  it('draws each frame whole from the top-left corner, clears what the last one left, and never writes past the last row', () => {
-    const out = events(asciicast([{ atMs: 0, rows: Array.from({ length: 14 }, (_, i) => `row ${i}`) }, { atMs: 10, rows: ['short'] }], options));
-    expect(out[0]![2]).toBe(`\x1b[?25l\x1b[H\x1b[2J\x1b[H${Array.from({ length: 10 }, (_, i) => `row ${i}`).join('\x1b[K\r\n')}\x1b[K\x1b[J`);
-    expect(out[1]![2]).toBe('\x1b[Hshort\x1b[K\x1b[J');
+  it('draws the first frame whole from the top-left corner, then only the rows that change, clearing what the last frame left; never past the last row', () => {
+    const out = events(
+      asciicast(
+        [
+          { atMs: 0, rows: Array.from({ length: 14 }, (_, i) => `row ${i}`) },
+          { atMs: 10, rows: ['row 0', 'new 1', 'row 2'] },
+        ],
+        options,
+      ),
+    );
+    expect(out[0]![2]).toBe(`\x1b[?25l\x1b[H\x1b[2J${Array.from({ length: 10 }, (_, i) => `\x1b[${i + 1};1Hrow ${i}\x1b[K`).join('')}`);
+    expect(out[1]![2]).toBe('\x1b[2;1Hnew 1\x1b[K\x1b[4;1H\x1b[J');
   });
 });

@@ -34,12 +34,17 @@ const CLEAR_LINE_END = '\u001B[K';
 const CLEAR_BELOW = '\u001B[J';
 
 /**
- * A frame as a terminal draws it: from the top-left corner, each row then the rest of its line
- * cleared, and what is below the last row cleared, so a shorter frame leaves nothing of the one
- * before. No newline after the last row: on the terminal's last row it would scroll the screen.
+ * What turns the screen from `before` into `rows`: each row that changed, from its first column,
+ * then the rest of its line cleared; rows the frame no longer has are cleared. The first frame
+ * draws every row. No newline is written: on the terminal's last row it would scroll the screen.
  */
-function frameText(rows: readonly string[], height: number): string {
-  return `${HOME}${rows.slice(0, height).join(`${CLEAR_LINE_END}\r\n`)}${CLEAR_LINE_END}${CLEAR_BELOW}`;
+function frameText(rows: readonly string[], before: readonly string[] | undefined): string {
+  let text = before ? '' : `${HOME}${CLEAR_SCREEN}`;
+  rows.forEach((row, i) => {
+    if (before?.[i] !== row) text += `\u001B[${i + 1};1H${row}${CLEAR_LINE_END}`;
+  });
+  if (before && before.length > rows.length) text += `\u001B[${rows.length + 1};1H${CLEAR_BELOW}`;
+  return text;
 }
 
 /** Seconds as asciinema writes them: to the microsecond. */
@@ -62,13 +67,14 @@ export function asciicast(frames: readonly CastFrame[], options: CastOptions): s
   const lines = [JSON.stringify(header)];
   const limitMs = options.idleLimit * 1000;
   let clock = 0;
-  let previous: { atMs: number; text: string } | undefined;
+  let previous: { atMs: number; rows: readonly string[] } | undefined;
   for (const frame of frames) {
-    const text = frameText(frame.rows, options.rows);
-    if (previous && text === previous.text) continue;
+    const rows = frame.rows.slice(0, options.rows);
+    const text = frameText(rows, previous?.rows);
+    if (!text) continue;
     if (previous) clock += Math.max(0, Math.min(limitMs, frame.atMs - previous.atMs));
-    lines.push(JSON.stringify([seconds(clock), 'o', previous ? text : `${HIDE_CURSOR}${HOME}${CLEAR_SCREEN}${text}`]));
-    previous = { atMs: frame.atMs, text };
+    lines.push(JSON.stringify([seconds(clock), 'o', previous ? text : `${HIDE_CURSOR}${text}`]));
+    previous = { atMs: frame.atMs, rows };
   }
   // The last frame stays a moment, then the cursor comes back (a player shows the end as it is).
   lines.push(JSON.stringify([seconds(clock + Math.min(limitMs, 1000)), 'o', SHOW_CURSOR]));
