@@ -7,6 +7,7 @@ import { loadEvents } from '../../source/engine/session/event-log';
 import { ReplayCursor } from '../../source/ui/replay';
 import { replayInput, replayKey, type ReplayNav } from '../../source/ui/replay-keys';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
+import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
 import { ROOT } from '../helpers/fixtures';
 import { frameShows, KEYS, until } from './helpers';
 
@@ -157,5 +158,16 @@ describe('the replay screen', () => {
     const opened = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} at={after('tests.run')} />);
     await frameShows(opened.lastFrame, `event ${after('tests.run')}/${demo.length} · ⏸`);
     expect(opened.lastFrame()).toContain('selected tests: 2/3 passed');
+  });
+
+  it('the sessions browser, back from a fork made in a replay, opens that replay at the fork’s event; q goes back to the list', async () => {
+    const rows = [{ id: 'demo', created: '2', updated: '2', repo: '/r', target: 'invoicing/tax.py::tax_for', strategy: 'tenet', provider: 'scripted', model: 'scripted', status: 'passed' as const, pass: true, tokens: { input: 1, output: 1 }, costUsd: 0, events: 1, logBytes: 1 }];
+    const { stdin, lastFrame } = render(<SessionsScreen rows={rows} load={() => ({ id: 'demo', events: demo, warnings: [], source: '' })} reopen={{ id: 'demo', at: 62 }} />);
+    await frameShows(lastFrame, `replay demo · event 62/${demo.length} · ⏸`);
+    stdin.write('q');
+    await frameShows(lastFrame, 'Sessions (1)');
+    // Opened again from the list, it starts at the beginning.
+    stdin.write(KEYS.enter);
+    await frameShows(lastFrame, `replay demo · event 0/${demo.length}`);
   });
 });
