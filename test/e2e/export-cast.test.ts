@@ -133,12 +133,19 @@ describe('tenet export --format cast', () => {
     expect(events.at(-1)![2]).toBe('\x1b[?25h');
   }, 60_000);
 
-  it('the default terminal is 100×30 with waits of at most 2 s; without --out the cast goes to stdout', async () => {
+  it('the default terminal is 100×30 with waits of at most 2 s; without --out the cast goes to stdout, in colour unless NO_COLOR', async () => {
     const result = await runCli(['export', 'demo', '--format', 'cast']);
     expect(result.code, result.stderr).toBe(0);
     const { header, events } = parseCast(result.stdout);
     expect(header).toMatchObject({ version: 2, width: 100, height: 30, idle_time_limit: 2 });
     expect(play({ header, events }).at(-1)).toMatch(/^ replay demo · event 113\/113 · ⏸ 1×/);
+    // In colour though stdout is a pipe (a cast is for a terminal); NO_COLOR turns colours off.
+    // eslint-disable-next-line no-control-regex
+    const SGR = /\x1b\[[0-9;]*m/;
+    expect(events.some((e) => SGR.test(e[2]))).toBe(true);
+    const plain = await runCli(['export', 'demo', '--format', 'cast'], { env: { NO_COLOR: '1' } });
+    expect(parseCast(plain.stdout).events.some((e) => SGR.test(e[2]))).toBe(false);
+    expect(play(parseCast(plain.stdout)).at(-1)).toContain('PASS');
     // The smallest terminal the screens lay out for: every frame still fits it.
     const small = await runCli(['export', 'demo', '--format', 'cast', '--cols', '40', '--rows', '10']);
     expect(small.code, small.stderr).toBe(0);
