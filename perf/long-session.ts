@@ -16,5 +16,6 @@ export function longSession(root: string, count: number) {
   while (events.length + tail.length < count) events.push(...loop.slice(0, count - tail.length - events.length));
   events.push(...tail);
   const t0 = Date.parse(demo[0]!.ts!);
-  return events.map((event, i) => ({ ...event, ts: new Date(t0 + i * 10).toISOString() }));
+  // Numbered anew: the demo's own numbers repeat in the copies.
+  return events.map((event, i) => ({ ...event, seq: i + 1, ts: new Date(t0 + i * 10).toISOString() }));
 }
