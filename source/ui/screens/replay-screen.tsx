@@ -110,7 +110,7 @@ export function ReplayScreen({
   // Help (or "too small") covers the screen, which stays mounted: a viewer, a scroll are kept.
   const overlay = tooSmall({ width, height }) ? <TooSmall width={width} height={height} /> : help ? <HelpOverlay screens={['replay', 'viewer', 'quitOnce']} width={width} height={height - 1} /> : undefined;
   let prompt: string[] | undefined;
-  if (forking) prompt = wrapText('at' in forking ? `Fork ${id} at event ${forking.at}? A new session: its history is this one's up to here (recorded answers, no cost), then the model answers live. y forks · any other key does not` : `${forking.problem} (any key)`, width).slice(0, 3);
+  if (forking) prompt = wrapText('at' in forking ? `Fork ${id} at event ${forking.at}? A new session: its history is this one's up to here (recorded answers, no cost), then the model answers live; when its run ends, you are back here. y forks · any other key does not` : `${forking.problem} (any key)`, width).slice(0, 3);
   else if (nav.goto !== undefined) prompt = [`go to event: ${nav.goto}▏ (Enter goes there · Esc does not)`];
   else if (nav.notice) prompt = [nav.notice];
   return (
