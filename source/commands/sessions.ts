@@ -145,8 +145,10 @@ function eventNumbered(id: string, events: readonly LoggedEvent[], at: number): 
 const noSuchEvent = (id: string, at: number, last: number) =>
   new TenetError(`Session ${id} has no event ${at}: its events are numbered 1 to ${last}.`, last ? `give --at a number from 1 to ${last} (tenet replay shows each event's number)` : 'this session has no events to go to');
 
-/** `tenet export ID --format json|md|html`: one self-contained document (html: a page that replays it). */
+/** `tenet export ID --format json|md|html|cast`: one self-contained document (html: a page that replays it; cast: an asciinema recording of the replay). */
 export async function exportCommand(options: { dir?: string; ref: string; format: string; out?: string; cast?: { cols: number; rows: number; idleLimit: number } }): Promise<number> {
+  // Checked before the work: a cast of a long session takes a while to draw.
+  const out = options.out === undefined ? undefined : fileToWrite(options.out, '--out');
   const session = loadSession(await root(options.dir), options.ref);
   warn(session.warnings);
   let text: string;
@@ -164,8 +166,8 @@ export async function exportCommand(options: { dir?: string; ref: string; format
   } else {
     throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json, md, html or cast');
   }
-  if (options.out) {
-    writeFileSync(fileToWrite(options.out, '--out'), text);
+  if (out) {
+    writeFileSync(out, text);
     process.stderr.write(`wrote ${options.out}\n`);
   } else {
     process.stdout.write(text);
