@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ReplayCursor } from '../source/ui/replay';
+import { longSession } from './long-session';
 import { reduceAll } from '../source/ui/view-state';
 
 const argv = process.argv.slice(2);
@@ -47,24 +48,9 @@ function timeUntil(args: string[], until: string, timeoutMs = 120_000): Promise<
   });
 }
 
-/** The demo session's agent part repeated until it holds `count` events, timestamps 10 ms apart. */
-function longSession(count: number) {
-  const demo = readFileSync(join(root, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; ts?: string; phase?: string });
-  const agentStart = demo.findIndex((e) => e.type === 'agent.phase');
-  const evaluate = demo.findIndex((e) => e.type === 'agent.phase' && e.phase === 'evaluate');
-  const head = demo.slice(0, agentStart);
-  const loop = demo.slice(agentStart, evaluate);
-  const tail = demo.slice(evaluate);
-  const events = [...head];
-  while (events.length + tail.length < count) events.push(...loop.slice(0, count - tail.length - events.length));
-  events.push(...tail);
-  const t0 = Date.parse(demo[0]!.ts!);
-  return events.map((event, i) => ({ ...event, ts: new Date(t0 + i * 10).toISOString() }));
-}
-
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-perf-tui-'));
 try {
-  const events = longSession(eventCount);
+  const events = longSession(root, eventCount);
   const file = join(scratch, 'long.jsonl');
   writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
 

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { TenetError } from '../engine/errors';
 import { Catalog, sessionTree, type CatalogEntry } from '../engine/session/catalog';
 import { SCHEMA_VERSION, type LoggedEvent } from '../engine/session/event-log';
+import { CAST_LIMITS } from '../engine/session/asciicast';
 import { sessionPage } from '../engine/session/export-html';
 import { loadSession, streamSession, type ExportedSession } from '../engine/session/load';
 import { sessionsDir } from '../engine/session/paths';
@@ -34,8 +35,14 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
   const dir = await root(options.dir);
   if (options.tui && !options.status && !options.target && !options.repo) {
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
-    const { fork } = await sessionsTui(dir);
-    return fork ? forkLive(options.dir, fork.id, fork.at) : 0;
+    let reopen: { id: string; at: number } | undefined;
+    for (;;) {
+      const { fork } = await sessionsTui(dir, reopen);
+      if (!fork) return 0;
+      // When the fork's run ends, its parent's replay comes back where the fork left it (the fork is in the list now).
+      await forkLive(options.dir, fork.id, fork.at);
+      reopen = fork;
+    }
   }
   const repo = options.repo === undefined ? undefined : samePlace(options.repo);
   const rows = new Catalog(dir)
@@ -98,31 +105,58 @@ export async function showCommand(options: { dir?: string; ref: string }): Promi
 }
 
 /** `tenet replay ID|FILE`: in a terminal, the live screens played back; else the events, as JSON lines or as the run printed them. */
-export async function replayCommand(options: { dir?: string; ref: string; json?: boolean; tui?: boolean; speed?: number }): Promise<number> {
+export async function replayCommand(options: { dir?: string; ref: string; json?: boolean; tui?: boolean; speed?: number; at?: number }): Promise<number> {
   if (options.tui) {
     const session = loadSession(await root(options.dir), options.ref);
     warn(session.warnings);
+    if (options.at !== undefined) eventNumbered(session.id, session.events, options.at);
     const { replayTui } = await importTui(() => import('../ui/launch'));
-    const { fork } = await replayTui(session.id, session.events, options.speed ?? 1);
-    // The session as it was named (an id, or a file): the fork loads it the same way.
-    return fork ? forkLive(options.dir, options.ref, fork.at) : 0;
+    let at = options.at;
+    for (;;) {
+      const { fork } = await replayTui(session.id, session.events, options.speed ?? 1, at);
+      if (!fork) return 0;
+      // The session as it was named (an id, or a file): the fork loads it the same way. When its
+      // run ends, the replay comes back where the fork left it.
+      await forkLive(options.dir, options.ref, fork.at);
+      at = fork.at;
+    }
   }
-  // Printed as the log is read: nothing holds the whole session.
+  // Printed as the log is read: nothing holds the whole session. With --at, from that event on.
   const print = textPrinter((text) => process.stdout.write(printable(text)));
+  let last = 0;
+  let printed = false;
   const session = streamSession(await root(options.dir), options.ref, (event) => {
+    last = event.seq ?? last + 1;
+    if (options.at !== undefined && last < options.at) return;
+    printed = true;
     if (options.json) process.stdout.write(`${printableJson(event)}\n`);
     else print(event);
   });
   warn(session.warnings);
+  if (options.at !== undefined && !printed) throw noSuchEvent(session.id ?? options.ref, options.at, last);
   return 0;
 }
 
-/** `tenet export ID --format json|md|html`: one self-contained document (html: a page that replays it). */
-export async function exportCommand(options: { dir?: string; ref: string; format: string; out?: string }): Promise<number> {
+/** A session's events are numbered 1 to N (their sequence numbers): `--at` must name one. */
+function eventNumbered(id: string, events: readonly LoggedEvent[], at: number): void {
+  if (!events.some((event, i) => (event.seq ?? i + 1) === at)) throw noSuchEvent(id, at, events.length ? (events.at(-1)!.seq ?? events.length) : 0);
+}
+
+const noSuchEvent = (id: string, at: number, last: number) =>
+  new TenetError(`Session ${id} has no event ${at}: its events are numbered 1 to ${last}.`, last ? `give --at a number from 1 to ${last} (tenet replay shows each event's number)` : 'this session has no events to go to');
+
+/** `tenet export ID --format json|md|html|cast`: one self-contained document (html: a page that replays it; cast: an asciinema recording of the replay). */
+export async function exportCommand(options: { dir?: string; ref: string; format: string; out?: string; cast?: { cols: number; rows: number; idleLimit: number } }): Promise<number> {
+  // Checked before the work: a cast of a long session takes a while to draw.
+  const out = options.out === undefined ? undefined : fileToWrite(options.out, '--out');
   const session = loadSession(await root(options.dir), options.ref);
   warn(session.warnings);
   let text: string;
-  if (options.format === 'json') {
+  if (options.format === 'cast') {
+    // Drawn by the TUI's own screens, in colour (unless NO_COLOR): a cast is for a terminal, wherever it is written.
+    const { sessionCast } = await importTui(() => import('../ui/cast-frames'), { colour: true });
+    text = await sessionCast(session.id, session.events, options.cast ?? { cols: CAST_LIMITS.cols, rows: CAST_LIMITS.rows, idleLimit: CAST_LIMITS.idleLimit });
+  } else if (options.format === 'json') {
     const doc: ExportedSession = { format: 'tenet-session', version: SCHEMA_VERSION, id: session.id, events: session.events };
     text = `${JSON.stringify(doc)}\n`;
   } else if (options.format === 'md') {
@@ -130,10 +164,10 @@ export async function exportCommand(options: { dir?: string; ref: string; format
   } else if (options.format === 'html') {
     text = sessionPage(session.id, session.events);
   } else {
-    throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json, md or html');
+    throw new TenetError(`Unknown export format ${options.format}.`, 'use --format json, md, html or cast');
   }
-  if (options.out) {
-    writeFileSync(fileToWrite(options.out, '--out'), text);
+  if (out) {
+    writeFileSync(out, text);
     process.stderr.write(`wrote ${options.out}\n`);
   } else {
     process.stdout.write(text);

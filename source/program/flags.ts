@@ -26,6 +26,15 @@ export function positiveInt(name: string) {
   };
 }
 
+/** A whole number from `min` to `max` (a terminal's columns or rows). */
+export function sizeWithin(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
+    return n;
+  };
+}
+
 export function positiveNumber(name: string) {
   return (value: string): number => {
     const n = Number(value);

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
+import { TenetError } from '../engine/errors';
+import { CAST_LIMITS } from '../engine/session/asciicast';
 import { SESSION_STATUSES } from '../engine/session/status';
-import { interactive, limitChoices, positiveInt, positiveNumber, sessionsDirOption, withModelFlags, type Invocation, type ModelOpts } from './flags';
+import { interactive, limitChoices, positiveInt, positiveNumber, sessionsDirOption, sizeWithin, withModelFlags, type Invocation, type ModelOpts } from './flags';
 import { approveOption, withSteeringFlags } from './run-commands';
 
 interface SessionOpts {
@@ -47,20 +49,28 @@ export function addSessionCommands(program: Command, { setExit }: Invocation): v
     .option('--json', 'print the events as JSON lines')
     .option('--headless', 'print the events as the run printed them, even in a terminal')
     .addOption(new Option('--speed <n>', 'replay speed in the terminal (0.5 to 50, or max)').argParser((v: string) => (v === 'max' ? Infinity : positiveNumber('--speed')(v))).default(1))
-    .action(async (ref: string, opts: SessionOpts & { speed: number }) => {
+    .addOption(new Option('--at <event>', 'open at this event (its number, as fork --at counts them), paused; printed: the events from it on').argParser(positiveInt('--at')))
+    .action(async (ref: string, opts: SessionOpts & { speed: number; at?: number }) => {
       const { replayCommand } = await import('../commands/sessions');
-      setExit(await replayCommand({ dir: opts.sessionsDir, ref, json: !!opts.json, tui: interactive(opts), speed: opts.speed }));
+      setExit(await replayCommand({ dir: opts.sessionsDir, ref, json: !!opts.json, tui: interactive(opts), speed: opts.speed, ...(opts.at !== undefined ? { at: opts.at } : {}) }));
     });
   program
     .command('export')
     .argument('<session>', 'session id, unique prefix, "last" or "demo"')
-    .description('write a session as one self-contained JSON document (loadable by replay and rerun), a Markdown transcript, or an HTML page that replays it')
+    .description('write a session as one self-contained JSON document (loadable by replay and rerun), a Markdown transcript, an HTML page that replays it, or an asciinema cast of its replay')
     .addOption(sessionsDirOption())
-    .addOption(new Option('--format <format>', 'json, md or html').choices(['json', 'md', 'html'] as const).default('json'))
+    .addOption(new Option('--format <format>', 'json, md, html or cast').choices(['json', 'md', 'html', 'cast'] as const).default('json'))
     .option('--out <file>', 'write to this file instead of stdout')
-    .action(async (ref: string, opts: SessionOpts & { format: 'json' | 'md' | 'html'; out?: string }) => {
+    .addOption(new Option('--cols <n>', `cast: the terminal's columns (at least ${CAST_LIMITS.minCols}; default ${CAST_LIMITS.cols})`).argParser(sizeWithin('--cols', CAST_LIMITS.minCols, CAST_LIMITS.maxCols)))
+    .addOption(new Option('--rows <n>', `cast: the terminal's rows (at least ${CAST_LIMITS.minRows}; default ${CAST_LIMITS.rows})`).argParser(sizeWithin('--rows', CAST_LIMITS.minRows, CAST_LIMITS.maxRows)))
+    .addOption(new Option('--idle-limit <seconds>', `cast: the longest pause between two frames, in seconds (default ${CAST_LIMITS.idleLimit})`).argParser(positiveNumber('--idle-limit')))
+    .action(async (ref: string, opts: SessionOpts & { format: 'json' | 'md' | 'html' | 'cast'; out?: string; cols?: number; rows?: number; idleLimit?: number }) => {
+      const castOnly = (['cols', 'rows', 'idleLimit'] as const).find((name) => opts[name] !== undefined);
+      const flag = castOnly === 'idleLimit' ? '--idle-limit' : `--${castOnly}`;
+      if (castOnly && opts.format !== 'cast') throw new TenetError(`${flag} is for --format cast (the terminal a cast is drawn in); this export is --format ${opts.format}.`, `add --format cast, or leave ${flag} out`);
       const { exportCommand } = await import('../commands/sessions');
-      setExit(await exportCommand({ dir: opts.sessionsDir, ref, format: opts.format, out: opts.out }));
+      const cast = { cols: opts.cols ?? CAST_LIMITS.cols, rows: opts.rows ?? CAST_LIMITS.rows, idleLimit: opts.idleLimit ?? CAST_LIMITS.idleLimit };
+      setExit(await exportCommand({ dir: opts.sessionsDir, ref, format: opts.format, out: opts.out, cast }));
     });
   const resume = program
     .command('resume')

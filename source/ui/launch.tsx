@@ -12,20 +12,23 @@ export interface ReplayExit {
 }
 
 /** `tenet replay ID` in a terminal. */
-export async function replayTui(id: string, events: readonly (EngineEvent & { ts?: string })[], speed = 1): Promise<ReplayExit> {
+export async function replayTui(id: string, events: readonly (EngineEvent & { ts?: string })[], speed = 1, at?: number): Promise<ReplayExit> {
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
-  const fork = (at: number) => {
-    exit = { fork: { id, at } };
+  const fork = (event: number) => {
+    exit = { fork: { id, at: event } };
     app.unmount();
   };
-  app = render(<ReplayScreen id={id} events={events} initialSpeed={speed} onBack={() => app.unmount()} onFork={fork} />);
+  app = render(<ReplayScreen id={id} events={events} initialSpeed={speed} onBack={() => app.unmount()} onFork={fork} {...(at !== undefined ? { at } : {})} />);
   await app.waitUntilExit();
   return exit;
 }
 
-/** `tenet sessions` in a terminal: the browser, and replays (and forks) from it. */
-export async function sessionsTui(root: string): Promise<ReplayExit> {
+/**
+ * `tenet sessions` in a terminal: the browser, and replays (and forks) from it. `reopen`: the
+ * replay to open at once, at an event (where a fork started from it, once the fork's run ended).
+ */
+export async function sessionsTui(root: string, reopen?: { id: string; at: number }): Promise<ReplayExit> {
   const rows = new Catalog(root).list();
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
@@ -33,7 +36,7 @@ export async function sessionsTui(root: string): Promise<ReplayExit> {
     exit = { fork: { id, at } };
     app.unmount();
   };
-  app = render(<SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={fork} />);
+  app = render(<SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={fork} {...(reopen ? { reopen } : {})} />);
   await app.waitUntilExit();
   return exit;
 }

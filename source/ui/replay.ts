@@ -15,16 +15,42 @@ export function stepSpeed(speed: number, direction: 1 | -1): number {
 
 const CHECKPOINT_EVERY = 250;
 
+/** The longest a replay waits between two steps at 1× (a two-minute test run is not waited out). */
+const LONGEST_WAIT_MS = 1500;
+
 /**
- * A recorded session's views at any position, for replay: moving forward folds the next events
- * into the current view; moving back starts from the nearest checkpoint (one every 250 events), so
- * stepping through a 10,000-event session stays instant.
+ * THM's progress as the tests are collected and run: a session has one of these per test (780 on
+ * more-itertools), each a few milliseconds after the last. Played one by one they held the replay
+ * for seconds before anything worth seeing; a run of them is one step (its last frame).
+ */
+const THM_PROGRESS = new Set<EngineEvent['type']>(['thm.collecting', 'thm.collected', 'thm.running', 'thm.test']);
+
+type Recorded = EngineEvent & { ts?: string; seq?: number };
+
+/** An event's number, as `tenet fork --at`, the replay's status line and the page's `#event=N` say it: its sequence number. */
+const seqOf = (event: Recorded, index: number) => event.seq ?? index + 1;
+
+/**
+ * A recorded session's views at any position, for replay. A position is how many events are shown
+ * (0: none yet); the steps of the replay are its stops — every position, but inside a run of THM
+ * progress events. Moving forward folds the next events into the current view; moving back starts
+ * from the nearest checkpoint (one every 250 events), so stepping through a 10,000-event session
+ * stays instant.
  */
 export class ReplayCursor {
   private readonly checkpoints = new Map<number, ViewState>([[0, initialView()]]);
   private current: { index: number; view: ViewState } = { index: 0, view: initialView() };
+  /** The positions a step stops at, ascending: 0, then after every event but those a THM progress event follows. */
+  readonly stops: readonly number[];
 
-  constructor(readonly events: readonly (EngineEvent & { ts?: string })[]) {}
+  constructor(readonly events: readonly Recorded[]) {
+    const stops = [0];
+    events.forEach((event, i) => {
+      const folded = THM_PROGRESS.has(event.type) && i + 1 < events.length && THM_PROGRESS.has(events[i + 1]!.type);
+      if (!folded) stops.push(i + 1);
+    });
+    this.stops = stops;
+  }
 
   get length(): number {
     return this.events.length;
@@ -46,23 +72,57 @@ export class ReplayCursor {
     return view;
   }
 
-  /** The index just past the next event after `index` that matches. */
-  next(index: number, match: (event: EngineEvent) => boolean): number {
-    for (let i = index; i < this.events.length; i++) if (match(this.events[i]!)) return i + 1;
-    return this.events.length;
+  /** The stop after `index` (the end when there is none). */
+  nextStop(index: number): number {
+    return this.stops.find((stop) => stop > index) ?? this.events.length;
   }
 
-  /** How long to wait before showing event `index` (its recorded gap, scaled, capped). */
-  delayBefore(index: number, speed: number): number {
-    if (!Number.isFinite(speed) || index <= 0 || index >= this.events.length) return 0;
-    const gap = recordedAt(this.events[index]!) - recordedAt(this.events[index - 1]!);
-    return Math.max(0, Math.min(1500, gap / speed));
+  /** The stop before `index` (the start when there is none). */
+  previousStop(index: number): number {
+    return this.stops.findLast((stop) => stop < index) ?? 0;
+  }
+
+  /** The index just past the next event after `index` that matches; undefined when none does. */
+  next(index: number, match: (event: EngineEvent) => boolean): number | undefined {
+    for (let i = index; i < this.events.length; i++) if (match(this.events[i]!)) return i + 1;
+    return undefined;
+  }
+
+  /** The index just past the last event before the one shown at `index` that matches; undefined when none does. */
+  previous(index: number, match: (event: EngineEvent) => boolean): number | undefined {
+    for (let i = Math.min(index, this.events.length) - 2; i >= 0; i--) if (match(this.events[i]!)) return i + 1;
+    return undefined;
+  }
+
+  /** The number of the event shown last at `index` (0 before the first). */
+  eventAt(index: number): number {
+    const shown = Math.min(index, this.events.length);
+    return shown <= 0 ? 0 : seqOf(this.events[shown - 1]!, shown - 1);
+  }
+
+  /** The position that shows event `number` last; undefined when the session has no such event. */
+  positionOf(number: number): number | undefined {
+    const index = this.events.findIndex((event, i) => seqOf(event, i) === number);
+    return index === -1 ? undefined : index + 1;
+  }
+
+  /** How long to wait at `from` before showing `to`: the recorded time between their last events, scaled, capped. */
+  delay(from: number, to: number, speed: number): number {
+    if (!Number.isFinite(speed) || from <= 0 || to > this.events.length) return 0;
+    const gap = recordedAt(this.events[to - 1]!) - recordedAt(this.events[from - 1]!);
+    return Math.max(0, Math.min(LONGEST_WAIT_MS, gap / speed));
   }
 }
 
 export const JUMPS = {
   n: (e: EngineEvent) => e.type === 'tool.call',
   t: (e: EngineEvent) => e.type === 'tests.run',
-  /** A stage: TENET's validation and refinement attempts, a TDD round, the evaluation, the quality measures. */
-  r: (e: EngineEvent) => e.type === 'agent.phase' && e.phase !== 'pregen' && e.phase !== 'done',
+  /**
+   * A stage: THM's review (its report is in), pre-generation, TENET's validation and refinement
+   * attempts, a TDD round, the evaluation, the quality measures.
+   */
+  r: (e: EngineEvent) => e.type === 'thm.report' || (e.type === 'agent.phase' && e.phase !== 'done'),
 } as const;
+
+/** What each jump stops at, in the words of a "no later …" notice. */
+export const JUMP_WORDS: Record<keyof typeof JUMPS, string> = { n: 'tool call', t: 'test run', r: 'stage' };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
-import { copyFixture, FIXTURES, treeHash } from '../helpers/fixtures';
+import { copyFixture, FIXTURES, ROOT, treeHash } from '../helpers/fixtures';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-bad-input-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -39,6 +39,14 @@ describe('bad input: one clear line, exit 2, nothing changed', () => {
   it('export --out into a missing folder, or onto a folder', async () => {
     await refused(['export', 'demo', '--out', join(scratch, 'missing', 'x.json')], /--out .*x\.json: the folder .*missing does not exist/);
     await refused(['export', 'demo', '--out', scratch], /--out .* is a folder; it must name a file/);
+  });
+
+  it('cast flags out of range or without --format cast; replay --at past the last event (issue 37)', async () => {
+    await refused(['export', 'demo', '--format', 'cast', '--cols', '20'], /--cols must be a whole number from 40 to 400/);
+    await refused(['export', 'demo', '--format', 'cast', '--idle-limit', '0'], /--idle-limit must be a number > 0/);
+    await refused(['export', 'demo', '--rows', '40'], /--rows is for --format cast .*this export is --format json[\s\S]*add --format cast, or leave --rows out/);
+    const last = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').length;
+    await refused(['replay', 'demo', '--at', '5000', '--json'], new RegExp(`Session demo has no event 5000: its events are numbered 1 to ${last}[\\s\\S]*give --at a number from 1 to ${last}`));
   });
 
   it('bench run --out naming a file', async () => {

@@ -31,7 +31,8 @@ async function exportPage(ref: string, name: string, env: NodeJS.ProcessEnv = {}
   return out;
 }
 
-const stepOf = async (page: Page) => Number(/step (\d+) of/.exec((await page.textContent('#position')) ?? '')?.[1]);
+/** The number of the event the page shows: the one `tenet replay` shows and `fork --at` takes. */
+const stepOf = async (page: Page) => Number(/event (\d+) of/.exec((await page.textContent('#position')) ?? '')?.[1]);
 
 /** Whether the current card's top is on the screen, below the sticky controls. */
 const currentOnScreen = (page: Page) =>
@@ -75,11 +76,23 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
 
     await expect.poll(() => page.textContent('header.top h1')).toBe('invoicing/tax.py::tax_for');
     expect(await stepOf(page)).toBe(1);
-    // A link to a step opens there, the step's card on the screen.
+    // A link to an event opens there, its card on the screen: the events are numbered as `tenet
+    // replay` and `fork --at` number them (issue 37.10), 62 being the validation of the first submission.
+    expect(demoEvents()[61]).toMatchObject({ seq: 62, type: 'agent.phase', phase: 'validate' });
     const linked = await browser.context.newPage();
-    await linked.goto(`${url}#step=20`);
-    expect(await stepOf(linked)).toBe(20);
+    await linked.goto(`${url}#event=62`);
+    expect(await stepOf(linked)).toBe(62);
+    expect(await linked.textContent('#position')).toContain('event 62 of 113 · agent.phase');
     await expect.poll(() => currentOnScreen(linked)).toBe(true);
+    // The address follows a move, by event number.
+    await linked.keyboard.press('ArrowRight');
+    await expect.poll(() => linked.evaluate('location.hash')).toBe(`#event=${await stepOf(linked)}`);
+    expect(await stepOf(linked)).toBeGreaterThan(62);
+    // An event that is not a stop of its own (streamed text) opens at the stop that shows it.
+    expect(demoEvents()[42]).toMatchObject({ seq: 43, type: 'model.delta' });
+    await linked.goto(`${url}#event=43`);
+    await linked.reload();
+    expect(await stepOf(linked)).toBe(44);
     await linked.close();
 
     // Play: the position moves by itself; pause stops it.
@@ -104,7 +117,7 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     // Step back and forward again: the keyboard moves the same position.
     const atTool = await stepOf(page);
     await page.keyboard.press('ArrowLeft');
-    expect(await stepOf(page)).toBe(atTool - 1);
+    expect(await stepOf(page)).toBeLessThan(atTool);
     await page.keyboard.press('ArrowRight');
     expect(await stepOf(page)).toBe(atTool);
 
@@ -317,6 +330,31 @@ describeBrowser('the exported page of the demo session, in chromium', () => {
     }
     expect(seenTitles[0]).toBe('The developer wrote tests');
     expect(seenTitles.some((t) => t.startsWith(name))).toBe(true);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("the developer's edit of a submission's code is a diff against the model's code, not a JSON string (issue 37.1)", async () => {
+    const events = demoEvents();
+    const call = events.findIndex((e) => e.type === 'tool.call' && e.name === 'submit_implementation');
+    const { id, name, arguments: original } = events[call] as { id: string; name: string; arguments: string };
+    const code = (JSON.parse(original) as { code: string }).code.replace('rates = RATES[region]', 'rates = RATES[region.upper()]  # the developer');
+    events.splice(call, 0, { type: 'step.pause', before: 'tool', callId: id, name });
+    events.splice(call + 2, 0, { type: 'tool.edit', id, name, original, arguments: JSON.stringify({ code }) });
+    const file = await exportPage(writeLog('code-edit.jsonl', events), 'code-edit.html');
+    const page = await browser.context.newPage();
+    const seen = watch(page);
+    await page.goto(pathToFileURL(file).href);
+    await page.click('#last');
+    const tool = page.locator('.card[data-kind="tool"]', { has: page.locator('.chip.human') });
+    await tool.scrollIntoViewIfNeeded();
+    const edited = tool.locator('.edited');
+    expect(await edited.locator('.note').first().textContent()).toBe("The developer changed the model's code before it ran (+1 −1); it ran with theirs:");
+    await expect.poll(() => edited.locator('.dl.add').allTextContents()).toEqual([expect.stringContaining('rates = RATES[region.upper()]  # the developer')]);
+    expect(await edited.locator('.dl.del').allTextContents()).toEqual([expect.stringContaining('rates = RATES[region]')]);
+    // The rest of the function is there as code, a line per line.
+    expect(await edited.locator('.dl.ctx').allTextContents()).toContainEqual(expect.stringContaining('def tax_for(amount, region, category="standard"):'));
+    expect(await edited.locator(':scope > div').first().textContent()).not.toContain('\\n');
     expect(seen.errors).toEqual([]);
     await page.close();
   });

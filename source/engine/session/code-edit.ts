@@ -25,10 +25,22 @@ export function diffText(before: string, after: string): { diff: string; added: 
   return { diff: lines.join('\n'), added, removed };
 }
 
-/** The developer's edit of a call's code, as a diff against the model's (undefined: the code is not what changed). */
-export function codeEdit(original: string, edited: string): { diff: string; added: number; removed: number } | undefined {
+/** The model's code and the developer's, when an edit of a call's arguments changed its code. */
+function editedCode(original: string, edited: string): { before: string; after: string } | undefined {
   const before = codeOf(original);
   const after = codeOf(edited);
   if (!before || !after || before.code === after.code) return undefined;
-  return diffText(before.code, after.code);
+  return { before: before.code, after: after.code };
+}
+
+/** The developer's edit of a call's code, as a diff against the model's (undefined: the code is not what changed). */
+export function codeEdit(original: string, edited: string): { diff: string; added: number; removed: number } | undefined {
+  const codes = editedCode(original, edited);
+  return codes && diffText(codes.before, codes.after);
+}
+
+/** The same edit as the hunks the session page draws (with line numbers), counted the same way. */
+export function codeEditHunks(original: string, edited: string): ReturnType<typeof lineDiff> | undefined {
+  const codes = editedCode(original, edited);
+  return codes && lineDiff(codes.before, codes.after);
 }

@@ -8,6 +8,7 @@ import type { EngineEvent } from '../events';
 import { stopLabel } from '../phrase-book';
 import { proposeFor } from '../thm/propose';
 import type { ThmReport } from '../protocol/thm-report';
+import { codeEditHunks } from './code-edit';
 import { PAGE_CARD_OF } from './page-cards';
 import { submissionDiffs, type SubmissionDiff } from './page-diffs';
 
@@ -35,6 +36,8 @@ export interface SessionPageData {
   stops: Record<number, string>;
   /** Each condensation's line, by its event's index: the words of agent/context-words.ts, which the page cannot import. */
   condensed: Record<number, string>;
+  /** The developer's edits of a call's code (step mode), as diffs against the model's code, by the `tool.edit` event's index. */
+  edits: Record<number, Pick<SubmissionDiff, 'added' | 'removed' | 'hunks'>>;
   generator: string;
 }
 
@@ -91,11 +94,24 @@ function condensedLines(events: readonly EngineEvent[]): Record<number, string> 
   return lines;
 }
 
+/**
+ * An edit of a call's code is shown as what the developer changed of the model's code, as the
+ * TUI's transcript and `tenet show` tell it (code-edit.ts), not as two JSON strings.
+ */
+function codeEdits(events: readonly EngineEvent[]): SessionPageData['edits'] {
+  const edits: SessionPageData['edits'] = {};
+  events.forEach((event, index) => {
+    const edit = event.type === 'tool.edit' ? codeEditHunks(event.original, event.arguments) : undefined;
+    if (edit) edits[index] = edit;
+  });
+  return edits;
+}
+
 export function sessionPage(id: string, events: readonly EngineEvent[]): string {
   const dir = pageDir();
   const style = readFileSync(join(dir, 'page.css'), 'utf8');
   const script = `(() => {\n'use strict';\nconst CARD_OF = ${JSON.stringify(PAGE_CARD_OF)};\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
-  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), stops: stopLabels(events), condensed: condensedLines(events), generator: `tenet ${version()}`.trim() };
+  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), stops: stopLabels(events), condensed: condensedLines(events), edits: codeEdits(events), generator: `tenet ${version()}`.trim() };
   const start = events.find((e) => e.type === 'session.start');
   const title = `tenet session ${id}${start?.type === 'session.start' ? ` · ${start.target}` : ''}`;
   const policy = [`default-src 'none'`, `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');

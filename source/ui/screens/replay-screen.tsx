@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { EngineEvent } from '../../engine/events';
 import { failuresOf } from '../components/failures';
 import { Covered } from '../components/covered';
@@ -7,7 +7,8 @@ import { HelpOverlay } from '../components/help-overlay';
 import { DimRows } from '../components/line-view';
 import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
-import { JUMPS, ReplayCursor, stepSpeed } from '../replay';
+import { ReplayCursor } from '../replay';
+import { replayInput, type ReplayNav } from '../replay-keys';
 import { sessionWallMs } from '../view-state';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { AgentScreen } from './agent-screen';
@@ -20,11 +21,17 @@ import { forkPoint } from '../../engine/run/fork';
 const speedLabel = (speed: number) => (Number.isFinite(speed) ? `${speed}×` : 'max');
 const ignore = () => undefined;
 
+/** Events a frame's worth at a time, when the replay plays as fast as the screen repaints. */
+const MAX_SPEED_EVENTS = 400;
+
+type Recorded = EngineEvent & { ts?: string; seq?: number };
+
 /**
- * A saved session played back in the live screens: play/pause, step either way, change speed, and
- * jump to the next tool call, test run or stage. The developer's decisions (an override of THM's
- * tests, commands typed in a takeover, the patch) show where they happened. The status line on top
- * and the keys below always fit: the screens get the rows in between.
+ * A saved session played back in the live screens: play/pause, step either way, the ends, go to
+ * an event, change speed, and jump to the next or previous tool call, test run or stage. The
+ * developer's decisions (an override of THM's tests, commands typed in a takeover, the patch) show
+ * where they happened. The status line on top and the keys below always fit: the screens get the
+ * rows in between.
  */
 export function ReplayScreen({
   id,
@@ -33,37 +40,44 @@ export function ReplayScreen({
   onFork,
   autoplay = true,
   initialSpeed = 1,
+  at,
 }: {
   id: string;
-  events: readonly (EngineEvent & { ts?: string; seq?: number })[];
+  events: readonly Recorded[];
   onBack(): void;
   /** `f`: a fork of the session from the event on screen (its sequence number), once confirmed. */
   onFork?(at: number): void;
   autoplay?: boolean;
   initialSpeed?: number;
+  /** The event to open at (its number, as `tenet replay --at` and `fork --at` count), paused there. */
+  at?: number;
 }) {
   const cursor = useMemo(() => new ReplayCursor(events), [events]);
   const { width, height } = useTerminalSize();
-  const [index, setIndex] = useState(0);
-  const [playing, setPlaying] = useState(autoplay);
-  const [speed, setSpeed] = useState<number>(initialSpeed);
+  // The state the keys change, in a ref set at once: a burst of keys between two frames moves from
+  // where the key before left it, not from the frame's (see list-cursor.ts).
+  const live = useRef<ReplayNav | undefined>(undefined);
+  live.current ??= at !== undefined ? { at: cursor.positionOf(at) ?? 0, playing: false, speed: initialSpeed } : { at: 0, playing: autoplay, speed: initialSpeed };
+  const [nav, setNavState] = useState<ReplayNav>(live.current);
+  const setNav = (next: ReplayNav) => {
+    live.current = next;
+    setNavState(next);
+  };
   const [help, setHelp] = useState(false);
   // A viewer of the agent screen is open: its keys (arrows, Esc) are not the replay's.
   const [viewer, setViewer] = useState(false);
   // `f`: the event to fork from, waiting for y; or why there is nothing to fork from here.
   const [forking, setForking] = useState<{ at: number } | { problem: string } | undefined>(undefined);
+  const index = nav.at;
   const atEnd = index >= cursor.length;
 
   useEffect(() => {
-    if (!playing || atEnd) return;
-    if (!Number.isFinite(speed)) {
-      // As fast as the screen repaints: a frame's worth of events at a time.
-      const timer = setTimeout(() => setIndex((i) => Math.min(cursor.length, i + 400)), 16);
-      return () => clearTimeout(timer);
-    }
-    const timer = setTimeout(() => setIndex((i) => i + 1), cursor.delayBefore(index, speed));
+    if (!nav.playing || atEnd) return;
+    const to = Number.isFinite(nav.speed) ? cursor.nextStop(index) : cursor.nextStop(Math.min(cursor.length, index + MAX_SPEED_EVENTS) - 1);
+    const wait = Number.isFinite(nav.speed) ? cursor.delay(index, to, nav.speed) : 16;
+    const timer = setTimeout(() => setNav({ ...live.current!, at: to }), wait);
     return () => clearTimeout(timer);
-  }, [playing, index, speed, atEnd, cursor]);
+  }, [nav.playing, index, nav.speed, atEnd, cursor]);
 
   useKeys((input, key) => {
     if (help) {
@@ -76,38 +90,66 @@ export function ReplayScreen({
       setForking(undefined);
       return;
     }
-    if (input === '?') setHelp(true);
-    else if (input === 'f' && onFork) {
-      setPlaying(false);
-      const at = events[index - 1]?.seq ?? index;
+    const moved = replayInput(live.current!, input, key, cursor);
+    if (!moved) return;
+    setNav(moved.nav);
+    if (moved.back) onBack();
+    else if (moved.open === 'help') setHelp(true);
+    else if (moved.open === 'fork' && onFork) {
+      setNav({ ...moved.nav, playing: false });
+      const event = cursor.eventAt(moved.nav.at);
       try {
-        forkPoint(id, events, at);
-        setForking({ at });
+        forkPoint(id, events, event);
+        setForking({ at: event });
       } catch (error) {
         setForking({ problem: (error as Error).message });
       }
     }
-    else if (input === ' ') setPlaying((p) => !p);
-    else if (key.rightArrow) {
-      setPlaying(false);
-      setIndex((i) => Math.min(cursor.length, i + 1));
-    } else if (key.leftArrow) {
-      setPlaying(false);
-      setIndex((i) => Math.max(0, i - 1));
-    } else if (input === '+' || input === '-') setSpeed((s) => stepSpeed(s, input === '+' ? 1 : -1));
-    else if (input === 'n' || input === 't' || input === 'r') {
-      setPlaying(false);
-      setIndex((i) => cursor.next(i, JUMPS[input]));
-    } else if (input === 'q' || key.escape) onBack();
   });
 
   // Help (or "too small") covers the screen, which stays mounted: a viewer, a scroll are kept.
   const overlay = tooSmall({ width, height }) ? <TooSmall width={width} height={height} /> : help ? <HelpOverlay screens={['replay', 'viewer', 'quitOnce']} width={width} height={height - 1} /> : undefined;
+  let prompt: string[] | undefined;
+  if (forking) prompt = wrapText('at' in forking ? `Fork ${id} at event ${forking.at}? A new session: its history is this one's up to here (recorded answers, no cost), then the model answers live; when its run ends, you are back here. y forks · any other key does not` : `${forking.problem} (any key)`, width).slice(0, 3);
+  else if (nav.goto !== undefined) prompt = [`go to event: ${nav.goto}▏ (Enter goes there · Esc does not)`];
+  else if (nav.notice) prompt = [nav.notice];
+  return (
+    <Covered by={overlay}>
+      <ReplayFrame id={id} cursor={cursor} nav={nav} width={width} height={height} prompt={prompt} hideKeys={onFork ? [] : ['f']} onViewer={setViewer} />
+    </Covered>
+  );
+}
+
+/**
+ * What a replay shows at one position: the status line, the screen the session was on (THM's
+ * review, the agent, the result), and the keys or a question below. Drawn by the replay, and
+ * frame by frame into an asciinema cast (cast.tsx).
+ */
+export function ReplayFrame({
+  id,
+  cursor,
+  nav,
+  width,
+  height,
+  prompt,
+  hideKeys = [],
+  onViewer = ignore,
+}: {
+  id: string;
+  cursor: ReplayCursor;
+  nav: ReplayNav;
+  width: number;
+  height: number;
+  /** Rows that take the keys' place, in yellow: a question, the event number being typed, a notice. */
+  prompt?: readonly string[] | undefined;
+  hideKeys?: readonly string[];
+  onViewer?(open: boolean): void;
+}): ReactNode {
+  const index = nav.at;
+  const atEnd = index >= cursor.length;
   const view = cursor.viewAt(index);
-  const status = `replay ${id} · event ${index}/${cursor.length} · ${playing && !atEnd ? '▶' : '⏸'} ${speedLabel(speed)}`;
-  const keys = forking
-    ? wrapText('at' in forking ? `Fork ${id} at event ${forking.at}? A new session: its history is this one's up to here (recorded answers, no cost), then the model answers live. y forks · any other key does not` : `${forking.problem} (any key)`, width).slice(0, 3)
-    : hintRows('replay', width, 2, [], onFork ? [] : ['f']);
+  const status = `replay ${id} · event ${cursor.eventAt(index)}/${cursor.eventAt(cursor.length)} · ${nav.playing && !atEnd ? '▶' : '⏸'} ${speedLabel(nav.speed)}`;
+  const keys = prompt ?? hintRows('replay', width, 2, [], hideKeys);
   // The status line, the keys, and the row Ink keeps free under the frame.
   const body = height - 2 - keys.length;
   let screen;
@@ -124,21 +166,21 @@ export function ReplayScreen({
         submissions={view.agent.submissions}
         session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
         {...(view.keptTests ? { keptTests: view.keptTests } : {})}
-        onViewer={setViewer}
+        onViewer={onViewer}
       />
     );
   } else if (!view.thm.approval) {
     screen = <ThmScreen view={view} width={width} height={body} clock="recorded" />;
   } else {
-    screen = <AgentScreen view={view} takeover="off" width={width} height={body} allowAlways={ignore} onSend={ignore} mode="replay" onViewer={setViewer} />;
+    screen = <AgentScreen view={view} takeover="off" width={width} height={body} allowAlways={ignore} onSend={ignore} mode="replay" onViewer={onViewer} />;
   }
   return (
-    <Covered by={overlay}>
+    <>
       <Text inverse wrap="truncate">{` ${status} `}</Text>
       {screen}
-      {forking ? (
+      {prompt ? (
         <Box flexDirection="column">
-          {keys.map((row, i) => (
+          {prompt.map((row, i) => (
             <Text key={i} color="yellow" wrap="truncate">
               {row}
             </Text>
@@ -147,6 +189,6 @@ export function ReplayScreen({
       ) : (
         <DimRows rows={keys} />
       )}
-    </Covered>
+    </>
   );
 }

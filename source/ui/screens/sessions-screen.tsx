@@ -13,11 +13,13 @@ import { helpKey, useKeys } from '../components/use-keys';
 import { useListCursor } from '../components/list-cursor';
 
 /** `tenet sessions` in a terminal: the saved sessions; Enter replays one in the live screens. */
-export function SessionsScreen({ rows, load, onFork }: { rows: CatalogEntry[]; load(id: string): LoadedSession; onFork?(id: string, at: number): void }) {
+export function SessionsScreen({ rows, load, onFork, reopen }: { rows: CatalogEntry[]; load(id: string): LoadedSession; onFork?(id: string, at: number): void; /** A replay open from the start, at an event (back from a fork made in it). */ reopen?: { id: string; at: number } }) {
   const { exit } = useApp();
   const { width, height } = useTerminalSize();
   const { cursor, current, press } = useListCursor(Math.max(0, rows.length - 1));
-  const [open, setOpen] = useState<LoadedSession | undefined>(undefined);
+  const [open, setOpen] = useState<LoadedSession | undefined>(() => (reopen ? load(reopen.id) : undefined));
+  // Where the reopened replay starts; a replay opened later starts at the beginning.
+  const [openAt, setOpenAt] = useState(reopen?.at);
   const [error, setError] = useState<string | undefined>(undefined);
   const [help, setHelp] = useState(false);
   const keys = hintRows('sessions', width, 2, ['Ctrl+C quit']);
@@ -38,7 +40,13 @@ export function SessionsScreen({ rows, load, onFork }: { rows: CatalogEntry[]; l
     },
     { isActive: !open },
   );
-  if (open) return <ReplayScreen id={open.id} events={open.events} onBack={() => setOpen(undefined)} {...(onFork ? { onFork: (at: number) => onFork(open.id, at) } : {})} />;
+  if (open) {
+    const back = () => {
+      setOpen(undefined);
+      setOpenAt(undefined);
+    };
+    return <ReplayScreen id={open.id} events={open.events} onBack={back} {...(onFork ? { onFork: (at: number) => onFork(open.id, at) } : {})} {...(openAt !== undefined ? { at: openAt } : {})} />;
+  }
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
   if (help) return <HelpOverlay screens={['sessions', 'replay', 'quitOnce']} width={width} height={height - 1} />;
   const first = windowStart(cursor, rows.length, room);

@@ -243,7 +243,24 @@ function argumentsView(raw) {
   };
 }
 
-function toolCard(items, card) {
+/**
+ * The developer's edit of a call before it ran (step mode). An edit of its code is a diff against
+ * the model's code (computed with the page, as the TUI's transcript shows it); of other arguments,
+ * the note, with the model's arguments folded.
+ */
+function editView(edit, data) {
+  const code = (data.edits || {})[edit.i];
+  return h(
+    'div',
+    { class: 'edited' },
+    code
+      ? h('div', null, h('p', { class: 'note' }, "The developer changed the model's code before it ran (", diffCounts(code.added, code.removed), "); it ran with theirs:"), diffView(code.hunks))
+      : h('p', { class: 'note' }, 'The developer changed the arguments before it ran; it ran with the ones below.'),
+    fold("the model's arguments", argumentsView(edit.e.original).view),
+  );
+}
+
+function toolCard(items, card, data) {
   const call = items.find((x) => x.e.type === 'tool.call');
   const edit = items.find((x) => x.e.type === 'tool.edit');
   const result = items.find((x) => x.e.type === 'tool.result');
@@ -262,7 +279,7 @@ function toolCard(items, card) {
     body: h(
       'div',
       null,
-      edit ? h('div', { class: 'edited' }, h('p', { class: 'note' }, 'The developer changed the arguments before it ran; it ran with the ones below.'), fold("the model's arguments", argumentsView(edit.e.original).view)) : null,
+      edit ? editView(edit, data) : null,
       inputs.length ? h('div', { class: 'typed' }, inputs.map((x) => h('div', null, h('span', { class: 'prompt' }, x.e.mode === 'pdb' ? '(Pdb) ' : '$ '), clean(x.e.input)))) : fold('arguments', view, !summary && !hasLong),
       run ? h('div', { class: 'attached-run' }, h('div', { class: 'label' }, `${run.e.passed}/${run.e.total} passed`), testRows(run.e.outcomes || {})) : null,
       result ? h('div', { class: 'result' }, h('div', { class: 'label' }, result.e.ok ? 'output' : 'error'), lazy(() => textBlock(result.e.text))) : h('p', { class: 'muted' }, 'No output yet.'),

@@ -1,6 +1,8 @@
 // The player: lays out the page and moves through the stops — play/pause, step, the scrubber,
 // jumps to the next tool call, submission or test run, and the same from the keyboard. The
-// position is kept in the address (#step=N), so a link can point at a moment of the session.
+// position is kept in the address as the number of the event shown (#event=N): the number
+// `tenet replay` shows and `tenet replay --at` and `tenet fork --at` take, so a link can point at
+// a moment of the session, and the same moment can be opened in the terminal or forked from.
 
 const SPEEDS = [0.5, 1, 2, 4, 10];
 /** Between two stops at 1×: the recorded gap, but at least this (so each step can be seen)… */
@@ -70,6 +72,8 @@ function main() {
   const { cards, stops, cardOf } = buildTimeline(events);
   const stateAt = sessionStates(events);
   const last = Math.max(0, stops.length - 1);
+  /** An event's number: its sequence number in the session's log (as tenet numbers events everywhere). */
+  const numberOf = (pos) => (events[pos] && Number.isInteger(events[pos].seq) ? events[pos].seq : pos + 1);
   document.body.classList.toggle('many', cards.length > MANY_CARDS);
 
   const timeline = h('div', { class: 'timeline', id: 'timeline' });
@@ -163,7 +167,7 @@ function main() {
     scrubber.value = String(k);
     const event = events[pos];
     const since = recordedAt(event) - recordedAt(events[0]);
-    position.textContent = `step ${k + 1} of ${stops.length} · ${event.type}${since > 0 ? ` · +${duration(since)}` : ''}`;
+    position.textContent = `event ${numberOf(pos)} of ${numberOf(events.length - 1)} · ${event.type}${since > 0 ? ` · +${duration(since)}` : ''}`;
   }
 
   function reveal(el) {
@@ -175,7 +179,7 @@ function main() {
 
   function remember() {
     try {
-      history.replaceState(null, '', `#step=${current + 1}`);
+      history.replaceState(null, '', `#event=${numberOf(stops[current])}`);
     } catch {
       // Some browsers refuse to touch the address of a file: page; the position is only a nicety.
     }
@@ -255,8 +259,24 @@ function main() {
   });
 
   keepInPlace(() => currentCard);
-  const linked = /^#step=(\d+)$/.exec(location.hash);
-  show(linked ? Number(linked[1]) - 1 : 0, { scroll: !!linked });
+  const linked = linkedStop(location.hash);
+  show(linked === undefined ? 0 : linked, { scroll: linked !== undefined });
+
+  /**
+   * The stop a link points at: `#event=N`, the first stop that shows event N (an event folded into
+   * a later stop, streamed text say, shows there); `#step=N`, the N-th stop, as links made before
+   * pages numbered events.
+   */
+  function linkedStop(hash) {
+    const event = /^#event=(\d+)$/.exec(hash);
+    if (event) {
+      const wanted = Number(event[1]);
+      const k = stops.findIndex((pos) => numberOf(pos) >= wanted);
+      return k === -1 ? last : k;
+    }
+    const step = /^#step=(\d+)$/.exec(hash);
+    return step ? Number(step[1]) - 1 : undefined;
+  }
 }
 
 main();
