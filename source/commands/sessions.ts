@@ -34,7 +34,8 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
   const dir = await root(options.dir);
   if (options.tui && !options.status && !options.target && !options.repo) {
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
-    const { fork } = await sessionsTui(dir);
+    const { fork, resume } = await sessionsTui(dir);
+    if (resume) return resumeLive(options.dir, resume);
     return fork ? forkLive(options.dir, fork.id, fork.at) : 0;
   }
   const repo = options.repo === undefined ? undefined : samePlace(options.repo);
@@ -67,6 +68,12 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
 async function forkLive(dir: string | undefined, ref: string, at: number): Promise<number> {
   const { forkCommand } = await import('./fork');
   return forkCommand({ ...(dir ? { dir } : {}), ref, at, tui: true });
+}
+
+/** `r` in the browser: the interrupted session goes on in the terminal, as `tenet resume ID` would. */
+async function resumeLive(dir: string | undefined, ref: string): Promise<number> {
+  const { resumeCommand } = await import('./resume');
+  return resumeCommand({ ...(dir ? { dir } : {}), ref, tui: true });
 }
 
 /** Events rendered together into the transcript: what `show` holds at a time. */

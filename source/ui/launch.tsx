@@ -6,9 +6,10 @@ import { loadSession } from '../engine/session/load';
 import { ReplayScreen } from './screens/replay-screen';
 import { SessionsScreen } from './screens/sessions-screen';
 
-/** What the developer asked for on leaving a replay: a fork of the session from an event (`f`). */
+/** What the developer asked for on leaving a replay or the browser: a fork of a session from an event (`f`), or a resume (`r`). */
 export interface ReplayExit {
   fork?: { id: string; at: number };
+  resume?: string;
 }
 
 /** `tenet replay ID` in a terminal. */
@@ -24,16 +25,16 @@ export async function replayTui(id: string, events: readonly (EngineEvent & { ts
   return exit;
 }
 
-/** `tenet sessions` in a terminal: the browser, and replays (and forks) from it. */
+/** `tenet sessions` in a terminal: the browser, and replays, forks and resumes from it. */
 export async function sessionsTui(root: string): Promise<ReplayExit> {
   const rows = new Catalog(root).list();
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
-  const fork = (id: string, at: number) => {
-    exit = { fork: { id, at } };
+  const leave = (asked: ReplayExit) => {
+    exit = asked;
     app.unmount();
   };
-  app = render(<SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={fork} />);
+  app = render(<SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={(id, at) => leave({ fork: { id, at } })} onResume={(id) => leave({ resume: id })} />);
   await app.waitUntilExit();
   return exit;
 }
