@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { failingWords, THM_PHASES } from '../../engine/phrase-book';
 import { alreadyFailingTests, failingTestCounts, type ThmFailingTest, type ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
-import { allocate, cap, hardWrap, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
+import { allocate, cap, wrapCode, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
 import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
 import { useNow } from '../components/use-now';
@@ -47,7 +47,7 @@ export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
   if ('unchanged' in outcome) return [{ text: 'Nothing changed: no test to add.', dim: true }];
   const rows: Line[] = [
     ...outcome.accepted.map((t): Line => [{ text: '✎ joins ', color: 'green' }, { text: t.nodeid }]),
-    ...outcome.rejected.flatMap((r) => wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width).map((text): Line => ({ text, color: 'red' }))),
+    ...outcome.rejected.flatMap((r) => wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width, 2).map((text): Line => ({ text, color: 'red' }))),
     ...(outcome.kept ? wrapText(`  your text is kept: ${outcome.kept.key === 'n' ? 'n' : 'e on one of its tests'} opens it again, to fix it`, width).map((text): Line => ({ text, color: 'yellow' })) : []),
     ...outcome.removed.map((id): Line => ({ text: `− no longer fails: ${id}`, color: 'yellow' })),
   ];
@@ -98,7 +98,7 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
  * yellow above it, a few rows at most: it explains a review with nothing to propose.
  */
 function warningLines(view: ViewState, width: number): Line[] {
-  return cap(view.warnings.flatMap((warning) => wrapText(`! ${warning}`, width)), 4, () => '…').map((text) => ({ text, color: 'yellow' }));
+  return cap(view.warnings.flatMap((warning) => wrapText(`! ${warning}`, width, 2)), 4, () => '…').map((text) => ({ text, color: 'yellow' }));
 }
 
 /** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
@@ -280,7 +280,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
 
   if (!report) return <Progress view={view} width={width} height={height} clock={clock} />;
   if (source) {
-    const code = source.text.split('\n').flatMap((line) => hardWrap(line, width - 4)).map((text) => ({ text }));
+    const code = source.text.split('\n').flatMap((line) => wrapCode(line, width - 4)).map((text) => ({ text }));
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1}>
         <ScrollView title={shortStart(source.nodeid, width - 4)} lines={code} height={Math.max(3, height - 2)} hint="Esc or v closes" />
