@@ -58,25 +58,37 @@ export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
 const RUNNING_ROWS = 5;
 
 function Progress({ view, width, height, clock }: { view: ViewState; width: number; height: number; clock: 'wall' | 'recorded' }) {
-  const { thm } = view;
-  const now = useNow(clock === 'wall' && thm.startedAt > 0);
+  const { thm, session } = view;
+  const now = useNow(clock === 'wall');
+  // Live, the clock runs from the session's start (or this screen's, before the start is known):
+  // the workspace is made before THM starts, and a large suite collects for seconds without an
+  // event. The rate of tests counts from THM's start.
+  const mounted = useRef(Date.now()).current;
   const end = clock === 'wall' ? now : view.at;
-  const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
-  const label = THM_PHASES[thm.phase ?? 'probe'];
-  const collecting = thm.collecting ? `collecting the tests: ${plural(thm.collecting.files, 'file')}, ${plural(thm.collecting.tests, 'test')} so far` : 'collecting the tests';
+  const since = view.clock.partStart || thm.startedAt || (clock === 'wall' ? mounted : 0);
+  const seconds = since ? Math.max(0, end - since) / 1000 : 0;
+  const thmSeconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
+  const label = thm.startedAt ? THM_PHASES[thm.phase ?? 'probe'] : 'preparing the workspace';
+  const collecting = thm.collecting ? `collecting the tests: ${plural(thm.collecting.files, 'file')}, ${plural(thm.collecting.tests, 'test')} so far` : thm.startedAt ? 'collecting the tests' : 'starting';
   // Every test ran, none is left running: pytest ends the session (fixtures' teardown, the report).
   const finishing = thm.total > 0 && thm.done >= thm.total && !thm.running.length ? ' · pytest is finishing' : '';
   const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
   // The bar is (nearly) full and a few tests hold it: which, and for how long, longest first.
   const running = [...thm.running].sort((a, b) => a.since - b.since);
-  const rows = Math.max(0, Math.min(RUNNING_ROWS, height - 3));
+  const rows = Math.max(0, Math.min(RUNNING_ROWS, height - 4));
   const shown = cap(running, rows, (n) => ({ nodeid: `… ${n} more`, since: NaN }));
+  // What THM runs on: the target and the repository (the repository's end: its own folder's name).
+  const where = session ? `${session.target}${session.mode === 'blank' ? ' (benchmark mode)' : ''} in ${session.repo}` : '';
   return (
     <Box flexDirection="column">
       <Lines lines={warningLines(view, width)} />
-      <Text wrap="truncate">Test Harness Mechanism: {label}</Text>
       <Text wrap="truncate">
-        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}{finishing}
+        <Text bold>Test Harness Mechanism</Text>
+        {where ? ` · ${shortStart(where, Math.max(10, width - 25))}` : ''}
+      </Text>
+      <Text wrap="truncate">{label}</Text>
+      <Text wrap="truncate">
+        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${thmSeconds > 0 ? (thm.done / thmSeconds).toFixed(0) : 0} tests/s` : ''}{finishing}
       </Text>
       {shown.length ? <Text dimColor wrap="truncate">still running:</Text> : null}
       {shown.map(({ nodeid, since }) => {
@@ -297,7 +309,9 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
   // keys when the terminal is tall enough for them to keep their long names, or for n and e.
-  const footer = prompt ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [QUIT_LIVE_HINT], writeTests ? [] : ['n', 'e']) : ['approved'];
+  // Without a question: approved once the approval is recorded; before it (the report is in, the
+  // review not yet open) nothing is approved, and the footer must not say so.
+  const footer = prompt ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [QUIT_LIVE_HINT], writeTests ? [] : ['n', 'e']) : view.thm.approval ? ['approved'] : ['the review opens…'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];
