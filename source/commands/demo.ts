@@ -28,6 +28,8 @@ export interface DemoOptions {
   approve?: 'ask' | 'auto';
   sandbox?: SandboxFlags;
   strategy?: 'tenet' | 'tdd';
+  /** Step mode from the start (the start screen's `d` with `tenet --step`). */
+  step?: boolean;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     settings: { strategy },
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: options.tui ?? false,
+    ...(options.step ? { step: true } : {}),
     ...(options.approve ? { approve: options.approve } : {}),
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
     repo: DEMO.repo(),

@@ -25,6 +25,8 @@ export interface StartOptions {
   sandbox?: SandboxFlags;
   /** pytest arguments for the session's scope (`tenet --tests …`); none: the repository's configuration. */
   testArgs?: string[];
+  /** `tenet --step`: the session starts in step mode (as `tenet run --step`). */
+  step?: boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
   const instructions = readProjectInstructions(repo);
   const choice = await startTui({ repo, functions, testArgs, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}), ...(instructions ? { instructions: instructionsWords(instructions) } : {}) });
   if (!choice) return 0;
-  if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
+  if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.step ? { step: true } : {}), ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const run: RunCommandOptions = {
     repo,
     ...(isDemo ? { copyOfExample: true } : {}),
@@ -66,6 +68,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
     model: flags,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: true,
+    ...(options.step ? { step: true } : {}),
     approve: options.approve ?? 'ask',
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
     ...(fallback ? { fallbackScript: fallback, fallbackScriptFile: DEMO.script() } : {}),
