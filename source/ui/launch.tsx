@@ -1,6 +1,5 @@
 import { render } from 'ink';
 import type { EngineEvent } from '../engine/events';
-import { startBracketedPaste } from './bracketed-paste';
 import { Catalog } from '../engine/session/catalog';
 import { loadSession } from '../engine/session/load';
 import { ReplayScreen } from './screens/replay-screen';
@@ -37,27 +36,4 @@ export async function sessionsTui(root: string): Promise<ReplayExit> {
   app = render(<SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={(id, at) => leave({ fork: { id, at } })} onResume={(id) => leave({ resume: id })} />);
   await app.waitUntilExit();
   return exit;
-}
-
-/** `tenet` with no command, in a terminal: the start screen; resolves with the choice, or undefined on Esc. */
-export async function startTui(props: Omit<import('./screens/start-screen').StartScreenProps, 'onStart' | 'onQuit'>): Promise<import('./screens/start-screen').StartChoice | undefined> {
-  const { StartScreen } = await import('./screens/start-screen');
-  let choice: import('./screens/start-screen').StartChoice | undefined;
-  let app: ReturnType<typeof render>;
-  const stopPaste = startBracketedPaste(process.stdout);
-  app = render(
-    <StartScreen
-      {...props}
-      onStart={(picked) => {
-        choice = picked;
-        app.unmount();
-      }}
-    />,
-  );
-  try {
-    await app.waitUntilExit();
-  } finally {
-    stopPaste();
-  }
-  return choice;
 }

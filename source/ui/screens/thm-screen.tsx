@@ -60,12 +60,13 @@ const RUNNING_ROWS = 5;
 function Progress({ view, width, height, clock }: { view: ViewState; width: number; height: number; clock: 'wall' | 'recorded' }) {
   const { thm, session } = view;
   const now = useNow(clock === 'wall');
-  // Live, the clock runs from the session's start (or this screen's, before the start is known):
-  // the workspace is made before THM starts, and a large suite collects for seconds without an
-  // event. The rate of tests counts from THM's start.
+  // Live, the clock runs from the run's start: the earliest of the session's start, THM's, and this
+  // screen's (it opens before the workspace is made, and the session starts after). A large suite
+  // collects for seconds without an event. The rate of tests counts from THM's start.
   const mounted = useRef(Date.now()).current;
   const end = clock === 'wall' ? now : view.at;
-  const since = view.clock.partStart || thm.startedAt || (clock === 'wall' ? mounted : 0);
+  const known = [view.clock.partStart, thm.startedAt].filter((t) => t > 0);
+  const since = clock === 'wall' ? Math.min(mounted, ...known) : (known[0] ?? 0);
   const seconds = since ? Math.max(0, end - since) / 1000 : 0;
   const thmSeconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
   const label = thm.startedAt ? THM_PHASES[thm.phase ?? 'probe'] : 'preparing the workspace';
