@@ -30,11 +30,12 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .addHelpText('after', '\nEverything after --tests is passed to pytest unchanged.\nWith no command, in a terminal: the start screen over --repo (default: the current folder).')
     .option('--repo <dir>', 'with no command: the repository of the start screen')
     .option('--sessions-dir <dir>', 'with no command: where the session is saved')
-    .option('--tests <pytest-args...>', "with no command: pytest arguments for the scope of the session the start screen starts (everything after --tests)");
+    .option('--tests <pytest-args...>', "with no command: pytest arguments for the scope of the session the start screen starts (everything after --tests)")
+    .option('--step', 'with no command: the session the start screen starts is in step mode (a pause before every model call and tool call; `s` toggles it)');
   // The start screen starts a `tenet run`: it takes the same model and sandbox flags.
   withModelFlags(program, 'the config, else the API key in the environment', 'with --provider scripted: the JSON script of model turns to replay');
   withSandboxFlags(program);
-  program.action(async (opts: ModelOpts & SandboxFlags & { repo?: string; sessionsDir?: string }) => {
+  program.action(async (opts: ModelOpts & SandboxFlags & { repo?: string; sessionsDir?: string; step?: boolean }) => {
     // A word where a command goes (a typo such as `tenet sesions`) reaches the root as an operand.
     if (program.args.length) unknownCommand(program, program.args[0]!);
     // A --repo that is not a folder is an error (exit 2) with or without a terminal, as in every command.
@@ -44,7 +45,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       return;
     }
     const { startCommand } = await import('./commands/start');
-    setExit(await startCommand({ repo: opts.repo, sessionsDir: opts.sessionsDir, model: modelFlags(opts), sandbox: sandboxFlags(opts), testArgs: tests ?? [] }));
+    setExit(await startCommand({ repo: opts.repo, sessionsDir: opts.sessionsDir, model: modelFlags(opts), sandbox: sandboxFlags(opts), testArgs: tests ?? [], ...(opts.step ? { step: true } : {}) }));
   });
 
   const invocation: Invocation = { tests, setExit };

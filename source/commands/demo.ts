@@ -1,9 +1,6 @@
 import { join } from 'node:path';
 import { installRoot } from '../engine/assets';
-import { loadConfig } from '../engine/config/config';
 import { TenetError } from '../engine/errors';
-import { createModel } from '../engine/model/create-model';
-import { loadScript } from '../engine/model/scripted';
 import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { runCommand } from './run';
 
@@ -28,6 +25,8 @@ export interface DemoOptions {
   approve?: 'ask' | 'auto';
   sandbox?: SandboxFlags;
   strategy?: 'tenet' | 'tdd';
+  /** Step mode from the start (the start screen's `d` with `tenet --step`). */
+  step?: boolean;
 }
 
 /**
@@ -49,7 +48,9 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
   };
   if (options.live) {
-    // Which model, before anything runs: a live demo is a paid one.
+    // Which model, before anything runs: a live demo is a paid one. (Loaded here, not at start: the
+    // start screen, which can start the demo, draws its first frame without the providers.)
+    const [{ loadConfig }, { createModel }] = await Promise.all([import('../engine/config/config'), import('../engine/model/create-model')]);
     const chosen = createModel(await loadConfig(DEMO.repo()), flags);
     if (chosen.settings.provider !== 'scripted') process.stderr.write(`tenet demo --live: ${chosen.model.label} answers; its calls cost money (billed to the account of its API key).\n`);
   }
@@ -57,6 +58,7 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     settings: { strategy },
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: options.tui ?? false,
+    ...(options.step ? { step: true } : {}),
     ...(options.approve ? { approve: options.approve } : {}),
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
     repo: DEMO.repo(),
@@ -66,6 +68,6 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     json: options.json,
     // Not live: the script, whatever the environment or the config files name.
     model: options.live ? flags : { ...flags, provider: 'scripted' },
-    ...(options.live ? {} : { fallbackScript: loadScript(DEMO.script(strategy)), fallbackScriptFile: DEMO.script(strategy) }),
+    ...(options.live ? {} : { fallbackScript: (await import('../engine/model/scripted')).loadScript(DEMO.script(strategy)), fallbackScriptFile: DEMO.script(strategy) }),
   });
 }

@@ -6,10 +6,10 @@ import type { EngineEvent } from '../engine/events';
 import { onShutdown } from '../engine/lifecycle';
 import { stoppedByLimit } from '../engine/model/spend-limits';
 import { MessageFile } from '../engine/run/message-file';
-import { prepareFork, type ForkRequest } from '../engine/run/fork';
+import type { ForkRequest } from '../engine/run/fork';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
 import type { GivenTestFile } from '../engine/run/desk';
-import { prepareRun, runRecorded, type PreparedRun, type RunRequest } from '../engine/run/prepare-run';
+import type { PreparedRun, RunRequest } from '../engine/run/prepare-run';
 import { printable, printableJson } from '../engine/terminal-text';
 import { lineStepper } from './line-stepper';
 import { progressLine } from './progress-line';
@@ -77,22 +77,28 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
   const messageFile = messageFileOf(options);
   const addTests = testFilesOf(options);
-  const prepared = await prepareRun(options);
-  // A fork: the parent's answers and decisions first, then the live model and pilot.
-  const pilotOf = options.fork ? prepareFork(prepared, options.fork) : (live: Pilot) => live;
-  const hint = () => resumeHint(prepared, !!options.sessionsDir);
+  // The engine (the provider SDKs, the parser, the schemas) is loaded after the TUI's first frame.
+  const engine = async () => {
+    const { prepareRun, runRecorded } = await import('../engine/run/prepare-run');
+    const prepared = await prepareRun(options);
+    // A fork: the parent's answers and decisions first, then the live model and pilot.
+    const pilot = options.fork ? (await import('../engine/run/fork')).prepareFork(prepared, options.fork) : (live: Pilot) => live;
+    return { prepared, run: runRecorded, pilot };
+  };
   if (options.tui) {
     const { runTui } = await importTui(() => import('../ui/run-tui'));
-    return runTui(prepared, {
+    return runTui(engine, {
+      repo: options.repo,
       autoApproveCommands: options.approve === 'auto',
-      resumeHint: hint,
+      resumeHint: (prepared) => resumeHint(prepared, !!options.sessionsDir),
       ...(options.resume?.events ? { history: options.resume.events } : {}),
       ...(messageFile ? { messageFile } : {}),
       step: !!options.step,
       addTests,
-      pilot: pilotOf,
     });
   }
+  const { prepared, run: runRecorded, pilot: pilotOf } = await engine();
+  const hint = () => resumeHint(prepared, !!options.sessionsDir);
   // Interrupted (Ctrl+C, SIGTERM): the session is saved; say how to go on with it.
   let finishedRun = false;
   const unregister = onShutdown(() => {

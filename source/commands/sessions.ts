@@ -37,7 +37,8 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
     let reopen: { id: string; at: number } | undefined;
     for (;;) {
-      const { fork } = await sessionsTui(dir, reopen);
+      const { fork, resume } = await sessionsTui(dir, reopen);
+      if (resume) return resumeLive(options.dir, resume);
       if (!fork) return 0;
       // When the fork's run ends, its parent's replay comes back where the fork left it (the fork is in the list now).
       await forkLive(options.dir, fork.id, fork.at);
@@ -74,6 +75,12 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
 async function forkLive(dir: string | undefined, ref: string, at: number): Promise<number> {
   const { forkCommand } = await import('./fork');
   return forkCommand({ ...(dir ? { dir } : {}), ref, at, tui: true });
+}
+
+/** `r` in the browser: the interrupted session goes on in the terminal, as `tenet resume ID` would. */
+async function resumeLive(dir: string | undefined, ref: string): Promise<number> {
+  const { resumeCommand } = await import('./resume');
+  return resumeCommand({ ...(dir ? { dir } : {}), ref, tui: true });
 }
 
 /** Events rendered together into the transcript: what `show` holds at a time. */

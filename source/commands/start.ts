@@ -1,20 +1,17 @@
 import { importTui } from './import-tui';
 import { resolve } from 'node:path';
-import { loadConfig } from '../engine/config/config';
-import { buildIndex } from '../engine/index/build-index';
-import { createModel } from '../engine/model/create-model';
-import { loadScript } from '../engine/model/scripted';
 import type { FileIndex } from '../engine/index/types';
 import { decoratorExpression, overloadSpellings } from '../engine/python/overloads';
 import { repositoryFolder } from '../engine/util/checked-paths';
-import { resolveTarget } from '../engine/task/resolve-target';
 import { instructionsWords, readProjectInstructions } from '../engine/task/project-instructions';
-import { targetIsStub } from '../engine/eval/submitted-module';
 import type { ModelFlags } from '../engine/model/create-model';
 import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
-import type { TargetCheck } from '../ui/screens/start-screen';
+import type { ModelLine, TargetCheck } from '../ui/screens/start-screen';
 import { DEMO, demoCommand } from './demo';
 import { runCommand, type RunCommandOptions } from './run';
+
+// The screen is drawn first; what it shows next (the model, the functions, a target's check) is
+// loaded after: the config and provider SDKs, the index and its parser (see perf/tui.ts).
 
 /** What bare `tenet` takes: the repository, and the model and sandbox flags of `tenet run`. */
 export interface StartOptions {
@@ -25,6 +22,8 @@ export interface StartOptions {
   sandbox?: SandboxFlags;
   /** pytest arguments for the session's scope (`tenet --tests …`); none: the repository's configuration. */
   testArgs?: string[];
+  /** `tenet --step`: the session starts in step mode (as `tenet run --step`). */
+  step?: boolean;
 }
 
 /**
@@ -35,27 +34,30 @@ export async function startCommand(options: StartOptions): Promise<number> {
   // A folder that is not there is an error at once, as in every command, not an empty list.
   const repo = repositoryFolder(options.repo ?? process.cwd());
   const isDemo = repo === resolve(DEMO.repo());
-  const fallback = isDemo ? loadScript(DEMO.script()) : undefined;
+  const fallback = isDemo ? (await import('../engine/model/scripted')).loadScript(DEMO.script()) : undefined;
   const flags = options.model ?? {};
-  let modelLabel: string | undefined;
-  let modelProblem: string | undefined;
-  try {
-    modelLabel = createModel(await loadConfig(repo), flags, process.env, fallback).model.label;
-  } catch (error) {
-    const fix = (error as { fix?: string }).fix;
-    modelProblem = `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)`;
-  }
+  // Which model answers, or why none can: said on the screen once the config and providers are loaded.
+  const model = async (): Promise<ModelLine> => {
+    const [{ loadConfig }, { createModel }] = await Promise.all([import('../engine/config/config'), import('../engine/model/create-model')]);
+    try {
+      return { label: createModel(await loadConfig(repo), flags, process.env, fallback).model.label };
+    } catch (error) {
+      const fix = (error as { fix?: string }).fix;
+      return { problem: `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)` };
+    }
+  };
   // The screen comes up at once; the function list follows when the index is built (or loaded).
   const functions = async () => {
+    const { buildIndex } = await import('../engine/index/build-index');
     const { index } = await buildIndex(repo, { cacheKeyDir: repo });
     return targetChoices(index.files);
   };
-  const { startTui } = await importTui(() => import('../ui/launch'));
+  const { startTui } = await importTui(() => import('../ui/start-tui'));
   const testArgs = options.testArgs ?? [];
   const instructions = readProjectInstructions(repo);
-  const choice = await startTui({ repo, functions, testArgs, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}), ...(instructions ? { instructions: instructionsWords(instructions) } : {}) });
+  const choice = await startTui({ repo, functions, model, testArgs, checkTarget: (target) => checkTarget(repo, target), ...(instructions ? { instructions: instructionsWords(instructions) } : {}) });
   if (!choice) return 0;
-  if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
+  if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.step ? { step: true } : {}), ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const run: RunCommandOptions = {
     repo,
     ...(isDemo ? { copyOfExample: true } : {}),
@@ -66,6 +68,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
     model: flags,
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     tui: true,
+    ...(options.step ? { step: true } : {}),
     approve: options.approve ?? 'ask',
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
     ...(fallback ? { fallbackScript: fallback, fallbackScriptFile: DEMO.script() } : {}),
@@ -76,6 +79,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
 /** Whether the target's body is a stub or implemented, or why it cannot be a target, before a session starts. */
 export async function checkTarget(repo: string, target: string): Promise<TargetCheck> {
   try {
+    const [{ resolveTarget }, { targetIsStub }] = await Promise.all([import('../engine/task/resolve-target'), import('../engine/eval/submitted-module')]);
     const found = await resolveTarget(repo, target);
     return { body: (await targetIsStub(found.source.text, found)) ? 'stub' : 'implemented' };
   } catch (error) {

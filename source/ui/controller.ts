@@ -393,7 +393,8 @@ export class TuiController implements Pilot {
 
   /** The agent's part is over: the messages still queued were never read (the engine says so and records it). */
   unreadMessages(): DeveloperMessage[] {
-    const unread = this.queued;
+    // `--message-file` lines written since the last request too, as headless mode says them.
+    const unread = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
     this.queued = [];
     if (unread.length) this.update({ queued: 0 }, true);
     return unread;

@@ -106,6 +106,8 @@ export const KEYS = {
     ['PgUp PgDn', 'move a page', 'page'],
     ['Home End', 'go to the first / last session', 'ends'],
     ['Enter', 'replay the session', 'replay'],
+    ['r', 'resume an interrupted session (live, with its model)', 'resume'],
+    ['f', 'fork the session from its last step before the evaluation (in a replay: from any event)', 'fork'],
     ['q', 'quit'],
   ],
   global: [['?', 'show these keys']],

@@ -1,14 +1,14 @@
 import { render } from 'ink';
 import type { EngineEvent } from '../engine/events';
-import { startBracketedPaste } from './bracketed-paste';
 import { Catalog } from '../engine/session/catalog';
 import { loadSession } from '../engine/session/load';
 import { ReplayScreen } from './screens/replay-screen';
 import { SessionsScreen } from './screens/sessions-screen';
 
-/** What the developer asked for on leaving a replay: a fork of the session from an event (`f`). */
+/** What the developer asked for on leaving a replay or the browser: a fork of a session from an event (`f`), or a resume (`r`). */
 export interface ReplayExit {
   fork?: { id: string; at: number };
+  resume?: string;
 }
 
 /** `tenet replay ID` in a terminal. */
@@ -25,41 +25,20 @@ export async function replayTui(id: string, events: readonly (EngineEvent & { ts
 }
 
 /**
- * `tenet sessions` in a terminal: the browser, and replays (and forks) from it. `reopen`: the
- * replay to open at once, at an event (where a fork started from it, once the fork's run ended).
+ * `tenet sessions` in a terminal: the browser, and replays, forks and resumes from it. `reopen`:
+ * the replay to open at once, at an event (where a fork started from it, once the fork's run ended).
  */
 export async function sessionsTui(root: string, reopen?: { id: string; at: number }): Promise<ReplayExit> {
   const rows = new Catalog(root).list();
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
-  const fork = (id: string, at: number) => {
-    exit = { fork: { id, at } };
+  const leave = (asked: ReplayExit) => {
+    exit = asked;
     app.unmount();
   };
-  app = render(<SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={fork} {...(reopen ? { reopen } : {})} />);
+  app = render(
+    <SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={(id, at) => leave({ fork: { id, at } })} onResume={(id) => leave({ resume: id })} {...(reopen ? { reopen } : {})} />,
+  );
   await app.waitUntilExit();
   return exit;
-}
-
-/** `tenet` with no command, in a terminal: the start screen; resolves with the choice, or undefined on Esc. */
-export async function startTui(props: Omit<import('./screens/start-screen').StartScreenProps, 'onStart' | 'onQuit'>): Promise<import('./screens/start-screen').StartChoice | undefined> {
-  const { StartScreen } = await import('./screens/start-screen');
-  let choice: import('./screens/start-screen').StartChoice | undefined;
-  let app: ReturnType<typeof render>;
-  const stopPaste = startBracketedPaste(process.stdout);
-  app = render(
-    <StartScreen
-      {...props}
-      onStart={(picked) => {
-        choice = picked;
-        app.unmount();
-      }}
-    />,
-  );
-  try {
-    await app.waitUntilExit();
-  } finally {
-    stopPaste();
-  }
-  return choice;
 }

@@ -1,6 +1,5 @@
 import { Static, Text, useApp } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { testSource } from '../engine/python/test-source';
 import { failuresOf } from './components/failures';
 import { Covered } from './components/covered';
 import { HelpOverlay } from './components/help-overlay';
@@ -157,7 +156,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {...(prompt?.kind === 'approve-tests' ? { prompt } : {})}
           width={width}
           height={rows}
-          {...(desk ? { sourceOf: (nodeid: string) => testSource(desk.root, nodeid) } : sourceOf ? { sourceOf } : {})}
+          {...(desk ? { sourceOf: async (nodeid: string) => (await import('../engine/python/test-source')).testSource(desk.root, nodeid) } : sourceOf ? { sourceOf } : {})}
           {...(desk ? { writeTests: { newTest: () => controller.newTest(desk), editTest: (nodeid: string) => controller.editTest(desk, nodeid) } } : {})}
           onTyping={setFiltering}
         />

@@ -79,6 +79,34 @@ describe('--message-file', () => {
     }
   }, 120_000);
 
+  it('a line written after the agent’s last model call is said and recorded: the agent finished before reading it (issue 37.4)', async () => {
+    const dir = join(scratch, 'sessions-unread');
+    const messages = join(scratch, 'messages-unread.txt');
+    writeFileSync(messages, '');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // One call, which submits the right code: the run passes and the agent makes no other call.
+    server = track(await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], hold: gate }]));
+    const repo = copyFixture('shop');
+    try {
+      const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1`, XDG_CONFIG_HOME: '/nonexistent' };
+      const child = startCli([...run(repo.dir), '--json', '--message-file', messages, '--tests', 'tests/test_cart.py'], { env });
+      const ended = finished(child);
+      await waitFor(() => server!.requests.length === 1, 60_000, 'the model call');
+      appendFileSync(messages, 'Also round to cents.\n');
+      release();
+      const result = await ended;
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests).toHaveLength(1);
+      const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+      const said = 'Your message was not sent: the agent finished before reading it ("Also round to cents.").';
+      expect(lines).toContainEqual(expect.objectContaining({ type: 'warning', message: said }));
+      expect(loadSession(dir, lines[0].sessionId as string).events).toContainEqual(expect.objectContaining({ type: 'warning', message: said }));
+    } finally {
+      repo.cleanup();
+    }
+  }, 120_000);
+
   it('a folder is refused with exit 2', async () => {
     const result = await runCli([...run('/nonexistent-repo'), '--message-file', scratch, '--tests', 'tests/test_cart.py'], { env: { OPENAI_API_KEY: 'k' } });
     expect(result.code).toBe(2);

@@ -77,7 +77,7 @@ describe('sessions browser', () => {
     const load = vi.fn(() => ({ id: 'demo', events: demo, warnings: [], source: '' }));
     const { stdin, lastFrame } = render(<SessionsScreen rows={rows} load={load} />);
     await frameShows(lastFrame, 'Sessions (2)');
-    expect(lastFrame()).toMatch(/❯ demo passed/);
+    expect(lastFrame()).toMatch(/❯ demo +passed/);
     stdin.write(KEYS.enter);
     await frameShows(lastFrame, 'replay demo · event');
     expect(load).toHaveBeenCalledWith('demo');

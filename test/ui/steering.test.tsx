@@ -7,8 +7,9 @@ import type { DeveloperTests, TestDesk } from '../../source/engine/run/desk';
 import { TuiController } from '../../source/ui/controller';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { LiveApp } from '../../source/ui/live-app';
+import { MessageBox, messageBoxRows } from '../../source/ui/components/message-box';
 import { ROOT } from '../helpers/fixtures';
-import { frameShows, KEYS, sampleConfig, sampleReport, tick, until as waitUntil } from './helpers';
+import { frameShows, KEYS, resize, rowsOf, sampleConfig, sampleReport, tick, until as waitUntil } from './helpers';
 
 // Issue 14: the keys that steer a live session (m writes to the agent, s steps, e edits a call).
 
@@ -77,21 +78,37 @@ describe('m: a message to the agent', () => {
     ui.unmount();
   });
 
-  it('a pasted traceback keeps its lines: the box shows the line of the cursor, and the agent gets the whole text', async () => {
+  it('a message longer than the box shows the lines around the cursor and says which line it is on; the box is as tall as it says', async () => {
+    const ui = render(<MessageBox title="t" width={60} onSend={() => undefined} onCancel={() => undefined} />);
+    await frameShows(ui.lastFrame, 'Message to the agent');
+    ui.stdin.write('\u001B[200~one\rtwo\rthree\rfour\rfive\rsix\u001B[201~');
+    await frameShows(ui.lastFrame, 'line 6 of 6');
+    const frame = ui.lastFrame()!;
+    for (const word of ['three', 'four', 'five', 'six']) expect(frame).toContain(word);
+    expect(frame).not.toContain('two');
+    expect(rowsOf(frame)).toHaveLength(messageBoxRows('one\ntwo\nthree\nfour\nfive\nsix'));
+    expect(messageBoxRows('one')).toBe(5);
+    ui.unmount();
+  });
+
+  it('a pasted traceback keeps its lines: the box shows them all (issue 37.11), and the agent gets the whole text', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
+    resize(ui.stdout, 80, 24);
     ui.stdin.write('m');
     await until(ui, 'Message to the agent');
     // A bracketed paste as a terminal with mode 2004 on sends it (its last newline too), then Enter.
     ui.stdin.write('\u001B[200~it fails here:\r  File "tax.py", line 3\rKeyError: 2024\r\u001B[201~');
-    await until(ui, 'line 4 of 4');
-    expect(ui.lastFrame()).not.toContain('it fails here');
-    ui.stdin.write(KEYS.up);
-    await until(ui, 'line 3 of 4');
-    expect(ui.lastFrame()).toContain('KeyError: 2024');
-    ui.stdin.write(KEYS.up);
-    await until(ui, 'line 2 of 4');
-    expect(ui.lastFrame()).toContain('File "tax.py", line 3');
+    await until(ui, 'KeyError: 2024');
+    // Every line at once, each on its own row of the box, the first marked as the message's start.
+    const rows = rowsOf(ui.lastFrame());
+    const first = rows.findIndex((row) => row.includes('› it fails here:'));
+    expect(first).toBeGreaterThan(-1);
+    expect(rows[first + 1]).toContain('  File "tax.py", line 3');
+    expect(rows[first + 2]).toContain('KeyError: 2024');
+    expect(ui.lastFrame()).not.toContain(' of 4');
+    // The screen made room for the taller box: the frame still fits the terminal.
+    expect(rows.length).toBeLessThan(24);
     ui.stdin.write(KEYS.enter);
     await until(ui, 'Message to the agent', true);
     expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'it fails here:\n  File "tax.py", line 3\nKeyError: 2024', via: 'tui' }]);

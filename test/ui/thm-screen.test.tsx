@@ -2,6 +2,8 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { ThmScreen } from '../../source/ui/screens/thm-screen';
 import { initialView, reduceAll, reduceView } from '../../source/ui/view-state';
+import type { EventOf } from '../../source/engine/events';
+import { start } from './agent-on';
 import { frameShows, KEYS, sampleReport, until } from './helpers';
 
 const approval = () => {
@@ -189,6 +191,30 @@ describe('ThmScreen', () => {
     // A second later (or more, on a loaded machine) the clock says so.
     await frameShows(lastFrame, /collecting the tests · ([3-9]|\d\d)\.\d s/);
     unmount();
+  });
+
+  it('names the target and the repository, and its clock runs from the session start while the workspace is made and the tests are collected (issue 37.12)', async () => {
+    const view = reduceView(initialView(), { ...(start as EventOf<'session.start'>), target: 'invoicing/tax.py::tax_for', repo: '/home/dev/invoicing' }, Date.now() - 2000);
+    const { lastFrame, unmount } = render(<ThmScreen view={view} width={100} height={30} />);
+    expect(lastFrame()).toContain('Test Harness Mechanism · invoicing/tax.py::tax_for in /home/dev/invoicing');
+    expect(lastFrame()).toContain('preparing the workspace');
+    expect(lastFrame()).toMatch(/starting · 2\.\d s/);
+    unmount();
+    // THM starts and collects: the clock goes on from the session's start, it does not read 0.0 s.
+    const collecting = reduceView(reduceView(view, { type: 'thm.start', target: 'invoicing/tax.py::tax_for', mode: 'stub', fork: false, shards: 1, testArgs: [] }), { type: 'thm.phase', phase: 'probe' });
+    const again = render(<ThmScreen view={collecting} width={100} height={30} />);
+    expect(again.lastFrame()).toMatch(/collecting the tests · 2\.\d s/);
+    await frameShows(again.lastFrame, /collecting the tests · ([3-9]|\d\d)\.\d s/);
+    again.unmount();
+  });
+
+  it('says "approved" only once the tests are approved, not between the report and the review (issue 37.12)', () => {
+    const reported = reduceView(initialView(), { type: 'thm.report', report: sampleReport() });
+    const before = render(<ThmScreen view={reported} width={100} height={30} />).lastFrame()!;
+    expect(before).toContain('THM 9 tests');
+    expect(before).not.toContain('approved');
+    const approved = reduceView(reported, { type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'human', T: 2 });
+    expect(render(<ThmScreen view={approved} width={100} height={30} />).lastFrame()).toContain('approved');
   });
 
   it("a replay's progress is timed by the recorded events, not the wall clock", () => {

@@ -3,21 +3,10 @@ import type { TddBudget } from '../protocol/settings';
 import type { Conversation } from './conversation';
 import { renderPrompt } from './prompts';
 import { cancelled } from './tenet-strategy';
+import { TDD_START, type TddPosition } from './positions';
 
 export const TDD_PAPER_BUDGET: TddBudget = { setupRounds: 15, iterations: 10, roundsPerIteration: 15 };
 
-/** Where a TDD session stands (rebuilt from the log by session/fold.ts for resume). */
-export interface TddPosition {
-  phase: 'setup' | 'refine';
-  setupUsed: number;
-  /** The iteration under way, or the last one done; 0 before the first. */
-  iteration: number;
-  /** Whether that iteration is under way (its test run has not happened yet). */
-  open: boolean;
-  iterationUsed: number;
-}
-
-export const TDD_START: TddPosition = { phase: 'setup', setupUsed: 0, iteration: 0, open: false, iterationUsed: 0 };
 
 export interface TddInput {
   conversation: Conversation;

@@ -1,28 +1,11 @@
-import type { EventSink, RrwStage, TestRun } from '../events';
+import type { EventSink, TestRun } from '../events';
 import type { Budget } from '../protocol/settings';
 import type { Conversation } from './conversation';
 import { renderPrompt } from './prompts';
+import { START, STAGES, type Position } from './positions';
 
 export const PAPER_BUDGET: Budget = { pregenRounds: 15, rrwAttempts: 5, rrwRounds: 15 };
 
-/**
- * Where the strategy stands, so that an interrupted session can go on from its last completed
- * step (see session/fold.ts, which rebuilds it from the event log).
- */
-export interface Position {
-  /** pregen: exploring; validate: a submission awaits its test run; rrw: inside a refinement attempt. */
-  phase: 'pregen' | 'validate' | 'rrw';
-  pregenUsed: number;
-  /** The refinement attempt under way (rrw), or the last one that ended (validate); 0 before any. */
-  attempt: number;
-  /** Index into the three stages. */
-  stage: number;
-  attemptUsed: number;
-  /** The report of the last failing validation, which the next attempt starts from. */
-  report?: string;
-}
-
-export const START: Position = { phase: 'pregen', pregenUsed: 0, attempt: 0, stage: 0, attemptUsed: 0 };
 
 export interface StrategyInput {
   conversation: Conversation;
@@ -70,8 +53,6 @@ export function pdbTest(selected: readonly string[], outcomes: Record<string, st
   return selected.find((t) => known[t] === 'failed' || known[t] === 'error') ?? selected.find((t) => t in known && known[t] !== 'passed') ?? selected[0] ?? '';
 }
 
-/** The three stages of a Reflective Refinement Workflow attempt, in order. */
-export const STAGES: Exclude<RrwStage, 'naive'>[] = ['failure-identification', 'context-review', 'code-refinement'];
 const STAGE_PROMPTS = { 'failure-identification': 'rrw-failure', 'context-review': 'rrw-context', 'code-refinement': 'rrw-refine' } as const;
 const LAST_STAGE = STAGES.length - 1;
 /** What the analysing stages may not call: they end in an answer, only code refinement submits. */

@@ -121,6 +121,8 @@ export function headlessPilot(apply: boolean, applyFailing = false, steering: He
           },
         }
       : {}),
+    // Lines written after the agent's last model call: said and recorded (see run-agent.ts), not dropped.
+    ...(messageFile ? { unreadMessages: () => messageFile.take().map((text) => ({ text, via: 'file' as const })) } : {}),
     ...(stepper ? { stepping: () => stepper.on(), beforeToolCall: async (call) => (stepper.on() ? stepper.pauseBeforeTool(call) : undefined) } : {}),
     acceptPatch: async (result) => {
       if (!apply && !applyFailing) return 'save';

@@ -1,7 +1,8 @@
 import type { Conversation } from '../agent/conversation';
 import { renderPrompt } from '../agent/prompts';
-import { runTddStrategy, TDD_START, type TddPosition } from '../agent/tdd-strategy';
-import { cancelled, runTenetStrategy, START, type Position } from '../agent/tenet-strategy';
+import { START, TDD_START, type Position, type TddPosition } from '../agent/positions';
+import { runTddStrategy } from '../agent/tdd-strategy';
+import { cancelled, runTenetStrategy } from '../agent/tenet-strategy';
 import type { EventSink, RunResult, TestRun } from '../events';
 import type { Budget, Strategy, TddBudget } from '../protocol/settings';
 import { AST_TOOLS, TOOLS } from '../tools/registry';

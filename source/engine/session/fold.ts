@@ -1,6 +1,5 @@
 import { applyReplacements } from '../agent/condense';
-import { TDD_START, type TddPosition } from '../agent/tdd-strategy';
-import { START, STAGES, type Position } from '../agent/tenet-strategy';
+import { START, STAGES, TDD_START, type Position, type TddPosition } from '../agent/positions';
 import { handleEvent, type EngineEvent, type EventHandlers, type EventOf, type RunResult } from '../events';
 import { plural } from '../tools/format';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';

@@ -1,6 +1,6 @@
 import { codeEdit, codeOf, diffText } from '../../engine/session/code-edit';
 import { expandTabs } from './line-editor';
-import { hardWrap, type Line, type Seg } from './lines';
+import { wrapCode, type Line, type Seg } from './lines';
 
 // The engine's reading of a call's code (tenet show tells an edit the same way).
 export { codeEdit, codeOf, diffText };
@@ -48,12 +48,12 @@ export function highlighted(row: string): Seg[] {
   return segs.length ? segs : [{ text: '' }];
 }
 
-/** Code as rows under `indent`: each of its lines on a row of its own (long ones wrapped, the rest of them indented further). */
+/** Code as rows under `indent`: each of its lines on a row of its own (long ones wrapped under their own indentation, see wrapCode). */
 export function codeLines(code: string, width: number, indent = '  '): Line[] {
   const inner = Math.max(10, width - indent.length);
   return expandTabs(code.replace(/\s+$/, ''))
     .split('\n')
-    .flatMap((row) => hardWrap(row, inner).map((part, i): Line => [{ text: `${indent}${i ? ' ' : ''}` }, ...highlighted(part)]));
+    .flatMap((row) => wrapCode(row, inner).map((part): Line => [{ text: indent }, ...highlighted(part)]));
 }
 
 /** A diff's rows under `indent`, the added lines green, the removed red (long ones wrapped). */
@@ -62,7 +62,7 @@ export function editDiffLines(diff: string, width: number, indent = '  '): Line[
   const style = (row: string) => ({ color: row.startsWith('@@') ? 'cyan' : row.startsWith('+') ? 'green' : row.startsWith('-') ? 'red' : undefined, dim: row.startsWith('@@') });
   return expandTabs(diff)
     .split('\n')
-    .flatMap((row) => hardWrap(row, Math.max(10, width - indent.length)).map((part, i): Line => ({ ...style(row), text: `${indent}${i && !row.startsWith('@@') ? ' ' : ''}${part}` })));
+    .flatMap((row) => wrapCode(row, Math.max(10, width - indent.length), row.startsWith('@@') ? 0 : 1).map((part): Line => ({ ...style(row), text: `${indent}${part}` })));
 }
 
 /**
@@ -74,7 +74,7 @@ export function pauseCodeLines(args: string, edited: string | undefined, width: 
   const shown = codeOf(edited ?? args);
   if (!shown) return undefined;
   const edit = edited === undefined ? undefined : codeEdit(args, edited);
-  const rest = Object.keys(shown.rest).length ? JSON.stringify(shown.rest, null, 2).split('\n').flatMap((row) => hardWrap(row, Math.max(10, width))).map((text): Line => ({ text })) : [];
+  const rest = Object.keys(shown.rest).length ? JSON.stringify(shown.rest, null, 2).split('\n').flatMap((row) => wrapCode(row, Math.max(10, width))).map((text): Line => ({ text })) : [];
   const head: Line = edit ? { text: `code (your edit of the model's: +${edit.added} −${edit.removed}):`, color: 'green' } : { text: 'code:', dim: true };
   return [head, ...(edit ? editDiffLines(edit.diff, width) : codeLines(shown.code, width)), ...rest];
 }

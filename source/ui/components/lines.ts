@@ -24,31 +24,54 @@ export const lineText = (line: Line): string => (Array.isArray(line) ? line.map(
  * Word-wraps `text` to rows of at most `width` characters (words longer than a row are cut). Each
  * line keeps its leading spaces, and the rows it wraps into start at the same indentation (a
  * pasted traceback keeps its structure), up to half the width so that text is left on every row.
+ * `hang` indents those rows further: `$ command`, `! warning` go on under their text, not their mark.
  */
-export function wrapText(text: string, width: number): string[] {
+export function wrapText(text: string, width: number, hang = 0): string[] {
   const w = Math.max(1, width);
   const rows: string[] = [];
   for (const line of text.split('\n')) {
-    const indent = ' '.repeat(Math.min(/^ */.exec(line)![0].length, Math.floor(w / 2)));
-    const room = w - indent.length;
+    const own = /^ */.exec(line)![0].length;
+    const indent = ' '.repeat(Math.min(own, Math.floor(w / 2)));
+    const further = ' '.repeat(Math.max(0, Math.min(own + hang, Math.floor(w / 2)) - indent.length));
     const paragraph = line.replace(/^ +/, '');
     let row = '';
-    const put = (text: string) => rows.push(text ? indent + text : '');
+    let first = true;
+    const room = () => w - indent.length - (first ? 0 : further.length);
+    const put = (text: string) => {
+      rows.push(text ? indent + (first ? '' : further) + text : '');
+      first = false;
+    };
     for (const word of paragraph.split(' ')) {
       const joined = row ? `${row} ${word}` : word;
-      if (joined.length <= room) {
+      if (joined.length <= room()) {
         row = joined;
         continue;
       }
       if (row) put(row);
       row = word;
-      while (row.length > room) {
-        put(row.slice(0, room));
-        row = row.slice(room);
+      while (row.length > room()) {
+        const cut = room();
+        put(row.slice(0, cut));
+        row = row.slice(cut);
       }
     }
     put(row);
   }
+  return rows;
+}
+
+/**
+ * Cuts a line of code or output into rows of at most `width` characters: the rows it wraps into
+ * start at its own indentation and two more (they read as the same statement going on), up to
+ * half the width. `lead` columns are a mark before the code (a diff's `+`, `-`, ` `), not indentation.
+ */
+export function wrapCode(text: string, width: number, lead = 0): string[] {
+  const w = Math.max(2, width);
+  if (text.length <= w) return [text];
+  const indent = lead + /^\s*/.exec(text.slice(lead))![0].length;
+  const hang = ' '.repeat(Math.min(indent + 2, Math.floor(w / 2)));
+  const rows = [text.slice(0, w)];
+  for (let at = w; at < text.length; at += w - hang.length) rows.push(hang + text.slice(at, at + w - hang.length));
   return rows;
 }
 

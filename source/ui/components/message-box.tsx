@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { LineState } from './line-editor';
+import { shortEnd, windowStart } from './lines';
 import { FieldText, useLineEditor } from './text-field';
 
 export interface MessageBoxProps {
@@ -15,13 +16,17 @@ export interface MessageBoxProps {
   onDraft?(text: string): void;
 }
 
-/** Rows the box takes: its border, title and input line, and the key hint. */
-export const MESSAGE_BOX_ROWS = 5;
+/** The most lines of a message the box shows at once (the rest scroll with the cursor). */
+export const MESSAGE_LINES_SHOWN = 4;
+
+/** Rows the box takes with `text` in it: its border, title, the message's lines (up to MESSAGE_LINES_SHOWN), and the key hint. */
+export const messageBoxRows = (text = '') => 4 + Math.min(MESSAGE_LINES_SHOWN, text.split('\n').length);
 
 /**
  * What the developer writes to the agent, in tenet's line editor (pastes, cursor keys, Ctrl+A/E/U/W).
- * A message may have several lines (a pasted traceback, a snippet, Alt+Enter or Ctrl+J): the
- * box shows the one the cursor is on, and says which, so it keeps its height on every screen.
+ * A message may have several lines (a pasted traceback, a snippet, Alt+Enter or Ctrl+J): the box
+ * grows with them up to MESSAGE_LINES_SHOWN (the screen asks `messageBoxRows` for its height), and
+ * past that shows the ones around the cursor and says which line it is on.
  * Esc takes back the text typed, then the box, as every field of the TUI does. The screen that
  * opens it gives it the keys.
  */
@@ -40,16 +45,21 @@ export function MessageBox({ title, width, onSend, onCancel, draft = '', onDraft
     },
   });
   const { line, at, of } = cursorLine(field.state);
+  const all = field.state.value.split('\n');
+  const first = windowStart(at - 1, of, MESSAGE_LINES_SHOWN);
+  const inner = width - 6;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="green" paddingX={1} width={width}>
       <Text bold wrap="truncate">
         Message to the agent <Text dimColor>({title})</Text>
-        {of > 1 ? <Text color="green">{` line ${at} of ${of}`}</Text> : null}
+        {of > MESSAGE_LINES_SHOWN ? <Text color="green">{` line ${at} of ${of}`}</Text> : null}
       </Text>
-      <Text wrap="truncate">
-        <Text color="green">› </Text>
-        <FieldText state={line} width={width - 6} />
-      </Text>
+      {all.slice(first, first + MESSAGE_LINES_SHOWN).map((text, i) => (
+        <Text key={first + i} wrap="truncate">
+          <Text color="green">{first + i === 0 ? '› ' : '  '}</Text>
+          {first + i === at - 1 ? <FieldText state={line} width={inner} /> : shortEnd(text, inner)}
+        </Text>
+      ))}
       <Text dimColor wrap="truncate">
         Enter sends · Alt+Enter or Ctrl+J new line{of > 1 ? ' · ↑ ↓ lines' : ''} · Esc clears, then closes
       </Text>

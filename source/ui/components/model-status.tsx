@@ -2,7 +2,7 @@ import { Spinner } from '@inkjs/ui';
 import { Box, Text } from 'ink';
 import { printable } from '../../engine/terminal-text';
 import type { ViewState } from '../view-state';
-import { hardWrap, shortEnd, type Line } from './lines';
+import { wrapCode, shortEnd, type Line } from './lines';
 import { expandTabs } from './line-editor';
 import { partialStringFields } from './partial-json';
 import { useNow } from './use-now';
@@ -65,7 +65,7 @@ export function streamingLines(streaming: ViewState['agent']['streaming'], width
     const fields = Object.entries(partialStringFields(args)).map(([k, v]) => [printable(k), printable(v)] as const);
     const short = fields.filter(([, v]) => !v.includes('\n')).map(([k, v]) => `${k}=${v}`).join(' ');
     const head: Line = [{ text: `→ ${name}`, color: 'blue' }, { text: ` ${shortEnd(short, Math.max(10, width - name.length - 4))}`, dim: true }, { text: ' (writing…)', color: 'magenta' }];
-    const code = fields.filter(([, v]) => v.includes('\n')).flatMap(([, v]) => expandTabs(v).split('\n').flatMap((row) => hardWrap(row, Math.max(10, width - 2)).map((part) => ({ text: `  ${part}`, color: 'green' }))));
+    const code = fields.filter(([, v]) => v.includes('\n')).flatMap(([, v]) => expandTabs(v).split('\n').flatMap((row) => wrapCode(row, Math.max(10, width - 2)).map((part) => ({ text: `  ${part}`, color: 'green' }))));
     return [head, ...code];
   });
 }

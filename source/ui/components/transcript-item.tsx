@@ -2,7 +2,7 @@ import { TEST_RUNS } from '../../engine/phrase-book';
 import { printableValue } from '../../engine/terminal-text';
 import type { TranscriptItem } from '../view-state';
 import { Lines } from './line-view';
-import { cap, hardWrap, shortEnd, wrapText, type Line, type Seg } from './lines';
+import { cap, shortEnd, wrapCode, wrapText, type Line, type Seg } from './lines';
 import { gridLines } from './test-grid';
 import { expandTabs } from './line-editor';
 import { plural } from '../../engine/tools/format';
@@ -32,7 +32,7 @@ function block(text: string, width: number, mode: ItemMode, limit: number, style
     const lines = shown.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
     return rows.length <= limit + 1 ? lines : [...lines, more(indent, mode, rows.length - limit)];
   }
-  const fitted = mode === 'full' ? rows.flatMap((row) => hardWrap(row, inner)) : rows.map((row) => shortEnd(row, inner));
+  const fitted = mode === 'full' ? rows.flatMap((row) => wrapCode(row, inner)) : rows.map((row) => shortEnd(row, inner));
   const lines = fitted.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
   return mode === 'full' ? lines : cap(lines, limit + 1, (n) => more(indent, mode, n));
 }

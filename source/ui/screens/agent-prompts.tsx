@@ -23,7 +23,8 @@ const STOP_QUESTION = 'Stop the agent and evaluate what it has?';
  * full key names if they fit, else one short line; the command cut last, its start kept.
  */
 function commandLayout(command: string, width: number, rows: number): { command: string[]; hint: string[]; rows: number } {
-  const full = wrapText(`$ ${command}`, width - 4);
+  // The rows a long command wraps into go on under it, not under the `$`.
+  const full = wrapText(`$ ${command}`, width - 4, 2);
   const long = wrapText(keyHint('command'), width - 4);
   const hint = rows - 3 - long.length >= Math.min(full.length, 3) ? long : [shortEnd(SHORT_COMMAND_HINT, width - 4)];
   const shown = cap(full, Math.max(1, Math.min(10, rows - 3 - hint.length)), (n) => `… ${plural(n, 'more row')} of the command`);

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { ItemBrowser } from '../components/item-browser';
-import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
+import { messageBoxRows, MessageBox } from '../components/message-box';
 import { Lines } from '../components/line-view';
 import { allocate, wrapText, type Claim, type Line } from '../components/lines';
 import { ModelStatus, RetryLine, streamingLines } from '../components/model-status';
@@ -153,7 +153,7 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   // Not at work (evaluating): nothing to take over, cancel or stop.
   const skip = asking ? KEYS.agent.map(([key]) => key) : [...(testFile ? [] : ['v']), ...(onMessage && atWork && !stepPause ? [] : ['m']), ...(onToggleStep && atWork && !stepPause ? [] : ['s']), ...(stepPause ? ['e', 'Esc'] : []), ...(onStop && atWork ? [] : ['x']), ...(atWork ? [] : ['t', 'Esc'])];
   const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
-  const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? MESSAGE_BOX_ROWS : 0);
+  const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? messageBoxRows(draft) : 0);
 
   if (shown) {
     return (

@@ -7,7 +7,7 @@ import { describeFailure, describeTestQuality } from '../../engine/quality/descr
 import { ConfirmBox } from '../components/confirm-box';
 import { Covered } from '../components/covered';
 import { Lines, DimRows } from '../components/line-view';
-import { hardWrap, shortMiddle, wrapText, type Line } from '../components/lines';
+import { shortMiddle, wrapCode, wrapText, type Line } from '../components/lines';
 import { failureOf } from '../components/failures';
 import { expandTabs } from '../components/line-editor';
 import { listOrder, TestList } from '../components/test-list';
@@ -26,7 +26,7 @@ export function diffLines(patch: string, width: number): Line[] {
   return patch
     .replace(/\n$/, '')
     .split('\n')
-    .flatMap((line) => hardWrap(line, width).map((text) => ({ text, color: diffColor(line) })));
+    .flatMap((line) => wrapCode(line, width, /^[-+ ]/.test(line) && !line.startsWith('+++') && !line.startsWith('---') ? 1 : 0).map((text) => ({ text, color: diffColor(line) })));
 }
 
 /**
@@ -54,7 +54,7 @@ function failureLines(text: string | undefined, width: number): Line[] {
   if (!text) return [{ text: 'No report of this failure was kept (the evaluation report is capped at 12,000 characters).', dim: true }];
   return expandTabs(text)
     .split('\n')
-    .flatMap((line) => hardWrap(line, Math.max(10, width)).map((part) => ({ text: part, ...(/^E\s/.test(line) ? { color: 'red' } : {}) })));
+    .flatMap((line) => wrapCode(line, Math.max(10, width)).map((part) => ({ text: part, ...(/^E\s/.test(line) ? { color: 'red' } : {}) })));
 }
 
 /** What `k` is about to write: how many tests, how many lines, where (never over a file). */

@@ -1,40 +1,97 @@
 import { Box, Text, useApp } from 'ink';
 import { useState } from 'react';
-import type { CatalogEntry } from '../../engine/session/catalog';
+import { sessionTree, type CatalogEntry } from '../../engine/session/catalog';
 import type { LoadedSession } from '../../engine/session/load';
 import { HelpOverlay } from '../components/help-overlay';
 import { DimRows } from '../components/line-view';
-import { windowStart } from '../components/lines';
+import { windowStart, wrapText } from '../components/lines';
 import { TooSmall } from '../components/too-small';
 import { hintRows } from '../keys';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { ReplayScreen } from './replay-screen';
 import { helpKey, useKeys } from '../components/use-keys';
 import { useListCursor } from '../components/list-cursor';
+import { lastForkEvent, resumeRefusal, sessionCells } from './session-rows';
 
-/** `tenet sessions` in a terminal: the saved sessions; Enter replays one in the live screens. */
-export function SessionsScreen({ rows, load, onFork, reopen }: { rows: CatalogEntry[]; load(id: string): LoadedSession; onFork?(id: string, at: number): void; /** A replay open from the start, at an event (back from a fork made in it). */ reopen?: { id: string; at: number } }) {
+/** A y/N question about the session under the cursor: resume it, or fork it from an event. */
+type Asking = { resume: string } | { fork: string; at: number };
+
+export interface SessionsScreenProps {
+  rows: CatalogEntry[];
+  load(id: string): LoadedSession;
+  /** `f` (here, or in a replay): a fork of session `id` from its event `at`, run live. */
+  onFork?(id: string, at: number): void;
+  /** `r` on an interrupted session: go on with it live. */
+  onResume?(id: string): void;
+  /** A replay open from the start, at an event (back from a fork made in it). */
+  reopen?: { id: string; at: number };
+}
+
+/**
+ * `tenet sessions` in a terminal: the saved sessions, forks under the session they came from (as
+ * the text list shows them). Enter replays one; `r` resumes an interrupted one; `f` forks one from
+ * its last step before the evaluation (a replay's `f` forks from any event).
+ */
+export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }: SessionsScreenProps) {
   const { exit } = useApp();
   const { width, height } = useTerminalSize();
+  const tree = sessionTree(catalog);
+  const rows = tree.map((t) => t.row);
   const { cursor, current, press } = useListCursor(Math.max(0, rows.length - 1));
   const [open, setOpen] = useState<LoadedSession | undefined>(() => (reopen ? load(reopen.id) : undefined));
   // Where the reopened replay starts; a replay opened later starts at the beginning.
   const [openAt, setOpenAt] = useState(reopen?.at);
-  const [error, setError] = useState<string | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const [asking, setAsking] = useState<Asking | undefined>(undefined);
   const [help, setHelp] = useState(false);
-  const keys = hintRows('sessions', width, 2, ['Ctrl+C quit']);
-  // The title, the empty-list or error line, the keys, and Ink's free row.
-  const room = Math.max(1, height - 3 - keys.length);
+  const skip = [...(onResume ? [] : ['r']), ...(onFork ? [] : ['f'])];
+  const question = asking
+    ? 'resume' in asking
+      ? `Resume session ${asking.resume}? It goes on live from its last completed step, with its model. y resumes · any other key does not`
+      : `Fork session ${asking.fork} at event ${asking.at}, its last step before the evaluation? A new session: its history is this one's up to there (recorded answers, no cost), then the model answers live. y forks · any other key does not`
+    : undefined;
+  const keys = question ? wrapText(question, width).slice(0, 3) : hintRows('sessions', width, 2, ['Ctrl+C quit'], skip);
+  // The title, the selected session's line, the notice, the keys, and Ink's free row.
+  const room = Math.max(1, height - 4 - keys.length);
+  const tryLoad = (id: string) => {
+    try {
+      return load(id);
+    } catch (caught) {
+      setNotice((caught as Error).message);
+      return undefined;
+    }
+  };
   useKeys(
     (input, key) => {
+      if (asking) {
+        if (input === 'y' || input === 'Y') {
+          if ('resume' in asking) onResume?.(asking.resume);
+          else onFork?.(asking.fork, asking.at);
+        }
+        setAsking(undefined);
+        return;
+      }
       if (helpKey(help, setHelp, input, key)) return;
       if (press(key, rows.length, room)) return;
-      if (key.return && rows[current()]) {
-        try {
-          setOpen(load(rows[current()]!.id));
-          setError(undefined);
-        } catch (caught) {
-          setError((caught as Error).message);
+      const row = rows[current()];
+      if (key.return && row) {
+        const session = tryLoad(row.id);
+        if (session) {
+          setOpen(session);
+          setNotice(undefined);
+        }
+      } else if (input === 'r' && row && onResume) {
+        const refusal = resumeRefusal(row);
+        setNotice(refusal);
+        if (!refusal) setAsking({ resume: row.id });
+      } else if (input === 'f' && row && onFork) {
+        const session = tryLoad(row.id);
+        if (!session) return;
+        const at = lastForkEvent(session.events);
+        if (at === undefined) setNotice(`Session ${row.id} ended before the agent started: there is no step to fork it from.`);
+        else {
+          setNotice(undefined);
+          setAsking({ fork: row.id, at });
         }
       } else if (input === 'q' || key.escape) exit();
     },
@@ -50,6 +107,8 @@ export function SessionsScreen({ rows, load, onFork, reopen }: { rows: CatalogEn
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
   if (help) return <HelpOverlay screens={['sessions', 'replay', 'quitOnce']} width={width} height={height - 1} />;
   const first = windowStart(cursor, rows.length, room);
+  const cells = sessionCells(tree, width);
+  const selected = rows[cursor];
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate">
@@ -62,17 +121,23 @@ export function SessionsScreen({ rows, load, onFork, reopen }: { rows: CatalogEn
       ) : null}
       {rows.slice(first, first + room).map((row, i) => {
         const at = first + i === cursor;
-        const color = row.status === 'passed' ? 'green' : row.status === 'failed' || row.status === 'error' ? 'red' : 'yellow';
+        const color = row.status === 'passed' ? 'green' : row.status === 'failed' || row.status === 'error' || row.status === 'damaged' ? 'red' : 'yellow';
+        const cell = cells[first + i]!;
         return (
           <Text key={row.id} inverse={at} wrap="truncate">
             {at ? '❯ ' : '  '}
-            {row.id} <Text color={color}>{row.status.padEnd(11)}</Text> {row.target} <Text dimColor>{width > 110 ? `· ${row.provider}/${row.model} · $${row.costUsd.toFixed(4)}` : ''}</Text>
+            {cell.id} <Text color={color}>{cell.status}</Text> {cell.target} <Text dimColor>{cell.model}</Text> <Text dimColor>{cell.cost}</Text>
           </Text>
         );
       })}
-      {error ? (
-        <Text color="red" wrap="truncate">
-          {error}
+      {selected?.parent ? (
+        <Text dimColor wrap="truncate">
+          {selected.id}: fork of {selected.parent.id} at event {selected.parent.at}
+        </Text>
+      ) : null}
+      {notice ? (
+        <Text color="yellow" wrap="wrap">
+          {notice}
         </Text>
       ) : null}
       <DimRows rows={keys} />

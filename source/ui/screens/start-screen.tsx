@@ -1,6 +1,6 @@
 import { Box, Text, useApp } from 'ink';
 import { shownArgs } from '../../engine/util/shown-args';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect } from 'react';
 import { ConfirmBox } from '../components/confirm-box';
 import { HelpOverlay } from '../components/help-overlay';
 import { DimRows } from '../components/line-view';
@@ -10,9 +10,9 @@ import { hintRows } from '../keys';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
+import { initialStart, matching, noModelKey, searchKey, useStartState, type Mismatch, type ModelLine, type StartChoice, type StartKeyOutcome } from './start-state';
 
-/** A target and its mode, or the scripted demo (`d`, when no model is configured). */
-export type StartChoice = { target: string; blank: boolean } | { demo: true };
+export type { ModelLine, StartChoice };
 
 /**
  * What a target's body says about the mode chosen, before anything runs: `stub` (nothing
@@ -24,6 +24,8 @@ export interface StartScreenProps {
   repo: string;
   functions: string[] | (() => Promise<string[]>);
   modelLabel?: string;
+  /** Which model answers, or why none can, loaded after the first frame (instead of modelLabel / modelProblem). */
+  model?: () => Promise<ModelLine>;
   /** The repository's instructions the model will get, in words (`AGENTS.md, 1.2 kB`); absent: none. Said on the model's line. */
   instructions?: string;
   /** The pytest arguments the session's scope is (`tenet --tests …`); empty or absent: the repository's pytest configuration. */
@@ -35,14 +37,6 @@ export interface StartScreenProps {
   onStart(choice: StartChoice): void;
   /** Esc on an empty search (default: close the app). */
   onQuit?: () => void;
-}
-
-/** A mode that would doom the session, and the one to offer instead. */
-interface Mismatch {
-  target: string;
-  blank: boolean;
-  lines: string[];
-  question: string;
 }
 
 const nameOf = (target: string) => target.split('::').at(-1)!.replace(/@\d+$/, '');
@@ -71,108 +65,87 @@ function mismatch(target: string, blank: boolean, body: 'stub' | 'implemented'):
 /**
  * `tenet` with no command: pick the target among the repository's functions (type to search),
  * choose stub or benchmark mode, and see which model will answer before anything runs. The list
- * may be given as a loader (indexing a large repository takes seconds): it starts once the first
- * frame is on screen. A choice that cannot work (stub mode on a real body) is caught here, with
- * the mode that would; without a model, the screen says what to set and `d` runs the demo.
+ * and the model may be given as loaders (indexing a large repository takes seconds, the providers'
+ * SDKs a few hundred ms): they start once the first frame is on screen. A choice that cannot work
+ * (stub mode on a real body) is caught here, with the mode that would; without a model, the screen
+ * says what to set and `d` runs the demo. Its state goes through reduceStart (start-state.ts).
  */
-export function StartScreen({ repo, functions: given, modelLabel, instructions, testArgs = [], modelProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
+export function StartScreen({ repo, functions: given, modelLabel, model: loadModel, instructions, testArgs = [], modelProblem: givenProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
   const { exit } = useApp();
   const quit = onQuit ?? exit;
-  const [functions, setFunctions] = useState<string[] | undefined>(Array.isArray(given) ? given : undefined);
-  const [indexError, setIndexError] = useState<string>();
+  const { state, latest, dispatch } = useStartState(() =>
+    initialStart(Array.isArray(given) ? given : undefined, givenProblem ? { problem: givenProblem } : modelLabel !== undefined ? { label: modelLabel } : undefined),
+  );
   useEffect(() => {
     if (Array.isArray(given)) return;
     let live = true;
     given().then(
-      (list) => live && setFunctions(list),
-      (error: Error) => live && setIndexError(error.message),
+      (list) => live && dispatch({ type: 'functions', list }),
+      (error: Error) => live && dispatch({ type: 'index-failed', message: error.message }),
     );
     return () => {
       live = false;
     };
   }, [given]);
+  useEffect(() => {
+    if (!loadModel) return;
+    let live = true;
+    loadModel().then(
+      (line) => live && dispatch({ type: 'model', line }),
+      (error: Error) => live && dispatch({ type: 'model', line: { problem: error.message } }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [loadModel]);
   const { width, height } = useTerminalSize();
-  const [cursor, setCursorState] = useState(0);
-  // Enter right after ↓ (keys faster than frames) starts the row ↓ moved to.
-  const cursorNow = useRef(0);
-  const setCursor = (to: number | ((at: number) => number)) => {
-    cursorNow.current = typeof to === 'function' ? to(cursorNow.current) : to;
-    setCursorState(cursorNow.current);
-  };
-  const [blank, setBlank] = useState(false);
-  const [help, setHelp] = useState(false);
-  const [notice, setNotice] = useState<{ text: string; tone: 'error' | 'info' }>();
-  const [offer, setOffer] = useState<Mismatch>();
-  const [checking, setChecking] = useState(false);
+  const { functions, indexError, query, cursor, blank, help, notice, offer, checking, picked } = state;
+  const modelProblem = state.model && 'problem' in state.model ? state.model.problem : undefined;
   // The choice is made: draw an empty frame first, so the picker does not stay above the next screen.
-  const [picked, setPicked] = useState<StartChoice | undefined>(undefined);
   useEffect(() => {
     if (picked) onStart(picked);
   }, [picked, onStart]);
-  const [query, setQuery] = useState('');
-  const matching = (search: string) => {
-    const words = search.toLowerCase().split(/\s+/).filter(Boolean);
-    return (functions ?? []).filter((f) => words.every((w) => f.toLowerCase().includes(w)));
-  };
-  const matches = useMemo(() => matching(query), [query, functions]);
+  const matches = matching(functions, query);
 
   /** Enter on the search as typed (a search and its Enter can come in one chunk, before a frame). */
   const start = async (search: string) => {
-    const target = matching(search)[cursorNow.current];
-    if (!target || checking) return;
-    if (!checkTarget) return setPicked({ target, blank });
-    setChecking(true);
+    const now = latest();
+    const target = matching(now.functions, search)[now.cursor];
+    if (!target || now.checking) return;
+    if (!checkTarget) return dispatch({ type: 'pick', choice: { target, blank: now.blank } });
+    dispatch({ type: 'checking', on: true });
     try {
       const check = await checkTarget(target);
-      if ('problem' in check) return setNotice({ text: check.problem, tone: 'error' });
-      const wrong = mismatch(target, blank, check.body);
-      if (wrong) setOffer(wrong);
-      else setPicked({ target, blank });
+      if ('problem' in check) return dispatch({ type: 'notice', notice: { text: check.problem, tone: 'error' } });
+      const wrong = mismatch(target, now.blank, check.body);
+      if (wrong) dispatch({ type: 'offer', offer: wrong });
+      else dispatch({ type: 'pick', choice: { target, blank: now.blank } });
     } finally {
-      setChecking(false);
+      dispatch({ type: 'checking', on: false });
     }
+  };
+  const act = (outcome: StartKeyOutcome): boolean => {
+    if (outcome === undefined) return false;
+    if (outcome === 'quit') quit();
+    else if (outcome === 'clear') search.clear();
+    else dispatch(outcome);
+    return true;
   };
 
   const idle = !picked && !help && !offer;
   const search = useLineEditor({
-    // Without a model there is nothing to start: the letters are keys (d the demo), not a search.
-    active: idle && !modelProblem,
+    // Without a model there is nothing to start (nor while it loads): the letters are keys (d the demo), not a search.
+    active: idle && !!state.model && !modelProblem,
     newlines: 'single',
     keep: true,
-    onChange: (value) => {
-      setQuery(value);
-      setCursor(0);
-      setNotice(undefined);
-    },
+    onChange: (value) => dispatch({ type: 'query', value }),
     onSubmit: (line) => void start(line),
-    intercept: (input, key, empty) => {
-      // No function name has a `?`: it is the help key here too.
-      if (input === '?') setHelp(true);
-      // Esc takes back the search first; only an empty one quits.
-      else if (key.escape) {
-        if (empty) quit();
-        else search.clear();
-      } else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
-      else if (key.downArrow) setCursor((c) => Math.min(matches.length - 1, c + 1));
-      else if (key.tab) setBlank((b) => !b);
-      else return false;
-      return true;
-    },
+    intercept: (input, key, empty) => act(searchKey(input, key, empty)),
   });
+  useKeys((input, key) => void act(noModelKey(input, key)), { isActive: idle && !!modelProblem });
   useKeys(
     (input, key) => {
-      if (input === 'd') setPicked({ demo: true });
-      else if (input === '?') setHelp(true);
-      else if (key.escape || input === 'q') quit();
-      else if (key.upArrow) setCursor((c) => Math.max(0, c - 1));
-      else if (key.downArrow) setCursor((c) => Math.min(matches.length - 1, c + 1));
-      else if (key.return) setNotice({ text: 'No model to run a session with: set one as said above, or press d for the scripted demo.', tone: 'error' });
-    },
-    { isActive: idle && !!modelProblem },
-  );
-  useKeys(
-    (input, key) => {
-      if (input === '?' || key.escape) setHelp(false);
+      if (input === '?' || key.escape) dispatch({ type: 'help', open: false });
     },
     { isActive: help },
   );
@@ -185,8 +158,8 @@ export function StartScreen({ repo, functions: given, modelLabel, instructions, 
         width={width}
         lines={offer.lines}
         question={offer.question}
-        onConfirm={() => setPicked({ target: offer.target, blank: offer.blank })}
-        onCancel={() => setOffer(undefined)}
+        onConfirm={() => dispatch({ type: 'pick', choice: { target: offer.target, blank: offer.blank } })}
+        onCancel={() => dispatch({ type: 'offer' })}
       />
     );
   }
@@ -210,7 +183,7 @@ export function StartScreen({ repo, functions: given, modelLabel, instructions, 
         ))
       ) : (
         <Text dimColor wrap="truncate">
-          model: {modelLabel}
+          model: {state.model && 'label' in state.model ? state.model.label : '…'}
           {instructions ? ` · instructions: ${instructions}` : ''}
         </Text>
       )}

@@ -4,8 +4,8 @@ import { describeTurn, prettyArguments } from '../../engine/agent/preview';
 import { plural } from '../../engine/tools/format';
 import { pauseCodeLines, sameArguments } from '../components/code-arguments';
 import { Lines } from '../components/line-view';
-import { cap, hardWrap, type Line } from '../components/lines';
-import { MESSAGE_BOX_ROWS, MessageBox } from '../components/message-box';
+import { cap, wrapCode, type Line } from '../components/lines';
+import { messageBoxRows, MessageBox } from '../components/message-box';
 import { ScrollView } from '../components/scroll-view';
 import { leadKey, useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
@@ -19,6 +19,8 @@ export interface PauseView {
   writing: boolean;
   /** `e` before a model call: what the request adds, in full (it scrolls). */
   expanded: boolean;
+  /** The message written so far: the box grows with its lines, and the screen makes room. */
+  draft?: string;
 }
 
 export const CLOSED_PAUSE: PauseView = { writing: false, expanded: false };
@@ -47,7 +49,7 @@ function bodyLines(prompt: StepPromptKind, width: number, expanded: boolean): Li
   const inner = Math.max(10, width - 4);
   if (prompt.kind === 'step-model') {
     return describeTurn(prompt.preview.lastTurn, expanded ? Infinity : undefined)
-      .flatMap((row) => hardWrap(row, inner))
+      .flatMap((row) => wrapCode(row, inner))
       .map((text) => ({ text, dim: !text.startsWith('  ') }));
   }
   // A submission's code as code (once edited, as a diff against the model's); other calls' arguments as JSON.
@@ -55,7 +57,7 @@ function bodyLines(prompt: StepPromptKind, width: number, expanded: boolean): Li
   if (code) return code;
   return prettyArguments(prompt.edited ?? prompt.call.arguments)
     .split('\n')
-    .flatMap((row) => hardWrap(row, inner))
+    .flatMap((row) => wrapCode(row, inner))
     .map((text) => ({ text, color: prompt.edited === undefined ? undefined : 'green' }));
 }
 
@@ -63,12 +65,12 @@ function bodyLines(prompt: StepPromptKind, width: number, expanded: boolean): Li
 const clipped = (prompt: StepPromptKind) => prompt.kind === 'step-model' && describeTurn(prompt.preview.lastTurn, Infinity).length > describeTurn(prompt.preview.lastTurn).length;
 
 /** Rows under the title for the body: the border (2), title, status line, and the keys or the message box take the rest. */
-const bodyRoom = (rows: number, view: PauseView) => Math.max(1, rows - 4 - (view.writing ? MESSAGE_BOX_ROWS : 1));
+const bodyRoom = (rows: number, view: PauseView) => Math.max(1, rows - 4 - (view.writing ? messageBoxRows(view.draft) : 1));
 
 /** Rows the prompt takes in `rows` at most: border, title, body, status line, and the keys (or the message box). */
 export function stepPromptRows(prompt: StepPromptKind, width: number, rows: number, view: PauseView): number {
   const body = bodyLines(prompt, width, view.expanded).length;
-  return 4 + (view.writing ? MESSAGE_BOX_ROWS : 1) + Math.min(body, bodyRoom(rows, view));
+  return 4 + (view.writing ? messageBoxRows(view.draft) : 1) + Math.min(body, bodyRoom(rows, view));
 }
 
 /**
@@ -79,8 +81,6 @@ export function stepPromptRows(prompt: StepPromptKind, width: number, rows: numb
  */
 export function StepPrompt({ prompt, width, rows, view, onView, active, onMessage, editArguments, onEdited, toggleStep }: StepPromptProps) {
   const [status, setStatus] = useState<string | undefined>(undefined);
-  // What came after `m` in the same chunk (a fast typist): the box opens with it.
-  const [draft, setDraft] = useState('');
   const [editing, setEditing] = useState(false);
   const more = clipped(prompt);
   useKeys(
@@ -89,8 +89,8 @@ export function StepPrompt({ prompt, width, rows, view, onView, active, onMessag
         if (prompt.kind === 'step-tool') prompt.resolve(prompt.edited);
         else prompt.resolve();
       } else if (leadKey(char).key === 'm') {
-        setDraft(leadKey(char).rest);
-        onView({ ...view, writing: true });
+        // What came after `m` in the same chunk (a fast typist): the box opens with it.
+        onView({ ...view, writing: true, draft: leadKey(char).rest });
       }
       else if (char === 's') toggleStep();
       else if (char === 'e' && prompt.kind === 'step-model' && (more || view.expanded)) onView({ ...view, expanded: !view.expanded });
@@ -133,13 +133,14 @@ export function StepPrompt({ prompt, width, rows, view, onView, active, onMessag
         <MessageBox
           title="it goes with the next model call"
           width={width - 4}
-          draft={draft}
+          draft={view.draft ?? ''}
+          onDraft={(text) => onView({ ...view, writing: true, draft: text })}
           onSend={(text) => {
-            onView({ ...view, writing: false });
+            onView({ ...view, writing: false, draft: '' });
             onMessage(text);
             if (text.trim()) setStatus('Your message goes with the next model call.');
           }}
-          onCancel={() => onView({ ...view, writing: false })}
+          onCancel={() => onView({ ...view, writing: false, draft: '' })}
         />
       ) : (
         <Text dimColor wrap="truncate">

@@ -3,16 +3,17 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { failingWords, THM_PHASES } from '../../engine/phrase-book';
 import { alreadyFailingTests, failingTestCounts, type ThmFailingTest, type ThmReport } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
-import { allocate, cap, hardWrap, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
+import { allocate, cap, wrapCode, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
 import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
 import { useNow } from '../components/use-now';
 import type { Prompt, WritingOutcome } from '../controller';
-import { hintRows, QUIT_LIVE_HINT, QUIT_LIVE_NOTICE } from '../keys';
+import { hintRows, QUIT_LIVE_HINT } from '../keys';
 import { propose, type ViewState } from '../view-state';
-import { leadKey, useKeys } from '../components/use-keys';
+import { useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
-import { noPicks, pickerRows, picksText, rowPosition, selectionOf, togglePick, type Picks, type Row } from './thm-picker';
+import { pickerRows, picksText, rowPosition, selectionOf } from './thm-picker';
+import { budgetOf, initialReview, openClusters, reviewKey, type ReviewState } from './thm-review';
 import { plural } from '../../engine/tools/format';
 
 export { pickerRows } from './thm-picker';
@@ -47,7 +48,7 @@ export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
   if ('unchanged' in outcome) return [{ text: 'Nothing changed: no test to add.', dim: true }];
   const rows: Line[] = [
     ...outcome.accepted.map((t): Line => [{ text: '✎ joins ', color: 'green' }, { text: t.nodeid }]),
-    ...outcome.rejected.flatMap((r) => wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width).map((text): Line => ({ text, color: 'red' }))),
+    ...outcome.rejected.flatMap((r) => wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width, 2).map((text): Line => ({ text, color: 'red' }))),
     ...(outcome.kept ? wrapText(`  your text is kept: ${outcome.kept.key === 'n' ? 'n' : 'e on one of its tests'} opens it again, to fix it`, width).map((text): Line => ({ text, color: 'yellow' })) : []),
     ...outcome.removed.map((id): Line => ({ text: `− no longer fails: ${id}`, color: 'yellow' })),
   ];
@@ -58,25 +59,38 @@ export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
 const RUNNING_ROWS = 5;
 
 function Progress({ view, width, height, clock }: { view: ViewState; width: number; height: number; clock: 'wall' | 'recorded' }) {
-  const { thm } = view;
-  const now = useNow(clock === 'wall' && thm.startedAt > 0);
+  const { thm, session } = view;
+  const now = useNow(clock === 'wall');
+  // Live, the clock runs from the run's start: the earliest of the session's start, THM's, and this
+  // screen's (it opens before the workspace is made, and the session starts after). A large suite
+  // collects for seconds without an event. The rate of tests counts from THM's start.
+  const mounted = useRef(Date.now()).current;
   const end = clock === 'wall' ? now : view.at;
-  const seconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
-  const label = THM_PHASES[thm.phase ?? 'probe'];
-  const collecting = thm.collecting ? `collecting the tests: ${plural(thm.collecting.files, 'file')}, ${plural(thm.collecting.tests, 'test')} so far` : 'collecting the tests';
+  const known = [view.clock.partStart, thm.startedAt].filter((t) => t > 0);
+  const since = clock === 'wall' ? Math.min(mounted, ...known) : (known[0] ?? 0);
+  const seconds = since ? Math.max(0, end - since) / 1000 : 0;
+  const thmSeconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
+  const label = thm.startedAt ? THM_PHASES[thm.phase ?? 'probe'] : 'preparing the workspace';
+  const collecting = thm.collecting ? `collecting the tests: ${plural(thm.collecting.files, 'file')}, ${plural(thm.collecting.tests, 'test')} so far` : thm.startedAt ? 'collecting the tests' : 'starting';
   // Every test ran, none is left running: pytest ends the session (fixtures' teardown, the report).
   const finishing = thm.total > 0 && thm.done >= thm.total && !thm.running.length ? ' · pytest is finishing' : '';
   const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
   // The bar is (nearly) full and a few tests hold it: which, and for how long, longest first.
   const running = [...thm.running].sort((a, b) => a.since - b.since);
-  const rows = Math.max(0, Math.min(RUNNING_ROWS, height - 3));
+  const rows = Math.max(0, Math.min(RUNNING_ROWS, height - 4));
   const shown = cap(running, rows, (n) => ({ nodeid: `… ${n} more`, since: NaN }));
+  // What THM runs on: the target and the repository (the repository's end: its own folder's name).
+  const where = session ? `${session.target}${session.mode === 'blank' ? ' (benchmark mode)' : ''} in ${session.repo}` : '';
   return (
     <Box flexDirection="column">
       <Lines lines={warningLines(view, width)} />
-      <Text wrap="truncate">Test Harness Mechanism: {label}</Text>
       <Text wrap="truncate">
-        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${seconds > 0 ? (thm.done / seconds).toFixed(0) : 0} tests/s` : ''}{finishing}
+        <Text bold>Test Harness Mechanism</Text>
+        {where ? ` · ${shortStart(where, Math.max(10, width - 25))}` : ''}
+      </Text>
+      <Text wrap="truncate">{label}</Text>
+      <Text wrap="truncate">
+        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${thmSeconds > 0 ? (thm.done / thmSeconds).toFixed(0) : 0} tests/s` : ''}{finishing}
       </Text>
       {shown.length ? <Text dimColor wrap="truncate">still running:</Text> : null}
       {shown.map(({ nodeid, since }) => {
@@ -98,7 +112,7 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
  * yellow above it, a few rows at most: it explains a review with nothing to propose.
  */
 function warningLines(view: ViewState, width: number): Line[] {
-  return cap(view.warnings.flatMap((warning) => wrapText(`! ${warning}`, width)), 4, () => '…').map((text) => ({ text, color: 'yellow' }));
+  return cap(view.warnings.flatMap((warning) => wrapText(`! ${warning}`, width, 2)), 4, () => '…').map((text) => ({ text, color: 'yellow' }));
 }
 
 /** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
@@ -150,26 +164,18 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const developer = view.thm.developer?.accepted ?? [];
   const [busy, setBusy] = useState(false);
   const [written, setWritten] = useState<WritingOutcome | undefined>(undefined);
-  const [cursor, setCursorState] = useState(0);
-  // The open clusters by caller; null until the developer opens or closes one: the first cluster is open.
-  const [expandedState, setExpandedState] = useState<ReadonlySet<string> | null>(null);
-  const openOf = (set: ReadonlySet<string> | null): ReadonlySet<string> => set ?? new Set(report?.clusters[0] ? [report.clusters[0].caller] : []);
-  const expanded = openOf(expandedState);
-  // Keys can come faster than frames (key repeat on a long list): each acts on what the one before
-  // left, so the cursor and the open clusters are also kept here, changed at once.
-  const live = useRef<{ cursor: number; expanded: ReadonlySet<string> | null; T?: number }>({ cursor, expanded: expandedState });
-  const setCursor = (at: number) => {
-    live.current.cursor = at;
-    setCursorState(at);
+  // The review's state through reviewKey (thm-review.ts). Keys can come faster than frames: each
+  // key acts on what the one before left, kept here at once, not on the last frame's state.
+  const [review, setReviewState] = useState<ReviewState>(initialReview);
+  const live = useRef<ReviewState>(review);
+  const setReview = (next: ReviewState) => {
+    live.current = next;
+    setReviewState(next);
   };
-  const setExpanded = (next: ReadonlySet<string>) => {
-    live.current.expanded = next;
-    setExpandedState(next);
-  };
-  const [budget, setT] = useState<number | undefined>(undefined);
+  const { cursor, notice, picks } = review;
+  const expanded = report ? openClusters(review, report) : new Set<string>();
   // THM's budget: null is `-T all` (the report's T then), never the default 3 in its place.
-  const T: number | null = budget !== undefined ? budget : report ? report.T : 3;
-  const [picks, setPicks] = useState<Picks>(noPicks);
+  const T: number | null = report ? budgetOf(review, report) : 3;
   const [source, setSource] = useState<{ nodeid: string; text: string } | undefined>(undefined);
   // `/`: the filter being typed (keys go to it), and what it holds.
   const [typing, setTyping] = useState(false);
@@ -178,13 +184,12 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   useEffect(() => onTyping?.(filterHasKeys), [filterHasKeys, onTyping]);
   // The review going away (approved) gives the keys back with it.
   useEffect(() => () => onTyping?.(false), [onTyping]);
-  const [notice, setNotice] = useState<string | undefined>(undefined);
   // THM's proposal for the T on screen, with the developer's picks: a new T keeps them.
   const proposal = useMemo(() => (report ? propose(report, T) : []), [report, T]);
   // The developer's own tests join THM's proposal (they are in unless taken out by hand).
   const base = useMemo(() => [...new Set([...proposal, ...developer])], [proposal, developer]);
   const selection = selectionOf(base, picks);
-  const rows = useMemo(() => (report ? pickerRows(report, expanded, filter) : []), [report, expandedState, filter]);
+  const rows = useMemo(() => (report ? pickerRows(report, expanded, filter) : []), [report, review.expanded, filter]);
   const byId = useMemo(() => new Map<string, ThmFailingTest>((report?.failing ?? []).map((f) => [f.nodeid, f])), [report]);
   // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
   const page = useRef(10);
@@ -194,7 +199,7 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
     keep: true,
     onChange: (value) => {
       setFilter(value);
-      setCursor(0);
+      setReview({ ...live.current, cursor: 0 });
     },
     onSubmit: () => setTyping(false),
     intercept: (_input, key, empty) => {
@@ -213,74 +218,29 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         if (key.escape || input === 'v' || input === 'q') setSource(undefined);
         return;
       }
-      const open = openOf(live.current.expanded);
-      const rows = pickerRows(report, open, filter);
-      const row = rows[live.current.cursor];
-      const nodeidOf = (r: Row | undefined) => (r?.kind === 'test' ? r.nodeid : r?.kind === 'cluster' ? report.clusters[r.index]!.representative : undefined);
-      // From the cursor as it is when the key is read: keys can come faster than frames.
-      const move = (to: (at: number) => number) => setCursor(Math.max(0, Math.min(rows.length - 1, to(live.current.cursor))));
-      if (notice) setNotice(undefined);
-      if (key.upArrow) move((at) => at - 1);
-      else if (key.downArrow) move((at) => at + 1);
-      else if (key.pageUp) move((at) => at - page.current);
-      else if (key.pageDown) move((at) => at + page.current);
-      else if (key.home) move(() => 0);
-      else if (key.end) move(() => rows.length - 1);
-      else if (leadKey(input).key === '/') {
-        // `/gross` typed fast comes as one chunk: the filter opens with `gross` in it.
+      const { state, effect } = reviewKey(live.current, input, key, { report, filter, developer, page: page.current, canWrite: !!writeTests, canShowSource: !!sourceOf });
+      setReview(state);
+      if (!effect) return;
+      if (effect.kind === 'filter') {
         setTyping(true);
-        if (leadKey(input).rest) filterField.type(leadKey(input).rest);
-      }
-      else if (key.escape && filter) filterField.clear();
-      // Nothing here quits (a stray q must not end a session): say what does.
-      else if (input === 'q' || key.escape) setNotice(QUIT_LIVE_NOTICE);
-      else if (key.rightArrow && row?.kind === 'cluster') setExpanded(new Set(open).add(report.clusters[row.index]!.caller));
-      else if (key.leftArrow && row) {
-        const index = row.kind === 'cluster' ? row.index : row.kind === 'test' ? row.cluster : null;
-        if (index !== null && index !== undefined) {
-          const next = new Set(open);
-          next.delete(report.clusters[index]!.caller);
-          setExpanded(next);
-          setCursor(Math.max(0, rows.findIndex((r) => r.kind === 'cluster' && r.index === index)));
-        }
-      } else if (input === ' ' && row) {
-        const nodeid = nodeidOf(row);
-        if (nodeid) setPicks((p) => togglePick(p, base, nodeid));
-      } else if (input === '+' || input === '-') {
-        // A new T proposes again; the tests taken in or out by hand stay so.
-        // From `all`, `-` goes below what all of them select; `+` stays at all.
-        const now = live.current.T !== undefined ? live.current.T : T;
-        if (now === null && input === '+') return;
-        const next = Math.max(1, (now ?? propose(report, null).length) + (input === '+' ? 1 : -1));
-        live.current.T = next;
-        setT(next);
-        const kept = picksText(propose(report, next), picks);
-        if (kept) setNotice(`T=${next}: THM proposed again, and kept your picks (${kept})`);
-      } else if ((input === 'n' || (input === 'e' && nodeidOf(row))) && writeTests) {
+        if (effect.text) filterField.type(effect.text);
+      } else if (effect.kind === 'clear-filter') filterField.clear();
+      else if (effect.kind === 'write' && writeTests) {
         setBusy(true);
         setWritten(undefined);
-        void (input === 'n' ? writeTests.newTest() : writeTests.editTest(nodeidOf(row)!)).then((outcome) => {
+        void (effect.nodeid === undefined ? writeTests.newTest() : writeTests.editTest(effect.nodeid)).then((outcome) => {
           setBusy(false);
           setWritten(outcome);
         });
-      } else if (input === 'v' && row && sourceOf) {
-        const nodeid = nodeidOf(row);
-        if (nodeid) void sourceOf(nodeid).then((text) => setSource({ nodeid, text: text ?? '(source not found)' }));
-      } else if (key.return) {
-        // The T chosen goes with the tests, so the session records the proposal they are compared with.
-        const choice = { chosen: selection, by: 'human' as const, T };
-        if (selection.length) prompt.resolve(choice);
-      } else if (input === 'a') {
-        const choice = { chosen: report.selected, by: 'human' as const, T: report.T };
-        prompt.resolve(choice);
-      }
+      } else if (effect.kind === 'source' && sourceOf) void sourceOf(effect.nodeid).then((text) => setSource({ nodeid: effect.nodeid, text: text ?? '(source not found)' }));
+      else if (effect.kind === 'approve') prompt.resolve(effect.choice);
     },
     { isActive: !!prompt && !typing && !busy },
   );
 
   if (!report) return <Progress view={view} width={width} height={height} clock={clock} />;
   if (source) {
-    const code = source.text.split('\n').flatMap((line) => hardWrap(line, width - 4)).map((text) => ({ text }));
+    const code = source.text.split('\n').flatMap((line) => wrapCode(line, width - 4)).map((text) => ({ text }));
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1}>
         <ScrollView title={shortStart(source.nodeid, width - 4)} lines={code} height={Math.max(3, height - 2)} hint="Esc or v closes" />
@@ -297,7 +257,9 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
   // keys when the terminal is tall enough for them to keep their long names, or for n and e.
-  const footer = prompt ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [QUIT_LIVE_HINT], writeTests ? [] : ['n', 'e']) : ['approved'];
+  // Without a question: approved once the approval is recorded; before it (the report is in, the
+  // review not yet open) nothing is approved, and the footer must not say so.
+  const footer = prompt ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [QUIT_LIVE_HINT], writeTests ? [] : ['n', 'e']) : view.thm.approval ? ['approved'] : ['the review opens…'];
   const current = rows[cursor];
   const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];

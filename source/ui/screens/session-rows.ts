@@ -1,0 +1,61 @@
+import type { CatalogEntry } from '../../engine/session/catalog';
+import type { EngineEvent } from '../../engine/events';
+import { shortEnd, shortStart } from '../components/lines';
+
+/** A row of the sessions browser, in columns: every column is there at any width, only narrower. */
+export interface SessionCells {
+  id: string;
+  status: string;
+  target: string;
+  model: string;
+  cost: string;
+}
+
+const STATUS = 11; // `interrupted`, `unverified`
+const COST = 8; // `$12.3456`
+const GAPS = 4;
+
+/** The id as the text list (`tenet sessions`) shows it: a fork under its parent, marked `└`. */
+export const treeId = (row: CatalogEntry, depth: number) => (depth ? `${'  '.repeat(depth - 1)}└ ${row.id}` : row.id);
+
+/**
+ * The cells of each row at `width` columns (the cursor's two included). The id and status keep
+ * their width; the target gets what the model and cost leave, the model at most 28 columns (its
+ * provider dropped first when it does not fit). At 80 columns a row still names the model and cost.
+ */
+export function sessionCells(tree: readonly { row: CatalogEntry; depth: number }[], width: number): SessionCells[] {
+  const idWidth = Math.max(0, ...tree.map(({ row, depth }) => treeId(row, depth).length));
+  const rest = Math.max(20, width - 2 - idWidth - STATUS - COST - GAPS);
+  const model = Math.max(8, Math.min(28, Math.floor(rest * 0.42)));
+  const target = Math.max(8, rest - model - 1);
+  return tree.map(({ row, depth }) => {
+    const full = `${row.provider}/${row.model}`;
+    return {
+      id: treeId(row, depth).padEnd(idWidth),
+      status: row.status.padEnd(STATUS),
+      // A target's end names the function; a damaged session's reason starts with the file.
+      target: (row.damage ? shortEnd(row.damage, target) : shortStart(row.target, target)).padEnd(target).padEnd(target),
+      model: shortEnd(full.length <= model ? full : row.model, model).padEnd(model),
+      cost: `$${row.costUsd.toFixed(4)}`.padStart(COST),
+    };
+  });
+}
+
+/** What `r` does with a session: resume it, or why not (only an interrupted session goes on). */
+export function resumeRefusal(row: CatalogEntry): string | undefined {
+  if (row.status === 'interrupted') return undefined;
+  if (row.status === 'running') return `Session ${row.id} is running${row.pid ? ` (process ${row.pid})` : ''}: it cannot be resumed while it runs.`;
+  if (row.status === 'damaged') return `Session ${row.id} cannot be read (${row.damage ?? 'damaged'}): there is nothing to resume.`;
+  return `Session ${row.id} has finished (${row.status}): there is nothing to resume. f forks it, to go on from before its evaluation.`;
+}
+
+/**
+ * Where `f` in the browser forks a session: its last event while the agent still worked (before
+ * the evaluation); undefined when it has none (it ended before the agent started, or holds nothing).
+ */
+export function lastForkEvent(events: readonly (EngineEvent & { seq?: number })[]): number | undefined {
+  const end = events.findIndex((e) => e.type === 'result' || (e.type === 'agent.phase' && e.phase === 'evaluate'));
+  const last = (end === -1 ? events.length : end) - 1;
+  if (last < 0 || !events.slice(0, last + 1).some((e) => e.type === 'agent.phase')) return undefined;
+  return events[last]!.seq ?? last + 1;
+}

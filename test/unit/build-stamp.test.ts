@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs build script, without types
+import { distIsCurrent, sourceStamp, writeStamp } from '../../scripts/build-stamp.mjs';
+
+const scratch = mkdtempSync(join(tmpdir(), 'tenet-stamp-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A checkout with one source file and a built dist. */
+function checkout(): string {
+  const root = mkdtempSync(join(scratch, 'repo-'));
+  mkdirSync(join(root, 'source'));
+  mkdirSync(join(root, 'dist'));
+  writeFileSync(join(root, 'source', 'main.ts'), 'export const a = 1;\n');
+  writeFileSync(join(root, 'package.json'), '{}\n');
+  writeFileSync(join(root, 'dist', 'tenet.js'), '');
+  writeFileSync(join(root, 'dist', 'index-worker.js'), '');
+  return root;
+}
+
+describe('npm start rebuilds only when a source changed (issue 37.12)', () => {
+  it('is current after a build, and stale after an edit, a new file, or without its output', () => {
+    const root = checkout();
+    expect(distIsCurrent(root)).toBe(false); // never stamped
+    writeStamp(root, sourceStamp(root));
+    expect(distIsCurrent(root)).toBe(true);
+
+    const later = new Date(Date.now() + 5000);
+    utimesSync(join(root, 'source', 'main.ts'), later, later);
+    expect(distIsCurrent(root)).toBe(false);
+    writeStamp(root, sourceStamp(root));
+    writeFileSync(join(root, 'source', 'new.ts'), '');
+    expect(distIsCurrent(root)).toBe(false);
+    writeStamp(root, sourceStamp(root));
+    expect(distIsCurrent(root)).toBe(true);
+    rmSync(join(root, 'dist', 'tenet.js'));
+    expect(distIsCurrent(root)).toBe(false);
+  });
+
+  it('is what npm start checks before starting the demo', () => {
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.start).toBe('node scripts/build.mjs --if-stale && node dist/tenet.js demo');
+  });
+});
