@@ -11,7 +11,7 @@ import { resolveTarget } from '../engine/task/resolve-target';
 import { instructionsWords, readProjectInstructions } from '../engine/task/project-instructions';
 import { targetIsStub } from '../engine/eval/submitted-module';
 import type { ModelFlags } from '../engine/model/create-model';
-import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import { describeSandbox, sandboxSpec, sandboxWords, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import type { TargetCheck } from '../ui/screens/start-screen';
 import { DEMO, demoCommand } from './demo';
 import { runCommand, type RunCommandOptions } from './run';
@@ -39,8 +39,10 @@ export async function startCommand(options: StartOptions): Promise<number> {
   const flags = options.model ?? {};
   let modelLabel: string | undefined;
   let modelProblem: string | undefined;
+  const config = await loadConfig(repo);
+  const sandbox = sandboxWords(describeSandbox(sandboxSpec(options.sandbox ?? {}, config)));
   try {
-    modelLabel = createModel(await loadConfig(repo), flags, process.env, fallback).model.label;
+    modelLabel = createModel(config, flags, process.env, fallback).model.label;
   } catch (error) {
     const fix = (error as { fix?: string }).fix;
     modelProblem = `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)`;
@@ -53,7 +55,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
   const { startTui } = await importTui(() => import('../ui/launch'));
   const testArgs = options.testArgs ?? [];
   const instructions = readProjectInstructions(repo);
-  const choice = await startTui({ repo, functions, testArgs, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}), ...(instructions ? { instructions: instructionsWords(instructions) } : {}) });
+  const choice = await startTui({ repo, functions, testArgs, sandbox, checkTarget: (target) => checkTarget(repo, target), ...(modelLabel ? { modelLabel } : {}), ...(modelProblem ? { modelProblem } : {}), ...(instructions ? { instructions: instructionsWords(instructions) } : {}) });
   if (!choice) return 0;
   if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
   const run: RunCommandOptions = {

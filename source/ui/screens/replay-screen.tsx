@@ -123,6 +123,7 @@ export function ReplayScreen({
         failures={failuresOf(view.evaluation?.report ?? '')}
         submissions={view.agent.submissions}
         session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
+        {...(view.session ? { sandbox: view.session.sandbox } : {})}
         {...(view.keptTests ? { keptTests: view.keptTests } : {})}
         onViewer={setViewer}
       />

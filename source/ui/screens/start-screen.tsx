@@ -24,6 +24,8 @@ export interface StartScreenProps {
   repo: string;
   functions: string[] | (() => Promise<string[]>);
   modelLabel?: string;
+  /** Where the session's Python will run, in words (`local (bubblewrap)`). */
+  sandbox?: string;
   /** The repository's instructions the model will get, in words (`AGENTS.md, 1.2 kB`); absent: none. Said on the model's line. */
   instructions?: string;
   /** The pytest arguments the session's scope is (`tenet --tests …`); empty or absent: the repository's pytest configuration. */
@@ -75,7 +77,7 @@ function mismatch(target: string, blank: boolean, body: 'stub' | 'implemented'):
  * frame is on screen. A choice that cannot work (stub mode on a real body) is caught here, with
  * the mode that would; without a model, the screen says what to set and `d` runs the demo.
  */
-export function StartScreen({ repo, functions: given, modelLabel, instructions, testArgs = [], modelProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
+export function StartScreen({ repo, functions: given, modelLabel, sandbox, instructions, testArgs = [], modelProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
   const { exit } = useApp();
   const quit = onQuit ?? exit;
   const [functions, setFunctions] = useState<string[] | undefined>(Array.isArray(given) ? given : undefined);
@@ -211,6 +213,7 @@ export function StartScreen({ repo, functions: given, modelLabel, instructions, 
       ) : (
         <Text dimColor wrap="truncate">
           model: {modelLabel}
+          {sandbox ? ` · sandbox: ${sandbox}` : ''}
           {instructions ? ` · instructions: ${instructions}` : ''}
         </Text>
       )}
