@@ -119,7 +119,20 @@ export interface ThmReport {
   timings: { probeMs: number; originalMs: number; blankMs: number };
   /** True when the whole-run timeout stopped THM before every test ran. */
   timedOut: boolean;
+  /** With `timedOut`: the budget it stopped at, in seconds (`--thm-timeout`, `thm --timeout`). */
+  timeoutSec?: number;
   durationMs: number;
+}
+
+/**
+ * What a THM run stopped by its time budget did not get to, in words (`before pytest had collected
+ * a test`, `with 40 of 1,200 tests run`); undefined when it was not stopped so.
+ */
+export function thmTimeoutWords(report: Pick<ThmReport, 'timedOut' | 'timeoutSec' | 'durationMs' | 'counts'>): string | undefined {
+  if (!report.timedOut) return undefined;
+  const seconds = report.timeoutSec ?? Math.round(report.durationMs / 1000);
+  const { collected } = report.counts;
+  return `THM timed out after ${seconds} s, ${collected === 0 ? 'before pytest had collected a test' : `before every test in scope had run (${collected} collected)`}`;
 }
 
 /** The test modules that failed to import whatever the target is (broken): none of their tests ran. */
