@@ -1,4 +1,4 @@
-import { alreadyFailingTests, failingTestCounts, unreachedTests, type ImportErrorKind, type ThmFailingTest, type ThmImportError, type ThmReport } from '../engine/protocol/thm-report';
+import { alreadyFailingTests, failingTestCounts, thmTimeoutWords, unreachedTests, type ImportErrorKind, type ThmFailingTest, type ThmImportError, type ThmReport } from '../engine/protocol/thm-report';
 import { failingWords } from '../engine/phrase-book';
 
 const TESTS_PER_CLUSTER = 5;
@@ -116,6 +116,8 @@ export function formatThmReport(report: ThmReport): string {
   }
   if (report.mode === 'stub' && report.targetBody === 'implemented' && !report.selected.length) {
     out.push('', `No failing test reached the target: it already has a real body, and the tests ran against it. If it is finished code, pass --blank (benchmark mode); to generate it anew, stub its body (raise NotImplementedError).`);
+  } else if (report.timedOut && (nothingCollected || !report.selected.length)) {
+    out.push('', `${thmTimeoutWords(report)}, so it found no failing test to select. Give it more time with --timeout SECONDS (default 3600), or narrow the scope with --tests PATH.`);
   } else if (nothingCollected) {
     out.push('', `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${report.testArgs.join(' ')})` : ''}. Point it at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration.`);
   } else if (report.mode === 'stub' && report.counts.failing === 0) {

@@ -5,6 +5,7 @@ import { type EngineEvent, type EventHandlers, handleEvent } from '../engine/eve
 import { addedWords, approvalWords, failingWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
 import { failingTestCounts } from '../engine/protocol/thm-report';
 import type { SessionConfig } from '../engine/protocol/settings';
+import { sandboxWords } from '../engine/sandbox/sandbox-spec';
 import { plural } from '../engine/tools/format';
 
 const firstLine = (text: string, max = 140) => {
@@ -28,6 +29,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       config = event.config;
       write(`tenet · ${event.target} (${modeName(event.mode)}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
       write(`model: ${event.modelLabel}\n`);
+      write(`sandbox: ${sandboxWords(event.config.sandbox)}\n`);
       if (typeof event.config.instructions === 'object') write(`instructions: ${instructionsWords(event.config.instructions)}\n`);
     },
     'thm.report': (event) => {
@@ -113,6 +115,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
         `${verdictLabel(event)} · selected ${event.selectedTests.passed}/${event.selectedTests.total} · hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}` +
           ` · ${tokensInOut(u)} · ${plural(u.modelCalls, 'model call')} · ${plural(u.toolCalls, 'tool call')} · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
       );
+      write(`sandbox: ${sandboxWords(config?.sandbox)}\n`);
       if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
       if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);
       // As the TUI says it: with --apply, nothing was applied because there was nothing to apply.

@@ -10,7 +10,8 @@ import type { ForkRequest } from '../engine/run/fork';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
 import type { GivenTestFile } from '../engine/run/desk';
 import type { PreparedRun, RunRequest } from '../engine/run/prepare-run';
-import { printable, printableJson } from '../engine/terminal-text';
+import { printable } from '../engine/terminal-text';
+import { jsonStreamLine } from './json-stream';
 import { lineStepper } from './line-stepper';
 import { progressLine } from './progress-line';
 import { textPrinter } from './run-printer';
@@ -108,8 +109,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const print = options.json ? undefined : textPrinter((text) => process.stdout.write(printable(text)));
   const sink = (event: EngineEvent) => {
     if (options.json) {
-      // Deltas are many and small; the response event carries the full text.
-      if (event.type !== 'model.delta' && event.type !== 'model.tool-delta' && event.type !== 'debugger.output') process.stdout.write(`${printableJson(event)}\n`);
+      const line = jsonStreamLine(event);
+      if (line !== undefined) process.stdout.write(`${line}\n`);
       return;
     }
     progress?.onEvent(event);

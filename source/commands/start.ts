@@ -5,7 +5,7 @@ import { decoratorExpression, overloadSpellings } from '../engine/python/overloa
 import { repositoryFolder } from '../engine/util/checked-paths';
 import { instructionsWords, readProjectInstructions } from '../engine/task/project-instructions';
 import type { ModelFlags } from '../engine/model/create-model';
-import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
+import { describeSandbox, sandboxSpec, sandboxWords, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import type { ModelLine, TargetCheck } from '../ui/screens/start-screen';
 import { DEMO, demoCommand } from './demo';
 import { runCommand, type RunCommandOptions } from './run';
@@ -36,14 +36,18 @@ export async function startCommand(options: StartOptions): Promise<number> {
   const isDemo = repo === resolve(DEMO.repo());
   const fallback = isDemo ? (await import('../engine/model/scripted')).loadScript(DEMO.script()) : undefined;
   const flags = options.model ?? {};
-  // Which model answers, or why none can: said on the screen once the config and providers are loaded.
+  // Which model answers, or why none can, and where its Python will run: said on the screen once
+  // the config and providers are loaded.
   const model = async (): Promise<ModelLine> => {
     const [{ loadConfig }, { createModel }] = await Promise.all([import('../engine/config/config'), import('../engine/model/create-model')]);
+    let sandbox: string | undefined;
     try {
-      return { label: createModel(await loadConfig(repo), flags, process.env, fallback).model.label };
+      const config = await loadConfig(repo);
+      sandbox = sandboxWords(describeSandbox(sandboxSpec(options.sandbox ?? {}, config)));
+      return { label: createModel(config, flags, process.env, fallback).model.label, sandbox };
     } catch (error) {
       const fix = (error as { fix?: string }).fix;
-      return { problem: `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)` };
+      return { problem: `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)`, ...(sandbox ? { sandbox } : {}) };
     }
   };
   // The screen comes up at once; the function list follows when the index is built (or loaded).

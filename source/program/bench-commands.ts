@@ -73,7 +73,7 @@ export function addBenchCommands(program: Command, { tests, setExit }: Invocatio
   withAblationFlags(run);
   withLimitFlags(run);
   withBudgetFlags(run)
-    .addOption(new Option('--sandbox <kind>', 'local or docker').choices(SANDBOX_KINDS))
+    .addOption(new Option('--sandbox <kind>', 'local (confined by bubblewrap), local-unconfined or docker').choices(SANDBOX_KINDS))
     .option('--image <name>', 'with docker: the image')
     .option('--docker-host <url>', 'a Docker engine; repeat it to spread the tasks over several', repeated, [] as string[])
     .option('--memory <size>', 'with docker: memory limit per container')

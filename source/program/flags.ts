@@ -109,14 +109,14 @@ export const modelFlags = (opts: ModelOpts): ModelFlags => ({ provider: opts.pro
 /** Where Python runs: the flags of `thm`, `run`, `tool` and `demo` (`bench run` has its own, per engine). */
 export function withSandboxFlags(command: Command): Command {
   return command
-    .addOption(new Option('--sandbox <kind>', 'where Python runs: local or docker (default: the config, else $TENET_SANDBOX, else local)').choices(SANDBOX_KINDS))
+    .addOption(new Option('--sandbox <kind>', 'where Python runs: local (confined by bubblewrap), local-unconfined or docker (default: the config, else $TENET_SANDBOX, else local)').choices(SANDBOX_KINDS))
     .option('--image <name>', 'with docker: an image with python3 and pytest (default: tenet-python:bookworm, see `tenet image build`)')
     .option('--docker-host <url>', 'with docker: the engine (default: $DOCKER_HOST, else the local socket)')
     .option('--mount', 'with docker: bind-mount the workspace instead of copying it in (the engine must run on this machine)')
     .option('--memory <size>', 'with docker: memory limit of the container, e.g. 2g (default 4g)')
     .addOption(new Option('--cpus <n>', 'with docker: CPU limit (default: all cores)').argParser(positiveNumber('--cpus')))
     .addOption(new Option('--pids <n>', 'with docker: process limit (default 1024)').argParser(positiveInt('--pids')))
-    .option('--network', 'with docker: give the container a network (off by default)')
+    .option('--network', 'give the sandbox a network: the container, or the local sandbox under bubblewrap (off by default)')
     .option('--pass-env <name>', "let this variable of tenet's environment through to the sandbox's processes (repeatable); secrets and provider variables are left out otherwise", repeated, [] as string[]);
 }
 

@@ -195,6 +195,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
           {...(view.session?.repo ? { checkout: view.session.repo } : {})}
           submissions={view.agent.submissions}
           session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
+          {...(view.session ? { sandbox: view.session.sandbox } : {})}
           onQuit={() => setClosed(true)}
           onSave={(file, patch) => controller.savePatch(file, patch)}
         />

@@ -12,6 +12,7 @@ import type { SpendLimits } from '../engine/protocol/settings';
 import { DEVELOPER_INTERRUPT, type Writer } from '../engine/protocol/debugger';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { printableValue } from '../engine/terminal-text';
+import { sandboxWords } from '../engine/sandbox/sandbox-spec';
 
 /**
  * What the screens show, folded from engine events by a pure reducer: the same function serves a
@@ -62,7 +63,7 @@ export interface DebuggerLine {
 
 export interface ViewState {
   /** `limits`: what the session may spend on its model (the footer shows what is left). */
-  session?: { id: string; target: string; mode: 'stub' | 'blank'; strategy: string; modelLabel: string; provider: string; repo: string; limits?: SpendLimits };
+  session?: { id: string; target: string; mode: 'stub' | 'blank'; strategy: string; modelLabel: string; provider: string; repo: string; limits?: SpendLimits; /** Which sandbox ran, in words (`local (bubblewrap)`). */ sandbox: string };
   thm: {
     phase: 'probe' | 'original' | 'blank' | null;
     total: number;
@@ -212,7 +213,7 @@ export const propose = proposeFor;
 /** What each event does to the view (mutating `state`, the copy reduceView made): every event type decides. */
 const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
   'session.start': (event, state) => {
-    state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, ...(event.config.limits ? { limits: event.config.limits } : {}) };
+    state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, sandbox: sandboxWords(event.config.sandbox), ...(event.config.limits ? { limits: event.config.limits } : {}) };
     // Said at the start, as the headless run says it: what of the repository's own the model reads.
     if (typeof event.config.instructions === 'object') push(state, { kind: 'note', text: `Instructions: ${instructionsWords(event.config.instructions)} (the repository's, in the system prompt)`, tone: 'info' });
   },

@@ -99,6 +99,28 @@ describe('tenet bench run', () => {
     expect(readFileSync(join(scratch, 'report.html'), 'utf8')).toMatch(/<svg[\s\S]*tenet\/scripted[\s\S]*wrong[\s\S]*<\/svg>/);
   });
 
+  it('a task whose verdict cannot be checked records why, and the report says it under Unverified tasks', async () => {
+    // Unconfined, the model's shell reaches the checkout: a FIFO planted there makes the verdict unverified.
+    const fifo = join(shop.dir, '.planted_fifo');
+    const planter = script('planter', [{ calls: [{ name: 'run_debugger_cmd', arguments: { cmd: `mkfifo ${fifo}` } }] }, { calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }]);
+    const out = join(scratch, 'unverified');
+    try {
+      const result = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', planter, '--task', 'shop-0', '--sandbox', 'local-unconfined', '--label', 'planter']);
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      rmSync(fifo, { force: true });
+    }
+    const [task] = readResults(out);
+    expect(task).toMatchObject({ taskId: 'shop-0', pass: false, stopReason: 'unverified' });
+    expect(task!.unverified).toMatch(/^the checkout changed while the agent worked \(\.planted_fifo\)/);
+    const md = await runCli(['bench', 'report', out]);
+    expect(md.stdout).toContain('## Unverified tasks (counted as failures)');
+    expect(md.stdout).toContain(`- planter: shop-0 (shop): the checkout changed while the agent worked (.planted\\_fifo)`);
+    const json = JSON.parse((await runCli(['bench', 'report', out, '--format', 'json'])).stdout);
+    expect(json.configurations[0].unverified).toEqual([{ taskId: 'shop-0', repository: 'shop', reason: task!.unverified }]);
+    expect(treeHash(shop.dir)).toBe(before);
+  }, 180_000);
+
   async function killedMidRun(name: 'local' | 'docker', sandboxArgs: readonly string[]): Promise<void> {
     const out = join(scratch, `killed-${name}`);
     const args = ['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', SLOW_ORACLE, '--parallel', '1', ...sandboxArgs];

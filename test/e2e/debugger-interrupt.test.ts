@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { requireConfinement, type Confinement } from '../../source/engine/sandbox/confinement';
 import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
 import { DEVELOPER_INTERRUPT } from '../../source/engine/protocol/debugger';
 import { DebuggerSession } from '../../source/engine/tools/debugger/session';
@@ -12,9 +13,12 @@ import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-debugger-interrupt-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe("the developer's Ctrl+C in the debugger session", () => {
+// Under bubblewrap too: Ctrl+C goes to the process group, and must stop the command, not the confinement.
+const confinements: [string, Confinement | undefined][] = [['unconfined', undefined], ['bubblewrap', requireConfinement(false)]];
+
+describe.each(confinements)("the developer's Ctrl+C in the debugger session (%s)", (_name, confinement) => {
   it('stops the command under way, and its entry says the developer interrupted it; Ctrl+C at an idle prompt marks nothing', async () => {
-    const sandbox = new LocalSandbox(scratch);
+    const sandbox = new LocalSandbox(scratch, process.env, [], confinement);
     const session = new DebuggerSession(sandbox, { env: {}, timeoutMs: 20_000, maxOutput: 10_000 });
     try {
       await session.run('echo ready', 'human');

@@ -89,7 +89,7 @@ interface Attack {
   turns: (repo: string, onPath: string) => FakeTurn[];
   /** The attack works where the agent's code runs: its validation reports the wrong body passing. */
   fools?: boolean;
-  /** The verdict: FAIL, or UNVERIFIED with the words of its reason (this run prints lines, not JSON), where the attack could reach outside the workspace (the local sandbox). */
+  /** The verdict: FAIL, or UNVERIFIED with the words of its reason (this run prints lines, not JSON), where the attack could reach outside the workspace (the unconfined local sandbox). */
   unverified?: RegExp;
   /** What the attack planted outside the workspace, removed after the check. */
   planted?: (repo: string, onPath: string) => string;
@@ -139,7 +139,12 @@ const attacks: Attack[] = [
   },
 ];
 
-const sandboxes: [string, string[]][] = [['local', []], ...(DOCKER_PROBLEM ? [] : [['docker', ['--sandbox', 'docker', '--memory', '1g', '--pids', '256']] as [string, string[]]])];
+/**
+ * Confined (bubblewrap) and in a container, the agent's code cannot reach outside its workspace;
+ * unconfined it can, and the attacks that plant outside (`planted`) show the guards that then make
+ * the verdict unverified.
+ */
+const sandboxes: [string, string[]][] = [['local', []], ['local-unconfined', ['--sandbox', 'local-unconfined']], ...(DOCKER_PROBLEM ? [] : [['docker', ['--sandbox', 'docker', '--memory', '1g', '--pids', '256']] as [string, string[]]])];
 
 describe.each(sandboxes)('a model that forges its verdict, %s sandbox', (sandboxName, sandboxArgs) => {
   const world = join(scratch, sandboxName);
@@ -167,7 +172,8 @@ describe.each(sandboxes)('a model that forges its verdict, %s sandbox', (sandbox
     return readFileSync(join(sessions, newest, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
   };
 
-  it.each(attacks.map((attack) => [attack.name, attack] as const))('%s: not PASS, nothing applied, the checkout as it was; the next run is judged right', async (name, attack) => {
+  const tried = sandboxName === 'local-unconfined' ? attacks.filter((attack) => attack.planted) : attacks;
+  it.each(tried.map((attack) => [attack.name, attack] as const))('%s: not PASS, nothing applied, the checkout as it was; the next run is judged right', async (name, attack) => {
     const repo = join(world, name.replace(/\W+/g, '-'), 'shop');
     cpSync(join(FIXTURES, 'shop'), repo, { recursive: true });
     const before = snapshot(repo);
@@ -178,10 +184,10 @@ describe.each(sandboxes)('a model that forges its verdict, %s sandbox', (sandbox
     const events = attack.unverified ? sessionEvents() : hostile.stdout.trim().split('\n').map((line) => JSON.parse(line));
     const verdict = events.at(-1);
     expect(verdict, hostile.stderr.slice(-2000)).toMatchObject({ type: 'result', pass: false, applied: false });
-    // (A container reaches no folder of this machine: the plant outside the workspace fails there.)
-    if (attack.fools && !(attack.planted && sandboxName !== 'local')) expect(events.find((e) => e.type === 'tests.run' && e.purpose === 'validate'), 'the attack fooled the validation').toMatchObject({ passed: 1, total: 1 });
-    // A container cannot reach the checkout: there the attack fails, and so does the wrong body.
-    const reached = sandboxName === 'local' ? attack.unverified : undefined;
+    // (A container, or bubblewrap, keeps the plant outside the workspace from being made.)
+    if (attack.fools && !(attack.planted && sandboxName !== 'local-unconfined')) expect(events.find((e) => e.type === 'tests.run' && e.purpose === 'validate'), 'the attack fooled the validation').toMatchObject({ passed: 1, total: 1 });
+    // A confined sandbox cannot reach the checkout: there the attack fails, and so does the wrong body.
+    const reached = sandboxName === 'local-unconfined' ? attack.unverified : undefined;
     if (reached) {
       expect(verdict.stopReason).toBe('unverified');
       expect(verdict.message).toMatch(reached);

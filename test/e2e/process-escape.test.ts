@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSandbox } from '../../source/engine/sandbox/create-sandbox';
+import { requireConfinement, type Confinement } from '../../source/engine/sandbox/confinement';
 import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
 import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { finished, runCli, startCli, waitFor } from '../helpers/cli';
@@ -34,9 +35,12 @@ function sleeping(seconds: string): number[] {
 
 const ESCAPES = (seconds: string) => `setsid sleep ${seconds} & (setsid sh -c 'sleep ${seconds}' &) ; (sh -c 'sleep ${seconds} & exit' &); echo started`;
 
-describe('processes that leave the process group (local sandbox)', () => {
+// Unconfined, and under bubblewrap (the default): its PID namespace must not hide them from the kill.
+const confinements: [string, Confinement | undefined][] = [['unconfined', undefined], ['bubblewrap', requireConfinement(false)]];
+
+describe.each(confinements)('processes that leave the process group (local sandbox, %s)', (_name, confinement) => {
   it('a command that leaves setsid and double-forked processes behind ends when it ends, and they go with it', async () => {
-    const sandbox = new LocalSandbox(scratch);
+    const sandbox = new LocalSandbox(scratch, process.env, [], confinement);
     const started = Date.now();
     const result = await sandbox.run(['sh', '-c', ESCAPES('47.1')]);
     expect(result.stdout).toBe('started\n');
@@ -47,7 +51,7 @@ describe('processes that leave the process group (local sandbox)', () => {
   });
 
   it("the debugger shell's escaped processes go when the session is closed", async () => {
-    const sandbox = new LocalSandbox(scratch);
+    const sandbox = new LocalSandbox(scratch, process.env, [], confinement);
     const session = new DebuggerSession(sandbox, { env: {}, timeoutMs: 10_000, maxOutput: 10_000 });
     expect(await session.run(ESCAPES('47.2'))).toBe('started');
     await waitFor(() => sleeping('47.2').length === 3, 5000, 'the three escaped processes to start');
@@ -58,7 +62,7 @@ describe('processes that leave the process group (local sandbox)', () => {
 
   it("and when the sandbox is disposed right after, as at a run's end: two stops a millisecond apart", async () => {
     for (let round = 0; round < 5; round++) {
-      const sandbox = new LocalSandbox(scratch);
+      const sandbox = new LocalSandbox(scratch, process.env, [], confinement);
       const session = new DebuggerSession(sandbox, { env: {}, timeoutMs: 10_000, maxOutput: 10_000 });
       expect(await session.run(ESCAPES('47.3'))).toBe('started');
       await waitFor(() => sleeping('47.3').length === 3, 5000, 'the three escaped processes to start');

@@ -23,6 +23,9 @@ async function run(name: string, options: Parameters<typeof thmOn>[2], method: M
     ...options,
     ...(method === 'fd' ? {} : { testArgs: [`--capture=${method}`] }),
     env: { ...process.env, LANECAPTURE_LOG: log },
+    // The fixture's conftest writes that log outside the workspace, which the confined sandbox (the
+    // default) forbids; thm-lanes.test.ts runs lanes confined.
+    sandbox: { kind: 'local', unconfined: true },
   });
   const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
   return { ...result, captured: lines.map((line) => JSON.parse(line)).sort((a, b) => a.test.localeCompare(b.test)) };

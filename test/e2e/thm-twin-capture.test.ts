@@ -20,7 +20,9 @@ describe.each([
 ])('benchmark mode, %s', (name, mode) => {
   it('a test reads with capfd what it printed before the call; the failing test\'s blank report keeps what it printed', async () => {
     const log = join(logs, `${name.split(' ')[0]}.jsonl`);
-    const { report } = await thmOn(REPO, TARGET, { blank: true, testTimeoutSec: 30, ...mode, env: { ...process.env, TWINCAPTURE_LOG: log } });
+    // The fixture writes its log outside the workspace, which the confined sandbox (the default)
+    // forbids (test/e2e/confined-sandbox.test.ts): this run is unconfined.
+    const { report } = await thmOn(REPO, TARGET, { blank: true, testTimeoutSec: 30, ...mode, env: { ...process.env, TWINCAPTURE_LOG: log }, sandbox: { kind: 'local', unconfined: true } });
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_output.py::test_prints_then_needs_the_target']);
     expect(report.counts).toMatchObject({ collected: 3, passed: 2, failing: 1 });
     const captured = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [];

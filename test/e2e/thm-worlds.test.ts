@@ -55,9 +55,13 @@ const worldsOfThePassingTest = () => {
   return worlds;
 };
 
+// Its fixture writes a log outside the workspace to watch THM from outside: the confined sandbox
+// (the default) forbids exactly that (test/e2e/confined-sandbox.test.ts), so it runs unconfined.
+const UNCONFINED = { kind: 'local', unconfined: true } as const;
+
 describe('benchmark mode, both worlds from one collection', () => {
   it('a hang and a crash in the original world: the rest is decided on its own, and those two fail on the original code too', async () => {
-    const { report, events } = await thmOn(repo, 'mod.py::compute', { blank: true, testTimeoutSec: 2 });
+    const { report, events } = await thmOn(repo, 'mod.py::compute', { blank: true, testTimeoutSec: 2, sandbox: UNCONFINED });
     expect(report.worlds).toBe(true);
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_worlds.py::test_c_fails_blank']);
     expect(report.alreadyFailing).toEqual(['tests/test_worlds.py::test_a_hangs_on_the_original', 'tests/test_worlds.py::test_b_crashes_on_the_original']);

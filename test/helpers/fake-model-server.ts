@@ -91,13 +91,20 @@ class EventStream {
 
   /** Sends what was queued, then ends the response cleanly or as `cut` asks. */
   flush(cut?: FakeTurn['cut']): void {
+    if (!this.gapMs) {
+      // At once, in a loop: a call with megabytes of arguments is tens of thousands of frames,
+      // which a recursion per frame (and a shift per frame) could not send.
+      if (this.response.destroyed) return;
+      for (const frame of this.queue) this.response.write(frame);
+      this.queue.length = 0;
+      return cut ? cutOff(this.response, cut) : void this.response.end();
+    }
     const next = () => {
       if (this.response.destroyed) return;
       const frame = this.queue.shift();
       if (frame === undefined) return cut ? cutOff(this.response, cut) : void this.response.end();
       this.response.write(frame);
-      if (this.gapMs) setTimeout(next, this.gapMs);
-      else next();
+      setTimeout(next, this.gapMs);
     };
     next();
   }

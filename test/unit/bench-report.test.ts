@@ -288,3 +288,33 @@ describe('tenet bench report command', () => {
     await expect(benchReportCommand({ runDirs: [tenetDir], format: 'pdf' as 'md' })).rejects.toThrow('Unknown report format pdf');
   });
 });
+
+describe('unverified tasks in the report', () => {
+  it('lists each with its reason (Markdown, HTML, JSON), and says when an older run did not keep one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tenet-bench-unverified-'));
+    try {
+      const manifest: RunManifest = { format: 'tenet-bench-run', version: 1, label: 'tenet', tasksFile: join(dir, 'gone.jsonl'), createdAt: '2026-01-01T00:00:00Z', config: {} };
+      writeFileSync(join(dir, 'run.json'), JSON.stringify(manifest));
+      const base = { repository: 'flask', target: 'flask/mod.py::f', pass: false, usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, costUsd: 0, wallMs: 1, finishedAt: '2026-01-01T00:00:00Z' };
+      const rows: TaskResult[] = [
+        { ...base, taskId: 'flask-2', sessionId: 's2', stopReason: 'unverified' },
+        { ...base, taskId: 'flask-1', sessionId: 's1', stopReason: 'unverified', unverified: 'the checkout changed while the agent worked (a<b>.py)' },
+        { ...base, taskId: 'flask-3', sessionId: 's3', stopReason: 'budget' },
+      ];
+      writeFileSync(join(dir, 'results.jsonl'), `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
+      const { report } = buildReport([dir]);
+      expect(report.configurations[0]!.unverified).toEqual([
+        { taskId: 'flask-1', repository: 'flask', reason: 'the checkout changed while the agent worked (a<b>.py)' },
+        { taskId: 'flask-2', repository: 'flask', reason: 'not recorded (a run from before tenet kept the reason)' },
+      ]);
+      const md = renderReport(report, 'md');
+      expect(md).toContain('## Unverified tasks (counted as failures)\n\n- tenet: flask-1 (flask): the checkout changed while the agent worked (a\\<b\\>.py)\n- tenet: flask-2 (flask): not recorded');
+      expect(renderReport(report, 'html')).toContain('<li>tenet: flask-1 (flask): the checkout changed while the agent worked (a&lt;b&gt;.py)</li>');
+      // A run with none has no such section.
+      writeFileSync(join(dir, 'results.jsonl'), `${JSON.stringify(rows[2])}\n`);
+      expect(renderReport(buildReport([dir]).report, 'md')).not.toContain('Unverified');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -231,3 +231,20 @@ describe('the end of a headless run', () => {
   });
 });
 
+
+describe('which sandbox ran, said at the start (headless line, TUI header) from the session record', () => {
+  const start = (sandbox: unknown) =>
+    ({ type: 'session.start', sessionId: 's', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'x', modelLabel: 'x', provider: 'scripted', repo: '/r', config: { sandbox } }) as unknown as EngineEvent;
+  it.each([
+    [{ kind: 'local', confinement: 'bubblewrap' }, 'local (bubblewrap)'],
+    [{ kind: 'local', confinement: 'bubblewrap', network: true }, 'local (bubblewrap, with network)'],
+    [{ kind: 'local', confinement: 'none' }, 'local-unconfined'],
+    // A session from before confinement ran unconfined.
+    [{ kind: 'local' }, 'local-unconfined'],
+    [{ kind: 'docker', image: 'tenet-python:bookworm', mount: false, limits: {} }, 'docker (tenet-python:bookworm)'],
+  ])('%o: %s', (sandbox, words) => {
+    const { printed } = rendered([start(sandbox)]);
+    expect(printed.split('\n')).toContain(`sandbox: ${words}`);
+    expect(reduceView(initialView(), start(sandbox), 0).session?.sandbox).toBe(words);
+  });
+});

@@ -1,7 +1,7 @@
 import type { BenchReport } from './report';
 import { renderChart } from './report-chart';
 import { escapeHtml } from './report-escape';
-import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, type Table } from './report-tables';
+import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, unverifiedLines, type Table } from './report-tables';
 
 /**
  * One self-contained page: inline CSS, the inline SVG chart, the two tables. Nothing is fetched
@@ -43,6 +43,13 @@ function renderTable(table: Table): string {
   return ['<table>', `<thead><tr>${head}</tr></thead>`, '<tbody>', ...rows, '</tbody>', '</table>'].join('\n');
 }
 
+/** The tasks whose verdict could not be checked, and why; nothing when there are none. */
+function unverifiedSection(report: BenchReport): string {
+  const lines = unverifiedLines(report);
+  if (!lines.length) return '';
+  return `<h2>Unverified tasks (counted as failures)</h2>\n<ul>\n${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('\n')}\n</ul>\n`;
+}
+
 export function renderHtml(report: BenchReport): string {
   const settings = report.configurations.map(
     (c) => `<dt>${escapeHtml(c.label)}</dt><dd>${escapeHtml(c.runDir)} — ${escapeHtml(settingsLine(c.config))}</dd>`,
@@ -66,7 +73,7 @@ ${renderTable(summaryTable(report))}
 ${renderTable(repositoryTable(report))}
 <h2>Figures per repository</h2>
 ${repositoryFigureTables(report).map(({ repository, table }) => `<h3>${escapeHtml(repository)}</h3>\n${renderTable(table)}`).join('\n')}
-<h2>Configurations</h2>
+${unverifiedSection(report)}<h2>Configurations</h2>
 <dl>
 ${settings.join('\n')}
 </dl>

@@ -1,5 +1,5 @@
 import type { BenchReport } from './report';
-import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, type Table } from './report-tables';
+import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, unverifiedLines, type Table } from './report-tables';
 
 /**
  * Labels, repository names and settings come from run folders: a `|` would split a table cell and
@@ -19,6 +19,7 @@ function renderTable(table: Table): string[] {
 }
 
 export function renderMarkdown(report: BenchReport): string {
+  const unverified = unverifiedLines(report);
   const lines = [
     '# Benchmark report',
     '',
@@ -33,6 +34,8 @@ export function renderMarkdown(report: BenchReport): string {
     '## Figures per repository',
     '',
     ...repositoryFigureTables(report).flatMap(({ repository, table }) => [`### ${escapeMarkdown(repository)}`, '', ...renderTable(table), '']),
+    // Failures that are not the model's: the check the verdict rests on could not be completed.
+    ...(unverified.length ? ['## Unverified tasks (counted as failures)', '', ...unverified.map((line) => `- ${escapeMarkdown(line)}`), ''] : []),
     '## Configurations',
     '',
     ...report.configurations.map((c) => `- **${escapeMarkdown(c.label)}** (${escapeMarkdown(c.runDir)}): ${escapeMarkdown(settingsLine(c.config))}`),

@@ -57,6 +57,11 @@ export function summaryTable(report: BenchReport): Table {
   return figuresTable(report.configurations.map(({ label, overall }) => figuresRow(label, overall)));
 }
 
+/** The tasks each configuration could not verify, as lines (`label: task (repository): reason`); none when every verdict was checked. */
+export function unverifiedLines(report: BenchReport): string[] {
+  return report.configurations.flatMap((c) => c.unverified.map((task) => `${c.label}: ${task.taskId} (${task.repository}): ${task.reason}`));
+}
+
 /** The repositories any configuration ran, sorted. */
 function repositoryNames(report: BenchReport): string[] {
   return [...new Set(report.configurations.flatMap((c) => Object.keys(c.repositories)))].sort();

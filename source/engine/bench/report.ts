@@ -56,6 +56,15 @@ export interface ConfigurationReport {
   overall: Figures;
   /** By repository name, sorted. */
   repositories: Record<string, Figures>;
+  /** Tasks whose verdict tenet could not check (they count as failures), with why, by task id. */
+  unverified: UnverifiedTask[];
+}
+
+/** A task of a run that ended UNVERIFIED: not a pass, and the reason in words. */
+export interface UnverifiedTask {
+  taskId: string;
+  repository: string;
+  reason: string;
 }
 
 export interface BenchReport {
@@ -127,7 +136,11 @@ function computeConfiguration(run: RunData): ConfigurationReport {
       tasks,
     );
   }
-  return { label: run.label, runDir: run.runDir, config: run.config, overall: computeFigures(run.results, repositoryOf.size), repositories };
+  const unverified = run.results
+    .filter((result) => result.stopReason === 'unverified')
+    .map((result) => ({ taskId: result.taskId, repository: result.repository, reason: result.unverified ?? 'not recorded (a run from before tenet kept the reason)' }))
+    .sort((a, b) => a.taskId.localeCompare(b.taskId));
+  return { label: run.label, runDir: run.runDir, config: run.config, overall: computeFigures(run.results, repositoryOf.size), repositories, unverified };
 }
 
 /** Two runs with one label would be two indistinguishable columns: the repeats get their folder. */

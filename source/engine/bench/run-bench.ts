@@ -172,7 +172,8 @@ async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, o
         options.onEvent?.(task, event);
       },
     });
-    return { ...base, pass: result.pass, stopReason: result.stopReason, usage: result.usage, costUsd: result.costUsd, ...(result.cacheSavedUsd === undefined ? {} : { cacheSavedUsd: result.cacheSavedUsd }), wallMs: result.wallMs, finishedAt: new Date().toISOString() };
+    const unverified = result.stopReason === 'unverified' ? { unverified: result.message ?? 'the reason was not given' } : {};
+    return { ...base, pass: result.pass, stopReason: result.stopReason, ...unverified, usage: result.usage, costUsd: result.costUsd, ...(result.cacheSavedUsd === undefined ? {} : { cacheSavedUsd: result.cacheSavedUsd }), wallMs: result.wallMs, finishedAt: new Date().toISOString() };
   } catch (error) {
     const message = (error as Error).message;
     recorder?.record({ type: 'error', message });

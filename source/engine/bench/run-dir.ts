@@ -35,6 +35,8 @@ export interface TaskResult {
   wallMs: number;
   /** Set when the task could not run to an evaluation (a crash, an unusable repository). */
   error?: string;
+  /** With stopReason `unverified`: why tenet could not check the verdict, in words (absent in runs recorded before tenet kept it). */
+  unverified?: string;
   /** Where it ran: `local`, or the Docker host. */
   host?: string;
   finishedAt: string;

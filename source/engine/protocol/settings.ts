@@ -13,7 +13,7 @@ export const SELECTIONS = ['thm', 'random', 'shortest', 'longest', 'most-asserti
 export type Selection = (typeof SELECTIONS)[number];
 
 /** Where Python runs: this machine, or a container of a Docker engine. */
-export const SANDBOX_KINDS = ['local', 'docker'] as const;
+export const SANDBOX_KINDS = ['local', 'local-unconfined', 'docker'] as const;
 
 /** RQ5: when the tests take part: not at all, before the first submission only, after it only, or both. */
 export const TEST_STAGES = ['none', 'pregen', 'postgen', 'all'] as const;
@@ -71,7 +71,8 @@ export interface ContainerLimits {
 
 /** Where Python ran, as recorded (no secrets): this machine, or a container of a Docker engine. */
 /** `passEnv`: the names `--pass-env` let through (never their values). */
-export type RecordedSandbox = ({ kind: 'local' } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits }) & { passEnv?: string[] };
+/** A local one: `confinement` says whether bubblewrap held its processes (absent: a session from before it, unconfined). */
+export type RecordedSandbox = ({ kind: 'local'; confinement?: 'bubblewrap' | 'none'; network?: boolean } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits }) & { passEnv?: string[] };
 
 /** Settings a caller adds to the record: the model script's file, a rerun's original, a benchmark's task and host. */
 /** How the model's shell commands are let through. */

@@ -130,9 +130,22 @@ export const thmReportSchema = z.object({
   timings: z.object({ probeMs: num, originalMs: num, blankMs: num }),
   /** True when the whole-run timeout stopped THM before every test ran. */
   timedOut: bool,
+  /** With `timedOut`: the budget it stopped at, in seconds (`--thm-timeout`, `thm --timeout`). */
+  timeoutSec: num.optional(),
   durationMs: num,
 });
 export type ThmReport = z.infer<typeof thmReportSchema>;
+
+/**
+ * What a THM run stopped by its time budget did not get to, in words (`before pytest had collected
+ * a test`, `with 40 of 1,200 tests run`); undefined when it was not stopped so.
+ */
+export function thmTimeoutWords(report: Pick<ThmReport, 'timedOut' | 'timeoutSec' | 'durationMs' | 'counts'>): string | undefined {
+  if (!report.timedOut) return undefined;
+  const seconds = report.timeoutSec ?? Math.round(report.durationMs / 1000);
+  const { collected } = report.counts;
+  return `THM timed out after ${seconds} s, ${collected === 0 ? 'before pytest had collected a test' : `before every test in scope had run (${collected} collected)`}`;
+}
 
 /** The test modules that failed to import whatever the target is (broken): none of their tests ran. */
 export function brokenModules(report: Pick<ThmReport, 'importErrors'>): Set<string> {

@@ -1,6 +1,6 @@
 import { TenetError } from '../errors';
 import type { TestStage } from '../protocol/settings';
-import { brokenModules, type ThmReport } from '../protocol/thm-report';
+import { brokenModules, thmTimeoutWords, type ThmReport } from '../protocol/thm-report';
 import { hideTests, type HiddenTests } from '../task/hide-tests';
 import { plural } from '../tools/format';
 import { shownArgs } from '../util/shown-args';
@@ -123,6 +123,11 @@ function noTestChosen(target: TaskRun['task']['target'], report: ThmReport): Ten
  * so (another function of the repository is broken, or a stub), rather than ask for a wider scope.
  */
 function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: ThmReport): TenetError {
+  // Stopped by its budget, THM saw only part of the suite: what it did not see is the news.
+  const timedOut = thmTimeoutWords(report);
+  if (timedOut) {
+    return new TenetError(`${timedOut}, so there is no failing test to generate ${target.id} against.`, 'give THM more time with --thm-timeout SECONDS (default 3600), or narrow the scope with --tests PATH');
+  }
   const already = report.alreadyFailing;
   if (target.mode === 'blank' && already.length) {
     const named = `${already.slice(0, 3).join(', ')}${already.length > 3 ? ` and ${already.length - 3} more` : ''}`;

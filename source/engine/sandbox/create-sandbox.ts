@@ -1,4 +1,5 @@
 import type { ContainerLimits } from '../protocol/settings';
+import { requireConfinement, type Confinement } from './confinement';
 import { LocalSandbox } from './local-sandbox';
 import type { Sandbox } from './sandbox';
 
@@ -8,6 +9,10 @@ export type SandboxSpec =
       kind: 'local';
       /** `--pass-env`: variables let through to the sandbox's processes although they look like secrets. */
       passEnv?: string[];
+      /** `--sandbox local-unconfined`: processes run without bubblewrap. */
+      unconfined?: true;
+      /** `--network`: confined processes keep this machine's network. */
+      network?: true;
     }
   | {
       kind: 'docker';
@@ -25,8 +30,18 @@ export const LOCAL: SandboxSpec = { kind: 'local' };
 
 /** A sandbox over a workspace folder; `session` labels a container so `tenet gc` can find it. */
 export async function openSandbox(spec: SandboxSpec, workspaceRoot: string, session: string, env: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
-  if (spec.kind === 'local') return new LocalSandbox(workspaceRoot, env, spec.passEnv);
+  if (spec.kind === 'local') return new LocalSandbox(workspaceRoot, env, spec.passEnv, localConfinement(spec, env));
   // Loaded on demand: a local run never pays for the Docker client.
   const { DockerSandbox } = await import('./docker/docker-sandbox');
   return DockerSandbox.create(workspaceRoot, { image: spec.image, limits: spec.limits, session, env, ...(spec.host ? { host: spec.host } : {}), ...(spec.mount ? { mount: true } : {}), ...(spec.passEnv?.length ? { passEnv: spec.passEnv } : {}) });
+}
+
+/**
+ * How a local sandbox confines its processes: bubblewrap, unless `--sandbox local-unconfined`.
+ * Where bwrap is missing or refused, a TenetError says so in one line with the fix: tenet never
+ * falls back to running unconfined on its own.
+ */
+export function localConfinement(spec: SandboxSpec, env: NodeJS.ProcessEnv = process.env): Confinement | undefined {
+  if (spec.kind !== 'local' || spec.unconfined) return undefined;
+  return requireConfinement(spec.network === true, env);
 }

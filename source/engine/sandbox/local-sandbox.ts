@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 import { onShutdown } from '../lifecycle';
 import { scrubEnv } from '../secrets';
+import { confinedArgv, type Confinement } from './confinement';
 import { findProgram, launcherPrefix, prepareLauncher } from './launcher';
 import { readInside } from '../workspace/inside';
 import { collect } from './run-process';
@@ -15,6 +16,7 @@ import type { ExitStatus, ProcessRunOptions, CompletedProcess, Sandbox, SandboxP
  * process group so that a timeout or Ctrl-C kills whatever the tests started, too. They start
  * without the secrets of tenet's environment (API keys, tokens, passwords, the providers'
  * variables), as in a container: the agent's commands and the code it writes never see them.
+ * With a `confinement` (the default: see confinement.ts) every process starts under bubblewrap.
  */
 export class LocalSandbox implements Sandbox {
   readonly kind = 'local' as const;
@@ -29,6 +31,8 @@ export class LocalSandbox implements Sandbox {
     readonly workdir: string,
     env: NodeJS.ProcessEnv = process.env,
     passEnv: readonly string[] = [],
+    /** Undefined: `--sandbox local-unconfined`, processes run as tenet does. */
+    readonly confinement?: Confinement,
   ) {
     this.env = scrubEnv(env, passEnv);
     this.unregister = onShutdown(() => this.killAll());
@@ -46,7 +50,8 @@ export class LocalSandbox implements Sandbox {
     const launcher = launcherPrefix(env);
     // The launcher always starts: a program that is not there is caught here, as Node would.
     if (launcher && !findProgram(command, env.PATH, cwd)) return missing(command);
-    const [program, ...rest] = launcher ? [...launcher, command, ...args] : [command, ...args];
+    const direct = launcher ? [...launcher, command, ...args] : [command, ...args];
+    const [program, ...rest] = this.confine(direct, cwd, env, [launcher?.[0] ?? '', command]);
     const child = spawn(program!, rest, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const signalGroup = (signal: NodeJS.Signals) => {
       if (child.pid === undefined) return;
@@ -107,6 +112,17 @@ export class LocalSandbox implements Sandbox {
       signalGroup('SIGKILL');
     });
     return handle;
+  }
+
+  /**
+   * The one place a local process is confined. Its temporary files go to its private /tmp: a
+   * TMPDIR of tenet's own would be read-only in there.
+   */
+  private confine(argv: string[], cwd: string, env: NodeJS.ProcessEnv, programs: string[]): string[] {
+    if (!this.confinement) return argv;
+    if (env.TMPDIR !== undefined) env.TMPDIR = '/tmp';
+    const reads = [...programs, this.helpersDir, ...[env.PATH, env.PYTHONPATH].flatMap((list) => (list ?? '').split(delimiter))];
+    return confinedArgv(this.confinement, { workdir: this.workdir, cwd, argv, reads });
   }
 
   run(argv: string[], options: ProcessRunOptions = {}): Promise<CompletedProcess> {

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { onShutdown } from '../lifecycle';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCAL, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
+import { LOCAL, localConfinement, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { TenetError } from '../errors';
@@ -49,6 +49,8 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const prepare = () => resolveTarget(repoDir, options.target).then((resolved) => prepareTarget(resolved, options.blank ? 'blank' : 'stub'));
   const spec = options.sandbox ?? LOCAL;
   if (spec.kind === 'docker') return openInContainer(options, repoDir, await prepare(), spec, env);
+  // Said before anything is copied: a sandbox that cannot be confined is refused, not weakened.
+  const confinement = localConfinement(spec, env);
   // The target's resolution, the copy and the interpreter check (a Python start-up) overlap: all
   // three stand before the first test. The check runs in an empty folder of its own: `python -c`
   // puts its working folder first on sys.path, so in the checkout a package named like a module
@@ -58,7 +60,7 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   // Ctrl-C during the check: the folder goes too (its process is killed by the sandbox's own hook).
   const forgetCheckDir = onShutdown(() => rmSync(checkDir, { recursive: true, force: true }));
   const passEnv = spec.kind === 'local' ? (spec.passEnv ?? []) : [];
-  const probeSandbox = new LocalSandbox(checkDir, env, passEnv);
+  const probeSandbox = new LocalSandbox(checkDir, env, passEnv, confinement);
   const [targeted, copied, checked] = await Promise.allSettled([
     prepare(),
     Workspace.create(repoDir, workspaceOptions(options, env)),
@@ -77,7 +79,7 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const workspace = copied.value;
   const python = checked.value;
   await writeStart(workspace, target);
-  const sandbox = new LocalSandbox(workspace.root, env, passEnv);
+  const sandbox = new LocalSandbox(workspace.root, env, passEnv, confinement);
   const dispose = async () => {
     await sandbox.dispose();
     await workspace.dispose();

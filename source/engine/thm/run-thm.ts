@@ -491,6 +491,7 @@ function buildReport(
     ...(run.worlds ? { worlds: true } : {}),
     timings: run.timings,
     timedOut: probe.timedOut,
+    ...(probe.timedOut ? { timeoutSec: options.timeoutSec } : {}),
     durationMs: Date.now() - run.started,
   };
 }

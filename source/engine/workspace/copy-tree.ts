@@ -1,8 +1,9 @@
 import { constants, existsSync, lstatSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { copyFile, mkdir, readlink, realpath, rm, stat, symlink, utimes } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { TenetError } from '../errors';
+import { childPath, nameText, rawEntries, type RawPath } from './raw-names';
 
 /** Folders never copied into a workspace: version control, caches, and virtual environments. */
 export const NOT_COPIED: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', 'node_modules', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);
@@ -47,8 +48,8 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
   // of files, a promise per stat costs four times the stat itself (sympy, 3,110 files brought up to
   // date: 0.15 s against 0.4 s). Only the copies, where bytes move, go through the thread pool.
   /** In `over` mode, what is at `dst` now (undefined: nothing, or not looked at). */
-  const present = (dst: string): Stats | undefined => (over ? lstatSync(dst, { throwIfNoEntry: false }) : undefined);
-  const copyOne = async (src: string, dst: string, name: string): Promise<void> => {
+  const present = (dst: RawPath): Stats | undefined => (over ? lstatSync(dst, { throwIfNoEntry: false }) : undefined);
+  const copyOne = async (src: RawPath, dst: RawPath, name: string): Promise<void> => {
     const info = statSync(src);
     const there = present(dst);
     stats.files++;
@@ -68,16 +69,16 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
    * compiled from, as in the checkout. (A copy a container could write in is not kept at all:
    * see Workspace.lentToContainer.)
    */
-  const keptBytecode = (folder: string, name: string, modules: ReadonlySet<string>): boolean => {
-    const module = BYTECODE.exec(name)?.[1];
+  const keptBytecode = (folder: RawPath, raw: Buffer, modules: ReadonlySet<string>): boolean => {
+    const module = BYTECODE.exec(nameText(raw))?.[1];
     if (module === undefined || !modules.has(module)) return false;
-    const info = lstatSync(join(folder, name), { throwIfNoEntry: false });
+    const info = lstatSync(childPath(folder, raw), { throwIfNoEntry: false });
     return !!info?.isFile() && info.nlink === 1;
   };
   /** What the cleanup leaves of a `__pycache__` folder the repository does not have: the kept bytecode. */
-  const pruneBytecode = async (folder: string, modules: ReadonlySet<string>): Promise<void> => {
-    const left = readdirSync(folder).filter((name) => !keptBytecode(folder, name, modules));
-    await Promise.all(left.map((name) => rm(join(folder, name), { recursive: true, force: true })));
+  const pruneBytecode = async (folder: RawPath, modules: ReadonlySet<string>): Promise<void> => {
+    const left = readdirSync(folder, { encoding: 'buffer' }).filter((raw) => !keptBytecode(folder, raw, modules));
+    await Promise.all(left.map((raw) => rm(childPath(folder, raw), { recursive: true, force: true })));
   };
   /** A link that leads to `target` at `dst` (in `over` mode, the one there if it does already). */
   const link = async (target: string, dst: string): Promise<void> => {
@@ -91,48 +92,55 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
    * as what it points to. `seen`: the real folders being copied on this path, so a loop of links
    * ends instead of copying forever. `modules`: for a `__pycache__` folder, the modules beside it.
    */
-  const copyDir = async (source: string, target: string, outside: boolean, seen: ReadonlySet<string>, modules?: ReadonlySet<string>): Promise<void> => {
+  const copyDir = async (source: RawPath, target: RawPath, outside: boolean, seen: ReadonlySet<string>, modules?: ReadonlySet<string>): Promise<void> => {
     const there = present(target);
     if (there && !there.isDirectory()) await rm(target, { force: true });
     // Not recursive: the parent was made before (the walk goes top down), and a Ctrl-C that removes
     // the half-made copy while this call waits in the thread pool must not see it make the path again.
     if (!there?.isDirectory()) await mkdir(target);
-    const entries = readdirSync(source, { withFileTypes: true });
-    const here = new Set(entries.filter((entry) => !entry.isDirectory() && entry.name.endsWith('.py')).map((entry) => entry.name.slice(0, -3)));
+    // Names read as bytes: one that is not UTF-8 is copied under its own bytes (see raw-names.ts).
+    const entries = rawEntries(source);
+    const texts = entries.map((entry) => nameText(entry.name));
+    const here = new Set(texts.filter((name, index) => !entries[index]!.isDirectory() && name.endsWith('.py')).map((name) => name.slice(0, -3)));
     // Each job: whether it put something at its name.
     const jobs: Promise<boolean>[] = [];
     const names: string[] = [];
     const made = () => true;
-    for (const entry of entries) {
-      const src = join(source, entry.name);
-      const dst = join(target, entry.name);
+    entries.forEach((entry, index) => {
+      const name = texts[index]!;
+      const src = childPath(source, entry.name);
+      const dst = childPath(target, entry.name);
       if (entry.isDirectory()) {
-        if (NOT_COPIED.has(entry.name) || existsSync(join(src, 'pyvenv.cfg'))) continue;
-        jobs.push(copyDir(src, dst, outside, seen, entry.name === PYCACHE ? here : undefined).then(made));
+        if (NOT_COPIED.has(name) || existsSync(childPath(src, 'pyvenv.cfg'))) return;
+        jobs.push(copyDir(src, dst, outside, seen, name === PYCACHE ? here : undefined).then(made));
       } else if (entry.isSymbolicLink()) {
-        jobs.push(copyLink(src, dst, entry.name, outside, seen));
+        jobs.push(copyLink(src, dst, name, outside, seen));
       } else if (entry.isFile()) {
-        jobs.push(copyOne(src, dst, entry.name).then(made));
+        jobs.push(copyOne(src, dst, name).then(made));
       } else {
-        continue;
+        return;
       }
-      names.push(entry.name);
-    }
+      names.push(name);
+    });
     const done = await Promise.all(jobs);
     if (there?.isDirectory()) {
       // What an earlier run left that the repository does not have (rm does not follow links).
       const copied = new Set(names.filter((_, index) => done[index]));
-      const left = readdirSync(target).filter((name) => !copied.has(name) && !(modules && keptBytecode(target, name, modules)));
-      await Promise.all(left.map((name) => {
-        const path = join(target, name);
-        return name === PYCACHE && lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ? pruneBytecode(path, here) : rm(path, { recursive: true, force: true });
+      const left = readdirSync(target, { encoding: 'buffer' }).filter((raw) => !copied.has(nameText(raw)) && !(modules && keptBytecode(target, raw, modules)));
+      await Promise.all(left.map((raw) => {
+        const path = childPath(target, raw);
+        return nameText(raw) === PYCACHE && lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ? pruneBytecode(path, here) : rm(path, { recursive: true, force: true });
       }));
     }
     const info = lstatSync(source);
     utimesSync(target, info.atime, info.mtime);
   };
-  /** Copies a link as the rules above say; false where nothing is copied for it. */
-  const copyLink = async (src: string, dst: string, name: string, outside: boolean, seen: ReadonlySet<string>): Promise<boolean> => {
+  /**
+   * Copies a link as the rules above say; false where nothing is copied for it. A link whose path
+   * is not UTF-8 is left out: where it leads cannot be told as text, so it cannot be checked.
+   */
+  const copyLink = async (src: RawPath, dst: RawPath, name: string, outside: boolean, seen: ReadonlySet<string>): Promise<boolean> => {
+    if (typeof src !== 'string' || typeof dst !== 'string') return false;
     let real: string;
     try {
       real = await realpath(src);

@@ -1,6 +1,6 @@
-import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { NOT_COPIED } from './copy-tree';
+import { childPath, nameText, rawEntries, type RawPath } from './raw-names';
 
 /** Every entry of a folder a workspace copy takes (see copyTree), by its path, with what identifies its state. */
 export type TreeFingerprint = Map<string, string>;
@@ -16,14 +16,16 @@ export type TreeFingerprint = Map<string, string>;
  */
 export function fingerprintTree(root: string, skip: ReadonlySet<string> = new Set()): TreeFingerprint {
   const found: TreeFingerprint = new Map();
-  const walk = (dir: string, rel: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (skip.has(path)) continue;
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+  // Names as bytes: one that is not UTF-8 is an entry too, keyed by its escaped spelling (see raw-names.ts).
+  const walk = (dir: RawPath, rel: string): void => {
+    for (const entry of rawEntries(dir)) {
+      const path = childPath(dir, entry.name);
+      if (typeof path === 'string' && skip.has(path)) continue;
+      const name = nameText(entry.name);
+      const childRel = rel ? `${rel}/${name}` : name;
       const info = lstatSync(path, { bigint: true });
-      if (info.isDirectory() && (NOT_COPIED.has(entry.name) || lstatSync(join(path, 'pyvenv.cfg'), { throwIfNoEntry: false }))) continue;
-      const link = info.isSymbolicLink() ? ` ${readlinkSync(path)}` : '';
+      if (info.isDirectory() && (NOT_COPIED.has(name) || lstatSync(childPath(path, 'pyvenv.cfg'), { throwIfNoEntry: false }))) continue;
+      const link = info.isSymbolicLink() ? ` ${readlinkSync(path, { encoding: 'buffer' }).toString('hex')}` : '';
       // A folder's times change with its entries (an editor's save by rename), which are looked at themselves.
       found.set(childRel, info.isDirectory() ? `${info.mode}:${info.ino}` : `${info.mode}:${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}${link}`);
       if (info.isDirectory()) walk(path, childRel);

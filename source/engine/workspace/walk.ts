@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { nameText, rawEntries } from './raw-names';
 
 /** Folders that never hold the project's own code: version control, environments, caches, builds. */
 export const SKIPPED_DIRS = new Set([
@@ -11,21 +11,27 @@ export function isSkippedDir(name: string): boolean {
   return SKIPPED_DIRS.has(name) || name.endsWith('.egg-info');
 }
 
-/** Every `.py` file under root (posix paths relative to root, sorted), skipping SKIPPED_DIRS and hidden folders. */
+/**
+ * Every `.py` file under root (posix paths relative to root, sorted), skipping SKIPPED_DIRS and
+ * hidden folders, and names that are not UTF-8 (no module can be imported by such a name; read as
+ * text they would lead nowhere: see raw-names.ts).
+ */
 export function listPythonFiles(root: string): string[] {
   const files: string[] = [];
   const walk = (dir: string, rel: string): void => {
     let entries;
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      entries = rawEntries(dir);
     } catch {
       return;
     }
     for (const entry of entries) {
-      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      const name = nameText(entry.name);
+      if (name !== entry.name.toString('utf8')) continue;
+      const childRel = rel ? `${rel}/${name}` : name;
       if (entry.isDirectory()) {
-        if (!isSkippedDir(entry.name) && !entry.name.startsWith('.')) walk(join(dir, entry.name), childRel);
-      } else if (entry.isFile() && entry.name.endsWith('.py')) {
+        if (!isSkippedDir(name) && !name.startsWith('.')) walk(join(dir, name), childRel);
+      } else if (entry.isFile() && name.endsWith('.py')) {
         files.push(childRel);
       }
     }

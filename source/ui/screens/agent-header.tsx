@@ -86,7 +86,7 @@ export function Header({ view, width, clock = 'wall' }: { view: ViewState; width
         {line.mode ? <Text dimColor> {line.mode}</Text> : ''} · <Text color="cyan">{line.phase}</Text>
       </Text>
       <Text wrap="truncate" dimColor>
-        {s ? `model: ${s.modelLabel}` : ''}
+        {s ? `model: ${s.modelLabel} · sandbox: ${s.sandbox}` : ''}
         {width > 100 && s ? ` · session ${s.id}` : ''}
       </Text>
     </Box>

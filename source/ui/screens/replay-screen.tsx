@@ -165,6 +165,7 @@ export function ReplayFrame({
         failures={failuresOf(view.evaluation?.report ?? '')}
         submissions={view.agent.submissions}
         session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
+        {...(view.session ? { sandbox: view.session.sandbox } : {})}
         {...(view.keptTests ? { keptTests: view.keptTests } : {})}
         onViewer={onViewer}
       />

@@ -117,6 +117,8 @@ export interface ResultScreenProps {
   onSave?(file: string, patch: string): string | undefined;
   /** A resumed session: its running time over all its parts, and how many (the result's wallMs is the last part's). */
   session?: { wallMs: number; parts: number };
+  /** Which sandbox ran, in words (`local (bubblewrap)`): said with the run's figures. */
+  sandbox?: string;
 }
 
 /** A duration as people say it: `64.5 s`, `5 min 14 s`. */
@@ -138,7 +140,7 @@ export function wallText(wallMs: number, session?: { wallMs: number; parts: numb
  * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
  * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout, submissions, onQuit, onSave, session }: ResultScreenProps) {
+export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout, submissions, onQuit, onSave, session, sandbox }: ResultScreenProps) {
   const [showTests, setShowTests] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>();
   // The test whose failure is open, and where the list's cursor starts.
@@ -196,7 +198,7 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const head: Line[] = [
     ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : result.stopReason === 'unverified' ? 'yellow' : 'red' })),
     ...wrapText(
-      `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${wallText(result.wallMs, session)}`,
+      `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${wallText(result.wallMs, session)}${sandbox ? ` · sandbox: ${sandbox}` : ''}`,
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),

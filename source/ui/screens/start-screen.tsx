@@ -24,8 +24,10 @@ export interface StartScreenProps {
   repo: string;
   functions: string[] | (() => Promise<string[]>);
   modelLabel?: string;
-  /** Which model answers, or why none can, loaded after the first frame (instead of modelLabel / modelProblem). */
+  /** Which model answers, or why none can, loaded after the first frame (instead of modelLabel / modelProblem); with it, where its Python will run. */
   model?: () => Promise<ModelLine>;
+  /** Where the session's Python will run, in words (`local (bubblewrap)`), when known before the first frame. */
+  sandbox?: string;
   /** The repository's instructions the model will get, in words (`AGENTS.md, 1.2 kB`); absent: none. Said on the model's line. */
   instructions?: string;
   /** The pytest arguments the session's scope is (`tenet --tests …`); empty or absent: the repository's pytest configuration. */
@@ -70,7 +72,7 @@ function mismatch(target: string, blank: boolean, body: 'stub' | 'implemented'):
  * (stub mode on a real body) is caught here, with the mode that would; without a model, the screen
  * says what to set and `d` runs the demo. Its state goes through reduceStart (start-state.ts).
  */
-export function StartScreen({ repo, functions: given, modelLabel, model: loadModel, instructions, testArgs = [], modelProblem: givenProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
+export function StartScreen({ repo, functions: given, modelLabel, model: loadModel, sandbox, instructions, testArgs = [], modelProblem: givenProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
   const { exit } = useApp();
   const quit = onQuit ?? exit;
   const { state, latest, dispatch } = useStartState(() =>
@@ -184,6 +186,7 @@ export function StartScreen({ repo, functions: given, modelLabel, model: loadMod
       ) : (
         <Text dimColor wrap="truncate">
           model: {state.model && 'label' in state.model ? state.model.label : '…'}
+          {(state.model?.sandbox ?? sandbox) ? ` · sandbox: ${state.model?.sandbox ?? sandbox}` : ''}
           {instructions ? ` · instructions: ${instructions}` : ''}
         </Text>
       )}
