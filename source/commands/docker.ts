@@ -1,4 +1,5 @@
-import { buildImage } from '../engine/sandbox/docker/build-image';
+import { buildImage, checkedTag } from '../engine/sandbox/docker/build-image';
+import { buildRunnerImage } from '../engine/swarm/runner-image';
 import { collectGarbage } from '../engine/sandbox/docker/gc';
 import { collectEmptySessions } from '../engine/session/empty-sessions';
 import { collectScratch } from '../engine/workspace/scratch-gc';
@@ -14,6 +15,18 @@ export async function imageBuildCommand(options: { tag?: string; suite?: string;
     ...(options.dockerHost ? { host: options.dockerHost } : {}),
     // debootstrap says a line per package; the ones that say what it is doing are enough.
     onLine: options.quiet ? undefined : (line) => /^(I: (Retrieving InRelease|Validating Packages|Installing core|Configuring required|Base system)|debootstrap|docker import)/.test(line) && process.stderr.write(`${line}\n`),
+  });
+  process.stdout.write(`built ${result.tag} (${(result.sizeBytes / 1e6).toFixed(0)} MB) in ${result.seconds.toFixed(0)} s\n`);
+  return 0;
+}
+
+/** `tenet image build --runner`: the image `bench run --on swarm` runs tasks in. */
+export async function runnerBuildCommand(options: { tag?: string; base: string; dockerHost?: string; quiet?: boolean }): Promise<number> {
+  const result = await buildRunnerImage({
+    ...(options.tag ? { tag: checkedTag(options.tag) } : {}),
+    base: options.base,
+    ...(options.dockerHost ? { host: options.dockerHost } : {}),
+    onLine: options.quiet ? undefined : (line) => /^Step \d+/.test(line) && process.stderr.write(`${line}\n`),
   });
   process.stdout.write(`built ${result.tag} (${(result.sizeBytes / 1e6).toFixed(0)} MB) in ${result.seconds.toFixed(0)} s\n`);
   return 0;

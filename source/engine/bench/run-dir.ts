@@ -35,8 +35,10 @@ export interface TaskResult {
   wallMs: number;
   /** Set when the task could not run to an evaluation (a crash, an unusable repository). */
   error?: string;
-  /** Where it ran: `local`, or the Docker host. */
+  /** Where it ran: `local`, the Docker host, or `swarm:NODE`. */
   host?: string;
+  /** On a swarm: the containers the engine started for it (more than one when it restarted a killed one). */
+  attempts?: number;
   finishedAt: string;
 }
 
