@@ -46,6 +46,8 @@ function serviceSpec(run: SwarmRun, task: BenchTask, sessionId: string): Docker.
       ...(run.network ? { Networks: [{ Target: run.network }] } : {}),
     },
     Mode: { Replicated: { Replicas: 1 } },
+    // Nothing connects to a task: no virtual IP (and no need of the kernel's IPVS for one).
+    EndpointSpec: { Mode: 'dnsrr' },
   } as Docker.CreateServiceOptions;
 }
 
@@ -65,7 +67,8 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
   const sessionId = newSessionId();
   const started = Date.now();
   const docker = run.docker;
-  const created = (await docker.createService(serviceSpec(run, task, sessionId))) as unknown as { id?: string; ID?: string };
+  // No registry credentials: given one argument, dockerode would send the whole spec as the X-Registry-Auth header.
+  const created = (await docker.createService(undefined as never, serviceSpec(run, task, sessionId))) as unknown as { id?: string; ID?: string };
   const service = docker.getService((created.id ?? created.ID)!);
   run.live.add(service.id);
   let recorder: SessionRecorder | undefined;
