@@ -15,8 +15,8 @@ export interface Frame {
   d: string;
 }
 
-/** Characters of payload per frame: a line stays below Docker's 16 KiB even when every character is escaped. */
-export const FRAME_CHARS = 4000;
+/** Characters of payload per frame: a line stays below Docker's 16 KiB even when every character is escaped (at most six: \udXXX). */
+const FRAME_CHARS = 2500;
 
 export function encodeFrames(attempt: string, seq: number, payload: unknown): string[] {
   const text = JSON.stringify(payload);
