@@ -111,6 +111,12 @@ describeDocker('tenet bench run --on swarm', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(results[0]!.target);
     expect(shown.stdout).not.toContain(KEY);
+    const replayed = await runCli(['replay', results[0]!.sessionId, '--sessions-dir', sessions, '--json']);
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(replayed.stdout).toContain('"type":"result"');
+    const exported = await runCli(['export', results[0]!.sessionId, '--sessions-dir', sessions, '--format', 'json']);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain(results[0]!.sessionId);
     const report = await runCli(['bench', 'report', out, '--format', 'json']);
     expect(JSON.parse(report.stdout).configurations[0].overall).toMatchObject({ tasks: 3, passed: 3, passAt1: 1 });
     // No service, secret or image of the run is left.
@@ -138,6 +144,17 @@ describeDocker('tenet bench run --on swarm', () => {
     const events = readFileSync(join(sessions, JSON.parse(lines[0]!).sessionId, 'events.jsonl'), 'utf8');
     expect(events.match(/"type":"session\.start"/g)).toHaveLength(1);
     expect(events.match(/"type":"result"/g)).toHaveLength(1);
+    expect(await leftovers(key)).toEqual([]);
+  }, 240_000);
+
+  it('stopped with SIGTERM mid-run, it removes its services, secret and image on the way out', async () => {
+    const out = join(scratch, 'stopped');
+    const child = startCli(['bench', 'run', tasks, '--out', out, '--on', 'swarm', '--runner-image', runnerImage, '--provider', 'scripted', '--script', SLOW_ORACLE, '--task', 'shop-2', '--json'], { env: { OPENAI_API_KEY: KEY } });
+    const key = swarmRunKey(out);
+    await waitFor(() => execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], { encoding: 'utf8' }).trim() !== '', 120_000, 'the task container');
+    child.kill('SIGTERM');
+    const result = await finished(child);
+    expect(result.code).toBe(143);
     expect(await leftovers(key)).toEqual([]);
   }, 240_000);
 

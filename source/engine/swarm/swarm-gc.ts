@@ -47,7 +47,7 @@ export async function collectSwarmGarbage(options: { host?: string; all?: boolea
     for (const s of (await docker.listServices({ filters })) as { ID: string; Spec: { Name: string; Labels?: Record<string, string> } }[]) add('service', s.Spec.Name, labelsOf(s), () => docker.getService(s.ID).remove());
     for (const s of (await docker.listSecrets({ filters })) as { ID: string; Spec: { Name: string; Labels?: Record<string, string> } }[]) add('secret', s.Spec.Name, labelsOf(s), () => docker.getSecret(s.ID).remove());
   }
-  for (const image of (await docker.listImages({ filters })) as Docker.ImageInfo[]) add('image', image.RepoTags?.[0] ?? image.Id, image.Labels ?? {}, () => docker.getImage(image.Id).remove({ force: true }));
+  for (const image of (await docker.listImages({ filters })) as Docker.ImageInfo[]) add('image', image.RepoTags?.[0] ?? image.Id, image.Labels ?? {}, () => docker.getImage(image.Id).remove());
   const removed: LeftSwarmObject[] = [];
   const kept: LeftSwarmObject[] = [];
   // Services first: their containers hold the secrets and images.

@@ -62,11 +62,13 @@ async function checkNetwork(docker: Docker, name: string): Promise<void> {
   if (info.Scope !== 'swarm') throw new TenetError(`The network ${name} is ${info.Driver ?? 'a local'} network: swarm services join overlay networks only.`, `make one: \`docker network create --driver overlay --attachable NAME\``);
 }
 
-/** What a killed run with this key left (services, secrets): removed before it starts again. */
+/** What a killed run with this key left (services, secrets, its image): removed before it starts again. */
 async function removeLeftovers(docker: Docker, key: string): Promise<void> {
   const filters = JSON.stringify({ label: [`${LABELS.swarmRun}=${key}`] });
   for (const service of (await docker.listServices({ filters })) as { ID: string }[]) await docker.getService(service.ID).remove().catch(() => undefined);
   for (const secret of (await docker.listSecrets({ filters })) as { ID: string }[]) await docker.getSecret(secret.ID).remove().catch(() => undefined);
+  // Forced: a container of a removed service may still hold it; the new build makes the run's image anew anyway.
+  for (const image of (await docker.listImages({ filters })) as { Id: string }[]) await docker.getImage(image.Id).remove({ force: true }).catch(() => undefined);
 }
 
 /**
@@ -126,7 +128,7 @@ export async function openSwarmRun(options: SwarmFlags & { runDir: string; tasks
     attempts: options.attempts,
     live: new Set(),
   };
-  const leftovers = () => [...[...run.live].map((id) => `/services/${id}`), ...(secret ? [`/secrets/${secret.id}`] : []), `/images/${encodeURIComponent(image)}?force=1`];
+  const leftovers = () => [...[...run.live].map((id) => `/services/${id}`), ...(secret ? [`/secrets/${secret.id}`] : []), `/images/${encodeURIComponent(image)}`];
   // Ctrl-C, SIGTERM: the services stop and go with tenet (a SIGKILL leaves them to the next run or `tenet gc`).
   const unregister = onShutdown(() => removeNow(endpoint, leftovers()));
   return {
@@ -135,9 +137,10 @@ export async function openSwarmRun(options: SwarmFlags & { runDir: string; tasks
       unregister();
       for (const id of run.live) await docker.getService(id).remove().catch(() => undefined);
       if (secret) await docker.getSecret(secret.id).remove().catch(() => undefined);
-      // The tasks' containers go a moment after their services: until then the image is in use.
-      for (let i = 0; i < 20; i++) {
-        if (await docker.getImage(image).remove({ force: true }).then(() => true, (error: { statusCode?: number }) => error.statusCode === 404)) break;
+      // The tasks' containers go a moment after their services: until then the image is in use
+      // (forced, it would only lose its name and stay, unnamed).
+      for (let i = 0; i < 30; i++) {
+        if (await docker.getImage(image).remove().then(() => true, (error: { statusCode?: number }) => error.statusCode === 404)) break;
         await new Promise((r) => setTimeout(r, 500));
       }
     },
