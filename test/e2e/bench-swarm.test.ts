@@ -158,7 +158,7 @@ describeDocker('tenet bench run --on swarm', () => {
     expect(await leftovers(key)).toEqual([]);
   }, 240_000);
 
-  it('a coordinator killed outright leaves its services: `tenet gc` removes them, and the same command goes on', async () => {
+  it('a coordinator killed outright leaves its services: `tenet gc` removes them, or the same command does before it goes on', async () => {
     const out = join(scratch, 'gc');
     const args = ['bench', 'run', tasks, '--out', out, '--on', 'swarm', '--runner-image', runnerImage, '--provider', 'scripted', '--script', SLOW_ORACLE, '--task', 'shop-1', '--json'];
     const child = startCli(args);
@@ -175,5 +175,16 @@ describeDocker('tenet bench run --on swarm', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(readResults(out).map((r) => [r.taskId, r.pass])).toEqual([['shop-1', true]]);
     expect(await leftovers(key)).toEqual([]);
-  }, 240_000);
+    // Killed outright again, and restarted without gc: the restart finds the run's leftovers and removes them first.
+    const next = [...args.slice(0, -2), 'shop-2', '--json'];
+    const second = startCli(next);
+    await waitFor(() => execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], { encoding: 'utf8' }).trim() !== '', 120_000, 'the second task container');
+    second.kill('SIGKILL');
+    await finished(second);
+    expect((await leftovers(key)).some((l) => l.startsWith('service '))).toBe(true);
+    const resumed = await runCli(next);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(readResults(out).map((r) => [r.taskId, r.pass]).sort()).toEqual([['shop-1', true], ['shop-2', true]]);
+    expect(await leftovers(key)).toEqual([]);
+  }, 300_000);
 });

@@ -67,8 +67,9 @@ async function removeLeftovers(docker: Docker, key: string): Promise<void> {
   const filters = JSON.stringify({ label: [`${LABELS.swarmRun}=${key}`] });
   for (const service of (await docker.listServices({ filters })) as { ID: string }[]) await docker.getService(service.ID).remove().catch(() => undefined);
   for (const secret of (await docker.listSecrets({ filters })) as { ID: string }[]) await docker.getSecret(secret.ID).remove().catch(() => undefined);
-  // Forced: a container of a removed service may still hold it; the new build makes the run's image anew anyway.
-  for (const image of (await docker.listImages({ filters })) as { Id: string }[]) await docker.getImage(image.Id).remove({ force: true }).catch(() => undefined);
+  // The image once the removed services' containers here are gone (forced before, it would only lose its name and stay).
+  for (let i = 0; i < 60 && ((await docker.listContainers({ all: true, filters })) as unknown[]).length; i++) await new Promise((r) => setTimeout(r, 500));
+  for (const image of (await docker.listImages({ filters })) as { Id: string }[]) await docker.getImage(image.Id).remove().catch(() => undefined);
 }
 
 /**
