@@ -147,6 +147,14 @@ describeDocker('tenet bench run --on swarm', () => {
     expect(await leftovers(key)).toEqual([]);
   }, 240_000);
 
+  it('a task no node can place (more --cpus than any has) is an error that says why, not a wait without end', async () => {
+    const out = join(scratch, 'too-big');
+    const result = await runCli(['bench', 'run', tasks, '--out', out, '--on', 'swarm', '--runner-image', runnerImage, '--provider', 'scripted', '--script', SLOW_ORACLE, '--task', 'shop-0', '--cpus', '512', '--json']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(readResults(out)).toEqual([expect.objectContaining({ taskId: 'shop-0', pass: false, stopReason: 'error', error: expect.stringMatching(/^The swarm cannot place the task: no suitable node \(insufficient resources.*Ask for less with --cpus and --memory, or add nodes\.$/) })]);
+    expect(await leftovers(swarmRunKey(out))).toEqual([]);
+  }, 120_000);
+
   it('stopped with SIGTERM mid-run, it removes its services, secret and image on the way out', async () => {
     const out = join(scratch, 'stopped');
     const child = startCli(['bench', 'run', tasks, '--out', out, '--on', 'swarm', '--runner-image', runnerImage, '--provider', 'scripted', '--script', SLOW_ORACLE, '--task', 'shop-2', '--json'], { env: { OPENAI_API_KEY: KEY } });

@@ -18,6 +18,9 @@ const ENDED = new Set(['complete', 'failed', 'shutdown', 'rejected', 'orphaned',
 /** How often the coordinator looks at a service's tasks (new attempts, the engine giving up). */
 const POLL_MS = 1000;
 
+/** How long a task may stay unplaceable (the scheduler says why) before it is an error: a node may free up or join meanwhile. */
+const UNPLACED_MS = 15_000;
+
 /** A service name from a task's id: Docker allows 63 characters of letters, digits and dashes. */
 export function serviceName(runKey: string, id: string): string {
   const safe = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
@@ -107,6 +110,8 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
   };
   const seen = new Set<string>();
   let tasks: SwarmTaskInfo[] = [];
+  let unplaced: { since: number; why: string } | undefined;
+  let gaveUp: string | undefined;
   try {
     for (;;) {
       tasks = (await docker.listTasks({ filters: JSON.stringify({ service: [service.id] }) })) as SwarmTaskInfo[];
@@ -132,6 +137,14 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
         lines.end();
         break;
       }
+      // A task no node can take (more --cpus or --memory than any has free, a missing image) waits
+      // forever in `pending`, the scheduler's reason in its status: said, not waited on.
+      const pending = active.find((t) => t.Status?.State === 'pending' && t.Status.Err);
+      unplaced = pending ? (unplaced ?? { since: Date.now(), why: pending.Status!.Err! }) : undefined;
+      if (unplaced && Date.now() - unplaced.since > UNPLACED_MS) {
+        gaveUp = `The swarm cannot place the task: ${unplaced.why}. Ask for less with --cpus and --memory, or add nodes.`;
+        break;
+      }
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const attempts = seen.size;
@@ -139,7 +152,7 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
     if (result) return { ...result, sessionId, host: `swarm:${node}`, attempts };
     const last = tasks.at(-1)?.Status;
     const why = `${last?.Err ?? `exit ${last?.ContainerStatus?.ExitCode ?? '?'}`}${stderr.length ? `; ${stderr.slice(-3).join(' | ')}` : ''}`;
-    const message = `The task's container ended without a result ${attempts} time${attempts === 1 ? '' : 's'} on the swarm (last: ${why}).`;
+    const message = gaveUp ?? `The task's container ended without a result ${attempts} time${attempts === 1 ? '' : 's'} on the swarm (last: ${why}).`;
     if (!recorder) openRecorder();
     recorder!.record({ type: 'error', message });
     return {
