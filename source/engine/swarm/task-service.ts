@@ -82,7 +82,12 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
     recorder = SessionRecorder.open(sessions, sessionId);
   };
   let result: TaskResult | undefined;
+  // The container's last words, for the error when it gave none of its own (a crash, an out-of-memory kill).
   const stderr: string[] = [];
+  const note = (...lines: string[]) => {
+    stderr.push(...lines);
+    stderr.splice(0, Math.max(0, stderr.length - 20));
+  };
   const reader = new FrameReader(
     (payload) => {
       const p = payload as { event?: EngineEvent; result?: TaskResult };
@@ -93,7 +98,7 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
       if (p.result) result = p.result;
     },
     openRecorder,
-    (line) => stderr.push(line),
+    (line) => note(line),
   );
   let logs: NodeJS.ReadableStream | undefined;
   const follow = async () => {
@@ -105,7 +110,7 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
     docker.modem.demuxStream(stream, out, err);
     const lines = lineSplitter((line) => reader.line(line));
     out.on('data', (chunk: Buffer) => logs === stream && lines.push(chunk));
-    err.on('data', (chunk: Buffer) => logs === stream && stderr.push(...chunk.toString().split('\n').filter(Boolean)));
+    err.on('data', (chunk: Buffer) => logs === stream && note(...chunk.toString().split('\n').filter(Boolean)));
     stream.on('error', () => undefined);
   };
   const seen = new Set<string>();
