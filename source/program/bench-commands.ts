@@ -75,7 +75,7 @@ export function addBenchCommands(program: Command, { tests, setExit }: Invocatio
   const run = bench
     .command('run')
     .argument('<tasks>', 'a tasks file (JSON lines from `tenet bench make`, or a RepoCod export)')
-    .description('run every task as a saved session, N at a time, locally or over Docker engines; resumable (finished tasks are skipped)')
+    .description('run every task as a saved session, N at a time: here, in Docker, or on a Docker swarm (--on swarm); resumable (finished tasks are skipped)')
     .requiredOption('--out <dir>', 'the run folder: run.json, results.jsonl, sessions/ (one folder per configuration)')
     .addOption(new Option('--parallel <n>', 'tasks at a time').argParser(positiveInt('--parallel')).default(1))
     .option('--label <name>', "the configuration's name in reports (default: from the settings)")
