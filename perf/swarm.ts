@@ -47,7 +47,9 @@ try {
   console.log(`  swarm:  ${swarm.seconds.toFixed(1)} s wall, ${passed(swarm.stdout)}/3 passed, tasks' own time ${sum(taskSeconds('swarm')).toFixed(1)} s (in their containers)`);
   console.log(`  swarm / local: ${(swarm.seconds / local.seconds).toFixed(2)}×; the difference is the run's image, the services' scheduling and the container starts`);
 } finally {
-  spawnSync('docker', ['image', 'rm', '-f', runner], { stdio: 'ignore' });
+  // Not forced (that would only untag an image a stopping container still uses): again until it goes.
+  const exists = () => spawnSync('docker', ['image', 'inspect', runner], { stdio: 'ignore' }).status === 0;
+  for (let i = 0; i < 40 && exists() && spawnSync('docker', ['image', 'rm', runner], { stdio: 'ignore' }).status !== 0; i++) spawnSync('sleep', ['0.5']);
   if (state !== 'active') spawnSync('docker', ['swarm', 'leave', '--force'], { stdio: 'ignore' });
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -65,7 +65,8 @@ describeDocker('tenet bench run --on swarm', () => {
   afterAll(async () => {
     await fake?.remove();
     for (let i = 0; i < 20 && !(await docker.getNetwork(network).remove().then(() => true, (e: { statusCode?: number }) => e.statusCode === 404)); i++) await new Promise((r) => setTimeout(r, 500));
-    await docker.getImage(runnerImage).remove({ force: true }).catch(() => undefined);
+    // Not forced: while the fake model's container is still going, that would only untag the image and leave it.
+    for (let i = 0; i < 40 && !(await docker.getImage(runnerImage).remove().then(() => true, (e: { statusCode?: number }) => e.statusCode === 404)); i++) await new Promise((r) => setTimeout(r, 500));
     await swarm?.leave();
     rmSync(scratch, { recursive: true, force: true });
     shop.cleanup();
