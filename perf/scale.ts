@@ -75,7 +75,7 @@ try {
         config: { name, parallel },
         settings: resolveSettings({ T: 3, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: THM_DEFAULTS.timeoutSec, budget: PAPER_BUDGET }, {}),
         modelFor,
-        sandboxes: [sandbox],
+        sandbox,
         parallel,
       });
       const seconds = (performance.now() - started) / 1000;

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { describeError, EXIT, fileProblem, TenetError } from './engine/errors';
 import { ProviderError } from './engine/model/types';
 import { printable } from './engine/terminal-text';
+import { TENET_VERSION } from './engine/version';
 import { editDistance } from './engine/util/closest';
 import { addBenchCommands } from './program/bench-commands';
 import { addDockerCommands } from './program/docker-commands';
@@ -21,7 +22,7 @@ function splitTestArgs(argv: string[]): { own: string[]; tests: string[] | undef
 export function buildProgram(tests: string[] | undefined, setExit: (code: number) => void): Command {
   const program = new Command('tenet')
     .description('Test-driven, repository-level code generation for Python repositories (TENET, TDD-Agent).')
-    .version('0.1.0')
+    .version(TENET_VERSION)
     .showHelpAfterError('(run with --help for usage)')
     // Before any subcommand is added, so they inherit it: usage errors become exit code 2, not 1.
     .exitOverride()

@@ -16,6 +16,13 @@ import { stopLabel, verdictWord } from '../engine/phrase-book';
 import type { SandboxSpec } from '../engine/sandbox/create-sandbox';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import { printable } from '../engine/terminal-text';
+import type { BenchTask } from '../engine/bench/task';
+import type { TenetConfig } from '../engine/config/config';
+import type { ModelSettings } from '../engine/protocol/settings';
+import type { RunSettings } from '../engine/run/run-settings';
+import { specSettings } from '../engine/swarm/run-spec';
+import { openSwarmRun, type SwarmFlags } from '../engine/swarm/swarm-run';
+import { runOnSwarm } from '../engine/swarm/task-service';
 
 export interface BenchRunCommandOptions {
   tasksFile: string;
@@ -30,8 +37,9 @@ export interface BenchRunCommandOptions {
   model: Omit<ModelFlags, 'scriptStart'>;
   settings: RunChoices;
   sandbox: SandboxFlags;
-  /** One or more `--docker-host`: the tasks are spread over them. */
-  dockerHosts: string[];
+  /** `--on swarm`: each task as a service on the swarm of the engine (`--docker-host`, else DOCKER_HOST). */
+  on?: 'local' | 'swarm';
+  swarm?: Omit<SwarmFlags, 'dockerHost' | 'cpus' | 'memory'>;
   json?: boolean;
 }
 
@@ -73,8 +81,11 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
   if (!tasks.length) throw new TenetError(`${tasksFile} has no task to run.`);
   const config = await loadConfig(undefined);
   const modelFor = modelsForTasks(config, options.model);
-  const hosts = options.dockerHosts.length ? options.dockerHosts : [undefined];
-  const sandboxes: SandboxSpec[] = hosts.map((host) => sandboxSpec({ ...options.sandbox, ...(host ? { dockerHost: host } : {}) }, config));
+  const onSwarm = options.on === 'swarm';
+  const swarmOnly = (['runnerImage', 'registry', 'network'] as const).filter((key) => options.swarm?.[key] !== undefined);
+  if (!onSwarm && swarmOnly.length) throw new TenetError(`${swarmOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} go${swarmOnly.length === 1 ? 'es' : ''} with --on swarm only.`, 'add --on swarm, or leave them out');
+  if (onSwarm && options.sandbox.sandbox === 'docker') throw new TenetError('--on swarm runs each task in a container of its own already: --sandbox docker does not go with it.', 'leave out --sandbox (the tasks run in the runner image), or drop --on swarm');
+  const sandbox: SandboxSpec = sandboxSpec(onSwarm ? {} : options.sandbox, onSwarm ? {} : config);
   const chosen = options.settings;
   // A benchmark's strategy and TDD iterations are its flags' (else the papers'), not the config files'.
   const settings = resolveSettings({ ...chosen, strategy: chosen.strategy ?? 'tenet', tddBudget: { iterations: chosen.tddBudget?.iterations ?? TDD_PAPER_BUDGET.iterations } }, config);
@@ -97,7 +108,8 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
     ...(settings.strategy !== 'tenet' ? { tddBudget: settings.tddBudget } : {}),
     // Per task: each session stops at them.
     ...(Object.keys(settings.limits).length ? { limits: settings.limits } : {}),
-    sandbox: sandboxes[0]!.kind,
+    // On a swarm, Python is the runner image's (another interpreter than here): another configuration.
+    sandbox: onSwarm ? 'swarm' : sandbox.kind,
   };
   const label = options.label ?? defaultLabel(recorded);
   const controller = new AbortController();
@@ -108,7 +120,10 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
     process.stderr.write(`\ntenet: ${signal}: stopping; \`tenet bench run\` with the same --out goes on from here\n`);
     process.exit(signalExitCode(signal));
   });
-  const results = await runBench({
+  const swarm = onSwarm ? await openSwarm(options, tasks, config, settings, sample) : undefined;
+  let results: Awaited<ReturnType<typeof runBench>>;
+  try {
+    results = await runBench({
     tasks,
     tasksFile,
     runDir: resolve(options.out),
@@ -116,17 +131,48 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
     config: recorded,
     settings,
     modelFor,
-    sandboxes,
+    sandbox,
+    ...(swarm ? { runElsewhere: (task: BenchTask, sessions: string) => runOnSwarm(swarm, task, sessions) } : {}),
     parallel: options.parallel,
     ...(options.reposRoot ? { reposRoot: resolve(options.reposRoot) } : {}),
     ...(options.retryErrors ? { retryErrors: true } : {}),
     signal: controller.signal,
     onProgress: options.json ? undefined : progressPrinter(),
   });
+  } finally {
+    await swarm?.close();
+  }
   const passed = results.filter((r) => r.pass).length;
   if (options.json) process.stdout.write(`${JSON.stringify({ runDir: resolve(options.out), label, tasks: tasks.length, finished: results.length, passed, passAt1: results.length ? passed / results.length : 0 })}\n`);
   else process.stdout.write(`${label}: ${passed}/${results.length} passed (Pass@1 ${results.length ? ((100 * passed) / results.length).toFixed(1) : '0.0'}%) · results in ${resolve(options.out)} · \`tenet bench report ${options.out}\`\n`);
   return 0;
+}
+
+/** The run's swarm side: the per-run image, the key as a secret (see swarm/swarm-run.ts). */
+async function openSwarm(options: BenchRunCommandOptions, tasks: BenchTask[], config: TenetConfig, settings: RunSettings, sample: ModelSettings) {
+  const provider = sample.provider;
+  // The key as this machine's environment gives it; the container gets it as a secret file.
+  const keyVariable = provider === 'openai' ? 'OPENAI_API_KEY' : provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined;
+  const key = keyVariable ? process.env[keyVariable] : undefined;
+  return openSwarmRun({
+    ...options.swarm!,
+    ...(options.sandbox.dockerHost ? { dockerHost: options.sandbox.dockerHost } : {}),
+    ...(options.sandbox.cpus ? { cpus: options.sandbox.cpus } : {}),
+    ...(options.sandbox.memory ? { memory: options.sandbox.memory } : {}),
+    runDir: resolve(options.out),
+    tasks,
+    ...(options.reposRoot ? { reposRoot: resolve(options.reposRoot) } : {}),
+    spec: {
+      settings: specSettings(settings),
+      // The base URL as resolved here (flag, environment or config): the container has neither this environment nor these files.
+      model: { ...options.model, provider, model: sample.model, ...(sample.baseUrl ? { baseUrl: sample.baseUrl } : {}) },
+      config,
+      ...(key && keyVariable ? { keyVariable } : {}),
+    },
+    ...(options.model.script ? { script: readFileSync(options.model.script, 'utf8') } : {}),
+    ...(key ? { key } : {}),
+    onLine: options.json ? undefined : (line) => process.stderr.write(`${line}\n`),
+  });
 }
 
 /** `tenet/gpt-4.1-mini`, `tdd/scripted -thm T=5 select=random stage=postgen`: the settings that differ from the paper's. */

@@ -1,10 +1,9 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { SANDBOX_KINDS } from '../engine/protocol/settings';
 import {
   modelFlags,
   positiveInt,
   positiveNumber,
-  repeated,
   settingChoices,
   strategyOption,
   wholeNumber,
@@ -29,10 +28,27 @@ export interface BenchRunOpts extends ModelOpts, SettingOpts {
   retryErrors?: boolean;
   sandbox?: (typeof SANDBOX_KINDS)[number];
   image?: string;
-  dockerHost: string[];
+  dockerHost?: string;
+  on?: 'local' | 'swarm';
+  runnerImage?: string;
+  registry?: string;
+  network?: string;
+  attempts: number;
   memory?: string;
   cpus?: number;
   json?: boolean;
+}
+
+/**
+ * `--docker-host` once: bench run no longer deals tasks round-robin over several engines (with no
+ * health check or failover, one engine down turned its share of tasks into errors); a swarm does
+ * placement, retries and node failure.
+ */
+function onlyOnce(value: string, previous: string | undefined): string {
+  if (previous !== undefined) {
+    throw new InvalidArgumentError(`given twice (${previous}, ${value}): bench run uses one engine. To spread tasks over machines, join their engines into a swarm and pass --on swarm.`);
+  }
+  return value;
 }
 
 /** `tenet bench make`, `bench run`, `bench report`. */
@@ -59,7 +75,7 @@ export function addBenchCommands(program: Command, { tests, setExit }: Invocatio
   const run = bench
     .command('run')
     .argument('<tasks>', 'a tasks file (JSON lines from `tenet bench make`, or a RepoCod export)')
-    .description('run every task as a saved session, N at a time, locally or over Docker engines; resumable (finished tasks are skipped)')
+    .description('run every task as a saved session, N at a time: here, in Docker, or on a Docker swarm (--on swarm); resumable (finished tasks are skipped)')
     .requiredOption('--out <dir>', 'the run folder: run.json, results.jsonl, sessions/ (one folder per configuration)')
     .addOption(new Option('--parallel <n>', 'tasks at a time').argParser(positiveInt('--parallel')).default(1))
     .option('--label <name>', "the configuration's name in reports (default: from the settings)")
@@ -75,9 +91,14 @@ export function addBenchCommands(program: Command, { tests, setExit }: Invocatio
   withBudgetFlags(run)
     .addOption(new Option('--sandbox <kind>', 'local (confined by bubblewrap), local-unconfined or docker').choices(SANDBOX_KINDS))
     .option('--image <name>', 'with docker: the image')
-    .option('--docker-host <url>', 'a Docker engine; repeat it to spread the tasks over several', repeated, [] as string[])
-    .option('--memory <size>', 'with docker: memory limit per container')
-    .addOption(new Option('--cpus <n>', 'with docker: CPU limit per container').argParser(positiveNumber('--cpus')))
+    .option('--docker-host <url>', 'the Docker engine (with --on swarm: a manager of the swarm); default $DOCKER_HOST, else the local socket', onlyOnce)
+    .addOption(new Option('--on <where>', 'local (this machine), or swarm: each task as a service on the Docker engine\'s swarm').choices(['local', 'swarm'] as const))
+    .option('--runner-image <name>', 'with --on swarm: the image tasks run in (default tenet-runner:VERSION, from `tenet image build --runner`)')
+    .option('--registry <host:port>', 'with --on swarm: push the run\'s image there for the other nodes (needed past one node)')
+    .option('--network <name>', 'with --on swarm: an overlay network the tasks join (e.g. where a model server runs)')
+    .addOption(new Option('--attempts <n>', 'with --on swarm: containers the engine may start for a task in all, when one dies before its result').argParser(positiveInt('--attempts')).default(3))
+    .option('--memory <size>', 'with docker: memory limit per container; with --on swarm: reserved and limit per task')
+    .addOption(new Option('--cpus <n>', 'with docker: CPU limit per container; with --on swarm: reserved and limit per task').argParser(positiveNumber('--cpus')))
     .option('--json', 'print a JSON summary instead of the progress bar')
     .action(async (tasksFile: string, opts: BenchRunOpts) => {
       const { benchRunCommand } = await import('../commands/bench-run');
@@ -93,11 +114,24 @@ export function addBenchCommands(program: Command, { tests, setExit }: Invocatio
           retryErrors: !!opts.retryErrors,
           model: modelFlags(opts),
           settings: settingChoices(opts),
-          sandbox: { sandbox: opts.sandbox ?? (opts.dockerHost.length ? 'docker' : undefined), image: opts.image, memory: opts.memory, cpus: opts.cpus },
-          dockerHosts: opts.dockerHost,
+          sandbox: { sandbox: opts.sandbox ?? (opts.dockerHost && opts.on !== 'swarm' ? 'docker' : undefined), image: opts.image, dockerHost: opts.dockerHost, memory: opts.memory, cpus: opts.cpus },
+          ...(opts.on ? { on: opts.on } : {}),
+          swarm: { attempts: opts.attempts, ...(opts.runnerImage ? { runnerImage: opts.runnerImage } : {}), ...(opts.registry ? { registry: opts.registry } : {}), ...(opts.network ? { network: opts.network } : {}) },
           json: !!opts.json,
         }),
       );
+    });
+
+  // Inside a runner container only (`bench run --on swarm` starts it): hidden from help.
+  bench
+    .command('task', { hidden: true })
+    .description('run one task of a swarm run inside its runner container, its events and result as JSON lines on stdout')
+    .requiredOption('--spec <file>', "the run's spec in the image")
+    .requiredOption('--task <id>', 'the task')
+    .requiredOption('--session <id>', 'the session id the coordinator records it as')
+    .action(async (opts: { spec: string; task: string; session: string }) => {
+      const { benchTaskCommand } = await import('../commands/bench-task');
+      setExit(await benchTaskCommand(opts));
     });
 
   bench

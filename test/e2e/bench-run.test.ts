@@ -162,12 +162,21 @@ describe('tenet bench run', () => {
   it(killedTitle('local'), () => killedMidRun('local', []), 240_000);
   it.skipIf(!!DOCKER_PROBLEM)(killedTitle('docker'), () => killedMidRun('docker', ['--sandbox', 'docker', '--parallel', '2']), 240_000);
 
-  it.skipIf(!!DOCKER_PROBLEM)('in Docker containers, spread over two engine addresses, two at a time', async () => {
-    const out = join(scratch, 'docker');
-    const result = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'scripted', '--script', ORACLE, '--parallel', '2', '--sandbox', 'docker', '--docker-host', 'unix:///var/run/docker.sock', '--docker-host', '/var/run/docker.sock', '--json']);
-    expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ finished: 3, passed: 3 });
-    const hosts = new Set(readResults(out).map((r) => r.host));
-    expect(hosts).toEqual(new Set(['unix:///var/run/docker.sock', '/var/run/docker.sock']));
-  }, 240_000);
+  it('two --docker-host are refused: the round-robin over engines is gone (it had no health check or failover), a swarm spreads tasks', async () => {
+    const result = await runCli(['bench', 'run', tasks, '--out', join(scratch, 'two-engines'), '--provider', 'scripted', '--script', ORACLE, '--sandbox', 'docker', '--docker-host', 'unix:///var/run/docker.sock', '--docker-host', 'tcp://10.0.0.2:2375']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--docker-host');
+    expect(result.stderr).toContain('given twice (unix:///var/run/docker.sock, tcp://10.0.0.2:2375): bench run uses one engine. To spread tasks over machines, join their engines into a swarm and pass --on swarm.');
+    expect(existsSync(join(scratch, 'two-engines'))).toBe(false);
+  });
+
+  it('the swarm flags without --on swarm, and --on swarm with --sandbox docker, are refused before anything runs', async () => {
+    const alone = await runCli(['bench', 'run', tasks, '--out', join(scratch, 'no-swarm'), '--provider', 'scripted', '--script', ORACLE, '--network', 'models', '--registry', 'registry:5000']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--registry, --network go with --on swarm only.');
+    const both = await runCli(['bench', 'run', tasks, '--out', join(scratch, 'no-swarm'), '--provider', 'scripted', '--script', ORACLE, '--on', 'swarm', '--sandbox', 'docker']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--on swarm runs each task in a container of its own already');
+    expect(existsSync(join(scratch, 'no-swarm'))).toBe(false);
+  });
 });

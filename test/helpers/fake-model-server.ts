@@ -61,6 +61,13 @@ export interface FakeServerOptions {
   cache?: boolean;
   /** A context window in tokens: a longer request is answered with the API's own 400 (fake-context-window.ts), and plays no turn. */
   window?: number;
+  /** Where to listen (default 127.0.0.1 and a free port): 0.0.0.0 when the server runs as a service others reach. */
+  listen?: { host: string; port: number };
+  /**
+   * The answer to each request, from the request itself, instead of the queue of turns: one server
+   * for many tasks at once (a benchmark's), each asking about its own target. Undefined: the queue's turn.
+   */
+  turnFor?: (body: Record<string, unknown>, headers: IncomingMessage['headers']) => FakeTurn | undefined;
 }
 
 export interface FakeModelServer {
@@ -255,7 +262,7 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
           return;
         }
       }
-      const turn = queue.shift() ?? { say: '(the fake server has no more turns)' };
+      const turn = options.turnFor?.(body, request.headers) ?? queue.shift() ?? { say: '(the fake server has no more turns)' };
       counter++;
       if (turn.status) {
         const message = turn.message ?? (turn.status === 429 ? 'Rate limit reached' : `Server error ${turn.status}`);
@@ -280,7 +287,7 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
       else answer();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.listen?.port ?? 0, options.listen?.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,15 +1,13 @@
-import { hostname } from 'node:os';
-import type { EventSink, RunResult } from '../events';
+import type { EventSink } from '../events';
 import { TenetError } from '../errors';
 import type { ModelChoice } from '../model/create-model';
-import { RunTally } from '../run/failure-result';
-import { headlessPilot } from '../run/pilot';
-import { newSessionId, runTask } from '../run/run-task';
+import { newSessionId } from '../run/run-task';
 import type { RunSettings } from '../run/run-settings';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
 import { SessionRecorder } from '../session/recorder';
 import { appendResult, endTornLine, readManifest, readResults, sessionsOf, writeManifest, type RunManifest, type TaskResult } from './run-dir';
-import { taskId, taskRepo, taskTarget, taskTestArgs, type BenchTask } from './task';
+import { runOneTask } from './run-one';
+import { taskId, type BenchTask } from './task';
 
 export interface BenchRunOptions {
   tasks: BenchTask[];
@@ -22,8 +20,13 @@ export interface BenchRunOptions {
   settings: RunSettings;
   /** A model for one task (a scripted model gets the task's own script). */
   modelFor(task: BenchTask): ModelChoice;
-  /** Sandboxes to spread the tasks over: one per Docker host, or just local. */
-  sandboxes: SandboxSpec[];
+  /** Where each task's Python runs when the task runs here: local, or a Docker engine. */
+  sandbox: SandboxSpec;
+  /**
+   * Runs a task elsewhere instead (`--on swarm`): its session must end up in `sessions`, and its
+   * result come back. Without it, tasks run in this process.
+   */
+  runElsewhere?: (task: BenchTask, sessions: string) => Promise<TaskResult>;
   parallel: number;
   reposRoot?: string;
   /** Run again the tasks that ended in an error (not the ones that failed). */
@@ -68,8 +71,7 @@ function sandboxName(spec: SandboxSpec): string {
 
 /**
  * `tenet bench run`: every task as a normal saved session (in the run folder's sessions/), N at a
- * time, spread round-robin over the given sandboxes (several Docker engines let a run grow past
- * one machine). A restart with the same folder skips the tasks it finished; its configuration must
+ * time, here or on a swarm (`runElsewhere`: a run past one machine). A restart with the same folder skips the tasks it finished; its configuration must
  * be the same, since a run folder is one row of a report.
  */
 export async function runBench(options: BenchRunOptions): Promise<TaskResult[]> {
@@ -120,16 +122,14 @@ export async function runBench(options: BenchRunOptions): Promise<TaskResult[]> 
   const sessions = sessionsOf(options.runDir);
   const slots = Math.max(1, Math.min(options.parallel, todo.length || 1));
   let next = 0;
-  const worker = async (slot: number) => {
-    // Slots are dealt round-robin over the sandboxes: with two engines and four slots, two each.
-    const sandbox = options.sandboxes[slot % options.sandboxes.length]!;
+  const worker = async () => {
     for (let index = next++; index < todo.length; index = next++) {
       if (options.signal?.aborted) return;
       const task = todo[index]!;
       const id = taskId(task);
       running.add(id);
       progress();
-      const result = await runOne(task, sandbox, sessions, options);
+      const result = options.runElsewhere ? await options.runElsewhere(task, sessions) : await runHere(task, options.sandbox, sessions, options);
       running.delete(id);
       if (options.signal?.aborted && result.stopReason === 'cancelled') return; // unfinished: runs again on restart
       appendResult(options.runDir, result);
@@ -138,57 +138,31 @@ export async function runBench(options: BenchRunOptions): Promise<TaskResult[]> 
       progress(result);
     }
   };
-  await Promise.all(Array.from({ length: slots }, (_, slot) => worker(slot)));
+  await Promise.all(Array.from({ length: slots }, () => worker()));
   return options.tasks.map((task) => results.get(taskId(task))).filter((r): r is TaskResult => !!r);
 }
 
-async function runOne(task: BenchTask, sandbox: SandboxSpec, sessions: string, options: BenchRunOptions): Promise<TaskResult> {
+/** A task run here, its session recorded in the run folder as it happens. */
+async function runHere(task: BenchTask, sandbox: SandboxSpec, sessions: string, options: BenchRunOptions): Promise<TaskResult> {
   const sessionId = newSessionId();
-  const started = Date.now();
-  const base = { taskId: taskId(task), repository: task.repository, target: taskTarget(task), sessionId, host: sandboxName(sandbox), finishedAt: '' };
   let recorder: SessionRecorder | undefined;
-  // A task that fails (the provider gave up) still counts what its model calls used and cost.
-  const tally = new RunTally({ sessionId, target: base.target, strategy: options.settings.strategy, model: '' });
   try {
-    const model = options.modelFor(task);
-    recorder = SessionRecorder.open(sessions, sessionId);
-    const rec = recorder;
-    const repo = taskRepo(task, options.reposRoot);
-    const result: RunResult = await runTask({
-      ...options.settings,
-      repo,
-      target: taskTarget(task),
-      blank: true,
-      testArgs: taskTestArgs(task, repo),
-      model,
-      sandbox,
-      sessionId,
-      record: { benchTask: taskId(task), benchHost: `${hostname()}` },
-      pilot: headlessPilot(false),
+    return await runOneTask(task, sandbox, sessionId, {
+      settings: options.settings,
+      // The recorder opens once the model is made, as before: a task whose model cannot be made has no session.
+      modelFor: (t) => {
+        const model = options.modelFor(t);
+        recorder = SessionRecorder.open(sessions, sessionId);
+        return model;
+      },
+      ...(options.reposRoot ? { reposRoot: options.reposRoot } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      host: sandboxName(sandbox),
       emit: (event) => {
-        tally.observe(event);
-        rec.record(event);
+        recorder?.record(event);
         options.onEvent?.(task, event);
       },
     });
-    const unverified = result.stopReason === 'unverified' ? { unverified: result.message ?? 'the reason was not given' } : {};
-    return { ...base, pass: result.pass, stopReason: result.stopReason, ...unverified, usage: result.usage, costUsd: result.costUsd, ...(result.cacheSavedUsd === undefined ? {} : { cacheSavedUsd: result.cacheSavedUsd }), wallMs: result.wallMs, finishedAt: new Date().toISOString() };
-  } catch (error) {
-    const message = (error as Error).message;
-    recorder?.record({ type: 'error', message });
-    const spent = tally.failed(error);
-    return {
-      ...base,
-      pass: false,
-      stopReason: options.signal?.aborted ? 'cancelled' : 'error',
-      usage: spent.usage,
-      costUsd: spent.costUsd,
-      ...(spent.cacheSavedUsd === undefined ? {} : { cacheSavedUsd: spent.cacheSavedUsd }),
-      wallMs: Date.now() - started,
-      error: message.split('\n')[0]!,
-      finishedAt: new Date().toISOString(),
-    };
   } finally {
     recorder?.close();
   }

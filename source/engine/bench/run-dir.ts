@@ -37,8 +37,10 @@ export interface TaskResult {
   error?: string;
   /** With stopReason `unverified`: why tenet could not check the verdict, in words (absent in runs recorded before tenet kept it). */
   unverified?: string;
-  /** Where it ran: `local`, or the Docker host. */
+  /** Where it ran: `local`, the Docker host, or `swarm:NODE`. */
   host?: string;
+  /** On a swarm: the containers the engine started for it (more than one when it restarted a killed one). */
+  attempts?: number;
   finishedAt: string;
 }
 

@@ -9,7 +9,8 @@ export interface Owner {
   gid: number;
 }
 
-async function addFile(archive: Pack, path: string, name: string, owner: Owner): Promise<void> {
+/** Adds one file, folder entry or link as `name`. */
+export async function addFile(archive: Pack, path: string, name: string, owner: Owner): Promise<void> {
   const info = await lstat(path);
   if (info.isSymbolicLink()) {
     archive.entry({ name, type: 'symlink', linkname: await readlink(path), mode: 0o777, mtime: info.mtime, ...owner });
@@ -25,7 +26,8 @@ async function addFile(archive: Pack, path: string, name: string, owner: Owner):
   });
 }
 
-async function addTree(archive: Pack, dir: string, name: string, owner: Owner): Promise<void> {
+/** Adds a folder and everything under it as `name/…`. */
+export async function addTree(archive: Pack, dir: string, name: string, owner: Owner): Promise<void> {
   const info = await lstat(dir);
   archive.entry({ name: `${name}/`, type: 'directory', mode: info.mode & 0o7777, mtime: info.mtime, ...owner });
   // One file at a time: the tar stream is sequential anyway, and this keeps memory flat.

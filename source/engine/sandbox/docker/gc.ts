@@ -22,6 +22,12 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Whether the tenet named by an owner label (`host:pid`) still runs on this machine (one on another cannot be checked). */
+export function ownerRunning(owner: string, here = hostname()): boolean {
+  const [ownerHost, ownerPid] = [owner.slice(0, owner.lastIndexOf(':')), Number(owner.slice(owner.lastIndexOf(':') + 1))];
+  return ownerHost === here && Number.isInteger(ownerPid) && ownerPid !== process.pid && alive(ownerPid);
+}
+
 /**
  * Containers tenet made (found by label) whose session is over: their tenet process was killed
  * before it could remove them (SIGKILL, a power cut). Containers of a tenet still running on this
@@ -35,8 +41,7 @@ export async function collectGarbage(options: { host?: string; all?: boolean; dr
   const kept: LeftContainer[] = [];
   for (const info of listed) {
     const owner = info.Labels[LABELS.owner] ?? '';
-    const [ownerHost, ownerPid] = [owner.slice(0, owner.lastIndexOf(':')), Number(owner.slice(owner.lastIndexOf(':') + 1))];
-    const inUse = ownerHost === here && Number.isInteger(ownerPid) && ownerPid !== process.pid && alive(ownerPid);
+    const inUse = ownerRunning(owner, here);
     const entry: LeftContainer = { id: info.Id, name: (info.Names[0] ?? '').replace(/^\//, ''), session: info.Labels[LABELS.session] ?? '', owner, state: info.State, inUse };
     if (inUse && !options.all) {
       kept.push(entry);

@@ -8,4 +8,6 @@ export const LABELS = {
   owner: 'dev.tenet.owner',
   /** The user id the container's processes run as (see container-user.ts). */
   uid: 'dev.tenet.uid',
+  /** On a `--on swarm` run's services, secret and image: which run folder they serve (see swarm/swarm-run.ts). */
+  swarmRun: 'dev.tenet.swarm-run',
 } as const;
