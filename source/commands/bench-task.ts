@@ -33,7 +33,9 @@ export async function benchTaskCommand(options: { spec: string; task: string; se
     controller.abort();
     process.exit(signalExitCode(signal));
   });
-  const result = await runOneTask(entry.task, { kind: 'local' }, options.session, {
+  // The task's container is its sandbox: no network but the run's, the image's filesystem, its
+  // own PID namespace. Bubblewrap inside it would need privileges a service does not get.
+  const result = await runOneTask(entry.task, { kind: 'local', unconfined: true }, options.session, {
     settings: runSettings(spec),
     modelFor: modelsForTasks(spec.config, spec.model),
     repo: entry.repo,
