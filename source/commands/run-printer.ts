@@ -5,7 +5,7 @@ import { type EngineEvent, type EventHandlers, handleEvent } from '../engine/eve
 import { addedWords, approvalWords, failingWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
 import { failingTestCounts } from '../engine/protocol/thm-report';
 import type { SessionConfig } from '../engine/protocol/settings';
-import { plural } from '../engine/tools/format';
+import { plural } from '../engine/util/plural';
 
 const firstLine = (text: string, max = 140) => {
   const line = text.trim().split('\n')[0] ?? '';

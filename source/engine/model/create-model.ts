@@ -6,7 +6,7 @@ import { OpenAiModel } from './openai-provider';
 import { modelInfo } from './catalogue';
 import { priceOf, type Pricing } from './pricing';
 import { redactingModel } from './redacting-model';
-import { secretRedactor } from '../session/redact';
+import { secretRedactor } from '../util/redact';
 import { DEFAULT_RETRY } from './retry';
 import { loadScript, SCRIPT_FORMAT, ScriptedModel, type Script } from './scripted';
 import { checkScriptTools } from './script-tools';

@@ -13,7 +13,7 @@ import { propose, type ViewState } from '../view-state';
 import { leadKey, useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
 import { noPicks, pickerRows, picksText, rowPosition, selectionOf, togglePick, type Picks, type Row } from './thm-picker';
-import { plural } from '../../engine/tools/format';
+import { plural } from '../../engine/util/plural';
 
 export { pickerRows } from './thm-picker';
 

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { pidExists } from '../../util/processes';
 import { connectDocker } from './connect';
 import { LABELS } from './names';
 
@@ -10,16 +11,6 @@ export interface LeftContainer {
   state: string;
   /** Why it stays: its tenet process is still running on this machine. */
   inUse: boolean;
-}
-
-/** Whether a process with this pid runs here (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -36,7 +27,7 @@ export async function collectGarbage(options: { host?: string; all?: boolean; dr
   for (const info of listed) {
     const owner = info.Labels[LABELS.owner] ?? '';
     const [ownerHost, ownerPid] = [owner.slice(0, owner.lastIndexOf(':')), Number(owner.slice(owner.lastIndexOf(':') + 1))];
-    const inUse = ownerHost === here && Number.isInteger(ownerPid) && ownerPid !== process.pid && alive(ownerPid);
+    const inUse = ownerHost === here && Number.isInteger(ownerPid) && ownerPid !== process.pid && pidExists(ownerPid);
     const entry: LeftContainer = { id: info.Id, name: (info.Names[0] ?? '').replace(/^\//, ''), session: info.Labels[LABELS.session] ?? '', owner, state: info.State, inUse };
     if (inUse && !options.all) {
       kept.push(entry);
