@@ -34,7 +34,8 @@ async function session(provider: keyof typeof MODELS, window: number | undefined
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     await new Promise((resolve) => child.on('close', resolve));
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+    // biome-ignore lint/suspicious/noExplicitAny: any event's fields, read loosely
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>);
     const result = events.at(-1)!;
     const served = server.requests.filter((r) => r.usage).map((r) => r.usage!.input);
     return {

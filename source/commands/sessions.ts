@@ -6,7 +6,6 @@ import { Catalog, sessionTree, type CatalogEntry } from '../engine/session/catal
 import { SCHEMA_VERSION, type LoggedEvent } from '../engine/session/event-log';
 import { sessionPage } from '../engine/session/export-html';
 import { loadSession, streamSession, type ExportedSession } from '../engine/session/load';
-import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
 import { printable, printableJson } from '../engine/terminal-text';
 import { textPrinter } from './run-printer';

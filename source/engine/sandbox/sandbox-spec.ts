@@ -61,6 +61,6 @@ export function describeSandbox(spec: SandboxSpec): RecordedSandbox {
 /** The sandbox a session recorded (see describeSandbox); local for sessions from before sandboxes. */
 export function recordedSandbox(recorded: RecordedSandbox | undefined): SandboxSpec {
   const passEnv = recorded?.passEnv?.length ? { passEnv: recorded.passEnv } : {};
-  if (!recorded || recorded.kind !== 'docker' || !recorded.image || !recorded.limits) return { kind: 'local', ...passEnv };
+  if (recorded?.kind !== 'docker' || !recorded.image || !recorded.limits) return { kind: 'local', ...passEnv };
   return { kind: 'docker', image: recorded.image, limits: recorded.limits, ...(recorded.host ? { host: recorded.host } : {}), ...(recorded.mount ? { mount: true } : {}), ...passEnv };
 }
