@@ -16,6 +16,9 @@ import { join } from 'node:path';
 import { startFakeModelServer } from '../test/helpers/fake-model-server';
 import { BIG_MODULE, BIG_MODULE_PATH, readingSession } from '../test/helpers/reading-model';
 
+// biome-ignore lint/suspicious/noExplicitAny: any event's fields, read loosely
+type AnyEvent = Record<string, any>;
+
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'tenet.js');
 const MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
@@ -34,7 +37,7 @@ async function session(provider: keyof typeof MODELS, window: number | undefined
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     await new Promise((resolve) => child.on('close', resolve));
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as AnyEvent);
     const result = events.at(-1)!;
     const served = server.requests.filter((r) => r.usage).map((r) => r.usage!.input);
     return {

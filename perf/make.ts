@@ -17,7 +17,7 @@ const argv = process.argv.slice(2);
 const option = optionReader(argv);
 
 let repo = option('--repo');
-let cleanup = () => undefined as void;
+let cleanup: () => void = () => {};
 if (!repo) ({ repo, cleanup } = copyInstalledPackage('networkx', { preserveTimestamps: true }));
 const scope = option('--scope') ?? 'networkx/algorithms';
 const reps = Number(option('--reps') ?? 2);

@@ -28,7 +28,7 @@ let repo = option('--repo');
 let target = option('--target');
 let tests = option('--tests');
 let modules = option('--modules')?.split(',');
-let cleanup = () => undefined as void;
+let cleanup: () => void = () => {};
 if (!repo) {
   ({ repo, cleanup } = copyInstalledPackage('networkx', { preserveTimestamps: true }));
   target ??= 'networkx/algorithms/bipartite/basic.py::color';

@@ -38,10 +38,10 @@ const targets = [
 const tasksFile = join(scratch, 'tasks.jsonl');
 writeFileSync(
   tasksFile,
-  Array.from({ length: count }, (_, i) => {
+  `${Array.from({ length: count }, (_, i) => {
     const [file, qualname, full, tests] = targets[i % targets.length]!;
     return JSON.stringify({ repository: 'shop', repo_id: String(i), target_module_path: file, function_name: qualname, prompt: '', full_function: full, relavent_test_path: tests, tenet: { repo: shop, target: `${file}::${qualname}`, testArgs: [tests], failing: [] } });
-  }).join('\n') + '\n',
+  }).join('\n')}\n`,
 );
 const script = join(scratch, 'oracle.json');
 writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }] }));

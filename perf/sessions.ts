@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { EngineEvent } from '../source/engine/events';
 import { EventLog, loadEvents } from '../source/engine/session/event-log';
 import { foldEvents } from '../source/engine/session/fold';
-import { secretRedactor } from '../source/engine/session/redact';
+import { secretRedactor } from '../source/engine/util/redact';
 
 const argv = process.argv.slice(2);
 const count = Number(argv.includes('--events') ? argv[argv.indexOf('--events') + 1] : 10_000);

@@ -63,7 +63,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'tenet-perf-tui-'));
 try {
   const events = longSession(root, eventCount);
   const file = join(scratch, 'long.jsonl');
-  writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  writeFileSync(file, `${events.map((e) => JSON.stringify(e)).join('\n')}\n`);
 
   const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version as string;
   const example = join(root, 'examples', 'invoicing');

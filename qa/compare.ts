@@ -60,7 +60,7 @@ export function againstOracle(report: ThmReport, expected: Expected): Difference
     firstMissing('in THM\'s failing tests, not failing under plain pytest', failing.keys(), wantFailing) ??
     firstMissing('already failing under plain pytest, not in THM\'s "already failing"', expected.alreadyFailing, already) ??
     firstMissing('in THM\'s "already failing", not so under plain pytest', already, expected.alreadyFailing) ??
-    ([...failing].map(([nodeid, outcome]) => (outcome !== expected.failing.get(nodeid) ? `outcome of ${nodeid}: THM ${outcome}, plain pytest ${expected.failing.get(nodeid)}` : null)).find((d) => d) ?? null) ??
+    ([...failing].map(([nodeid, outcome]) => (outcome !== expected.failing.get(nodeid) ? `outcome of ${nodeid}: THM ${outcome}, plain pytest ${expected.failing.get(nodeid)}` : null)).find((d) => d)) ??
     (report.counts.passed !== expected.passed ? `tests passing blank: THM ${report.counts.passed}, plain pytest ${expected.passed}` : null)
   );
 }

@@ -10,7 +10,7 @@ import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
 import { refuseIfWritten } from '../engine/session/lock';
 import { SessionRecorder } from '../engine/session/recorder';
-import { secretRedactor } from '../engine/session/redact';
+import { secretRedactor } from '../engine/util/redact';
 import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
 import { DEMO } from './demo';
 import { runCommand } from './run';

@@ -6,7 +6,7 @@ import { addedWords, approvalWords, failingWords, forkWords, limitWords, resumed
 import { failingTestCounts } from '../engine/protocol/thm-report';
 import type { SessionConfig } from '../engine/protocol/settings';
 import { sandboxWords } from '../engine/sandbox/sandbox-spec';
-import { plural } from '../engine/tools/format';
+import { plural } from '../engine/util/plural';
 
 const firstLine = (text: string, max = 140) => {
   const line = text.trim().split('\n')[0] ?? '';

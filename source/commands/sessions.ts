@@ -7,7 +7,6 @@ import { SCHEMA_VERSION, type LoggedEvent } from '../engine/session/event-log';
 import { CAST_LIMITS } from '../engine/session/asciicast';
 import { sessionPage } from '../engine/session/export-html';
 import { loadSession, streamSession, type ExportedSession } from '../engine/session/load';
-import { sessionsDir } from '../engine/session/paths';
 import { markdownTranscript } from '../engine/session/transcript';
 import { printable, printableJson } from '../engine/terminal-text';
 import { textPrinter } from './run-printer';

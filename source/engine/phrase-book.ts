@@ -1,7 +1,7 @@
 import type { EventOf, RrwStage, RunResult, ThmPhase } from './events';
 import type { SessionConfig } from './protocol/settings';
 import type { Writer } from './protocol/debugger';
-import { plural } from './tools/format';
+import { plural } from './util/plural';
 
 /**
  * How tenet words what happens in a session. The headless printer, `tenet show`'s transcript,

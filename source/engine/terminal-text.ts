@@ -1,4 +1,4 @@
-import { secretRedactor, type Redactor } from './session/redact';
+import { secretRedactor, type Redactor } from './util/redact';
 
 /**
  * Untrusted text on its way to the terminal. Model text, tool output, test output and whatever a

@@ -5,7 +5,6 @@ import {
   interactive,
   modelFlags,
   positiveInt,
-  positiveNumber,
   sandboxFlags,
   sessionsDirOption,
   settingChoices,

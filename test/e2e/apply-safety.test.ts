@@ -32,7 +32,7 @@ async function run(turns: FakeTurn[], extra: string[], sandbox: string[] = []) {
   return { result, events, file, before, hashBefore, after: readFileSync(file, 'utf8'), hashAfter: treeHash(repo.dir), cleanup: repo.cleanup };
 }
 
-describe.each(SANDBOXES)('the patch is the submitted function (%s sandbox)', (name, spec) => {
+describe.each(SANDBOXES)('the patch is the submitted function (%s sandbox)', (_name, spec) => {
   const sandbox = spec.kind === 'docker' ? ['--sandbox', 'docker', '--memory', '1g', '--pids', '256'] : [];
   it('code a shell command appended to the target file after the last submission reaches neither the patch, the evaluation, nor the checkout', async () => {
     const append = `printf '\\nimport os\\nos.environ["TENET_PLANTED"] = "1"\\nPLANTED = True\\n' >> shop/cart.py && tail -2 shop/cart.py`;

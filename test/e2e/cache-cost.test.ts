@@ -23,7 +23,8 @@ const { scratch, repo, start, envFor } = shopScratch('tenet-cache-cost-');
 const sessionsDir = join(scratch, 'sessions');
 let server: FakeModelServer | undefined;
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: wire JSON, read loosely
+type Json = Record<string, any>;
 
 async function run(provider: Provider, cache: boolean) {
   server = await start(TURNS, { cache });

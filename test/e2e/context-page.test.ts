@@ -29,7 +29,7 @@ describeBrowser('the session page', () => {
     events.splice(at + 1, 0, condensed as unknown as Record<string, unknown>);
     const log = join(scratch, 'condensed.jsonl');
     let ts: unknown;
-    writeFileSync(log, events.map((e, i) => JSON.stringify({ ...e, v: 1, seq: i + 1, ts: (ts = e.ts ?? ts) })).join('\n') + '\n');
+    writeFileSync(log, `${events.map((e, i) => JSON.stringify({ ...e, v: 1, seq: i + 1, ts: (ts = e.ts ?? ts) })).join('\n')}\n`);
     const out = join(scratch, 'condensed.html');
     const result = await runCli(['export', log, '--format', 'html', '--out', out]);
     expect(result.code, result.stderr).toBe(0);

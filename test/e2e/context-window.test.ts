@@ -20,7 +20,7 @@ const read = readTurn;
 const submit = wrongSubmission;
 const TURNS = readingSession();
 
-const { scratch, repo, start, envFor } = shopScratch('tenet-context-window-');
+const { repo, start, envFor } = shopScratch('tenet-context-window-');
 writeFileSync(join(repo.dir, BIG_MODULE_PATH), BIG_MODULE);
 let server: FakeModelServer | undefined;
 
@@ -28,7 +28,6 @@ const MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as con
 
 async function session(provider: keyof typeof MODELS) {
   server = await start(TURNS, { window: WINDOW });
-  const sessionsDir = join(scratch, provider);
   const env = envFor(server, provider, { sessions: provider });
   const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', MODELS[provider], '--context-window', String(WINDOW), '--json', '--tests', 'tests/test_cart.py'], { env });
   const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);

@@ -24,7 +24,8 @@ const CUTS: Record<Provider, FakeTurn> = {
 };
 
 type Served = { input: number; output: number; cacheRead: number; cacheWrite: number };
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: wire JSON, read loosely
+type Json = Record<string, any>;
 
 const { scratch, repo, start, envFor } = shopScratch('tenet-cut-usage-');
 let server: FakeModelServer | undefined;

@@ -62,7 +62,7 @@ const demoEvents = () => readFileSync(join(ROOT, 'sessions', 'demo', 'events.jso
 function writeLog(name: string, events: Record<string, unknown>[]): string {
   const log = join(scratch, name);
   let ts: unknown;
-  writeFileSync(log, events.map((e, i) => JSON.stringify({ ...e, v: 1, seq: i + 1, ts: (ts = e.ts ?? ts) })).join('\n') + '\n');
+  writeFileSync(log, `${events.map((e, i) => JSON.stringify({ ...e, v: 1, seq: i + 1, ts: (ts = e.ts ?? ts) })).join('\n')}\n`);
   return log;
 }
 

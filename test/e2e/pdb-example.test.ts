@@ -11,7 +11,7 @@ import { shopScratch } from '../helpers/shop-scratch';
 /** Equal to 9.0, so test_total passes; formatted as "?", so the summary and the receipt fail. */
 const HALF_RIGHT = 'def total(self):\n    class Odd(float):\n        def __format__(self, spec):\n            return "?"\n    return Odd(discount(self.subtotal(), self.percent))\n';
 
-const { scratch, repo, start, envFor } = shopScratch('tenet-pdb-example-');
+const { repo, start, envFor } = shopScratch('tenet-pdb-example-');
 let server: FakeModelServer | undefined;
 
 describe('the stage-1 prompt', () => {

@@ -49,7 +49,9 @@ describe('OpenAI: the cache is automatic; tenet reads what it saved', () => {
     expect(responses.map((r) => [r.usage.inputTokens, r.usage.cacheReadTokens, r.usage.cacheWriteTokens])).toEqual(served.map((u) => [u.input, u.cacheRead, 0]));
     // gpt-4.1-mini: $0.40 input, $0.10 cached input, $1.60 output per million.
     const expected = served.map((u) => ((u.input - u.cacheRead) * 0.4 + u.cacheRead * 0.1 + u.output * 1.6) / 1e6);
-    responses.forEach((r, i) => expect(r.costUsd).toBeCloseTo(expected[i]!, 12));
+    responses.forEach((r, i) => {
+      expect(r.costUsd).toBeCloseTo(expected[i]!, 12);
+    });
     const uncached = served.reduce((sum, u) => sum + (u.input * 0.4 + u.output * 1.6) / 1e6, 0);
     expect(totals.costUsd).toBeCloseTo(expected.reduce((a, b) => a + b, 0), 12);
     expect(totals.cacheSavedUsd).toBeCloseTo(uncached - totals.costUsd, 12);

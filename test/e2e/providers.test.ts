@@ -28,7 +28,7 @@ const request: ModelRequest = {
   maxTokens: 256,
 };
 
-const settings = (server: FakeModelServer, base: string, more: { model?: string; timeoutMs?: number } = {}) => ({
+const settings = (_server: FakeModelServer, base: string, more: { model?: string; timeoutMs?: number } = {}) => ({
   model: 'test-model',
   apiKey: 'sk-test-secret',
   baseUrl: base,

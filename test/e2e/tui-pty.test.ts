@@ -389,7 +389,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     writeFileSync(join(repo, 'tests', 'test_wrapping_behaviour_of_the_fill_helper.py'), 'import pytest\nfrom textpkg.wrapping import fill\n\n\n@pytest.mark.parametrize("n", range(210))\ndef test_fill_keeps_every_word_of_a_long_paragraph(n):\n    assert fill("a " * n, 10).count("a") == n\n');
     const run = startInPty(['run', '--repo', repo, '--target', 'textpkg/wrapping.py::wrap', '--provider', 'openai', '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1'], { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: join(scratch, 'big') }, { cols: 100, rows: 30 });
     // The first cluster opens on its own: its tests are listed with the review's first frame.
-    await run.waitFor(/Selected[^]*test_fill_keeps_every_word_of_a_long_paragraph\[0\]/, 120_000);
+    await run.waitFor(/Selected[\s\S]*test_fill_keeps_every_word_of_a_long_paragraph\[0\]/, 120_000);
     await run.settled();
     await run.press(KEY.down, 'test 1/210 of its cluster');
     const before = run.screen().length;

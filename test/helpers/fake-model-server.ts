@@ -153,14 +153,21 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
   for (const piece of pieces(turn.refusal ?? '')) chunk({ refusal: piece });
   if (turn.streamError) {
     stream.sse({ error: { message: turn.streamError.message, type: turn.streamError.type, param: null, code: null } });
-    return stream.flush();
+    stream.flush();
+    return;
   }
-  if (turn.cut && !calls.length) return stream.flush(turn.cut);
+  if (turn.cut && !calls.length) {
+    stream.flush(turn.cut);
+    return;
+  }
   for (const [index, call] of calls.entries()) {
     chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
     for (const piece of pieces(call.function.arguments)) {
       chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
-      if (turn.cut) return stream.flush(turn.cut);
+      if (turn.cut) {
+        stream.flush(turn.cut);
+        return;
+      }
     }
   }
   chunk({}, finish);
@@ -205,9 +212,13 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     for (const piece of pieces(say)) stream.sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
     if (turn.streamError) {
       stream.sse({ type: 'error', error: turn.streamError }, 'error');
-      return stream.flush();
+      stream.flush();
+      return;
     }
-    if (turn.cut && !tools.length) return stream.flush(turn.cut);
+    if (turn.cut && !tools.length) {
+      stream.flush(turn.cut);
+      return;
+    }
     stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;
   }
@@ -215,7 +226,10 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     stream.sse({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } }, 'content_block_start');
     for (const piece of pieces(tool.raw)) {
       stream.sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
-      if (turn.cut) return stream.flush(turn.cut);
+      if (turn.cut) {
+        stream.flush(turn.cut);
+        return;
+      }
     }
     stream.sse({ type: 'content_block_stop', index }, 'content_block_stop');
     index++;

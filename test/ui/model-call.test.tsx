@@ -6,9 +6,8 @@ import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { AgentScreen } from '../../source/ui/screens/agent-screen';
 import { initialView, reduceView, type ViewState } from '../../source/ui/view-state';
-import { approvedStart, frameShows, sampleStart, until } from './helpers';
+import { approvedStart, frameShows, until } from './helpers';
 
-const start = sampleStart();
 const approved = approvedStart();
 const request: EngineEvent = { type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] };
 

@@ -8,7 +8,7 @@ import { agentOn } from './agent-on';
 import { bigClusterReport, frameShows, KEYS, until } from './helpers';
 
 /** A debugger session that is open and answers nothing: enough for the takeover's keys. */
-export const idleDebugger = () => ({ running: true, currentMode: 'shell', root: '/w', idle: async () => undefined, transcript: [], interrupt: vi.fn(), run: vi.fn(async () => '') }) as unknown as DebuggerSession;
+const idleDebugger = () => ({ running: true, currentMode: 'shell', root: '/w', idle: async () => undefined, transcript: [], interrupt: vi.fn(), run: vi.fn(async () => '') }) as unknown as DebuggerSession;
 
 describe('footer notices', () => {
   it('the takeover notice (Ctrl+C went to the program) clears when the debugger is handed back', async () => {

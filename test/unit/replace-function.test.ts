@@ -121,7 +121,7 @@ describe('replaceFunction and multi-line strings', () => {
 
   it('a method submitted unchanged at column 0 leaves the module unchanged: its docstring moves with the code, string values do not', async () => {
     const code = crawl();
-    expect(code).toMatch(/^def crawl\(self\):\n    """\n    Crawl all added resources\.\n\n    Returns a new registry\.\n    """\n/);
+    expect(code).toMatch(/^def crawl\(self\):\n {4}"""\n {4}Crawl all added resources\.\n\n {4}Returns a new registry\.\n {4}"""\n/);
     expect((await replaceFunction(DOCUMENTED, 'Registry.crawl', 5, code)).text).toBe(DOCUMENTED);
   });
 

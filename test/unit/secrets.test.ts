@@ -7,7 +7,7 @@ import { ProviderError, type Model, type ModelRequest } from '../../source/engin
 import { LocalSandbox } from '../../source/engine/sandbox/local-sandbox';
 import { scrubEnv } from '../../source/engine/secrets';
 import { SessionRecorder } from '../../source/engine/session/recorder';
-import { secretRedactor } from '../../source/engine/session/redact';
+import { secretRedactor } from '../../source/engine/util/redact';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-secrets-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../source/engine/session/catalog';
 import { EventLog, loadEvents, parseEvents, scanEvents } from '../../source/engine/session/event-log';
 import { foldEvents } from '../../source/engine/session/fold';
-import { secretRedactor } from '../../source/engine/session/redact';
+import { secretRedactor } from '../../source/engine/util/redact';
 import { ROOT } from '../helpers/fixtures';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-session-log-'));

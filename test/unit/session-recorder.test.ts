@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEvents } from '../../source/engine/session/event-log';
 import { SessionRecorder } from '../../source/engine/session/recorder';
-import { secretRedactor } from '../../source/engine/session/redact';
+import { secretRedactor } from '../../source/engine/util/redact';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-session-recorder-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

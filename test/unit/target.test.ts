@@ -80,7 +80,7 @@ describe('resolveTarget', () => {
     expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.perimeter')).startLine).toBe(8);
     expect((await resolveTarget(repo, 'pkg/geometry.py::scale.<locals>.inner')).id).toBe('pkg/geometry.py::scale.<locals>.inner');
     expect((await resolveTarget(repo, 'pkg/geometry.py::conditional')).startLine).toBe(17);
-    expect((await resolveTarget(repo, join(repo, 'pkg/geometry.py') + '::scale')).file).toBe('pkg/geometry.py');
+    expect((await resolveTarget(repo, `${join(repo, 'pkg/geometry.py')}::scale`)).file).toBe('pkg/geometry.py');
   });
 
   it("a nested function's short form (its qualname without .<locals>) names it when it matches one definition", async () => {
@@ -164,7 +164,7 @@ describe('resolveTarget', () => {
       ['from typing import overload', '', 'class Parser:', '    @overload', '    def parse(self, x: int) -> int: ...', '    @overload', '    def parse(self, x: str) -> str: ...', '    def parse(self, x):', '        return x', ''].join('\n'),
     );
     const error = await fails('pkg/parse.py::Parser');
-    expect(error.message).toMatch(/  Its methods:\n    pkg\/parse\.py::Parser\.parse$/);
+    expect(error.message).toMatch(/ {2}Its methods:\n {4}pkg\/parse\.py::Parser\.parse$/);
   });
 
   it('a name lost to a syntax error is reported as a file that does not parse, the name not found kept for when Python compiles it', async () => {

@@ -1,5 +1,5 @@
 import type { EventOf } from '../events';
-import { plural } from '../tools/format';
+import { plural } from '../util/plural';
 
 const WHY = { threshold: 'past 80% of the room for the request', stage: 'at a stage boundary', 'too-long': 'the provider answered "too long"' } as const;
 const whole = (n: number) => n.toLocaleString('en-US');

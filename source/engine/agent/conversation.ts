@@ -132,7 +132,7 @@ export class Conversation {
   }
 
   async round(tools: readonly string[], options: RoundOptions = {}): Promise<RoundOutcome> {
-    const { model, emit, ctx } = this.options;
+    const { model, emit } = this.options;
     this.checkLimits();
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);

@@ -47,7 +47,7 @@ export async function testsSection(workspaceRoot: string, tests: readonly ThmFai
     const source = found && shortenedTest(found.text, test.nodeid.split('::')[0]!, found.line);
     const failure = test.longrepr || test.message;
     parts.push(
-      [`### ${test.nodeid}`, source ? '```python\n' + source + '\n```' : '', failure ? `It fails now with:\n\`\`\`\n${failure.split('\n').slice(-30).join('\n')}\n\`\`\`` : '']
+      [`### ${test.nodeid}`, source ? `\`\`\`python\n${source}\n\`\`\`` : '', failure ? `It fails now with:\n\`\`\`\n${failure.split('\n').slice(-30).join('\n')}\n\`\`\`` : '']
         .filter(Boolean)
         .join('\n'),
     );

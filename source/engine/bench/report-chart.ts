@@ -1,5 +1,5 @@
 import type { BenchReport } from './report';
-import { escapeHtml } from './report-escape';
+import { escapeHtml } from '../util/escape-html';
 import { NONE, percent, tick, usd } from './report-numbers';
 
 /**

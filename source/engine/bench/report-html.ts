@@ -1,6 +1,6 @@
 import type { BenchReport } from './report';
 import { renderChart } from './report-chart';
-import { escapeHtml } from './report-escape';
+import { escapeHtml } from '../util/escape-html';
 import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, unverifiedLines, type Table } from './report-tables';
 
 /**

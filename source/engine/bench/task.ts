@@ -88,7 +88,9 @@ export function readTasks(file: string): BenchTask[] {
   const rows: { row: unknown; line: number }[] = [];
   if (text.trimStart().startsWith('[')) {
     try {
-      (JSON.parse(text) as unknown[]).forEach((row, i) => rows.push({ row, line: i + 1 }));
+      (JSON.parse(text) as unknown[]).forEach((row, i) => {
+        rows.push({ row, line: i + 1 });
+      });
     } catch (error) {
       throw new TenetError(`${file} is not valid JSON: ${(error as Error).message}`);
     }

@@ -21,7 +21,7 @@ export function applyToCheckout(repoDir: string, file: string, startedFrom: Sour
   const path = join(repoDir, file);
   const current = existsSync(path) ? readFileSync(path) : undefined;
   const expected = encodeSource(startedFrom);
-  if (!current || !current.equals(expected)) {
+  if (!current?.equals(expected)) {
     throw new TenetError(`${file} changed in the checkout since the run started; the patch was not applied.`, 'apply the printed patch by hand (git apply), or re-run tenet');
   }
   const temporary = `${path}.tenet-${process.pid}.tmp`;

@@ -1,7 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { isDocstring } from '../python/function-parts';
 import { CallPacker } from './calls';
-import type { ClassEntry, FileIndex, FunctionEntry, ImportEntry, PackedCalls } from './types';
+import type { ClassEntry, FileIndex, FunctionEntry, ImportEntry } from './types';
 
 /**
  * What one module holds, from one walk of its tree. The walk runs inside tree-sitter (one

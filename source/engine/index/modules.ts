@@ -140,7 +140,7 @@ function exporters(modules: ModuleMap, module: string, name: string): Map<string
  * How each file can name the object; `exposedAs` holds the names modules expose it under (its own,
  * and re-export aliases), so a file that calls none of them (or an import alias of one) needs no look.
  */
-export function bindingsFor(index: RepoIndex, modules: ModuleMap, targetPath: string, name: string): ((file: FileIndex) => Bindings) & { exposedAs: ReadonlySet<string> } {
+export function bindingsFor(_index: RepoIndex, modules: ModuleMap, targetPath: string, name: string): ((file: FileIndex) => Bindings) & { exposedAs: ReadonlySet<string> } {
   const targetModules = modules.namesOf(targetPath);
   const exporting = new Map<string, string>();
   for (const module of targetModules) for (const [m, n] of exporters(modules, module, name)) exporting.set(m, n);

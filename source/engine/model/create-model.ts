@@ -6,7 +6,7 @@ import { OpenAiModel } from './openai-provider';
 import { modelInfo } from './catalogue';
 import { priceOf, type Pricing } from './pricing';
 import { redactingModel } from './redacting-model';
-import { secretRedactor } from '../session/redact';
+import { secretRedactor } from '../util/redact';
 import { DEFAULT_RETRY } from './retry';
 import { loadScript, SCRIPT_FORMAT, ScriptedModel, type Script } from './scripted';
 import { checkScriptTools } from './script-tools';
@@ -72,7 +72,7 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
   const prefix = provider === 'openai' ? 'OPENAI' : 'ANTHROPIC';
   const baseUrl = flags.baseUrl ?? env[`${prefix}_BASE_URL`] ?? config.baseUrl;
   if (baseUrl !== undefined && !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? '')) {
-    throw new TenetError(`The base URL ${JSON.stringify(baseUrl)} is not an http(s) URL.`, 'pass --base-url (or set ' + `${prefix}_BASE_URL / baseUrl) like http://localhost:11434/v1`);
+    throw new TenetError(`The base URL ${JSON.stringify(baseUrl)} is not an http(s) URL.`, `pass --base-url (or set ${prefix}_BASE_URL / baseUrl) like http://localhost:11434/v1`);
   }
   const model = flags.model ?? config.model ?? DEFAULT_MODELS[provider];
   const apiKey = env[`${prefix}_API_KEY`];

@@ -1,4 +1,4 @@
-import type { Redactor } from '../session/redact';
+import type { Redactor } from '../util/redact';
 import type { Message } from '../protocol/messages';
 import { ProviderError, type Model } from './types';
 

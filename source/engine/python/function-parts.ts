@@ -49,7 +49,7 @@ function lineIndent(text: string, index: number): string {
 }
 
 export function isDocstring(statement: Node | null | undefined): boolean {
-  if (!statement || statement.type !== 'expression_statement' || statement.namedChildCount !== 1) return false;
+  if (statement?.type !== 'expression_statement' || statement.namedChildCount !== 1) return false;
   const expression = statement.namedChild(0);
   if (!expression) return false;
   const strings = expression.type === 'concatenated_string' ? expression.namedChildren : [expression];

@@ -2,7 +2,7 @@ import { TenetError } from '../errors';
 import type { TestStage } from '../protocol/settings';
 import { brokenModules, thmTimeoutWords, type ThmReport } from '../protocol/thm-report';
 import { hideTests, type HiddenTests } from '../task/hide-tests';
-import { plural } from '../tools/format';
+import { plural } from '../util/plural';
 import { shownArgs } from '../util/shown-args';
 import { implementedWarning } from '../task/prepare-target';
 import { selectWith } from '../thm/alt-selection';

@@ -35,9 +35,3 @@ export interface TestDesk {
   add(files: readonly TestFile[]): Promise<DeveloperTests>;
   addGiven(files: readonly GivenTestFile[]): Promise<DeveloperTests>;
 }
-
-/** The developer's files after a round (`tests.added`): a file that did not import was put back as it was, so only the others are theirs now. */
-export function developerFilesAfter(files: readonly TestFile[], round: Pick<DeveloperTests, 'files' | 'rejected'>): TestFile[] {
-  const kept = round.files.filter((f) => !round.rejected.some((r) => r.nodeid === f.path));
-  return [...files.filter((f) => !kept.some((k) => k.path === f.path)), ...kept];
-}

@@ -6,7 +6,7 @@ import type { ProjectInstructions } from '../protocol/settings';
 import { implementedWarning } from '../task/prepare-target';
 import { openAgentTools, type AgentTools } from './agent-tools';
 import { chooseTests } from './choose-tests';
-import { developerFilesAfter } from './desk';
+import { developerFilesAfter } from '../thm/developer-tests';
 import { lookAtCheckout } from '../eval/pristine-evaluation';
 import { finishRun } from './finish-run';
 import { recordStart } from './record-start';

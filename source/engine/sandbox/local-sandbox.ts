@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { delimiter, join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
@@ -8,6 +7,7 @@ import { scrubEnv } from '../secrets';
 import { confinedArgv, type Confinement } from './confinement';
 import { findProgram, launcherPrefix, prepareLauncher } from './launcher';
 import { readInside } from '../workspace/inside';
+import { processEnded } from '../util/processes';
 import { collect } from './run-process';
 import type { ExitStatus, ProcessRunOptions, CompletedProcess, Sandbox, SandboxProcess, SpawnOptions } from './sandbox';
 
@@ -171,19 +171,9 @@ function missing(command: string): SandboxProcess {
   return { stdin, stdout, stderr, exited: Promise.resolve({ exitCode: 127, signal: null, error: `command not found: ${command}` }), kill: () => undefined };
 }
 
-/** Whether a child of this process has ended (gone, or a zombie not reaped yet: the event loop reaps). */
-function ended(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
-  } catch {
-    return true;
-  }
-}
-
 /** Blocks (the exit hooks cannot await) until these processes ended, or the time is up. */
 function waitUntilDone(pids: number[], timeoutMs: number): void {
   const nap = new Int32Array(new SharedArrayBuffer(4));
   const deadline = Date.now() + timeoutMs;
-  while (pids.some((pid) => !ended(pid)) && Date.now() < deadline) Atomics.wait(nap, 0, 0, 5);
+  while (pids.some((pid) => !processEnded(pid)) && Date.now() < deadline) Atomics.wait(nap, 0, 0, 5);
 }

@@ -65,7 +65,7 @@ export function describeSandbox(spec: SandboxSpec): RecordedSandbox {
 export function recordedSandbox(recorded: RecordedSandbox | undefined): SandboxSpec {
   const passEnv = recorded?.passEnv?.length ? { passEnv: recorded.passEnv } : {};
   if (recorded?.kind === 'local' && recorded.confinement === 'none') return { kind: 'local', unconfined: true, ...passEnv };
-  if (!recorded || recorded.kind !== 'docker' || !recorded.image || !recorded.limits) return { kind: 'local', ...(recorded?.kind === 'local' && recorded.network ? { network: true as const } : {}), ...passEnv };
+  if (recorded?.kind !== 'docker' || !recorded.image || !recorded.limits) return { kind: 'local', ...(recorded?.kind === 'local' && recorded.network ? { network: true as const } : {}), ...passEnv };
   return { kind: 'docker', image: recorded.image, limits: recorded.limits, ...(recorded.host ? { host: recorded.host } : {}), ...(recorded.mount ? { mount: true } : {}), ...passEnv };
 }
 

@@ -5,6 +5,7 @@ import type { EngineEvent } from '../events';
 import { loadEvents } from './event-log';
 import { foldEvents } from './fold';
 import { catalogFile, eventsFile, SESSION_ID } from './paths';
+import { pidExists } from '../util/processes';
 
 /** `damaged`: the log cannot be read (corrupted or edited by hand); `damage` says why. */
 import type { SessionStatus } from './status';
@@ -55,16 +56,6 @@ interface CatalogData {
   sessions: CatalogEntry[];
 }
 
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * What the log says about a session, as a catalog row. `logEvents`: the lines of the log, when
  * `events` leaves some out (the recorder keeps no streamed chunks in memory).
@@ -75,7 +66,7 @@ export function summarize(id: string, events: readonly (EngineEvent & { ts?: str
   const result = state.result;
   const error = events.some((e) => e.type === 'error');
   // An unverified verdict is neither: tenet could not check it (issue 34).
-  const status: SessionStatus = result ? (result.pass ? 'passed' : result.stopReason === 'unverified' ? 'unverified' : 'failed') : error ? 'error' : state.interrupted ? 'interrupted' : alive(pid) ? 'running' : 'interrupted';
+  const status: SessionStatus = result ? (result.pass ? 'passed' : result.stopReason === 'unverified' ? 'unverified' : 'failed') : error ? 'error' : state.interrupted ? 'interrupted' : pid && pidExists(pid) ? 'running' : 'interrupted';
   return {
     id,
     created: events[0]?.ts ?? new Date().toISOString(),

@@ -1,5 +1,5 @@
 import type { EventOf } from '../events';
-import type { Redactor } from './redact';
+import type { Redactor } from '../util/redact';
 
 /** The streamed events: many small pieces of one text, which the next event of another type ends. */
 export type ChunkEvent = EventOf<'model.delta' | 'debugger.output'>;

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { TenetError } from '../errors';
 import type { EngineEvent } from '../events';
 import { eventShapeProblem, knownEventType } from './event-schema';
-import type { Redactor } from './redact';
+import type { Redactor } from '../util/redact';
 
 /** Bumped when the shape of logged events changes incompatibly. */
 export const SCHEMA_VERSION = 1;

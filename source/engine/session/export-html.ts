@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { condensedWords } from '../agent/context-words';
 import { installRoot } from '../assets';
-import { escapeHtml } from '../bench/report-escape';
+import { escapeHtml } from '../util/escape-html';
 import type { EngineEvent } from '../events';
 import { stopLabel } from '../phrase-book';
 import { proposeFor } from '../thm/propose';

@@ -1,13 +1,13 @@
 import { applyReplacements } from '../agent/condense';
 import { START, STAGES, TDD_START, type Position, type TddPosition } from '../agent/positions';
 import { handleEvent, type EngineEvent, type EventHandlers, type EventOf, type RunResult } from '../events';
-import { plural } from '../tools/format';
+import { plural } from '../util/plural';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall } from '../protocol/messages';
 import type { ApproveMode, ModelSettings } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';
 import { mergeDeveloperTests } from '../thm/developer-tests';
-import { developerFilesAfter } from '../run/desk';
+import { developerFilesAfter } from '../thm/developer-tests';
 
 /** A session rebuilt from its events: what resume, show, the catalog and replay need. */
 export interface SessionState {

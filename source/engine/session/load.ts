@@ -45,7 +45,9 @@ function fromFile(file: string): LoadedSession {
     }
     if (doc.format !== 'tenet-session' || !Array.isArray(doc.events)) throw new TenetError(`${file} is not a tenet session export (no "format": "tenet-session").`);
     if (doc.version !== SCHEMA_VERSION) throw new TenetError(`${file} is a version ${doc.version} export; this tenet reads version ${SCHEMA_VERSION}.`);
-    doc.events.forEach((event, i) => checkEvent(event, `${file}: event ${i + 1}`));
+    doc.events.forEach((event, i) => {
+      checkEvent(event, `${file}: event ${i + 1}`);
+    });
     return { id: doc.id, events: doc.events, warnings: [], source: file };
   }
   // A log is read as a stream (see loadEvents): it may be far larger than a string can be.

@@ -1,6 +1,7 @@
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TenetError } from '../errors';
+import { processRuns, processStart } from '../util/processes';
 
 /**
  * One writer per session. A tenet that records a session holds `<session>/lock` (its pid and the
@@ -11,38 +12,17 @@ import { TenetError } from '../errors';
 export interface LockHolder {
   pid: number;
   /** The holder's start time as /proc gives it (clock ticks since boot); absent where there is no /proc. */
-  started?: string;
+  started?: number;
 }
 
 const lockFile = (sessionDir: string) => join(sessionDir, 'lock');
 
-/** A process's start time, from /proc (Linux); undefined elsewhere or when it is gone. */
-function processStart(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces and parentheses: count fields after its last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(holder: LockHolder): boolean {
-  try {
-    process.kill(holder.pid, 0);
-  } catch (error) {
-    // EPERM: the pid exists but belongs to someone else, which is still a live process.
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  if (!holder.started) return true;
-  const now = processStart(holder.pid);
-  return now === undefined || now === holder.started;
-}
-
 function readHolder(file: string): LockHolder | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>;
-    return typeof parsed.pid === 'number' ? { pid: parsed.pid, ...(parsed.started ? { started: parsed.started } : {}) } : undefined;
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; started?: unknown };
+    // Locks written before the start became a number hold it as a string.
+    const started = Number(parsed.started);
+    return typeof parsed.pid === 'number' ? { pid: parsed.pid, ...(parsed.started && Number.isFinite(started) ? { started } : {}) } : undefined;
   } catch {
     // A lock cut off by a kill mid-write, or gone meanwhile: nobody holds it.
     return undefined;
@@ -52,7 +32,7 @@ function readHolder(file: string): LockHolder | undefined {
 /** The live process writing this session, if any (a stale lock is nobody). */
 export function sessionWriter(sessionDir: string): LockHolder | undefined {
   const holder = readHolder(lockFile(sessionDir));
-  return holder && holder.pid !== process.pid && alive(holder) ? holder : undefined;
+  return holder && holder.pid !== process.pid && processRuns(holder.pid, holder.started) ? holder : undefined;
 }
 
 function busy(id: string, holder: LockHolder, action: string): TenetError {
@@ -79,7 +59,7 @@ export function lockSession(sessionDir: string, id: string): () => void {
   const file = lockFile(sessionDir);
   const started = processStart(process.pid);
   const mine = `${file}.${process.pid}.tmp`;
-  writeFileSync(mine, JSON.stringify({ pid: process.pid, ...(started ? { started } : {}) }));
+  writeFileSync(mine, JSON.stringify({ pid: process.pid, ...(started !== undefined ? { started } : {}) }));
   try {
     for (let attempt = 0; attempt < 50; attempt++) {
       try {
@@ -91,7 +71,7 @@ export function lockSession(sessionDir: string, id: string): () => void {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const holder = readHolder(file);
-      if (holder && holder.pid !== process.pid && alive(holder)) throw busy(id, holder, 'resuming');
+      if (holder && holder.pid !== process.pid && processRuns(holder.pid, holder.started)) throw busy(id, holder, 'resuming');
       // A lock of a dead tenet (or our own, left by an earlier recorder of this process).
       takeOver(file, holder);
     }

@@ -57,7 +57,7 @@ export function functionIn(moduleText: string, name: string): string | undefined
 }
 
 /** The target's function name in a session's target (`file::Class.name@LINE` → `name`). */
-export const functionName = (target: string | undefined): string | undefined => target?.split('::').at(-1)!.replace(/@\d+$/, '').split('.').at(-1);
+export const functionName = (target: string | undefined): string | undefined => target?.split('::').at(-1)?.replace(/@\d+$/, '').split('.').at(-1);
 
 /**
  * The function as the agent got it: cut out of the module shown in the task prompt (the stub, or

@@ -7,7 +7,7 @@ import { ChunkBuffer } from './chunk-buffer';
 import { EventLog, loadEvents } from './event-log';
 import { lockSession } from './lock';
 import { eventsFile } from './paths';
-import { secretRedactor } from './redact';
+import { secretRedactor } from '../util/redact';
 
 /** A session's log may grow to this size by default (`maxSessionMb`); then the run is stopped. */
 export const DEFAULT_MAX_SESSION_BYTES = 100 * 1024 * 1024;

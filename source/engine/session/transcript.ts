@@ -7,7 +7,7 @@ import { codeEdit } from './code-edit';
 import { addedWords, approvalWords, capitalized, forkWords, resumedWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut, verdictLabel, WRITERS } from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
-import { plural } from '../tools/format';
+import { plural } from '../util/plural';
 
 const MAX_LINES = 40;
 

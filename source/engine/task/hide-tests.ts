@@ -61,7 +61,7 @@ export async function withoutTests(text: string, qualnames: Iterable<string>): P
     const emptied = new Set<number>();
     for (const { d } of found) {
       const block = d.outer.parent;
-      if (!block || block.type !== 'block' || emptied.has(block.id)) continue;
+      if (block?.type !== 'block' || emptied.has(block.id)) continue;
       const statements = statementsOf(block);
       if (!statements.every((s) => removed.has(s.id))) continue;
       emptied.add(block.id);

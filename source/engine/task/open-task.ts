@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { LOCAL, localConfinement, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
-import { TenetError } from '../errors';
 import { encodeSource } from '../python/source-text';
 import { moduleSyntaxError, pythonVerdict } from '../python/syntax-error';
 import { repositoryFolder } from '../util/checked-paths';

@@ -28,7 +28,7 @@ export async function cleanCode(code: string): Promise<string> {
       tree.delete();
     }
   }
-  return lines.join('\n').replace(/^\n+|\s+$/g, '') + '\n';
+  return `${lines.join('\n').replace(/^\n+|\s+$/g, '')}\n`;
 }
 
 function firstError(node: Node): Node | undefined {

@@ -39,7 +39,7 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
   if (!existsSync(absolute) || !statSync(absolute).isFile()) {
     const suggestions = closestNames(file, listPythonFiles(root));
     throw new TenetError(
-      `Target file ${file} does not exist in ${root}.` + listing('Closest files', suggestions),
+      `Target file ${file} does not exist in ${root}.${listing('Closest files', suggestions)}`,
       'pass --target with a module path relative to --repo',
     );
   }
@@ -72,8 +72,8 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
     if (matches.length > 1) {
       const lines = matches.map((d) => `${formatTarget(file, d.qualname)}@${d.startLine}`);
       throw new TenetError(
-        `Target ${formatTarget(file, spec.qualname)} is ambiguous: ${matches.length} definitions have that name.` + listing('Definitions', lines),
-        'add @LINE to pick one, e.g. --target ' + lines[0],
+        `Target ${formatTarget(file, spec.qualname)} is ambiguous: ${matches.length} definitions have that name.${listing('Definitions', lines)}`,
+        `add @LINE to pick one, e.g. --target ${lines[0]}`,
       );
     }
     // A name that exists, with a line in none of its definitions: say where they are, not that it is missing.
@@ -92,7 +92,7 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
       // A method defined twice (a property's getter and setter) is listed with @LINE, as the ambiguity error names it.
       const names = methods.map((d) => pickingForm(file, d, real));
       throw new TenetError(
-        `Target ${formatTarget(file, spec.qualname)} is a class; tenet generates one function.` + listing('Its methods', names),
+        `Target ${formatTarget(file, spec.qualname)} is a class; tenet generates one function.${listing('Its methods', names)}`,
         `name a method: ${formatTarget(file, `${klass.qualname}.method`)}`,
       );
     }
@@ -102,7 +102,7 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
       return defined.length ? defined.map((d) => pickingForm(file, d, real)) : [formatTarget(file, q)];
     });
     const notFound = new TenetError(
-      `No function ${spec.qualname} in ${file}.` + listing('Closest names', suggestions),
+      `No function ${spec.qualname} in ${file}.${listing('Closest names', suggestions)}`,
       'pass --target with a function defined in that file (Python __qualname__, e.g. Class.method)',
     );
     // A file that does not parse loses definitions (a `def` without its colon takes the methods

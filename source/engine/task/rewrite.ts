@@ -8,7 +8,7 @@ const PROBE_STATEMENT = '__import__("_tenet_probe").hit()';
 function replaceBody(text: string, parts: FunctionParts, bodyLines: string): string {
   const header = text.slice(parts.outerStart, parts.headerEnd);
   const doc = parts.docstring ? `\n${parts.bodyIndent}${parts.docstring}` : '';
-  return text.slice(0, parts.outerStart) + header + doc + `\n${parts.bodyIndent}${bodyLines}` + text.slice(parts.end);
+  return `${text.slice(0, parts.outerStart)}${header}${doc}\n${parts.bodyIndent}${bodyLines}${text.slice(parts.end)}`;
 }
 
 /**
@@ -35,7 +35,7 @@ export function instrumentFunction(text: string, parts: FunctionParts, probe = P
   if (parts.inlineBody || compound) {
     return replaceBody(text, parts, `${probe}\n${parts.bodyIndent}${statements}`);
   }
-  return text.slice(0, parts.statementsStart) + `${probe}; ` + text.slice(parts.statementsStart);
+  return `${text.slice(0, parts.statementsStart)}${probe}; ${text.slice(parts.statementsStart)}`;
 }
 
 const SIMPLE = new Set([

@@ -1,3 +1,4 @@
+import type { EventOf } from '../events';
 import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
 import { chainedTests, clusterTests, selectTests } from './clustering';
 
@@ -38,4 +39,16 @@ export function mergeDeveloperTests(report: ThmReport, change: DeveloperTestChan
       unreached: failing.filter((f) => !f.reached).length,
     },
   };
+}
+
+/** A test file of the developer's, as they wrote it (relative to the workspace). */
+interface DeveloperFile {
+  path: string;
+  content: string;
+}
+
+/** The developer's files after a round (`tests.added`): a file that did not import was put back as it was, so only the others are theirs now. */
+export function developerFilesAfter(files: readonly DeveloperFile[], round: Pick<EventOf<'tests.added'>, 'files' | 'rejected'>): DeveloperFile[] {
+  const kept = round.files.filter((f) => !round.rejected.some((r) => r.nodeid === f.path));
+  return [...files.filter((f) => !kept.some((k) => k.path === f.path)), ...kept];
 }

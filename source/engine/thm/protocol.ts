@@ -133,14 +133,14 @@ export class PluginLineReader {
   private line(line: string): void {
     const at = line.indexOf(MARK);
     if (at === -1) {
-      this.noise = (this.noise + line + '\n').slice(-4000);
+      this.noise = `${this.noise}${line}\n`.slice(-4000);
       return;
     }
     if (at > 0) this.noise = (this.noise + line.slice(0, at)).slice(-4000);
     try {
       this.onEvent(JSON.parse(line.slice(at + MARK.length)) as PluginEvent);
     } catch {
-      this.noise = (this.noise + line + '\n').slice(-4000);
+      this.noise = `${this.noise}${line}\n`.slice(-4000);
     }
   }
 }

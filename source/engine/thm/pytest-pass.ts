@@ -109,7 +109,7 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
   const scratch = '.tenet';
   const listFile = async (name: string, ids: Iterable<string>): Promise<string> => {
     const rel = `${scratch}/${options.label}-${name}.txt`;
-    await options.workspace.write(rel, [...ids].join('\n') + '\n');
+    await options.workspace.write(rel, `${[...ids].join('\n')}\n`);
     await options.sandbox.syncFile(rel);
     return posix.join(options.sandbox.workdir, rel);
   };

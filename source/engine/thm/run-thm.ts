@@ -241,7 +241,9 @@ function calledAsPytestStarts(ctx: ThmContext, chain: ProbeFrame[], problems: st
   const code = chain.filter((frame) => !frame.name.startsWith('<frozen '));
   // A long chain keeps its first frame, the import whose top level makes the call, and its end.
   let lastImport = -1;
-  code.forEach((frame, index) => frame.name.endsWith('::<module>') && (lastImport = index));
+  code.forEach((frame, index) => {
+    if (frame.name.endsWith('::<module>')) lastImport = index;
+  });
   const kept = [...new Set([0, lastImport, code.length - 3, code.length - 2, code.length - 1])].filter((index) => index >= 0).sort((a, b) => a - b);
   const shown = code.length > 6 ? kept.flatMap((index, at) => (at > 0 && index > kept[at - 1]! + 1 ? ['…', code[index]!] : [code[index]!])) : code;
   const where = shown.map((frame) => (typeof frame === 'string' ? frame : `${frame.name}:${frame.line}`)).join('\n  → ');

@@ -14,7 +14,7 @@ export function scopeFix(root: string, problems: readonly string[]): string {
     return `pytest found no ${path.missing}; paths are from the repository's root: ${path.closest.map((p) => `--tests ${p}`).join(', or ')}`;
   }
   const unknown = problems.map((p) => UNRECOGNIZED.exec(p)).find((m) => m);
-  const options = unknown?.[1]!.split(/\s+/).filter((word) => word.startsWith('-'));
+  const options = unknown?.[1]?.split(/\s+/).filter((word) => word.startsWith('-'));
   if (options?.length) {
     return `pytest does not know ${options.join(', ')}. Everything after --tests goes to pytest: tenet's own options go before --tests`;
   }

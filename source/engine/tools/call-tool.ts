@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ToolContext } from './context';
 import { closestTools, toolNamed, TOOLS } from './registry';
 import { OutsideWorkspaceError } from '../workspace/inside';

@@ -54,7 +54,7 @@ export const viewDirectory = defineTool({
   run({ path, max_results }, { workspace }) {
     const root = resolve(workspace.root);
     const start = resolve(root, path.replace(/^\/+/, ''));
-    if (start !== root && !start.startsWith(root + '/')) throw new ToolInputError(`${path} is outside the repository.`);
+    if (start !== root && !start.startsWith(`${root}/`)) throw new ToolInputError(`${path} is outside the repository.`);
     // Each folder is opened, checked to be inside the workspace, then listed: a link planted in it
     // (to `/`, say) is listed as a link, never followed.
     const list = (rel: string) => {

@@ -40,7 +40,3 @@ export function renderHits(header: string, hits: Hit[], collapseAfter = COLLAPSE
   const files = [...counts].map(([file, count]) => `- <file>${file}</file> (${count} match${count === 1 ? '' : 'es'})`);
   return `${header}\nThey appeared in the following files:\n${files.join('\n')}\nNarrow the search with a *_in_file or *_in_class variant to see code.`;
 }
-
-export function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count} ${count === 1 ? word : many}`;
-}

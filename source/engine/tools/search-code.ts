@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { isTestPath, type RepoIndex } from '../index/repo-index';
 import type { FileIndex } from '../index/types';
 import { resolveFile } from './files';
-import { numbered, plural, renderHits, type Hit } from './format';
+import { numbered, renderHits, type Hit } from './format';
+import { plural } from '../util/plural';
 import { defineTool } from './tool';
 
 const CONTEXT = 3;

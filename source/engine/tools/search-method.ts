@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { byRelevance, functionHit } from './code-view';
 import { resolveFile } from './files';
-import { plural, renderHits } from './format';
+import { renderHits } from './format';
+import { plural } from '../util/plural';
 import { defineTool } from './tool';
 
 export const searchMethod = defineTool({

@@ -4,7 +4,8 @@ import { isTestPath, type Located, type RepoIndex } from '../index/repo-index';
 import { tokens } from '../index/tokens';
 import type { FileIndex, FunctionEntry } from '../index/types';
 import { functionHit } from './code-view';
-import { plural, renderHits } from './format';
+import { renderHits } from './format';
+import { plural } from '../util/plural';
 import { defineTool } from './tool';
 
 interface Corpus {

@@ -3,7 +3,8 @@ import { bindingsFor, ModuleMap } from '../index/modules';
 import { isTestPath, type RepoIndex } from '../index/repo-index';
 import type { CallEntry, FileIndex } from '../index/types';
 import type { PreparedTarget } from '../task/prepare-target';
-import { block, numbered, plural } from './format';
+import { block, numbered } from './format';
+import { plural } from '../util/plural';
 import { defineTool } from './tool';
 
 export interface CallSite {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { stateDir } from '../session/paths';
+import { stateDir } from './state-dir';
 
 /**
  * Answers that cost a process start to get (which interpreter a shim runs, what an interpreter

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { processRuns, processStart } from '../util/processes';
 
 /**
  * Who made a scratch folder (a workspace's, the interpreter check's): written into it when it is
@@ -17,16 +18,6 @@ export interface ScratchOwner {
 }
 
 export const OWNER_FILE = 'tenet-owner.json';
-
-/** When a process started (Linux), to tell it from a later one with the same pid. */
-export function processStart(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-  } catch {
-    return undefined;
-  }
-}
 
 export function writeOwner(dir: string, options: { keep?: boolean } = {}): void {
   const owner: ScratchOwner = { pid: process.pid, host: hostname(), ...(processStart(process.pid) !== undefined ? { started: processStart(process.pid)! } : {}), ...(options.keep ? { keep: true } : {}) };
@@ -45,10 +36,5 @@ export function readOwner(dir: string): ScratchOwner | undefined {
 /** Whether the process that made it still runs: here, with that pid, started when it was. */
 export function ownerRuns(owner: ScratchOwner): boolean {
   if (owner.host !== hostname()) return true; // cannot be checked from here: not ours to remove
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  return owner.started === undefined || processStart(owner.pid) === owner.started;
+  return processRuns(owner.pid, owner.started);
 }

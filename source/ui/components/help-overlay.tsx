@@ -33,7 +33,9 @@ export function helpLines(screens: readonly KeyScreen[], width: number): Line[] 
     if (lines.length) lines.push({ text: '' });
     lines.push({ text: TITLES[screen], bold: true, color: 'cyan' });
     for (const [key, label] of KEYS[screen]) {
-      wrapText(label, Math.max(10, width - column)).forEach((row, i) => lines.push([{ text: (i ? '' : key).padEnd(column), bold: true }, { text: row }]));
+      wrapText(label, Math.max(10, width - column)).forEach((row, i) => {
+        lines.push([{ text: (i ? '' : key).padEnd(column), bold: true }, { text: row }]);
+      });
     }
   }
   return lines;

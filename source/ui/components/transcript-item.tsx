@@ -5,7 +5,7 @@ import { Lines } from './line-view';
 import { cap, shortEnd, wrapCode, wrapText, type Line, type Seg } from './lines';
 import { gridLines } from './test-grid';
 import { expandTabs } from './line-editor';
-import { plural } from '../../engine/tools/format';
+import { plural } from '../../engine/util/plural';
 import { codeEdit, editDiffLines } from './code-arguments';
 
 /**

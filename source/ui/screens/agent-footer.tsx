@@ -6,7 +6,7 @@ import { costText, remainingWords, tokensInOut } from '../../engine/phrase-book'
 import { DimRows } from '../components/line-view';
 import type { Takeover } from '../controller';
 import type { ViewState } from '../view-state';
-import { plural } from '../../engine/tools/format';
+import { plural } from '../../engine/util/plural';
 
 /** Rows the footer takes, for a given number of key rows. */
 export const footerRows = (keyRows: number, takeover: Takeover) => 2 + (takeover === 'off' ? 0 : 1) + keyRows;

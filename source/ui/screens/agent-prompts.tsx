@@ -7,7 +7,7 @@ import { leadKey, useKeys } from '../components/use-keys';
 import type { Prompt } from '../controller';
 import { keyHint } from '../keys';
 import { CLOSED_PAUSE, stepPromptRows, type PauseView } from './step-prompt';
-import { plural } from '../../engine/tools/format';
+import { plural } from '../../engine/util/plural';
 
 /**
  * The engine's questions on the agent screen: a shell command to approve, a cancelled model call.

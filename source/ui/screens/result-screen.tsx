@@ -17,7 +17,7 @@ import type { Prompt } from '../controller';
 import { hintRows } from '../keys';
 import type { PatchDecision } from '../view-state';
 import { useKeys } from '../components/use-keys';
-import { plural } from '../../engine/tools/format';
+import { plural } from '../../engine/util/plural';
 
 const diffColor = (line: string) => (line.startsWith('+') && !line.startsWith('+++') ? 'green' : line.startsWith('-') && !line.startsWith('---') ? 'red' : line.startsWith('@@') ? 'cyan' : undefined);
 

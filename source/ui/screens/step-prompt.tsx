@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import { describeTurn, prettyArguments } from '../../engine/agent/preview';
-import { plural } from '../../engine/tools/format';
+import { plural } from '../../engine/util/plural';
 import { pauseCodeLines, sameArguments } from '../components/code-arguments';
 import { Lines } from '../components/line-view';
 import { cap, wrapCode, type Line } from '../components/lines';

@@ -14,7 +14,7 @@ import { useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
 import { pickerRows, picksText, rowPosition, selectionOf } from './thm-picker';
 import { budgetOf, initialReview, openClusters, reviewKey, type ReviewState } from './thm-review';
-import { plural } from '../../engine/tools/format';
+import { plural } from '../../engine/util/plural';
 
 export { pickerRows } from './thm-picker';
 

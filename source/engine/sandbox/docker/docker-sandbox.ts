@@ -59,7 +59,6 @@ export class DockerSandbox implements Sandbox {
   private readonly stopWatching: () => void;
 
   private constructor(
-    private readonly docker: Docker,
     private readonly endpoint: DockerEndpoint,
     readonly container: Docker.Container,
     private readonly hostRoot: string,
@@ -139,7 +138,7 @@ export class DockerSandbox implements Sandbox {
     // RLIMIT_NPROC counts a user's processes on the whole machine: fine for the container's own
     // user, not for a bind-mount's owner (who runs other things on this machine).
     const nproc = ownUser ? Math.max(8, limits.pids - PIDS_RESERVED) : undefined;
-    const sandbox = new DockerSandbox(docker, endpoint, container, hostRoot, workdir, { ...imageEnv, ...USER_ENV, ...passed, HOME: '/tmp' }, owner, mounted, options.image, nproc);
+    const sandbox = new DockerSandbox(endpoint, container, hostRoot, workdir, { ...imageEnv, ...USER_ENV, ...passed, HOME: '/tmp' }, owner, mounted, options.image, nproc);
     try {
       try {
         await container.start();

@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { pidExists } from '../../util/processes';
 import { connectDocker } from './connect';
 import { LABELS } from './names';
 
@@ -12,20 +13,10 @@ export interface LeftContainer {
   inUse: boolean;
 }
 
-/** Whether a process with this pid runs here (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Whether the tenet named by an owner label (`host:pid`) still runs on this machine (one on another cannot be checked). */
 export function ownerRunning(owner: string, here = hostname()): boolean {
   const [ownerHost, ownerPid] = [owner.slice(0, owner.lastIndexOf(':')), Number(owner.slice(owner.lastIndexOf(':') + 1))];
-  return ownerHost === here && Number.isInteger(ownerPid) && ownerPid !== process.pid && alive(ownerPid);
+  return ownerHost === here && Number.isInteger(ownerPid) && ownerPid !== process.pid && pidExists(ownerPid);
 }
 
 /**

@@ -256,7 +256,7 @@ export class DebuggerSession {
 
   private async exchange(input: string, who: Writer, timeoutMs: number): Promise<string> {
     await this.ensureStarted();
-    const lines = this.mode === 'pdb' ? input.split('\n').filter((l, i, all) => l.trim() || all.length === 1) : [input];
+    const lines = this.mode === 'pdb' ? input.split('\n').filter((l, _i, all) => l.trim() || all.length === 1) : [input];
     const outputs: string[] = [];
     for (const line of lines) {
       const mode = this.mode;

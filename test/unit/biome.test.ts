@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/fixtures';
+
+const biome = join(ROOT, 'node_modules', '.bin', 'biome');
+
+/** What Biome, with this repository's biome.json, makes of `text` given as the file `path`. */
+function formatted(path: string, text: string): string {
+  const run = spawnSync(biome, ['format', `--stdin-file-path=${path}`], { cwd: ROOT, input: text, encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout;
+}
+
+describe('one formatter', () => {
+  it('npm test runs biome check before the tests, so CI fails on unformatted code', () => {
+    const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    expect(scripts.lint).toBe('biome check .');
+    expect(scripts.test).toMatch(/biome check \..*vitest run/);
+  });
+
+  it('writes the house style: single quotes, semicolons, 2 spaces, lines up to 120 columns', () => {
+    expect(formatted('source/x.ts', 'const a = "x"\nif (a) {\n      console.log(a)\n}\n')).toBe("const a = 'x';\nif (a) {\n  console.log(a);\n}\n");
+    const long = `export const words = [${Array.from({ length: 30 }, (_, i) => `'w${i}'`).join(', ')}];\n`;
+    expect(formatted('source/x.ts', long).split('\n').every((line) => line.length <= 120)).toBe(true);
+  });
+
+  it('leaves the inside of template literals alone', () => {
+    const text = 'export const s = `a  ${"b"}   c\n    d`;\n';
+    expect(formatted('source/x.ts', text)).toBe("export const s = `a  ${'b'}   c\n    d`;\n");
+  });
+
+  it('checks the code and leaves Python, Markdown (the prompts are read at run time), fixtures and the session page alone', () => {
+    const run = spawnSync(biome, ['format', '--max-diagnostics=0', 'source/python', 'prompts', 'README.md', 'test/fixtures', 'source/engine/session/page', 'source/engine/events.ts'], { cwd: ROOT, encoding: 'utf8' });
+    expect(`${run.stdout}${run.stderr}`).toMatch(/Checked 1 file/);
+  });
+});
