@@ -29,7 +29,7 @@ function exportOnce(ref: string, format: 'json' | 'cast', out: string): { ms: nu
 try {
   const long = join(scratch, 'long.jsonl');
   const events = longSession(root, eventCount);
-  writeFileSync(long, events.map((e) => JSON.stringify({ ...e, v: 1 })).join('\n') + '\n');
+  writeFileSync(long, `${events.map((e) => JSON.stringify({ ...e, v: 1 })).join('\n')}\n`);
   for (const [name, ref, count] of [['demo', 'demo', 113], ['long', long, events.length]] as const) {
     const json = exportOnce(ref, 'json', join(scratch, `${name}.json`));
     const cast = exportOnce(ref, 'cast', join(scratch, `${name}.cast`));

@@ -12,8 +12,6 @@ import { ROOT } from '../helpers/fixtures';
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-cast-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-// eslint-disable-next-line no-control-regex
-const ESCAPES = /\x1b\[[0-9;?]*[A-Za-z]/g;
 const demoEvents = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { ts: string });
 
 interface Cast {

@@ -104,7 +104,9 @@ class EventStream {
       if (this.response.destroyed) return;
       for (const frame of this.queue) this.response.write(frame);
       this.queue.length = 0;
-      return cut ? cutOff(this.response, cut) : void this.response.end();
+      if (cut) cutOff(this.response, cut);
+      else this.response.end();
+      return;
     }
     const next = () => {
       if (this.response.destroyed) return;

@@ -29,8 +29,8 @@ describe('the stops a cast draws', () => {
   it('the demo session keeps its THM review, every stage and test run, and its verdict', () => {
     const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
     const drawn = castStops(new ReplayCursor(demo));
-    const after = (type: string) => demo.flatMap((e, i) => (e.type === type ? [i + 1] : []));
-    for (const stop of [...after('thm.report'), ...after('agent.phase'), ...after('tests.run'), ...after('result')]) expect(drawn).toContain(stop);
+    const eventAfter = (type: string) => demo.flatMap((e, i) => (e.type === type ? [i + 1] : []));
+    for (const stop of [...eventAfter('thm.report'), ...eventAfter('agent.phase'), ...eventAfter('tests.run'), ...eventAfter('result')]) expect(drawn).toContain(stop);
     expect(drawn.length).toBeLessThan(demo.length / 2);
   });
 });

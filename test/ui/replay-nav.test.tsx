@@ -29,7 +29,7 @@ function press(nav: ReplayNav, ...keys: (string | keyof Key)[]): ReplayNav {
 }
 
 /** The position after the event of this type (the `nth` one). */
-const after = (type: string, nth = 1, phase?: string) => {
+const eventAfter = (type: string, nth = 1, phase?: string) => {
   let seen = 0;
   return demo.findIndex((e) => e.type === type && (!phase || (e as { phase?: string }).phase === phase) && ++seen === nth) + 1;
 };
@@ -43,20 +43,20 @@ describe('the replay keys (reducer)', () => {
       stops.push(next);
     }
     const at = stops.map((s) => s.at);
-    expect(at.slice(0, 3)).toEqual([after('thm.report'), after('agent.phase', 1, 'pregen'), after('agent.phase', 1, 'validate')]);
-    expect(at.at(-1)).toBe(after('agent.phase', 1, 'evaluate'));
+    expect(at.slice(0, 3)).toEqual([eventAfter('thm.report'), eventAfter('agent.phase', 1, 'pregen'), eventAfter('agent.phase', 1, 'validate')]);
+    expect(at.at(-1)).toBe(eventAfter('agent.phase', 1, 'evaluate'));
     expect(stops.every((s) => !s.playing)).toBe(true);
     // Shift goes back through the same stages.
-    expect(press({ ...start, at: after('agent.phase', 1, 'validate') }, 'R').at).toBe(after('agent.phase', 1, 'pregen'));
-    expect(press({ ...start, at: after('agent.phase', 1, 'pregen') }, 'R').at).toBe(after('thm.report'));
-    expect(press({ ...start, at: after('thm.report') }, 'R')).toMatchObject({ at: after('thm.report'), notice: 'no earlier stage' });
+    expect(press({ ...start, at: eventAfter('agent.phase', 1, 'validate') }, 'R').at).toBe(eventAfter('agent.phase', 1, 'pregen'));
+    expect(press({ ...start, at: eventAfter('agent.phase', 1, 'pregen') }, 'R').at).toBe(eventAfter('thm.report'));
+    expect(press({ ...start, at: eventAfter('thm.report') }, 'R')).toMatchObject({ at: eventAfter('thm.report'), notice: 'no earlier stage' });
   });
 
   it('N and T jump back to the previous tool call and test run; at the end of the line a notice, not a move', () => {
-    const secondRun = after('tests.run', 2);
-    expect(press({ ...start, at: secondRun }, 'T').at).toBe(after('tests.run', 1));
-    expect(press({ ...start, at: after('tool.call', 2) }, 'N').at).toBe(after('tool.call', 1));
-    expect(press({ ...start, at: after('tool.call', 1) }, 'N')).toMatchObject({ at: after('tool.call', 1), notice: 'no earlier tool call' });
+    const secondRun = eventAfter('tests.run', 2);
+    expect(press({ ...start, at: secondRun }, 'T').at).toBe(eventAfter('tests.run', 1));
+    expect(press({ ...start, at: eventAfter('tool.call', 2) }, 'N').at).toBe(eventAfter('tool.call', 1));
+    expect(press({ ...start, at: eventAfter('tool.call', 1) }, 'N')).toMatchObject({ at: eventAfter('tool.call', 1), notice: 'no earlier tool call' });
     expect(press({ ...start, at: demo.length }, 't')).toMatchObject({ at: demo.length, notice: 'no later test run' });
     // The notice goes with the next key.
     expect(press({ ...start, at: demo.length }, 't', 'leftArrow').notice).toBeUndefined();
@@ -77,7 +77,7 @@ describe('the replay keys (reducer)', () => {
 
   it("→ and ← step over THM's progress through the tests in one step", () => {
     const firstProgress = demo.findIndex((e) => e.type === 'thm.collecting');
-    const report = after('thm.report');
+    const report = eventAfter('thm.report');
     // From just before the progress, one → shows it all; the next shows the review.
     const through = press({ ...start, at: firstProgress }, 'rightArrow');
     expect(through.at).toBe(report - 1);
@@ -91,7 +91,7 @@ describe('the replay keys (reducer)', () => {
     expect(replayInput(start, 'g62\r', key(), cursor)).toEqual({ nav: { at: 62, playing: false, speed: 1 } });
     expect(replayInput(start, 'g69\x7f3\r', key(), cursor)!.nav.at).toBe(63);
     expect(replayInput({ ...start, at: 10 }, 'fy', key(), cursor)).toEqual({ nav: { at: 10, playing: true, speed: 1 }, open: 'fork' });
-    expect(replayInput(start, 'rq', key(), cursor)).toMatchObject({ nav: { at: after('thm.report') }, back: true });
+    expect(replayInput(start, 'rq', key(), cursor)).toMatchObject({ nav: { at: eventAfter('thm.report') }, back: true });
   });
 
   it('space at the end plays from the start again', () => {
@@ -132,10 +132,10 @@ describe('the replay screen', () => {
     const { stdin, lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} autoplay={false} />);
     await frameShows(lastFrame, `event 0/${demo.length}`);
     stdin.write('r');
-    await frameShows(lastFrame, `event ${after('thm.report')}/${demo.length}`);
+    await frameShows(lastFrame, `event ${eventAfter('thm.report')}/${demo.length}`);
     expect(lastFrame()).toContain('Selected');
     stdin.write('r');
-    await frameShows(lastFrame, `event ${after('agent.phase', 1, 'pregen')}/${demo.length}`);
+    await frameShows(lastFrame, `event ${eventAfter('agent.phase', 1, 'pregen')}/${demo.length}`);
     expect(lastFrame()).toMatch(/pre-generation/i);
     stdin.write(KEYS.end);
     await frameShows(lastFrame, 'PASS: 3/3 selected passed');
@@ -155,8 +155,8 @@ describe('the replay screen', () => {
     stdin.write('?');
     await frameShows(lastFrame, 'go to an event');
 
-    const opened = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} at={after('tests.run')} />);
-    await frameShows(opened.lastFrame, `event ${after('tests.run')}/${demo.length} · ⏸`);
+    const opened = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} at={eventAfter('tests.run')} />);
+    await frameShows(opened.lastFrame, `event ${eventAfter('tests.run')}/${demo.length} · ⏸`);
     expect(opened.lastFrame()).toContain('selected tests: 2/3 passed');
   });
 

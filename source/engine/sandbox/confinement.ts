@@ -44,14 +44,14 @@ const NAMESPACES = ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-wi
  * names another bwrap (tests point it at nothing to see the refusal).
  */
 export function requireConfinement(network: boolean, env: NodeJS.ProcessEnv = process.env): Confinement {
-  const escape = 'or pass --sandbox local-unconfined to run without confinement';
+  const withoutIt = 'or pass --sandbox local-unconfined to run without confinement';
   const bwrap = env.TENET_BWRAP ?? findProgram('bwrap', env.PATH, '/');
   if (!bwrap || !existsSync(bwrap)) {
-    throw new TenetError(`bubblewrap (bwrap) is not installed, so tenet cannot confine the local sandbox: install it (apt-get install bubblewrap) ${escape}.`);
+    throw new TenetError(`bubblewrap (bwrap) is not installed, so tenet cannot confine the local sandbox: install it (apt-get install bubblewrap) ${withoutIt}.`);
   }
   const refused = whyNotConfined(bwrap);
   if (refused !== undefined) {
-    throw new TenetError(`bubblewrap cannot confine the local sandbox here (${refused}): enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run outside a container that forbids them) ${escape}.`);
+    throw new TenetError(`bubblewrap cannot confine the local sandbox here (${refused}): enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run outside a container that forbids them) ${withoutIt}.`);
   }
   return { bwrap, network };
 }
