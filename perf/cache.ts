@@ -16,7 +16,8 @@ import { startFakeModelServer, type FakeTurn } from '../test/helpers/fake-model-
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'tenet.js');
-const turns = (JSON.parse(readFileSync(join(ROOT, 'examples', 'invoicing.demo.json'), 'utf8')) as { turns: FakeTurn[] }).turns;
+const turns = (JSON.parse(readFileSync(join(ROOT, 'examples', 'invoicing.demo.json'), 'utf8')) as { turns: FakeTurn[] })
+  .turns;
 const MODELS = { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6' } as const;
 
 interface Figures {
@@ -36,10 +37,27 @@ async function demo(provider: keyof typeof MODELS, cache: boolean): Promise<Figu
   try {
     const baseUrl = provider === 'openai' ? `${server.url}/v1` : server.url;
     // Not spawnSync: the fake server answers from this process's event loop.
-    const child = spawn(process.execPath, [CLI, 'demo', '--live', '--provider', provider, '--model', MODELS[provider], '--base-url', baseUrl, '--approve', 'auto', '--json'], {
-      env: { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', TENET_SESSIONS_DIR: sessions },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'demo',
+        '--live',
+        '--provider',
+        provider,
+        '--model',
+        MODELS[provider],
+        '--base-url',
+        baseUrl,
+        '--approve',
+        'auto',
+        '--json',
+      ],
+      {
+        env: { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'k', TENET_SESSIONS_DIR: sessions },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -71,8 +89,16 @@ console.log(`the demo's conversation (${turns.length} model turns), tenet demo a
 for (const provider of ['openai', 'anthropic'] as const) {
   const cached = await demo(provider, true);
   const plain = await demo(provider, false);
-  console.log(`${provider} (${MODELS[provider]} prices), ${cached.calls} model calls, ${cached.pass ? 'passed' : 'FAILED'}:`);
-  console.log(`  input ${cached.input.toLocaleString('en')} tokens, ${cached.read.toLocaleString('en')} read from the cache (${pct(cached.read, cached.input)}), ${cached.written.toLocaleString('en')} written to it; output ${cached.output.toLocaleString('en')}`);
-  console.log(`  cost with caching ${usd(cached.costUsd)}, saved ${usd(cached.savedUsd)}; without caching ${usd(plain.costUsd)} (a server with no cache; input ${plain.input.toLocaleString('en')})`);
-  console.log(`  with / without: ${(cached.costUsd / plain.costUsd).toFixed(2)}x; cost + saving = ${usd(cached.costUsd + cached.savedUsd)}\n`);
+  console.log(
+    `${provider} (${MODELS[provider]} prices), ${cached.calls} model calls, ${cached.pass ? 'passed' : 'FAILED'}:`,
+  );
+  console.log(
+    `  input ${cached.input.toLocaleString('en')} tokens, ${cached.read.toLocaleString('en')} read from the cache (${pct(cached.read, cached.input)}), ${cached.written.toLocaleString('en')} written to it; output ${cached.output.toLocaleString('en')}`,
+  );
+  console.log(
+    `  cost with caching ${usd(cached.costUsd)}, saved ${usd(cached.savedUsd)}; without caching ${usd(plain.costUsd)} (a server with no cache; input ${plain.input.toLocaleString('en')})`,
+  );
+  console.log(
+    `  with / without: ${(cached.costUsd / plain.costUsd).toFixed(2)}x; cost + saving = ${usd(cached.costUsd + cached.savedUsd)}\n`,
+  );
 }

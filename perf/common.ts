@@ -25,7 +25,9 @@ export interface CopyOptions {
  * site-packages (networkx, sympy), copied so tenet can work on it.
  */
 export function copyInstalledPackage(name: string, options: CopyOptions = {}): { repo: string; cleanup: () => void } {
-  const source = execFileSync('python3', ['-c', `import ${name}; print(${name}.__path__[0])`], { encoding: 'utf8' }).trim();
+  const source = execFileSync('python3', ['-c', `import ${name}; print(${name}.__path__[0])`], {
+    encoding: 'utf8',
+  }).trim();
   const repo = options.into ?? mkdtempSync(join(tmpdir(), 'tenet-perf-'));
   cpSync(source, join(repo, name), {
     recursive: true,

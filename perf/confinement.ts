@@ -36,8 +36,22 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { name: 'demo (invoicing)', repo: join(import.meta.dirname, '..', 'examples', 'invoicing'), target: 'invoicing/tax.py::tax_for', tests: 'tests' },
-  ...(existsSync('/tmp/repos/toolz') ? [{ name: 'toolz', repo: '/tmp/repos/toolz', target: 'toolz/itertoolz.py::frequencies', tests: 'toolz/tests/test_itertoolz.py' }] : []),
+  {
+    name: 'demo (invoicing)',
+    repo: join(import.meta.dirname, '..', 'examples', 'invoicing'),
+    target: 'invoicing/tax.py::tax_for',
+    tests: 'tests',
+  },
+  ...(existsSync('/tmp/repos/toolz')
+    ? [
+        {
+          name: 'toolz',
+          repo: '/tmp/repos/toolz',
+          target: 'toolz/itertoolz.py::frequencies',
+          tests: 'toolz/tests/test_itertoolz.py',
+        },
+      ]
+    : []),
 ];
 
 async function measure(c: Case, spec: SandboxSpec) {
@@ -46,16 +60,27 @@ async function measure(c: Case, spec: SandboxSpec) {
     const env = pythonEnv(task.sandbox, task.workspace.root, task.target.file);
     const exec = await time(() => task.sandbox.run(['true']), runs * 4);
     const thm = await time(() => runThm(task, { ...THM_DEFAULTS, testArgs: [] }), runs);
-    const validate = await time(() => task.sandbox.run([task.python.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', c.tests], { env }), runs);
+    const validate = await time(
+      () =>
+        task.sandbox.run([task.python.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', c.tests], { env }),
+      runs,
+    );
     return { exec, thm, validate };
   } finally {
     await task.dispose();
   }
 }
 
-const row = (name: string, u: number, c: number) => console.log(`${name.padEnd(40)} ${u.toFixed(1).padStart(9)} ms ${c.toFixed(1).padStart(9)} ms   ${(c / u).toFixed(2).padStart(6)}×   ${c - u >= 0 ? '+' : ''}${(c - u).toFixed(1)} ms`);
-console.log(`medians over ${runs} runs (exec: ${runs * 4}); unconfined = --sandbox local-unconfined, confined = bubblewrap`);
-console.log(`${'operation'.padEnd(40)} ${'unconfined'.padStart(12)} ${'confined'.padStart(12)}   ${'ratio'.padStart(7)}   overhead`);
+const row = (name: string, u: number, c: number) =>
+  console.log(
+    `${name.padEnd(40)} ${u.toFixed(1).padStart(9)} ms ${c.toFixed(1).padStart(9)} ms   ${(c / u).toFixed(2).padStart(6)}×   ${c - u >= 0 ? '+' : ''}${(c - u).toFixed(1)} ms`,
+  );
+console.log(
+  `medians over ${runs} runs (exec: ${runs * 4}); unconfined = --sandbox local-unconfined, confined = bubblewrap`,
+);
+console.log(
+  `${'operation'.padEnd(40)} ${'unconfined'.padStart(12)} ${'confined'.padStart(12)}   ${'ratio'.padStart(7)}   overhead`,
+);
 for (const c of cases) {
   const unconfined = await measure(c, { kind: 'local', unconfined: true });
   const confined = await measure(c, { kind: 'local' });

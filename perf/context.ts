@@ -30,14 +30,43 @@ async function session(provider: keyof typeof MODELS, window: number | undefined
   writeFileSync(join(repo, BIG_MODULE_PATH), BIG_MODULE);
   const server = await startFakeModelServer(readingSession(), window ? { window } : {});
   try {
-    const env = { ...process.env, TENET_SESSIONS_DIR: join(scratch, 'sessions'), XDG_CONFIG_HOME: join(scratch, 'no-config'), ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }) };
-    const args = [CLI, 'run', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', MODELS[provider], '--context-window', String(window ?? 1_000_000), '--json', '--tests', 'tests/test_cart.py'];
+    const env = {
+      ...process.env,
+      TENET_SESSIONS_DIR: join(scratch, 'sessions'),
+      XDG_CONFIG_HOME: join(scratch, 'no-config'),
+      ...(provider === 'openai'
+        ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` }
+        : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }),
+    };
+    const args = [
+      CLI,
+      'run',
+      '--repo',
+      repo,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '-T',
+      '2',
+      '--provider',
+      provider,
+      '--model',
+      MODELS[provider],
+      '--context-window',
+      String(window ?? 1_000_000),
+      '--json',
+      '--tests',
+      'tests/test_cart.py',
+    ];
     // Not spawnSync: the fake server answers from this process's event loop.
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
     await new Promise((resolve) => child.on('close', resolve));
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as AnyEvent);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AnyEvent);
     const result = events.at(-1)!;
     const served = server.requests.filter((r) => r.usage).map((r) => r.usage!.input);
     return {
@@ -56,7 +85,9 @@ async function session(provider: keyof typeof MODELS, window: number | undefined
 }
 
 const pct = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
-console.log('90 model calls of a model that keeps reading a 16,000-character file, tenet run against the fake servers\n');
+console.log(
+  '90 model calls of a model that keeps reading a 16,000-character file, tenet run against the fake servers\n',
+);
 for (const provider of ['openai', 'anthropic'] as const) {
   for (const window of [undefined, 65_536, 16_384]) {
     const s = await session(provider, window);

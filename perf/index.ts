@@ -36,29 +36,68 @@ const cpuSeconds = () => {
 
 /** Varied arguments per tool: names of different kinds and sizes, so the median is not one lucky case. */
 const CALLS: Record<string, Record<string, unknown>[]> = {
-  search_class: ['Rational', 'Integer', 'Matrix', 'Symbol', 'Poly', 'FiniteSet', 'Derivative'].map((class_name) => ({ class_name })),
+  search_class: ['Rational', 'Integer', 'Matrix', 'Symbol', 'Poly', 'FiniteSet', 'Derivative'].map((class_name) => ({
+    class_name,
+  })),
   search_class_in_file: [
-    ['Integer', 'sympy/core/numbers.py'], ['Symbol', 'sympy/core/symbol.py'], ['Poly', 'sympy/polys/polytools.py'],
-    ['Interval', 'sympy/sets/sets.py'], ['Derivative', 'sympy/core/function.py'],
+    ['Integer', 'sympy/core/numbers.py'],
+    ['Symbol', 'sympy/core/symbol.py'],
+    ['Poly', 'sympy/polys/polytools.py'],
+    ['Interval', 'sympy/sets/sets.py'],
+    ['Derivative', 'sympy/core/function.py'],
   ].map(([class_name, file_name]) => ({ class_name, file_name })),
-  search_method: ['igcd', 'simplify', 'doit', 'subs', 'expand', 'is_zero', 'factor_list'].map((method_name) => ({ method_name })),
+  search_method: ['igcd', 'simplify', 'doit', 'subs', 'expand', 'is_zero', 'factor_list'].map((method_name) => ({
+    method_name,
+  })),
   search_method_in_class: [
-    ['__add__', 'Rational'], ['doit', 'Derivative'], ['degree', 'Poly'], ['inv', 'MatrixBase'], ['_eval_subs', 'Pow'],
+    ['__add__', 'Rational'],
+    ['doit', 'Derivative'],
+    ['degree', 'Poly'],
+    ['inv', 'MatrixBase'],
+    ['_eval_subs', 'Pow'],
   ].map(([method_name, class_name]) => ({ method_name, class_name })),
   search_method_in_file: [
-    ['igcd', 'sympy/core/intfunc.py'], ['simplify', 'sympy/simplify/simplify.py'], ['degree', 'sympy/polys/polytools.py'],
-    ['_eval_subs', 'sympy/core/power.py'], ['solve', 'sympy/solvers/solvers.py'],
+    ['igcd', 'sympy/core/intfunc.py'],
+    ['simplify', 'sympy/simplify/simplify.py'],
+    ['degree', 'sympy/polys/polytools.py'],
+    ['_eval_subs', 'sympy/core/power.py'],
+    ['solve', 'sympy/solvers/solvers.py'],
   ].map(([method_name, file_name]) => ({ method_name, file_name })),
-  search_code: ['igcd_lehmer(', 'def _eval_is_zero', 'raise NotImplementedError', 'from sympy.core.cache import cacheit', 'self.args[0]'].map((code_str) => ({ code_str })),
+  search_code: [
+    'igcd_lehmer(',
+    'def _eval_is_zero',
+    'raise NotImplementedError',
+    'from sympy.core.cache import cacheit',
+    'self.args[0]',
+  ].map((code_str) => ({ code_str })),
   search_code_in_file: [
-    ['def __add__', 'sympy/core/numbers.py'], ['return self', 'sympy/core/expr.py'], ['cacheit', 'sympy/core/function.py'],
-    ['Poly(', 'sympy/polys/polytools.py'], ['raise ValueError', 'sympy/sets/sets.py'],
+    ['def __add__', 'sympy/core/numbers.py'],
+    ['return self', 'sympy/core/expr.py'],
+    ['cacheit', 'sympy/core/function.py'],
+    ['Poly(', 'sympy/polys/polytools.py'],
+    ['raise ValueError', 'sympy/sets/sets.py'],
   ].map(([code_str, file_name]) => ({ code_str, file_name })),
   get_code_around_line: [
-    ['sympy/core/numbers.py', 400], ['sympy/core/expr.py', 1200], ['sympy/polys/polytools.py', 3000], ['sympy/sets/sets.py', 50], ['sympy/core/function.py', 900],
+    ['sympy/core/numbers.py', 400],
+    ['sympy/core/expr.py', 1200],
+    ['sympy/polys/polytools.py', 3000],
+    ['sympy/sets/sets.py', 50],
+    ['sympy/core/function.py', 900],
   ].map(([file_name, line_number]) => ({ file_name, line_number, window_size: 10 })),
-  search_import_statement: ['sympy/core/numbers.py', 'sympy/polys/polytools.py', 'sympy/simplify/simplify.py', 'sympy/sets/sets.py', 'sympy/core/expr.py'].map((file_name) => ({ file_name })),
-  read_file: ['sympy/core/numbers.py', 'sympy/polys/polytools.py', 'sympy/simplify/simplify.py', 'sympy/sets/sets.py', 'sympy/core/expr.py'].map((file_name) => ({ file_name, start_line: 100, end_line: 160 })),
+  search_import_statement: [
+    'sympy/core/numbers.py',
+    'sympy/polys/polytools.py',
+    'sympy/simplify/simplify.py',
+    'sympy/sets/sets.py',
+    'sympy/core/expr.py',
+  ].map((file_name) => ({ file_name })),
+  read_file: [
+    'sympy/core/numbers.py',
+    'sympy/polys/polytools.py',
+    'sympy/simplify/simplify.py',
+    'sympy/sets/sets.py',
+    'sympy/core/expr.py',
+  ].map((file_name) => ({ file_name, start_line: 100, end_line: 160 })),
 };
 /** The two tools that depend on the target: varied by target instead. */
 const TARGETS = [
@@ -71,7 +110,11 @@ const TARGETS = [
 ];
 
 try {
-  console.log(`load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${availableParallelism()} cores (measure when it is low)`);
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${availableParallelism()} cores (measure when it is low)`,
+  );
   const cacheFile = join(scratch, 'index.bin');
   const cold: number[] = [];
   let phases = '';
@@ -81,7 +124,9 @@ try {
     const cpu = cpuSeconds();
     const { stats } = await buildIndex(repo, { cacheFile, ...(workers ? { workers } : {}) });
     cold.push(performance.now() - started);
-    phases = `${Object.entries(stats.phases).map(([k, v]) => `${k} ${v}`).join(', ')} ms; main-thread CPU ${(cpuSeconds() - cpu).toFixed(1)} s`;
+    phases = `${Object.entries(stats.phases)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')} ms; main-thread CPU ${(cpuSeconds() - cpu).toFixed(1)} s`;
   }
   const peakCold = process.resourceUsage().maxRSS / 1024;
   const warm: number[] = [];
@@ -94,14 +139,26 @@ try {
   const { index, stats } = built;
   const calls = index.files.reduce((n, f) => n + f.calls.data.length / CALL_FIELDS, 0);
   console.log(`repo ${repo}: ${stats.files} files, ${index.allFunctions().length} functions, ${calls} call sites`);
-  console.log(`cold build   median ${ms(median(cold))}  (runs ${cold.map((c) => c.toFixed(0)).join(', ')}; last: ${phases})`);
-  console.log(`warm load    median ${ms(median(warm))}  (${stats.fromCache} files from the cache; ${Object.entries(stats.phases).map(([k, v]) => `${k} ${v}`).join(', ')} ms)`);
+  console.log(
+    `cold build   median ${ms(median(cold))}  (runs ${cold.map((c) => c.toFixed(0)).join(', ')}; last: ${phases})`,
+  );
+  console.log(
+    `warm load    median ${ms(median(warm))}  (${stats.fromCache} files from the cache; ${Object.entries(stats.phases)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')} ms)`,
+  );
 
   if (!argv.includes('--repo')) {
-    const targets = await Promise.all(TARGETS.map(async (spec) => prepareTarget(await resolveTarget(repo!, spec), 'stub')));
+    const targets = await Promise.all(
+      TARGETS.map(async (spec) => prepareTarget(await resolveTarget(repo!, spec), 'stub')),
+    );
     const jobs: [string, Record<string, unknown>, number][] = [
-      ...Object.entries(CALLS).flatMap(([name, list]) => list.map((args): [string, Record<string, unknown>, number] => [name, args, 0])),
-      ...['search_similar_method', 'search_target_usage'].flatMap((name) => targets.map((_, t): [string, Record<string, unknown>, number] => [name, { n: 5 }, t])),
+      ...Object.entries(CALLS).flatMap(([name, list]) =>
+        list.map((args): [string, Record<string, unknown>, number] => [name, args, 0]),
+      ),
+      ...['search_similar_method', 'search_target_usage'].flatMap((name) =>
+        targets.map((_, t): [string, Record<string, unknown>, number] => [name, { n: 5 }, t]),
+      ),
     ];
     const all: number[] = [];
     const firsts: number[] = [];
@@ -128,9 +185,13 @@ try {
         times.push(performance.now() - started);
       }
       all.push(...times);
-      console.log(`  ${name.padEnd(24)} ${ms(firsts.at(-1)!).padStart(10)}   ${ms(median(times)).padStart(10)}      ${times.length + 1}`);
+      console.log(
+        `  ${name.padEnd(24)} ${ms(firsts.at(-1)!).padStart(10)}   ${ms(median(times)).padStart(10)}      ${times.length + 1}`,
+      );
     }
-    console.log(`search       median ${ms(median(all))} over ${all.length} calls; first calls: median ${ms(median(firsts))}, worst ${ms(Math.max(...firsts))}`);
+    console.log(
+      `search       median ${ms(median(all))} over ${all.length} calls; first calls: median ${ms(median(firsts))}, worst ${ms(Math.max(...firsts))}`,
+    );
     // A session warms the lookups up in the background while the model thinks (see tools/warm-up.ts).
     const session = (await buildIndex(repo, { cacheFile })).index;
     const ctx = { index: session, target: targets[0]!, workspace: { root: repo } } as unknown as ToolContext;
@@ -145,9 +206,13 @@ try {
       afterWarmUp.push([name, performance.now() - started]);
     }
     const worst = afterWarmUp.reduce((a, b) => (b[1] > a[1] ? b : a));
-    console.log(`after the session's background warm-up (${ms(warmUp)}, once): first calls median ${ms(median(afterWarmUp.map(([, t]) => t)))}, worst ${ms(worst[1])} (${worst[0]})`);
+    console.log(
+      `after the session's background warm-up (${ms(warmUp)}, once): first calls median ${ms(median(afterWarmUp.map(([, t]) => t)))}, worst ${ms(worst[1])} (${worst[0]})`,
+    );
   }
-  console.log(`peak memory  ${peakCold.toFixed(0)} MB during the cold builds, ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB at the end (resident, this process and its worker threads; the end holds this script's extra indexes)`);
+  console.log(
+    `peak memory  ${peakCold.toFixed(0)} MB during the cold builds, ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB at the end (resident, this process and its worker threads; the end holds this script's extra indexes)`,
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -6,7 +6,10 @@ import { join } from 'node:path';
  * a long session for the replay and export figures (perf/tui.ts, perf/cast.ts).
  */
 export function longSession(root: string, count: number) {
-  const demo = readFileSync(join(root, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; ts?: string; phase?: string });
+  const demo = readFileSync(join(root, 'sessions', 'demo', 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; ts?: string; phase?: string });
   const agentStart = demo.findIndex((e) => e.type === 'agent.phase');
   const evaluate = demo.findIndex((e) => e.type === 'agent.phase' && e.phase === 'evaluate');
   const head = demo.slice(0, agentStart);

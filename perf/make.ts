@@ -28,7 +28,9 @@ const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 async function main(): Promise<void> {
   const scanStarted = Date.now();
   const scan = await scanFunctions(repo!);
-  console.log(`scan: ${scan.functions} functions in ${scan.files} modules, ${scan.eligible.length} eligible, ${s(Date.now() - scanStarted)}`);
+  console.log(
+    `scan: ${scan.functions} functions in ${scan.files} modules, ${scan.eligible.length} eligible, ${s(Date.now() - scanStarted)}`,
+  );
 
   const plain: number[] = [];
   const reached: number[] = [];
@@ -37,18 +39,31 @@ async function main(): Promise<void> {
     let started = Date.now();
     // What the scope costs without probes, in one process, with the same plugins tenet disables.
     try {
-      execFileSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-x', '--no-header', scope], { cwd: repo, stdio: 'ignore' });
+      execFileSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', '-x', '--no-header', scope], {
+        cwd: repo,
+        stdio: 'ignore',
+      });
     } catch {
       // A failing test does not matter here: only the time does.
     }
     plain.push(Date.now() - started);
     started = Date.now();
-    const reach = await runReachPass({ repoDir: repo!, functions: scan.eligible, testArgs: [scope], jobs: 1, testTimeoutSec: 300 });
+    const reach = await runReachPass({
+      repoDir: repo!,
+      functions: scan.eligible,
+      testArgs: [scope],
+      jobs: 1,
+      testTimeoutSec: 300,
+    });
     reached.push(Date.now() - started);
     tests = reach.tests;
-    console.log(`  rep ${rep + 1}: plain pytest ${s(plain.at(-1)!)}, reach pass ${s(reached.at(-1)!)} (${reach.tests} tests, ${reach.reachedBy.size} functions reached)`);
+    console.log(
+      `  rep ${rep + 1}: plain pytest ${s(plain.at(-1)!)}, reach pass ${s(reached.at(-1)!)} (${reach.tests} tests, ${reach.reachedBy.size} functions reached)`,
+    );
   }
-  console.log(`reach pass over ${scope} (${tests} tests, one process): median ${s(median(reached))} vs plain pytest ${s(median(plain))}: ${(median(reached) / median(plain)).toFixed(2)}×`);
+  console.log(
+    `reach pass over ${scope} (${tests} tests, one process): median ${s(median(reached))} vs plain pytest ${s(median(plain))}: ${(median(reached) / median(plain)).toFixed(2)}×`,
+  );
 
   const thm: number[] = [];
   let reachMs = 0;
@@ -64,7 +79,9 @@ async function main(): Promise<void> {
     },
     onTask: () => undefined,
   });
-  console.log(`makeTasks --count ${count}: ${summary.tasks} tasks in ${s(summary.durationMs)}: reach pass ${s(reachMs)} (both cores), ${thm.length} THM runs, median ${s(median(thm))}, longest ${s(Math.max(...thm))}`);
+  console.log(
+    `makeTasks --count ${count}: ${summary.tasks} tasks in ${s(summary.durationMs)}: reach pass ${s(reachMs)} (both cores), ${thm.length} THM runs, median ${s(median(thm))}, longest ${s(Math.max(...thm))}`,
+  );
 }
 
 main()

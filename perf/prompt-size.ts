@@ -17,5 +17,7 @@ for (const [label, tools] of [
   ['--no-apis (SpecRover AST tools)', tenetTools(true)],
 ] as const) {
   const schemas = JSON.stringify(toolDefinitions(tools));
-  console.log(`${label.padEnd(34)} system ${count(system)} + ${tools.length} tool schemas ${count(schemas)} = ${count(system) + count(schemas)} tokens`);
+  console.log(
+    `${label.padEnd(34)} system ${count(system)} + ${tools.length} tool schemas ${count(schemas)} = ${count(system) + count(schemas)} tokens`,
+  );
 }

@@ -30,21 +30,53 @@ const scratch = mkdtempSync(join(tmpdir(), 'tenet-perf-scale-'));
 
 // Four targets of the shop fixture, repeated to `count` tasks (each task gets its own workspace).
 const targets = [
-  ['shop/pricing.py', 'apply_discount', 'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n', 'tests/test_pricing.py'],
-  ['shop/cart.py', 'Cart.total', '    def total(self):\n        return discount(self.subtotal(), self.percent)\n', 'tests/test_cart.py'],
-  ['shop/cart.py', 'Cart.subtotal', '    def subtotal(self):\n        return sum(price * quantity for _, price, quantity in self.lines)\n', 'tests/test_cart.py'],
-  ['shop/pricing.py', 'cart_total', 'def cart_total(prices, percent=0):\n    return apply_discount(sum(prices), percent)\n', 'tests/test_pricing.py'],
+  [
+    'shop/pricing.py',
+    'apply_discount',
+    'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n',
+    'tests/test_pricing.py',
+  ],
+  [
+    'shop/cart.py',
+    'Cart.total',
+    '    def total(self):\n        return discount(self.subtotal(), self.percent)\n',
+    'tests/test_cart.py',
+  ],
+  [
+    'shop/cart.py',
+    'Cart.subtotal',
+    '    def subtotal(self):\n        return sum(price * quantity for _, price, quantity in self.lines)\n',
+    'tests/test_cart.py',
+  ],
+  [
+    'shop/pricing.py',
+    'cart_total',
+    'def cart_total(prices, percent=0):\n    return apply_discount(sum(prices), percent)\n',
+    'tests/test_pricing.py',
+  ],
 ] as const;
 const tasksFile = join(scratch, 'tasks.jsonl');
 writeFileSync(
   tasksFile,
   `${Array.from({ length: count }, (_, i) => {
     const [file, qualname, full, tests] = targets[i % targets.length]!;
-    return JSON.stringify({ repository: 'shop', repo_id: String(i), target_module_path: file, function_name: qualname, prompt: '', full_function: full, relavent_test_path: tests, tenet: { repo: shop, target: `${file}::${qualname}`, testArgs: [tests], failing: [] } });
+    return JSON.stringify({
+      repository: 'shop',
+      repo_id: String(i),
+      target_module_path: file,
+      function_name: qualname,
+      prompt: '',
+      full_function: full,
+      relavent_test_path: tests,
+      tenet: { repo: shop, target: `${file}::${qualname}`, testArgs: [tests], failing: [] },
+    });
   }).join('\n')}\n`,
 );
 const script = join(scratch, 'oracle.json');
-writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }] }));
+writeFileSync(
+  script,
+  JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }] }),
+);
 const tasks: BenchTask[] = readTasks(tasksFile);
 const modelFor = modelsForTasks({}, { provider: 'scripted', script });
 
@@ -61,7 +93,17 @@ function phases(runDir: string, sessionId: string) {
 }
 
 const rows: string[] = [];
-const configs: [string, SandboxSpec][] = [['local', LOCAL], ...(withDocker ? [['docker', { kind: 'docker', image: DEFAULT_IMAGE, limits: containerLimits({ memory: '1g' }) }] as [string, SandboxSpec]] : [])];
+const configs: [string, SandboxSpec][] = [
+  ['local', LOCAL],
+  ...(withDocker
+    ? [
+        ['docker', { kind: 'docker', image: DEFAULT_IMAGE, limits: containerLimits({ memory: '1g' }) }] as [
+          string,
+          SandboxSpec,
+        ],
+      ]
+    : []),
+];
 try {
   for (const [name, sandbox] of configs) {
     for (const parallel of [1, 2, 4]) {
@@ -73,7 +115,17 @@ try {
         runDir,
         label: `${name} ×${parallel}`,
         config: { name, parallel },
-        settings: resolveSettings({ T: 3, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: THM_DEFAULTS.timeoutSec, budget: PAPER_BUDGET }, {}),
+        settings: resolveSettings(
+          {
+            T: 3,
+            jobs: 1,
+            fork: true,
+            testTimeoutSec: 60,
+            thmTimeoutSec: THM_DEFAULTS.timeoutSec,
+            budget: PAPER_BUDGET,
+          },
+          {},
+        ),
         modelFor,
         sandbox,
         parallel,
@@ -85,7 +137,8 @@ try {
         const x = phases(runDir, r.sessionId);
         return { ...x, setup: r.wallMs - x.thm - x.toolbox - x.agent - x.evaluation };
       });
-      const mean = (key: keyof (typeof p)[number]) => (p.reduce((sum, x) => sum + x[key], 0) / p.length / 1000).toFixed(2);
+      const mean = (key: keyof (typeof p)[number]) =>
+        (p.reduce((sum, x) => sum + x[key], 0) / p.length / 1000).toFixed(2);
       const taskSeconds = results.reduce((sum, r) => sum + r.wallMs, 0) / results.length / 1000;
       rows.push(
         `${name.padEnd(7)} ${String(parallel).padStart(8)} ${(results.length / (seconds / 60)).toFixed(1).padStart(10)} ${seconds.toFixed(1).padStart(8)} s ${`${passed}/${results.length}`.padStart(6)} ${taskSeconds.toFixed(2).padStart(8)} s   setup ${mean('setup')} · thm ${mean('thm')} · toolbox ${mean('toolbox')} · agent ${mean('agent')} · evaluation ${mean('evaluation')}`,

@@ -16,23 +16,63 @@ import { openBrowser } from '../test/helpers/browser';
 const argv = process.argv.slice(2);
 const count = Number(argv.includes('--events') ? argv[argv.indexOf('--events') + 1] : 10_000);
 const root = new URL('..', import.meta.url).pathname;
-const demo = readFileSync(join(root, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as EngineEvent & { ts: string });
+const demo = readFileSync(join(root, 'sessions', 'demo', 'events.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as EngineEvent & { ts: string });
 
-const code = (lines: number) => Array.from({ length: lines }, (_, i) => `${String(i + 1).padStart(4)}     value = compute(x, y) + helper(z)  # line ${i}`).join('\n');
+const code = (lines: number) =>
+  Array.from(
+    { length: lines },
+    (_, i) => `${String(i + 1).padStart(4)}     value = compute(x, y) + helper(z)  # line ${i}`,
+  ).join('\n');
 /** The demo's start and THM, then a cycle of model turns, tool calls with 16,000-character outputs, submissions and test runs. */
 function largeSession(n: number): EngineEvent[] {
-  const head = demo.slice(0, demo.findIndex((e) => e.type === 'agent.phase'));
+  const head = demo.slice(
+    0,
+    demo.findIndex((e) => e.type === 'agent.phase'),
+  );
   const cycle: EngineEvent[] = [
-    { type: 'model.request', round: 1, messages: 12, tools: ['search_method', 'run_tests'], newMessages: [{ role: 'tool', toolCallId: 'c1', name: 'search_method', content: code(40) }] },
+    {
+      type: 'model.request',
+      round: 1,
+      messages: 12,
+      tools: ['search_method', 'run_tests'],
+      newMessages: [{ role: 'tool', toolCallId: 'c1', name: 'search_method', content: code(40) }],
+    },
     ...Array.from({ length: 8 }, (): EngineEvent => ({ type: 'model.delta', text: 'Let me look at the callers ' })),
-    { type: 'model.response', content: 'Let me look at the callers of the target and the similar code.', toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"total"}' }], usage: { inputTokens: 4200, outputTokens: 120 }, costUsd: 0.0012, durationMs: 1800, model: 'gpt-4.1-mini', stopReason: 'tool_calls' },
+    {
+      type: 'model.response',
+      content: 'Let me look at the callers of the target and the similar code.',
+      toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"total"}' }],
+      usage: { inputTokens: 4200, outputTokens: 120 },
+      costUsd: 0.0012,
+      durationMs: 1800,
+      model: 'gpt-4.1-mini',
+      stopReason: 'tool_calls',
+    },
     { type: 'tool.call', id: 'c1', name: 'search_method', arguments: '{"method_name":"total"}' },
     { type: 'tool.result', id: 'c1', name: 'search_method', ok: true, text: code(300).slice(0, 16_000), durationMs: 3 },
-    { type: 'submission', code: `def tax_for(amount, region, category="standard"):\n${code(30)}\n`, ok: true, message: 'in place' },
-    { type: 'tests.run', purpose: 'validate', report: code(60), outcomes: { 'tests/test_a.py::test_1': 'passed', 'tests/test_a.py::test_2': 'failed' }, passed: 1, total: 2 },
+    {
+      type: 'submission',
+      code: `def tax_for(amount, region, category="standard"):\n${code(30)}\n`,
+      ok: true,
+      message: 'in place',
+    },
+    {
+      type: 'tests.run',
+      purpose: 'validate',
+      report: code(60),
+      outcomes: { 'tests/test_a.py::test_1': 'passed', 'tests/test_a.py::test_2': 'failed' },
+      passed: 1,
+      total: 2,
+    },
   ];
   const start = Date.parse(demo[0]!.ts);
-  const body = Array.from({ length: Math.max(0, n - head.length - 1) }, (_, i) => ({ ...cycle[i % cycle.length]!, ts: new Date(start + 1000 + i * 40).toISOString() }));
+  const body = Array.from({ length: Math.max(0, n - head.length - 1) }, (_, i) => ({
+    ...cycle[i % cycle.length]!,
+    ts: new Date(start + 1000 + i * 40).toISOString(),
+  }));
   return [...head, ...body, { ...demo.at(-1)!, ts: new Date(start + 1000 + body.length * 40).toISOString() }];
 }
 
@@ -75,10 +115,14 @@ try {
   const base = await measure('demo', demo);
   const large = await measure('large', largeSession(count));
   for (const r of [base, large]) {
-    console.log(`${r.name.padEnd(6)} ${String(r.events).padStart(6)} events, ${(r.bytes / 1e6).toFixed(2)} MB page, ${r.cards} cards: export ${r.exportMs.toFixed(0)} ms, first card ${r.firstMs.toFixed(0)} ms, End ${r.endMs.toFixed(0)} ms, a step back ${r.backMs.toFixed(1)} ms (median)`);
+    console.log(
+      `${r.name.padEnd(6)} ${String(r.events).padStart(6)} events, ${(r.bytes / 1e6).toFixed(2)} MB page, ${r.cards} cards: export ${r.exportMs.toFixed(0)} ms, first card ${r.firstMs.toFixed(0)} ms, End ${r.endMs.toFixed(0)} ms, a step back ${r.backMs.toFixed(1)} ms (median)`,
+    );
   }
   const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
-  console.log(`large/demo: events ${ratio(large.events, base.events)}, first card ${ratio(large.firstMs, base.firstMs)}, End ${ratio(large.endMs, base.endMs)}, a step back ${ratio(large.backMs, base.backMs)}`);
+  console.log(
+    `large/demo: events ${ratio(large.events, base.events)}, first card ${ratio(large.firstMs, base.firstMs)}, End ${ratio(large.endMs, base.endMs)}, a step back ${ratio(large.backMs, base.backMs)}`,
+  );
 } finally {
   await browser.close();
   if (!keep) rmSync(scratch, { recursive: true, force: true });

@@ -20,7 +20,10 @@ cpSync(join(root, 'test', 'fixtures', 'shop'), shop, { recursive: true });
 
 function timed(args: string[]): { seconds: number; stdout: string } {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, TENET_SESSIONS_DIR: join(scratch, 'sessions') } });
+  const result = spawnSync(process.execPath, [cli, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TENET_SESSIONS_DIR: join(scratch, 'sessions') },
+  });
   if (result.status !== 0) throw new Error(`tenet ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return { seconds: (performance.now() - started) / 1000, stdout: result.stdout };
 }
@@ -32,24 +35,54 @@ try {
   const tasks = join(scratch, 'tasks.jsonl');
   timed(['bench', 'make', '--repo', shop, '--out', tasks, '--count', '3']);
   const script = join(scratch, 'oracle.json');
-  writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }] }));
+  writeFileSync(
+    script,
+    JSON.stringify({
+      turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: '{{full_function}}' } }] }],
+    }),
+  );
   const image = timed(['image', 'build', '--runner', '--tag', runner, '--quiet']);
   const common = ['--provider', 'scripted', '--script', script, '--parallel', '2', '--json'];
   const local = timed(['bench', 'run', tasks, '--out', join(scratch, 'local'), ...common]);
-  const swarm = timed(['bench', 'run', tasks, '--out', join(scratch, 'swarm'), '--on', 'swarm', '--runner-image', runner, ...common]);
+  const swarm = timed([
+    'bench',
+    'run',
+    tasks,
+    '--out',
+    join(scratch, 'swarm'),
+    '--on',
+    'swarm',
+    '--runner-image',
+    runner,
+    ...common,
+  ]);
   const passed = (out: string) => JSON.parse(out).passed as number;
   const taskSeconds = (dir: string) =>
-    readFileSync(join(scratch, dir, 'results.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { wallMs: number }).wallMs / 1000);
+    readFileSync(join(scratch, dir, 'results.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { wallMs: number }).wallMs / 1000);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   console.log(`runner image build: ${image.seconds.toFixed(1)} s (once per tenet version)`);
   console.log('three shop tasks, ground-truth script, --parallel 2:');
-  console.log(`  local:  ${local.seconds.toFixed(1)} s wall, ${passed(local.stdout)}/3 passed, tasks' own time ${sum(taskSeconds('local')).toFixed(1)} s`);
-  console.log(`  swarm:  ${swarm.seconds.toFixed(1)} s wall, ${passed(swarm.stdout)}/3 passed, tasks' own time ${sum(taskSeconds('swarm')).toFixed(1)} s (in their containers)`);
-  console.log(`  swarm / local: ${(swarm.seconds / local.seconds).toFixed(2)}×; the difference is the run's image, the services' scheduling and the container starts`);
+  console.log(
+    `  local:  ${local.seconds.toFixed(1)} s wall, ${passed(local.stdout)}/3 passed, tasks' own time ${sum(taskSeconds('local')).toFixed(1)} s`,
+  );
+  console.log(
+    `  swarm:  ${swarm.seconds.toFixed(1)} s wall, ${passed(swarm.stdout)}/3 passed, tasks' own time ${sum(taskSeconds('swarm')).toFixed(1)} s (in their containers)`,
+  );
+  console.log(
+    `  swarm / local: ${(swarm.seconds / local.seconds).toFixed(2)}×; the difference is the run's image, the services' scheduling and the container starts`,
+  );
 } finally {
   // Not forced (that would only untag an image a stopping container still uses): again until it goes.
   const exists = () => spawnSync('docker', ['image', 'inspect', runner], { stdio: 'ignore' }).status === 0;
-  for (let i = 0; i < 40 && exists() && spawnSync('docker', ['image', 'rm', runner], { stdio: 'ignore' }).status !== 0; i++) spawnSync('sleep', ['0.5']);
+  for (
+    let i = 0;
+    i < 40 && exists() && spawnSync('docker', ['image', 'rm', runner], { stdio: 'ignore' }).status !== 0;
+    i++
+  )
+    spawnSync('sleep', ['0.5']);
   if (state !== 'active') spawnSync('docker', ['swarm', 'leave', '--force'], { stdio: 'ignore' });
   rmSync(scratch, { recursive: true, force: true });
 }

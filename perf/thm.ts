@@ -63,9 +63,19 @@ const SHAPES: Shape[] = [
     name: 'many-files',
     source: { package: 'networkx' },
     target: 'networkx/classes/function.py::density',
-    tests: own.includes('--full') ? ['networkx'] : ['networkx/algorithms/minors', 'networkx/algorithms/approximation', 'networkx/classes', 'networkx/algorithms/connectivity'],
+    tests: own.includes('--full')
+      ? ['networkx']
+      : [
+          'networkx/algorithms/minors',
+          'networkx/algorithms/approximation',
+          'networkx/classes',
+          'networkx/algorithms/connectivity',
+        ],
     // The default, --jobs auto: a lane per core (--one-core adds a --jobs 1 run).
-    thm: [['thm', []], ...(own.includes('--one-core') ? [['thm --jobs 1', ['--jobs', '1']] as [string, string[]]] : [])],
+    thm: [
+      ['thm', []],
+      ...(own.includes('--one-core') ? [['thm --jobs 1', ['--jobs', '1']] as [string, string[]]] : []),
+    ],
   },
   {
     name: 'one-big-file',
@@ -85,7 +95,10 @@ const SHAPES: Shape[] = [
   {
     // Hypothesis tests shrink every failing example: with the target blank, nearly all of them.
     name: 'hypothesis',
-    source: { checkout: option('--attrs') ?? process.env.TENET_PERF_ATTRS, hint: 'give a checkout of https://github.com/python-attrs/attrs with --attrs DIR' },
+    source: {
+      checkout: option('--attrs') ?? process.env.TENET_PERF_ATTRS,
+      hint: 'give a checkout of https://github.com/python-attrs/attrs with --attrs DIR',
+    },
     target: 'src/attr/_make.py::make_class',
     tests: ['tests'],
     pythonPath: ['src'],
@@ -98,7 +111,18 @@ function chosenShapes(): Shape[] {
   if (repo) {
     const target = option('--target');
     if (!target) throw new Error('--target is required with --repo');
-    return [{ name: 'custom', source: { repo }, target, tests: testsAt === -1 ? [] : argv.slice(testsAt + 1), thm: [['thm --jobs 1', ['--jobs', '1']], ['thm --jobs auto', ['--jobs', 'auto']]] }];
+    return [
+      {
+        name: 'custom',
+        source: { repo },
+        target,
+        tests: testsAt === -1 ? [] : argv.slice(testsAt + 1),
+        thm: [
+          ['thm --jobs 1', ['--jobs', '1']],
+          ['thm --jobs auto', ['--jobs', 'auto']],
+        ],
+      },
+    ];
   }
   const wanted = option('--shape');
   const named = wanted ? SHAPES.filter((s) => s.name === wanted) : SHAPES;
@@ -109,8 +133,15 @@ function chosenShapes(): Shape[] {
     return !missing;
   });
   if (!own.includes('--modes')) return shapes;
-  const modes: [string, string[]][] = [['thm --no-fork', ['--no-fork']], ['thm --jobs 1', ['--jobs', '1']], ['thm --no-fork --jobs 1', ['--no-fork', '--jobs', '1']]];
-  return shapes.map((shape) => ({ ...shape, thm: [...shape.thm, ...modes.filter(([label]) => !shape.thm.some(([had]) => had === label))] }));
+  const modes: [string, string[]][] = [
+    ['thm --no-fork', ['--no-fork']],
+    ['thm --jobs 1', ['--jobs', '1']],
+    ['thm --no-fork --jobs 1', ['--no-fork', '--jobs', '1']],
+  ];
+  return shapes.map((shape) => ({
+    ...shape,
+    thm: [...shape.thm, ...modes.filter(([label]) => !shape.thm.some(([had]) => had === label))],
+  }));
 }
 
 /**
@@ -126,13 +157,24 @@ function childCpu(): number {
   }
 }
 
-function timed(label: string, command: string, args: string[], cwd: string, pythonPath = ['']): { wall: number; cpu: number } {
+function timed(
+  label: string,
+  command: string,
+  args: string[],
+  cwd: string,
+  pythonPath = [''],
+): { wall: number; cpu: number } {
   const started = process.hrtime.bigint();
   const cpuBefore = childCpu();
-  const env = { ...process.env, PYTHONPATH: pythonPath.map((entry) => join(cwd, entry)).join(':'), ...(freshCopy ? { TENET_FRESH_COPY: '1' } : {}) };
+  const env = {
+    ...process.env,
+    PYTHONPATH: pythonPath.map((entry) => join(cwd, entry)).join(':'),
+    ...(freshCopy ? { TENET_FRESH_COPY: '1' } : {}),
+  };
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  if (result.status !== 0 && result.status !== 1) throw new Error(`${label} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
+  if (result.status !== 0 && result.status !== 1)
+    throw new Error(`${label} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
   return { wall, cpu: childCpu() - cpuBefore };
 }
 
@@ -147,7 +189,8 @@ interface Run {
 }
 
 /** The interpreter behind `python3`, as tenet resolves it. */
-const interpreter = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim() || 'python3';
+const interpreter =
+  spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).stdout.trim() || 'python3';
 /** `python3` on PATH, when it is not that interpreter itself (a version manager's shim). */
 const onPath = spawnSync('sh', ['-c', 'command -v python3'], { encoding: 'utf8' }).stdout.trim();
 const shim = onPath && realpathSync(onPath) !== realpathSync(interpreter) ? onPath : undefined;
@@ -160,7 +203,10 @@ try {
     else if ('checkout' in shape.source) {
       // A copy: the plain runs write bytecode and Hypothesis' database where they run.
       repo = mkdtempSync(join(tmpdir(), 'tenet-perf-checkout-'));
-      cpSync(shape.source.checkout!, repo, { recursive: true, filter: (path) => !/(^|\/)(\.git|__pycache__|\.hypothesis|\.tox|\.venv)$/.test(path) });
+      cpSync(shape.source.checkout!, repo, {
+        recursive: true,
+        filter: (path) => !/(^|\/)(\.git|__pycache__|\.hypothesis|\.tox|\.venv)$/.test(path),
+      });
       const made = repo;
       cleanups.push(() => rmSync(made, { recursive: true, force: true }));
     } else {
@@ -168,24 +214,51 @@ try {
       cleanups.push(copy.cleanup);
       repo = copy.repo;
     }
-    const thmArgs = (build: string, extra: string[]) => [build, 'thm', '--repo', repo, '--target', shape.target, '--blank', '--json', ...extra, '--tests', ...shape.tests];
+    const thmArgs = (build: string, extra: string[]) => [
+      build,
+      'thm',
+      '--repo',
+      repo,
+      '--target',
+      shape.target,
+      '--blank',
+      '--json',
+      ...extra,
+      '--tests',
+      ...shape.tests,
+    ];
     const configs: [string, string, string[]][] = [
       // What a developer runs: pytest with its defaults on the same scope, started by the
       // interpreter itself (a version manager's shim would add its own second to the baseline).
       ['plain pytest', interpreter, ['-m', 'pytest', '-q', ...shape.tests]],
-      ...(shim ? [['pytest via the shim', shim, ['-m', 'pytest', '-q', ...shape.tests]] as [string, string, string[]]] : []),
+      ...(shim
+        ? [['pytest via the shim', shim, ['-m', 'pytest', '-q', ...shape.tests]] as [string, string, string[]]]
+        : []),
       ...shape.thm.map(([label, extra]): [string, string, string[]] => [label, process.execPath, thmArgs(cli, extra)]),
-      ...(compare ? shape.thm.map(([label, extra]): [string, string, string[]] => [`${label} (compared)`, process.execPath, thmArgs(compare, extra)]) : []),
+      ...(compare
+        ? shape.thm.map(([label, extra]): [string, string, string[]] => [
+            `${label} (compared)`,
+            process.execPath,
+            thmArgs(compare, extra),
+          ])
+        : []),
     ];
     return { shape, repo, configs, times: configs.map(() => []), cpu: configs.map(() => []) };
   });
-  console.log(`tenet ${cli}${compare ? `, compared with ${compare}` : ''}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run`);
+  console.log(
+    `tenet ${cli}${compare ? `, compared with ${compare}` : ''}\ncores ${availableParallelism()}, ${reps} interleaved runs of each configuration after one untimed run`,
+  );
   console.log(`plain pytest: ${interpreter} itself${shim ? `; pytest via the shim: ${shim}` : ''}`);
-  console.log(`THM's workspace: ${freshCopy ? 'copied afresh each run (--fresh-copy)' : 'kept from the run before, brought up to date'}`);
+  console.log(
+    `THM's workspace: ${freshCopy ? 'copied afresh each run (--fresh-copy)' : 'kept from the run before, brought up to date'}`,
+  );
   // It decides much of a plain run's time: without bytecode written, pytest rewrites every test
   // module's asserts again each run (THM writes bytecode in its workspace whatever it says).
-  console.log(`bytecode: ${process.env.PYTHONDONTWRITEBYTECODE ? 'PYTHONDONTWRITEBYTECODE is set, plain pytest compiles and rewrites every run (env -u PYTHONDONTWRITEBYTECODE to time the other case)' : 'written (plain pytest keeps it in the repository copy)'}\n`);
-  for (const run of runs) for (const [label, command, args] of run.configs) timed(label, command, args, run.repo, run.shape.pythonPath);
+  console.log(
+    `bytecode: ${process.env.PYTHONDONTWRITEBYTECODE ? 'PYTHONDONTWRITEBYTECODE is set, plain pytest compiles and rewrites every run (env -u PYTHONDONTWRITEBYTECODE to time the other case)' : 'written (plain pytest keeps it in the repository copy)'}\n`,
+  );
+  for (const run of runs)
+    for (const [label, command, args] of run.configs) timed(label, command, args, run.repo, run.shape.pythonPath);
   for (let rep = 0; rep < reps; rep++) {
     for (const run of runs) {
       run.configs.forEach(([label, command, args], index) => {
@@ -206,9 +279,13 @@ try {
       const value = median(times[index]!);
       const cpuValue = median(cpu[index]!);
       const baseline = index === 0 || (shim && index === 1);
-      const ratio = baseline ? '' : `   ratio ${(value / plain).toFixed(2)}${typed ? ` (${(value / typed).toFixed(2)} against the shim's)` : ''}`;
+      const ratio = baseline
+        ? ''
+        : `   ratio ${(value / plain).toFixed(2)}${typed ? ` (${(value / typed).toFixed(2)} against the shim's)` : ''}`;
       const cpuRatio = baseline ? '' : `   ratio ${(cpuValue / plainCpu).toFixed(2)}`;
-      console.log(`  ${label.padEnd(20)} wall median ${value.toFixed(2).padStart(6)} s${ratio}   (runs ${times[index]!.map((t) => t.toFixed(1)).join(', ')})`);
+      console.log(
+        `  ${label.padEnd(20)} wall median ${value.toFixed(2).padStart(6)} s${ratio}   (runs ${times[index]!.map((t) => t.toFixed(1)).join(', ')})`,
+      );
       console.log(`  ${''.padEnd(20)} CPU  median ${cpuValue.toFixed(2).padStart(6)} s${cpuRatio}`);
     });
     console.log('');

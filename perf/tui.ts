@@ -23,7 +23,8 @@ import { longSession } from './long-session';
 import { reduceAll } from '../source/ui/view-state';
 
 const argv = process.argv.slice(2);
-const flag = (name: string, fallback: number) => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
+const flag = (name: string, fallback: number) =>
+  argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback;
 const runs = flag('--runs', 5);
 const eventCount = flag('--events', 10_000);
 const root = argv.includes('--root') ? argv[argv.indexOf('--root') + 1]! : join(import.meta.dirname, '..');
@@ -33,10 +34,21 @@ const plain = (text: string) => text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').repl
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Milliseconds from spawning the CLI in a 100×30 pty until the screen shows `until` (or, with no `until`, until the process ends). */
-function timeUntil(args: string[], until: string | undefined, timeoutMs = 120_000, command = [process.execPath, cli]): Promise<number> {
+function timeUntil(
+  args: string[],
+  until: string | undefined,
+  timeoutMs = 120_000,
+  command = [process.execPath, cli],
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const pty = spawn(command[0]!, [...command.slice(1), ...args], { name: 'xterm-256color', cols: 100, rows: 30, cwd: root, env: { ...process.env, TENET_SESSIONS_DIR: scratch } as Record<string, string> });
+    const pty = spawn(command[0]!, [...command.slice(1), ...args], {
+      name: 'xterm-256color',
+      cols: 100,
+      rows: 30,
+      cwd: root,
+      env: { ...process.env, TENET_SESSIONS_DIR: scratch } as Record<string, string>,
+    });
     let output = '';
     if (until === undefined) {
       pty.onExit(() => resolve(performance.now() - started));
@@ -71,7 +83,22 @@ try {
     ["node -e '' (baseline)", () => timeUntil(['-e', ''], undefined, 30_000, [process.execPath])],
     ['tenet --version', () => timeUntil(['--version'], version)],
     ['start screen (tenet)', () => timeUntil(['--repo', example], 'mode:')],
-    ['tenet run (scripted)', () => timeUntil(['run', '--repo', example, '--target', 'invoicing/tax.py::tax_for', '--script', join(root, 'examples', 'invoicing.demo.json')], 'Test Harness Mechanism')],
+    [
+      'tenet run (scripted)',
+      () =>
+        timeUntil(
+          [
+            'run',
+            '--repo',
+            example,
+            '--target',
+            'invoicing/tax.py::tax_for',
+            '--script',
+            join(root, 'examples', 'invoicing.demo.json'),
+          ],
+          'Test Harness Mechanism',
+        ),
+    ],
     ['tenet replay demo', () => timeUntil(['replay', 'demo', '--speed', '0.5'], 'replay demo · event 0/')],
     ['tenet sessions', () => timeUntil(['sessions'], 'Sessions (')],
     // npm start checks that dist is current (nothing to rebuild), then starts the demo.
@@ -81,7 +108,8 @@ try {
   await timeUntil(['--version'], version); // the bundle into the disk cache, as for any later start
   for (let i = 0; i < runs; i++) for (const [name, time] of firstFrames) times.get(name)!.push(await time());
   const replayAll: number[] = [];
-  for (let i = 0; i < Math.max(1, Math.floor(runs / 2)); i++) replayAll.push(await timeUntil(['replay', file, '--speed', 'max'], `event ${events.length}/${events.length}`));
+  for (let i = 0; i < Math.max(1, Math.floor(runs / 2)); i++)
+    replayAll.push(await timeUntil(['replay', file, '--speed', 'max'], `event ${events.length}/${events.length}`));
 
   const foldStart = performance.now();
   reduceAll(events as never);
@@ -89,7 +117,7 @@ try {
   const cursor = new ReplayCursor(events as never);
   cursor.viewAt(events.length);
   const backStart = performance.now();
-  for (let i = 0; i < 100; i++) cursor.viewAt(Math.floor(((i * 7919) % 100) / 100 * events.length));
+  for (let i = 0; i < 100; i++) cursor.viewAt(Math.floor((((i * 7919) % 100) / 100) * events.length));
   const seekMs = (performance.now() - backStart) / 100;
 
   const ms = (v: number) => `${v.toFixed(0)} ms`;
@@ -99,8 +127,12 @@ try {
     const value = median(times.get(name)!);
     console.log(`  ${name.padEnd(24)} ${ms(value).padStart(8)}  (${(value / baseline).toFixed(2)}× the baseline)`);
   }
-  console.log(`replay of ${events.length.toLocaleString('en')} events at --speed max, process start to the last event on screen:`);
-  console.log(`  ${ms(median(replayAll))}  (folding the same events without drawing: ${ms(foldMs)}; seeking to a random event: ${seekMs.toFixed(1)} ms)`);
+  console.log(
+    `replay of ${events.length.toLocaleString('en')} events at --speed max, process start to the last event on screen:`,
+  );
+  console.log(
+    `  ${ms(median(replayAll))}  (folding the same events without drawing: ${ms(foldMs)}; seeking to a random event: ${seekMs.toFixed(1)} ms)`,
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

@@ -56,12 +56,24 @@ export function againstOracle(report: ThmReport, expected: Expected): Difference
   const already = new Set(report.alreadyFailing);
   const wantFailing = new Set(expected.failing.keys());
   return (
-    firstMissing('failing under plain pytest, not in THM\'s failing tests', wantFailing, new Set(failing.keys())) ??
-    firstMissing('in THM\'s failing tests, not failing under plain pytest', failing.keys(), wantFailing) ??
-    firstMissing('already failing under plain pytest, not in THM\'s "already failing"', expected.alreadyFailing, already) ??
+    firstMissing("failing under plain pytest, not in THM's failing tests", wantFailing, new Set(failing.keys())) ??
+    firstMissing("in THM's failing tests, not failing under plain pytest", failing.keys(), wantFailing) ??
+    firstMissing(
+      'already failing under plain pytest, not in THM\'s "already failing"',
+      expected.alreadyFailing,
+      already,
+    ) ??
     firstMissing('in THM\'s "already failing", not so under plain pytest', already, expected.alreadyFailing) ??
-    ([...failing].map(([nodeid, outcome]) => (outcome !== expected.failing.get(nodeid) ? `outcome of ${nodeid}: THM ${outcome}, plain pytest ${expected.failing.get(nodeid)}` : null)).find((d) => d)) ??
-    (report.counts.passed !== expected.passed ? `tests passing blank: THM ${report.counts.passed}, plain pytest ${expected.passed}` : null)
+    [...failing]
+      .map(([nodeid, outcome]) =>
+        outcome !== expected.failing.get(nodeid)
+          ? `outcome of ${nodeid}: THM ${outcome}, plain pytest ${expected.failing.get(nodeid)}`
+          : null,
+      )
+      .find((d) => d) ??
+    (report.counts.passed !== expected.passed
+      ? `tests passing blank: THM ${report.counts.passed}, plain pytest ${expected.passed}`
+      : null)
   );
 }
 
@@ -74,7 +86,14 @@ function testView(report: ThmReport, lines: boolean, keepFrame: (name: string) =
       const chainLines = kept.map(([, line]) => line);
       return [
         f.nodeid,
-        JSON.stringify({ reached: f.reached, chain, caller: f.caller, entryKind: f.entryKind, failsThrough: f.failsThrough ?? null, ...(lines ? { chainLines } : {}) }),
+        JSON.stringify({
+          reached: f.reached,
+          chain,
+          caller: f.caller,
+          entryKind: f.entryKind,
+          failsThrough: f.failsThrough ?? null,
+          ...(lines ? { chainLines } : {}),
+        }),
       ];
     }),
   );
@@ -85,7 +104,12 @@ function testView(report: ThmReport, lines: boolean, keepFrame: (name: string) =
  * agree on everything (clusters, selection, lines); a stub-mode report is compared on the tests
  * both list, without lines (its file is the blank one).
  */
-export function betweenModes(a: ThmReport, b: ThmReport, whole: boolean, keepFrame: (name: string) => boolean = () => true): Difference {
+export function betweenModes(
+  a: ThmReport,
+  b: ThmReport,
+  whole: boolean,
+  keepFrame: (name: string) => boolean = () => true,
+): Difference {
   const left = testView(a, whole, keepFrame);
   const right = testView(b, whole, keepFrame);
   for (const [nodeid, view] of [...left].sort(([x], [y]) => (x < y ? -1 : 1))) {
@@ -99,6 +123,7 @@ export function betweenModes(a: ThmReport, b: ThmReport, whole: boolean, keepFra
     const at = longer.findIndex((_, i) => JSON.stringify(a.clusters[i]) !== JSON.stringify(b.clusters[i]));
     return `clusters differ at ${at}: ${JSON.stringify(a.clusters[at])} vs ${JSON.stringify(b.clusters[at])}`;
   }
-  if (JSON.stringify(a.selected) !== JSON.stringify(b.selected)) return `selection: ${a.selected.join(' ')} vs ${b.selected.join(' ')}`;
+  if (JSON.stringify(a.selected) !== JSON.stringify(b.selected))
+    return `selection: ${a.selected.join(' ')} vs ${b.selected.join(' ')}`;
   return null;
 }

@@ -31,7 +31,10 @@ export async function blankedText(repo: string, target: string): Promise<{ file:
 /** A copy of the repository without bytecode, with one file's text replaced. */
 export function copyWith(repo: string, replaced?: { file: string; text: string }): string {
   const copy = mkdtempSync(join(tmpdir(), 'tenet-qa-'));
-  cpSync(repo, copy, { recursive: true, filter: (path) => !path.includes('__pycache__') && !path.endsWith('.pytest_cache') });
+  cpSync(repo, copy, {
+    recursive: true,
+    filter: (path) => !path.includes('__pycache__') && !path.endsWith('.pytest_cache'),
+  });
   if (replaced) writeFileSync(join(copy, replaced.file), replaced.text);
   return copy;
 }
@@ -40,14 +43,21 @@ export function copyWith(repo: string, replaced?: { file: string; text: string }
 export function layoutPath(repo: string): string[] {
   const src = join(repo, 'src');
   if (!existsSync(src) || !statSync(src).isDirectory()) return [];
-  const packages = readdirSync(src, { withFileTypes: true }).some((entry) => entry.isDirectory() && existsSync(join(src, entry.name, '__init__.py')));
+  const packages = readdirSync(src, { withFileTypes: true }).some(
+    (entry) => entry.isDirectory() && existsSync(join(src, entry.name, '__init__.py')),
+  );
   return packages ? ['src'] : [];
 }
 
 const PLUGIN_DIR = import.meta.dirname;
 
 /** Plain pytest over `testArgs` on a fresh copy of `repo` (with `replaced` written in), every test's outcome. */
-export function oracleOn(repo: string, testArgs: readonly string[], runner: Runner, replaced?: { file: string; text: string }): OracleRun {
+export function oracleOn(
+  repo: string,
+  testArgs: readonly string[],
+  runner: Runner,
+  replaced?: { file: string; text: string },
+): OracleRun {
   const copy = copyWith(repo, replaced);
   try {
     return runOracle(copy, testArgs, runner);
@@ -63,20 +73,54 @@ function runOracle(copy: string, testArgs: readonly string[], runner: Runner, ti
   const args = ['-m', 'pytest', '-p', 'oracle_plugin', '-p', 'no:cacheprovider', '-q', ...testArgs];
   let result;
   if (runner.kind === 'local') {
-    const env = { ...process.env, QA_ORACLE_OUT: out, QA_ORACLE_ROOT: copy, PYTHONPATH: [PLUGIN_DIR, ...roots.map((r) => join(copy, r))].join(':'), PYTHONDONTWRITEBYTECODE: '1' };
-    result = spawnSync(runner.python, args, { cwd: copy, env, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 });
+    const env = {
+      ...process.env,
+      QA_ORACLE_OUT: out,
+      QA_ORACLE_ROOT: copy,
+      PYTHONPATH: [PLUGIN_DIR, ...roots.map((r) => join(copy, r))].join(':'),
+      PYTHONDONTWRITEBYTECODE: '1',
+    };
+    result = spawnSync(runner.python, args, {
+      cwd: copy,
+      env,
+      encoding: 'utf8',
+      timeout: timeoutMs,
+      maxBuffer: 64 << 20,
+    });
   } else {
     const pythonPath = ['/qa', ...roots.map((r) => `/w/${r}`)].join(':');
     result = spawnSync(
       'docker',
-      ['run', '--rm', '--network', 'none', '-v', `${copy}:/w`, '-v', `${PLUGIN_DIR}:/qa:ro`, '-w', '/w',
-        '-e', 'QA_ORACLE_OUT=/w/.qa-oracle.json', '-e', 'QA_ORACLE_ROOT=/w', '-e', `PYTHONPATH=${pythonPath}`, '-e', 'PYTHONDONTWRITEBYTECODE=1',
-        runner.image, 'python3', ...args],
+      [
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        '-v',
+        `${copy}:/w`,
+        '-v',
+        `${PLUGIN_DIR}:/qa:ro`,
+        '-w',
+        '/w',
+        '-e',
+        'QA_ORACLE_OUT=/w/.qa-oracle.json',
+        '-e',
+        'QA_ORACLE_ROOT=/w',
+        '-e',
+        `PYTHONPATH=${pythonPath}`,
+        '-e',
+        'PYTHONDONTWRITEBYTECODE=1',
+        runner.image,
+        'python3',
+        ...args,
+      ],
       { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 },
     );
   }
   if (!existsSync(out)) {
-    throw new Error(`the oracle's pytest ended without a report (status ${result.status}${result.error ? `, ${result.error.message}` : ''}):\n${(result.stdout ?? '').slice(-2000)}${(result.stderr ?? '').slice(-2000)}`);
+    throw new Error(
+      `the oracle's pytest ended without a report (status ${result.status}${result.error ? `, ${result.error.message}` : ''}):\n${(result.stdout ?? '').slice(-2000)}${(result.stderr ?? '').slice(-2000)}`,
+    );
   }
   const parsed = JSON.parse(readFileSync(out, 'utf8')) as { exitstatus: number; outcomes: Record<string, Outcome> };
   rmSync(out, { force: true });

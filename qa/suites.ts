@@ -27,7 +27,9 @@ export interface Suite {
 
 function installedPackage(name: string): (into: string) => void {
   return (into) => {
-    const source = execFileSync('python3', ['-c', `import ${name}; print(${name}.__path__[0])`], { encoding: 'utf8' }).trim();
+    const source = execFileSync('python3', ['-c', `import ${name}; print(${name}.__path__[0])`], {
+      encoding: 'utf8',
+    }).trim();
     cpSync(source, join(into, name), { recursive: true, filter: (path) => !path.includes('__pycache__') });
   };
 }
@@ -39,7 +41,12 @@ export const SUITES: Suite[] = [
     name: 'networkx',
     shape: 'many test files, a dispatcher decorator on every algorithm (_dispatchable), generated argmap code',
     make: installedPackage('networkx'),
-    reach: ['networkx/algorithms/tests', 'networkx/classes/tests', 'networkx/algorithms/shortest_paths/tests', 'networkx/algorithms/traversal/tests'],
+    reach: [
+      'networkx/algorithms/tests',
+      'networkx/classes/tests',
+      'networkx/algorithms/shortest_paths/tests',
+      'networkx/algorithms/traversal/tests',
+    ],
     docker: true,
   },
   {
@@ -49,14 +56,23 @@ export const SUITES: Suite[] = [
       installedPackage('networkx')(into);
       writeFileSync(join(into, 'pytest.ini'), '[pytest]\nfilterwarnings =\n    error\n');
     },
-    reach: ['networkx/algorithms/tree/tests', 'networkx/algorithms/components/tests', 'networkx/algorithms/isomorphism/tests/test_isomorphism.py', 'networkx/generators/tests'],
+    reach: [
+      'networkx/algorithms/tree/tests',
+      'networkx/algorithms/components/tests',
+      'networkx/algorithms/isomorphism/tests/test_isomorphism.py',
+      'networkx/generators/tests',
+    ],
     docker: true,
   },
   {
     name: 'sympy-printing',
-    shape: "one large package, a dispatcher (Printer._print) between every use and each _print_X method",
+    shape: 'one large package, a dispatcher (Printer._print) between every use and each _print_X method',
     make: installedPackage('sympy'),
-    reach: ['sympy/printing/tests/test_str.py', 'sympy/printing/tests/test_repr.py', 'sympy/printing/tests/test_python.py'],
+    reach: [
+      'sympy/printing/tests/test_str.py',
+      'sympy/printing/tests/test_repr.py',
+      'sympy/printing/tests/test_python.py',
+    ],
     docker: false,
     files: /^sympy\/printing\//,
     ci: true,
@@ -75,7 +91,8 @@ export const SUITES: Suite[] = [
   },
   {
     name: 'nslayout',
-    shape: 'a src layout with a namespace subpackage (a folder without __init__.py inside the package, as flask/sansio), filterwarnings = error',
+    shape:
+      'a src layout with a namespace subpackage (a folder without __init__.py inside the package, as flask/sansio), filterwarnings = error',
     make: (into) => cpSync(join(FIXTURES, 'nslayout'), into, { recursive: true }),
     reach: [],
     docker: true,
@@ -98,7 +115,11 @@ export function repositorySuite(repo: string, reach: string[]): Suite {
   return {
     name: repo,
     shape: 'a repository given with --repo',
-    make: (into) => cpSync(repo, into, { recursive: true, filter: (path) => !/(^|\/)(\.git|\.tox|\.venv|venv|__pycache__|\.pytest_cache)$/.test(path) }),
+    make: (into) =>
+      cpSync(repo, into, {
+        recursive: true,
+        filter: (path) => !/(^|\/)(\.git|\.tox|\.venv|venv|__pycache__|\.pytest_cache)$/.test(path),
+      }),
     reach,
     docker: false,
   };

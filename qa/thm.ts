@@ -50,7 +50,11 @@ const repos = all('--repo');
 const suites: Suite[] = repos.length
   ? repos.map((repo) => repositorySuite(repo, testsAt === -1 ? [] : argv.slice(testsAt + 1)))
   : all('--suite').length
-    ? all('--suite').map((name) => SUITES.find((s) => s.name === name) ?? fail(`no suite ${name} (known: ${SUITES.map((s) => s.name).join(', ')})`))
+    ? all('--suite').map(
+        (name) =>
+          SUITES.find((s) => s.name === name) ??
+          fail(`no suite ${name} (known: ${SUITES.map((s) => s.name).join(', ')})`),
+      )
     : SUITES.filter((suite) => !sample || suite.ci);
 const ALL_MODES = ['lanes', 'jobs1', 'nofork', 'docker', 'stub'] as const;
 type Mode = (typeof ALL_MODES)[number];
@@ -73,8 +77,25 @@ const MODE_FLAGS: Record<Exclude<Mode, 'stub'>, string[]> = {
 };
 
 function thm(repo: string, target: string, scope: string[], flags: string[], blank: boolean): ThmReport {
-  const args = [cli, 'thm', '--repo', repo, '--target', target, '--json', ...(blank ? ['--blank'] : []), ...flags, '--tests', ...scope];
-  const run = spawnSync('node', args, { encoding: 'utf8', maxBuffer: 256 << 20, timeout: 1_800_000, env: { ...process.env, TENET_PYTHON: python } });
+  const args = [
+    cli,
+    'thm',
+    '--repo',
+    repo,
+    '--target',
+    target,
+    '--json',
+    ...(blank ? ['--blank'] : []),
+    ...flags,
+    '--tests',
+    ...scope,
+  ];
+  const run = spawnSync('node', args, {
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+    timeout: 1_800_000,
+    env: { ...process.env, TENET_PYTHON: python },
+  });
   try {
     return JSON.parse(run.stdout) as ThmReport;
   } catch {
@@ -92,7 +113,9 @@ interface TargetResult {
   seconds: number;
 }
 
-console.log(`qa:thm · seed ${seed} · ${targets} targets over ${suites.map((s) => s.name).join(', ')} · modes ${modes.filter((m) => m !== 'docker' || docker).join(', ')}${modes.includes('docker') && !docker ? ' (docker: no engine or no image, skipped)' : ''}`);
+console.log(
+  `qa:thm · seed ${seed} · ${targets} targets over ${suites.map((s) => s.name).join(', ')} · modes ${modes.filter((m) => m !== 'docker' || docker).join(', ')}${modes.includes('docker') && !docker ? ' (docker: no engine or no image, skipped)' : ''}`,
+);
 const results: TargetResult[] = [];
 const started = Date.now();
 const perSuite = Math.ceil(targets / suites.length);
@@ -111,15 +134,29 @@ for (const suite of suites) {
   try {
     suite.make(repo);
     const scan = await scanFunctions(repo);
-    const reach = await runReachPass({ repoDir: repo, functions: scan.eligible, testArgs: suite.reach, jobs: 'auto', testTimeoutSec: 120, python });
+    const reach = await runReachPass({
+      repoDir: repo,
+      functions: scan.eligible,
+      testArgs: suite.reach,
+      jobs: 'auto',
+      testTimeoutSec: 120,
+      python,
+    });
     const options = optionArgs(suite.reach, reach.positional);
     // A target reached from more test files than --max-files is left out: its every mode would run a large part of the suite.
     const fileCount = (tests: Set<string>) => new Set([...tests].map(testFile)).size;
     const candidates = scan.eligible.flatMap((fn, id) => {
       const tests = reach.reachedBy.get(id);
-      return tests && !reach.outside.has(id) && fileCount(tests) <= maxFiles && (!suite.files || suite.files.test(fn.file)) ? [{ fn, file: fn.file, tests }] : [];
+      return tests &&
+        !reach.outside.has(id) &&
+        fileCount(tests) <= maxFiles &&
+        (!suite.files || suite.files.test(fn.file))
+        ? [{ fn, file: fn.file, tests }]
+        : [];
     });
-    console.log(`\n${suite.name}: ${suite.shape}\n  ${scan.eligible.length} functions, ${candidates.length} reached by tests of at most ${maxFiles} files in the reach pass (${(reach.durationMs / 1000).toFixed(1)} s)`);
+    console.log(
+      `\n${suite.name}: ${suite.shape}\n  ${scan.eligible.length} functions, ${candidates.length} reached by tests of at most ${maxFiles} files in the reach pass (${(reach.durationMs / 1000).toFixed(1)} s)`,
+    );
     // Seeded by the suite's name too, so a suite draws the same targets alone as in the sample.
     for (const { fn, tests } of spreadOrder(candidates, seed + nameHash(suite.name)).slice(0, want)) {
       const files = suite.wholeScope ? reach.positional : [...new Set([...tests].map(testFile))].sort();
@@ -152,13 +189,16 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
       // plain pytest fails other tests, the image's run is held to that oracle alone, not to the
       // other modes' chains and clusters.
       if (sameFailing(want, expected)) reports.push([mode, report]);
-      else console.log(`    (${mode}: plain pytest fails other tests there than here; compared with its own oracle only)`);
+      else
+        console.log(`    (${mode}: plain pytest fails other tests there than here; compared with its own oracle only)`);
     }
     const [first, ...others] = reports;
     // The image has other versions of the libraries (pytest's `raises` lives in another file
     // there): its chains are compared on the repository's frames and generated code only.
     const ownFrame = (name: string) => name.startsWith('<') || existsSync(join(repo, name.split('::')[0]!));
-    if (first) for (const [mode, report] of others) note(`${mode} vs ${first[0]}`, betweenModes(first[1], report, true, mode === 'docker' ? ownFrame : undefined));
+    if (first)
+      for (const [mode, report] of others)
+        note(`${mode} vs ${first[0]}`, betweenModes(first[1], report, true, mode === 'docker' ? ownFrame : undefined));
     if (modes.includes('stub')) {
       const stubbed = copyWith(repo, blanked);
       try {
@@ -169,15 +209,29 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
         rmSync(stubbed, { recursive: true, force: true });
       }
     }
-    const result = { suite: suite.name, target, scope, failing: expected.failing.size, alreadyFailing: expected.alreadyFailing.size, disagreements, seconds: (Date.now() - t0) / 1000 };
-    const verdict = disagreements.length ? `DISAGREE\n${disagreements.map((d) => `    ${d.mode}: ${d.difference}`).join('\n')}` : 'agree';
-    console.log(`  ${target}  (${result.failing} failing, ${result.alreadyFailing} already failing, ${scope.length} scope args, ${result.seconds.toFixed(0)} s)  ${verdict}`);
+    const result = {
+      suite: suite.name,
+      target,
+      scope,
+      failing: expected.failing.size,
+      alreadyFailing: expected.alreadyFailing.size,
+      disagreements,
+      seconds: (Date.now() - t0) / 1000,
+    };
+    const verdict = disagreements.length
+      ? `DISAGREE\n${disagreements.map((d) => `    ${d.mode}: ${d.difference}`).join('\n')}`
+      : 'agree';
+    console.log(
+      `  ${target}  (${result.failing} failing, ${result.alreadyFailing} already failing, ${scope.length} scope args, ${result.seconds.toFixed(0)} s)  ${verdict}`,
+    );
     return result;
   }
 }
 
 const disagreeing = results.filter((r) => r.disagreements.length);
-console.log(`\n${results.length} targets (${results.filter((r) => r.failing > 0).length} with failing tests), ${disagreeing.length} with a disagreement · seed ${seed} · ${((Date.now() - started) / 1000).toFixed(0)} s`);
+console.log(
+  `\n${results.length} targets (${results.filter((r) => r.failing > 0).length} with failing tests), ${disagreeing.length} with a disagreement · seed ${seed} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+);
 const out = one('--out');
 if (out) writeFileSync(out, JSON.stringify({ seed, modes, suites: suites.map((s) => s.name), results }, null, 2));
 process.exitCode = disagreeing.length ? 1 : 0;

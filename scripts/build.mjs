@@ -20,7 +20,10 @@ const noDevtools = {
   name: 'no-devtools',
   setup(builder) {
     builder.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'empty' }));
-    builder.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export default { connectToDevTools() {} };', loader: 'js' }));
+    builder.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({
+      contents: 'export default { connectToDevTools() {} };',
+      loader: 'js',
+    }));
   },
 };
 await build({

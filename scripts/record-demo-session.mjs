@@ -11,7 +11,9 @@ try {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, TENET_SESSIONS_DIR: scratch, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
   });
-  const [id] = readdirSync(scratch, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const [id] = readdirSync(scratch, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   mkdirSync('sessions/demo', { recursive: true });
   cpSync(join(scratch, id, 'events.jsonl'), 'sessions/demo/events.jsonl');
   console.log(`sessions/demo/events.jsonl recorded from session ${id}`);

@@ -6,7 +6,14 @@ import { TENET_VERSION } from './engine/version';
 import { editDistance } from './engine/util/closest';
 import { addBenchCommands } from './program/bench-commands';
 import { addDockerCommands } from './program/docker-commands';
-import { modelFlags, sandboxFlags, withModelFlags, withSandboxFlags, type Invocation, type ModelOpts } from './program/flags';
+import {
+  modelFlags,
+  sandboxFlags,
+  withModelFlags,
+  withSandboxFlags,
+  type Invocation,
+  type ModelOpts,
+} from './program/flags';
 import type { SandboxFlags } from './engine/sandbox/sandbox-spec';
 import { addRunCommands } from './program/run-commands';
 import { addSessionCommands } from './program/session-commands';
@@ -28,13 +35,26 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .exitOverride()
     // The root's own options (--repo for the start screen) must not swallow a command's.
     .enablePositionalOptions()
-    .addHelpText('after', '\nEverything after --tests is passed to pytest unchanged.\nWith no command, in a terminal: the start screen over --repo (default: the current folder).')
+    .addHelpText(
+      'after',
+      '\nEverything after --tests is passed to pytest unchanged.\nWith no command, in a terminal: the start screen over --repo (default: the current folder).',
+    )
     .option('--repo <dir>', 'with no command: the repository of the start screen')
     .option('--sessions-dir <dir>', 'with no command: where the session is saved')
-    .option('--tests <pytest-args...>', "with no command: pytest arguments for the scope of the session the start screen starts (everything after --tests)")
-    .option('--step', 'with no command: the session the start screen starts is in step mode (a pause before every model call and tool call; `s` toggles it)');
+    .option(
+      '--tests <pytest-args...>',
+      'with no command: pytest arguments for the scope of the session the start screen starts (everything after --tests)',
+    )
+    .option(
+      '--step',
+      'with no command: the session the start screen starts is in step mode (a pause before every model call and tool call; `s` toggles it)',
+    );
   // The start screen starts a `tenet run`: it takes the same model and sandbox flags.
-  withModelFlags(program, 'the config, else the API key in the environment', 'with --provider scripted: the JSON script of model turns to replay');
+  withModelFlags(
+    program,
+    'the config, else the API key in the environment',
+    'with --provider scripted: the JSON script of model turns to replay',
+  );
   withSandboxFlags(program);
   program.action(async (opts: ModelOpts & SandboxFlags & { repo?: string; sessionsDir?: string; step?: boolean }) => {
     // A word where a command goes (a typo such as `tenet sesions`) reaches the root as an operand.
@@ -46,7 +66,16 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
       return;
     }
     const { startCommand } = await import('./commands/start');
-    setExit(await startCommand({ repo: opts.repo, sessionsDir: opts.sessionsDir, model: modelFlags(opts), sandbox: sandboxFlags(opts), testArgs: tests ?? [], ...(opts.step ? { step: true } : {}) }));
+    setExit(
+      await startCommand({
+        repo: opts.repo,
+        sessionsDir: opts.sessionsDir,
+        model: modelFlags(opts),
+        sandbox: sandboxFlags(opts),
+        testArgs: tests ?? [],
+        ...(opts.step ? { step: true } : {}),
+      }),
+    );
   });
 
   const invocation: Invocation = { tests, setExit };
@@ -61,7 +90,10 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
   program.hook('preAction', (_root, command) => {
     if (tests !== undefined && !takesTests(command)) {
       const taking = commandsTakingTests(program).join(', ');
-      command.error(`error: ${commandName(command)} takes no --tests (what follows it is the scope pytest runs, in ${taking})`, { exitCode: EXIT.badInput, code: 'commander.unknownOption' });
+      command.error(
+        `error: ${commandName(command)} takes no --tests (what follows it is the scope pytest runs, in ${taking})`,
+        { exitCode: EXIT.badInput, code: 'commander.unknownOption' },
+      );
     }
   });
   return program;
@@ -92,9 +124,14 @@ function unknownCommand(program: Command, word: string): never {
   const distance = new Map(names.map((name) => [name, editDistance(name, word)]));
   const nearest = Math.min(...distance.values());
   // A swap of neighbours (tmh) is one edit: a short name takes one, a longer one a third of its letters.
-  const near = names.filter((name) => distance.get(name) === nearest && nearest <= Math.max(1, Math.floor(name.length / 3)));
+  const near = names.filter(
+    (name) => distance.get(name) === nearest && nearest <= Math.max(1, Math.floor(name.length / 3)),
+  );
   const hint = near.length ? `\n(Did you mean ${near.join(' or ')}?)` : `\nThe commands: ${names.join(', ')}.`;
-  program.error(`error: unknown command '${word}'${hint}`, { exitCode: EXIT.badInput, code: 'commander.unknownCommand' });
+  program.error(`error: unknown command '${word}'${hint}`, {
+    exitCode: EXIT.badInput,
+    code: 'commander.unknownCommand',
+  });
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -105,10 +142,13 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(own, { from: 'user' });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help') return EXIT.pass;
+    if (code === 'commander.helpDisplayed' || code === 'commander.version' || code === 'commander.help')
+      return EXIT.pass;
     if (code?.startsWith('commander.')) return EXIT.badInput;
     if (error instanceof ProviderError) {
-      process.stderr.write(`tenet: the model provider failed: ${printable(error.message)}\n  fix: ${printable(error.fix)}\n`);
+      process.stderr.write(
+        `tenet: the model provider failed: ${printable(error.message)}\n  fix: ${printable(error.fix)}\n`,
+      );
       return EXIT.provider;
     }
     const known = error instanceof TenetError ? error : fileProblem(error);

@@ -35,7 +35,8 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
   const minFailing = options.minFailing ?? BENCH_MAKE_DEFAULTS.minFailing;
   const seed = options.seed ?? BENCH_MAKE_DEFAULTS.seed;
   if (!Number.isInteger(count) || count < 1) throw new TenetError(`--count must be a whole number ≥ 1, not ${count}.`);
-  if (!Number.isInteger(minFailing) || minFailing < 1) throw new TenetError(`--min-failing must be a whole number ≥ 1, not ${minFailing}.`);
+  if (!Number.isInteger(minFailing) || minFailing < 1)
+    throw new TenetError(`--min-failing must be a whole number ≥ 1, not ${minFailing}.`);
   if (!Number.isInteger(seed)) throw new TenetError(`--seed must be a whole number, not ${seed}.`);
   // Read before the output is emptied: --from and --out may name the same file.
   const rows = options.from ? readTasks(options.from) : undefined;
@@ -54,7 +55,15 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
     process.exit(signalExitCode(signal));
   });
   if (rows) {
-    const made = await makeFromRows({ repo: options.repo, rows, minFailing, ...(options.name ? { name: options.name } : {}), ...(options.python ? { python: options.python } : {}), emit: progress, onTask: write });
+    const made = await makeFromRows({
+      repo: options.repo,
+      rows,
+      minFailing,
+      ...(options.name ? { name: options.name } : {}),
+      ...(options.python ? { python: options.python } : {}),
+      emit: progress,
+      onTask: write,
+    });
     process.stdout.write(options.json ? `${JSON.stringify({ out, ...made })}\n` : `${formatFromRows(made, out)}\n`);
     return made.tasks > 0 && made.skipped.length === 0 ? EXIT.pass : EXIT.fail;
   }
@@ -81,12 +90,19 @@ function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void
   return (event) => {
     switch (event.type) {
       case 'scan': {
-        const excluded = Object.entries(event.excluded).filter(([, n]) => n).map(([why, n]) => `${n} ${why}`).join(', ');
-        stream.write(`scanned ${event.functions} functions in ${event.files} modules (${event.testFiles} test files skipped): ${event.eligible} eligible${excluded ? `; left out: ${excluded}` : ''}\n`);
+        const excluded = Object.entries(event.excluded)
+          .filter(([, n]) => n)
+          .map(([why, n]) => `${n} ${why}`)
+          .join(', ');
+        stream.write(
+          `scanned ${event.functions} functions in ${event.files} modules (${event.testFiles} test files skipped): ${event.eligible} eligible${excluded ? `; left out: ${excluded}` : ''}\n`,
+        );
         break;
       }
       case 'reach.start':
-        stream.write(`reach pass: which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`);
+        stream.write(
+          `reach pass: which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`,
+        );
         break;
       case 'reach.progress':
         if (stream.isTTY && Date.now() - lastDraw > 100) {
@@ -103,7 +119,9 @@ function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void
         for (const problem of event.problems) stream.write(`  ! ${problem.split('\n')[0]}\n`);
         break;
       case 'thm.start':
-        stream.write(`THM ${event.run}/${event.candidates} ${event.target} (${event.tests} reaching test${event.tests === 1 ? '' : 's'}) … `);
+        stream.write(
+          `THM ${event.run}/${event.candidates} ${event.target} (${event.tests} reaching test${event.tests === 1 ? '' : 's'}) … `,
+        );
         break;
       case 'thm.done':
         stream.write(
@@ -126,14 +144,20 @@ function formatSummary(summary: MakeSummary, out: string): string {
     `  THM runs: ${summary.thm.runs} (${summary.thm.kept} kept, ${summary.thm.skipped} skipped), ${runs.length ? `mean ${seconds(mean)}, longest ${seconds(Math.max(...runs))}` : 'none'}`,
     `  total: ${seconds(summary.durationMs)}`,
   ];
-  if (summary.tasks < summary.count) lines.push(`  ! only ${summary.tasks}: the candidates ran out (widen --tests, lower --min-failing)`);
+  if (summary.tasks < summary.count)
+    lines.push(`  ! only ${summary.tasks}: the candidates ran out (widen --tests, lower --min-failing)`);
   return lines.join('\n');
 }
 
 function formatFromRows(summary: FromRowsSummary, out: string): string {
   const mine = summary.rows - summary.otherRepositories;
-  const lines = [`${summary.tasks} of ${mine} row${mine === 1 ? '' : 's'} of ${summary.repository} made into tasks, written to ${out} (${seconds(summary.durationMs)})`];
-  if (summary.otherRepositories) lines.push(`  ${summary.otherRepositories} row${summary.otherRepositories === 1 ? '' : 's'} of other repositories passed over (--name says which repository the checkout is)`);
+  const lines = [
+    `${summary.tasks} of ${mine} row${mine === 1 ? '' : 's'} of ${summary.repository} made into tasks, written to ${out} (${seconds(summary.durationMs)})`,
+  ];
+  if (summary.otherRepositories)
+    lines.push(
+      `  ${summary.otherRepositories} row${summary.otherRepositories === 1 ? '' : 's'} of other repositories passed over (--name says which repository the checkout is)`,
+    );
   for (const { task, why } of summary.skipped) lines.push(`  ! ${task}: ${why}`);
   return lines.join('\n');
 }

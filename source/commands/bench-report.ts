@@ -19,7 +19,10 @@ export interface BenchReportOptions {
  */
 export async function benchReportCommand(options: BenchReportOptions): Promise<number> {
   if (!REPORT_FORMATS.includes(options.format)) {
-    throw new TenetError(`Unknown report format ${String(options.format)}.`, `use --format ${REPORT_FORMATS.join(', ')}`);
+    throw new TenetError(
+      `Unknown report format ${String(options.format)}.`,
+      `use --format ${REPORT_FORMATS.join(', ')}`,
+    );
   }
   const { report, warnings } = buildReport(options.runDirs);
   for (const warning of warnings) process.stderr.write(`tenet: ${warning}\n`);

@@ -45,7 +45,11 @@ export interface BenchRunCommandOptions {
 
 const clock = (ms: number) => {
   const s = Math.round(ms / 1000);
-  return s >= 3600 ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m` : s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+  return s >= 3600
+    ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`
+    : s >= 60
+      ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`
+      : `${s}s`;
 };
 
 /** The progress of a run on stderr: a redrawn bar in a terminal, a line per finished task otherwise. */
@@ -58,10 +62,14 @@ function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: Bench
     if (stream.isTTY) {
       const width = 24;
       const filled = Math.round((p.done / Math.max(1, p.total)) * width);
-      stream.write(`\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${summary}${p.running.length ? ` · running ${p.running.join(', ')}` : ''}`);
+      stream.write(
+        `\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${summary}${p.running.length ? ` · running ${p.running.join(', ')}` : ''}`,
+      );
       if (p.done === p.total) stream.write('\n');
     } else if (p.last) {
-      stream.write(`${verdictWord(p.last)} ${p.last.taskId} (${p.last.error ? `error: ${printable(p.last.error)}` : stopLabel(p.last)}, ${clock(p.last.wallMs)}) · ${summary}\n`);
+      stream.write(
+        `${verdictWord(p.last)} ${p.last.taskId} (${p.last.error ? `error: ${printable(p.last.error)}` : stopLabel(p.last)}, ${clock(p.last.wallMs)}) · ${summary}\n`,
+      );
     }
   };
 }
@@ -82,13 +90,30 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
   const config = await loadConfig(undefined);
   const modelFor = modelsForTasks(config, options.model);
   const onSwarm = options.on === 'swarm';
-  const swarmOnly = (['runnerImage', 'registry', 'network'] as const).filter((key) => options.swarm?.[key] !== undefined);
-  if (!onSwarm && swarmOnly.length) throw new TenetError(`${swarmOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} go${swarmOnly.length === 1 ? 'es' : ''} with --on swarm only.`, 'add --on swarm, or leave them out');
-  if (onSwarm && options.sandbox.sandbox === 'docker') throw new TenetError('--on swarm runs each task in a container of its own already: --sandbox docker does not go with it.', 'leave out --sandbox (the tasks run in the runner image), or drop --on swarm');
+  const swarmOnly = (['runnerImage', 'registry', 'network'] as const).filter(
+    (key) => options.swarm?.[key] !== undefined,
+  );
+  if (!onSwarm && swarmOnly.length)
+    throw new TenetError(
+      `${swarmOnly.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} go${swarmOnly.length === 1 ? 'es' : ''} with --on swarm only.`,
+      'add --on swarm, or leave them out',
+    );
+  if (onSwarm && options.sandbox.sandbox === 'docker')
+    throw new TenetError(
+      '--on swarm runs each task in a container of its own already: --sandbox docker does not go with it.',
+      'leave out --sandbox (the tasks run in the runner image), or drop --on swarm',
+    );
   const sandbox: SandboxSpec = sandboxSpec(onSwarm ? {} : options.sandbox, onSwarm ? {} : config);
   const chosen = options.settings;
   // A benchmark's strategy and TDD iterations are its flags' (else the papers'), not the config files'.
-  const settings = resolveSettings({ ...chosen, strategy: chosen.strategy ?? 'tenet', tddBudget: { iterations: chosen.tddBudget?.iterations ?? TDD_PAPER_BUDGET.iterations } }, config);
+  const settings = resolveSettings(
+    {
+      ...chosen,
+      strategy: chosen.strategy ?? 'tenet',
+      tddBudget: { iterations: chosen.tddBudget?.iterations ?? TDD_PAPER_BUDGET.iterations },
+    },
+    config,
+  );
   const sample = modelFor(tasks[0]!).settings;
   // The configuration a report row stands for (where it ran and how parallel are not part of it).
   const recorded = {
@@ -97,7 +122,12 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
     model: sample.model,
     ...(sample.baseUrl ? { baseUrl: sample.baseUrl } : {}),
     // The script is the model: its content too (a script edited in place is another model).
-    ...(options.model.script ? { script: resolve(options.model.script), scriptSha256: createHash('sha256').update(readFileSync(options.model.script)).digest('hex') } : {}),
+    ...(options.model.script
+      ? {
+          script: resolve(options.model.script),
+          scriptSha256: createHash('sha256').update(readFileSync(options.model.script)).digest('hex'),
+        }
+      : {}),
     T: Number.isFinite(settings.T) ? settings.T : 'all',
     // Only when not the default, so the folders of runs made before it could be chosen still match.
     ...(settings.caller !== 'use' ? { caller: settings.caller } : {}),
@@ -124,35 +154,48 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
   let results: Awaited<ReturnType<typeof runBench>>;
   try {
     results = await runBench({
-    tasks,
-    tasksFile,
-    runDir: resolve(options.out),
-    label,
-    config: recorded,
-    settings,
-    modelFor,
-    sandbox,
-    ...(swarm ? { runElsewhere: (task: BenchTask, sessions: string) => runOnSwarm(swarm, task, sessions) } : {}),
-    parallel: options.parallel,
-    ...(options.reposRoot ? { reposRoot: resolve(options.reposRoot) } : {}),
-    ...(options.retryErrors ? { retryErrors: true } : {}),
-    signal: controller.signal,
-    onProgress: options.json ? undefined : progressPrinter(),
-  });
+      tasks,
+      tasksFile,
+      runDir: resolve(options.out),
+      label,
+      config: recorded,
+      settings,
+      modelFor,
+      sandbox,
+      ...(swarm ? { runElsewhere: (task: BenchTask, sessions: string) => runOnSwarm(swarm, task, sessions) } : {}),
+      parallel: options.parallel,
+      ...(options.reposRoot ? { reposRoot: resolve(options.reposRoot) } : {}),
+      ...(options.retryErrors ? { retryErrors: true } : {}),
+      signal: controller.signal,
+      onProgress: options.json ? undefined : progressPrinter(),
+    });
   } finally {
     await swarm?.close();
   }
   const passed = results.filter((r) => r.pass).length;
-  if (options.json) process.stdout.write(`${JSON.stringify({ runDir: resolve(options.out), label, tasks: tasks.length, finished: results.length, passed, passAt1: results.length ? passed / results.length : 0 })}\n`);
-  else process.stdout.write(`${label}: ${passed}/${results.length} passed (Pass@1 ${results.length ? ((100 * passed) / results.length).toFixed(1) : '0.0'}%) · results in ${resolve(options.out)} · \`tenet bench report ${options.out}\`\n`);
+  if (options.json)
+    process.stdout.write(
+      `${JSON.stringify({ runDir: resolve(options.out), label, tasks: tasks.length, finished: results.length, passed, passAt1: results.length ? passed / results.length : 0 })}\n`,
+    );
+  else
+    process.stdout.write(
+      `${label}: ${passed}/${results.length} passed (Pass@1 ${results.length ? ((100 * passed) / results.length).toFixed(1) : '0.0'}%) · results in ${resolve(options.out)} · \`tenet bench report ${options.out}\`\n`,
+    );
   return 0;
 }
 
 /** The run's swarm side: the per-run image, the key as a secret (see swarm/swarm-run.ts). */
-async function openSwarm(options: BenchRunCommandOptions, tasks: BenchTask[], config: TenetConfig, settings: RunSettings, sample: ModelSettings) {
+async function openSwarm(
+  options: BenchRunCommandOptions,
+  tasks: BenchTask[],
+  config: TenetConfig,
+  settings: RunSettings,
+  sample: ModelSettings,
+) {
   const provider = sample.provider;
   // The key as this machine's environment gives it; the container gets it as a secret file.
-  const keyVariable = provider === 'openai' ? 'OPENAI_API_KEY' : provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined;
+  const keyVariable =
+    provider === 'openai' ? 'OPENAI_API_KEY' : provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined;
   const key = keyVariable ? process.env[keyVariable] : undefined;
   return openSwarmRun({
     ...options.swarm!,
@@ -165,7 +208,12 @@ async function openSwarm(options: BenchRunCommandOptions, tasks: BenchTask[], co
     spec: {
       settings: specSettings(settings),
       // The base URL as resolved here (flag, environment or config): the container has neither this environment nor these files.
-      model: { ...options.model, provider, model: sample.model, ...(sample.baseUrl ? { baseUrl: sample.baseUrl } : {}) },
+      model: {
+        ...options.model,
+        provider,
+        model: sample.model,
+        ...(sample.baseUrl ? { baseUrl: sample.baseUrl } : {}),
+      },
       config,
       ...(key && keyVariable ? { keyVariable } : {}),
     },
@@ -176,7 +224,15 @@ async function openSwarm(options: BenchRunCommandOptions, tasks: BenchTask[], co
 }
 
 /** `tenet/gpt-4.1-mini`, `tdd/scripted -thm T=5 select=random stage=postgen`: the settings that differ from the paper's. */
-function defaultLabel(c: { strategy: string; model: string; T: number | string; select: string; testStage: string; ablations: { noThm: boolean; noApis: boolean; noRrw: boolean }; limits?: SpendLimits }): string {
+function defaultLabel(c: {
+  strategy: string;
+  model: string;
+  T: number | string;
+  select: string;
+  testStage: string;
+  ablations: { noThm: boolean; noApis: boolean; noRrw: boolean };
+  limits?: SpendLimits;
+}): string {
   return [
     `${c.strategy}/${c.model}`,
     c.ablations.noThm ? '-thm' : '',

@@ -16,7 +16,11 @@ import { KEY_FILE, runSettings, type RunSpec } from '../engine/swarm/run-spec';
  * node lost) is a failure for the engine to retry.
  */
 export async function benchTaskCommand(options: { spec: string; task: string; session: string }): Promise<number> {
-  if (!existsSync(options.spec)) throw new TenetError(`No run spec at ${options.spec}.`, 'this command runs inside the image `tenet bench run --on swarm` builds');
+  if (!existsSync(options.spec))
+    throw new TenetError(
+      `No run spec at ${options.spec}.`,
+      'this command runs inside the image `tenet bench run --on swarm` builds',
+    );
   const spec = JSON.parse(readFileSync(options.spec, 'utf8')) as RunSpec;
   const entry = spec.tasks.find((t) => t.id === options.task);
   if (!entry) throw new TenetError(`The run has no task ${options.task}.`);

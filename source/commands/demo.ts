@@ -8,7 +8,8 @@ import { runCommand } from './run';
 export const DEMO = {
   repo: () => join(installRoot(), 'examples', 'invoicing'),
   /** The demo model's script: the TENET pipeline, or the TDD-Agent workflow (`--strategy tdd`). */
-  script: (strategy: 'tenet' | 'tdd' = 'tenet') => join(installRoot(), 'examples', strategy === 'tdd' ? 'invoicing.tdd.json' : 'invoicing.demo.json'),
+  script: (strategy: 'tenet' | 'tdd' = 'tenet') =>
+    join(installRoot(), 'examples', strategy === 'tdd' ? 'invoicing.tdd.json' : 'invoicing.demo.json'),
   target: 'invoicing/tax.py::tax_for',
 };
 
@@ -37,9 +38,16 @@ export interface DemoOptions {
  */
 export async function demoCommand(options: DemoOptions): Promise<number> {
   const strategy = options.strategy ?? 'tenet';
-  const asked = [options.provider && options.provider !== 'scripted' ? `--provider ${options.provider}` : '', options.model ? '--model' : '', options.baseUrl ? '--base-url' : ''].filter(Boolean);
+  const asked = [
+    options.provider && options.provider !== 'scripted' ? `--provider ${options.provider}` : '',
+    options.model ? '--model' : '',
+    options.baseUrl ? '--base-url' : '',
+  ].filter(Boolean);
   if (!options.live && asked.length) {
-    throw new TenetError(`tenet demo plays the scripted demo model; ${asked.join(', ')} choose${asked.length === 1 ? 's' : ''} a real one.`, 'add --live to run the demo with that model (its calls are billed to your account)');
+    throw new TenetError(
+      `tenet demo plays the scripted demo model; ${asked.join(', ')} choose${asked.length === 1 ? 's' : ''} a real one.`,
+      'add --live to run the demo with that model (its calls are billed to your account)',
+    );
   }
   const flags = {
     ...(options.provider ? { provider: options.provider } : {}),
@@ -50,9 +58,15 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
   if (options.live) {
     // Which model, before anything runs: a live demo is a paid one. (Loaded here, not at start: the
     // start screen, which can start the demo, draws its first frame without the providers.)
-    const [{ loadConfig }, { createModel }] = await Promise.all([import('../engine/config/config'), import('../engine/model/create-model')]);
+    const [{ loadConfig }, { createModel }] = await Promise.all([
+      import('../engine/config/config'),
+      import('../engine/model/create-model'),
+    ]);
     const chosen = createModel(await loadConfig(DEMO.repo()), flags);
-    if (chosen.settings.provider !== 'scripted') process.stderr.write(`tenet demo --live: ${chosen.model.label} answers; its calls cost money (billed to the account of its API key).\n`);
+    if (chosen.settings.provider !== 'scripted')
+      process.stderr.write(
+        `tenet demo --live: ${chosen.model.label} answers; its calls cost money (billed to the account of its API key).\n`,
+      );
   }
   return runCommand({
     settings: { strategy },
@@ -68,6 +82,11 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     json: options.json,
     // Not live: the script, whatever the environment or the config files name.
     model: options.live ? flags : { ...flags, provider: 'scripted' },
-    ...(options.live ? {} : { fallbackScript: (await import('../engine/model/scripted')).loadScript(DEMO.script(strategy)), fallbackScriptFile: DEMO.script(strategy) }),
+    ...(options.live
+      ? {}
+      : {
+          fallbackScript: (await import('../engine/model/scripted')).loadScript(DEMO.script(strategy)),
+          fallbackScriptFile: DEMO.script(strategy),
+        }),
   });
 }

@@ -10,7 +10,9 @@ import { recordedTask, relocate, startOf, type Relocation } from './resume';
 import { runCommand, type RunCommandOptions } from './run';
 import { root, warn } from './sessions-root';
 
-export interface ForkCommandOptions extends Relocation, Pick<RunCommandOptions, 'json' | 'tui' | 'approve' | 'step' | 'messageFile' | 'addTests'> {
+export interface ForkCommandOptions
+  extends Relocation,
+    Pick<RunCommandOptions, 'json' | 'tui' | 'approve' | 'step' | 'messageFile' | 'addTests'> {
   dir?: string;
   ref: string;
   /** The parent's event to go on from (its sequence number). */
@@ -40,7 +42,8 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
   const session = loadSession(dir, options.ref);
   warn(session.warnings);
   const start = startOf(session.events, session.id);
-  if (options.message !== undefined && !options.message.trim()) throw new TenetError('--message is empty.', 'give the text the live model gets first, or leave --message out');
+  if (options.message !== undefined && !options.message.trim())
+    throw new TenetError('--message is empty.', 'give the text the live model gets first, or leave --message out');
   const point = forkPoint(session.id, session.events, options.at, options.T !== undefined ? { T: options.T } : {});
   const run = recordedTask(start);
   // The model in force at the fork's event (a resume before it may have changed it), unless another is asked for.
@@ -51,7 +54,10 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
   const same = provider === latest.provider;
   const model = options.model ?? (scripted || !same ? undefined : latest.model);
   const baseUrl = options.baseUrl ?? (same ? latest.baseUrl : undefined);
-  const recordedWindow = typeof start.config.contextWindow === 'number' && (model ?? (scripted ? 'scripted' : undefined)) === start.model ? start.config.contextWindow : undefined;
+  const recordedWindow =
+    typeof start.config.contextWindow === 'number' && (model ?? (scripted ? 'scripted' : undefined)) === start.model
+      ? start.config.contextWindow
+      : undefined;
   const contextWindow = options.contextWindow ?? recordedWindow;
   // A scripted parent goes on with its script (a resume may have given another) where the recorded answers end, unless another is given.
   const own = scripted && same ? folded.script : undefined;
@@ -72,7 +78,9 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
       ...(model ? { model } : {}),
       ...(baseUrl ? { baseUrl } : {}),
       ...(contextWindow ? { contextWindow } : {}),
-      ...(script ? { script, ...(!options.script ? { scriptStart: point.answers.length - (own?.from ?? 0) } : {}) } : {}),
+      ...(script
+        ? { script, ...(!options.script ? { scriptStart: point.answers.length - (own?.from ?? 0) } : {}) }
+        : {}),
     },
     // The parent's instructions, as its system prompt had them (none in sessions from before tenet read them).
     instructions: start.config.instructions ?? 'off',
@@ -83,6 +91,10 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
     ...(options.messageFile ? { messageFile: options.messageFile } : {}),
     ...(options.addTests ? { addTests: options.addTests } : {}),
     sessionsDir: dir,
-    fork: { point, ...(options.message ? { message: options.message } : {}), ...(options.T !== undefined ? { T: options.T } : {}) },
+    fork: {
+      point,
+      ...(options.message ? { message: options.message } : {}),
+      ...(options.T !== undefined ? { T: options.T } : {}),
+    },
   });
 }

@@ -30,10 +30,19 @@ export function formatMutate(result: MutateResult): string {
   const out = [`tenet mutate  ${result.target}  ·  ${result.tests}`];
   if (!m.baselinePassed) {
     out.push(`  mutation score 0 %: ${baselineProblem(m)}; no mutant was run`);
-    if (m.baseline.output) out.push('', ...m.baseline.output.split('\n').slice(-40).map((l) => `  | ${l}`));
+    if (m.baseline.output)
+      out.push(
+        '',
+        ...m.baseline.output
+          .split('\n')
+          .slice(-40)
+          .map((l) => `  | ${l}`),
+      );
   } else {
     const timeouts = m.timedOut ? ` (${m.timedOut} by timeout)` : '';
-    out.push(`  mutation score ${percent(m.killed + m.timedOut, m.total)}  ${m.killed + m.timedOut} of ${m.total} mutants killed${timeouts} · ${m.survived} survived`);
+    out.push(
+      `  mutation score ${percent(m.killed + m.timedOut, m.total)}  ${m.killed + m.timedOut} of ${m.total} mutants killed${timeouts} · ${m.survived} survived`,
+    );
     const skipped = [
       ...(m.invalid ? [`${m.invalid} did not compile`] : []),
       ...(m.errors ? [`${m.errors} could not be run`] : []),
@@ -41,7 +50,9 @@ export function formatMutate(result: MutateResult): string {
     ];
     if (skipped.length) out.push(`  not scored: ${skipped.join(' · ')}`);
   }
-  out.push(`  coverage  lines ${c.lines.covered}/${c.lines.total} (${percent(c.lines.covered, c.lines.total)}) · branches ${c.branches.covered}/${c.branches.total} (${percent(c.branches.covered, c.branches.total)})`);
+  out.push(
+    `  coverage  lines ${c.lines.covered}/${c.lines.total} (${percent(c.lines.covered, c.lines.total)}) · branches ${c.branches.covered}/${c.branches.total} (${percent(c.branches.covered, c.branches.total)})`,
+  );
   if (c.missingLines.length) out.push(`  missing lines ${c.missingLines.join(', ')}`);
   if (c.missingBranches.length) out.push(`  missing branches ${c.missingBranches.map(branchText).join(' · ')}`);
   const t = c.tests;

@@ -1,4 +1,13 @@
-import { alreadyFailingTests, failingTestCounts, thmTimeoutWords, unreachedTests, type ImportErrorKind, type ThmFailingTest, type ThmImportError, type ThmReport } from '../engine/protocol/thm-report';
+import {
+  alreadyFailingTests,
+  failingTestCounts,
+  thmTimeoutWords,
+  unreachedTests,
+  type ImportErrorKind,
+  type ThmFailingTest,
+  type ThmImportError,
+  type ThmReport,
+} from '../engine/protocol/thm-report';
 import { failingWords } from '../engine/phrase-book';
 
 const TESTS_PER_CLUSTER = 5;
@@ -24,12 +33,15 @@ function importErrorLines(report: ThmReport): string[] {
   for (const error of errors.slice(0, IMPORT_ERRORS_SHOWN)) {
     const why = error.broken
       ? report.mode === 'blank'
-        ? 'broken: fails on the original code too, not the target\'s doing'
+        ? "broken: fails on the original code too, not the target's doing"
         : 'broken: its import never called the target'
       : `only with the target ${report.mode === 'blank' ? 'blank' : 'stubbed'}: counted among the failing tests`;
-    out.push(`  ${error.broken ? '✗' : '•'} ${error.module}: ${error.message || '(no message)'}${error.at ? ` at ${error.at}` : ''}  [${why}]`);
+    out.push(
+      `  ${error.broken ? '✗' : '•'} ${error.module}: ${error.message || '(no message)'}${error.at ? ` at ${error.at}` : ''}  [${why}]`,
+    );
   }
-  if (errors.length > IMPORT_ERRORS_SHOWN) out.push(`    … and ${errors.length - IMPORT_ERRORS_SHOWN} more (--json lists them all)`);
+  if (errors.length > IMPORT_ERRORS_SHOWN)
+    out.push(`    … and ${errors.length - IMPORT_ERRORS_SHOWN} more (--json lists them all)`);
   const broken = errors.filter((e) => e.broken);
   // One hint per kind of breakage, each with its own mend: what is not installed is installed, an
   // error in the repository's code is fixed where it is. Sessions saved before kinds count as missing modules.
@@ -45,10 +57,12 @@ function brokenHint(kind: ImportErrorKind, broken: ThmImportError[]): string {
   const them = one ? 'it' : 'them';
   const hides = `${plural(broken.length, 'broken module')} ${one ? 'hides its' : 'hide their'} tests from THM`;
   const leaveOut = `or leave ${them} out: --tests --ignore=${broken[0]!.module}${one ? '' : ' …'}`;
-  if (kind === 'missing-module') return `${hides}. Make ${them} import (install what ${one ? 'it needs' : 'they need'}), ${leaveOut}`;
+  if (kind === 'missing-module')
+    return `${hides}. Make ${them} import (install what ${one ? 'it needs' : 'they need'}), ${leaveOut}`;
   const sites = [...new Set(broken.map((e) => e.at).filter((at): at is string => !!at))];
   const where = sites.length ? ` at ${sites.slice(0, 3).join(', ')}${sites.length > 3 ? ' …' : ''}` : '';
-  if (kind === 'syntax-error') return `${hides}: the repository's code does not compile${where}. Fix the syntax error${sites.length > 1 ? 's' : ''}, ${leaveOut}`;
+  if (kind === 'syntax-error')
+    return `${hides}: the repository's code does not compile${where}. Fix the syntax error${sites.length > 1 ? 's' : ''}, ${leaveOut}`;
   return `${hides}: ${one ? 'its import raises' : 'their imports raise'} an error${where}. Fix the code that raises it, ${leaveOut}`;
 }
 
@@ -70,8 +84,12 @@ export function formatThmReport(report: ThmReport): string {
     ...(c.timedOut ? [`${c.timedOut} timed out`] : []),
   ];
   out.push(`  ${parts.join(' · ')}`);
-  const processes = report.worlds ? `one collection, ${plural(report.shards, 'lane')} per world` : `${report.shards} pytest process${report.shards === 1 ? '' : 'es'}`;
-  out.push(`  ${processes} · ${(report.durationMs / 1000).toFixed(1)} s · Python ${report.python.version}, pytest ${report.python.pytest}`);
+  const processes = report.worlds
+    ? `one collection, ${plural(report.shards, 'lane')} per world`
+    : `${report.shards} pytest process${report.shards === 1 ? '' : 'es'}`;
+  out.push(
+    `  ${processes} · ${(report.durationMs / 1000).toFixed(1)} s · Python ${report.python.version}, pytest ${report.python.pytest}`,
+  );
   for (const warning of report.warnings) out.push(`  ! ${warning.replace(/\n/g, '\n    ')}`);
   out.push(...importErrorLines(report));
 
@@ -79,19 +97,28 @@ export function formatThmReport(report: ThmReport): string {
     const rule = report.callerRule === 'nearest' ? ", the paper's rule: the nearest frame" : '';
     out.push('', `Clusters by the target's direct caller (${report.clusters.length}${rule})`);
     report.clusters.forEach((cluster, index) => {
-      out.push(`  ${index + 1}. ${cluster.caller}  · ${plural(cluster.tests.length, 'test')} · shortest depth ${cluster.depth}`);
+      out.push(
+        `  ${index + 1}. ${cluster.caller}  · ${plural(cluster.tests.length, 'test')} · shortest depth ${cluster.depth}`,
+      );
       for (const nodeid of cluster.tests.slice(0, TESTS_PER_CLUSTER)) {
         const test = byId.get(nodeid)!;
         const mark = report.selected.includes(nodeid) ? '★' : nodeid === cluster.representative ? '·' : ' ';
         out.push(`     ${mark} ${nodeid}  (depth ${test.depth}, ${test.entryKind})`);
       }
-      if (cluster.tests.length > TESTS_PER_CLUSTER) out.push(`       … and ${cluster.tests.length - TESTS_PER_CLUSTER} more`);
+      if (cluster.tests.length > TESTS_PER_CLUSTER)
+        out.push(`       … and ${cluster.tests.length - TESTS_PER_CLUSTER} more`);
     });
   }
 
   // With no test collected at all, the note at the end says so and what to do: "no failing test reached the target" would mislead.
   const nothingCollected = report.counts.collected === 0 && !report.failing.length;
-  if (report.selected.length || !nothingCollected) out.push('', report.selected.length ? `Selected tests (T=${report.T ?? 'all'}), marked ★` : 'Selected tests: none (no failing test reached the target)');
+  if (report.selected.length || !nothingCollected)
+    out.push(
+      '',
+      report.selected.length
+        ? `Selected tests (T=${report.T ?? 'all'}), marked ★`
+        : 'Selected tests: none (no failing test reached the target)',
+    );
   report.selected.forEach((nodeid, index) => {
     const test = byId.get(nodeid)!;
     out.push(`  ${index + 1}. ${nodeid}`);
@@ -115,11 +142,20 @@ export function formatThmReport(report: ThmReport): string {
     if (alreadyFailing.length > 10) out.push(`  … and ${alreadyFailing.length - 10} more`);
   }
   if (report.mode === 'stub' && report.targetBody === 'implemented' && !report.selected.length) {
-    out.push('', `No failing test reached the target: it already has a real body, and the tests ran against it. If it is finished code, pass --blank (benchmark mode); to generate it anew, stub its body (raise NotImplementedError).`);
+    out.push(
+      '',
+      `No failing test reached the target: it already has a real body, and the tests ran against it. If it is finished code, pass --blank (benchmark mode); to generate it anew, stub its body (raise NotImplementedError).`,
+    );
   } else if (report.timedOut && (nothingCollected || !report.selected.length)) {
-    out.push('', `${thmTimeoutWords(report)}, so it found no failing test to select. Give it more time with --timeout SECONDS (default 3600), or narrow the scope with --tests PATH.`);
+    out.push(
+      '',
+      `${thmTimeoutWords(report)}, so it found no failing test to select. Give it more time with --timeout SECONDS (default 3600), or narrow the scope with --tests PATH.`,
+    );
   } else if (nothingCollected) {
-    out.push('', `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${report.testArgs.join(' ')})` : ''}. Point it at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration.`);
+    out.push(
+      '',
+      `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${report.testArgs.join(' ')})` : ''}. Point it at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration.`,
+    );
   } else if (report.mode === 'stub' && report.counts.failing === 0) {
     out.push(
       '',
@@ -128,7 +164,10 @@ export function formatThmReport(report: ThmReport): string {
         : 'No test fails against the target as it is. If the function already has a real body, pass --blank (benchmark mode).',
     );
   } else if (report.mode === 'blank' && report.counts.failing === 0 && !report.alreadyFailing.length) {
-    out.push('', 'No test in scope fails with the body blanked: none calls it, or none needs what it does. Widen the scope with --tests (tests that call it), or choose another target.');
+    out.push(
+      '',
+      'No test in scope fails with the body blanked: none calls it, or none needs what it does. Widen the scope with --tests (tests that call it), or choose another target.',
+    );
   }
   return out.join('\n');
 }

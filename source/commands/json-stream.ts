@@ -13,7 +13,8 @@ const NOT_PRINTED = new Set<EngineEvent['type']>(['model.delta', 'model.tool-del
  */
 export function jsonStreamLine(event: EngineEvent): string | undefined {
   if (NOT_PRINTED.has(event.type)) return undefined;
-  if (event.type === 'model.response') return printableJson({ ...event, toolCalls: event.toolCalls.map(({ id, name }) => ({ id, name })) });
+  if (event.type === 'model.response')
+    return printableJson({ ...event, toolCalls: event.toolCalls.map(({ id, name }) => ({ id, name })) });
   if (event.type === 'submission' || event.type === 'tests.submission') {
     const { code: _inToolCall, ...rest } = event;
     return printableJson(rest);

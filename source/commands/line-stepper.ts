@@ -6,7 +6,8 @@ import type { ToolCall } from '../engine/protocol/messages';
 import type { Stepper } from '../engine/run/pilot';
 
 const HELP_MODEL = 'step: Enter goes on · "m TEXT" adds a message for the model · "s" ends step mode';
-const HELP_TOOL = 'step: Enter runs it · "e JSON" runs it with these arguments instead · "m TEXT" adds a message for the model · "s" ends step mode';
+const HELP_TOOL =
+  'step: Enter runs it · "e JSON" runs it with these arguments instead · "m TEXT" adds a message for the model · "s" ends step mode';
 
 /**
  * Step mode in a headless run (`--step --headless`): each pause is written to `write` (stderr) with
@@ -65,7 +66,9 @@ export function lineStepper(input: Readable, write: (text: string) => void): Ste
           edited = JSON.stringify(JSON.parse(answer.slice(2)));
           write(`step: it will run with ${edited}; Enter runs it\n`);
         } catch (error) {
-          write(`step: not JSON (${(error as Error).message}); send "e {…}" again, or Enter to run the model's arguments\n`);
+          write(
+            `step: not JSON (${(error as Error).message}); send "e {…}" again, or Enter to run the model's arguments\n`,
+          );
         }
       } else {
         write(`step: "${answer}" is not an answer here. ${tool ? HELP_TOOL : HELP_MODEL}\n`);
@@ -76,11 +79,20 @@ export function lineStepper(input: Readable, write: (text: string) => void): Ste
   return {
     on: () => on,
     async pauseBeforeRequest(preview: RequestPreview) {
-      write(`\n⏸ before model call ${preview.round}; the request adds:\n${describeTurn(preview.lastTurn).map((l) => `  ${l}`).join('\n')}\n${HELP_MODEL}\n`);
+      write(
+        `\n⏸ before model call ${preview.round}; the request adds:\n${describeTurn(preview.lastTurn)
+          .map((l) => `  ${l}`)
+          .join('\n')}\n${HELP_MODEL}\n`,
+      );
       await pause(false);
     },
     async pauseBeforeTool(call: ToolCall) {
-      write(`\n⏸ before tool call ${call.name}:\n${prettyArguments(call.arguments).split('\n').map((l) => `  ${l}`).join('\n')}\n${HELP_TOOL}\n`);
+      write(
+        `\n⏸ before tool call ${call.name}:\n${prettyArguments(call.arguments)
+          .split('\n')
+          .map((l) => `  ${l}`)
+          .join('\n')}\n${HELP_TOOL}\n`,
+      );
       return (await pause(true)).edited;
     },
     take: () => messages.splice(0),

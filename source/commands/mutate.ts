@@ -38,11 +38,23 @@ export async function mutateCommand(options: MutateCommandOptions): Promise<numb
   try {
     const testFile = testFileIn(task.repoDir, options.tests);
     const { target } = task;
-    const all = await generateMutants(target.originalText, { qualname: target.qualname, startLine: target.startLine }, { max: Infinity });
+    const all = await generateMutants(
+      target.originalText,
+      { qualname: target.qualname, startLine: target.startLine },
+      { max: Infinity },
+    );
     const mutants = spread(all, options.max ?? DEFAULT_MAX_MUTANTS);
-    const common = { sandbox: task.sandbox, workspaceRoot: task.workspace.root, python: task.python.executable, testFile };
+    const common = {
+      sandbox: task.sandbox,
+      workspaceRoot: task.workspace.root,
+      python: task.python.executable,
+      testFile,
+    };
     progress?.write(`measuring coverage of ${target.id} by ${testFile}…`);
-    const coverage = await measureCoverage({ ...common, target: { file: target.file, qualname: target.qualname, startLine: target.startLine } });
+    const coverage = await measureCoverage({
+      ...common,
+      target: { file: target.file, qualname: target.qualname, startLine: target.startLine },
+    });
     const mutation = await runMutation({
       ...common,
       target: { file: target.file, encoding: target.source.encoding },
@@ -65,10 +77,16 @@ function testFileIn(repoDir: string, tests: string): string {
   const absolute = isAbsolute(tests) ? tests : join(repoDir, tests);
   const rel = relative(repoDir, absolute);
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new TenetError(`Test file ${tests} is outside the repository ${repoDir}.`, 'pass --tests with a file inside --repo');
+    throw new TenetError(
+      `Test file ${tests} is outside the repository ${repoDir}.`,
+      'pass --tests with a file inside --repo',
+    );
   }
   if (!existsSync(absolute) || !statSync(absolute).isFile()) {
-    throw new TenetError(`Test file ${rel} does not exist in ${repoDir}.`, 'pass --tests with the path of a pytest file relative to --repo');
+    throw new TenetError(
+      `Test file ${rel} does not exist in ${repoDir}.`,
+      'pass --tests with the path of a pytest file relative to --repo',
+    );
   }
   return rel.split(sep).join('/');
 }

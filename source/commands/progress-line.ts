@@ -8,7 +8,10 @@ const PLAIN_EVERY_MS = 15_000;
  * A one-line progress display on stderr for headless commands in a terminal (the TUI has its own).
  * Redraws at most ten times a second. Elsewhere, a plain line every 15 seconds of a phase.
  */
-export function progressLine(stream: NodeJS.WriteStream = process.stderr): { onEvent(event: EngineEvent): void; clear(): void } {
+export function progressLine(stream: NodeJS.WriteStream = process.stderr): {
+  onEvent(event: EngineEvent): void;
+  clear(): void;
+} {
   let total = 0;
   let done = 0;
   let failing = 0;

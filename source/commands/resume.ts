@@ -47,20 +47,28 @@ export interface Relocation {
  * names folders that are not here: the repository must then be given with --repo; a recorded
  * interpreter that is gone is chosen again as for a new run (the repository's venv, python3).
  */
-export function relocate(run: ReturnType<typeof recordedTask>, options: Relocation, id: string): { repo: string; python?: string } {
+export function relocate(
+  run: ReturnType<typeof recordedTask>,
+  options: Relocation,
+  id: string,
+): { repo: string; python?: string } {
   // The shipped demo session ran on a copy of the example that is long gone: its example is here.
   const recorded = id === 'demo' && !existsSync(run.repo) ? DEMO.repo() : run.repo;
   const repo = resolve(options.repo ?? recorded);
   if (!existsSync(repo) || !statSync(repo).isDirectory()) {
     throw new TenetError(
-      options.repo ? `Repository folder ${repo} does not exist.` : `Session ${id} ran on the repository ${repo}, which does not exist here (moved, or the session was recorded on another machine).`,
+      options.repo
+        ? `Repository folder ${repo} does not exist.`
+        : `Session ${id} ran on the repository ${repo}, which does not exist here (moved, or the session was recorded on another machine).`,
       'pass --repo with the folder of the same repository (and --python with its interpreter if the recorded one is gone too)',
     );
   }
   if (options.python) return { repo, python: options.python };
   const python = run.python;
   if (python && run.sandboxSpec.kind === 'local' && isAbsolute(python) && !existsSync(python)) {
-    warn([`the recorded Python ${python} does not exist here; choosing one as a new run would (pass --python to pick it)`]);
+    warn([
+      `the recorded Python ${python} does not exist here; choosing one as a new run would (pass --python to pick it)`,
+    ]);
     return { repo };
   }
   return { repo, ...(python ? { python } : {}) };
@@ -92,7 +100,10 @@ export async function resumeCommand(
   warn(session.warnings);
   const state = foldEvents(session.events);
   if (state.result) {
-    throw new TenetError(`Session ${session.id} has finished (${state.result.pass ? 'passed' : 'failed'}); there is nothing to resume.`, `\`tenet rerun ${session.id}\` runs it again without model cost`);
+    throw new TenetError(
+      `Session ${session.id} has finished (${state.result.pass ? 'passed' : 'failed'}); there is nothing to resume.`,
+      `\`tenet rerun ${session.id}\` runs it again without model cost`,
+    );
   }
   const start = startOf(session.events, session.id);
   // The developer's `--approve auto` or `a` ("every command of this session") holds for the rest of the session.
@@ -115,7 +126,10 @@ export async function resumeCommand(
   const same = provider === latest.provider;
   const model = options.model ?? (scripted || !same ? undefined : latest.model);
   const baseUrl = options.baseUrl ?? (same ? latest.baseUrl : undefined);
-  const recordedWindow = typeof start.config.contextWindow === 'number' && (model ?? (scripted ? 'scripted' : undefined)) === start.model ? start.config.contextWindow : undefined;
+  const recordedWindow =
+    typeof start.config.contextWindow === 'number' && (model ?? (scripted ? 'scripted' : undefined)) === start.model
+      ? start.config.contextWindow
+      : undefined;
   const contextWindow = options.contextWindow ?? recordedWindow;
   const { python, ...where } = relocate(run, options, session.id);
   return runCommand({
@@ -139,7 +153,13 @@ export async function resumeCommand(
     // A session stopped in step mode goes on in it, in the TUI (`s` turns it off).
     ...(options.tui && state.stepping ? { step: true } : {}),
     sessionsDir: dir,
-    resume: { id: session.id, state, fromSeq: session.events.at(-1)?.seq ?? 0, position: describePosition(state), events: session.events },
+    resume: {
+      id: session.id,
+      state,
+      fromSeq: session.events.at(-1)?.seq ?? 0,
+      position: describePosition(state),
+      events: session.events,
+    },
   });
 }
 
@@ -147,7 +167,12 @@ export async function resumeCommand(
  * The script a scripted model goes on with: one given with --script, from its first turn; else
  * the session's own, from the turn after the answers it already gave.
  */
-function scriptToResume(id: string, state: ReturnType<typeof foldEvents>, given: string | undefined, provider: string): { script: string; scriptStart: number } {
+function scriptToResume(
+  id: string,
+  state: ReturnType<typeof foldEvents>,
+  given: string | undefined,
+  provider: string,
+): { script: string; scriptStart: number } {
   if (given) return { script: given, scriptStart: 0 };
   if (!state.script) {
     throw new TenetError(
@@ -171,7 +196,9 @@ function commandOf(args: string): string {
  * `tenet rerun ID`: the whole run again with the current code for THM, tools and tests, the model
  * answering from the record (no API cost); reports where the new run diverges.
  */
-export async function rerunCommand(options: Relocation & { dir?: string; ref: string; json?: boolean }): Promise<number> {
+export async function rerunCommand(
+  options: Relocation & { dir?: string; ref: string; json?: boolean },
+): Promise<number> {
   const dir = await root(options.dir);
   const session = loadSession(dir, options.ref);
   refuseIfWritten(dirname(session.source), session.id, 'rerunning');
@@ -197,7 +224,17 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
       // The recorded settings as they are: the config files of today do not change a rerun.
       ...resolveSettings(recordedChoices(start), {}),
       // The recorded window: the conversation condenses where the run did.
-      model: { model: replay, price: undefined, settings: { ...base.settings, provider: 'replay', model: start.model, maxTokens: start.config.maxTokens ?? base.settings.maxTokens, ...(start.config.contextWindow ? { contextWindow: start.config.contextWindow } : {}) } },
+      model: {
+        model: replay,
+        price: undefined,
+        settings: {
+          ...base.settings,
+          provider: 'replay',
+          model: start.model,
+          maxTokens: start.config.maxTokens ?? base.settings.maxTokens,
+          ...(start.config.contextWindow ? { contextWindow: start.config.contextWindow } : {}),
+        },
+      },
       pilot: replayPilot(session.events),
       sessionId,
       record: { rerunOf: session.id },
@@ -219,22 +256,47 @@ export async function rerunCommand(options: Relocation & { dir?: string; ref: st
   // patch applied, with --apply or a in the TUI, changes it), or the rerun could not run.
   const file = run.target.split('::')[0]!;
   const nowStart = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
-  const changed = start.config.originalSha1 && nowStart?.config.originalSha1 && nowStart.config.originalSha1 !== start.config.originalSha1;
+  const changed =
+    start.config.originalSha1 &&
+    nowStart?.config.originalSha1 &&
+    nowStart.config.originalSha1 !== start.config.originalSha1;
   const divergences = [
-    ...(changed ? [{ step: 'target file', recorded: `${file} as the session found it`, now: `${file} has changed since (the session's own patch, applied, changes it): what differs below may follow from that` }] : []),
+    ...(changed
+      ? [
+          {
+            step: 'target file',
+            recorded: `${file} as the session found it`,
+            now: `${file} has changed since (the session's own patch, applied, changes it): what differs below may follow from that`,
+          },
+        ]
+      : []),
     ...(error ? [{ step: 'run', recorded: 'completed', now: `stopped: ${error.message}` }] : []),
     ...compareRuns(session.events, events, secretRedactor(process.env).text),
   ];
-  if (!replay.exhausted && !error) divergences.push({ step: 'model answers', recorded: `${replay.answers} answers`, now: 'the run ended before using all of them' });
+  if (!replay.exhausted && !error)
+    divergences.push({
+      step: 'model answers',
+      recorded: `${replay.answers} answers`,
+      now: 'the run ended before using all of them',
+    });
   if (options.json) {
     process.stdout.write(`${printableJson({ session: session.id, rerun: saved ? sessionId : null, divergences })}\n`);
   } else if (!divergences.length) {
     const tools = events.filter((e) => e.type === 'tool.result').length;
     const runs = events.filter((e) => e.type === 'tests.run').length;
-    process.stdout.write(`No divergence: THM's selection, ${tools} tool outputs, ${runs} test runs and the result match session ${session.id} (${where}).\n`);
+    process.stdout.write(
+      `No divergence: THM's selection, ${tools} tool outputs, ${runs} test runs and the result match session ${session.id} (${where}).\n`,
+    );
   } else {
-    process.stdout.write(`${divergences.length} divergence${divergences.length === 1 ? '' : 's'} from session ${session.id} (${where}):\n`);
-    for (const d of divergences) process.stdout.write(printable(`\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`));
+    process.stdout.write(
+      `${divergences.length} divergence${divergences.length === 1 ? '' : 's'} from session ${session.id} (${where}):\n`,
+    );
+    for (const d of divergences)
+      process.stdout.write(
+        printable(
+          `\n- ${d.step}\n  recorded: ${d.recorded.replace(/\n/g, '\n            ')}\n  now:      ${d.now.replace(/\n/g, '\n            ')}\n`,
+        ),
+      );
   }
   return divergences.length ? 1 : 0;
 }

@@ -2,7 +2,22 @@ import { describeFailure, describeTestQuality } from '../engine/quality/describe
 import { condensedWords } from '../engine/agent/context-words';
 import { instructionsWords } from '../engine/task/project-instructions';
 import { type EngineEvent, type EventHandlers, handleEvent } from '../engine/events';
-import { addedWords, approvalWords, failingWords, forkWords, limitWords, resumedWords, costText, hiddenWords, MESSAGE_SOURCES, modeName, phaseWords, TEST_RUNS, verdictLabel, tokensInOut } from '../engine/phrase-book';
+import {
+  addedWords,
+  approvalWords,
+  failingWords,
+  forkWords,
+  limitWords,
+  resumedWords,
+  costText,
+  hiddenWords,
+  MESSAGE_SOURCES,
+  modeName,
+  phaseWords,
+  TEST_RUNS,
+  verdictLabel,
+  tokensInOut,
+} from '../engine/phrase-book';
 import { failingTestCounts } from '../engine/protocol/thm-report';
 import type { SessionConfig } from '../engine/protocol/settings';
 import { sandboxWords } from '../engine/sandbox/sandbox-spec';
@@ -27,18 +42,26 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
   const lines: EventHandlers = {
     'session.start': (event) => {
       config = event.config;
-      write(`tenet · ${event.target} (${modeName(event.mode)}) · strategy ${event.strategy} · session ${event.sessionId}\n`);
+      write(
+        `tenet · ${event.target} (${modeName(event.mode)}) · strategy ${event.strategy} · session ${event.sessionId}\n`,
+      );
       write(`model: ${event.modelLabel}\n`);
       write(`sandbox: ${sandboxWords(event.config.sandbox)}\n`);
-      if (typeof event.config.instructions === 'object') write(`instructions: ${instructionsWords(event.config.instructions)}\n`);
+      if (typeof event.config.instructions === 'object')
+        write(`instructions: ${instructionsWords(event.config.instructions)}\n`);
     },
     'thm.report': (event) => {
       const c = event.report.counts;
-      write(`THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { alwaysUnreached: true })} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`);
+      write(
+        `THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { alwaysUnreached: true })} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`,
+      );
     },
     'thm.approval': (event) => {
       if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
-      else write(`tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`);
+      else
+        write(
+          `tests the agent sees (${approvalWords(event, config)}):\n${event.chosen.map((t) => `  ★ ${t}`).join('\n')}\n`,
+        );
     },
     'limit.reached': (event) => {
       endStream();
@@ -71,11 +94,15 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
     },
     'developer.message': (event) => {
       endStream();
-      write(`  developer → model${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${firstLine(event.text)}${event.text.includes('\n') ? ' …' : ''}\n`);
+      write(
+        `  developer → model${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${firstLine(event.text)}${event.text.includes('\n') ? ' …' : ''}\n`,
+      );
     },
     'model.retry': (event) => {
       endStream();
-      write(`  ! model call failed (${event.reason}); retry ${event.attempt}/${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s\n`);
+      write(
+        `  ! model call failed (${event.reason}); retry ${event.attempt}/${event.maxAttempts - 1} in ${(event.delayMs / 1000).toFixed(1)} s\n`,
+      );
     },
     'model.response': () => {
       endStream();
@@ -95,7 +122,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       endStream();
       write(`  ${TEST_RUNS[event.purpose]}: ${event.passed}/${event.total} passed\n`);
     },
-    'warning': (event) => {
+    warning: (event) => {
       endStream();
       write(`  ! ${event.message}\n`);
     },
@@ -108,7 +135,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       if (event.applied) write('  patch applied to the checkout\n');
       else if (event.file) write(`  patch saved to ${event.file}\n`);
     },
-    'result': (event) => {
+    result: (event) => {
       endStream();
       const u = event.usage;
       write(

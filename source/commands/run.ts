@@ -36,10 +36,18 @@ export function testFilesOf(options: { addTests?: string[]; repo: string }): Giv
   const repo = realpathSync(resolve(options.repo));
   return (options.addTests ?? []).map((given) => {
     const file = resolve(given);
-    if (!existsSync(file) || !statSync(file).isFile()) throw new TenetError(`--add-tests ${given} is not a file.`, 'pass the test files (Python modules of pytest tests) to add');
+    if (!existsSync(file) || !statSync(file).isFile())
+      throw new TenetError(
+        `--add-tests ${given} is not a file.`,
+        'pass the test files (Python modules of pytest tests) to add',
+      );
     const rel = relative(repo, realpathSync(file));
     const inside = rel && !rel.startsWith('..') && !isAbsolute(rel);
-    return { ...(inside ? { path: rel.split(sep).join('/') } : {}), name: basename(file), content: readFileSync(file, 'utf8') };
+    return {
+      ...(inside ? { path: rel.split(sep).join('/') } : {}),
+      name: basename(file),
+      content: readFileSync(file, 'utf8'),
+    };
   });
 }
 
@@ -47,10 +55,17 @@ export function testFilesOf(options: { addTests?: string[]; repo: string }): Giv
 export function messageFileOf(options: { messageFile?: string }): MessageFile | undefined {
   if (!options.messageFile) return undefined;
   const path = resolve(options.messageFile);
-  if (existsSync(path) && statSync(path).isDirectory()) throw new TenetError(`--message-file ${options.messageFile} is a folder.`, 'pass a file (it need not exist yet): each line written to it goes to the model');
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new TenetError(
+      `--message-file ${options.messageFile} is a folder.`,
+      'pass a file (it need not exist yet): each line written to it goes to the model',
+    );
   // The file need not exist yet, its folder must: a file there could never be written, and no message would ever come.
   if (!existsSync(dirname(path)) || !statSync(dirname(path)).isDirectory()) {
-    throw new TenetError(`--message-file ${options.messageFile}: the folder ${dirname(path)} does not exist.`, 'pass a file in a folder that exists (the file itself need not exist yet)');
+    throw new TenetError(
+      `--message-file ${options.messageFile}: the folder ${dirname(path)} does not exist.`,
+      'pass a file in a folder that exists (the file itself need not exist yet)',
+    );
   }
   return new MessageFile(path);
 }
@@ -83,7 +98,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     const { prepareRun, runRecorded } = await import('../engine/run/prepare-run');
     const prepared = await prepareRun(options);
     // A fork: the parent's answers and decisions first, then the live model and pilot.
-    const pilot = options.fork ? (await import('../engine/run/fork')).prepareFork(prepared, options.fork) : (live: Pilot) => live;
+    const pilot = options.fork
+      ? (await import('../engine/run/fork')).prepareFork(prepared, options.fork)
+      : (live: Pilot) => live;
     return { prepared, run: runRecorded, pilot };
   };
   if (options.tui) {
@@ -117,9 +134,21 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (event.type === 'thm.report') progress?.clear();
     print?.(event);
   };
-  const stepper = options.step ? lineStepper(process.stdin, (text) => process.stderr.write(printable(text))) : undefined;
+  const stepper = options.step
+    ? lineStepper(process.stdin, (text) => process.stderr.write(printable(text)))
+    : undefined;
   try {
-    const result = await runRecorded(prepared, pilotOf(headlessPilot(options.apply ?? false, options.applyFailing ?? false, { ...(messageFile ? { messageFile } : {}), ...(stepper ? { stepper } : {}), addTests })), sink);
+    const result = await runRecorded(
+      prepared,
+      pilotOf(
+        headlessPilot(options.apply ?? false, options.applyFailing ?? false, {
+          ...(messageFile ? { messageFile } : {}),
+          ...(stepper ? { stepper } : {}),
+          addTests,
+        }),
+      ),
+      sink,
+    );
     finishedRun = true;
     // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
     if (!result.pass || stoppedByLimit(result)) return EXIT.fail;

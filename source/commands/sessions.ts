@@ -30,7 +30,14 @@ function samePlace(path: string): string {
 // and replaying never load the provider SDKs.
 
 /** `tenet sessions`: the catalog, filtered; in a terminal, a browser that replays them. */
-export async function sessionsCommand(options: { dir?: string; status?: string; target?: string; repo?: string; json?: boolean; tui?: boolean }): Promise<number> {
+export async function sessionsCommand(options: {
+  dir?: string;
+  status?: string;
+  target?: string;
+  repo?: string;
+  json?: boolean;
+  tui?: boolean;
+}): Promise<number> {
   const dir = await root(options.dir);
   if (options.tui && !options.status && !options.target && !options.repo) {
     const { sessionsTui } = await importTui(() => import('../ui/launch'));
@@ -47,7 +54,12 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
   const repo = options.repo === undefined ? undefined : samePlace(options.repo);
   const rows = new Catalog(dir)
     .list()
-    .filter((s) => (!options.status || s.status === options.status) && (!options.target || s.target.includes(options.target)) && (!repo || samePlace(s.repo) === repo));
+    .filter(
+      (s) =>
+        (!options.status || s.status === options.status) &&
+        (!options.target || s.target.includes(options.target)) &&
+        (!repo || samePlace(s.repo) === repo),
+    );
   if (options.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     return 0;
@@ -59,14 +71,24 @@ export async function sessionsCommand(options: { dir?: string; status?: string; 
   // Forks under the session they came from. A damaged session's reason (file:line) takes the
   // target's place: that is what to act on.
   const tree = sessionTree(rows);
-  const idOf = ({ row, depth }: { row: CatalogEntry; depth: number }) => (depth ? `${'  '.repeat(depth - 1)}└ ${row.id}` : row.id);
+  const idOf = ({ row, depth }: { row: CatalogEntry; depth: number }) =>
+    depth ? `${'  '.repeat(depth - 1)}└ ${row.id}` : row.id;
   const width = Math.max(24, ...tree.map((t) => idOf(t).length));
   const line = (t: { row: CatalogEntry; depth: number }) => {
     const s = t.row;
     const what = s.damage ?? `${s.target}${s.parent ? ` (fork of ${s.parent.id} at event ${s.parent.at})` : ''}`;
-    return [idOf(t).padEnd(width), s.status.padEnd(11), `${s.tokens.input + s.tokens.output}`.padStart(9), `$${s.costUsd.toFixed(4)}`.padStart(9), `${s.provider}/${s.model}`.padEnd(28), what].join('  ');
+    return [
+      idOf(t).padEnd(width),
+      s.status.padEnd(11),
+      `${s.tokens.input + s.tokens.output}`.padStart(9),
+      `$${s.costUsd.toFixed(4)}`.padStart(9),
+      `${s.provider}/${s.model}`.padEnd(28),
+      what,
+    ].join('  ');
   };
-  process.stdout.write(`${['id'.padEnd(width), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${tree.map(line).join('\n')}\n`);
+  process.stdout.write(
+    `${['id'.padEnd(width), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${tree.map(line).join('\n')}\n`,
+  );
   return 0;
 }
 
@@ -111,7 +133,14 @@ export async function showCommand(options: { dir?: string; ref: string }): Promi
 }
 
 /** `tenet replay ID|FILE`: in a terminal, the live screens played back; else the events, as JSON lines or as the run printed them. */
-export async function replayCommand(options: { dir?: string; ref: string; json?: boolean; tui?: boolean; speed?: number; at?: number }): Promise<number> {
+export async function replayCommand(options: {
+  dir?: string;
+  ref: string;
+  json?: boolean;
+  tui?: boolean;
+  speed?: number;
+  at?: number;
+}): Promise<number> {
   if (options.tui) {
     const session = loadSession(await root(options.dir), options.ref);
     warn(session.warnings);
@@ -145,14 +174,26 @@ export async function replayCommand(options: { dir?: string; ref: string; json?:
 
 /** A session's events are numbered 1 to N (their sequence numbers): `--at` must name one. */
 function eventNumbered(id: string, events: readonly LoggedEvent[], at: number): void {
-  if (!events.some((event, i) => (event.seq ?? i + 1) === at)) throw noSuchEvent(id, at, events.length ? (events.at(-1)!.seq ?? events.length) : 0);
+  if (!events.some((event, i) => (event.seq ?? i + 1) === at))
+    throw noSuchEvent(id, at, events.length ? (events.at(-1)!.seq ?? events.length) : 0);
 }
 
 const noSuchEvent = (id: string, at: number, last: number) =>
-  new TenetError(`Session ${id} has no event ${at}: its events are numbered 1 to ${last}.`, last ? `give --at a number from 1 to ${last} (tenet replay shows each event's number)` : 'this session has no events to go to');
+  new TenetError(
+    `Session ${id} has no event ${at}: its events are numbered 1 to ${last}.`,
+    last
+      ? `give --at a number from 1 to ${last} (tenet replay shows each event's number)`
+      : 'this session has no events to go to',
+  );
 
 /** `tenet export ID --format json|md|html|cast`: one self-contained document (html: a page that replays it; cast: an asciinema recording of the replay). */
-export async function exportCommand(options: { dir?: string; ref: string; format: string; out?: string; cast?: { cols: number; rows: number; idleLimit: number } }): Promise<number> {
+export async function exportCommand(options: {
+  dir?: string;
+  ref: string;
+  format: string;
+  out?: string;
+  cast?: { cols: number; rows: number; idleLimit: number };
+}): Promise<number> {
   // Checked before the work: a cast of a long session takes a while to draw.
   const out = options.out === undefined ? undefined : fileToWrite(options.out, '--out');
   const session = loadSession(await root(options.dir), options.ref);
@@ -161,9 +202,18 @@ export async function exportCommand(options: { dir?: string; ref: string; format
   if (options.format === 'cast') {
     // Drawn by the TUI's own screens, in colour (unless NO_COLOR): a cast is for a terminal, wherever it is written.
     const { sessionCast } = await importTui(() => import('../ui/cast-frames'), { colour: true });
-    text = await sessionCast(session.id, session.events, options.cast ?? { cols: CAST_LIMITS.cols, rows: CAST_LIMITS.rows, idleLimit: CAST_LIMITS.idleLimit });
+    text = await sessionCast(
+      session.id,
+      session.events,
+      options.cast ?? { cols: CAST_LIMITS.cols, rows: CAST_LIMITS.rows, idleLimit: CAST_LIMITS.idleLimit },
+    );
   } else if (options.format === 'json') {
-    const doc: ExportedSession = { format: 'tenet-session', version: SCHEMA_VERSION, id: session.id, events: session.events };
+    const doc: ExportedSession = {
+      format: 'tenet-session',
+      version: SCHEMA_VERSION,
+      id: session.id,
+      events: session.events,
+    };
     text = `${JSON.stringify(doc)}\n`;
   } else if (options.format === 'md') {
     text = printable(markdownTranscript(session.id, session.events));

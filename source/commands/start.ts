@@ -39,7 +39,10 @@ export async function startCommand(options: StartOptions): Promise<number> {
   // Which model answers, or why none can, and where its Python will run: said on the screen once
   // the config and providers are loaded.
   const model = async (): Promise<ModelLine> => {
-    const [{ loadConfig }, { createModel }] = await Promise.all([import('../engine/config/config'), import('../engine/model/create-model')]);
+    const [{ loadConfig }, { createModel }] = await Promise.all([
+      import('../engine/config/config'),
+      import('../engine/model/create-model'),
+    ]);
     let sandbox: string | undefined;
     try {
       const config = await loadConfig(repo);
@@ -47,7 +50,10 @@ export async function startCommand(options: StartOptions): Promise<number> {
       return { label: createModel(config, flags, process.env, fallback).model.label, sandbox };
     } catch (error) {
       const fix = (error as { fix?: string }).fix;
-      return { problem: `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)`, ...(sandbox ? { sandbox } : {}) };
+      return {
+        problem: `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)`,
+        ...(sandbox ? { sandbox } : {}),
+      };
     }
   };
   // The screen comes up at once; the function list follows when the index is built (or loaded).
@@ -59,9 +65,24 @@ export async function startCommand(options: StartOptions): Promise<number> {
   const { startTui } = await importTui(() => import('../ui/start-tui'));
   const testArgs = options.testArgs ?? [];
   const instructions = readProjectInstructions(repo);
-  const choice = await startTui({ repo, functions, model, testArgs, checkTarget: (target) => checkTarget(repo, target), ...(instructions ? { instructions: instructionsWords(instructions) } : {}) });
+  const choice = await startTui({
+    repo,
+    functions,
+    model,
+    testArgs,
+    checkTarget: (target) => checkTarget(repo, target),
+    ...(instructions ? { instructions: instructionsWords(instructions) } : {}),
+  });
   if (!choice) return 0;
-  if ('demo' in choice) return demoCommand({ json: false, tui: true, ...(options.step ? { step: true } : {}), ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}), ...(options.approve ? { approve: options.approve } : {}), ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
+  if ('demo' in choice)
+    return demoCommand({
+      json: false,
+      tui: true,
+      ...(options.step ? { step: true } : {}),
+      ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
+      ...(options.approve ? { approve: options.approve } : {}),
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    });
   const run: RunCommandOptions = {
     repo,
     ...(isDemo ? { copyOfExample: true } : {}),
@@ -83,7 +104,10 @@ export async function startCommand(options: StartOptions): Promise<number> {
 /** Whether the target's body is a stub or implemented, or why it cannot be a target, before a session starts. */
 export async function checkTarget(repo: string, target: string): Promise<TargetCheck> {
   try {
-    const [{ resolveTarget }, { targetIsStub }] = await Promise.all([import('../engine/task/resolve-target'), import('../engine/eval/submitted-module')]);
+    const [{ resolveTarget }, { targetIsStub }] = await Promise.all([
+      import('../engine/task/resolve-target'),
+      import('../engine/eval/submitted-module'),
+    ]);
     const found = await resolveTarget(repo, target);
     return { body: (await targetIsStub(found.source.text, found)) ? 'stub' : 'implemented' };
   } catch (error) {

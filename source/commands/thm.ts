@@ -36,7 +36,9 @@ export async function thmCommand(options: ThmCommandOptions): Promise<number> {
     // A script reads --json's stdout: a failure is one JSON object there too (stderr tells people).
     if (options.json) {
       const fix = error instanceof TenetError && error.fix ? { fix: error.fix } : {};
-      process.stdout.write(`${printableJson({ error: { message: error instanceof Error ? error.message : String(error), ...fix } })}\n`);
+      process.stdout.write(
+        `${printableJson({ error: { message: error instanceof Error ? error.message : String(error), ...fix } })}\n`,
+      );
     }
     throw error;
   }
@@ -68,7 +70,9 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       emit: (event: EngineEvent) => progress?.onEvent(event),
     });
     progress?.clear();
-    process.stdout.write(options.json ? `${printableJson(thmJson(report))}\n` : `${printable(formatThmReport(report))}\n`);
+    process.stdout.write(
+      options.json ? `${printableJson(thmJson(report))}\n` : `${printable(formatThmReport(report))}\n`,
+    );
     if (options.keepWorkspace) process.stderr.write(`workspace kept at ${task.workspace.root}\n`);
     return 0;
   } finally {

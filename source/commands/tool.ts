@@ -32,7 +32,8 @@ function parseToolArgs(pairs: string[]): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new TenetError(`--arg ${pair} is not of the form key=value.`, 'e.g. --arg class_name=Cart --arg n=5');
+    if (eq <= 0)
+      throw new TenetError(`--arg ${pair} is not of the form key=value.`, 'e.g. --arg class_name=Cart --arg n=5');
     const raw = pair.slice(eq + 1);
     let value: unknown = raw;
     try {
@@ -66,9 +67,20 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
   }
   const tool = TOOLS.find((t) => t.name === options.name);
   if (!tool) {
-    throw new TenetError(`No tool named ${options.name}.` + `\n  Closest: ${closestNames(options.name, TOOLS.map((t) => t.name)).join(', ')}`, 'run `tenet tool` to list the tools');
+    throw new TenetError(
+      `No tool named ${options.name}.` +
+        `\n  Closest: ${closestNames(
+          options.name,
+          TOOLS.map((t) => t.name),
+        ).join(', ')}`,
+      'run `tenet tool` to list the tools',
+    );
   }
-  if (!options.repo || !options.target) throw new TenetError('tenet tool needs --repo and --target.', 'e.g. tenet tool search_class --repo . --target pkg/mod.py::func --arg class_name=Cart');
+  if (!options.repo || !options.target)
+    throw new TenetError(
+      'tenet tool needs --repo and --target.',
+      'e.g. tenet tool search_class --repo . --target pkg/mod.py::func --arg class_name=Cart',
+    );
   const args = parseToolArgs(options.args);
   const task = await openTask({
     repo: options.repo,
@@ -84,12 +96,18 @@ export async function toolCommand(options: ToolCommandOptions): Promise<number> 
     if (options.selected || options.thm || tool.name === 'run_tests') {
       // As in a run: THM finds the failing tests (and, without --selected, selects as a run
       // would); those not selected are out of the workspace while the agent works.
-      const report = await runThm(task, { ...THM_DEFAULTS, ...(options.T ? { T: options.T } : {}), testArgs: options.tests });
+      const report = await runThm(task, {
+        ...THM_DEFAULTS,
+        ...(options.T ? { T: options.T } : {}),
+        testArgs: options.tests,
+      });
       selected = options.selected ?? report.selected;
       const hide = report.failing.map((f) => f.nodeid).filter((id) => !selected.includes(id));
       await hideTests(task.workspace, task.sandbox, hide, selected, entryFunctions(report.failing));
     } else {
-      process.stderr.write('note: no selection, so no test is hidden; a run hides the failing tests it does not select (pass --selected or --thm to see that)\n');
+      process.stderr.write(
+        'note: no selection, so no test is hidden; a run hides the failing tests it does not select (pass --selected or --thm to see that)\n',
+      );
     }
     toolbox = await openToolbox(task, { selectedTests: selected, testArgs: options.tests });
     // A shell command, a submission or the tests run code as the agent's would: the copy is not kept.

@@ -41,7 +41,10 @@ export function fileProblem(error: unknown): TenetError | undefined {
   const { code, path, syscall } = error as NodeJS.ErrnoException;
   const problem = code ? FILE_PROBLEMS[code] : undefined;
   if (!problem || !path) return undefined;
-  return new TenetError(`Cannot ${syscall ?? 'use'} ${path}: ${problem}.`, 'check the path you gave (and its permissions), then try again');
+  return new TenetError(
+    `Cannot ${syscall ?? 'use'} ${path}: ${problem}.`,
+    'check the path you gave (and its permissions), then try again',
+  );
 }
 
 export function describeError(error: unknown): string {

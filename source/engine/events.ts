@@ -43,7 +43,22 @@ export type RrwStage = z.infer<typeof rrwStage>;
  * spend limit was reached. `unverified`: a check the verdict rests on could not be completed
  * (`message` says which): the run does not pass and its patch is never applied.
  */
-export const STOP_REASONS = ['passed', 'budget', 'no-implementation', 'no-tests', 'submitted', 'cancelled', 'error', 'finished', 'interrupted', 'log-full', 'cost-limit', 'token-limit', 'script-ended', 'unverified'] as const;
+export const STOP_REASONS = [
+  'passed',
+  'budget',
+  'no-implementation',
+  'no-tests',
+  'submitted',
+  'cancelled',
+  'error',
+  'finished',
+  'interrupted',
+  'log-full',
+  'cost-limit',
+  'token-limit',
+  'script-ended',
+  'unverified',
+] as const;
 const stopReason = z.enum(STOP_REASONS);
 
 const testOutcomes = {
@@ -68,17 +83,25 @@ const testQuality = z.object({
   subject: z.enum(['ground truth', 'final implementation']),
   /** Benchmark mode: the generated tests run on the ground-truth implementation. */
   groundTruth: z.object({ passed: num, total: num, failing: strings }).optional(),
-  coverage: z.object({ lines: z.object({ covered: num, total: num }), branches: z.object({ covered: num, total: num }) }).optional(),
-  mutation: z.object({ killed: num, survived: num, timedOut: num, total: num, score: num, baselinePassed: bool }).optional(),
+  coverage: z
+    .object({ lines: z.object({ covered: num, total: num }), branches: z.object({ covered: num, total: num }) })
+    .optional(),
+  mutation: z
+    .object({ killed: num, survived: num, timedOut: num, total: num, score: num, baselinePassed: bool })
+    .optional(),
   /** Why a measure is missing (e.g. the tests do not run). */
   problems: strings,
 });
 export type TestQuality = z.infer<typeof testQuality>;
 
 /** The recorded settings: typed by protocol/settings.ts; a log is checked only for an object here (the settings' own reader fills what older sessions lack). */
-const sessionConfig = z.custom<SessionConfig>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), 'expected an object');
+const sessionConfig = z.custom<SessionConfig>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'expected an object',
+);
 
-const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) => z.object({ type: z.literal(type), ...shape });
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ type: z.literal(type), ...shape });
 
 const result = event('result', {
   sessionId: str,
@@ -90,8 +113,21 @@ const result = event('result', {
   hiddenTests: counts,
   tests: z.record(str, str),
   /** inputTokens counts every input token; cacheReadTokens and cacheWriteTokens are those of them read from and written to the prompt cache (absent in sessions recorded before tenet counted the cache). */
-  usage: z.object({ inputTokens: num, outputTokens: num, modelCalls: num, toolCalls: num, cacheReadTokens: num.optional(), cacheWriteTokens: num.optional() }),
-  rounds: z.object({ pregen: num, rrwAttempts: num, total: num, tddSetup: num.optional(), tddIterations: num.optional() }),
+  usage: z.object({
+    inputTokens: num,
+    outputTokens: num,
+    modelCalls: num,
+    toolCalls: num,
+    cacheReadTokens: num.optional(),
+    cacheWriteTokens: num.optional(),
+  }),
+  rounds: z.object({
+    pregen: num,
+    rrwAttempts: num,
+    total: num,
+    tddSetup: num.optional(),
+    tddIterations: num.optional(),
+  }),
   costUsd: num,
   /** What the prompt cache saved: the cost with every input token at the input price, less costUsd (absent in older sessions). */
   cacheSavedUsd: num.optional(),
@@ -126,8 +162,25 @@ const costFields = {
 
 /** Every event type's schema, by its type. */
 export const EVENT_SCHEMAS = {
-  'session.start': event('session.start', { sessionId: str, target: str, mode, strategy: z.enum(STRATEGIES), model: str, modelLabel: str, provider: str, repo: str, config: sessionConfig }),
-  'thm.start': event('thm.start', { target: str, mode, fork: bool, worlds: bool.optional(), shards: num, testArgs: strings }),
+  'session.start': event('session.start', {
+    sessionId: str,
+    target: str,
+    mode,
+    strategy: z.enum(STRATEGIES),
+    model: str,
+    modelLabel: str,
+    provider: str,
+    repo: str,
+    config: sessionConfig,
+  }),
+  'thm.start': event('thm.start', {
+    target: str,
+    mode,
+    fork: bool,
+    worlds: bool.optional(),
+    shards: num,
+    testArgs: strings,
+  }),
   'thm.phase': event('thm.phase', { phase: thmPhase, tests: num.optional() }),
   'thm.collected': event('thm.collected', { phase: thmPhase, total: num }),
   /** While pytest collects (before thm.collected): test modules imported and tests found so far. */
@@ -137,23 +190,48 @@ export const EVENT_SCHEMAS = {
   'thm.test': event('thm.test', { phase: thmPhase, nodeid: str, outcome: str, reached: bool, durationMs: num }),
   'thm.report': event('thm.report', { report: thmReportSchema }),
   /** `strategy`: the TDD strategy shows the agent none of the repository's tests. */
-  'thm.approval': event('thm.approval', { proposed: strings, chosen: strings, by: z.enum(['auto', 'human', 'ablation', 'strategy']), T: num.nullable() }),
+  'thm.approval': event('thm.approval', {
+    proposed: strings,
+    chosen: strings,
+    by: z.enum(['auto', 'human', 'ablation', 'strategy']),
+    T: num.nullable(),
+  }),
   /**
    * Tests the developer wrote or changed before approving (`n` and `e` in the THM review,
    * `--add-tests`): each file as written; the tests that fail on the stub (they join THM's failing
    * tests, and the selection); the ones kept out, and why; earlier failing tests that count no more.
    */
-  'tests.added': event('tests.added', { files: z.array(z.object({ path: str, content: str })), accepted: z.array(thmFailingTestSchema), rejected: z.array(z.object({ nodeid: str, reason: str })), removed: strings }),
+  'tests.added': event('tests.added', {
+    files: z.array(z.object({ path: str, content: str })),
+    accepted: z.array(thmFailingTestSchema),
+    rejected: z.array(z.object({ nodeid: str, reason: str })),
+    removed: strings,
+  }),
   /** `visible`: failing tests not given to the agent that stay in view all the same (their function serves a given one, or tenet could not find it). */
   'tests.hidden': event('tests.hidden', { hidden: strings, files: strings, visible: num.optional() }),
   'index.ready': event('index.ready', { files: num, parsed: num, ms: num }),
   /** `stopReason`, with phase evaluate: why the agent's part ended (a resumed evaluation keeps it). */
-  'agent.phase': event('agent.phase', { phase: agentPhase, round: num.optional(), rounds: num.optional(), attempt: num.optional(), attempts: num.optional(), stage: rrwStage.optional(), stopReason: stopReason.optional() }),
+  'agent.phase': event('agent.phase', {
+    phase: agentPhase,
+    round: num.optional(),
+    rounds: num.optional(),
+    attempt: num.optional(),
+    attempts: num.optional(),
+    stage: rrwStage.optional(),
+    stopReason: stopReason.optional(),
+  }),
   /**
    * `newMessages`: what the conversation gained since the previous request (prompts, tool results); with the responses, the whole conversation.
    * `context`: the request's size (o200k_base tokens, before the answer) against the model's window, when tenet knows the window.
    */
-  'model.request': event('model.request', { round: num, messages: num, tools: strings, newMessages: z.array(messageSchema), system: str.optional(), context: z.object({ tokens: num, window: num }).optional() }),
+  'model.request': event('model.request', {
+    round: num,
+    messages: num,
+    tools: strings,
+    newMessages: z.array(messageSchema),
+    system: str.optional(),
+    context: z.object({ tokens: num, window: num }).optional(),
+  }),
   /**
    * tenet condensed the conversation to fit the model's context window, right after the request
    * of `round` was logged and before it was sent (or, `too-long`, before it was sent again after
@@ -178,7 +256,13 @@ export const EVENT_SCHEMAS = {
   'model.tool-delta': event('model.tool-delta', { index: num, name: str, arguments: str }),
   'model.retry': event('model.retry', { attempt: num, maxAttempts: num, reason: str, delayMs: num }),
   /** `stopReason`: the provider's own word for why the answer ended (`stop`, `tool_calls`, `end_turn`…). */
-  'model.response': event('model.response', { content: str, toolCalls: z.array(toolCallSchema), ...costFields, model: str, stopReason: str }),
+  'model.response': event('model.response', {
+    content: str,
+    toolCalls: z.array(toolCallSchema),
+    ...costFields,
+    model: str,
+    stopReason: str,
+  }),
   /**
    * A model call that ended without an answer, `failed` (the provider gave up) or `cancelled` (Esc,
    * or the session's cancel), after attempts the provider billed (cut mid-stream, or while
@@ -188,25 +272,46 @@ export const EVENT_SCHEMAS = {
   'model.unanswered': event('model.unanswered', { reason: z.enum(['failed', 'cancelled']), ...costFields }),
   'tool.call': event('tool.call', { id: str, name: str, arguments: str }),
   /** Step mode held the agent before a model call (of `round`) or a tool call until the developer let it go on. */
-  'step.pause': event('step.pause', { before: z.enum(['model', 'tool']), round: num.optional(), callId: str.optional(), name: str.optional() }),
+  'step.pause': event('step.pause', {
+    before: z.enum(['model', 'tool']),
+    round: num.optional(),
+    callId: str.optional(),
+    name: str.optional(),
+  }),
   /** The developer changed a tool call's arguments before it ran (step mode): it ran with `arguments`; `original` is the model's. */
   'tool.edit': event('tool.edit', { id: str, name: str, original: str, arguments: str }),
   'tool.result': event('tool.result', { id: str, name: str, ok: bool, text: str, durationMs: num }),
   'debugger.input': event('debugger.input', { who: writerSchema, input: str, mode: debuggerModeSchema }),
   'debugger.output': event('debugger.output', { chunk: str }),
   'debugger.entry': event('debugger.entry', { entry: transcriptEntrySchema }),
-  submission: event('submission', { code: str, ok: bool, startLine: num.optional(), endLine: num.optional(), message: str }),
+  submission: event('submission', {
+    code: str,
+    ok: bool,
+    startLine: num.optional(),
+    endLine: num.optional(),
+    message: str,
+  }),
   /** The agent's own test module, as submitted (TDD strategies). */
   'tests.submission': event('tests.submission', { code: str, ok: bool, path: str.optional(), message: str }),
   /** `agent`: the model called run_tests (or tenet ran them for it, TDD); `validate`: tenet validates a submission; `evaluate`: the final verdict. */
   'tests.run': event('tests.run', { purpose: z.enum(['validate', 'evaluate', 'agent']), report: str, ...testOutcomes }),
   result,
   /** What the developer (or `--apply`) decided about the patch, and whether it went into the checkout; `reason` when it was refused; `file` where a saved patch was written. */
-  'patch.decision': event('patch.decision', { decision: z.enum(['accept', 'reject', 'save']), applied: bool, reason: str.optional(), file: str.optional() }),
+  'patch.decision': event('patch.decision', {
+    decision: z.enum(['accept', 'reject', 'save']),
+    applied: bool,
+    reason: str.optional(),
+    file: str.optional(),
+  }),
   /** After a TDD run, the developer kept the agent's tests: where they were written in the checkout. */
   'tests.kept': event('tests.kept', { file: str }),
   /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */
-  'command.approval': event('command.approval', { command: str, decision: z.enum(['approved', 'approved-session', 'denied', 'stopped']), by: z.enum(['human', 'auto']), reason: str.optional() }),
+  'command.approval': event('command.approval', {
+    command: str,
+    decision: z.enum(['approved', 'approved-session', 'denied', 'stopped']),
+    by: z.enum(['human', 'auto']),
+    reason: str.optional(),
+  }),
   'session.interrupted': event('session.interrupted', { reason: str }),
   /**
    * `provider`, `model`, `baseUrl`: the model settings from here on (resume may override the
@@ -231,7 +336,14 @@ export const EVENT_SCHEMAS = {
    * This session is a fork of session `parent` from its event `at`: its first `recorded` model
    * answers are the parent's (no cost), then `provider`/`model` answer live. Right after the start.
    */
-  'session.forked': event('session.forked', { parent: str, at: num, recorded: num, provider: str, model: str, baseUrl: str.optional() }),
+  'session.forked': event('session.forked', {
+    parent: str,
+    at: num,
+    recorded: num,
+    provider: str,
+    model: str,
+    baseUrl: str.optional(),
+  }),
   /** The session's cost or token limit was reached: no more model calls; the evaluation and the patch go on with what it has. */
   'limit.reached': event('limit.reached', { limit: z.enum(['cost', 'tokens']), spent: num, max: num }),
   warning: event('warning', { message: str }),
@@ -255,13 +367,19 @@ export type EventOf<T extends EventType> = Extract<EngineEvent, { type: T }>;
 export type EventHandlers<Args extends unknown[] = [], R = void> = HandlersOf<EngineEvent, Args, R>;
 
 /** A handler, or `'ignored'`, for every type of a union of events (EventHandlers is this over EngineEvent). */
-export type HandlersOf<E extends { type: string }, Args extends unknown[] = [], R = void> = { readonly [K in E['type']]: ((event: Extract<E, { type: K }>, ...args: Args) => R) | 'ignored' };
+export type HandlersOf<E extends { type: string }, Args extends unknown[] = [], R = void> = {
+  readonly [K in E['type']]: ((event: Extract<E, { type: K }>, ...args: Args) => R) | 'ignored';
+};
 
 /**
  * Gives an event to its reader's handler. Undefined for an ignored type, and for a type this tenet
  * does not know (a newer tenet wrote it): readers skip those.
  */
-export function handleEvent<Args extends unknown[], R>(handlers: EventHandlers<Args, R>, event: EngineEvent, ...args: Args): R | undefined {
+export function handleEvent<Args extends unknown[], R>(
+  handlers: EventHandlers<Args, R>,
+  event: EngineEvent,
+  ...args: Args
+): R | undefined {
   const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined;
   if (handler === undefined || handler === 'ignored') return undefined;
   return (handler as (event: EngineEvent, ...args: Args) => R)(event, ...args);

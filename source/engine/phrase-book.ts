@@ -21,12 +21,26 @@ export const isFailure = (outcome: string | undefined): boolean => FAILED_OUTCOM
  * line always says the unreached (`0 unreached`), the TUI only when there are some; `tenet thm`'s
  * text spells both out, in the words of its mode (`spelledOut`).
  */
-export function failingWords(shown: { failing: number; unreached: number; modules: number }, how: { alwaysUnreached?: boolean; spelledOut?: 'stub' | 'blank' } = {}): string {
+export function failingWords(
+  shown: { failing: number; unreached: number; modules: number },
+  how: { alwaysUnreached?: boolean; spelledOut?: 'stub' | 'blank' } = {},
+): string {
   const long = how.spelledOut;
-  const modules = shown.modules === 1 ? (long ? 'a test module that fails' : 'a module') : long ? 'test modules that fail' : 'modules';
+  const modules =
+    shown.modules === 1
+      ? long
+        ? 'a test module that fails'
+        : 'a module'
+      : long
+        ? 'test modules that fail'
+        : 'modules';
   const notes = [
-    ...(shown.unreached || how.alwaysUnreached ? [`${shown.unreached} ${long ? 'never reached the target' : 'unreached'}`] : []),
-    ...(shown.modules ? [`${shown.modules} of them ${modules}${long ? ` to import ${long === 'blank' ? 'blank' : 'stubbed'}` : ''}`] : []),
+    ...(shown.unreached || how.alwaysUnreached
+      ? [`${shown.unreached} ${long ? 'never reached the target' : 'unreached'}`]
+      : []),
+    ...(shown.modules
+      ? [`${shown.modules} of them ${modules}${long ? ` to import ${long === 'blank' ? 'blank' : 'stubbed'}` : ''}`]
+      : []),
   ];
   return `${shown.failing} failing${notes.length ? ` (${notes.join(long ? '; ' : ', ')})` : ''}`;
 }
@@ -41,21 +55,34 @@ const whole = (n: number): string => n.toLocaleString('en');
  * from the provider's prompt cache and what was written to it. A usage without cache counts (a
  * session recorded before tenet counted the cache, a scripted model) says nothing about the cache.
  */
-export function tokensIn(usage: { inputTokens: number; cacheReadTokens?: number | undefined; cacheWriteTokens?: number | undefined }): string {
+export function tokensIn(usage: {
+  inputTokens: number;
+  cacheReadTokens?: number | undefined;
+  cacheWriteTokens?: number | undefined;
+}): string {
   const text = `${whole(usage.inputTokens)} tokens in`;
   if (usage.cacheReadTokens === undefined) return text;
-  const parts = [...(usage.inputTokens > 0 ? [`${Math.round((100 * usage.cacheReadTokens) / usage.inputTokens)}% from cache`] : []), ...(usage.cacheWriteTokens ? [`${whole(usage.cacheWriteTokens)} written to it`] : [])];
+  const parts = [
+    ...(usage.inputTokens > 0 ? [`${Math.round((100 * usage.cacheReadTokens) / usage.inputTokens)}% from cache`] : []),
+    ...(usage.cacheWriteTokens ? [`${whole(usage.cacheWriteTokens)} written to it`] : []),
+  ];
   return parts.length ? `${text} (${parts.join(', ')})` : text;
 }
 
 /** `12,345 tokens in (80% from cache) / 500 out`. */
-export const tokensInOut = (usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number | undefined; cacheWriteTokens?: number | undefined }): string =>
-  `${tokensIn(usage)} / ${whole(usage.outputTokens)} out`;
+export const tokensInOut = (usage: {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number | undefined;
+  cacheWriteTokens?: number | undefined;
+}): string => `${tokensIn(usage)} / ${whole(usage.outputTokens)} out`;
 
 /** A cost and what the prompt cache did to it: `$0.0123 (caching saved $0.0301)`; the cost alone when nothing is known or nothing changed. */
 export function costText(costUsd: number, cacheSavedUsd?: number): string {
   if (!cacheSavedUsd || Math.abs(cacheSavedUsd) < 0.00005) return money(costUsd);
-  return cacheSavedUsd > 0 ? `${money(costUsd)} (caching saved ${money(cacheSavedUsd)})` : `${money(costUsd)} (cache writes added ${money(-cacheSavedUsd)})`;
+  return cacheSavedUsd > 0
+    ? `${money(costUsd)} (caching saved ${money(cacheSavedUsd)})`
+    : `${money(costUsd)} (cache writes added ${money(-cacheSavedUsd)})`;
 }
 
 /** Why a run that did not pass stopped, where the stop reason's name alone would not say it. */
@@ -70,10 +97,13 @@ const STOPPED: Partial<Record<RunResult['stopReason'], string>> = {
 };
 
 /** A run's outcome; the counts are missing where only the verdict is kept (a benchmark's task results). */
-type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<Pick<RunResult, 'selectedTests' | 'hiddenTests' | 'patch' | 'message' | 'rounds'>>;
+type Verdict = Pick<RunResult, 'pass'> & { stopReason: string } & Partial<
+    Pick<RunResult, 'selectedTests' | 'hiddenTests' | 'patch' | 'message' | 'rounds'>
+  >;
 
 /** The verdict's word, wherever one is printed or shown: PASS, FAIL, or UNVERIFIED where tenet could not check it. */
-export const verdictWord = (result: Pick<Verdict, 'pass' | 'stopReason'>): 'PASS' | 'FAIL' | 'UNVERIFIED' => (result.stopReason === 'unverified' ? 'UNVERIFIED' : result.pass ? 'PASS' : 'FAIL');
+export const verdictWord = (result: Pick<Verdict, 'pass' | 'stopReason'>): 'PASS' | 'FAIL' | 'UNVERIFIED' =>
+  result.stopReason === 'unverified' ? 'UNVERIFIED' : result.pass ? 'PASS' : 'FAIL';
 
 /**
  * A run that used up its budget, in counts (never "the budget", which reads as money): the
@@ -81,7 +111,12 @@ export const verdictWord = (result: Pick<Verdict, 'pass' | 'stopReason'>): 'PASS
  */
 function budgetWords(rounds: RunResult['rounds'] | undefined): string | undefined {
   if (!rounds) return undefined;
-  const [n, what] = rounds.rrwAttempts > 0 ? [rounds.rrwAttempts, 'refinement attempt'] : rounds.pregen > 0 ? [rounds.pregen, 'pre-generation round'] : [rounds.tddIterations ?? 0, 'co-refinement test run'];
+  const [n, what] =
+    rounds.rrwAttempts > 0
+      ? [rounds.rrwAttempts, 'refinement attempt']
+      : rounds.pregen > 0
+        ? [rounds.pregen, 'pre-generation round']
+        : [rounds.tddIterations ?? 0, 'co-refinement test run'];
   return n > 0 ? `the ${plural(n, what)} ${n === 1 ? 'was' : 'were'} used up` : undefined;
 }
 
@@ -95,7 +130,10 @@ function failedAfterValidation(result: Verdict): string | undefined {
   if (!result.selectedTests || !result.hiddenTests) return 'the selected tests passed but the evaluation failed';
   const selectedFailed = result.selectedTests.passed < result.selectedTests.total;
   const hiddenFailed = result.hiddenTests.passed < result.hiddenTests.total;
-  if (!selectedFailed) return hiddenFailed ? 'the selected tests passed but hidden tests failed' : 'the selected tests passed but the evaluation failed';
+  if (!selectedFailed)
+    return hiddenFailed
+      ? 'the selected tests passed but hidden tests failed'
+      : 'the selected tests passed but the evaluation failed';
   return `the selected tests passed validation but not the evaluation${hiddenFailed ? ', and hidden tests failed' : ''}`;
 }
 
@@ -112,7 +150,10 @@ export const stopWords = (result: Verdict, submissions?: number): string | undef
   if (result.pass) return undefined;
   if (result.stopReason === 'unverified') return result.message || 'a check of the verdict could not be completed';
   if (result.stopReason === 'no-implementation' && submissions === 0) return 'nothing was submitted';
-  const why = failedAfterValidation(result) ?? (result.stopReason === 'budget' ? budgetWords(result.rounds) : undefined) ?? STOPPED[result.stopReason as RunResult['stopReason']];
+  const why =
+    failedAfterValidation(result) ??
+    (result.stopReason === 'budget' ? budgetWords(result.rounds) : undefined) ??
+    STOPPED[result.stopReason as RunResult['stopReason']];
   // (A patch is a submission the count did not see.)
   return why && submissions === 0 && !result.patch ? `${why} before anything was submitted` : why;
 };
@@ -126,7 +167,10 @@ export const stopWords = (result: Verdict, submissions?: number): string | undef
  * "budget" alone reads as money).
  */
 export const stopLabel = (result: Verdict): string =>
-  (result.stopReason === 'unverified' && result.message ? result.message : undefined) ?? failedAfterValidation(result) ?? (result.stopReason === 'budget' ? budgetWords(result.rounds) : undefined) ?? result.stopReason;
+  (result.stopReason === 'unverified' && result.message ? result.message : undefined) ??
+  failedAfterValidation(result) ??
+  (result.stopReason === 'budget' ? budgetWords(result.rounds) : undefined) ??
+  result.stopReason;
 
 /**
  * PASS or FAIL with its stop reason, as printed lines begin (`tenet run`'s last line, `tenet show`):
@@ -134,8 +178,11 @@ export const stopLabel = (result: Verdict): string =>
  * said it twice); a run that passed otherwise names how (`PASS (finished)`).
  */
 export const verdictLabel = (result: Verdict): string => {
-  if (result.stopReason === 'unverified') return `UNVERIFIED (${result.message || 'a check of the verdict could not be completed'})`;
-  return result.pass && result.stopReason === 'passed' ? 'PASS' : `${result.pass ? 'PASS' : 'FAIL'} (${stopLabel(result)})`;
+  if (result.stopReason === 'unverified')
+    return `UNVERIFIED (${result.message || 'a check of the verdict could not be completed'})`;
+  return result.pass && result.stopReason === 'passed'
+    ? 'PASS'
+    : `${result.pass ? 'PASS' : 'FAIL'} (${stopLabel(result)})`;
 };
 
 export const modeName = (mode: 'stub' | 'blank'): string => (mode === 'blank' ? 'benchmark mode' : 'stub mode');
@@ -160,7 +207,10 @@ export function phaseWords(event: EventOf<'agent.phase'>): { title: string; deta
     case 'rrw':
       return { title: `refinement attempt ${event.attempt}/${event.attempts}`, detail: stageName(event.stage) };
     case 'tdd-setup':
-      return { title: 'tests first', detail: `inspect the repository and write tests, up to ${plural(event.rounds ?? 0, 'round')}` };
+      return {
+        title: 'tests first',
+        detail: `inspect the repository and write tests, up to ${plural(event.rounds ?? 0, 'round')}`,
+      };
     case 'tdd':
       return { title: 'co-refinement', detail: `test run ${event.round}/${event.rounds}` };
     case 'evaluate':
@@ -196,11 +246,15 @@ export function approvalWords(event: EventOf<'thm.approval'>, config?: SessionCo
     case 'strategy':
       return "none of the repository's (TDD: the agent writes its own)";
     case 'human':
-      return overridden(event) ? "chosen by the developer instead of THM's proposal" : "THM's proposal, approved by the developer";
+      return overridden(event)
+        ? "chosen by the developer instead of THM's proposal"
+        : "THM's proposal, approved by the developer";
     case 'ablation':
       if (config?.ablations.noThm) return 'every failing test (--no-thm)';
       if (config?.testStage === 'none') return 'none (--test-stage none)';
-      return config?.select && config.select !== 'thm' ? `chosen by --select ${config.select}` : 'chosen by an ablation';
+      return config?.select && config.select !== 'thm'
+        ? `chosen by --select ${config.select}`
+        : 'chosen by an ablation';
     default:
       return "THM's proposal, approved automatically";
   }
@@ -216,7 +270,9 @@ export function hiddenWords(event: { hidden: readonly string[]; visible?: number
   const one = event.visible === 1;
   const why = `${one ? 'its function serves' : 'their functions serve'} a test the agent gets, or tenet could not find ${one ? 'it' : 'them'}`;
   const stay = `stay${one ? 's' : ''} in view (${why})`;
-  return event.hidden.length ? `${hidden}; ${event.visible} more ${stay}` : `${plural(event.visible, 'other failing test')} not given to the agent ${stay}`;
+  return event.hidden.length
+    ? `${hidden}; ${event.visible} more ${stay}`
+    : `${plural(event.visible, 'other failing test')} not given to the agent ${stay}`;
 }
 
 export const COMMAND_DECISIONS: Record<EventOf<'command.approval'>['decision'], string> = {
@@ -235,15 +291,22 @@ export const MESSAGE_SOURCES: Record<EventOf<'developer.message'>['via'], string
 };
 
 /** Whose a line in the debugger session is (tenet's: the pdb it starts for a developer's takeover). */
-export const WRITERS: Record<Writer, string> = { agent: 'typed by the agent', human: 'typed by the developer', tenet: "started by tenet for the developer's takeover" };
+export const WRITERS: Record<Writer, string> = {
+  agent: 'typed by the agent',
+  human: 'typed by the developer',
+  tenet: "started by tenet for the developer's takeover",
+};
 
 /** Where step mode held the agent: `before model call 3`, `before the search_class call`. */
-export const pauseWords = (event: EventOf<'step.pause'>): string => (event.before === 'model' ? `before model call ${event.round}` : `before the ${event.name} call`);
+export const pauseWords = (event: EventOf<'step.pause'>): string =>
+  event.before === 'model' ? `before model call ${event.round}` : `before the ${event.name} call`;
 
 /** The developer's tests, in a line: `2 join THM's failing tests; 1 kept out` (the details follow it). */
 export function addedWords(event: EventOf<'tests.added'>): string {
   const parts = [
-    event.accepted.length ? `${event.accepted.length} join${event.accepted.length === 1 ? 's' : ''} THM's failing tests` : 'none joins',
+    event.accepted.length
+      ? `${event.accepted.length} join${event.accepted.length === 1 ? 's' : ''} THM's failing tests`
+      : 'none joins',
     ...(event.rejected.length ? [`${event.rejected.length} kept out`] : []),
     ...(event.removed.length ? [`${event.removed.length} no longer fail${event.removed.length === 1 ? 's' : ''}`] : []),
   ];
@@ -263,15 +326,25 @@ export function forkWords(event: EventOf<'session.forked'>): string {
 
 /** A spend limit met: `the session's cost limit is reached ($1.02 of $1.00)`. */
 export function limitWords(event: EventOf<'limit.reached'>): string {
-  const amount = event.limit === 'cost' ? `${money(event.spent)} of ${money(event.max)}` : `${whole(event.spent)} of ${whole(event.max)} tokens`;
+  const amount =
+    event.limit === 'cost'
+      ? `${money(event.spent)} of ${money(event.max)}`
+      : `${whole(event.spent)} of ${whole(event.max)} tokens`;
   return `the session's ${event.limit === 'cost' ? 'cost' : 'token'} limit is reached (${amount}): no more model calls; the evaluation and the patch go on with what there is`;
 }
 
 /** What is left of a session's limits, for the footer: `$0.42 of $1.00 left · 120,000 of 500,000 tokens left`. */
-export function remainingWords(limits: { maxCostUsd?: number; maxTokens?: number }, left: { costUsd?: number; tokens?: number }): string {
+export function remainingWords(
+  limits: { maxCostUsd?: number; maxTokens?: number },
+  left: { costUsd?: number; tokens?: number },
+): string {
   return [
-    left.costUsd !== undefined && limits.maxCostUsd !== undefined ? `${money(left.costUsd)} of ${money(limits.maxCostUsd)} left` : '',
-    left.tokens !== undefined && limits.maxTokens !== undefined ? `${whole(left.tokens)} of ${whole(limits.maxTokens)} tokens left` : '',
+    left.costUsd !== undefined && limits.maxCostUsd !== undefined
+      ? `${money(left.costUsd)} of ${money(limits.maxCostUsd)} left`
+      : '',
+    left.tokens !== undefined && limits.maxTokens !== undefined
+      ? `${whole(left.tokens)} of ${whole(limits.maxTokens)} tokens left`
+      : '',
   ]
     .filter(Boolean)
     .join(' · ');

@@ -18,7 +18,8 @@ export function isSecretName(name: string): boolean {
  * Anthropic's keys (`sk-`, `sk-ant-`), AWS access key ids (`AKIA…`, `ASIA…`), Slack's (`xoxb-`,
  * `xoxp-`, `xoxa-`, `xoxs-`) and JSON web tokens (`eyJ….eyJ….…`).
  */
-const SECRET_SHAPE = /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-(?:ant-)?[A-Za-z0-9_-]{16,}|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[bpas]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g;
+const SECRET_SHAPE =
+  /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-(?:ant-)?[A-Za-z0-9_-]{16,}|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[bpas]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g;
 
 /** The token-shaped parts of a value (see SECRET_SHAPE): each is a secret wherever it appears. */
 export function secretShapes(value: string | undefined): string[] {
@@ -36,5 +37,9 @@ export function isSecret(name: string, value: string | undefined): boolean {
  */
 export function scrubEnv(env: NodeJS.ProcessEnv, passEnv: readonly string[] = []): NodeJS.ProcessEnv {
   const pass = new Set(passEnv);
-  return Object.fromEntries(Object.entries(env).filter(([name, value]) => pass.has(name) || !(isSecret(name, value) || PROVIDER_VARIABLE.test(name))));
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([name, value]) => pass.has(name) || !(isSecret(name, value) || PROVIDER_VARIABLE.test(name)),
+    ),
+  );
 }

@@ -15,7 +15,8 @@ import { secretRedactor, type Redactor } from './util/redact';
  * every C0 and C1 control character but newline and tab (carriage returns included: they would
  * let later text overwrite earlier text on the same line).
  */
-const CONTROL = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -~]?|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL =
+  /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -~]?|[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 /** Text without terminal control sequences (a CRLF line end becomes a newline). */
 export function stripControls(text: string): string {
@@ -48,7 +49,8 @@ export function printable(text: string): string {
 export function printableValue<T>(value: T): T {
   if (typeof value === 'string') return printable(value) as T;
   if (Array.isArray(value)) return value.map((v) => printableValue(v)) as T;
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, printableValue(v)])) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, printableValue(v)])) as T;
   return value;
 }
 

@@ -2,7 +2,15 @@ import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { CALLER_RULES, type CallerRule } from '../engine/thm/clustering';
 import type { ModelFlags } from '../engine/model/create-model';
-import { SANDBOX_KINDS, SELECTIONS, STRATEGIES, TEST_STAGES, type Selection, type Strategy, type TestStage } from '../engine/protocol/settings';
+import {
+  SANDBOX_KINDS,
+  SELECTIONS,
+  STRATEGIES,
+  TEST_STAGES,
+  type Selection,
+  type Strategy,
+  type TestStage,
+} from '../engine/protocol/settings';
 import type { RunChoices } from '../engine/run/run-settings';
 import type { SandboxFlags } from '../engine/sandbox/sandbox-spec';
 
@@ -30,7 +38,8 @@ export function positiveInt(name: string) {
 export function sizeWithin(name: string, min: number, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new InvalidArgumentError(`${name} must be a whole number from ${min} to ${max}.`);
     return n;
   };
 }
@@ -58,7 +67,11 @@ export function secondsParser(name: string) {
  * `--jobs N`: more pytest processes than twice the cores only queue for them (`--jobs 1000` started
  * some 250 pytest processes), so N is capped there, with a warning.
  */
-export function jobsValue(value: string, cores = availableParallelism(), warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): number | 'auto' {
+export function jobsValue(
+  value: string,
+  cores = availableParallelism(),
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): number | 'auto' {
   if (value === 'auto') return 'auto';
   const n = positiveInt('--jobs')(value);
   const cap = cores * 2;
@@ -83,7 +96,9 @@ export function interactive(opts: { json?: boolean; headless?: boolean }): boole
   return !!process.stdout.isTTY && !!process.stdin.isTTY && !opts.json && !opts.headless;
 }
 
-export const sessionsDirOption = (help = 'sessions folder (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)') => new Option('--sessions-dir <dir>', help);
+export const sessionsDirOption = (
+  help = 'sessions folder (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)',
+) => new Option('--sessions-dir <dir>', help);
 
 /** `--provider`, `--model`, `--base-url`; `--script` where a command replays one. */
 export interface ModelOpts {
@@ -99,25 +114,60 @@ export function withModelFlags(command: Command, unset: string, script?: string)
   command
     .option('--provider <name>', `openai, anthropic or scripted (default: ${unset})`)
     .option('--model <name>', 'model name (openai default gpt-4.1-mini, anthropic claude-sonnet-4-6)')
-    .option('--base-url <url>', 'API base URL: an OpenAI-compatible server (DeepSeek, vLLM, Ollama, llama.cpp) or an Anthropic endpoint')
-    .addOption(new Option('--context-window <tokens>', "the model's context window, for a model tenet's catalogue does not know (or to use less of it)").argParser(positiveInt('--context-window')));
+    .option(
+      '--base-url <url>',
+      'API base URL: an OpenAI-compatible server (DeepSeek, vLLM, Ollama, llama.cpp) or an Anthropic endpoint',
+    )
+    .addOption(
+      new Option(
+        '--context-window <tokens>',
+        "the model's context window, for a model tenet's catalogue does not know (or to use less of it)",
+      ).argParser(positiveInt('--context-window')),
+    );
   return script ? command.option('--script <file>', script) : command;
 }
 
-export const modelFlags = (opts: ModelOpts): ModelFlags => ({ provider: opts.provider, model: opts.model, baseUrl: opts.baseUrl, script: opts.script, ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}) });
+export const modelFlags = (opts: ModelOpts): ModelFlags => ({
+  provider: opts.provider,
+  model: opts.model,
+  baseUrl: opts.baseUrl,
+  script: opts.script,
+  ...(opts.contextWindow ? { contextWindow: opts.contextWindow } : {}),
+});
 
 /** Where Python runs: the flags of `thm`, `run`, `tool` and `demo` (`bench run` has its own, per engine). */
 export function withSandboxFlags(command: Command): Command {
   return command
-    .addOption(new Option('--sandbox <kind>', 'where Python runs: local (confined by bubblewrap), local-unconfined or docker (default: the config, else $TENET_SANDBOX, else local)').choices(SANDBOX_KINDS))
-    .option('--image <name>', 'with docker: an image with python3 and pytest (default: tenet-python:bookworm, see `tenet image build`)')
+    .addOption(
+      new Option(
+        '--sandbox <kind>',
+        'where Python runs: local (confined by bubblewrap), local-unconfined or docker (default: the config, else $TENET_SANDBOX, else local)',
+      ).choices(SANDBOX_KINDS),
+    )
+    .option(
+      '--image <name>',
+      'with docker: an image with python3 and pytest (default: tenet-python:bookworm, see `tenet image build`)',
+    )
     .option('--docker-host <url>', 'with docker: the engine (default: $DOCKER_HOST, else the local socket)')
-    .option('--mount', 'with docker: bind-mount the workspace instead of copying it in (the engine must run on this machine)')
+    .option(
+      '--mount',
+      'with docker: bind-mount the workspace instead of copying it in (the engine must run on this machine)',
+    )
     .option('--memory <size>', 'with docker: memory limit of the container, e.g. 2g (default 4g)')
-    .addOption(new Option('--cpus <n>', 'with docker: CPU limit (default: all cores)').argParser(positiveNumber('--cpus')))
+    .addOption(
+      new Option('--cpus <n>', 'with docker: CPU limit (default: all cores)').argParser(positiveNumber('--cpus')),
+    )
     .addOption(new Option('--pids <n>', 'with docker: process limit (default 1024)').argParser(positiveInt('--pids')))
-    .option('--network', 'give the sandbox a network: the container, or the local sandbox under bubblewrap (off by default)')
-    .option('--pass-env <name>', "let this variable of tenet's environment through to the sandbox's processes (repeatable); secrets and provider variables are left out otherwise", repeated, [] as string[]);
+    .option(
+      '--network',
+      'give the sandbox a network: the container, or the local sandbox under bubblewrap (off by default)',
+    )
+    .option(
+      '--pass-env <name>',
+      "let this variable of tenet's environment through to the sandbox's processes (repeatable); secrets and provider variables are left out otherwise",
+      repeated,
+      [] as string[],
+    );
 }
 
 /** Only the sandbox's flags, out of everything a command parsed. */
@@ -143,12 +193,29 @@ export interface ThmOpts {
 
 /** `-T`, `--jobs`, `--test-timeout` (`testTimeout`: its default, where the config files have no say). */
 export function withThmFlags(command: Command, testTimeout?: number): Command {
-  const timeout = new Option('--test-timeout <seconds>', 'time limit per test').argParser(secondsParser('--test-timeout'));
+  const timeout = new Option('--test-timeout <seconds>', 'time limit per test').argParser(
+    secondsParser('--test-timeout'),
+  );
   return command
-    .addOption(new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")').argParser((value: string) => (value === 'all' ? Infinity : positiveInt('-T')(value))).default(3))
-    .addOption(new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)').argParser((value: string) => jobsValue(value)).default('auto'))
+    .addOption(
+      new Option('-T, --max-tests <n>', 'tests THM selects (a number or "all")')
+        .argParser((value: string) => (value === 'all' ? Infinity : positiveInt('-T')(value)))
+        .default(3),
+    )
+    .addOption(
+      new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)')
+        .argParser((value: string) => jobsValue(value))
+        .default('auto'),
+    )
     .addOption(testTimeout === undefined ? timeout : timeout.default(testTimeout))
-    .addOption(new Option('--caller <rule>', "how a failing test's direct caller is named: use (the nearest frame that uses the target, past its wrappers and dispatchers) or nearest (the paper's literal rule: the nearest frame, library code included)").choices(CALLER_RULES).default('use'));
+    .addOption(
+      new Option(
+        '--caller <rule>',
+        "how a failing test's direct caller is named: use (the nearest frame that uses the target, past its wrappers and dispatchers) or nearest (the paper's literal rule: the nearest frame, library code included)",
+      )
+        .choices(CALLER_RULES)
+        .default('use'),
+    );
 }
 
 /** The strategy, the budgets and the ablations, as `run` and `bench run` parse them. */
@@ -174,10 +241,24 @@ export const strategyOption = (help: string) => new Option('--strategy <name>', 
 /** The budgets of the strategies. */
 export function withBudgetFlags(command: Command): Command {
   return command
-    .addOption(new Option('--pregen-rounds <n>', 'model calls before the first submission').argParser(positiveInt('--pregen-rounds')))
-    .addOption(new Option('--rrw-attempts <n>', 'refinement attempts').argParser((value: string) => (value === '0' ? 0 : positiveInt('--rrw-attempts')(value))))
-    .addOption(new Option('--rrw-rounds <n>', 'model calls per refinement attempt').argParser(positiveInt('--rrw-rounds')))
-    .addOption(new Option('--tdd-iterations <n>', "TDD: runs of the agent's tests in co-refinement (default 10)").argParser(positiveInt('--tdd-iterations')));
+    .addOption(
+      new Option('--pregen-rounds <n>', 'model calls before the first submission').argParser(
+        positiveInt('--pregen-rounds'),
+      ),
+    )
+    .addOption(
+      new Option('--rrw-attempts <n>', 'refinement attempts').argParser((value: string) =>
+        value === '0' ? 0 : positiveInt('--rrw-attempts')(value),
+      ),
+    )
+    .addOption(
+      new Option('--rrw-rounds <n>', 'model calls per refinement attempt').argParser(positiveInt('--rrw-rounds')),
+    )
+    .addOption(
+      new Option('--tdd-iterations <n>', "TDD: runs of the agent's tests in co-refinement (default 10)").argParser(
+        positiveInt('--tdd-iterations'),
+      ),
+    );
 }
 
 /** The TENET paper's ablations (RQ2, RQ4, RQ5). */
@@ -186,19 +267,39 @@ export function withAblationFlags(command: Command): Command {
     .option('--no-thm', "ablation: give the agent every failing test instead of THM's selection")
     .option('--no-apis', "ablation: SpecRover's AST search tools only, without TENET's four")
     .option('--no-rrw', 'ablation: refine with test feedback only, without the three-stage workflow')
-    .addOption(new Option('--select <strategy>', "ablation (RQ4): how the agent's tests are chosen").choices(SELECTIONS))
-    .addOption(new Option('--test-stage <stage>', 'ablation (RQ5): when tests take part: none, pregen (before the first submission), postgen (validation and refinement only), all').choices(TEST_STAGES));
+    .addOption(
+      new Option('--select <strategy>', "ablation (RQ4): how the agent's tests are chosen").choices(SELECTIONS),
+    )
+    .addOption(
+      new Option(
+        '--test-stage <stage>',
+        'ablation (RQ5): when tests take part: none, pregen (before the first submission), postgen (validation and refinement only), all',
+      ).choices(TEST_STAGES),
+    );
 }
 
 /** What a session may spend on its model (`run`, `fork`, and per task `bench run`); the config's `limits` otherwise. */
 export function withLimitFlags(command: Command): Command {
   return command
-    .addOption(new Option('--max-cost <usd>', 'stop the session cleanly once its model calls cost this much (USD); the patch so far is kept').argParser(positiveNumber('--max-cost')))
-    .addOption(new Option('--max-tokens <n>', 'stop the session cleanly once its model calls used this many tokens (in and out)').argParser(positiveInt('--max-tokens')));
+    .addOption(
+      new Option(
+        '--max-cost <usd>',
+        'stop the session cleanly once its model calls cost this much (USD); the patch so far is kept',
+      ).argParser(positiveNumber('--max-cost')),
+    )
+    .addOption(
+      new Option(
+        '--max-tokens <n>',
+        'stop the session cleanly once its model calls used this many tokens (in and out)',
+      ).argParser(positiveInt('--max-tokens')),
+    );
 }
 
 /** The limits the flags set (a missing one: the config files'). */
-export const limitChoices = (opts: { maxCost?: number; maxTokens?: number }) => ({ ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost } : {}), ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}) });
+export const limitChoices = (opts: { maxCost?: number; maxTokens?: number }) => ({
+  ...(opts.maxCost !== undefined ? { maxCostUsd: opts.maxCost } : {}),
+  ...(opts.maxTokens !== undefined ? { maxTokens: opts.maxTokens } : {}),
+});
 
 /** What the shared flags choose of the run's settings (the rest: the config files, then the defaults). */
 export function settingChoices(opts: SettingOpts): RunChoices {

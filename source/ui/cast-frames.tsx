@@ -39,7 +39,20 @@ class SilentStdin extends EventEmitter {
 const FRAME_MS = 1000 / 30;
 
 /** Moments a viewer must see, however soon the next event came (an approved review, a verdict). */
-const KEY_MOMENTS = new Set<EngineEvent['type']>(['thm.report', 'thm.approval', 'tests.added', 'agent.phase', 'submission', 'tests.submission', 'tests.run', 'tool.edit', 'developer.message', 'command.approval', 'patch.decision', 'result']);
+const KEY_MOMENTS = new Set<EngineEvent['type']>([
+  'thm.report',
+  'thm.approval',
+  'tests.added',
+  'agent.phase',
+  'submission',
+  'tests.submission',
+  'tests.run',
+  'tool.edit',
+  'developer.message',
+  'command.approval',
+  'patch.decision',
+  'result',
+]);
 
 /**
  * The replay's stops a cast draws: as Ink draws the live session, at most a frame per 1/30 s —
@@ -53,7 +66,13 @@ export function castStops(cursor: ReplayCursor): number[] {
   stops.forEach((at, k) => {
     const next = stops[k + 1];
     const last = drawn.at(-1);
-    const keep = at === 0 || next === undefined || KEY_MOMENTS.has(events[at - 1]!.type) || time(next) - time(at) >= FRAME_MS || last === undefined || time(at) - time(last) >= FRAME_MS;
+    const keep =
+      at === 0 ||
+      next === undefined ||
+      KEY_MOMENTS.has(events[at - 1]!.type) ||
+      time(next) - time(at) >= FRAME_MS ||
+      last === undefined ||
+      time(at) - time(last) >= FRAME_MS;
     if (keep) drawn.push(at);
   });
   return drawn;
@@ -67,18 +86,34 @@ const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
  * one per step (THM's progress through the tests is one step) but never more than Ink draws (see
  * castStops), each at the time the session reached it.
  */
-export async function castFrames(id: string, events: readonly Recorded[], size: { cols: number; rows: number }): Promise<CastFrame[]> {
+export async function castFrames(
+  id: string,
+  events: readonly Recorded[],
+  size: { cols: number; rows: number },
+): Promise<CastFrame[]> {
   const cursor = new ReplayCursor(events);
   const stdout = new FrameSink(size.cols, size.rows);
   const first = events.length ? recordedAt(events[0]!) : 0;
-  const frame = (at: number) => <ReplayFrame id={id} cursor={cursor} nav={{ at, playing: true, speed: 1 }} width={size.cols} height={size.rows} />;
-  const ink = render(frame(0), { stdout: stdout as never, stderr: new FrameSink(size.cols, size.rows) as never, stdin: new SilentStdin() as never, debug: true, exitOnCtrlC: false, patchConsole: false });
+  const frame = (at: number) => (
+    <ReplayFrame id={id} cursor={cursor} nav={{ at, playing: true, speed: 1 }} width={size.cols} height={size.rows} />
+  );
+  const ink = render(frame(0), {
+    stdout: stdout as never,
+    stderr: new FrameSink(size.cols, size.rows) as never,
+    stdin: new SilentStdin() as never,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
   const frames: CastFrame[] = [];
   try {
     for (const at of castStops(cursor)) {
       ink.rerender(frame(at));
       await settle();
-      frames.push({ atMs: at === 0 ? 0 : Math.max(0, recordedAt(events[at - 1]!) - first), rows: stdout.last.replace(/\n+$/, '').split('\n') });
+      frames.push({
+        atMs: at === 0 ? 0 : Math.max(0, recordedAt(events[at - 1]!) - first),
+        rows: stdout.last.replace(/\n+$/, '').split('\n'),
+      });
     }
   } finally {
     ink.unmount();
@@ -88,7 +123,11 @@ export async function castFrames(id: string, events: readonly Recorded[], size: 
 }
 
 /** `tenet export SESSION --format cast`: the session's replay as an asciinema v2 cast. */
-export async function sessionCast(id: string, events: readonly Recorded[], options: { cols: number; rows: number; idleLimit: number }): Promise<string> {
+export async function sessionCast(
+  id: string,
+  events: readonly Recorded[],
+  options: { cols: number; rows: number; idleLimit: number },
+): Promise<string> {
   const frames = await castFrames(id, events, options);
   const start = events.find((e) => e.type === 'session.start');
   return asciicast(frames, {

@@ -17,7 +17,12 @@ import { printableValue, showControls } from '../engine/terminal-text';
 /** A decision the engine is waiting for, shown by the screen that owns it. */
 export type Prompt =
   /** `desk`: where the developer writes tests of their own before choosing (`n`, `e`). */
-  | { kind: 'approve-tests'; report: ThmReport; desk?: TestDesk; resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void }
+  | {
+      kind: 'approve-tests';
+      report: ThmReport;
+      desk?: TestDesk;
+      resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void;
+    }
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
   /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
@@ -60,7 +65,10 @@ export interface ControllerOptions {
  * (left unchanged), or why it could not be done. `kept`: their text of a file that was put back
  * (it did not compile or import), which the key named opens again.
  */
-export type WritingOutcome = (DeveloperTests & { kept?: { path: string; key: 'n' | 'e' } }) | { unchanged: true } | { problem: string };
+export type WritingOutcome =
+  | (DeveloperTests & { kept?: { path: string; key: 'n' | 'e' } })
+  | { unchanged: true }
+  | { problem: string };
 
 export interface UiState {
   view: ViewState;
@@ -75,7 +83,6 @@ export interface UiState {
 }
 
 const FRAME_MS = 33; // at most ~30 frames a second
-
 
 /**
  * The editor on `file` holding the developer's `draft` (their text that did not compile) instead
@@ -97,7 +104,10 @@ async function editDraft(editor: Editor, file: string, draft: string): Promise<v
  * Where a takeover with no session open starts pdb: a test that failed in the last run, a selected
  * one first, else one of the agent's own (TDD sessions select none); else the first selected test.
  */
-export function takeoverTest(selected: readonly string[], lastRun: Readonly<Record<string, string>>): string | undefined {
+export function takeoverTest(
+  selected: readonly string[],
+  lastRun: Readonly<Record<string, string>>,
+): string | undefined {
   const failed = (id: string) => isFailure(lastRun[id]);
   return selected.find(failed) ?? Object.keys(lastRun).find(failed) ?? selected[0];
 }
@@ -181,7 +191,10 @@ export class TuiController implements Pilot {
 
   // ---- Pilot -------------------------------------------------------------------------------
 
-  approveTests(report: ThmReport, desk?: TestDesk): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
+  approveTests(
+    report: ThmReport,
+    desk?: TestDesk,
+  ): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
     if (this.options.autoApproveTests) return Promise.resolve({ chosen: report.selected, by: 'auto' });
     return this.ask((resolve) => ({ kind: 'approve-tests', report, ...(desk ? { desk } : {}), resolve }));
   }
@@ -209,7 +222,11 @@ export class TuiController implements Pilot {
     // The developer's own text, when this file did not compile last time: they go on from it.
     const draft = this.drafts.get(path);
     try {
-      const outcome = await desk.edit(path, (file) => (draft === undefined ? editor.editFile(file) : editDraft(editor, file, draft)), template);
+      const outcome = await desk.edit(
+        path,
+        (file) => (draft === undefined ? editor.editFile(file) : editDraft(editor, file, draft)),
+        template,
+      );
       if (!outcome) {
         // Back to the file as it was: nothing of theirs to keep.
         this.drafts.delete(path);
@@ -226,7 +243,12 @@ export class TuiController implements Pilot {
   }
 
   acceptPatch(result: RunResult, extras: PatchExtras = {}): Promise<PatchAnswer> {
-    return this.ask((resolve) => ({ kind: 'accept-patch', result, ...(extras.agentTests ? { agentTests: extras.agentTests } : {}), resolve }));
+    return this.ask((resolve) => ({
+      kind: 'accept-patch',
+      result,
+      ...(extras.agentTests ? { agentTests: extras.agentTests } : {}),
+      resolve,
+    }));
   }
 
   /** `s` on the result screen: the patch written to `file` (for `git apply`); what went wrong, if anything. */
@@ -250,7 +272,8 @@ export class TuiController implements Pilot {
       // Control characters shown, not hidden: what the developer approves is what runs.
       command: showControls(command),
       // `a` allows every later command before it answers: the session records that choice.
-      resolve: (decision) => resolve('run' in decision && decision.run && this.alwaysAllow ? { run: true, session: true } : decision),
+      resolve: (decision) =>
+        resolve('run' in decision && decision.run && this.alwaysAllow ? { run: true, session: true } : decision),
     }));
   }
 
@@ -266,7 +289,8 @@ export class TuiController implements Pilot {
 
   /** Esc: cancel the model call in flight (the agent then asks whether to make it again). */
   cancelCall(): boolean {
-    if (!this.callController || this.callController.signal.aborted || this.state.view.agent.phase === 'done') return false;
+    if (!this.callController || this.callController.signal.aborted || this.state.view.agent.phase === 'done')
+      return false;
     this.callController.abort();
     return true;
   }
@@ -325,8 +349,12 @@ export class TuiController implements Pilot {
 
   /** Step mode holds the call until the developer goes on; then the messages written since the last call (`m`, and `--message-file`'s lines) go with it. */
   async beforeRequest(preview: RequestPreview): Promise<DeveloperMessage[]> {
-    if (this.state.step && !this.stopping) await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
-    const taken = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
+    if (this.state.step && !this.stopping)
+      await this.ask<void>((resolve) => ({ kind: 'step-model', preview, resolve: () => resolve() }));
+    const taken = [
+      ...this.queued,
+      ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const })),
+    ];
     this.queued = [];
     if (taken.length) this.update({ queued: 0 }, true);
     return taken;
@@ -367,7 +395,11 @@ export class TuiController implements Pilot {
     const code = codeOf(args);
     let text: string;
     try {
-      text = await editText(this.options.editor, code ? withNewline(code.code) : `${prettyArguments(args)}\n`, code ? 'submission.py' : 'arguments.json');
+      text = await editText(
+        this.options.editor,
+        code ? withNewline(code.code) : `${prettyArguments(args)}\n`,
+        code ? 'submission.py' : 'arguments.json',
+      );
     } catch (error) {
       return { problem: (error as Error).message };
     }
@@ -394,7 +426,10 @@ export class TuiController implements Pilot {
   /** The agent's part is over: the messages still queued were never read (the engine says so and records it). */
   unreadMessages(): DeveloperMessage[] {
     // `--message-file` lines written since the last request too, as headless mode says them.
-    const unread = [...this.queued, ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
+    const unread = [
+      ...this.queued,
+      ...(this.options.messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const })),
+    ];
     this.queued = [];
     if (unread.length) this.update({ queued: 0 }, true);
     return unread;
@@ -410,7 +445,12 @@ export class TuiController implements Pilot {
   // ---- Takeover ----------------------------------------------------------------------------
 
   get canTakeOver(): boolean {
-    return !!this.attachment && this.state.view.agent.phase !== null && this.state.view.agent.phase !== 'done' && this.state.view.agent.phase !== 'evaluate';
+    return (
+      !!this.attachment &&
+      this.state.view.agent.phase !== null &&
+      this.state.view.agent.phase !== 'done' &&
+      this.state.view.agent.phase !== 'evaluate'
+    );
   }
 
   /**

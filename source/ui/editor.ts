@@ -34,7 +34,10 @@ function runEditor(command: string, file: string, env: NodeJS.ProcessEnv): Promi
     child.on('exit', (code, signal) => {
       if (code === 0) resolve();
       else if (code === 127) reject(new Error(`the editor "${command}" was not found; set $EDITOR`));
-      else reject(new Error(`the editor "${command}" ${signal ? `was stopped by ${signal}` : `exited with code ${code}`}`));
+      else
+        reject(
+          new Error(`the editor "${command}" ${signal ? `was stopped by ${signal}` : `exited with code ${code}`}`),
+        );
     });
   });
 }

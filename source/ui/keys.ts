@@ -60,7 +60,10 @@ export const KEYS = {
   step: [
     ['Enter', 'go on (run the tool call)'],
     ['m', 'write to the agent first'],
-    ['e', "edit the tool call's arguments in $EDITOR (before a model call: all of what the request adds, or its first lines again)"],
+    [
+      'e',
+      "edit the tool call's arguments in $EDITOR (before a model call: all of what the request adds, or its first lines again)",
+    ],
     ['s', 'step mode off, and go on'],
     ['t ? o d', 'as anywhere on the agent screen (t takes the debugger at once: the agent already waits)'],
   ],
@@ -75,7 +78,10 @@ export const KEYS = {
   field: [
     ['← → Ctrl+A Ctrl+E', 'move in the line; to its start / end'],
     ['Ctrl+U Ctrl+W', 'delete to the start of the line / the word before the cursor'],
-    ['paste', 'pasted text goes in as typed; tabs become spaces; pasted newlines stay in a message, are spaces in a one-line field'],
+    [
+      'paste',
+      'pasted text goes in as typed; tabs become spaces; pasted newlines stay in a message, are spaces in a one-line field',
+    ],
     ['Alt+Enter Ctrl+J', 'a new line in a message to the agent (↑ ↓ move between its lines)'],
   ],
   result: [
@@ -86,7 +92,11 @@ export const KEYS = {
     ['k', "keep the agent's tests (TDD: writes them beside the repository's tests; asks first)", 'keep tests'],
     ['↑ ↓ PgUp PgDn', 'scroll (the diff, or the list of tests)', 'scroll'],
     ['t', 'show every test / the diff', 'tests'],
-    ['Enter', 'show how a failed test failed (traceback and assertion: the first from the diff, the highlighted one in the tests)', 'failure'],
+    [
+      'Enter',
+      'show how a failed test failed (traceback and assertion: the first from the diff, the highlighted one in the tests)',
+      'failure',
+    ],
   ],
   replay: [
     ['space', 'play / pause'],
@@ -96,7 +106,11 @@ export const KEYS = {
     ['+ -', 'faster / slower', 'speed'],
     ['n N', 'next / previous tool call', 'tool call'],
     ['t T', 'next / previous test run', 'test run'],
-    ['r R', 'next / previous stage (THM review, pre-generation, validation, refinement attempt, TDD round, evaluation)', 'stage'],
+    [
+      'r R',
+      'next / previous stage (THM review, pre-generation, validation, refinement attempt, TDD round, evaluation)',
+      'stage',
+    ],
     ['o v', 'earlier outputs, the test file (as live)', 'view'],
     ['f', 'fork the session here: a new session whose history is this one up to this event, then goes on live', 'fork'],
     ['q', 'back'],
@@ -141,7 +155,13 @@ export function keyHint(screen: KeyScreen, only?: readonly string[]): string {
  * A footer's rows at `width`: the long labels if they fit in `maxRows`, else the short ones (the
  * rest is one `?` away, which the footer always names).
  */
-export function hintRows(screen: KeyScreen, width: number, maxRows = 2, extra: readonly string[] = [], skip: readonly string[] = []): string[] {
+export function hintRows(
+  screen: KeyScreen,
+  width: number,
+  maxRows = 2,
+  extra: readonly string[] = [],
+  skip: readonly string[] = [],
+): string[] {
   const shown = entries(screen).filter(([key]) => !skip.includes(key));
   const long = [...shown.map(([key, label]) => `${key} ${label.split(' (')[0]}`), ...extra, '? keys'];
   const rows = pack(long, width);

@@ -12,14 +12,28 @@ export interface ReplayExit {
 }
 
 /** `tenet replay ID` in a terminal. */
-export async function replayTui(id: string, events: readonly (EngineEvent & { ts?: string })[], speed = 1, at?: number): Promise<ReplayExit> {
+export async function replayTui(
+  id: string,
+  events: readonly (EngineEvent & { ts?: string })[],
+  speed = 1,
+  at?: number,
+): Promise<ReplayExit> {
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
   const fork = (event: number) => {
     exit = { fork: { id, at: event } };
     app.unmount();
   };
-  app = render(<ReplayScreen id={id} events={events} initialSpeed={speed} onBack={() => app.unmount()} onFork={fork} {...(at !== undefined ? { at } : {})} />);
+  app = render(
+    <ReplayScreen
+      id={id}
+      events={events}
+      initialSpeed={speed}
+      onBack={() => app.unmount()}
+      onFork={fork}
+      {...(at !== undefined ? { at } : {})}
+    />,
+  );
   await app.waitUntilExit();
   return exit;
 }
@@ -37,7 +51,13 @@ export async function sessionsTui(root: string, reopen?: { id: string; at: numbe
     app.unmount();
   };
   app = render(
-    <SessionsScreen rows={rows} load={(id) => loadSession(root, id)} onFork={(id, at) => leave({ fork: { id, at } })} onResume={(id) => leave({ resume: id })} {...(reopen ? { reopen } : {})} />,
+    <SessionsScreen
+      rows={rows}
+      load={(id) => loadSession(root, id)}
+      onFork={(id, at) => leave({ fork: { id, at } })}
+      onResume={(id) => leave({ resume: id })}
+      {...(reopen ? { reopen } : {})}
+    />,
   );
   await app.waitUntilExit();
   return exit;

@@ -45,7 +45,8 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   // The review's desk: the developer's tests are written in the workspace, and read from there.
   const desk = prompt?.kind === 'approve-tests' ? prompt.desk : undefined;
   const failures = useMemo(() => failuresOf(view.evaluation?.report ?? ''), [view.evaluation]);
-  const screen: KeyScreen = prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
+  const screen: KeyScreen =
+    prompt?.kind === 'approve-tests' || (!view.thm.approval && !result) ? 'thm' : result ? 'result' : 'agent';
 
   // The result screen stays, with its keys, until q: deciding about the patch (apply, reject) or
   // saving it says what it did there, and a run with no patch had nothing to decide.
@@ -133,7 +134,17 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
   const overlay = tooSmall({ width, height }) ? (
     <TooSmall width={width} height={height} />
   ) : help ? (
-    <HelpOverlay screens={screen === 'agent' ? ['agent', 'step', 'viewer', 'takeover', 'command', 'field', 'quitLive'] : screen === 'result' ? ['result', 'viewer', 'quitLive'] : [screen, 'quitLive']} width={width} height={height - 1} />
+    <HelpOverlay
+      screens={
+        screen === 'agent'
+          ? ['agent', 'step', 'viewer', 'takeover', 'command', 'field', 'quitLive']
+          : screen === 'result'
+            ? ['result', 'viewer', 'quitLive']
+            : [screen, 'quitLive']
+      }
+      width={width}
+      height={height - 1}
+    />
   ) : undefined;
   return (
     <>
@@ -145,66 +156,80 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
       */}
       <Static items={doneItems}>{(item) => <TranscriptItemView key={item.id} item={item} width={width} />}</Static>
       <Covered by={overlay}>
-      {banner ? (
-        <Text color="yellow" wrap="truncate">
-          {banner}
-        </Text>
-      ) : null}
-      {screen === 'thm' ? (
-        <ThmScreen
-          view={view}
-          {...(prompt?.kind === 'approve-tests' ? { prompt } : {})}
-          width={width}
-          height={rows}
-          {...(desk ? { sourceOf: async (nodeid: string) => (await import('../engine/python/test-source')).testSource(desk.root, nodeid) } : sourceOf ? { sourceOf } : {})}
-          {...(desk ? { writeTests: { newTest: () => controller.newTest(desk), editTest: (nodeid: string) => controller.editTest(desk, nodeid) } } : {})}
-          onTyping={setFiltering}
-        />
-      ) : screen === 'agent' ? (
-        <AgentScreen
-          view={view}
-          {...(prompt ? { prompt } : {})}
-          takeover={takeover}
-          {...(state.notice ? { notice: state.notice } : {})}
-          width={width}
-          height={rows}
-          allowAlways={() => controller.allowAlways()}
-          onSend={(line) => void controller.send(line)}
-          onHandBack={() => controller.handBack()}
-          onViewer={setViewerOpen}
-          onMessage={(text) => controller.queueMessage(text)}
-          queued={state.queued}
-          step={state.step}
-          onToggleStep={() => controller.toggleStep()}
-          editArguments={(args) => controller.editArguments(args)}
-          onStepArguments={(args) => controller.setStepArguments(args)}
-          onStop={() => controller.stopAgent()}
-          onNotice={flash}
-        />
-      ) : (
-        <ResultScreen
-          result={result!}
-          {...(prompt?.kind === 'accept-patch' ? { prompt } : {})}
-          width={width}
-          height={rows}
-          {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})}
-          {...(view.patch ? { decision: view.patch } : {})}
-          {...(sessionsDir ? { sessionsDir } : {})}
-          failures={failures}
-          {...(view.keptTests ? { keptTests: view.keptTests } : {})}
-          {...(view.session?.repo ? { checkout: view.session.repo } : {})}
-          submissions={view.agent.submissions}
-          session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
-          {...(view.session ? { sandbox: view.session.sandbox } : {})}
-          onQuit={() => setClosed(true)}
-          onSave={(file, patch) => controller.savePatch(file, patch)}
-        />
-      )}
-      {noticeRow ? (
-        <Text color="yellow" wrap="truncate">
-          {state.notice}
-        </Text>
-      ) : null}
+        {banner ? (
+          <Text color="yellow" wrap="truncate">
+            {banner}
+          </Text>
+        ) : null}
+        {screen === 'thm' ? (
+          <ThmScreen
+            view={view}
+            {...(prompt?.kind === 'approve-tests' ? { prompt } : {})}
+            width={width}
+            height={rows}
+            {...(desk
+              ? {
+                  sourceOf: async (nodeid: string) =>
+                    (await import('../engine/python/test-source')).testSource(desk.root, nodeid),
+                }
+              : sourceOf
+                ? { sourceOf }
+                : {})}
+            {...(desk
+              ? {
+                  writeTests: {
+                    newTest: () => controller.newTest(desk),
+                    editTest: (nodeid: string) => controller.editTest(desk, nodeid),
+                  },
+                }
+              : {})}
+            onTyping={setFiltering}
+          />
+        ) : screen === 'agent' ? (
+          <AgentScreen
+            view={view}
+            {...(prompt ? { prompt } : {})}
+            takeover={takeover}
+            {...(state.notice ? { notice: state.notice } : {})}
+            width={width}
+            height={rows}
+            allowAlways={() => controller.allowAlways()}
+            onSend={(line) => void controller.send(line)}
+            onHandBack={() => controller.handBack()}
+            onViewer={setViewerOpen}
+            onMessage={(text) => controller.queueMessage(text)}
+            queued={state.queued}
+            step={state.step}
+            onToggleStep={() => controller.toggleStep()}
+            editArguments={(args) => controller.editArguments(args)}
+            onStepArguments={(args) => controller.setStepArguments(args)}
+            onStop={() => controller.stopAgent()}
+            onNotice={flash}
+          />
+        ) : (
+          <ResultScreen
+            result={result!}
+            {...(prompt?.kind === 'accept-patch' ? { prompt } : {})}
+            width={width}
+            height={rows}
+            {...(view.thm.approval ? { selected: view.thm.approval.chosen } : {})}
+            {...(view.patch ? { decision: view.patch } : {})}
+            {...(sessionsDir ? { sessionsDir } : {})}
+            failures={failures}
+            {...(view.keptTests ? { keptTests: view.keptTests } : {})}
+            {...(view.session?.repo ? { checkout: view.session.repo } : {})}
+            submissions={view.agent.submissions}
+            session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
+            {...(view.session ? { sandbox: view.session.sandbox } : {})}
+            onQuit={() => setClosed(true)}
+            onSave={(file, patch) => controller.savePatch(file, patch)}
+          />
+        )}
+        {noticeRow ? (
+          <Text color="yellow" wrap="truncate">
+            {state.notice}
+          </Text>
+        ) : null}
       </Covered>
     </>
   );

@@ -31,7 +31,12 @@ const paused = (nav: ReplayNav, at: number): ReplayNav => ({ at, playing: false,
  * is not one of these.
  */
 export function replayKey(nav: ReplayNav, input: string, key: Key, cursor: ReplayCursor): ReplayKeyResult | undefined {
-  const state: ReplayNav = { at: nav.at, playing: nav.playing, speed: nav.speed, ...(nav.goto !== undefined ? { goto: nav.goto } : {}) };
+  const state: ReplayNav = {
+    at: nav.at,
+    playing: nav.playing,
+    speed: nav.speed,
+    ...(nav.goto !== undefined ? { goto: nav.goto } : {}),
+  };
   if (state.goto !== undefined) return { nav: gotoKey(state, input, key, cursor) };
   if (input === '?') return { nav: state, open: 'help' };
   if (input === 'f') return { nav: state, open: 'fork' };
@@ -46,13 +51,15 @@ export function replayKey(nav: ReplayNav, input: string, key: Key, cursor: Repla
   if (key.leftArrow) return { nav: paused(state, cursor.previousStop(state.at)) };
   if (key.home) return { nav: paused(state, 0) };
   if (key.end) return { nav: paused(state, cursor.length) };
-  if (input === '+' || input === '-') return { nav: { ...state, speed: stepSpeed(state.speed, input === '+' ? 1 : -1) } };
+  if (input === '+' || input === '-')
+    return { nav: { ...state, speed: stepSpeed(state.speed, input === '+' ? 1 : -1) } };
   if (input === 'g') return { nav: { ...paused(state, state.at), goto: '' } };
   if (input.length === 1 && jump in JUMPS) {
     const name = jump as keyof typeof JUMPS;
     const back = input !== jump;
     const to = back ? cursor.previous(state.at, JUMPS[name]) : cursor.next(state.at, JUMPS[name]);
-    if (to === undefined) return { nav: { ...paused(state, state.at), notice: `no ${back ? 'earlier' : 'later'} ${JUMP_WORDS[name]}` } };
+    if (to === undefined)
+      return { nav: { ...paused(state, state.at), notice: `no ${back ? 'earlier' : 'later'} ${JUMP_WORDS[name]}` } };
     return { nav: paused(state, to) };
   }
   if (input === 'q' || key.escape) return { nav: state, back: true };
@@ -68,26 +75,60 @@ function gotoKey(state: ReplayNav, input: string, key: Key, cursor: ReplayCursor
   if (key.return) {
     if (!typed) return rest;
     const at = cursor.positionOf(Number(typed));
-    if (at === undefined) return { ...rest, notice: `no event ${typed}: this session's events are ${cursor.eventAt(1)} to ${cursor.eventAt(cursor.length)}` };
+    if (at === undefined)
+      return {
+        ...rest,
+        notice: `no event ${typed}: this session's events are ${cursor.eventAt(1)} to ${cursor.eventAt(cursor.length)}`,
+      };
     return { ...rest, at };
   }
   const digits = input.replace(/\D/g, '');
   return { ...rest, goto: (typed + digits).slice(0, 9) };
 }
 
-const NO_KEY: Key = { upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false };
+const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
 
 /**
  * Keys typed faster than the terminal is read come as one chunk (`g62\r`): each goes through
  * `replayKey` in turn, a newline as Enter and DEL as Backspace, up to one that leaves or opens
  * something (the keys after it are not the replay's). A single key is `replayKey` itself.
  */
-export function replayInput(nav: ReplayNav, input: string, key: Key, cursor: ReplayCursor): ReplayKeyResult | undefined {
+export function replayInput(
+  nav: ReplayNav,
+  input: string,
+  key: Key,
+  cursor: ReplayCursor,
+): ReplayKeyResult | undefined {
   const chars = Array.from(input);
   if (chars.length <= 1) return replayKey(nav, input, key, cursor);
   let result: ReplayKeyResult | undefined;
   for (const char of chars) {
-    const named: Key = { ...NO_KEY, return: char === '\r' || char === '\n', backspace: char === '\x7f' || char === '\b' };
+    const named: Key = {
+      ...NO_KEY,
+      return: char === '\r' || char === '\n',
+      backspace: char === '\x7f' || char === '\b',
+    };
     const step = replayKey(result?.nav ?? nav, named.return || named.backspace ? '' : char, named, cursor);
     if (!step) continue;
     result = step;

@@ -48,14 +48,22 @@ export interface RunTuiOptions {
 export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOptions): Promise<number> {
   // The developer's editor gets the terminal and gives it back to this app (see terminal-handoff.ts).
   const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout, clearFrame: () => app.clear() });
-  const controller = new TuiController({ autoApproveCommands: options.autoApproveCommands, step: !!options.step, editor, ...(options.messageFile ? { messageFile: options.messageFile } : {}), ...(options.addTests?.length ? { addTests: options.addTests } : {}) });
+  const controller = new TuiController({
+    autoApproveCommands: options.autoApproveCommands,
+    step: !!options.step,
+    editor,
+    ...(options.messageFile ? { messageFile: options.messageFile } : {}),
+    ...(options.addTests?.length ? { addTests: options.addTests } : {}),
+  });
   for (const event of options.history ?? []) controller.dispatch(event);
   let prepared: PreparedRun | undefined;
   // The parser behind a test's source is loaded when `v` first asks for one.
-  const sourceOf = async (nodeid: string) => (await import('../engine/python/test-source')).testSource(prepared?.options.repo ?? options.repo, nodeid);
+  const sourceOf = async (nodeid: string) =>
+    (await import('../engine/python/test-source')).testSource(prepared?.options.repo ?? options.repo, nodeid);
   // A scripted model must never pass for a real one.
   // The script's label is the script author's text: printable, as every untrusted text on screen.
-  const bannerOf = (run: PreparedRun | undefined) => (run?.model.settings.provider === 'scripted' ? `⚠ ${printable(run.model.model.label)}` : undefined);
+  const bannerOf = (run: PreparedRun | undefined) =>
+    run?.model.settings.provider === 'scripted' ? `⚠ ${printable(run.model.model.label)}` : undefined;
   let finished = false;
   const quit = () => {
     app.unmount();
@@ -72,7 +80,16 @@ export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOpti
   };
   const element = () => {
     const banner = bannerOf(prepared);
-    return <LiveApp controller={controller} finished={finished} onQuit={quit} sourceOf={sourceOf} {...(prepared ? { sessionsDir: prepared.recorder.root } : {})} {...(banner ? { banner } : {})} />;
+    return (
+      <LiveApp
+        controller={controller}
+        finished={finished}
+        onQuit={quit}
+        sourceOf={sourceOf}
+        {...(prepared ? { sessionsDir: prepared.recorder.root } : {})}
+        {...(banner ? { banner } : {})}
+      />
+    );
   };
   const app = render(element(), { exitOnCtrlC: false });
   const stopPaste = startBracketedPaste(process.stdout);
@@ -80,13 +97,17 @@ export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOpti
     const loaded = await load();
     prepared = loaded.prepared;
     app.rerender(element());
-    const result = await loaded.run(prepared, loaded.pilot(controller), (event: EngineEvent) => controller.dispatch(event));
+    const result = await loaded.run(prepared, loaded.pilot(controller), (event: EngineEvent) =>
+      controller.dispatch(event),
+    );
     finished = true;
     app.rerender(element());
     await app.waitUntilExit();
     // On a line of its own under the last frame, with what became of the patch.
     const decision = controller.getState().view.patch;
-    process.stdout.write(`\n${endLine(result, decision ? decisionText(decision, result.sessionId) : undefined, prepared.recorder.root)}`);
+    process.stdout.write(
+      `\n${endLine(result, decision ? decisionText(decision, result.sessionId) : undefined, prepared.recorder.root)}`,
+    );
     return result.pass && !stoppedByLimit(result) ? EXIT.pass : EXIT.fail;
   } catch (error) {
     app.unmount();

@@ -24,4 +24,5 @@ export function useTerminalSize(): { width: number; height: number } {
 }
 
 /** Whether the screens fit at all. */
-export const tooSmall = (size: { width: number; height: number }) => size.width < MIN_SIZE.width || size.height < MIN_SIZE.height;
+export const tooSmall = (size: { width: number; height: number }) =>
+  size.width < MIN_SIZE.width || size.height < MIN_SIZE.height;

@@ -1,6 +1,21 @@
-import { handleEvent, type AgentPhase, type EngineEvent, type EventHandlers, type RrwStage, type RunResult } from '../engine/events';
+import {
+  handleEvent,
+  type AgentPhase,
+  type EngineEvent,
+  type EventHandlers,
+  type RrwStage,
+  type RunResult,
+} from '../engine/events';
 import { addCall, noUsage, type UsageSums } from '../engine/model/usage-sums';
-import { capitalized, forkWords, isFailure, resumedWords, limitWords, MESSAGE_SOURCES, phaseHeading } from '../engine/phrase-book';
+import {
+  capitalized,
+  forkWords,
+  isFailure,
+  resumedWords,
+  limitWords,
+  MESSAGE_SOURCES,
+  phaseHeading,
+} from '../engine/phrase-book';
 import { mergeDeveloperTests } from '../engine/thm/developer-tests';
 import { proposeFor } from '../engine/thm/propose';
 import { asPlaced, functionName, startingFunctionIn, withoutDecorators } from '../engine/session/page-diffs';
@@ -21,15 +36,41 @@ import { sandboxWords } from '../engine/sandbox/sandbox-spec';
 export type TranscriptItem =
   | { id: number; kind: 'model'; text: string; tokensIn: number; tokensOut: number; costUsd: number }
   /** `edited`: the developer changed the model's arguments (`original`) before it ran with `args`. */
-  | { id: number; kind: 'tool'; callId: string; name: string; args: string; result?: { ok: boolean; text: string; durationMs: number }; edited?: { original: string } }
-  | { id: number; kind: 'tests'; purpose: 'validate' | 'evaluate' | 'agent'; outcomes: Record<string, string>; passed: number; total: number }
+  | {
+      id: number;
+      kind: 'tool';
+      callId: string;
+      name: string;
+      args: string;
+      result?: { ok: boolean; text: string; durationMs: number };
+      edited?: { original: string };
+    }
+  | {
+      id: number;
+      kind: 'tests';
+      purpose: 'validate' | 'evaluate' | 'agent';
+      outcomes: Record<string, string>;
+      passed: number;
+      total: number;
+    }
   /**
    * A submission of the code (every strategy) or of the agent's tests (TDD), as a line diff against
    * what it replaced: the code's first against the function as the agent got it (the stub, or the
    * blanked body), each later one against the one before. `diff`: every line, prefixed `+`, `-` or
    * a space (`@@` lines between hunks of long code); `iteration`: the TDD test run it came in.
    */
-  | { id: number; kind: 'revision'; side: 'tests' | 'code'; number: number; against: string; ok: boolean; iteration?: number; diff: string; added: number; removed: number }
+  | {
+      id: number;
+      kind: 'revision';
+      side: 'tests' | 'code';
+      number: number;
+      against: string;
+      ok: boolean;
+      iteration?: number;
+      diff: string;
+      added: number;
+      removed: number;
+    }
   | { id: number; kind: 'phase'; text: string }
   | { id: number; kind: 'note'; text: string; tone: 'info' | 'warning' | 'human' };
 
@@ -63,7 +104,17 @@ export interface DebuggerLine {
 
 export interface ViewState {
   /** `limits`: what the session may spend on its model (the footer shows what is left). */
-  session?: { id: string; target: string; mode: 'stub' | 'blank'; strategy: string; modelLabel: string; provider: string; repo: string; limits?: SpendLimits; /** Which sandbox ran, in words (`local (bubblewrap)`). */ sandbox: string };
+  session?: {
+    id: string;
+    target: string;
+    mode: 'stub' | 'blank';
+    strategy: string;
+    modelLabel: string;
+    provider: string;
+    repo: string;
+    limits?: SpendLimits /** Which sandbox ran, in words (`local (bubblewrap)`). */;
+    sandbox: string;
+  };
   thm: {
     phase: 'probe' | 'original' | 'blank' | null;
     total: number;
@@ -135,7 +186,20 @@ export interface ViewState {
 
 export const initialView = (): ViewState => ({
   thm: { phase: null, total: 0, done: 0, failing: 0, startedAt: 0, running: [] },
-  agent: { phase: null, phaseAt: 0, pregenRounds: 0, round: 0, attempt: 0, attempts: 0, stage: null, live: '', items: [], tests: {}, streaming: [], submissions: 0 },
+  agent: {
+    phase: null,
+    phaseAt: 0,
+    pregenRounds: 0,
+    round: 0,
+    attempt: 0,
+    attempts: 0,
+    stage: null,
+    live: '',
+    items: [],
+    tests: {},
+    streaming: [],
+    submissions: 0,
+  },
   totals: { ...noUsage(), modelCalls: 0, toolCalls: 0 },
   debugger: { lines: [], mode: null },
   warnings: [],
@@ -189,21 +253,41 @@ function debuggerOutput(state: ViewState, chunk: string): void {
   const ended = parts.at(-1) === '';
   if (ended) parts.pop();
   // Tabs as spaces: the pane counts columns, and pdb's `l` output is full of them.
-  const added: DebuggerLine[] = parts.map((text, i) => ({ who: 'output', text: expandTabs(text), ...(!ended && i === parts.length - 1 ? { open: true as const } : {}) }));
-  state.debugger = { ...state.debugger, lines: [...(goesOn ? lines.slice(0, -1) : lines), ...added].slice(-DEBUGGER_LINES) };
+  const added: DebuggerLine[] = parts.map((text, i) => ({
+    who: 'output',
+    text: expandTabs(text),
+    ...(!ended && i === parts.length - 1 ? { open: true as const } : {}),
+  }));
+  state.debugger = {
+    ...state.debugger,
+    lines: [...(goesOn ? lines.slice(0, -1) : lines), ...added].slice(-DEBUGGER_LINES),
+  };
 }
 
 /** A submission of the code or of the agent's tests becomes a revision item; TDD notes which side its iteration touched. */
-function revise(state: ViewState, side: 'tests' | 'code', before: string, after: string, about: { number: number; against: string; ok: boolean }): void {
+function revise(
+  state: ViewState,
+  side: 'tests' | 'code',
+  before: string,
+  after: string,
+  about: { number: number; against: string; ok: boolean },
+): void {
   const tdd = state.agent.tdd;
   if (tdd && about.ok) state.agent.tdd = { ...tdd, revisions: [...tdd.revisions, { iteration: tdd.iteration, side }] };
-  push(state, { kind: 'revision', side, ...about, ...(tdd ? { iteration: tdd.iteration } : {}), ...diffText(before, after) });
+  push(state, {
+    kind: 'revision',
+    side,
+    ...about,
+    ...(tdd ? { iteration: tdd.iteration } : {}),
+    ...diffText(before, after),
+  });
 }
 
 /** The session's clock after an event at time `t` (its recorded time, a resumed session's history included). */
 function tick(clock: ViewState['clock'], event: EngineEvent, t: number): ViewState['clock'] {
   if (event.type === 'session.start') return { done: 0, partStart: t, parts: 1, last: t };
-  if (event.type === 'session.resumed') return { done: clock.done + (clock.last - clock.partStart), partStart: t, parts: clock.parts + 1, last: t };
+  if (event.type === 'session.resumed')
+    return { done: clock.done + (clock.last - clock.partStart), partStart: t, parts: clock.parts + 1, last: t };
   return { ...clock, last: Math.max(clock.last, t) };
 }
 
@@ -213,15 +297,38 @@ export const propose = proposeFor;
 /** What each event does to the view (mutating `state`, the copy reduceView made): every event type decides. */
 const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
   'session.start': (event, state) => {
-    state.session = { id: event.sessionId, target: event.target, mode: event.mode, strategy: event.strategy, modelLabel: event.modelLabel, provider: event.provider, repo: event.repo, sandbox: sandboxWords(event.config.sandbox), ...(event.config.limits ? { limits: event.config.limits } : {}) };
+    state.session = {
+      id: event.sessionId,
+      target: event.target,
+      mode: event.mode,
+      strategy: event.strategy,
+      modelLabel: event.modelLabel,
+      provider: event.provider,
+      repo: event.repo,
+      sandbox: sandboxWords(event.config.sandbox),
+      ...(event.config.limits ? { limits: event.config.limits } : {}),
+    };
     // Said at the start, as the headless run says it: what of the repository's own the model reads.
-    if (typeof event.config.instructions === 'object') push(state, { kind: 'note', text: `Instructions: ${instructionsWords(event.config.instructions)} (the repository's, in the system prompt)`, tone: 'info' });
+    if (typeof event.config.instructions === 'object')
+      push(state, {
+        kind: 'note',
+        text: `Instructions: ${instructionsWords(event.config.instructions)} (the repository's, in the system prompt)`,
+        tone: 'info',
+      });
   },
   'thm.start': (_event, state, now) => {
     state.thm = { ...state.thm, startedAt: now };
   },
   'thm.phase': (event, state, now) => {
-    state.thm = { ...state.thm, phase: event.phase, done: 0, failing: 0, total: event.tests ?? state.thm.total, startedAt: state.thm.startedAt || now, running: [] };
+    state.thm = {
+      ...state.thm,
+      phase: event.phase,
+      done: 0,
+      failing: 0,
+      total: event.tests ?? state.thm.total,
+      startedAt: state.thm.startedAt || now,
+      running: [],
+    };
     delete state.thm.collecting;
   },
   'thm.collecting': (event, state) => {
@@ -244,17 +351,35 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
   'tests.added': (event, state) => {
     if (state.thm.report) state.thm.report = mergeDeveloperTests(state.thm.report, event);
     const before = state.thm.developer ?? { accepted: [], rejected: [] };
-    const accepted = [...before.accepted.filter((id) => !event.removed.includes(id) && !event.accepted.some((t) => t.nodeid === id)), ...event.accepted.map((t) => t.nodeid)];
-    state.thm.developer = { accepted, rejected: [...before.rejected.filter((r) => !event.accepted.some((t) => t.nodeid === r.nodeid)), ...event.rejected] };
+    const accepted = [
+      ...before.accepted.filter((id) => !event.removed.includes(id) && !event.accepted.some((t) => t.nodeid === id)),
+      ...event.accepted.map((t) => t.nodeid),
+    ];
+    state.thm.developer = {
+      accepted,
+      rejected: [
+        ...before.rejected.filter((r) => !event.accepted.some((t) => t.nodeid === r.nodeid)),
+        ...event.rejected,
+      ],
+    };
     const kept = event.rejected.map((r) => `${r.nodeid} (${r.reason})`);
-    push(state, { kind: 'note', text: `You wrote tests: ${event.accepted.length ? `${event.accepted.map((t) => t.nodeid).join(', ')} joined` : 'none joined'}${kept.length ? `; kept out: ${kept.join('; ')}` : ''}`, tone: 'human' });
+    push(state, {
+      kind: 'note',
+      text: `You wrote tests: ${event.accepted.length ? `${event.accepted.map((t) => t.nodeid).join(', ')} joined` : 'none joined'}${kept.length ? `; kept out: ${kept.join('; ')}` : ''}`,
+      tone: 'human',
+    });
   },
   'thm.approval': (event, state) => {
     // Against THM's proposal for the T the developer settled on: a new T alone is no override.
     const report = state.thm.report;
     const proposed = report && event.T !== null && event.T !== report.T ? propose(report, event.T) : event.proposed;
     state.thm.approval = { proposed, chosen: event.chosen, by: event.by };
-    if (event.by === 'human' && event.chosen.join() !== proposed.join()) push(state, { kind: 'note', text: `You chose the tests: ${event.chosen.join(', ')} (proposed${event.T !== null ? ` for T=${event.T}` : ''}: ${proposed.join(', ')})`, tone: 'human' });
+    if (event.by === 'human' && event.chosen.join() !== proposed.join())
+      push(state, {
+        kind: 'note',
+        text: `You chose the tests: ${event.chosen.join(', ')} (proposed${event.T !== null ? ` for T=${event.T}` : ''}: ${proposed.join(', ')})`,
+        tone: 'human',
+      });
   },
   'agent.phase': (event, state, now) => {
     // A new phase: no call of the previous one is still running (a cancelled call that stopped the agent).
@@ -269,7 +394,14 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
       state.agent.attempts = event.attempts ?? state.agent.attempts;
       state.agent.stage = event.stage ?? null;
     } else if (event.phase === 'tdd-setup') {
-      state.agent.tdd = { setupRounds: event.rounds ?? 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [], ...state.agent.tdd };
+      state.agent.tdd = {
+        setupRounds: event.rounds ?? 0,
+        iteration: 0,
+        iterations: 0,
+        outcomes: {},
+        revisions: [],
+        ...state.agent.tdd,
+      };
     } else if (event.phase === 'tdd') {
       const tdd = state.agent.tdd ?? { setupRounds: 0, iteration: 0, iterations: 0, outcomes: {}, revisions: [] };
       state.agent.tdd = { ...tdd, iteration: event.round ?? tdd.iteration, iterations: event.rounds ?? tdd.iterations };
@@ -279,27 +411,58 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
   },
   'tests.submission': (event, state) => {
     const previous = state.agent.tdd?.testFile;
-    revise(state, 'tests', previous?.code ?? '', event.code, { number: (previous?.versions ?? 0) + 1, against: previous ? 'the previous tests' : 'nothing (a new file)', ok: event.ok });
+    revise(state, 'tests', previous?.code ?? '', event.code, {
+      number: (previous?.versions ?? 0) + 1,
+      against: previous ? 'the previous tests' : 'nothing (a new file)',
+      ok: event.ok,
+    });
     if (event.ok && state.agent.tdd) {
-      state.agent.tdd = { ...state.agent.tdd, testFile: { path: event.path ?? previous?.path ?? 'test_by_agent.py', code: event.code, versions: (previous?.versions ?? 0) + 1 } };
+      state.agent.tdd = {
+        ...state.agent.tdd,
+        testFile: {
+          path: event.path ?? previous?.path ?? 'test_by_agent.py',
+          code: event.code,
+          versions: (previous?.versions ?? 0) + 1,
+        },
+      };
     }
   },
-  'submission': (event, state) => {
+  submission: (event, state) => {
     const { code, starting } = state.agent;
-    const against = code !== undefined ? 'the previous submission' : starting === undefined ? 'nothing' : state.session?.mode === 'blank' ? 'the blanked function' : 'the stub';
+    const against =
+      code !== undefined
+        ? 'the previous submission'
+        : starting === undefined
+          ? 'nothing'
+          : state.session?.mode === 'blank'
+            ? 'the blanked function'
+            : 'the stub';
     state.agent.submissions++;
     // What goes in place (the docstring kept when the submission has none), against what was there.
     const placed = asPlaced(event.code, code ?? starting, functionName(state.session?.target));
-    revise(state, 'code', code ?? withoutDecorators(starting ?? '', placed), placed, { number: state.agent.submissions, against, ok: event.ok });
+    revise(state, 'code', code ?? withoutDecorators(starting ?? '', placed), placed, {
+      number: state.agent.submissions,
+      against,
+      ok: event.ok,
+    });
     // A rejected submission (a syntax error) stays out: the next one is compared with what is in place.
     if (event.ok) state.agent.code = placed;
   },
   'developer.message': (event, state) => {
-    push(state, { kind: 'note', text: `You told the agent${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${event.text}`, tone: 'human' });
+    push(state, {
+      kind: 'note',
+      text: `You told the agent${MESSAGE_SOURCES[event.via] ? ` (${MESSAGE_SOURCES[event.via]})` : ''}: ${event.text}`,
+      tone: 'human',
+    });
   },
   'model.request': (event, state, now) => {
     // A fork's history ends here: the live model answers from this call on.
-    if (state.fork && event.round === state.fork.recorded + 1) push(state, { kind: 'note', text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`, tone: 'info' });
+    if (state.fork && event.round === state.fork.recorded + 1)
+      push(state, {
+        kind: 'note',
+        text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`,
+        tone: 'info',
+      });
     state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
     state.agent.round = event.round;
     if (event.context) state.agent.context = event.context;
@@ -315,15 +478,23 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
   'model.tool-delta': (event, state) => {
     const others = state.agent.streaming.filter((c) => c.index !== event.index);
     const args = (state.agent.streaming.find((c) => c.index === event.index)?.args ?? '') + event.arguments;
-    state.agent.streaming = [...others, { index: event.index, name: event.name, args }].sort((a, b) => a.index - b.index);
-    if (state.agent.call) state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.arguments.length };
+    state.agent.streaming = [...others, { index: event.index, name: event.name, args }].sort(
+      (a, b) => a.index - b.index,
+    );
+    if (state.agent.call)
+      state.agent.call = { ...state.agent.call, chars: state.agent.call.chars + event.arguments.length };
   },
   'model.retry': (event, state, now) => {
     // The attempt starts over: what it streamed is gone.
     state.agent.live = '';
     state.agent.streaming = [];
     if (state.agent.call) state.agent.call = { ...state.agent.call, chars: 0 };
-    state.agent.retry = { reason: event.reason, attempt: event.attempt, of: event.maxAttempts - 1, at: now + event.delayMs };
+    state.agent.retry = {
+      reason: event.reason,
+      attempt: event.attempt,
+      of: event.maxAttempts - 1,
+      at: now + event.delayMs,
+    };
   },
   'model.response': (event, state) => {
     state.agent.live = '';
@@ -332,7 +503,14 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
     state.agent.call = undefined;
     addCall(state.totals, event);
     state.totals.modelCalls++;
-    if (event.content.trim()) push(state, { kind: 'model', text: event.content, tokensIn: event.usage.inputTokens, tokensOut: event.usage.outputTokens, costUsd: event.costUsd });
+    if (event.content.trim())
+      push(state, {
+        kind: 'model',
+        text: event.content,
+        tokensIn: event.usage.inputTokens,
+        tokensOut: event.usage.outputTokens,
+        costUsd: event.costUsd,
+      });
   },
   'model.unanswered': (event, state) => {
     // Billed though no answer came: in the footer's tokens and cost (the warning or the error says why).
@@ -343,18 +521,31 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
     push(state, { kind: 'tool', callId: event.id, name: event.name, args: event.arguments });
   },
   'tool.edit': (event, state) => {
-    state.agent.items = state.agent.items.map((item) => (item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, args: event.arguments, edited: { original: event.original } } : item));
+    state.agent.items = state.agent.items.map((item) =>
+      item.kind === 'tool' && item.callId === event.id && !item.result
+        ? { ...item, args: event.arguments, edited: { original: event.original } }
+        : item,
+    );
   },
   'tool.result': (event, state) => {
     state.agent.items = state.agent.items.map((item) =>
-      item.kind === 'tool' && item.callId === event.id && !item.result ? { ...item, result: { ok: event.ok, text: event.text, durationMs: event.durationMs } } : item,
+      item.kind === 'tool' && item.callId === event.id && !item.result
+        ? { ...item, result: { ok: event.ok, text: event.text, durationMs: event.durationMs } }
+        : item,
     );
   },
   'tests.run': (event, state) => {
-    push(state, { kind: 'tests', purpose: event.purpose, outcomes: event.outcomes, passed: event.passed, total: event.total });
+    push(state, {
+      kind: 'tests',
+      purpose: event.purpose,
+      outcomes: event.outcomes,
+      passed: event.passed,
+      total: event.total,
+    });
     if (event.purpose === 'validate') state.agent.tests = event.outcomes;
     if (event.purpose === 'evaluate') state.evaluation = { report: event.report };
-    if (event.purpose === 'agent' && state.agent.tdd) state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
+    if (event.purpose === 'agent' && state.agent.tdd)
+      state.agent.tdd = { ...state.agent.tdd, outcomes: event.outcomes };
   },
   'debugger.input': (event, state, now) => {
     state.debugger.mode = event.mode;
@@ -362,7 +553,10 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
     const last = state.debugger.lines.at(-1);
     if (last?.who === 'output' && last.open && last.text.endsWith(PDB_PROMPT)) {
       const before = last.text.slice(0, -PDB_PROMPT.length);
-      state.debugger = { ...state.debugger, lines: [...state.debugger.lines.slice(0, -1), ...(before ? [{ who: 'output' as const, text: before }] : [])] };
+      state.debugger = {
+        ...state.debugger,
+        lines: [...state.debugger.lines.slice(0, -1), ...(before ? [{ who: 'output' as const, text: before }] : [])],
+      };
     }
     debuggerText(state, [{ who: event.who, text: `${event.mode === 'pdb' ? PDB_PROMPT : '$ '}${event.input}` }]);
     state.debugger.running = { input: event.input, since: now };
@@ -373,17 +567,27 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
   'debugger.entry': (event, state) => {
     state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
     state.debugger.running = undefined;
-    if (event.entry.who === 'human') push(state, { kind: 'note', text: `You typed in the debugger: ${event.entry.input}${event.entry.output.includes(DEVELOPER_INTERRUPT) ? ' (and stopped it with Ctrl+C)' : ''}`, tone: 'human' });
-    else if (event.entry.who === 'tenet') push(state, { kind: 'note', text: `tenet started pdb for your takeover: ${event.entry.input}`, tone: 'info' });
+    if (event.entry.who === 'human')
+      push(state, {
+        kind: 'note',
+        text: `You typed in the debugger: ${event.entry.input}${event.entry.output.includes(DEVELOPER_INTERRUPT) ? ' (and stopped it with Ctrl+C)' : ''}`,
+        tone: 'human',
+      });
+    else if (event.entry.who === 'tenet')
+      push(state, { kind: 'note', text: `tenet started pdb for your takeover: ${event.entry.input}`, tone: 'info' });
   },
-  'warning': (event, state) => {
+  warning: (event, state) => {
     state.warnings = [...state.warnings, event.message];
     push(state, { kind: 'note', text: event.message, tone: 'warning' });
   },
-  'error': (event, state) => {
+  error: (event, state) => {
     state.agent.call = undefined;
     state.warnings = [...state.warnings, event.message];
-    push(state, { kind: 'note', text: `Error: ${event.message}${event.fix ? ` — fix: ${event.fix}` : ''}`, tone: 'warning' });
+    push(state, {
+      kind: 'note',
+      text: `Error: ${event.message}${event.fix ? ` — fix: ${event.fix}` : ''}`,
+      tone: 'warning',
+    });
   },
   'session.interrupted': (event, state) => {
     push(state, { kind: 'note', text: `Interrupted: ${event.reason}`, tone: 'warning' });
@@ -413,15 +617,25 @@ const VIEW_HANDLERS: EventHandlers<[state: ViewState, now: number]> = {
     state.keptTests = event.file;
   },
   'patch.decision': (event, state) => {
-    state.patch = { decision: event.decision, applied: event.applied, ...(event.reason ? { reason: event.reason } : {}), ...(event.file ? { file: event.file } : {}) };
+    state.patch = {
+      decision: event.decision,
+      applied: event.applied,
+      ...(event.reason ? { reason: event.reason } : {}),
+      ...(event.file ? { file: event.file } : {}),
+    };
   },
   'command.approval': (event, state) => {
     if (event.by === 'human') {
-      const what = event.decision === 'denied' ? `You refused the command: ${event.command}${event.reason ? ` (${event.reason})` : ''}` : event.decision === 'stopped' ? `You stopped the agent at the command: ${event.command}` : `You allowed the command${event.decision === 'approved-session' ? ' (and every later one)' : ''}: ${event.command}`;
+      const what =
+        event.decision === 'denied'
+          ? `You refused the command: ${event.command}${event.reason ? ` (${event.reason})` : ''}`
+          : event.decision === 'stopped'
+            ? `You stopped the agent at the command: ${event.command}`
+            : `You allowed the command${event.decision === 'approved-session' ? ' (and every later one)' : ''}: ${event.command}`;
       pushBeforeOpenCall(state, { kind: 'note', text: what, tone: 'human' });
     }
   },
-  'result': (event, state) => {
+  result: (event, state) => {
     state.agent.call = undefined;
     state.result = event;
     state.agent.phase = 'done';
@@ -458,7 +672,10 @@ export function reduceView(previous: ViewState, untrusted: EngineEvent, now = Da
  * this the new stream was glued onto the old one (`submitsubmit`) and the time ran on.
  */
 export function restartCall(view: ViewState, now = Date.now()): ViewState {
-  return { ...view, agent: { ...view.agent, live: '', streaming: [], retry: undefined, call: { since: now, chars: 0 } } };
+  return {
+    ...view,
+    agent: { ...view.agent, live: '', streaming: [], retry: undefined, call: { since: now, chars: 0 } },
+  };
 }
 
 /** Folds recorded events, timing each by its own timestamp so a replayed view matches the live one. */

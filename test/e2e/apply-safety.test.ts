@@ -25,21 +25,68 @@ async function run(turns: FakeTurn[], extra: string[], sandbox: string[] = []) {
   const before = readFileSync(file, 'utf8');
   const hashBefore = treeHash(repo.dir);
   const result = await runCli(
-    ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--pregen-rounds', '2', '--rrw-attempts', '0', '--json', ...sandbox, ...extra, '--tests', 'tests/test_cart.py'],
+    [
+      'run',
+      '--repo',
+      repo.dir,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '-T',
+      '2',
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4o-mini',
+      '--pregen-rounds',
+      '2',
+      '--rrw-attempts',
+      '0',
+      '--json',
+      ...sandbox,
+      ...extra,
+      '--tests',
+      'tests/test_cart.py',
+    ],
     { env: { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } },
   );
-  const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
-  return { result, events, file, before, hashBefore, after: readFileSync(file, 'utf8'), hashAfter: treeHash(repo.dir), cleanup: repo.cleanup };
+  const events = result.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  return {
+    result,
+    events,
+    file,
+    before,
+    hashBefore,
+    after: readFileSync(file, 'utf8'),
+    hashAfter: treeHash(repo.dir),
+    cleanup: repo.cleanup,
+  };
 }
 
 describe.each(SANDBOXES)('the patch is the submitted function (%s sandbox)', (_name, spec) => {
   const sandbox = spec.kind === 'docker' ? ['--sandbox', 'docker', '--memory', '1g', '--pids', '256'] : [];
   it('code a shell command appended to the target file after the last submission reaches neither the patch, the evaluation, nor the checkout', async () => {
     const append = `printf '\\nimport os\\nos.environ["TENET_PLANTED"] = "1"\\nPLANTED = True\\n' >> shop/cart.py && tail -2 shop/cart.py`;
-    const r = await run([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }, { name: 'run_debugger_cmd', arguments: { cmd: append } }] }], ['--apply'], sandbox);
+    const r = await run(
+      [
+        {
+          calls: [
+            { name: 'submit_implementation', arguments: { code: RIGHT } },
+            { name: 'run_debugger_cmd', arguments: { cmd: append } },
+          ],
+        },
+      ],
+      ['--apply'],
+      sandbox,
+    );
     try {
       // The command did run: its output shows the planted line in the workspace.
-      expect(r.events.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')?.text).toContain('PLANTED = True');
+      expect(r.events.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')?.text).toContain(
+        'PLANTED = True',
+      );
       const result = r.events.at(-1);
       expect(result).toMatchObject({ type: 'result', pass: true, applied: true });
       expect(result.patch).toContain('+        amount = self.subtotal()');
@@ -54,16 +101,27 @@ describe.each(SANDBOXES)('the patch is the submitted function (%s sandbox)', (_n
 
 describe('--apply respects the result', () => {
   it('a failing run is not applied with --apply (exit 1, the reason recorded); --apply-failing applies it', async () => {
-    const refused = await run([{ calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }] }], ['--apply']);
+    const refused = await run(
+      [{ calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }] }],
+      ['--apply'],
+    );
     try {
       expect(refused.result.code).toBe(1);
-      expect(refused.events.find((e) => e.type === 'patch.decision')).toEqual({ type: 'patch.decision', decision: 'accept', applied: false, reason: expect.stringContaining('--apply-failing') });
+      expect(refused.events.find((e) => e.type === 'patch.decision')).toEqual({
+        type: 'patch.decision',
+        decision: 'accept',
+        applied: false,
+        reason: expect.stringContaining('--apply-failing'),
+      });
       expect(refused.events.at(-1)).toMatchObject({ type: 'result', pass: false, applied: false });
       expect(refused.hashAfter).toBe(refused.hashBefore);
     } finally {
       refused.cleanup();
     }
-    const forced = await run([{ calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }] }], ['--apply-failing']);
+    const forced = await run(
+      [{ calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }] }],
+      ['--apply-failing'],
+    );
     try {
       expect(forced.result.code).toBe(1);
       expect(forced.events.at(-1)).toMatchObject({ type: 'result', pass: false, applied: true });
@@ -76,15 +134,27 @@ describe('--apply respects the result', () => {
   it('benchmark mode never writes the blanked body: no submission is no patch, a stub submission is refused', async () => {
     const none = await run([{ say: 'I give up.' }, { say: 'Still nothing.' }], ['--apply-failing']);
     try {
-      expect(none.events.at(-1)).toMatchObject({ type: 'result', pass: false, stopReason: 'no-implementation', patch: '', applied: false });
+      expect(none.events.at(-1)).toMatchObject({
+        type: 'result',
+        pass: false,
+        stopReason: 'no-implementation',
+        patch: '',
+        applied: false,
+      });
       expect(none.hashAfter).toBe(none.hashBefore);
     } finally {
       none.cleanup();
     }
-    const stub = await run([{ calls: [{ name: 'submit_implementation', arguments: { code: STUB } }] }], ['--apply-failing']);
+    const stub = await run(
+      [{ calls: [{ name: 'submit_implementation', arguments: { code: STUB } }] }],
+      ['--apply-failing'],
+    );
     try {
       expect(stub.events.at(-1)).toMatchObject({ type: 'result', pass: false, applied: false });
-      expect(stub.events.find((e) => e.type === 'patch.decision')).toMatchObject({ applied: false, reason: expect.stringContaining('still a stub') });
+      expect(stub.events.find((e) => e.type === 'patch.decision')).toMatchObject({
+        applied: false,
+        reason: expect.stringContaining('still a stub'),
+      });
       expect(stub.after).toBe(stub.before);
     } finally {
       stub.cleanup();
@@ -95,7 +165,9 @@ describe('--apply respects the result', () => {
 describe('the demo works on a copy of the example', () => {
   it('the session records a repository in its own folder, and the shipped example is untouched', async () => {
     const sessions = mkdtempSync(join(tmpdir(), 'tenet-demo-sessions-'));
-    const result = await runCli(['demo', '--json'], { env: { TENET_SESSIONS_DIR: sessions, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' } });
+    const result = await runCli(['demo', '--json'], {
+      env: { TENET_SESSIONS_DIR: sessions, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' },
+    });
     expect(result.code).toBe(0);
     const start = JSON.parse(result.stdout.split('\n')[0]!);
     expect(start.repo).toBe(join(sessions, start.sessionId, 'example'));

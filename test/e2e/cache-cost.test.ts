@@ -13,11 +13,19 @@ import { assertSharedPrefixes } from '../helpers/shared-prefix';
 
 const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
 const TURNS: FakeTurn[] = [
-  { say: 'Let me look at subtotal and at the tests.', calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }, { name: 'search_code', arguments: { code_str: 'def test_summary' } }] },
+  {
+    say: 'Let me look at subtotal and at the tests.',
+    calls: [
+      { name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } },
+      { name: 'search_code', arguments: { code_str: 'def test_summary' } },
+    ],
+  },
   { say: 'And how discount is applied.', calls: [{ name: 'search_method', arguments: { method_name: 'discount' } }] },
-  { say: 'The total is the discounted subtotal.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] },
+  {
+    say: 'The total is the discounted subtotal.',
+    calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }],
+  },
 ];
-
 
 const { scratch, repo, start, envFor } = shopScratch('tenet-cache-cost-');
 const sessionsDir = join(scratch, 'sessions');
@@ -29,9 +37,31 @@ type Json = Record<string, any>;
 async function run(provider: Provider, cache: boolean) {
   server = await start(TURNS, { cache });
   const env = envFor(server, provider);
-  const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', provider, '--model', PRICES[provider].model, '--json', '--tests', 'tests/test_cart.py'], { env });
+  const out = await runCli(
+    [
+      'run',
+      '--repo',
+      repo.dir,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '-T',
+      '2',
+      '--provider',
+      provider,
+      '--model',
+      PRICES[provider].model,
+      '--json',
+      '--tests',
+      'tests/test_cart.py',
+    ],
+    { env },
+  );
   expect(out.code, out.stderr).toBe(0);
-  const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as Json);
+  const events = out.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Json);
   const served = server.requests.map((r) => r.usage!);
   return { events, result: events.at(-1)!, served, env, fake: server };
 }
@@ -59,7 +89,16 @@ describe.each(['openai', 'anthropic'] as const)('a run against the fake %s serve
     expect(usage.cacheReadTokens).toBeGreaterThan(0);
     if (provider === 'anthropic') expect(usage.cacheWriteTokens).toBeGreaterThan(0);
     // Each kind at its price, by hand.
-    const cost = sum(served.map((u) => ((u.input - u.cacheRead - u.cacheWrite) * price.input + u.cacheRead * price.read + u.cacheWrite * price.write + u.output * price.output) / 1e6));
+    const cost = sum(
+      served.map(
+        (u) =>
+          ((u.input - u.cacheRead - u.cacheWrite) * price.input +
+            u.cacheRead * price.read +
+            u.cacheWrite * price.write +
+            u.output * price.output) /
+          1e6,
+      ),
+    );
     const uncachedCost = sum(served.map((u) => (u.input * price.input + u.output * price.output) / 1e6));
     expect(result.costUsd).toBeCloseTo(cost, 12);
     expect(result.costUsd).toBeCloseTo(sum(responses.map((e) => e.costUsd)), 12);
@@ -70,7 +109,12 @@ describe.each(['openai', 'anthropic'] as const)('a run against the fake %s serve
     await server!.close();
     const plain = await run(provider, false);
     // The same conversation, token for token; only the cache differs.
-    expect(plain.result.usage).toMatchObject({ inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens: 0, cacheWriteTokens: 0 });
+    expect(plain.result.usage).toMatchObject({
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
     expect(plain.result.cacheSavedUsd).toBe(0);
     expect(result.costUsd).toBeLessThan(plain.result.costUsd);
     expect(result.costUsd + result.cacheSavedUsd).toBeCloseTo(plain.result.costUsd, 12);
@@ -110,7 +154,10 @@ describe('a session recorded before tenet counted the cache', () => {
     expect(shown.stdout).not.toContain('cache');
     const replayed = await runCli(['replay', result.sessionId, '--json'], { env });
     expect(replayed.code, replayed.stderr).toBe(0);
-    expect(JSON.parse(replayed.stdout.trim().split('\n').at(-1)!)).toMatchObject({ type: 'result', usage: { inputTokens: result.usage.inputTokens } });
+    expect(JSON.parse(replayed.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+      type: 'result',
+      usage: { inputTokens: result.usage.inputTokens },
+    });
     const rerun = await runCli(['rerun', result.sessionId], { env });
     expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
     const listed = await runCli(['sessions', '--json'], { env });
@@ -119,14 +166,39 @@ describe('a session recorded before tenet counted the cache', () => {
 });
 
 describe('bench run and bench report against the fake OpenAI server', () => {
-  it('each result carries its cache figures, and the report\'s cached share and saving are their sums', async () => {
+  it("each result carries its cache figures, and the report's cached share and saving are their sums", async () => {
     const tasks = join(scratch, 'tasks.jsonl');
-    const made = await runCli(['bench', 'make', '--repo', repo.dir, '--out', tasks, '--count', '3'], { env: { TENET_SESSIONS_DIR: sessionsDir } });
+    const made = await runCli(['bench', 'make', '--repo', repo.dir, '--out', tasks, '--count', '3'], {
+      env: { TENET_SESSIONS_DIR: sessionsDir },
+    });
     expect(made.code, made.stderr).toBe(0);
     // Two model calls a task, one after the other: a file read, then no code (the task fails; its cost counts all the same).
-    server = await start(Array.from({ length: 3 }, () => [{ calls: [{ name: 'read_file', arguments: { file_name: 'shop/cart.py' } }] }, { say: 'Not sure yet.' }]).flat());
+    server = await start(
+      Array.from({ length: 3 }, () => [
+        { calls: [{ name: 'read_file', arguments: { file_name: 'shop/cart.py' } }] },
+        { say: 'Not sure yet.' },
+      ]).flat(),
+    );
     const out = join(scratch, 'bench');
-    const ran = await runCli(['bench', 'run', tasks, '--out', out, '--provider', 'openai', '--model', 'gpt-4.1-mini', '--pregen-rounds', '2', '--rrw-attempts', '0', '--json'], { env: envFor(server) });
+    const ran = await runCli(
+      [
+        'bench',
+        'run',
+        tasks,
+        '--out',
+        out,
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-4.1-mini',
+        '--pregen-rounds',
+        '2',
+        '--rrw-attempts',
+        '0',
+        '--json',
+      ],
+      { env: envFor(server) },
+    );
     expect(ran.code, ran.stderr).toBe(0);
     const served = server.requests.map((r) => r.usage!);
     expect(served).toHaveLength(6);
@@ -136,19 +208,32 @@ describe('bench run and bench report against the fake OpenAI server', () => {
     const price = PRICES.openai;
     expect(sum(results.map((r) => r.usage.inputTokens))).toBe(sum(served.map((u) => u.input)));
     expect(sum(results.map((r) => r.usage.cacheReadTokens!))).toBe(sum(served.map((u) => u.cacheRead)));
-    expect(sum(results.map((r) => r.costUsd))).toBeCloseTo(sum(served.map((u) => ((u.input - u.cacheRead) * price.input + u.cacheRead * price.read + u.output * price.output) / 1e6)), 12);
-    expect(sum(results.map((r) => r.cacheSavedUsd!))).toBeCloseTo(sum(served.map((u) => (u.cacheRead * (price.input - price.read)) / 1e6)), 12);
+    expect(sum(results.map((r) => r.costUsd))).toBeCloseTo(
+      sum(
+        served.map(
+          (u) => ((u.input - u.cacheRead) * price.input + u.cacheRead * price.read + u.output * price.output) / 1e6,
+        ),
+      ),
+      12,
+    );
+    expect(sum(results.map((r) => r.cacheSavedUsd!))).toBeCloseTo(
+      sum(served.map((u) => (u.cacheRead * (price.input - price.read)) / 1e6)),
+      12,
+    );
     // Later tasks read the tool definitions and system prompt the first task's requests left in the cache.
     expect(results.every((r) => r.usage.cacheReadTokens! > 0)).toBe(true);
 
     const json = await runCli(['bench', 'report', out, '--format', 'json']);
     expect(json.code).toBe(0);
-    const overall = (JSON.parse(json.stdout) as { configurations: { overall: Record<string, number> }[] }).configurations[0]!.overall;
+    const overall = (JSON.parse(json.stdout) as { configurations: { overall: Record<string, number> }[] })
+      .configurations[0]!.overall;
     const share = sum(served.map((u) => u.cacheRead)) / sum(served.map((u) => u.input));
     expect(overall.cachedShare).toBeCloseTo(share, 12);
     expect(overall.avgCacheSavedUsd).toBeCloseTo(sum(results.map((r) => r.cacheSavedUsd!)) / 3, 12);
     const md = await runCli(['bench', 'report', out]);
     expect(md.stdout).toContain('| Cached input | Avg cost (USD) | Avg saved by caching (USD) |');
-    expect(md.stdout).toContain(`| ${(share * 100).toFixed(2)}% | ${overall.avgCostUsd!.toFixed(4)} | ${overall.avgCacheSavedUsd!.toFixed(4)} |`);
+    expect(md.stdout).toContain(
+      `| ${(share * 100).toFixed(2)}% | ${overall.avgCostUsd!.toFixed(4)} | ${overall.avgCacheSavedUsd!.toFixed(4)} |`,
+    );
   }, 240_000);
 });

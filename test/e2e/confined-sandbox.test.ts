@@ -68,7 +68,9 @@ function listen(): Promise<{ server: Server; port: number; connections: () => nu
     socket.destroy();
   });
   return new Promise((resolvePromise) =>
-    server.listen(0, '127.0.0.1', () => resolvePromise({ server, port: (server.address() as AddressInfo).port, connections: () => connections })),
+    server.listen(0, '127.0.0.1', () =>
+      resolvePromise({ server, port: (server.address() as AddressInfo).port, connections: () => connections }),
+    ),
   );
 }
 
@@ -92,16 +94,58 @@ async function attack(name: string, sandboxArgs: string[]) {
   cpSync(join(FIXTURES, 'shop'), repo, { recursive: true });
   const before = snapshot(repo);
   const listener = await listen();
-  const fromShell = hostilePython('the shell', [join(home, 'from-shell'), join(away, 'from-shell'), join(repo, 'from-shell.txt')], listener.port);
-  const fromBody = hostilePython('the body', [join(home, 'from-body'), join(away, 'from-body'), join(repo, 'from-body.txt')], listener.port);
-  const body = ['def total(self):', '    import base64', `    exec(base64.b64decode(${JSON.stringify(b64(fromBody))}).decode(), globals())`, "    raise AssertionError(' | '.join(said))", ''].join('\n');
+  const fromShell = hostilePython(
+    'the shell',
+    [join(home, 'from-shell'), join(away, 'from-shell'), join(repo, 'from-shell.txt')],
+    listener.port,
+  );
+  const fromBody = hostilePython(
+    'the body',
+    [join(home, 'from-body'), join(away, 'from-body'), join(repo, 'from-body.txt')],
+    listener.port,
+  );
+  const body = [
+    'def total(self):',
+    '    import base64',
+    `    exec(base64.b64decode(${JSON.stringify(b64(fromBody))}).decode(), globals())`,
+    "    raise AssertionError(' | '.join(said))",
+    '',
+  ].join('\n');
   const model = await startFakeModelServer([
-    { calls: [{ name: 'run_debugger_cmd', arguments: { cmd: `echo ${b64(fromShell)} | base64 -d > /tmp/hostile.py && python3 /tmp/hostile.py; python3 -c "exec(open('/tmp/hostile.py').read()); print(' | '.join(said))"` } }] },
+    {
+      calls: [
+        {
+          name: 'run_debugger_cmd',
+          arguments: {
+            cmd: `echo ${b64(fromShell)} | base64 -d > /tmp/hostile.py && python3 /tmp/hostile.py; python3 -c "exec(open('/tmp/hostile.py').read()); print(' | '.join(said))"`,
+          },
+        },
+      ],
+    },
     { calls: [{ name: 'submit_implementation', arguments: { code: body } }] },
   ]);
   try {
     const result = await runCli(
-      ['run', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '1', '--rrw-attempts', '1', '--provider', 'openai', '--model', 'gpt-4o-mini', '--json', ...sandboxArgs, '--tests', 'tests/test_cart.py'],
+      [
+        'run',
+        '--repo',
+        repo,
+        '--target',
+        'shop/cart.py::Cart.total',
+        '--blank',
+        '-T',
+        '1',
+        '--rrw-attempts',
+        '1',
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-4o-mini',
+        '--json',
+        ...sandboxArgs,
+        '--tests',
+        'tests/test_cart.py',
+      ],
       { env: { HOME: home, OPENAI_API_KEY: CANARY, OPENAI_BASE_URL: `${model.url}/v1`, TENET_SESSIONS_DIR: sessions } },
     );
     const sent = model.requests.map((request) => request.raw).join('\n');
@@ -115,7 +159,10 @@ async function attack(name: string, sandboxArgs: string[]) {
 describe('the confined local sandbox', () => {
   it('keeps a hostile shell command and a hostile submitted body inside: no write outside, no connection, no secret', async () => {
     const run = await attack('confined', []);
-    const events = run.result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = run.result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events.at(-1), run.result.stderr.slice(-2000)).toMatchObject({ type: 'result', pass: false });
     // The attack ran (the shell's and the body's reports reached the model) and was contained.
     expect(run.sent).toContain('the shell ran | NOT WRITTEN');
@@ -140,12 +187,20 @@ describe('the confined local sandbox', () => {
 
   it('is what stops the attack: unconfined, the same attack writes outside, connects and finds the key', async () => {
     const run = await attack('unconfined', ['--sandbox', 'local-unconfined']);
-    expect(readdirSync(run.home).filter((name) => name.startsWith('from-')).sort()).toEqual(['from-body', 'from-shell']);
+    expect(
+      readdirSync(run.home)
+        .filter((name) => name.startsWith('from-'))
+        .sort(),
+    ).toEqual(['from-body', 'from-shell']);
     expect(readdirSync(run.away).sort()).toEqual(['from-body', 'from-shell']);
     expect(snapshot(run.repo)).not.toEqual(run.before);
     expect(run.connections).toBeGreaterThan(0);
     expect(run.sent).toContain([...CANARY].reverse().join(''));
-    const start = run.result.stdout.trim().split('\n').map((line) => JSON.parse(line)).find((e) => e.type === 'session.start');
+    const start = run.result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((e) => e.type === 'session.start');
     expect(start.config.sandbox).toMatchObject({ kind: 'local', confinement: 'none' });
   }, 240_000);
 });
@@ -153,7 +208,21 @@ describe('the confined local sandbox', () => {
 describe('without bubblewrap', () => {
   const repo = join(scratch, 'no-bwrap', 'shop');
   cpSync(join(FIXTURES, 'shop'), repo, { recursive: true });
-  const thm = (extra: string[]) => runCli(['thm', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', ...extra, '--tests', 'tests/test_cart.py'], { env: { TENET_BWRAP: '/nonexistent/bwrap' } });
+  const thm = (extra: string[]) =>
+    runCli(
+      [
+        'thm',
+        '--repo',
+        repo,
+        '--target',
+        'shop/cart.py::Cart.total',
+        '--blank',
+        ...extra,
+        '--tests',
+        'tests/test_cart.py',
+      ],
+      { env: { TENET_BWRAP: '/nonexistent/bwrap' } },
+    );
 
   it('refuses in one line that says how to fix it, and runs with --sandbox local-unconfined', async () => {
     const refused = await thm([]);

@@ -14,7 +14,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'tenet-debugger-interrupt-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // Under bubblewrap too: Ctrl+C goes to the process group, and must stop the command, not the confinement.
-const confinements: [string, Confinement | undefined][] = [['unconfined', undefined], ['bubblewrap', requireConfinement(false)]];
+const confinements: [string, Confinement | undefined][] = [
+  ['unconfined', undefined],
+  ['bubblewrap', requireConfinement(false)],
+];
 
 describe.each(confinements)("the developer's Ctrl+C in the debugger session (%s)", (_name, confinement) => {
   it('stops the command under way, and its entry says the developer interrupted it; Ctrl+C at an idle prompt marks nothing', async () => {

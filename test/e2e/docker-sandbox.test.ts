@@ -16,19 +16,22 @@ import { FIXTURES, treeHash } from '../helpers/fixtures';
 import { DOCKER, describeDocker } from '../helpers/sandboxes';
 import type { SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 
-const DOCKER_WITH = (image: string): SandboxSpec => ({ ...DOCKER, image } as SandboxSpec);
+const DOCKER_WITH = (image: string): SandboxSpec => ({ ...DOCKER, image }) as SandboxSpec;
 
 const SHOP = join(FIXTURES, 'shop');
 const TEST = 'tests/test_pricing.py::test_apply_discount_basic';
 const docker = new Docker();
-const containersOf = async (session: string) => docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.session}=${session}`] }) });
+const containersOf = async (session: string) =>
+  docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.session}=${session}`] }) });
 /** Containers made by one tenet process (other test files run tenet in parallel). */
-const containersOwnedBy = async (pid: number) => docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.owner}=${hostname()}:${pid}`] }) });
+const containersOwnedBy = async (pid: number) =>
+  docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.owner}=${hostname()}:${pid}`] }) });
 
 /** Generated code that misbehaves: each is submitted as the target and run by run_tests. */
 const HOSTILE = {
   loop: 'def apply_discount(price, percent):\n    while True:\n        pass\n',
-  flood: 'def apply_discount(price, percent):\n    import os\n    chunk = b"x" * 1_000_000\n    for _ in range(100):\n        os.write(1, chunk)\n    raise AssertionError("printed 100 MB")\n',
+  flood:
+    'def apply_discount(price, percent):\n    import os\n    chunk = b"x" * 1_000_000\n    for _ in range(100):\n        os.write(1, chunk)\n    raise AssertionError("printed 100 MB")\n',
   // The bomb forks from a small interpreter of its own: pytest's process is large, and on a VM
   // with slow page-table copies 224 forks of it outlasted the 4 s test timeout.
   forks: [
@@ -51,9 +54,11 @@ const HOSTILE = {
     '    raise RuntimeError(said)',
     '',
   ].join('\n'),
-  network: 'def apply_discount(price, percent):\n    import urllib.request\n    urllib.request.urlopen("http://1.1.1.1", timeout=3)\n',
+  network:
+    'def apply_discount(price, percent):\n    import urllib.request\n    urllib.request.urlopen("http://1.1.1.1", timeout=3)\n',
   escape: 'def apply_discount(price, percent):\n    open("/etc/tenet-was-here", "w").write("x")\n',
-  helpers: 'def apply_discount(price, percent):\n    open("/opt/tenet/python/_tenet_thm.py", "a").write("# rewritten")\n',
+  helpers:
+    'def apply_discount(price, percent):\n    open("/opt/tenet/python/_tenet_thm.py", "a").write("# rewritten")\n',
   memory: 'def apply_discount(price, percent):\n    hog = bytearray(3 * 1024 ** 3)\n    return hog[0]\n',
 };
 
@@ -64,10 +69,21 @@ describeDocker('generated code in a Docker container is contained and reported',
   let before: string;
   beforeAll(async () => {
     before = treeHash(SHOP);
-    task = await openTask({ repo: SHOP, target: 'shop/pricing.py::apply_discount', blank: true, sandbox: DOCKER, session: 'isolation-test' });
+    task = await openTask({
+      repo: SHOP,
+      target: 'shop/pricing.py::apply_discount',
+      blank: true,
+      sandbox: DOCKER,
+      session: 'isolation-test',
+    });
     // Long enough for the fork bomb to reach the process limit on a loaded machine (each fork of
     // even a small interpreter copies its page tables: 224 of them outlasted 4 s under a full suite).
-    const toolbox = await openToolbox(task, { selectedTests: [TEST], testTimeoutSec: 15, indexCacheFile: null, debuggerTimeoutMs: 8000 });
+    const toolbox = await openToolbox(task, {
+      selectedTests: [TEST],
+      testTimeoutSec: 15,
+      indexCacheFile: null,
+      debuggerTimeoutMs: 8000,
+    });
     ctx = toolbox.ctx;
     dispose = toolbox.dispose;
   });
@@ -82,10 +98,17 @@ describeDocker('generated code in a Docker container is contained and reported',
     const report = (await callTool('run_tests', {}, ctx)).text;
     return { report, seconds: (Date.now() - started) / 1000 };
   };
-  const stillWorks = async () => expect((await callTool('run_debugger_cmd', { cmd: 'echo alive' }, ctx)).text).toBe('alive\n[shell]');
+  const stillWorks = async () =>
+    expect((await callTool('run_debugger_cmd', { cmd: 'echo alive' }, ctx)).text).toBe('alive\n[shell]');
 
   it("runs as the container's own user, with no capabilities, in a container labelled with the session", async () => {
-    const said = (await callTool('run_debugger_cmd', { cmd: 'id -u; grep CapEff /proc/self/status; python3 -c "import getpass; print(getpass.getuser())"' }, ctx)).text;
+    const said = (
+      await callTool(
+        'run_debugger_cmd',
+        { cmd: 'id -u; grep CapEff /proc/self/status; python3 -c "import getpass; print(getpass.getuser())"' },
+        ctx,
+      )
+    ).text;
     expect(said).toMatch(/^\d+\nCapEff:\s+0+\ntenet\n\[shell\]$/);
     const uid = Number(said.split('\n')[0]);
     expect(uid).toBeGreaterThanOrEqual(CONTAINER_UIDS.first);
@@ -146,12 +169,26 @@ describeDocker('generated code in a Docker container is contained and reported',
 });
 
 describeDocker('container lifecycle through the CLI', () => {
-  const thmArgs = ['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--sandbox', 'docker', '--jobs', '1'];
+  const thmArgs = [
+    'thm',
+    '--repo',
+    SHOP,
+    '--target',
+    'shop/pricing.py::apply_discount',
+    '--blank',
+    '--sandbox',
+    'docker',
+    '--jobs',
+    '1',
+  ];
 
   it('a finished command removes its container', async () => {
     const child = startCli([...thmArgs, '--json']);
     let seen = 0;
-    const watch = setInterval(() => void containersOwnedBy(child.pid!).then((c) => (seen = Math.max(seen, c.length))), 100);
+    const watch = setInterval(
+      () => void containersOwnedBy(child.pid!).then((c) => (seen = Math.max(seen, c.length))),
+      100,
+    );
     const result = await finished(child);
     clearInterval(watch);
     expect(result.code).toBe(0);
@@ -164,9 +201,20 @@ describeDocker('container lifecycle through the CLI', () => {
     let killed = 0;
     for (const signal of ['SIGINT', 'SIGKILL'] as const) {
       // The robust fixture has a test that sleeps ten minutes: THM is still running when the signal comes.
-      const child = startCli(['thm', '--repo', join(FIXTURES, 'robust'), '--target', 'robust/core.py::compute', '--sandbox', 'docker', '--test-timeout', '120']);
+      const child = startCli([
+        'thm',
+        '--repo',
+        join(FIXTURES, 'robust'),
+        '--target',
+        'robust/core.py::compute',
+        '--sandbox',
+        'docker',
+        '--test-timeout',
+        '120',
+      ]);
       // Wait until its container exists and tests run in it.
-      for (let i = 0; i < 200 && (await containersOwnedBy(child.pid!)).length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      for (let i = 0; i < 200 && (await containersOwnedBy(child.pid!)).length === 0; i++)
+        await new Promise((r) => setTimeout(r, 100));
       await new Promise((r) => setTimeout(r, 1500));
       child.kill(signal);
       const result = await finished(child);
@@ -174,14 +222,16 @@ describeDocker('container lifecycle through the CLI', () => {
         expect(result.code).toBe(130);
         // Removed by the exit hook; on a loaded engine that call may outlast its 10 s, and the
         // watchdog (told by the hook's end of its pipe) finishes the removal a moment later.
-        for (let i = 0; i < 150 && (await containersOwnedBy(child.pid!)).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+        for (let i = 0; i < 150 && (await containersOwnedBy(child.pid!)).length > 0; i++)
+          await new Promise((r) => setTimeout(r, 100));
         expect(await containersOwnedBy(child.pid!)).toHaveLength(0);
       } else {
         killed = child.pid!;
       }
     }
     // Nothing of tenet ran to remove it: the watchdog that saw tenet's pipe close did.
-    for (let i = 0; i < 150 && (await containersOwnedBy(killed)).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 150 && (await containersOwnedBy(killed)).length > 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await containersOwnedBy(killed)).toHaveLength(0);
   }, 120_000);
 
@@ -200,7 +250,12 @@ describeDocker('container lifecycle through the CLI', () => {
 describeDocker('exec statuses and images that cannot run tests', () => {
   /** The default image with something removed, committed as a new image: offline, a second or two. */
   const imageWithout = async (tag: string, remove: string) => {
-    const container = await docker.createContainer({ Image: DEFAULT_IMAGE, User: 'root', Entrypoint: ['sh', '-c', `rm -rf ${remove}`], NetworkDisabled: true });
+    const container = await docker.createContainer({
+      Image: DEFAULT_IMAGE,
+      User: 'root',
+      Entrypoint: ['sh', '-c', `rm -rf ${remove}`],
+      NetworkDisabled: true,
+    });
     await container.start();
     expect((await container.wait()).StatusCode).toBe(0);
     await container.commit({ repo: 'tenet-test-image', tag });
@@ -211,10 +266,18 @@ describeDocker('exec statuses and images that cannot run tests', () => {
   let noPytest: string;
   beforeAll(async () => {
     noPython = await imageWithout(`no-python-${process.pid}`, '/usr/bin/python3*');
-    noPytest = await imageWithout(`no-pytest-${process.pid}`, '/usr/lib/python3/dist-packages/pytest /usr/lib/python3/dist-packages/_pytest');
+    noPytest = await imageWithout(
+      `no-pytest-${process.pid}`,
+      '/usr/lib/python3/dist-packages/pytest /usr/lib/python3/dist-packages/_pytest',
+    );
   }, 60_000);
   afterAll(async () => {
-    for (const image of [noPython, noPytest]) if (image) await docker.getImage(image).remove({ force: true }).catch(() => undefined);
+    for (const image of [noPython, noPytest])
+      if (image)
+        await docker
+          .getImage(image)
+          .remove({ force: true })
+          .catch(() => undefined);
   });
 
   it('passes through a 127 the command returns itself, and says "not found" only for a missing program', async () => {
@@ -224,7 +287,10 @@ describeDocker('exec statuses and images that cannot run tests', () => {
       expect(own).toMatchObject({ exitCode: 127, stdout: 'ran\n' });
       expect(own.error).toBeUndefined();
       const missing = await sandbox.run(['tenet-no-such-program', '--version']);
-      expect(missing).toMatchObject({ exitCode: 127, error: 'command not found in the container: tenet-no-such-program' });
+      expect(missing).toMatchObject({
+        exitCode: 127,
+        error: 'command not found in the container: tenet-no-such-program',
+      });
       expect(missing.stderr).toBe(`${NOT_FOUND}tenet-no-such-program\n`);
       const path = await sandbox.run(['/nowhere/python3']);
       expect(path.error).toBe('command not found in the container: /nowhere/python3');
@@ -234,7 +300,20 @@ describeDocker('exec statuses and images that cannot run tests', () => {
   }, 60_000);
 
   it('an image without python3 is named as such, with how to get one, not as missing from the engine', async () => {
-    const child = startCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--sandbox', 'docker', '--jobs', '1', '--image', noPython]);
+    const child = startCli([
+      'thm',
+      '--repo',
+      SHOP,
+      '--target',
+      'shop/pricing.py::apply_discount',
+      '--blank',
+      '--sandbox',
+      'docker',
+      '--jobs',
+      '1',
+      '--image',
+      noPython,
+    ]);
     const result = await finished(child);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`The Docker image ${noPython} has no python3`);
@@ -245,7 +324,9 @@ describeDocker('exec statuses and images that cannot run tests', () => {
   }, 60_000);
 
   it('an image whose python3 has no pytest says so, and leaves no container', async () => {
-    await expect(openSandbox(DOCKER_WITH(noPytest), SHOP, 'no-pytest-test')).rejects.toThrow(`The Docker image ${noPytest} has no pytest for its python3`);
+    await expect(openSandbox(DOCKER_WITH(noPytest), SHOP, 'no-pytest-test')).rejects.toThrow(
+      `The Docker image ${noPytest} has no pytest for its python3`,
+    );
     expect(await containersOf('no-pytest-test')).toHaveLength(0);
   }, 60_000);
 });
@@ -253,17 +334,31 @@ describeDocker('exec statuses and images that cannot run tests', () => {
 describeDocker('--mount: the workspace bind-mounted instead of copied in', () => {
   it("runs as the container's own user, not root, even when tenet is root, and the tests read and write the mounted workspace", async () => {
     const before = treeHash(SHOP);
-    const task = await openTask({ repo: SHOP, target: 'shop/pricing.py::apply_discount', blank: true, sandbox: { ...(DOCKER as Extract<SandboxSpec, { kind: 'docker' }>), mount: true }, session: 'mount-test' });
-    const toolbox = await openToolbox(task, { selectedTests: [TEST], testTimeoutSec: 10, indexCacheFile: null, debuggerTimeoutMs: 8000 });
+    const task = await openTask({
+      repo: SHOP,
+      target: 'shop/pricing.py::apply_discount',
+      blank: true,
+      sandbox: { ...(DOCKER as Extract<SandboxSpec, { kind: 'docker' }>), mount: true },
+      session: 'mount-test',
+    });
+    const toolbox = await openToolbox(task, {
+      selectedTests: [TEST],
+      testTimeoutSec: 10,
+      indexCacheFile: null,
+      debuggerTimeoutMs: 8000,
+    });
     try {
       const uid = process.getuid?.() ?? 0;
-      const [said, ok] = (await callTool('run_debugger_cmd', { cmd: 'id -u; touch written-inside && echo ok' }, toolbox.ctx)).text.split('\n');
+      const [said, ok] = (
+        await callTool('run_debugger_cmd', { cmd: 'id -u; touch written-inside && echo ok' }, toolbox.ctx)
+      ).text.split('\n');
       if (uid === 0) expect(Number(said)).toBeGreaterThanOrEqual(CONTAINER_UIDS.first);
       else expect(Number(said)).toBe(uid);
       expect(ok).toBe('ok');
       // Written in the container, seen on the host: the same folder, not a copy.
       expect(existsSync(task.workspace.path('written-inside'))).toBe(true);
-      const right = 'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n';
+      const right =
+        'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n';
       expect(await callTool('submit_implementation', { code: right }, toolbox.ctx)).toMatchObject({ ok: true });
       expect((await callTool('run_tests', {}, toolbox.ctx)).text).toContain('1 passed');
     } finally {
@@ -277,7 +372,10 @@ describeDocker('--mount: the workspace bind-mounted instead of copied in', () =>
 
 describeDocker('two containers at once', () => {
   it("a fork bomb in one leaves the other's tests free to fork: each container runs as a user of its own", async () => {
-    const [bombed, other] = await Promise.all([openSandbox(DOCKER, SHOP, 'bomb-test'), openSandbox(DOCKER, SHOP, 'neighbour-test')]);
+    const [bombed, other] = await Promise.all([
+      openSandbox(DOCKER, SHOP, 'bomb-test'),
+      openSandbox(DOCKER, SHOP, 'neighbour-test'),
+    ]);
     try {
       // Forks until the process limit says no, then holds every process it made.
       const bomb = bombed.spawn([
@@ -295,7 +393,14 @@ describeDocker('two containers at once', () => {
       });
       expect(full).toMatch(/^full after \d+ as \d+/);
       // With one user for every container, its process count was used up here too: "Cannot fork".
-      const forked = await other.run(['python3', '-c', 'import os\npids = []\nfor _ in range(5):\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    pids.append(pid)\nfor pid in pids:\n    os.waitpid(pid, 0)\nprint("forked 5")'], { timeoutMs: 30_000 });
+      const forked = await other.run(
+        [
+          'python3',
+          '-c',
+          'import os\npids = []\nfor _ in range(5):\n    pid = os.fork()\n    if pid == 0:\n        os._exit(0)\n    pids.append(pid)\nfor pid in pids:\n    os.waitpid(pid, 0)\nprint("forked 5")',
+        ],
+        { timeoutMs: 30_000 },
+      );
       expect(forked.stderr).toBe('');
       expect(forked.stdout).toBe('forked 5\n');
       // (Asked of the bomb itself: its container has no process left for another exec.)

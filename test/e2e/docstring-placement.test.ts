@@ -40,9 +40,28 @@ describe('a method submitted unchanged', () => {
     cleanups.push(() => rmSync(scratch, { recursive: true, force: true }));
     const script = join(scratch, 'script.json');
     const code = TOTAL.replace(/^ {4}/gm, '');
-    writeFileSync(script, JSON.stringify({ turns: [{ say: 'The original.', calls: [{ name: 'submit_implementation', arguments: { code } }] }] }));
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [{ say: 'The original.', calls: [{ name: 'submit_implementation', arguments: { code } }] }],
+      }),
+    );
 
-    const result = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'scripted', '--script', script, '--json', '--tests', 'tests/test_cart.py']);
+    const result = await runCli([
+      'run',
+      '--repo',
+      repo.dir,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--json',
+      '--tests',
+      'tests/test_cart.py',
+    ]);
     const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
     expect(last).toMatchObject({ type: 'result', pass: true, patch: '' });
     expect(result.code).toBe(0);

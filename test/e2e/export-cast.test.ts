@@ -12,7 +12,10 @@ import { ROOT } from '../helpers/fixtures';
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-cast-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const demoEvents = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { ts: string });
+const demoEvents = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => JSON.parse(line) as { ts: string });
 
 interface Cast {
   header: Record<string, unknown>;
@@ -22,7 +25,10 @@ interface Cast {
 function parseCast(text: string): Cast {
   expect(text.endsWith('\n')).toBe(true);
   const [head, ...rest] = text.trimEnd().split('\n');
-  return { header: JSON.parse(head!) as Record<string, unknown>, events: rest.map((line) => JSON.parse(line) as [number, string, string]) };
+  return {
+    header: JSON.parse(head!) as Record<string, unknown>,
+    events: rest.map((line) => JSON.parse(line) as [number, string, string]),
+  };
 }
 
 /**
@@ -55,7 +61,8 @@ class Screen {
     const args = csi.slice(0, -1);
     if (final === 'H') {
       const [row = 1, col = 1] = args ? args.split(';').map(Number) : [];
-      if (row > this.height || col > this.width) throw new Error(`a move to ${row};${col}, off a ${this.width}×${this.height} screen`);
+      if (row > this.height || col > this.width)
+        throw new Error(`a move to ${row};${col}, off a ${this.width}×${this.height} screen`);
       [this.row, this.col] = [row - 1, col - 1];
     } else if (final === 'K') this.rows[this.row]!.length = this.col;
     else if (final === 'J') {
@@ -69,7 +76,10 @@ class Screen {
     else if (char === '\n') {
       if (++this.row >= this.height) throw new Error('a newline on the last row scrolls the screen');
     } else {
-      if (this.col >= this.width) throw new Error(`row ${this.row + 1} is wider than ${this.width} columns: ${this.rows[this.row]!.join('')}${char}`);
+      if (this.col >= this.width)
+        throw new Error(
+          `row ${this.row + 1} is wider than ${this.width} columns: ${this.rows[this.row]!.join('')}${char}`,
+        );
       this.rows[this.row]![this.col++] = char;
     }
   }
@@ -87,10 +97,29 @@ function play(cast: Cast): string[] {
 describe('tenet export --format cast', () => {
   it('the demo session: a v2 header, one output event per frame in time order, the THM review and the verdict in it, every frame inside the terminal', async () => {
     const out = join(scratch, 'demo.cast');
-    const result = await runCli(['export', 'demo', '--format', 'cast', '--out', out, '--cols', '90', '--rows', '28', '--idle-limit', '0.5']);
+    const result = await runCli([
+      'export',
+      'demo',
+      '--format',
+      'cast',
+      '--out',
+      out,
+      '--cols',
+      '90',
+      '--rows',
+      '28',
+      '--idle-limit',
+      '0.5',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const { header, events } = parseCast(readFileSync(out, 'utf8'));
-    expect(header).toMatchObject({ version: 2, width: 90, height: 28, idle_time_limit: 0.5, title: 'tenet session demo · invoicing/tax.py::tax_for' });
+    expect(header).toMatchObject({
+      version: 2,
+      width: 90,
+      height: 28,
+      idle_time_limit: 0.5,
+      title: 'tenet session demo · invoicing/tax.py::tax_for',
+    });
     expect(header.timestamp).toBe(Math.floor(Date.parse(demoEvents[0]!.ts) / 1000));
 
     expect(events.length).toBeGreaterThan(20);
@@ -112,7 +141,9 @@ describe('tenet export --format cast', () => {
     // The session's own timing: THM's run took most of a second (in steps under the limit), and its review comes that late.
     const review = screens.findIndex((screen) => screen.includes('Selected 3 (T=3)'));
     expect(review, 'the THM review').toBeGreaterThan(0);
-    const thmMs = Date.parse(demoEvents.find((e) => (e as { type?: string }).type === 'thm.report')!.ts) - Date.parse(demoEvents[0]!.ts);
+    const thmMs =
+      Date.parse(demoEvents.find((e) => (e as { type?: string }).type === 'thm.report')!.ts) -
+      Date.parse(demoEvents[0]!.ts);
     expect(events[review]![0]).toBeCloseTo(thmMs / 1000, 2);
     expect(screens[review]).toContain('invoicing/invoice.py::Invoice.tax');
     expect(screens[review]).toMatch(/^ replay demo · event \d+\/113 · ▶ 1×/);

@@ -18,10 +18,20 @@ mkdirSync(tmp);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const env = { TMPDIR: tmp, TENET_SESSIONS_DIR: sessions, DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
 
-const thm = (repo: string, extra: string[] = []) => ['thm', '--repo', repo, '--target', 'robust/core.py::compute', '--test-timeout', '120', ...extra];
+const thm = (repo: string, extra: string[] = []) => [
+  'thm',
+  '--repo',
+  repo,
+  '--target',
+  'robust/core.py::compute',
+  '--test-timeout',
+  '120',
+  ...extra,
+];
 const folders = (pattern: RegExp) => readdirSync(tmp).filter((name) => pattern.test(name));
 /** A workspace whose copy has THM's scratch in it: THM runs (its interpreter check is over). */
-const thmRunning = () => folders(/^tenet-[A-Za-z0-9]{6}$/).filter((name) => existsSync(join(tmp, name, 'robust', '.tenet')));
+const thmRunning = () =>
+  folders(/^tenet-[A-Za-z0-9]{6}$/).filter((name) => existsSync(join(tmp, name, 'robust', '.tenet')));
 
 describe('tenet gc', () => {
   it('removes what killed runs left, keeps what a running tenet uses and what was kept on purpose', async () => {
@@ -30,7 +40,13 @@ describe('tenet gc', () => {
     try {
       // Killed during the interpreter check: its check folder stays behind.
       const early = startCli(thm(repo.dir), { env });
-      await waitFor(() => folders(/^tenet-python-check-/).some((name) => existsSync(join(tmp, name, 'tenet-owner.json'))) || early.exitCode !== null, 30_000, 'the interpreter check');
+      await waitFor(
+        () =>
+          folders(/^tenet-python-check-/).some((name) => existsSync(join(tmp, name, 'tenet-owner.json'))) ||
+          early.exitCode !== null,
+        30_000,
+        'the interpreter check',
+      );
       early.kill('SIGKILL');
       await finished(early);
       // Killed while THM runs: its workspace stays behind.
@@ -48,7 +64,9 @@ describe('tenet gc', () => {
       // Such a folder without its owner yet is fresh and not known to be tenet's: it stays, as tenet-Abc123 below.
       const ownerless = folders(/^tenet-[A-Za-z0-9]{6}$/).filter((name) => !left.includes(name));
       // A workspace kept on purpose, and one of a tenet still running.
-      const kept = await runCli(thm(repo.dir, ['--keep-workspace', '--tests', 'tests/test_robust.py::test_a_passes']), { env });
+      const kept = await runCli(thm(repo.dir, ['--keep-workspace', '--tests', 'tests/test_robust.py::test_a_passes']), {
+        env,
+      });
       expect(kept.stderr).toContain('workspace kept at');
       const before = thmRunning().length;
       const running = startCli(thm(repo.dir), { env });
@@ -61,10 +79,23 @@ describe('tenet gc', () => {
       const gc = await runCli(['gc'], { env });
       expect(gc.code, gc.stderr).toBe(0);
       expect(gc.stdout).toContain('containers not checked: no Docker engine answers');
-      for (const pid of [killed.pid]) expect(gc.stdout).toMatch(new RegExp(`^removed workspace ${tmp}/tenet-\\w{6} \\(\\d+\\.\\d MB, left by tenet .+:${pid}, which is gone\\)$`, 'm'));
-      expect(gc.stdout).toMatch(new RegExp(`^removed interpreter check .*tenet-python-check-\\w+ \\(0\\.0 MB, left by tenet .+:${early.pid}, which is gone\\)$`, 'm'));
+      for (const pid of [killed.pid])
+        expect(gc.stdout).toMatch(
+          new RegExp(
+            `^removed workspace ${tmp}/tenet-\\w{6} \\(\\d+\\.\\d MB, left by tenet .+:${pid}, which is gone\\)$`,
+            'm',
+          ),
+        );
+      expect(gc.stdout).toMatch(
+        new RegExp(
+          `^removed interpreter check .*tenet-python-check-\\w+ \\(0\\.0 MB, left by tenet .+:${early.pid}, which is gone\\)$`,
+          'm',
+        ),
+      );
       expect(gc.stdout).toMatch(/^kept workspace .*: kept on purpose \(--keep-workspace\)$/m);
-      expect(gc.stdout).toMatch(new RegExp(`^kept workspace .*: its tenet \\(.+:${running.pid}\\) is still running$`, 'm'));
+      expect(gc.stdout).toMatch(
+        new RegExp(`^kept workspace .*: its tenet \\(.+:${running.pid}\\) is still running$`, 'm'),
+      );
       for (const name of left) expect(existsSync(join(tmp, name)), `${name} after:\n${gc.stdout}`).toBe(false);
       expect(folders(/^tenet-python-check-/)).toEqual([]);
       expect(folders(/^tenet-/).sort()).toEqual(expect.arrayContaining(['tenet-notours', 'tenet-Abc123']));
@@ -88,8 +119,28 @@ describe('tenet gc', () => {
       writeFileSync(slow, '#!/bin/sh\nsleep 5\nexec python3 "$@"\n', { mode: 0o755 });
       const script = join(scratch, 'script.json');
       writeFileSync(script, JSON.stringify({ turns: [] }));
-      const interrupted = startCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--python', slow, '--provider', 'scripted', '--script', script], { env });
-      await waitFor(() => existsSync(sessions) && readdirSync(sessions).some((d) => existsSync(join(sessions, d, 'events.jsonl'))), 30_000, 'the session log');
+      const interrupted = startCli(
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '--python',
+          slow,
+          '--provider',
+          'scripted',
+          '--script',
+          script,
+        ],
+        { env },
+      );
+      await waitFor(
+        () => existsSync(sessions) && readdirSync(sessions).some((d) => existsSync(join(sessions, d, 'events.jsonl'))),
+        30_000,
+        'the session log',
+      );
       interrupted.kill('SIGINT');
       const stopped = await finished(interrupted);
       // A SIGKILL in the first second leaves an empty log; this one was last written an hour ago.
@@ -108,9 +159,17 @@ describe('tenet gc', () => {
       const started = before.filter((s) => s.target).map((s) => s.id);
       const gc = await runCli(['gc', '--json'], { env });
       expect(gc.code, gc.stderr).toBe(0);
-      const removed = (JSON.parse(gc.stdout).sessions.removed as { id: string; reason: string }[]).sort((a, b) => (a.id < b.id ? -1 : 1));
+      const removed = (JSON.parse(gc.stdout).sessions.removed as { id: string; reason: string }[]).sort((a, b) =>
+        a.id < b.id ? -1 : 1,
+      );
       // (What the interrupted tenet said goes with a failure: a rare CI failure found its log without the interruption.)
-      expect(removed.map((s) => s.reason).sort(), JSON.stringify({ removed, interrupted: { code: stopped.code, signal: stopped.signal, stderr: stopped.stderr } })).toEqual(['interrupted before it started', 'killed before it started (an empty log)']);
+      expect(
+        removed.map((s) => s.reason).sort(),
+        JSON.stringify({
+          removed,
+          interrupted: { code: stopped.code, signal: stopped.signal, stderr: stopped.stderr },
+        }),
+      ).toEqual(['interrupted before it started', 'killed before it started (an empty log)']);
       expect(removed.map((s) => s.id)).toContain('20260101-000000-dead00');
       const after = new Catalog(sessions).list().map((s) => s.id);
       expect(after).toContain('20260101-000001-fresh0');

@@ -19,14 +19,37 @@ describe('a test file that links to another test file', () => {
     writeFileSync(join(repo, 'pkg', '__init__.py'), '');
     const code = 'def double(x):\n    """Twice x."""\n    return x * 2\n';
     writeFileSync(join(repo, 'pkg', 'core.py'), code);
-    const tests = 'from pkg.core import double\n\n\ndef test_two():\n    assert double(2) == 4\n\n\ndef test_three():\n    assert double(3) == 6\n\n\ndef test_zero():\n    assert double(0) == 0\n';
+    const tests =
+      'from pkg.core import double\n\n\ndef test_two():\n    assert double(2) == 4\n\n\ndef test_three():\n    assert double(3) == 6\n\n\ndef test_zero():\n    assert double(0) == 0\n';
     writeFileSync(join(repo, 'tests', 'test_a.py'), tests);
     symlinkSync('test_a.py', join(repo, 'tests', 'test_link.py'));
     const script = join(scratch, 'right.json');
-    writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code } }] }] }));
-    const result = await runCli(['run', '--repo', repo, '--target', 'pkg/core.py::double', '--blank', '--json', '--provider', 'scripted', '--script', script, '-T', '1']);
+    writeFileSync(
+      script,
+      JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code } }] }] }),
+    );
+    const result = await runCli([
+      'run',
+      '--repo',
+      repo,
+      '--target',
+      'pkg/core.py::double',
+      '--blank',
+      '--json',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '-T',
+      '1',
+    ]);
     const last = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
-    expect(last, result.stderr).toMatchObject({ pass: true, selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 5, total: 5 }, rounds: { rrwAttempts: 0 } });
+    expect(last, result.stderr).toMatchObject({
+      pass: true,
+      selectedTests: { passed: 1, total: 1 },
+      hiddenTests: { passed: 5, total: 5 },
+      rounds: { rrwAttempts: 0 },
+    });
     expect(result.stdout).not.toContain('NOT RUN');
     // The checkout is as it was: the link is a link, the file whole.
     expect(lstatSync(join(repo, 'tests', 'test_link.py')).isSymbolicLink()).toBe(true);

@@ -52,17 +52,23 @@ function turns(outside: string) {
       say: 'Let me look around.',
       calls: [
         shell('env | sort'),
-        shell("cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a -e OPENAI_API_KEY -e MY_TOKEN | sort -u | head -4"),
+        shell(
+          "cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n' | grep -a -e OPENAI_API_KEY -e MY_TOKEN | sort -u | head -4",
+        ),
         shell("head -c 30000000 /dev/zero | tr '\\0' y; echo; echo flood over"),
       ],
     },
     {
       calls: [
-        shell(`ln -s / rootlink; ln -s ${outside}/secrets.txt notes.txt; rm -rf shop/__pycache__; ln -s ${outside}/pycache shop/__pycache__; echo planted`),
+        shell(
+          `ln -s / rootlink; ln -s ${outside}/secrets.txt notes.txt; rm -rf shop/__pycache__; ln -s ${outside}/pycache shop/__pycache__; echo planted`,
+        ),
         { name: 'view_directory', arguments: { path: 'rootlink' } },
         { name: 'read_file', arguments: { file_name: 'notes.txt' } },
         shell("setsid sleep 53.1 & (setsid sh -c 'sleep 53.1' &); echo started"),
-        shell(`echo ${Buffer.from(LEAKY_TEST).toString('base64')} | base64 -d > leak_check.py && python -m pytest -q -p no:cacheprovider leak_check.py 2>&1 | grep -a -o 'key=[^ ]* token=[^ ]*' | head -1`),
+        shell(
+          `echo ${Buffer.from(LEAKY_TEST).toString('base64')} | base64 -d > leak_check.py && python -m pytest -q -p no:cacheprovider leak_check.py 2>&1 | grep -a -o 'key=[^ ]* token=[^ ]*' | head -1`,
+        ),
       ],
     },
     {
@@ -93,7 +99,14 @@ function strays(): string[] {
 
 const sandboxes: [string, string[]][] = [
   ['the local sandbox', []],
-  ...(DOCKER_PROBLEM ? [] : [['Docker with --mount', ['--sandbox', 'docker', '--mount', '--memory', '1g', '--pids', '256']] as [string, string[]]]),
+  ...(DOCKER_PROBLEM
+    ? []
+    : [
+        ['Docker with --mount', ['--sandbox', 'docker', '--mount', '--memory', '1g', '--pids', '256']] as [
+          string,
+          string[],
+        ],
+      ]),
 ];
 
 describe.each(sandboxes)('a hostile model in %s', (name, sandboxArgs) => {
@@ -112,16 +125,49 @@ describe.each(sandboxes)('a hostile model in %s', (name, sandboxArgs) => {
     server = await startFakeModelServer(turns(outside));
     const started = Date.now();
     const result = await runCli(
-      ['run', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '1', '--rrw-attempts', '0', '--provider', 'openai', '--model', 'gpt-4o-mini', '--json', ...sandboxArgs, '--tests', 'tests/test_cart.py'],
-      { env: { OPENAI_API_KEY: KEY, MY_TOKEN: TOKEN, OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions } },
+      [
+        'run',
+        '--repo',
+        repo,
+        '--target',
+        'shop/cart.py::Cart.total',
+        '--blank',
+        '-T',
+        '1',
+        '--rrw-attempts',
+        '0',
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-4o-mini',
+        '--json',
+        ...sandboxArgs,
+        '--tests',
+        'tests/test_cart.py',
+      ],
+      {
+        env: {
+          OPENAI_API_KEY: KEY,
+          MY_TOKEN: TOKEN,
+          OPENAI_BASE_URL: `${server.url}/v1`,
+          TENET_SESSIONS_DIR: sessions,
+        },
+      },
     );
     const seconds = (Date.now() - started) / 1000;
 
     // The run ended, in bounded time, with its result.
     expect(seconds).toBeLessThan(150);
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const last = events.at(-1);
-    expect(last, result.stderr.slice(-2000)).toMatchObject({ type: 'result', pass: true, hiddenTests: { passed: 2, total: 2 } });
+    expect(last, result.stderr.slice(-2000)).toMatchObject({
+      type: 'result',
+      pass: true,
+      hiddenTests: { passed: 2, total: 2 },
+    });
     expect(server.remaining()).toBe(0); // every attack was played
 
     // Nothing outside the workspace changed: the checkout, the host files the links pointed at.
@@ -134,7 +180,11 @@ describe.each(sandboxes)('a hostile model in %s', (name, sandboxArgs) => {
     const requests = JSON.stringify(server.requests.map((r) => r.body));
     expect(requests.includes('key=none token=none'), 'the leaky test ran and printed no secret').toBe(true);
     expect(requests.includes('flood over'), 'the flood ran').toBe(true);
-    const stored = readdirSync(sessions).flatMap((id) => (statSync(join(sessions, id)).isDirectory() ? readdirSync(join(sessions, id)).map((f) => readFileSync(join(sessions, id, f), 'utf8')) : []));
+    const stored = readdirSync(sessions).flatMap((id) =>
+      statSync(join(sessions, id)).isDirectory()
+        ? readdirSync(join(sessions, id)).map((f) => readFileSync(join(sessions, id, f), 'utf8'))
+        : [],
+    );
     for (const secret of [KEY, TOKEN]) {
       expect(requests.includes(secret), 'a secret reached the model').toBe(false);
       expect((result.stdout + result.stderr).includes(secret), 'a secret was printed').toBe(false);
@@ -148,6 +198,12 @@ describe.each(sandboxes)('a hostile model in %s', (name, sandboxArgs) => {
 
     // Nothing it started is left running: no stray process here, no container.
     expect(strays()).toEqual([]);
-    if (sandboxArgs.length) expect(await new Docker().listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.session}=${last.sessionId}`] }) })).toEqual([]);
+    if (sandboxArgs.length)
+      expect(
+        await new Docker().listContainers({
+          all: true,
+          filters: JSON.stringify({ label: [`${LABELS.session}=${last.sessionId}`] }),
+        }),
+      ).toEqual([]);
   }, 240_000);
 });

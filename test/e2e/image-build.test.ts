@@ -13,8 +13,13 @@ import { DOCKER_PROBLEM } from '../helpers/sandboxes';
  */
 const BUILD_PROBLEM =
   DOCKER_PROBLEM ??
-  (process.getuid?.() !== 0 ? 'building needs root' : !['/usr/sbin/debootstrap', '/usr/bin/debootstrap'].some((p) => existsSync(p)) ? 'debootstrap is not installed' : undefined);
-if (BUILD_PROBLEM && process.env.TENET_TEST_DOCKER === 'require') throw new Error(`the image build test is required here (TENET_TEST_DOCKER=require) but ${BUILD_PROBLEM}`);
+  (process.getuid?.() !== 0
+    ? 'building needs root'
+    : !['/usr/sbin/debootstrap', '/usr/bin/debootstrap'].some((p) => existsSync(p))
+      ? 'debootstrap is not installed'
+      : undefined);
+if (BUILD_PROBLEM && process.env.TENET_TEST_DOCKER === 'require')
+  throw new Error(`the image build test is required here (TENET_TEST_DOCKER=require) but ${BUILD_PROBLEM}`);
 if (BUILD_PROBLEM) console.warn(`[tenet tests] tenet image build skipped: ${BUILD_PROBLEM}`);
 
 const TAG = `tenet-image-build-test:${process.pid}`;
@@ -45,7 +50,20 @@ describe.skipIf(!!BUILD_PROBLEM)(`tenet image build${BUILD_PROBLEM ? ` [skipped:
     const info = await new Docker().getImage(TAG).inspect();
     expect(info.Config.WorkingDir).toBe('/workspace');
     expect(info.Config.Env).toEqual(expect.arrayContaining(['HOME=/tmp', 'LANG=C.UTF-8']));
-    const inside = execFileSync('docker', ['run', '--rm', '--network', 'none', TAG, 'sh', '-c', 'python3 -m pytest --version 2>&1; stat -c %u:%g /workspace; ls /usr/share/doc | wc -l'], { encoding: 'utf8' });
+    const inside = execFileSync(
+      'docker',
+      [
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        TAG,
+        'sh',
+        '-c',
+        'python3 -m pytest --version 2>&1; stat -c %u:%g /workspace; ls /usr/share/doc | wc -l',
+      ],
+      { encoding: 'utf8' },
+    );
     const [pytest, owner, docs] = inside.trim().split('\n');
     expect(pytest).toMatch(/^pytest \d+\.\d+/);
     expect(owner).toBe('65534:65534');

@@ -17,7 +17,12 @@ describe('a test module whose import never ends', () => {
   let dispose: () => void;
   beforeAll(async () => {
     task = await openTask({ repo: join(FIXTURES, 'shop'), target: 'shop/pricing.py::apply_discount', blank: true });
-    const toolbox = await openToolbox(task, { selectedTests: [CONSTANTS, BASIC], testTimeoutSec: 3, indexCacheFile: null, debuggerTimeoutMs: 8000 });
+    const toolbox = await openToolbox(task, {
+      selectedTests: [CONSTANTS, BASIC],
+      testTimeoutSec: 3,
+      indexCacheFile: null,
+      debuggerTimeoutMs: 8000,
+    });
     ctx = toolbox.ctx;
     dispose = toolbox.dispose;
   });
@@ -35,7 +40,8 @@ describe('a test module whose import never ends', () => {
     expect(text).toContain('importing the test module hung');
     expect(text).toMatch(new RegExp(`FAILED ${BASIC.replace(/[.[\]]/g, '\\$&')} \\(timed out\\)`));
     // A correct implementation afterwards: the module is collected again and both pass.
-    const right = 'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n';
+    const right =
+      'def apply_discount(price, percent):\n    if percent < 0 or percent > 100:\n        raise ValueError("percent must be within 0..100")\n    return round(price * (100 - percent) / 100, 2)\n';
     expect(await callTool('submit_implementation', { code: right }, ctx)).toMatchObject({ ok: true });
     expect((await callTool('run_tests', {}, ctx)).text).toContain('Ran 2 tests: 2 passed, 0 not passing');
   }, 90_000);

@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +34,11 @@ describe('the index cache', () => {
     expect(warm.stats).toMatchObject({ files: 8, parsed: 0, fromCache: 8 });
     expect(warm.index.file('geo/shapes.py')).toEqual(cold.index.file('geo/shapes.py'));
     // Call sites come from the cache too: nothing is parsed when a usage search first needs them.
-    expect(warm.index.callsIn('geo/shapes.py', ['area']).map((c) => `${c.enclosing}:${c.receiver}:${c.line}`)).toEqual(['Shape.describe:self:16', 'area:other:56', 'total_area:none:61']);
+    expect(warm.index.callsIn('geo/shapes.py', ['area']).map((c) => `${c.enclosing}:${c.receiver}:${c.line}`)).toEqual([
+      'Shape.describe:self:16',
+      'area:other:56',
+      'total_area:none:61',
+    ]);
     appendFileSync(join(repo.dir, 'geo', 'report.py'), '\n\ndef added():\n    return 1\n');
     const edited = await buildIndex(repo.dir, { cacheFile });
     expect(edited.stats).toMatchObject({ files: 8, parsed: 1, fromCache: 7 });
@@ -43,7 +57,11 @@ describe('the index cache', () => {
     age(repo.dir);
     const own = join(repo.dir, '..', 'aged.bin');
     expect((await buildIndex(repo.dir, { cacheFile: own })).stats).toMatchObject({ parsed: 8, hashed: 8 });
-    expect((await buildIndex(repo.dir, { cacheFile: own })).stats).toMatchObject({ parsed: 0, hashed: 0, fromCache: 8 });
+    expect((await buildIndex(repo.dir, { cacheFile: own })).stats).toMatchObject({
+      parsed: 0,
+      hashed: 0,
+      fromCache: 8,
+    });
     // An edit of the same size, at an old time again, is still seen: the time moved.
     const shapes = join(repo.dir, 'geo', 'shapes.py');
     writeFileSync(shapes, readFileSync(shapes, 'utf8').replace('def area(shape):', 'def aera(shape):'));
@@ -64,9 +82,14 @@ describe('the index cache', () => {
 describe('worker threads', () => {
   let dir: string;
   beforeAll(() => {
-    const networkx = execFileSync('python3', ['-c', 'import networkx; print(networkx.__path__[0])'], { encoding: 'utf8' }).trim();
+    const networkx = execFileSync('python3', ['-c', 'import networkx; print(networkx.__path__[0])'], {
+      encoding: 'utf8',
+    }).trim();
     dir = mkdtempSync(join(tmpdir(), 'tenet-index-'));
-    cpSync(join(networkx, 'algorithms'), join(dir, 'networkx', 'algorithms'), { recursive: true, filter: (p) => !p.includes('__pycache__') });
+    cpSync(join(networkx, 'algorithms'), join(dir, 'networkx', 'algorithms'), {
+      recursive: true,
+      filter: (p) => !p.includes('__pycache__'),
+    });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -25,7 +25,9 @@ describe('the interpreter check, kept between runs', () => {
   it('runs once while nothing changed, and again when a package is installed or PYTHONPATH changes', async () => {
     // A virtual environment that sees the system's pytest.
     const venv = join(dir, 'venv');
-    const made = spawnSync('python3', ['-m', 'venv', '--system-site-packages', '--without-pip', venv], { encoding: 'utf8' });
+    const made = spawnSync('python3', ['-m', 'venv', '--system-site-packages', '--without-pip', venv], {
+      encoding: 'utf8',
+    });
     expect(made.status, made.stderr).toBe(0);
     const python = join(venv, 'bin', 'python');
     const sitePackages = join(venv, 'lib', readdirSync(join(venv, 'lib'))[0]!, 'site-packages');

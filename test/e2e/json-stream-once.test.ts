@@ -29,17 +29,42 @@ describe('the --json stream', () => {
     ]);
     try {
       const run = await runCli(
-        ['run', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '1', '--rrw-attempts', '0', '--provider', 'openai', '--model', 'gpt-4o-mini', '--json', '--tests', 'tests/test_cart.py'],
+        [
+          'run',
+          '--repo',
+          repo,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '-T',
+          '1',
+          '--rrw-attempts',
+          '0',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--json',
+          '--tests',
+          'tests/test_cart.py',
+        ],
         { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } },
       );
       const lines = run.stdout.trim().split('\n');
       const events = lines.map((line) => JSON.parse(line));
-      expect({ ...events.at(-1), patch: undefined }, run.stderr.slice(-2000)).toMatchObject({ type: 'result', pass: true });
+      expect({ ...events.at(-1), patch: undefined }, run.stderr.slice(-2000)).toMatchObject({
+        type: 'result',
+        pass: true,
+      });
       // Once in all of the output, in the tool.call of the listing.
       expect(count(run.stdout, big)).toBe(1);
-      const holding = (part: string) => lines.filter((line) => line.includes(part)).map((line) => JSON.parse(line).type);
+      const holding = (part: string) =>
+        lines.filter((line) => line.includes(part)).map((line) => JSON.parse(line).type);
       expect(holding(big)).toEqual(['tool.call']);
-      expect(events.find((e) => e.type === 'tool.call' && e.name === 'view_directory').arguments === JSON.stringify({ path: big })).toBe(true);
+      expect(
+        events.find((e) => e.type === 'tool.call' && e.name === 'view_directory').arguments ===
+          JSON.stringify({ path: big }),
+      ).toBe(true);
       // The submitted code: in its tool.call, and in the result's patch (the diff, a different text).
       expect(holding('c19998 c19999')).toEqual(['tool.call', 'result']);
       // The response names its calls; the submission says how it went.

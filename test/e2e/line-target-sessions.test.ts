@@ -14,7 +14,12 @@ import { propertyShop, SETTER_CODE, SETTER_LINE } from '../helpers/property-shop
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-line-target-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const env = (dir: string) => ({ TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' });
+const env = (dir: string) => ({
+  TENET_SESSIONS_DIR: dir,
+  OPENAI_API_KEY: '',
+  ANTHROPIC_API_KEY: '',
+  XDG_CONFIG_HOME: '/nonexistent',
+});
 const RECORDED = `shop/cart.py::Cart.discount@${SETTER_LINE}`;
 
 function script(name: string, turns: unknown[]): string {
@@ -24,7 +29,19 @@ function script(name: string, turns: unknown[]): string {
 }
 const submit = { say: 'Setting it.', calls: [{ name: 'submit_implementation', arguments: { code: SETTER_CODE } }] };
 /** A line inside the setter's body: any line of the definition picks it. */
-const runArgs = (repo: string, scriptFile: string) => ['run', '--repo', repo, '--target', `shop/cart.py::Cart.discount@${SETTER_LINE + 2}`, '--blank', '--provider', 'scripted', '--script', scriptFile, '--json'];
+const runArgs = (repo: string, scriptFile: string) => [
+  'run',
+  '--repo',
+  repo,
+  '--target',
+  `shop/cart.py::Cart.discount@${SETTER_LINE + 2}`,
+  '--blank',
+  '--provider',
+  'scripted',
+  '--script',
+  scriptFile,
+  '--json',
+];
 
 describe('a target named with @LINE', () => {
   it('is recorded with its line (THM report too), and rerun picks the same definition; a rerun that cannot start saves nothing', async () => {
@@ -33,7 +50,10 @@ describe('a target named with @LINE', () => {
     try {
       const run = await runCli(runArgs(repo.dir, script('one.json', [submit])), { env: env(dir) });
       expect(run.code, run.stderr).toBe(0);
-      const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line));
+      const events = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(events[0]).toMatchObject({ type: 'session.start', target: RECORDED });
       expect(events.find((e) => e.type === 'thm.report').report.target).toBe(RECORDED);
       const id = events[0].sessionId as string;
@@ -64,7 +84,10 @@ describe('a target named with @LINE', () => {
     const dir = join(scratch, 'resume');
     try {
       // The shell command gives SIGTERM time to land mid-run.
-      const slow = script('slow.json', [{ say: 'Waiting.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'sleep 5' } }] }, submit]);
+      const slow = script('slow.json', [
+        { say: 'Waiting.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'sleep 5' } }] },
+        submit,
+      ]);
       const child = startCli(runArgs(repo.dir, slow), { env: env(dir) });
       const ended = finished(child);
       await waitFor(() => child.output.stdout.includes('"name":"run_debugger_cmd"'), 90_000, 'the shell command');

@@ -30,7 +30,13 @@ describeDocker('--mount and the copy kept between runs', () => {
     expect(existsSync(join(parked, 'shop', marker))).toBe(true);
 
     const spec = { ...(DOCKER as Extract<SandboxSpec, { kind: 'docker' }>), mount: true };
-    const mounted = await openTask({ repo: repo.dir, target, blank: true, sandbox: spec, session: 'mount-parked-copy-test' });
+    const mounted = await openTask({
+      repo: repo.dir,
+      target,
+      blank: true,
+      sandbox: spec,
+      session: 'mount-parked-copy-test',
+    });
     try {
       expect(existsSync(mounted.workspace.path(marker))).toBe(false);
       expect(existsSync(join(parked, 'shop', marker))).toBe(true);

@@ -31,7 +31,10 @@ async function open(qualname: string): Promise<OpenTask> {
 }
 
 async function mutate(task: OpenTask, testFile: string, extra: Partial<MutationOptions> = {}) {
-  const mutants = await generateMutants(task.target.originalText, { qualname: task.target.qualname, startLine: task.target.startLine });
+  const mutants = await generateMutants(task.target.originalText, {
+    qualname: task.target.qualname,
+    startLine: task.target.startLine,
+  });
   return runMutation({
     sandbox: task.sandbox,
     workspaceRoot: task.workspace.root,
@@ -45,7 +48,13 @@ async function mutate(task: OpenTask, testFile: string, extra: Partial<MutationO
 
 async function coverage(task: OpenTask, testFile: string) {
   const { file, qualname, startLine } = task.target;
-  return measureCoverage({ sandbox: task.sandbox, workspaceRoot: task.workspace.root, python: task.python.executable, target: { file, qualname, startLine }, testFile });
+  return measureCoverage({
+    sandbox: task.sandbox,
+    workspaceRoot: task.workspace.root,
+    python: task.python.executable,
+    target: { file, qualname, startLine },
+    testFile,
+  });
 }
 
 /**
@@ -55,26 +64,41 @@ async function coverage(task: OpenTask, testFile: string) {
  */
 const GENEROUS_MS = 30_000;
 
-const statuses = (report: { mutants: { id: string; status: string }[] }) => Object.fromEntries(report.mutants.map((m) => [m.id, m.status]));
+const statuses = (report: { mutants: { id: string; status: string }[] }) =>
+  Object.fromEntries(report.mutants.map((m) => [m.id, m.status]));
 
 describe('mutation score of a test file', () => {
   it('strong tests kill every mutant but the two equivalent ones, in parallel workers', async () => {
     const task = await open('final_score');
     const report = await mutate(task, 'tests/test_strong.py', { jobs: 2, timeoutMs: GENEROUS_MS });
     expect(report.baselinePassed).toBe(true);
-    expect([report.killed, report.survived, report.timedOut, report.invalid, report.errors, report.total]).toEqual([9, 2, 0, 0, 0, 11]);
+    expect([report.killed, report.survived, report.timedOut, report.invalid, report.errors, report.total]).toEqual([
+      9, 2, 0, 0, 0, 11,
+    ]);
     expect(report.score).toBeCloseTo(9 / 11);
-    expect(report.mutants.filter((m) => m.status === 'survived').map((m) => m.description)).toEqual(['line 7: > → >=', 'line 9: < → <=']);
+    expect(report.mutants.filter((m) => m.status === 'survived').map((m) => m.description)).toEqual([
+      'line 7: > → >=',
+      'line 9: < → <=',
+    ]);
     // The workspace still holds the ground truth: mutants never touch the disk.
     expect(readFileSync(task.workspace.path(task.target.file), 'utf8')).toBe(task.target.originalText);
   });
 
   it('weak tests kill 2 of 11, the same on one worker, through `tenet mutate --json`', async () => {
     const out: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
+    const write = vi
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
     let code: number;
     try {
-      code = await mutateCommand({ repo: fixture.dir, target: 'src/grading/core.py::final_score', tests: 'tests/test_weak.py', jobs: 1, json: true, timeout: GENEROUS_MS / 1000 });
+      code = await mutateCommand({
+        repo: fixture.dir,
+        target: 'src/grading/core.py::final_score',
+        tests: 'tests/test_weak.py',
+        jobs: 1,
+        json: true,
+        timeout: GENEROUS_MS / 1000,
+      });
     } finally {
       write.mockRestore();
     }
@@ -83,10 +107,11 @@ describe('mutation score of a test file', () => {
     expect([result.killed, result.survived, result.total, result.jobs]).toEqual([2, 9, 11, 1]);
     expect(result.score).toBeCloseTo(2 / 11);
     // Removing `total = score + bonus` (UnboundLocalError) and `return total` → `return None`.
-    expect(result.mutants.filter((m: { status: string }) => m.status === 'killed').map((m: { description: string }) => m.description)).toEqual([
-      'line 6: total = score + bonus → pass',
-      'line 11: return total → return None',
-    ]);
+    expect(
+      result.mutants
+        .filter((m: { status: string }) => m.status === 'killed')
+        .map((m: { description: string }) => m.description),
+    ).toEqual(['line 6: total = score + bonus → pass', 'line 11: return total → return None']);
     expect(result.coverage.lines).toEqual({ covered: 4, total: 6 });
     expect(result.coverage.branches).toEqual({ covered: 2, total: 4 });
   });
@@ -94,9 +119,17 @@ describe('mutation score of a test file', () => {
   /** `tenet mutate` as the terminal shows it (no --json): what it printed and its exit code. */
   async function mutateText(options: { tests: string; max?: number }): Promise<{ code: number; text: string }> {
     const out: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
+    const write = vi
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => (out.push(String(chunk)), true));
     try {
-      const code = await mutateCommand({ repo: fixture.dir, target: 'src/grading/core.py::final_score', jobs: 1, timeout: GENEROUS_MS / 1000, ...options });
+      const code = await mutateCommand({
+        repo: fixture.dir,
+        target: 'src/grading/core.py::final_score',
+        jobs: 1,
+        timeout: GENEROUS_MS / 1000,
+        ...options,
+      });
       return { code, text: out.join('') };
     } finally {
       write.mockRestore();
@@ -111,7 +144,9 @@ describe('mutation score of a test file', () => {
     expect(lines[1]).toBe('  mutation score 18.2 %  2 of 11 mutants killed · 9 survived');
     expect(lines[2]).toBe('  coverage  lines 4/6 (66.7 %) · branches 2/4 (50.0 %)');
     expect(text).toMatch(/^ {2}missing lines \d+, \d+$/m);
-    expect(text).toMatch(/^ {2}tests \d+ passed · baseline [\d.]+ s · per-mutant timeout 30\.0 s · 1 worker · [\d.]+ s$/m);
+    expect(text).toMatch(
+      /^ {2}tests \d+ passed · baseline [\d.]+ s · per-mutant timeout 30\.0 s · 1 worker · [\d.]+ s$/m,
+    );
     expect(text).toContain('\nSurvivors (9): no test noticed these changes\n');
     expect(text).toMatch(/^ {2}m\d+ +line 7: > → >=$/m);
     // Fewer mutants than there are: the rest is said to be left out, not counted as survivors.
@@ -123,7 +158,9 @@ describe('mutation score of a test file', () => {
   it("`tenet mutate`'s text when the tests fail on the function as it is: score 0, why, pytest's output; exit 1", async () => {
     const { code, text } = await mutateText({ tests: 'tests/test_wrong.py' });
     expect(code).toBe(1);
-    expect(text).toContain('  mutation score 0 %: the tests fail on the target as the repository has it; no mutant was run\n');
+    expect(text).toContain(
+      '  mutation score 0 %: the tests fail on the target as the repository has it; no mutant was run\n',
+    );
     expect(text).toMatch(/^ {2}\| .*assert 100 == 150/m);
     expect(text).not.toContain('Survivors');
   });
@@ -143,7 +180,9 @@ describe('mutation score of a test file', () => {
     const task = await open('final_score');
     const report = await mutate(task, 'tests/test_unrelated.py');
     expect([report.baselinePassed, report.survived, report.total, report.score]).toEqual([true, 11, 11, 0]);
-    expect(report.warnings).toEqual([expect.stringContaining('the tests never imported src/grading/core.py from the workspace')]);
+    expect(report.warnings).toEqual([
+      expect.stringContaining('the tests never imported src/grading/core.py from the workspace'),
+    ]);
   });
 
   it('a mutant that loops forever is killed by the timeout', async () => {
@@ -164,8 +203,15 @@ describe('mutation score of a test file', () => {
     const removeReturn = mutants.find((m) => m.description === 'line 11: return total → return None')!;
     // A module Python refuses to compile, handed over as a mutant: generateMutants' tree-sitter
     // check would drop this one, the worker's compile() catches what tree-sitter lets through.
-    const invalid = { ...removeReturn, id: 'bad', text: task.target.originalText.replace('return total', 'return total +') };
-    const report = await mutate(task, 'tests/test_weak.py', { mutants: [removeReturn, invalid], timeoutMs: GENEROUS_MS });
+    const invalid = {
+      ...removeReturn,
+      id: 'bad',
+      text: task.target.originalText.replace('return total', 'return total +'),
+    };
+    const report = await mutate(task, 'tests/test_weak.py', {
+      mutants: [removeReturn, invalid],
+      timeoutMs: GENEROUS_MS,
+    });
     expect(statuses(report)).toEqual({ m11: 'killed', bad: 'invalid' });
     expect([report.killed, report.invalid, report.total]).toEqual([1, 1, 1]);
   });
@@ -184,7 +230,11 @@ describe('coverage of the target function', () => {
     ]);
     expect(weak.tests.passed).toBe(1);
     const strong = await coverage(task, 'tests/test_strong.py');
-    expect([strong.lines, strong.branches, strong.missingLines]).toEqual([{ covered: 6, total: 6 }, { covered: 4, total: 4 }, []]);
+    expect([strong.lines, strong.branches, strong.missingLines]).toEqual([
+      { covered: 6, total: 6 },
+      { covered: 4, total: 4 },
+      [],
+    ]);
     expect(strong.tests.passed).toBe(5);
   });
 
@@ -204,6 +254,9 @@ describe('coverage of the target function', () => {
   it('counts a while loop entered and left', async () => {
     const task = await open('halvings');
     const report = await coverage(task, 'tests/test_halvings.py');
-    expect([report.lines, report.branches]).toEqual([{ covered: 5, total: 5 }, { covered: 2, total: 2 }]);
+    expect([report.lines, report.branches]).toEqual([
+      { covered: 5, total: 5 },
+      { covered: 2, total: 2 },
+    ]);
   });
 });

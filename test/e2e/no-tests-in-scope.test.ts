@@ -29,7 +29,9 @@ describe('no test in scope', () => {
   it('tenet run ends on the same', async () => {
     const result = await runCli(['run', ...TARGET, '--provider', 'scripted', '--script', script, '--headless']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('tenet: pytest collected no test in scope, so there is nothing to generate pkg/m.py::add against.');
+    expect(result.stderr).toContain(
+      'tenet: pytest collected no test in scope, so there is nothing to generate pkg/m.py::add against.',
+    );
     expect(result.stderr).toContain('fix: point pytest at the tests: --tests PATH');
     expect(result.stderr).not.toContain('--blank');
   }, 60_000);
@@ -44,7 +46,8 @@ describe('benchmark mode, with tests in scope that do not need the target', () =
   writeFileSync(join(real, 'tests', 'test_other.py'), 'def test_other():\n    assert True\n');
   afterAll(() => rmSync(real, { recursive: true, force: true }));
   const BLANK = ['--repo', real, '--target', 'pkg/m.py::add', '--blank'];
-  const WORDS = 'No test in scope fails with the body blanked: none calls it, or none needs what it does. Widen the scope with --tests (tests that call it), or choose another target.';
+  const WORDS =
+    'No test in scope fails with the body blanked: none calls it, or none needs what it does. Widen the scope with --tests (tests that call it), or choose another target.';
 
   it('tenet thm says nothing fails and what to do', async () => {
     const result = await runCli(['thm', ...BLANK]);
@@ -55,7 +58,9 @@ describe('benchmark mode, with tests in scope that do not need the target', () =
   it('tenet run ends on the same, not on a stub mode fix ("as it is")', async () => {
     const result = await runCli(['run', ...BLANK, '--provider', 'scripted', '--script', script, '--headless']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('tenet: No test in scope fails with the body of pkg/m.py::add blanked: none calls it, or none needs what it does, so there is nothing to generate it against.');
+    expect(result.stderr).toContain(
+      'tenet: No test in scope fails with the body of pkg/m.py::add blanked: none calls it, or none needs what it does, so there is nothing to generate it against.',
+    );
     expect(result.stderr).toContain('fix: widen the scope with --tests (tests that call it), or choose another target');
   }, 60_000);
 });

@@ -23,7 +23,8 @@ afterEach(async () => {
 
 const ODD_FILE = Buffer.from('caf\xe9.txt', 'latin1');
 const ODD_FOLDER = Buffer.from('d\xe9j\xe0', 'latin1');
-const at = (dir: string, ...names: Buffer[]) => Buffer.concat([Buffer.from(dir), ...names.flatMap((name) => [Buffer.from('/'), name])]);
+const at = (dir: string, ...names: Buffer[]) =>
+  Buffer.concat([Buffer.from(dir), ...names.flatMap((name) => [Buffer.from('/'), name])]);
 
 /** The shop fixture with a Latin-1 file name at its top and a Latin-1 folder holding a file. */
 function oddRepo(name: string): string {
@@ -48,7 +49,9 @@ describe('a file name that is not UTF-8', () => {
     // Brought up to date over an earlier copy: a stray odd name goes, the repository's stays.
     writeFileSync(at(copy, ODD_FOLDER, Buffer.from('stray\xff', 'latin1')), 'left by a run');
     await copyTree(repo, copy, { over: true });
-    expect(readdirSync(at(copy, ODD_FOLDER), { encoding: 'buffer' }).map((raw) => raw.toString('latin1'))).toEqual(['caf\xe9.txt']);
+    expect(readdirSync(at(copy, ODD_FOLDER), { encoding: 'buffer' }).map((raw) => raw.toString('latin1'))).toEqual([
+      'caf\xe9.txt',
+    ]);
 
     const before = fingerprintTree(repo);
     expect([...before.keys()]).toContain('caf\\xe9.txt');
@@ -59,15 +62,46 @@ describe('a file name that is not UTF-8', () => {
 
   it('leaves THM and a whole run working: PASS, the patch applied, the odd files as they were', async () => {
     const repo = oddRepo('run');
-    const thm = await runCli(['thm', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '--tests', 'tests/test_cart.py']);
+    const thm = await runCli([
+      'thm',
+      '--repo',
+      repo,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '--tests',
+      'tests/test_cart.py',
+    ]);
     expect(thm.code, thm.stderr).toBe(0);
     expect(thm.stdout).toMatch(/failing/);
 
     server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
-    const names = () => readdirSync(repo, { encoding: 'buffer' }).map((raw) => raw.toString('latin1')).sort();
+    const names = () =>
+      readdirSync(repo, { encoding: 'buffer' })
+        .map((raw) => raw.toString('latin1'))
+        .sort();
     const before = names();
     const run = await runCli(
-      ['run', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '1', '--rrw-attempts', '0', '--provider', 'openai', '--model', 'gpt-4o-mini', '--apply', '--json', '--tests', 'tests/test_cart.py'],
+      [
+        'run',
+        '--repo',
+        repo,
+        '--target',
+        'shop/cart.py::Cart.total',
+        '--blank',
+        '-T',
+        '1',
+        '--rrw-attempts',
+        '0',
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-4o-mini',
+        '--apply',
+        '--json',
+        '--tests',
+        'tests/test_cart.py',
+      ],
       { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } },
     );
     const verdict = JSON.parse(run.stdout.trim().split('\n').at(-1)!);

@@ -33,10 +33,14 @@ function sleeping(seconds: string): number[] {
   return found;
 }
 
-const ESCAPES = (seconds: string) => `setsid sleep ${seconds} & (setsid sh -c 'sleep ${seconds}' &) ; (sh -c 'sleep ${seconds} & exit' &); echo started`;
+const ESCAPES = (seconds: string) =>
+  `setsid sleep ${seconds} & (setsid sh -c 'sleep ${seconds}' &) ; (sh -c 'sleep ${seconds} & exit' &); echo started`;
 
 // Unconfined, and under bubblewrap (the default): its PID namespace must not hide them from the kill.
-const confinements: [string, Confinement | undefined][] = [['unconfined', undefined], ['bubblewrap', requireConfinement(false)]];
+const confinements: [string, Confinement | undefined][] = [
+  ['unconfined', undefined],
+  ['bubblewrap', requireConfinement(false)],
+];
 
 describe.each(confinements)('processes that leave the process group (local sandbox, %s)', (_name, confinement) => {
   it('a command that leaves setsid and double-forked processes behind ends when it ends, and they go with it', async () => {
@@ -68,7 +72,11 @@ describe.each(confinements)('processes that leave the process group (local sandb
       await waitFor(() => sleeping('47.3').length === 3, 5000, 'the three escaped processes to start');
       session.close();
       await sandbox.dispose();
-      await waitFor(() => sleeping('47.3').length === 0, 5000, `the escaped processes to be killed (round ${round + 1})`);
+      await waitFor(
+        () => sleeping('47.3').length === 0,
+        5000,
+        `the escaped processes to be killed (round ${round + 1})`,
+      );
     }
   }, 60_000);
 });
@@ -81,13 +89,37 @@ describe('a headless run with a model that starts escaping processes', () => {
       JSON.stringify({
         turns: [
           { calls: [{ name: 'run_debugger_cmd', arguments: { cmd: ESCAPES(seconds) } }, ...more] },
-          { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] },
+          {
+            calls: [
+              {
+                name: 'submit_implementation',
+                arguments: {
+                  code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n',
+                },
+              },
+            ],
+          },
         ],
       }),
     );
     return file;
   };
-  const args = (file: string, repo: string) => ['run', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'scripted', '--script', file, '--tests', 'tests/test_cart.py'];
+  const args = (file: string, repo: string) => [
+    'run',
+    '--repo',
+    repo,
+    '--target',
+    'shop/cart.py::Cart.total',
+    '--blank',
+    '-T',
+    '2',
+    '--provider',
+    'scripted',
+    '--script',
+    file,
+    '--tests',
+    'tests/test_cart.py',
+  ];
 
   it('ends once it is done, and leaves none of them running', async () => {
     const repo = copyFixture('shop');
@@ -107,13 +139,23 @@ describe('a headless run with a model that starts escaping processes', () => {
     const repo = copyFixture('shop');
     try {
       // The shell is busy with a long command when tenet is killed.
-      const child = startCli(args(script('47.4', [{ name: 'run_debugger_cmd', arguments: { cmd: 'sleep 47.5' } }]), repo.dir));
-      await waitFor(() => sleeping('47.5').length === 1 || child.exitCode !== null, 60_000, 'the long command to start');
+      const child = startCli(
+        args(script('47.4', [{ name: 'run_debugger_cmd', arguments: { cmd: 'sleep 47.5' } }]), repo.dir),
+      );
+      await waitFor(
+        () => sleeping('47.5').length === 1 || child.exitCode !== null,
+        60_000,
+        'the long command to start',
+      );
       await waitFor(() => sleeping('47.4').length === 3, 5000, 'the three escaped processes to start');
       child.kill('SIGKILL');
       await finished(child);
       // They die within a second; the margin is for a machine whose cores are all busy.
-      await waitFor(() => sleeping('47.4').length + sleeping('47.5').length === 0, 30_000, 'the shell and its processes to die with tenet');
+      await waitFor(
+        () => sleeping('47.4').length + sleeping('47.5').length === 0,
+        30_000,
+        'the shell and its processes to die with tenet',
+      );
     } finally {
       repo.cleanup();
     }
@@ -128,7 +170,14 @@ describeDocker('processes that leave the process group (Docker sandbox)', () => 
       const result = await sandbox.run(['sh', '-c', ESCAPES('47.6')]);
       expect(result.stdout).toBe('started\n');
       expect(Date.now() - started).toBeLessThan(15_000);
-      const count = async () => (await sandbox.run(['sh', '-c', "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -c '^sleep 47.6 $' || true"])).stdout.trim();
+      const count = async () =>
+        (
+          await sandbox.run([
+            'sh',
+            '-c',
+            "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -c '^sleep 47.6 $' || true",
+          ])
+        ).stdout.trim();
       await new Promise((r) => setTimeout(r, 500));
       expect(await count()).toBe('0');
     } finally {
@@ -140,7 +189,8 @@ describeDocker('processes that leave the process group (Docker sandbox)', () => 
     // A cleared environment has no mark to be found by, and a process that lets go of the output
     // leaves Docker nothing to wait for: only being below the command's launcher finds them. The
     // command ends once all three sleep (none is still on its way, carrying the mark).
-    const counting = "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -cE '^(/bin/)?sleep 47.7 $'";
+    const counting =
+      "for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null; echo; done | grep -cE '^(/bin/)?sleep 47.7 $'";
     const daemons = `(setsid env -i /bin/sleep 47.7 >/dev/null 2>&1 &); setsid sleep 47.7 >/dev/null 2>&1 & (sh -c 'sleep 47.7 & exit' >/dev/null 2>&1 &); i=0; while [ "$(${counting})" -lt 3 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; ${counting}`;
     const sandbox = await openSandbox(DOCKER, scratch, 'escape-test');
     try {

@@ -12,7 +12,8 @@ import { shopScratch } from '../helpers/shop-scratch';
 // session; --no-project-instructions keeps it out of both.
 
 const RIGHT = 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n';
-const AGENTS = '# Notes for agents\n\nMoney is in integer cents: never use float for prices. Run pytest -q tests/test_cart.py.\n';
+const AGENTS =
+  '# Notes for agents\n\nMoney is in integer cents: never use float for prices. Run pytest -q tests/test_cart.py.\n';
 const { scratch, repo, start, envFor } = shopScratch('tenet-instructions-');
 writeFileSync(join(repo.dir, 'AGENTS.md'), AGENTS);
 let server: FakeModelServer | undefined;
@@ -20,9 +21,32 @@ let server: FakeModelServer | undefined;
 async function run(...flags: string[]) {
   server = await start([{ say: 'Done.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
   const env = envFor(server);
-  const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4.1-mini', ...flags, '--json', '--tests', 'tests/test_cart.py'], { env });
+  const out = await runCli(
+    [
+      'run',
+      '--repo',
+      repo.dir,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '-T',
+      '2',
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4.1-mini',
+      ...flags,
+      '--json',
+      '--tests',
+      'tests/test_cart.py',
+    ],
+    { env },
+  );
   expect(out.code, out.stderr).toBe(0);
-  const events = out.stdout.trim().split('\n').map((line) => JSON.parse(line) as EngineEvent);
+  const events = out.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as EngineEvent);
   const first = server.requests[0]!.body as { messages: { role: string; content: string }[] };
   return { events, system: first.messages.find((m) => m.role === 'system')?.content ?? '' };
 }
@@ -33,7 +57,11 @@ describe('project instructions', () => {
     expect(system).toContain("## The repository's instructions (AGENTS.md)");
     expect(system).toContain('Money is in integer cents');
     const start = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start')!;
-    expect(start.config.instructions).toEqual({ file: 'AGENTS.md', text: AGENTS.trim(), bytes: Buffer.byteLength(AGENTS) });
+    expect(start.config.instructions).toEqual({
+      file: 'AGENTS.md',
+      text: AGENTS.trim(),
+      bytes: Buffer.byteLength(AGENTS),
+    });
     // The session's conversation has the prompt as sent: a resume goes on with it.
     expect(foldEvents(events).system).toBe(system);
   }, 120_000);
@@ -42,13 +70,34 @@ describe('project instructions', () => {
     const { events, system } = await run('--no-project-instructions');
     expect(system).not.toContain('integer cents');
     expect(system).not.toContain("repository's instructions");
-    expect(events.find((e): e is EventOf<'session.start'> => e.type === 'session.start')!.config.instructions).toBe('off');
+    expect(events.find((e): e is EventOf<'session.start'> => e.type === 'session.start')!.config.instructions).toBe(
+      'off',
+    );
   }, 120_000);
 
   it('the headless start says which file and how large', async () => {
     server = await start([{ say: 'Done.', calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }] }]);
     const env = envFor(server);
-    const out = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--headless', '--tests', 'tests/test_cart.py'], { env });
+    const out = await runCli(
+      [
+        'run',
+        '--repo',
+        repo.dir,
+        '--target',
+        'shop/cart.py::Cart.total',
+        '--blank',
+        '-T',
+        '2',
+        '--provider',
+        'openai',
+        '--model',
+        'gpt-4.1-mini',
+        '--headless',
+        '--tests',
+        'tests/test_cart.py',
+      ],
+      { env },
+    );
     expect(out.stdout).toContain(`instructions: AGENTS.md, ${Buffer.byteLength(AGENTS)} B\n`);
   }, 120_000);
 });

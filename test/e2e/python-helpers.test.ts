@@ -10,12 +10,16 @@ import { ROOT } from '../helpers/fixtures';
  */
 describe('the Python helpers (test/python, pytest)', () => {
   it('pass their own tests', () => {
-    const run = spawnSync(process.env.TENET_PYTHON ?? 'python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(ROOT, 'test', 'python')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
-      timeout: 240_000,
-    });
+    const run = spawnSync(
+      process.env.TENET_PYTHON ?? 'python3',
+      ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(ROOT, 'test', 'python')],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+        timeout: 240_000,
+      },
+    );
     const output = `${run.stdout}${run.stderr}`;
     // pytest's summary names each failure; it is the message when this fails.
     expect(run.status, output).toBe(0);

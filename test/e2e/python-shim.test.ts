@@ -18,7 +18,10 @@ function fakeShim(): { path: string; asked: () => string[] } {
   const shims = join(dir, 'shims');
   const log = join(dir, 'asked.log');
   mkdirSync(shims, { recursive: true });
-  writeFileSync(join(shims, 'python3'), `#!/bin/sh\necho "$PWD\${OPENAI_API_KEY:+ with a key}" >> '${log}'\nexec '${real}' "$@"\n`);
+  writeFileSync(
+    join(shims, 'python3'),
+    `#!/bin/sh\necho "$PWD\${OPENAI_API_KEY:+ with a key}" >> '${log}'\nexec '${real}' "$@"\n`,
+  );
   chmodSync(join(shims, 'python3'), 0o755);
   return { path: `${shims}:${process.env.PATH}`, asked: () => readFileSync(log, 'utf8').trim().split('\n') };
 }

@@ -8,7 +8,11 @@ import { ROOT } from '../helpers/fixtures';
 // namespace subpackage and a suite under `filterwarnings = error`. Every disagreement is printed.
 describe('the differential check of THM, the fixed sample', () => {
   it('every mode agrees with plain pytest and with the others on 14 targets of 4 suites', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'qa', 'thm.ts')], { cwd: ROOT, env: process.env });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'qa', 'thm.ts')],
+      { cwd: ROOT, env: process.env },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

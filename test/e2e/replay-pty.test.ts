@@ -12,7 +12,9 @@ import { KEY, startInPty } from '../helpers/pty';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-replay-pty-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const demoLength = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').length;
+const demoLength = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8')
+  .trim()
+  .split('\n').length;
 
 describe('tenet replay in a pseudo-terminal', () => {
   it('--at opens paused at the event; f forks there, and q at the fork’s result comes back to the replay at that event', async () => {
@@ -48,7 +50,10 @@ describe('tenet replay in a pseudo-terminal', () => {
   it('headless, --at prints the events from that one on', async () => {
     const result = await runCli(['replay', 'demo', '--at', String(demoLength - 1), '--json']);
     expect(result.code, result.stderr).toBe(0);
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { seq: number; type: string });
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { seq: number; type: string });
     expect(events.map((e) => e.seq)).toEqual([demoLength - 1, demoLength]);
     expect(events.at(-1)!.type).toBe('result');
   });

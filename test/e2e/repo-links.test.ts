@@ -29,8 +29,19 @@ const write = (path: string, lines: string[]) => {
 };
 
 beforeAll(() => {
-  write(join(outside, 'core.py'), ['def total(prices):', '    """Sum of the prices."""', '    result = 0', '    for price in prices:', '        result += price', '    return result']);
-  write(join(outside, 'stats.py'), ['def mean(values):', '    """Arithmetic mean."""', '    return sum(values) / len(values)']);
+  write(join(outside, 'core.py'), [
+    'def total(prices):',
+    '    """Sum of the prices."""',
+    '    result = 0',
+    '    for price in prices:',
+    '        result += price',
+    '    return result',
+  ]);
+  write(join(outside, 'stats.py'), [
+    'def mean(values):',
+    '    """Arithmetic mean."""',
+    '    return sum(values) / len(values)',
+  ]);
   write(join(outside, 'test_core.py'), [
     'from pkg.core import total',
     '',
@@ -48,8 +59,21 @@ beforeAll(() => {
   write(join(outside, 'data.txt'), ['1 2 3']);
   write(join(repo, 'pkg', '__init__.py'), []);
   write(join(repo, 'pkg', '_inner_impl.py'), ['def scale(x):', '    """Twice x."""', '    return 2 * x']);
-  write(join(repo, 'tests', 'test_stats.py'), ['from pkg.stats import mean', '', 'def test_mean():', '    assert mean([1, 3]) == 2']);
-  write(join(repo, 'tests', 'test_inner.py'), ['from pkg.inner import scale', '', 'def test_scale():', '    assert scale(3) == 6', '', 'def test_scale_zero():', '    assert scale(0) == 0']);
+  write(join(repo, 'tests', 'test_stats.py'), [
+    'from pkg.stats import mean',
+    '',
+    'def test_mean():',
+    '    assert mean([1, 3]) == 2',
+  ]);
+  write(join(repo, 'tests', 'test_inner.py'), [
+    'from pkg.inner import scale',
+    '',
+    'def test_scale():',
+    '    assert scale(3) == 6',
+    '',
+    'def test_scale_zero():',
+    '    assert scale(0) == 0',
+  ]);
   // Absolute links out of the repository (the target's module, a test file), relative ones out (a
   // data file a test reads, another module), and an absolute link that stays inside the
   // repository by its real path.
@@ -59,25 +83,67 @@ beforeAll(() => {
   symlinkSync('../../../outside/stats.py', join(repo, 'pkg', 'stats.py'));
   symlinkSync(join(repo, 'pkg', '_inner_impl.py'), join(repo, 'pkg', 'inner.py'));
   symlinkSync(repo, viaLink);
-  writeFileSync(join(scratch, 'total.json'), JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(prices):\n    return sum(prices)\n' } }] }] }));
-  writeFileSync(join(scratch, 'scale.json'), JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: 'def scale(x):\n    return x + x\n' } }] }] }));
+  writeFileSync(
+    join(scratch, 'total.json'),
+    JSON.stringify({
+      turns: [
+        {
+          calls: [
+            { name: 'submit_implementation', arguments: { code: 'def total(prices):\n    return sum(prices)\n' } },
+          ],
+        },
+      ],
+    }),
+  );
+  writeFileSync(
+    join(scratch, 'scale.json'),
+    JSON.stringify({
+      turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: 'def scale(x):\n    return x + x\n' } }] }],
+    }),
+  );
 });
 
 const env = () => ({ TMPDIR: join(scratch, 'tmp') });
-const runArgs = (target: string, script: string, repoDir = repo) => ['run', '--repo', repoDir, '--target', target, '--blank', '-T', '1', '--provider', 'scripted', '--script', join(scratch, script), '--json'];
+const runArgs = (target: string, script: string, repoDir = repo) => [
+  'run',
+  '--repo',
+  repoDir,
+  '--target',
+  target,
+  '--blank',
+  '-T',
+  '1',
+  '--provider',
+  'scripted',
+  '--script',
+  join(scratch, script),
+  '--json',
+];
 
 describe("links in the user's repository never lead tenet's writes out of the workspace", () => {
   beforeAll(() => mkdirSync(join(scratch, 'tmp'), { recursive: true }));
 
   for (const [kind, target, failing] of [
-    ['an absolute', 'pkg/core.py::total', ['tests/test_core.py::test_total_data', 'tests/test_core.py::test_total_empty', 'tests/test_core.py::test_total_two']],
+    [
+      'an absolute',
+      'pkg/core.py::total',
+      [
+        'tests/test_core.py::test_total_data',
+        'tests/test_core.py::test_total_empty',
+        'tests/test_core.py::test_total_two',
+      ],
+    ],
     ['a relative', 'pkg/stats.py::mean', ['tests/test_stats.py::test_mean']],
   ] as const) {
     it(`thm --blank on a module that is ${kind} link out leaves the file it points to as it was`, async () => {
       const before = snapshot(world);
       const result = await runCli(['thm', '--repo', repo, '--target', target, '--blank', '--json'], { env: env() });
       expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout).failing.map((f: { nodeid: string }) => f.nodeid).sort()).toEqual(failing);
+      expect(
+        JSON.parse(result.stdout)
+          .failing.map((f: { nodeid: string }) => f.nodeid)
+          .sort(),
+      ).toEqual(failing);
       expect(snapshot(world)).toEqual(before);
     });
   }
@@ -86,7 +152,10 @@ describe("links in the user's repository never lead tenet's writes out of the wo
     const before = snapshot(world);
     const result = await runCli(runArgs('pkg/core.py::total', 'total.json'), { env: env() });
     expect(result.code, result.stderr).toBe(0);
-    const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     // The links out were copied as the files they point to: the test reading data.txt passes.
     expect(events.find((e) => e.type === 'tests.hidden')).toMatchObject({ files: ['tests/test_core.py'] });
     expect(events.at(-1)).toMatchObject({ type: 'result', pass: true, hiddenTests: { passed: 2, total: 2 } });

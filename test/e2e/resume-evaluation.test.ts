@@ -18,11 +18,50 @@ describe('a session killed during its evaluation', () => {
     writeFileSync(join(repo, 'pkg', '__init__.py'), '');
     writeFileSync(join(repo, 'pkg', 'm.py'), 'def add(a, b):\n    """The sum."""\n    return a + b\n');
     // The hidden test is slow, so the evaluation lasts long enough to be killed in.
-    writeFileSync(join(repo, 'tests', 'test_m.py'), 'import time\n\nfrom pkg.m import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_add_slowly():\n    time.sleep(4)\n    assert add(2, 2) == 4\n');
+    writeFileSync(
+      join(repo, 'tests', 'test_m.py'),
+      'import time\n\nfrom pkg.m import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n\n\ndef test_add_slowly():\n    time.sleep(4)\n    assert add(2, 2) == 4\n',
+    );
     const script = join(scratch, 'wrong.json');
-    writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: 'def add(a, b):\n    """The sum."""\n    return 0\n' } }] }] }));
-    const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
-    const child = startCli(['run', '--repo', repo, '--target', 'pkg/m.py::add', '--blank', '--provider', 'scripted', '--script', script, '--json', '-T', '1'], { env });
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [
+          {
+            calls: [
+              {
+                name: 'submit_implementation',
+                arguments: { code: 'def add(a, b):\n    """The sum."""\n    return 0\n' },
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    const env = {
+      TENET_SESSIONS_DIR: join(scratch, 'sessions'),
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+      XDG_CONFIG_HOME: '/nonexistent',
+    };
+    const child = startCli(
+      [
+        'run',
+        '--repo',
+        repo,
+        '--target',
+        'pkg/m.py::add',
+        '--blank',
+        '--provider',
+        'scripted',
+        '--script',
+        script,
+        '--json',
+        '-T',
+        '1',
+      ],
+      { env },
+    );
     const ended = finished(child);
     await waitFor(() => child.output.stdout.includes('"phase":"evaluate"'), 120_000, 'the evaluation to start');
     child.kill('SIGKILL');
@@ -33,6 +72,11 @@ describe('a session killed during its evaluation', () => {
     const resumed = await runCli(['resume', id, '--script', script, '--json'], { env });
     expect(resumed.code, resumed.stderr).toBe(1);
     const result = JSON.parse(resumed.stdout.trim().split('\n').at(-1)!);
-    expect(result).toMatchObject({ type: 'result', pass: false, stopReason: 'script-ended', rounds: { pregen: 1, rrwAttempts: 1 } });
+    expect(result).toMatchObject({
+      type: 'result',
+      pass: false,
+      stopReason: 'script-ended',
+      rounds: { pregen: 1, rrwAttempts: 1 },
+    });
   }, 180_000);
 });

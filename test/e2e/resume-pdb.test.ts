@@ -20,12 +20,45 @@ describe('resuming a session stopped while pdb ran a command', () => {
   it('answers the cut-off command instead of running it in the new shell', async () => {
     const repo = join(scratch, 'invoicing');
     cpSync(join(ROOT, 'examples', 'invoicing'), repo, { recursive: true });
-    const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+    const env = {
+      TENET_SESSIONS_DIR: join(scratch, 'sessions'),
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+      XDG_CONFIG_HOME: '/nonexistent',
+    };
     const slow = join(scratch, 'slow.json');
-    writeFileSync(slow, JSON.stringify({ turns: [debuggerCall('python -c "import pdb; pdb.set_trace(); x = 1"'), debuggerCall('!import time; time.sleep(120)')] }));
-    const child = startCli(['run', '--repo', repo, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', slow, '--approve', 'auto', '--json'], { env });
+    writeFileSync(
+      slow,
+      JSON.stringify({
+        turns: [
+          debuggerCall('python -c "import pdb; pdb.set_trace(); x = 1"'),
+          debuggerCall('!import time; time.sleep(120)'),
+        ],
+      }),
+    );
+    const child = startCli(
+      [
+        'run',
+        '--repo',
+        repo,
+        '--target',
+        'invoicing/tax.py::tax_for',
+        '--provider',
+        'scripted',
+        '--script',
+        slow,
+        '--approve',
+        'auto',
+        '--json',
+      ],
+      { env },
+    );
     const ended = finished(child);
-    await waitFor(() => /"type":"debugger\.input"[^\n]*time\.sleep\(120\)[^\n]*"mode":"pdb"/.test(child.output.stdout), 90_000, "pdb's command to start");
+    await waitFor(
+      () => /"type":"debugger\.input"[^\n]*time\.sleep\(120\)[^\n]*"mode":"pdb"/.test(child.output.stdout),
+      90_000,
+      "pdb's command to start",
+    );
     child.kill('SIGTERM');
     expect((await ended).code).toBe(143);
     const id = JSON.parse(child.output.stdout.split('\n')[0]!).sessionId as string;
@@ -33,7 +66,10 @@ describe('resuming a session stopped while pdb ran a command', () => {
     const events = await resumeSubmitting(scratch, id, env);
     expect(events.some((e) => e.type === 'debugger.input')).toBe(false);
     const answer = events.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd');
-    expect(answer).toMatchObject({ ok: false, text: expect.stringMatching(/^Not run again: the session was interrupted while pdb ran this command/) });
+    expect(answer).toMatchObject({
+      ok: false,
+      text: expect.stringMatching(/^Not run again: the session was interrupted while pdb ran this command/),
+    });
     expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
   }, 180_000);
 });

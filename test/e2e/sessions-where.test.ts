@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +25,21 @@ describe('a global-style install (npm pack, then npm install -g into a prefix)',
     execFileSync('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch], { cwd: ROOT, stdio: 'ignore' });
     const tarball = readdirSync(scratch).find((name) => name.endsWith('.tgz'))!;
     const prefix = join(scratch, 'prefix');
-    execFileSync('npm', ['install', '-g', '--prefix', prefix, join(scratch, tarball), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'], { stdio: 'ignore' });
+    execFileSync(
+      'npm',
+      [
+        'install',
+        '-g',
+        '--prefix',
+        prefix,
+        join(scratch, tarball),
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--ignore-scripts',
+      ],
+      { stdio: 'ignore' },
+    );
     const home = join(scratch, 'home');
     mkdirSync(home);
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' };
@@ -32,9 +55,14 @@ describe('a global-style install (npm pack, then npm install -g into a prefix)',
     expect(existsSync(join(sessions, result.sessionId, 'events.jsonl'))).toBe(true);
     expect(readdirSync(join(installed, 'sessions')).sort()).toEqual(shippedBefore);
     // The shipped demo session is still found by name, and XDG_STATE_HOME moves the folder.
-    expect(execFileSync(join(prefix, 'bin', 'tenet'), ['show', 'demo'], { env, encoding: 'utf8' })).toContain('invoicing/tax.py::tax_for');
+    expect(execFileSync(join(prefix, 'bin', 'tenet'), ['show', 'demo'], { env, encoding: 'utf8' })).toContain(
+      'invoicing/tax.py::tax_for',
+    );
     const state = join(scratch, 'state');
-    const listed = execFileSync(join(prefix, 'bin', 'tenet'), ['sessions', '--json'], { env: { ...env, XDG_STATE_HOME: state }, encoding: 'utf8' });
+    const listed = execFileSync(join(prefix, 'bin', 'tenet'), ['sessions', '--json'], {
+      env: { ...env, XDG_STATE_HOME: state },
+      encoding: 'utf8',
+    });
     expect(JSON.parse(listed)).toEqual([]);
   }, 240_000);
 });

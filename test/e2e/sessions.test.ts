@@ -33,7 +33,9 @@ const steadyIn = (file: string) => (existsSync(file) ? steadyEvents(readFileSync
 
 /** Where the demo's evaluation starts, in steady events: after it come the evaluation's test run and the result, which a kill must beat. */
 const DEMO_LINES = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').split('\n');
-const EVALUATION = steadyEvents(DEMO_LINES.slice(0, DEMO_LINES.findIndex((line) => line.includes('"phase":"evaluate"')) + 1).join('\n'));
+const EVALUATION = steadyEvents(
+  DEMO_LINES.slice(0, DEMO_LINES.findIndex((line) => line.includes('"phase":"evaluate"')) + 1).join('\n'),
+);
 
 /** A small deterministic generator (mulberry32): the same "random" kill points on every run. */
 function seeded(seed: number): () => number {
@@ -53,8 +55,16 @@ describe('a session killed with SIGKILL at many points stays loadable, and resum
   // the demo session (its evaluation's pytest run leaves time for the kill to land): fixed ones,
   // spread over that range, and a few more drawn from a seeded generator.
   const random = seeded(20260501);
-  const spread = [0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1].map((at) => [3 + Math.round(at * (EVALUATION - 3)), ''] as [number, string]);
-  const points = [...spread, ...Array.from({ length: 4 }, () => [3 + Math.floor(random() * (EVALUATION - 2)), ' (seeded draw)'] as [number, string])];
+  const spread = [0, 0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 1].map(
+    (at) => [3 + Math.round(at * (EVALUATION - 3)), ''] as [number, string],
+  );
+  const points = [
+    ...spread,
+    ...Array.from(
+      { length: 4 },
+      () => [3 + Math.floor(random() * (EVALUATION - 2)), ' (seeded draw)'] as [number, string],
+    ),
+  ];
 
   /** Starts the demo and kills it once its log has `point` steady events; the session's id, and whether the run had ended first. */
   async function killAt(point: number): Promise<{ id: string; endedFirst: boolean }> {
@@ -64,10 +74,14 @@ describe('a session killed with SIGKILL at many points stays loadable, and resum
     let exited = false;
     void ended.then(() => (exited = true));
     let id: string | undefined;
-    await waitFor(() => {
-      id ??= new Catalog(dir).list().find((s) => !before.has(s.id))?.id;
-      return exited || (!!id && steadyIn(join(dir, id, 'events.jsonl')) >= point);
-    }, 60_000, `${point} events`);
+    await waitFor(
+      () => {
+        id ??= new Catalog(dir).list().find((s) => !before.has(s.id))?.id;
+        return exited || (!!id && steadyIn(join(dir, id, 'events.jsonl')) >= point);
+      },
+      60_000,
+      `${point} events`,
+    );
     const endedFirst = exited;
     child.kill('SIGKILL');
     await ended;
@@ -116,7 +130,10 @@ describe('a session killed with SIGKILL at many points stays loadable, and resum
     const session = loadSession(dir, id);
     expect(session.warnings).toEqual([]);
     expect(session.events.every((e, i) => e.seq === i + 1)).toBe(true);
-    expect(new Catalog(dir).list().find((s) => s.id === id)).toMatchObject({ status: 'passed', events: session.events.length });
+    expect(new Catalog(dir).list().find((s) => s.id === id)).toMatchObject({
+      status: 'passed',
+      events: session.events.length,
+    });
   }, 120_000);
 });
 
@@ -128,10 +145,14 @@ describe('one writer per session', () => {
     const child = startCli(['demo'], { env });
     const ended = finished(child);
     let id: string | undefined;
-    await waitFor(() => {
-      id ??= existsSync(dir) ? new Catalog(dir).list()[0]?.id : undefined;
-      return !!id && lineCount(join(dir, id, 'events.jsonl')) >= 10;
-    }, 60_000, 'the demo to log 10 events');
+    await waitFor(
+      () => {
+        id ??= existsSync(dir) ? new Catalog(dir).list()[0]?.id : undefined;
+        return !!id && lineCount(join(dir, id, 'events.jsonl')) >= 10;
+      },
+      60_000,
+      'the demo to log 10 events',
+    );
     // Frozen, not dead: it still holds the session.
     child.kill('SIGSTOP');
     try {
@@ -166,24 +187,42 @@ describe('Ctrl+C in a headless run', () => {
     const child = startCli(['demo'], { env });
     const ended = finished(child);
     let id: string | undefined;
-    await waitFor(() => {
-      id ??= existsSync(dir) ? new Catalog(dir).list()[0]?.id : undefined;
-      return !!id && lineCount(join(dir, id, 'events.jsonl')) >= 5;
-    }, 60_000, 'the demo to log 5 events');
+    await waitFor(
+      () => {
+        id ??= existsSync(dir) ? new Catalog(dir).list()[0]?.id : undefined;
+        return !!id && lineCount(join(dir, id, 'events.jsonl')) >= 5;
+      },
+      60_000,
+      'the demo to log 5 events',
+    );
     child.kill('SIGINT');
     const result = await ended;
     expect(result.code).toBe(130);
     expect(result.stderr).toContain(`Session ${id} is saved; go on with it: tenet resume ${id}`);
   }, 60_000);
 
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${signal} ends a --json run like Ctrl+C: a last result line (interrupted), the session resumable, the workspace gone`, async () => {
       const dir = join(scratch, `stopped-${signal}`);
       const tmp = mkdtempSync(join(tmpdir(), 'tenet-stop-tmp-'));
-      const env = { TENET_SESSIONS_DIR: dir, TMPDIR: tmp, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+      const env = {
+        TENET_SESSIONS_DIR: dir,
+        TMPDIR: tmp,
+        OPENAI_API_KEY: '',
+        ANTHROPIC_API_KEY: '',
+        XDG_CONFIG_HOME: '/nonexistent',
+      };
       const child = startCli(['demo', '--json'], { env });
       const ended = finished(child);
-      await waitFor(() => child.output.stdout.includes('"type":"tests.hidden"') || child.output.stdout.includes('"type":"agent.phase"'), 60_000, 'the agent to start');
+      await waitFor(
+        () =>
+          child.output.stdout.includes('"type":"tests.hidden"') || child.output.stdout.includes('"type":"agent.phase"'),
+        60_000,
+        'the agent to start',
+      );
       child.kill(signal);
       const result = await ended;
       expect(result.code).toBe(code);
@@ -217,15 +256,47 @@ describe('saved sessions', () => {
             calls: [
               { name: 'run_debugger_cmd', arguments: { cmd: 'echo token=$MY_SERVICE_TOKEN' } },
               // The secret in two writes ("planted-s", then "ecret-98765"): two output chunks.
-              { name: 'run_debugger_cmd', arguments: { cmd: 'printf %s "${MY_SERVICE_TOKEN:0:9}"; sleep 0.3; echo "${MY_SERVICE_TOKEN:9}"' } },
+              {
+                name: 'run_debugger_cmd',
+                arguments: { cmd: 'printf %s "${MY_SERVICE_TOKEN:0:9}"; sleep 0.3; echo "${MY_SERVICE_TOKEN:9}"' },
+              },
             ],
           },
-          { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] },
+          {
+            calls: [
+              {
+                name: 'submit_implementation',
+                arguments: {
+                  code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n',
+                },
+              },
+            ],
+          },
         ],
       }),
     );
     // The sandbox starts without secrets; --pass-env lets this one through, so the tools print it.
-    const run = await runCli(['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'scripted', '--script', script, '--pass-env', 'MY_SERVICE_TOKEN', '--tests', 'tests/test_cart.py'], { env });
+    const run = await runCli(
+      [
+        'run',
+        '--repo',
+        repo.dir,
+        '--target',
+        'shop/cart.py::Cart.total',
+        '--blank',
+        '-T',
+        '2',
+        '--provider',
+        'scripted',
+        '--script',
+        script,
+        '--pass-env',
+        'MY_SERVICE_TOKEN',
+        '--tests',
+        'tests/test_cart.py',
+      ],
+      { env },
+    );
     expect(run.code).toBe(0);
     id = new Catalog(dir).list()[0]!.id;
   }, 120_000);
@@ -254,7 +325,9 @@ describe('saved sessions', () => {
     expect(state.submissions.at(-1)).toContain('amount = self.subtotal()');
     expect(state.result).toMatchObject({ pass: true, selectedTests: { passed: 2, total: 2 } });
     const events = loadSession(dir, id).events;
-    expect(events.find((e) => e.type === 'debugger.entry')).toMatchObject({ entry: { who: 'agent', input: 'echo token=$MY_SERVICE_TOKEN' } });
+    expect(events.find((e) => e.type === 'debugger.entry')).toMatchObject({
+      entry: { who: 'agent', input: 'echo token=$MY_SERVICE_TOKEN' },
+    });
     expect(events.every((e, i) => e.seq === i + 1 && e.v === 1 && typeof e.ts === 'string')).toBe(true);
   });
 
@@ -271,7 +344,10 @@ describe('saved sessions', () => {
     const exported = join(scratch, 'export.json');
     await runCli(['export', id, '--format', 'json', '--out', exported], { env });
     const replayed = await runCli(['replay', exported, '--json'], { env });
-    const lines = replayed.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = replayed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.at(-1)).toMatchObject({ type: 'result', pass: true });
     expect(lines).toHaveLength(loadSession(dir, id).events.length);
   });
@@ -308,15 +384,25 @@ describe('saved sessions', () => {
   it('rerun with the recorded answers reports no divergence, and reports one when the repository changed', async () => {
     const same = await runCli(['rerun', id], { env });
     expect(same.code).toBe(0);
-    expect(same.stdout).toMatch(/^No divergence: THM's selection, 3 tool outputs, 2 test runs and the result match session/);
+    expect(same.stdout).toMatch(
+      /^No divergence: THM's selection, 3 tool outputs, 2 test runs and the result match session/,
+    );
     // A fixture change: subtotal now counts every line once, whatever its quantity. test_subtotal
     // fails on the original code too now, so THM's failing set is not the recorded one.
     const cart = join(repo.dir, 'shop', 'cart.py');
-    writeFileSync(cart, readFileSync(cart, 'utf8').replace('sum(price * quantity for _, price, quantity in self.lines)', 'sum(price for _, price, quantity in self.lines)'));
+    writeFileSync(
+      cart,
+      readFileSync(cart, 'utf8').replace(
+        'sum(price * quantity for _, price, quantity in self.lines)',
+        'sum(price for _, price, quantity in self.lines)',
+      ),
+    );
     const changed = await runCli(['rerun', id, '--json'], { env });
     expect(changed.code).toBe(1);
     const { divergences } = JSON.parse(changed.stdout);
-    expect(divergences.map((d: { step: string }) => d.step)).toEqual(expect.arrayContaining(['THM failing tests', 'test run 1 (validate)']));
+    expect(divergences.map((d: { step: string }) => d.step)).toEqual(
+      expect.arrayContaining(['THM failing tests', 'test run 1 (validate)']),
+    );
   }, 120_000);
 
   it('repairs the catalog from the logs', async () => {
@@ -336,7 +422,11 @@ describe('saved sessions', () => {
     lines[at] = JSON.stringify(event);
     writeFileSync(file, lines.join('\n'));
     const error = `${file}:${at + 1} is not a valid model.response event (usage: `;
-    for (const command of [['show', id], ['resume', id], ['rerun', id]]) {
+    for (const command of [
+      ['show', id],
+      ['resume', id],
+      ['rerun', id],
+    ]) {
       const result = await runCli(command, { env });
       expect(result.code, command[0]).toBe(2);
       expect(result.stderr).toContain(error);
@@ -386,7 +476,10 @@ describe('resume with another model, on a repository that moved', () => {
   it('records the new model settings; the catalog and a second resume use them', async () => {
     const first = join(scratch, 'invoicing');
     cpSync(join(ROOT, 'examples', 'invoicing'), first, { recursive: true });
-    const run = await runCli(['run', '--repo', first, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script], { env });
+    const run = await runCli(
+      ['run', '--repo', first, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script],
+      { env },
+    );
     expect(run.code).toBe(0);
     const id = new Catalog(dir).list()[0]!.id;
     const file = join(dir, id, 'events.jsonl');
@@ -400,14 +493,21 @@ describe('resume with another model, on a repository that moved', () => {
 
     server = await startFakeModelServer([...turns, ...turns]);
     const baseUrl = `${server.url}/v1`;
-    const resumed = await runCli(['resume', id, '--repo', moved, '--provider', 'openai', '--model', 'gpt-4o-mini', '--base-url', baseUrl], { env });
+    const resumed = await runCli(
+      ['resume', id, '--repo', moved, '--provider', 'openai', '--model', 'gpt-4o-mini', '--base-url', baseUrl],
+      { env },
+    );
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/^PASS · selected/m);
     expect(server.remaining()).toBe(turns.length);
     const settings = { provider: 'openai', model: 'gpt-4o-mini', baseUrl };
     const resumedEvents = () => loadSession(dir, id).events.filter((e) => e.type === 'session.resumed');
     expect(resumedEvents()).toEqual([expect.objectContaining(settings)]);
-    expect(new Catalog(dir).list().find((s) => s.id === id)).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini', status: 'passed' });
+    expect(new Catalog(dir).list().find((s) => s.id === id)).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      status: 'passed',
+    });
     expect(readFileSync(file, 'utf8')).not.toContain(key);
 
     // Interrupted again right after that resume: a plain `resume` goes on with the latest settings.
@@ -430,7 +530,10 @@ describe('resume continues where the work was', () => {
   async function cutSession(name: string, cut: (events: EngineEvent[]) => number): Promise<string> {
     const repo = join(scratch, name);
     cpSync(join(ROOT, 'examples', 'invoicing'), repo, { recursive: true });
-    const run = await runCli(['run', '--repo', repo, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script], { env });
+    const run = await runCli(
+      ['run', '--repo', repo, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script],
+      { env },
+    );
     expect(run.code, run.stderr).toBe(0);
     const id = new Catalog(dir).list().find((s) => s.repo === repo)!.id;
     const file = join(dir, id, 'events.jsonl');
@@ -445,9 +548,13 @@ describe('resume continues where the work was', () => {
   async function resumeSteps(id: string): Promise<{ steps: string[]; events: EngineEvent[] }> {
     const resumed = await runCli(['resume', id, '--json'], { env });
     expect(resumed.code, resumed.stderr).toBe(0);
-    const events = resumed.stdout.trim().split('\n').map((l) => JSON.parse(l) as EngineEvent);
+    const events = resumed.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as EngineEvent);
     const steps = events.flatMap((e) => {
-      if (e.type === 'agent.phase') return [`${e.phase}${e.attempt ? ` ${e.attempt}` : ''}${e.stage ? ` ${e.stage}` : ''}`];
+      if (e.type === 'agent.phase')
+        return [`${e.phase}${e.attempt ? ` ${e.attempt}` : ''}${e.stage ? ` ${e.stage}` : ''}`];
       if (e.type === 'tests.run') return [`${e.purpose} run ${e.passed}/${e.total}`];
       if (e.type === 'model.request' || e.type === 'submission') return [e.type];
       return [];
@@ -461,7 +568,12 @@ describe('resume continues where the work was', () => {
     expect(foldEvents(loadSession(dir, id).events).submissions).toHaveLength(1);
     const { steps, events } = await resumeSteps(id);
     // The recorded submission is validated before any model call, then the workflow goes on.
-    expect(steps.slice(0, 4)).toEqual(['validate', 'validate run 2/3', 'rrw 1 failure-identification', 'model.request']);
+    expect(steps.slice(0, 4)).toEqual([
+      'validate',
+      'validate run 2/3',
+      'rrw 1 failure-identification',
+      'model.request',
+    ]);
     expect(steps).not.toContain('pregen');
     expect(events.at(-1)).toMatchObject({ type: 'result', pass: true, rounds: { pregen: 3, rrwAttempts: 1 } });
   }, 120_000);
@@ -485,7 +597,22 @@ describe('rerun of a session whose patch was applied to the checkout', () => {
     cpSync(join(ROOT, 'examples', 'invoicing'), repo, { recursive: true });
     const env = { TENET_SESSIONS_DIR: dir, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
     const script = join(ROOT, 'examples', 'invoicing.demo.json');
-    const ran = await runCli(['run', '--repo', repo, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script, '--apply', '--headless'], { env });
+    const ran = await runCli(
+      [
+        'run',
+        '--repo',
+        repo,
+        '--target',
+        'invoicing/tax.py::tax_for',
+        '--provider',
+        'scripted',
+        '--script',
+        script,
+        '--apply',
+        '--headless',
+      ],
+      { env },
+    );
     expect(ran.code, ran.stderr).toBe(0);
     const id = new Catalog(dir).list()[0]!.id;
     const rerun = await runCli(['rerun', id], { env });

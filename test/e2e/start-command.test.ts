@@ -39,7 +39,12 @@ describe("the start screen's targets, from the repository", () => {
   it('a name defined twice is a row per definition, each with @LINE, and each resolves to its own', async () => {
     const { index } = await buildIndex(repo, { cacheFile: null });
     const rows = targetChoices(index.files);
-    expect(rows).toEqual(['pkg/shapes.py::Box.size@3', 'pkg/shapes.py::Box.size@7', 'pkg/shapes.py::area', 'pkg/shapes.py::volume']);
+    expect(rows).toEqual([
+      'pkg/shapes.py::Box.size@3',
+      'pkg/shapes.py::Box.size@7',
+      'pkg/shapes.py::area',
+      'pkg/shapes.py::volume',
+    ]);
     expect((await resolveTarget(repo, rows[0]!)).startLine).toBeLessThanOrEqual(3);
     expect((await resolveTarget(repo, rows[1]!)).startLine).toBeGreaterThan(4);
     await expect(resolveTarget(repo, 'pkg/shapes.py::Box.size')).rejects.toThrow(/ambiguous/);
@@ -49,6 +54,8 @@ describe("the start screen's targets, from the repository", () => {
     expect(await checkTarget(repo, 'pkg/shapes.py::area')).toEqual({ body: 'implemented' });
     expect(await checkTarget(repo, 'pkg/shapes.py::volume')).toEqual({ body: 'stub' });
     expect(await checkTarget(repo, 'pkg/shapes.py::Box.size@7')).toEqual({ body: 'implemented' });
-    expect(await checkTarget(repo, 'pkg/shapes.py::Box.size')).toMatchObject({ problem: expect.stringMatching(/ambiguous/) });
+    expect(await checkTarget(repo, 'pkg/shapes.py::Box.size')).toMatchObject({
+      problem: expect.stringMatching(/ambiguous/),
+    });
   });
 });

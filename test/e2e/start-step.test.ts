@@ -11,7 +11,16 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('the start screen with --step (issue 37.12)', () => {
   // It was refused: "error: unknown option '--step'" (exit 2).
   it('starts the session it opens in step mode: the agent pauses before its first model call', async () => {
-    const tui = startInPty(['--repo', join(ROOT, 'examples', 'invoicing'), '--script', join(ROOT, 'examples', 'invoicing.demo.json'), '--step'], { TENET_SESSIONS_DIR: join(scratch, 'sessions') });
+    const tui = startInPty(
+      [
+        '--repo',
+        join(ROOT, 'examples', 'invoicing'),
+        '--script',
+        join(ROOT, 'examples', 'invoicing.demo.json'),
+        '--step',
+      ],
+      { TENET_SESSIONS_DIR: join(scratch, 'sessions') },
+    );
     await tui.waitFor(/\d+ of \d+ functions/, 60_000);
     await tui.press('tax_for', /1 of \d+ functions/);
     await tui.press(KEY.enter, 'Enter approve', 120_000);

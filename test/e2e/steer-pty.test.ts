@@ -30,8 +30,30 @@ describe('writing a test in the THM review, in a pseudo-terminal', () => {
     const sessions = join(scratch, 'sessions');
     try {
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
-        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, EDITOR: '', VISUAL: '', HOME: scratch },
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '-T',
+          '2',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--tests',
+          'tests/test_cart.py',
+        ],
+        {
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: `${server.url}/v1`,
+          TENET_SESSIONS_DIR: sessions,
+          EDITOR: '',
+          VISUAL: '',
+          HOME: scratch,
+        },
       );
       await tui.waitFor('Selected 2 (T=2)');
       const editorAt = await tui.press('n', '# Tests of shop/cart.py::Cart.total, written by you.', 30_000);
@@ -51,9 +73,17 @@ describe('writing a test in the THM review, in a pseudo-terminal', () => {
       const id = new Catalog(sessions).list()[0]!.id;
       const events = loadSession(sessions, id).events;
       const added = events.find((e) => e.type === 'tests.added');
-      expect(added).toMatchObject({ accepted: [{ nodeid: 'tests/test_by_developer.py::test_half_off' }], rejected: [] });
-      expect(added?.type === 'tests.added' && added.files[0]!.content).toContain('def test_half_off(): assert Cart([("a", 10.0, 2)], percent=50).total() == 10.0');
-      expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({ by: 'human', chosen: expect.arrayContaining(['tests/test_by_developer.py::test_half_off']) });
+      expect(added).toMatchObject({
+        accepted: [{ nodeid: 'tests/test_by_developer.py::test_half_off' }],
+        rejected: [],
+      });
+      expect(added?.type === 'tests.added' && added.files[0]!.content).toContain(
+        'def test_half_off(): assert Cart([("a", 10.0, 2)], percent=50).total() == 10.0',
+      );
+      expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({
+        by: 'human',
+        chosen: expect.arrayContaining(['tests/test_by_developer.py::test_half_off']),
+      });
       expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
     } finally {
       repo.cleanup();
@@ -69,12 +99,38 @@ describe('editing a submission at a step pause, in a pseudo-terminal (issue 37.1
     const sessions = join(scratch, 'sessions-edit');
     // The developer's editor: a script that fixes the return line of the file it is given, and says which file that was.
     const editor = join(scratch, 'fix-return.sh');
-    writeFileSync(editor, `#!/bin/sh\necho "$1" > ${join(scratch, 'edited-file')}\nsed -i 's/    return amount$/    return discount(amount, self.percent)/' "$1"\n`);
+    writeFileSync(
+      editor,
+      `#!/bin/sh\necho "$1" > ${join(scratch, 'edited-file')}\nsed -i 's/    return amount$/    return discount(amount, self.percent)/' "$1"\n`,
+    );
     chmodSync(editor, 0o755);
     try {
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--step', '--tests', 'tests/test_cart.py'],
-        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, EDITOR: editor, VISUAL: '', HOME: scratch },
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '-T',
+          '2',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--step',
+          '--tests',
+          'tests/test_cart.py',
+        ],
+        {
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: `${server.url}/v1`,
+          TENET_SESSIONS_DIR: sessions,
+          EDITOR: editor,
+          VISUAL: '',
+          HOME: scratch,
+        },
       );
       await tui.waitFor('Selected 2 (T=2)');
       tui.send(KEY.enter);
@@ -114,12 +170,29 @@ describe('editing a submission at a step pause, in a pseudo-terminal (issue 37.1
 describe('a message the agent never read, in a pseudo-terminal (issue 37.4)', () => {
   it('written with m during the last model call: the screen says the agent finished before reading it, and the session records it', async () => {
     // The last model call takes long enough for the message box to open, be typed in and sent on a loaded machine.
-    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], delayMs: 10_000 }]);
+    server = await startFakeModelServer([
+      { calls: [{ name: 'submit_implementation', arguments: { code: RIGHT } }], delayMs: 10_000 },
+    ]);
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'sessions-unread');
     try {
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '-T',
+          '2',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--tests',
+          'tests/test_cart.py',
+        ],
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, HOME: scratch },
       );
       await tui.waitFor('Selected 2 (T=2)');
@@ -138,7 +211,11 @@ describe('a message the agent never read, in a pseudo-terminal (issue 37.4)', ()
       const id = new Catalog(sessions).list()[0]!.id;
       const events = loadSession(sessions, id).events;
       expect(events.filter((e) => e.type === 'developer.message')).toEqual([]);
-      expect(events.find((e) => e.type === 'warning' && e.message.includes('finished before reading it'))).toMatchObject({ message: 'Your message was not sent: the agent finished before reading it ("mind the rounding").' });
+      expect(
+        events.find((e) => e.type === 'warning' && e.message.includes('finished before reading it')),
+      ).toMatchObject({
+        message: 'Your message was not sent: the agent finished before reading it ("mind the rounding").',
+      });
     } finally {
       repo.cleanup();
     }

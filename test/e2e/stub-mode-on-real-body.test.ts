@@ -10,8 +10,14 @@ const repo = mkdtempSync(join(tmpdir(), 'tenet-real-body-'));
 mkdirSync(join(repo, 'calc'));
 mkdirSync(join(repo, 'tests'));
 writeFileSync(join(repo, 'calc', '__init__.py'), '');
-writeFileSync(join(repo, 'calc', 'core.py'), 'def total(prices):\n    """The sum of the prices."""\n    return sum(prices)\n');
-writeFileSync(join(repo, 'tests', 'test_core.py'), 'from calc.core import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_unrelated():\n    assert 1 + 1 == 3\n');
+writeFileSync(
+  join(repo, 'calc', 'core.py'),
+  'def total(prices):\n    """The sum of the prices."""\n    return sum(prices)\n',
+);
+writeFileSync(
+  join(repo, 'tests', 'test_core.py'),
+  'from calc.core import total\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n\n\ndef test_unrelated():\n    assert 1 + 1 == 3\n',
+);
 const script = join(repo, '..', `${repo.split('/').pop()}-script.json`);
 writeFileSync(script, '{"turns": []}');
 afterAll(() => {
@@ -27,7 +33,9 @@ describe('stub mode on a function with a real body', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`^tenet: warning: ${WARNING.source}`, 'm'));
     expect(result.stdout).toMatch(new RegExp(`^  ! ${WARNING.source}`, 'm'));
-    expect(result.stdout).toContain('No failing test reached the target: it already has a real body, and the tests ran against it. If it is finished code, pass --blank (benchmark mode)');
+    expect(result.stdout).toContain(
+      'No failing test reached the target: it already has a real body, and the tests ran against it. If it is finished code, pass --blank (benchmark mode)',
+    );
     const json = JSON.parse((await runCli(['thm', ...TARGET, '--json'])).stdout);
     expect(json.targetBody).toBe('implemented');
     expect(json.warnings[0]).toMatch(WARNING);
@@ -39,7 +47,9 @@ describe('stub mode on a function with a real body', () => {
     const warned = result.stdout.search(WARNING);
     expect(warned).toBeGreaterThan(-1);
     expect(warned).toBeLessThan(result.stdout.indexOf('THM:'));
-    expect(result.stderr).toContain('tenet: No test to validate against: the one failing test never reaches calc/core.py::total. total already has a real body, not a stub, and stub mode ran the tests against it.');
+    expect(result.stderr).toContain(
+      'tenet: No test to validate against: the one failing test never reaches calc/core.py::total. total already has a real body, not a stub, and stub mode ran the tests against it.',
+    );
     expect(result.stderr).toContain('fix: pass --blank (benchmark mode');
     expect(result.stderr).not.toContain('keep at least one test selected');
   }, 60_000);
@@ -51,14 +61,19 @@ describe('stub mode on a function with a real body', () => {
     try {
       const result = await runCli(['run', ...TARGET, '--provider', 'scripted', '--script', script, '--headless']);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('tenet: No test to validate against: no test in scope fails with calc/core.py::total as it is (1 test module failed to import, so its tests did not run).');
+      expect(result.stderr).toContain(
+        'tenet: No test to validate against: no test in scope fails with calc/core.py::total as it is (1 test module failed to import, so its tests did not run).',
+      );
     } finally {
       rmSync(join(repo, 'tests', 'test_paths.py'));
     }
   }, 60_000);
 
   it('a stub gets no such warning', async () => {
-    writeFileSync(join(repo, 'calc', 'core.py'), 'def total(prices):\n    """The sum of the prices."""\n    raise NotImplementedError\n');
+    writeFileSync(
+      join(repo, 'calc', 'core.py'),
+      'def total(prices):\n    """The sum of the prices."""\n    raise NotImplementedError\n',
+    );
     const result = await runCli(['thm', ...TARGET]);
     expect(result.stderr + result.stdout).not.toContain('already has a real body');
   }, 60_000);

@@ -11,9 +11,26 @@ import { thmOn } from '../helpers/thm';
 const REPO = join(FIXTURES, 'brokenrepo');
 const BROKEN = [
   { module: 'tests/test_config.py', message: "KeyError: 'unit'", broken: true, kind: 'error', at: 'meter/config.py:4' },
-  { module: 'tests/test_draft.py', message: "SyntaxError: unmatched ')'", broken: true, kind: 'syntax-error', at: 'tests/test_draft.py:3' },
-  { module: 'tests/test_plots.py', message: "ModuleNotFoundError: No module named 'meter_missing_plotting'", broken: true, kind: 'missing-module' },
-  { module: 'tests/test_units.py', message: "SyntaxError: expected ':'", broken: true, kind: 'syntax-error', at: 'meter/units.py:2' },
+  {
+    module: 'tests/test_draft.py',
+    message: "SyntaxError: unmatched ')'",
+    broken: true,
+    kind: 'syntax-error',
+    at: 'tests/test_draft.py:3',
+  },
+  {
+    module: 'tests/test_plots.py',
+    message: "ModuleNotFoundError: No module named 'meter_missing_plotting'",
+    broken: true,
+    kind: 'missing-module',
+  },
+  {
+    module: 'tests/test_units.py',
+    message: "SyntaxError: expected ':'",
+    broken: true,
+    kind: 'syntax-error',
+    at: 'meter/units.py:2',
+  },
 ];
 
 describe.each([
@@ -30,13 +47,21 @@ describe.each([
     expect(text).toContain(
       "hint: 2 broken modules hide their tests from THM: the repository's code does not compile at tests/test_draft.py:3, meter/units.py:2. Fix the syntax errors, or leave them out: --tests --ignore=tests/test_draft.py …",
     );
-    expect(text).toContain('hint: 1 broken module hides its tests from THM: its import raises an error at meter/config.py:4. Fix the code that raises it, or leave it out: --tests --ignore=tests/test_config.py');
+    expect(text).toContain(
+      'hint: 1 broken module hides its tests from THM: its import raises an error at meter/config.py:4. Fix the code that raises it, or leave it out: --tests --ignore=tests/test_config.py',
+    );
     // Installing is the mend for what is not installed only.
-    expect(text).toContain('hint: 1 broken module hides its tests from THM. Make it import (install what it needs), or leave it out: --tests --ignore=tests/test_plots.py');
+    expect(text).toContain(
+      'hint: 1 broken module hides its tests from THM. Make it import (install what it needs), or leave it out: --tests --ignore=tests/test_plots.py',
+    );
     expect(text.match(/install what/g)).toHaveLength(1);
     // Named once, with its error: not again among the failing tests, listed or counted.
     expect(text).not.toContain('Failing without reaching the target');
     expect(text).not.toMatch(/^ {2}tests\/test_(units|draft|config|plots)\.py/m);
-    expect(text).toMatch(mode === 'stub mode' ? /2 tests in scope · 1 passed · 1 failing · 4 modules failed to import/ : /1 failing · 1 already failing on the original code · 4 modules failed to import/);
+    expect(text).toMatch(
+      mode === 'stub mode'
+        ? /2 tests in scope · 1 passed · 1 failing · 4 modules failed to import/
+        : /1 failing · 1 already failing on the original code · 4 modules failed to import/,
+    );
   }, 60_000);
 });

@@ -18,19 +18,32 @@ describe('a test module pytest rewrote in the checkout', () => {
     mkdirSync(join(repo, 'tests'));
     writeFileSync(join(repo, 'pkg', '__init__.py'), '');
     writeFileSync(join(repo, 'pkg', 'core.py'), 'def scale(x):\n    return 2 * x\n');
-    writeFileSync(join(repo, 'tests', 'test_core.py'), 'from pkg.core import scale\n\n\ndef helper():\n    return scale(2)\n\n\ndef test_scales():\n    assert helper() == 4\n');
+    writeFileSync(
+      join(repo, 'tests', 'test_core.py'),
+      'from pkg.core import scale\n\n\ndef helper():\n    return scale(2)\n\n\ndef test_scales():\n    assert helper() == 4\n',
+    );
     // This machine may set PYTHONDONTWRITEBYTECODE; a developer's shell usually does not.
-    const run = spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], { cwd: repo, encoding: 'utf8', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '' } });
+    const run = spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '' },
+    });
     expect(run.status, run.stdout + run.stderr).toBe(0);
   });
 
   afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
   it('is named by its place in the workspace, in the chain and in the failure', async () => {
-    expect(readdirSync(join(repo, 'tests', '__pycache__')).some((name) => /^test_core\..*-pytest-.*\.pyc$/.test(name))).toBe(true);
+    expect(
+      readdirSync(join(repo, 'tests', '__pycache__')).some((name) => /^test_core\..*-pytest-.*\.pyc$/.test(name)),
+    ).toBe(true);
     const { report } = await thmOn(repo, 'pkg/core.py::scale', { blank: true, jobs: 1 });
     const [failing] = report.failing;
-    expect(failing?.chain).toEqual(['tests/test_core.py::test_scales', 'tests/test_core.py::helper', 'pkg/core.py::scale']);
+    expect(failing?.chain).toEqual([
+      'tests/test_core.py::test_scales',
+      'tests/test_core.py::helper',
+      'pkg/core.py::scale',
+    ]);
     expect(failing?.longrepr).toContain('tests/test_core.py:5: in helper');
     expect(JSON.stringify(report.failing)).not.toContain(repo);
   });
@@ -55,7 +68,10 @@ describe('a run where bytecode is not to be written', () => {
     writeFileSync(join(shared, 'helpers_outside.py'), 'def two():\n    return 2\n');
     writeFileSync(join(repo, 'pkg', '__init__.py'), '');
     writeFileSync(join(repo, 'pkg', 'core.py'), 'def scale(x):\n    return 2 * x\n');
-    writeFileSync(join(repo, 'tests', 'test_core.py'), 'from helpers_outside import two\nfrom pkg.core import scale\n\n\ndef test_scales():\n    assert scale(two()) == 4\n');
+    writeFileSync(
+      join(repo, 'tests', 'test_core.py'),
+      'from helpers_outside import two\nfrom pkg.core import scale\n\n\ndef test_scales():\n    assert scale(two()) == 4\n',
+    );
   });
 
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -33,7 +33,10 @@ describe.each([
       'tests/test_module_scope.py::test_also_calls_the_target': [],
       'tests/test_class_scope.py::TestClassScope::test_one': ['tests/test_class_scope.py::TestClassScope.url', CONNECT],
       'tests/test_class_scope.py::TestClassScope::test_two': [],
-      'tests/test_unittest_style.py::StoreTest::test_a': ['tests/test_unittest_style.py::StoreTest.setUpClass', CONNECT],
+      'tests/test_unittest_style.py::StoreTest::test_a': [
+        'tests/test_unittest_style.py::StoreTest.setUpClass',
+        CONNECT,
+      ],
       'tests/test_unittest_style.py::StoreTest::test_b': [],
       'tests/test_xunit.py::test_x1': ['tests/test_xunit.py::setup_module', CONNECT],
       'tests/test_xunit.py::test_x2': [],
@@ -55,7 +58,14 @@ describe.each([
       'tests/test_xunit.py::test_x2': 'tests/test_xunit.py::setup_module',
     });
     const second = cached.report.failing.find((f) => f.nodeid === 'tests/test_module_scope.py::test_second')!;
-    expect(second).toMatchObject({ reached: false, outcome: 'error', phase: 'setup', message: 'NotImplementedError', caller: null, depth: null });
+    expect(second).toMatchObject({
+      reached: false,
+      outcome: 'error',
+      phase: 'setup',
+      message: 'NotImplementedError',
+      caller: null,
+      depth: null,
+    });
   });
 
   it('clusters and selects only the tests that reached the target', () => {
@@ -78,7 +88,14 @@ describe.each([
       'tests/test_marks.py::test_xfail_for_another_error': [],
       'tests/test_xfail_first.py::test_after': [],
     });
-    expect(xfails.report.counts).toMatchObject({ collected: 10, passed: 0, skipped: 6, failing: 4, unreached: 3, alreadyFailing: 0 });
+    expect(xfails.report.counts).toMatchObject({
+      collected: 10,
+      passed: 0,
+      skipped: 6,
+      failing: 4,
+      unreached: 3,
+      alreadyFailing: 0,
+    });
     expect(xfails.report.failing.every((f) => f.reached || f.failsThrough === 'tests/conftest.py::warm_up')).toBe(true);
   });
 
@@ -95,9 +112,14 @@ describe('failsThrough in the printed report', () => {
     const text = await runCli(['thm', '--repo', CACHED, '--target', CONNECT, '--blank']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('Failing without reaching the target (5; not clustered)');
-    expect(text.stdout).toContain('tests/test_module_scope.py::test_second: fails through tests/conftest.py::db (cached by pytest): NotImplementedError');
+    expect(text.stdout).toContain(
+      'tests/test_module_scope.py::test_second: fails through tests/conftest.py::db (cached by pytest): NotImplementedError',
+    );
     const json = await runCli(['thm', '--repo', CACHED, '--target', CONNECT, '--blank', '--json']);
     const report = JSON.parse(json.stdout);
-    expect(report.failing.find((f: { nodeid: string }) => f.nodeid === 'tests/test_xunit.py::test_x2')).toMatchObject({ reached: false, failsThrough: 'tests/test_xunit.py::setup_module' });
+    expect(report.failing.find((f: { nodeid: string }) => f.nodeid === 'tests/test_xunit.py::test_x2')).toMatchObject({
+      reached: false,
+      failsThrough: 'tests/test_xunit.py::setup_module',
+    });
   });
 });

@@ -19,14 +19,27 @@ describe('the direct caller, rule `use` (the default)', () => {
   it.each([
     ['a blank twin per test', true],
     ['two passes', false],
-  ])('a decorator object and a use that binds the target to a local of its name (%s)', async (_mode, fork) => {
-    const { report, callers } = await callersOf('graphs/algos.py::is_connected', 'use', fork);
-    expect(callers).toEqual(['graphs/algos.py::count_components', 'graphs/algos.py::is_tree', 'tests/test_graphs.py::test_connected']);
-    expect(report.callerRule).toBeUndefined();
-    // The plumbing stays in the chain, between the use and the target.
-    const tree = report.failing.find((f) => f.nodeid === 'tests/test_graphs.py::test_tree')!;
-    expect(tree.chain.slice(-4)).toEqual(['graphs/algos.py::is_tree', 'graphs/dispatch.py::dispatchable.__call__', 'graphs/dispatch.py::dispatchable._call_if_no_backends', 'graphs/algos.py::is_connected']);
-  }, 60_000);
+  ])(
+    'a decorator object and a use that binds the target to a local of its name (%s)',
+    async (_mode, fork) => {
+      const { report, callers } = await callersOf('graphs/algos.py::is_connected', 'use', fork);
+      expect(callers).toEqual([
+        'graphs/algos.py::count_components',
+        'graphs/algos.py::is_tree',
+        'tests/test_graphs.py::test_connected',
+      ]);
+      expect(report.callerRule).toBeUndefined();
+      // The plumbing stays in the chain, between the use and the target.
+      const tree = report.failing.find((f) => f.nodeid === 'tests/test_graphs.py::test_tree')!;
+      expect(tree.chain.slice(-4)).toEqual([
+        'graphs/algos.py::is_tree',
+        'graphs/dispatch.py::dispatchable.__call__',
+        'graphs/dispatch.py::dispatchable._call_if_no_backends',
+        'graphs/algos.py::is_connected',
+      ]);
+    },
+    60_000,
+  );
 
   it('a dispatcher that looks the method up by a computed name', async () => {
     const { callers } = await callersOf('graphs/printer.py::StrPrinter._print_Add', 'use');
@@ -34,13 +47,17 @@ describe('the direct caller, rule `use` (the default)', () => {
   }, 60_000);
 });
 
-describe('the direct caller, rule `nearest` (the paper\'s literal rule)', () => {
+describe("the direct caller, rule `nearest` (the paper's literal rule)", () => {
   it.each([
     ['graphs/algos.py::is_connected', 'graphs/dispatch.py::dispatchable._call_if_no_backends'],
     ['graphs/printer.py::StrPrinter._print_Add', 'graphs/printer.py::Printer._print'],
-  ])('%s: every test under the frame right above the target', async (target, caller) => {
-    const { report, callers } = await callersOf(target, 'nearest');
-    expect(callers).toEqual([caller]);
-    expect(report.callerRule).toBe('nearest');
-  }, 60_000);
+  ])(
+    '%s: every test under the frame right above the target',
+    async (target, caller) => {
+      const { report, callers } = await callersOf(target, 'nearest');
+      expect(callers).toEqual([caller]);
+      expect(report.callerRule).toBe('nearest');
+    },
+    60_000,
+  );
 });

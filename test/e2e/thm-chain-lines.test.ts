@@ -16,7 +16,11 @@ describe.each([
     const { report } = await thmOn(join(FIXTURES, 'nslayout'), 'src/webkit/cli.py::find_app', { blank: true, ...mode });
     const byId = new Map(report.failing.map((f) => [f.nodeid, f]));
     expect(byId.get('tests/test_cli.py::test_describe_without_app')).toMatchObject({
-      chain: ['tests/test_cli.py::test_describe_without_app', 'src/webkit/cli.py::describe_app', 'src/webkit/cli.py::find_app'],
+      chain: [
+        'tests/test_cli.py::test_describe_without_app',
+        'src/webkit/cli.py::describe_app',
+        'src/webkit/cli.py::find_app',
+      ],
       chainLines: [9, 14, 6],
     });
   }, 60_000);

@@ -10,16 +10,36 @@ const SHOP = join(FIXTURES, 'shop');
 
 describe('tenet thm (the built CLI)', () => {
   it('--json prints one object with the documented fields', async () => {
-    const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '2', '--json']);
+    const result = await runCli([
+      'thm',
+      '--repo',
+      SHOP,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '-T',
+      '2',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.target).toBe('shop/cart.py::Cart.total');
     expect(report.failing).toHaveLength(3);
     for (const failing of report.failing) {
-      expect(Object.keys(failing)).toEqual(expect.arrayContaining(['nodeid', 'reached', 'chain', 'depth', 'caller', 'entryKind']));
+      expect(Object.keys(failing)).toEqual(
+        expect.arrayContaining(['nodeid', 'reached', 'chain', 'depth', 'caller', 'entryKind']),
+      );
     }
-    expect(report.clusters[0]).toEqual({ caller: 'tests/test_cart.py::CartTest.test_total', tests: ['tests/test_cart.py::CartTest::test_total'], representative: 'tests/test_cart.py::CartTest::test_total', depth: 1 });
-    expect(report.selected).toEqual(['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_summary']);
+    expect(report.clusters[0]).toEqual({
+      caller: 'tests/test_cart.py::CartTest.test_total',
+      tests: ['tests/test_cart.py::CartTest::test_total'],
+      representative: 'tests/test_cart.py::CartTest::test_total',
+      depth: 1,
+    });
+    expect(report.selected).toEqual([
+      'tests/test_cart.py::CartTest::test_total',
+      'tests/test_cart.py::CartTest::test_summary',
+    ]);
     expect(report.counts).toMatchObject({ collected: 23, passed: 19, failing: 3, unreached: 0 });
     expect(report.durationMs).toBeGreaterThan(0);
   });
@@ -37,12 +57,16 @@ describe('tenet thm (the built CLI)', () => {
     const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::loyalty_points', '--blank']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Clusters by the target's direct caller (2)"); // the decorator's wrapper holds the target: each test names its use
-    expect(result.stdout).toContain('chain: tests/test_loyalty.py::test_points → shop/decorators.py::non_negative.<locals>.wrapper → shop/pricing.py::loyalty_points');
+    expect(result.stdout).toContain(
+      'chain: tests/test_loyalty.py::test_points → shop/decorators.py::non_negative.<locals>.wrapper → shop/pricing.py::loyalty_points',
+    );
   });
 
   it('benchmark mode runs both worlds from one collection by default, however few the test files; --jobs 1 forks a twin per test, --no-fork makes two passes', async () => {
     const args = ['thm', '--repo', SHOP, '--target', 'shop/cart.py::Cart.total', '--blank', '--json'];
-    const plans = await Promise.all([[], ['--jobs', '1'], ['--no-fork']].map(async (extra) => JSON.parse((await runCli([...args, ...extra])).stdout)));
+    const plans = await Promise.all(
+      [[], ['--jobs', '1'], ['--no-fork']].map(async (extra) => JSON.parse((await runCli([...args, ...extra])).stdout)),
+    );
     // (On one core there is no second lane: a blank twin per test.)
     const twoCores = availableParallelism() >= 2;
     expect(plans.map((r) => [r.worlds ?? false, r.fork])).toEqual([
@@ -51,13 +75,28 @@ describe('tenet thm (the built CLI)', () => {
       [false, false],
     ]);
     // The same decision, however it was reached.
-    for (const report of plans.slice(1)) expect([report.failing, report.selected, report.counts]).toEqual([plans[0].failing, plans[0].selected, plans[0].counts]);
+    for (const report of plans.slice(1))
+      expect([report.failing, report.selected, report.counts]).toEqual([
+        plans[0].failing,
+        plans[0].selected,
+        plans[0].counts,
+      ]);
     const text = await runCli(['thm', '--repo', SHOP, '--target', 'shop/cart.py::Cart.total', '--blank']);
     if (twoCores) expect(text.stdout).toMatch(/one collection, \d lanes? per world/);
   }, 120_000);
 
   it('everything after --tests goes to pytest', async () => {
-    const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--json', '--tests', 'tests/test_tree.py']);
+    const result = await runCli([
+      'thm',
+      '--repo',
+      SHOP,
+      '--target',
+      'shop/pricing.py::apply_discount',
+      '--blank',
+      '--json',
+      '--tests',
+      'tests/test_tree.py',
+    ]);
     expect(JSON.parse(result.stdout).counts).toMatchObject({ collected: 2, failing: 1 });
   });
 
@@ -68,7 +107,16 @@ describe('tenet thm (the built CLI)', () => {
     expect(target.stderr).toContain('shop/pricing.py::apply_discount');
 
     // A test that does not exist (here, or in the sandbox's environment) is pytest's usage error, said plainly.
-    const absent = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--blank', '--tests', 'tests/test_pricing.py::test_nope']);
+    const absent = await runCli([
+      'thm',
+      '--repo',
+      SHOP,
+      '--target',
+      'shop/pricing.py::apply_discount',
+      '--blank',
+      '--tests',
+      'tests/test_pricing.py::test_nope',
+    ]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toContain('pytest stopped with exit code 4 (usage error)');
     expect(absent.stderr).toContain('not found');
@@ -77,7 +125,15 @@ describe('tenet thm (the built CLI)', () => {
     expect(repo.code).toBe(2);
     expect(repo.stderr).toContain('does not exist');
 
-    const python = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--python', '/no/such/python']);
+    const python = await runCli([
+      'thm',
+      '--repo',
+      SHOP,
+      '--target',
+      'shop/pricing.py::apply_discount',
+      '--python',
+      '/no/such/python',
+    ]);
     expect(python.code).toBe(2);
     expect(python.stderr).toContain('/no/such/python (from --python) was not found');
     expect(python.stderr).toContain('fix:');
@@ -86,7 +142,15 @@ describe('tenet thm (the built CLI)', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("required option '--target");
 
-    const pytestArgs = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount', '--tests', '--no-such-pytest-flag']);
+    const pytestArgs = await runCli([
+      'thm',
+      '--repo',
+      SHOP,
+      '--target',
+      'shop/pricing.py::apply_discount',
+      '--tests',
+      '--no-such-pytest-flag',
+    ]);
     expect(pytestArgs.code).toBe(2);
     expect(pytestArgs.stderr).toContain('pytest could not run the tests');
     expect(pytestArgs.stderr).toContain('--no-such-pytest-flag');
@@ -101,7 +165,9 @@ describe('tenet thm (the built CLI)', () => {
     const venv = join(venvParent, 'venv');
     execFileSync('python3', ['-m', 'venv', '--without-pip', venv]);
     const python = join(venv, 'bin', 'python');
-    const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount'], { env: { TENET_PYTHON: python } });
+    const result = await runCli(['thm', '--repo', SHOP, '--target', 'shop/pricing.py::apply_discount'], {
+      env: { TENET_PYTHON: python },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`pytest is not installed for ${python} (from TENET_PYTHON)`);
     expect(result.stderr).toContain(`${python} -m pip install pytest`);

@@ -17,22 +17,49 @@ const POOL_THREAD = [
 
 const EXPECTED_CHAINS = {
   // The first call of the target is in a fixture's teardown.
-  'tests/test_teardown.py::test_reaches_the_target_only_in_teardown': ['tests/test_teardown.py::scaled_at_teardown', TARGET],
+  'tests/test_teardown.py::test_reaches_the_target_only_in_teardown': [
+    'tests/test_teardown.py::scaled_at_teardown',
+    TARGET,
+  ],
   // The call swallows the blank's error; the fixture's teardown then fails blank.
-  'tests/test_teardown.py::test_swallows_the_blank_then_teardown_fails': ['tests/test_teardown.py::test_swallows_the_blank_then_teardown_fails', TARGET],
+  'tests/test_teardown.py::test_swallows_the_blank_then_teardown_fails': [
+    'tests/test_teardown.py::test_swallows_the_blank_then_teardown_fails',
+    TARGET,
+  ],
   'tests/test_teardown.py::test_plain': ['tests/test_teardown.py::test_plain', TARGET],
   'tests/test_scopes.py::test_module_fixture_reaches_the_target': ['tests/test_scopes.py::scaled_once', TARGET],
-  'tests/test_scopes.py::test_wider_fixture_set_up_after_the_first_call': ['tests/test_scopes.py::test_wider_fixture_set_up_after_the_first_call', TARGET],
-  'tests/test_threads.py::test_scales_in_worker_threads': ['tests/test_threads.py::test_scales_in_worker_threads', ...POOL_THREAD, TARGET],
-  'tests/test_threads.py::test_scales_on_the_main_thread_while_a_pool_runs': ['tests/test_threads.py::test_scales_on_the_main_thread_while_a_pool_runs', TARGET],
+  'tests/test_scopes.py::test_wider_fixture_set_up_after_the_first_call': [
+    'tests/test_scopes.py::test_wider_fixture_set_up_after_the_first_call',
+    TARGET,
+  ],
+  'tests/test_threads.py::test_scales_in_worker_threads': [
+    'tests/test_threads.py::test_scales_in_worker_threads',
+    ...POOL_THREAD,
+    TARGET,
+  ],
+  'tests/test_threads.py::test_scales_on_the_main_thread_while_a_pool_runs': [
+    'tests/test_threads.py::test_scales_on_the_main_thread_while_a_pool_runs',
+    TARGET,
+  ],
   // The test takes sys._getframe away before the call (attrs' make_class tests): the probe bound it at import.
-  'tests/test_no_getframe.py::test_scales_without_sys_getframe': ['tests/test_no_getframe.py::test_scales_without_sys_getframe', TARGET],
+  'tests/test_no_getframe.py::test_scales_without_sys_getframe': [
+    'tests/test_no_getframe.py::test_scales_without_sys_getframe',
+    TARGET,
+  ],
   // Code compiled at run time, named without its process-wide counter.
   'tests/test_generated_a.py::test_doubled': [
-    'tests/test_generated_a.py::test_doubled', 'edges/generated.py::compiled.<locals>.lazy', '<edges compilation>::compiled_doubled', 'edges/core.py::doubled', TARGET,
+    'tests/test_generated_a.py::test_doubled',
+    'edges/generated.py::compiled.<locals>.lazy',
+    '<edges compilation>::compiled_doubled',
+    'edges/core.py::doubled',
+    TARGET,
   ],
   'tests/test_generated_b.py::test_tripled': [
-    'tests/test_generated_b.py::test_tripled', 'edges/generated.py::compiled.<locals>.lazy', '<edges compilation>::compiled_tripled', 'edges/core.py::tripled', TARGET,
+    'tests/test_generated_b.py::test_tripled',
+    'edges/generated.py::compiled.<locals>.lazy',
+    '<edges compilation>::compiled_tripled',
+    'edges/core.py::tripled',
+    TARGET,
   ],
 };
 
@@ -49,25 +76,50 @@ describe.each([
   it('counts a failure in teardown, and only a blank one', () => {
     expect(chains(run.report)).toEqual(EXPECTED_CHAINS);
     const byId = new Map(run.report.failing.map((f) => [f.nodeid, f]));
-    expect(byId.get('tests/test_teardown.py::test_reaches_the_target_only_in_teardown')).toMatchObject({ outcome: 'error', phase: 'teardown', entryKind: 'fixture' });
-    expect(byId.get('tests/test_teardown.py::test_swallows_the_blank_then_teardown_fails')).toMatchObject({ outcome: 'error', phase: 'teardown', entryKind: 'test' });
+    expect(byId.get('tests/test_teardown.py::test_reaches_the_target_only_in_teardown')).toMatchObject({
+      outcome: 'error',
+      phase: 'teardown',
+      entryKind: 'fixture',
+    });
+    expect(byId.get('tests/test_teardown.py::test_swallows_the_blank_then_teardown_fails')).toMatchObject({
+      outcome: 'error',
+      phase: 'teardown',
+      entryKind: 'test',
+    });
     // Its teardown removes a file; a twin's teardown, after the parent's, would fail on it.
     expect(byId.has('tests/test_teardown.py::test_swallows_the_blank_with_a_one_shot_teardown')).toBe(false);
-    expect(run.report.counts).toMatchObject({ collected: 11, passed: 1, failing: 10, alreadyFailing: 0, timedOut: 0, crashed: 0 });
+    expect(run.report.counts).toMatchObject({
+      collected: 11,
+      passed: 1,
+      failing: 10,
+      alreadyFailing: 0,
+      timedOut: 0,
+      crashed: 0,
+    });
   });
 
   it('lets the blank twin set up wider fixtures after the first call', () => {
     const byId = new Map(run.report.failing.map((f) => [f.nodeid, f]));
     // (Not pytest's own "AssertionError: (<Module test_scopes.py>, {...})" about its stack of set-up nodes.)
     expect(byId.get('tests/test_scopes.py::test_module_fixture_reaches_the_target')).toMatchObject({
-      outcome: 'error', phase: 'setup', entryKind: 'fixture', message: 'NotImplementedError',
+      outcome: 'error',
+      phase: 'setup',
+      entryKind: 'fixture',
+      message: 'NotImplementedError',
     });
-    expect(byId.get('tests/test_scopes.py::test_wider_fixture_set_up_after_the_first_call')).toMatchObject({ outcome: 'failed', phase: 'call' });
-    expect(byId.get('tests/test_scopes.py::test_wider_fixture_set_up_after_the_first_call')!.message).toContain("(None, 'resource')");
+    expect(byId.get('tests/test_scopes.py::test_wider_fixture_set_up_after_the_first_call')).toMatchObject({
+      outcome: 'failed',
+      phase: 'call',
+    });
+    expect(byId.get('tests/test_scopes.py::test_wider_fixture_set_up_after_the_first_call')!.message).toContain(
+      "(None, 'resource')",
+    );
   });
 
   it('follows the target into a worker thread without stalling', () => {
-    const threaded = run.report.failing.find((f) => f.nodeid === 'tests/test_threads.py::test_scales_in_worker_threads')!;
+    const threaded = run.report.failing.find(
+      (f) => f.nodeid === 'tests/test_threads.py::test_scales_in_worker_threads',
+    )!;
     expect(threaded).toMatchObject({ entryKind: 'test', timedOut: false });
     // The chain goes through the pool's thread; the caller is the code of the repository that used
     // the target, not the standard library's plumbing (every pool's use would share that name).
@@ -78,7 +130,9 @@ describe.each([
   });
 
   it('runs blank again only what no twin can decide', () => {
-    const blank = run.events.filter((e) => e.type === 'thm.test' && e.phase === 'blank').map((e) => e.type === 'thm.test' && e.nodeid);
+    const blank = run.events
+      .filter((e) => e.type === 'thm.test' && e.phase === 'blank')
+      .map((e) => e.type === 'thm.test' && e.nodeid);
     expect(blank.sort()).toEqual(
       fork
         ? [

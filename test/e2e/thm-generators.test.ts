@@ -28,12 +28,21 @@ describe.each([
       [`${T}::test_windowed`]: [`${T}::test_windowed`, `${FILE}::windowed`],
     });
     // Three callers, three clusters.
-    expect(runs.windowed!.report.clusters.map((c) => c.caller)).toEqual([`${T}::test_windowed`, `${FILE}::adjacent`, `${FILE}::pairwise_sums`]);
+    expect(runs.windowed!.report.clusters.map((c) => c.caller)).toEqual([
+      `${T}::test_windowed`,
+      `${FILE}::adjacent`,
+      `${FILE}::pairwise_sums`,
+    ]);
   });
 
   it('a @contextmanager generator: called by the context manager it is given to', () => {
     expect(chains(runs.opened!.report)).toEqual({
-      [`${T}::test_opened`]: [`${T}::test_opened`, 'contextlib.py::contextmanager.<locals>.helper', 'contextlib.py::_GeneratorContextManagerBase.__init__', `${FILE}::opened`],
+      [`${T}::test_opened`]: [
+        `${T}::test_opened`,
+        'contextlib.py::contextmanager.<locals>.helper',
+        'contextlib.py::_GeneratorContextManagerBase.__init__',
+        `${FILE}::opened`,
+      ],
     });
   });
 
@@ -47,7 +56,11 @@ describe.each([
 
   it('an async generator: reached at its call; its blank stays an async generator, so `async for` meets NotImplementedError', () => {
     expect(runs.ticks!.report.failing).toHaveLength(1);
-    expect(runs.ticks!.report.failing[0]).toMatchObject({ nodeid: `${T}::test_total_ticks`, reached: true, caller: `${FILE}::total_ticks` });
+    expect(runs.ticks!.report.failing[0]).toMatchObject({
+      nodeid: `${T}::test_total_ticks`,
+      reached: true,
+      caller: `${FILE}::total_ticks`,
+    });
     // Without a `yield` the blank would be a coroutine function: "'async for' requires an object with __aiter__ method".
     expect(runs.ticks!.report.failing[0]!.message).toMatch(/^NotImplementedError/);
   });
@@ -65,7 +78,11 @@ describe('THM on a generator stub, stub mode', () => {
   it('takes the chain at the call', async () => {
     const { report } = await thmOn(GENERATORS, 'gens/stubs.py::chunks', { jobs: 1 });
     expect(chains(report)).toEqual({
-      'tests/test_stubs.py::test_batches': ['tests/test_stubs.py::test_batches', 'gens/stubs.py::batches', 'gens/stubs.py::chunks'],
+      'tests/test_stubs.py::test_batches': [
+        'tests/test_stubs.py::test_batches',
+        'gens/stubs.py::batches',
+        'gens/stubs.py::chunks',
+      ],
     });
   });
 });

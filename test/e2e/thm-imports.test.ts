@@ -14,19 +14,36 @@ describe('THM in stub mode on a src/ layout', () => {
     const { report } = await thmOn(SRC, TARGET);
     expect(report.mode).toBe('stub');
     expect(chains(report)).toEqual({
-      'tests/test_defaults.py': ['tests/test_defaults.py::<module>', 'src/inventory/stock.py::default_inventory', TARGET],
+      'tests/test_defaults.py': [
+        'tests/test_defaults.py::<module>',
+        'src/inventory/stock.py::default_inventory',
+        TARGET,
+      ],
       'tests/test_stock.py::test_reserve_all': [
         'tests/test_stock.py::test_reserve_all',
         'src/inventory/stock.py::Inventory.reserve_all',
         'src/inventory/stock.py::Inventory.reserve_all.<locals>.<dictcomp>',
         TARGET,
       ],
-      'tests/test_stock.py::test_reserve_returns_remaining': ['tests/test_stock.py::test_reserve_returns_remaining', TARGET],
+      'tests/test_stock.py::test_reserve_returns_remaining': [
+        'tests/test_stock.py::test_reserve_returns_remaining',
+        TARGET,
+      ],
       'tests/test_stock.py::test_reserve_too_many': ['tests/test_stock.py::test_reserve_too_many', TARGET],
     });
     const module = report.failing.find((f) => f.nodeid === 'tests/test_defaults.py')!;
-    expect(module).toMatchObject({ outcome: 'collection', entryKind: 'module', caller: 'src/inventory/stock.py::default_inventory' });
-    expect(report.counts).toMatchObject({ collected: 4, passed: 1, failing: 4, collectionErrors: 1, alreadyFailing: 0 });
+    expect(module).toMatchObject({
+      outcome: 'collection',
+      entryKind: 'module',
+      caller: 'src/inventory/stock.py::default_inventory',
+    });
+    expect(report.counts).toMatchObject({
+      collected: 4,
+      passed: 1,
+      failing: 4,
+      collectionErrors: 1,
+      alreadyFailing: 0,
+    });
     // The module's chain (depth 2) is shorter than reserve_all's (depth 3, through the dict comprehension).
     expect(report.selected).toEqual([
       'tests/test_stock.py::test_reserve_returns_remaining',
@@ -51,7 +68,7 @@ describe('THM in stub mode on a src/ layout', () => {
   });
 });
 
-describe('a module of another package whose path ends as the target\'s', () => {
+describe("a module of another package whose path ends as the target's", () => {
   it('is no copy of the target: its name is not one the target is imported under', async () => {
     const repo = copyFixture('srclayout');
     try {
@@ -61,7 +78,10 @@ describe('a module of another package whose path ends as the target\'s', () => {
       writeFileSync(join(other, 'otherpkg', '__init__.py'), '');
       writeFileSync(join(other, 'otherpkg', 'inventory', '__init__.py'), '');
       writeFileSync(join(other, 'otherpkg', 'inventory', 'stock.py'), 'LEVEL = 1\n');
-      writeFileSync(join(repo.dir, 'tests', 'test_other.py'), 'import otherpkg.inventory.stock\n\n\ndef test_level():\n    assert otherpkg.inventory.stock.LEVEL == 1\n');
+      writeFileSync(
+        join(repo.dir, 'tests', 'test_other.py'),
+        'import otherpkg.inventory.stock\n\n\ndef test_level():\n    assert otherpkg.inventory.stock.LEVEL == 1\n',
+      );
       const { report } = await thmOn(repo.dir, TARGET, { env: { ...process.env, PYTHONPATH: other } });
       expect(report.failing.filter((f) => f.reached)).toHaveLength(4);
       expect(report.warnings).toEqual([]);
@@ -77,7 +97,11 @@ describe("the repository's virtual environment", () => {
     repo = copyFixture('srclayout');
     // A venv that sees the machine's pytest, with an editable-style .pth pointing at the checkout.
     execFileSync('python3', ['-m', 'venv', '--system-site-packages', join(repo.dir, '.venv')]);
-    const site = execFileSync(join(repo.dir, '.venv', 'bin', 'python'), ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], { encoding: 'utf8' }).trim();
+    const site = execFileSync(
+      join(repo.dir, '.venv', 'bin', 'python'),
+      ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'],
+      { encoding: 'utf8' },
+    ).trim();
     writeFileSync(join(site, '_inventory_editable.pth'), `${join(repo.dir, 'src')}\n`);
   }, 120_000);
   afterAll(() => repo.cleanup());

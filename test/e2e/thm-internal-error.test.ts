@@ -51,12 +51,23 @@ const MODES = [
 
 describe('pytest stops between two tests with an internal error', () => {
   // (A lane that stops so had its remaining tests run in a process of their own, but said nothing of it.)
-  it.each(MODES)('%s: the tests after the stop run in a new process, and every outcome is there', async (_label, mode) => {
-    const { report } = await thmOn(repo, 'mod.py::compute', { blank: true, ...mode });
-    expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_stop.py::test_a_passes', 'tests/test_stop.py::test_b_patches_os_name', 'tests/test_stop.py::test_c_fails_blank', 'tests/test_stop.py::test_e_fails_blank']);
-    expect(report.counts).toMatchObject({ collected: 5, passed: 1, failing: 4 });
-    expect(report.warnings.join('\n')).not.toMatch(/No test in scope imported/);
-    // Said, with pytest's own reason.
-    expect(report.warnings.join('\n')).toMatch(/^pytest exited with code \d+ after tests\/test_stop\.py::test_b_patches_os_name \(NotImplementedError: cannot instantiate 'WindowsPath' on your system\): the tests after it ran in a new pytest process$/m);
-  }, 120_000);
+  it.each(MODES)(
+    '%s: the tests after the stop run in a new process, and every outcome is there',
+    async (_label, mode) => {
+      const { report } = await thmOn(repo, 'mod.py::compute', { blank: true, ...mode });
+      expect(report.failing.map((f) => f.nodeid)).toEqual([
+        'tests/test_stop.py::test_a_passes',
+        'tests/test_stop.py::test_b_patches_os_name',
+        'tests/test_stop.py::test_c_fails_blank',
+        'tests/test_stop.py::test_e_fails_blank',
+      ]);
+      expect(report.counts).toMatchObject({ collected: 5, passed: 1, failing: 4 });
+      expect(report.warnings.join('\n')).not.toMatch(/No test in scope imported/);
+      // Said, with pytest's own reason.
+      expect(report.warnings.join('\n')).toMatch(
+        /^pytest exited with code \d+ after tests\/test_stop\.py::test_b_patches_os_name \(NotImplementedError: cannot instantiate 'WindowsPath' on your system\): the tests after it ran in a new pytest process$/m,
+      );
+    },
+    120_000,
+  );
 });

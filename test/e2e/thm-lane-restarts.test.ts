@@ -36,7 +36,12 @@ async function probePass(fixture: string, target: string, shards: number, autoSh
 }
 
 const outcomes = (result: PassResult) =>
-  Object.fromEntries([...result.tests.values()].map((t) => [t.nodeid.split('::')[1], t.crashed ? (t.timedOut ? 'hung' : 'crashed') : t.outcome]));
+  Object.fromEntries(
+    [...result.tests.values()].map((t) => [
+      t.nodeid.split('::')[1],
+      t.crashed ? (t.timedOut ? 'hung' : 'crashed') : t.outcome,
+    ]),
+  );
 
 describe('THM lanes restarted after a hang or a crash', () => {
   it('a restart keeps the split the lanes chose: auto lanes cut to one, then a hang and a crash, and every test still runs', async () => {

@@ -12,7 +12,15 @@ describe('THM in lanes (--jobs 2 on one file)', () => {
     const two = await thmOn(join(FIXTURES, 'robust'), 'robust/core.py::compute', { testTimeoutSec: 2, jobs: 2 });
     expect(one.report.shards).toBe(1);
     expect(two.report.shards).toBe(2);
-    const shape = (run: typeof one) => run.report.failing.map(({ nodeid, reached, chain, outcome, timedOut, crashed }) => ({ nodeid, reached, chain, outcome, timedOut, crashed }));
+    const shape = (run: typeof one) =>
+      run.report.failing.map(({ nodeid, reached, chain, outcome, timedOut, crashed }) => ({
+        nodeid,
+        reached,
+        chain,
+        outcome,
+        timedOut,
+        crashed,
+      }));
     expect(shape(two)).toEqual(shape(one));
     expect(two.report.counts).toEqual(one.report.counts);
     const crash = two.report.failing.find((f) => f.nodeid === 'tests/test_robust.py::test_d_crashes_the_interpreter')!;

@@ -55,8 +55,34 @@ const FILES: Record<string, string> = {
     '    return x * 3',
     '',
   ].join('\n'),
-  'tests/test_one.py': ['from lazy.calc import double, quad', '', '', 'def test_double():', '    assert double(2) == 4', '', '', 'def test_quad():', '    assert quad(1) == 4', ''].join('\n'),
-  'tests/test_two.py': ['from lazy.calc import double, triple', '', '', 'def test_double_again():', '    assert double(5) == 10', '', '', 'def test_triple():', '    assert triple(2) == 6', '', '', 'def test_triple_again():', '    assert triple(3) == 9', ''].join('\n'),
+  'tests/test_one.py': [
+    'from lazy.calc import double, quad',
+    '',
+    '',
+    'def test_double():',
+    '    assert double(2) == 4',
+    '',
+    '',
+    'def test_quad():',
+    '    assert quad(1) == 4',
+    '',
+  ].join('\n'),
+  'tests/test_two.py': [
+    'from lazy.calc import double, triple',
+    '',
+    '',
+    'def test_double_again():',
+    '    assert double(5) == 10',
+    '',
+    '',
+    'def test_triple():',
+    '    assert triple(2) == 6',
+    '',
+    '',
+    'def test_triple_again():',
+    '    assert triple(3) == 9',
+    '',
+  ].join('\n'),
 };
 for (const [path, text] of Object.entries(FILES)) {
   mkdirSync(dirname(join(repo, path)), { recursive: true });
@@ -67,9 +93,14 @@ const TRAMPOLINE = 'networkx/utils/decorators.py::argmap.__call__.<locals>.func'
 
 describe('a wrapper compiled at its first call (networkx argmap)', () => {
   it('gives every test the same chain in every mode, without the first call’s extra frame', async () => {
-    const run = async (options: { jobs?: number; fork?: boolean }) => chains((await thmOn(repo, 'lazy/calc.py::double', { blank: true, T: 3, ...options })).report);
+    const run = async (options: { jobs?: number; fork?: boolean }) =>
+      chains((await thmOn(repo, 'lazy/calc.py::double', { blank: true, T: 3, ...options })).report);
     const found = { lanes: await run({}), jobs1: await run({ jobs: 1 }), noFork: await run({ fork: false }) };
-    expect(Object.keys(found.lanes).sort()).toEqual(['tests/test_one.py::test_double', 'tests/test_one.py::test_quad', 'tests/test_two.py::test_double_again']);
+    expect(Object.keys(found.lanes).sort()).toEqual([
+      'tests/test_one.py::test_double',
+      'tests/test_one.py::test_quad',
+      'tests/test_two.py::test_double_again',
+    ]);
     for (const chain of Object.values(found.lanes)) expect(chain).not.toContain(TRAMPOLINE);
     expect(found.jobs1).toEqual(found.lanes);
     expect(found.noFork).toEqual(found.lanes);
@@ -81,10 +112,14 @@ describe('a wrapper compiled at its first call (networkx argmap)', () => {
   }, 120_000);
 
   it('does so for the repository’s own wrapper too', async () => {
-    const run = async (options: { jobs?: number; fork?: boolean }) => chains((await thmOn(repo, 'lazy/calc.py::triple', { blank: true, T: 3, ...options })).report);
+    const run = async (options: { jobs?: number; fork?: boolean }) =>
+      chains((await thmOn(repo, 'lazy/calc.py::triple', { blank: true, T: 3, ...options })).report);
     const lanes = await run({});
     const compiled = ['<string>::compiled', 'lazy/calc.py::triple'];
-    expect(lanes).toEqual({ 'tests/test_two.py::test_triple': ['tests/test_two.py::test_triple', ...compiled], 'tests/test_two.py::test_triple_again': ['tests/test_two.py::test_triple_again', ...compiled] });
+    expect(lanes).toEqual({
+      'tests/test_two.py::test_triple': ['tests/test_two.py::test_triple', ...compiled],
+      'tests/test_two.py::test_triple_again': ['tests/test_two.py::test_triple_again', ...compiled],
+    });
     expect(await run({ jobs: 1 })).toEqual(lanes);
     expect(await run({ fork: false })).toEqual(lanes);
   }, 120_000);

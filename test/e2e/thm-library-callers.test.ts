@@ -169,7 +169,12 @@ describe("the direct caller is the repository's own code", () => {
       'tests/test_things.py::test_doubled': ['tests/test_things.py::test_doubled'],
     });
     const labelled = report.failing.find((f) => f.nodeid === 'tests/test_things.py::test_label')!;
-    expect(labelled.chain).toEqual(['tests/test_things.py::test_label', 'res/things.py::label', 'functools.py::cached_property.__get__', 'res/things.py::Box.doubled']);
+    expect(labelled.chain).toEqual([
+      'tests/test_things.py::test_label',
+      'res/things.py::label',
+      'functools.py::cached_property.__get__',
+      'res/things.py::Box.doubled',
+    ]);
     expect(report.selected).toHaveLength(3);
   }, 60_000);
 
@@ -181,7 +186,10 @@ describe("the direct caller is the repository's own code", () => {
     });
     // The wrapper stays in the chain: it is a frame the call went through.
     expect(squared.report.failing.find((f) => f.nodeid === 'tests/test_shapes.py::test_area')!.chain).toEqual([
-      'tests/test_shapes.py::test_area', 'res/shapes.py::area', 'res/shapes.py::cached.<locals>.wrapper', 'res/shapes.py::square',
+      'tests/test_shapes.py::test_area',
+      'res/shapes.py::area',
+      'res/shapes.py::cached.<locals>.wrapper',
+      'res/shapes.py::square',
     ]);
     // A decorator object: both of its methods hold the function (through self); a function that
     // is handed the target (apply) holds it too, so its caller, the test, names the use.

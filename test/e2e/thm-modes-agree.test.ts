@@ -33,7 +33,19 @@ const MODES: [string, Mode][] = [
 /** What must not depend on the mode: every failing test as THM sees it, the clusters, the proposal, the counts. */
 function decision(report: ThmReport) {
   return {
-    failing: report.failing.map(({ nodeid, reached, chain, caller, depth, entryKind, failsThrough, outcome, phase }) => ({ nodeid, reached, chain, caller, depth, entryKind, failsThrough, outcome, phase })),
+    failing: report.failing.map(
+      ({ nodeid, reached, chain, caller, depth, entryKind, failsThrough, outcome, phase }) => ({
+        nodeid,
+        reached,
+        chain,
+        caller,
+        depth,
+        entryKind,
+        failsThrough,
+        outcome,
+        phase,
+      }),
+    ),
     clusters: report.clusters,
     selected: report.selected,
     counts: report.counts,

@@ -35,7 +35,15 @@ describe('@overload stubs are not targets', () => {
   });
 
   it('a method whose overloads use an alias of typing.overload', async () => {
-    const result = await runCli(['thm', '--repo', OVERLOADS, '--target', 'overloads/locate.py::Registry.get', '--blank', '--json']);
+    const result = await runCli([
+      'thm',
+      '--repo',
+      OVERLOADS,
+      '--target',
+      'overloads/locate.py::Registry.get',
+      '--blank',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).failing.map((f: { nodeid: string }) => f.nodeid)).toEqual([
       'tests/test_locate.py::test_registry_by_name',
@@ -63,8 +71,23 @@ describe('@overload stubs are not targets', () => {
       '        return None',
       '    return f"{module}:{name}"',
     ].join('\n');
-    writeFileSync(script, JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: implementation } }] }] }));
-    const run = await runCli(['run', '--repo', OVERLOADS, '--target', TARGET, '--blank', '--provider', 'scripted', '--script', script, '--json']);
+    writeFileSync(
+      script,
+      JSON.stringify({ turns: [{ calls: [{ name: 'submit_implementation', arguments: { code: implementation } }] }] }),
+    );
+    const run = await runCli([
+      'run',
+      '--repo',
+      OVERLOADS,
+      '--target',
+      TARGET,
+      '--blank',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '--json',
+    ]);
     const result = JSON.parse(run.stdout.trim().split('\n').pop()!);
     expect(result).toMatchObject({ type: 'result', target: TARGET, pass: true, hiddenTests: { passed: 1, total: 1 } });
     // The patch replaces the implementation; the stubs stay as they were.
@@ -84,6 +107,11 @@ describe('@overload stubs are not targets', () => {
     const { index } = await buildIndex(OVERLOADS, { cacheFile: null });
     const rows = targetChoices(index.files);
     expect(rows.filter((r) => r === TARGET)).toHaveLength(1);
-    expect(rows).toEqual(['overloads/locate.py::locate_app', 'overloads/locate.py::serve', 'overloads/locate.py::Registry.__init__', 'overloads/locate.py::Registry.get']);
+    expect(rows).toEqual([
+      'overloads/locate.py::locate_app',
+      'overloads/locate.py::serve',
+      'overloads/locate.py::Registry.__init__',
+      'overloads/locate.py::Registry.get',
+    ]);
   });
 });

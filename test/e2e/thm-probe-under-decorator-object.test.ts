@@ -88,7 +88,15 @@ describe.each([
     const { report } = await thmOn(repo, 'keyed/counting.py::count_to', { blank: true, T: 3, ...options });
     expect(report.alreadyFailing).toEqual([]);
     expect(report.failing.map((f) => [f.nodeid, f.chain])).toEqual([
-      ['tests/test_counting.py::test_counts', ['tests/test_counting.py::test_counts', 'keyed/counting.py::checked.<locals>.eagerly', 'keyed/counting.py::keyed.__call__', 'keyed/counting.py::count_to']],
+      [
+        'tests/test_counting.py::test_counts',
+        [
+          'tests/test_counting.py::test_counts',
+          'keyed/counting.py::checked.<locals>.eagerly',
+          'keyed/counting.py::keyed.__call__',
+          'keyed/counting.py::count_to',
+        ],
+      ],
     ]);
   }, 60_000);
 });

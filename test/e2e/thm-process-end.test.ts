@@ -23,7 +23,13 @@ describe('how a THM pytest process ends', () => {
     writeFileSync(join(repo, 'pkg', 'core.py'), 'def scale(x):\n    return 2 * x\n');
     writeFileSync(
       join(repo, 'conftest.py'),
-      ['import os', '', 'def pytest_terminal_summary(terminalreporter):', `    open(os.path.join(${JSON.stringify(marks)}, "summary-%d" % os.getpid()), "w").close()`, ''].join('\n'),
+      [
+        'import os',
+        '',
+        'def pytest_terminal_summary(terminalreporter):',
+        `    open(os.path.join(${JSON.stringify(marks)}, "summary-%d" % os.getpid()), "w").close()`,
+        '',
+      ].join('\n'),
     );
     writeFileSync(
       join(repo, 'tests', 'test_core.py'),
@@ -62,7 +68,10 @@ describe('how a THM pytest process ends', () => {
   });
 
   it('a plain pytest run writes every mark (the checks below could fail)', () => {
-    const run = spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], { cwd: repo, encoding: 'utf8' });
+    const run = spawnSync('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(written('atexit')).toHaveLength(1);
     expect(written('teardown')).toHaveLength(1);
@@ -76,7 +85,11 @@ describe('how a THM pytest process ends', () => {
     ['a blank twin per test', { jobs: 1 }],
   ])('%s: the atexit handlers run, the interpreter teardown and the terminal summary do not', async (_name, mode) => {
     for (const name of readdirSync(marks)) rmSync(join(marks, name));
-    const { report } = await thmOn(repo, 'pkg/core.py::scale', { blank: true, ...mode, sandbox: { kind: 'local', unconfined: true } });
+    const { report } = await thmOn(repo, 'pkg/core.py::scale', {
+      blank: true,
+      ...mode,
+      sandbox: { kind: 'local', unconfined: true },
+    });
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_core.py::test_scales']);
     expect(written('atexit').length).toBeGreaterThan(0);
     expect(written('teardown')).toEqual([]);

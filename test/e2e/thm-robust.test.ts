@@ -8,14 +8,31 @@ describe('THM survives tests that hang or kill their process', () => {
     const { report } = await thmOn(join(FIXTURES, 'robust'), 'robust/core.py::compute', { testTimeoutSec: 2 });
     const byId = new Map(report.failing.map((f) => [f.nodeid, f]));
     // Interrupted by the plugin's per-test timer.
-    expect(byId.get('tests/test_robust.py::test_b_loops_forever')).toMatchObject({ timedOut: true, crashed: false, reached: true, caller: 'tests/test_robust.py::test_b_loops_forever' }); // retry_forever is handed the target: the test names the use
+    expect(byId.get('tests/test_robust.py::test_b_loops_forever')).toMatchObject({
+      timedOut: true,
+      crashed: false,
+      reached: true,
+      caller: 'tests/test_robust.py::test_b_loops_forever',
+    }); // retry_forever is handed the target: the test names the use
     expect(byId.get('tests/test_robust.py::test_b_loops_forever')!.message).toContain('timed out after 2s');
     // Blocked the timer: tenet's watchdog killed the process; the chain reported before the hang survives.
-    expect(byId.get('tests/test_robust.py::test_c_blocks_the_timer')).toMatchObject({ timedOut: true, crashed: true, reached: true, depth: 1 });
+    expect(byId.get('tests/test_robust.py::test_c_blocks_the_timer')).toMatchObject({
+      timedOut: true,
+      crashed: true,
+      reached: true,
+      depth: 1,
+    });
     // Killed the interpreter: reported as a crash, the rest of the suite still ran.
-    expect(byId.get('tests/test_robust.py::test_d_crashes_the_interpreter')).toMatchObject({ crashed: true, timedOut: false, reached: true });
+    expect(byId.get('tests/test_robust.py::test_d_crashes_the_interpreter')).toMatchObject({
+      crashed: true,
+      timedOut: false,
+      reached: true,
+    });
     expect(byId.get('tests/test_robust.py::test_d_crashes_the_interpreter')!.message).toContain('exited with code 3');
-    expect(byId.get('tests/test_robust.py::test_e_fails_after_the_crash')).toMatchObject({ outcome: 'failed', reached: true });
+    expect(byId.get('tests/test_robust.py::test_e_fails_after_the_crash')).toMatchObject({
+      outcome: 'failed',
+      reached: true,
+    });
     expect(report.counts).toMatchObject({ collected: 6, passed: 2, failing: 4, crashed: 1, timedOut: 2 });
   });
 });

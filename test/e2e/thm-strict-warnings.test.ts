@@ -12,10 +12,17 @@ describe('a suite that turns warnings into errors', () => {
     ['both worlds in two lanes each', { jobs: 2 as const }],
     ['one process, a blank twin per test', { jobs: 1 as const }],
     ['two passes', { jobs: 2 as const, fork: false }],
-  ])('%s: every test fails blank, none is already failing', async (_name, mode) => {
-    const { report } = await thmOn(join(FIXTURES, 'strictwarnings'), 'wraptext/lines.py::wrap_words', { blank: true, ...mode });
-    expect(report.alreadyFailing).toEqual([]);
-    expect(report.failing).toHaveLength(41);
-    expect(report.counts.passed).toBe(0);
-  }, 120_000);
+  ])(
+    '%s: every test fails blank, none is already failing',
+    async (_name, mode) => {
+      const { report } = await thmOn(join(FIXTURES, 'strictwarnings'), 'wraptext/lines.py::wrap_words', {
+        blank: true,
+        ...mode,
+      });
+      expect(report.alreadyFailing).toEqual([]);
+      expect(report.failing).toHaveLength(41);
+      expect(report.counts.passed).toBe(0);
+    },
+    120_000,
+  );
 });

@@ -19,8 +19,11 @@ const TRIO = imports('trio');
 const ANYIO = TRIO && imports('anyio');
 // A skip that says so: .ci/run installs anyio and sets TENET_TEST_ANYIO=require, which turns a
 // missing anyio into a failure (without it the anyio tests would vanish from CI unnoticed).
-const ANYIO_PROBLEM = ANYIO ? undefined : `${PYTHON} has no ${TRIO ? 'anyio' : 'trio'} (apt-get install python3-anyio python3-trio, or pip install anyio trio)`;
-if (ANYIO_PROBLEM && process.env.TENET_TEST_ANYIO === 'require') throw new Error(`the anyio tests are required here (TENET_TEST_ANYIO=require) but ${ANYIO_PROBLEM}`);
+const ANYIO_PROBLEM = ANYIO
+  ? undefined
+  : `${PYTHON} has no ${TRIO ? 'anyio' : 'trio'} (apt-get install python3-anyio python3-trio, or pip install anyio trio)`;
+if (ANYIO_PROBLEM && process.env.TENET_TEST_ANYIO === 'require')
+  throw new Error(`the anyio tests are required here (TENET_TEST_ANYIO=require) but ${ANYIO_PROBLEM}`);
 if (ANYIO_PROBLEM) console.warn(`[tenet tests] THM's anyio tests skipped: ${ANYIO_PROBLEM}`);
 
 const TRIOTESTS = join(FIXTURES, 'triotests');
@@ -40,10 +43,14 @@ describe.skipIf(!TRIO).each([
     expect(chains(report)).toEqual({
       'tests/test_clock.py::test_advance': ['tests/test_clock.py::test_advance', TARGET],
       'tests/test_clock.py::test_later': ['tests/test_clock.py::test_later', 'clock/core.py::later', TARGET],
-      'tests/test_clock.py::TestClock::test_advance_in_class': ['tests/test_clock.py::TestClock.test_advance_in_class', TARGET],
+      'tests/test_clock.py::TestClock::test_advance_in_class': [
+        'tests/test_clock.py::TestClock.test_advance_in_class',
+        TARGET,
+      ],
       'tests/test_clock.py::test_plain': ['tests/test_clock.py::test_plain', TARGET],
     });
-    for (const failing of report.failing) expect(failing).toMatchObject({ entryKind: 'test', message: 'NotImplementedError' });
+    for (const failing of report.failing)
+      expect(failing).toMatchObject({ entryKind: 'test', message: 'NotImplementedError' });
     expect(report.clusters.map((c) => c.caller).sort()).toEqual([
       'clock/core.py::later',
       'tests/test_clock.py::TestClock.test_advance_in_class',
@@ -55,38 +62,50 @@ describe.skipIf(!TRIO).each([
 
 // anyio's pytest plugin with the trio backend runs trio as a guest of the test's thread. Only
 // where the interpreter has anyio (the machine's python3 has trio, not anyio).
-describe.skipIf(!ANYIO)(`THM on anyio tests with the trio backend${ANYIO_PROBLEM ? ` [skipped: ${ANYIO_PROBLEM}]` : ''}`, () => {
-  let repo: ReturnType<typeof copyFixture>;
-  beforeAll(() => {
-    repo = copyFixture('triotests');
-    writeFileSync(
-      join(repo.dir, 'tests', 'test_any.py'),
-      [
-        'import anyio',
-        'import pytest',
-        'from clock.core import advance',
-        '',
-        '',
-        '@pytest.fixture(params=["trio", "asyncio"])',
-        'def anyio_backend(request):',
-        '    return request.param',
-        '',
-        '',
-        '@pytest.mark.anyio',
-        'async def test_any():',
-        '    await anyio.sleep(0)',
-        '    assert advance(1, 2) == 3',
-        '',
-      ].join('\n'),
-    );
-  });
-  afterAll(() => repo.cleanup());
+describe.skipIf(!ANYIO)(
+  `THM on anyio tests with the trio backend${ANYIO_PROBLEM ? ` [skipped: ${ANYIO_PROBLEM}]` : ''}`,
+  () => {
+    let repo: ReturnType<typeof copyFixture>;
+    beforeAll(() => {
+      repo = copyFixture('triotests');
+      writeFileSync(
+        join(repo.dir, 'tests', 'test_any.py'),
+        [
+          'import anyio',
+          'import pytest',
+          'from clock.core import advance',
+          '',
+          '',
+          '@pytest.fixture(params=["trio", "asyncio"])',
+          'def anyio_backend(request):',
+          '    return request.param',
+          '',
+          '',
+          '@pytest.mark.anyio',
+          'async def test_any():',
+          '    await anyio.sleep(0)',
+          '    assert advance(1, 2) == 3',
+          '',
+        ].join('\n'),
+      );
+    });
+    afterAll(() => repo.cleanup());
 
-  it('fails both backends with the blank, in fork mode too', async () => {
-    const { report } = await thmOn(repo.dir, TARGET, { blank: true, fork: true, jobs: 1, testArgs: ['tests/test_any.py'] });
-    const byId = new Map(report.failing.map((f) => [f.nodeid, f]));
-    for (const backend of ['trio', 'asyncio']) {
-      expect(byId.get(`tests/test_any.py::test_any[${backend}]`)).toMatchObject({ entryKind: 'test', message: 'NotImplementedError', chain: ['tests/test_any.py::test_any', TARGET] });
-    }
-  }, 60_000);
-});
+    it('fails both backends with the blank, in fork mode too', async () => {
+      const { report } = await thmOn(repo.dir, TARGET, {
+        blank: true,
+        fork: true,
+        jobs: 1,
+        testArgs: ['tests/test_any.py'],
+      });
+      const byId = new Map(report.failing.map((f) => [f.nodeid, f]));
+      for (const backend of ['trio', 'asyncio']) {
+        expect(byId.get(`tests/test_any.py::test_any[${backend}]`)).toMatchObject({
+          entryKind: 'test',
+          message: 'NotImplementedError',
+          chain: ['tests/test_any.py::test_any', TARGET],
+        });
+      }
+    }, 60_000);
+  },
+);

@@ -18,14 +18,25 @@ describe.each([
   ['fork (the twin)', { fork: true, jobs: 1 }],
   ['two passes (a plain blank run)', { fork: false, jobs: 1 }],
 ])('benchmark mode, %s', (name, mode) => {
-  it('a test reads with capfd what it printed before the call; the failing test\'s blank report keeps what it printed', async () => {
+  it("a test reads with capfd what it printed before the call; the failing test's blank report keeps what it printed", async () => {
     const log = join(logs, `${name.split(' ')[0]}.jsonl`);
     // The fixture writes its log outside the workspace, which the confined sandbox (the default)
     // forbids (test/e2e/confined-sandbox.test.ts): this run is unconfined.
-    const { report } = await thmOn(REPO, TARGET, { blank: true, testTimeoutSec: 30, ...mode, env: { ...process.env, TWINCAPTURE_LOG: log }, sandbox: { kind: 'local', unconfined: true } });
+    const { report } = await thmOn(REPO, TARGET, {
+      blank: true,
+      testTimeoutSec: 30,
+      ...mode,
+      env: { ...process.env, TWINCAPTURE_LOG: log },
+      sandbox: { kind: 'local', unconfined: true },
+    });
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_output.py::test_prints_then_needs_the_target']);
     expect(report.counts).toMatchObject({ collected: 3, passed: 2, failing: 1 });
-    const captured = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line)) : [];
+    const captured = existsSync(log)
+      ? readFileSync(log, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line))
+      : [];
     const printer = captured.filter((line) => line.test === 'test_prints_then_needs_the_target');
     expect(printer.map((line) => line.outcome).sort()).toEqual(['failed', 'passed']);
     for (const line of printer) expect(line.out).toBe('printed before the call\n');

@@ -61,10 +61,17 @@ const UNCONFINED = { kind: 'local', unconfined: true } as const;
 
 describe('benchmark mode, both worlds from one collection', () => {
   it('a hang and a crash in the original world: the rest is decided on its own, and those two fail on the original code too', async () => {
-    const { report, events } = await thmOn(repo, 'mod.py::compute', { blank: true, testTimeoutSec: 2, sandbox: UNCONFINED });
+    const { report, events } = await thmOn(repo, 'mod.py::compute', {
+      blank: true,
+      testTimeoutSec: 2,
+      sandbox: UNCONFINED,
+    });
     expect(report.worlds).toBe(true);
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_worlds.py::test_c_fails_blank']);
-    expect(report.alreadyFailing).toEqual(['tests/test_worlds.py::test_a_hangs_on_the_original', 'tests/test_worlds.py::test_b_crashes_on_the_original']);
+    expect(report.alreadyFailing).toEqual([
+      'tests/test_worlds.py::test_a_hangs_on_the_original',
+      'tests/test_worlds.py::test_b_crashes_on_the_original',
+    ]);
     expect(report.counts).toMatchObject({ collected: 4, passed: 1, failing: 1, alreadyFailing: 2 });
     // The original world's lanes started on the three blank failures; the hang stopped them, and
     // a pass on the original code ran the three again.

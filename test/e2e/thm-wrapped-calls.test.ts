@@ -24,8 +24,8 @@ const clustersOf = async (target: string) => {
 describe.each([
   ['an async def', 'wrapping/core.py::fetch', ['wrapping/use.py::fetch_one', 'wrapping/use.py::fetch_sum']],
   ['a generator', 'wrapping/core.py::count_up', ['wrapping/use.py::listed', 'wrapping/use.py::total']],
-])('%s under the repository\'s own decorator', (_kind, target, callers) => {
-  it('is clustered by the functions that use it, past the decorator\'s wrapper', async () => {
+])("%s under the repository's own decorator", (_kind, target, callers) => {
+  it("is clustered by the functions that use it, past the decorator's wrapper", async () => {
     const { report, callers: found } = await clustersOf(target);
     expect(found).toEqual(callers);
     // The wrapper is still in the chain, marked, between the use and the target.
@@ -38,14 +38,28 @@ describe.each([
 // the second test module to import the calling module found it imported, with no call, where a
 // blank run fails to import it as the first.
 describe.each(MODES)('a module that calls the target as it is imported, %s', (_mode, mode) => {
-  it('fails every test module that imports it, clustered under it; the chain leaves importlib\'s frames out', async () => {
+  it("fails every test module that imports it, clustered under it; the chain leaves importlib's frames out", async () => {
     const { report } = await thmOn(REPO, 'wrapping/core.py::scale', { blank: true, T: 10, ...mode });
     expect(report.clusters.map((c) => c.caller)).toEqual(['wrapping/table.py::<module>']);
     expect(report.failing.map((f) => [f.nodeid, f.chain, f.depth])).toEqual([
-      ['tests/test_table_again.py', ['tests/test_table_again.py::<module>', 'wrapping/table.py::<module>', 'wrapping/core.py::scale'], 2],
-      ['tests/test_table_first.py', ['tests/test_table_first.py::<module>', 'wrapping/table.py::<module>', 'wrapping/core.py::scale'], 2],
+      [
+        'tests/test_table_again.py',
+        ['tests/test_table_again.py::<module>', 'wrapping/table.py::<module>', 'wrapping/core.py::scale'],
+        2,
+      ],
+      [
+        'tests/test_table_first.py',
+        ['tests/test_table_first.py::<module>', 'wrapping/table.py::<module>', 'wrapping/core.py::scale'],
+        2,
+      ],
     ]);
-    expect(report.counts).toMatchObject({ collected: 5, passed: 5, failing: 2, collectionErrors: 2, alreadyFailing: 0 });
+    expect(report.counts).toMatchObject({
+      collected: 5,
+      passed: 5,
+      failing: 2,
+      collectionErrors: 2,
+      alreadyFailing: 0,
+    });
     // How they fail, as the agent's prompt shows it: the blank's line, never the original body's.
     for (const f of report.failing) expect(f.longrepr).not.toContain('x * 10');
   }, 60_000);
@@ -55,7 +69,7 @@ describe.each(MODES)('a module that calls the target as it is imported, %s', (_m
 // runs the probe in front of the original body, so the target's line in the report was the
 // original one (`return word.upper() + "!"`): in benchmark mode, the answer.
 describe.each(MODES)('benchmark mode, %s: how a test fails', (_mode, mode) => {
-  it('shows the target\'s line as the blank has it, not the original body', async () => {
+  it("shows the target's line as the blank has it, not the original body", async () => {
     const { report } = await thmOn(REPO, 'wrapping/core.py::shout', { blank: true, ...mode });
     const [failing] = report.failing;
     expect(failing!.nodeid).toBe('tests/test_use.py::test_loud');

@@ -71,11 +71,23 @@ describe('tool failures come back as text', () => {
   });
 
   it('any other failure of a tool is an observation too; a cancellation is passed on', async () => {
-    const broken = Object.create(b.ctx.index, { lines: { value: () => { throw new TypeError('boom'); } } });
+    const broken = Object.create(b.ctx.index, {
+      lines: {
+        value: () => {
+          throw new TypeError('boom');
+        },
+      },
+    });
     const outcome = await callTool('read_file', { file_name: 'geo/shapes.py' }, { ...b.ctx, index: broken });
     expect(outcome).toMatchObject({ ok: false, name: 'read_file' });
-    expect(outcome.text).toBe("read_file failed: boom\nThis is a problem on tenet's side, not in your arguments: try again once, then carry on with other tools.");
-    const stopped = callTool('run_debugger_cmd', { cmd: 'ls' }, { ...b.ctx, approveCommand: async () => ({ stop: true }) });
+    expect(outcome.text).toBe(
+      "read_file failed: boom\nThis is a problem on tenet's side, not in your arguments: try again once, then carry on with other tools.",
+    );
+    const stopped = callTool(
+      'run_debugger_cmd',
+      { cmd: 'ls' },
+      { ...b.ctx, approveCommand: async () => ({ stop: true }) },
+    );
     await expect(stopped).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
@@ -88,15 +100,26 @@ describe('the index after tools that change files', () => {
   afterAll(() => b.dispose());
 
   it('sees a `sed -i` from the shell: read_file, search_method and call sites', async () => {
-    expect((await call(b, 'read_file', { file_name: 'geo/report.py', start_line: 24, end_line: 24 })).text).toContain('24 def area(x):');
+    expect((await call(b, 'read_file', { file_name: 'geo/report.py', start_line: 24, end_line: 24 })).text).toContain(
+      '24 def area(x):',
+    );
     await shell(b, "sed -i 's/def area(x)/def careful(x)/' geo/report.py");
-    expect((await call(b, 'read_file', { file_name: 'geo/report.py', start_line: 24, end_line: 24 })).text).toContain('24 def careful(x):');
-    expect((await call(b, 'search_method', { method_name: 'careful' })).text).toContain('<file>geo/report.py</file> <func>careful</func>');
+    expect((await call(b, 'read_file', { file_name: 'geo/report.py', start_line: 24, end_line: 24 })).text).toContain(
+      '24 def careful(x):',
+    );
+    expect((await call(b, 'search_method', { method_name: 'careful' })).text).toContain(
+      '<file>geo/report.py</file> <func>careful</func>',
+    );
   });
 
   it('sees new files from the shell, and what a developer types in it', async () => {
-    await shell(b, "printf 'from geo.shapes import area\\n\\n\\ndef brand_new(s):\\n    return area(s)\\n' > geo/fresh.py");
-    expect((await call(b, 'search_method', { method_name: 'brand_new' })).text).toContain('<file>geo/fresh.py</file> <func>brand_new</func>');
+    await shell(
+      b,
+      "printf 'from geo.shapes import area\\n\\n\\ndef brand_new(s):\\n    return area(s)\\n' > geo/fresh.py",
+    );
+    expect((await call(b, 'search_method', { method_name: 'brand_new' })).text).toContain(
+      '<file>geo/fresh.py</file> <func>brand_new</func>',
+    );
     expect((await call(b, 'search_target_usage', { n: 30 })).text).toContain('geo/fresh.py:5 in brand_new');
     // The developer took the shell over: no tool ran, yet the index looks again.
     await b.ctx.debugger().run("sed -i 's/brand_new/renamed_new/' geo/fresh.py", 'human');
@@ -130,16 +153,38 @@ describe('read_file reads any text file of the workspace', () => {
     });
     const notes = await call(b, 'read_file', { file_name: 'docs/notes.md', start_line: 2 });
     expect(notes.text).toContain(`2 ${'x'.repeat(2000)} [... 500 more characters on this line]`);
-    expect((await call(b, 'get_code_around_line', { file_name: 'pyproject.toml', line_number: 2, window_size: 0 })).text).toContain('2 name = "geo"');
+    expect(
+      (await call(b, 'get_code_around_line', { file_name: 'pyproject.toml', line_number: 2, window_size: 0 })).text,
+    ).toContain('2 name = "geo"');
   });
 
   it('refuses what it cannot show, saying why', async () => {
-    expect(await call(b, 'read_file', { file_name: 'docs/logo.png' })).toMatchObject({ ok: false, text: 'docs/logo.png is a binary file (12 bytes); read_file shows text files only.' });
-    expect(await call(b, 'read_file', { file_name: 'docs/big.csv' })).toMatchObject({ ok: false, text: expect.stringMatching(/^docs\/big\.csv is 5\.0 MB, more than read_file reads \(4 MB\)\. Look into it with run_debugger_cmd/) });
-    expect(await call(b, 'read_file', { file_name: '../../etc/passwd' })).toMatchObject({ ok: false, text: '../../etc/passwd is outside the repository: read_file reads files inside it only.' });
-    expect(await call(b, 'read_file', { file_name: 'docs/link.txt' })).toMatchObject({ ok: false, text: 'docs/link.txt leads outside the repository (a symbolic link): read_file reads files inside it only.' });
-    expect(await call(b, 'read_file', { file_name: 'docs' })).toMatchObject({ ok: false, text: 'docs is a folder, not a file; list it with view_directory.' });
-    expect(await call(b, 'read_file', { file_name: 'shapes.txt' })).toMatchObject({ ok: false, text: expect.stringContaining('No file shapes.txt in the repository.') });
+    expect(await call(b, 'read_file', { file_name: 'docs/logo.png' })).toMatchObject({
+      ok: false,
+      text: 'docs/logo.png is a binary file (12 bytes); read_file shows text files only.',
+    });
+    expect(await call(b, 'read_file', { file_name: 'docs/big.csv' })).toMatchObject({
+      ok: false,
+      text: expect.stringMatching(
+        /^docs\/big\.csv is 5\.0 MB, more than read_file reads \(4 MB\)\. Look into it with run_debugger_cmd/,
+      ),
+    });
+    expect(await call(b, 'read_file', { file_name: '../../etc/passwd' })).toMatchObject({
+      ok: false,
+      text: '../../etc/passwd is outside the repository: read_file reads files inside it only.',
+    });
+    expect(await call(b, 'read_file', { file_name: 'docs/link.txt' })).toMatchObject({
+      ok: false,
+      text: 'docs/link.txt leads outside the repository (a symbolic link): read_file reads files inside it only.',
+    });
+    expect(await call(b, 'read_file', { file_name: 'docs' })).toMatchObject({
+      ok: false,
+      text: 'docs is a folder, not a file; list it with view_directory.',
+    });
+    expect(await call(b, 'read_file', { file_name: 'shapes.txt' })).toMatchObject({
+      ok: false,
+      text: expect.stringContaining('No file shapes.txt in the repository.'),
+    });
     expect(await call(b, 'search_class_in_file', { class_name: 'X', file_name: 'pyproject.toml' })).toMatchObject({
       ok: false,
       text: 'pyproject.toml is not a Python file: this tool searches the indexed .py files. Read it with read_file.',
@@ -155,16 +200,26 @@ describe('syntax errors point at the mistake', () => {
   afterAll(() => b.dispose());
 
   it("submit_implementation gives Python's position and reason for a def without its colon", async () => {
-    const outcome = await call(b, 'submit_implementation', { code: 'def area(shape)\n    """Area."""\n    return 0\n' });
+    const outcome = await call(b, 'submit_implementation', {
+      code: 'def area(shape)\n    """Area."""\n    return 0\n',
+    });
     expect(outcome).toMatchObject({ ok: false });
-    expect(outcome.text).toBe("The code does not parse (Python syntax error at line 1, column 16: expected ':'\n    def area(shape)\n                   ^).\nFix it and submit the whole function again.");
+    expect(outcome.text).toBe(
+      "The code does not parse (Python syntax error at line 1, column 16: expected ':'\n    def area(shape)\n                   ^).\nFix it and submit the whole function again.",
+    );
     const tests = await call(b, 'submit_tests', { code: 'def test_a():\n    assert (1 +\n' });
-    expect(tests.text).toMatch(/^The test module does not parse \(Python syntax error at line 2, column \d+: '\(' was never closed/);
+    expect(tests.text).toMatch(
+      /^The test module does not parse \(Python syntax error at line 2, column \d+: '\(' was never closed/,
+    );
   });
 
   it('without Python, the position comes from the tree: the end of the broken line, not line 1 column 1', async () => {
-    expect(await describeSyntaxError('def has_path(G, s, t)\n    return nx.has_path(G, s, t)\n')).toBe('line 1, column 22\n    def has_path(G, s, t)\n                         ^');
-    expect(await describeSyntaxError('def f(x):\n  if x\n    return 1\n')).toBe('line 2, column 7\n    if x\n        ^');
+    expect(await describeSyntaxError('def has_path(G, s, t)\n    return nx.has_path(G, s, t)\n')).toBe(
+      'line 1, column 22\n    def has_path(G, s, t)\n                         ^',
+    );
+    expect(await describeSyntaxError('def f(x):\n  if x\n    return 1\n')).toBe(
+      'line 2, column 7\n    if x\n        ^',
+    );
     expect(await describeSyntaxError('def f(x):\n    return x\n')).toBeUndefined();
   });
 });

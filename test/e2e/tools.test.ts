@@ -17,9 +17,22 @@ interface Box {
   dispose(): Promise<void>;
 }
 
-async function box(repo: string, target: string, options: { blank?: boolean; selected?: string[]; sandbox?: SandboxSpec } = {}): Promise<Box> {
-  const task = await openTask({ repo: isAbsolute(repo) ? repo : join(FIXTURES, repo), target, blank: options.blank ?? false, ...(options.sandbox ? { sandbox: options.sandbox } : {}) });
-  const toolbox = await openToolbox(task, { selectedTests: options.selected ?? [], indexCacheFile: null, debuggerTimeoutMs: 8000 });
+async function box(
+  repo: string,
+  target: string,
+  options: { blank?: boolean; selected?: string[]; sandbox?: SandboxSpec } = {},
+): Promise<Box> {
+  const task = await openTask({
+    repo: isAbsolute(repo) ? repo : join(FIXTURES, repo),
+    target,
+    blank: options.blank ?? false,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+  });
+  const toolbox = await openToolbox(task, {
+    selectedTests: options.selected ?? [],
+    indexCacheFile: null,
+    debuggerTimeoutMs: 8000,
+  });
   return {
     task,
     ctx: toolbox.ctx,
@@ -74,15 +87,23 @@ describe('search tools on the toolbox fixture', () => {
     expect(await text(b, 'search_method_in_class', { method_name: 'area', class_name: 'Circle' })).toContain(
       '<file>geo/shapes.py</file> <class>Circle</class> <func>area</func>\n<code>\n31     @functools.cache\n32     def area(self):\n33         return math.pi * self.radius**2\n</code>',
     );
-    expect(await text(b, 'search_method_in_file', { method_name: 'half_area', file_name: 'geo/broken.py' })).toContain('4 def half_area(shape):\n5     return area(shape) / 2');
-    expect(await text(b, 'search_method_in_class', { method_name: 'area', class_name: 'Nope' })).toBe('Could not find class Nope in the codebase.');
+    expect(await text(b, 'search_method_in_file', { method_name: 'half_area', file_name: 'geo/broken.py' })).toContain(
+      '4 def half_area(shape):\n5     return area(shape) / 2',
+    );
+    expect(await text(b, 'search_method_in_class', { method_name: 'area', class_name: 'Nope' })).toBe(
+      'Could not find class Nope in the codebase.',
+    );
   });
 
   it('search_code shows each matching line once, with context and its enclosing function', async () => {
     const result = await text(b, 'search_code_in_file', { code_str: 'area(', file_name: 'geo/report.py' });
     expect(result.split('\n')[0]).toBe('Found 4 snippets containing `area(` in file geo/report.py:');
-    expect(result).toContain('<file>geo/report.py</file> <func>first_area</func>\n<code>\n14 \n15 \n16 def first_area(shapes):\n17     return shape_area(shapes[0]) if shapes else gs.area(None)');
-    expect(await text(b, 'search_code', { code_str: 'super().' })).toContain('<file>geo/shapes.py</file> <class>Circle</class> <func>describe</func>');
+    expect(result).toContain(
+      '<file>geo/report.py</file> <func>first_area</func>\n<code>\n14 \n15 \n16 def first_area(shapes):\n17     return shape_area(shapes[0]) if shapes else gs.area(None)',
+    );
+    expect(await text(b, 'search_code', { code_str: 'super().' })).toContain(
+      '<file>geo/shapes.py</file> <class>Circle</class> <func>describe</func>',
+    );
   });
 
   it('search_code_in_file with more than 10 hits lists the methods and classes they are in, with their lines', async () => {
@@ -104,7 +125,9 @@ describe('search tools on the toolbox fixture', () => {
     );
     // Hits outside any function are grouped by their class, or as module level.
     const letters = await text(b, 'search_code_in_file', { code_str: 'a', file_name: 'geo/shapes.py' });
-    expect(letters).toContain('\n- module level: line 2\n- <class>Shape</class>: lines 5, 6\n- <class>Shape.Meta</class>: line 8\n');
+    expect(letters).toContain(
+      '\n- module level: line 2\n- <class>Shape</class>: lines 5, 6\n- <class>Shape.Meta</class>: line 8\n',
+    );
   });
 
   it('get_code_around_line, read_file and view_directory', async () => {
@@ -114,10 +137,21 @@ describe('search tools on the toolbox fixture', () => {
     expect(await text(b, 'read_file', { file_name: 'geo/legacy.py', start_line: 2, end_line: 3 })).toBe(
       '<file>geo/legacy.py</file> lines 2-3 of 8\n<code>\n2 """Legacy helpers (latin-1: café)."""\n3 from geo.shapes import area\n</code>',
     );
-    expect(await call(b, 'read_file', { file_name: 'geo/legacy.py', start_line: 5, end_line: 2 })).toMatchObject({ ok: false, text: 'end_line 2 is before start_line 5.' });
-    expect(await call(b, 'read_file', { file_name: 'geo/legacy.py', start_line: 50 })).toMatchObject({ ok: false, text: 'start_line 50 is past the end of geo/legacy.py (8 lines).' });
-    expect(await text(b, 'view_directory', { path: '.', max_results: 3 })).toBe('Contents of .:\ngeo/\n  __init__.py\n  broken.py\n... and 6 more entries (raise max_results or list a subfolder)');
-    expect(await call(b, 'view_directory', { path: '../..' })).toMatchObject({ ok: false, text: '../.. is outside the repository.' });
+    expect(await call(b, 'read_file', { file_name: 'geo/legacy.py', start_line: 5, end_line: 2 })).toMatchObject({
+      ok: false,
+      text: 'end_line 2 is before start_line 5.',
+    });
+    expect(await call(b, 'read_file', { file_name: 'geo/legacy.py', start_line: 50 })).toMatchObject({
+      ok: false,
+      text: 'start_line 50 is past the end of geo/legacy.py (8 lines).',
+    });
+    expect(await text(b, 'view_directory', { path: '.', max_results: 3 })).toBe(
+      'Contents of .:\ngeo/\n  __init__.py\n  broken.py\n... and 6 more entries (raise max_results or list a subfolder)',
+    );
+    expect(await call(b, 'view_directory', { path: '../..' })).toMatchObject({
+      ok: false,
+      text: '../.. is outside the repository.',
+    });
   });
 
   it('search_import_statement lists top-level imports only', async () => {
@@ -149,7 +183,9 @@ describe('search tools on the toolbox fixture', () => {
     ]);
     // report.py's own `area` and the `.area()` method calls are not the target.
     expect(result).not.toContain('report.py:26');
-    expect(await text(b, 'search_target_usage', { n: 2 })).toContain('Found 8 calls of geo/shapes.py::area; showing 2:');
+    expect(await text(b, 'search_target_usage', { n: 2 })).toContain(
+      'Found 8 calls of geo/shapes.py::area; showing 2:',
+    );
   });
 });
 
@@ -157,7 +193,16 @@ describe('search_target_usage says how the name was imported once per file, in a
   const repo = mkdtempSync(join(tmpdir(), 'tenet-usage-'));
   const files: Record<string, string> = {
     'logic/__init__.py': '',
-    'logic/boolalg.py': ['def And(*a):', '    return all(a)', '', '', 'def is_literal(expr):', '    """Whether expr is a literal."""', '    return True', ''].join('\n'),
+    'logic/boolalg.py': [
+      'def And(*a):',
+      '    return all(a)',
+      '',
+      '',
+      'def is_literal(expr):',
+      '    """Whether expr is a literal."""',
+      '    return True',
+      '',
+    ].join('\n'),
     'logic/inference.py': [
       'from logic.boolalg import (',
       '    And,',
@@ -207,7 +252,9 @@ describe('search_target_usage for a method', () => {
 
   it('resolves self, super() in subclasses, calls on the class or a new instance; unknown receivers come last', async () => {
     const result = await text(b, 'search_target_usage', { n: 10 });
-    expect(result.split('\n')[0]).toBe('Found 5 calls of geo/shapes.py::Shape.describe (4 resolved, 1 on receivers of unknown type, listed last); showing 5:');
+    expect(result.split('\n')[0]).toBe(
+      'Found 5 calls of geo/shapes.py::Shape.describe (4 resolved, 1 on receivers of unknown type, listed last); showing 5:',
+    );
     expect(result.split('\n').filter((l) => l.startsWith('- Usage'))).toEqual([
       '- Usage 1: geo/report.py:21 in describe_all — called on the class Shape',
       '- Usage 2: geo/shapes.py:36 in Circle.describe — super().describe() in a subclass',
@@ -219,91 +266,126 @@ describe('search_target_usage for a method', () => {
 });
 
 // The same tools and the same answers whether Python runs here or in a container.
-describe.each(SANDBOXES)('implementation, tests and the debugger on the shop fixture (benchmark mode), %s sandbox', (_name, sandbox) => {
-  let b: Box;
-  const selected = ['tests/test_pricing.py::test_apply_discount_basic', 'tests/test_pricing.py::test_apply_discount_rejects_bad_percent'];
-  beforeAll(async () => {
-    b = await box('shop', 'shop/pricing.py::apply_discount', { blank: true, selected, sandbox });
-  });
-  afterAll(() => b.dispose());
-
-  it('the workspace starts from the blank; run_tests reports the failures', async () => {
-    const workspaceText = readFileSync(b.task.workspace.path('shop/pricing.py'), 'utf8');
-    expect(workspaceText).toContain('0..100.\n    """\n    raise NotImplementedError\n\n\ndef cart_total');
-    const report = await text(b, 'run_tests', {});
-    expect(report.split('\n').slice(0, 3)).toEqual([
-      'Ran 2 tests: 0 passed, 2 not passing.',
-      'FAILED tests/test_pricing.py::test_apply_discount_basic',
-      'FAILED tests/test_pricing.py::test_apply_discount_rejects_bad_percent',
-    ]);
-    expect(report).toContain('    shop/pricing.py:11: in apply_discount\n        raise NotImplementedError\n    E   NotImplementedError');
-  });
-
-  it('submit_implementation refuses broken code with a message, then applies a fix that passes', async () => {
-    expect(await call(b, 'submit_implementation', { code: 'def apply_discount(price, percent)\n    return price' })).toMatchObject({ ok: false });
-    const wrong = await call(b, 'submit_implementation', { code: 'def apply_discount(price, percent):\n    return price' });
-    expect(wrong).toMatchObject({ ok: true, text: 'Your implementation of shop/pricing.py::apply_discount is in place (shop/pricing.py, lines 6-11). Run run_tests to check it.' });
-    const failing = await text(b, 'run_tests', {});
-    expect(failing).toContain('E   AssertionError: assert 100.0 == 85.0');
-    expect(failing).toContain('E   Failed: DID NOT RAISE');
-    await call(b, 'submit_implementation', {
-      code: '```python\n    def apply_discount(price, percent):\n        if not 0 <= percent <= 100:\n            raise ValueError("percent")\n        return round(price * (100 - percent) / 100, 2)\n```',
+describe.each(SANDBOXES)(
+  'implementation, tests and the debugger on the shop fixture (benchmark mode), %s sandbox',
+  (_name, sandbox) => {
+    let b: Box;
+    const selected = [
+      'tests/test_pricing.py::test_apply_discount_basic',
+      'tests/test_pricing.py::test_apply_discount_rejects_bad_percent',
+    ];
+    beforeAll(async () => {
+      b = await box('shop', 'shop/pricing.py::apply_discount', { blank: true, selected, sandbox });
     });
-    expect((await text(b, 'run_tests', {})).split('\n')[0]).toBe('Ran 2 tests: 2 passed, 0 not passing.');
-    // The index follows the workspace.
-    expect(await text(b, 'search_method_in_file', { method_name: 'apply_discount', file_name: 'shop/pricing.py' })).toContain('raise ValueError("percent")');
-  });
+    afterAll(() => b.dispose());
 
-  it('submit_tests writes test_by_agent.py next to the selected tests, and run_tests runs it too', async () => {
-    expect(await call(b, 'submit_tests', { code: 'x = 1' })).toMatchObject({ ok: false, text: 'The module has no test: write functions named test_… (or methods of a class named Test…).' });
-    const written = await text(b, 'submit_tests', { code: 'from shop.pricing import apply_discount\n\ndef test_zero():\n    assert apply_discount(5.0, 0) == 5.0\n\ndef test_full():\n    assert apply_discount(5.0, 100) == 1.0\n' });
-    expect(written).toBe('Wrote 2 tests to tests/test_by_agent.py. run_tests runs them with the session\'s tests.');
-    const report = await text(b, 'run_tests', {});
-    expect(report.split('\n').slice(0, 5)).toEqual([
-      'Ran 4 tests: 3 passed, 1 not passing.',
-      'PASSED tests/test_pricing.py::test_apply_discount_basic',
-      'PASSED tests/test_pricing.py::test_apply_discount_rejects_bad_percent',
-      'PASSED tests/test_by_agent.py::test_zero',
-      'FAILED tests/test_by_agent.py::test_full',
-    ]);
-    expect(await text(b, 'finish', { reason: 'done' })).toBe('Finished: done');
-  });
+    it('the workspace starts from the blank; run_tests reports the failures', async () => {
+      const workspaceText = readFileSync(b.task.workspace.path('shop/pricing.py'), 'utf8');
+      expect(workspaceText).toContain('0..100.\n    """\n    raise NotImplementedError\n\n\ndef cart_total');
+      const report = await text(b, 'run_tests', {});
+      expect(report.split('\n').slice(0, 3)).toEqual([
+        'Ran 2 tests: 0 passed, 2 not passing.',
+        'FAILED tests/test_pricing.py::test_apply_discount_basic',
+        'FAILED tests/test_pricing.py::test_apply_discount_rejects_bad_percent',
+      ]);
+      expect(report).toContain(
+        '    shop/pricing.py:11: in apply_discount\n        raise NotImplementedError\n    E   NotImplementedError',
+      );
+    });
 
-  it('run_debugger_cmd keeps a shell, drives pdb a line at a time, interrupts what runs too long', async () => {
-    const d = b.ctx.debugger();
-    // What the pane and the session log get: the live chunks, never tenet's end-of-command marker.
-    const chunks: string[] = [];
-    const stop = d.onEvent((e) => e.type === 'output' && chunks.push(e.chunk));
-    expect(await text(b, 'run_debugger_cmd', { cmd: 'cd shop && export GREETING=hi' })).toBe('(no output)\n[shell]');
-    expect(await text(b, 'run_debugger_cmd', { cmd: 'echo $GREETING from $(basename $PWD)' })).toBe('hi from shop\n[shell]');
-    await text(b, 'run_debugger_cmd', { cmd: 'cd ..' });
-    const started = await text(b, 'run_debugger_cmd', { cmd: 'python -m pytest -q tests/test_pricing.py::test_apply_discount_basic --trace -p no:cacheprovider' });
-    expect(started).toMatch(/\(Pdb\) $/);
-    expect(d.currentMode).toBe('pdb');
-    expect(await text(b, 'run_debugger_cmd', { cmd: 'p apply_discount(200.0, 50)' })).toBe('100.0\n(Pdb) ');
-    const after = await text(b, 'run_debugger_cmd', { cmd: 'c' });
-    expect(after).toContain('1 passed');
-    expect(after.endsWith('[shell]')).toBe(true);
-    const slow = await text(b, 'run_debugger_cmd', { cmd: 'sleep 30' });
-    expect(slow).toContain('[tenet: the command ran past 8s and was interrupted with Ctrl-C]');
-    expect(await text(b, 'run_debugger_cmd', { cmd: 'echo still here' })).toBe('still here\n[shell]');
-    expect(await text(b, 'run_debugger_cmd', { cmd: 'restart' })).toBe('A fresh shell session is ready.');
-    expect(await text(b, 'run_debugger_cmd', { cmd: 'echo ${GREETING:-gone}' })).toBe('gone\n[shell]');
-    expect(d.transcript.every((entry) => entry.who === 'agent')).toBe(true);
-    expect(d.transcript.find((e) => e.input === 'p apply_discount(200.0, 50)')).toMatchObject({ mode: 'pdb', output: '100.0\n(Pdb) ' });
-    stop();
-    expect(chunks.filter((c) => c.includes('__tenet_done'))).toEqual([]);
-    expect(chunks.join('')).toContain('hi from shop\n');
-    expect(chunks.join('')).toContain('100.0\n(Pdb) ');
-  }, 60_000);
+    it('submit_implementation refuses broken code with a message, then applies a fix that passes', async () => {
+      expect(
+        await call(b, 'submit_implementation', { code: 'def apply_discount(price, percent)\n    return price' }),
+      ).toMatchObject({ ok: false });
+      const wrong = await call(b, 'submit_implementation', {
+        code: 'def apply_discount(price, percent):\n    return price',
+      });
+      expect(wrong).toMatchObject({
+        ok: true,
+        text: 'Your implementation of shop/pricing.py::apply_discount is in place (shop/pricing.py, lines 6-11). Run run_tests to check it.',
+      });
+      const failing = await text(b, 'run_tests', {});
+      expect(failing).toContain('E   AssertionError: assert 100.0 == 85.0');
+      expect(failing).toContain('E   Failed: DID NOT RAISE');
+      await call(b, 'submit_implementation', {
+        code: '```python\n    def apply_discount(price, percent):\n        if not 0 <= percent <= 100:\n            raise ValueError("percent")\n        return round(price * (100 - percent) / 100, 2)\n```',
+      });
+      expect((await text(b, 'run_tests', {})).split('\n')[0]).toBe('Ran 2 tests: 2 passed, 0 not passing.');
+      // The index follows the workspace.
+      expect(
+        await text(b, 'search_method_in_file', { method_name: 'apply_discount', file_name: 'shop/pricing.py' }),
+      ).toContain('raise ValueError("percent")');
+    });
 
-  it('a second writer (a developer) shares the session, and the transcript says who typed what', async () => {
-    const d = b.ctx.debugger();
-    const [human, agent] = await Promise.all([d.run('echo from the developer', 'human'), d.run('echo from the agent', 'agent')]);
-    expect([human, agent]).toEqual(['from the developer', 'from the agent']);
-    expect(d.transcript.slice(-2).map((e) => [e.who, e.input])).toEqual([['human', 'echo from the developer'], ['agent', 'echo from the agent']]);
-  });
-});
+    it('submit_tests writes test_by_agent.py next to the selected tests, and run_tests runs it too', async () => {
+      expect(await call(b, 'submit_tests', { code: 'x = 1' })).toMatchObject({
+        ok: false,
+        text: 'The module has no test: write functions named test_… (or methods of a class named Test…).',
+      });
+      const written = await text(b, 'submit_tests', {
+        code: 'from shop.pricing import apply_discount\n\ndef test_zero():\n    assert apply_discount(5.0, 0) == 5.0\n\ndef test_full():\n    assert apply_discount(5.0, 100) == 1.0\n',
+      });
+      expect(written).toBe("Wrote 2 tests to tests/test_by_agent.py. run_tests runs them with the session's tests.");
+      const report = await text(b, 'run_tests', {});
+      expect(report.split('\n').slice(0, 5)).toEqual([
+        'Ran 4 tests: 3 passed, 1 not passing.',
+        'PASSED tests/test_pricing.py::test_apply_discount_basic',
+        'PASSED tests/test_pricing.py::test_apply_discount_rejects_bad_percent',
+        'PASSED tests/test_by_agent.py::test_zero',
+        'FAILED tests/test_by_agent.py::test_full',
+      ]);
+      expect(await text(b, 'finish', { reason: 'done' })).toBe('Finished: done');
+    });
+
+    it('run_debugger_cmd keeps a shell, drives pdb a line at a time, interrupts what runs too long', async () => {
+      const d = b.ctx.debugger();
+      // What the pane and the session log get: the live chunks, never tenet's end-of-command marker.
+      const chunks: string[] = [];
+      const stop = d.onEvent((e) => e.type === 'output' && chunks.push(e.chunk));
+      expect(await text(b, 'run_debugger_cmd', { cmd: 'cd shop && export GREETING=hi' })).toBe('(no output)\n[shell]');
+      expect(await text(b, 'run_debugger_cmd', { cmd: 'echo $GREETING from $(basename $PWD)' })).toBe(
+        'hi from shop\n[shell]',
+      );
+      await text(b, 'run_debugger_cmd', { cmd: 'cd ..' });
+      const started = await text(b, 'run_debugger_cmd', {
+        cmd: 'python -m pytest -q tests/test_pricing.py::test_apply_discount_basic --trace -p no:cacheprovider',
+      });
+      expect(started).toMatch(/\(Pdb\) $/);
+      expect(d.currentMode).toBe('pdb');
+      expect(await text(b, 'run_debugger_cmd', { cmd: 'p apply_discount(200.0, 50)' })).toBe('100.0\n(Pdb) ');
+      const after = await text(b, 'run_debugger_cmd', { cmd: 'c' });
+      expect(after).toContain('1 passed');
+      expect(after.endsWith('[shell]')).toBe(true);
+      const slow = await text(b, 'run_debugger_cmd', { cmd: 'sleep 30' });
+      expect(slow).toContain('[tenet: the command ran past 8s and was interrupted with Ctrl-C]');
+      expect(await text(b, 'run_debugger_cmd', { cmd: 'echo still here' })).toBe('still here\n[shell]');
+      expect(await text(b, 'run_debugger_cmd', { cmd: 'restart' })).toBe('A fresh shell session is ready.');
+      expect(await text(b, 'run_debugger_cmd', { cmd: 'echo ${GREETING:-gone}' })).toBe('gone\n[shell]');
+      expect(d.transcript.every((entry) => entry.who === 'agent')).toBe(true);
+      expect(d.transcript.find((e) => e.input === 'p apply_discount(200.0, 50)')).toMatchObject({
+        mode: 'pdb',
+        output: '100.0\n(Pdb) ',
+      });
+      stop();
+      expect(chunks.filter((c) => c.includes('__tenet_done'))).toEqual([]);
+      expect(chunks.join('')).toContain('hi from shop\n');
+      expect(chunks.join('')).toContain('100.0\n(Pdb) ');
+    }, 60_000);
+
+    it('a second writer (a developer) shares the session, and the transcript says who typed what', async () => {
+      const d = b.ctx.debugger();
+      const [human, agent] = await Promise.all([
+        d.run('echo from the developer', 'human'),
+        d.run('echo from the agent', 'agent'),
+      ]);
+      expect([human, agent]).toEqual(['from the developer', 'from the agent']);
+      expect(d.transcript.slice(-2).map((e) => [e.who, e.input])).toEqual([
+        ['human', 'echo from the developer'],
+        ['agent', 'echo from the agent'],
+      ]);
+    });
+  },
+);
 
 describe('a submission into a latin-1 module', () => {
   it('changes the function and leaves every other byte as it was', async () => {
@@ -314,7 +396,9 @@ describe('a submission into a latin-1 module', () => {
       const after = readFileSync(b.task.workspace.path('geo/legacy.py'));
       expect(after.subarray(0, 100).toString('latin1')).toBe(before.subarray(0, 100).toString('latin1'));
       // The docstring the code left out is kept (with its latin-1 character).
-      expect(after.toString('latin1')).toContain('def legacy_area(shape):\n    """Area, the old way \u00a9."""\n    return 2 * area(shape)\n');
+      expect(after.toString('latin1')).toContain(
+        'def legacy_area(shape):\n    """Area, the old way \u00a9."""\n    return 2 * area(shape)\n',
+      );
       expect(after.includes(Buffer.from([0xe9]))).toBe(true);
     } finally {
       await b.dispose();
@@ -327,11 +411,34 @@ describe('tool definitions', () => {
     const definitions = toolDefinitions(TOOLS.map((t) => t.name));
     const byName = Object.fromEntries(definitions.map((d) => [d.name, d.parameters]));
     expect(Object.keys(byName)).toEqual([
-      'search_class', 'search_class_in_file', 'search_method', 'search_method_in_class', 'search_method_in_file', 'search_code',
-      'search_code_in_file', 'get_code_around_line', 'search_similar_method', 'search_target_usage', 'search_import_statement',
-      'run_debugger_cmd', 'view_directory', 'read_file', 'submit_implementation', 'run_tests', 'submit_tests', 'finish',
+      'search_class',
+      'search_class_in_file',
+      'search_method',
+      'search_method_in_class',
+      'search_method_in_file',
+      'search_code',
+      'search_code_in_file',
+      'get_code_around_line',
+      'search_similar_method',
+      'search_target_usage',
+      'search_import_statement',
+      'run_debugger_cmd',
+      'view_directory',
+      'read_file',
+      'submit_implementation',
+      'run_tests',
+      'submit_tests',
+      'finish',
     ]);
-    expect(byName.get_code_around_line).toMatchObject({ type: 'object', properties: { file_name: { type: 'string' }, line_number: { type: 'integer' }, window_size: { type: 'integer', default: 10 } }, required: ['file_name', 'line_number'] });
+    expect(byName.get_code_around_line).toMatchObject({
+      type: 'object',
+      properties: {
+        file_name: { type: 'string' },
+        line_number: { type: 'integer' },
+        window_size: { type: 'integer', default: 10 },
+      },
+      required: ['file_name', 'line_number'],
+    });
     expect(byName.run_tests).toMatchObject({ type: 'object', properties: {} });
   });
 });

@@ -24,84 +24,143 @@ const SGR = /\x1b\[[0-9;]*m/;
 
 describe('the TUI in a pseudo-terminal, against the fake model server', () => {
   // The takeover works the same when the debugger session runs in a container.
-  it.each(SANDBOXES)('override the tests, take over pdb and hand it back, accept the patch (%s sandbox)', async (name) => {
-    server = await startFakeModelServer([
-      { say: 'Let me read subtotal first.', calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }], delayMs: 1500 },
-      { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] },
-    ]);
-    const repo = copyFixture('shop');
-    const sessions = join(scratch, `sessions-${name}`); // each case its own: a session left by the other is not this one's
-    try {
-      const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '-T', '3', '--provider', 'openai', '--model', 'gpt-4o-mini', '--sandbox', name, '--tests', 'tests/test_cart.py'],
-        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
-      );
-      // THM proposes one test per cluster at T=3; T=2 proposes test_total and test_summary; take
-      // test_receipt instead of test_summary.
-      await tui.waitFor('Selected 3 (T=3)');
-      await tui.press('-', 'Selected 2 (T=2)');
-      await tui.waitFor('a accept the proposal as it is');
-      // Rows: ▾ CartTest.test_total (expanded), its test, ▸ Cart.summary, ▸ receipt.
-      await tui.press(KEY.down, /❯\s+★ tests\/test_cart\.py::CartTest::test_total/);
-      await tui.press(KEY.down, '❯ ▸ shop/cart.py::Cart.summary');
-      await tui.press(KEY.space, 'Selected 1 (T=2) · changed from the proposal'); // Cart.summary's representative out
-      await tui.press(KEY.down, '❯ ▸ shop/cart.py::receipt');
-      await tui.press(KEY.space, 'Selected 2 (T=2) · changed from the proposal'); // receipt's representative in
-      tui.send(KEY.enter);
-      // The first model call takes 1.5 s: ask for the debugger meanwhile.
-      const agentAt = await tui.waitFor('pre-generation');
-      tui.send('t');
-      await tui.waitFor("you have the debugger", 30_000, agentAt);
-      await tui.waitFor('(Pdb)', 30_000, agentAt);
-      for (const char of 'p 6 * 7') await tui.press(char, char === ' ' ? /\(Pdb\) p/ : char);
-      await tui.press(KEY.enter, '42', 30_000);
-      tui.send(KEY.escape); // hand back
-      // The result, with the patch question.
-      await tui.waitFor('a apply the patch to the checkout', 60_000);
-      expect(tui.screen()).toContain('PASS');
-      // The result screen's first frame is up before it listens to keys: let it draw.
-      await tui.settled();
-      await tui.press('a', /Apply the patch \(\+\d+ −\d+\) to shop\/cart\.py\? y\/N/);
-      await tui.settled();
-      // Applied, the result screen stays and says so (issue 37.3); q quits.
-      const applied = await tui.press('y', 'patch applied to the checkout', 60_000);
-      await tui.waitFor('q quit', 10_000, applied);
-      await tui.settled();
-      tui.send('q');
-      expect(await tui.exited).toBe(0);
+  it.each(SANDBOXES)(
+    'override the tests, take over pdb and hand it back, accept the patch (%s sandbox)',
+    async (name) => {
+      server = await startFakeModelServer([
+        {
+          say: 'Let me read subtotal first.',
+          calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }],
+          delayMs: 1500,
+        },
+        {
+          calls: [
+            {
+              name: 'submit_implementation',
+              arguments: {
+                code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n',
+              },
+            },
+          ],
+        },
+      ]);
+      const repo = copyFixture('shop');
+      const sessions = join(scratch, `sessions-${name}`); // each case its own: a session left by the other is not this one's
+      try {
+        const tui = startInPty(
+          [
+            'run',
+            '--repo',
+            repo.dir,
+            '--target',
+            'shop/cart.py::Cart.total',
+            '--blank',
+            '-T',
+            '3',
+            '--provider',
+            'openai',
+            '--model',
+            'gpt-4o-mini',
+            '--sandbox',
+            name,
+            '--tests',
+            'tests/test_cart.py',
+          ],
+          { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
+        );
+        // THM proposes one test per cluster at T=3; T=2 proposes test_total and test_summary; take
+        // test_receipt instead of test_summary.
+        await tui.waitFor('Selected 3 (T=3)');
+        await tui.press('-', 'Selected 2 (T=2)');
+        await tui.waitFor('a accept the proposal as it is');
+        // Rows: ▾ CartTest.test_total (expanded), its test, ▸ Cart.summary, ▸ receipt.
+        await tui.press(KEY.down, /❯\s+★ tests\/test_cart\.py::CartTest::test_total/);
+        await tui.press(KEY.down, '❯ ▸ shop/cart.py::Cart.summary');
+        await tui.press(KEY.space, 'Selected 1 (T=2) · changed from the proposal'); // Cart.summary's representative out
+        await tui.press(KEY.down, '❯ ▸ shop/cart.py::receipt');
+        await tui.press(KEY.space, 'Selected 2 (T=2) · changed from the proposal'); // receipt's representative in
+        tui.send(KEY.enter);
+        // The first model call takes 1.5 s: ask for the debugger meanwhile.
+        const agentAt = await tui.waitFor('pre-generation');
+        tui.send('t');
+        await tui.waitFor('you have the debugger', 30_000, agentAt);
+        await tui.waitFor('(Pdb)', 30_000, agentAt);
+        for (const char of 'p 6 * 7') await tui.press(char, char === ' ' ? /\(Pdb\) p/ : char);
+        await tui.press(KEY.enter, '42', 30_000);
+        tui.send(KEY.escape); // hand back
+        // The result, with the patch question.
+        await tui.waitFor('a apply the patch to the checkout', 60_000);
+        expect(tui.screen()).toContain('PASS');
+        // The result screen's first frame is up before it listens to keys: let it draw.
+        await tui.settled();
+        await tui.press('a', /Apply the patch \(\+\d+ −\d+\) to shop\/cart\.py\? y\/N/);
+        await tui.settled();
+        // Applied, the result screen stays and says so (issue 37.3); q quits.
+        const applied = await tui.press('y', 'patch applied to the checkout', 60_000);
+        await tui.waitFor('q quit', 10_000, applied);
+        await tui.settled();
+        tui.send('q');
+        expect(await tui.exited).toBe(0);
 
-      // The checkout has the patch.
-      expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toContain('        amount = self.subtotal()\n        return discount(amount, self.percent)\n');
-      // The session says what happened: the override, who typed in pdb, the note the model got.
-      const id = new Catalog(sessions).list()[0]!.id;
-      const events = loadSession(sessions, id).events;
-      expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({
-        by: 'human',
-        // Compared with the proposal for the T chosen, not with THM's first one at T=3.
-        T: 2,
-        proposed: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_summary'],
-        chosen: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_receipt'],
-      });
-      expect(events.filter((e) => e.type === 'debugger.entry').map((e) => e.type === 'debugger.entry' && [e.entry.who, e.entry.input])).toEqual(
-        expect.arrayContaining([['human', 'p 6 * 7']]),
-      );
-      const secondRequest = JSON.stringify(server.requests[1]!.body.messages);
-      expect(secondRequest).toContain('The developer took over the debugger session');
-      expect(secondRequest).toContain('p 6 * 7');
-      expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
-    } finally {
-      repo.cleanup();
-    }
-  }, 120_000);
+        // The checkout has the patch.
+        expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toContain(
+          '        amount = self.subtotal()\n        return discount(amount, self.percent)\n',
+        );
+        // The session says what happened: the override, who typed in pdb, the note the model got.
+        const id = new Catalog(sessions).list()[0]!.id;
+        const events = loadSession(sessions, id).events;
+        expect(events.find((e) => e.type === 'thm.approval')).toMatchObject({
+          by: 'human',
+          // Compared with the proposal for the T chosen, not with THM's first one at T=3.
+          T: 2,
+          proposed: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_summary'],
+          chosen: ['tests/test_cart.py::CartTest::test_total', 'tests/test_cart.py::CartTest::test_receipt'],
+        });
+        expect(
+          events
+            .filter((e) => e.type === 'debugger.entry')
+            .map((e) => e.type === 'debugger.entry' && [e.entry.who, e.entry.input]),
+        ).toEqual(expect.arrayContaining([['human', 'p 6 * 7']]));
+        const secondRequest = JSON.stringify(server.requests[1]!.body.messages);
+        expect(secondRequest).toContain('The developer took over the debugger session');
+        expect(secondRequest).toContain('p 6 * 7');
+        expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
+      } finally {
+        repo.cleanup();
+      }
+    },
+    120_000,
+  );
 
   it('a failed run: apply asks twice, a refusal leaves the file byte-identical, r rejects', async () => {
-    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    return self.subtotal()\n' } }] }]);
+    server = await startFakeModelServer([
+      {
+        calls: [
+          { name: 'submit_implementation', arguments: { code: 'def total(self):\n    return self.subtotal()\n' } },
+        ],
+      },
+    ]);
     const repo = copyFixture('shop');
     const file = join(repo.dir, 'shop', 'cart.py');
     try {
       const before = readFileSync(file);
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--rrw-attempts', '0', '--tests', 'tests/test_cart.py'],
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--rrw-attempts',
+          '0',
+          '--tests',
+          'tests/test_cart.py',
+        ],
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: join(scratch, 'refuse') },
         { cols: 100, rows: 30 },
       );
@@ -130,14 +189,35 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
   }, 120_000);
 
   it('Ctrl+C twice on the result screen: the run was over, so it keeps its result, the patch not applied, and no resume hint', async () => {
-    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    return self.subtotal()\n' } }] }]);
+    server = await startFakeModelServer([
+      {
+        calls: [
+          { name: 'submit_implementation', arguments: { code: 'def total(self):\n    return self.subtotal()\n' } },
+        ],
+      },
+    ]);
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'quit-at-result');
     const file = join(repo.dir, 'shop', 'cart.py');
     try {
       const before = readFileSync(file);
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--rrw-attempts', '0', '--tests', 'tests/test_cart.py'],
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--rrw-attempts',
+          '0',
+          '--tests',
+          'tests/test_cart.py',
+        ],
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
         { cols: 100, rows: 30 },
       );
@@ -155,8 +235,18 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       expect(session).toMatchObject({ status: 'failed' });
       const events = loadSession(sessions, session!.id).events;
       expect(events.filter((e) => e.type === 'session.interrupted')).toEqual([]);
-      expect(events.filter((e) => e.type === 'patch.decision')).toEqual([expect.objectContaining({ decision: 'reject', applied: false, reason: expect.stringContaining('stopped before the patch was decided') })]);
-      expect(events.at(-1)).toMatchObject({ type: 'result', pass: false, stopReason: expect.not.stringMatching(/interrupted/) });
+      expect(events.filter((e) => e.type === 'patch.decision')).toEqual([
+        expect.objectContaining({
+          decision: 'reject',
+          applied: false,
+          reason: expect.stringContaining('stopped before the patch was decided'),
+        }),
+      ]);
+      expect(events.at(-1)).toMatchObject({
+        type: 'result',
+        pass: false,
+        stopReason: expect.not.stringMatching(/interrupted/),
+      });
       expect(readFileSync(file).equals(before)).toBe(true);
     } finally {
       repo.cleanup();
@@ -170,7 +260,20 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     try {
       const before = readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8');
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--tests',
+          'tests/test_cart.py',
+        ],
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, NO_COLOR: '1' },
         { cols: 60, rows: 15 },
       );
@@ -183,7 +286,9 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       tui.send(KEY.ctrlC);
       expect(await tui.exited).toBe(130);
       const quitId = new Catalog(sessions).list()[0]!.id;
-      expect(tui.screen().replace(/\s+/g, ' ')).toContain(`Session ${quitId} is saved; go on with it: tenet resume ${quitId}`);
+      expect(tui.screen().replace(/\s+/g, ' ')).toContain(
+        `Session ${quitId} is saved; go on with it: tenet resume ${quitId}`,
+      );
       expect(readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8')).toBe(before);
       expect(new Catalog(sessions).list()[0]).toMatchObject({ status: 'interrupted' });
       // Every frame fit in 15 rows: Ink never cleared the terminal (and its scrollback); no colour.
@@ -195,12 +300,27 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
   }, 60_000);
 
   it('a shell command waiting for approval when the session stopped is asked again on resume; a headless resume refuses to run it', async () => {
-    server = await startFakeModelServer([{ say: 'Let me check the value.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo resumed-ok' } }] }]);
+    server = await startFakeModelServer([
+      { say: 'Let me check the value.', calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo resumed-ok' } }] },
+    ]);
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'approval');
     try {
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--tests', 'tests/test_cart.py'],
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--tests',
+          'tests/test_cart.py',
+        ],
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
       );
       await tui.waitFor('Selected 3 (T=3)');
@@ -216,9 +336,22 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       const env = { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: sessions };
       const headless = await runCli(['resume', id, '--json'], { env });
       expect(headless.code).toBe(2);
-      expect(headless.stderr).toContain(`Session ${id} stopped while the shell command \`echo resumed-ok\` waited for your approval; a headless resume cannot ask.`);
+      expect(headless.stderr).toContain(
+        `Session ${id} stopped while the shell command \`echo resumed-ok\` waited for your approval; a headless resume cannot ask.`,
+      );
 
-      server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] }]);
+      server = await startFakeModelServer([
+        {
+          calls: [
+            {
+              name: 'submit_implementation',
+              arguments: {
+                code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n',
+              },
+            },
+          ],
+        },
+      ]);
       const resumed = startInPty(['resume', id, '--base-url', `${server.url}/v1`], env);
       await resumed.waitFor('The agent wants to run a shell command:', 60_000);
       expect(resumed.screen()).toContain('$ echo resumed-ok');
@@ -227,8 +360,15 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       expect(await resumed.exited).toBe(0);
       const events = loadSession(sessions, id).events;
       const after = events.slice(events.findIndex((e) => e.type === 'session.resumed'));
-      expect(after.find((e) => e.type === 'command.approval')).toMatchObject({ command: 'echo resumed-ok', decision: 'approved', by: 'human' });
-      expect(after.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')).toMatchObject({ ok: true, text: expect.stringContaining('resumed-ok') });
+      expect(after.find((e) => e.type === 'command.approval')).toMatchObject({
+        command: 'echo resumed-ok',
+        decision: 'approved',
+        by: 'human',
+      });
+      expect(after.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')).toMatchObject({
+        ok: true,
+        text: expect.stringContaining('resumed-ok'),
+      });
       expect(events.at(-1)).toMatchObject({ type: 'result', pass: true });
     } finally {
       repo.cleanup();
@@ -236,9 +376,32 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
   }, 180_000);
 
   it('a session stopped in step mode, or after --approve auto, goes on so when it is resumed in the terminal', async () => {
-    const RIGHT = { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] };
+    const RIGHT = {
+      calls: [
+        {
+          name: 'submit_implementation',
+          arguments: {
+            code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n',
+          },
+        },
+      ],
+    };
     const repo = copyFixture('shop');
-    const run = (flag: string[]) => ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', ...flag, '--tests', 'tests/test_cart.py'];
+    const run = (flag: string[]) => [
+      'run',
+      '--repo',
+      repo.dir,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4o-mini',
+      ...flag,
+      '--tests',
+      'tests/test_cart.py',
+    ];
     try {
       // Step mode: killed at the pause before the first model call; the resume pauses there again.
       const stepping = join(scratch, 'stepping');
@@ -272,12 +435,17 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       await approving.waitFor('first-ran', 60_000);
       // Its result in the log: the second model call is the one in flight.
       const autoId = new Catalog(auto).list()[0]!.id;
-      const ranFirst = () => loadSession(auto, autoId).events.some((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd');
-      for (const began = Date.now(); !ranFirst() && Date.now() - began < 30_000; ) await new Promise((resolve) => setTimeout(resolve, 50));
+      const ranFirst = () =>
+        loadSession(auto, autoId).events.some((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd');
+      for (const began = Date.now(); !ranFirst() && Date.now() - began < 30_000; )
+        await new Promise((resolve) => setTimeout(resolve, 50));
       approving.pty.kill('SIGKILL');
       await approving.exited;
       await server.close();
-      server = await startFakeModelServer([{ calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo second-ran' } }] }, RIGHT]);
+      server = await startFakeModelServer([
+        { calls: [{ name: 'run_debugger_cmd', arguments: { cmd: 'echo second-ran' } }] },
+        RIGHT,
+      ]);
       const resumedAuto = startInPty(['resume', autoId, '--base-url', `${server.url}/v1`], autoEnv);
       await resumedAuto.waitFor('a apply the patch to the checkout', 60_000);
       expect(resumedAuto.screen()).not.toContain('The agent wants to run a shell command:');
@@ -285,8 +453,14 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       expect(await resumedAuto.exited).toBe(0);
       const events = loadSession(auto, autoId).events;
       const after = events.slice(events.findIndex((e) => e.type === 'session.resumed'));
-      expect(after.find((e) => e.type === 'command.approval')).toMatchObject({ command: 'echo second-ran', by: 'auto' });
-      expect(after.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')).toMatchObject({ ok: true, text: expect.stringContaining('second-ran') });
+      expect(after.find((e) => e.type === 'command.approval')).toMatchObject({
+        command: 'echo second-ran',
+        by: 'auto',
+      });
+      expect(after.find((e) => e.type === 'tool.result' && e.name === 'run_debugger_cmd')).toMatchObject({
+        ok: true,
+        text: expect.stringContaining('second-ran'),
+      });
     } finally {
       repo.cleanup();
     }
@@ -313,15 +487,49 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     expect(coloured.raw()).toMatch(SGR);
   }, 60_000);
   it("a submission's code is on screen in full, and grows while the model writes it", async () => {
-    const steps = Array.from({ length: 30 }, (_, i) => `    # step ${String(i + 1).padStart(2, '0')} of the total: nothing left out of the view`);
-    const code = ['def total(self):', ...steps, '    amount = self.subtotal()', '    return discount(amount, self.percent)', ''].join('\n');
+    const steps = Array.from(
+      { length: 30 },
+      (_, i) => `    # step ${String(i + 1).padStart(2, '0')} of the total: nothing left out of the view`,
+    );
+    const code = [
+      'def total(self):',
+      ...steps,
+      '    amount = self.subtotal()',
+      '    return discount(amount, self.percent)',
+      '',
+    ].join('\n');
     // Streamed a few characters at a time, as a slow model writes.
-    server = await startFakeModelServer([{ say: 'Here is the whole method.', calls: [{ name: 'submit_implementation', arguments: { code } }], chunkDelayMs: 15 }]);
+    server = await startFakeModelServer([
+      {
+        say: 'Here is the whole method.',
+        calls: [{ name: 'submit_implementation', arguments: { code } }],
+        chunkDelayMs: 15,
+      },
+    ]);
     const repo = copyFixture('shop');
     try {
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--rrw-attempts', '0', '--tests', 'tests/test_cart.py'],
-        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: join(scratch, 'full-code') },
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--rrw-attempts',
+          '0',
+          '--tests',
+          'tests/test_cart.py',
+        ],
+        {
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: `${server.url}/v1`,
+          TENET_SESSIONS_DIR: join(scratch, 'full-code'),
+        },
         { cols: 120, rows: 40 },
       );
       await tui.waitFor('Selected', 60_000);
@@ -345,14 +553,42 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
 
   it('a block pasted into the pdb line reaches pdb line by line', async () => {
     server = await startFakeModelServer([
-      { say: 'Let me read subtotal first.', calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }], delayMs: 1500 },
-      { calls: [{ name: 'submit_implementation', arguments: { code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n' } }] },
+      {
+        say: 'Let me read subtotal first.',
+        calls: [{ name: 'search_method_in_class', arguments: { method_name: 'subtotal', class_name: 'Cart' } }],
+        delayMs: 1500,
+      },
+      {
+        calls: [
+          {
+            name: 'submit_implementation',
+            arguments: {
+              code: 'def total(self):\n    amount = self.subtotal()\n    return discount(amount, self.percent)\n',
+            },
+          },
+        ],
+      },
     ]);
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'paste');
     try {
       const tui = startInPty(
-        ['run', '--repo', repo.dir, '--target', 'shop/cart.py::Cart.total', '--blank', '--provider', 'openai', '--model', 'gpt-4o-mini', '--approve', 'auto', '--tests', 'tests/test_cart.py'],
+        [
+          'run',
+          '--repo',
+          repo.dir,
+          '--target',
+          'shop/cart.py::Cart.total',
+          '--blank',
+          '--provider',
+          'openai',
+          '--model',
+          'gpt-4o-mini',
+          '--approve',
+          'auto',
+          '--tests',
+          'tests/test_cart.py',
+        ],
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
       );
       await tui.waitFor('Selected');
@@ -372,7 +608,9 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       tui.send('q');
       expect(await tui.exited).toBe(0);
       const id = new Catalog(sessions).list()[0]!.id;
-      const typed = loadSession(sessions, id).events.flatMap((e) => (e.type === 'debugger.entry' && e.entry.who === 'human' ? [e.entry.input] : []));
+      const typed = loadSession(sessions, id).events.flatMap((e) =>
+        e.type === 'debugger.entry' && e.entry.who === 'human' ? [e.entry.input] : [],
+      );
       expect(typed).toEqual(expect.arrayContaining(['p 6 * 7', 'p 111 + 111', 'p "pasted" + "!"']));
       expect(typed.indexOf('p 111 + 111')).toBe(typed.indexOf('p 6 * 7') + 1);
     } finally {
@@ -385,9 +623,31 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     mkdirSync(join(repo, 'textpkg'));
     mkdirSync(join(repo, 'tests'));
     writeFileSync(join(repo, 'textpkg', '__init__.py'), '');
-    writeFileSync(join(repo, 'textpkg', 'wrapping.py'), 'def wrap(text, width):\n    """The lines of text, at most width wide."""\n    raise NotImplementedError\n\n\ndef fill(text, width):\n    return "\\n".join(wrap(text, width))\n');
-    writeFileSync(join(repo, 'tests', 'test_wrapping_behaviour_of_the_fill_helper.py'), 'import pytest\nfrom textpkg.wrapping import fill\n\n\n@pytest.mark.parametrize("n", range(210))\ndef test_fill_keeps_every_word_of_a_long_paragraph(n):\n    assert fill("a " * n, 10).count("a") == n\n');
-    const run = startInPty(['run', '--repo', repo, '--target', 'textpkg/wrapping.py::wrap', '--provider', 'openai', '--model', 'm', '--base-url', 'http://127.0.0.1:9/v1'], { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: join(scratch, 'big') }, { cols: 100, rows: 30 });
+    writeFileSync(
+      join(repo, 'textpkg', 'wrapping.py'),
+      'def wrap(text, width):\n    """The lines of text, at most width wide."""\n    raise NotImplementedError\n\n\ndef fill(text, width):\n    return "\\n".join(wrap(text, width))\n',
+    );
+    writeFileSync(
+      join(repo, 'tests', 'test_wrapping_behaviour_of_the_fill_helper.py'),
+      'import pytest\nfrom textpkg.wrapping import fill\n\n\n@pytest.mark.parametrize("n", range(210))\ndef test_fill_keeps_every_word_of_a_long_paragraph(n):\n    assert fill("a " * n, 10).count("a") == n\n',
+    );
+    const run = startInPty(
+      [
+        'run',
+        '--repo',
+        repo,
+        '--target',
+        'textpkg/wrapping.py::wrap',
+        '--provider',
+        'openai',
+        '--model',
+        'm',
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+      ],
+      { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: join(scratch, 'big') },
+      { cols: 100, rows: 30 },
+    );
     // The first cluster opens on its own: its tests are listed with the review's first frame.
     await run.waitFor(/Selected[\s\S]*test_fill_keeps_every_word_of_a_long_paragraph\[0\]/, 120_000);
     await run.settled();
@@ -412,10 +672,22 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     expect(await run.exited).toBe(130);
   }, 240_000);
 
-  it("bare tenet --tests: the start screen says the scope, and the session it starts runs THM on that scope, not the whole suite", async () => {
+  it('bare tenet --tests: the start screen says the scope, and the session it starts runs THM on that scope, not the whole suite', async () => {
     const repo = copyFixture('shop');
     try {
-      const tui = startInPty(['--repo', repo.dir, '--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--tests', 'tests/test_cart.py'], { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: join(scratch, 'scoped') });
+      const tui = startInPty(
+        [
+          '--repo',
+          repo.dir,
+          '--provider',
+          'openai',
+          '--base-url',
+          'http://127.0.0.1:9/v1',
+          '--tests',
+          'tests/test_cart.py',
+        ],
+        { OPENAI_API_KEY: 'sk-test', TENET_SESSIONS_DIR: join(scratch, 'scoped') },
+      );
       await tui.waitFor('tests: tests/test_cart.py (--tests)');
       await tui.waitFor(/\d+ of \d+ functions/, 60_000);
       await tui.press('Cart.total', /1 of \d+ functions/);
@@ -432,9 +704,21 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
   it('bare tenet takes the model flags of run; without a model it says what to set and d runs the demo', async () => {
     const repo = copyFixture('shop');
     const home = mkdtempSync(join(scratch, 'home-'));
-    const clean = { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', OPENAI_BASE_URL: '', ANTHROPIC_BASE_URL: '', HOME: home, XDG_CONFIG_HOME: home, TENET_SESSIONS_DIR: join(scratch, 'bare') };
+    const clean = {
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+      OPENAI_BASE_URL: '',
+      ANTHROPIC_BASE_URL: '',
+      HOME: home,
+      XDG_CONFIG_HOME: home,
+      TENET_SESSIONS_DIR: join(scratch, 'bare'),
+    };
     try {
-      const flagged = startInPty(['--repo', repo.dir, '--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'my-model'], clean, { cols: 120, rows: 30 });
+      const flagged = startInPty(
+        ['--repo', repo.dir, '--provider', 'openai', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'my-model'],
+        clean,
+        { cols: 120, rows: 30 },
+      );
       await flagged.waitFor('model: my-model (OpenAI-compatible, http://127.0.0.1:9/v1)');
       await flagged.waitFor(/\d+ of \d+ functions/, 60_000);
       flagged.send(KEY.escape);
@@ -442,7 +726,9 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
 
       const bare = startInPty(['--repo', repo.dir], clean, { cols: 60, rows: 20 });
       await bare.waitFor('d run the scripted demo');
-      expect(bare.screen().replace(/\s+/g, ' ')).toContain('No model is configured. To use a model, set OPENAI_API_KEY (or ANTHROPIC_API_KEY); or pass --provider openai --base-url URL');
+      expect(bare.screen().replace(/\s+/g, ' ')).toContain(
+        'No model is configured. To use a model, set OPENAI_API_KEY (or ANTHROPIC_API_KEY); or pass --provider openai --base-url URL',
+      );
       // The demo: its scripted model says so, THM runs on the example.
       await bare.press('d', '⚠ scripted demo model', 60_000);
       await bare.waitFor('Selected', 60_000);

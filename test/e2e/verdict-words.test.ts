@@ -12,20 +12,49 @@ import { ROOT } from '../helpers/fixtures';
 // place that shows the result now says what happened.
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-verdict-words-'));
-const env = { TENET_SESSIONS_DIR: join(scratch, 'sessions'), OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' };
+const env = {
+  TENET_SESSIONS_DIR: join(scratch, 'sessions'),
+  OPENAI_API_KEY: '',
+  ANTHROPIC_API_KEY: '',
+  XDG_CONFIG_HOME: '/nonexistent',
+};
 const WORDS = 'the selected tests passed but hidden tests failed';
 let id = '';
 let stdout = '';
 
 beforeAll(async () => {
   // The demo's first submission: right on THM's first proposed test (T=1), wrong on a region in lower case.
-  const demo = JSON.parse(readFileSync(join(ROOT, 'examples', 'invoicing.demo.json'), 'utf8')) as { turns: { calls?: { name: string; arguments: { code?: string } }[] }[] };
-  const code = demo.turns.flatMap((t) => t.calls ?? []).find((c) => c.name === 'submit_implementation')!.arguments.code!;
+  const demo = JSON.parse(readFileSync(join(ROOT, 'examples', 'invoicing.demo.json'), 'utf8')) as {
+    turns: { calls?: { name: string; arguments: { code?: string } }[] }[];
+  };
+  const code = demo.turns.flatMap((t) => t.calls ?? []).find((c) => c.name === 'submit_implementation')!.arguments
+    .code!;
   const script = join(scratch, 'case-sensitive.json');
-  writeFileSync(script, JSON.stringify({ turns: [{ say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code } }] }] }));
+  writeFileSync(
+    script,
+    JSON.stringify({
+      turns: [{ say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code } }] }],
+    }),
+  );
   const repo = join(scratch, 'invoicing');
   cpSync(join(ROOT, 'examples', 'invoicing'), repo, { recursive: true });
-  const run = await runCli(['run', '--repo', repo, '--target', 'invoicing/tax.py::tax_for', '--provider', 'scripted', '--script', script, '-T', '1', '--headless'], { env });
+  const run = await runCli(
+    [
+      'run',
+      '--repo',
+      repo,
+      '--target',
+      'invoicing/tax.py::tax_for',
+      '--provider',
+      'scripted',
+      '--script',
+      script,
+      '-T',
+      '1',
+      '--headless',
+    ],
+    { env },
+  );
   expect(run.code, run.stderr).toBe(1);
   stdout = run.stdout;
   id = /session (\S+)/.exec(run.stdout)![1]!;

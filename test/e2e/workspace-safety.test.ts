@@ -22,10 +22,16 @@ describe("the user's checkout survives an interrupted run", () => {
     return !!container && existsSync(join(scratch, container, 'robust', '.tenet')) && processesIn(scratch).length > 0;
   };
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     it(`${signal} mid-run: exit ${code}, checkout byte-identical, workspace and pytest gone`, async () => {
       const before = treeHash(repo.dir);
-      const child = startCli(['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute', '--test-timeout', '120'], { env: { TMPDIR: scratch } });
+      const child = startCli(
+        ['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute', '--test-timeout', '120'],
+        { env: { TMPDIR: scratch } },
+      );
       await waitFor(workspaceStarted, 30_000, 'pytest to start in the workspace');
       await new Promise((r) => setTimeout(r, 1000));
       child.kill(signal);
@@ -37,14 +43,22 @@ describe("the user's checkout survives an interrupted run", () => {
     });
   }
 
-  it('SIGINT while the copy is still being made: no half-made copy, nor the interpreter check\'s folder, is left', async () => {
+  it("SIGINT while the copy is still being made: no half-made copy, nor the interpreter check's folder, is left", async () => {
     // Enough files that copying them outlasts the moment the copy's folder appears.
     for (let folder = 0; folder < 40; folder++) {
       mkdirSync(join(repo.dir, 'bulk', `f${folder}`), { recursive: true });
-      for (let file = 0; file < 100; file++) writeFileSync(join(repo.dir, 'bulk', `f${folder}`, `m${file}.py`), `VALUE = ${file}\n`);
+      for (let file = 0; file < 100; file++)
+        writeFileSync(join(repo.dir, 'bulk', `f${folder}`, `m${file}.py`), `VALUE = ${file}\n`);
     }
-    const child = startCli(['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute'], { env: { TMPDIR: scratch, TENET_FRESH_COPY: '1' } });
-    await waitFor(() => readdirSync(scratch).some((name) => /^tenet-[A-Za-z0-9]{6}$/.test(name)), 30_000, 'the copy to start', 5);
+    const child = startCli(['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute'], {
+      env: { TMPDIR: scratch, TENET_FRESH_COPY: '1' },
+    });
+    await waitFor(
+      () => readdirSync(scratch).some((name) => /^tenet-[A-Za-z0-9]{6}$/.test(name)),
+      30_000,
+      'the copy to start',
+      5,
+    );
     child.kill('SIGINT');
     const result = await finished(child);
     expect(result.code).toBe(130);
@@ -53,7 +67,10 @@ describe("the user's checkout survives an interrupted run", () => {
 
   it('SIGKILL mid-run: checkout byte-identical, and pytest dies with tenet', async () => {
     const before = treeHash(repo.dir);
-    const child = startCli(['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute', '--test-timeout', '120'], { env: { TMPDIR: scratch } });
+    const child = startCli(
+      ['thm', '--repo', repo.dir, '--target', 'robust/core.py::compute', '--test-timeout', '120'],
+      { env: { TMPDIR: scratch } },
+    );
     await waitFor(workspaceStarted, 30_000, 'pytest to start in the workspace');
     child.kill('SIGKILL');
     await finished(child);
@@ -62,17 +79,22 @@ describe("the user's checkout survives an interrupted run", () => {
   });
 });
 
-describe("the interpreter check leaves the checkout alone", () => {
+describe('the interpreter check leaves the checkout alone', () => {
   it('a top-level package named like a module pytest imports (calendar/) gets no bytecode written into it', async () => {
     const repo = copyFixture('shadow');
     try {
       const before = treeHash(repo.dir);
       // This machine may set PYTHONDONTWRITEBYTECODE globally, which would hide the bug.
-      const result = await runCli(['thm', '--repo', repo.dir, '--target', 'calendar/events.py::next_day', '--blank', '--json'], {
-        env: { PYTHONDONTWRITEBYTECODE: undefined },
-      });
+      const result = await runCli(
+        ['thm', '--repo', repo.dir, '--target', 'calendar/events.py::next_day', '--blank', '--json'],
+        {
+          env: { PYTHONDONTWRITEBYTECODE: undefined },
+        },
+      );
       expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout).failing.map((f: { nodeid: string }) => f.nodeid)).toEqual(['tests/test_events.py::test_next_day_wraps']);
+      expect(JSON.parse(result.stdout).failing.map((f: { nodeid: string }) => f.nodeid)).toEqual([
+        'tests/test_events.py::test_next_day_wraps',
+      ]);
       expect(existsSync(join(repo.dir, 'calendar', '__pycache__'))).toBe(false);
       expect(treeHash(repo.dir)).toBe(before);
     } finally {

@@ -12,11 +12,16 @@ import { ROOT } from './fixtures';
  */
 export const CHROMIUM = process.env.TENET_CHROMIUM ?? '/usr/bin/chromium';
 
-const BROWSER_PROBLEM = existsSync(CHROMIUM) ? undefined : `no browser at ${CHROMIUM}; install Debian's chromium (apt-get install chromium) or set TENET_CHROMIUM`;
-if (BROWSER_PROBLEM && process.env.TENET_TEST_BROWSER === 'require') throw new Error(`Browser tests are required here (TENET_TEST_BROWSER=require) but ${BROWSER_PROBLEM}`);
+const BROWSER_PROBLEM = existsSync(CHROMIUM)
+  ? undefined
+  : `no browser at ${CHROMIUM}; install Debian's chromium (apt-get install chromium) or set TENET_CHROMIUM`;
+if (BROWSER_PROBLEM && process.env.TENET_TEST_BROWSER === 'require')
+  throw new Error(`Browser tests are required here (TENET_TEST_BROWSER=require) but ${BROWSER_PROBLEM}`);
 if (BROWSER_PROBLEM) console.warn(`[tenet tests] browser tests skipped: ${BROWSER_PROBLEM}`);
 
-export const describeBrowser = BROWSER_PROBLEM ? (name: string, fn: () => void) => describe.skip(`${name} [skipped: ${BROWSER_PROBLEM}]`, fn) : describe;
+export const describeBrowser = BROWSER_PROBLEM
+  ? (name: string, fn: () => void) => describe.skip(`${name} [skipped: ${BROWSER_PROBLEM}]`, fn)
+  : describe;
 
 /** Screenshots the tests keep (git-ignored), to look at what the page showed. */
 export const ARTIFACTS = join(ROOT, 'test', 'artifacts');
@@ -28,7 +33,16 @@ export async function openBrowser(): Promise<{ context: BrowserContext; close: (
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1400, height: 1000 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     context,

@@ -24,7 +24,10 @@ const TEST_SESSIONS = mkdtempSync(join(tmpdir(), 'tenet-test-sessions-'));
 afterAll(() => rmSync(TEST_SESSIONS, { recursive: true, force: true }));
 
 /** `stdin: 'pipe'` gives the test the child's stdin (headless step mode reads its answers there). */
-export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: 'ignore' | 'pipe' } = {}): ChildProcess & { output: { stdout: string; stderr: string } } {
+export function startCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; stdin?: 'ignore' | 'pipe' } = {},
+): ChildProcess & { output: { stdout: string; stderr: string } } {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: { ...process.env, TENET_SESSIONS_DIR: TEST_SESSIONS, ...options.env },
     cwd: options.cwd,
@@ -57,7 +60,12 @@ export function processesIn(dir: string): number[] {
 }
 
 /** Polls `condition` every `everyMs` (a moment that passes quickly needs a short one). */
-export async function waitFor(condition: () => boolean, timeoutMs = 30_000, what = 'condition', everyMs = 100): Promise<void> {
+export async function waitFor(
+  condition: () => boolean,
+  timeoutMs = 30_000,
+  what = 'condition',
+  everyMs = 100,
+): Promise<void> {
   const started = Date.now();
   while (!condition()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);

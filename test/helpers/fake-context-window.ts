@@ -19,7 +19,19 @@ type Json = Record<string, unknown>;
 const list = (value: unknown): Json[] => (Array.isArray(value) ? (value as Json[]) : []);
 const count = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 const text = (content: unknown): string =>
-  typeof content === 'string' ? content : list(content).map((b) => (typeof b.text === 'string' ? b.text : b.type === 'tool_use' ? `${String(b.name)}${JSON.stringify(b.input ?? {})}` : b.type === 'tool_result' ? text(b.content) : '')).join('\n');
+  typeof content === 'string'
+    ? content
+    : list(content)
+        .map((b) =>
+          typeof b.text === 'string'
+            ? b.text
+            : b.type === 'tool_use'
+              ? `${String(b.name)}${JSON.stringify(b.input ?? {})}`
+              : b.type === 'tool_result'
+                ? text(b.content)
+                : '',
+        )
+        .join('\n');
 
 /** The request's input tokens, as this fake's window counts them. */
 export function windowTokens(api: 'openai' | 'anthropic', body: Json): number {
@@ -27,7 +39,13 @@ export function windowTokens(api: 'openai' | 'anthropic', body: Json): number {
   if (api === 'openai') {
     let n = tools;
     for (const m of list(body.messages)) {
-      n += 4 + count(text(m.content)) + list(m.tool_calls).reduce((sum, c) => sum + count(JSON.stringify((c as { function?: unknown }).function ?? {})), 0);
+      n +=
+        4 +
+        count(text(m.content)) +
+        list(m.tool_calls).reduce(
+          (sum, c) => sum + count(JSON.stringify((c as { function?: unknown }).function ?? {})),
+          0,
+        );
     }
     return n;
   }
@@ -37,17 +55,40 @@ export function windowTokens(api: 'openai' | 'anthropic', body: Json): number {
 }
 
 /** The error a request past `window` gets (status and body), or undefined when it fits. */
-export function windowProblem(api: 'openai' | 'anthropic', body: Json, window: number): { status: number; body: Json } | undefined {
+export function windowProblem(
+  api: 'openai' | 'anthropic',
+  body: Json,
+  window: number,
+): { status: number; body: Json } | undefined {
   const input = windowTokens(api, body);
   const output = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
   if (api === 'openai') {
     if (input + output <= window) return undefined;
     const message = `This model's maximum context length is ${window} tokens. However, you requested ${input + output} tokens (${input} in the messages, ${output} in the completion). Please reduce the length of the messages or completion.`;
-    return { status: 400, body: { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } } };
+    return {
+      status: 400,
+      body: { error: { message, type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' } },
+    };
   }
-  if (input > window) return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${input} tokens > ${window} maximum` } } };
+  if (input > window)
+    return {
+      status: 400,
+      body: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: `prompt is too long: ${input} tokens > ${window} maximum` },
+      },
+    };
   if (input + output > window) {
-    return { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: `input length and \`max_tokens\` exceed context limit: ${input} + ${output} > ${window}, decrease input length or \`max_tokens\` and try again` } } };
+    return {
+      status: 400,
+      body: {
+        type: 'error',
+        error: {
+          type: 'invalid_request_error',
+          message: `input length and \`max_tokens\` exceed context limit: ${input} + ${output} > ${window}, decrease input length or \`max_tokens\` and try again`,
+        },
+      },
+    };
   }
   return undefined;
 }

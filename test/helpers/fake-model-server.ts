@@ -93,7 +93,9 @@ class EventStream {
   ) {}
 
   sse(data: unknown, event?: string): void {
-    this.queue.push(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+    this.queue.push(
+      `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+    );
   }
 
   /** Sends what was queued, then ends the response cleanly or as `cut` asks. */
@@ -119,7 +121,8 @@ class EventStream {
   }
 }
 
-const argumentsText = (call: NonNullable<FakeTurn['calls']>[number]) => (typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}));
+const argumentsText = (call: NonNullable<FakeTurn['calls']>[number]) =>
+  typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {});
 /** Ends a cut turn the way it asks (see FakeTurn.cut). A stalled response stays open until close(). */
 function cutOff(response: ServerResponse, cut: FakeTurn['cut']): void {
   if (cut === 'close') response.end();
@@ -127,29 +130,68 @@ function cutOff(response: ServerResponse, cut: FakeTurn['cut']): void {
 }
 
 /** Text as the APIs stream it: pieces of a few tokens (16 characters here). */
-const pieces = (text: string, size = 16) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+const pieces = (text: string, size = 16) =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
 const DEFAULT_OUTPUT = 20;
 
-function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number, tokens: CacheUsage): void {
+function openAi(
+  turn: FakeTurn,
+  body: Record<string, unknown>,
+  response: ServerResponse,
+  counter: number,
+  tokens: CacheUsage,
+): void {
   const model = String(body.model);
   const output = turn.usage?.output ?? DEFAULT_OUTPUT;
-  const usage = { prompt_tokens: tokens.input, completion_tokens: output, total_tokens: tokens.input + output, prompt_tokens_details: { cached_tokens: tokens.read } };
-  const calls = (turn.calls ?? []).map((c, i) => ({ id: `call_${counter}_${i}`, type: 'function', function: { name: c.name, arguments: argumentsText(c) } }));
+  const usage = {
+    prompt_tokens: tokens.input,
+    completion_tokens: output,
+    total_tokens: tokens.input + output,
+    prompt_tokens_details: { cached_tokens: tokens.read },
+  };
+  const calls = (turn.calls ?? []).map((c, i) => ({
+    id: `call_${counter}_${i}`,
+    type: 'function',
+    function: { name: c.name, arguments: argumentsText(c) },
+  }));
   const finish = calls.length ? 'tool_calls' : 'stop';
   if (!body.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({
-      id: `chatcmpl-${counter}`, object: 'chat.completion', created: 1, model,
-      choices: [{ index: 0, message: { role: 'assistant', content: turn.say ?? null, refusal: turn.refusal ?? null, ...(calls.length ? { tool_calls: calls } : {}) }, finish_reason: finish, logprobs: null }],
-      usage,
-    }));
+    response.end(
+      JSON.stringify({
+        id: `chatcmpl-${counter}`,
+        object: 'chat.completion',
+        created: 1,
+        model,
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: turn.say ?? null,
+              refusal: turn.refusal ?? null,
+              ...(calls.length ? { tool_calls: calls } : {}),
+            },
+            finish_reason: finish,
+            logprobs: null,
+          },
+        ],
+        usage,
+      }),
+    );
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const stream = new EventStream(response, turn.chunkDelayMs);
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
-    stream.sse({ id: `chatcmpl-${counter}`, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] });
+    stream.sse({
+      id: `chatcmpl-${counter}`,
+      object: 'chat.completion.chunk',
+      created: 1,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
+    });
   chunk({ role: 'assistant', content: turn.refusal === undefined ? '' : null, refusal: null });
   for (const piece of pieces(turn.say ?? '')) chunk({ content: piece });
   for (const piece of pieces(turn.refusal ?? '')) chunk({ refusal: piece });
@@ -163,7 +205,9 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
     return;
   }
   for (const [index, call] of calls.entries()) {
-    chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
+    chunk({
+      tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+    });
     for (const piece of pieces(call.function.arguments)) {
       chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
       if (turn.cut) {
@@ -180,11 +224,21 @@ function openAi(turn: FakeTurn, body: Record<string, unknown>, response: ServerR
   stream.flush();
 }
 
-function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: ServerResponse, counter: number, tokens: CacheUsage): void {
+function anthropic(
+  turn: FakeTurn,
+  body: Record<string, unknown>,
+  response: ServerResponse,
+  counter: number,
+  tokens: CacheUsage,
+): void {
   const model = String(body.model);
   const output = turn.usage?.output ?? DEFAULT_OUTPUT;
   // Anthropic's input_tokens leaves out what was read from or written to the cache.
-  const inputUsage = { input_tokens: tokens.input - tokens.read - tokens.written, cache_creation_input_tokens: tokens.written, cache_read_input_tokens: tokens.read };
+  const inputUsage = {
+    input_tokens: tokens.input - tokens.read - tokens.written,
+    cache_creation_input_tokens: tokens.written,
+    cache_read_input_tokens: tokens.read,
+  };
   const tools = (turn.calls ?? []).map((c, i) => {
     let parsed: unknown = {};
     try {
@@ -198,20 +252,52 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
   const say = turn.refusal ?? turn.say;
   if (!body.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({
-      id: `msg_${counter}`, type: 'message', role: 'assistant', model,
-      content: [...(say ? [{ type: 'text', text: say }] : []), ...tools.map((t) => ({ type: 'tool_use', id: t.id, name: t.name, input: t.input ?? {} }))],
-      stop_reason: stopReason, stop_sequence: null, usage: { ...inputUsage, output_tokens: output },
-    }));
+    response.end(
+      JSON.stringify({
+        id: `msg_${counter}`,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [
+          ...(say ? [{ type: 'text', text: say }] : []),
+          ...tools.map((t) => ({ type: 'tool_use', id: t.id, name: t.name, input: t.input ?? {} })),
+        ],
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage: { ...inputUsage, output_tokens: output },
+      }),
+    );
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const stream = new EventStream(response, turn.chunkDelayMs);
-  stream.sse({ type: 'message_start', message: { id: `msg_${counter}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage, output_tokens: 1 } } }, 'message_start');
+  stream.sse(
+    {
+      type: 'message_start',
+      message: {
+        id: `msg_${counter}`,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...inputUsage, output_tokens: 1 },
+      },
+    },
+    'message_start',
+  );
   let index = 0;
   if (say) {
-    stream.sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start');
-    for (const piece of pieces(say)) stream.sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta');
+    stream.sse(
+      { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      'content_block_start',
+    );
+    for (const piece of pieces(say))
+      stream.sse(
+        { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } },
+        'content_block_delta',
+      );
     if (turn.streamError) {
       stream.sse({ type: 'error', error: turn.streamError }, 'error');
       stream.flush();
@@ -225,9 +311,19 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     index++;
   }
   for (const tool of tools) {
-    stream.sse({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} } }, 'content_block_start');
+    stream.sse(
+      {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} },
+      },
+      'content_block_start',
+    );
     for (const piece of pieces(tool.raw)) {
-      stream.sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } }, 'content_block_delta');
+      stream.sse(
+        { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } },
+        'content_block_delta',
+      );
       if (turn.cut) {
         stream.flush(turn.cut);
         return;
@@ -237,12 +333,22 @@ function anthropic(turn: FakeTurn, body: Record<string, unknown>, response: Serv
     index++;
   }
   // As the API does today, message_delta repeats the input counts (cumulative) with the final output count.
-  stream.sse({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { ...inputUsage, output_tokens: output } }, 'message_delta');
+  stream.sse(
+    {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { ...inputUsage, output_tokens: output },
+    },
+    'message_delta',
+  );
   stream.sse({ type: 'message_stop' }, 'message_stop');
   stream.flush();
 }
 
-export async function startFakeModelServer(turns: FakeTurn[], options: FakeServerOptions = {}): Promise<FakeModelServer> {
+export async function startFakeModelServer(
+  turns: FakeTurn[],
+  options: FakeServerOptions = {},
+): Promise<FakeModelServer> {
   const queue = [...turns];
   const requests: RecordedRequest[] = [];
   const windowed: FakeModelServer['windowed'] = [];
@@ -259,14 +365,22 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
       const isOpenAi = request.url?.endsWith('/chat/completions');
       const isAnthropic = request.url?.endsWith('/messages');
       if (!isOpenAi && !isAnthropic) {
-        response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${request.url}` } }));
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${request.url}` } }));
         return;
       }
       // A request the real API would refuse is refused here too, and plays no turn.
       const problem = requestProblem(isOpenAi ? 'openai' : 'anthropic', request.headers, body);
       if (problem) {
         response.writeHead(400, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(isOpenAi ? { error: { message: problem, type: 'invalid_request_error', param: null, code: null } } : { type: 'error', error: { type: 'invalid_request_error', message: problem } }));
+        response.end(
+          JSON.stringify(
+            isOpenAi
+              ? { error: { message: problem, type: 'invalid_request_error', param: null, code: null } }
+              : { type: 'error', error: { type: 'invalid_request_error', message: problem } },
+          ),
+        );
         return;
       }
       if (options.window !== undefined) {
@@ -278,13 +392,23 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
           return;
         }
       }
-      const turn = options.turnFor?.(body, request.headers) ?? queue.shift() ?? { say: '(the fake server has no more turns)' };
+      const turn = options.turnFor?.(body, request.headers) ??
+        queue.shift() ?? { say: '(the fake server has no more turns)' };
       counter++;
       if (turn.status) {
         const message = turn.message ?? (turn.status === 429 ? 'Rate limit reached' : `Server error ${turn.status}`);
-        response.writeHead(turn.status, { 'content-type': 'application/json', ...(turn.headers ?? { 'retry-after-ms': '20' }) });
+        response.writeHead(turn.status, {
+          'content-type': 'application/json',
+          ...(turn.headers ?? { 'retry-after-ms': '20' }),
+        });
         const type = turn.errorType ?? (turn.status === 429 ? 'rate_limit_error' : 'api_error');
-        response.end(JSON.stringify(isOpenAi ? { error: { message, type, param: null, code: turn.errorType ?? null } } : { type: 'error', error: { type, message } }));
+        response.end(
+          JSON.stringify(
+            isOpenAi
+              ? { error: { message, type, param: null, code: turn.errorType ?? null } }
+              : { type: 'error', error: { type, message } },
+          ),
+        );
         return;
       }
       let tokens: CacheUsage;
@@ -292,18 +416,28 @@ export async function startFakeModelServer(turns: FakeTurn[], options: FakeServe
         tokens = (isOpenAi ? caches.openAi : caches.anthropic).use(body, options.cache !== false);
       } catch (error) {
         if (!(error instanceof TooManyBreakpoints)) throw error;
-        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: error.message } }));
+        response
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: error.message } }));
         return;
       }
       if (turn.usage) tokens = { input: turn.usage.input, read: 0, written: 0 };
-      if (!(isOpenAi && turn.noUsage)) recorded.usage = { input: tokens.input, output: turn.usage?.output ?? DEFAULT_OUTPUT, cacheRead: tokens.read, cacheWrite: tokens.written };
+      if (!(isOpenAi && turn.noUsage))
+        recorded.usage = {
+          input: tokens.input,
+          output: turn.usage?.output ?? DEFAULT_OUTPUT,
+          cacheRead: tokens.read,
+          cacheWrite: tokens.written,
+        };
       const answer = () => (isOpenAi ? openAi : anthropic)(turn, body, response, counter, tokens);
       if (turn.hold) void turn.hold.then(answer);
       else if (turn.delayMs) setTimeout(answer, turn.delayMs);
       else answer();
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.listen?.port ?? 0, options.listen?.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(options.listen?.port ?? 0, options.listen?.host ?? '127.0.0.1', resolve),
+  );
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -26,7 +26,8 @@ function firstUserText(body: Record<string, unknown>): string {
 const server = await startFakeModelServer([], {
   listen: { host: '0.0.0.0', port: Number(port) },
   turnFor(body, headers) {
-    if (headers.authorization !== `Bearer ${key}`) return { status: 401, message: 'Incorrect API key provided', errorType: 'invalid_api_key' };
+    if (headers.authorization !== `Bearer ${key}`)
+      return { status: 401, message: 'Incorrect API key provided', errorType: 'invalid_api_key' };
     // The task prompt's first line (prompts/task.md) names the target: "Implement `QUALNAME` in `FILE`."
     const text = firstUserText(body);
     const task = tasks.find((t) => text.includes(`Implement \`${t.function_name}\` in \`${t.target_module_path}\``));

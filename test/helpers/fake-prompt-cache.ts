@@ -52,7 +52,10 @@ export class OpenAiPromptCache {
     const shared = enabled ? Math.max(0, ...this.prompts.map((earlier) => commonPrefix(earlier, prompt))) : 0;
     this.prompts.push(prompt);
     const sharedTokens = Math.floor(shared / 4);
-    const read = input >= MIN_CACHED_TOKENS && sharedTokens >= MIN_CACHED_TOKENS ? Math.min(input, Math.floor(sharedTokens / OPENAI_STEP) * OPENAI_STEP) : 0;
+    const read =
+      input >= MIN_CACHED_TOKENS && sharedTokens >= MIN_CACHED_TOKENS
+        ? Math.min(input, Math.floor(sharedTokens / OPENAI_STEP) * OPENAI_STEP)
+        : 0;
     return { input, read, written: 0 };
   }
 }
@@ -70,7 +73,8 @@ const unmarked = (block: Record<string, unknown>) => {
 /** The request's blocks in the order Anthropic caches them: tools, system, messages. */
 export function anthropicBlocks(body: Record<string, unknown>): Block[] {
   const blocks: Block[] = [];
-  const add = (block: Record<string, unknown>, extra: Record<string, unknown> = {}) => blocks.push({ text: JSON.stringify({ ...extra, ...unmarked(block) }), marked: !!block.cache_control });
+  const add = (block: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    blocks.push({ text: JSON.stringify({ ...extra, ...unmarked(block) }), marked: !!block.cache_control });
   for (const tool of (body.tools as Record<string, unknown>[] | undefined) ?? []) add(tool);
   const system = body.system;
   if (typeof system === 'string') add({ type: 'text', text: system });
@@ -102,7 +106,8 @@ export class AnthropicPromptCache {
     }
     const input = tokens.at(-1) ?? 0;
     const marks = blocks.flatMap((block, i) => (block.marked ? [i] : []));
-    if (marks.length > 4) throw new TooManyBreakpoints(`A maximum of 4 blocks with cache_control may be provided. Found ${marks.length}.`);
+    if (marks.length > 4)
+      throw new TooManyBreakpoints(`A maximum of 4 blocks with cache_control may be provided. Found ${marks.length}.`);
     if (!enabled) return { input, read: 0, written: 0 };
     let hit = -1;
     for (const mark of marks) {

@@ -4,7 +4,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 /** Every .ts/.tsx file under `dir`. */
 export function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : /\.tsx?$/.test(entry.name)
+        ? [join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -20,7 +24,7 @@ export function importGraph(root: string, dir: string): Map<string, string[]> {
     const specs = [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]!);
     graph.set(
       relative(root, file),
-      specs.map((spec) => (spec.startsWith('.') ? resolveFile(resolve(dirname(file), spec), root) ?? spec : spec)),
+      specs.map((spec) => (spec.startsWith('.') ? (resolveFile(resolve(dirname(file), spec), root) ?? spec) : spec)),
     );
   }
   return graph;

@@ -6,7 +6,8 @@ import { copyFixture } from './fixtures';
 export const SETTER_LINE = 19;
 
 /** The setter, as a scripted model submits it. */
-export const SETTER_CODE = '@discount.setter\ndef discount(self, value):\n    if value < 0 or value > 100:\n        raise ValueError("percent out of range")\n    self.percent = value\n';
+export const SETTER_CODE =
+  '@discount.setter\ndef discount(self, value):\n    if value < 0 or value > 100:\n        raise ValueError("percent out of range")\n    self.percent = value\n';
 
 /**
  * A copy of the shop fixture whose Cart has a `discount` property with a setter, and tests of the
@@ -48,7 +49,8 @@ export function propertyShop(): { dir: string; cleanup: () => void } {
       '',
     ].join('\n'),
   );
-  if (readFileSync(cart, 'utf8').split('\n')[SETTER_LINE - 1]?.trim() !== '@discount.setter') throw new Error('the fixture moved: update SETTER_LINE');
+  if (readFileSync(cart, 'utf8').split('\n')[SETTER_LINE - 1]?.trim() !== '@discount.setter')
+    throw new Error('the fixture moved: update SETTER_LINE');
   return repo;
 }
 

@@ -4,7 +4,10 @@ import { CLI } from './fixtures';
 /** ANSI escapes out: what a person reads on the screen (roughly: cursor moves become nothing). */
 export function plain(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').replace(/\x1b\][^\x07]*\x07/g, '').replace(/\r/g, '');
+  return text
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .replace(/\x1b\][^\x07]*\x07/g, '')
+    .replace(/\r/g, '');
 }
 
 export interface PtySession {
@@ -23,7 +26,12 @@ export interface PtySession {
 
 /** The built CLI in a pseudo-terminal, as a person would run it. */
 export function startInPty(args: string[], env: NodeJS.ProcessEnv, size = { cols: 120, rows: 40 }): PtySession {
-  const pty = spawn(process.execPath, [CLI, ...args], { name: 'xterm-256color', cols: size.cols, rows: size.rows, env: { ...process.env, ...env } as Record<string, string> });
+  const pty = spawn(process.execPath, [CLI, ...args], {
+    name: 'xterm-256color',
+    cols: size.cols,
+    rows: size.rows,
+    env: { ...process.env, ...env } as Record<string, string>,
+  });
   let output = '';
   let lastData = Date.now();
   pty.onData((data) => {
@@ -40,7 +48,10 @@ export function startInPty(args: string[], env: NodeJS.ProcessEnv, size = { cols
         const seen = plain(output).slice(from);
         const at = typeof text === 'string' ? seen.indexOf(text) : seen.search(text);
         if (at !== -1) return from + at;
-        if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${String(text)}; the screen ends with:\n${plain(output).slice(-3000)}`);
+        if (Date.now() - started > timeoutMs)
+          throw new Error(
+            `timed out waiting for ${String(text)}; the screen ends with:\n${plain(output).slice(-3000)}`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -57,4 +68,17 @@ export function startInPty(args: string[], env: NodeJS.ProcessEnv, size = { cols
   };
 }
 
-export const KEY = { up: '\x1b[A', down: '\x1b[B', right: '\x1b[C', left: '\x1b[D', pageUp: '\x1b[5~', pageDown: '\x1b[6~', home: '\x1b[H', end: '\x1b[F', enter: '\r', escape: '\x1b', ctrlC: '\x03', space: ' ' };
+export const KEY = {
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  pageUp: '\x1b[5~',
+  pageDown: '\x1b[6~',
+  home: '\x1b[H',
+  end: '\x1b[F',
+  enter: '\r',
+  escape: '\x1b',
+  ctrlC: '\x03',
+  space: ' ',
+};

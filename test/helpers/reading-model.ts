@@ -12,8 +12,23 @@ export const WRONG = 'def total(self):\n    return 0\n';
 export const BIG_MODULE = `${Array.from({ length: 600 }, (_, i) => `CATALOGUE_${String(i).padStart(4, '0')} = {"sku": "item-${i}", "price": ${(i * 7) % 100}, "stock": ${i % 13}}`).join('\n')}\n`;
 export const BIG_MODULE_PATH = 'shop/catalogue.py';
 
-export const readTurn = (i: number): FakeTurn => ({ say: `Reading more of the catalogue (${i}).`, calls: [{ name: 'read_file', arguments: { file_name: BIG_MODULE_PATH, start_line: 1 + (i % 3) * 100, end_line: 400 + (i % 3) * 100 } }] });
-export const wrongSubmission: FakeTurn = { say: 'Submitting.', calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }] };
+export const readTurn = (i: number): FakeTurn => ({
+  say: `Reading more of the catalogue (${i}).`,
+  calls: [
+    {
+      name: 'read_file',
+      arguments: { file_name: BIG_MODULE_PATH, start_line: 1 + (i % 3) * 100, end_line: 400 + (i % 3) * 100 },
+    },
+  ],
+});
+export const wrongSubmission: FakeTurn = {
+  say: 'Submitting.',
+  calls: [{ name: 'submit_implementation', arguments: { code: WRONG } }],
+};
 
 /** `blocks` of 14 reads and a submission: 6 is a whole session of the paper's budget. */
-export const readingSession = (blocks = 6): FakeTurn[] => Array.from({ length: blocks }, (_, block) => [...Array.from({ length: 14 }, (_, i) => readTurn(block * 14 + i)), wrongSubmission]).flat();
+export const readingSession = (blocks = 6): FakeTurn[] =>
+  Array.from({ length: blocks }, (_, block) => [
+    ...Array.from({ length: 14 }, (_, i) => readTurn(block * 14 + i)),
+    wrongSubmission,
+  ]).flat();

@@ -25,14 +25,26 @@ async function dockerProblem(): Promise<string | undefined> {
 }
 
 export const DOCKER_PROBLEM = await dockerProblem();
-if (DOCKER_PROBLEM && process.env.TENET_TEST_DOCKER === 'require') throw new Error(`Docker tests are required here (TENET_TEST_DOCKER=require) but ${DOCKER_PROBLEM}`);
+if (DOCKER_PROBLEM && process.env.TENET_TEST_DOCKER === 'require')
+  throw new Error(`Docker tests are required here (TENET_TEST_DOCKER=require) but ${DOCKER_PROBLEM}`);
 if (DOCKER_PROBLEM) console.warn(`[tenet tests] Docker sandbox tests skipped: ${DOCKER_PROBLEM}`);
 
 /** Small limits for tests: two fixture projects never need more. */
-export const DOCKER: SandboxSpec = { kind: 'docker', image: DEFAULT_IMAGE, limits: containerLimits({ memory: '1g', pids: 256 }) };
+export const DOCKER: SandboxSpec = {
+  kind: 'docker',
+  image: DEFAULT_IMAGE,
+  limits: containerLimits({ memory: '1g', pids: 256 }),
+};
 
 /** `[name, spec]` rows for describe.each: local, and docker when available. */
-export const SANDBOXES: [string, SandboxSpec][] = DOCKER_PROBLEM ? [['local', LOCAL]] : [['local', LOCAL], ['docker', DOCKER]];
+export const SANDBOXES: [string, SandboxSpec][] = DOCKER_PROBLEM
+  ? [['local', LOCAL]]
+  : [
+      ['local', LOCAL],
+      ['docker', DOCKER],
+    ];
 
 /** describe for Docker-only suites: skipped, with the reason in its name, when there is no engine. */
-export const describeDocker = DOCKER_PROBLEM ? (name: string, fn: () => void) => describe.skip(`${name} [skipped: ${DOCKER_PROBLEM}]`, fn) : describe;
+export const describeDocker = DOCKER_PROBLEM
+  ? (name: string, fn: () => void) => describe.skip(`${name} [skipped: ${DOCKER_PROBLEM}]`, fn)
+  : describe;

@@ -17,12 +17,19 @@ export function shopScratch(prefix: string) {
   const { scratch, track } = scratchWithServers(prefix);
   const repo = copyFixture('shop');
   afterAll(() => repo.cleanup());
-  const start = async (...args: Parameters<typeof startFakeModelServer>): Promise<FakeModelServer> => track(await startFakeModelServer(...args));
+  const start = async (...args: Parameters<typeof startFakeModelServer>): Promise<FakeModelServer> =>
+    track(await startFakeModelServer(...args));
   /** `sessions` and `config`: folders of the scratch folder (default `sessions`, `no-config`). */
-  const envFor = (server: FakeModelServer, provider: FakeProvider = 'openai', folders: { sessions?: string; config?: string } = {}): NodeJS.ProcessEnv => ({
+  const envFor = (
+    server: FakeModelServer,
+    provider: FakeProvider = 'openai',
+    folders: { sessions?: string; config?: string } = {},
+  ): NodeJS.ProcessEnv => ({
     TENET_SESSIONS_DIR: join(scratch, folders.sessions ?? 'sessions'),
     XDG_CONFIG_HOME: join(scratch, folders.config ?? 'no-config'),
-    ...(provider === 'openai' ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` } : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }),
+    ...(provider === 'openai'
+      ? { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` }
+      : { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url }),
   });
   return { scratch, repo, start, envFor };
 }

@@ -25,10 +25,22 @@ const SERVICE_FILE = '/opt/tenet/test-fake/service.mjs';
  * `tasksFile` that wants `key`. Its code, the tasks and the key reach it as Swarm configs.
  * Resolves once it listens; `remove` takes the service and its configs away.
  */
-export async function startFakeModelService(docker: Docker, options: { prefix: string; image: string; network: string; tasksFile: string; key: string; bundleDir: string }): Promise<{ url: string; remove(): Promise<void> }> {
+export async function startFakeModelService(
+  docker: Docker,
+  options: { prefix: string; image: string; network: string; tasksFile: string; key: string; bundleDir: string },
+): Promise<{ url: string; remove(): Promise<void> }> {
   const bundle = join(options.bundleDir, 'fake-model-service.mjs');
   // The tokenizer (megabytes, past a config's 500 KB) stays out: the bundle sits in the runner's tenet folder and loads tenet's copy.
-  await build({ entryPoints: [join(ROOT, 'test/helpers/fake-model-service.ts')], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile: bundle, logLevel: 'warning', external: ['gpt-tokenizer'] });
+  await build({
+    entryPoints: [join(ROOT, 'test/helpers/fake-model-service.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    outfile: bundle,
+    logLevel: 'warning',
+    external: ['gpt-tokenizer'],
+  });
   const labels = { 'dev.tenet.test': options.prefix };
   const files: [string, string][] = [
     [SERVICE_FILE, readFileSync(bundle, 'utf8')],
@@ -38,34 +50,57 @@ export async function startFakeModelService(docker: Docker, options: { prefix: s
   const configs: { id: string; name: string; file: string }[] = [];
   for (const [file, text] of files) {
     const name = `${options.prefix}-${file.split('/').pop()!.replace(/\W/g, '-')}`;
-    const created = (await docker.createConfig({ Name: name, Labels: labels, Data: Buffer.from(text).toString('base64') })) as unknown as { id?: string; ID?: string };
+    const created = (await docker.createConfig({
+      Name: name,
+      Labels: labels,
+      Data: Buffer.from(text).toString('base64'),
+    })) as unknown as { id?: string; ID?: string };
     configs.push({ id: (created.id ?? created.ID)!, name, file });
   }
   const name = `${options.prefix}-fakellm`;
   // No registry credentials (given one argument, dockerode sends the spec as the X-Registry-Auth header).
-  const created = (await docker.createService(undefined as never, {
-    Name: name,
-    Labels: labels,
-    TaskTemplate: {
-      ContainerSpec: {
-        Image: options.image,
-        Command: ['/usr/local/bin/node'],
-        Args: [SERVICE_FILE, '/fake/tasks.jsonl', '/fake/key', '8080'],
-        Configs: configs.map((c) => ({ ConfigID: c.id, ConfigName: c.name, File: { Name: c.file, UID: '0', GID: '0', Mode: 0o444 } })),
+  const created = (await docker.createService(
+    undefined as never,
+    {
+      Name: name,
+      Labels: labels,
+      TaskTemplate: {
+        ContainerSpec: {
+          Image: options.image,
+          Command: ['/usr/local/bin/node'],
+          Args: [SERVICE_FILE, '/fake/tasks.jsonl', '/fake/key', '8080'],
+          Configs: configs.map((c) => ({
+            ConfigID: c.id,
+            ConfigName: c.name,
+            File: { Name: c.file, UID: '0', GID: '0', Mode: 0o444 },
+          })),
+        },
+        Networks: [{ Target: options.network }],
+        RestartPolicy: { Condition: 'none' },
       },
-      Networks: [{ Target: options.network }],
-      RestartPolicy: { Condition: 'none' },
-    },
-    Mode: { Replicated: { Replicas: 1 } },
-    // DNS names the container itself, not a virtual IP: the VIP needs the kernel's IPVS, which CI machines in containers may lack.
-    EndpointSpec: { Mode: 'dnsrr' },
-  } as Docker.CreateServiceOptions)) as unknown as { id?: string; ID?: string };
+      Mode: { Replicated: { Replicas: 1 } },
+      // DNS names the container itself, not a virtual IP: the VIP needs the kernel's IPVS, which CI machines in containers may lack.
+      EndpointSpec: { Mode: 'dnsrr' },
+    } as Docker.CreateServiceOptions,
+  )) as unknown as { id?: string; ID?: string };
   const service = docker.getService((created.id ?? created.ID)!);
   const remove = async () => {
     await service.remove().catch(() => undefined);
     // A config in use by the service's (still stopping) container cannot go yet.
     for (const config of configs) {
-      for (let i = 0; i < 20 && !(await docker.getConfig(config.id).remove().then(() => true, (e: { statusCode?: number }) => e.statusCode === 404)); i++) await new Promise((r) => setTimeout(r, 500));
+      for (
+        let i = 0;
+        i < 20 &&
+        !(await docker
+          .getConfig(config.id)
+          .remove()
+          .then(
+            () => true,
+            (e: { statusCode?: number }) => e.statusCode === 404,
+          ));
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 500));
     }
   };
   const deadline = Date.now() + 60_000;

@@ -13,7 +13,19 @@ export interface ThmRun {
 export async function thmOn(
   repo: string,
   target: string,
-  options: { blank?: boolean; T?: number; testArgs?: string[]; env?: NodeJS.ProcessEnv; python?: string; testTimeoutSec?: number; jobs?: number | 'auto'; fork?: boolean; worlds?: boolean; caller?: 'use' | 'nearest'; sandbox?: SandboxSpec } = {},
+  options: {
+    blank?: boolean;
+    T?: number;
+    testArgs?: string[];
+    env?: NodeJS.ProcessEnv;
+    python?: string;
+    testTimeoutSec?: number;
+    jobs?: number | 'auto';
+    fork?: boolean;
+    worlds?: boolean;
+    caller?: 'use' | 'nearest';
+    sandbox?: SandboxSpec;
+  } = {},
 ): Promise<ThmRun> {
   const task = await openTask({
     repo,

@@ -30,7 +30,13 @@ describe('the stops a cast draws', () => {
     const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
     const drawn = castStops(new ReplayCursor(demo));
     const eventAfter = (type: string) => demo.flatMap((e, i) => (e.type === type ? [i + 1] : []));
-    for (const stop of [...eventAfter('thm.report'), ...eventAfter('agent.phase'), ...eventAfter('tests.run'), ...eventAfter('result')]) expect(drawn).toContain(stop);
+    for (const stop of [
+      ...eventAfter('thm.report'),
+      ...eventAfter('agent.phase'),
+      ...eventAfter('tests.run'),
+      ...eventAfter('result'),
+    ])
+      expect(drawn).toContain(stop);
     expect(drawn.length).toBeLessThan(demo.length / 2);
   });
 });

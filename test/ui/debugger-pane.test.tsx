@@ -11,18 +11,45 @@ import { frameShows } from './helpers';
 // Issue 37.9: the pdb pane showed `(Pdb)` twice after each command, nothing said a command still
 // ran (`sleep(60)` looked idle), and the developer's Ctrl+C was not in the transcript.
 
-const fold = (events: EngineEvent[], now: number) => events.reduce<ViewState>((view, event) => reduceView(view, event, now), initialView());
-const pane = (view: ViewState) => <DebuggerPane view={view} takeover="active" width={100} rows={10} onSend={() => undefined} onHandBack={() => undefined} />;
+const fold = (events: EngineEvent[], now: number) =>
+  events.reduce<ViewState>((view, event) => reduceView(view, event, now), initialView());
+const pane = (view: ViewState) => (
+  <DebuggerPane
+    view={view}
+    takeover="active"
+    width={100}
+    rows={10}
+    onSend={() => undefined}
+    onHandBack={() => undefined}
+  />
+);
 
 describe('the debugger pane', () => {
   it('says a command is running, and for how long, until its prompt comes back', async () => {
     const started = Date.now() - 12_000;
-    const running = fold([{ type: 'debugger.output', chunk: '(Pdb) ' }, { type: 'debugger.input', who: 'human', input: 'import time; time.sleep(60)', mode: 'pdb' }], started);
+    const running = fold(
+      [
+        { type: 'debugger.output', chunk: '(Pdb) ' },
+        { type: 'debugger.input', who: 'human', input: 'import time; time.sleep(60)', mode: 'pdb' },
+      ],
+      started,
+    );
     expect(runningText(running.debugger.running, started + 12_400)).toBe('running import time; time.sleep(60) · 12 s');
     const ui = render(pane(running));
     await frameShows(ui.lastFrame, '⧗ running import time; time.sleep(60) · 12 s · Ctrl+C interrupts it');
-    const entry = { who: 'human' as const, input: 'import time; time.sleep(60)', output: '', mode: 'pdb' as const, startedAt: 0, durationMs: 12_000, interrupted: false };
-    const done = reduceView(reduceView(running, { type: 'debugger.output', chunk: '(Pdb) ' }), { type: 'debugger.entry', entry });
+    const entry = {
+      who: 'human' as const,
+      input: 'import time; time.sleep(60)',
+      output: '',
+      mode: 'pdb' as const,
+      startedAt: 0,
+      durationMs: 12_000,
+      interrupted: false,
+    };
+    const done = reduceView(reduceView(running, { type: 'debugger.output', chunk: '(Pdb) ' }), {
+      type: 'debugger.entry',
+      entry,
+    });
     ui.rerender(pane(done));
     await frameShows(ui.lastFrame, '(Pdb) import time; time.sleep(60)');
     expect(ui.lastFrame()).not.toContain('running');
@@ -30,9 +57,19 @@ describe('the debugger pane', () => {
   });
 
   it("the developer's Ctrl+C is in the transcript, with the command it stopped", () => {
-    const entry = { who: 'human' as const, input: 'c', output: `--KeyboardInterrupt--\n${DEVELOPER_INTERRUPT}`, mode: 'pdb' as const, startedAt: 0, durationMs: 3000, interrupted: false };
+    const entry = {
+      who: 'human' as const,
+      input: 'c',
+      output: `--KeyboardInterrupt--\n${DEVELOPER_INTERRUPT}`,
+      mode: 'pdb' as const,
+      startedAt: 0,
+      durationMs: 3000,
+      interrupted: false,
+    };
     const view = reduceView(initialView(), { type: 'debugger.entry', entry });
-    expect(lineText(itemLines(view.agent.items.at(-1)!, 100)[0]!)).toContain('You typed in the debugger: c (and stopped it with Ctrl+C)');
+    expect(lineText(itemLines(view.agent.items.at(-1)!, 100)[0]!)).toContain(
+      'You typed in the debugger: c (and stopped it with Ctrl+C)',
+    );
   });
 });
 

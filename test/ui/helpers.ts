@@ -4,23 +4,59 @@ import type { ThmReport } from '../../source/engine/protocol/thm-report';
 
 export const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
-export const KEYS = { pageUp: '\u001B[5~', pageDown: '\u001B[6~', home: '\u001B[H', end: '\u001B[F', ctrlC: '\u0003', up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', space: ' ', tab: '\t', backspace: '\u007F' };
+export const KEYS = {
+  pageUp: '\u001B[5~',
+  pageDown: '\u001B[6~',
+  home: '\u001B[H',
+  end: '\u001B[F',
+  ctrlC: '\u0003',
+  up: '\u001B[A',
+  down: '\u001B[B',
+  right: '\u001B[C',
+  left: '\u001B[D',
+  enter: '\r',
+  escape: '\u001B',
+  space: ' ',
+  tab: '\t',
+  backspace: '\u007F',
+};
 
 const test = (nodeid: string, chain: string[]) => ({
-  nodeid, reached: chain.length > 0, chain, chainLines: chain.map(() => 1), depth: chain.length ? chain.length - 1 : null, caller: chain.length ? chain[chain.length - 2]! : null,
-  entryKind: chain.length ? ('test' as const) : null, outcome: 'failed' as const, phase: 'call', message: 'NotImplementedError', longrepr: '', file: null, line: null, timedOut: false, crashed: false,
+  nodeid,
+  reached: chain.length > 0,
+  chain,
+  chainLines: chain.map(() => 1),
+  depth: chain.length ? chain.length - 1 : null,
+  caller: chain.length ? chain[chain.length - 2]! : null,
+  entryKind: chain.length ? ('test' as const) : null,
+  outcome: 'failed' as const,
+  phase: 'call',
+  message: 'NotImplementedError',
+  longrepr: '',
+  file: null,
+  line: null,
+  timedOut: false,
+  crashed: false,
 });
 
 /** The settings a session.start records, as a run with the paper's defaults would. */
 export const sampleConfig = (): SessionConfig => ({
-  provider: 'openai', model: 'm', temperature: 0, maxTokens: 4096,
-  budget: { pregenRounds: 15, rrwAttempts: 5, rrwRounds: 15 }, ablations: { noThm: false, noApis: false, noRrw: false },
+  provider: 'openai',
+  model: 'm',
+  temperature: 0,
+  maxTokens: 4096,
+  budget: { pregenRounds: 15, rrwAttempts: 5, rrwRounds: 15 },
+  ablations: { noThm: false, noApis: false, noRrw: false },
 });
 
 /** A small THM report: two clusters (one of two tests), and a test that never reached the target. */
 export function sampleReport(): ThmReport {
   return {
-    target: 'm.py::f', mode: 'stub', T: 2, testArgs: [], python: { executable: 'python3', version: '3.11', pytest: '9' },
+    target: 'm.py::f',
+    mode: 'stub',
+    T: 2,
+    testArgs: [],
+    python: { executable: 'python3', version: '3.11', pytest: '9' },
     failing: [
       test('t.py::test_direct', ['t.py::test_direct', 'm.py::f']),
       test('t.py::test_a', ['t.py::test_a', 'm.py::g', 'm.py::f']),
@@ -32,8 +68,24 @@ export function sampleReport(): ThmReport {
       { caller: 'm.py::g', tests: ['t.py::test_a', 't.py::test_b'], representative: 't.py::test_a', depth: 2 },
     ],
     selected: ['t.py::test_direct', 't.py::test_a'],
-    counts: { collected: 9, passed: 5, skipped: 0, failing: 4, unreached: 1, alreadyFailing: 0, collectionErrors: 0, crashed: 0, timedOut: 0 },
-    alreadyFailing: [], warnings: [], shards: 1, fork: false, timings: { probeMs: 1, originalMs: 0, blankMs: 0 }, timedOut: false, durationMs: 1200,
+    counts: {
+      collected: 9,
+      passed: 5,
+      skipped: 0,
+      failing: 4,
+      unreached: 1,
+      alreadyFailing: 0,
+      collectionErrors: 0,
+      crashed: 0,
+      timedOut: 0,
+    },
+    alreadyFailing: [],
+    warnings: [],
+    shards: 1,
+    fork: false,
+    timings: { probeMs: 1, originalMs: 0, blankMs: 0 },
+    timedOut: false,
+    durationMs: 1200,
   };
 }
 
@@ -57,14 +109,40 @@ export function largeReport(clusters = 12, depth = 4): ThmReport {
   const groups = [];
   for (let c = 0; c < clusters; c++) {
     const caller = `pkg/utils/backends.py::_dispatchable._call_if_no_backends_installed_${c}`;
-    const tests = [0, 1].map((t) => `pkg/algorithms/shortest_paths/tests/test_generic_${c}.py::TestGenericPath::test_has_path_${t}`);
+    const tests = [0, 1].map(
+      (t) => `pkg/algorithms/shortest_paths/tests/test_generic_${c}.py::TestGenericPath::test_has_path_${t}`,
+    );
     for (const nodeid of tests) {
-      const chain = [nodeid.replace('::TestGenericPath::', '::TestGenericPath.'), ...Array.from({ length: depth - 2 }, (_, i) => `<class 'pkg.utils.decorators.argmap'> compilation::argmap_has_path_${i}`), caller, 'pkg/algorithms/shortest_paths/generic.py::has_path'];
-      failing.push({ ...base.failing[1]!, nodeid, chain, chainLines: chain.map(() => 1), depth: chain.length - 1, caller, longrepr: `${nodeid}:3: in test\n    assert has_path(G, 0, 0)\nE   NotImplementedError` });
+      const chain = [
+        nodeid.replace('::TestGenericPath::', '::TestGenericPath.'),
+        ...Array.from(
+          { length: depth - 2 },
+          (_, i) => `<class 'pkg.utils.decorators.argmap'> compilation::argmap_has_path_${i}`,
+        ),
+        caller,
+        'pkg/algorithms/shortest_paths/generic.py::has_path',
+      ];
+      failing.push({
+        ...base.failing[1]!,
+        nodeid,
+        chain,
+        chainLines: chain.map(() => 1),
+        depth: chain.length - 1,
+        caller,
+        longrepr: `${nodeid}:3: in test\n    assert has_path(G, 0, 0)\nE   NotImplementedError`,
+      });
     }
     groups.push({ caller, tests, representative: tests[0]!, depth: depth });
   }
-  return { ...base, target: 'pkg/algorithms/shortest_paths/generic.py::has_path', T: 3, failing, clusters: groups, selected: groups.slice(0, 3).map((g) => g.representative), counts: { ...base.counts, collected: 4000, passed: 4000 - failing.length, failing: failing.length, unreached: 0 } };
+  return {
+    ...base,
+    target: 'pkg/algorithms/shortest_paths/generic.py::has_path',
+    T: 3,
+    failing,
+    clusters: groups,
+    selected: groups.slice(0, 3).map((g) => g.representative),
+    counts: { ...base.counts, collected: 4000, passed: 4000 - failing.length, failing: failing.length, unreached: 0 },
+  };
 }
 
 /**
@@ -85,7 +163,11 @@ export async function until(check: () => boolean, describe: () => string = () =>
 
 /** Waits until the last frame contains `text` (or matches it). */
 export const frameShows = (lastFrame: () => string | undefined, text: string | RegExp, timeoutMs?: number) =>
-  until(() => (typeof text === 'string' ? (lastFrame() ?? '').includes(text) : text.test(lastFrame() ?? '')), () => lastFrame() ?? '', timeoutMs);
+  until(
+    () => (typeof text === 'string' ? (lastFrame() ?? '').includes(text) : text.test(lastFrame() ?? '')),
+    () => lastFrame() ?? '',
+    timeoutMs,
+  );
 
 /**
  * THM's report on click-like suite: one cluster of `size` tests behind one caller (long ids in a
@@ -93,7 +175,8 @@ export const frameShows = (lastFrame: () => string | undefined, text: string | R
  */
 export function bigClusterReport(size = 236): ThmReport {
   const base = sampleReport();
-  const id = (i: number) => `tests/integration/formatting/test_text_wrapping_behaviour.py::TestWrapText::test_wrap_text_case_${String(i).padStart(3, '0')}`;
+  const id = (i: number) =>
+    `tests/integration/formatting/test_text_wrapping_behaviour.py::TestWrapText::test_wrap_text_case_${String(i).padStart(3, '0')}`;
   const caller = 'src/click/formatting.py::HelpFormatter.write_text';
   const tests = Array.from({ length: size }, (_, i) => id(i + 1));
   const failing = tests.map((nodeid) => {
@@ -101,7 +184,14 @@ export function bigClusterReport(size = 236): ThmReport {
     return { ...base.failing[1]!, nodeid, chain, chainLines: chain.map(() => 1), depth: 2, caller };
   });
   const small = 'tests/test_basic.py::test_echo';
-  failing.push({ ...base.failing[0]!, nodeid: small, chain: [small, 'src/click/formatting.py::wrap_text'], chainLines: [1, 1], depth: 1, caller: small });
+  failing.push({
+    ...base.failing[0]!,
+    nodeid: small,
+    chain: [small, 'src/click/formatting.py::wrap_text'],
+    chainLines: [1, 1],
+    depth: 1,
+    caller: small,
+  });
   return {
     ...base,
     target: 'src/click/formatting.py::wrap_text',
@@ -117,7 +207,18 @@ export function bigClusterReport(size = 236): ThmReport {
 }
 
 /** A session's start, as a live OpenAI run of the paper's defaults records it. */
-export const sampleStart = (): EngineEvent => ({ type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() });
+export const sampleStart = (): EngineEvent => ({
+  type: 'session.start',
+  sessionId: 's1',
+  target: 'm.py::f',
+  mode: 'stub',
+  strategy: 'tenet',
+  model: 'm',
+  modelLabel: 'gpt-test (OpenAI)',
+  provider: 'openai',
+  repo: '/r',
+  config: sampleConfig(),
+});
 
 /** From the start to the agent's first phase: THM's proposal approved as it was. */
 export const approvedStart = (): EngineEvent[] => [

@@ -16,7 +16,12 @@ const key = (k: Partial<Key>) => k as Key;
 
 describe('a list cursor', () => {
   it('is a pure reducer: a row per arrow, a page per PgUp/PgDn, the ends for Home/End, never outside the list', () => {
-    const moves = [key({ downArrow: true }), key({ downArrow: true }), key({ pageDown: true }), key({ upArrow: true })].map((k) => cursorMove(k, 10)!);
+    const moves = [
+      key({ downArrow: true }),
+      key({ downArrow: true }),
+      key({ pageDown: true }),
+      key({ upArrow: true }),
+    ].map((k) => cursorMove(k, 10)!);
     expect(moves.reduce((at, move) => reduceCursor(at, move, 100), 0)).toBe(11);
     expect(reduceCursor(3, cursorMove(key({ end: true }), 10)!, 7)).toBe(6);
     expect(reduceCursor(3, cursorMove(key({ pageUp: true }), 10)!, 7)).toBe(0);
@@ -27,8 +32,20 @@ describe('a list cursor', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     for (let i = 1; i <= 12; i++) {
-      controller.dispatch({ type: 'tool.call', id: `c${i}`, name: 'search_code', arguments: JSON.stringify({ search_string: `needle${i}` }) });
-      controller.dispatch({ type: 'tool.result', id: `c${i}`, name: 'search_code', ok: true, text: `found ${i}`, durationMs: 1 });
+      controller.dispatch({
+        type: 'tool.call',
+        id: `c${i}`,
+        name: 'search_code',
+        arguments: JSON.stringify({ search_string: `needle${i}` }),
+      });
+      controller.dispatch({
+        type: 'tool.result',
+        id: `c${i}`,
+        name: 'search_code',
+        ok: true,
+        text: `found ${i}`,
+        durationMs: 1,
+      });
     }
     await tick(60);
     ui.stdin.write('o');
@@ -44,8 +61,20 @@ describe('a list cursor', () => {
 
   it('in the sessions list, five ↑ sent at once move five rows', async () => {
     const rows = Array.from({ length: 20 }, (_, i) => ({
-      id: `s-${String(i).padStart(2, '0')}`, created: String(i), updated: String(i), repo: '/r', target: 'a.py::f', strategy: 'tenet', provider: 'openai', model: 'm',
-      status: 'failed' as const, pass: false, tokens: { input: 1, output: 1 }, costUsd: 0, events: 1, logBytes: 1,
+      id: `s-${String(i).padStart(2, '0')}`,
+      created: String(i),
+      updated: String(i),
+      repo: '/r',
+      target: 'a.py::f',
+      strategy: 'tenet',
+      provider: 'openai',
+      model: 'm',
+      status: 'failed' as const,
+      pass: false,
+      tokens: { input: 1, output: 1 },
+      costUsd: 0,
+      events: 1,
+      logBytes: 1,
     }));
     const load = vi.fn(() => {
       throw new Error('not loaded in this test');
@@ -62,8 +91,15 @@ describe('a list cursor', () => {
 
 describe('the outputs list on its own', () => {
   it('five ↑ in one chunk move five rows', async () => {
-    const items = Array.from({ length: 12 }, (_, i) => ({ id: i + 1, kind: 'note' as const, text: `note ${i + 1}`, tone: 'info' as const }));
-    const { stdin, lastFrame } = render(<ItemBrowser items={items} width={100} height={20} onClose={() => undefined} />);
+    const items = Array.from({ length: 12 }, (_, i) => ({
+      id: i + 1,
+      kind: 'note' as const,
+      text: `note ${i + 1}`,
+      tone: 'info' as const,
+    }));
+    const { stdin, lastFrame } = render(
+      <ItemBrowser items={items} width={100} height={20} onClose={() => undefined} />,
+    );
     await frameShows(lastFrame, /❯ +12 note 12/);
     stdin.write(KEYS.up.repeat(5));
     await frameShows(lastFrame, /❯ +7 note 7/);

@@ -16,10 +16,22 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function result(pass: boolean): RunResult {
   return {
-    type: 'result', sessionId: 's1', target: 'm.py::f', strategy: 'tenet', pass, stopReason: pass ? 'passed' : 'budget',
-    selectedTests: { passed: 2, total: 2 }, hiddenTests: { passed: 1, total: 2 }, tests: { 't.py::test_direct': 'passed', 't.py::test_b': 'failed' },
-    usage: { inputTokens: 1200, outputTokens: 80, modelCalls: 3, toolCalls: 4 }, rounds: { pregen: 2, rrwAttempts: 5, total: 3 },
-    costUsd: 0.0123, costOfPass: pass ? 0.0123 : null, wallMs: 4200, patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n', model: 'm',
+    type: 'result',
+    sessionId: 's1',
+    target: 'm.py::f',
+    strategy: 'tenet',
+    pass,
+    stopReason: pass ? 'passed' : 'budget',
+    selectedTests: { passed: 2, total: 2 },
+    hiddenTests: { passed: 1, total: 2 },
+    tests: { 't.py::test_direct': 'passed', 't.py::test_b': 'failed' },
+    usage: { inputTokens: 1200, outputTokens: 80, modelCalls: 3, toolCalls: 4 },
+    rounds: { pregen: 2, rrwAttempts: 5, total: 3 },
+    costUsd: 0.0123,
+    costOfPass: pass ? 0.0123 : null,
+    wallMs: 4200,
+    patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n',
+    model: 'm',
   };
 }
 
@@ -32,17 +44,43 @@ describe('the live app', () => {
     await frameShows(ui.lastFrame, 'Looking at the callers.');
     expect(ui.lastFrame()).toContain('Looking at the callers.');
     expect(ui.lastFrame()).toContain('pre-generation · round 1/15');
-    controller.dispatch({ type: 'model.response', content: 'Looking at the callers.', toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }], usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 0 }, costUsd: 0.01, cacheSavedUsd: 0.0216, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
+    controller.dispatch({
+      type: 'model.response',
+      content: 'Looking at the callers.',
+      toolCalls: [{ id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }],
+      usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 800, cacheWriteTokens: 0 },
+      costUsd: 0.01,
+      cacheSavedUsd: 0.0216,
+      durationMs: 5,
+      model: 'm',
+      stopReason: 'tool_calls',
+    });
     controller.dispatch({ type: 'tool.call', id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' });
-    controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_method', ok: true, text: Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'), durationMs: 3 });
-    controller.dispatch({ type: 'tests.run', purpose: 'validate', report: '', outcomes: { 't.py::test_direct': 'passed', 't.py::test_a': 'failed' }, passed: 1, total: 2 });
+    controller.dispatch({
+      type: 'tool.result',
+      id: 'c1',
+      name: 'search_method',
+      ok: true,
+      text: Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n'),
+      durationMs: 3,
+    });
+    controller.dispatch({
+      type: 'tests.run',
+      purpose: 'validate',
+      report: '',
+      outcomes: { 't.py::test_direct': 'passed', 't.py::test_a': 'failed' },
+      passed: 1,
+      total: 2,
+    });
     await frameShows(ui.lastFrame, '→ search_method method_name=g');
     const frame = ui.lastFrame()!;
     expect(frame).toContain('→ search_method method_name=g');
     expect(frame).toContain('✓ t.py::test_direct');
     expect(frame).toContain('✗ t.py::test_a failed');
     // The footer: tokens with the share read from the prompt cache, calls, the cost and what the cache saved.
-    expect(frame).toContain('1,000 tokens in (80% from cache) / 50 out · 1 model call · 1 tool call · $0.0100 (caching saved');
+    expect(frame).toContain(
+      '1,000 tokens in (80% from cache) / 50 out · 1 model call · 1 tool call · $0.0100 (caching saved',
+    );
     ui.unmount();
   });
 
@@ -115,13 +153,24 @@ describe('the live app', () => {
     const signal = controller.callSignal();
     // The cancelled call had streamed some text and half a submission.
     controller.dispatch({ type: 'model.delta', text: 'submit' });
-    controller.dispatch({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '{"code": "def f(x):\\n    return old_' });
+    controller.dispatch({
+      type: 'model.tool-delta',
+      index: 0,
+      name: 'submit_implementation',
+      arguments: '{"code": "def f(x):\\n    return old_',
+    });
     await frameShows(ui.lastFrame, 'return old_');
     ui.stdin.write(KEYS.escape);
     await until(() => signal.aborted);
     expect(signal.aborted).toBe(true);
     // What the engine emits for a call cancelled mid-answer (conversation.ts), then asks.
-    controller.dispatch({ type: 'model.unanswered', reason: 'cancelled', usage: { inputTokens: 100, outputTokens: 10 }, costUsd: 0.001, durationMs: 6000 });
+    controller.dispatch({
+      type: 'model.unanswered',
+      reason: 'cancelled',
+      usage: { inputTokens: 100, outputTokens: 10 },
+      costUsd: 0.001,
+      durationMs: 6000,
+    });
     controller.dispatch({ type: 'warning', message: 'The model call was cancelled.' });
     const choice = controller.afterCancelledCall();
     await frameShows(ui.lastFrame, 'Enter: make it again');
@@ -131,7 +180,12 @@ describe('the live app', () => {
     // The call made again streams from its start (no model.request: it is the same round).
     controller.callSignal();
     controller.dispatch({ type: 'model.delta', text: 'submit' });
-    controller.dispatch({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '{"code": "def f(x):\\n    return x + 1\\n"}' });
+    controller.dispatch({
+      type: 'model.tool-delta',
+      index: 0,
+      name: 'submit_implementation',
+      arguments: '{"code": "def f(x):\\n    return x + 1\\n"}',
+    });
     await frameShows(ui.lastFrame, 'return x + 1');
     const frame = ui.lastFrame()!;
     expect(frame).not.toContain('submitsubmit');
@@ -149,7 +203,8 @@ describe('the live app', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     const forward = session.onEvent((event) => {
-      if (event.type === 'input') controller.dispatch({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });
+      if (event.type === 'input')
+        controller.dispatch({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });
       else if (event.type === 'output') controller.dispatch({ type: 'debugger.output', chunk: event.chunk });
     });
     try {
@@ -219,11 +274,21 @@ describe('the live app', () => {
 
   it('a run with no patch (every submission rejected) keeps its result screen, with the keys it names, until q', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
-    const element = (finished: boolean) => <LiveApp controller={controller} finished={finished} onQuit={() => undefined} />;
+    const element = (finished: boolean) => (
+      <LiveApp controller={controller} finished={finished} onQuit={() => undefined} />
+    );
     const ui = await agentOn(controller);
-    for (let i = 0; i < 2; i++) controller.dispatch({ type: 'submission', code: 'def f(:', ok: false, message: 'SyntaxError' });
+    for (let i = 0; i < 2; i++)
+      controller.dispatch({ type: 'submission', code: 'def f(:', ok: false, message: 'SyntaxError' });
     const none: RunResult = { ...result(false), stopReason: 'no-implementation', patch: '' };
-    controller.dispatch({ type: 'tests.run', purpose: 'evaluate', outcomes: none.tests, passed: 1, total: 2, report: '' });
+    controller.dispatch({
+      type: 'tests.run',
+      purpose: 'evaluate',
+      outcomes: none.tests,
+      passed: 1,
+      total: 2,
+      report: '',
+    });
     controller.dispatch(none);
     // The engine is done: run-tui renders the app finished.
     ui.rerender(element(true));
@@ -258,7 +323,10 @@ describe('the live app', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     controller.dispatch({ ...result(false), stopReason: 'cancelled', patch: '' });
-    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (stopped by you before anything was submitted)');
+    await frameShows(
+      ui.lastFrame,
+      'FAIL: 2/2 selected passed, 1/2 hidden passed (stopped by you before anything was submitted)',
+    );
     ui.unmount();
   });
 
@@ -267,10 +335,15 @@ describe('the live app', () => {
     const ui = await agentOn(controller);
     let answered = false;
     const decision = controller.acceptPatch(result(false)).then((answer) => ((answered = true), answer));
-    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/2 hidden passed (the 5 refinement attempts were used up)');
+    await frameShows(
+      ui.lastFrame,
+      'FAIL: 2/2 selected passed, 1/2 hidden passed (the 5 refinement attempts were used up)',
+    );
     ui.stdin.write('a');
     await frameShows(ui.lastFrame, 'Apply a patch that failed? y/N');
-    expect(ui.lastFrame()).toContain('This patch did not pass the tests. Writing it into /r/m.py puts failing code in your checkout.');
+    expect(ui.lastFrame()).toContain(
+      'This patch did not pass the tests. Writing it into /r/m.py puts failing code in your checkout.',
+    );
     ui.stdin.write('y');
     await frameShows(ui.lastFrame, 'Apply the patch (+1 −1) to m.py? y/N');
     expect(answered).toBe(false);
@@ -309,7 +382,14 @@ describe('the live app', () => {
     controller.dispatch({ type: 'tool.call', id: 'c1', name: 'search_code', arguments: '{"code":"g("}' });
     controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_code', ok: true, text: long, durationMs: 1 });
     controller.dispatch({ type: 'tool.call', id: 'c2', name: 'view_directory', arguments: '{}' });
-    controller.dispatch({ type: 'tool.result', id: 'c2', name: 'view_directory', ok: true, text: 'a.py', durationMs: 1 });
+    controller.dispatch({
+      type: 'tool.result',
+      id: 'c2',
+      name: 'view_directory',
+      ok: true,
+      text: 'a.py',
+      durationMs: 1,
+    });
     await frameShows(ui.lastFrame, '… 26 more lines (e expands, o opens any output)'); // the first one, in <Static>
     await frameShows(ui.lastFrame, '→ view_directory');
     const signal = controller.callSignal();
@@ -341,10 +421,20 @@ describe('the live app', () => {
     controller.dispatch({ type: 'patch.decision', decision: 'save', applied: false });
     controller.dispatch(result(true));
     await frameShows(ui.lastFrame, 'patch kept in the session only (tenet show prints it) · session s1 saved');
-    controller.dispatch({ type: 'patch.decision', decision: 'accept', applied: false, reason: 'invoicing/tax.py changed since the session started' });
+    controller.dispatch({
+      type: 'patch.decision',
+      decision: 'accept',
+      applied: false,
+      reason: 'invoicing/tax.py changed since the session started',
+    });
     // The run is over (no key is left): where the patch still is, wrapped rather than cut off.
-    const joined = () => (ui.lastFrame() ?? '').split('\n').map((row) => row.trimEnd()).join(' ');
-    const notApplied = 'patch not applied: invoicing/tax.py changed since the session started · it is kept in the session: tenet show s1 prints it (under Result), to apply by hand · session s1 saved';
+    const joined = () =>
+      (ui.lastFrame() ?? '')
+        .split('\n')
+        .map((row) => row.trimEnd())
+        .join(' ');
+    const notApplied =
+      'patch not applied: invoicing/tax.py changed since the session started · it is kept in the session: tenet show s1 prints it (under Result), to apply by hand · session s1 saved';
     await until(() => joined().includes(notApplied), joined);
     expect(joined()).toContain(notApplied);
     controller.dispatch({ type: 'patch.decision', decision: 'save', applied: false, file: '/tmp/tenet-s1.patch' });
@@ -362,7 +452,10 @@ describe('the live app', () => {
     await frameShows(ui.lastFrame, 'Keys (? or Esc to close)');
     expect(ui.lastFrame()).toContain('Ctrl+C twice');
     ui.stdin.write('?');
-    await until(() => !ui.lastFrame()!.includes('Keys (? or Esc to close)'), () => ui.lastFrame() ?? '');
+    await until(
+      () => !ui.lastFrame()!.includes('Keys (? or Esc to close)'),
+      () => ui.lastFrame() ?? '',
+    );
     ui.stdin.write('\u0003');
     await frameShows(ui.lastFrame, 'Press Ctrl+C again to quit');
     ui.stdin.write('\u0003');

@@ -35,20 +35,41 @@ describe('wrapping keeps the indentation', () => {
     const rows = wrapText('$ python -m pytest tests/test_cart.py --maxfail=1 -q --tb=short', 30, 2);
     expect(rows[0]).toMatch(/^\$ python/);
     for (const row of rows.slice(1)) expect(row).toMatch(/^ {2}\S/);
-    expect(rows.map((row) => row.trim()).join(' ')).toBe('$ python -m pytest tests/test_cart.py --maxfail=1 -q --tb=short');
+    expect(rows.map((row) => row.trim()).join(' ')).toBe(
+      '$ python -m pytest tests/test_cart.py --maxfail=1 -q --tb=short',
+    );
   });
 });
 
 describe('at 80×24', () => {
   it("the result screen's diff wraps a long line (all of it on screen, under its indentation) instead of cutting it", async () => {
     const result: RunResult = {
-      type: 'result', sessionId: 's1', target: 'shop/cart.py::Cart.total', strategy: 'tenet', pass: true, stopReason: 'finished',
-      selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 1, total: 1 }, tests: { 't.py::test_total': 'passed' },
-      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
-      costUsd: 0, costOfPass: null, wallMs: 1, model: 'm',
+      type: 'result',
+      sessionId: 's1',
+      target: 'shop/cart.py::Cart.total',
+      strategy: 'tenet',
+      pass: true,
+      stopReason: 'finished',
+      selectedTests: { passed: 1, total: 1 },
+      hiddenTests: { passed: 1, total: 1 },
+      tests: { 't.py::test_total': 'passed' },
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+      rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
+      costUsd: 0,
+      costOfPass: null,
+      wallMs: 1,
+      model: 'm',
       patch: `--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -1,2 +1,2 @@\n     def total(self):\n-        raise NotImplementedError\n+${LONG}\n`,
     };
-    const ui = render(<ResultScreen result={result} width={80} height={24} failures={{}} prompt={{ kind: 'accept-patch', result, resolve: vi.fn() }} />);
+    const ui = render(
+      <ResultScreen
+        result={result}
+        width={80}
+        height={24}
+        failures={{}}
+        prompt={{ kind: 'accept-patch', result, resolve: vi.fn() }}
+      />,
+    );
     resize(ui.stdout, 80, 24);
     await frameShows(ui.lastFrame, 'diff of shop/cart.py');
     const rows = rowsOf(ui.lastFrame());
@@ -62,7 +83,9 @@ describe('at 80×24', () => {
     const controller = new TuiController({ autoApproveCommands: false });
     const ui = await agentOn(controller);
     resize(ui.stdout, 80, 24);
-    void controller.approveCommand('python -c "import sys; print(sys.version)" && pytest tests/test_cart.py tests/test_receipt.py --maxfail=1 -q');
+    void controller.approveCommand(
+      'python -c "import sys; print(sys.version)" && pytest tests/test_cart.py tests/test_receipt.py --maxfail=1 -q',
+    );
     await frameShows(ui.lastFrame, 'The agent wants to run a shell command');
     const rows = rowsOf(ui.lastFrame());
     const at = rows.findIndex((row) => row.includes('$ python -c'));

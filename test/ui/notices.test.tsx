@@ -8,7 +8,16 @@ import { agentOn } from './agent-on';
 import { bigClusterReport, frameShows, KEYS, until } from './helpers';
 
 /** A debugger session that is open and answers nothing: enough for the takeover's keys. */
-const idleDebugger = () => ({ running: true, currentMode: 'shell', root: '/w', idle: async () => undefined, transcript: [], interrupt: vi.fn(), run: vi.fn(async () => '') }) as unknown as DebuggerSession;
+const idleDebugger = () =>
+  ({
+    running: true,
+    currentMode: 'shell',
+    root: '/w',
+    idle: async () => undefined,
+    transcript: [],
+    interrupt: vi.fn(),
+    run: vi.fn(async () => ''),
+  }) as unknown as DebuggerSession;
 
 describe('footer notices', () => {
   it('the takeover notice (Ctrl+C went to the program) clears when the debugger is handed back', async () => {
@@ -24,12 +33,15 @@ describe('footer notices', () => {
     expect(session.interrupt).toHaveBeenCalled();
     ui.stdin.write(KEYS.escape); // an empty line: hands back
     await waiting;
-    await until(() => !ui.lastFrame()!.includes('Ctrl+C went to the program'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('Ctrl+C went to the program'),
+      () => ui.lastFrame()!,
+    );
     expect(ui.lastFrame()).toContain('t take over'); // the key hints are back
     ui.unmount();
   });
 
-  it('handed back while the developer\'s command still runs: the footer says the agent waits for it, Ctrl+C still interrupts it, and the agent goes on when it ends', async () => {
+  it("handed back while the developer's command still runs: the footer says the agent waits for it, Ctrl+C still interrupts it, and the agent goes on when it ends", async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     // A session whose command answers when the test says so (`answer`).
@@ -37,7 +49,11 @@ describe('footer notices', () => {
     const idleWaiters: (() => void)[] = [];
     const transcript: { who: string; input: string; output: string; mode: string }[] = [];
     const session = {
-      running: true, currentMode: 'pdb', root: '/w', transcript, interrupt: vi.fn(),
+      running: true,
+      currentMode: 'pdb',
+      root: '/w',
+      transcript,
+      interrupt: vi.fn(),
       get busy() {
         return !!answer;
       },
@@ -64,7 +80,10 @@ describe('footer notices', () => {
     ui.stdin.write(KEYS.enter);
     await until(() => !!answer);
     ui.stdin.write(KEYS.escape); // an empty line: hands back, while `c` runs
-    await frameShows(ui.lastFrame, 'handed back: the agent gets the debugger when your command ends (Ctrl+C interrupts it)');
+    await frameShows(
+      ui.lastFrame,
+      'handed back: the agent gets the debugger when your command ends (Ctrl+C interrupts it)',
+    );
     expect(ui.lastFrame()).not.toContain('you have the debugger');
     ui.stdin.write(KEYS.ctrlC);
     await frameShows(ui.lastFrame, 'the agent gets the session once it stops');
@@ -74,7 +93,10 @@ describe('footer notices', () => {
     await waiting;
     expect(note).toContain('(Pdb) c\n--KeyboardInterrupt--');
     expect(note).toContain('stopped at shop/cart.py:12 in total()');
-    await until(() => !ui.lastFrame()!.includes('handed back'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('handed back'),
+      () => ui.lastFrame()!,
+    );
     expect(ui.lastFrame()).toContain('t take over');
     ui.unmount();
   });
@@ -83,13 +105,23 @@ describe('footer notices', () => {
 describe('how to quit, where q does not', () => {
   it('the THM review names the way to quit in its footer; q and Esc (no filter to clear) say it', async () => {
     const report = bigClusterReport();
-    const ui = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }} width={100} height={35} />);
+    const ui = render(
+      <ThmScreen
+        view={initialView()}
+        prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }}
+        width={100}
+        height={35}
+      />,
+    );
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
     expect(ui.lastFrame()).toContain('Ctrl+C twice quits');
     ui.stdin.write('q');
     await frameShows(ui.lastFrame, 'Ctrl+C twice quits (the session is saved and can be resumed)');
     ui.stdin.write(KEYS.down); // any key takes the notice away
-    await until(() => !ui.lastFrame()!.includes('can be resumed'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('can be resumed'),
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.escape);
     await frameShows(ui.lastFrame, 'can be resumed');
     ui.unmount();
@@ -101,7 +133,10 @@ describe('how to quit, where q does not', () => {
     ui.stdin.write('q');
     await frameShows(ui.lastFrame, 'Ctrl+C twice quits (the session is saved and can be resumed)');
     controller.setNotice(undefined);
-    await until(() => !ui.lastFrame()!.includes('can be resumed'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('can be resumed'),
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.escape);
     await frameShows(ui.lastFrame, 'can be resumed');
     ui.unmount();

@@ -14,10 +14,21 @@ const HELP = 'Keys (? or Esc to close)';
 
 /** A result whose diff is longer than the screen: its position line says how far it is scrolled. */
 const longResult = (): RunResult => ({
-  type: 'result', sessionId: 's1', target: 'm.py::f', strategy: 'tenet', pass: true, stopReason: 'passed',
-  selectedTests: { passed: 2, total: 2 }, hiddenTests: { passed: 1, total: 1 }, tests: { 't.py::test_direct': 'passed' },
-  usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
-  costUsd: 0, costOfPass: 0, wallMs: 1, model: 'm',
+  type: 'result',
+  sessionId: 's1',
+  target: 'm.py::f',
+  strategy: 'tenet',
+  pass: true,
+  stopReason: 'passed',
+  selectedTests: { passed: 2, total: 2 },
+  hiddenTests: { passed: 1, total: 1 },
+  tests: { 't.py::test_direct': 'passed' },
+  usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+  rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
+  costUsd: 0,
+  costOfPass: 0,
+  wallMs: 1,
+  model: 'm',
   patch: `--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,61 @@\n def f():\n-    pass\n${Array.from({ length: 60 }, (_, i) => `+    x${i} = ${i}`).join('\n')}\n`,
 });
 
@@ -68,14 +79,24 @@ describe('an overlay keeps the screen under it as it was', () => {
     const ui = await agentOn(controller);
     resize(ui.stdout, 100, 40);
     controller.dispatch({ type: 'tool.call', id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' });
-    controller.dispatch({ type: 'tool.result', id: 'c1', name: 'search_method', ok: true, text: Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n'), durationMs: 3 });
+    controller.dispatch({
+      type: 'tool.result',
+      id: 'c1',
+      name: 'search_method',
+      ok: true,
+      text: Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n'),
+      durationMs: 3,
+    });
     await frameShows(ui.lastFrame, /more lines?/);
     ui.stdin.write('e');
     await frameShows(ui.lastFrame, 'line 20');
     ui.stdin.write('?');
     await frameShows(ui.lastFrame, HELP);
     ui.stdin.write('?');
-    await until(() => !ui.lastFrame()!.includes(HELP), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes(HELP),
+      () => ui.lastFrame()!,
+    );
     expect(ui.lastFrame()).toContain('line 20');
     ui.unmount();
   });
@@ -102,7 +123,11 @@ describe('an overlay keeps the screen under it as it was', () => {
 
   it('replay: the latest output stays expanded after ? and Esc', async () => {
     const text = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n');
-    const events = [...approvedStart(), { type: 'tool.call' as const, id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' }, { type: 'tool.result' as const, id: 'c1', name: 'search_method', ok: true, text, durationMs: 1 }];
+    const events = [
+      ...approvedStart(),
+      { type: 'tool.call' as const, id: 'c1', name: 'search_method', arguments: '{"method_name":"g"}' },
+      { type: 'tool.result' as const, id: 'c1', name: 'search_method', ok: true, text, durationMs: 1 },
+    ];
     const ui = render(<ReplayScreen id="s1" events={events} onBack={() => undefined} autoplay={false} />);
     resize(ui.stdout, 100, 40);
     for (let i = 0; i < events.length; i++) ui.stdin.write(KEYS.right);

@@ -41,8 +41,15 @@ describe('replay', () => {
   });
 
   it('+ and - from a --speed not in the list go to the nearest faster / slower one', async () => {
-    expect([stepSpeed(3, 1), stepSpeed(3, -1), stepSpeed(0.5, -1), stepSpeed(Infinity, 1)]).toEqual([4, 2, 0.5, Infinity]);
-    const { stdin, lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} autoplay={false} initialSpeed={3} />);
+    expect([stepSpeed(3, 1), stepSpeed(3, -1), stepSpeed(0.5, -1), stepSpeed(Infinity, 1)]).toEqual([
+      4,
+      2,
+      0.5,
+      Infinity,
+    ]);
+    const { stdin, lastFrame } = render(
+      <ReplayScreen id="demo" events={demo} onBack={() => undefined} autoplay={false} initialSpeed={3} />,
+    );
     await frameShows(lastFrame, '⏸ 3×');
     stdin.write('+');
     await frameShows(lastFrame, '⏸ 4×');
@@ -62,7 +69,9 @@ describe('replay', () => {
   });
 
   it('plays to the end at full speed', async () => {
-    const { lastFrame } = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} initialSpeed={Infinity} />);
+    const { lastFrame } = render(
+      <ReplayScreen id="demo" events={demo} onBack={() => undefined} initialSpeed={Infinity} />,
+    );
     await frameShows(lastFrame, `event ${demo.length}/${demo.length}`);
     expect(lastFrame()).toContain('PASS: 3/3 selected passed, 9/9 hidden passed');
   });
@@ -71,8 +80,38 @@ describe('replay', () => {
 describe('sessions browser', () => {
   it('lists sessions and opens one in the replay', async () => {
     const rows = [
-      { id: 's-old', created: '1', updated: '1', repo: '/r', target: 'a.py::f', strategy: 'tenet', provider: 'openai', model: 'm', status: 'failed' as const, pass: false, tokens: { input: 1, output: 1 }, costUsd: 0, events: 1, logBytes: 1 },
-      { id: 'demo', created: '2', updated: '2', repo: '/r', target: 'invoicing/tax.py::tax_for', strategy: 'tenet', provider: 'scripted', model: 'scripted', status: 'passed' as const, pass: true, tokens: { input: 1, output: 1 }, costUsd: 0, events: 1, logBytes: 1 },
+      {
+        id: 's-old',
+        created: '1',
+        updated: '1',
+        repo: '/r',
+        target: 'a.py::f',
+        strategy: 'tenet',
+        provider: 'openai',
+        model: 'm',
+        status: 'failed' as const,
+        pass: false,
+        tokens: { input: 1, output: 1 },
+        costUsd: 0,
+        events: 1,
+        logBytes: 1,
+      },
+      {
+        id: 'demo',
+        created: '2',
+        updated: '2',
+        repo: '/r',
+        target: 'invoicing/tax.py::tax_for',
+        strategy: 'tenet',
+        provider: 'scripted',
+        model: 'scripted',
+        status: 'passed' as const,
+        pass: true,
+        tokens: { input: 1, output: 1 },
+        costUsd: 0,
+        events: 1,
+        logBytes: 1,
+      },
     ];
     const load = vi.fn(() => ({ id: 'demo', events: demo, warnings: [], source: '' }));
     const { stdin, lastFrame } = render(<SessionsScreen rows={rows} load={load} />);
@@ -86,8 +125,20 @@ describe('sessions browser', () => {
 
   it('Home and End go to the ends of a long list, PgUp and PgDn a page', async () => {
     const rows = Array.from({ length: 60 }, (_, i) => ({
-      id: `s-${String(i).padStart(2, '0')}`, created: String(i), updated: String(i), repo: '/r', target: 'a.py::f', strategy: 'tenet', provider: 'openai', model: 'm',
-      status: 'failed' as const, pass: false, tokens: { input: 1, output: 1 }, costUsd: 0, events: 1, logBytes: 1,
+      id: `s-${String(i).padStart(2, '0')}`,
+      created: String(i),
+      updated: String(i),
+      repo: '/r',
+      target: 'a.py::f',
+      strategy: 'tenet',
+      provider: 'openai',
+      model: 'm',
+      status: 'failed' as const,
+      pass: false,
+      tokens: { input: 1, output: 1 },
+      costUsd: 0,
+      events: 1,
+      logBytes: 1,
     }));
     const { stdin, lastFrame } = render(<SessionsScreen rows={rows} load={vi.fn()} />);
     await frameShows(lastFrame, '❯ s-59');
@@ -120,7 +171,14 @@ describe('sessions browser', () => {
 describe('start screen', () => {
   it('searches the functions, switches the mode, and starts with the choice', async () => {
     const onStart = vi.fn();
-    const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::parse', 'a.py::render', 'b.py::Parser.parse_line']} modelLabel="gpt-test (OpenAI)" onStart={onStart} />);
+    const { stdin, lastFrame } = render(
+      <StartScreen
+        repo="/r"
+        functions={['a.py::parse', 'a.py::render', 'b.py::Parser.parse_line']}
+        modelLabel="gpt-test (OpenAI)"
+        onStart={onStart}
+      />,
+    );
     await frameShows(lastFrame, '3 of 3 functions');
     expect(lastFrame()).toContain('model: gpt-test (OpenAI)');
     for (const char of 'parse') stdin.write(char);
@@ -136,7 +194,9 @@ describe('start screen', () => {
   });
 
   it('? shows the keys instead of going into the search; the hint says one Ctrl+C quits', async () => {
-    const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::f']} modelLabel="m" onStart={() => undefined} />);
+    const { stdin, lastFrame } = render(
+      <StartScreen repo="/r" functions={['a.py::f']} modelLabel="m" onStart={() => undefined} />,
+    );
     // Each step waits for its frame (a fixed wait failed on a busy machine).
     await frameShows(lastFrame, 'Ctrl+C quit');
     expect(lastFrame()).not.toContain('twice');
@@ -150,7 +210,14 @@ describe('start screen', () => {
 
   it('says when no model is configured, and does not start', async () => {
     const onStart = vi.fn();
-    const { stdin, lastFrame } = render(<StartScreen repo="/r" functions={['a.py::f']} modelProblem="No model is configured. set OPENAI_API_KEY" onStart={onStart} />);
+    const { stdin, lastFrame } = render(
+      <StartScreen
+        repo="/r"
+        functions={['a.py::f']}
+        modelProblem="No model is configured. set OPENAI_API_KEY"
+        onStart={onStart}
+      />,
+    );
     await frameShows(lastFrame, 'No model is configured.');
     stdin.write(KEYS.enter);
     await tick();
@@ -159,13 +226,27 @@ describe('start screen', () => {
 
   it('is up before the function list, which comes in when the index is ready; an index failure is shown', async () => {
     let finish!: (list: string[]) => void;
-    const { lastFrame } = render(<StartScreen repo="/r" functions={() => new Promise((resolve) => (finish = resolve))} modelLabel="m" onStart={() => undefined} />);
+    const { lastFrame } = render(
+      <StartScreen
+        repo="/r"
+        functions={() => new Promise((resolve) => (finish = resolve))}
+        modelLabel="m"
+        onStart={() => undefined}
+      />,
+    );
     await frameShows(lastFrame, 'indexing the repository…');
     finish(['a.py::f', 'a.py::g']);
     await frameShows(lastFrame, '2 of 2 functions');
     expect(lastFrame()).toContain('a.py::g');
 
-    const failed = render(<StartScreen repo="/r" functions={() => Promise.reject(new Error('no Python files under /r'))} modelLabel="m" onStart={() => undefined} />);
+    const failed = render(
+      <StartScreen
+        repo="/r"
+        functions={() => Promise.reject(new Error('no Python files under /r'))}
+        modelLabel="m"
+        onStart={() => undefined}
+      />,
+    );
     await frameShows(failed.lastFrame, "Cannot list the repository's functions: no Python files under /r");
   });
 });

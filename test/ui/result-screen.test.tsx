@@ -24,34 +24,80 @@ const REPORT = [
 ].join('\n');
 
 const result = (): RunResult => ({
-  type: 'result', sessionId: 's1', target: 'm.py::f', strategy: 'tdd', pass: false, stopReason: 'finished',
-  selectedTests: { passed: 0, total: 0 }, hiddenTests: { passed: 1, total: 3 }, tests: { 't.py::test_ok': 'passed', 't.py::test_round': 'failed', 't.py::test_setup': 'error' },
-  usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 0, rrwAttempts: 0, total: 1 },
-  costUsd: 0, costOfPass: null, wallMs: 1, patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n', model: 'm',
+  type: 'result',
+  sessionId: 's1',
+  target: 'm.py::f',
+  strategy: 'tdd',
+  pass: false,
+  stopReason: 'finished',
+  selectedTests: { passed: 0, total: 0 },
+  hiddenTests: { passed: 1, total: 3 },
+  tests: { 't.py::test_ok': 'passed', 't.py::test_round': 'failed', 't.py::test_setup': 'error' },
+  usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+  rounds: { pregen: 0, rrwAttempts: 0, total: 1 },
+  costUsd: 0,
+  costOfPass: null,
+  wallMs: 1,
+  patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n',
+  model: 'm',
 });
 
 describe('the result screen shows how a test failed', () => {
   it('reads each failure back from the evaluation report', () => {
     expect(failuresOf(REPORT)).toEqual({
-      't.py::test_round': 'Traceback (most recent call last):\n  File "t.py", line 9, in test_round\n    assert tax_for(9.99, "de") == 1.9\nAssertionError: assert 1.8981 == 1.9',
+      't.py::test_round':
+        'Traceback (most recent call last):\n  File "t.py", line 9, in test_round\n    assert tax_for(9.99, "de") == 1.9\nAssertionError: assert 1.8981 == 1.9',
       't.py::test_setup': 'fixture db failed\nE   RuntimeError: no database',
     });
-    expect(failuresOf('Ran 1 test: 0 passed, 1 not passing.\nERROR a/t.py (the module failed to import)\n\nERROR collecting a/t.py: ImportError: no x\n    Traceback')).toEqual({ 'a/t.py': 'The module failed to import: ImportError: no x\nTraceback' });
+    expect(
+      failuresOf(
+        'Ran 1 test: 0 passed, 1 not passing.\nERROR a/t.py (the module failed to import)\n\nERROR collecting a/t.py: ImportError: no x\n    Traceback',
+      ),
+    ).toEqual({ 'a/t.py': 'The module failed to import: ImportError: no x\nTraceback' });
   });
 
   it('an unverified verdict shows UNVERIFIED and its reason, not PASS or FAIL (issue 34)', async () => {
-    const unverified: RunResult = { ...result(), stopReason: 'unverified', message: 'the checkout changed while the agent worked (.planted_fifo)', tests: {} };
-    const ui = render(<ResultScreen result={unverified} width={100} height={30} failures={{}} prompt={{ kind: 'accept-patch', result: unverified, resolve: vi.fn() }} />);
-    await frameShows(ui.lastFrame, 'UNVERIFIED: 0/0 selected passed, 1/3 hidden passed (the checkout changed while the agent worked');
+    const unverified: RunResult = {
+      ...result(),
+      stopReason: 'unverified',
+      message: 'the checkout changed while the agent worked (.planted_fifo)',
+      tests: {},
+    };
+    const ui = render(
+      <ResultScreen
+        result={unverified}
+        width={100}
+        height={30}
+        failures={{}}
+        prompt={{ kind: 'accept-patch', result: unverified, resolve: vi.fn() }}
+      />,
+    );
+    await frameShows(
+      ui.lastFrame,
+      'UNVERIFIED: 0/0 selected passed, 1/3 hidden passed (the checkout changed while the agent worked',
+    );
     expect(ui.lastFrame()).toContain('(.planted_fifo))');
     expect(ui.lastFrame()).not.toMatch(/\b(PASS|FAIL)\b/);
     ui.unmount();
   });
 
   it('a on an unverified verdict says why it is not applied, and asks nothing (the engine would refuse it)', async () => {
-    const unverified: RunResult = { ...result(), stopReason: 'unverified', message: 'the checkout changed while the agent worked (.planted_fifo)', tests: {} };
+    const unverified: RunResult = {
+      ...result(),
+      stopReason: 'unverified',
+      message: 'the checkout changed while the agent worked (.planted_fifo)',
+      tests: {},
+    };
     const resolve = vi.fn();
-    const ui = render(<ResultScreen result={unverified} width={100} height={30} failures={{}} prompt={{ kind: 'accept-patch', result: unverified, resolve }} />);
+    const ui = render(
+      <ResultScreen
+        result={unverified}
+        width={100}
+        height={30}
+        failures={{}}
+        prompt={{ kind: 'accept-patch', result: unverified, resolve }}
+      />,
+    );
     await frameShows(ui.lastFrame, 'UNVERIFIED');
     ui.stdin.write('a');
     await frameShows(ui.lastFrame, 'not applied: the verdict is unverified');
@@ -61,7 +107,15 @@ describe('the result screen shows how a test failed', () => {
   });
 
   it('Enter on the diff opens the first failed test; in the list, Enter on another opens its own; Esc goes back', async () => {
-    const ui = render(<ResultScreen result={result()} width={100} height={30} failures={failuresOf(REPORT)} prompt={{ kind: 'accept-patch', result: result(), resolve: vi.fn() }} />);
+    const ui = render(
+      <ResultScreen
+        result={result()}
+        width={100}
+        height={30}
+        failures={failuresOf(REPORT)}
+        prompt={{ kind: 'accept-patch', result: result(), resolve: vi.fn() }}
+      />,
+    );
     await frameShows(ui.lastFrame, 'Enter: how they failed');
     ui.stdin.write(KEYS.enter);
     await frameShows(ui.lastFrame, 'how t.py::test_round failed (failed)');
@@ -89,9 +143,20 @@ describe('the result screen shows how a test failed', () => {
 describe("keeping the agent's tests (k, after a TDD run)", () => {
   it('asks first, like apply; y writes them and says where; n keeps them out', async () => {
     const keep = vi.fn(async () => 'tests/test_by_agent.py');
-    const agentTests = { path: 'tests/test_by_agent.py', code: 'from m import f\n\ndef test_one():\n    assert f() == 1\n\ndef test_two():\n    assert f() != 2\n', keep };
+    const agentTests = {
+      path: 'tests/test_by_agent.py',
+      code: 'from m import f\n\ndef test_one():\n    assert f() == 1\n\ndef test_two():\n    assert f() != 2\n',
+      keep,
+    };
     const resolve = vi.fn();
-    const ui = render(<ResultScreen result={result()} width={100} height={30} prompt={{ kind: 'accept-patch', result: result(), agentTests, resolve }} />);
+    const ui = render(
+      <ResultScreen
+        result={result()}
+        width={100}
+        height={30}
+        prompt={{ kind: 'accept-patch', result: result(), agentTests, resolve }}
+      />,
+    );
     await frameShows(ui.lastFrame, "k keep the agent's tests");
     ui.stdin.write('k');
     await frameShows(ui.lastFrame, "Write the agent's tests to tests/test_by_agent.py? y/N");
@@ -105,13 +170,28 @@ describe("keeping the agent's tests (k, after a TDD run)", () => {
     ui.stdin.write('y');
     await until(() => keep.mock.calls.length === 1);
     expect(resolve).not.toHaveBeenCalled(); // the patch is still to be decided
-    ui.rerender(<ResultScreen result={result()} width={100} height={30} prompt={{ kind: 'accept-patch', result: result(), agentTests, resolve }} keptTests="tests/test_by_agent.py" />);
+    ui.rerender(
+      <ResultScreen
+        result={result()}
+        width={100}
+        height={30}
+        prompt={{ kind: 'accept-patch', result: result(), agentTests, resolve }}
+        keptTests="tests/test_by_agent.py"
+      />,
+    );
     await frameShows(ui.lastFrame, "the agent's tests kept in tests/test_by_agent.py");
     expect(ui.lastFrame()).not.toContain("k keep the agent's tests");
   });
 
   it('no k when the run wrote no tests of its own', async () => {
-    const ui = render(<ResultScreen result={result()} width={100} height={30} prompt={{ kind: 'accept-patch', result: result(), resolve: vi.fn() }} />);
+    const ui = render(
+      <ResultScreen
+        result={result()}
+        width={100}
+        height={30}
+        prompt={{ kind: 'accept-patch', result: result(), resolve: vi.fn() }}
+      />,
+    );
     await frameShows(ui.lastFrame, 'a apply the patch');
     expect(ui.lastFrame()).not.toContain('keep the agent');
   });
@@ -119,10 +199,26 @@ describe("keeping the agent's tests (k, after a TDD run)", () => {
 
 describe('the verdict of a run whose selected tests passed and hidden ones did not', () => {
   it('says so on the screen and in the apply question, with no bare stop reason', async () => {
-    const failedLater = (): RunResult => ({ ...result(), strategy: 'tenet', stopReason: 'passed', selectedTests: { passed: 2, total: 2 }, hiddenTests: { passed: 1, total: 3 } });
+    const failedLater = (): RunResult => ({
+      ...result(),
+      strategy: 'tenet',
+      stopReason: 'passed',
+      selectedTests: { passed: 2, total: 2 },
+      hiddenTests: { passed: 1, total: 3 },
+    });
     const resolve = vi.fn();
-    const ui = render(<ResultScreen result={failedLater()} width={120} height={30} prompt={{ kind: 'accept-patch', result: failedLater(), resolve }} />);
-    await frameShows(ui.lastFrame, 'FAIL: 2/2 selected passed, 1/3 hidden passed (the selected tests passed but hidden tests failed)');
+    const ui = render(
+      <ResultScreen
+        result={failedLater()}
+        width={120}
+        height={30}
+        prompt={{ kind: 'accept-patch', result: failedLater(), resolve }}
+      />,
+    );
+    await frameShows(
+      ui.lastFrame,
+      'FAIL: 2/2 selected passed, 1/3 hidden passed (the selected tests passed but hidden tests failed)',
+    );
     ui.stdin.write('a');
     await frameShows(ui.lastFrame, 'This patch did not pass the tests.');
     expect(ui.lastFrame()).toContain('(the selected tests passed but hidden tests failed)');

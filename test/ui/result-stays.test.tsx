@@ -11,10 +11,22 @@ import { approvedStart, frameShows } from './helpers';
 // look around after. Both stay on the result screen and say what they did; `q` quits.
 
 const passed = (): RunResult => ({
-  type: 'result', sessionId: 's1', target: 'm.py::f', strategy: 'tenet', pass: true, stopReason: 'passed',
-  selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 1, total: 1 }, tests: { 't.py::test_a': 'passed', 't.py::test_b': 'passed' },
-  usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
-  costUsd: 0, costOfPass: 0, wallMs: 1, patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n', model: 'm',
+  type: 'result',
+  sessionId: 's1',
+  target: 'm.py::f',
+  strategy: 'tenet',
+  pass: true,
+  stopReason: 'passed',
+  selectedTests: { passed: 1, total: 1 },
+  hiddenTests: { passed: 1, total: 1 },
+  tests: { 't.py::test_a': 'passed', 't.py::test_b': 'passed' },
+  usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+  rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
+  costUsd: 0,
+  costOfPass: 0,
+  wallMs: 1,
+  patch: '--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    pass\n+    return 1\n',
+  model: 'm',
 });
 
 function atResult() {
@@ -95,10 +107,19 @@ describe('the wall time of a resumed session (issue 37.6)', () => {
     const view = reduceAll(events);
     expect(view.clock.parts).toBe(2);
     expect(sessionWallMs(view)).toBe(314_000);
-    expect(wallText(64_500, { wallMs: sessionWallMs(view), parts: view.clock.parts })).toBe('64.5 s this part · 5 min 14 s in all (2 parts)');
+    expect(wallText(64_500, { wallMs: sessionWallMs(view), parts: view.clock.parts })).toBe(
+      '64.5 s this part · 5 min 14 s in all (2 parts)',
+    );
     // A session in one part keeps the one figure.
     expect(wallText(64_500, { wallMs: 64_500, parts: 1 })).toBe('64.5 s');
-    const ui = render(<ResultScreen result={view.result!} width={100} height={30} session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }} />);
+    const ui = render(
+      <ResultScreen
+        result={view.result!}
+        width={100}
+        height={30}
+        session={{ wallMs: sessionWallMs(view), parts: view.clock.parts }}
+      />,
+    );
     await frameShows(ui.lastFrame, /64\.5 s this\s+part · 5 min 14 s in all \(2 parts\)/);
     ui.unmount();
   });

@@ -9,13 +9,32 @@ import { frameShows, KEYS, resize, rowsOf, tick } from './helpers';
 // session, and dropped the model and cost columns below 110 columns.
 
 const entry = (id: string, more: Partial<CatalogEntry> = {}): CatalogEntry => ({
-  id, created: '2026-12-04T10:00:00Z', updated: '2026-12-04T10:05:00Z', repo: '/r', target: 'invoicing/tax.py::tax_for', strategy: 'tenet',
-  provider: 'openai', model: 'gpt-4o-mini', status: 'passed', pass: true, tokens: { input: 1000, output: 200 }, costUsd: 0.0123, events: 40, logBytes: 100, ...more,
+  id,
+  created: '2026-12-04T10:00:00Z',
+  updated: '2026-12-04T10:05:00Z',
+  repo: '/r',
+  target: 'invoicing/tax.py::tax_for',
+  strategy: 'tenet',
+  provider: 'openai',
+  model: 'gpt-4o-mini',
+  status: 'passed',
+  pass: true,
+  tokens: { input: 1000, output: 200 },
+  costUsd: 0.0123,
+  events: 40,
+  logBytes: 100,
+  ...more,
 });
 
 const rows = [
   entry('20261204-100000-aaaaaa'),
-  entry('20261204-110000-bbbbbb', { status: 'interrupted', pass: null, model: 'claude-sonnet-4-5', provider: 'anthropic', costUsd: 1.5 }),
+  entry('20261204-110000-bbbbbb', {
+    status: 'interrupted',
+    pass: null,
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    costUsd: 1.5,
+  }),
   // A fork of the first session, listed after the second: it goes under its parent.
   entry('20261204-120000-cccccc', { parent: { id: '20261204-100000-aaaaaa', at: 12 }, status: 'failed', pass: false }),
 ];
@@ -23,11 +42,18 @@ const rows = [
 /** A session whose agent worked from event 3 to 6, then was evaluated from event 7. */
 const session = (id: string): LoadedSession =>
   ({
-    id, source: `/s/${id}`, warnings: [],
+    id,
+    source: `/s/${id}`,
+    warnings: [],
     events: [
-      { type: 'session.start', seq: 1 }, { type: 'thm.report', seq: 2 }, { type: 'agent.phase', phase: 'pregen', seq: 3 },
-      { type: 'model.request', seq: 4 }, { type: 'model.response', seq: 5 }, { type: 'tool.call', seq: 6 },
-      { type: 'agent.phase', phase: 'evaluate', seq: 7 }, { type: 'result', seq: 8 },
+      { type: 'session.start', seq: 1 },
+      { type: 'thm.report', seq: 2 },
+      { type: 'agent.phase', phase: 'pregen', seq: 3 },
+      { type: 'model.request', seq: 4 },
+      { type: 'model.response', seq: 5 },
+      { type: 'tool.call', seq: 6 },
+      { type: 'agent.phase', phase: 'evaluate', seq: 7 },
+      { type: 'result', seq: 8 },
     ],
   }) as unknown as LoadedSession;
 

@@ -3,7 +3,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { StartScreen, type TargetCheck } from '../../source/ui/screens/start-screen';
 import { frameShows, KEYS, resize, until } from './helpers';
 
-const functions = ['click/formatting.py::wrap_text', 'click/termui.py::style', 'click/core.py::Option.flag_value@310', 'click/core.py::Option.flag_value@318'];
+const functions = [
+  'click/formatting.py::wrap_text',
+  'click/termui.py::style',
+  'click/core.py::Option.flag_value@310',
+  'click/core.py::Option.flag_value@318',
+];
 const NO_MODEL =
   'No model is configured. To use a model, set OPENAI_API_KEY (or ANTHROPIC_API_KEY); or pass --provider openai --base-url URL for an OpenAI-compatible server (Ollama, vLLM, llama.cpp); or --provider scripted --script FILE to replay a script.';
 
@@ -11,7 +16,9 @@ describe('the start screen refuses sessions that cannot work', () => {
   it('stub mode on a function with a real body offers benchmark mode before anything runs', async () => {
     const onStart = vi.fn();
     const checkTarget = vi.fn(async (): Promise<TargetCheck> => ({ body: 'implemented' }));
-    const ui = render(<StartScreen repo="/r" functions={functions} modelLabel="m" checkTarget={checkTarget} onStart={onStart} />);
+    const ui = render(
+      <StartScreen repo="/r" functions={functions} modelLabel="m" checkTarget={checkTarget} onStart={onStart} />,
+    );
     await frameShows(ui.lastFrame, '4 of 4 functions');
     ui.stdin.write('wrap');
     await frameShows(ui.lastFrame, '1 of 4 functions');
@@ -31,7 +38,15 @@ describe('the start screen refuses sessions that cannot work', () => {
 
   it('benchmark mode on a stub offers stub mode; a matching mode starts at once', async () => {
     const onStart = vi.fn();
-    const ui = render(<StartScreen repo="/r" functions={functions} modelLabel="m" checkTarget={async () => ({ body: 'stub' })} onStart={onStart} />);
+    const ui = render(
+      <StartScreen
+        repo="/r"
+        functions={functions}
+        modelLabel="m"
+        checkTarget={async () => ({ body: 'stub' })}
+        onStart={onStart}
+      />,
+    );
     await frameShows(ui.lastFrame, '4 of 4 functions');
     ui.stdin.write(KEYS.tab);
     await frameShows(ui.lastFrame, 'mode: benchmark');
@@ -48,7 +63,15 @@ describe('the start screen refuses sessions that cannot work', () => {
 
   it('a target that cannot be resolved says why, and nothing starts', async () => {
     const onStart = vi.fn();
-    const ui = render(<StartScreen repo="/r" functions={functions} modelLabel="m" checkTarget={async () => ({ problem: 'Target click/x.py::f is ambiguous: 2 definitions have that name.' })} onStart={onStart} />);
+    const ui = render(
+      <StartScreen
+        repo="/r"
+        functions={functions}
+        modelLabel="m"
+        checkTarget={async () => ({ problem: 'Target click/x.py::f is ambiguous: 2 definitions have that name.' })}
+        onStart={onStart}
+      />,
+    );
     await frameShows(ui.lastFrame, '4 of 4 functions');
     ui.stdin.write(KEYS.enter);
     await frameShows(ui.lastFrame, 'is ambiguous');
@@ -88,7 +111,15 @@ describe('the start screen without a model', () => {
 
   it('says the scope the session will run, and with it the whole screen fits the terminal (a list longer than the room)', async () => {
     const many = Array.from({ length: 50 }, (_, i) => `pkg/mod.py::f${i}`);
-    const ui = render(<StartScreen repo="/r" functions={many} modelLabel="m" testArgs={['tests/unit', '-m', 'not slow']} onStart={vi.fn()} />);
+    const ui = render(
+      <StartScreen
+        repo="/r"
+        functions={many}
+        modelLabel="m"
+        testArgs={['tests/unit', '-m', 'not slow']}
+        onStart={vi.fn()}
+      />,
+    );
     resize(ui.stdout, 60, 20);
     await frameShows(ui.lastFrame, '50 of 50 functions');
     const lines = ui.lastFrame()!.split('\n');

@@ -1,6 +1,12 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
-import { initialStart, noModelKey, reduceStart, searchKey, type StartAction } from '../../source/ui/screens/start-state';
+import {
+  initialStart,
+  noModelKey,
+  reduceStart,
+  searchKey,
+  type StartAction,
+} from '../../source/ui/screens/start-state';
 import { StartScreen, type ModelLine } from '../../source/ui/screens/start-screen';
 import { frameShows } from './helpers';
 
@@ -11,7 +17,11 @@ const FUNCTIONS = ['a.py::alpha', 'a.py::beta', 'b.py::gamma', 'b.py::delta'];
 
 describe('the start screen as a reducer', () => {
   it('applies a burst of keys each to what the one before left: three ↓ move three rows, never past the matches', () => {
-    const moves: StartAction[] = [searchKey('', { downArrow: true }, true), searchKey('', { downArrow: true }, true), searchKey('', { downArrow: true }, true)] as StartAction[];
+    const moves: StartAction[] = [
+      searchKey('', { downArrow: true }, true),
+      searchKey('', { downArrow: true }, true),
+      searchKey('', { downArrow: true }, true),
+    ] as StartAction[];
     const state = moves.reduce(reduceStart, initialStart(FUNCTIONS, { label: 'm' }));
     expect(state.cursor).toBe(3);
     expect(reduceStart(state, { type: 'move', by: 5 }).cursor).toBe(3);
@@ -24,7 +34,9 @@ describe('the start screen as a reducer', () => {
   });
 
   it('keys: Tab switches the mode, ? opens the help, Esc clears a search then quits; without a model d is the demo and Enter says why not', () => {
-    expect(reduceStart(initialStart(FUNCTIONS, undefined), searchKey('', { tab: true }, true) as StartAction).blank).toBe(true);
+    expect(
+      reduceStart(initialStart(FUNCTIONS, undefined), searchKey('', { tab: true }, true) as StartAction).blank,
+    ).toBe(true);
     expect(searchKey('?', {}, false)).toEqual({ type: 'help', open: true });
     expect(searchKey('', { escape: true }, false)).toBe('clear');
     expect(searchKey('', { escape: true }, true)).toBe('quit');
@@ -48,7 +60,14 @@ describe('the start screen with a model loader', () => {
 
   it('a model that cannot be used says what to set once it is known, and d runs the demo', async () => {
     const onStart = vi.fn();
-    const ui = render(<StartScreen repo="/r" functions={FUNCTIONS} model={async () => ({ problem: 'No model is configured.' })} onStart={onStart} />);
+    const ui = render(
+      <StartScreen
+        repo="/r"
+        functions={FUNCTIONS}
+        model={async () => ({ problem: 'No model is configured.' })}
+        onStart={onStart}
+      />,
+    );
     await frameShows(ui.lastFrame, 'No model is configured.');
     ui.stdin.write('d');
     await vi.waitFor(() => expect(onStart).toHaveBeenCalledWith({ demo: true }));

@@ -13,13 +13,30 @@ import { frameShows, KEYS, resize, rowsOf, sampleConfig, sampleReport, tick, unt
 
 // Issue 14: the keys that steer a live session (m writes to the agent, s steps, e edits a call).
 
-const start: EngineEvent = { type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'gpt-test (OpenAI)', provider: 'openai', repo: '/r', config: sampleConfig() };
+const start: EngineEvent = {
+  type: 'session.start',
+  sessionId: 's1',
+  target: 'm.py::f',
+  mode: 'stub',
+  strategy: 'tenet',
+  model: 'm',
+  modelLabel: 'gpt-test (OpenAI)',
+  provider: 'openai',
+  repo: '/r',
+  config: sampleConfig(),
+};
 
 async function agentOn(controller: TuiController) {
   const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
   controller.dispatch(start);
   controller.dispatch({ type: 'thm.report', report: sampleReport() });
-  controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
+  controller.dispatch({
+    type: 'thm.approval',
+    proposed: sampleReport().selected,
+    chosen: sampleReport().selected,
+    by: 'auto',
+    T: 2,
+  });
   controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
   controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
   await frameShows(ui.lastFrame, 'pre-generation · round 1/15');
@@ -28,7 +45,10 @@ async function agentOn(controller: TuiController) {
 
 /** Waits until the frame shows (or, `gone`, no longer shows) the text: a loaded machine renders late. */
 async function until(ui: ReturnType<typeof render>, text: string, gone = false): Promise<void> {
-  await waitUntil(() => (ui.lastFrame() ?? '').includes(text) !== gone, () => ui.lastFrame() ?? '');
+  await waitUntil(
+    () => (ui.lastFrame() ?? '').includes(text) !== gone,
+    () => ui.lastFrame() ?? '',
+  );
   await tick(30); // the field's key handler subscribes after it is drawn
 }
 
@@ -50,7 +70,9 @@ describe('m: a message to the agent', () => {
     expect(ui.lastFrame()).toContain('› try the tax table');
     ui.stdin.write(KEYS.enter);
     await frameShows(ui.lastFrame, '✉ 1 message for the next model call');
-    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'try the tax table', via: 'tui' }]);
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([
+      { text: 'try the tax table', via: 'tui' },
+    ]);
     ui.unmount();
   });
 
@@ -69,7 +91,9 @@ describe('m: a message to the agent', () => {
     await until(ui, 'Message to the agent', true);
     expect(ui.lastFrame()).not.toContain('Message to the agent');
     expect(ui.lastFrame()).toContain('✉ 1 message for the next model call');
-    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'try the tax table', via: 'tui' }]);
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([
+      { text: 'try the tax table', via: 'tui' },
+    ]);
     expect(await controller.beforeRequest({ round: 3, lastTurn: [] })).toEqual([]);
     controller.dispatch({ type: 'developer.message', text: 'try the tax table', round: 2, via: 'tui' });
     await frameShows(ui.lastFrame, 'You told the agent: try the tax table');
@@ -111,7 +135,9 @@ describe('m: a message to the agent', () => {
     expect(rows.length).toBeLessThan(24);
     ui.stdin.write(KEYS.enter);
     await until(ui, 'Message to the agent', true);
-    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'it fails here:\n  File "tax.py", line 3\nKeyError: 2024', via: 'tui' }]);
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([
+      { text: 'it fails here:\n  File "tax.py", line 3\nKeyError: 2024', via: 'tui' },
+    ]);
     ui.unmount();
   });
 
@@ -175,7 +201,12 @@ describe('s: step mode', () => {
     await frameShows(ui.lastFrame, '⏸ step mode');
     expect(controller.stepping()).toBe(true);
     expect(ui.lastFrame()).toContain('⏸ step mode');
-    const request = controller.beforeRequest({ round: 2, lastTurn: [{ role: 'tool', toolCallId: 'c0', name: 'search_method', content: 'def subtotal(self):\n    return 1' }] });
+    const request = controller.beforeRequest({
+      round: 2,
+      lastTurn: [
+        { role: 'tool', toolCallId: 'c0', name: 'search_method', content: 'def subtotal(self):\n    return 1' },
+      ],
+    });
     await frameShows(ui.lastFrame, '⏸ step: before model call 2 · the request adds:');
     const frame = ui.lastFrame()!;
     expect(frame).toContain('⏸ step: before model call 2 · the request adds:');
@@ -256,14 +287,27 @@ describe('s: step mode', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     controller.dispatch({ type: 'tool.call', ...call });
-    controller.dispatch({ type: 'tool.edit', id: 'c1', name: 'search_class', original: call.arguments, arguments: '{"class_name":"Cart"}' });
+    controller.dispatch({
+      type: 'tool.edit',
+      id: 'c1',
+      name: 'search_class',
+      original: call.arguments,
+      arguments: '{"class_name":"Cart"}',
+    });
     await frameShows(ui.lastFrame, /→ search_class ✎ your arguments class_name=Cart/);
     ui.unmount();
   });
 });
 
 describe('n and e in the THM review: the developer writes tests', () => {
-  const mine = { ...sampleReport().failing[1]!, nodeid: 't.py::test_mine', chain: ['t.py::test_mine', 'm.py::f'], chainLines: [1, 1], depth: 1, caller: 't.py::test_mine' };
+  const mine = {
+    ...sampleReport().failing[1]!,
+    nodeid: 't.py::test_mine',
+    chain: ['t.py::test_mine', 'm.py::f'],
+    chainLines: [1, 1],
+    depth: 1,
+    caller: 't.py::test_mine',
+  };
 
   /** A desk as the engine's: the editor runs on the file, then THM's verdict comes back (and is recorded). */
   function fakeDesk(controller: TuiController, verdicts: DeveloperTests[]) {
@@ -285,11 +329,19 @@ describe('n and e in the THM review: the developer writes tests', () => {
 
   it('n opens the editor on a new file; a test that fails on the stub joins (✎, selected), one that passes is named with why; Enter approves with it', async () => {
     const edited: string[] = [];
-    const controller = new TuiController({ autoApproveCommands: true, editor: { editFile: async (file) => void edited.push(file) } });
+    const controller = new TuiController({
+      autoApproveCommands: true,
+      editor: { editFile: async (file) => void edited.push(file) },
+    });
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
     controller.dispatch(start);
     controller.dispatch({ type: 'thm.report', report: sampleReport() });
-    const verdict: DeveloperTests = { files: [{ path: 't_by_developer.py', content: 'def test_mine(): ...' }], accepted: [mine], rejected: [{ nodeid: 't_by_developer.py::test_other', reason: 'it passes on the stub' }], removed: [] };
+    const verdict: DeveloperTests = {
+      files: [{ path: 't_by_developer.py', content: 'def test_mine(): ...' }],
+      accepted: [mine],
+      rejected: [{ nodeid: 't_by_developer.py::test_other', reason: 'it passes on the stub' }],
+      removed: [],
+    };
     const { desk, opened } = fakeDesk(controller, [verdict]);
     const approved = controller.approveTests(sampleReport(), desk);
     await frameShows(ui.lastFrame, 'n new test');
@@ -337,19 +389,47 @@ describe('n and e in the THM review: the developer writes tests', () => {
 describe('replay shows the developer’s steering where it happened', () => {
   it('their tests in the THM review, their message and their edit of a call in the transcript', async () => {
     const report = sampleReport();
-    const mine = { ...report.failing[1]!, nodeid: 't.py::test_mine', chain: ['t.py::test_mine', 'm.py::f'], chainLines: [1, 1], depth: 1, caller: 't.py::test_mine' };
+    const mine = {
+      ...report.failing[1]!,
+      nodeid: 't.py::test_mine',
+      chain: ['t.py::test_mine', 'm.py::f'],
+      chainLines: [1, 1],
+      depth: 1,
+      caller: 't.py::test_mine',
+    };
     const events: EngineEvent[] = [
       start,
       { type: 'thm.report', report },
       { type: 'tests.added', files: [{ path: 't.py', content: '' }], accepted: [mine], rejected: [], removed: [] },
-      { type: 'thm.approval', proposed: report.selected, chosen: [...report.selected, 't.py::test_mine'], by: 'human', T: 2 },
+      {
+        type: 'thm.approval',
+        proposed: report.selected,
+        chosen: [...report.selected, 't.py::test_mine'],
+        by: 'human',
+        T: 2,
+      },
       { type: 'agent.phase', phase: 'pregen', rounds: 15 },
       { type: 'developer.message', text: 'mind the rounding', round: 1, via: 'tui' },
       { type: 'model.request', round: 1, messages: 2, tools: [], newMessages: [] },
-      { type: 'model.response', content: '', toolCalls: [{ id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' }], usage: { inputTokens: 10, outputTokens: 2 }, costUsd: 0, durationMs: 1, model: 'm', stopReason: 'tool_calls' },
+      {
+        type: 'model.response',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' }],
+        usage: { inputTokens: 10, outputTokens: 2 },
+        costUsd: 0,
+        durationMs: 1,
+        model: 'm',
+        stopReason: 'tool_calls',
+      },
       { type: 'step.pause', before: 'tool', callId: 'c1', name: 'search_class' },
       { type: 'tool.call', id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' },
-      { type: 'tool.edit', id: 'c1', name: 'search_class', original: '{"class_name":"Kart"}', arguments: '{"class_name":"Cart"}' },
+      {
+        type: 'tool.edit',
+        id: 'c1',
+        name: 'search_class',
+        original: '{"class_name":"Kart"}',
+        arguments: '{"class_name":"Cart"}',
+      },
       { type: 'tool.result', id: 'c1', name: 'search_class', ok: true, text: 'class Cart', durationMs: 1 },
     ];
     const ui = render(<ReplayScreen id="s1" events={events} onBack={() => undefined} autoplay={false} />);
@@ -371,22 +451,33 @@ describe('f in a replay: fork the session here', () => {
 
   it('asks first; y forks from the event on screen; any other key does not; past the agent’s work it says why not', async () => {
     const onFork = vi.fn();
-    const ui = render(<ReplayScreen id="demo" events={demo} onBack={() => undefined} onFork={onFork} autoplay={false} />);
+    const ui = render(
+      <ReplayScreen id="demo" events={demo} onBack={() => undefined} onFork={onFork} autoplay={false} />,
+    );
     await frameShows(ui.lastFrame, 'f fork');
     const event = () => Number(/event (\d+)\//.exec(ui.lastFrame() ?? '')?.[1]);
     ui.stdin.write('n'); // to the first tool call
-    await waitUntil(() => event() > 0, () => ui.lastFrame() ?? '');
+    await waitUntil(
+      () => event() > 0,
+      () => ui.lastFrame() ?? '',
+    );
     const at = event();
     ui.stdin.write('f');
     await frameShows(ui.lastFrame, `Fork demo at event ${at}? A new session`);
     ui.stdin.write('x');
-    await waitUntil(() => !ui.lastFrame()!.includes('Fork demo at event'), () => ui.lastFrame() ?? '');
+    await waitUntil(
+      () => !ui.lastFrame()!.includes('Fork demo at event'),
+      () => ui.lastFrame() ?? '',
+    );
     expect(onFork).not.toHaveBeenCalled();
     expect(ui.lastFrame()).not.toContain('Fork demo at event');
     ui.stdin.write('f');
     await frameShows(ui.lastFrame, `Fork demo at event ${at}? A new session`);
     ui.stdin.write('y');
-    await waitUntil(() => !ui.lastFrame()!.includes('Fork demo at event'), () => ui.lastFrame() ?? '');
+    await waitUntil(
+      () => !ui.lastFrame()!.includes('Fork demo at event'),
+      () => ui.lastFrame() ?? '',
+    );
     expect(onFork).toHaveBeenCalledWith(demo[at - 1]!.seq);
     // At the end the agent's work is over: nothing to go on from.
     for (let i = 0; i < 12; i++) ui.stdin.write('t');
@@ -404,15 +495,42 @@ describe('spend limits in the footer', () => {
   it('shows what is left of the session’s cost and token limits, and the stop where it happened', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
-    controller.dispatch({ ...start, config: { ...sampleConfig(), limits: { maxCostUsd: 1, maxTokens: 100_000 } } } as EngineEvent);
+    controller.dispatch({
+      ...start,
+      config: { ...sampleConfig(), limits: { maxCostUsd: 1, maxTokens: 100_000 } },
+    } as EngineEvent);
     controller.dispatch({ type: 'thm.report', report: sampleReport() });
-    controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
+    controller.dispatch({
+      type: 'thm.approval',
+      proposed: sampleReport().selected,
+      chosen: sampleReport().selected,
+      by: 'auto',
+      T: 2,
+    });
     controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
     controller.dispatch({ type: 'model.request', round: 1, messages: 1, tools: [], newMessages: [] });
-    controller.dispatch({ type: 'model.response', content: 'ok', toolCalls: [], usage: { inputTokens: 60_000, outputTokens: 1_000 }, costUsd: 0.85, durationMs: 1, model: 'm', stopReason: 'stop' });
+    controller.dispatch({
+      type: 'model.response',
+      content: 'ok',
+      toolCalls: [],
+      usage: { inputTokens: 60_000, outputTokens: 1_000 },
+      costUsd: 0.85,
+      durationMs: 1,
+      model: 'm',
+      stopReason: 'stop',
+    });
     await frameShows(ui.lastFrame, '$0.1500 of $1.00 left · 39,000 of 100,000 tokens left');
     controller.dispatch({ type: 'model.request', round: 2, messages: 3, tools: [], newMessages: [] });
-    controller.dispatch({ type: 'model.response', content: 'more', toolCalls: [], usage: { inputTokens: 1_000, outputTokens: 10 }, costUsd: 0.2, durationMs: 1, model: 'm', stopReason: 'stop' });
+    controller.dispatch({
+      type: 'model.response',
+      content: 'more',
+      toolCalls: [],
+      usage: { inputTokens: 1_000, outputTokens: 10 },
+      costUsd: 0.2,
+      durationMs: 1,
+      model: 'm',
+      stopReason: 'stop',
+    });
     controller.dispatch({ type: 'limit.reached', limit: 'cost', spent: 1.05, max: 1 });
     await frameShows(ui.lastFrame, "The session's cost limit is reached ($1.05 of $1.00)");
     expect(ui.lastFrame()).toContain('$0.0000 of $1.00 left');

@@ -21,10 +21,26 @@ import { frameShows, KEYS, resize, sampleReport, until } from './helpers';
 function fakeDebugger() {
   const transcript: TranscriptEntry[] = [];
   const run = vi.fn(async (input: string, who: 'agent' | 'human') => {
-    transcript.push({ who, input, output: `ran ${input}`, mode: 'pdb', startedAt: 0, durationMs: 0, interrupted: false } as TranscriptEntry);
+    transcript.push({
+      who,
+      input,
+      output: `ran ${input}`,
+      mode: 'pdb',
+      startedAt: 0,
+      durationMs: 0,
+      interrupted: false,
+    } as TranscriptEntry);
     return `ran ${input}`;
   });
-  return { running: true, currentMode: 'pdb', root: '/w', idle: async () => undefined, transcript, interrupt: vi.fn(), run } as unknown as DebuggerSession;
+  return {
+    running: true,
+    currentMode: 'pdb',
+    root: '/w',
+    idle: async () => undefined,
+    transcript,
+    interrupt: vi.fn(),
+    run,
+  } as unknown as DebuggerSession;
 }
 
 const type = async (ui: ReturnType<typeof render>, text: string) => {
@@ -33,7 +49,10 @@ const type = async (ui: ReturnType<typeof render>, text: string) => {
 };
 
 /** A prompt of 30 lines: a pause shows its first ones. */
-const longPrompt = { role: 'user' as const, content: Array.from({ length: 30 }, (_, i) => `prompt line ${i + 1}`).join('\n') };
+const longPrompt = {
+  role: 'user' as const,
+  content: Array.from({ length: 30 }, (_, i) => `prompt line ${i + 1}`).join('\n'),
+};
 const call = { id: 'c1', name: 'search_class', arguments: '{"class_name":"Kart"}' };
 
 /** The agent screen at a step pause before model call 2, a pdb session attached. */
@@ -58,7 +77,10 @@ describe('a step pause', () => {
     ui.stdin.write(KEYS.enter);
     await until(() => session.transcript.length === 1);
     ui.stdin.write(KEYS.escape); // an empty line: hands back
-    await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('you have the debugger'),
+      () => ui.lastFrame()!,
+    );
     expect(ui.lastFrame()).toContain('⏸ step: before model call 2');
     ui.stdin.write(KEYS.enter);
     // Not a message of the developer's: the engine asks for the takeover's note after the pause.
@@ -79,7 +101,10 @@ describe('a step pause', () => {
       ui.stdin.write(KEYS.enter);
       await until(() => session.transcript.length === n + 1);
       ui.stdin.write(KEYS.escape);
-      await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
+      await until(
+        () => !ui.lastFrame()!.includes('you have the debugger'),
+        () => ui.lastFrame()!,
+      );
     }
     ui.stdin.write(KEYS.enter);
     expect(await request).toEqual([]);
@@ -103,7 +128,10 @@ describe('a step pause', () => {
       provider: 'scripted',
       name: 'm',
       label: 'm',
-      complete: async (request) => (sent.push([...request.messages]), { content: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'stop', model: 'm' }),
+      complete: async (request) => (
+        sent.push([...request.messages]),
+        { content: 'ok', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'stop', model: 'm' }
+      ),
     };
     const conversation = new Conversation({
       model,
@@ -114,7 +142,10 @@ describe('a step pause', () => {
       temperature: 0,
       maxTokens: 100,
       beforeModelCall: () => controller.beforeModelCall(),
-      steering: { stepping: () => controller.stepping(), beforeRequest: (preview) => controller.beforeRequest(preview) },
+      steering: {
+        stepping: () => controller.stepping(),
+        beforeRequest: (preview) => controller.beforeRequest(preview),
+      },
     });
     conversation.say('the task');
     const round = conversation.round([]);
@@ -125,7 +156,10 @@ describe('a step pause', () => {
     ui.stdin.write(KEYS.enter);
     await until(() => session.transcript.length === 1);
     ui.stdin.write(KEYS.escape);
-    await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('you have the debugger'),
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.enter);
     await round;
     expect(events.filter((e) => e.type === 'developer.message')).toEqual([]);
@@ -151,7 +185,10 @@ describe('a step pause', () => {
     ui.stdin.write(KEYS.enter);
     await until(() => session.transcript.length === 1);
     ui.stdin.write(KEYS.escape);
-    await until(() => !ui.lastFrame()!.includes('you have the debugger'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('you have the debugger'),
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.enter);
     expect(await ran).toBeUndefined();
     expect(await controller.beforeModelCall()).toContain('(Pdb) w\nran w');
@@ -177,7 +214,9 @@ describe('a step pause', () => {
   });
 
   it('? opens the help and Esc closes it; o opens earlier outputs; the edited arguments survive both', async () => {
-    const editor = { editFile: async (path: string) => (await import('node:fs')).writeFileSync(path, '{"class_name": "Cart"}') };
+    const editor = {
+      editFile: async (path: string) => (await import('node:fs')).writeFileSync(path, '{"class_name": "Cart"}'),
+    };
     const controller = new TuiController({ autoApproveCommands: true, step: true, editor });
     const ui = await agentOn(controller);
     const ran = controller.beforeToolCall(call);
@@ -212,9 +251,21 @@ describe('a step pause', () => {
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
     resize(ui.stdout, 100, 40);
     controller.dispatch(start);
-    controller.dispatch({ type: 'thm.approval', proposed: sampleReport().selected, chosen: sampleReport().selected, by: 'auto', T: 2 });
+    controller.dispatch({
+      type: 'thm.approval',
+      proposed: sampleReport().selected,
+      chosen: sampleReport().selected,
+      by: 'auto',
+      T: 2,
+    });
     controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });
-    void controller.beforeRequest({ round: 1, lastTurn: [{ role: 'tool', toolCallId: 'c0', name: 'search_method', content: 'a\nb\nc' }, { role: 'user', content: 'd\ne\nf' }] });
+    void controller.beforeRequest({
+      round: 1,
+      lastTurn: [
+        { role: 'tool', toolCallId: 'c0', name: 'search_method', content: 'a\nb\nc' },
+        { role: 'user', content: 'd\ne\nf' },
+      ],
+    });
     await frameShows(ui.lastFrame, '⏸ step: before model call 1');
     ui.stdin.write('m');
     await frameShows(ui.lastFrame, 'Message to the agent');
@@ -277,7 +328,9 @@ describe('a step pause before a submission (issue 37.1)', () => {
   });
 
   it('an edit then s (step mode off) runs the edited code, not the model’s', async () => {
-    const editor = { editFile: async (path: string) => (await import('node:fs')).writeFileSync(path, 'def f(x):\n    return x * 2\n') };
+    const editor = {
+      editFile: async (path: string) => (await import('node:fs')).writeFileSync(path, 'def f(x):\n    return x * 2\n'),
+    };
     const controller = new TuiController({ autoApproveCommands: true, step: true, editor });
     const ui = await agentOn(controller);
     const ran = controller.beforeToolCall(submit);
@@ -294,7 +347,13 @@ describe('a step pause before a submission (issue 37.1)', () => {
     let view = initialView();
     for (const event of [
       { type: 'tool.call', id: 'c2', name: 'submit_implementation', arguments: submit.arguments },
-      { type: 'tool.edit', id: 'c2', name: 'submit_implementation', original: submit.arguments, arguments: JSON.stringify({ code: code.replace('x * 3', 'x * 2') }) },
+      {
+        type: 'tool.edit',
+        id: 'c2',
+        name: 'submit_implementation',
+        original: submit.arguments,
+        arguments: JSON.stringify({ code: code.replace('x * 3', 'x * 2') }),
+      },
       { type: 'tool.result', id: 'c2', name: 'submit_implementation', ok: true, text: 'accepted', durationMs: 1 },
     ] as EngineEvent[])
       view = reduceView(view, event);

@@ -19,7 +19,10 @@ describe('x stops the agent', () => {
     ui.stdin.write('x');
     await frameShows(ui.lastFrame, QUESTION);
     ui.stdin.write('n');
-    await until(() => !ui.lastFrame()!.includes(QUESTION), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes(QUESTION),
+      () => ui.lastFrame()!,
+    );
     expect(signal.aborted).toBe(false);
     ui.stdin.write('x');
     await frameShows(ui.lastFrame, QUESTION);
@@ -38,7 +41,10 @@ describe('x stops the agent', () => {
     ui.stdin.write('x');
     await frameShows(ui.lastFrame, QUESTION);
     ui.stdin.write(KEYS.escape);
-    await until(() => !ui.lastFrame()!.includes(QUESTION), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes(QUESTION),
+      () => ui.lastFrame()!,
+    );
     expect(signal.aborted).toBe(false);
     ui.unmount();
   });
@@ -104,7 +110,16 @@ describe('keys with nothing to do say so (issue 37.8)', () => {
   it('e on whole model text, and v outside TDD, say why nothing opens', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
-    controller.dispatch({ type: 'model.response', content: 'I will read the caller first.', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0, durationMs: 1, model: 'm', stopReason: 'stop' });
+    controller.dispatch({
+      type: 'model.response',
+      content: 'I will read the caller first.',
+      toolCalls: [],
+      usage: { inputTokens: 1, outputTokens: 1 },
+      costUsd: 0,
+      durationMs: 1,
+      model: 'm',
+      stopReason: 'stop',
+    });
     await frameShows(ui.lastFrame, 'I will read the caller first.');
     ui.stdin.write('e');
     await frameShows(ui.lastFrame, 'this one is whole');
@@ -118,13 +133,20 @@ describe('x at a tool call’s pause', () => {
   it('says the call it paused at runs first, then the agent stops before its next model call', async () => {
     const controller = new TuiController({ autoApproveCommands: true, step: true });
     const ui = await agentOn(controller);
-    const ran = controller.beforeToolCall({ id: 'c9', name: 'submit_implementation', arguments: '{"code":"def f():\\n    return 1\\n"}' });
+    const ran = controller.beforeToolCall({
+      id: 'c9',
+      name: 'submit_implementation',
+      arguments: '{"code":"def f():\\n    return 1\\n"}',
+    });
     await frameShows(ui.lastFrame, '⏸ step: before the tool call submit_implementation');
     ui.stdin.write('x');
     await frameShows(ui.lastFrame, QUESTION);
     ui.stdin.write('y');
     expect(await ran).toBeUndefined();
-    await frameShows(ui.lastFrame, 'Stopping the agent once submit_implementation (where it paused) has run; then the evaluation.');
+    await frameShows(
+      ui.lastFrame,
+      'Stopping the agent once submit_implementation (where it paused) has run; then the evaluation.',
+    );
     await expect(controller.beforeModelCall()).rejects.toMatchObject({ name: 'AbortError' });
     ui.unmount();
   });

@@ -46,7 +46,14 @@ function workspaceDesk(root: string): TestDesk {
       const outcome: DeveloperTests = {
         files: [{ path, content: after }],
         accepted: [],
-        rejected: broken ? [{ nodeid: path, reason: 'the file does not compile (line 4, column 21: invalid syntax); it was put back as it was' }] : [{ nodeid: `${path}::test_dev_fixed`, reason: 'it passes on the stub' }],
+        rejected: broken
+          ? [
+              {
+                nodeid: path,
+                reason: 'the file does not compile (line 4, column 21: invalid syntax); it was put back as it was',
+              },
+            ]
+          : [{ nodeid: `${path}::test_dev_fixed`, reason: 'it passes on the stub' }],
         removed: [],
       };
       return outcome;
@@ -80,7 +87,14 @@ describe('a test file that does not compile', () => {
       return outcome;
     };
     // The n-th round of writing is over and its outcome on screen.
-    const settled = (n: number) => until(() => done >= n && !ui.lastFrame()!.includes('Your tests run on the stub') && /✗|✎|Nothing changed/.test(ui.lastFrame()!), () => ui.lastFrame()!);
+    const settled = (n: number) =>
+      until(
+        () =>
+          done >= n &&
+          !ui.lastFrame()!.includes('Your tests run on the stub') &&
+          /✗|✎|Nothing changed/.test(ui.lastFrame()!),
+        () => ui.lastFrame()!,
+      );
     void controller.approveTests(sampleReport(), desk);
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
 

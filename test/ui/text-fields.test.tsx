@@ -1,6 +1,12 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
-import { editLine, emptyLine, expandTabs, type EditOptions, type LineState } from '../../source/ui/components/line-editor';
+import {
+  editLine,
+  emptyLine,
+  expandTabs,
+  type EditOptions,
+  type LineState,
+} from '../../source/ui/components/line-editor';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { CommandPrompt } from '../../source/ui/screens/agent-prompts';
@@ -10,7 +16,11 @@ import { initialView, reduceView } from '../../source/ui/view-state';
 import { frameShows, KEYS, sampleConfig, sampleReport, tick, until } from './helpers';
 
 /** Types `inputs` (each one chunk, as a terminal would deliver it) into a fresh line. */
-function typed(inputs: (string | [string, Record<string, boolean>])[], newlines: EditOptions['newlines'] = 'single', history?: string[]) {
+function typed(
+  inputs: (string | [string, Record<string, boolean>])[],
+  newlines: EditOptions['newlines'] = 'single',
+  history?: string[],
+) {
   let state: LineState = emptyLine();
   const submitted: string[] = [];
   for (const input of inputs) {
@@ -41,7 +51,10 @@ describe('the line editor every text field shares', () => {
     const ctrl = (letter: string): [string, Record<string, boolean>] => [letter, { ctrl: true }];
     expect(typed(['hello world', ctrl('w')]).state).toEqual({ value: 'hello ', cursor: 6 });
     expect(typed(['hello world', ctrl('a'), 'X']).state).toEqual({ value: 'Xhello world', cursor: 1 });
-    expect(typed(['hello world', ['', { leftArrow: true }], ['', { leftArrow: true }], ctrl('u')]).state).toEqual({ value: 'ld', cursor: 0 });
+    expect(typed(['hello world', ['', { leftArrow: true }], ['', { leftArrow: true }], ctrl('u')]).state).toEqual({
+      value: 'ld',
+      cursor: 0,
+    });
     expect(typed(['abc', ctrl('a'), ctrl('e'), 'd']).state.value).toBe('abcd');
     // The same keys inside a chunk (a fast typist): \x01 is Ctrl+A, \x17 Ctrl+W.
     expect(typed(['one two\x17\x01>']).state).toEqual({ value: '>one ', cursor: 1 });
@@ -61,13 +74,21 @@ describe('the line editor every text field shares', () => {
 
   it('keeps a bracketed paste apart from Enter, however the terminal cut it into chunks', () => {
     // Ink hands each marker over on its own; a chunk that is just a newline comes as Enter.
-    const pasted: (string | [string, Record<string, boolean>])[] = ['[200~', 'Traceback (most recent call last):', ['\r', { return: true }], '  File "x.py"\r', '[201~'];
+    const pasted: (string | [string, Record<string, boolean>])[] = [
+      '[200~',
+      'Traceback (most recent call last):',
+      ['\r', { return: true }],
+      '  File "x.py"\r',
+      '[201~',
+    ];
     const text = typed(pasted, 'text');
     expect(text.submitted).toEqual([]);
     expect(text.state.value).toBe('Traceback (most recent call last):\n  File "x.py"\n');
     expect(text.state.pasting).toBeUndefined();
     // Enter after the paste sends the whole text.
-    expect(typed([...pasted, ['\r', { return: true }]], 'text').submitted).toEqual(['Traceback (most recent call last):\n  File "x.py"\n']);
+    expect(typed([...pasted, ['\r', { return: true }]], 'text').submitted).toEqual([
+      'Traceback (most recent call last):\n  File "x.py"\n',
+    ]);
     // A search keeps a pasted newline as a space, and does not search on it.
     expect(typed(['[200~', 'one\r', '[201~'], 'single')).toMatchObject({ submitted: [], state: { value: 'one ' } });
     // pdb still gets a pasted block line by line.
@@ -95,7 +116,15 @@ describe('the line editor every text field shares', () => {
 describe('Esc takes back the innermost thing', () => {
   it('on the start screen: the search first, and only an empty search quits', async () => {
     const onQuit = vi.fn();
-    const ui = render(<StartScreen repo="/r" functions={['a.py::parse', 'b.py::render']} modelLabel="m" onStart={() => undefined} onQuit={onQuit} />);
+    const ui = render(
+      <StartScreen
+        repo="/r"
+        functions={['a.py::parse', 'b.py::render']}
+        modelLabel="m"
+        onStart={() => undefined}
+        onQuit={onQuit}
+      />,
+    );
     await frameShows(ui.lastFrame, '2 of 2 functions');
     ui.stdin.write('rend');
     await frameShows(ui.lastFrame, '1 of 2 functions');
@@ -108,7 +137,9 @@ describe('Esc takes back the innermost thing', () => {
 
   it('the search takes key repeat and pastes: backspaces erase, the list follows', async () => {
     const onStart = vi.fn();
-    const ui = render(<StartScreen repo="/r" functions={['a.py::parse', 'b.py::render']} modelLabel="m" onStart={onStart} />);
+    const ui = render(
+      <StartScreen repo="/r" functions={['a.py::parse', 'b.py::render']} modelLabel="m" onStart={onStart} />,
+    );
     await frameShows(ui.lastFrame, '2 of 2 functions');
     ui.stdin.write('renxx\x7f\x7f'); // one chunk
     await frameShows(ui.lastFrame, '1 of 2 functions');
@@ -137,7 +168,10 @@ describe('Esc takes back the innermost thing', () => {
     ui.stdin.write('not here');
     await frameShows(ui.lastFrame, 'Why not? not here');
     ui.stdin.write(KEYS.escape); // the reason goes first
-    await until(() => !ui.lastFrame()!.includes('not here'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('not here'),
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.escape); // then the choice to give one
     await frameShows(ui.lastFrame, 'y run it, this once');
     ui.stdin.write(KEYS.escape); // then the command itself: denied, the agent goes on
@@ -147,7 +181,13 @@ describe('Esc takes back the innermost thing', () => {
 
   it('x and y on the command box stop the agent', async () => {
     const resolve = vi.fn();
-    const ui = render(<CommandPrompt prompt={{ kind: 'approve-command', command: 'make', resolve, allowAlways: vi.fn() }} width={80} rows={20} />);
+    const ui = render(
+      <CommandPrompt
+        prompt={{ kind: 'approve-command', command: 'make', resolve, allowAlways: vi.fn() }}
+        width={80}
+        rows={20}
+      />,
+    );
     await frameShows(ui.lastFrame, 'make');
     ui.stdin.write('x');
     await frameShows(ui.lastFrame, 'Stop the agent');
@@ -158,7 +198,13 @@ describe('Esc takes back the innermost thing', () => {
 
   it('a reason typed fast (one chunk, with a backspace) is sent as meant', async () => {
     const resolve = vi.fn();
-    const ui = render(<CommandPrompt prompt={{ kind: 'approve-command', command: 'make', resolve, allowAlways: vi.fn() }} width={80} rows={20} />);
+    const ui = render(
+      <CommandPrompt
+        prompt={{ kind: 'approve-command', command: 'make', resolve, allowAlways: vi.fn() }}
+        width={80}
+        rows={20}
+      />,
+    );
     await frameShows(ui.lastFrame, 'make');
     ui.stdin.write('e');
     await frameShows(ui.lastFrame, 'Why not?');
@@ -170,7 +216,18 @@ describe('Esc takes back the innermost thing', () => {
   it('in the THM review’s filter, ? is text, not the help; once the field is closed, ? opens the help', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
-    controller.dispatch({ type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'm', provider: 'openai', repo: '/r', config: sampleConfig() });
+    controller.dispatch({
+      type: 'session.start',
+      sessionId: 's1',
+      target: 'm.py::f',
+      mode: 'stub',
+      strategy: 'tenet',
+      model: 'm',
+      modelLabel: 'm',
+      provider: 'openai',
+      repo: '/r',
+      config: sampleConfig(),
+    });
     controller.dispatch({ type: 'thm.report', report: sampleReport() });
     void controller.approveTests(sampleReport());
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
@@ -184,9 +241,15 @@ describe('Esc takes back the innermost thing', () => {
     await frameShows(ui.lastFrame, '/ a?b');
     expect(ui.lastFrame()).not.toContain('Keys (? or Esc to close)');
     ui.stdin.write(KEYS.escape); // clears the text
-    await until(() => !ui.lastFrame()!.includes('a?b'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('a?b'),
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.escape); // closes the field
-    await until(() => !ui.lastFrame()!.includes('filter clusters and tests'), () => ui.lastFrame()!);
+    await until(
+      () => !ui.lastFrame()!.includes('filter clusters and tests'),
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write('?');
     await frameShows(ui.lastFrame, 'Keys (? or Esc to close)');
     ui.unmount();
@@ -194,15 +257,25 @@ describe('Esc takes back the innermost thing', () => {
 });
 
 describe("the debugger pane's output", () => {
-  const linesOf = (...chunks: string[]) => chunks.reduce((state, chunk) => reduceView(state, { type: 'debugger.output', chunk }), initialView()).debugger.lines.map((line) => line.text);
+  const linesOf = (...chunks: string[]) =>
+    chunks
+      .reduce((state, chunk) => reduceView(state, { type: 'debugger.output', chunk }), initialView())
+      .debugger.lines.map((line) => line.text);
 
   it("is the program's lines however its output was cut: an unbuffered print's newline alone adds no blank line, a line cut mid-way is one line", () => {
     // print() in an unbuffered Python: the text, then its newline, each a write of its own.
-    expect(linesOf('collected 3 items', '\n', 'tests/test_tax.py F', '..', '\n', '(Pdb) ')).toEqual(['collected 3 items', 'tests/test_tax.py F..', '(Pdb) ']);
+    expect(linesOf('collected 3 items', '\n', 'tests/test_tax.py F', '..', '\n', '(Pdb) ')).toEqual([
+      'collected 3 items',
+      'tests/test_tax.py F..',
+      '(Pdb) ',
+    ]);
     // Whole lines, and an empty line the program printed, stay as they were.
     expect(linesOf('a\n\nb\n', 'c\n')).toEqual(['a', '', 'b', 'c']);
     // A line typed in between ends the open one: the output after it starts a line of its own.
-    const typed = [initialView()].map((state) => reduceView(state, { type: 'debugger.output', chunk: '(Pdb) ' })).map((state) => reduceView(state, { type: 'debugger.input', who: 'agent', input: 'p x', mode: 'pdb' })).map((state) => reduceView(state, { type: 'debugger.output', chunk: '1\n(Pdb) ' }))[0]!;
+    const typed = [initialView()]
+      .map((state) => reduceView(state, { type: 'debugger.output', chunk: '(Pdb) ' }))
+      .map((state) => reduceView(state, { type: 'debugger.input', who: 'agent', input: 'p x', mode: 'pdb' }))
+      .map((state) => reduceView(state, { type: 'debugger.output', chunk: '1\n(Pdb) ' }))[0]!;
     // The prompt the line answers is not shown twice (issue 37.9): one `(Pdb) p x` row.
     expect(typed.debugger.lines.map((line) => line.text)).toEqual(['(Pdb) p x', '1', '(Pdb) ']);
     // Tab stops count from the line's start, across chunks.
@@ -214,14 +287,23 @@ describe('the pdb line of a takeover', () => {
   const view = () => {
     let state = initialView();
     state = reduceView(state, { type: 'debugger.input', who: 'human', input: 'p items', mode: 'pdb' });
-    state = reduceView(state, { type: 'debugger.output', chunk: "[1, 2]\n  1  \tdef f():\n(Pdb) " });
+    state = reduceView(state, { type: 'debugger.output', chunk: '[1, 2]\n  1  \tdef f():\n(Pdb) ' });
     return state;
   };
 
   it('sends a pasted block line by line, brings back earlier lines, expands tabs of the output', async () => {
     const sent: string[] = [];
     const onHandBack = vi.fn();
-    const ui = render(<DebuggerPane view={view()} takeover="active" width={100} rows={12} onSend={(line) => sent.push(line)} onHandBack={onHandBack} />);
+    const ui = render(
+      <DebuggerPane
+        view={view()}
+        takeover="active"
+        width={100}
+        rows={12}
+        onSend={(line) => sent.push(line)}
+        onHandBack={onHandBack}
+      />,
+    );
     await frameShows(ui.lastFrame, 'yours');
     expect(ui.lastFrame()).toContain('  1     def f():');
     ui.stdin.write('p 1+1\np 2+2\np 3+3\n');
@@ -231,9 +313,15 @@ describe('the pdb line of a takeover', () => {
     const shown = () => ui.lastFrame()!.split('(Pdb) p items').length - 1;
     expect(shown()).toBe(1);
     ui.stdin.write(KEYS.up);
-    await until(() => shown() === 2, () => ui.lastFrame()!);
+    await until(
+      () => shown() === 2,
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.escape); // clears the line …
-    await until(() => shown() === 1, () => ui.lastFrame()!);
+    await until(
+      () => shown() === 1,
+      () => ui.lastFrame()!,
+    );
     expect(onHandBack).not.toHaveBeenCalled();
     ui.stdin.write(KEYS.escape); // … then hands back
     await until(() => onHandBack.mock.calls.length === 1);
@@ -245,7 +333,18 @@ describe('the pdb line of a takeover', () => {
     const interrupt = vi.fn();
     const session = { running: true, transcript: [], interrupt, run: vi.fn(async () => '') };
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => quit++} />);
-    controller.dispatch({ type: 'session.start', sessionId: 's1', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: 'm', provider: 'openai', repo: '/r', config: sampleConfig() });
+    controller.dispatch({
+      type: 'session.start',
+      sessionId: 's1',
+      target: 'm.py::f',
+      mode: 'stub',
+      strategy: 'tenet',
+      model: 'm',
+      modelLabel: 'm',
+      provider: 'openai',
+      repo: '/r',
+      config: sampleConfig(),
+    });
     controller.dispatch({ type: 'thm.report', report: sampleReport() });
     controller.dispatch({ type: 'thm.approval', proposed: [], chosen: sampleReport().selected, by: 'auto', T: 2 });
     controller.dispatch({ type: 'agent.phase', phase: 'pregen', rounds: 15 });

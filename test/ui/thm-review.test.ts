@@ -1,13 +1,28 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { QUIT_LIVE_NOTICE } from '../../source/ui/keys';
-import { initialReview, reviewKey, selectionNow, type ReviewContext, type ReviewEffect, type ReviewState } from '../../source/ui/screens/thm-review';
+import {
+  initialReview,
+  reviewKey,
+  selectionNow,
+  type ReviewContext,
+  type ReviewEffect,
+  type ReviewState,
+} from '../../source/ui/screens/thm-review';
 import { sampleReport } from './helpers';
 
 // Issue 38's pass over the THM review: its keys are one pure function over one state, tested here
 // without rendering; a burst of keys goes through it key by key.
 
-const context = (more: Partial<ReviewContext> = {}): ReviewContext => ({ report: sampleReport(), filter: '', developer: [], page: 10, canWrite: true, canShowSource: true, ...more });
+const context = (more: Partial<ReviewContext> = {}): ReviewContext => ({
+  report: sampleReport(),
+  filter: '',
+  developer: [],
+  page: 10,
+  canWrite: true,
+  canShowSource: true,
+  ...more,
+});
 
 /** Keys in order, each from the state the one before left; the effects they asked for. */
 function press(keys: [string, Partial<Key>?][], ctx = context(), from: ReviewState = initialReview) {
@@ -30,12 +45,19 @@ describe('the THM review as a pure function of its keys', () => {
     expect(picked.state.notice).toContain('T=3: THM proposed again, and kept your picks');
     const { state, effects } = press([['', { return: true }]], context(), picked.state);
     // At T=3 THM proposes test_b too (filling by the shortest chain); test_a stays out, by hand.
-    expect(effects).toEqual([{ kind: 'approve', choice: { chosen: ['t.py::test_direct', 't.py::test_b'], by: 'human', T: 3 } }]);
+    expect(effects).toEqual([
+      { kind: 'approve', choice: { chosen: ['t.py::test_direct', 't.py::test_b'], by: 'human', T: 3 } },
+    ]);
     expect(selectionNow(state, context())).toEqual(['t.py::test_direct', 't.py::test_b']);
   });
 
   it('→ opens a cluster and ← closes it from any of its tests, the cursor back on the cluster', () => {
-    const opened = press([['', { downArrow: true }], ['', { downArrow: true }], ['', { rightArrow: true }], ['', { downArrow: true }]]);
+    const opened = press([
+      ['', { downArrow: true }],
+      ['', { downArrow: true }],
+      ['', { rightArrow: true }],
+      ['', { downArrow: true }],
+    ]);
     expect([...opened.state.expanded!]).toEqual(['t.py::test_direct', 'm.py::g']);
     const closed = press([['', { leftArrow: true }]], context(), opened.state);
     expect([...closed.state.expanded!]).toEqual(['t.py::test_direct']);
@@ -54,6 +76,8 @@ describe('the THM review as a pure function of its keys', () => {
     expect(press([['n'], ['e']]).effects).toEqual([{ kind: 'write' }, { kind: 'write', nodeid: 't.py::test_direct' }]);
     expect(press([['n']], context({ canWrite: false })).effects).toEqual([]);
     expect(press([['v']]).effects).toEqual([{ kind: 'source', nodeid: 't.py::test_direct' }]);
-    expect(press([[' '], ['a']]).effects).toEqual([{ kind: 'approve', choice: { chosen: ['t.py::test_direct', 't.py::test_a'], by: 'human', T: 2 } }]);
+    expect(press([[' '], ['a']]).effects).toEqual([
+      { kind: 'approve', choice: { chosen: ['t.py::test_direct', 't.py::test_a'], by: 'human', T: 2 } },
+    ]);
   });
 });

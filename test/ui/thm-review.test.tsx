@@ -9,7 +9,14 @@ import { bigClusterReport, frameShows, KEYS, until } from './helpers';
 const review = (width = 100, height = 35) => {
   const report = bigClusterReport();
   const resolve = vi.fn();
-  const ui = render(<ThmScreen view={initialView()} prompt={{ kind: 'approve-tests', report, resolve }} width={width} height={height} />);
+  const ui = render(
+    <ThmScreen
+      view={initialView()}
+      prompt={{ kind: 'approve-tests', report, resolve }}
+      width={width}
+      height={height}
+    />,
+  );
   return { ui, resolve, report };
 };
 
@@ -25,22 +32,33 @@ describe('THM review on a cluster of 236 tests', () => {
     ui.stdin.write(KEYS.pageDown);
     await frameShows(ui.lastFrame, /test (\d+)\/236 of its cluster/);
     const at = () => Number(/test (\d+)\/236 of its cluster/.exec(ui.lastFrame()!)?.[1]);
-    await until(() => at() > 5, () => ui.lastFrame()!);
+    await until(
+      () => at() > 5,
+      () => ui.lastFrame()!,
+    );
     const page = at() - 1;
     expect(ui.lastFrame()).toMatch(new RegExp(`❯ .*test_wrap_text_case_${String(at()).padStart(3, '0')}`));
     ui.stdin.write(KEYS.pageDown);
-    await until(() => at() === 1 + 2 * page, () => ui.lastFrame()!);
+    await until(
+      () => at() === 1 + 2 * page,
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.end);
     await frameShows(ui.lastFrame, 'test 236/236 of its cluster');
     expect(ui.lastFrame()).toMatch(/❯ .*test_wrap_text_case_236/);
     ui.stdin.write(KEYS.pageUp);
-    await until(() => at() === 236 - page, () => ui.lastFrame()!);
+    await until(
+      () => at() === 236 - page,
+      () => ui.lastFrame()!,
+    );
     ui.stdin.write(KEYS.home);
     await frameShows(ui.lastFrame, 'cluster 1/2');
   });
 
   it('long ids are cut in the middle: the file and the test name both show', async () => {
-    expect(shortMiddle('tests/a/very/long/path/test_x.py::TestY::test_the_name', 30)).toBe('tests/a/ver…stY::test_the_name');
+    expect(shortMiddle('tests/a/very/long/path/test_x.py::TestY::test_the_name', 30)).toBe(
+      'tests/a/ver…stY::test_the_name',
+    );
     const { ui } = review(80, 30);
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
     ui.stdin.write(KEYS.down);
@@ -72,7 +90,9 @@ describe('THM review on a cluster of 236 tests', () => {
     expect(ui.lastFrame()).toContain('tests/test_basic.py::test_echo');
     ui.stdin.write(KEYS.enter);
     await until(() => resolve.mock.calls.length > 0);
-    expect(resolve.mock.calls[0]![0].chosen).toContain('tests/integration/formatting/test_text_wrapping_behaviour.py::TestWrapText::test_wrap_text_case_071');
+    expect(resolve.mock.calls[0]![0].chosen).toContain(
+      'tests/integration/formatting/test_text_wrapping_behaviour.py::TestWrapText::test_wrap_text_case_071',
+    );
   });
 
   it("keys typed fast come as one chunk: '/case_07' opens the filter with 'case_07' in it", async () => {
@@ -94,7 +114,7 @@ describe('THM review on a cluster of 236 tests', () => {
     await frameShows(ui.lastFrame, '1 test matches');
   });
 
-  it('Esc in the filter clears its text, then closes it (the hint says so): the keys are the list\'s again', async () => {
+  it("Esc in the filter clears its text, then closes it (the hint says so): the keys are the list's again", async () => {
     const { ui } = review();
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
     ui.stdin.write('/');
@@ -124,7 +144,15 @@ describe('THM review on a cluster of 236 tests', () => {
     expect(ui.lastFrame()).toContain('· changed from the proposal: 1 added by you');
     ui.stdin.write(KEYS.enter);
     await until(() => resolve.mock.calls.length > 0);
-    expect(resolve.mock.calls[0]![0]).toMatchObject({ T: 3, chosen: [report.clusters[0]!.tests[0], report.clusters[1]!.tests[0], report.clusters[1]!.tests[1], report.clusters[1]!.tests[4]] });
+    expect(resolve.mock.calls[0]![0]).toMatchObject({
+      T: 3,
+      chosen: [
+        report.clusters[0]!.tests[0],
+        report.clusters[1]!.tests[0],
+        report.clusters[1]!.tests[1],
+        report.clusters[1]!.tests[4],
+      ],
+    });
   });
 
   it('the rows and the picks as pure functions', () => {

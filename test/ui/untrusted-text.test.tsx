@@ -17,10 +17,26 @@ describe('the TUI never passes terminal control sequences of untrusted text thro
     await frameShows(ui.lastFrame, 'Thinking aloud');
     expect(ui.lastFrame()).toContain('Thinking aloud');
     expect(ui.lastFrame()).not.toMatch(HOSTILE);
-    controller.dispatch({ type: 'model.response', content: `Thinking ${OSC_52}aloud.`, toolCalls: [{ id: 'c1', name: 'run_debugger_cmd', arguments: '{"cmd":"printf x"}' }], usage: { inputTokens: 10, outputTokens: 5 }, costUsd: 0, durationMs: 5, model: 'm', stopReason: 'tool_calls' });
+    controller.dispatch({
+      type: 'model.response',
+      content: `Thinking ${OSC_52}aloud.`,
+      toolCalls: [{ id: 'c1', name: 'run_debugger_cmd', arguments: '{"cmd":"printf x"}' }],
+      usage: { inputTokens: 10, outputTokens: 5 },
+      costUsd: 0,
+      durationMs: 5,
+      model: 'm',
+      stopReason: 'tool_calls',
+    });
     controller.dispatch({ type: 'tool.call', id: 'c1', name: 'run_debugger_cmd', arguments: '{"cmd":"printf x"}' });
     controller.dispatch({ type: 'debugger.output', chunk: `shell says ${CLEAR}${OSC_0}hi\n` });
-    controller.dispatch({ type: 'tool.result', id: 'c1', name: 'run_debugger_cmd', ok: true, text: `output ${OSC_52}${CLEAR}done\n[shell]`, durationMs: 3 });
+    controller.dispatch({
+      type: 'tool.result',
+      id: 'c1',
+      name: 'run_debugger_cmd',
+      ok: true,
+      text: `output ${OSC_52}${CLEAR}done\n[shell]`,
+      durationMs: 3,
+    });
     await frameShows(ui.lastFrame, 'output done');
     ui.stdin.write('e');
     await tick(60);

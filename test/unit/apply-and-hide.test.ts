@@ -22,7 +22,9 @@ describe('applying the result to the checkout', () => {
     applyToCheckout(repo, 'm.py', start, 'def f():\n    return 1\n');
     expect(readFileSync(join(repo, 'm.py'), 'utf8')).toBe('def f():\n    return 1\n');
     expect(statSync(join(repo, 'm.py')).mode & 0o777).toBe(0o640);
-    expect(() => applyToCheckout(repo, 'm.py', start, 'def f():\n    return 2\n')).toThrow('m.py changed in the checkout since the run started; the patch was not applied.');
+    expect(() => applyToCheckout(repo, 'm.py', start, 'def f():\n    return 2\n')).toThrow(
+      'm.py changed in the checkout since the run started; the patch was not applied.',
+    );
     expect(readFileSync(join(repo, 'm.py'), 'utf8')).toBe('def f():\n    return 1\n');
   });
 
@@ -61,13 +63,32 @@ describe('hiding the tests the agent must not see', () => {
       const hidden = await hideTests(
         workspace,
         sandbox,
-        ['tests/test_a.py::TestGroup::test_hidden', 'tests/test_a.py::test_also_hidden', 'tests/test_a.py::test_param[2]'],
+        [
+          'tests/test_a.py::TestGroup::test_hidden',
+          'tests/test_a.py::test_also_hidden',
+          'tests/test_a.py::test_param[2]',
+        ],
         ['tests/test_a.py::test_kept', 'tests/test_a.py::test_param[1]'],
       );
       expect(hidden.hidden).toEqual(['tests/test_a.py::TestGroup::test_hidden', 'tests/test_a.py::test_also_hidden']);
       const text = readFileSync(workspace.path('tests/test_a.py'), 'utf8');
       expect(text).not.toContain('secret');
-      expect(text).toBe(['import pytest', '', 'def test_kept():', '    assert True', '', '@pytest.mark.parametrize("x", [1, 2])', 'def test_param(x):', '    assert x', '', 'class TestGroup:', '    pass', ''].join('\n'));
+      expect(text).toBe(
+        [
+          'import pytest',
+          '',
+          'def test_kept():',
+          '    assert True',
+          '',
+          '@pytest.mark.parametrize("x", [1, 2])',
+          'def test_param(x):',
+          '    assert x',
+          '',
+          'class TestGroup:',
+          '    pass',
+          '',
+        ].join('\n'),
+      );
       expect(text).toContain('def test_param(x):');
       await hidden.restore();
       expect(readFileSync(workspace.path('tests/test_a.py'), 'utf8')).toBe(original);
@@ -129,14 +150,21 @@ describe('hiding tests a decorator generates, or a class inherits', () => {
   it('takes out the function their chains entered by, unless a kept test runs it too', async () => {
     const all = [...entries.keys()];
     const kept = `${FILE}::TestA::test_valid_0`;
-    const { ids, text } = await hidden(all.filter((id) => id !== kept), [kept]);
-    expect(ids).toEqual([`${FILE}::TestA::test_other_0`, `${FILE}::TestA::test_inherited`, `${FILE}::TestB::test_inherited`]);
+    const { ids, text } = await hidden(
+      all.filter((id) => id !== kept),
+      [kept],
+    );
+    expect(ids).toEqual([
+      `${FILE}::TestA::test_other_0`,
+      `${FILE}::TestA::test_inherited`,
+      `${FILE}::TestB::test_inherited`,
+    ]);
     expect(text).toContain('def test_valid(self, x):');
     expect(text).not.toContain('def test_other');
     expect(text).not.toContain('test_inherited');
   });
 
-  it('keeps a mixin\'s test one kept class inherits, for every class', async () => {
+  it("keeps a mixin's test one kept class inherits, for every class", async () => {
     const kept = `${FILE}::TestB::test_inherited`;
     const { ids, text } = await hidden([`${FILE}::TestA::test_inherited`, `${FILE}::TestA::test_valid_1`], [kept]);
     expect(ids).toEqual([`${FILE}::TestA::test_valid_1`]);
@@ -185,11 +213,25 @@ describe('withoutTests: the module the agent reads', () => {
     '        assert True',
     '',
   ].join('\n');
-  const python = (text: string) => execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: text });
+  const python = (text: string) =>
+    execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: text });
 
   it('leaves no marker, no gap, and no comment about a hidden test; the module still parses', async () => {
-    const { text, removed } = await withoutTests(module, ['test_secret', 'TestAllHidden.test_one', 'TestOnlyHidden.test_two', 'TestOnlyHidden.test_three', 'test_guarded', 'test_missing']);
-    expect(removed).toEqual(['test_secret', 'TestAllHidden.test_one', 'TestOnlyHidden.test_two', 'TestOnlyHidden.test_three', 'test_guarded']);
+    const { text, removed } = await withoutTests(module, [
+      'test_secret',
+      'TestAllHidden.test_one',
+      'TestOnlyHidden.test_two',
+      'TestOnlyHidden.test_three',
+      'test_guarded',
+      'test_missing',
+    ]);
+    expect(removed).toEqual([
+      'test_secret',
+      'TestAllHidden.test_one',
+      'TestOnlyHidden.test_two',
+      'TestOnlyHidden.test_three',
+      'test_guarded',
+    ]);
     expect(text).toBe(
       [
         'import pytest',

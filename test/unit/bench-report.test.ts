@@ -34,7 +34,13 @@ function result(row: Row): TaskResult {
     sessionId: `s-${row.id}`,
     pass: row.pass,
     stopReason: row.error ? 'error' : row.pass ? 'passed' : 'budget',
-    usage: { inputTokens: row.input, outputTokens: row.output, modelCalls: row.calls, toolCalls: row.tools, ...(row.cached ? { cacheReadTokens: row.cached.read, cacheWriteTokens: 0 } : {}) },
+    usage: {
+      inputTokens: row.input,
+      outputTokens: row.output,
+      modelCalls: row.calls,
+      toolCalls: row.tools,
+      ...(row.cached ? { cacheReadTokens: row.cached.read, cacheWriteTokens: 0 } : {}),
+    },
     costUsd: row.cost,
     ...(row.cached ? { cacheSavedUsd: row.cached.saved } : {}),
     wallMs: row.wallMs,
@@ -64,17 +70,61 @@ function makeRun(name: string, label: string, rows: Row[], tasks?: string[]): st
     writeFileSync(join(dir, 'tasks.jsonl'), `${lines.join('\n')}\n`);
   }
   // A torn last line, as a killed run leaves it: ignored.
-  writeFileSync(join(dir, 'results.jsonl'), `${rows.map((row) => JSON.stringify(result(row))).join('\n')}\n{"taskId":"sympy-2","pa`);
+  writeFileSync(
+    join(dir, 'results.jsonl'),
+    `${rows.map((row) => JSON.stringify(result(row))).join('\n')}\n{"taskId":"sympy-2","pa`,
+  );
   return dir;
 }
 
 // Configuration "tenet": five tasks planned, four finished (sympy-2 not yet), one of them errored.
 // flask-3 says pass: true next to its error, so that "an error is a failure" is what decides it.
 const TENET: Row[] = [
-  { id: 'flask-1', pass: true, input: 1000, output: 100, calls: 5, tools: 4, cost: 0.02, wallMs: 10_000, cached: { read: 600, saved: 0.01 } },
-  { id: 'flask-2', pass: true, input: 3000, output: 300, calls: 9, tools: 8, cost: 0.06, wallMs: 30_000, cached: { read: 2400, saved: 0.03 } },
-  { id: 'flask-3', pass: true, input: 0, output: 0, calls: 0, tools: 2, cost: 0, wallMs: 2_000, error: 'pytest crashed', cached: { read: 0, saved: 0 } },
-  { id: 'sympy-1', pass: false, input: 4000, output: 400, calls: 10, tools: 12, cost: 0.08, wallMs: 40_000, cached: { read: 1000, saved: 0.012 } },
+  {
+    id: 'flask-1',
+    pass: true,
+    input: 1000,
+    output: 100,
+    calls: 5,
+    tools: 4,
+    cost: 0.02,
+    wallMs: 10_000,
+    cached: { read: 600, saved: 0.01 },
+  },
+  {
+    id: 'flask-2',
+    pass: true,
+    input: 3000,
+    output: 300,
+    calls: 9,
+    tools: 8,
+    cost: 0.06,
+    wallMs: 30_000,
+    cached: { read: 2400, saved: 0.03 },
+  },
+  {
+    id: 'flask-3',
+    pass: true,
+    input: 0,
+    output: 0,
+    calls: 0,
+    tools: 2,
+    cost: 0,
+    wallMs: 2_000,
+    error: 'pytest crashed',
+    cached: { read: 0, saved: 0 },
+  },
+  {
+    id: 'sympy-1',
+    pass: false,
+    input: 4000,
+    output: 400,
+    calls: 10,
+    tools: 12,
+    cost: 0.08,
+    wallMs: 40_000,
+    cached: { read: 1000, saved: 0.012 },
+  },
 ];
 // Configuration "tdd": no pass at all, a repository (click) the other lacks, its tasks file moved away;
 // recorded before tenet counted the prompt cache (no cache counts: its cache figures are dashes).
@@ -82,7 +132,17 @@ const TDD: Row[] = [
   { id: 'flask-1', pass: false, input: 2000, output: 500, calls: 12, tools: 10, cost: 0.05, wallMs: 60_000 },
   { id: 'flask-2', pass: false, input: 1000, output: 250, calls: 6, tools: 5, cost: 0.025, wallMs: 30_000 },
   { id: 'sympy-1', pass: false, input: 1500, output: 302, calls: 8, tools: 7, cost: 0.031, wallMs: 45_000 },
-  { id: 'click-1', pass: false, input: 500, output: 0, calls: 2, tools: 0, cost: 0.002, wallMs: 5_000, error: 'provider failed' },
+  {
+    id: 'click-1',
+    pass: false,
+    input: 500,
+    output: 0,
+    calls: 2,
+    tools: 0,
+    cost: 0.002,
+    wallMs: 5_000,
+    error: 'provider failed',
+  },
 ];
 
 let tenetDir: string;
@@ -118,7 +178,9 @@ describe('bench report figures', () => {
     expect(f.cachedShare).toBe(0.5); // (600+2400+0+1000)/(1000+3000+0+4000)
     expect(f.avgCacheSavedUsd).toBeCloseTo(0.013, 12); // (0.01+0.03+0+0.012)/4
     // A run from before the cache was counted has no cache figures, rather than a 0% that was never measured.
-    expect([report.configurations[1]!.overall.cachedShare, report.configurations[1]!.overall.avgCacheSavedUsd]).toEqual([null, null]);
+    expect([report.configurations[1]!.overall.cachedShare, report.configurations[1]!.overall.avgCacheSavedUsd]).toEqual(
+      [null, null],
+    );
   });
 
   it('computes per repository, with the tasks not finished yet counted in tasks only', () => {
@@ -130,7 +192,13 @@ describe('bench report figures', () => {
     expect(flask!.avgCostUsd).toBeCloseTo(0.08 / 3, 12);
     expect(flask!.costOfPass).toBeCloseTo(0.04, 12); // (0.08/3)/(2/3)
     // sympy-2 is planned but not finished: 1 of 2, no pass, so CoP is infinite (null).
-    expect([sympy!.tasks, sympy!.finished, sympy!.passed, sympy!.passAt1, sympy!.costOfPass]).toEqual([2, 1, 0, 0, null]);
+    expect([sympy!.tasks, sympy!.finished, sympy!.passed, sympy!.passAt1, sympy!.costOfPass]).toEqual([
+      2,
+      1,
+      0,
+      0,
+      null,
+    ]);
     expect(sympy!.avgWallMs).toBe(40_000);
   });
 
@@ -175,7 +243,9 @@ describe('bench report figures', () => {
 describe('bench report formats', () => {
   it('writes the paper-style Markdown tables', () => {
     const lines = renderReport(report, 'md').split('\n');
-    const summary = lines.indexOf('| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Cached input | Avg cost (USD) | Avg saved by caching (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |');
+    const summary = lines.indexOf(
+      '| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Cached input | Avg cost (USD) | Avg saved by caching (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |',
+    );
     expect(summary).toBeGreaterThan(0);
     expect(lines.slice(summary + 1, summary + 4)).toEqual([
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -195,18 +265,24 @@ describe('bench report formats', () => {
     expect(lines).toContain(`- **tdd** (${tddDir.replace(/_/g, '\\_')}): strategy=tdd, model=gpt-4.1-mini, T=3`);
   });
 
-  it('writes a table per repository with the summary\'s columns, hand-computed', () => {
+  it("writes a table per repository with the summary's columns, hand-computed", () => {
     const lines = renderReport(report, 'md').split('\n');
     const table = (repository: string) => {
       const heading = lines.indexOf(`### ${repository}`);
       expect(heading).toBeGreaterThan(lines.indexOf('## Figures per repository'));
       return lines.slice(heading + 2, heading + 6);
     };
-    const header = '| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Cached input | Avg cost (USD) | Avg saved by caching (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |';
+    const header =
+      '| Configuration | Finished | Errors | Pass@1 | Avg input tokens | Avg output tokens | Cached input | Avg cost (USD) | Avg saved by caching (USD) | CoP (USD) | Avg API calls | Avg tool calls | Avg wall time (s) |';
     const align = '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
     expect(lines.indexOf('## Figures per repository')).toBeGreaterThan(lines.indexOf('## Pass@1 per repository'));
     // tenet never ran click: dashes. tdd click-1 errored: 500 in, 0 out, $0.002, 2 calls, 0 tools, 5 s.
-    expect(table('click')).toEqual([header, align, '| tenet | – | – | – | – | – | – | – | – | – | – | – | – |', '| tdd | 1/1 | 1 | 0.00% | 500 | 0 | – | 0.0020 | – | ∞ | 2.0 | 0.0 | 5.0 |']);
+    expect(table('click')).toEqual([
+      header,
+      align,
+      '| tenet | – | – | – | – | – | – | – | – | – | – | – | – |',
+      '| tdd | 1/1 | 1 | 0.00% | 500 | 0 | – | 0.0020 | – | ∞ | 2.0 | 0.0 | 5.0 |',
+    ]);
     // tenet flask: 2 of 3 pass; input 4000/3 = 1,333; output 400/3 = 133; cached 3000/4000; cost 0.08/3 = 0.0267;
     // saved by caching 0.04/3 = 0.0133; CoP 0.0267/(2/3) = 0.04;
     // calls 14/3 = 4.7; tools 14/3 = 4.7; wall 42 s/3 = 14.0. tdd flask: input 3000/2, output 750/2, cost 0.075/2,
@@ -226,7 +302,9 @@ describe('bench report formats', () => {
     ]);
     const html = renderReport(report, 'html');
     expect(html).toContain('<h3>flask</h3>');
-    expect(html).toContain('<td>tenet</td><td class="num">3/3</td><td class="num">1</td><td class="num">66.67%</td><td class="num">1,333</td>');
+    expect(html).toContain(
+      '<td>tenet</td><td class="num">3/3</td><td class="num">1</td><td class="num">66.67%</td><td class="num">1,333</td>',
+    );
   });
 
   it('escapes a table cell separator in a Markdown label', () => {
@@ -244,7 +322,12 @@ describe('bench report formats', () => {
   });
 
   it('writes a self-contained HTML page: one pass bar per configuration, labels escaped, nothing fetched', () => {
-    const evil = makeRun('evil-run', '<script>alert("x")</script>', TENET, ['flask-1', 'flask-2', 'flask-3', 'sympy-1']);
+    const evil = makeRun('evil-run', '<script>alert("x")</script>', TENET, [
+      'flask-1',
+      'flask-2',
+      'flask-3',
+      'sympy-1',
+    ]);
     const html = renderReport(buildReport([tenetDir, tddDir, evil]).report, 'html');
     const svg = html.slice(html.indexOf('<svg'), html.indexOf('</svg>'));
     expect(svg.length).toBeGreaterThan(0);
@@ -265,7 +348,14 @@ describe('bench report formats', () => {
   });
 
   it('rounds the cost axis up to 1, 2, 2.5 or 5 times a power of ten', () => {
-    expect([niceCeiling(0.04), niceCeiling(0.02), niceCeiling(0.021), niceCeiling(3), niceCeiling(7), niceCeiling(0)]).toEqual([0.05, 0.02, 0.025, 5, 10, 1]);
+    expect([
+      niceCeiling(0.04),
+      niceCeiling(0.02),
+      niceCeiling(0.021),
+      niceCeiling(3),
+      niceCeiling(7),
+      niceCeiling(0),
+    ]).toEqual([0.05, 0.02, 0.025, 5, 10, 1]);
   });
 });
 
@@ -285,7 +375,9 @@ describe('tenet bench report command', () => {
 
   it('rejects a folder that is not a run and an unknown format with a TenetError', async () => {
     await expect(benchReportCommand({ runDirs: [scratch], format: 'md' })).rejects.toThrow(TenetError);
-    await expect(benchReportCommand({ runDirs: [tenetDir], format: 'pdf' as 'md' })).rejects.toThrow('Unknown report format pdf');
+    await expect(benchReportCommand({ runDirs: [tenetDir], format: 'pdf' as 'md' })).rejects.toThrow(
+      'Unknown report format pdf',
+    );
   });
 });
 
@@ -293,12 +385,33 @@ describe('unverified tasks in the report', () => {
   it('lists each with its reason (Markdown, HTML, JSON), and says when an older run did not keep one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tenet-bench-unverified-'));
     try {
-      const manifest: RunManifest = { format: 'tenet-bench-run', version: 1, label: 'tenet', tasksFile: join(dir, 'gone.jsonl'), createdAt: '2026-01-01T00:00:00Z', config: {} };
+      const manifest: RunManifest = {
+        format: 'tenet-bench-run',
+        version: 1,
+        label: 'tenet',
+        tasksFile: join(dir, 'gone.jsonl'),
+        createdAt: '2026-01-01T00:00:00Z',
+        config: {},
+      };
       writeFileSync(join(dir, 'run.json'), JSON.stringify(manifest));
-      const base = { repository: 'flask', target: 'flask/mod.py::f', pass: false, usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, costUsd: 0, wallMs: 1, finishedAt: '2026-01-01T00:00:00Z' };
+      const base = {
+        repository: 'flask',
+        target: 'flask/mod.py::f',
+        pass: false,
+        usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+        costUsd: 0,
+        wallMs: 1,
+        finishedAt: '2026-01-01T00:00:00Z',
+      };
       const rows: TaskResult[] = [
         { ...base, taskId: 'flask-2', sessionId: 's2', stopReason: 'unverified' },
-        { ...base, taskId: 'flask-1', sessionId: 's1', stopReason: 'unverified', unverified: 'the checkout changed while the agent worked (a<b>.py)' },
+        {
+          ...base,
+          taskId: 'flask-1',
+          sessionId: 's1',
+          stopReason: 'unverified',
+          unverified: 'the checkout changed while the agent worked (a<b>.py)',
+        },
         { ...base, taskId: 'flask-3', sessionId: 's3', stopReason: 'budget' },
       ];
       writeFileSync(join(dir, 'results.jsonl'), `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
@@ -308,8 +421,12 @@ describe('unverified tasks in the report', () => {
         { taskId: 'flask-2', repository: 'flask', reason: 'not recorded (a run from before tenet kept the reason)' },
       ]);
       const md = renderReport(report, 'md');
-      expect(md).toContain('## Unverified tasks (counted as failures)\n\n- tenet: flask-1 (flask): the checkout changed while the agent worked (a\\<b\\>.py)\n- tenet: flask-2 (flask): not recorded');
-      expect(renderReport(report, 'html')).toContain('<li>tenet: flask-1 (flask): the checkout changed while the agent worked (a&lt;b&gt;.py)</li>');
+      expect(md).toContain(
+        '## Unverified tasks (counted as failures)\n\n- tenet: flask-1 (flask): the checkout changed while the agent worked (a\\<b\\>.py)\n- tenet: flask-2 (flask): not recorded',
+      );
+      expect(renderReport(report, 'html')).toContain(
+        '<li>tenet: flask-1 (flask): the checkout changed while the agent worked (a&lt;b&gt;.py)</li>',
+      );
       // A run with none has no such section.
       writeFileSync(join(dir, 'results.jsonl'), `${JSON.stringify(rows[2])}\n`);
       expect(renderReport(buildReport([dir]).report, 'md')).not.toContain('Unverified');

@@ -21,9 +21,15 @@ describe('one formatter', () => {
   });
 
   it('writes the house style: single quotes, semicolons, 2 spaces, lines up to 120 columns', () => {
-    expect(formatted('source/x.ts', 'const a = "x"\nif (a) {\n      console.log(a)\n}\n')).toBe("const a = 'x';\nif (a) {\n  console.log(a);\n}\n");
+    expect(formatted('source/x.ts', 'const a = "x"\nif (a) {\n      console.log(a)\n}\n')).toBe(
+      "const a = 'x';\nif (a) {\n  console.log(a);\n}\n",
+    );
     const long = `export const words = [${Array.from({ length: 30 }, (_, i) => `'w${i}'`).join(', ')}];\n`;
-    expect(formatted('source/x.ts', long).split('\n').every((line) => line.length <= 120)).toBe(true);
+    expect(
+      formatted('source/x.ts', long)
+        .split('\n')
+        .every((line) => line.length <= 120),
+    ).toBe(true);
   });
 
   it('leaves the inside of template literals alone', () => {
@@ -32,7 +38,20 @@ describe('one formatter', () => {
   });
 
   it('checks the code and leaves Python, Markdown (the prompts are read at run time), fixtures and the session page alone', () => {
-    const run = spawnSync(biome, ['format', '--max-diagnostics=0', 'source/python', 'prompts', 'README.md', 'test/fixtures', 'source/engine/session/page', 'source/engine/events.ts'], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(
+      biome,
+      [
+        'format',
+        '--max-diagnostics=0',
+        'source/python',
+        'prompts',
+        'README.md',
+        'test/fixtures',
+        'source/engine/session/page',
+        'source/engine/events.ts',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     expect(`${run.stdout}${run.stderr}`).toMatch(/Checked 1 file/);
   });
 });

@@ -40,7 +40,9 @@ describe('npm start rebuilds only when a source changed (issue 37.12)', () => {
   });
 
   it('is what npm start checks before starting the demo', () => {
-    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     expect(pkg.scripts.start).toBe('node scripts/build.mjs --if-stale && node dist/tenet.js demo');
   });
 });

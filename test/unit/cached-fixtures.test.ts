@@ -2,10 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { firstUsersReach } from '../../source/engine/thm/cached-fixtures';
 import type { PluginTestEvent } from '../../source/engine/thm/protocol';
 
-const event = (nodeid: string, order: number, chain: string[] | null, failsThrough: string | null = null): PluginTestEvent => ({
-  e: 'test', nodeid, outcome: 'error', phase: 'setup', message: 'NotImplementedError', longrepr: '', file: null, line: null, durationMs: 1,
-  chain: chain ? chain.map((name) => ({ name, line: 1, comprehension: false })) : null, entryKind: chain ? 'fixture' : null,
-  failsThrough, timedOut: false, cache: { key: 'tests::db@module tests/test_a.py[]', fixture: 'tests/conftest.py::db', order },
+const event = (
+  nodeid: string,
+  order: number,
+  chain: string[] | null,
+  failsThrough: string | null = null,
+): PluginTestEvent => ({
+  e: 'test',
+  nodeid,
+  outcome: 'error',
+  phase: 'setup',
+  message: 'NotImplementedError',
+  longrepr: '',
+  file: null,
+  line: null,
+  durationMs: 1,
+  chain: chain ? chain.map((name) => ({ name, line: 1, comprehension: false })) : null,
+  entryKind: chain ? 'fixture' : null,
+  failsThrough,
+  timedOut: false,
+  cache: { key: 'tests::db@module tests/test_a.py[]', fixture: 'tests/conftest.py::db', order },
 });
 
 describe('a cached fixture over shards: only its first user in the run order reached the target', () => {

@@ -4,8 +4,22 @@ import { summarize } from '../../source/engine/session/catalog';
 
 const result = (stopReason: RunResult['stopReason'], pass: boolean) =>
   ({
-    type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass, stopReason, selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 0, total: 0 }, tests: {},
-    usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 0 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1, patch: '', model: 'm',
+    type: 'result',
+    sessionId: 's',
+    target: 'm.py::f',
+    strategy: 'tenet',
+    pass,
+    stopReason,
+    selectedTests: { passed: 1, total: 1 },
+    hiddenTests: { passed: 0, total: 0 },
+    tests: {},
+    usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 0 },
+    rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
+    costUsd: 0,
+    costOfPass: null,
+    wallMs: 1,
+    patch: '',
+    model: 'm',
   }) as EngineEvent;
 
 // Issue 34: `tenet sessions` listed a run whose verdict tenet could not check as failed.

@@ -60,26 +60,59 @@ describe("the checkout's fingerprint (what the evaluation checks is as the agent
   it('a checkout it cannot list is a problem said in words, not a check skipped', async () => {
     const root = repo('gone');
     rmSync(root, { recursive: true });
-    expect(await lookAtCheckout({ repoDir: root, sandbox: new LocalSandbox(scratch), python: PYTHON })).toEqual({ problem: expect.stringMatching(/^ENOENT/) });
+    expect(await lookAtCheckout({ repoDir: root, sandbox: new LocalSandbox(scratch), python: PYTHON })).toEqual({
+      problem: expect.stringMatching(/^ENOENT/),
+    });
   });
 
   it('a listing that failed as the agent started makes the verdict unverified, its reason said even when empty', async () => {
-    const judged = await evaluatePristine({ task: {} as OpenTask, moduleText: '', tests: [], testArgs: [], testTimeoutSec: 1, session: 's', checkoutAtStart: { problem: '' } });
-    expect(judged).toEqual({ unverified: "the checkout's files could not be listed as the agent started (no reason given)" });
+    const judged = await evaluatePristine({
+      task: {} as OpenTask,
+      moduleText: '',
+      tests: [],
+      testArgs: [],
+      testTimeoutSec: 1,
+      session: 's',
+      checkoutAtStart: { problem: '' },
+    });
+    expect(judged).toEqual({
+      unverified: "the checkout's files could not be listed as the agent started (no reason given)",
+    });
   });
 
-  it("a sitecustomize or a .pth planted where Python looks as it starts makes the verdict unverified (local sandbox)", async () => {
+  it('a sitecustomize or a .pth planted where Python looks as it starts makes the verdict unverified (local sandbox)', async () => {
     const root = repo('startup');
     const onPath = join(scratch, 'on-path');
     mkdirSync(onPath);
     const sandbox = new LocalSandbox(root, { ...process.env, PYTHONPATH: onPath });
     try {
-      const task = { repoDir: root, sandbox, python: PYTHON, spec: LOCAL, env: process.env, target: { file: 'pkg/mod.py' } } as unknown as OpenTask;
+      const task = {
+        repoDir: root,
+        sandbox,
+        python: PYTHON,
+        spec: LOCAL,
+        env: process.env,
+        target: { file: 'pkg/mod.py' },
+      } as unknown as OpenTask;
       const atStart = await lookAtCheckout(task);
-      expect(atStart).toMatchObject({ startup: { folders: expect.arrayContaining([onPath, expect.stringMatching(/site-packages$/)]) } });
+      expect(atStart).toMatchObject({
+        startup: { folders: expect.arrayContaining([onPath, expect.stringMatching(/site-packages$/)]) },
+      });
       writeFileSync(join(onPath, 'sitecustomize.py'), 'import forged\n');
-      const judged = await evaluatePristine({ task, moduleText: 'x = 1\n', tests: [], testArgs: [], testTimeoutSec: 1, session: 's', checkoutAtStart: atStart });
-      expect(judged).toEqual({ unverified: expect.stringMatching(/^what Python runs as it starts changed while the agent worked \(.*on-path\/sitecustomize\.py\)/) });
+      const judged = await evaluatePristine({
+        task,
+        moduleText: 'x = 1\n',
+        tests: [],
+        testArgs: [],
+        testTimeoutSec: 1,
+        session: 's',
+        checkoutAtStart: atStart,
+      });
+      expect(judged).toEqual({
+        unverified: expect.stringMatching(
+          /^what Python runs as it starts changed while the agent worked \(.*on-path\/sitecustomize\.py\)/,
+        ),
+      });
     } finally {
       await sandbox.dispose();
     }

@@ -80,7 +80,9 @@ describe('closestNames', () => {
   });
 
   it('suggests files by path, and the nearest few when nothing is close', () => {
-    expect(closestNames('pkg/geometri.py', ['pkg/geometry.py', 'pkg/__init__.py', 'setup.py'])[0]).toBe('pkg/geometry.py');
+    expect(closestNames('pkg/geometri.py', ['pkg/geometry.py', 'pkg/__init__.py', 'setup.py'])[0]).toBe(
+      'pkg/geometry.py',
+    );
     expect(closestNames('zzzzzzzz', ['alpha', 'beta', 'gamma', 'delta'])).toHaveLength(3);
   });
 });

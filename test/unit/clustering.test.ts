@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { chainedTests, clusterTests, directCaller, distinctFunctionsFirst, selectTests, testFunction, type ChainedTest } from '../../source/engine/thm/clustering';
+import {
+  chainedTests,
+  clusterTests,
+  directCaller,
+  distinctFunctionsFirst,
+  selectTests,
+  testFunction,
+  type ChainedTest,
+} from '../../source/engine/thm/clustering';
 import type { ThmFailingTest } from '../../source/engine/protocol/thm-report';
 
 const t = (nodeid: string, ...chain: string[]): ChainedTest => ({ nodeid, chain });
@@ -9,28 +17,74 @@ describe('directCaller', () => {
     expect(directCaller(['t.py::test_a', 'm.py::helper', 'm.py::target'])).toBe('m.py::helper');
   });
   it('skips comprehension and generator-expression frames', () => {
-    expect(directCaller(['t.py::test', 'm.py::f', 'm.py::f.<locals>.<listcomp>', 'm.py::f.<locals>.<genexpr>', 'm.py::target'])).toBe('m.py::f');
+    expect(
+      directCaller([
+        't.py::test',
+        'm.py::f',
+        'm.py::f.<locals>.<listcomp>',
+        'm.py::f.<locals>.<genexpr>',
+        'm.py::target',
+      ]),
+    ).toBe('m.py::f');
     expect(directCaller(['t.py::test', 'm.py::g.<locals>.<dictcomp>', 'm.py::target'])).toBe('t.py::test');
   });
   it("passes over code that is not the repository's own (library plumbing between a use and the target)", () => {
     const out = (name: string) => ({ name, outside: true });
     // functools.cached_property: every use would be one cluster named after the descriptor.
-    expect(directCaller([{ name: 't.py::test' }, { name: 'm.py::label' }, out('functools.py::cached_property.__get__'), { name: 'm.py::Box.doubled' }])).toBe('m.py::label');
+    expect(
+      directCaller([
+        { name: 't.py::test' },
+        { name: 'm.py::label' },
+        out('functools.py::cached_property.__get__'),
+        { name: 'm.py::Box.doubled' },
+      ]),
+    ).toBe('m.py::label');
     // A comprehension of the repository is passed over as before, under library frames too.
-    expect(directCaller([{ name: 'm.py::total' }, { name: 'm.py::total.<locals>.<genexpr>' }, out('functools.py::cached_property.__get__'), { name: 'm.py::Box.doubled' }])).toBe('m.py::total');
+    expect(
+      directCaller([
+        { name: 'm.py::total' },
+        { name: 'm.py::total.<locals>.<genexpr>' },
+        out('functools.py::cached_property.__get__'),
+        { name: 'm.py::Box.doubled' },
+      ]),
+    ).toBe('m.py::total');
     // Only library code above the target (a thread's frames, entry left out): the nearest frame, as before.
-    expect(directCaller([out('threading.py::Thread.run'), out('concurrent/futures/thread.py::_WorkItem.run'), { name: 'm.py::target' }])).toBe('concurrent/futures/thread.py::_WorkItem.run');
+    expect(
+      directCaller([
+        out('threading.py::Thread.run'),
+        out('concurrent/futures/thread.py::_WorkItem.run'),
+        { name: 'm.py::target' },
+      ]),
+    ).toBe('concurrent/futures/thread.py::_WorkItem.run');
     // Chains of names only (sessions saved before frames said whose code they are): the nearest frame.
-    expect(directCaller(['t.py::test', 'functools.py::cached_property.__get__', 'm.py::Box.doubled'])).toBe('functools.py::cached_property.__get__');
+    expect(directCaller(['t.py::test', 'functools.py::cached_property.__get__', 'm.py::Box.doubled'])).toBe(
+      'functools.py::cached_property.__get__',
+    );
   });
   it("passes over the repository's own decorator plumbing (frames that hold the target): the use above it names the caller", () => {
     const wrapper = (name: string) => ({ name, wrapper: true });
     // sympy's cacheit: without the mark, every use of a cached function is one cluster.
-    expect(directCaller([{ name: 't.py::test' }, { name: 'm.py::eval_sum' }, wrapper('cache.py::cacheit.<locals>.wrapper'), { name: 'm.py::target' }])).toBe('m.py::eval_sum');
+    expect(
+      directCaller([
+        { name: 't.py::test' },
+        { name: 'm.py::eval_sum' },
+        wrapper('cache.py::cacheit.<locals>.wrapper'),
+        { name: 'm.py::target' },
+      ]),
+    ).toBe('m.py::eval_sum');
     // networkx: a decorator object's method, then code it compiled (outside), then the test.
-    expect(directCaller([{ name: 't.py::test' }, { name: 'argmap compilation::argmap_f', outside: true }, wrapper('backends.py::_dispatchable._call'), { name: 'm.py::target' }])).toBe('t.py::test');
+    expect(
+      directCaller([
+        { name: 't.py::test' },
+        { name: 'argmap compilation::argmap_f', outside: true },
+        wrapper('backends.py::_dispatchable._call'),
+        { name: 'm.py::target' },
+      ]),
+    ).toBe('t.py::test');
     // Only wrappers and library code above the target: the nearest of the repository's frames.
-    expect(directCaller([wrapper('m.py::deco.<locals>.wrapper'), { name: 'm.py::target' }])).toBe('m.py::deco.<locals>.wrapper');
+    expect(directCaller([wrapper('m.py::deco.<locals>.wrapper'), { name: 'm.py::target' }])).toBe(
+      'm.py::deco.<locals>.wrapper',
+    );
   });
   it('is null when the target is the whole chain', () => {
     expect(directCaller(['m.py::target'])).toBeNull();
@@ -41,8 +95,16 @@ describe('directCaller', () => {
 describe('clusterTests', () => {
   it("groups by the caller a test carries, where its frames said which code is the repository's", () => {
     const clusters = clusterTests([
-      { nodeid: 't.py::test_a', chain: ['t.py::test_a', 'm.py::label', 'functools.py::cached_property.__get__', 'm.py::x'], caller: 'm.py::label' },
-      { nodeid: 't.py::test_b', chain: ['t.py::test_b', 'functools.py::cached_property.__get__', 'm.py::x'], caller: 't.py::test_b' },
+      {
+        nodeid: 't.py::test_a',
+        chain: ['t.py::test_a', 'm.py::label', 'functools.py::cached_property.__get__', 'm.py::x'],
+        caller: 'm.py::label',
+      },
+      {
+        nodeid: 't.py::test_b',
+        chain: ['t.py::test_b', 'functools.py::cached_property.__get__', 'm.py::x'],
+        caller: 't.py::test_b',
+      },
     ]);
     expect(clusters.map((c) => c.caller).sort()).toEqual(['m.py::label', 't.py::test_b']);
   });
@@ -73,7 +135,10 @@ describe('clusterTests', () => {
   });
 
   it('breaks an exact tie of depth and size by caller name', () => {
-    const clusters = clusterTests([t('t.py::2', 't.py::2', 'z.py::f', 'm.py::target'), t('t.py::1', 't.py::1', 'a.py::f', 'm.py::target')]);
+    const clusters = clusterTests([
+      t('t.py::2', 't.py::2', 'z.py::f', 'm.py::target'),
+      t('t.py::1', 't.py::1', 'a.py::f', 'm.py::target'),
+    ]);
     expect(clusters.map((c) => c.caller)).toEqual(['a.py::f', 'z.py::f']);
   });
 });
@@ -122,7 +187,11 @@ describe('tests that timed out blank', () => {
     ]);
     expect(clusters[0]!.tests).toEqual(['t.py::test_retry_deep', 't.py::test_hangs']);
     expect(selectTests(clusters, tests, 2)).toEqual(['t.py::test_retry_deep', 't.py::test_deep']);
-    expect(selectTests(clusters.slice(0, 1), tests, 3)).toEqual(['t.py::test_retry_deep', 't.py::test_deep', 't.py::test_loops']);
+    expect(selectTests(clusters.slice(0, 1), tests, 3)).toEqual([
+      't.py::test_retry_deep',
+      't.py::test_deep',
+      't.py::test_loops',
+    ]);
   });
 });
 
@@ -132,7 +201,11 @@ describe('variants of one parametrized test', () => {
     expect(testFunction('t.py::C::test_x[a::b[c]]')).toBe('t.py::C::test_x');
     expect(testFunction('tests/[odd]/t.py::test_y')).toBe('tests/[odd]/t.py::test_y');
     expect(testFunction('tests/test_import.py')).toBe('tests/test_import.py');
-    expect(distinctFunctionsFirst(['t.py::a[1]', 't.py::a[2]', 't.py::b', 't.py::c[1]', 't.py::c[2]'].map((nodeid) => ({ nodeid })))).toEqual(['t.py::a[1]', 't.py::b', 't.py::c[1]', 't.py::a[2]', 't.py::c[2]']);
+    expect(
+      distinctFunctionsFirst(
+        ['t.py::a[1]', 't.py::a[2]', 't.py::b', 't.py::c[1]', 't.py::c[2]'].map((nodeid) => ({ nodeid })),
+      ),
+    ).toEqual(['t.py::a[1]', 't.py::b', 't.py::c[1]', 't.py::a[2]', 't.py::c[2]']);
   });
 
   it('do not fill the selection while another test function is left, across clusters and in the fill', () => {
@@ -148,8 +221,19 @@ describe('variants of one parametrized test', () => {
     expect(clusters.map((c) => c.representative)).toEqual(['t.py::test_x[f]', 't.py::test_x[g]', 't.py::test_x[h]']);
     // Distinct functions first: test_z stands for g's cluster, test_y fills; then h's cluster, with a second variant.
     expect(selectTests(clusters, tests, 3)).toEqual(['t.py::test_x[f]', 't.py::test_z', 't.py::test_y']);
-    expect(selectTests(clusters, tests, 4)).toEqual(['t.py::test_x[f]', 't.py::test_z', 't.py::test_y', 't.py::test_x[h]']);
-    expect(selectTests(clusters, tests, Infinity)).toEqual(['t.py::test_x[f]', 't.py::test_z', 't.py::test_y', 't.py::test_x[h]', 't.py::test_x[g]']);
+    expect(selectTests(clusters, tests, 4)).toEqual([
+      't.py::test_x[f]',
+      't.py::test_z',
+      't.py::test_y',
+      't.py::test_x[h]',
+    ]);
+    expect(selectTests(clusters, tests, Infinity)).toEqual([
+      't.py::test_x[f]',
+      't.py::test_z',
+      't.py::test_y',
+      't.py::test_x[h]',
+      't.py::test_x[g]',
+    ]);
   });
 
   it("let a cluster's later test of another function stand for it, and take a second variant only when nothing else is left", () => {
@@ -168,7 +252,8 @@ describe('variants of one parametrized test', () => {
 
 describe('variants a decorator generates, and a test several classes inherit', () => {
   /** A failing test as THM reports it: entered by the test itself (its chain's first frame) unless `entryKind` says otherwise. */
-  const failing = (nodeid: string, chain: string[], entryKind: ThmFailingTest['entryKind'] = 'test') => ({ nodeid, reached: true, chain, caller: null, timedOut: false, entryKind }) as unknown as ThmFailingTest;
+  const failing = (nodeid: string, chain: string[], entryKind: ThmFailingTest['entryKind'] = 'test') =>
+    ({ nodeid, reached: true, chain, caller: null, timedOut: false, entryKind }) as unknown as ThmFailingTest;
 
   it("are one test function, the one their chains enter by: libcst's @data_provider makes test_valid_0, test_valid_1 of test_valid", () => {
     const reached = chainedTests([
@@ -179,8 +264,18 @@ describe('variants a decorator generates, and a test several classes inherit', (
     ]);
     const clusters = clusterTests(reached);
     // Not test_flatten_1 before test_removal_0: that is test_flatten again.
-    expect(selectTests(clusters, reached, 3)).toEqual(['t.py::test_visit', 't.py::Behaviour::test_flatten_0', 't.py::Behaviour::test_removal_0']);
-    expect(distinctFunctionsFirst([failing('t.py::A::test_x', ['base.py::Mixin.test_x', 'm.py::target']), failing('t.py::B::test_x', ['base.py::Mixin.test_x', 'm.py::target']), failing('t.py::A::test_y', ['t.py::A.test_y', 'm.py::target'])])).toEqual(['t.py::A::test_x', 't.py::A::test_y', 't.py::B::test_x']);
+    expect(selectTests(clusters, reached, 3)).toEqual([
+      't.py::test_visit',
+      't.py::Behaviour::test_flatten_0',
+      't.py::Behaviour::test_removal_0',
+    ]);
+    expect(
+      distinctFunctionsFirst([
+        failing('t.py::A::test_x', ['base.py::Mixin.test_x', 'm.py::target']),
+        failing('t.py::B::test_x', ['base.py::Mixin.test_x', 'm.py::target']),
+        failing('t.py::A::test_y', ['t.py::A.test_y', 'm.py::target']),
+      ]),
+    ).toEqual(['t.py::A::test_x', 't.py::A::test_y', 't.py::B::test_x']);
   });
 
   it('a chain entered by a fixture names no test function: tests that share the fixture stay distinct', () => {

@@ -16,7 +16,11 @@ function conversation(): Message[] {
     { role: 'tool', toolCallId: id, name: 'read_file', content: big(id) },
   ];
   const submit = (id: string, code: string): Message[] => [
-    { role: 'assistant', content: 'Submitting.', toolCalls: [{ id, name: 'submit_implementation', arguments: JSON.stringify({ code }) }] },
+    {
+      role: 'assistant',
+      content: 'Submitting.',
+      toolCalls: [{ id, name: 'submit_implementation', arguments: JSON.stringify({ code }) }],
+    },
     { role: 'tool', toolCallId: id, name: 'submit_implementation', content: `accepted ${id}` },
   ];
   return [
@@ -52,11 +56,14 @@ describe('condensing a conversation', () => {
     const index = (pred: (m: Message) => boolean) => messages.findIndex(pred);
     const toolOf = (id: string) => index((m) => m.role === 'tool' && m.toolCallId === id);
     // Older reads cut, the two latest rounds' not.
-    for (const id of ['r1', 'r2', 'r3']) expect(at.get(toolOf(id))?.content).toMatch(/^r\d start[\s\S]*tenet elided \d+ characters[\s\S]*r\d end$/);
+    for (const id of ['r1', 'r2', 'r3'])
+      expect(at.get(toolOf(id))?.content).toMatch(/^r\d start[\s\S]*tenet elided \d+ characters[\s\S]*r\d end$/);
     for (const id of ['r4', 'r5']) expect(at.has(toolOf(id))).toBe(false);
     // The first submission is a one-line reference; the latest stays whole.
     const s1 = at.get(index((m) => m.role === 'assistant' && m.toolCalls[0]?.id === 's1'));
-    expect(s1?.role === 'assistant' && JSON.parse(s1.toolCalls[0]!.arguments).code).toBe('# submission 1: superseded by a later one; tenet removed its code to fit the context window');
+    expect(s1?.role === 'assistant' && JSON.parse(s1.toolCalls[0]!.arguments).code).toBe(
+      '# submission 1: superseded by a later one; tenet removed its code to fit the context window',
+    );
     expect(at.has(index((m) => m.role === 'assistant' && m.toolCalls[0]?.id === 's2'))).toBe(false);
     // The task and every prompt stay whole at level 1.
     expect(at.has(0)).toBe(false);
@@ -73,7 +80,9 @@ describe('condensing a conversation', () => {
     expect(messages.filter((m, i) => m.role === 'tool' && m.content.length > 2000 && !at.has(i))).toEqual([]);
     // Reads before the latest round are a one-line reference; the latest round's is its head and tail.
     const reads = messages.flatMap((m, i) => (m.role === 'tool' && m.name === 'read_file' ? [i] : []));
-    expect(at.get(reads[0]!)?.content).toMatch(/^\[tenet removed this read_file output \([\d,]+ characters\) to fit the context window\]$/);
+    expect(at.get(reads[0]!)?.content).toMatch(
+      /^\[tenet removed this read_file output \([\d,]+ characters\) to fit the context window\]$/,
+    );
     expect(at.get(reads.at(-1)!)?.content).toContain('tenet elided');
   });
 
@@ -86,14 +95,29 @@ describe('condensing a conversation', () => {
   it('the event is a valid log line, folds into the same conversation, and reads as one line', () => {
     const messages = conversation();
     const replaced = condense(messages, 1);
-    const event: EngineEvent = { type: 'context.condensed', round: 12, why: 'threshold', level: 1, replaced, kinds: { toolOutputs: 3, submissions: 1, prompts: 0, answers: 0 }, tokensBefore: 11204, tokensAfter: 5010, window: 16384 };
+    const event: EngineEvent = {
+      type: 'context.condensed',
+      round: 12,
+      why: 'threshold',
+      level: 1,
+      replaced,
+      kinds: { toolOutputs: 3, submissions: 1, prompts: 0, answers: 0 },
+      tokensBefore: 11204,
+      tokensAfter: 5010,
+      window: 16384,
+    };
     expect(eventShapeProblem(event)).toBeUndefined();
     expect(eventShapeProblem({ ...event, replaced: [{ index: 'x' }] } as never)).toMatch(/replaced/);
-    const folded = foldEvents([{ type: 'model.request', round: 12, messages: messages.length, tools: [], newMessages: messages }, event]);
+    const folded = foldEvents([
+      { type: 'model.request', round: 12, messages: messages.length, tools: [], newMessages: messages },
+      event,
+    ]);
     const expected = [...messages];
     applyReplacements(expected, replaced);
     expect(folded.messages).toEqual(expected);
-    expect(condensedWords(event)).toBe('Context condensed before model call 12 (past 80% of the room for the request): 3 tool outputs cut to head and tail, 1 superseded submission left as a reference · 11,204 → 5,010 tokens of a 16,384-token window');
+    expect(condensedWords(event)).toBe(
+      'Context condensed before model call 12 (past 80% of the room for the request): 3 tool outputs cut to head and tail, 1 superseded submission left as a reference · 11,204 → 5,010 tokens of a 16,384-token window',
+    );
     expect(contextShare({ tokens: 10_000, window: 16_384 })).toBe('ctx 61%');
     // tenet show (and export --format md) says it as the same line.
     expect(markdownTranscript('s', [event])).toContain(`_${condensedWords(event)}._`);

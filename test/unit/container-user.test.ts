@@ -6,7 +6,9 @@ describe('pickContainerUid', () => {
     const all = CONTAINER_UIDS.last - CONTAINER_UIDS.first + 1;
     // Every id but one taken: whatever the random start, the free one is found.
     const free = CONTAINER_UIDS.first + 17;
-    const taken = new Set(Array.from({ length: all }, (_, i) => CONTAINER_UIDS.first + i).filter((uid) => uid !== free));
+    const taken = new Set(
+      Array.from({ length: all }, (_, i) => CONTAINER_UIDS.first + i).filter((uid) => uid !== free),
+    );
     for (const random of [0, 0.25, 0.5, 0.999]) expect(pickContainerUid(taken, () => random)).toBe(free);
   });
 

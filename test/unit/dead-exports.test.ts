@@ -11,10 +11,13 @@ describe('source/ has no dead code behind an export', () => {
     const dead: string[] = [];
     for (const file of sourceFiles(join(ROOT, 'source'))) {
       const text = texts.get(file)!;
-      for (const [, name] of text.matchAll(/^export (?:declare )?(?:async )?(?:abstract )?(?:function|const|let|class|interface|type|enum)\s+(\w+)/gm)) {
+      for (const [, name] of text.matchAll(
+        /^export (?:declare )?(?:async )?(?:abstract )?(?:function|const|let|class|interface|type|enum)\s+(\w+)/gm,
+      )) {
         const word = new RegExp(`\\b${name}\\b`);
         const elsewhere = [...texts].some(([other, body]) => other !== file && word.test(body));
-        if (!elsewhere && text.match(new RegExp(word, 'g'))!.length === 1) dead.push(`${relative(ROOT, file)}: ${name}`);
+        if (!elsewhere && text.match(new RegExp(word, 'g'))!.length === 1)
+          dead.push(`${relative(ROOT, file)}: ${name}`);
       }
     }
     expect(dead).toEqual([]);

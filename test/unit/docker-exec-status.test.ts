@@ -12,7 +12,11 @@ describe('a Docker exec status', () => {
   });
 
   it('says "not found" only when the launcher could not find the program', () => {
-    expect(execStatus(127, ran(`${NOT_FOUND}pytest\n`))).toEqual({ exitCode: 127, signal: null, error: 'command not found in the container: pytest' });
+    expect(execStatus(127, ran(`${NOT_FOUND}pytest\n`))).toEqual({
+      exitCode: 127,
+      signal: null,
+      error: 'command not found in the container: pytest',
+    });
     // The launcher's line for another name, or with more after it, is the command's own output.
     expect(execStatus(127, ran(`${NOT_FOUND}python3\n`))).toEqual({ exitCode: 127, signal: null });
     expect(execStatus(127, ran(`${NOT_FOUND}pytest\nand more\n`))).toEqual({ exitCode: 127, signal: null });

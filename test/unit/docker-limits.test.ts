@@ -16,13 +16,13 @@ function refusal(size: string | number): TenetError {
 
 describe('parseSize', () => {
   it('reads sizes with and without units', () => {
-    expect([parseSize('512m', 'x'), parseSize('4g', 'x'), parseSize('6144k', 'x'), parseSize(String(7 * MIB), 'x'), parseSize('1.5g', 'x')]).toEqual([
-      512 * MIB,
-      4 * 1024 * MIB,
-      6 * MIB,
-      7 * MIB,
-      1.5 * 1024 * MIB,
-    ]);
+    expect([
+      parseSize('512m', 'x'),
+      parseSize('4g', 'x'),
+      parseSize('6144k', 'x'),
+      parseSize(String(7 * MIB), 'x'),
+      parseSize('1.5g', 'x'),
+    ]).toEqual([512 * MIB, 4 * 1024 * MIB, 6 * MIB, 7 * MIB, 1.5 * 1024 * MIB]);
   });
 
   it('accepts exactly 6 MiB, the least Docker takes, and refuses a byte less, as text or as a number', () => {

@@ -17,7 +17,8 @@ describe('the engine stays free of the UI', () => {
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)) {
         const spec = match[1]!;
-        if (/^(ink|react)(\/|$)/.test(spec) || /^ink-/.test(spec) || /(^|\/)ui(\/|$)/.test(spec)) offenders.push(`${relative(ROOT, file)} imports ${spec}`);
+        if (/^(ink|react)(\/|$)/.test(spec) || /^ink-/.test(spec) || /(^|\/)ui(\/|$)/.test(spec))
+          offenders.push(`${relative(ROOT, file)} imports ${spec}`);
       }
       if (file.endsWith('.tsx')) offenders.push(`${relative(ROOT, file)} is a .tsx file`);
     }
@@ -29,7 +30,9 @@ describe('the engine stays free of the commands', () => {
   it('no file under source/engine imports source/commands, source/program or main.ts', () => {
     const graph = importGraph(ROOT, join(ROOT, 'source', 'engine'));
     const above = (target: string) => /^source\/(commands|program)\//.test(target) || target === 'source/main.ts';
-    const offenders = [...graph].flatMap(([file, imports]) => imports.filter(above).map((target) => `${file} imports ${target}`));
+    const offenders = [...graph].flatMap(([file, imports]) =>
+      imports.filter(above).map((target) => `${file} imports ${target}`),
+    );
     expect(graph.size).toBeGreaterThan(100);
     expect(offenders).toEqual([]);
   });
@@ -39,7 +42,11 @@ describe('the event spine is a leaf', () => {
   it('engine/events.ts and engine/protocol/ import nothing but each other (and zod, which the events are defined in)', () => {
     const graph = importGraph(ROOT, join(ROOT, 'source', 'engine'));
     const spine = (file: string) => file === 'source/engine/events.ts' || file.startsWith('source/engine/protocol/');
-    const offenders = [...graph].filter(([file]) => spine(file)).flatMap(([file, imports]) => imports.filter((target) => !spine(target) && target !== 'zod').map((target) => `${file} imports ${target}`));
+    const offenders = [...graph]
+      .filter(([file]) => spine(file))
+      .flatMap(([file, imports]) =>
+        imports.filter((target) => !spine(target) && target !== 'zod').map((target) => `${file} imports ${target}`),
+      );
     expect([...graph.keys()].filter(spine).length).toBeGreaterThan(1);
     expect(offenders).toEqual([]);
   });
@@ -92,7 +99,8 @@ function layerViolations(graph: Map<string, string[]>, layers: readonly (readonl
       if (!to || to === from) continue;
       const fromRank = rank.get(from);
       const toRank = rank.get(to);
-      if (fromRank === undefined || toRank === undefined || toRank >= fromRank) out.push(`${from} -> ${to} (${file} -> ${target})`);
+      if (fromRank === undefined || toRank === undefined || toRank >= fromRank)
+        out.push(`${from} -> ${to} (${file} -> ${target})`);
     }
   }
   return out;

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EVENT_SCHEMAS, handleEvent, type EngineEvent, type EventHandlers, type HandlersOf } from '../../source/engine/events';
+import {
+  EVENT_SCHEMAS,
+  handleEvent,
+  type EngineEvent,
+  type EventHandlers,
+  type HandlersOf,
+} from '../../source/engine/events';
 import { eventShapeProblem } from '../../source/engine/session/event-schema';
 import { PAGE_CARD_OF } from '../../source/engine/session/page-cards';
 import { markdownTranscript } from '../../source/engine/session/transcript';
@@ -18,7 +24,9 @@ const aWarning: EngineEvent = { type: 'warning', message: 'careful' };
 
 describe('a reader decides for every event type', () => {
   it('a map that leaves out one event type does not type-check', () => {
-    const { warning: _left, ...allButWarning } = Object.fromEntries(Object.keys(EVENT_SCHEMAS).map((type) => [type, 'ignored'])) as EventHandlers;
+    const { warning: _left, ...allButWarning } = Object.fromEntries(
+      Object.keys(EVENT_SCHEMAS).map((type) => [type, 'ignored']),
+    ) as EventHandlers;
     // @ts-expect-error 'warning' is missing: the reader has not decided about warnings.
     const incomplete: EventHandlers = allButWarning;
     expect(handleEvent(incomplete, aWarning)).toBeUndefined();
@@ -26,7 +34,9 @@ describe('a reader decides for every event type', () => {
 
   it('adding an event variant makes the existing readers fail to type-check until they handle it', () => {
     type WithNewEvent = EngineEvent | { type: 'brand.new'; detail: string };
-    const existingReader: EventHandlers = Object.fromEntries(Object.keys(EVENT_SCHEMAS).map((type) => [type, 'ignored'])) as EventHandlers;
+    const existingReader: EventHandlers = Object.fromEntries(
+      Object.keys(EVENT_SCHEMAS).map((type) => [type, 'ignored']),
+    ) as EventHandlers;
     // @ts-expect-error 'brand.new' has no handler and is not ignored.
     const stale: HandlersOf<WithNewEvent> = existingReader;
     const decided: HandlersOf<WithNewEvent> = { ...existingReader, 'brand.new': 'ignored' };
@@ -36,7 +46,13 @@ describe('a reader decides for every event type', () => {
 
   it('a handler gets the event narrowed to its type; ignored types and types a newer tenet wrote give undefined', () => {
     const seen: string[] = [];
-    const handlers = { ...(Object.fromEntries(Object.keys(EVENT_SCHEMAS).map((type) => [type, 'ignored'])) as EventHandlers<[string], string>), warning: (event: { message: string }, prefix: string) => `${prefix}${event.message}` };
+    const handlers = {
+      ...(Object.fromEntries(Object.keys(EVENT_SCHEMAS).map((type) => [type, 'ignored'])) as EventHandlers<
+        [string],
+        string
+      >),
+      warning: (event: { message: string }, prefix: string) => `${prefix}${event.message}`,
+    };
     expect(handleEvent(handlers, aWarning, '! ')).toBe('! careful');
     expect(handleEvent(handlers, { type: 'session.interrupted', reason: 'x' }, '')).toBeUndefined();
     expect(handleEvent(handlers, { type: 'from.the.future' } as unknown as EngineEvent, '')).toBeUndefined();
@@ -54,7 +70,12 @@ describe('a reader decides for every event type', () => {
 });
 
 describe('the schemas are exact', () => {
-  const result = JSON.parse(readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n').find((line) => line.includes('"type":"result"'))!) as Record<string, unknown>;
+  const result = JSON.parse(
+    readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .find((line) => line.includes('"type":"result"'))!,
+  ) as Record<string, unknown>;
 
   const problemOf = (value: object) => eventShapeProblem(value as { type: string });
 
@@ -68,8 +89,12 @@ describe('the schemas are exact', () => {
   });
 
   it('every event of the recorded demo session has the shape of its type', () => {
-    const lines = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8').trim().split('\n');
-    const problems = lines.map((line, i) => [i + 1, eventShapeProblem(JSON.parse(line) as { type: string })]).filter(([, problem]) => problem);
+    const lines = readFileSync(join(ROOT, 'sessions', 'demo', 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    const problems = lines
+      .map((line, i) => [i + 1, eventShapeProblem(JSON.parse(line) as { type: string })])
+      .filter(([, problem]) => problem);
     expect(lines.length).toBeGreaterThan(50);
     expect(problems).toEqual([]);
   });

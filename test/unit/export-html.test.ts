@@ -14,13 +14,34 @@ import { ROOT } from '../helpers/fixtures';
 const ATTACK = '</script><script>alert(1)</script><!-- <script> --><img src=x onerror=alert(2)>&amp;\u2028\u2029';
 
 const events: EngineEvent[] = [
-  { type: 'session.start', sessionId: 'x<y>', target: 'mod.py::f</title><script>alert(3)</script>', mode: 'stub', strategy: 'tenet', model: 'm', modelLabel: ATTACK, provider: 'p', repo: '/r', config: sampleConfig() },
-  { type: 'model.response', content: ATTACK, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, costUsd: 0, durationMs: 1, model: 'm', stopReason: 'stop' },
+  {
+    type: 'session.start',
+    sessionId: 'x<y>',
+    target: 'mod.py::f</title><script>alert(3)</script>',
+    mode: 'stub',
+    strategy: 'tenet',
+    model: 'm',
+    modelLabel: ATTACK,
+    provider: 'p',
+    repo: '/r',
+    config: sampleConfig(),
+  },
+  {
+    type: 'model.response',
+    content: ATTACK,
+    toolCalls: [],
+    usage: { inputTokens: 1, outputTokens: 1 },
+    costUsd: 0,
+    durationMs: 1,
+    model: 'm',
+    stopReason: 'stop',
+  },
   { type: 'tool.call', id: '1', name: 'read_file', arguments: JSON.stringify({ file_name: ATTACK }) },
   { type: 'tool.result', id: '1', name: 'read_file', ok: true, text: `${ATTACK}\u0000\u001b[31m`, durationMs: 1 },
 ];
 
-const between = (text: string, open: string, close: string) => text.slice(text.indexOf(open) + open.length, text.indexOf(close, text.indexOf(open)));
+const between = (text: string, open: string, close: string) =>
+  text.slice(text.indexOf(open) + open.length, text.indexOf(close, text.indexOf(open)));
 
 describe('the exported session page escapes what the session holds', () => {
   it('JSON for a script element has no <, > or &, and reads back the same', () => {
@@ -35,14 +56,19 @@ describe('the exported session page escapes what the session holds', () => {
     expect(page.match(/<\/script/gi)).toHaveLength(2);
     expect(page).not.toContain('<img');
     expect(page).not.toContain('<!-- <script>');
-    const data = JSON.parse(between(page, '<script type="application/json" id="tenet-session">', '</script>')) as { events: EngineEvent[]; id: string };
+    const data = JSON.parse(between(page, '<script type="application/json" id="tenet-session">', '</script>')) as {
+      events: EngineEvent[];
+      id: string;
+    };
     expect(data.id).toBe('x<y>');
     expect(data.events).toEqual(events);
   });
 
   it('the title is escaped, and the Content-Security-Policy allows only the page’s own style and script, and no connection', () => {
     const page = sessionPage('x<y>', events);
-    expect(between(page, '<title>', '</title>')).toBe('tenet session x&lt;y&gt; · mod.py::f&lt;/title&gt;&lt;script&gt;alert(3)&lt;/script&gt;');
+    expect(between(page, '<title>', '</title>')).toBe(
+      'tenet session x&lt;y&gt; · mod.py::f&lt;/title&gt;&lt;script&gt;alert(3)&lt;/script&gt;',
+    );
     const policy = between(page, '<meta http-equiv="Content-Security-Policy" content="', '">');
     const script = between(page, '<script>', '</script>');
     const style = between(page, '<style>', '</style>');
@@ -56,9 +82,21 @@ describe('the exported session page escapes what the session holds', () => {
 
 describe("the page's words come from the engine", () => {
   it('a condensation is worded by agent/context-words.ts (in the page data), not by a copy in cards.js', () => {
-    const condensed: EngineEvent = { type: 'context.condensed', round: 4, why: 'threshold', level: 3, replaced: [], kinds: { toolOutputs: 2, submissions: 1, prompts: 0, answers: 0 }, tokensBefore: 15000, tokensAfter: 9000, window: 16384 };
+    const condensed: EngineEvent = {
+      type: 'context.condensed',
+      round: 4,
+      why: 'threshold',
+      level: 3,
+      replaced: [],
+      kinds: { toolOutputs: 2, submissions: 1, prompts: 0, answers: 0 },
+      tokensBefore: 15000,
+      tokensAfter: 9000,
+      window: 16384,
+    };
     const page = sessionPage('s', [events[0]!, condensed]);
-    const data = JSON.parse(between(page, '<script type="application/json" id="tenet-session">', '</script>')) as { condensed: Record<number, string> };
+    const data = JSON.parse(between(page, '<script type="application/json" id="tenet-session">', '</script>')) as {
+      condensed: Record<number, string>;
+    };
     expect(data.condensed).toEqual({ 1: condensedWords(condensed as EventOf<'context.condensed'>) });
     expect(data.condensed[1]).toContain('2 tool outputs cut to head and tail or to a one-line reference');
     // The wording lives in one place: the page's script has none of it.

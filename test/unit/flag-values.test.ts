@@ -13,7 +13,9 @@ describe('flag values', () => {
   });
 
   it('a time limit above a day is refused: --test-timeout 1e308 errored every test', () => {
-    expect(() => secondsParser('--test-timeout')('1e308')).toThrow(`--test-timeout must be at most ${MAX_SECONDS} seconds (a day).`);
+    expect(() => secondsParser('--test-timeout')('1e308')).toThrow(
+      `--test-timeout must be at most ${MAX_SECONDS} seconds (a day).`,
+    );
     expect(secondsParser('--test-timeout')('90')).toBe(90);
     expect(() => secondsParser('--timeout')('0')).toThrow('--timeout must be a number > 0.');
   });

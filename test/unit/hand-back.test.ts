@@ -17,7 +17,15 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 writeFileSync(join(scratch, 'test_x.py'), 'def test_one():\n    x = 1\n    assert x == 2\n');
 writeFileSync(join(scratch, 'prog.py'), 'a = 1\nb = a + 1\nprint(b)\n');
 
-const entry = (who: TranscriptEntry['who'], input: string, output: string, mode: 'shell' | 'pdb'): TranscriptEntry => ({ who, input, output, mode, startedAt: 0, durationMs: 0, interrupted: false });
+const entry = (who: TranscriptEntry['who'], input: string, output: string, mode: 'shell' | 'pdb'): TranscriptEntry => ({
+  who,
+  input,
+  output,
+  mode,
+  startedAt: 0,
+  durationMs: 0,
+  interrupted: false,
+});
 
 /** A controller over a real shell in the scratch folder, the agent at work (so `t` may take it). */
 async function takeoverRig(selectedTests: string[] = []) {
@@ -37,7 +45,7 @@ async function takeoverRig(selectedTests: string[] = []) {
 }
 
 describe('handing the debugger back', () => {
-  it('while the developer\'s command runs: the takeover is returning, and the agent gets the session with its note once the command ends', async () => {
+  it("while the developer's command runs: the takeover is returning, and the agent gets the session with its note once the command ends", async () => {
     const { session, controller, close } = await takeoverRig();
     try {
       controller.requestTakeover();
@@ -100,7 +108,9 @@ describe('handing the debugger back', () => {
       await controller.send('python -m pdb prog.py');
       await controller.send('q');
       controller.handBack();
-      expect(await waiting).toContain('The session is at the shell prompt now (not in pdb): your next command runs in the shell.');
+      expect(await waiting).toContain(
+        'The session is at the shell prompt now (not in pdb): your next command runs in the shell.',
+      );
     } finally {
       await close();
     }
@@ -117,6 +127,8 @@ describe('handing the debugger back', () => {
     expect(pdbLocation(transcript, '/w')).toEqual({ file: 'pkg/m.py', line: 10, func: 'f' });
     expect(pdbLocation(transcript.slice(0, 3))).toEqual({ file: '/w/pkg/t.py', line: 4, func: 'test_a' });
     // A pdb that printed no location yet says none (not the one of an earlier pdb).
-    expect(pdbLocation([...transcript.slice(0, 2), entry('human', 'python -c "breakpoint()"', '(Pdb) ', 'shell')], '/w')).toBeUndefined();
+    expect(
+      pdbLocation([...transcript.slice(0, 2), entry('human', 'python -c "breakpoint()"', '(Pdb) ', 'shell')], '/w'),
+    ).toBeUndefined();
   });
 });

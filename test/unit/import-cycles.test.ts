@@ -12,7 +12,12 @@ describe('the import graph of source/', () => {
   });
 
   it('finds a cycle when there is one', () => {
-    const looped = new Map([...graph, ['source/engine/events.ts', [...graph.get('source/engine/events.ts')!, 'source/ui/view-state.ts']]]);
-    expect(importCycles(looped)).toContainEqual(expect.arrayContaining(['source/engine/events.ts', 'source/ui/view-state.ts']));
+    const looped = new Map([
+      ...graph,
+      ['source/engine/events.ts', [...graph.get('source/engine/events.ts')!, 'source/ui/view-state.ts']],
+    ]);
+    expect(importCycles(looped)).toContainEqual(
+      expect.arrayContaining(['source/engine/events.ts', 'source/ui/view-state.ts']),
+    );
   });
 });

@@ -19,7 +19,9 @@ function layout(...files: string[]): string {
 
 describe('importRoots', () => {
   it('a package at the root: the root', () => {
-    expect(importRoots(layout('pkg/__init__.py', 'pkg/sub/__init__.py', 'pkg/sub/mod.py'), 'pkg/sub/mod.py')).toEqual(['']);
+    expect(importRoots(layout('pkg/__init__.py', 'pkg/sub/__init__.py', 'pkg/sub/mod.py'), 'pkg/sub/mod.py')).toEqual([
+      '',
+    ]);
   });
 
   it('a src layout: src, then the root', () => {

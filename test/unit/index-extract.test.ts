@@ -19,17 +19,43 @@ describe('the index of one module', () => {
     ]);
     const byName = new Map(file.functions.map((f) => [f.qualname, f]));
     expect([...byName.keys()]).toEqual([
-      'Shape.__init__', 'Shape.describe', 'Shape.area', 'Shape.unit', 'Circle.__init__', 'Circle.area', 'Circle.describe',
-      'Square.__init__', 'Square.area', 'Square.label', 'area', 'total_area',
+      'Shape.__init__',
+      'Shape.describe',
+      'Shape.area',
+      'Shape.unit',
+      'Circle.__init__',
+      'Circle.area',
+      'Circle.describe',
+      'Square.__init__',
+      'Square.area',
+      'Square.label',
+      'area',
+      'total_area',
     ]);
-    expect(byName.get('Circle.area')).toMatchObject({ className: 'Circle', decorators: ['functools.cache'], params: '(self)', start: 31, defLine: 32, end: 33 });
-    expect(byName.get('Shape.describe')).toMatchObject({ docstring: 'A one-line description of the shape.', returns: null });
-    expect(byName.get('area')).toMatchObject({ className: null, docstring: 'Area of a shape, or 0 for None.', params: '(shape)' });
+    expect(byName.get('Circle.area')).toMatchObject({
+      className: 'Circle',
+      decorators: ['functools.cache'],
+      params: '(self)',
+      start: 31,
+      defLine: 32,
+      end: 33,
+    });
+    expect(byName.get('Shape.describe')).toMatchObject({
+      docstring: 'A one-line description of the shape.',
+      returns: null,
+    });
+    expect(byName.get('area')).toMatchObject({
+      className: null,
+      docstring: 'Area of a shape, or 0 for None.',
+      params: '(shape)',
+    });
   });
 
   it('records call sites with their receiver and enclosing function', async () => {
     const file = await index('shapes.py');
-    const calls = unpackCalls(file.calls, file.functions).map((c) => `${c.enclosing}: ${c.receiver}/${c.receiverText}.${c.name}@${c.line}`);
+    const calls = unpackCalls(file.calls, file.functions).map(
+      (c) => `${c.enclosing}: ${c.receiver}/${c.receiverText}.${c.name}@${c.line}`,
+    );
     expect(calls).toContain('Circle.__init__: super/super().__init__@28');
     expect(calls).toContain('Shape.describe: self/self.area@16');
     expect(calls).toContain('total_area: none/.area@61');
@@ -58,7 +84,9 @@ describe('the index of one module', () => {
       ),
     );
     expect(file.calls.data).toBeInstanceOf(Int32Array);
-    const all = unpackCalls(file.calls, file.functions).map((c) => `${c.enclosing}: ${c.receiver}/${c.receiverText}.${c.name}@${c.line}:${c.column}`);
+    const all = unpackCalls(file.calls, file.functions).map(
+      (c) => `${c.enclosing}: ${c.receiver}/${c.receiverText}.${c.name}@${c.line}:${c.column}`,
+    );
     expect(all).toEqual([
       'outer.<locals>.inner: none/.helper@3:15',
       'outer: none/.build@4:12',
@@ -70,24 +98,43 @@ describe('the index of one module', () => {
     ]);
     expect(unpackCalls(file.calls, file.functions, ['strip', 'nope']).map((c) => c.line)).toEqual([5]);
     expect(unpackCalls(file.calls, file.functions, ['nope'])).toEqual([]);
-    expect([mayCall(file.calls, 'helper'), mayCall(file.calls, 'help'), mayCall(file.calls, 'obj.attr')]).toEqual([true, false, true]);
+    expect([mayCall(file.calls, 'helper'), mayCall(file.calls, 'help'), mayCall(file.calls, 'obj.attr')]).toEqual([
+      true,
+      false,
+      true,
+    ]);
   });
 
   it('reads imports: aliases, relative levels, and whether they are at module level', async () => {
     const init = await index('__init__.py');
     expect(init.imports.map((i) => [i.module, i.level, i.names, i.topLevel])).toEqual([
       ['geo.shapes', 0, [{ name: 'area', alias: 'shape_area' }], true],
-      ['shapes', 1, [{ name: 'Circle', alias: null }, { name: 'Shape', alias: null }], true],
+      [
+        'shapes',
+        1,
+        [
+          { name: 'Circle', alias: null },
+          { name: 'Shape', alias: null },
+        ],
+        true,
+      ],
     ]);
     const report = await index('report.py');
-    expect(report.imports[0]).toMatchObject({ module: 'geo.shapes', isFrom: false, moduleAlias: 'gs', text: 'import geo.shapes as gs' });
+    expect(report.imports[0]).toMatchObject({
+      module: 'geo.shapes',
+      isFrom: false,
+      moduleAlias: 'gs',
+      text: 'import geo.shapes as gs',
+    });
   });
 
   it('indexes what parses in a file with a syntax error, and says so', async () => {
     const file = await index('broken.py');
     expect(file.hasErrors).toBe(true);
     expect(file.functions.map((f) => f.qualname)).toContain('half_area');
-    expect(unpackCalls(file.calls, file.functions).some((c) => c.enclosing === 'half_area' && c.name === 'area')).toBe(true);
+    expect(unpackCalls(file.calls, file.functions).some((c) => c.enclosing === 'half_area' && c.name === 'area')).toBe(
+      true,
+    );
   });
 
   it('reads a non-UTF-8 (latin-1) module', async () => {

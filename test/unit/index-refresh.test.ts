@@ -24,11 +24,17 @@ describe('the index follows the workspace', () => {
     expect(await index.refreshIfStale()).toBeUndefined();
     expect(index.functionsNamed('careful_area')).toEqual([]);
     index.markStale();
-    expect(await index.refreshIfStale()).toEqual({ added: ['geo/fresh.py'], changed: ['geo/shapes.py'], removed: ['geo/broken.py'] });
+    expect(await index.refreshIfStale()).toEqual({
+      added: ['geo/fresh.py'],
+      changed: ['geo/shapes.py'],
+      removed: ['geo/broken.py'],
+    });
     expect(index.isStale).toBe(false);
     expect(index.lines('geo/shapes.py')[51]).toBe('def careful_area(shape):');
     expect(index.functionsNamed('careful_area').map((f) => f.file.path)).toEqual(['geo/shapes.py']);
-    expect(index.functionsNamed('area').some((f) => f.file.path === 'geo/shapes.py' && f.entry.className === null)).toBe(false);
+    expect(
+      index.functionsNamed('area').some((f) => f.file.path === 'geo/shapes.py' && f.entry.className === null),
+    ).toBe(false);
     expect(index.functionsNamed('brand_new').map((f) => f.entry.qualname)).toEqual(['brand_new']);
     expect(index.callsIn('geo/fresh.py').map((c) => `${c.enclosing}:${c.name}`)).toEqual(['brand_new:helper']);
     expect(index.file('geo/broken.py')).toBeUndefined();

@@ -20,23 +20,32 @@ function packagesWithInstallScripts(dir: string, found = new Map<string, string>
     }
     const manifest = join(dir, name, 'package.json');
     if (!existsSync(manifest)) continue;
-    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; scripts?: Record<string, string>; gypfile?: boolean };
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      name: string;
+      scripts?: Record<string, string>;
+      gypfile?: boolean;
+    };
     const script = LIFECYCLE.find((s) => pkg.scripts?.[s]);
     // A binding.gyp without an install script gets npm's implicit `node-gyp rebuild`.
     if (script) found.set(pkg.name, `${script}: ${pkg.scripts![script]}`);
-    else if (existsSync(join(dir, name, 'binding.gyp')) && pkg.gypfile !== false) found.set(pkg.name, 'install: node-gyp rebuild');
+    else if (existsSync(join(dir, name, 'binding.gyp')) && pkg.gypfile !== false)
+      found.set(pkg.name, 'install: node-gyp rebuild');
     packagesWithInstallScripts(join(dir, name, 'node_modules'), found);
   }
   return found;
 }
 
 describe("npm ci's install scripts", () => {
-  const allowScripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
+  const allowScripts =
+    (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> })
+      .allowScripts ?? {};
 
   it('every installed package with an install script is allowed or denied in package.json', () => {
     const found = packagesWithInstallScripts(join(ROOT, 'node_modules'));
     expect(found.size).toBeGreaterThan(0);
-    expect([...found].filter(([name]) => !Object.hasOwn(allowScripts, name)).map(([name, script]) => `${name} (${script})`)).toEqual([]);
+    expect(
+      [...found].filter(([name]) => !Object.hasOwn(allowScripts, name)).map(([name, script]) => `${name} (${script})`),
+    ).toEqual([]);
   });
 
   it("tree-sitter-python's native build is not run: tenet loads its .wasm", () => {

@@ -37,9 +37,12 @@ describe('THM instrumentation of a target whose call runs none of its body', () 
   });
 
   it('a decorated coroutine: the probe goes around the innermost decorator', async () => {
-    const source = 'import functools\n@functools.wraps(\n    other,\n)\n@cache  # keep\nasync def fetch(key):\n    return key\n';
+    const source =
+      'import functools\n@functools.wraps(\n    other,\n)\n@cache  # keep\nasync def fetch(key):\n    return key\n';
     const { text } = await instrumented(source, 'fetch');
-    expect(text).toBe('import functools\n@functools.wraps(\n    other,\n)\n@__import__("_tenet_probe").after(cache, 7)  # keep\nasync def fetch(key):\n    return key\n');
+    expect(text).toBe(
+      'import functools\n@functools.wraps(\n    other,\n)\n@__import__("_tenet_probe").after(cache, 7)  # keep\nasync def fetch(key):\n    return key\n',
+    );
   });
 
   it('no decorator and no free line: rebound at the end of the module', async () => {

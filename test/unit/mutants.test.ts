@@ -54,7 +54,9 @@ const EXPECTED = [
 
 async function candidatesOf(text: string, name: string) {
   const tree = await parsePython(text);
-  const fn = tree.rootNode.namedChildren.find((n) => n?.type === 'function_definition' && n.childForFieldName('name')?.text === name)!;
+  const fn = tree.rootNode.namedChildren.find(
+    (n) => n?.type === 'function_definition' && n.childForFieldName('name')?.text === name,
+  )!;
   const found = collectCandidates(fn.childForFieldName('body')!, text).map((c) => `${c.from} → ${c.to}`);
   tree.delete();
   return found;
@@ -67,7 +69,17 @@ describe('generateMutants', () => {
     expect(mutants.map((m) => m.id)).toEqual(EXPECTED.map((_, i) => `m${i + 1}`));
     const perOperator: Record<string, number> = {};
     for (const m of mutants) perOperator[m.operator] = (perOperator[m.operator] ?? 0) + 1;
-    expect(perOperator).toEqual({ statement: 6, number: 4, comparison: 3, boolean: 2, negation: 1, augmented: 1, arithmetic: 3, return: 1, constant: 1 });
+    expect(perOperator).toEqual({
+      statement: 6,
+      number: 4,
+      comparison: 3,
+      boolean: 2,
+      negation: 1,
+      augmented: 1,
+      arithmetic: 3,
+      return: 1,
+      constant: 1,
+    });
     const lt = mutants.find((m) => m.description === 'line 13: >= → >')!;
     expect([lt.line, lt.column]).toEqual([13, 18]);
   });
@@ -84,7 +96,9 @@ describe('generateMutants', () => {
       expect(m.text).toContain('def other():\n    return 1 + 1\n');
       if (m.description !== EXPECTED[15]) expect(m.text).toContain('f"negative {total + 1}"');
     }
-    expect(mutants.find((m) => m.description === 'line 9: is → is not')!.text).toContain('if v is not None or not strict:');
+    expect(mutants.find((m) => m.description === 'line 9: is → is not')!.text).toContain(
+      'if v is not None or not strict:',
+    );
   });
 
   it('drops a mutant that does not parse', async () => {
@@ -106,7 +120,10 @@ describe('generateMutants', () => {
     const text = 'def f(x):\n    return not not x\n';
     expect(await candidatesOf(text, 'f')).toHaveLength(3);
     const mutants = await generateMutants(text, { qualname: 'f' });
-    expect(mutants.map((m) => m.description)).toEqual(['line 2: return not not x → return None', 'line 2: not not x → not x']);
+    expect(mutants.map((m) => m.description)).toEqual([
+      'line 2: return not not x → return None',
+      'line 2: not not x → not x',
+    ]);
   });
 
   it('edits at the right place after non-ASCII text (tree-sitter counts in UTF-16 units, like JavaScript)', async () => {
@@ -148,7 +165,15 @@ describe('generateMutants', () => {
 describe('incremented', () => {
   it('adds one in the literal’s own base', () => {
     expect(['0', '41', '1_000', '0x1F', '0xff', '0o17', '0b101', '1j', '10L'].map(incremented)).toEqual([
-      '1', '42', '1001', '0x20', '0x100', '0o20', '0b110', undefined, undefined,
+      '1',
+      '42',
+      '1001',
+      '0x20',
+      '0x100',
+      '0o20',
+      '0b110',
+      undefined,
+      undefined,
     ]);
   });
 });

@@ -13,11 +13,15 @@ describe('one name, one thing', () => {
   it('no two files of source/ export the same name', () => {
     const owners = new Map<string, string[]>();
     for (const file of sourceFiles(join(ROOT, 'source'))) {
-      for (const [, name] of readFileSync(file, 'utf8').matchAll(/^export (?:declare )?(?:async )?(?:abstract )?(?:function|const|let|class|interface|type|enum)\s+(\w+)/gm)) {
+      for (const [, name] of readFileSync(file, 'utf8').matchAll(
+        /^export (?:declare )?(?:async )?(?:abstract )?(?:function|const|let|class|interface|type|enum)\s+(\w+)/gm,
+      )) {
         owners.set(name!, [...(owners.get(name!) ?? []), relative(ROOT, file)]);
       }
     }
     expect(owners.size).toBeGreaterThan(300);
-    expect([...owners].filter(([, files]) => files.length > 1).map(([name, files]) => `${name}: ${files.join(', ')}`)).toEqual([]);
+    expect(
+      [...owners].filter(([, files]) => files.length > 1).map(([name, files]) => `${name}: ${files.join(', ')}`),
+    ).toEqual([]);
   });
 });

@@ -23,14 +23,21 @@ describe('originalLineOf', () => {
   });
 
   it('the blank in place of the body: the probe and raise stand for the first statement, the lines below come back', () => {
-    const blank = ['def target(x):', '    """Doc."""', '    __import__("_tenet_probe").hit(); raise NotImplementedError', '', 'def caller():', '    return target(1)'].join('\n');
+    const blank = [
+      'def target(x):',
+      '    """Doc."""',
+      '    __import__("_tenet_probe").hit(); raise NotImplementedError',
+      '',
+      'def caller():',
+      '    return target(1)',
+    ].join('\n');
     const lineOf = originalLineOf(blank, ORIGINAL);
     expect(lineOf(3)).toBe(3);
     expect(lineOf(6)).toBe(8);
     expect(lineOf(1)).toBe(1);
   });
 
-  it('the probe sharing the first statement\'s line changes no line', () => {
+  it("the probe sharing the first statement's line changes no line", () => {
     const probed = ORIGINAL.replace('    return 2', '    __import__("_tenet_probe").hit(); return 2');
     const lineOf = originalLineOf(probed, ORIGINAL);
     for (let line = 1; line <= 8; line++) expect(lineOf(line)).toBe(line);
@@ -45,7 +52,11 @@ describe('framesInOriginal', () => {
       { name: 'pkg/m.py::caller', line: 6, comprehension: false },
       { name: 'pkg/m.py::target', line: 3, comprehension: false },
     ];
-    const shifted = framesInOriginal(frames, { file: 'pkg/m.py', id: 'pkg/m.py::target', bodyLine: 5 }, (line) => line + 2);
+    const shifted = framesInOriginal(
+      frames,
+      { file: 'pkg/m.py', id: 'pkg/m.py::target', bodyLine: 5 },
+      (line) => line + 2,
+    );
     expect(shifted.map((f) => f.line)).toEqual([3, 8, 5]);
   });
 });

@@ -7,7 +7,9 @@ import { parsePython } from '../../source/engine/python/parser';
 async function kept(source: string, name = 'f'): Promise<number[]> {
   const tree = await parsePython(source);
   try {
-    return implementations(listDefinitions(tree), tree).filter((d) => d.qualname === name).map((d) => d.startLine);
+    return implementations(listDefinitions(tree), tree)
+      .filter((d) => d.qualname === name)
+      .map((d) => d.startLine);
   } finally {
     tree.delete();
   }
@@ -26,7 +28,7 @@ describe('which definitions are @overload stubs', () => {
     expect(await kept(overloaded('if TYPE_CHECKING:\n    from typing import overload as ov', 'ov'))).toEqual([7]);
   });
 
-  it('not another package\'s overload, whose overloads are implementations', async () => {
+  it("not another package's overload, whose overloads are implementations", async () => {
     expect(await kept(overloaded('from plum import overload', 'overload'))).toEqual([2, 4, 6]);
     expect(await kept(overloaded('import functools', 'functools.cache'))).toEqual([2, 4, 6]);
   });

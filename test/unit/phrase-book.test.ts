@@ -19,7 +19,11 @@ function rendered(events: EngineEvent[]): { printed: string; shown: string; item
   const print = textPrinter((text) => (printed += text));
   for (const event of events) print(event);
   const view = events.reduce((state, event) => reduceView(state, event, 0), initialView());
-  return { printed, shown: markdownTranscript('s', events), items: view.agent.items.map((item) => ('text' in item ? item.text : '')) };
+  return {
+    printed,
+    shown: markdownTranscript('s', events),
+    items: view.agent.items.map((item) => ('text' in item ? item.text : '')),
+  };
 }
 
 describe('the phrase book: the renderers word events alike', () => {
@@ -29,22 +33,41 @@ describe('the phrase book: the renderers word events alike', () => {
     [{ type: 'agent.phase', phase: 'quality' }, "measuring the agent's tests"],
     [{ type: 'agent.phase', phase: 'rrw', attempt: 1, attempts: 5, stage: 'context-review' }, 'refinement attempt 1/5'],
     // A headless resume said nothing of where it went on from (its log has no new session.start).
-    [{ type: 'session.resumed', fromSeq: 9, position: 'pre-generation, after 2 rounds', provider: 'scripted', model: 'scripted' }, 'resumed pre-generation, after 2 rounds with scripted/scripted'],
+    [
+      {
+        type: 'session.resumed',
+        fromSeq: 9,
+        position: 'pre-generation, after 2 rounds',
+        provider: 'scripted',
+        model: 'scripted',
+      },
+      'resumed pre-generation, after 2 rounds with scripted/scripted',
+    ],
   ] as [EngineEvent, string][])('%o', (event, words) => {
     const { printed, shown, items } = rendered([event]);
     for (const text of [printed, shown, items.join('\n')]) expect(text.toLowerCase()).toContain(words);
   });
 
   it('the failing tests kept from the agent: how many are hidden, and how many stay in view and why, in the printer and the transcript', () => {
-    const { printed, shown } = rendered([{ type: 'tests.hidden', hidden: ['t.py::a', 't.py::b'], files: ['t.py'], visible: 1 }]);
-    const words = '2 other failing tests hidden from the agent until the evaluation; 1 more stays in view (its function serves a test the agent gets, or tenet could not find it)';
+    const { printed, shown } = rendered([
+      { type: 'tests.hidden', hidden: ['t.py::a', 't.py::b'], files: ['t.py'], visible: 1 },
+    ]);
+    const words =
+      '2 other failing tests hidden from the agent until the evaluation; 1 more stays in view (its function serves a test the agent gets, or tenet could not find it)';
     expect(printed).toBe(`${words}\n`);
     expect(shown).toContain(`${words.charAt(0).toUpperCase()}${words.slice(1)}.`);
-    expect(rendered([{ type: 'tests.hidden', hidden: [], files: [], visible: 3 }]).printed).toBe('3 other failing tests not given to the agent stay in view (their functions serve a test the agent gets, or tenet could not find them)\n');
+    expect(rendered([{ type: 'tests.hidden', hidden: [], files: [], visible: 3 }]).printed).toBe(
+      '3 other failing tests not given to the agent stay in view (their functions serve a test the agent gets, or tenet could not find them)\n',
+    );
   });
 
   it("THM's line counts one test and one cluster in the singular", () => {
-    const report = { counts: { collected: 1, failing: 1, unreached: 0 }, failing: [{ nodeid: 't.py::test_a', reached: true }], clusters: [{}], durationMs: 1200 };
+    const report = {
+      counts: { collected: 1, failing: 1, unreached: 0 },
+      failing: [{ nodeid: 't.py::test_a', reached: true }],
+      clusters: [{}],
+      durationMs: 1200,
+    };
     let printed = '';
     textPrinter((text) => (printed += text))({ type: 'thm.report', report } as unknown as EngineEvent);
     expect(printed).toBe('THM: 1 test · 1 failing (0 unreached) · 1 cluster · 1.2 s\n');
@@ -52,9 +75,19 @@ describe('the phrase book: the renderers word events alike', () => {
 
   it("THM's failing count says which of it is a test module whose import fails blank (one entry, not among the tests in scope), in the printer and the TUI alike", () => {
     const report = {
-      mode: 'blank', counts: { collected: 3, passed: 1, failing: 3, unreached: 0 }, clusters: [{}, {}], durationMs: 800,
-      failing: [{ nodeid: 't.py::test_a', reached: true }, { nodeid: 't.py::test_b', reached: true }, { nodeid: 'test_table.py', reached: true }],
-      importErrors: [{ module: 'test_table.py', message: 'NotImplementedError', broken: false }, { module: 'test_paths.py', message: 'ModuleNotFoundError', broken: true }],
+      mode: 'blank',
+      counts: { collected: 3, passed: 1, failing: 3, unreached: 0 },
+      clusters: [{}, {}],
+      durationMs: 800,
+      failing: [
+        { nodeid: 't.py::test_a', reached: true },
+        { nodeid: 't.py::test_b', reached: true },
+        { nodeid: 'test_table.py', reached: true },
+      ],
+      importErrors: [
+        { module: 'test_table.py', message: 'NotImplementedError', broken: false },
+        { module: 'test_paths.py', message: 'ModuleNotFoundError', broken: true },
+      ],
     };
     let printed = '';
     textPrinter((text) => (printed += text))({ type: 'thm.report', report } as unknown as EngineEvent);
@@ -63,22 +96,53 @@ describe('the phrase book: the renderers word events alike', () => {
 
   it("tenet thm's text spells the failing count's notes out, in the words of its mode", () => {
     expect(formatThmReport(sampleReport())).toContain(' · 4 failing (1 never reached the target)\n');
-    expect(failingWords({ failing: 5, unreached: 1, modules: 2 }, { spelledOut: 'stub' })).toBe('5 failing (1 never reached the target; 2 of them test modules that fail to import stubbed)');
+    expect(failingWords({ failing: 5, unreached: 1, modules: 2 }, { spelledOut: 'stub' })).toBe(
+      '5 failing (1 never reached the target; 2 of them test modules that fail to import stubbed)',
+    );
     expect(failingWords({ failing: 5, unreached: 0, modules: 0 }, { spelledOut: 'blank' })).toBe('5 failing');
   });
 
   it('an ablation says which one chose the tests', () => {
     const start: EngineEvent = {
-      type: 'session.start', sessionId: 's', target: 'm.py::f', mode: 'blank', strategy: 'tenet', model: 'm', modelLabel: 'm', provider: 'openai', repo: '/r',
-      config: { provider: 'openai', model: 'm', temperature: 0, maxTokens: 1, budget: { pregenRounds: 1, rrwAttempts: 1, rrwRounds: 1 }, ablations: { noThm: false, noApis: false, noRrw: false }, select: 'longest' },
+      type: 'session.start',
+      sessionId: 's',
+      target: 'm.py::f',
+      mode: 'blank',
+      strategy: 'tenet',
+      model: 'm',
+      modelLabel: 'm',
+      provider: 'openai',
+      repo: '/r',
+      config: {
+        provider: 'openai',
+        model: 'm',
+        temperature: 0,
+        maxTokens: 1,
+        budget: { pregenRounds: 1, rrwAttempts: 1, rrwRounds: 1 },
+        ablations: { noThm: false, noApis: false, noRrw: false },
+        select: 'longest',
+      },
     };
-    const { printed, shown } = rendered([start, { type: 'thm.approval', proposed: ['t::a'], chosen: ['t::b'], by: 'ablation', T: 1 }]);
+    const { printed, shown } = rendered([
+      start,
+      { type: 'thm.approval', proposed: ['t::a'], chosen: ['t::b'], by: 'ablation', T: 1 },
+    ]);
     expect(printed).toContain('tests the agent sees (chosen by --select longest)');
     expect(shown).toContain('Tests given to the agent (chosen by --select longest)');
   });
 
   it("a failed call's line is printed whole: an unknown tool's list of tools reaches the submission tools", () => {
-    const tools = ['search_class', 'search_class_in_file', 'search_method', 'search_method_in_class', 'search_method_in_file', 'search_code', 'read_file', 'submit_implementation', 'finish'];
+    const tools = [
+      'search_class',
+      'search_class_in_file',
+      'search_method',
+      'search_method_in_class',
+      'search_method_in_file',
+      'search_code',
+      'read_file',
+      'submit_implementation',
+      'finish',
+    ];
     const text = `Unknown tool submit_code. Did you mean submit_implementation? Available tools: ${tools.join(', ')}.`;
     const { printed } = rendered([
       { type: 'tool.call', id: 'c1', name: 'submit_code', arguments: '{}' },
@@ -103,12 +167,22 @@ describe('the phrase book: the renderers word events alike', () => {
     vi.useFakeTimers({ now: 0 });
     try {
       const lines: string[] = [];
-      const progress = progressLine({ isTTY: false, write: (text: string) => void lines.push(text) } as unknown as NodeJS.WriteStream);
+      const progress = progressLine({
+        isTTY: false,
+        write: (text: string) => void lines.push(text),
+      } as unknown as NodeJS.WriteStream);
       progress.onEvent({ type: 'thm.phase', phase: 'probe' });
       progress.onEvent({ type: 'thm.collected', phase: 'probe', total: 560 });
       const test = (at: number, outcome: string) => {
         vi.setSystemTime(at);
-        progress.onEvent({ type: 'thm.test', phase: 'probe', nodeid: `t.py::t${at}`, outcome, reached: true, durationMs: 1 });
+        progress.onEvent({
+          type: 'thm.test',
+          phase: 'probe',
+          nodeid: `t.py::t${at}`,
+          outcome,
+          reached: true,
+          durationMs: 1,
+        });
       };
       test(5_000, 'failed');
       expect(lines).toEqual([]);
@@ -128,9 +202,23 @@ describe('the phrase book: the renderers word events alike', () => {
 
   it('tokens and cost: the share read from the prompt cache and what caching saved, the same in the printer and in show', () => {
     const result = (usage: Record<string, number>, saved?: number): EngineEvent => ({
-      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: true, stopReason: 'passed', selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 0, total: 0 }, tests: {},
-      usage: { inputTokens: 10_000, outputTokens: 500, modelCalls: 3, toolCalls: 4, ...usage }, rounds: { pregen: 3, rrwAttempts: 0, total: 3 }, costUsd: 0.0123, ...(saved === undefined ? {} : { cacheSavedUsd: saved }),
-      costOfPass: 0.0123, wallMs: 1000, patch: '', model: 'm',
+      type: 'result',
+      sessionId: 's',
+      target: 'm.py::f',
+      strategy: 'tenet',
+      pass: true,
+      stopReason: 'passed',
+      selectedTests: { passed: 1, total: 1 },
+      hiddenTests: { passed: 0, total: 0 },
+      tests: {},
+      usage: { inputTokens: 10_000, outputTokens: 500, modelCalls: 3, toolCalls: 4, ...usage },
+      rounds: { pregen: 3, rrwAttempts: 0, total: 3 },
+      costUsd: 0.0123,
+      ...(saved === undefined ? {} : { cacheSavedUsd: saved }),
+      costOfPass: 0.0123,
+      wallMs: 1000,
+      patch: '',
+      model: 'm',
     });
     const cached = rendered([result({ cacheReadTokens: 8_000, cacheWriteTokens: 1_200 }, 0.0301)]);
     for (const text of [cached.printed, cached.shown]) {
@@ -146,9 +234,26 @@ describe('the phrase book: the renderers word events alike', () => {
   });
 
   it("a run that failed after its selected tests passed says so everywhere, never a contradictory 'FAIL (passed)'", () => {
-    const failed = (selected: [number, number], hidden: [number, number]): Extract<EngineEvent, { type: 'result' }> => ({
-      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: false, stopReason: 'passed', selectedTests: { passed: selected[0], total: selected[1] }, hiddenTests: { passed: hidden[0], total: hidden[1] }, tests: {},
-      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1000, patch: '', model: 'm',
+    const failed = (
+      selected: [number, number],
+      hidden: [number, number],
+    ): Extract<EngineEvent, { type: 'result' }> => ({
+      type: 'result',
+      sessionId: 's',
+      target: 'm.py::f',
+      strategy: 'tenet',
+      pass: false,
+      stopReason: 'passed',
+      selectedTests: { passed: selected[0], total: selected[1] },
+      hiddenTests: { passed: hidden[0], total: hidden[1] },
+      tests: {},
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+      rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
+      costUsd: 0,
+      costOfPass: null,
+      wallMs: 1000,
+      patch: '',
+      model: 'm',
     });
     const words = 'the selected tests passed but hidden tests failed';
     const hidden = failed([1, 1], [10, 11]);
@@ -158,25 +263,54 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(verdictText(hidden)).toBe(`FAIL: 1/1 selected passed, 10/11 hidden passed (${words})`);
     const page = sessionPage('s', [hidden]);
     const open = '<script type="application/json" id="tenet-session">';
-    const data = JSON.parse(page.slice(page.indexOf(open) + open.length, page.indexOf('</script>', page.indexOf(open)))) as SessionPageData;
+    const data = JSON.parse(
+      page.slice(page.indexOf(open) + open.length, page.indexOf('</script>', page.indexOf(open))),
+    ) as SessionPageData;
     expect(data.stops).toEqual({ 0: words });
-    for (const text of [printed, shown, verdictText(hidden), JSON.stringify(data.stops)]) expect(text).not.toMatch(/FAIL \(passed\)|"passed"/);
+    for (const text of [printed, shown, verdictText(hidden), JSON.stringify(data.stops)])
+      expect(text).not.toMatch(/FAIL \(passed\)|"passed"/);
     // A selected test that passed validation and failed in the evaluation (a flaky one) is named as such.
-    expect(rendered([failed([1, 2], [3, 3])]).printed).toContain('FAIL (the selected tests passed validation but not the evaluation) · selected 1/2 · hidden 3/3');
-    expect(verdictText(failed([1, 2], [2, 3]))).toContain('(the selected tests passed validation but not the evaluation, and hidden tests failed)');
+    expect(rendered([failed([1, 2], [3, 3])]).printed).toContain(
+      'FAIL (the selected tests passed validation but not the evaluation) · selected 1/2 · hidden 3/3',
+    );
+    expect(verdictText(failed([1, 2], [2, 3]))).toContain(
+      '(the selected tests passed validation but not the evaluation, and hidden tests failed)',
+    );
     // Where only the verdict is kept (bench run's line per task), without the counts.
-    expect(stopLabel({ pass: false, stopReason: 'passed' })).toBe('the selected tests passed but the evaluation failed');
+    expect(stopLabel({ pass: false, stopReason: 'passed' })).toBe(
+      'the selected tests passed but the evaluation failed',
+    );
     // A used-up budget is counted, never "budget" (it reads as money); other stop reasons keep their names in printed lines.
-    expect(rendered([{ ...hidden, stopReason: 'budget' }]).printed).toContain('FAIL (the 1 pre-generation round was used up) · selected 1/1');
-    expect(rendered([{ ...hidden, stopReason: 'budget', rounds: { pregen: 3, rrwAttempts: 5, total: 9 } }]).printed).toContain('FAIL (the 5 refinement attempts were used up) · selected 1/1');
+    expect(rendered([{ ...hidden, stopReason: 'budget' }]).printed).toContain(
+      'FAIL (the 1 pre-generation round was used up) · selected 1/1',
+    );
+    expect(
+      rendered([{ ...hidden, stopReason: 'budget', rounds: { pregen: 3, rrwAttempts: 5, total: 9 } }]).printed,
+    ).toContain('FAIL (the 5 refinement attempts were used up) · selected 1/1');
     expect(stopLabel({ pass: false, stopReason: 'budget' })).toBe('budget');
   });
 
   it('an unverified verdict says UNVERIFIED and its reason everywhere, never PASS or FAIL', () => {
-    const reason = 'the checkout changed while the agent worked (.planted_fifo): tenet cannot tell the repository from what the agent\'s code wrote there';
+    const reason =
+      "the checkout changed while the agent worked (.planted_fifo): tenet cannot tell the repository from what the agent's code wrote there";
     const unverified: RunResult = {
-      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: false, stopReason: 'unverified', message: reason, selectedTests: { passed: 0, total: 1 }, hiddenTests: { passed: 0, total: 2 }, tests: {},
-      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1000, patch: '', model: 'm',
+      type: 'result',
+      sessionId: 's',
+      target: 'm.py::f',
+      strategy: 'tenet',
+      pass: false,
+      stopReason: 'unverified',
+      message: reason,
+      selectedTests: { passed: 0, total: 1 },
+      hiddenTests: { passed: 0, total: 2 },
+      tests: {},
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+      rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
+      costUsd: 0,
+      costOfPass: null,
+      wallMs: 1000,
+      patch: '',
+      model: 'm',
     };
     const { printed, shown } = rendered([unverified]);
     expect(printed).toContain(`UNVERIFIED (${reason}) · selected 0/1 · hidden 0/2`);
@@ -186,18 +320,44 @@ describe('the phrase book: the renderers word events alike', () => {
     // The session page says why too (its result card and title read the stop label).
     const page = sessionPage('s', [unverified]);
     const open = '<script type="application/json" id="tenet-session">';
-    expect((JSON.parse(page.slice(page.indexOf(open) + open.length, page.indexOf('</script>', page.indexOf(open)))) as SessionPageData).stops).toEqual({ 0: reason });
+    expect(
+      (
+        JSON.parse(
+          page.slice(page.indexOf(open) + open.length, page.indexOf('</script>', page.indexOf(open))),
+        ) as SessionPageData
+      ).stops,
+    ).toEqual({ 0: reason });
     expect(page).toContain("=== 'unverified' ? 'UNVERIFIED'");
   });
 
   it('a run stopped before the agent submitted anything says so after its reason, where the submissions were counted', () => {
     const stopped = (stopReason: RunResult['stopReason']): RunResult => ({
-      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: false, stopReason, selectedTests: { passed: 0, total: 2 }, hiddenTests: { passed: 0, total: 3 }, tests: {},
-      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: null, wallMs: 1000, patch: '', model: 'm',
+      type: 'result',
+      sessionId: 's',
+      target: 'm.py::f',
+      strategy: 'tenet',
+      pass: false,
+      stopReason,
+      selectedTests: { passed: 0, total: 2 },
+      hiddenTests: { passed: 0, total: 3 },
+      tests: {},
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+      rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
+      costUsd: 0,
+      costOfPass: null,
+      wallMs: 1000,
+      patch: '',
+      model: 'm',
     });
-    expect(verdictText(stopped('cancelled'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (stopped by you before anything was submitted)');
-    expect(verdictText(stopped('budget'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (the 1 pre-generation round was used up before anything was submitted)');
-    expect(verdictText(stopped('no-implementation'), 0)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (nothing was submitted)');
+    expect(verdictText(stopped('cancelled'), 0)).toBe(
+      'FAIL: 0/2 selected passed, 0/3 hidden passed (stopped by you before anything was submitted)',
+    );
+    expect(verdictText(stopped('budget'), 0)).toBe(
+      'FAIL: 0/2 selected passed, 0/3 hidden passed (the 1 pre-generation round was used up before anything was submitted)',
+    );
+    expect(verdictText(stopped('no-implementation'), 0)).toBe(
+      'FAIL: 0/2 selected passed, 0/3 hidden passed (nothing was submitted)',
+    );
     // After a submission, or where nobody counted them (a benchmark's line per task), the reason alone.
     expect(verdictText(stopped('cancelled'), 1)).toBe('FAIL: 0/2 selected passed, 0/3 hidden passed (stopped by you)');
     expect(stopLabel({ pass: false, stopReason: 'cancelled' })).toBe('cancelled');
@@ -205,8 +365,22 @@ describe('the phrase book: the renderers word events alike', () => {
 
   it("a run that passed because its tests passed is PASS alone, not 'PASS (passed)'; the JSON keeps the stop reason", () => {
     const passed: Extract<EngineEvent, { type: 'result' }> = {
-      type: 'result', sessionId: 's', target: 'm.py::f', strategy: 'tenet', pass: true, stopReason: 'passed', selectedTests: { passed: 1, total: 1 }, hiddenTests: { passed: 11, total: 11 }, tests: {},
-      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 }, rounds: { pregen: 1, rrwAttempts: 0, total: 1 }, costUsd: 0, costOfPass: 0, wallMs: 1000, patch: '', model: 'm',
+      type: 'result',
+      sessionId: 's',
+      target: 'm.py::f',
+      strategy: 'tenet',
+      pass: true,
+      stopReason: 'passed',
+      selectedTests: { passed: 1, total: 1 },
+      hiddenTests: { passed: 11, total: 11 },
+      tests: {},
+      usage: { inputTokens: 1, outputTokens: 1, modelCalls: 1, toolCalls: 1 },
+      rounds: { pregen: 1, rrwAttempts: 0, total: 1 },
+      costUsd: 0,
+      costOfPass: 0,
+      wallMs: 1000,
+      patch: '',
+      model: 'm',
     };
     const { printed, shown } = rendered([passed]);
     expect(printed).toMatch(/^PASS · selected 1\/1 · hidden 11\/11/m);
@@ -215,7 +389,9 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(verdictLabel(passed)).toBe('PASS');
     // A pass for another reason still says which (TDD's agent finished).
     expect(verdictLabel({ ...passed, stopReason: 'finished' })).toBe('PASS (finished)');
-    expect(verdictLabel({ ...passed, pass: false, stopReason: 'budget' })).toBe('FAIL (the 1 pre-generation round was used up)');
+    expect(verdictLabel({ ...passed, pass: false, stopReason: 'budget' })).toBe(
+      'FAIL (the 1 pre-generation round was used up)',
+    );
   });
 });
 
@@ -231,10 +407,20 @@ describe('the end of a headless run', () => {
   });
 });
 
-
 describe('which sandbox ran, said at the start (headless line, TUI header) from the session record', () => {
   const start = (sandbox: unknown) =>
-    ({ type: 'session.start', sessionId: 's', target: 'm.py::f', mode: 'stub', strategy: 'tenet', model: 'x', modelLabel: 'x', provider: 'scripted', repo: '/r', config: { sandbox } }) as unknown as EngineEvent;
+    ({
+      type: 'session.start',
+      sessionId: 's',
+      target: 'm.py::f',
+      mode: 'stub',
+      strategy: 'tenet',
+      model: 'x',
+      modelLabel: 'x',
+      provider: 'scripted',
+      repo: '/r',
+      config: { sandbox },
+    }) as unknown as EngineEvent;
   it.each([
     [{ kind: 'local', confinement: 'bubblewrap' }, 'local (bubblewrap)'],
     [{ kind: 'local', confinement: 'bubblewrap', network: true }, 'local (bubblewrap, with network)'],

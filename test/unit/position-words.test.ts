@@ -9,14 +9,26 @@ import { describePosition, foldEvents } from '../../source/engine/session/fold';
 describe('counts of rounds agree with their noun', () => {
   it('where an interrupted session stands: after 1 round, after 2 rounds', () => {
     const state = foldEvents([]);
-    const at = (pregenUsed: number) => describePosition({ ...state, thm: {} as never, approval: {} as never, position: { ...state.position, phase: 'pregen', pregenUsed } });
+    const at = (pregenUsed: number) =>
+      describePosition({
+        ...state,
+        thm: {} as never,
+        approval: {} as never,
+        position: { ...state.position, phase: 'pregen', pregenUsed },
+      });
     expect(at(1)).toBe('pre-generation, after 1 round');
     expect(at(2)).toBe('pre-generation, after 2 rounds');
   });
 
   it('a phase with a budget of one round', () => {
-    expect(phaseWords({ type: 'agent.phase', phase: 'pregen', rounds: 1 })).toEqual({ title: 'pre-generation', detail: 'up to 1 round' });
-    expect(phaseWords({ type: 'agent.phase', phase: 'pregen', rounds: 15 })).toEqual({ title: 'pre-generation', detail: 'up to 15 rounds' });
+    expect(phaseWords({ type: 'agent.phase', phase: 'pregen', rounds: 1 })).toEqual({
+      title: 'pre-generation',
+      detail: 'up to 1 round',
+    });
+    expect(phaseWords({ type: 'agent.phase', phase: 'pregen', rounds: 15 })).toEqual({
+      title: 'pre-generation',
+      detail: 'up to 15 rounds',
+    });
   });
 });
 
@@ -41,8 +53,12 @@ describe('a session interrupted while a model call was in flight', () => {
 
   it("a refinement attempt's rounds are the attempt's; the session's count, the header's round numbers, follows", () => {
     const first = foldEvents(upTo('model.request', 4));
-    expect(describePosition(first)).toBe('refinement attempt 1, failure identification, after 0 rounds (3 in the session)');
+    expect(describePosition(first)).toBe(
+      'refinement attempt 1, failure identification, after 0 rounds (3 in the session)',
+    );
     expect(first.totals.rounds).toBe(3);
-    expect(describePosition(foldEvents(upTo('model.response', 6)))).toBe('refinement attempt 1, failure identification, after 3 rounds (6 in the session)');
+    expect(describePosition(foldEvents(upTo('model.response', 6)))).toBe(
+      'refinement attempt 1, failure identification, after 3 rounds (6 in the session)',
+    );
   });
 });

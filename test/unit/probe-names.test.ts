@@ -20,31 +20,37 @@ function generatedNames(pairs: [string, string | null][]): unknown {
 
 describe('names of code compiled at run time, without process-local counters', () => {
   it("drops networkx argmap's counters from the file and the function name", () => {
-    expect(generatedNames([
-      ["<class 'networkx.utils.decorators.argmap'> compilation 326", 'argmap_density_329'],
-      ["<class 'networkx.utils.decorators.argmap'> compilation 12", 'argmap_density_7'],
-    ])).toEqual([
+    expect(
+      generatedNames([
+        ["<class 'networkx.utils.decorators.argmap'> compilation 326", 'argmap_density_329'],
+        ["<class 'networkx.utils.decorators.argmap'> compilation 12", 'argmap_density_7'],
+      ]),
+    ).toEqual([
       ["<class 'networkx.utils.decorators.argmap'> compilation", 'argmap_density'],
       ["<class 'networkx.utils.decorators.argmap'> compilation", 'argmap_density'],
     ]);
   });
 
   it("drops other generators' counters and ids (the decorator package, attrs, hex ids)", () => {
-    expect(generatedNames([
-      ['<decorator-gen-12>', null],
-      ['<attrs generated init pkg.Point-2>', null],
-      ['<generated 0x7f3a2c>', 'make_0x7f.<locals>.run_3'],
-    ])).toEqual(['<decorator-gen>', '<attrs generated init pkg.Point>', ['<generated>', 'make_0x7f.<locals>.run']]);
+    expect(
+      generatedNames([
+        ['<decorator-gen-12>', null],
+        ['<attrs generated init pkg.Point-2>', null],
+        ['<generated 0x7f3a2c>', 'make_0x7f.<locals>.run_3'],
+      ]),
+    ).toEqual(['<decorator-gen>', '<attrs generated init pkg.Point>', ['<generated>', 'make_0x7f.<locals>.run']]);
   });
 
   it('keeps numbers that are part of a name, and real files as they are', () => {
-    expect(generatedNames([
-      ['<doctest pkg.mod.func[2]>', 'func'],
-      ['<string>', '__create_fn__.<locals>.__init__'],
-      ['<frozen importlib._bootstrap>', '_call_with_frames_removed'],
-      ['/repo/pkg/mod.py', 'test_case_1'],
-      ['<py3k shim>', 'v2'],
-    ])).toEqual([
+    expect(
+      generatedNames([
+        ['<doctest pkg.mod.func[2]>', 'func'],
+        ['<string>', '__create_fn__.<locals>.__init__'],
+        ['<frozen importlib._bootstrap>', '_call_with_frames_removed'],
+        ['/repo/pkg/mod.py', 'test_case_1'],
+        ['<py3k shim>', 'v2'],
+      ]),
+    ).toEqual([
       ['<doctest pkg.mod.func[2]>', 'func'],
       ['<string>', '__create_fn__.<locals>.__init__'],
       ['<frozen importlib._bootstrap>', '_call_with_frames_removed'],

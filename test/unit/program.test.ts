@@ -7,7 +7,8 @@ import { settingChoices, type SettingOpts } from '../../source/program/flags';
 import { runRequest, type RunOpts } from '../../source/program/run-commands';
 
 const program = buildProgram(undefined, () => {});
-const command = (path: string): Command => path.split(' ').reduce((parent: Command, name) => parent.commands.find((c) => c.name() === name)!, program);
+const command = (path: string): Command =>
+  path.split(' ').reduce((parent: Command, name) => parent.commands.find((c) => c.name() === name)!, program);
 const choicesOf = (path: string, flag: string) => command(path).options.find((o) => o.long === flag)?.argChoices;
 /** A command's flags parsed from `argv`, defaults included, without running it. */
 function parsed<T extends object>(path: string, argv: string[]): T {
@@ -18,10 +19,45 @@ function parsed<T extends object>(path: string, argv: string[]): T {
 
 describe('the command table', () => {
   it('gives `run` and `bench run` the same shared flags, read into the same settings', () => {
-    const shared = ['-T', 'all', '--jobs', '2', '--test-timeout', '5', '--strategy', 'tenet+tdd', '--pregen-rounds', '4', '--rrw-attempts', '0', '--rrw-rounds', '6', '--tdd-iterations', '3', '--no-rrw', '--select', 'random', '--test-stage', 'postgen', '--provider', 'scripted', '--script', 's.json'];
+    const shared = [
+      '-T',
+      'all',
+      '--jobs',
+      '2',
+      '--test-timeout',
+      '5',
+      '--strategy',
+      'tenet+tdd',
+      '--pregen-rounds',
+      '4',
+      '--rrw-attempts',
+      '0',
+      '--rrw-rounds',
+      '6',
+      '--tdd-iterations',
+      '3',
+      '--no-rrw',
+      '--select',
+      'random',
+      '--test-stage',
+      'postgen',
+      '--provider',
+      'scripted',
+      '--script',
+      's.json',
+    ];
     const run = runRequest(parsed<RunOpts>('run', ['--repo', 'r', '--target', 't', ...shared]), []);
     const bench = settingChoices(parsed<SettingOpts>('bench run', ['--out', 'o', ...shared]));
-    const expected = { T: Infinity, jobs: 2, testTimeoutSec: 5, strategy: 'tenet+tdd', budget: { pregenRounds: 4, rrwAttempts: 0, rrwRounds: 6 }, select: 'random', testStage: 'postgen', ablations: { noThm: false, noApis: false, noRrw: true } };
+    const expected = {
+      T: Infinity,
+      jobs: 2,
+      testTimeoutSec: 5,
+      strategy: 'tenet+tdd',
+      budget: { pregenRounds: 4, rrwAttempts: 0, rrwRounds: 6 },
+      select: 'random',
+      testStage: 'postgen',
+      ablations: { noThm: false, noApis: false, noRrw: true },
+    };
     expect(run.settings).toMatchObject({ ...expected, tddBudget: { iterations: 3 } });
     expect(bench).toMatchObject({ ...expected, tddBudget: { iterations: 3 } });
     expect(run.model).toMatchObject({ provider: 'scripted', script: 's.json' });

@@ -30,25 +30,45 @@ describe('cleanCode', () => {
   });
 
   it('moves code by its first statement’s indentation, a docstring with it, and leaves the content of a string value as written', async () => {
-    const code = '    # a comment left of the code\n    def f():\n        """Doc.\n\n        More.\n        """\n        return """\nat 0\n            at 12\n"""\n';
-    expect(await cleanCode(code)).toBe('# a comment left of the code\ndef f():\n    """Doc.\n\n    More.\n    """\n    return """\nat 0\n            at 12\n"""\n');
+    const code =
+      '    # a comment left of the code\n    def f():\n        """Doc.\n\n        More.\n        """\n        return """\nat 0\n            at 12\n"""\n';
+    expect(await cleanCode(code)).toBe(
+      '# a comment left of the code\ndef f():\n    """Doc.\n\n    More.\n    """\n    return """\nat 0\n            at 12\n"""\n',
+    );
   });
 });
 
 describe('replaceFunction', () => {
   it('re-indents a column-0 def to the method, keeping the decorators it omits', async () => {
-    const result = await replaceFunction(MODULE, 'Box.volume', 5, 'def volume(w, h, d):\n    """Volume."""\n    return w * h * d\n');
+    const result = await replaceFunction(
+      MODULE,
+      'Box.volume',
+      5,
+      'def volume(w, h, d):\n    """Volume."""\n    return w * h * d\n',
+    );
     expect(result.text).toBe(MODULE.replace('        raise NotImplementedError', '        return w * h * d'));
     expect([result.startLine, result.endLine]).toEqual([5, 8]);
   });
 
   it('keeps the original decorators the code omits, outermost, and the code’s own', async () => {
-    const result = await replaceFunction(MODULE, 'Box.volume', 5, '@functools.cache\ndef volume(w, h, d):\n    return w * h * d');
-    expect(result.text).toContain('    @staticmethod\n    @functools.cache\n    def volume(w, h, d):\n        """Volume."""\n        return w * h * d\n\n    def other');
+    const result = await replaceFunction(
+      MODULE,
+      'Box.volume',
+      5,
+      '@functools.cache\ndef volume(w, h, d):\n    return w * h * d',
+    );
+    expect(result.text).toContain(
+      '    @staticmethod\n    @functools.cache\n    def volume(w, h, d):\n        """Volume."""\n        return w * h * d\n\n    def other',
+    );
   });
 
   it('does not re-indent the inside of multi-line strings', async () => {
-    const result = await replaceFunction(MODULE, 'Box.volume', 5, 'def volume(w, h, d):\n    text = """a\nb"""\n    return text\n');
+    const result = await replaceFunction(
+      MODULE,
+      'Box.volume',
+      5,
+      'def volume(w, h, d):\n    text = """a\nb"""\n    return text\n',
+    );
     expect(result.text).toContain('        """Volume."""\n        text = """a\nb"""\n        return text');
   });
 
@@ -60,20 +80,33 @@ describe('replaceFunction', () => {
   });
 
   it('adds the imports the code brings to the top of the module, once', async () => {
-    const result = await replaceFunction(MODULE, 'Box.volume', 5, 'import math\nimport operator\ndef volume(w, h, d):\n    return operator.mul(w, h) * d\n');
+    const result = await replaceFunction(
+      MODULE,
+      'Box.volume',
+      5,
+      'import math\nimport operator\ndef volume(w, h, d):\n    return operator.mul(w, h) * d\n',
+    );
     expect(result.addedImports).toEqual(['import operator']);
     expect(result.text.startsWith('import math\nimport operator\n\n\nclass Box:')).toBe(true);
     expect(result.startLine).toBe(6);
   });
 
   it('refuses code that does not parse, saying where', async () => {
-    expect(await rejects('def volume(w, h, d:\n    return 1\n')).toMatch(/does not parse \(Python syntax error at line 1/);
+    expect(await rejects('def volume(w, h, d:\n    return 1\n')).toMatch(
+      /does not parse \(Python syntax error at line 1/,
+    );
   });
 
   it('refuses a different function, several functions, or other top-level code', async () => {
-    expect(await rejects('def area(w, h):\n    return w * h\n')).toContain('defines `area`, but the function to implement is `volume`');
-    expect(await rejects('def helper():\n    pass\n\ndef volume(w, h, d):\n    return helper()\n')).toContain('defines 2 functions (helper, volume)');
-    expect(await rejects('X = 1\ndef volume(w, h, d):\n    return X\n')).toContain('Remove the other top-level code (expression statement)');
+    expect(await rejects('def area(w, h):\n    return w * h\n')).toContain(
+      'defines `area`, but the function to implement is `volume`',
+    );
+    expect(await rejects('def helper():\n    pass\n\ndef volume(w, h, d):\n    return helper()\n')).toContain(
+      'defines 2 functions (helper, volume)',
+    );
+    expect(await rejects('X = 1\ndef volume(w, h, d):\n    return X\n')).toContain(
+      'Remove the other top-level code (expression statement)',
+    );
     expect(await rejects('   ')).toContain('empty');
   });
 });
@@ -113,7 +146,10 @@ line at column 0
 function asModelWrites(start: string, end: string, indent: string): string {
   const text = DOCUMENTED.slice(DOCUMENTED.indexOf(start), DOCUMENTED.indexOf(end));
   const data = new Set(['            SELECT *', '            FROM t', '        """)', 'line at column 0', '"""']);
-  return text.split('\n').map((line) => (data.has(line) || !line.startsWith(indent) ? line : line.slice(indent.length))).join('\n');
+  return text
+    .split('\n')
+    .map((line) => (data.has(line) || !line.startsWith(indent) ? line : line.slice(indent.length)))
+    .join('\n');
 }
 
 describe('replaceFunction and multi-line strings', () => {
@@ -121,7 +157,9 @@ describe('replaceFunction and multi-line strings', () => {
 
   it('a method submitted unchanged at column 0 leaves the module unchanged: its docstring moves with the code, string values do not', async () => {
     const code = crawl();
-    expect(code).toMatch(/^def crawl\(self\):\n {4}"""\n {4}Crawl all added resources\.\n\n {4}Returns a new registry\.\n {4}"""\n/);
+    expect(code).toMatch(
+      /^def crawl\(self\):\n {4}"""\n {4}Crawl all added resources\.\n\n {4}Returns a new registry\.\n {4}"""\n/,
+    );
     expect((await replaceFunction(DOCUMENTED, 'Registry.crawl', 5, code)).text).toBe(DOCUMENTED);
   });
 
@@ -133,7 +171,9 @@ describe('replaceFunction and multi-line strings', () => {
 
   it('a method submitted as it sits in its class (indented, in a fence) leaves the module unchanged', async () => {
     const code = DOCUMENTED.slice(DOCUMENTED.indexOf('    def crawl'), DOCUMENTED.indexOf('\n    def other'));
-    expect((await replaceFunction(DOCUMENTED, 'Registry.crawl', 5, `\`\`\`python\n${code}\n\`\`\``)).text).toBe(DOCUMENTED);
+    expect((await replaceFunction(DOCUMENTED, 'Registry.crawl', 5, `\`\`\`python\n${code}\n\`\`\``)).text).toBe(
+      DOCUMENTED,
+    );
   });
 
   it('a submission indented with tabs, or by two columns, has its docstring moved with its body', async () => {
@@ -142,13 +182,20 @@ describe('replaceFunction and multi-line strings', () => {
     expect((await replaceFunction(tabbed, 'Registry.crawl', 5, inClass)).text).toBe(tabbed);
     const narrow = 'def crawl(self):\n  """\n  Crawl.\n\n  Returns.\n  """\n  return """\n  data\n"""\n';
     const placed = await replaceFunction(DOCUMENTED, 'Registry.crawl', 5, narrow);
-    expect(placed.text).toContain('    def crawl(self):\n      """\n      Crawl.\n\n      Returns.\n      """\n      return """\n  data\n"""\n\n    def other');
+    expect(placed.text).toContain(
+      '    def crawl(self):\n      """\n      Crawl.\n\n      Returns.\n      """\n      return """\n  data\n"""\n\n    def other',
+    );
   });
 
   it('keeps the developer’s docstring, moved to the body of a submission that leaves it out (stub mode)', async () => {
-    const withoutDoc = crawl().replace('    """\n    Crawl all added resources.\n\n    Returns a new registry.\n    """\n', '');
+    const withoutDoc = crawl().replace(
+      '    """\n    Crawl all added resources.\n\n    Returns a new registry.\n    """\n',
+      '',
+    );
     expect((await replaceFunction(DOCUMENTED, 'Registry.crawl', 5, withoutDoc)).text).toBe(DOCUMENTED);
     const narrow = await replaceFunction(DOCUMENTED, 'Registry.crawl', 5, 'def crawl(self):\n  return 1\n');
-    expect(narrow.text).toContain('    def crawl(self):\n      """\n      Crawl all added resources.\n\n      Returns a new registry.\n      """\n      return 1\n\n    def other');
+    expect(narrow.text).toContain(
+      '    def crawl(self):\n      """\n      Crawl all added resources.\n\n      Returns a new registry.\n      """\n      return 1\n\n    def other',
+    );
   });
 });

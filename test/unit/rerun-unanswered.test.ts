@@ -10,14 +10,40 @@ import type { ToolContext } from '../../source/engine/tools/context';
 // with Esc, or given up on after retries) were paid for too: a rerun counts them where the run
 // met them, so its totals and its spend limits agree with the run's.
 const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens });
-const cancelled: EventOf<'model.unanswered'> = { type: 'model.unanswered', reason: 'cancelled', usage: usage(900, 40), costUsd: 0.5, durationMs: 2000 };
-const failed: EventOf<'model.unanswered'> = { type: 'model.unanswered', reason: 'failed', usage: usage(950, 0), costUsd: 0.25, durationMs: 9000 };
-const answer = (content: string, costUsd: number): EventOf<'model.response'> => ({ type: 'model.response', content, toolCalls: [], usage: usage(1000, 20), costUsd, durationMs: 800, model: 'gpt-4.1-mini', stopReason: 'stop' });
+const cancelled: EventOf<'model.unanswered'> = {
+  type: 'model.unanswered',
+  reason: 'cancelled',
+  usage: usage(900, 40),
+  costUsd: 0.5,
+  durationMs: 2000,
+};
+const failed: EventOf<'model.unanswered'> = {
+  type: 'model.unanswered',
+  reason: 'failed',
+  usage: usage(950, 0),
+  costUsd: 0.25,
+  durationMs: 9000,
+};
+const answer = (content: string, costUsd: number): EventOf<'model.response'> => ({
+  type: 'model.response',
+  content,
+  toolCalls: [],
+  usage: usage(1000, 20),
+  costUsd,
+  durationMs: 800,
+  model: 'gpt-4.1-mini',
+  stopReason: 'stop',
+});
 
 function replaying(recorded: EngineEvent[], limits?: SpendLimits) {
   const events: EngineEvent[] = [];
   const conversation = new Conversation({
-    model: new ReplayModel(recorded, 'gpt-4.1-mini'), system: 's', ctx: {} as ToolContext, price: undefined, temperature: 0, maxTokens: 64,
+    model: new ReplayModel(recorded, 'gpt-4.1-mini'),
+    system: 's',
+    ctx: {} as ToolContext,
+    price: undefined,
+    temperature: 0,
+    maxTokens: 64,
     emit: (e) => events.push(e),
     ...(limits ? { limits } : {}),
   });
@@ -29,8 +55,14 @@ describe('a rerun of a session with calls that got no answer', () => {
   it('counts the cancelled call at its recorded cost, before the answer of the call made again, as one model call', async () => {
     const { conversation, events } = replaying([cancelled, answer('done', 0.2)]);
     expect((await conversation.round([])).response.content).toBe('done');
-    expect(events.filter((e) => e.type === 'model.unanswered' || e.type === 'model.response').map((e) => e.type)).toEqual(['model.unanswered', 'model.response']);
-    expect(events.find((e) => e.type === 'model.unanswered')).toMatchObject({ reason: 'cancelled', costUsd: 0.5, usage: cancelled.usage });
+    expect(
+      events.filter((e) => e.type === 'model.unanswered' || e.type === 'model.response').map((e) => e.type),
+    ).toEqual(['model.unanswered', 'model.response']);
+    expect(events.find((e) => e.type === 'model.unanswered')).toMatchObject({
+      reason: 'cancelled',
+      costUsd: 0.5,
+      usage: cancelled.usage,
+    });
     expect(conversation.totals).toMatchObject({ modelCalls: 1, inputTokens: 1900, outputTokens: 60 });
     expect(conversation.totals.costUsd).toBeCloseTo(0.7, 12);
     // Counted once: the next round has none before it.

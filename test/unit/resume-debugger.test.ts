@@ -11,11 +11,28 @@ import { ROOT } from '../helpers/fixtures';
 describe('a session interrupted during a debugger command', () => {
   const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
   const start = demo.find((e) => e.type === 'session.start')!;
-  const asking = { ...start, config: { ...(start.type === 'session.start' ? start.config : {}), approve: 'ask' } } as EngineEvent;
-  const call = { id: 'c1', name: 'run_debugger_cmd', arguments: JSON.stringify({ cmd: '!import time; time.sleep(120)' }) };
-  const answer = { type: 'model.response', content: '', toolCalls: [call], usage: { input: 1, output: 1 }, costUsd: 0, durationMs: 1, model: 'scripted', stopReason: 'tool_calls' } as unknown as EngineEvent;
+  const asking = {
+    ...start,
+    config: { ...(start.type === 'session.start' ? start.config : {}), approve: 'ask' },
+  } as EngineEvent;
+  const call = {
+    id: 'c1',
+    name: 'run_debugger_cmd',
+    arguments: JSON.stringify({ cmd: '!import time; time.sleep(120)' }),
+  };
+  const answer = {
+    type: 'model.response',
+    content: '',
+    toolCalls: [call],
+    usage: { input: 1, output: 1 },
+    costUsd: 0,
+    durationMs: 1,
+    model: 'scripted',
+    stopReason: 'tool_calls',
+  } as unknown as EngineEvent;
   const called = { type: 'tool.call', ...call } as EngineEvent;
-  const input = (mode: 'shell' | 'pdb') => ({ type: 'debugger.input', who: 'agent', input: '!import time; time.sleep(120)', mode }) as EngineEvent;
+  const input = (mode: 'shell' | 'pdb') =>
+    ({ type: 'debugger.input', who: 'agent', input: '!import time; time.sleep(120)', mode }) as EngineEvent;
 
   it('before it ran (approval asked, none given): it waits for the approval again', () => {
     const state = foldEvents([asking, answer, called]);
@@ -37,12 +54,36 @@ describe('a session interrupted during a debugger command', () => {
   });
 
   it('made while pdb had the session, stopped before it ran (a step pause): the resume answers it, and no approval is asked', () => {
-    const started = { type: 'debugger.entry', entry: { who: 'agent', input: 'python -m pdb -c "b f" run.py', output: '> run.py(1)<module>()', mode: 'shell', then: 'pdb', startedAt: 0, durationMs: 1, interrupted: false } } as EngineEvent;
+    const started = {
+      type: 'debugger.entry',
+      entry: {
+        who: 'agent',
+        input: 'python -m pdb -c "b f" run.py',
+        output: '> run.py(1)<module>()',
+        mode: 'shell',
+        then: 'pdb',
+        startedAt: 0,
+        durationMs: 1,
+        interrupted: false,
+      },
+    } as EngineEvent;
     const state = foldEvents([asking, started, answer, called]);
     expect(state.cutInDebugger).toEqual(['c1']);
     expect(state.awaitingApproval).toBeUndefined();
     // Back in the shell (pdb quit), the next command is the shell's again.
-    const quit = { type: 'debugger.entry', entry: { who: 'agent', input: 'q', output: '', mode: 'pdb', then: 'shell', startedAt: 0, durationMs: 1, interrupted: false } } as EngineEvent;
+    const quit = {
+      type: 'debugger.entry',
+      entry: {
+        who: 'agent',
+        input: 'q',
+        output: '',
+        mode: 'pdb',
+        then: 'shell',
+        startedAt: 0,
+        durationMs: 1,
+        interrupted: false,
+      },
+    } as EngineEvent;
     expect(foldEvents([asking, started, quit, answer, called]).cutInDebugger).toEqual([]);
   });
 });

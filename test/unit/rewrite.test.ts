@@ -44,11 +44,16 @@ def after():
 
 describe('blankFunction', () => {
   it('keeps an async generator one: a bare yield after the raise, so `async for` meets NotImplementedError, not a coroutine', async () => {
-    const source = 'async def ticks(n):\n    """Tick n times."""\n    for i in range(n):\n        yield i\n\n\nasync def once():\n    return 1\n';
+    const source =
+      'async def ticks(n):\n    """Tick n times."""\n    for i in range(n):\n        yield i\n\n\nasync def once():\n    return 1\n';
     const blank = blankFunction(source, await parts(source, 'ticks'));
-    expect(blank).toBe('async def ticks(n):\n    """Tick n times."""\n    raise NotImplementedError\n    yield  # unreachable: keeps this an async generator\n\n\nasync def once():\n    return 1\n');
+    expect(blank).toBe(
+      'async def ticks(n):\n    """Tick n times."""\n    raise NotImplementedError\n    yield  # unreachable: keeps this an async generator\n\n\nasync def once():\n    return 1\n',
+    );
     // A coroutine stays as before.
-    expect(blankFunction(source, await parts(source, 'once'))).toContain('async def once():\n    raise NotImplementedError\n');
+    expect(blankFunction(source, await parts(source, 'once'))).toContain(
+      'async def once():\n    raise NotImplementedError\n',
+    );
   });
   it('keeps decorators, a multi-line signature with its comment, the docstring, and the rest of the file', async () => {
     const p = await parts(MODULE, 'Box.area');
@@ -78,7 +83,9 @@ describe('blankFunction', () => {
 
   it('gives a docstring-only function a body', async () => {
     const blank = blankFunction(MODULE, await parts(MODULE, 'Box.doc_only'));
-    expect(blank).toContain('    def doc_only(self):\n        "Only a docstring."\n        raise NotImplementedError\n');
+    expect(blank).toContain(
+      '    def doc_only(self):\n        "Only a docstring."\n        raise NotImplementedError\n',
+    );
   });
 
   it('blanks a nested function by its <locals> qualname', async () => {
@@ -89,7 +96,9 @@ describe('blankFunction', () => {
 
   it('handles async functions and tabs', async () => {
     const text = 'async def fetch(url):\n\tdata = await get(url)\n\treturn data\n';
-    expect(blankFunction(text, await parts(text, 'fetch'))).toBe('async def fetch(url):\n\traise NotImplementedError\n');
+    expect(blankFunction(text, await parts(text, 'fetch'))).toBe(
+      'async def fetch(url):\n\traise NotImplementedError\n',
+    );
   });
 });
 
@@ -97,7 +106,9 @@ describe('instrumentFunction', () => {
   it('puts the probe on the line of a simple first statement, so line numbers do not move', async () => {
     const text = 'def stub(x):\n    """Doc."""\n    pass\n\n\ndef other():\n    return 2\n';
     const probed = instrumentFunction(text, await parts(text, 'stub'));
-    expect(probed).toBe('def stub(x):\n    """Doc."""\n    __import__("_tenet_probe").hit(); pass\n\n\ndef other():\n    return 2\n');
+    expect(probed).toBe(
+      'def stub(x):\n    """Doc."""\n    __import__("_tenet_probe").hit(); pass\n\n\ndef other():\n    return 2\n',
+    );
     expect(probed.split('\n').length).toBe(text.split('\n').length);
   });
 
@@ -110,7 +121,9 @@ describe('instrumentFunction', () => {
 
   it('gives a docstring-only stub the probe as its body', async () => {
     const text = 'def f():\n    """Only doc."""\n';
-    expect(instrumentFunction(text, await parts(text, 'f'))).toBe('def f():\n    """Only doc."""\n    __import__("_tenet_probe").hit()\n');
+    expect(instrumentFunction(text, await parts(text, 'f'))).toBe(
+      'def f():\n    """Only doc."""\n    __import__("_tenet_probe").hit()\n',
+    );
   });
 });
 

@@ -8,7 +8,10 @@ import { ROOT } from '../helpers/fixtures';
 
 describe('run settings: flags, then the config files, then the defaults', () => {
   it('takes each setting from the first layer that has it', () => {
-    const settings = resolveSettings({ budget: { rrwAttempts: 0 }, tddBudget: { setupRounds: 4 }, ablations: { noRrw: true } }, { pregenRounds: 7, rrwAttempts: 2, testTimeout: 9, strategy: 'tdd', tddIterations: 3 });
+    const settings = resolveSettings(
+      { budget: { rrwAttempts: 0 }, tddBudget: { setupRounds: 4 }, ablations: { noRrw: true } },
+      { pregenRounds: 7, rrwAttempts: 2, testTimeout: 9, strategy: 'tdd', tddIterations: 3 },
+    );
     expect(settings).toMatchObject({
       T: 3,
       jobs: 'auto',
@@ -29,7 +32,14 @@ describe('run settings: flags, then the config files, then the defaults', () => 
     const start = events.find((e) => e.type === 'session.start');
     if (start?.type !== 'session.start') throw new Error('the demo session has no start');
     const settings = resolveSettings(recordedChoices(start), {});
-    expect(settings).toMatchObject({ strategy: start.strategy, budget: start.config.budget, ablations: start.config.ablations, testTimeoutSec: start.config.testTimeoutSec, jobs: start.config.jobs, fork: start.config.fork });
+    expect(settings).toMatchObject({
+      strategy: start.strategy,
+      budget: start.config.budget,
+      ablations: start.config.ablations,
+      testTimeoutSec: start.config.testTimeoutSec,
+      jobs: start.config.jobs,
+      fork: start.config.fork,
+    });
     expect(Number.isFinite(settings.T) ? settings.T : 'all').toBe(start.config.T);
     // Saved before the caller rule could be chosen: the default, as a new run has it.
     expect(settings.caller).toBe('use');

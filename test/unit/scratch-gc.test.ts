@@ -17,7 +17,10 @@ describe('scratch folders without an owner (made by a tenet from before owners w
     const dryRun = collectScratch({ tmp, dryRun: true });
     expect(dryRun.removed).toEqual([]); // just made: may be a running tenet's
     const later = collectScratch({ tmp, now: Date.now() + 2 * 3600_000 });
-    expect(later.removed.map((f) => f.path).sort()).toEqual([join(tmp, 'tenet-Old001'), join(tmp, 'tenet-python-check-Old002')]);
+    expect(later.removed.map((f) => f.path).sort()).toEqual([
+      join(tmp, 'tenet-Old001'),
+      join(tmp, 'tenet-python-check-Old002'),
+    ]);
     expect(later.removed[0]!.reason).toBe('left by a tenet from before owners were recorded, untouched for an hour');
     expect(existsSync(join(tmp, 'tenet-Old001'))).toBe(false);
     expect(existsSync(join(tmp, 'tenet-Usr003'))).toBe(true);
@@ -40,7 +43,9 @@ describe('a scratch folder that cannot be removed', () => {
       expect(removed.map((f) => f.path)).toEqual([join(dir, 'tenet-copy-fedcba9876543210')]);
       expect(kept).toHaveLength(1);
       expect(kept[0]!.path).toBe(join(dir, 'tenet-copy-0123456789abcdef'));
-      expect(kept[0]!.reason).toBe(`could not be removed (${stuck} cannot be deleted): remove it by hand (an immutable file needs \`chattr -i\` first)`);
+      expect(kept[0]!.reason).toBe(
+        `could not be removed (${stuck} cannot be deleted): remove it by hand (an immutable file needs \`chattr -i\` first)`,
+      );
     } finally {
       spawnSync('chattr', ['-i', stuck]);
     }

@@ -46,10 +46,17 @@ describe('the sandbox environment', () => {
       SESSION: jwt,
       REMOTE: `https://x:ghp_${'c3'.repeat(18)}@github.com/o/r.git`,
     };
-    const ordinary = { PATH: '/usr/bin', TASK: 'task-0123456789abcdefghij', NOTE: 'disk-cache-0123456789abcdef', SHA: 'a'.repeat(40) };
+    const ordinary = {
+      PATH: '/usr/bin',
+      TASK: 'task-0123456789abcdefghij',
+      NOTE: 'disk-cache-0123456789abcdef',
+      SHA: 'a'.repeat(40),
+    };
     expect(Object.keys(scrubEnv({ ...shaped, ...ordinary })).sort()).toEqual(Object.keys(ordinary).sort());
     const redact = secretRedactor(shaped);
-    const printed = Object.values(shaped).map((value) => `value ${value} end`).join('\n');
+    const printed = Object.values(shaped)
+      .map((value) => `value ${value} end`)
+      .join('\n');
     const out = redact.text(`${printed}\nalone ghp_${'c3'.repeat(18)} here`);
     for (const value of Object.values(shaped)) expect(out).not.toContain(value);
     expect(out).not.toContain('ghp_');
@@ -61,7 +68,15 @@ describe('the sandbox environment', () => {
     const sandbox = new LocalSandbox(scratch, ENV);
     const shown = await sandbox.run(['sh', '-c', 'env']);
     await sandbox.dispose();
-    for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'MY_TOKEN', 'DB_PASSWORD', 'AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN']) {
+    for (const name of [
+      'OPENAI_API_KEY',
+      'OPENAI_BASE_URL',
+      'ANTHROPIC_API_KEY',
+      'MY_TOKEN',
+      'DB_PASSWORD',
+      'AWS_SECRET_ACCESS_KEY',
+      'GITHUB_TOKEN',
+    ]) {
       expect(shown.stdout).not.toContain(`${name}=`);
       expect(shown.stdout).not.toContain(ENV[name as keyof typeof ENV]);
     }
@@ -102,7 +117,13 @@ describe('redaction', () => {
       async complete(request) {
         sent.push(request);
         if (sent.length > 1) throw new ProviderError(`Incorrect API key provided: ${ENV.OPENAI_API_KEY}`, 401);
-        return { content: '', toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, stopReason: 'stop', model: 'm' };
+        return {
+          content: '',
+          toolCalls: [],
+          usage: { inputTokens: 1, outputTokens: 1 },
+          stopReason: 'stop',
+          model: 'm',
+        };
       },
     };
     const model = redactingModel(inner, redactor);
@@ -110,8 +131,17 @@ describe('redaction', () => {
       system: 'system',
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: '', toolCalls: [{ id: '1', name: 'run_debugger_cmd', arguments: '{"cmd":"cat /proc/1/environ"}' }] },
-        { role: 'tool', toolCallId: '1', name: 'run_debugger_cmd', content: `MY_TOKEN=${ENV.MY_TOKEN}\0OPENAI_API_KEY=${ENV.OPENAI_API_KEY}` },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: '1', name: 'run_debugger_cmd', arguments: '{"cmd":"cat /proc/1/environ"}' }],
+        },
+        {
+          role: 'tool',
+          toolCallId: '1',
+          name: 'run_debugger_cmd',
+          content: `MY_TOKEN=${ENV.MY_TOKEN}\0OPENAI_API_KEY=${ENV.OPENAI_API_KEY}`,
+        },
       ],
       tools: [],
       temperature: 0,
@@ -120,7 +150,13 @@ describe('redaction', () => {
     await model.complete(request);
     expect(JSON.stringify(sent[0])).not.toContain(ENV.OPENAI_API_KEY);
     expect(JSON.stringify(sent[0])).not.toContain(ENV.MY_TOKEN);
-    expect(sent[0]!.messages[2]).toMatchObject({ content: 'MY_TOKEN=[redacted:MY_TOKEN]\0OPENAI_API_KEY=[redacted:OPENAI_API_KEY]' });
-    await expect(model.complete(request)).rejects.toMatchObject({ name: 'ProviderError', message: 'Incorrect API key provided: [redacted:OPENAI_API_KEY]', status: 401 });
+    expect(sent[0]!.messages[2]).toMatchObject({
+      content: 'MY_TOKEN=[redacted:MY_TOKEN]\0OPENAI_API_KEY=[redacted:OPENAI_API_KEY]',
+    });
+    await expect(model.complete(request)).rejects.toMatchObject({
+      name: 'ProviderError',
+      message: 'Incorrect API key provided: [redacted:OPENAI_API_KEY]',
+      status: 401,
+    });
   });
 });

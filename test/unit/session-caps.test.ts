@@ -22,7 +22,14 @@ describe("one command's live output", () => {
     for (let i = 0; i < 10_000; i++) sent += cap.push(`${String(i).padStart(9, '0')}\n`);
     expect(sent.length).toBe(32 * 1024);
     const end = cap.end();
-    expect(end).toBe(`\n[tenet: ${100_000 - 32 * 1024 - 4096} bytes of output dropped]\n${Array.from({ length: 10_000 }, (_, i) => `${String(i).padStart(9, '0')}\n`).join('').slice(-4096)}`);
+    expect(end).toBe(
+      `\n[tenet: ${100_000 - 32 * 1024 - 4096} bytes of output dropped]\n${Array.from(
+        { length: 10_000 },
+        (_, i) => `${String(i).padStart(9, '0')}\n`,
+      )
+        .join('')
+        .slice(-4096)}`,
+    );
     // The next command starts with its own budget.
     expect(cap.push('x'.repeat(100))).toBe('x'.repeat(100));
   });
@@ -33,7 +40,15 @@ describe('a session log that reaches its size limit', () => {
     const recorder = SessionRecorder.open(scratch, 'full', {}, [], { maxBytes: 20_000 });
     const told: string[] = [];
     recorder.whenFull((reason) => told.push(reason));
-    for (let i = 0; i < 100; i++) recorder.record({ type: 'tool.result', id: `${i}`, name: 'run_debugger_cmd', ok: true, text: 'x'.repeat(1000), durationMs: 1 });
+    for (let i = 0; i < 100; i++)
+      recorder.record({
+        type: 'tool.result',
+        id: `${i}`,
+        name: 'run_debugger_cmd',
+        ok: true,
+        text: 'x'.repeat(1000),
+        durationMs: 1,
+      });
     recorder.record({ type: 'agent.phase', phase: 'evaluate' });
     recorder.record({ type: 'debugger.output', chunk: 'more output\n'.repeat(100) });
     recorder.close();

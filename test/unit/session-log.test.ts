@@ -32,25 +32,73 @@ describe('a line that is JSON but not a valid event is an error naming it', () =
   });
 
   it.each([
-    ['model.response without usage', 'model.response', (e: Record<string, unknown>) => delete e.usage, /usage: .*expected object/],
-    ['model.response with toolCalls: null', 'model.response', (e: Record<string, unknown>) => (e.toolCalls = null), /toolCalls: .*expected array/],
-    ['model.request with a message of no role', 'model.request', (e: Record<string, unknown>) => (e.newMessages = [{ content: 'x' }]), /newMessages\.0/],
-    ['result without its test counts', 'result', (e: Record<string, unknown>) => delete e.selectedTests, /selectedTests/],
-    ['thm.report whose report is a string', 'thm.report', (e: Record<string, unknown>) => (e.report = 'x'), /report: .*expected object/],
-    ['index.ready without its file count', 'index.ready', (e: Record<string, unknown>) => delete e.files, /files: .*expected number/],
-    ['patch.decision with applied: "yes"', 'patch.decision', (e: Record<string, unknown>) => (e.applied = 'yes'), /applied: .*expected boolean/],
+    [
+      'model.response without usage',
+      'model.response',
+      (e: Record<string, unknown>) => delete e.usage,
+      /usage: .*expected object/,
+    ],
+    [
+      'model.response with toolCalls: null',
+      'model.response',
+      (e: Record<string, unknown>) => (e.toolCalls = null),
+      /toolCalls: .*expected array/,
+    ],
+    [
+      'model.request with a message of no role',
+      'model.request',
+      (e: Record<string, unknown>) => (e.newMessages = [{ content: 'x' }]),
+      /newMessages\.0/,
+    ],
+    [
+      'result without its test counts',
+      'result',
+      (e: Record<string, unknown>) => delete e.selectedTests,
+      /selectedTests/,
+    ],
+    [
+      'thm.report whose report is a string',
+      'thm.report',
+      (e: Record<string, unknown>) => (e.report = 'x'),
+      /report: .*expected object/,
+    ],
+    [
+      'index.ready without its file count',
+      'index.ready',
+      (e: Record<string, unknown>) => delete e.files,
+      /files: .*expected number/,
+    ],
+    [
+      'patch.decision with applied: "yes"',
+      'patch.decision',
+      (e: Record<string, unknown>) => (e.applied = 'yes'),
+      /applied: .*expected boolean/,
+    ],
   ])('%s', (_name, type, edit, reason) => {
     const index = lineOf(type);
     expect(index).toBeGreaterThanOrEqual(0);
     const text = edited(index, edit);
-    expect(() => parseEvents(text, 'events.jsonl')).toThrow(new RegExp(`^events\\.jsonl:${index + 1} is not a valid ${type.replace('.', '\\.')} event`));
+    expect(() => parseEvents(text, 'events.jsonl')).toThrow(
+      new RegExp(`^events\\.jsonl:${index + 1} is not a valid ${type.replace('.', '\\.')} event`),
+    );
     expect(() => parseEvents(text, 'events.jsonl')).toThrow(reason);
   });
 
   it('checks command.approval, which the demo session has none of', () => {
-    const line = (decision: string) => JSON.stringify({ v: 1, seq: demoLines.length + 1, ts: 'now', type: 'command.approval', command: 'ls', decision, by: 'human' });
+    const line = (decision: string) =>
+      JSON.stringify({
+        v: 1,
+        seq: demoLines.length + 1,
+        ts: 'now',
+        type: 'command.approval',
+        command: 'ls',
+        decision,
+        by: 'human',
+      });
     expect(parseEvents(`${demo}${line('denied')}\n`, 'x').events.at(-1)?.type).toBe('command.approval');
-    expect(() => parseEvents(`${demo}${line('maybe')}\n`, 'events.jsonl')).toThrow(new RegExp(`^events\\.jsonl:${demoLines.length + 1} is not a valid command\\.approval event`));
+    expect(() => parseEvents(`${demo}${line('maybe')}\n`, 'events.jsonl')).toThrow(
+      new RegExp(`^events\\.jsonl:${demoLines.length + 1} is not a valid command\\.approval event`),
+    );
   });
 
   it('accepts event types it does not know (written by a newer tenet, ignored by readers)', () => {
@@ -60,7 +108,9 @@ describe('a line that is JSON but not a valid event is an error naming it', () =
     const inherited = `${demo}${JSON.stringify({ v: 1, seq: demoLines.length + 1, ts: 'now', type: 'toString' })}\n`;
     expect(parseEvents(inherited, 'x').events.at(-1)?.type).toBe('toString');
     // …and says so (issue 34, item 7: it was accepted silently).
-    expect(parseEvents(text, 'x').warnings).toEqual(['x: 1 event of a type this tenet does not know (review.note), written by a newer tenet or by hand: read, and left out of what is shown']);
+    expect(parseEvents(text, 'x').warnings).toEqual([
+      'x: 1 event of a type this tenet does not know (review.note), written by a newer tenet or by hand: read, and left out of what is shown',
+    ]);
     expect(parseEvents(demo, 'x').warnings).toEqual([]);
   });
 });
@@ -98,7 +148,10 @@ describe('opening a log for appending after an interruption', () => {
   it('refuses to append to a log with a bad line in the middle', () => {
     const file = join(scratch, 'bad', 'events.jsonl');
     mkdirSync(join(scratch, 'bad'));
-    writeFileSync(file, edited(lineOf('model.response'), (e) => delete e.usage));
+    writeFileSync(
+      file,
+      edited(lineOf('model.response'), (e) => delete e.usage),
+    );
     expect(() => EventLog.open(file, redactor)).toThrow(/is not a valid model\.response event/);
   });
 });
@@ -106,14 +159,23 @@ describe('opening a log for appending after an interruption', () => {
 describe('the catalog with a damaged session', () => {
   it('lists it as damaged, with the reason, and the others as usual', () => {
     const root = join(scratch, 'catalog');
-    for (const id of ['20260101-000000-aaaaaa', '20260101-000001-bbbbbb']) mkdirSync(join(root, id), { recursive: true });
+    for (const id of ['20260101-000000-aaaaaa', '20260101-000001-bbbbbb'])
+      mkdirSync(join(root, id), { recursive: true });
     writeFileSync(join(root, '20260101-000000-aaaaaa', 'events.jsonl'), demo);
-    writeFileSync(join(root, '20260101-000001-bbbbbb', 'events.jsonl'), edited(lineOf('model.response'), (e) => (e.toolCalls = null)));
+    writeFileSync(
+      join(root, '20260101-000001-bbbbbb', 'events.jsonl'),
+      edited(lineOf('model.response'), (e) => (e.toolCalls = null)),
+    );
     const rows = new Catalog(root).list();
-    expect(rows.find((r) => r.id === '20260101-000000-aaaaaa')).toMatchObject({ status: 'passed', events: demoLines.length });
+    expect(rows.find((r) => r.id === '20260101-000000-aaaaaa')).toMatchObject({
+      status: 'passed',
+      events: demoLines.length,
+    });
     const damaged = rows.find((r) => r.id === '20260101-000001-bbbbbb');
     expect(damaged?.status).toBe('damaged');
-    expect(damaged?.damage).toContain(`events.jsonl:${lineOf('model.response') + 1} is not a valid model.response event`);
+    expect(damaged?.damage).toContain(
+      `events.jsonl:${lineOf('model.response') + 1} is not a valid model.response event`,
+    );
     // Fixed by hand: listed from its log again.
     writeFileSync(join(root, '20260101-000001-bbbbbb', 'events.jsonl'), demo);
     expect(new Catalog(root).list().find((r) => r.id === '20260101-000001-bbbbbb')).toMatchObject({ status: 'passed' });
@@ -124,10 +186,26 @@ describe('the model settings of a resumed session', () => {
   it('are the latest a resume recorded', () => {
     const events = parseEvents(demo, 'demo').events.filter((e) => e.type !== 'result');
     expect(foldEvents(events).settings).toEqual({ provider: 'scripted', model: 'scripted' });
-    const resumed = [...events, { type: 'session.resumed' as const, fromSeq: 1, position: 'x', provider: 'openai', model: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:1/v1' }];
-    expect(foldEvents(resumed).settings).toEqual({ provider: 'openai', model: 'gpt-4o-mini', baseUrl: 'http://127.0.0.1:1/v1' });
+    const resumed = [
+      ...events,
+      {
+        type: 'session.resumed' as const,
+        fromSeq: 1,
+        position: 'x',
+        provider: 'openai',
+        model: 'gpt-4o-mini',
+        baseUrl: 'http://127.0.0.1:1/v1',
+      },
+    ];
+    expect(foldEvents(resumed).settings).toEqual({
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      baseUrl: 'http://127.0.0.1:1/v1',
+    });
     // An older log's resume recorded no settings: the earlier ones stay.
-    expect(foldEvents([...resumed, { type: 'session.resumed' as const, fromSeq: 2, position: 'y' }]).settings?.model).toBe('gpt-4o-mini');
+    expect(
+      foldEvents([...resumed, { type: 'session.resumed' as const, fromSeq: 2, position: 'y' }]).settings?.model,
+    ).toBe('gpt-4o-mini');
   });
 });
 
@@ -135,12 +213,19 @@ describe('what a resumed session does with its patch', () => {
   it("is the run's --apply, then the latest a resume recorded", () => {
     const events = parseEvents(demo, 'demo').events.filter((e) => e.type !== 'result');
     expect(foldEvents(events).applyPatch).toEqual({ apply: false, applyFailing: false });
-    const withApply = events.map((e) => (e.type === 'session.start' ? { ...e, config: { ...e.config, apply: true } } : e));
+    const withApply = events.map((e) =>
+      e.type === 'session.start' ? { ...e, config: { ...e.config, apply: true } } : e,
+    );
     expect(foldEvents(withApply).applyPatch).toEqual({ apply: true, applyFailing: false });
-    const resumed = [...withApply, { type: 'session.resumed' as const, fromSeq: 1, position: 'x', apply: true, applyFailing: true }];
+    const resumed = [
+      ...withApply,
+      { type: 'session.resumed' as const, fromSeq: 1, position: 'x', apply: true, applyFailing: true },
+    ];
     expect(foldEvents(resumed).applyPatch).toEqual({ apply: true, applyFailing: true });
     // An older log's resume recorded nothing about the patch: the earlier choice stays.
-    expect(foldEvents([...resumed, { type: 'session.resumed' as const, fromSeq: 2, position: 'y' }]).applyPatch).toEqual({ apply: true, applyFailing: true });
+    expect(
+      foldEvents([...resumed, { type: 'session.resumed' as const, fromSeq: 2, position: 'y' }]).applyPatch,
+    ).toEqual({ apply: true, applyFailing: true });
   });
 });
 
@@ -148,8 +233,22 @@ describe('the script of a scripted session', () => {
   it("is the run's, from its first answer, then the one a resume gave, from the answers before it", () => {
     const events = parseEvents(demo, 'demo').events.filter((e) => e.type !== 'result');
     const start = events.find((e) => e.type === 'session.start');
-    expect(foldEvents(events).script).toEqual({ file: start?.type === 'session.start' ? start.config.scriptFile : undefined, from: 0 });
-    const resumed = [...events, { type: 'session.resumed' as const, fromSeq: 1, position: 'x', provider: 'scripted', model: 'scripted', scriptFile: '/more.json', scriptFrom: 3 }];
+    expect(foldEvents(events).script).toEqual({
+      file: start?.type === 'session.start' ? start.config.scriptFile : undefined,
+      from: 0,
+    });
+    const resumed = [
+      ...events,
+      {
+        type: 'session.resumed' as const,
+        fromSeq: 1,
+        position: 'x',
+        provider: 'scripted',
+        model: 'scripted',
+        scriptFile: '/more.json',
+        scriptFrom: 3,
+      },
+    ];
     expect(foldEvents(resumed).script).toEqual({ file: '/more.json', from: 3 });
   });
 });
@@ -173,6 +272,8 @@ describe('a log that cannot be a session', () => {
   it('a line longer than any event is an error naming it', () => {
     const file = join(scratch, 'long.jsonl');
     writeFileSync(file, `${demoLines[0]}\n${'x'.repeat(5000)}`);
-    expect(() => scanEvents(file, () => undefined, 1000)).toThrow(`${file}:2 is a line of more than 1000 bytes with no end`);
+    expect(() => scanEvents(file, () => undefined, 1000)).toThrow(
+      `${file}:2 is a line of more than 1000 bytes with no end`,
+    );
   });
 });

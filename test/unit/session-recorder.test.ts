@@ -26,10 +26,22 @@ describe('a secret streamed in pieces', () => {
     const text = readFileSync(join(scratch, 'split', 'events.jsonl'), 'utf8');
     for (const piece of ['planted-s', 'ecret-98765', 'ted-secr', 'plan"']) expect(text).not.toContain(piece);
     const events = loadEvents(join(scratch, 'split', 'events.jsonl')).events;
-    const output = events.filter((e) => e.type === 'debugger.output').map((e) => (e.type === 'debugger.output' ? e.chunk : ''));
+    const output = events
+      .filter((e) => e.type === 'debugger.output')
+      .map((e) => (e.type === 'debugger.output' ? e.chunk : ''));
     // Whole lines at a time; what is left when another event comes (or on close) goes as it is.
-    expect(output).toEqual(['$ echo token\n', 'token=[redacted:MY_SERVICE_TOKEN]\nnext line\n', 'a tail without newline']);
-    expect(events.map((e) => e.type)).toEqual(['debugger.output', 'debugger.output', 'model.delta', 'warning', 'debugger.output']);
+    expect(output).toEqual([
+      '$ echo token\n',
+      'token=[redacted:MY_SERVICE_TOKEN]\nnext line\n',
+      'a tail without newline',
+    ]);
+    expect(events.map((e) => e.type)).toEqual([
+      'debugger.output',
+      'debugger.output',
+      'model.delta',
+      'warning',
+      'debugger.output',
+    ]);
     expect(events[2]).toMatchObject({ text: 'The key is [redacted:MY_SERVICE_TOKEN], as printed.' });
   });
 });
@@ -37,9 +49,24 @@ describe('a secret streamed in pieces', () => {
 describe('streamed tool arguments', () => {
   it('are watched, not saved: the tool.call event has them whole', () => {
     const recorder = SessionRecorder.open(scratch, 'tool-deltas', {});
-    recorder.record({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '{"code": "def f' });
-    recorder.record({ type: 'model.tool-delta', index: 0, name: 'submit_implementation', arguments: '():\n    pass\n"}' });
-    recorder.record({ type: 'tool.call', id: 'c1', name: 'submit_implementation', arguments: '{"code": "def f():\n    pass\n"}' });
+    recorder.record({
+      type: 'model.tool-delta',
+      index: 0,
+      name: 'submit_implementation',
+      arguments: '{"code": "def f',
+    });
+    recorder.record({
+      type: 'model.tool-delta',
+      index: 0,
+      name: 'submit_implementation',
+      arguments: '():\n    pass\n"}',
+    });
+    recorder.record({
+      type: 'tool.call',
+      id: 'c1',
+      name: 'submit_implementation',
+      arguments: '{"code": "def f():\n    pass\n"}',
+    });
     recorder.close();
     expect(loadEvents(join(scratch, 'tool-deltas', 'events.jsonl')).events.map((e) => e.type)).toEqual(['tool.call']);
   });

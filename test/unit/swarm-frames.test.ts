@@ -76,7 +76,13 @@ describe('swarm names and the runner spec', () => {
 
   it('settings go through JSON to the runner unchanged, T = all included', () => {
     const settings = resolveSettings({ T: Infinity }, {});
-    const back = runSettings({ format: 'tenet-swarm-run', settings: JSON.parse(JSON.stringify(specSettings(settings))), model: {}, config: {}, tasks: [] });
+    const back = runSettings({
+      format: 'tenet-swarm-run',
+      settings: JSON.parse(JSON.stringify(specSettings(settings))),
+      model: {},
+      config: {},
+      tasks: [],
+    });
     expect(back).toEqual(settings);
     expect(back.T).toBe(Infinity);
   });

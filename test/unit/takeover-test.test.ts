@@ -23,18 +23,39 @@ describe('where a takeover with no session open starts pdb', () => {
 
   it('the controller starts pdb at the test that failed in the latest run, not the first selected one', () => {
     const sent: string[] = [];
-    const session = { running: false, transcript: [], run: async (line: string) => (sent.push(line), '') } as unknown as DebuggerSession;
+    const session = {
+      running: false,
+      transcript: [],
+      run: async (line: string) => (sent.push(line), ''),
+    } as unknown as DebuggerSession;
     const controller = new TuiController({ autoApproveCommands: true });
     controller.attach({ debugger: session, selectedTests: [A, B] });
-    controller.dispatch({ type: 'agent.phase', phase: 'rrw', attempt: 1, attempts: 5, stage: 'failure-identification' });
-    controller.dispatch({ type: 'tests.run', purpose: 'validate', report: '', outcomes: { [A]: 'passed', [B]: 'failed' }, passed: 1, total: 2 });
+    controller.dispatch({
+      type: 'agent.phase',
+      phase: 'rrw',
+      attempt: 1,
+      attempts: 5,
+      stage: 'failure-identification',
+    });
+    controller.dispatch({
+      type: 'tests.run',
+      purpose: 'validate',
+      report: '',
+      outcomes: { [A]: 'passed', [B]: 'failed' },
+      passed: 1,
+      total: 2,
+    });
     controller.requestTakeover();
     expect(sent).toEqual([`python -m pytest ${B} --trace -q -p no:cacheprovider`]);
   });
 
   it('the command that starts it is tenet’s, not the developer’s: in the session, the transcript, the pane and its ↑ history', () => {
     const sent: [string, Writer][] = [];
-    const session = { running: false, transcript: [], run: async (line: string, who: Writer) => (sent.push([line, who]), '') } as unknown as DebuggerSession;
+    const session = {
+      running: false,
+      transcript: [],
+      run: async (line: string, who: Writer) => (sent.push([line, who]), ''),
+    } as unknown as DebuggerSession;
     const controller = new TuiController({ autoApproveCommands: true });
     controller.attach({ debugger: session, selectedTests: [A] });
     controller.dispatch({ type: 'agent.phase', phase: 'pregen' });
@@ -45,9 +66,31 @@ describe('where a takeover with no session open starts pdb', () => {
     // What the session records of it, as the engine forwards the session's events.
     const events: EngineEvent[] = [
       { type: 'debugger.input', who: 'tenet', input: command, mode: 'shell' },
-      { type: 'debugger.entry', entry: { who: 'tenet', input: command, output: '> /w/tests/test_a.py(2)test_one()\n(Pdb) ', mode: 'shell', startedAt: 0, durationMs: 9, interrupted: false } },
+      {
+        type: 'debugger.entry',
+        entry: {
+          who: 'tenet',
+          input: command,
+          output: '> /w/tests/test_a.py(2)test_one()\n(Pdb) ',
+          mode: 'shell',
+          startedAt: 0,
+          durationMs: 9,
+          interrupted: false,
+        },
+      },
       { type: 'debugger.input', who: 'human', input: 'p 1', mode: 'pdb' },
-      { type: 'debugger.entry', entry: { who: 'human', input: 'p 1', output: '1', mode: 'pdb', startedAt: 0, durationMs: 1, interrupted: false } },
+      {
+        type: 'debugger.entry',
+        entry: {
+          who: 'human',
+          input: 'p 1',
+          output: '1',
+          mode: 'pdb',
+          startedAt: 0,
+          durationMs: 1,
+          interrupted: false,
+        },
+      },
     ];
     const view = events.reduce(reduceView, initialView());
     const notes = view.agent.items.flatMap((item) => (item.kind === 'note' ? [item.text] : []));

@@ -10,7 +10,11 @@ describe('parseTargetSpec', () => {
   it('reads file::qualname, pytest-style Class::method, and @LINE', () => {
     expect(parseTargetSpec('pkg/mod.py::func')).toEqual({ file: 'pkg/mod.py', qualname: 'func' });
     expect(parseTargetSpec('pkg/mod.py::Cls::meth')).toEqual({ file: 'pkg/mod.py', qualname: 'Cls.meth' });
-    expect(parseTargetSpec('m.py::outer.<locals>.inner@12')).toEqual({ file: 'm.py', qualname: 'outer.<locals>.inner', line: 12 });
+    expect(parseTargetSpec('m.py::outer.<locals>.inner@12')).toEqual({
+      file: 'm.py',
+      qualname: 'outer.<locals>.inner',
+      line: 12,
+    });
   });
 
   it('rejects malformed names with the expected form', () => {
@@ -78,24 +82,42 @@ describe('resolveTarget', () => {
 
   it('finds functions, methods, nested and conditional definitions', async () => {
     expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.perimeter')).startLine).toBe(8);
-    expect((await resolveTarget(repo, 'pkg/geometry.py::scale.<locals>.inner')).id).toBe('pkg/geometry.py::scale.<locals>.inner');
+    expect((await resolveTarget(repo, 'pkg/geometry.py::scale.<locals>.inner')).id).toBe(
+      'pkg/geometry.py::scale.<locals>.inner',
+    );
     expect((await resolveTarget(repo, 'pkg/geometry.py::conditional')).startLine).toBe(17);
     expect((await resolveTarget(repo, `${join(repo, 'pkg/geometry.py')}::scale`)).file).toBe('pkg/geometry.py');
   });
 
   it("a nested function's short form (its qualname without .<locals>) names it when it matches one definition", async () => {
     const scale = await resolveTarget(repo, 'pkg/geometry.py::make_scaler.scale');
-    expect(scale).toMatchObject({ qualname: 'make_scaler.<locals>.scale', id: 'pkg/geometry.py::make_scaler.<locals>.scale', startLine: 21, endLine: 22 });
-    expect((await resolveTarget(repo, 'pkg/geometry.py::make_scaler.scale@22')).id).toBe('pkg/geometry.py::make_scaler.<locals>.scale');
+    expect(scale).toMatchObject({
+      qualname: 'make_scaler.<locals>.scale',
+      id: 'pkg/geometry.py::make_scaler.<locals>.scale',
+      startLine: 21,
+      endLine: 22,
+    });
+    expect((await resolveTarget(repo, 'pkg/geometry.py::make_scaler.scale@22')).id).toBe(
+      'pkg/geometry.py::make_scaler.<locals>.scale',
+    );
     // Several: the usual ambiguity, by their full names, and @LINE picks one.
     const several = await fails('pkg/geometry.py::twice.step');
     expect(several.message).toBe(
-      ['Target pkg/geometry.py::twice.step is ambiguous: 2 definitions have that name.', '  Definitions:', '    pkg/geometry.py::twice.<locals>.step@27', '    pkg/geometry.py::twice.<locals>.step@30'].join('\n'),
+      [
+        'Target pkg/geometry.py::twice.step is ambiguous: 2 definitions have that name.',
+        '  Definitions:',
+        '    pkg/geometry.py::twice.<locals>.step@27',
+        '    pkg/geometry.py::twice.<locals>.step@30',
+      ].join('\n'),
     );
     expect(several.fix).toBe('add @LINE to pick one, e.g. --target pkg/geometry.py::twice.<locals>.step@27');
-    expect((await resolveTarget(repo, 'pkg/geometry.py::twice.step@31')).id).toBe('pkg/geometry.py::twice.<locals>.step@30');
+    expect((await resolveTarget(repo, 'pkg/geometry.py::twice.step@31')).id).toBe(
+      'pkg/geometry.py::twice.<locals>.step@30',
+    );
     // A name that is nobody's short form is still missing.
-    expect((await fails('pkg/geometry.py::make_scaler.shift')).message).toMatch(/^No function make_scaler\.shift in pkg\/geometry\.py\./);
+    expect((await fails('pkg/geometry.py::make_scaler.shift')).message).toMatch(
+      /^No function make_scaler\.shift in pkg\/geometry\.py\./,
+    );
   });
 
   it('reports an ambiguous name with every definition, and resolves it with @LINE', async () => {
@@ -112,7 +134,9 @@ describe('resolveTarget', () => {
     expect((await resolveTarget(repo, setter.id)).startLine).toBe(5);
     expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.area@3')).id).toBe('pkg/geometry.py::Shape.area@2');
     // A name that needs no line gets none, even when one was given.
-    expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.perimeter@9')).id).toBe('pkg/geometry.py::Shape.perimeter');
+    expect((await resolveTarget(repo, 'pkg/geometry.py::Shape.perimeter@9')).id).toBe(
+      'pkg/geometry.py::Shape.perimeter',
+    );
   });
 
   it('suggests the closest names for a missing function or file', async () => {
@@ -139,10 +163,14 @@ describe('resolveTarget', () => {
     expect(twice.fix).toBe('pick one with a line inside it, e.g. --target pkg/geometry.py::Shape.area@2');
     // Once defined: the name alone picks it.
     const once = await fails('pkg/geometry.py::Shape.perimeter@1');
-    expect(once.message).toContain('No definition of Shape.perimeter at line 1 of pkg/geometry.py: it is defined at lines 8-9.');
+    expect(once.message).toContain(
+      'No definition of Shape.perimeter at line 1 of pkg/geometry.py: it is defined at lines 8-9.',
+    );
     expect(once.fix).toBe('leave @LINE out: --target pkg/geometry.py::Shape.perimeter');
     // A name that does not exist is still not found, line or not.
-    expect((await fails('pkg/geometry.py::Shape.volume@3')).message).toContain('No function Shape.volume in pkg/geometry.py.');
+    expect((await fails('pkg/geometry.py::Shape.volume@3')).message).toContain(
+      'No function Shape.volume in pkg/geometry.py.',
+    );
   });
 
   it('refuses a class, listing its methods', async () => {
@@ -154,21 +182,48 @@ describe('resolveTarget', () => {
   it("lists a class's method defined twice (a property's getter and setter) with the @LINE forms that pick each", async () => {
     const error = await fails('pkg/geometry.py::Shape');
     expect(error.message).toContain(
-      ['  Its methods:', '    pkg/geometry.py::Shape.area@2', '    pkg/geometry.py::Shape.area@5', '    pkg/geometry.py::Shape.perimeter'].join('\n'),
+      [
+        '  Its methods:',
+        '    pkg/geometry.py::Shape.area@2',
+        '    pkg/geometry.py::Shape.area@5',
+        '    pkg/geometry.py::Shape.perimeter',
+      ].join('\n'),
     );
   });
 
   it("lists a class's overloaded method once, by its implementation (the name picks it)", async () => {
     writeFileSync(
       join(repo, 'pkg', 'parse.py'),
-      ['from typing import overload', '', 'class Parser:', '    @overload', '    def parse(self, x: int) -> int: ...', '    @overload', '    def parse(self, x: str) -> str: ...', '    def parse(self, x):', '        return x', ''].join('\n'),
+      [
+        'from typing import overload',
+        '',
+        'class Parser:',
+        '    @overload',
+        '    def parse(self, x: int) -> int: ...',
+        '    @overload',
+        '    def parse(self, x: str) -> str: ...',
+        '    def parse(self, x):',
+        '        return x',
+        '',
+      ].join('\n'),
     );
     const error = await fails('pkg/parse.py::Parser');
     expect(error.message).toMatch(/ {2}Its methods:\n {4}pkg\/parse\.py::Parser\.parse$/);
   });
 
   it('a name lost to a syntax error is reported as a file that does not parse, the name not found kept for when Python compiles it', async () => {
-    writeFileSync(join(repo, 'pkg', 'broken.py'), ['class Box:', '    def open(self)', '        return 1', '', '    def close(self):', '        raise NotImplementedError', ''].join('\n'));
+    writeFileSync(
+      join(repo, 'pkg', 'broken.py'),
+      [
+        'class Box:',
+        '    def open(self)',
+        '        return 1',
+        '',
+        '    def close(self):',
+        '        raise NotImplementedError',
+        '',
+      ].join('\n'),
+    );
     const error = await fails('pkg/broken.py::Box.close');
     expect(error).toBeInstanceOf(TargetInBrokenFile);
     expect(error.message).toBe('pkg/broken.py does not parse, so tenet cannot find Box.close in it.');

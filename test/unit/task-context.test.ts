@@ -28,7 +28,11 @@ describe("the task prompt's module excerpt", () => {
     ];
     const lines = [...filler, ...around, ...filler];
     const startLine = filler.length + 9; // `def target`, 1-based
-    const target = { startText: lines.join('\n'), startLine, prompt: 'def target(x):\n    """What it does."""\n' } as unknown as PreparedTarget;
+    const target = {
+      startText: lines.join('\n'),
+      startLine,
+      prompt: 'def target(x):\n    """What it does."""\n',
+    } as unknown as PreparedTarget;
     const excerpt = moduleContext(target);
     expect(excerpt).toContain(around.join('\n'));
     // Marks the lines left out, before and after.
@@ -42,7 +46,9 @@ describe("the task prompt's module excerpt", () => {
 
   it('a short module is shown whole', () => {
     const text = 'import os\n\n\ndef target():\n    """Doc.\n\n    More."""\n    pass\n';
-    expect(moduleContext({ startText: text, startLine: 4, prompt: 'def target():\n' } as unknown as PreparedTarget)).toBe(text.trimEnd());
+    expect(
+      moduleContext({ startText: text, startLine: 4, prompt: 'def target():\n' } as unknown as PreparedTarget),
+    ).toBe(text.trimEnd());
   });
 });
 
@@ -51,14 +57,32 @@ describe("the task prompt's tests", () => {
     const root = mkdtempSync(join(tmpdir(), 'tenet-task-tests-'));
     try {
       const body = Array.from({ length: 1000 }, (_, i) => `    assert check(${i}) == ${i}`);
-      const lines = ['import re', '', '', 'def test_short():', '    assert check(1) == 1', '', '', 'def test_long():', ...body, ''];
+      const lines = [
+        'import re',
+        '',
+        '',
+        'def test_short():',
+        '    assert check(1) == 1',
+        '',
+        '',
+        'def test_long():',
+        ...body,
+        '',
+      ];
       writeFileSync(join(root, 'test_big.py'), lines.join('\n'));
-      const test = (name: string) => ({ nodeid: `test_big.py::${name}`, longrepr: 'E   NotImplementedError', message: 'NotImplementedError' }) as ThmFailingTest;
+      const test = (name: string) =>
+        ({
+          nodeid: `test_big.py::${name}`,
+          longrepr: 'E   NotImplementedError',
+          message: 'NotImplementedError',
+        }) as ThmFailingTest;
       const section = await testsSection(root, [test('test_short'), test('test_long')]);
       expect(section).toContain('def test_short():\n    assert check(1) == 1\n```');
       const long = section.slice(section.indexOf('def test_long'));
       // Lines 8 (the def) to 87 shown, 88 to 978 left out, 979 to 1008 shown.
-      expect(long).toContain('    assert check(78) == 78\n    # … lines 88-978 of test_big.py left out here (891 lines): read them with read_file or get_code_around_line …\n    assert check(970) == 970\n');
+      expect(long).toContain(
+        '    assert check(78) == 78\n    # … lines 88-978 of test_big.py left out here (891 lines): read them with read_file or get_code_around_line …\n    assert check(970) == 970\n',
+      );
       expect(long).not.toContain('check(79)');
       expect(long).not.toContain('check(969)');
       expect(long).toContain('    assert check(999) == 999\n```');

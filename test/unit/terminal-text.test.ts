@@ -29,8 +29,20 @@ describe('untrusted text on its way to the terminal', () => {
   });
 
   it('every string of an event, however deep, for the TUI; numbers and shapes stay', () => {
-    const event = { type: 'tool.result', ok: true, durationMs: 3, text: `${ESC}]0;x${BEL}out`, nested: [{ a: `${ESC}[2Jb` }] };
-    expect(printableValue(event)).toEqual({ type: 'tool.result', ok: true, durationMs: 3, text: 'out', nested: [{ a: 'b' }] });
+    const event = {
+      type: 'tool.result',
+      ok: true,
+      durationMs: 3,
+      text: `${ESC}]0;x${BEL}out`,
+      nested: [{ a: `${ESC}[2Jb` }],
+    };
+    expect(printableValue(event)).toEqual({
+      type: 'tool.result',
+      ok: true,
+      durationMs: 3,
+      text: 'out',
+      nested: [{ a: 'b' }],
+    });
   });
 
   it('JSON lines escape C1 controls too (JSON itself escapes ESC)', () => {
@@ -46,13 +58,21 @@ describe('untrusted text on its way to the terminal', () => {
 
   it("a tool call's arguments reach the TUI without the escapes their JSON encodes (issue 34 item 6)", () => {
     // JSON encodes ESC and BEL as \u001b and \u0007: decoded for the screen, they are controls again.
-    const args = JSON.stringify({ file_name: `a.py${ESC}]0;pwned${BEL}`, code: `x = 1\n${ESC}]52;c;cm0gLXJm${BEL}y = 2\n` });
+    const args = JSON.stringify({
+      file_name: `a.py${ESC}]0;pwned${BEL}`,
+      code: `x = 1\n${ESC}]52;c;cm0gLXJm${BEL}y = 2\n`,
+    });
     const view = reduceView(initialView(), { type: 'tool.call', id: 'c1', name: 'read_file', arguments: args }, 0);
     const item = view.agent.items.find((i) => i.kind === 'tool')!;
-    const shown = (['collapsed', 'full'] as const).flatMap((mode) => itemLines(item, 80, mode)).map((line) => JSON.stringify(line)).join('\n');
+    const shown = (['collapsed', 'full'] as const)
+      .flatMap((mode) => itemLines(item, 80, mode))
+      .map((line) => JSON.stringify(line))
+      .join('\n');
     expect(shown).toContain('a.py');
     expect(shown).not.toMatch(/\\u001b|\\u0007|pwned|cm0gLXJm/);
-    const streaming = streamingLines([{ index: 0, name: 'read_file', args }], 80).map((line) => JSON.stringify(line)).join('\n');
+    const streaming = streamingLines([{ index: 0, name: 'read_file', args }], 80)
+      .map((line) => JSON.stringify(line))
+      .join('\n');
     expect(streaming).toContain('a.py');
     expect(streaming).not.toMatch(/\\u001b|\\u0007|pwned|cm0gLXJm/);
   });

@@ -9,17 +9,33 @@ describe("THM's progress while pytest collects and at the end of a pass", () => 
   it("the plugin's collecting events count the tests found so far", () => {
     const shop = copyFixture('shop');
     try {
-      const run = spawnSync('python3', ['-m', 'pytest', '-p', '_tenet_thm', '-q', '-p', 'no:cacheprovider', '--continue-on-collection-errors'], {
-        cwd: shop.dir,
-        encoding: 'utf8',
-        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: `${join(ROOT, 'source', 'python')}:${shop.dir}`, TENET_ROOT: shop.dir, TENET_TARGET_FILE: join(shop.dir, 'shop', 'pricing.py') },
-      });
+      const run = spawnSync(
+        'python3',
+        ['-m', 'pytest', '-p', '_tenet_thm', '-q', '-p', 'no:cacheprovider', '--continue-on-collection-errors'],
+        {
+          cwd: shop.dir,
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            PYTHONDONTWRITEBYTECODE: '1',
+            PYTHONPATH: `${join(ROOT, 'source', 'python')}:${shop.dir}`,
+            TENET_ROOT: shop.dir,
+            TENET_TARGET_FILE: join(shop.dir, 'shop', 'pricing.py'),
+          },
+        },
+      );
       const events: PluginEvent[] = [];
       const reader = new PluginLineReader((e) => events.push(e));
       reader.push(run.stdout);
       reader.end();
       const collecting = events.filter((e) => e.e === 'collecting');
-      expect(collecting.map((e) => e.e === 'collecting' && e.nodeid)).toEqual(['tests/test_cart.py', 'tests/test_constants.py', 'tests/test_loyalty.py', 'tests/test_pricing.py', 'tests/test_tree.py']);
+      expect(collecting.map((e) => e.e === 'collecting' && e.nodeid)).toEqual([
+        'tests/test_cart.py',
+        'tests/test_constants.py',
+        'tests/test_loyalty.py',
+        'tests/test_pricing.py',
+        'tests/test_tree.py',
+      ]);
       const items = collecting.map((e) => (e.e === 'collecting' ? e.items! : -1));
       expect(items[0]).toBe(0);
       expect(items).toEqual([...items].sort((a, b) => a - b));
@@ -54,14 +70,23 @@ describe("THM's progress while pytest collects and at the end of a pass", () => 
     progress.observe({ e: 'collected', total: 20, mine: 20, remaining: 20 });
     const test = (nodeid: string) => ({ e: 'test', nodeid }) as PluginEvent;
     const out: unknown[] = [];
-    for (let i = 0; i < 11; i++) out.push(progress.observe({ e: 'start', nodeid: `t${i}` }), progress.observe(test(`t${i}`)));
+    for (let i = 0; i < 11; i++)
+      out.push(progress.observe({ e: 'start', nodeid: `t${i}` }), progress.observe(test(`t${i}`)));
     expect(out.filter(Boolean)).toEqual([]); // 9 left: not yet
     now = 100;
     expect(progress.observe({ e: 'start', nodeid: 'slow' })).toBeUndefined();
     now = 200;
     expect(progress.observe({ e: 'start', nodeid: 'b' })).toBeUndefined();
-    expect(progress.observe(test('b'))).toEqual({ type: 'thm.running', phase: 'probe', tests: [{ nodeid: 'slow', since: 100 }] });
+    expect(progress.observe(test('b'))).toEqual({
+      type: 'thm.running',
+      phase: 'probe',
+      tests: [{ nodeid: 'slow', since: 100 }],
+    });
     expect(progress.observe(test('slow'))).toEqual({ type: 'thm.running', phase: 'probe', tests: [] });
-    expect(progress.observe({ e: 'start', nodeid: 'x' })).toEqual({ type: 'thm.running', phase: 'probe', tests: [{ nodeid: 'x', since: 200 }] });
+    expect(progress.observe({ e: 'start', nodeid: 'x' })).toEqual({
+      type: 'thm.running',
+      phase: 'probe',
+      tests: [{ nodeid: 'x', since: 200 }],
+    });
   });
 });

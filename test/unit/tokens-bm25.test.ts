@@ -4,7 +4,14 @@ import { tokens } from '../../source/engine/index/tokens';
 
 describe('tokens', () => {
   it('splits snake_case and CamelCase identifiers, lower-cases, drops stop words and short words', () => {
-    expect(tokens('def parseHTTPResponse_v2(self, raw_bytes):')).toEqual(['parse', 'http', 'response', 'v2', 'raw', 'bytes']);
+    expect(tokens('def parseHTTPResponse_v2(self, raw_bytes):')).toEqual([
+      'parse',
+      'http',
+      'response',
+      'v2',
+      'raw',
+      'bytes',
+    ]);
     expect(tokens('XMLHttpRequest getURLPath')).toEqual(['xml', 'http', 'request', 'get', 'url', 'path']);
     expect(tokens('Return the area of a shape, or 0 for None.')).toEqual(['area', 'shape']);
   });

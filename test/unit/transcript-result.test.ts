@@ -4,11 +4,29 @@ import type { ThmReport } from '../../source/engine/protocol/thm-report';
 import { markdownTranscript } from '../../source/engine/session/transcript';
 
 const result: RunResult = {
-  type: 'result', sessionId: 's1', target: 'm.py::f', strategy: 'tdd', pass: false, stopReason: 'finished',
-  selectedTests: { passed: 0, total: 0 }, hiddenTests: { passed: 1, total: 3 }, tests: {},
-  usage: { inputTokens: 10, outputTokens: 5, modelCalls: 1, toolCalls: 2 }, rounds: { pregen: 0, rrwAttempts: 0, total: 1 },
-  costUsd: 0, costOfPass: null, wallMs: 1000, patch: '', model: 'm',
-  testQuality: { file: 'tests/test_by_agent.py', tests: 4, subject: 'ground truth', groundTruth: { passed: 3, total: 4, failing: ['tests/test_by_agent.py::test_wrong'] }, problems: [] },
+  type: 'result',
+  sessionId: 's1',
+  target: 'm.py::f',
+  strategy: 'tdd',
+  pass: false,
+  stopReason: 'finished',
+  selectedTests: { passed: 0, total: 0 },
+  hiddenTests: { passed: 1, total: 3 },
+  tests: {},
+  usage: { inputTokens: 10, outputTokens: 5, modelCalls: 1, toolCalls: 2 },
+  rounds: { pregen: 0, rrwAttempts: 0, total: 1 },
+  costUsd: 0,
+  costOfPass: null,
+  wallMs: 1000,
+  patch: '',
+  model: 'm',
+  testQuality: {
+    file: 'tests/test_by_agent.py',
+    tests: 4,
+    subject: 'ground truth',
+    groundTruth: { passed: 3, total: 4, failing: ['tests/test_by_agent.py::test_wrong'] },
+    problems: [],
+  },
   failure: { kind: 'matched', hints: ['it deleted tests on the way (test_basic); check whether they were right'] },
 };
 
@@ -35,10 +53,20 @@ describe('tenet show (the Markdown transcript)', () => {
   });
 
   it("says the scope THM's tests came from: the pytest arguments after --tests, quoted where they hold a space", () => {
-    const report = { counts: { collected: 12, failing: 3, unreached: 0 }, clusters: [], durationMs: 1500 } as unknown as ThmReport;
-    expect(markdownTranscript('s1', [{ type: 'thm.report', report: { ...report, testArgs: ['tests/unit', '-m', 'not slow'] } }])).toContain(
+    const report = {
+      counts: { collected: 12, failing: 3, unreached: 0 },
+      clusters: [],
+      durationMs: 1500,
+    } as unknown as ThmReport;
+    expect(
+      markdownTranscript('s1', [
+        { type: 'thm.report', report: { ...report, testArgs: ['tests/unit', '-m', 'not slow'] } },
+      ]),
+    ).toContain(
       "12 tests in scope (`--tests tests/unit -m 'not slow'`), 3 failing (0 without reaching the target), 0 clusters, 1.5 s.",
     );
-    expect(markdownTranscript('s1', [{ type: 'thm.report', report: { ...report, testArgs: [] } }])).toContain('12 tests in scope, 3 failing');
+    expect(markdownTranscript('s1', [{ type: 'thm.report', report: { ...report, testArgs: [] } }])).toContain(
+      '12 tests in scope, 3 failing',
+    );
   });
 });

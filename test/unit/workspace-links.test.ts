@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -112,9 +122,19 @@ describe('reads never follow a link out of the workspace', () => {
     const listing = await viewDirectory.run({ path: '.', max_results: 100 }, ctx);
     expect(listing).toContain('root@');
     expect(listing).not.toContain('etc');
-    await expect(async () => viewDirectory.run({ path: 'root', max_results: 100 }, ctx)).rejects.toThrow(new ToolInputError('root leads outside the repository (a symbolic link): view_directory lists folders inside it only.'));
-    await expect(async () => viewDirectory.run({ path: 'root/etc', max_results: 100 }, ctx)).rejects.toThrow(ToolInputError);
-    await expect(async () => readFileTool.run({ file_name: 'notes.txt', start_line: 1 }, ctx)).rejects.toThrow('notes.txt leads outside the repository (a symbolic link)');
-    await expect(async () => readFileTool.run({ file_name: 'root/etc/passwd', start_line: 1 }, ctx)).rejects.toThrow('leads outside the repository');
+    await expect(async () => viewDirectory.run({ path: 'root', max_results: 100 }, ctx)).rejects.toThrow(
+      new ToolInputError(
+        'root leads outside the repository (a symbolic link): view_directory lists folders inside it only.',
+      ),
+    );
+    await expect(async () => viewDirectory.run({ path: 'root/etc', max_results: 100 }, ctx)).rejects.toThrow(
+      ToolInputError,
+    );
+    await expect(async () => readFileTool.run({ file_name: 'notes.txt', start_line: 1 }, ctx)).rejects.toThrow(
+      'notes.txt leads outside the repository (a symbolic link)',
+    );
+    await expect(async () => readFileTool.run({ file_name: 'root/etc/passwd', start_line: 1 }, ctx)).rejects.toThrow(
+      'leads outside the repository',
+    );
   });
 });

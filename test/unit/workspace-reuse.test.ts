@@ -1,6 +1,20 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,7 +47,10 @@ function repository(name: string): string {
 }
 
 /** A fresh copy's snapshot (a workspace made without reuse), and the mode of every file in it. */
-async function freshCopy(repo: string, parent: string): Promise<{ files: Record<string, string>; modes: Record<string, number>; stats: Workspace['stats'] }> {
+async function freshCopy(
+  repo: string,
+  parent: string,
+): Promise<{ files: Record<string, string>; modes: Record<string, number>; stats: Workspace['stats'] }> {
   const fresh = await Workspace.create(repo, { parent });
   try {
     return { files: snapshot(fresh.root), modes: modes(fresh.root), stats: fresh.stats };
@@ -123,7 +140,10 @@ describe('a workspace left for the next run of the same repository', () => {
     const repo = repository('busy');
     const parent = mkdtempSync(join(scratch, 'tmp-'));
     await (await Workspace.create(repo, { parent, reuse: true })).dispose();
-    const [a, b] = await Promise.all([Workspace.create(repo, { parent, reuse: true }), Workspace.create(repo, { parent, reuse: true })]);
+    const [a, b] = await Promise.all([
+      Workspace.create(repo, { parent, reuse: true }),
+      Workspace.create(repo, { parent, reuse: true }),
+    ]);
     expect(a.root).not.toBe(b.root);
     expect(snapshot(a.root)).toEqual(snapshot(b.root));
     await a.dispose();
@@ -153,7 +173,12 @@ describe('a workspace left for the next run of the same repository', () => {
       expect(snapshot(second.root)).toEqual((await freshCopy(repo, parent)).files);
       await second.dispose();
     } finally {
-      spawnSync('chattr', ['-i', ...readdirSync(parent).map((name) => join(parent, name, 'stuck', 'stuck.txt')).filter((path) => existsSync(path))]);
+      spawnSync('chattr', [
+        '-i',
+        ...readdirSync(parent)
+          .map((name) => join(parent, name, 'stuck', 'stuck.txt'))
+          .filter((path) => existsSync(path)),
+      ]);
     }
   });
 

@@ -40,7 +40,10 @@ function originalLength(text: string): number {
 const REMOVED = /^\[tenet removed this \S+ output \([\d,]+ characters\) to fit the context window\]$/;
 
 /** The one line an old tool output becomes at level 3. */
-export const removedOutput = (name: string, text: string) => (REMOVED.test(text) ? text : `[tenet removed this ${name} output (${originalLength(text).toLocaleString('en-US')} characters) to fit the context window]`);
+export const removedOutput = (name: string, text: string) =>
+  REMOVED.test(text)
+    ? text
+    : `[tenet removed this ${name} output (${originalLength(text).toLocaleString('en-US')} characters) to fit the context window]`;
 
 /** `text` as its first `head` and last `tail` characters around a marker that says how much went; unchanged when short enough. */
 export function elide(text: string, head: number, tail: number): string {
@@ -58,7 +61,9 @@ const SUBMITTERS = new Set(['submit_implementation', 'submit_tests']);
 
 /** The one-line reference a superseded submission's code becomes (still valid JSON arguments). */
 export const supersededArguments = (name: string, number: number) =>
-  JSON.stringify({ code: `# ${name === 'submit_tests' ? 'tests' : 'submission'} ${number}: superseded by a later one; tenet removed its code to fit the context window` });
+  JSON.stringify({
+    code: `# ${name === 'submit_tests' ? 'tests' : 'submission'} ${number}: superseded by a later one; tenet removed its code to fit the context window`,
+  });
 
 interface Limits {
   /** Tool outputs: cut when longer than `over`, to `head` + `tail` characters. */
@@ -74,7 +79,12 @@ interface Limits {
 const LEVELS: Record<CondenseLevel, Limits> = {
   1: { tool: { over: 1500, head: 700, tail: 300 }, prose: null, recentRounds: 2 },
   2: { tool: { over: 600, head: 300, tail: 150 }, prose: { over: 2000, head: 800, tail: 400 }, recentRounds: 1 },
-  3: { tool: { over: 600, head: 300, tail: 150 }, prose: { over: 1200, head: 500, tail: 250 }, recentRounds: 0, remove: { rounds: 1 } },
+  3: {
+    tool: { over: 600, head: 300, tail: 150 },
+    prose: { over: 1200, head: 500, tail: 250 },
+    recentRounds: 0,
+    remove: { rounds: 1 },
+  },
 };
 
 /** Indices of what stays whole at every level, and where the recent rounds start. */
@@ -113,11 +123,15 @@ export function condense(messages: readonly Message[], level: CondenseLevel): Re
   const recent = recentFrom(limits.recentRounds);
   const removeBefore = limits.remove ? recentFrom(limits.remove.rounds) : -1;
   const out: Replacement[] = [];
-  const cut = (text: string, l: { over: number; head: number; tail: number }) => (text.length > l.over ? elide(text, l.head, l.tail) : text);
+  const cut = (text: string, l: { over: number; head: number; tail: number }) =>
+    text.length > l.over ? elide(text, l.head, l.tail) : text;
   // Submissions are numbered in order, as the transcript numbers them.
   const numbers = new Map<string, number>();
   const counted: Record<string, number> = {};
-  for (const m of messages) if (m.role === 'assistant') for (const c of m.toolCalls) if (SUBMITTERS.has(c.name)) numbers.set(c.id, (counted[c.name] = (counted[c.name] ?? 0) + 1));
+  for (const m of messages)
+    if (m.role === 'assistant')
+      for (const c of m.toolCalls)
+        if (SUBMITTERS.has(c.name)) numbers.set(c.id, (counted[c.name] = (counted[c.name] ?? 0) + 1));
   for (let index = 0; index < messages.length; index++) {
     const message = messages[index]!;
     if (keep.has(index)) continue;
@@ -127,9 +141,14 @@ export function condense(messages: readonly Message[], level: CondenseLevel): Re
     } else if (message.role === 'tool' && index < recent) {
       next = { ...message, content: cut(message.content, limits.tool) };
     } else if (message.role === 'assistant') {
-      const toolCalls = message.toolCalls.map((c) => (SUBMITTERS.has(c.name) && !latestCalls.has(c.id) ? { ...c, arguments: supersededArguments(c.name, numbers.get(c.id) ?? 0) } : c));
+      const toolCalls = message.toolCalls.map((c) =>
+        SUBMITTERS.has(c.name) && !latestCalls.has(c.id)
+          ? { ...c, arguments: supersededArguments(c.name, numbers.get(c.id) ?? 0) }
+          : c,
+      );
       const content = limits.prose && index < recent ? cut(message.content, limits.prose) : message.content;
-      if (content !== message.content || toolCalls.some((c, i) => c !== message.toolCalls[i])) next = { ...message, content, toolCalls };
+      if (content !== message.content || toolCalls.some((c, i) => c !== message.toolCalls[i]))
+        next = { ...message, content, toolCalls };
     } else if (message.role === 'user' && limits.prose) {
       next = { ...message, content: cut(message.content, limits.prose) };
     }
@@ -141,7 +160,8 @@ export function condense(messages: readonly Message[], level: CondenseLevel): Re
 function same(a: Message, b: Message): boolean {
   if (a === b) return true;
   if (a.content !== b.content) return false;
-  if (a.role === 'assistant' && b.role === 'assistant') return a.toolCalls.every((c, i) => c.arguments === b.toolCalls[i]?.arguments);
+  if (a.role === 'assistant' && b.role === 'assistant')
+    return a.toolCalls.every((c, i) => c.arguments === b.toolCalls[i]?.arguments);
   return true;
 }
 
@@ -151,7 +171,10 @@ export function applyReplacements(messages: Message[], replaced: readonly Replac
 }
 
 /** What a condensation did, counted by kind: for its event's one line. */
-export function condensedKinds(before: readonly Message[], replaced: readonly Replacement[]): { toolOutputs: number; submissions: number; prompts: number; answers: number } {
+export function condensedKinds(
+  before: readonly Message[],
+  replaced: readonly Replacement[],
+): { toolOutputs: number; submissions: number; prompts: number; answers: number } {
   const kinds = { toolOutputs: 0, submissions: 0, prompts: 0, answers: 0 };
   for (const r of replaced) {
     const was = before[r.index];

@@ -1,7 +1,13 @@
 import type { EventOf } from '../events';
 import type { Message, ToolDefinition } from '../protocol/messages';
 import { applyReplacements, condense, condensedKinds, type CondenseLevel } from './condense';
-import { condenseAbove, condenseAtBoundaryAbove, condenseTarget, RequestSizer, type ContextBudget } from './context-size';
+import {
+  condenseAbove,
+  condenseAtBoundaryAbove,
+  condenseTarget,
+  RequestSizer,
+  type ContextBudget,
+} from './context-size';
 
 type Condensed = Omit<EventOf<'context.condensed'>, 'type'>;
 
@@ -38,14 +44,27 @@ export class ContextKeeper {
     this.boundary = true;
   }
 
-  async beforeRequest(system: string, messages: readonly Message[], tools: readonly ToolDefinition[], round: number): Promise<RequestFit> {
+  async beforeRequest(
+    system: string,
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+    round: number,
+  ): Promise<RequestFit> {
     const atBoundary = this.boundary;
     this.boundary = false;
     if (!this.budget) return {};
     const tokens = await this.size.request(system, messages, tools);
     const limit = atBoundary ? condenseAtBoundaryAbove(this.budget) : condenseAbove(this.budget);
     if (tokens <= limit) return { context: { tokens, window: this.budget.window } };
-    const condensed = await this.condensed(system, messages, tools, round, tokens, 1, atBoundary ? 'stage' : 'threshold');
+    const condensed = await this.condensed(
+      system,
+      messages,
+      tools,
+      round,
+      tokens,
+      1,
+      atBoundary ? 'stage' : 'threshold',
+    );
     const after = condensed?.tokensAfter ?? tokens;
     return {
       context: { tokens: after, window: this.budget.window },
@@ -55,7 +74,12 @@ export class ContextKeeper {
   }
 
   /** After the provider's "too long": the strongest condensation there is (once per request). */
-  async afterTooLong(system: string, messages: readonly Message[], tools: readonly ToolDefinition[], round: number): Promise<Condensed | undefined> {
+  async afterTooLong(
+    system: string,
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+    round: number,
+  ): Promise<Condensed | undefined> {
     const tokens = await this.size.request(system, messages, tools);
     return this.condensed(system, messages, tools, round, tokens, 3, 'too-long');
   }
@@ -65,7 +89,15 @@ export class ContextKeeper {
   }
 
   /** The mildest level from `from` on that reaches the target (else the strongest), or nothing when no level changes anything. */
-  private async condensed(system: string, messages: readonly Message[], tools: readonly ToolDefinition[], round: number, before: number, from: CondenseLevel, why: Condensed['why']): Promise<Condensed | undefined> {
+  private async condensed(
+    system: string,
+    messages: readonly Message[],
+    tools: readonly ToolDefinition[],
+    round: number,
+    before: number,
+    from: CondenseLevel,
+    why: Condensed['why'],
+  ): Promise<Condensed | undefined> {
     const target = this.budget ? condenseTarget(this.budget) : 0;
     let best: { level: CondenseLevel; replaced: ReturnType<typeof condense>; tokens: number } | undefined;
     for (let level = from; level <= 3; level++) {

@@ -8,7 +8,9 @@ let counter: Promise<Counter> | undefined;
 
 /** The o200k_base tokenizer (GPT-4o and GPT-4.1's), loaded once: its tables are large. */
 function loadCounter(): Promise<Counter> {
-  counter ??= import('gpt-tokenizer/encoding/o200k_base').then((tokenizer) => (text: string) => tokenizer.countTokens(text, { disallowedSpecial: new Set() }));
+  counter ??= import('gpt-tokenizer/encoding/o200k_base').then(
+    (tokenizer) => (text: string) => tokenizer.countTokens(text, { disallowedSpecial: new Set() }),
+  );
   return counter;
 }
 
@@ -64,6 +66,7 @@ export interface ContextBudget {
 /** Above this many input tokens a request is condensed first: 80% of what the window leaves the input (a margin for tokenizers that count more). */
 export const condenseAbove = (budget: ContextBudget) => Math.floor(0.8 * Math.max(0, budget.window - budget.reserve));
 /** At a stage boundary a conversation past this share of the input's room is condensed already, where a new prompt breaks no cache that would have held. */
-export const condenseAtBoundaryAbove = (budget: ContextBudget) => Math.floor(0.6 * Math.max(0, budget.window - budget.reserve));
+export const condenseAtBoundaryAbove = (budget: ContextBudget) =>
+  Math.floor(0.6 * Math.max(0, budget.window - budget.reserve));
 /** How small a condensation tries to make the request: well below the threshold, so that the next one is many rounds away (each one costs a cache miss). */
 export const condenseTarget = (budget: ContextBudget) => Math.floor(0.5 * Math.max(0, budget.window - budget.reserve));

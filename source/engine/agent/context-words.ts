@@ -1,14 +1,20 @@
 import type { EventOf } from '../events';
 import { plural } from '../util/plural';
 
-const WHY = { threshold: 'past 80% of the room for the request', stage: 'at a stage boundary', 'too-long': 'the provider answered "too long"' } as const;
+const WHY = {
+  threshold: 'past 80% of the room for the request',
+  stage: 'at a stage boundary',
+  'too-long': 'the provider answered "too long"',
+} as const;
 const whole = (n: number) => n.toLocaleString('en-US');
 
 /** One line for a condensation, the same in the TUI, replay, `tenet show`, the page and the headless printer. */
 export function condensedWords(event: EventOf<'context.condensed'>): string {
   const k = event.kinds;
   const what = [
-    k.toolOutputs ? `${plural(k.toolOutputs, 'tool output')} ${event.level === 3 ? 'cut to head and tail or to a one-line reference' : 'cut to head and tail'}` : '',
+    k.toolOutputs
+      ? `${plural(k.toolOutputs, 'tool output')} ${event.level === 3 ? 'cut to head and tail or to a one-line reference' : 'cut to head and tail'}`
+      : '',
     k.submissions ? `${plural(k.submissions, 'superseded submission')} left as a reference` : '',
     k.prompts ? `${plural(k.prompts, 'earlier prompt')} shortened` : '',
     k.answers ? `${plural(k.answers, 'earlier answer')} shortened` : '',
@@ -18,4 +24,5 @@ export function condensedWords(event: EventOf<'context.condensed'>): string {
 }
 
 /** The footer's share of the window the latest request used: `ctx 61%`. */
-export const contextShare = (context: { tokens: number; window: number }) => `ctx ${Math.round((100 * context.tokens) / context.window)}%`;
+export const contextShare = (context: { tokens: number; window: number }) =>
+  `ctx ${Math.round((100 * context.tokens) / context.window)}%`;

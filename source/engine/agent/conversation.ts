@@ -146,7 +146,8 @@ export class Conversation {
     const round = this.totals.rounds;
     const definitions = this.toolsFor(tools);
     // Once per run (a resumed one too), before its first request.
-    if (!this.windowSaid && this.options.windowUnknown) emit({ type: 'warning', message: unknownWindowWarning(this.options.windowUnknown) });
+    if (!this.windowSaid && this.options.windowUnknown)
+      emit({ type: 'warning', message: unknownWindowWarning(this.options.windowUnknown) });
     this.windowSaid = true;
     const fit = await this.context.beforeRequest(this.options.system, this.messages, definitions, round);
     emit({
@@ -178,7 +179,13 @@ export class Conversation {
       }
       try {
         response = await model.complete(
-          { system: this.options.system, messages: this.messages, tools: definitions, temperature: this.options.temperature, maxTokens: this.options.maxTokens },
+          {
+            system: this.options.system,
+            messages: this.messages,
+            tools: definitions,
+            temperature: this.options.temperature,
+            maxTokens: this.options.maxTokens,
+          },
           {
             ...(signals.length ? { signal: AbortSignal.any(signals) } : {}),
             onDelta: (text) => emit({ type: 'model.delta', text }),
@@ -191,13 +198,17 @@ export class Conversation {
         break;
       } catch (error) {
         // No answer, but the provider billed what the call's attempts used: counted all the same.
-        if (unanswered) this.countUnanswered(unanswered, signals.some((s) => s.aborted) ? 'cancelled' : 'failed', Date.now() - since);
+        if (unanswered)
+          this.countUnanswered(unanswered, signals.some((s) => s.aborted) ? 'cancelled' : 'failed', Date.now() - since);
         // Longer than the window (a tokenizer that counts more than tenet's, an unknown window): once, condensed as far as tenet goes.
         if (error instanceof ProviderError && error.tooLong && !condensedHarder) {
           condensedHarder = true;
           const harder = await this.context.afterTooLong(this.options.system, this.messages, definitions, round);
           if (harder) {
-            emit({ type: 'warning', message: `The provider answered that the request is too long (${error.message}): tenet condensed the conversation further and asks again.` });
+            emit({
+              type: 'warning',
+              message: `The provider answered that the request is too long (${error.message}): tenet condensed the conversation further and asks again.`,
+            });
             this.condensed(harder);
             continue;
           }
@@ -212,11 +223,23 @@ export class Conversation {
     }
     // An answer from a record (rerun) costs what it cost then, so limits stop a rerun where they stopped the run.
     const costUsd = response.recorded?.costUsd ?? costOf(this.options.price, response.usage);
-    const cacheSavedUsd = response.recorded ? response.recorded.cacheSavedUsd : cacheSavingOf(this.options.price, response.usage);
+    const cacheSavedUsd = response.recorded
+      ? response.recorded.cacheSavedUsd
+      : cacheSavingOf(this.options.price, response.usage);
     this.noteIncompleteCost(response.usage);
     this.totals.modelCalls++;
     addCall(this.totals, { usage: response.usage, costUsd, cacheSavedUsd });
-    emit({ type: 'model.response', content: response.content, toolCalls: response.toolCalls, usage: response.usage, costUsd, cacheSavedUsd, durationMs: Date.now() - started, model: response.model, stopReason: response.stopReason });
+    emit({
+      type: 'model.response',
+      content: response.content,
+      toolCalls: response.toolCalls,
+      usage: response.usage,
+      costUsd,
+      cacheSavedUsd,
+      durationMs: Date.now() - started,
+      model: response.model,
+      stopReason: response.stopReason,
+    });
     const odd = oddStop(response, this.options.maxTokens);
     if (odd) emit({ type: 'warning', message: odd });
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
@@ -232,7 +255,12 @@ export class Conversation {
   }
 
   /** What a call that got no answer used, priced, added to the totals (not as a model call) and reported. */
-  private countUnanswered(usage: Usage, reason: 'failed' | 'cancelled', durationMs: number, recorded?: RecordedUnanswered): void {
+  private countUnanswered(
+    usage: Usage,
+    reason: 'failed' | 'cancelled',
+    durationMs: number,
+    recorded?: RecordedUnanswered,
+  ): void {
     const costUsd = recorded ? recorded.costUsd : costOf(this.options.price, usage);
     const cacheSavedUsd = recorded ? recorded.cacheSavedUsd : cacheSavingOf(this.options.price, usage);
     this.noteIncompleteCost(usage);
@@ -250,12 +278,20 @@ export class Conversation {
     if (usage.estimated && !this.totals.estimatedTokens) {
       this.totals.estimatedTokens = true;
       // Not only a server that ignores include_usage: a stream cut before its usage came has its tokens estimated too.
-      emit({ type: 'warning', message: 'Some token counts are estimated with the o200k_base tokenizer: the model server sent none for them (it leaves usage out, or a stream was cut before its usage came).' });
+      emit({
+        type: 'warning',
+        message:
+          'Some token counts are estimated with the o200k_base tokenizer: the model server sent none for them (it leaves usage out, or a stream was cut before its usage came).',
+      });
     }
   }
 
   /** Runs tool calls and adds their results; a resumed session uses it for calls cut off by the interruption. */
-  async runTools(calls: readonly ToolCall[], tools: readonly string[], options: RoundOptions = {}): Promise<{ submitted: boolean; testsSubmitted: boolean; finished: boolean }> {
+  async runTools(
+    calls: readonly ToolCall[],
+    tools: readonly string[],
+    options: RoundOptions = {},
+  ): Promise<{ submitted: boolean; testsSubmitted: boolean; finished: boolean }> {
     const { emit, ctx } = this.options;
     let submitted = false;
     let testsSubmitted = false;
@@ -266,16 +302,31 @@ export class Conversation {
       // Step mode may hold the call, and the developer change its arguments: it runs as they left it.
       const { call, note } = await this.steering.beforeTool(asked);
       const refusal = options.refuse?.(call.name, submitted, call.id);
-      const ran: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal ? { ok: false, text: refusal, durationMs: 0 } : await this.callClosing(call, tools);
+      const ran: Pick<ToolOutcome, 'ok' | 'text' | 'durationMs'> = refusal
+        ? { ok: false, text: refusal, durationMs: 0 }
+        : await this.callClosing(call, tools);
       const outcome = note ? { ...ran, text: `${note}\n${ran.text}` } : ran;
-      emit({ type: 'tool.result', id: call.id, name: call.name, ok: outcome.ok, text: outcome.text, durationMs: outcome.durationMs });
+      emit({
+        type: 'tool.result',
+        id: call.id,
+        name: call.name,
+        ok: outcome.ok,
+        text: outcome.text,
+        durationMs: outcome.durationMs,
+      });
       this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: outcome.text });
       if (call.name === 'submit_implementation') {
         emit({ type: 'submission', code: codeArgument(call.arguments), ok: outcome.ok, message: outcome.text });
         submitted ||= outcome.ok;
       }
       if (call.name === 'submit_tests') {
-        emit({ type: 'tests.submission', code: codeArgument(call.arguments), ok: outcome.ok, message: outcome.text, ...(outcome.ok && ctx.agentTestFile ? { path: ctx.agentTestFile } : {}) });
+        emit({
+          type: 'tests.submission',
+          code: codeArgument(call.arguments),
+          ok: outcome.ok,
+          message: outcome.text,
+          ...(outcome.ok && ctx.agentTestFile ? { path: ctx.agentTestFile } : {}),
+        });
         testsSubmitted ||= outcome.ok;
       }
       if (call.name === 'finish' && outcome.ok) finished = true;
@@ -294,8 +345,17 @@ export class Conversation {
       return await callTool(call.name, call.arguments, this.options.ctx, tools);
     } catch (error) {
       const stopped = (error as Error).name === 'AbortError';
-      const text = stopped ? `Not run to the end: ${this.options.signal?.aborted ? 'the session was cancelled' : (error as Error).message}.` : `tenet failed running ${call.name}: ${(error as Error).message}`;
-      this.options.emit({ type: 'tool.result', id: call.id, name: call.name, ok: false, text, durationMs: Date.now() - started });
+      const text = stopped
+        ? `Not run to the end: ${this.options.signal?.aborted ? 'the session was cancelled' : (error as Error).message}.`
+        : `tenet failed running ${call.name}: ${(error as Error).message}`;
+      this.options.emit({
+        type: 'tool.result',
+        id: call.id,
+        name: call.name,
+        ok: false,
+        text,
+        durationMs: Date.now() - started,
+      });
       this.messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: text });
       throw error;
     }
@@ -311,7 +371,8 @@ function unknownWindowWarning(model: string): string {
 
 /** What the developer should know about how an answer ended: the model refused, or was cut off. */
 function oddStop(response: ModelResponse, maxTokens: number): string | undefined {
-  if (response.stopReason === 'refusal') return `The model refused to answer${response.content ? `: ${response.content.slice(0, 200)}` : ''}. If it keeps refusing, stop the run and try another model.`;
+  if (response.stopReason === 'refusal')
+    return `The model refused to answer${response.content ? `: ${response.content.slice(0, 200)}` : ''}. If it keeps refusing, stop the run and try another model.`;
   if (response.stopReason === 'length' || response.stopReason === 'max_tokens') {
     return `The model's answer was cut at maxTokens (${maxTokens})${response.toolCalls.length ? ': its last tool call may be incomplete' : ''}. Raise maxTokens in the config if this repeats.`;
   }

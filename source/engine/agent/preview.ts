@@ -12,7 +12,8 @@ const clip = (text: string, lines: number): string[] => {
 export function describeTurn(turn: readonly Message[], linesEach = 4): string[] {
   if (!turn.length) return ['(nothing new since the last answer: the model is asked again)'];
   return turn.flatMap((message) => {
-    if (message.role === 'tool') return [`result of ${message.name}:`, ...clip(message.content, linesEach).map((l) => `  ${l}`)];
+    if (message.role === 'tool')
+      return [`result of ${message.name}:`, ...clip(message.content, linesEach).map((l) => `  ${l}`)];
     if (message.role === 'user') return ['prompt:', ...clip(message.content, linesEach).map((l) => `  ${l}`)];
     return [`the model: ${clip(message.content, 1)[0] ?? ''}`];
   });

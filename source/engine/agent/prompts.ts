@@ -54,13 +54,20 @@ function forTools(name: PromptName, text: string, tools: readonly string[] | und
   }
   const kept = text.replace(SECTION, (_, tool: string, body: string) => (tools.includes(tool) ? body : ''));
   // Names with an underscore only: "finish" is also a plain word.
-  const named = TOOLS.map((t) => t.name).find((tool) => tool.includes('_') && !tools.includes(tool) && new RegExp(`\\b${tool}\\b`).test(kept));
-  if (named) throw new Error(`prompt ${name}.md names ${named}, which is not offered: put it in a {{#tool ${named}}} section`);
+  const named = TOOLS.map((t) => t.name).find(
+    (tool) => tool.includes('_') && !tools.includes(tool) && new RegExp(`\\b${tool}\\b`).test(kept),
+  );
+  if (named)
+    throw new Error(`prompt ${name}.md names ${named}, which is not offered: put it in a {{#tool ${named}}} section`);
   return kept;
 }
 
 /** A prompt template from prompts/, with `{{name}}` filled in (unknown names are an error). */
-export function renderPrompt(name: PromptName, values: Record<string, string | number> = {}, options: PromptOptions = {}): string {
+export function renderPrompt(
+  name: PromptName,
+  values: Record<string, string | number> = {},
+  options: PromptOptions = {},
+): string {
   const text = forTools(name, template(name, options.dir ?? promptsDir()), options.tools);
   return text.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
     if (!(key in values)) throw new Error(`prompt ${name}.md uses {{${key}}}, which was not given`);

@@ -45,7 +45,8 @@ export class Steering {
 
   /** The call as it runs (the developer's arguments if they changed them), and what goes before its output for the model. */
   async beforeTool(call: ToolCall): Promise<{ call: ToolCall; note?: string }> {
-    if (this.hooks.stepping?.({ before: 'tool', call })) this.emit({ type: 'step.pause', before: 'tool', callId: call.id, name: call.name });
+    if (this.hooks.stepping?.({ before: 'tool', call }))
+      this.emit({ type: 'step.pause', before: 'tool', callId: call.id, name: call.name });
     const edited = await this.hooks.beforeToolCall?.(call);
     if (edited === undefined || edited === call.arguments) return { call };
     this.emit({ type: 'tool.edit', id: call.id, name: call.name, original: call.arguments, arguments: edited });

@@ -14,7 +14,11 @@ export function moduleContext(target: PreparedTarget): string {
   const from = Math.max(0, target.startLine - 1 - AROUND);
   const to = Math.min(lines.length, endLine + AROUND);
   // The source as it is, blank lines included (they separate docstring paragraphs and defs).
-  return [...(from > 0 ? [`# … lines 1-${from} …`] : []), ...lines.slice(from, to), ...(to < lines.length ? [`# … lines ${to + 1}-${lines.length} …`] : [])].join('\n');
+  return [
+    ...(from > 0 ? [`# … lines 1-${from} …`] : []),
+    ...lines.slice(from, to),
+    ...(to < lines.length ? [`# … lines ${to + 1}-${lines.length} …`] : []),
+  ].join('\n');
 }
 
 /**
@@ -43,11 +47,17 @@ export async function testsSection(workspaceRoot: string, tests: readonly ThmFai
   for (const test of tests) {
     // By its node id, else by the function its chain entered by (a mixin's test defined in another file).
     const entry = entryFunction(test);
-    const found = (await testSourceAt(workspaceRoot, test.nodeid)) ?? (entry ? await testSourceAt(workspaceRoot, entry) : undefined);
+    const found =
+      (await testSourceAt(workspaceRoot, test.nodeid)) ??
+      (entry ? await testSourceAt(workspaceRoot, entry) : undefined);
     const source = found && shortenedTest(found.text, test.nodeid.split('::')[0]!, found.line);
     const failure = test.longrepr || test.message;
     parts.push(
-      [`### ${test.nodeid}`, source ? `\`\`\`python\n${source}\n\`\`\`` : '', failure ? `It fails now with:\n\`\`\`\n${failure.split('\n').slice(-30).join('\n')}\n\`\`\`` : '']
+      [
+        `### ${test.nodeid}`,
+        source ? `\`\`\`python\n${source}\n\`\`\`` : '',
+        failure ? `It fails now with:\n\`\`\`\n${failure.split('\n').slice(-30).join('\n')}\n\`\`\`` : '',
+      ]
         .filter(Boolean)
         .join('\n'),
     );

@@ -7,7 +7,6 @@ import { TDD_START, type TddPosition } from './positions';
 
 export const TDD_PAPER_BUDGET: TddBudget = { setupRounds: 15, iterations: 10, roundsPerIteration: 15 };
 
-
 export interface TddInput {
   conversation: Conversation;
   emit: EventSink;
@@ -40,7 +39,8 @@ export interface TddOutcome {
 }
 
 /** What the model hears when it calls finish with no implementation in place: the work is not done, and budget remains. */
-const FINISH_FIRST = 'tenet did not finish: there is no implementation yet. Submit one with submit_implementation first, then run your tests; finish once they pass.';
+const FINISH_FIRST =
+  'tenet did not finish: there is no implementation yet. Submit one with submit_implementation first, then run your tests; finish once they pass.';
 
 /**
  * The TDD-Agent workflow. Phase 1, test-first specification: the model inspects the repository and
@@ -69,7 +69,8 @@ export async function runTddStrategy(input: TddInput): Promise<TddOutcome> {
       cancelled(input.signal);
       const round = await conversation.round(input.setupTools);
       at.setupUsed++;
-      if (!input.testsPath() && round.textOnly && at.setupUsed < budget.setupRounds) conversation.say(renderPrompt('tdd-nudge', { next: 'submit_tests with your test module' }));
+      if (!input.testsPath() && round.textOnly && at.setupUsed < budget.setupRounds)
+        conversation.say(renderPrompt('tdd-nudge', { next: 'submit_tests with your test module' }));
     }
     if (!input.testsPath()) return outcome('no-tests');
     at.phase = 'refine';
@@ -78,7 +79,9 @@ export async function runTddStrategy(input: TddInput): Promise<TddOutcome> {
 
   // A session resumed right after its tests were written still needs the step-2 prompt.
   if (input.from?.phase === 'refine' && input.from.iteration === 0 && !input.from.open) {
-    conversation.say(renderPrompt('tdd-implement', { path: input.testsPath() ?? 'your test file', iterations: budget.iterations }));
+    conversation.say(
+      renderPrompt('tdd-implement', { path: input.testsPath() ?? 'your test file', iterations: budget.iterations }),
+    );
   }
   while (at.iteration < budget.iterations || at.open) {
     // A resumed iteration goes on where it was; otherwise the next one starts.
@@ -93,7 +96,9 @@ export async function runTddStrategy(input: TddInput): Promise<TddOutcome> {
     while (!run && at.iterationUsed < budget.roundsPerIteration) {
       cancelled(input.signal);
       // A finish before any code would end the task as no-implementation with budget left: refused.
-      const round = await conversation.round(input.tools, { refuse: (name, now) => (name !== 'finish' || submitted || now ? undefined : FINISH_FIRST) });
+      const round = await conversation.round(input.tools, {
+        refuse: (name, now) => (name !== 'finish' || submitted || now ? undefined : FINISH_FIRST),
+      });
       at.iterationUsed++;
       submitted ||= round.submitted;
       run = input.takeRun();
@@ -101,7 +106,12 @@ export async function runTddStrategy(input: TddInput): Promise<TddOutcome> {
         lastRun = run ?? lastRun;
         return outcome('finished');
       }
-      if (!run && round.textOnly) conversation.say(renderPrompt('tdd-nudge', { next: submitted ? 'run_tests, submit_tests, submit_implementation or finish' : 'submit_implementation' }));
+      if (!run && round.textOnly)
+        conversation.say(
+          renderPrompt('tdd-nudge', {
+            next: submitted ? 'run_tests, submit_tests, submit_implementation or finish' : 'submit_implementation',
+          }),
+        );
     }
     if (!run) {
       // The model never ran its tests this iteration: tenet does, so the iteration has its feedback.

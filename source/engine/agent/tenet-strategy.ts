@@ -6,7 +6,6 @@ import { START, STAGES, type Position } from './positions';
 
 export const PAPER_BUDGET: Budget = { pregenRounds: 15, rrwAttempts: 5, rrwRounds: 15 };
 
-
 export interface StrategyInput {
   conversation: Conversation;
   emit: EventSink;
@@ -50,10 +49,19 @@ export interface StrategyOutcome {
  */
 export function pdbTest(selected: readonly string[], outcomes: Record<string, string> | undefined): string {
   const known = outcomes ?? {};
-  return selected.find((t) => known[t] === 'failed' || known[t] === 'error') ?? selected.find((t) => t in known && known[t] !== 'passed') ?? selected[0] ?? '';
+  return (
+    selected.find((t) => known[t] === 'failed' || known[t] === 'error') ??
+    selected.find((t) => t in known && known[t] !== 'passed') ??
+    selected[0] ??
+    ''
+  );
 }
 
-const STAGE_PROMPTS = { 'failure-identification': 'rrw-failure', 'context-review': 'rrw-context', 'code-refinement': 'rrw-refine' } as const;
+const STAGE_PROMPTS = {
+  'failure-identification': 'rrw-failure',
+  'context-review': 'rrw-context',
+  'code-refinement': 'rrw-refine',
+} as const;
 const LAST_STAGE = STAGES.length - 1;
 /** What the analysing stages may not call: they end in an answer, only code refinement submits. */
 const SUBMITTERS = new Set(['submit_implementation', 'submit_tests']);
@@ -103,12 +111,23 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     conversation.markStageBoundary();
     emitStage();
   };
-  const emitStage = () => emit({ type: 'agent.phase', phase: 'rrw', attempt: at.attempt, attempts: budget.rrwAttempts, stage: input.rrw ? STAGES[at.stage]! : 'naive' });
+  const emitStage = () =>
+    emit({
+      type: 'agent.phase',
+      phase: 'rrw',
+      attempt: at.attempt,
+      attempts: budget.rrwAttempts,
+      stage: input.rrw ? STAGES[at.stage]! : 'naive',
+    });
   // The latest validation: its failures open the next attempt, and name the test to debug.
   let run: TestRun | undefined;
   const stagePrompt = () => {
     const stage = STAGES[at.stage]!;
-    return renderPrompt(STAGE_PROMPTS[stage], stage === 'failure-identification' ? { test: pdbTest(input.selectedTests, run?.outcomes) } : {}, prompt);
+    return renderPrompt(
+      STAGE_PROMPTS[stage],
+      stage === 'failure-identification' ? { test: pdbTest(input.selectedTests, run?.outcomes) } : {},
+      prompt,
+    );
   };
   /** A new refinement attempt opens with the failures it must fix, in its first stage that has rounds. */
   const openAttempt = () => {
@@ -123,7 +142,9 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     }
     // A budget of fewer rounds than stages goes to the later stages: code refinement first.
     while (at.stage < LAST_STAGE && at.attemptUsed >= stageEnd(at.stage, budget.rrwRounds)) at.stage++;
-    conversation.say(`${renderPrompt('rrw-attempt', { attempt: at.attempt, attempts: budget.rrwAttempts, report: at.report ?? '' }, prompt)}\n\n${stagePrompt()}`);
+    conversation.say(
+      `${renderPrompt('rrw-attempt', { attempt: at.attempt, attempts: budget.rrwAttempts, report: at.report ?? '' }, prompt)}\n\n${stagePrompt()}`,
+    );
   };
 
   if (at.phase === 'pregen') {
@@ -137,8 +158,16 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
       submitted = outcome.submitted;
       answered = outcome.textOnly;
     }
-    if (!submitted) return { submitted: false, passed: false, stopReason: 'no-implementation', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
-    if (input.validation === false) return { submitted: true, passed: false, stopReason: 'submitted', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
+    if (!submitted)
+      return {
+        submitted: false,
+        passed: false,
+        stopReason: 'no-implementation',
+        pregenRounds: at.pregenUsed,
+        rrwAttempts: 0,
+      };
+    if (input.validation === false)
+      return { submitted: true, passed: false, stopReason: 'submitted', pregenRounds: at.pregenUsed, rrwAttempts: 0 };
     at.phase = 'validate';
   }
   await input.beforeValidation?.();
@@ -147,7 +176,15 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     if (at.phase === 'validate') {
       emit({ type: 'agent.phase', phase: 'validate', ...(at.attempt ? { attempt: at.attempt } : {}) });
       run = await input.validate();
-      if (run.passed === run.total) return { submitted: true, passed: true, stopReason: 'passed', pregenRounds: at.pregenUsed, rrwAttempts: at.attempt, lastRun: run };
+      if (run.passed === run.total)
+        return {
+          submitted: true,
+          passed: true,
+          stopReason: 'passed',
+          pregenRounds: at.pregenUsed,
+          rrwAttempts: at.attempt,
+          lastRun: run,
+        };
       at.report = run.report;
       if (at.attempt >= budget.rrwAttempts) break;
       openAttempt();
@@ -167,7 +204,9 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
       const analysing = input.rrw && at.stage < LAST_STAGE;
       const stage = STAGES[at.stage]!;
       const outcome = analysing
-        ? await conversation.round(input.tools, { refuse: (name) => (SUBMITTERS.has(name) ? stageRefusal(name, stage) : undefined) })
+        ? await conversation.round(input.tools, {
+            refuse: (name) => (SUBMITTERS.has(name) ? stageRefusal(name, stage) : undefined),
+          })
         : await conversation.round(input.tools);
       at.attemptUsed++;
       submitted = outcome.submitted || (!!input.revalidateOnTests && outcome.testsSubmitted);
@@ -181,5 +220,12 @@ export async function runTenetStrategy(input: StrategyInput): Promise<StrategyOu
     if (at.attempt >= budget.rrwAttempts) break;
     openAttempt();
   }
-  return { submitted: true, passed: false, stopReason: 'budget', pregenRounds: at.pregenUsed, rrwAttempts: at.attempt, ...(run ? { lastRun: run } : {}) };
+  return {
+    submitted: true,
+    passed: false,
+    stopReason: 'budget',
+    pregenRounds: at.pregenUsed,
+    rrwAttempts: at.attempt,
+    ...(run ? { lastRun: run } : {}),
+  };
 }

@@ -14,7 +14,10 @@ export interface FromRowsOptions extends CandidateOptions {
   /** The rows' `repository` this checkout is (default: the folder's name). */
   name?: string;
   emit?: (event: MakeEvent) => void;
-  onTask: (made: { task: BenchTask; report: NonNullable<Awaited<ReturnType<typeof tryCandidate>>['report']> }) => Promise<void> | void;
+  onTask: (made: {
+    task: BenchTask;
+    report: NonNullable<Awaited<ReturnType<typeof tryCandidate>>['report']>;
+  }) => Promise<void> | void;
 }
 
 export interface FromRowsSummary {
@@ -41,7 +44,15 @@ export async function makeFromRows(options: FromRowsOptions): Promise<FromRowsSu
   const repository = options.name ?? basename(repoDir);
   const emit = options.emit ?? (() => undefined);
   const mine = options.rows.filter((row) => row.repository === repository);
-  const summary: FromRowsSummary = { repository, repo: repoDir, rows: options.rows.length, otherRepositories: options.rows.length - mine.length, tasks: 0, skipped: [], durationMs: 0 };
+  const summary: FromRowsSummary = {
+    repository,
+    repo: repoDir,
+    rows: options.rows.length,
+    otherRepositories: options.rows.length - mine.length,
+    tasks: 0,
+    skipped: [],
+    durationMs: 0,
+  };
   let run = 0;
   for (const row of mine) {
     run++;
@@ -51,7 +62,15 @@ export async function makeFromRows(options: FromRowsOptions): Promise<FromRowsSu
     const runStarted = Date.now();
     const skip = (why: string, failing = 0) => {
       summary.skipped.push({ task: taskId(row), why });
-      emit({ type: 'thm.done', run, target, failing, taskIndex: null, skipped: why, durationMs: Date.now() - runStarted });
+      emit({
+        type: 'thm.done',
+        run,
+        target,
+        failing,
+        taskIndex: null,
+        skipped: why,
+        durationMs: Date.now() - runStarted,
+      });
     };
     const mismatch = await groundTruthMismatch(repoDir, row);
     if (mismatch) {
@@ -66,7 +85,15 @@ export async function makeFromRows(options: FromRowsOptions): Promise<FromRowsSu
     const failing = outcome.report.failing.map((f) => f.nodeid);
     const task: BenchTask = { ...row, tenet: { repo: repoDir, target, testArgs: scope, failing } };
     await options.onTask({ task, report: outcome.report });
-    emit({ type: 'thm.done', run, target, failing: failing.length, taskIndex: summary.tasks++, skipped: null, durationMs: Date.now() - runStarted });
+    emit({
+      type: 'thm.done',
+      run,
+      target,
+      failing: failing.length,
+      taskIndex: summary.tasks++,
+      skipped: null,
+      durationMs: Date.now() - runStarted,
+    });
   }
   summary.durationMs = Date.now() - started;
   return summary;
@@ -81,12 +108,18 @@ async function groundTruthMismatch(repoDir: string, row: BenchTask): Promise<str
     return `cannot open the target: ${(error as Error).message.split('\n')[0]}`;
   }
   if (!row.full_function.trim()) return undefined;
-  return sameCode(groundTruth ?? '', row.full_function) ? undefined : "the checkout's function is not the row's full_function (is the checkout at RepoCod's commit?)";
+  return sameCode(groundTruth ?? '', row.full_function)
+    ? undefined
+    : "the checkout's function is not the row's full_function (is the checkout at RepoCod's commit?)";
 }
 
 /** Equal up to indentation and blank lines: RepoCod's rows indent methods as the file does, tenet's ground truth starts at `def`. */
 function sameCode(a: string, b: string): boolean {
-  const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = (text: string) =>
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
   const [x, y] = [lines(a), lines(b)];
   return x.length === y.length && x.every((line, i) => line === y[i]);
 }

@@ -72,7 +72,8 @@ export async function scanFunctions(repoDir: string, minStatements = MIN_STATEME
       const spellings = overloadSpellings(moduleImports(tree));
       // Overload stubs do not make a name ambiguous: a target resolves to the implementation.
       const perQualname = new Map<string, number>();
-      for (const d of functions) if (!isOverloadStub(d, spellings)) perQualname.set(d.qualname, (perQualname.get(d.qualname) ?? 0) + 1);
+      for (const d of functions)
+        if (!isOverloadStub(d, spellings)) perQualname.set(d.qualname, (perQualname.get(d.qualname) ?? 0) + 1);
       for (const d of functions) {
         const exclusion = exclusionOf(d, minStatements, spellings);
         if (exclusion) {
@@ -97,7 +98,11 @@ export async function scanFunctions(repoDir: string, minStatements = MIN_STATEME
   return result;
 }
 
-function exclusionOf(d: Definition, minStatements: number, overloads: ReadonlySet<string> = overloadSpellings([])): Exclusion | undefined {
+function exclusionOf(
+  d: Definition,
+  minStatements: number,
+  overloads: ReadonlySet<string> = overloadSpellings([]),
+): Exclusion | undefined {
   // Blanking a nested function blanks a closure its outer function builds: the outer one is the task.
   if (d.qualname.includes('<locals>')) return 'nested';
   const decorators = decoratorNames(d);
@@ -116,7 +121,14 @@ function decoratorNames(d: Definition): string[] {
     .map((c) => c.text.replace(/^@\s*/, '').replace(/\(.*$/s, '').trim().split('.').pop() ?? '');
 }
 
-const CLAUSES = new Set(['elif_clause', 'else_clause', 'except_clause', 'except_group_clause', 'finally_clause', 'case_clause']);
+const CLAUSES = new Set([
+  'elif_clause',
+  'else_clause',
+  'except_clause',
+  'except_group_clause',
+  'finally_clause',
+  'case_clause',
+]);
 const DEFINITIONS = new Set(['function_definition', 'class_definition', 'decorated_definition']);
 
 /** Statements of a body after its docstring, nested blocks included; a nested definition counts once. */

@@ -22,7 +22,10 @@ const reachProbe = (id: number) => `import _tenet_reach_hook; _tenet_reach_hook.
  * ones before stay valid; a candidate no longer found (the file changed since the scan) is left
  * alone and simply never reported.
  */
-export async function instrumentCandidates(workspace: Workspace, functions: readonly ScannedFunction[]): Promise<number> {
+export async function instrumentCandidates(
+  workspace: Workspace,
+  functions: readonly ScannedFunction[],
+): Promise<number> {
   const byFile = new Map<string, { fn: ScannedFunction; id: number }[]>();
   functions.forEach((fn, id) => {
     const list = byFile.get(fn.file);
@@ -37,7 +40,10 @@ export async function instrumentCandidates(workspace: Workspace, functions: read
     try {
       const definitions = listDefinitions(tree).filter((d) => d.kind === 'function');
       const found = candidates
-        .map(({ fn, id }) => ({ id, definition: definitions.find((d) => d.qualname === fn.qualname && d.startLine === fn.startLine) }))
+        .map(({ fn, id }) => ({
+          id,
+          definition: definitions.find((d) => d.qualname === fn.qualname && d.startLine === fn.startLine),
+        }))
         .filter((c): c is { id: number; definition: (typeof definitions)[number] } => !!c.definition)
         .sort((a, b) => b.definition.node.startIndex - a.definition.node.startIndex);
       // Parts are taken from the original text: each rewrite only changes text after the next one's end.

@@ -125,7 +125,10 @@ export async function runReachPass(options: ReachOptions): Promise<ReachResult> 
     });
     if (pass.aborted) throw new TenetError('tenet bench make was cancelled.', undefined, 130);
     if (pass.collected === 0 && pass.collectErrors.length === 0 && pass.problems.length) {
-      throw new TenetError(`pytest could not run the tests:\n${pass.problems.join('\n')}`, scopeFix(workspace.root, pass.problems));
+      throw new TenetError(
+        `pytest could not run the tests:\n${pass.problems.join('\n')}`,
+        scopeFix(workspace.root, pass.problems),
+      );
     }
     result.problems = pass.problems;
     result.durationMs = Date.now() - started;
@@ -147,5 +150,8 @@ function reachEnv(sandbox: Sandbox, root: string, functions: readonly ScannedFun
   const ordered = [...[...roots].filter((rel) => rel), ''];
   const paths = ordered.map((rel) => (rel ? posix.join(sandbox.workdir, rel) : sandbox.workdir));
   const inherited = sandbox.env.PYTHONPATH;
-  return { PYTHONPATH: [sandbox.helpersDir, ...paths, ...(inherited ? [inherited] : [])].join(':'), PYTHONIOENCODING: 'utf-8' };
+  return {
+    PYTHONPATH: [sandbox.helpersDir, ...paths, ...(inherited ? [inherited] : [])].join(':'),
+    PYTHONIOENCODING: 'utf-8',
+  };
 }

@@ -38,7 +38,12 @@ export interface TestRuns {
  * and a module-scoped fixture or an order-dependent test must see the same sequence). Files are
  * sorted, so equal inputs give equal arguments.
  */
-export function scopeArgs(options: readonly string[], reachedBy: Iterable<string>, runs: TestRuns, userPositional: readonly string[] = []): string[] {
+export function scopeArgs(
+  options: readonly string[],
+  reachedBy: Iterable<string>,
+  runs: TestRuns,
+  userPositional: readonly string[] = [],
+): string[] {
   const filesMayStandWhole = !userPositional.some((arg) => arg.includes('::'));
   const byFile = new Map<string, Set<string>>();
   const wholeFiles = new Set<string>();
@@ -53,7 +58,8 @@ export function scopeArgs(options: readonly string[], reachedBy: Iterable<string
   const scope: string[] = [];
   for (const file of [...byFile.keys()].sort()) {
     const ids = byFile.get(file)!;
-    if (wholeFiles.has(file) || (filesMayStandWhole && ids.size >= (runs.perFile.get(file) ?? Infinity))) scope.push(file);
+    if (wholeFiles.has(file) || (filesMayStandWhole && ids.size >= (runs.perFile.get(file) ?? Infinity)))
+      scope.push(file);
     else scope.push(...[...ids].sort((a, b) => position(a) - position(b) || (a < b ? -1 : a > b ? 1 : 0)));
   }
   return [...options, ...scope];

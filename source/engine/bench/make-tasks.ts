@@ -40,20 +40,52 @@ export interface MadeTask {
 }
 
 export type MakeEvent =
-  | { type: 'scan'; files: number; testFiles: number; functions: number; eligible: number; excluded: Record<Exclusion, number> }
+  | {
+      type: 'scan';
+      files: number;
+      testFiles: number;
+      functions: number;
+      eligible: number;
+      excluded: Record<Exclusion, number>;
+    }
   | { type: 'reach.start'; functions: number; testArgs: string[] }
   | { type: 'reach.progress'; done: number; total: number }
-  | { type: 'reach.done'; tests: number; shards: number; reached: number; outside: number; candidates: number; durationMs: number; problems: string[] }
+  | {
+      type: 'reach.done';
+      tests: number;
+      shards: number;
+      reached: number;
+      outside: number;
+      candidates: number;
+      durationMs: number;
+      problems: string[];
+    }
   /** `tests`: how many tests (and test modules) reached the function in the reach pass. */
   | { type: 'thm.start'; run: number; candidates: number; target: string; tests: number; scope: string[] }
-  | { type: 'thm.done'; run: number; target: string; failing: number; taskIndex: number | null; skipped: string | null; durationMs: number };
+  | {
+      type: 'thm.done';
+      run: number;
+      target: string;
+      failing: number;
+      taskIndex: number | null;
+      skipped: string | null;
+      durationMs: number;
+    };
 
 export interface MakeSummary {
   repository: string;
   repo: string;
   seed: number;
   scan: { files: number; testFiles: number; functions: number; eligible: number; excluded: Record<Exclusion, number> };
-  reach: { tests: number; shards: number; reached: number; outside: number; tooFewTests: number; durationMs: number; problems: string[] };
+  reach: {
+    tests: number;
+    shards: number;
+    reached: number;
+    outside: number;
+    tooFewTests: number;
+    durationMs: number;
+    problems: string[];
+  };
   candidates: number;
   thm: { runs: number; kept: number; skipped: number; durationMs: number[] };
   tasks: number;
@@ -86,7 +118,14 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
   const testTimeoutSec = options.testTimeoutSec ?? THM_DEFAULTS.testTimeoutSec;
 
   const scan = await scanFunctions(repoDir, options.minStatements ?? MIN_STATEMENTS);
-  emit({ type: 'scan', files: scan.files, testFiles: scan.testFiles, functions: scan.functions, eligible: scan.eligible.length, excluded: scan.excluded });
+  emit({
+    type: 'scan',
+    files: scan.files,
+    testFiles: scan.testFiles,
+    functions: scan.functions,
+    eligible: scan.eligible.length,
+    excluded: scan.excluded,
+  });
 
   emit({ type: 'reach.start', functions: scan.eligible.length, testArgs: options.testArgs });
   const reach = await runReachPass({
@@ -118,7 +157,13 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
     repository,
     repo: repoDir,
     seed: options.seed,
-    scan: { files: scan.files, testFiles: scan.testFiles, functions: scan.functions, eligible: scan.eligible.length, excluded: scan.excluded },
+    scan: {
+      files: scan.files,
+      testFiles: scan.testFiles,
+      functions: scan.functions,
+      eligible: scan.eligible.length,
+      excluded: scan.excluded,
+    },
     reach: {
       tests: reach.tests,
       shards: reach.shards,
@@ -134,10 +179,22 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
     count: options.count,
     durationMs: 0,
   };
-  emit({ type: 'reach.done', tests: reach.tests, shards: reach.shards, reached, outside, candidates: candidates.length, durationMs: reach.durationMs, problems: reach.problems });
+  emit({
+    type: 'reach.done',
+    tests: reach.tests,
+    shards: reach.shards,
+    reached,
+    outside,
+    candidates: candidates.length,
+    durationMs: reach.durationMs,
+    problems: reach.problems,
+  });
 
   const userOptions = optionArgs(options.testArgs, reach.positional);
-  for (const { fn, tests } of spreadOrder(candidates.map((c) => ({ ...c, file: c.fn.file })), options.seed)) {
+  for (const { fn, tests } of spreadOrder(
+    candidates.map((c) => ({ ...c, file: c.fn.file })),
+    options.seed,
+  )) {
     if (summary.tasks >= options.count) break;
     const run = ++summary.thm.runs;
     const target = targetName(fn);
@@ -155,7 +212,15 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
     }
     const index = summary.tasks++;
     summary.thm.kept++;
-    const task = taskRow({ repository, index, repoDir, fn, target: outcome.target, testArgs: scope, report: outcome.report });
+    const task = taskRow({
+      repository,
+      index,
+      repoDir,
+      fn,
+      target: outcome.target,
+      testArgs: scope,
+      report: outcome.report,
+    });
     await options.onTask({ task, report: outcome.report });
     emit({ type: 'thm.done', run, target, failing, taskIndex: index, skipped: null, durationMs });
   }
@@ -170,10 +235,21 @@ export type Outcome =
 export type CandidateOptions = Pick<MakeOptions, 'python' | 'jobs' | 'testTimeoutSec' | 'signal' | 'minFailing'>;
 
 /** One THM run in benchmark mode; a candidate that cannot become a task says why instead of stopping the whole run. */
-export async function tryCandidate(options: CandidateOptions, repoDir: string, target: string, scope: string[], testFiles: number): Promise<Outcome> {
+export async function tryCandidate(
+  options: CandidateOptions,
+  repoDir: string,
+  target: string,
+  scope: string[],
+  testFiles: number,
+): Promise<Outcome> {
   let task;
   try {
-    task = await openTask({ repo: repoDir, target, blank: true, ...(options.python ? { python: options.python } : {}) });
+    task = await openTask({
+      repo: repoDir,
+      target,
+      blank: true,
+      ...(options.python ? { python: options.python } : {}),
+    });
   } catch (error) {
     return { skipped: `cannot open the target: ${firstLine(error)}` };
   }
@@ -187,7 +263,10 @@ export async function tryCandidate(options: CandidateOptions, repoDir: string, t
     });
     if (report.timedOut) return { skipped: 'THM ran out of time before every test ran', report };
     if (report.failing.length < options.minFailing) {
-      return { skipped: `${report.failing.length} failing test${report.failing.length === 1 ? '' : 's'} (--min-failing ${options.minFailing})`, report };
+      return {
+        skipped: `${report.failing.length} failing test${report.failing.length === 1 ? '' : 's'} (--min-failing ${options.minFailing})`,
+        report,
+      };
     }
     return { skipped: null, report, target: task.target };
   } catch (error) {

@@ -1,7 +1,15 @@
 import type { BenchReport } from './report';
 import { renderChart } from './report-chart';
 import { escapeHtml } from '../util/escape-html';
-import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, unverifiedLines, type Table } from './report-tables';
+import {
+  DEFINITIONS,
+  repositoryFigureTables,
+  repositoryTable,
+  settingsLine,
+  summaryTable,
+  unverifiedLines,
+  type Table,
+} from './report-tables';
 
 /**
  * One self-contained page: inline CSS, the inline SVG chart, the two tables. Nothing is fetched
@@ -32,7 +40,9 @@ dd { margin: 0; font-family: ui-monospace, monospace; font-size: 12px; overflow-
 `;
 
 function renderTable(table: Table): string {
-  const head = table.headers.map((text, i) => `<th${table.numeric[i] ? ' class="num"' : ''}>${escapeHtml(text)}</th>`).join('');
+  const head = table.headers
+    .map((text, i) => `<th${table.numeric[i] ? ' class="num"' : ''}>${escapeHtml(text)}</th>`)
+    .join('');
   const rows = table.rows.map((cells) => {
     const tds = cells.map((cell, i) => {
       const classes = [table.numeric[i] ? 'num' : '', cell.best ? 'best' : ''].filter(Boolean).join(' ');
@@ -72,7 +82,9 @@ ${renderTable(summaryTable(report))}
 <h2>Pass@1 per repository</h2>
 ${renderTable(repositoryTable(report))}
 <h2>Figures per repository</h2>
-${repositoryFigureTables(report).map(({ repository, table }) => `<h3>${escapeHtml(repository)}</h3>\n${renderTable(table)}`).join('\n')}
+${repositoryFigureTables(report)
+  .map(({ repository, table }) => `<h3>${escapeHtml(repository)}</h3>\n${renderTable(table)}`)
+  .join('\n')}
 ${unverifiedSection(report)}<h2>Configurations</h2>
 <dl>
 ${settings.join('\n')}

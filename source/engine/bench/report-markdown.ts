@@ -1,5 +1,13 @@
 import type { BenchReport } from './report';
-import { DEFINITIONS, repositoryFigureTables, repositoryTable, settingsLine, summaryTable, unverifiedLines, type Table } from './report-tables';
+import {
+  DEFINITIONS,
+  repositoryFigureTables,
+  repositoryTable,
+  settingsLine,
+  summaryTable,
+  unverifiedLines,
+  type Table,
+} from './report-tables';
 
 /**
  * Labels, repository names and settings come from run folders: a `|` would split a table cell and
@@ -14,7 +22,9 @@ function renderTable(table: Table): string[] {
   return [
     row(table.headers.map(escapeMarkdown)),
     row(table.numeric.map((numeric) => (numeric ? '---:' : '---'))),
-    ...table.rows.map((cells) => row(cells.map((cell) => (cell.best ? `**${escapeMarkdown(cell.text)}**` : escapeMarkdown(cell.text))))),
+    ...table.rows.map((cells) =>
+      row(cells.map((cell) => (cell.best ? `**${escapeMarkdown(cell.text)}**` : escapeMarkdown(cell.text)))),
+    ),
   ];
 }
 
@@ -33,12 +43,22 @@ export function renderMarkdown(report: BenchReport): string {
     '',
     '## Figures per repository',
     '',
-    ...repositoryFigureTables(report).flatMap(({ repository, table }) => [`### ${escapeMarkdown(repository)}`, '', ...renderTable(table), '']),
+    ...repositoryFigureTables(report).flatMap(({ repository, table }) => [
+      `### ${escapeMarkdown(repository)}`,
+      '',
+      ...renderTable(table),
+      '',
+    ]),
     // Failures that are not the model's: the check the verdict rests on could not be completed.
-    ...(unverified.length ? ['## Unverified tasks (counted as failures)', '', ...unverified.map((line) => `- ${escapeMarkdown(line)}`), ''] : []),
+    ...(unverified.length
+      ? ['## Unverified tasks (counted as failures)', '', ...unverified.map((line) => `- ${escapeMarkdown(line)}`), '']
+      : []),
     '## Configurations',
     '',
-    ...report.configurations.map((c) => `- **${escapeMarkdown(c.label)}** (${escapeMarkdown(c.runDir)}): ${escapeMarkdown(settingsLine(c.config))}`),
+    ...report.configurations.map(
+      (c) =>
+        `- **${escapeMarkdown(c.label)}** (${escapeMarkdown(c.runDir)}): ${escapeMarkdown(settingsLine(c.config))}`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -24,7 +24,20 @@ export const DEFINITIONS =
   'cached input is the share of input tokens read from the prompt cache, and saved by caching what a task would have cost with every input token at the input price, less its cost ' +
   '(both over the tasks that counted the cache; – for runs recorded before tenet did).';
 
-const FIGURE_HEADERS = ['Finished', 'Errors', 'Pass@1', 'Avg input tokens', 'Avg output tokens', 'Cached input', 'Avg cost (USD)', 'Avg saved by caching (USD)', 'CoP (USD)', 'Avg API calls', 'Avg tool calls', 'Avg wall time (s)'];
+const FIGURE_HEADERS = [
+  'Finished',
+  'Errors',
+  'Pass@1',
+  'Avg input tokens',
+  'Avg output tokens',
+  'Cached input',
+  'Avg cost (USD)',
+  'Avg saved by caching (USD)',
+  'CoP (USD)',
+  'Avg API calls',
+  'Avg tool calls',
+  'Avg wall time (s)',
+];
 
 /** One configuration's figures as a row of the summary layout; a dash in every cell when it has none. */
 function figuresRow(label: string, f: Figures | undefined): Cell[] {
@@ -59,7 +72,9 @@ export function summaryTable(report: BenchReport): Table {
 
 /** The tasks each configuration could not verify, as lines (`label: task (repository): reason`); none when every verdict was checked. */
 export function unverifiedLines(report: BenchReport): string[] {
-  return report.configurations.flatMap((c) => c.unverified.map((task) => `${c.label}: ${task.taskId} (${task.repository}): ${task.reason}`));
+  return report.configurations.flatMap((c) =>
+    c.unverified.map((task) => `${c.label}: ${task.taskId} (${task.repository}): ${task.reason}`),
+  );
 }
 
 /** The repositories any configuration ran, sorted. */
@@ -94,7 +109,10 @@ function pass1Row(values: (number | null)[]): Cell[] {
 export function repositoryTable(report: BenchReport): Table {
   const { configurations } = report;
   const names = repositoryNames(report);
-  const rows = names.map((name) => [{ text: name }, ...pass1Row(configurations.map((c) => c.repositories[name]?.passAt1 ?? null))]);
+  const rows = names.map((name) => [
+    { text: name },
+    ...pass1Row(configurations.map((c) => c.repositories[name]?.passAt1 ?? null)),
+  ]);
   rows.push([{ text: 'Overall' }, ...pass1Row(configurations.map((c) => c.overall.passAt1))]);
   return {
     headers: ['Repository', ...configurations.map((c) => c.label)],
@@ -105,6 +123,8 @@ export function repositoryTable(report: BenchReport): Table {
 
 /** A configuration's settings on one line: `key=value`, values that are not strings as JSON. */
 export function settingsLine(config: Record<string, unknown>): string {
-  const parts = Object.entries(config).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  const parts = Object.entries(config).map(
+    ([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+  );
   return parts.length ? parts.join(', ') : NONE;
 }

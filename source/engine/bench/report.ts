@@ -98,7 +98,10 @@ function cacheFigures(results: TaskResult[]): Pick<Figures, 'cachedShare' | 'avg
   const counted = results.filter((result) => typeof result.usage?.cacheReadTokens === 'number');
   const input = counted.reduce((sum, result) => sum + num(result.usage.inputTokens), 0);
   const read = counted.reduce((sum, result) => sum + num(result.usage.cacheReadTokens), 0);
-  return { cachedShare: input > 0 ? read / input : null, avgCacheSavedUsd: average(counted, (result) => result.cacheSavedUsd) };
+  return {
+    cachedShare: input > 0 ? read / input : null,
+    avgCacheSavedUsd: average(counted, (result) => result.cacheSavedUsd),
+  };
 }
 
 export function computeFigures(results: TaskResult[], tasks: number): Figures {
@@ -126,7 +129,8 @@ function computeConfiguration(run: RunData): ConfigurationReport {
   // Every task id with its repository: the planned ones, and results the tasks file no longer has.
   const repositoryOf = new Map<string, string>();
   for (const task of run.planned ?? []) repositoryOf.set(task.id, task.repository);
-  for (const result of run.results) if (!repositoryOf.has(result.taskId)) repositoryOf.set(result.taskId, result.repository);
+  for (const result of run.results)
+    if (!repositoryOf.has(result.taskId)) repositoryOf.set(result.taskId, result.repository);
   const names = [...new Set(repositoryOf.values())].sort();
   const repositories: Record<string, Figures> = {};
   for (const name of names) {
@@ -138,9 +142,20 @@ function computeConfiguration(run: RunData): ConfigurationReport {
   }
   const unverified = run.results
     .filter((result) => result.stopReason === 'unverified')
-    .map((result) => ({ taskId: result.taskId, repository: result.repository, reason: result.unverified ?? 'not recorded (a run from before tenet kept the reason)' }))
+    .map((result) => ({
+      taskId: result.taskId,
+      repository: result.repository,
+      reason: result.unverified ?? 'not recorded (a run from before tenet kept the reason)',
+    }))
     .sort((a, b) => a.taskId.localeCompare(b.taskId));
-  return { label: run.label, runDir: run.runDir, config: run.config, overall: computeFigures(run.results, repositoryOf.size), repositories, unverified };
+  return {
+    label: run.label,
+    runDir: run.runDir,
+    config: run.config,
+    overall: computeFigures(run.results, repositoryOf.size),
+    repositories,
+    unverified,
+  };
 }
 
 /** Two runs with one label would be two indistinguishable columns: the repeats get their folder. */
@@ -162,7 +177,9 @@ function readPlanned(runDir: string, tasksFile: string, warnings: string[], sele
   const candidates = isAbsolute(tasksFile) ? [tasksFile] : [resolve(runDir, tasksFile), resolve(tasksFile)];
   const file = candidates.find((candidate) => existsSync(candidate));
   if (!tasksFile || !file) {
-    warnings.push(`${runDir}: its tasks file ${tasksFile || '(none recorded)'} is not there; tasks are counted from the finished ones.`);
+    warnings.push(
+      `${runDir}: its tasks file ${tasksFile || '(none recorded)'} is not there; tasks are counted from the finished ones.`,
+    );
     return null;
   }
   try {
@@ -187,7 +204,10 @@ function readRun(runDir: string, warnings: string[]): RunData {
     manifest = readManifest(runDir);
   } catch (error) {
     if (error instanceof TenetError) throw error;
-    throw new TenetError(`${runDir}/run.json cannot be read: ${(error as Error).message}`, 'pass a folder `tenet bench run --out` made');
+    throw new TenetError(
+      `${runDir}/run.json cannot be read: ${(error as Error).message}`,
+      'pass a folder `tenet bench run --out` made',
+    );
   }
   return {
     runDir,

@@ -5,7 +5,16 @@ import { newSessionId } from '../run/run-task';
 import type { RunSettings } from '../run/run-settings';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
 import { SessionRecorder } from '../session/recorder';
-import { appendResult, endTornLine, readManifest, readResults, sessionsOf, writeManifest, type RunManifest, type TaskResult } from './run-dir';
+import {
+  appendResult,
+  endTornLine,
+  readManifest,
+  readResults,
+  sessionsOf,
+  writeManifest,
+  type RunManifest,
+  type TaskResult,
+} from './run-dir';
 import { runOneTask } from './run-one';
 import { taskId, type BenchTask } from './task';
 
@@ -60,8 +69,12 @@ function differences(held: Record<string, unknown>, asked: Record<string, unknow
     return text.length > 80 ? `${text.slice(0, 79)}…` : text;
   };
   return [...new Set([...Object.keys(held), ...Object.keys(asked)])]
-    .filter((key) => JSON.stringify(held[key]) !== JSON.stringify(asked[key]) && !(ADDED_LATER.has(key) && !(key in held)))
-    .map((key) => (key === 'scriptSha256' ? "the script's content" : `${key}: ${shown(held[key])} there, ${shown(asked[key])} now`));
+    .filter(
+      (key) => JSON.stringify(held[key]) !== JSON.stringify(asked[key]) && !(ADDED_LATER.has(key) && !(key in held)),
+    )
+    .map((key) =>
+      key === 'scriptSha256' ? "the script's content" : `${key}: ${shown(held[key])} there, ${shown(asked[key])} now`,
+    );
 }
 
 /** Where a sandbox runs, for results and progress. */
@@ -87,7 +100,14 @@ export async function runBench(options: BenchRunOptions): Promise<TaskResult[]> 
     }
   } catch (error) {
     if (error instanceof TenetError && /holds a run with other settings/.test(error.message)) throw error;
-    manifest = { format: 'tenet-bench-run', version: 1, label: options.label, tasksFile: options.tasksFile, createdAt: new Date().toISOString(), config: options.config };
+    manifest = {
+      format: 'tenet-bench-run',
+      version: 1,
+      label: options.label,
+      tasksFile: options.tasksFile,
+      createdAt: new Date().toISOString(),
+      config: options.config,
+    };
   }
   // The tasks of the run: this invocation's added to those of earlier ones.
   manifest = { ...manifest, tasks: [...new Set([...(manifest.tasks ?? []), ...options.tasks.map(taskId)])] };
@@ -129,7 +149,9 @@ export async function runBench(options: BenchRunOptions): Promise<TaskResult[]> 
       const id = taskId(task);
       running.add(id);
       progress();
-      const result = options.runElsewhere ? await options.runElsewhere(task, sessions) : await runHere(task, options.sandbox, sessions, options);
+      const result = options.runElsewhere
+        ? await options.runElsewhere(task, sessions)
+        : await runHere(task, options.sandbox, sessions, options);
       running.delete(id);
       if (options.signal?.aborted && result.stopReason === 'cancelled') return; // unfinished: runs again on restart
       appendResult(options.runDir, result);
@@ -143,7 +165,12 @@ export async function runBench(options: BenchRunOptions): Promise<TaskResult[]> 
 }
 
 /** A task run here, its session recorded in the run folder as it happens. */
-async function runHere(task: BenchTask, sandbox: SandboxSpec, sessions: string, options: BenchRunOptions): Promise<TaskResult> {
+async function runHere(
+  task: BenchTask,
+  sandbox: SandboxSpec,
+  sessions: string,
+  options: BenchRunOptions,
+): Promise<TaskResult> {
   const sessionId = newSessionId();
   let recorder: SessionRecorder | undefined;
   try {

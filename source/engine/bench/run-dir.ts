@@ -1,4 +1,14 @@
-import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { TenetError } from '../errors';
 
@@ -28,7 +38,14 @@ export interface TaskResult {
   pass: boolean;
   stopReason: string;
   /** cacheReadTokens, cacheWriteTokens: of the input tokens, read from and written to the prompt cache (absent in runs recorded before tenet counted the cache). */
-  usage: { inputTokens: number; outputTokens: number; modelCalls: number; toolCalls: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+  usage: {
+    inputTokens: number;
+    outputTokens: number;
+    modelCalls: number;
+    toolCalls: number;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+  };
   costUsd: number;
   /** What the prompt cache saved on this task: its cost with every input token at the input price, less costUsd. */
   cacheSavedUsd?: number;
@@ -53,7 +70,11 @@ export function sessionsOf(runDir: string): string {
 
 export function readManifest(runDir: string): RunManifest {
   const file = join(runDir, RUN_FILE);
-  if (!existsSync(file)) throw new TenetError(`${runDir} is not a benchmark run (no ${RUN_FILE}).`, 'pass a folder `tenet bench run --out` made');
+  if (!existsSync(file))
+    throw new TenetError(
+      `${runDir} is not a benchmark run (no ${RUN_FILE}).`,
+      'pass a folder `tenet bench run --out` made',
+    );
   const manifest = JSON.parse(readFileSync(file, 'utf8')) as RunManifest;
   if (manifest.format !== 'tenet-bench-run') throw new TenetError(`${file} is not a tenet benchmark run manifest.`);
   return manifest;

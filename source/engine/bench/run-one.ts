@@ -27,9 +27,21 @@ export interface OneTaskOptions {
  * coordinator runs it here or a runner container runs it on a swarm (where `emit` goes to stdout).
  * A task that fails (the provider gave up) still counts what its model calls used and cost.
  */
-export async function runOneTask(task: BenchTask, sandbox: SandboxSpec, sessionId: string, options: OneTaskOptions): Promise<TaskResult> {
+export async function runOneTask(
+  task: BenchTask,
+  sandbox: SandboxSpec,
+  sessionId: string,
+  options: OneTaskOptions,
+): Promise<TaskResult> {
   const started = Date.now();
-  const base = { taskId: taskId(task), repository: task.repository, target: taskTarget(task), sessionId, host: options.host, finishedAt: '' };
+  const base = {
+    taskId: taskId(task),
+    repository: task.repository,
+    target: taskTarget(task),
+    sessionId,
+    host: options.host,
+    finishedAt: '',
+  };
   const tally = new RunTally({ sessionId, target: base.target, strategy: options.settings.strategy, model: '' });
   try {
     const model = options.modelFor(task);
@@ -51,8 +63,19 @@ export async function runOneTask(task: BenchTask, sandbox: SandboxSpec, sessionI
         options.emit(event);
       },
     });
-    const unverified = result.stopReason === 'unverified' ? { unverified: result.message ?? 'the reason was not given' } : {};
-    return { ...base, pass: result.pass, stopReason: result.stopReason, ...unverified, usage: result.usage, costUsd: result.costUsd, ...(result.cacheSavedUsd === undefined ? {} : { cacheSavedUsd: result.cacheSavedUsd }), wallMs: result.wallMs, finishedAt: new Date().toISOString() };
+    const unverified =
+      result.stopReason === 'unverified' ? { unverified: result.message ?? 'the reason was not given' } : {};
+    return {
+      ...base,
+      pass: result.pass,
+      stopReason: result.stopReason,
+      ...unverified,
+      usage: result.usage,
+      costUsd: result.costUsd,
+      ...(result.cacheSavedUsd === undefined ? {} : { cacheSavedUsd: result.cacheSavedUsd }),
+      wallMs: result.wallMs,
+      finishedAt: new Date().toISOString(),
+    };
   } catch (error) {
     const message = (error as Error).message;
     options.emit({ type: 'error', message });

@@ -24,25 +24,42 @@ function placeholders(task: BenchTask): Record<string, string> {
  * `{{target_module_path}}`, `{{target}}` and `{{repository}}` filled in — a script that submits
  * `{{full_function}}` plays the ground truth, which measures the harness, not a model.
  */
-export function modelsForTasks(config: TenetConfig, flags: ModelFlags, env: NodeJS.ProcessEnv = process.env): (task: BenchTask) => ModelChoice {
+export function modelsForTasks(
+  config: TenetConfig,
+  flags: ModelFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): (task: BenchTask) => ModelChoice {
   if ((flags.provider ?? config.provider) !== 'scripted') {
     createModel(config, flags, env); // fail before the first task when nothing is configured
     return () => createModel(config, flags, env);
   }
-  if (!flags.script) throw new TenetError('--provider scripted needs --script FILE.', 'a JSON file of {"turns": […]}; {{full_function}} in it becomes each task\'s ground truth');
+  if (!flags.script)
+    throw new TenetError(
+      '--provider scripted needs --script FILE.',
+      'a JSON file of {"turns": […]}; {{full_function}} in it becomes each task\'s ground truth',
+    );
   const file = flags.script;
   const template = readFileSync(file, 'utf8');
   return (task) => {
     const values = placeholders(task);
-    const text = template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => (key in values ? JSON.stringify(values[key]).slice(1, -1) : whole));
+    const text = template.replace(/\{\{(\w+)\}\}/g, (whole, key: string) =>
+      key in values ? JSON.stringify(values[key]).slice(1, -1) : whole,
+    );
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new TenetError(`Model script ${file} is not JSON (with task ${taskId(task)}'s values filled in): ${(error as Error).message}`, `pass --script with ${SCRIPT_FORMAT}`);
+      throw new TenetError(
+        `Model script ${file} is not JSON (with task ${taskId(task)}'s values filled in): ${(error as Error).message}`,
+        `pass --script with ${SCRIPT_FORMAT}`,
+      );
     }
     const parsed = scriptSchema.safeParse(json);
-    if (!parsed.success) throw new TenetError(`Model script ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, `pass --script with ${SCRIPT_FORMAT}`);
+    if (!parsed.success)
+      throw new TenetError(
+        `Model script ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        `pass --script with ${SCRIPT_FORMAT}`,
+      );
     // Named by its file: createModel, given the script itself, knows no file to name.
     checkScriptTools(parsed.data, file);
     return createModel(config, { provider: 'scripted' }, env, parsed.data);

@@ -43,7 +43,11 @@ export function taskId(task: BenchTask): string {
 /** The repository checkout of a task: its recorded path, else `reposRoot/<repository>`. */
 export function taskRepo(task: BenchTask, reposRoot?: string): string {
   if (task.tenet?.repo) return task.tenet.repo;
-  if (!reposRoot) throw new TenetError(`Task ${taskId(task)} does not say where ${task.repository} is checked out.`, 'pass --repos DIR, the folder that holds a checkout of each repository by name');
+  if (!reposRoot)
+    throw new TenetError(
+      `Task ${taskId(task)} does not say where ${task.repository} is checked out.`,
+      'pass --repos DIR, the folder that holds a checkout of each repository by name',
+    );
   return resolve(reposRoot, task.repository);
 }
 
@@ -65,11 +69,19 @@ export function taskTestArgs(task: BenchTask, repoDir?: string): string[] {
   const path = task.relavent_test_path;
   if (!path) return [];
   if (!path.endsWith('.txt')) return [path];
-  const inRepo = repoDir ? [resolve(repoDir, path.replace(/^\/usr\/src\/app\//, '')), join(resolve(repoDir), 'target_test_cases', basename(path))] : [];
+  const inRepo = repoDir
+    ? [
+        resolve(repoDir, path.replace(/^\/usr\/src\/app\//, '')),
+        join(resolve(repoDir), 'target_test_cases', basename(path)),
+      ]
+    : [];
   const places = [path, ...inRepo];
   const found = places.find((place) => isAbsolute(place) && existsSync(place));
   if (!found) return [];
-  return readFileSync(found, 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  return readFileSync(found, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
 }
 
 const REQUIRED = ['repository', 'repo_id', 'target_module_path', 'function_name'] as const;
@@ -83,7 +95,10 @@ export function readTasks(file: string): BenchTask[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new TenetError(`Cannot read the tasks file ${file}: ${(error as Error).message}`, 'pass a JSON-lines file from `tenet bench make`, or a RepoCod export');
+    throw new TenetError(
+      `Cannot read the tasks file ${file}: ${(error as Error).message}`,
+      'pass a JSON-lines file from `tenet bench make`, or a RepoCod export',
+    );
   }
   const rows: { row: unknown; line: number }[] = [];
   if (text.trimStart().startsWith('[')) {
@@ -107,7 +122,11 @@ export function readTasks(file: string): BenchTask[] {
   const tasks = rows.map(({ row, line }) => {
     const r = row as Record<string, unknown>;
     const missing = REQUIRED.filter((key) => r[key] === undefined || r[key] === null || r[key] === '');
-    if (missing.length) throw new TenetError(`${file}:${line}: the task has no ${missing.join(', ')}.`, 'each task needs RepoCod\'s fields: repository, repo_id, target_module_path, function_name');
+    if (missing.length)
+      throw new TenetError(
+        `${file}:${line}: the task has no ${missing.join(', ')}.`,
+        "each task needs RepoCod's fields: repository, repo_id, target_module_path, function_name",
+      );
     return {
       ...r,
       repo_id: String(r.repo_id),
@@ -119,7 +138,8 @@ export function readTasks(file: string): BenchTask[] {
   const seen = new Set<string>();
   for (const task of tasks) {
     const id = taskId(task);
-    if (seen.has(id)) throw new TenetError(`${file}: two tasks are ${id}.`, 'each (repository, repo_id) pair must be unique');
+    if (seen.has(id))
+      throw new TenetError(`${file}: two tasks are ${id}.`, 'each (repository, repo_id) pair must be unique');
     seen.add(id);
   }
   return tasks;

@@ -7,7 +7,12 @@ import { SANDBOX_KINDS, STRATEGIES } from '../protocol/settings';
  */
 
 /** USD per million tokens; cachedInput (read from the prompt cache) and cacheWrite cost what input costs when left out. */
-const price = z.strictObject({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() });
+const price = z.strictObject({
+  input: z.number().min(0),
+  output: z.number().min(0),
+  cachedInput: z.number().min(0).optional(),
+  cacheWrite: z.number().min(0).optional(),
+});
 
 /** What a config file may set. Flags override the project file, which overrides the user file. */
 export const configSchema = z

@@ -21,19 +21,28 @@ async function readConfig(file: string): Promise<TenetConfig> {
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new TenetError(`Config file ${file} is not valid JSON: ${(error as Error).message}`, 'fix the file or remove it');
+    throw new TenetError(
+      `Config file ${file} is not valid JSON: ${(error as Error).message}`,
+      'fix the file or remove it',
+    );
   }
   const { configSchema } = await import('./config-schema');
   const parsed = configSchema.safeParse(data);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ');
-    throw new TenetError(`Config file ${file} has invalid settings: ${issues}`, `allowed keys: ${Object.keys(configSchema.shape).join(', ')}`);
+    throw new TenetError(
+      `Config file ${file} has invalid settings: ${issues}`,
+      `allowed keys: ${Object.keys(configSchema.shape).join(', ')}`,
+    );
   }
   return parsed.data;
 }
 
 /** The user file, then the project's `.tenet.json` on top. */
-export async function loadConfig(repoDir: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<TenetConfig> {
+export async function loadConfig(
+  repoDir: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<TenetConfig> {
   const user = await readConfig(userConfigFile(env));
   const project = repoDir ? await readConfig(projectConfigFile(repoDir)) : {};
   return { ...user, ...project, prices: { ...user.prices, ...project.prices } };

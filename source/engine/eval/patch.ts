@@ -22,7 +22,10 @@ export function applyToCheckout(repoDir: string, file: string, startedFrom: Sour
   const current = existsSync(path) ? readFileSync(path) : undefined;
   const expected = encodeSource(startedFrom);
   if (!current?.equals(expected)) {
-    throw new TenetError(`${file} changed in the checkout since the run started; the patch was not applied.`, 'apply the printed patch by hand (git apply), or re-run tenet');
+    throw new TenetError(
+      `${file} changed in the checkout since the run started; the patch was not applied.`,
+      'apply the printed patch by hand (git apply), or re-run tenet',
+    );
   }
   const temporary = `${path}.tenet-${process.pid}.tmp`;
   writeFileSync(temporary, encodeSource({ text: result, encoding: startedFrom.encoding }));

@@ -15,7 +15,9 @@ export type Evaluation = { run: TestRun } | { unverified: string };
  * The checkout as the agent started, and (local sandbox) the folders Python acts on as it starts
  * with the folders they are in; or why they could not be looked at.
  */
-export type CheckoutAtStart = { fingerprint: TreeFingerprint; startup?: { folders: string[]; fingerprint: StartupFingerprint } } | { problem: string };
+export type CheckoutAtStart =
+  | { fingerprint: TreeFingerprint; startup?: { folders: string[]; fingerprint: StartupFingerprint } }
+  | { problem: string };
 
 /** What the evaluation runs: the module the patch makes, the tests, and the scope's options. */
 export interface EvaluationInput {
@@ -35,14 +37,18 @@ export interface EvaluationInput {
   signal?: AbortSignal;
 }
 
-const listed = (paths: string[]) => `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`;
+const listed = (paths: string[]) =>
+  `${paths.slice(0, 5).join(', ')}${paths.length > 5 ? ` and ${paths.length - 5} more` : ''}`;
 
 /**
  * Takes the checkout's fingerprint as the agent starts, and under the local sandbox the start-up
  * folders' (a container's are its own: the evaluation's container is a fresh one). A listing that
  * fails is said, not thrown.
  */
-export async function lookAtCheckout(task: Pick<OpenTask, 'repoDir' | 'sandbox' | 'python'>, skip?: ReadonlySet<string>): Promise<CheckoutAtStart> {
+export async function lookAtCheckout(
+  task: Pick<OpenTask, 'repoDir' | 'sandbox' | 'python'>,
+  skip?: ReadonlySet<string>,
+): Promise<CheckoutAtStart> {
   try {
     const fingerprint = fingerprintTree(task.repoDir, skip);
     if (task.sandbox.kind !== 'local') return { fingerprint };
@@ -63,7 +69,10 @@ export async function lookAtCheckout(task: Pick<OpenTask, 'repoDir' | 'sandbox' 
  */
 export async function evaluatePristine(input: EvaluationInput): Promise<Evaluation> {
   const { task } = input;
-  if ('problem' in input.checkoutAtStart) return { unverified: `the checkout's files could not be listed as the agent started (${input.checkoutAtStart.problem || 'no reason given'})` };
+  if ('problem' in input.checkoutAtStart)
+    return {
+      unverified: `the checkout's files could not be listed as the agent started (${input.checkoutAtStart.problem || 'no reason given'})`,
+    };
   const before = input.checkoutAtStart.fingerprint;
   let copy: Workspace | undefined;
   let sandbox: Sandbox | undefined;
@@ -71,23 +80,41 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
     copy = await Workspace.create(task.repoDir, { reuse: false });
     // Compared once the copy is made: equal, the copy is of the checkout the agent started from.
     // The target's file is written whole below (and --apply refuses a patch for one that changed).
-    const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip)).filter((rel) => rel !== task.target.file);
-    if (changed.length) return { unverified: `the checkout changed while the agent worked (${listed(changed)}): tenet cannot tell the repository from what the agent's code wrote there` };
+    const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip)).filter(
+      (rel) => rel !== task.target.file,
+    );
+    if (changed.length)
+      return {
+        unverified: `the checkout changed while the agent worked (${listed(changed)}): tenet cannot tell the repository from what the agent's code wrote there`,
+      };
     const startup = input.checkoutAtStart.startup;
     const planted = startup ? changedPaths(startup.fingerprint, fingerprintStartup(startup.folders)) : [];
-    if (planted.length) return { unverified: `what Python runs as it starts changed while the agent worked (${listed(planted)}): a .pth file, a sitecustomize or a plugin there would run in the evaluation too` };
+    if (planted.length)
+      return {
+        unverified: `what Python runs as it starts changed while the agent worked (${listed(planted)}): a .pth file, a sitecustomize or a plugin there would run in the evaluation too`,
+      };
     for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
     await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
     if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
     sandbox = await openSandbox(task.spec, copy.root, input.session, task.env);
     const run = await runTests(
-      { workspace: copy, sandbox, python: task.python, target: task.target, testArgs: input.testArgs, testTimeoutSec: input.testTimeoutSec, ...(input.signal ? { signal: input.signal } : {}) },
+      {
+        workspace: copy,
+        sandbox,
+        python: task.python,
+        target: task.target,
+        testArgs: input.testArgs,
+        testTimeoutSec: input.testTimeoutSec,
+        ...(input.signal ? { signal: input.signal } : {}),
+      },
       input.tests,
       'evaluate',
     );
     return { run };
   } catch (error) {
-    return { unverified: `the evaluation could not be completed in a fresh copy of the checkout (${(error as Error).message || 'no reason given'})` };
+    return {
+      unverified: `the evaluation could not be completed in a fresh copy of the checkout (${(error as Error).message || 'no reason given'})`,
+    };
   } finally {
     await sandbox?.dispose().catch(() => undefined);
     await copy?.dispose().catch(() => undefined);

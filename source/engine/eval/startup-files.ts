@@ -16,7 +16,10 @@ const SITE_DIRS = 'import json, site; print(json.dumps(site.getsitepackages() + 
  */
 export async function startupFolders(sandbox: Sandbox, python: string): Promise<string[]> {
   const run = await sandbox.run([python, '-I', '-c', SITE_DIRS], { timeoutMs: 60_000 });
-  if (run.exitCode !== 0 || run.timedOut) throw new Error(`${python} did not say where its site-packages are (${run.stderr.trim().split('\n').at(-1) || (run.timedOut ? 'timed out' : `exit ${run.exitCode}`)})`);
+  if (run.exitCode !== 0 || run.timedOut)
+    throw new Error(
+      `${python} did not say where its site-packages are (${run.stderr.trim().split('\n').at(-1) || (run.timedOut ? 'timed out' : `exit ${run.exitCode}`)})`,
+    );
   const site = JSON.parse(run.stdout) as string[];
   return [...new Set([...site, ...(sandbox.env.PYTHONPATH ?? '').split(delimiter).filter(Boolean)])];
 }
@@ -29,7 +32,8 @@ export function fingerprintStartup(folders: readonly string[]): StartupFingerpri
     try {
       names = readdirSync(folder);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR')
+        throw error;
       found.set(folder, 'absent');
       continue;
     }
@@ -37,7 +41,12 @@ export function fingerprintStartup(folders: readonly string[]): StartupFingerpri
       // Bytecode Python writes there as it imports; never taken for a .pth or a sitecustomize.
       if (name === '__pycache__') continue;
       const info = lstatSync(join(folder, name), { bigint: true });
-      found.set(join(folder, name), info.isDirectory() ? `${info.mode}:${info.ino}` : `${info.mode}:${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`);
+      found.set(
+        join(folder, name),
+        info.isDirectory()
+          ? `${info.mode}:${info.ino}`
+          : `${info.mode}:${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}`,
+      );
     }
   }
   return found;

@@ -16,9 +16,14 @@ export interface TargetPlace {
  * shell command that appended code to the file, or a target left blank in benchmark mode, never
  * reaches the patch. Undefined when nothing was submitted.
  */
-export async function submittedModule(originalText: string, target: TargetPlace, submissions: readonly string[]): Promise<string | undefined> {
+export async function submittedModule(
+  originalText: string,
+  target: TargetPlace,
+  submissions: readonly string[],
+): Promise<string | undefined> {
   let text: string | undefined;
-  for (const code of submissions) text = (await replaceFunction(text ?? originalText, target.qualname, target.startLine, code)).text;
+  for (const code of submissions)
+    text = (await replaceFunction(text ?? originalText, target.qualname, target.startLine, code)).text;
   return text;
 }
 

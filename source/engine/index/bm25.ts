@@ -52,7 +52,11 @@ export class Bm25 {
   }
 
   /** The best `n` documents with a positive score, best first (ties: lower index). */
-  top(query: readonly string[], n: number, keep: (document: number) => boolean = () => true): { document: number; score: number }[] {
+  top(
+    query: readonly string[],
+    n: number,
+    keep: (document: number) => boolean = () => true,
+  ): { document: number; score: number }[] {
     return [...this.scores(query)]
       .filter(([document, score]) => score > 0 && keep(document))
       .map(([document, score]) => ({ document, score }))

@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { serialize } from 'node:v8';
 import { readInsideSync } from '../workspace/inside';
 import { listPythonFiles } from '../workspace/walk';
-import { indexCacheFile, loadIndexCache, saveIndexCache, type CachedEntry, type IndexCache, type KnownFile } from './cache';
+import {
+  indexCacheFile,
+  loadIndexCache,
+  saveIndexCache,
+  type CachedEntry,
+  type IndexCache,
+  type KnownFile,
+} from './cache';
 import { hashBytes } from './parse-file';
 import { ParsePool } from './parse-pool';
 import { RepoIndex, type FileSignature } from './repo-index';
@@ -35,7 +42,10 @@ export interface BuildStats {
  * Indexes every `.py` file under root. Entries are cached by content hash, so an edit re-parses
  * only the edited file; a warm start reads only the files whose time or size moved since.
  */
-export async function buildIndex(root: string, options: BuildOptions = {}): Promise<{ index: RepoIndex; stats: BuildStats }> {
+export async function buildIndex(
+  root: string,
+  options: BuildOptions = {},
+): Promise<{ index: RepoIndex; stats: BuildStats }> {
   const started = Date.now();
   let mark = performance.now();
   const lap = () => {
@@ -45,7 +55,13 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
     return Math.round(ms);
   };
   const cacheFile = options.cacheFile === undefined ? indexCacheFile(options.cacheKeyDir ?? root) : options.cacheFile;
-  const { entries: cache, files: known, writtenAt }: IndexCache = cacheFile ? loadIndexCache(cacheFile) : { entries: new Map<string, CachedEntry>(), files: new Map(), writtenAt: 0 };
+  const {
+    entries: cache,
+    files: known,
+    writtenAt,
+  }: IndexCache = cacheFile
+    ? loadIndexCache(cacheFile)
+    : { entries: new Map<string, CachedEntry>(), files: new Map(), writtenAt: 0 };
   const loadCache = lap();
   // Largest files first, so the threads end together; the pool starts before the hashing so the
   // workers load the grammar meanwhile. With a warm cache, not starting them at all is cheaper.
@@ -73,7 +89,14 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
     // be older than the write by a margin, or an edit within the clock's resolution could hide.
     const before = known.get(file.path);
     let hash: string;
-    if (before && before.mtimeMs === mtimeMs && before.size === size && mtimeMs < writtenAt - RACY_MS && cache.has(before.hash)) hash = before.hash;
+    if (
+      before &&
+      before.mtimeMs === mtimeMs &&
+      before.size === size &&
+      mtimeMs < writtenAt - RACY_MS &&
+      cache.has(before.hash)
+    )
+      hash = before.hash;
     else {
       hash = hashBytes(readInsideSync(root, file.path));
       hashedCount++;
@@ -98,6 +121,13 @@ export async function buildIndex(root: string, options: BuildOptions = {}): Prom
   const saveCache = lap();
   return {
     index: new RepoIndex(root, entries, signatures),
-    stats: { files: entries.length, parsed: parsed.entries.length, fromCache: reused.length, hashed: hashedCount, ms: Date.now() - started, phases: { loadCache, list, read, parse, saveCache } },
+    stats: {
+      files: entries.length,
+      parsed: parsed.entries.length,
+      fromCache: reused.length,
+      hashed: hashedCount,
+      ms: Date.now() - started,
+      phases: { loadCache, list, read, parse, saveCache },
+    },
   };
 }

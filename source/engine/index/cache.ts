@@ -43,10 +43,16 @@ const empty = (): IndexCache => ({ entries: new Map(), files: new Map(), written
 export function loadIndexCache(file: string): IndexCache {
   if (!existsSync(file)) return empty();
   try {
-    const data = deserialize(readFileSync(file)) as { format: number; chunks: Uint8Array[]; files?: [string, KnownFile][]; writtenAt?: number };
+    const data = deserialize(readFileSync(file)) as {
+      format: number;
+      chunks: Uint8Array[];
+      files?: [string, KnownFile][];
+      writtenAt?: number;
+    };
     if (data.format !== INDEX_FORMAT) return empty();
     const entries = new Map<string, CachedEntry>();
-    for (const chunk of data.chunks) for (const entry of deserialize(chunk) as CachedEntry[]) entries.set(entry.hash, entry);
+    for (const chunk of data.chunks)
+      for (const entry of deserialize(chunk) as CachedEntry[]) entries.set(entry.hash, entry);
     return { entries, files: new Map(data.files ?? []), writtenAt: data.writtenAt ?? 0 };
   } catch {
     return empty(); // A torn or foreign file is only a cold start.

@@ -27,8 +27,22 @@ export class CallPacker {
     return id;
   }
 
-  add(name: string, receiver: ReceiverKind, receiverText: string, line: number, column: number, enclosing: number): void {
-    this.data.push(this.id(name), KINDS.indexOf(receiver), receiverText ? this.id(receiverText) : -1, line, column, enclosing);
+  add(
+    name: string,
+    receiver: ReceiverKind,
+    receiverText: string,
+    line: number,
+    column: number,
+    enclosing: number,
+  ): void {
+    this.data.push(
+      this.id(name),
+      KINDS.indexOf(receiver),
+      receiverText ? this.id(receiverText) : -1,
+      line,
+      column,
+      enclosing,
+    );
   }
 
   pack(): PackedCalls {
@@ -42,7 +56,11 @@ export function mayCall(calls: PackedCalls, name: string): boolean {
 }
 
 /** The calls of a file as objects; only those named one of `names` when given. */
-export function unpackCalls(calls: PackedCalls, functions: readonly FunctionEntry[], names?: Iterable<string>): CallEntry[] {
+export function unpackCalls(
+  calls: PackedCalls,
+  functions: readonly FunctionEntry[],
+  names?: Iterable<string>,
+): CallEntry[] {
   const strings = calls.strings.slice(1, -1).split('\n');
   let wanted: Set<number> | undefined;
   if (names) {

@@ -12,9 +12,16 @@ import type { ClassEntry, FileIndex, FunctionEntry, ImportEntry } from './types'
  * CallPairing), and the callee is read from the source text between the two.
  */
 const WANTED = [
-  'function_definition', 'class_definition', 'decorated_definition', 'decorator',
-  'import_statement', 'import_from_statement', 'future_import_statement',
-  'call', 'argument_list', 'generator_expression',
+  'function_definition',
+  'class_definition',
+  'decorated_definition',
+  'decorator',
+  'import_statement',
+  'import_from_statement',
+  'future_import_statement',
+  'call',
+  'argument_list',
+  'generator_expression',
 ];
 
 const DOCSTRING_CAP = 1000;
@@ -30,7 +37,8 @@ const BARE = /^[\p{ID_Start}_][\p{ID_Continue}]*$/u;
 const ATTRIBUTE = /\.[\s\\]*([\p{ID_Start}_][\p{ID_Continue}]*)$/u;
 /** What a callee may end with: a name, a closing bracket, a string's quote. */
 const CALLEE_END = /[\p{ID_Continue})\]'"]$/u;
-const KEYWORD_END = /(?:^|[^\p{ID_Continue}.])(?:not|and|or|in|is|if|else|return|yield|await|lambda|assert|del|from|import|raise|with|as|for|while|elif|except)$/u;
+const KEYWORD_END =
+  /(?:^|[^\p{ID_Continue}.])(?:not|and|or|in|is|if|else|return|yield|await|lambda|assert|del|from|import|raise|with|as|for|while|elif|except)$/u;
 
 function unquote(literal: string): string {
   const match = /^[rRbBuUfF]*("""|'''|"|')([\s\S]*)\1$/.exec(literal);
@@ -53,11 +61,14 @@ function nameAt(pattern: RegExp, text: string, index: number, node: Node): strin
 function importEntries(node: Node, topLevel: boolean): ImportEntry[] {
   const base = { text: oneLine(node.text), line: node.startPosition.row + 1, topLevel };
   if (node.type === 'import_statement') {
-    return node.childrenForFieldName('name').filter((n): n is Node => !!n).map((name) => {
-      const dotted = name.type === 'aliased_import' ? name.childForFieldName('name')!.text : name.text;
-      const alias = name.type === 'aliased_import' ? name.childForFieldName('alias')!.text : null;
-      return { ...base, module: dotted, level: 0, names: [], isFrom: false, moduleAlias: alias };
-    });
+    return node
+      .childrenForFieldName('name')
+      .filter((n): n is Node => !!n)
+      .map((name) => {
+        const dotted = name.type === 'aliased_import' ? name.childForFieldName('name')!.text : name.text;
+        const alias = name.type === 'aliased_import' ? name.childForFieldName('alias')!.text : null;
+        return { ...base, module: dotted, level: 0, names: [], isFrom: false, moduleAlias: alias };
+      });
   }
   const moduleNode = node.type === 'future_import_statement' ? null : node.childForFieldName('module_name');
   let module = '__future__';
@@ -69,11 +80,14 @@ function importEntries(node: Node, topLevel: boolean): ImportEntry[] {
   } else if (moduleNode) {
     module = moduleNode.text;
   }
-  const names = node.childrenForFieldName('name').filter((n): n is Node => !!n).map((name) =>
-    name.type === 'aliased_import'
-      ? { name: name.childForFieldName('name')!.text, alias: name.childForFieldName('alias')!.text }
-      : { name: name.text, alias: null },
-  );
+  const names = node
+    .childrenForFieldName('name')
+    .filter((n): n is Node => !!n)
+    .map((name) =>
+      name.type === 'aliased_import'
+        ? { name: name.childForFieldName('name')!.text, alias: name.childForFieldName('alias')!.text }
+        : { name: name.text, alias: null },
+    );
   if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) names.push({ name: '*', alias: null });
   return [{ ...base, module, level, names, isFrom: true, moduleAlias: null }];
 }
@@ -178,7 +192,8 @@ export function extractFile(tree: Tree, text: string, path: string, hash: string
   const openFunctions: { index: number; defLine: number; endLine: number }[] = [];
   const enclosing = (line: number): number => {
     while (openFunctions.length && openFunctions[openFunctions.length - 1]!.endLine < line) openFunctions.pop();
-    for (let i = openFunctions.length - 1; i >= 0; i--) if (openFunctions[i]!.defLine <= line) return openFunctions[i]!.index;
+    for (let i = openFunctions.length - 1; i >= 0; i--)
+      if (openFunctions[i]!.defLine <= line) return openFunctions[i]!.index;
     return -1;
   };
   const packer = new CallPacker();
@@ -192,21 +207,30 @@ export function extractFile(tree: Tree, text: string, path: string, hash: string
     const scope = scopes[scopes.length - 1];
     if (type === 'call') pairing.call(node);
     else if (type === 'argument_list' || type === 'generator_expression') pairing.arguments(node, enclosing);
-    else if (type === 'decorated_definition') decorated = { start, end: node.endIndex, row: node.startPosition.row, decorators: [] };
+    else if (type === 'decorated_definition')
+      decorated = { start, end: node.endIndex, row: node.startPosition.row, decorators: [] };
     else if (type === 'decorator') decorated?.decorators.push(oneLine(node.text).replace(/^@\s*/, ''));
     else if (type === 'function_definition' || type === 'class_definition') {
       const outer = decorated && decorated.start < start && start < decorated.end ? decorated : undefined;
       decorated = undefined;
       const isClass = type === 'class_definition';
       const name = nameAt(isClass ? CLASS_NAME : DEF_NAME, text, start, node);
-      const qualname = !scope ? name : scope.isClass ? `${scope.qualname}.${name}` : `${scope.qualname}.<locals>.${name}`;
+      const qualname = !scope
+        ? name
+        : scope.isClass
+          ? `${scope.qualname}.${name}`
+          : `${scope.qualname}.<locals>.${name}`;
       const end = node.endIndex;
       const first = (outer ? outer.row : node.startPosition.row) + 1;
       const last = rowOf(end) + 1;
       scopes.push({ end, qualname, isClass });
       if (isClass) {
         const superclasses = node.childForFieldName('superclasses');
-        const bases = superclasses ? superclasses.namedChildren.filter((c) => c && c.type !== 'keyword_argument' && c.type !== 'comment').map((c) => oneLine(c!.text)) : [];
+        const bases = superclasses
+          ? superclasses.namedChildren
+              .filter((c) => c && c.type !== 'keyword_argument' && c.type !== 'comment')
+              .map((c) => oneLine(c!.text))
+          : [];
         classes.push({ name, qualname, bases, start: first, end: last });
       } else {
         openFunctions.push({ index: functions.length, defLine: node.startPosition.row + 1, endLine: last });
@@ -228,5 +252,14 @@ export function extractFile(tree: Tree, text: string, path: string, hash: string
       imports.push(...importEntries(node, !scope));
     }
   }
-  return { path, hash, lineCount, hasErrors: tree.rootNode.hasError, classes, functions, imports, calls: packer.pack() };
+  return {
+    path,
+    hash,
+    lineCount,
+    hasErrors: tree.rootNode.hasError,
+    classes,
+    functions,
+    imports,
+    calls: packer.pack(),
+  };
 }

@@ -140,40 +140,57 @@ function exporters(modules: ModuleMap, module: string, name: string): Map<string
  * How each file can name the object; `exposedAs` holds the names modules expose it under (its own,
  * and re-export aliases), so a file that calls none of them (or an import alias of one) needs no look.
  */
-export function bindingsFor(_index: RepoIndex, modules: ModuleMap, targetPath: string, name: string): ((file: FileIndex) => Bindings) & { exposedAs: ReadonlySet<string> } {
+export function bindingsFor(
+  _index: RepoIndex,
+  modules: ModuleMap,
+  targetPath: string,
+  name: string,
+): ((file: FileIndex) => Bindings) & { exposedAs: ReadonlySet<string> } {
   const targetModules = modules.namesOf(targetPath);
   const exporting = new Map<string, string>();
   for (const module of targetModules) for (const [m, n] of exporters(modules, module, name)) exporting.set(m, n);
-  return Object.assign((file: FileIndex) => {
-    const bindings: Bindings = { direct: new Set(), modules: new Map(), via: new Map() };
-    if (file.path === targetPath) bindings.direct.add(name);
-    for (const entry of file.imports) {
-      const source = entry.isFrom ? modules.absolute(entry, file.path) : entry.module;
-      if (!entry.isFrom) {
-        const exposed = exporting.get(entry.module);
-        if (exposed !== undefined) {
-          const local = entry.moduleAlias ?? entry.module;
-          bindings.modules.set(local, exposed);
-          bindings.via.set(local, `module ${entry.module}${entry.moduleAlias ? `, imported as ${entry.moduleAlias}` : ''}`);
+  return Object.assign(
+    (file: FileIndex) => {
+      const bindings: Bindings = { direct: new Set(), modules: new Map(), via: new Map() };
+      if (file.path === targetPath) bindings.direct.add(name);
+      for (const entry of file.imports) {
+        const source = entry.isFrom ? modules.absolute(entry, file.path) : entry.module;
+        if (!entry.isFrom) {
+          const exposed = exporting.get(entry.module);
+          if (exposed !== undefined) {
+            const local = entry.moduleAlias ?? entry.module;
+            bindings.modules.set(local, exposed);
+            bindings.via.set(
+              local,
+              `module ${entry.module}${entry.moduleAlias ? `, imported as ${entry.moduleAlias}` : ''}`,
+            );
+          }
+          continue;
         }
-        continue;
+        const exported = exporting.get(source);
+        for (const imported of entry.names) {
+          if (exported !== undefined && (imported.name === exported || imported.name === '*')) {
+            const local = imported.name === '*' ? exported : (imported.alias ?? imported.name);
+            bindings.direct.add(local);
+            bindings.via.set(
+              local,
+              `imported from ${source}${imported.name === '*' ? ' (star import)' : local !== exported ? ` as ${local}` : ''}`,
+            );
+          }
+          // `from pkg import mod` binds a module that exposes the object.
+          const submodule = exporting.get(source ? `${source}.${imported.name}` : imported.name);
+          if (submodule !== undefined) {
+            const local = imported.alias ?? imported.name;
+            bindings.modules.set(local, submodule);
+            bindings.via.set(
+              local,
+              `module ${source ? `${source}.` : ''}${imported.name}, imported from ${source || '.'}${imported.alias ? ` as ${imported.alias}` : ''}`,
+            );
+          }
+        }
       }
-      const exported = exporting.get(source);
-      for (const imported of entry.names) {
-        if (exported !== undefined && (imported.name === exported || imported.name === '*')) {
-          const local = imported.name === '*' ? exported : (imported.alias ?? imported.name);
-          bindings.direct.add(local);
-          bindings.via.set(local, `imported from ${source}${imported.name === '*' ? ' (star import)' : local !== exported ? ` as ${local}` : ''}`);
-        }
-        // `from pkg import mod` binds a module that exposes the object.
-        const submodule = exporting.get(source ? `${source}.${imported.name}` : imported.name);
-        if (submodule !== undefined) {
-          const local = imported.alias ?? imported.name;
-          bindings.modules.set(local, submodule);
-          bindings.via.set(local, `module ${source ? `${source}.` : ''}${imported.name}, imported from ${source || '.'}${imported.alias ? ` as ${imported.alias}` : ''}`);
-        }
-      }
-    }
-    return bindings;
-  }, { exposedAs: new Set([name, ...exporting.values()]) });
+      return bindings;
+    },
+    { exposedAs: new Set([name, ...exporting.values()]) },
+  );
 }

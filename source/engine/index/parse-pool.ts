@@ -91,7 +91,8 @@ export class ParsePool {
     this.closed = true;
     try {
       if (!this.workers.length) {
-        for (const file of this.queue.splice(0)) this.results.push(await indexFile(file.path, file.absolute, file.hash));
+        for (const file of this.queue.splice(0))
+          this.results.push(await indexFile(file.path, file.absolute, file.hash));
         return { entries: this.results, chunks: [] };
       }
       await new Promise<void>((resolve) => {

@@ -37,7 +37,10 @@ export function isTestPath(path: string): boolean {
   return TEST_DIR.test(path) || TEST_FILE.test(path);
 }
 
-function byName<T extends { name: string }>(files: readonly FileIndex[], entries: (file: FileIndex) => readonly T[]): Map<string, Located<T>[]> {
+function byName<T extends { name: string }>(
+  files: readonly FileIndex[],
+  entries: (file: FileIndex) => readonly T[],
+): Map<string, Located<T>[]> {
   const map = new Map<string, Located<T>[]>();
   for (const file of files) {
     for (const entry of entries(file)) {
@@ -179,7 +182,10 @@ export class RepoIndex {
     }
     const parsed =
       toParse.length > PARSE_INLINE_MAX
-        ? await parseOnWorkers(this.root, toParse.map((f) => f.path))
+        ? await parseOnWorkers(
+            this.root,
+            toParse.map((f) => f.path),
+          )
         : await Promise.all(toParse.map((f) => indexSource(f.path, f.bytes, f.hash)));
     for (const entry of parsed) this.byPath.set(entry.path, entry);
     if (toParse.length || changes.removed.length) this.sorted = this.classMap = this.functionMap = undefined;

@@ -1,7 +1,50 @@
 const STOPWORDS = new Set([
-  'self', 'cls', 'the', 'and', 'for', 'with', 'that', 'this', 'from', 'into', 'are', 'was', 'not', 'none', 'true',
-  'false', 'return', 'returns', 'def', 'class', 'args', 'kwargs', 'if', 'of', 'to', 'in', 'is', 'it', 'be', 'or', 'an',
-  'as', 'by', 'on', 'at', 'a', 'e', 'g', 'i', 'default', 'param', 'type', 'str', 'int', 'float', 'bool',
+  'self',
+  'cls',
+  'the',
+  'and',
+  'for',
+  'with',
+  'that',
+  'this',
+  'from',
+  'into',
+  'are',
+  'was',
+  'not',
+  'none',
+  'true',
+  'false',
+  'return',
+  'returns',
+  'def',
+  'class',
+  'args',
+  'kwargs',
+  'if',
+  'of',
+  'to',
+  'in',
+  'is',
+  'it',
+  'be',
+  'or',
+  'an',
+  'as',
+  'by',
+  'on',
+  'at',
+  'a',
+  'e',
+  'g',
+  'i',
+  'default',
+  'param',
+  'type',
+  'str',
+  'int',
+  'float',
+  'bool',
 ]);
 
 const isUpper = (c: number) => c >= 65 && c <= 90;
@@ -35,7 +78,12 @@ export function tokens(text: string): string[] {
       const previous = text.charCodeAt(k - 1);
       const current = text.charCodeAt(k);
       // aB, 1B: a new word starts at B; ABc: at B (the last capital of a run starts the next word).
-      if (isUpper(current) && (isLower(previous) || isDigit(previous) || (isUpper(previous) && k + 1 < end && isLower(text.charCodeAt(k + 1))))) {
+      if (
+        isUpper(current) &&
+        (isLower(previous) ||
+          isDigit(previous) ||
+          (isUpper(previous) && k + 1 < end && isLower(text.charCodeAt(k + 1))))
+      ) {
         push(text.slice(part, k));
         part = k;
       }

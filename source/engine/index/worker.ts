@@ -24,6 +24,9 @@ parentPort?.on('message', async (job: Job) => {
   }
   const bytes = serialize(results);
   // A buffer of its own can be handed over; a slice of a shared one is copied first.
-  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : Uint8Array.prototype.slice.call(bytes);
+  const own =
+    bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+      ? bytes
+      : Uint8Array.prototype.slice.call(bytes);
   parentPort!.postMessage({ id: job.id, bytes: own }, [own.buffer as ArrayBuffer]);
 });

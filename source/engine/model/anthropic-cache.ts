@@ -50,7 +50,12 @@ export function cachedTools(tools: Anthropic.Tool[]): Anthropic.Tool[] {
   return tools.map((tool, i) => (i === tools.length - 1 ? { ...tool, cache_control: EPHEMERAL } : tool));
 }
 
-type WireUsage = { input_tokens?: number | null; output_tokens?: number | null; cache_creation_input_tokens?: number | null; cache_read_input_tokens?: number | null };
+type WireUsage = {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+};
 
 /**
  * Anthropic's usage as tenet records it. Anthropic's input_tokens counts only the input after the
@@ -65,5 +70,10 @@ export function anthropicUsage(usage: WireUsage, previous?: Usage): Usage {
   const read = Math.max(usage.cache_read_input_tokens ?? 0, before.read);
   const written = Math.max(usage.cache_creation_input_tokens ?? 0, before.written);
   const fresh = Math.max(usage.input_tokens ?? 0, previous ? previous.inputTokens - before.read - before.written : 0);
-  return { inputTokens: fresh + read + written, outputTokens: Math.max(usage.output_tokens ?? 0, previous?.outputTokens ?? 0), cacheReadTokens: read, cacheWriteTokens: written };
+  return {
+    inputTokens: fresh + read + written,
+    outputTokens: Math.max(usage.output_tokens ?? 0, previous?.outputTokens ?? 0),
+    cacheReadTokens: read,
+    cacheWriteTokens: written,
+  };
 }

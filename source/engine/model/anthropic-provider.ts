@@ -1,5 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { anthropicUsage, cachedSystem, cachedTools, markConversation, type ConversationMessage } from './anthropic-cache';
+import {
+  anthropicUsage,
+  cachedSystem,
+  cachedTools,
+  markConversation,
+  type ConversationMessage,
+} from './anthropic-cache';
 import type { AttemptUsage } from './attempt-usage';
 import { catchingSdkWarnings } from './sdk-console';
 import { SdkModel, type ProviderSettings } from './sdk-model';
@@ -33,12 +39,21 @@ export function toAnthropicMessages(messages: Message[]): ConversationMessage[] 
   // The API refuses a text block of whitespace alone (400): such text goes as a placeholder, or not at all.
   const said = (text: string) => text.trim().length > 0;
   for (const message of messages) {
-    if (message.role === 'user') push('user', [{ type: 'text', text: said(message.content) ? message.content : '(empty)' }]);
-    else if (message.role === 'tool') push('user', [{ type: 'tool_result', tool_use_id: message.toolCallId, content: said(message.content) ? message.content : '(no output)' }]);
+    if (message.role === 'user')
+      push('user', [{ type: 'text', text: said(message.content) ? message.content : '(empty)' }]);
+    else if (message.role === 'tool')
+      push('user', [
+        {
+          type: 'tool_result',
+          tool_use_id: message.toolCallId,
+          content: said(message.content) ? message.content : '(no output)',
+        },
+      ]);
     else {
       const blocks: Block[] = [];
       if (said(message.content)) blocks.push({ type: 'text', text: message.content });
-      for (const call of message.toolCalls) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
+      for (const call of message.toolCalls)
+        blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: parseInput(call.arguments) });
       push('assistant', blocks.length ? blocks : [{ type: 'text', text: '(no content)' }]);
     }
   }
@@ -50,7 +65,11 @@ export function toAnthropicBody(model: string, request: ModelRequest): Anthropic
   const messages = toAnthropicMessages(request.messages);
   markConversation(messages);
   const system = cachedSystem(request.system);
-  const tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Anthropic.Tool.InputSchema }));
+  const tools = request.tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.parameters as Anthropic.Tool.InputSchema,
+  }));
   return {
     model,
     max_tokens: request.maxTokens,
@@ -71,7 +90,12 @@ export class AnthropicModel extends SdkModel<Anthropic> {
     super(settings, { vendor: 'Anthropic', server: 'Anthropic API at ' }, (options) => new Anthropic(options));
   }
 
-  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch, attempt: AttemptUsage): Promise<ModelResponse> {
+  protected async once(
+    request: ModelRequest,
+    options: CallOptions,
+    watch: StreamWatch,
+    attempt: AttemptUsage,
+  ): Promise<ModelResponse> {
     let content = '';
     let stopReason = '';
     let stopped = false;
@@ -101,12 +125,18 @@ export class AnthropicModel extends SdkModel<Anthropic> {
             break;
           case 'content_block_start': {
             const block = event.content_block;
-            blocks.set(event.index, { type: block.type, id: block.type === 'tool_use' ? block.id : '', name: block.type === 'tool_use' ? block.name : '', json: '' });
+            blocks.set(event.index, {
+              type: block.type,
+              id: block.type === 'tool_use' ? block.id : '',
+              name: block.type === 'tool_use' ? block.name : '',
+              json: '',
+            });
             if (block.type === 'text' && block.text) {
               content += block.text;
               options.onDelta?.(block.text);
             }
-            if (block.type === 'tool_use') options.onToolDelta?.({ index: event.index, name: block.name, arguments: '' });
+            if (block.type === 'tool_use')
+              options.onToolDelta?.({ index: event.index, name: block.name, arguments: '' });
             break;
           }
           case 'content_block_delta':
@@ -116,7 +146,8 @@ export class AnthropicModel extends SdkModel<Anthropic> {
             } else if (event.delta.type === 'input_json_delta') {
               const block = blocks.get(event.index);
               if (block) block.json += event.delta.partial_json;
-              if (block) options.onToolDelta?.({ index: event.index, name: block.name, arguments: event.delta.partial_json });
+              if (block)
+                options.onToolDelta?.({ index: event.index, name: block.name, arguments: event.delta.partial_json });
             }
             break;
           case 'message_delta':

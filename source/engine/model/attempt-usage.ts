@@ -50,15 +50,24 @@ export class AttemptUsage {
   async used(request: ModelRequest): Promise<Usage | undefined> {
     if (!this.began) return undefined;
     if (this.reported && this.outputReported) return this.reported;
-    const estimate = await estimateUsage(request, this.content, [...this.calls.values()].map((c) => ({ id: '', ...c })));
+    const estimate = await estimateUsage(
+      request,
+      this.content,
+      [...this.calls.values()].map((c) => ({ id: '', ...c })),
+    );
     if (!this.reported) return estimate;
-    return { ...this.reported, outputTokens: Math.max(this.reported.outputTokens, estimate.outputTokens), estimated: true };
+    return {
+      ...this.reported,
+      outputTokens: Math.max(this.reported.outputTokens, estimate.outputTokens),
+      estimated: true,
+    };
   }
 }
 
 /** Two usages as one call's: each kind summed (the cache counts only when either has them), estimated when either was. */
 export function plusUsage(a: Usage, b: Usage): Usage {
-  const kind = (x: number | undefined, y: number | undefined) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
+  const kind = (x: number | undefined, y: number | undefined) =>
+    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
   const read = kind(a.cacheReadTokens, b.cacheReadTokens);
   const written = kind(a.cacheWriteTokens, b.cacheWriteTokens);
   return {

@@ -50,15 +50,47 @@ export const CATALOGUE: Record<string, ModelInfo> = {
   'deepseek-chat': { window: 128 * K, maxOutput: 8 * K, price: { input: 0.27, cachedInput: 0.07, output: 1.1 } },
   'deepseek-v3': { window: 128 * K, maxOutput: 8 * K, price: { input: 0.27, cachedInput: 0.07, output: 1.1 } },
   'deepseek-reasoner': { window: 128 * K, maxOutput: 64 * K, price: { input: 0.55, cachedInput: 0.14, output: 2.19 } },
-  'claude-opus-4': { window: 200 * K, maxOutput: 32 * K, price: { input: 15, cacheWrite: 18.75, cachedInput: 1.5, output: 75 } },
+  'claude-opus-4': {
+    window: 200 * K,
+    maxOutput: 32 * K,
+    price: { input: 15, cacheWrite: 18.75, cachedInput: 1.5, output: 75 },
+  },
   // Opus 4.5 and later cost a third of Opus 4 and 4.1: without these the prefix above would bill them at 15.
-  'claude-opus-4-5': { window: 200 * K, maxOutput: 64 * K, price: { input: 5, cacheWrite: 6.25, cachedInput: 0.5, output: 25 } },
-  'claude-opus-4-6': { window: 200 * K, maxOutput: 64 * K, price: { input: 5, cacheWrite: 6.25, cachedInput: 0.5, output: 25 } },
-  'claude-sonnet-4': { window: 200 * K, maxOutput: 64 * K, price: { input: 3, cacheWrite: 3.75, cachedInput: 0.3, output: 15 } },
-  'claude-3-7-sonnet': { window: 200 * K, maxOutput: 64 * K, price: { input: 3, cacheWrite: 3.75, cachedInput: 0.3, output: 15 } },
-  'claude-3-5-sonnet': { window: 200 * K, maxOutput: 8_192, price: { input: 3, cacheWrite: 3.75, cachedInput: 0.3, output: 15 } },
-  'claude-haiku-4': { window: 200 * K, maxOutput: 64 * K, price: { input: 1, cacheWrite: 1.25, cachedInput: 0.1, output: 5 } },
-  'claude-3-5-haiku': { window: 200 * K, maxOutput: 8_192, price: { input: 0.8, cacheWrite: 1, cachedInput: 0.08, output: 4 } },
+  'claude-opus-4-5': {
+    window: 200 * K,
+    maxOutput: 64 * K,
+    price: { input: 5, cacheWrite: 6.25, cachedInput: 0.5, output: 25 },
+  },
+  'claude-opus-4-6': {
+    window: 200 * K,
+    maxOutput: 64 * K,
+    price: { input: 5, cacheWrite: 6.25, cachedInput: 0.5, output: 25 },
+  },
+  'claude-sonnet-4': {
+    window: 200 * K,
+    maxOutput: 64 * K,
+    price: { input: 3, cacheWrite: 3.75, cachedInput: 0.3, output: 15 },
+  },
+  'claude-3-7-sonnet': {
+    window: 200 * K,
+    maxOutput: 64 * K,
+    price: { input: 3, cacheWrite: 3.75, cachedInput: 0.3, output: 15 },
+  },
+  'claude-3-5-sonnet': {
+    window: 200 * K,
+    maxOutput: 8_192,
+    price: { input: 3, cacheWrite: 3.75, cachedInput: 0.3, output: 15 },
+  },
+  'claude-haiku-4': {
+    window: 200 * K,
+    maxOutput: 64 * K,
+    price: { input: 1, cacheWrite: 1.25, cachedInput: 0.1, output: 5 },
+  },
+  'claude-3-5-haiku': {
+    window: 200 * K,
+    maxOutput: 8_192,
+    price: { input: 0.8, cacheWrite: 1, cachedInput: 0.08, output: 4 },
+  },
   // The scripted stand-in has no window: its requests are never condensed unless --context-window gives one.
   scripted: { price: { input: 0, output: 0 } },
 };

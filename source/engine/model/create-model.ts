@@ -45,19 +45,36 @@ const NO_MODEL =
  * (OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), flags. With no
  * provider anywhere, `fallback` (the demo's script) is used when given.
  */
-export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.ProcessEnv = process.env, fallback?: Script): ModelChoice {
+export function createModel(
+  config: TenetConfig,
+  flags: ModelFlags,
+  env: NodeJS.ProcessEnv = process.env,
+  fallback?: Script,
+): ModelChoice {
   // A script given on the command line is the model, as --provider scripted would say (flags win).
-  const provider = flags.provider ?? (flags.script ? 'scripted' : undefined) ?? config.provider ?? (env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : fallback ? 'scripted' : undefined);
+  const provider =
+    flags.provider ??
+    (flags.script ? 'scripted' : undefined) ??
+    config.provider ??
+    (env.OPENAI_API_KEY ? 'openai' : env.ANTHROPIC_API_KEY ? 'anthropic' : fallback ? 'scripted' : undefined);
   const temperature = config.temperature ?? 0;
   const maxTokens = config.maxTokens ?? 4096;
   const givenWindow = flags.contextWindow ?? config.contextWindow;
   // The answer's tokens come out of the window: a window no larger than them leaves the request nothing.
   if (givenWindow !== undefined && givenWindow < 2 * maxTokens) {
-    throw new TenetError(`A context window of ${givenWindow} tokens leaves too little for the request: ${maxTokens} of it are kept for the answer (maxTokens).`, `give a window of at least ${2 * maxTokens} tokens, or lower maxTokens in the config`);
+    throw new TenetError(
+      `A context window of ${givenWindow} tokens leaves too little for the request: ${maxTokens} of it are kept for the answer (maxTokens).`,
+      `give a window of at least ${2 * maxTokens} tokens, or lower maxTokens in the config`,
+    );
   }
   const common = {
     timeoutMs: (config.timeoutSec ?? 600) * 1000,
-    retry: { ...DEFAULT_RETRY, maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts, maxRetryAfterMs: config.maxRetryAfterSec !== undefined ? config.maxRetryAfterSec * 1000 : DEFAULT_RETRY.maxRetryAfterMs },
+    retry: {
+      ...DEFAULT_RETRY,
+      maxAttempts: config.maxRetries ?? DEFAULT_RETRY.maxAttempts,
+      maxRetryAfterMs:
+        config.maxRetryAfterSec !== undefined ? config.maxRetryAfterSec * 1000 : DEFAULT_RETRY.maxRetryAfterMs,
+    },
   };
   if (!provider) throw new TenetError('No model is configured.', NO_MODEL);
   if (provider === 'scripted') {
@@ -65,30 +82,62 @@ export function createModel(config: TenetConfig, flags: ModelFlags, env: NodeJS.
     // A tool name the script gets wrong is an error now, not a failed call turns into the run.
     if (script) checkScriptTools(script, flags.script ?? 'the model script');
     // The fix is the missing flag, not a key: an API key would not make a script.
-    if (!script) throw new TenetError('--provider scripted needs --script FILE.', `pass --script FILE, ${SCRIPT_FORMAT}`);
-    return { model: new ScriptedModel(script, 0, flags.scriptStart ?? 0), price: { input: 0, output: 0 }, settings: { provider, model: 'scripted', temperature, maxTokens, ...(givenWindow ? { contextWindow: givenWindow } : {}) } };
+    if (!script)
+      throw new TenetError('--provider scripted needs --script FILE.', `pass --script FILE, ${SCRIPT_FORMAT}`);
+    return {
+      model: new ScriptedModel(script, 0, flags.scriptStart ?? 0),
+      price: { input: 0, output: 0 },
+      settings: {
+        provider,
+        model: 'scripted',
+        temperature,
+        maxTokens,
+        ...(givenWindow ? { contextWindow: givenWindow } : {}),
+      },
+    };
   }
-  if (provider !== 'openai' && provider !== 'anthropic') throw new TenetError(`Unknown provider ${provider}.`, 'use --provider openai, anthropic or scripted');
+  if (provider !== 'openai' && provider !== 'anthropic')
+    throw new TenetError(`Unknown provider ${provider}.`, 'use --provider openai, anthropic or scripted');
   const prefix = provider === 'openai' ? 'OPENAI' : 'ANTHROPIC';
   const baseUrl = flags.baseUrl ?? env[`${prefix}_BASE_URL`] ?? config.baseUrl;
   if (baseUrl !== undefined && !/^https?:$/.test(URL.parse(baseUrl)?.protocol ?? '')) {
-    throw new TenetError(`The base URL ${JSON.stringify(baseUrl)} is not an http(s) URL.`, `pass --base-url (or set ${prefix}_BASE_URL / baseUrl) like http://localhost:11434/v1`);
+    throw new TenetError(
+      `The base URL ${JSON.stringify(baseUrl)} is not an http(s) URL.`,
+      `pass --base-url (or set ${prefix}_BASE_URL / baseUrl) like http://localhost:11434/v1`,
+    );
   }
   const model = flags.model ?? config.model ?? DEFAULT_MODELS[provider];
   const apiKey = env[`${prefix}_API_KEY`];
-  if (!apiKey && !baseUrl) throw new TenetError(`${prefix}_API_KEY is not set.`, `export ${prefix}_API_KEY=…, or pass --base-url for a server that needs no key`);
+  if (!apiKey && !baseUrl)
+    throw new TenetError(
+      `${prefix}_API_KEY is not set.`,
+      `export ${prefix}_API_KEY=…, or pass --base-url for a server that needs no key`,
+    );
   const settings = { model, apiKey: apiKey || 'none', ...(baseUrl ? { baseUrl } : {}), ...common };
   const info = modelInfo(model);
   const contextWindow = givenWindow ?? info?.window;
   // The provider answers 400 to every call asking for a longer answer than the model gives: said now, not at the first call.
   if (info?.maxOutput && maxTokens > info.maxOutput) {
-    throw new TenetError(`maxTokens ${maxTokens} is more than ${model} answers (at most ${info.maxOutput} tokens): the provider would refuse every call.`, `set maxTokens to ${info.maxOutput} or less in the config`);
+    throw new TenetError(
+      `maxTokens ${maxTokens} is more than ${model} answers (at most ${info.maxOutput} tokens): the provider would refuse every call.`,
+      `set maxTokens to ${info.maxOutput} or less in the config`,
+    );
   }
   return {
     // Nothing secret of this environment is sent, whatever a tool printed.
-    model: redactingModel(provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings), secretRedactor(env)),
+    model: redactingModel(
+      provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings),
+      secretRedactor(env),
+    ),
     price: priceOf(model, config.prices) ?? { unpriced: true, model },
-    settings: { provider, model, ...(baseUrl ? { baseUrl } : {}), temperature, maxTokens, ...(contextWindow ? { contextWindow } : {}) },
+    settings: {
+      provider,
+      model,
+      ...(baseUrl ? { baseUrl } : {}),
+      temperature,
+      maxTokens,
+      ...(contextWindow ? { contextWindow } : {}),
+    },
     ...(contextWindow ? {} : { windowUnknown: true }),
   };
 }

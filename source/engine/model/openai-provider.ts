@@ -12,7 +12,8 @@ function toOpenAiMessages(system: string, messages: Message[]): WireMessage[] {
   const wire: WireMessage[] = [{ role: 'system', content: system }];
   for (const message of messages) {
     if (message.role === 'user') wire.push({ role: 'user', content: message.content });
-    else if (message.role === 'tool') wire.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
+    else if (message.role === 'tool')
+      wire.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
     else {
       // Content may be left out only beside tool calls: an empty answer (a refusal had its text
       // recorded as content) goes back as a placeholder, or every later request is a 400.
@@ -20,7 +21,13 @@ function toOpenAiMessages(system: string, messages: Message[]): WireMessage[] {
         role: 'assistant',
         content: message.content || (message.toolCalls.length ? null : '(no content)'),
         ...(message.toolCalls.length
-          ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+          ? {
+              tool_calls: message.toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function' as const,
+                function: { name: c.name, arguments: c.arguments },
+              })),
+            }
           : {}),
       });
     }
@@ -35,7 +42,12 @@ function toOpenAiMessages(system: string, messages: Message[]): WireMessage[] {
  */
 export function openAiUsage(usage: OpenAI.CompletionUsage & { prompt_cache_hit_tokens?: number }): Usage {
   const read = usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0;
-  return { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0, cacheReadTokens: read, cacheWriteTokens: 0 };
+  return {
+    inputTokens: usage.prompt_tokens ?? 0,
+    outputTokens: usage.completion_tokens ?? 0,
+    cacheReadTokens: read,
+    cacheWriteTokens: 0,
+  };
 }
 
 /**
@@ -62,7 +74,12 @@ export class OpenAiModel extends SdkModel<OpenAI> {
     super(settings, { vendor: 'OpenAI', server: 'OpenAI-compatible, ' }, (options) => new OpenAI(options));
   }
 
-  protected async once(request: ModelRequest, options: CallOptions, watch: StreamWatch, attempt: AttemptUsage): Promise<ModelResponse> {
+  protected async once(
+    request: ModelRequest,
+    options: CallOptions,
+    watch: StreamWatch,
+    attempt: AttemptUsage,
+  ): Promise<ModelResponse> {
     const reasoning = isReasoningModel(this.settings.model);
     let content = '';
     let refusal = '';
@@ -76,9 +93,17 @@ export class OpenAiModel extends SdkModel<OpenAI> {
           model: this.settings.model,
           messages: toOpenAiMessages(request.system, request.messages),
           ...(request.tools.length
-            ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })), parallel_tool_calls: true }
+            ? {
+                tools: request.tools.map((t) => ({
+                  type: 'function' as const,
+                  function: { name: t.name, description: t.description, parameters: t.parameters },
+                })),
+                parallel_tool_calls: true,
+              }
             : {}),
-          ...(reasoning ? { max_completion_tokens: request.maxTokens } : { temperature: request.temperature, max_tokens: request.maxTokens }),
+          ...(reasoning
+            ? { max_completion_tokens: request.maxTokens }
+            : { temperature: request.temperature, max_tokens: request.maxTokens }),
           stream: true,
           stream_options: { include_usage: true },
         },
@@ -106,7 +131,8 @@ export class OpenAiModel extends SdkModel<OpenAI> {
           if (part.id) call.id = part.id;
           if (part.function?.name) call.name += part.function.name;
           if (part.function?.arguments) call.arguments += part.function.arguments;
-          if (part.function?.name || part.function?.arguments) options.onToolDelta?.({ index: part.index, name: call.name, arguments: part.function?.arguments ?? '' });
+          if (part.function?.name || part.function?.arguments)
+            options.onToolDelta?.({ index: part.index, name: call.name, arguments: part.function?.arguments ?? '' });
         }
       }
     } catch (error) {
@@ -114,10 +140,18 @@ export class OpenAiModel extends SdkModel<OpenAI> {
     }
     // The SDK ends quietly when the server closes without [DONE]; a finish_reason is the proof the answer is whole.
     watch.finish(!!stopReason, 'finish_reason');
-    const toolCalls: ToolCall[] = calls.filter(Boolean).map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
+    const toolCalls: ToolCall[] = calls
+      .filter(Boolean)
+      .map((c, i) => ({ id: c.id || `call_${i}`, name: c.name, arguments: c.arguments }));
     // Some OpenAI-compatible servers ignore include_usage: count the tokens ourselves, marked as estimated.
     // A refusal comes in its own field, with no content: it is the answer, and the stop's reason.
     if (refusal && !content) [content, stopReason] = [refusal, 'refusal'];
-    return { content, toolCalls, usage: usage ?? (await estimateUsage(request, content, toolCalls)), stopReason, model };
+    return {
+      content,
+      toolCalls,
+      usage: usage ?? (await estimateUsage(request, content, toolCalls)),
+      stopReason,
+      model,
+    };
   }
 }

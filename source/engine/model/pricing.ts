@@ -15,7 +15,9 @@ import type { Price } from './catalogue';
  *   output prices; the same figures as GitHub's docs/data/tables/copilot/models-and-pricing.yml.
  *   tenet's breakpoints use the default 5-minute TTL.
  */
-export const PRICES: Record<string, Price> = Object.fromEntries(Object.entries(CATALOGUE).map(([name, info]) => [name, info.price]));
+export const PRICES: Record<string, Price> = Object.fromEntries(
+  Object.entries(CATALOGUE).map(([name, info]) => [name, info.price]),
+);
 
 /** The price of a model: the configured override, else the longest known prefix of its name. */
 export function priceOf(model: string, overrides: Record<string, Price> = {}): Price | undefined {
@@ -53,7 +55,13 @@ export function costOf(price: Pricing | undefined, usage: Tokens): number {
   const read = usage.cacheReadTokens ?? 0;
   const written = usage.cacheWriteTokens ?? 0;
   const fresh = Math.max(0, usage.inputTokens - read - written);
-  return (fresh * price.input + read * (price.cachedInput ?? price.input) + written * (price.cacheWrite ?? price.input) + usage.outputTokens * price.output) / 1_000_000;
+  return (
+    (fresh * price.input +
+      read * (price.cachedInput ?? price.input) +
+      written * (price.cacheWrite ?? price.input) +
+      usage.outputTokens * price.output) /
+    1_000_000
+  );
 }
 
 /**

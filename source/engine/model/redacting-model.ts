@@ -3,7 +3,12 @@ import type { Message } from '../protocol/messages';
 import { ProviderError, type Model } from './types';
 
 function redactMessage(message: Message, text: (value: string) => string): Message {
-  if (message.role === 'assistant') return { ...message, content: text(message.content), toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: text(call.arguments) })) };
+  if (message.role === 'assistant')
+    return {
+      ...message,
+      content: text(message.content),
+      toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: text(call.arguments) })),
+    };
   return { ...message, content: text(message.content) };
 }
 
@@ -22,10 +27,16 @@ export function redactingModel(model: Model, redactor: Redactor): Model {
       try {
         return await model.complete(
           { ...request, system: text(request.system), messages: request.messages.map((m) => redactMessage(m, text)) },
-          { ...options, ...(options.onRetry ? { onRetry: (notice) => options.onRetry!({ ...notice, reason: text(notice.reason) }) } : {}) },
+          {
+            ...options,
+            ...(options.onRetry
+              ? { onRetry: (notice) => options.onRetry!({ ...notice, reason: text(notice.reason) }) }
+              : {}),
+          },
         );
       } catch (error) {
-        if (error instanceof ProviderError) throw new ProviderError(text(error.message), error.status, error.fix, error.tooLong);
+        if (error instanceof ProviderError)
+          throw new ProviderError(text(error.message), error.status, error.fix, error.tooLong);
         if (error instanceof Error && error.name !== 'AbortError') error.message = text(error.message);
         throw error;
       }

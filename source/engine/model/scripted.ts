@@ -6,7 +6,9 @@ import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
 const turnSchema = z.object({
   say: z.string().default(''),
   calls: z
-    .array(z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}) }))
+    .array(
+      z.object({ name: z.string(), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).default({}) }),
+    )
     .default([]),
 });
 
@@ -25,10 +27,16 @@ export function loadScript(file: string): Script {
   try {
     data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new TenetError(`Cannot read the model script ${file}: ${(error as Error).message}`, `pass --script with ${SCRIPT_FORMAT}`);
+    throw new TenetError(
+      `Cannot read the model script ${file}: ${(error as Error).message}`,
+      `pass --script with ${SCRIPT_FORMAT}`,
+    );
   }
   const parsed = scriptSchema.safeParse(data);
-  if (!parsed.success) throw new TenetError(`Model script ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new TenetError(
+      `Model script ${file} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   return parsed.data;
 }
 
@@ -106,7 +114,10 @@ export class ScriptedModel implements Model {
     return {
       content: turn.say,
       toolCalls,
-      usage: { inputTokens: estimateTokens(prompt), outputTokens: estimateTokens(turn.say + JSON.stringify(toolCalls)) },
+      usage: {
+        inputTokens: estimateTokens(prompt),
+        outputTokens: estimateTokens(turn.say + JSON.stringify(toolCalls)),
+      },
       stopReason: toolCalls.length ? 'tool_calls' : 'stop',
       model: 'scripted',
     };

@@ -7,7 +7,15 @@
 export function catchingSdkWarnings<T>(call: () => T, heard: (message: string) => void): T {
   const warn = console.warn;
   // One line for the event log: a line break the SDK left unpunctuated ends a sentence.
-  console.warn = (...parts: unknown[]) => heard(parts.map(String).join(' ').trim().replace(/([^.!?:])\s*\n\s*/g, '$1. ').replace(/\s*\n\s*/g, ' '));
+  console.warn = (...parts: unknown[]) =>
+    heard(
+      parts
+        .map(String)
+        .join(' ')
+        .trim()
+        .replace(/([^.!?:])\s*\n\s*/g, '$1. ')
+        .replace(/\s*\n\s*/g, ' '),
+    );
   try {
     return call();
   } finally {

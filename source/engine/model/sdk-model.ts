@@ -36,8 +36,15 @@ export abstract class SdkModel<Client> implements Model {
     names: { vendor: string; server: string },
     makeClient: (options: ClientOptions) => Client,
   ) {
-    this.label = settings.baseUrl ? `${settings.model} (${names.server}${settings.baseUrl})` : `${settings.model} (${names.vendor})`;
-    this.client = makeClient({ apiKey: settings.apiKey, ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}), maxRetries: 0, timeout: settings.timeoutMs });
+    this.label = settings.baseUrl
+      ? `${settings.model} (${names.server}${settings.baseUrl})`
+      : `${settings.model} (${names.vendor})`;
+    this.client = makeClient({
+      apiKey: settings.apiKey,
+      ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
+      maxRetries: 0,
+      timeout: settings.timeoutMs,
+    });
   }
 
   get name(): string {
@@ -58,7 +65,12 @@ export abstract class SdkModel<Client> implements Model {
         async () => {
           const attempt = new AttemptUsage();
           try {
-            return await this.once(request, attempt.watching(options), new StreamWatch(this.settings.timeoutMs, options.signal), attempt);
+            return await this.once(
+              request,
+              attempt.watching(options),
+              new StreamWatch(this.settings.timeoutMs, options.signal),
+              attempt,
+            );
           } catch (error) {
             failed.push(attempt);
             throw error;
@@ -79,5 +91,10 @@ export abstract class SdkModel<Client> implements Model {
   }
 
   /** One attempt; `attempt` is told of each chunk and of the usage the provider reports, for when the stream is cut. */
-  protected abstract once(request: ModelRequest, options: CallOptions, watch: StreamWatch, attempt: AttemptUsage): Promise<ModelResponse>;
+  protected abstract once(
+    request: ModelRequest,
+    options: CallOptions,
+    watch: StreamWatch,
+    attempt: AttemptUsage,
+  ): Promise<ModelResponse>;
 }

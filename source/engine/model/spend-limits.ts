@@ -14,8 +14,10 @@ export const tokensSpent = (sums: UsageSums): number => sums.inputTokens + sums.
 
 /** The first limit the sums have reached, if any: the session makes no more model calls then. */
 export function limitReached(limits: SpendLimits | undefined, sums: UsageSums): LimitReached | undefined {
-  if (limits?.maxCostUsd !== undefined && sums.costUsd >= limits.maxCostUsd) return { limit: 'cost', spent: sums.costUsd, max: limits.maxCostUsd };
-  if (limits?.maxTokens !== undefined && tokensSpent(sums) >= limits.maxTokens) return { limit: 'tokens', spent: tokensSpent(sums), max: limits.maxTokens };
+  if (limits?.maxCostUsd !== undefined && sums.costUsd >= limits.maxCostUsd)
+    return { limit: 'cost', spent: sums.costUsd, max: limits.maxCostUsd };
+  if (limits?.maxTokens !== undefined && tokensSpent(sums) >= limits.maxTokens)
+    return { limit: 'tokens', spent: tokensSpent(sums), max: limits.maxTokens };
   return undefined;
 }
 
@@ -36,7 +38,9 @@ export class SpendLimitError extends Error {
 }
 
 /** The result's stop reason for a limit. */
-export const limitStopReason = (reached: LimitReached): 'cost-limit' | 'token-limit' => (reached.limit === 'cost' ? 'cost-limit' : 'token-limit');
+export const limitStopReason = (reached: LimitReached): 'cost-limit' | 'token-limit' =>
+  reached.limit === 'cost' ? 'cost-limit' : 'token-limit';
 
 /** A run a spend limit stopped: it exits 1 whatever its evaluation found (it did not end by itself). */
-export const stoppedByLimit = (result: { stopReason: string }): boolean => result.stopReason === 'cost-limit' || result.stopReason === 'token-limit';
+export const stoppedByLimit = (result: { stopReason: string }): boolean =>
+  result.stopReason === 'cost-limit' || result.stopReason === 'token-limit';

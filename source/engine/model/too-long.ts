@@ -7,9 +7,13 @@
  * the available context size"), hence the wording too.
  */
 export function isContextTooLong(error: unknown): boolean {
-  const e = error as { status?: unknown; code?: unknown; message?: unknown; error?: { code?: unknown; error?: { code?: unknown } } } | undefined;
+  const e = error as
+    | { status?: unknown; code?: unknown; message?: unknown; error?: { code?: unknown; error?: { code?: unknown } } }
+    | undefined;
   if (!e || (typeof e.status === 'number' && e.status !== 400 && e.status !== 413)) return false;
   const codes = [e.code, e.error?.code, e.error?.error?.code];
   if (codes.includes('context_length_exceeded')) return true;
-  return /context_length_exceeded|prompt is too long|maximum context length|exceed context limit|exceeds the (available )?context (size|window)/i.test(String(e.message ?? ''));
+  return /context_length_exceeded|prompt is too long|maximum context length|exceed context limit|exceeds the (available )?context (size|window)/i.test(
+    String(e.message ?? ''),
+  );
 }

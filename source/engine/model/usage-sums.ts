@@ -16,7 +16,15 @@ export interface UsageSums {
   cacheCounted: boolean;
 }
 
-export const noUsage = (): UsageSums => ({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0, cacheSavedUsd: 0, cacheCounted: false });
+export const noUsage = (): UsageSums => ({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheReadTokens: 0,
+  cacheWriteTokens: 0,
+  costUsd: 0,
+  cacheSavedUsd: 0,
+  cacheCounted: false,
+});
 
 /** A conversation's counts: the usage sums and the calls and rounds, with what makes them approximate. */
 export interface Totals extends UsageSums {
@@ -32,7 +40,10 @@ export interface Totals extends UsageSums {
 export const newTotals = (): Totals => ({ ...noUsage(), modelCalls: 0, toolCalls: 0, rounds: 0 });
 
 /** Adds one model call (a `model.response` event, or a response and its price). */
-export function addCall(sums: UsageSums, call: { usage: Usage; costUsd: number; cacheSavedUsd?: number | undefined }): void {
+export function addCall(
+  sums: UsageSums,
+  call: { usage: Usage; costUsd: number; cacheSavedUsd?: number | undefined },
+): void {
   sums.inputTokens += call.usage.inputTokens;
   sums.outputTokens += call.usage.outputTokens;
   sums.cacheReadTokens += call.usage.cacheReadTokens ?? 0;
@@ -43,12 +54,23 @@ export function addCall(sums: UsageSums, call: { usage: Usage; costUsd: number; 
 }
 
 /** The sums as a usage to show: the cache counts only when some call reported them. */
-export function shownUsage(sums: UsageSums): { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number } {
+export function shownUsage(sums: UsageSums): {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+} {
   const { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } = sums;
-  return sums.cacheCounted ? { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens } : { inputTokens, outputTokens };
+  return sums.cacheCounted
+    ? { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens }
+    : { inputTokens, outputTokens };
 }
 
 /** A run's result figures (`usage`, `costUsd`, and `cacheSavedUsd` when the cache was counted) from its sums and call counts. */
 export function resultUsage(sums: UsageSums, modelCalls: number, toolCalls: number) {
-  return { usage: { ...shownUsage(sums), modelCalls, toolCalls }, costUsd: sums.costUsd, ...(sums.cacheCounted ? { cacheSavedUsd: sums.cacheSavedUsd } : {}) };
+  return {
+    usage: { ...shownUsage(sums), modelCalls, toolCalls },
+    costUsd: sums.costUsd,
+    ...(sums.cacheCounted ? { cacheSavedUsd: sums.cacheSavedUsd } : {}),
+  };
 }

@@ -6,7 +6,10 @@ import type { Message } from './messages';
  * later one; `auto`: no one was asked, the session already allows all), denied with a reason, or
  * the agent stopped.
  */
-export type CommandDecision = { run: true; session?: boolean; auto?: boolean } | { run: false; reason: string } | { stop: true };
+export type CommandDecision =
+  | { run: true; session?: boolean; auto?: boolean }
+  | { run: false; reason: string }
+  | { stop: true };
 
 /** The patch: into the checkout, thrown away, or kept in the saved session only. */
 export type PatchChoice = 'accept' | 'reject' | 'save';

@@ -72,7 +72,10 @@ export interface ContainerLimits {
 /** Where Python ran, as recorded (no secrets): this machine, or a container of a Docker engine. */
 /** `passEnv`: the names `--pass-env` let through (never their values). */
 /** A local one: `confinement` says whether bubblewrap held its processes (absent: a session from before it, unconfined). */
-export type RecordedSandbox = ({ kind: 'local'; confinement?: 'bubblewrap' | 'none'; network?: boolean } | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits }) & { passEnv?: string[] };
+export type RecordedSandbox = (
+  | { kind: 'local'; confinement?: 'bubblewrap' | 'none'; network?: boolean }
+  | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits }
+) & { passEnv?: string[] };
 
 /** Settings a caller adds to the record: the model script's file, a rerun's original, a benchmark's task and host. */
 /** How the model's shell commands are let through. */

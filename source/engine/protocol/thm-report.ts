@@ -140,7 +140,9 @@ export type ThmReport = z.infer<typeof thmReportSchema>;
  * What a THM run stopped by its time budget did not get to, in words (`before pytest had collected
  * a test`, `with 40 of 1,200 tests run`); undefined when it was not stopped so.
  */
-export function thmTimeoutWords(report: Pick<ThmReport, 'timedOut' | 'timeoutSec' | 'durationMs' | 'counts'>): string | undefined {
+export function thmTimeoutWords(
+  report: Pick<ThmReport, 'timedOut' | 'timeoutSec' | 'durationMs' | 'counts'>,
+): string | undefined {
   if (!report.timedOut) return undefined;
   const seconds = report.timeoutSec ?? Math.round(report.durationMs / 1000);
   const { collected } = report.counts;
@@ -156,7 +158,9 @@ export function brokenModules(report: Pick<ThmReport, 'importErrors'>): Set<stri
  * Stub mode: the failing entries that never reached the target, without the broken modules among
  * them (named with their error under `importErrors`; a module that does not import is not a test).
  */
-export function unreachedTests<T extends { nodeid: string; reached: boolean }>(report: Pick<ThmReport, 'importErrors'> & { failing: T[] }): T[] {
+export function unreachedTests<T extends { nodeid: string; reached: boolean }>(
+  report: Pick<ThmReport, 'importErrors'> & { failing: T[] },
+): T[] {
   const broken = brokenModules(report);
   return report.failing.filter((f) => !f.reached && !broken.has(f.nodeid));
 }
@@ -168,7 +172,11 @@ export function unreachedTests<T extends { nodeid: string; reached: boolean }>(r
  * blank (stubbed), one entry for all its tests, which are not among the tests in scope: without
  * it said, "3 tests in scope · 1 passed · 3 failing" does not add up.
  */
-export function failingTestCounts(report: Pick<ThmReport, 'importErrors' | 'counts' | 'failing'>): { failing: number; unreached: number; modules: number } {
+export function failingTestCounts(report: Pick<ThmReport, 'importErrors' | 'counts' | 'failing'>): {
+  failing: number;
+  unreached: number;
+  modules: number;
+} {
   const unreached = unreachedTests(report).length;
   const failing = new Set(report.failing.map((f) => f.nodeid));
   const modules = (report.importErrors ?? []).filter((e) => !e.broken && failing.has(e.module)).length;

@@ -16,9 +16,21 @@ export interface Definition {
 
 /** Statements that can hold a `def` or `class`; expressions never do, so they are not walked. */
 const CONTAINERS = new Set([
-  'module', 'block', 'decorated_definition', 'if_statement', 'elif_clause', 'else_clause',
-  'try_statement', 'except_clause', 'except_group_clause', 'finally_clause', 'with_statement',
-  'for_statement', 'while_statement', 'match_statement', 'case_clause',
+  'module',
+  'block',
+  'decorated_definition',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'try_statement',
+  'except_clause',
+  'except_group_clause',
+  'finally_clause',
+  'with_statement',
+  'for_statement',
+  'while_statement',
+  'match_statement',
+  'case_clause',
 ]);
 
 /**

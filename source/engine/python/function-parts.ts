@@ -69,10 +69,12 @@ export function functionParts(text: string, definition: Definition): FunctionPar
   const bodyFirst = first ?? body;
   const inlineBody = colon ? bodyFirst.startPosition.row === colon.endPosition.row : false;
   // Keep a comment that follows the colon on the header line, e.g. `def f():  # noqa`.
-  const headerEnd = inlineBody || !colon ? (colon?.endIndex ?? body.startIndex) : (headerLineEnd === -1 ? text.length : headerLineEnd);
+  const headerEnd =
+    inlineBody || !colon ? (colon?.endIndex ?? body.startIndex) : headerLineEnd === -1 ? text.length : headerLineEnd;
   const defIndent = lineIndent(text, definition.outer.startIndex);
   const bodyIndent = inlineBody ? `${defIndent}    ` : lineIndent(text, bodyFirst.startIndex);
-  const decorators = definition.outer === node ? [] : definition.outer.namedChildren.filter((c) => c?.type === 'decorator');
+  const decorators =
+    definition.outer === node ? [] : definition.outer.namedChildren.filter((c) => c?.type === 'decorator');
   const innermost = decorators[decorators.length - 1]?.namedChildren[0];
   return {
     definition,

@@ -27,7 +27,8 @@ export function overloadSpellings(imports: readonly ImportFact[]): Set<string> {
   let bareFromElsewhere = false;
   for (const fact of imports) {
     if (!OVERLOAD_MODULES.has(fact.module)) {
-      if (fact.isFrom && fact.names.some((n) => n.name === 'overload' && (n.alias ?? n.name) === 'overload')) bareFromElsewhere = true;
+      if (fact.isFrom && fact.names.some((n) => n.name === 'overload' && (n.alias ?? n.name) === 'overload'))
+        bareFromElsewhere = true;
       continue;
     }
     if (!fact.isFrom) spellings.add(`${fact.moduleAlias ?? fact.module}.overload`);
@@ -53,17 +54,25 @@ export function moduleImports(tree: Tree): ImportFact[] {
           if (!name) continue;
           const aliased = name.type === 'aliased_import';
           const module = aliased ? name.childForFieldName('name')!.text : name.text;
-          facts.push({ module, isFrom: false, moduleAlias: aliased ? name.childForFieldName('alias')!.text : null, names: [] });
+          facts.push({
+            module,
+            isFrom: false,
+            moduleAlias: aliased ? name.childForFieldName('alias')!.text : null,
+            names: [],
+          });
         }
       } else if (child.type === 'import_from_statement') {
         const module = child.childForFieldName('module_name')?.text ?? '';
         const names = child.childrenForFieldName('name').flatMap((name): ImportFact['names'] => {
           if (!name) return [];
-          if (name.type === 'aliased_import') return [{ name: name.childForFieldName('name')!.text, alias: name.childForFieldName('alias')!.text }];
+          if (name.type === 'aliased_import')
+            return [{ name: name.childForFieldName('name')!.text, alias: name.childForFieldName('alias')!.text }];
           return [{ name: name.text, alias: null }];
         });
         facts.push({ module, isFrom: true, moduleAlias: null, names });
-      } else if (/^(if_statement|elif_clause|else_clause|try_statement|except_clause|finally_clause|block)$/.test(child.type)) {
+      } else if (
+        /^(if_statement|elif_clause|else_clause|try_statement|except_clause|finally_clause|block)$/.test(child.type)
+      ) {
         visit(child);
       }
     }

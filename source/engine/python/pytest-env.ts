@@ -8,7 +8,9 @@ import { importRoots } from './import-roots';
  * with, so the user's environment still reaches pytest.
  */
 export function pythonEnv(sandbox: Sandbox, hostWorkspaceRoot: string, targetRel: string): Record<string, string> {
-  const roots = importRoots(hostWorkspaceRoot, targetRel).map((rel) => (rel ? posix.join(sandbox.workdir, rel) : sandbox.workdir));
+  const roots = importRoots(hostWorkspaceRoot, targetRel).map((rel) =>
+    rel ? posix.join(sandbox.workdir, rel) : sandbox.workdir,
+  );
   const inherited = sandbox.env.PYTHONPATH;
   const path = [sandbox.helpersDir, ...roots, ...(inherited ? [inherited] : [])].join(':');
   return { PYTHONPATH: path, PYTHONIOENCODING: 'utf-8' };

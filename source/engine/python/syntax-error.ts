@@ -46,7 +46,12 @@ async function treeSitterSyntaxError(text: string): Promise<SyntaxErrorAt | unde
   try {
     if (!tree.rootNode.hasError) return undefined;
     const error = firstError(tree.rootNode) ?? tree.rootNode;
-    if (error.isMissing) return { line: error.startPosition.row + 1, column: error.startPosition.column + 1, message: `missing ${error.type}` };
+    if (error.isMissing)
+      return {
+        line: error.startPosition.row + 1,
+        column: error.startPosition.column + 1,
+        message: `missing ${error.type}`,
+      };
     const row = error.startPosition.row;
     const end = error.endPosition.row > row ? lastLeafOnRow(error, row)?.endPosition : error.endPosition;
     const at = end ?? error.startPosition;
@@ -70,7 +75,11 @@ const COMPILE = [
 /** Python's own verdict, from the task's interpreter in the sandbox; undefined when it could not be asked. */
 async function pythonSyntaxError(text: string, ctx: PythonAt): Promise<SyntaxErrorAt | 'ok' | undefined> {
   try {
-    const result = await ctx.sandbox.run([ctx.python.executable, '-c', COMPILE], { input: text, timeoutMs: 15_000, maxOutputBytes: 4096 });
+    const result = await ctx.sandbox.run([ctx.python.executable, '-c', COMPILE], {
+      input: text,
+      timeoutMs: 15_000,
+      maxOutputBytes: 4096,
+    });
     const out = result.stdout.trim();
     if (result.exitCode !== 0 || !out) return undefined;
     if (out === 'ok') return 'ok';

@@ -11,7 +11,10 @@ export async function testSource(workspaceRoot: string, nodeid: string): Promise
 }
 
 /** A test's source and the line of its file it starts at (1-based, its decorators included). */
-export async function testSourceAt(workspaceRoot: string, nodeid: string): Promise<{ text: string; line: number } | undefined> {
+export async function testSourceAt(
+  workspaceRoot: string,
+  nodeid: string,
+): Promise<{ text: string; line: number } | undefined> {
   const [file, ...rest] = nodeid.split('::');
   if (!file || !rest.length) return undefined;
   const qualname = rest.join('.').replace(/\[.*$/, '');
@@ -24,7 +27,12 @@ export async function testSourceAt(workspaceRoot: string, nodeid: string): Promi
   const tree = await parsePython(text);
   try {
     const found = findFunction(tree, qualname) ?? inherited(tree, qualname);
-    return found ? { text: text.slice(found.outer.startIndex - found.outer.startPosition.column, found.node.endIndex), line: found.outer.startPosition.row + 1 } : undefined;
+    return found
+      ? {
+          text: text.slice(found.outer.startIndex - found.outer.startPosition.column, found.node.endIndex),
+          line: found.outer.startPosition.row + 1,
+        }
+      : undefined;
   } finally {
     tree.delete();
   }

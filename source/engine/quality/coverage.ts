@@ -68,18 +68,33 @@ const MARK = '\x1etenet:';
 export async function measureCoverage(options: CoverageOptions): Promise<FunctionCoverage> {
   const { sandbox, target } = options;
   const argv = [
-    options.python, '-m', '_tenet_coverage',
-    '--file', posix.join(sandbox.workdir, target.file),
-    '--qualname', target.qualname,
-    '--line', String(target.startLine),
-    '--out', '-',
-    '--', options.testFile, '-q', '-p', 'no:cacheprovider',
+    options.python,
+    '-m',
+    '_tenet_coverage',
+    '--file',
+    posix.join(sandbox.workdir, target.file),
+    '--qualname',
+    target.qualname,
+    '--line',
+    String(target.startLine),
+    '--out',
+    '-',
+    '--',
+    options.testFile,
+    '-q',
+    '-p',
+    'no:cacheprovider',
   ];
-  const run = await sandbox.run(argv, { env: pythonEnv(sandbox, options.workspaceRoot, target.file), timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+  const run = await sandbox.run(argv, {
+    env: pythonEnv(sandbox, options.workspaceRoot, target.file),
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  });
   const at = run.stdout.lastIndexOf(MARK);
   if (at === -1) {
     const why = run.timedOut ? 'timed out' : (run.error ?? `exited with code ${run.exitCode}`);
-    throw new TenetError(`Measuring coverage of ${target.file}::${target.qualname} failed: the helper ${why}.\n${(run.stderr || run.stdout).trim().slice(-3000)}`);
+    throw new TenetError(
+      `Measuring coverage of ${target.file}::${target.qualname} failed: the helper ${why}.\n${(run.stderr || run.stdout).trim().slice(-3000)}`,
+    );
   }
   const result = JSON.parse(run.stdout.slice(at + MARK.length).split('\n')[0]!) as HelperResult;
   if (result.error) throw new TenetError(`Measuring coverage failed: ${result.error}.`);
@@ -88,7 +103,9 @@ export async function measureCoverage(options: CoverageOptions): Promise<Functio
 
 function summarizeCoverage(result: HelperResult): FunctionCoverage {
   const hit = new Set(result.hit);
-  const outcomes = result.branches.flatMap((b) => b.outcomes.map((o) => ({ line: b.line, kind: b.kind, label: o.label, to: o.to, taken: o.taken })));
+  const outcomes = result.branches.flatMap((b) =>
+    b.outcomes.map((o) => ({ line: b.line, kind: b.kind, label: o.label, to: o.to, taken: o.taken })),
+  );
   return {
     lines: { covered: result.hit.length, total: result.lines.length },
     branches: { covered: outcomes.filter((o) => o.taken).length, total: outcomes.length },

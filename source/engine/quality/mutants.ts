@@ -42,17 +42,25 @@ export const DEFAULT_MAX_MUTANTS = 200;
  * on this too; a unit test pins it). A latin-1 file is decoded one byte per character (see
  * source-text.ts), so that holds for it too.
  */
-export async function generateMutants(text: string, target: { qualname: string; startLine?: number }, options: MutantOptions = {}): Promise<Mutant[]> {
+export async function generateMutants(
+  text: string,
+  target: { qualname: string; startLine?: number },
+  options: MutantOptions = {},
+): Promise<Mutant[]> {
   const parser = await pythonParser();
   const tree = parser.parse(text);
   if (!tree) throw new Error('tree-sitter returned no tree');
   try {
     const definition = findFunction(tree, target.qualname, target.startLine);
-    if (!definition) throw new TenetError(`No function ${target.qualname}${target.startLine ? ` at line ${target.startLine}` : ''} to mutate.`);
+    if (!definition)
+      throw new TenetError(
+        `No function ${target.qualname}${target.startLine ? ` at line ${target.startLine}` : ''} to mutate.`,
+      );
     const body = definition.node.childForFieldName('body');
     if (!body) return [];
     const candidates = collectCandidates(body, text).sort(
-      (a, b) => a.start - b.start || OPERATOR_ORDER.indexOf(a.operator) - OPERATOR_ORDER.indexOf(b.operator) || a.end - b.end,
+      (a, b) =>
+        a.start - b.start || OPERATOR_ORDER.indexOf(a.operator) - OPERATOR_ORDER.indexOf(b.operator) || a.end - b.end,
     );
     const mutants: Mutant[] = [];
     const seen = new Set<string>([text]);
@@ -95,7 +103,14 @@ function toMutant(candidate: Candidate, text: string, index: number): Mutant {
  * must still parse as before and end where it should. Python's own compile() in the worker is the
  * final word either way (a mutant it rejects is reported invalid, not scored).
  */
-function parsesCleanly(parser: Parser, original: Tree, fn: Node, pointAt: (index: number) => Point, candidate: Candidate, mutated: string): boolean {
+function parsesCleanly(
+  parser: Parser,
+  original: Tree,
+  fn: Node,
+  pointAt: (index: number) => Point,
+  candidate: Candidate,
+  mutated: string,
+): boolean {
   const start = pointAt(candidate.start);
   const edited = original.copy();
   edited.edit(

@@ -23,10 +23,29 @@ import { isDocstring } from '../python/function-parts';
  * would only add mutants no test can kill), and statements whose removal changes what kind of
  * function this is (`yield`) or how names bind (`global`, `nonlocal`, imports).
  */
-export type MutationOperator = 'arithmetic' | 'augmented' | 'comparison' | 'boolean' | 'constant' | 'negation' | 'number' | 'statement' | 'return';
+export type MutationOperator =
+  | 'arithmetic'
+  | 'augmented'
+  | 'comparison'
+  | 'boolean'
+  | 'constant'
+  | 'negation'
+  | 'number'
+  | 'statement'
+  | 'return';
 
 /** Order of operators that edit at the same offset, so the list is the same on every run. */
-export const OPERATOR_ORDER: MutationOperator[] = ['statement', 'return', 'negation', 'arithmetic', 'augmented', 'comparison', 'boolean', 'constant', 'number'];
+export const OPERATOR_ORDER: MutationOperator[] = [
+  'statement',
+  'return',
+  'negation',
+  'arithmetic',
+  'augmented',
+  'comparison',
+  'boolean',
+  'constant',
+  'number',
+];
 
 /** One edit of the module text (JS string indices), before it is checked to parse. */
 export interface Candidate {
@@ -42,15 +61,42 @@ export interface Candidate {
 }
 
 const ARITHMETIC: Record<string, string> = {
-  '+': '-', '-': '+', '*': '/', '/': '*', '//': '/', '%': '/', '**': '*', '<<': '>>', '>>': '<<', '&': '|', '|': '&', '^': '&',
+  '+': '-',
+  '-': '+',
+  '*': '/',
+  '/': '*',
+  '//': '/',
+  '%': '/',
+  '**': '*',
+  '<<': '>>',
+  '>>': '<<',
+  '&': '|',
+  '|': '&',
+  '^': '&',
 };
 const COMPARISON: Record<string, string> = {
-  '<': '<=', '<=': '<', '>': '>=', '>=': '>', '==': '!=', '!=': '==', is: 'is not', 'is not': 'is', in: 'not in', 'not in': 'in',
+  '<': '<=',
+  '<=': '<',
+  '>': '>=',
+  '>=': '>',
+  '==': '!=',
+  '!=': '==',
+  is: 'is not',
+  'is not': 'is',
+  in: 'not in',
+  'not in': 'in',
 };
 const BOOLEAN: Record<string, string> = { and: 'or', or: 'and' };
 
 /** Simple statements whose removal is a meaningful mutant. */
-const REMOVABLE = new Set(['expression_statement', 'raise_statement', 'assert_statement', 'delete_statement', 'break_statement', 'continue_statement']);
+const REMOVABLE = new Set([
+  'expression_statement',
+  'raise_statement',
+  'assert_statement',
+  'delete_statement',
+  'break_statement',
+  'continue_statement',
+]);
 
 /** Subtrees never entered: text, and annotations (see above). */
 const SKIPPED = new Set(['string', 'concatenated_string', 'type', 'comment']);
@@ -89,7 +135,16 @@ function candidatesAt(node: Node, text: string, out: Candidate[]): void {
     case 'augmented_assignment': {
       const op = node.childForFieldName('operator');
       const to = op ? ARITHMETIC[op.type.slice(0, -1)] : undefined;
-      if (op && to !== undefined) out.push({ operator: 'augmented', start: op.startIndex, end: op.endIndex, replacement: `${to}=`, node: op, from: op.type, to: `${to}=` });
+      if (op && to !== undefined)
+        out.push({
+          operator: 'augmented',
+          start: op.startIndex,
+          end: op.endIndex,
+          replacement: `${to}=`,
+          node: op,
+          from: op.type,
+          to: `${to}=`,
+        });
       return;
     }
     case 'comparison_operator':
@@ -104,29 +159,71 @@ function candidatesAt(node: Node, text: string, out: Candidate[]): void {
     case 'true':
     case 'false': {
       const to = node.type === 'true' ? 'False' : 'True';
-      out.push({ operator: 'constant', start: node.startIndex, end: node.endIndex, replacement: to, node, from: node.text, to });
+      out.push({
+        operator: 'constant',
+        start: node.startIndex,
+        end: node.endIndex,
+        replacement: to,
+        node,
+        from: node.text,
+        to,
+      });
       return;
     }
     case 'not_operator': {
       const argument = node.childForFieldName('argument');
       // The operand binds tighter than `not`, so it stands wherever `not x` stood.
-      if (argument) out.push({ operator: 'negation', start: node.startIndex, end: node.endIndex, replacement: argument.text, node, from: short(node.text), to: short(argument.text) });
+      if (argument)
+        out.push({
+          operator: 'negation',
+          start: node.startIndex,
+          end: node.endIndex,
+          replacement: argument.text,
+          node,
+          from: short(node.text),
+          to: short(argument.text),
+        });
       return;
     }
     case 'integer': {
       const next = incremented(node.text);
-      if (next !== undefined) out.push({ operator: 'number', start: node.startIndex, end: node.endIndex, replacement: next, node, from: node.text, to: next });
+      if (next !== undefined)
+        out.push({
+          operator: 'number',
+          start: node.startIndex,
+          end: node.endIndex,
+          replacement: next,
+          node,
+          from: node.text,
+          to: next,
+        });
       return;
     }
     case 'return_statement': {
       const value = node.namedChildren.find((c): c is Node => !!c && c.type !== 'comment');
       if (!value || value.type === 'none') return;
-      out.push({ operator: 'return', start: value.startIndex, end: value.endIndex, replacement: keepLines('None', value, text, true), node, from: short(node.text), to: 'return None' });
+      out.push({
+        operator: 'return',
+        start: value.startIndex,
+        end: value.endIndex,
+        replacement: keepLines('None', value, text, true),
+        node,
+        from: short(node.text),
+        to: 'return None',
+      });
       return;
     }
     default:
       if (REMOVABLE.has(node.type) && removable(node)) {
-        out.push({ operator: 'statement', start: node.startIndex, end: node.endIndex, replacement: keepLines('pass', node, text, false), node, from: short(node.text), to: 'pass' });
+        out.push({
+          operator: 'statement',
+          start: node.startIndex,
+          end: node.endIndex,
+          replacement: keepLines('pass', node, text, false),
+          node,
+          from: short(node.text),
+          to: 'pass',
+        });
       }
   }
 }

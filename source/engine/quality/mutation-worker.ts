@@ -51,17 +51,32 @@ export class MutationWorker {
     const child = this.child ?? this.start();
     return new Promise((resolve) => {
       const started = Date.now();
-      const timer = setTimeout(() => {
-        this.kill();
-        finish({ id: request.id, status: 'error', durationMs: Date.now() - started, loaded: false, message: 'the mutation worker stopped answering; tenet killed it' });
-      }, request.timeoutSec * 1000 + GRACE_MS);
+      const timer = setTimeout(
+        () => {
+          this.kill();
+          finish({
+            id: request.id,
+            status: 'error',
+            durationMs: Date.now() - started,
+            loaded: false,
+            message: 'the mutation worker stopped answering; tenet killed it',
+          });
+        },
+        request.timeoutSec * 1000 + GRACE_MS,
+      );
       const finish = (result: WorkerResult) => {
         clearTimeout(timer);
         this.pending = undefined;
         resolve(result);
       };
       this.pending = { id: request.id, finish };
-      const line = { id: request.id, source: request.source?.toString('base64') ?? null, timeout: request.timeoutSec, args: request.args, output: !!request.output };
+      const line = {
+        id: request.id,
+        source: request.source?.toString('base64') ?? null,
+        timeout: request.timeoutSec,
+        args: request.args,
+        output: !!request.output,
+      };
       child.stdin.write(`${JSON.stringify(line)}\n`);
     });
   }
@@ -99,8 +114,15 @@ export class MutationWorker {
     void child.exited.then((status) => {
       if (this.child === child) this.child = undefined;
       if (!this.pending) return;
-      const how = status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`);
-      this.pending.finish({ id: this.pending.id, status: 'error', durationMs: 0, loaded: false, message: `the mutation worker ${how}: ${this.stderr.trim().slice(-2000)}` });
+      const how =
+        status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`);
+      this.pending.finish({
+        id: this.pending.id,
+        status: 'error',
+        durationMs: 0,
+        loaded: false,
+        message: `the mutation worker ${how}: ${this.stderr.trim().slice(-2000)}`,
+      });
     });
     return child;
   }

@@ -82,7 +82,13 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
     // A worker dies with tenet even on SIGKILL (Linux), like THM's pytest processes.
     ...(options.sandbox.kind === 'local' ? { TENET_PARENT_PID: String(process.pid) } : {}),
   };
-  const argv = [options.python, '-m', '_tenet_mutation', '--target', posix.join(options.sandbox.workdir, options.target.file)];
+  const argv = [
+    options.python,
+    '-m',
+    '_tenet_mutation',
+    '--target',
+    posix.join(options.sandbox.workdir, options.target.file),
+  ];
   const jobs = Math.max(1, Math.min(options.jobs ?? availableParallelism(), Math.max(1, options.mutants.length)));
   const workers = Array.from({ length: jobs }, () => new MutationWorker(options.sandbox, argv, env));
   const warnings: string[] = [];
@@ -107,7 +113,10 @@ export async function runMutation(options: MutationOptions): Promise<MutationRep
       warnings.push(
         `the tests never imported ${options.target.file} from the workspace (they may import an installed copy, or only use it in a subprocess): no mutant can be killed`,
       );
-      return report(options.mutants.map((m) => outcome(m, 'survived', 0)), true);
+      return report(
+        options.mutants.map((m) => outcome(m, 'survived', 0)),
+        true,
+      );
     }
 
     const outcomes: MutantOutcome[] = new Array(options.mutants.length);
@@ -151,8 +160,17 @@ function verdict(result: WorkerResult): MutantStatus {
 }
 
 function outcome(mutant: Mutant, status: MutantStatus, durationMs: number, result?: WorkerResult): MutantOutcome {
-  const message = status === 'invalid' || status === 'error' ? (result?.message ?? result?.output?.trim().slice(-1000)) : undefined;
-  return { id: mutant.id, operator: mutant.operator, line: mutant.line, description: mutant.description, status, durationMs, ...(message ? { message } : {}) };
+  const message =
+    status === 'invalid' || status === 'error' ? (result?.message ?? result?.output?.trim().slice(-1000)) : undefined;
+  return {
+    id: mutant.id,
+    operator: mutant.operator,
+    line: mutant.line,
+    description: mutant.description,
+    status,
+    durationMs,
+    ...(message ? { message } : {}),
+  };
 }
 
 function summarize(

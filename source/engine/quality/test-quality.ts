@@ -50,7 +50,12 @@ export async function measureTestQuality(input: QualityInput): Promise<TestQuali
   const { ctx, testFile } = input;
   const benchmark = ctx.target.mode === 'blank';
   const subjectText = benchmark ? ctx.target.originalText : input.finalText;
-  const quality: TestQuality = { file: testFile, tests: 0, subject: benchmark ? 'ground truth' : 'final implementation', problems: [] };
+  const quality: TestQuality = {
+    file: testFile,
+    tests: 0,
+    subject: benchmark ? 'ground truth' : 'final implementation',
+    problems: [],
+  };
   const attempt = async (what: string, step: () => Promise<void>) => {
     try {
       await step();
@@ -63,7 +68,14 @@ export async function measureTestQuality(input: QualityInput): Promise<TestQuali
     await attempt('running the tests', async () => {
       const run = await runTests(ctx, [testFile], 'quality');
       quality.tests = run.total;
-      if (benchmark) quality.groundTruth = { passed: run.passed, total: run.total, failing: Object.entries(run.outcomes).filter(([, o]) => o !== 'passed').map(([id]) => id) };
+      if (benchmark)
+        quality.groundTruth = {
+          passed: run.passed,
+          total: run.total,
+          failing: Object.entries(run.outcomes)
+            .filter(([, o]) => o !== 'passed')
+            .map(([id]) => id),
+        };
     });
     const startLine = await startLineOf(subjectText, ctx.target.qualname);
     await attempt('coverage', async () => {
@@ -78,7 +90,11 @@ export async function measureTestQuality(input: QualityInput): Promise<TestQuali
       quality.coverage = { lines: coverage.lines, branches: coverage.branches };
     });
     await attempt('mutation', async () => {
-      const mutants = await generateMutants(subjectText, { qualname: ctx.target.qualname, startLine }, { max: input.maxMutants ?? 60 });
+      const mutants = await generateMutants(
+        subjectText,
+        { qualname: ctx.target.qualname, startLine },
+        { max: input.maxMutants ?? 60 },
+      );
       const report = await runMutation({
         sandbox: ctx.sandbox,
         workspaceRoot: ctx.workspace.root,
@@ -88,7 +104,14 @@ export async function measureTestQuality(input: QualityInput): Promise<TestQuali
         mutants,
         ...(input.jobs ? { jobs: input.jobs } : {}),
       });
-      quality.mutation = { killed: report.killed, survived: report.survived, timedOut: report.timedOut, total: report.total, score: report.score, baselinePassed: report.baselinePassed };
+      quality.mutation = {
+        killed: report.killed,
+        survived: report.survived,
+        timedOut: report.timedOut,
+        total: report.total,
+        score: report.score,
+        baselinePassed: report.baselinePassed,
+      };
     });
   } finally {
     await placeTarget(ctx, input.finalText);
@@ -113,10 +136,14 @@ export async function classifyFailure(input: {
 }): Promise<{ kind: 'matched' | 'unmatched'; hints: string[] }> {
   const hints: string[] = [];
   const wrong = (input.quality?.groundTruth?.failing ?? []).filter((id) => input.finalOutcomes[id] === 'passed');
-  if (wrong.length) hints.push(`the code passes ${wrong.length} of its own test${wrong.length === 1 ? '' : 's'} that the reference implementation fails (${wrong.map((id) => id.split('::').pop()).join(', ')}): it was likely changed to fit a wrong test`);
+  if (wrong.length)
+    hints.push(
+      `the code passes ${wrong.length} of its own test${wrong.length === 1 ? '' : 's'} that the reference implementation fails (${wrong.map((id) => id.split('::').pop()).join(', ')}): it was likely changed to fit a wrong test`,
+    );
   const final = new Set(testNames(input.testVersions.at(-1) ?? ''));
   const deleted = new Map<string, string>();
-  for (const version of input.testVersions.slice(0, -1)) for (const name of testNames(version)) if (!final.has(name)) deleted.set(name, version);
+  for (const version of input.testVersions.slice(0, -1))
+    for (const name of testNames(version)) if (!final.has(name)) deleted.set(name, version);
   if (deleted.size && input.ctx.target.mode === 'blank') {
     // Run the last version that still had each deleted test on the ground truth.
     const confirmed: string[] = [];
@@ -129,13 +156,20 @@ export async function classifyFailure(input: {
         await input.ctx.workspace.write(path, version);
         await input.ctx.sandbox.syncFile(path);
         const run = await runTests(input.ctx, [path], 'removed-tests');
-        confirmed.push(...names.filter((name) => Object.entries(run.outcomes).some(([id, o]) => id.endsWith(`::${name}`) && o === 'passed')));
+        confirmed.push(
+          ...names.filter((name) =>
+            Object.entries(run.outcomes).some(([id, o]) => id.endsWith(`::${name}`) && o === 'passed'),
+          ),
+        );
       }
     } finally {
       // The copy stays in the scratch workspace (the evaluation is over); the target goes back.
       await placeTarget(input.ctx, input.finalText);
     }
-    if (confirmed.length) hints.push(`it deleted ${confirmed.length} test${confirmed.length === 1 ? '' : 's'} that the reference implementation passes (${confirmed.join(', ')}): a right test was given up for wrong code`);
+    if (confirmed.length)
+      hints.push(
+        `it deleted ${confirmed.length} test${confirmed.length === 1 ? '' : 's'} that the reference implementation passes (${confirmed.join(', ')}): a right test was given up for wrong code`,
+      );
   } else if (deleted.size) {
     hints.push(`it deleted tests on the way (${[...deleted.keys()].join(', ')}); check whether they were right`);
   }

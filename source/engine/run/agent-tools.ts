@@ -25,7 +25,11 @@ export interface AgentTools {
  * last accepted submission and the agent's last tests back.
  */
 export async function openAgentTools(run: TaskRun, plan: TestPlan): Promise<AgentTools> {
-  const toolbox = await openToolbox(run.task, { selectedTests: plan.visibleFirst, testArgs: run.options.testArgs, testTimeoutSec: run.options.testTimeoutSec });
+  const toolbox = await openToolbox(run.task, {
+    selectedTests: plan.visibleFirst,
+    testArgs: run.options.testArgs,
+    testTimeoutSec: run.options.testTimeoutSec,
+  });
   try {
     return await wire(run, plan, toolbox);
   } catch (error) {
@@ -37,10 +41,23 @@ export async function openAgentTools(run: TaskRun, plan: TestPlan): Promise<Agen
 
 async function wire(run: TaskRun, plan: TestPlan, toolbox: Toolbox): Promise<AgentTools> {
   const { options, task, emit, resume } = run;
-  emit({ type: 'index.ready', files: toolbox.indexStats.files, parsed: toolbox.indexStats.parsed, ms: toolbox.indexStats.ms });
+  emit({
+    type: 'index.ready',
+    files: toolbox.indexStats.files,
+    parsed: toolbox.indexStats.parsed,
+    ms: toolbox.indexStats.ms,
+  });
   const ctx = toolbox.ctx;
   let latest: TestRun | undefined;
-  const recordRun = (testRun: TestRun, purpose: 'agent' | 'validate') => emit({ type: 'tests.run', purpose, report: testRun.report, outcomes: testRun.outcomes, passed: testRun.passed, total: testRun.total });
+  const recordRun = (testRun: TestRun, purpose: 'agent' | 'validate') =>
+    emit({
+      type: 'tests.run',
+      purpose,
+      report: testRun.report,
+      outcomes: testRun.outcomes,
+      passed: testRun.passed,
+      total: testRun.total,
+    });
   ctx.onTestRun = (testRun) => {
     latest = testRun;
     recordRun(testRun, 'agent');
@@ -55,7 +72,8 @@ async function wire(run: TaskRun, plan: TestPlan, toolbox: Toolbox): Promise<Age
     };
   }
   pilot.attach?.({ debugger: ctx.debugger(), selectedTests: plan.selected });
-  if (run.submissions.length) await writeTarget(ctx, (await submittedModule(task.target.originalText, task.target, run.submissions))!);
+  if (run.submissions.length)
+    await writeTarget(ctx, (await submittedModule(task.target.originalText, task.target, run.submissions))!);
   if (resume?.testVersions.length) await applyTests(ctx, resume.testVersions.at(-1)!);
   const muteDebugger = ctx.debugger().onEvent((event) => {
     if (event.type === 'input') emit({ type: 'debugger.input', who: event.who, input: event.input, mode: event.mode });

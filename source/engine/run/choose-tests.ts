@@ -37,18 +37,37 @@ async function thmReport(run: TaskRun): Promise<ThmReport> {
     run.emit({ type: 'thm.report', report: options.thmReport });
     return options.thmReport;
   }
-  const report = await runThm(run.task, { ...THM_DEFAULTS, T: options.T, testArgs: options.testArgs, testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: options.jobs, fork: options.fork, caller: options.caller, emit: run.emit, ...(options.signal ? { signal: options.signal } : {}) });
+  const report = await runThm(run.task, {
+    ...THM_DEFAULTS,
+    T: options.T,
+    testArgs: options.testArgs,
+    testTimeoutSec: options.testTimeoutSec,
+    timeoutSec: options.thmTimeoutSec,
+    jobs: options.jobs,
+    fork: options.fork,
+    caller: options.caller,
+    emit: run.emit,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   run.emit({ type: 'thm.report', report });
   return report;
 }
 
-async function decide(run: TaskRun, report: ThmReport, desk: TestDesk): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T?: number | null }> {
+async function decide(
+  run: TaskRun,
+  report: ThmReport,
+  desk: TestDesk,
+): Promise<{ chosen: string[]; by: 'auto' | 'human' | 'ablation' | 'strategy'; T?: number | null }> {
   const { options } = run;
   // TDD-Agent: the repository's tests stay hidden until the evaluation, as in the paper.
   if (options.strategy === 'tdd') return { chosen: [], by: 'strategy' };
   if (options.ablations.noThm) return { chosen: report.failing.map((f) => f.nodeid), by: 'ablation' };
   if (options.testStage === 'none') return { chosen: [], by: 'ablation' };
-  if (options.select !== 'thm') return { chosen: await selectWith(options.select, report, options.T, { workspaceRoot: run.task.workspace.root }), by: 'ablation' };
+  if (options.select !== 'thm')
+    return {
+      chosen: await selectWith(options.select, report, options.T, { workspaceRoot: run.task.workspace.root }),
+      by: 'ablation',
+    };
   return options.pilot.approveTests(report, desk);
 }
 
@@ -85,14 +104,21 @@ export async function chooseTests(run: TaskRun): Promise<TestPlan> {
   // What could not be taken out stays in view: its function serves a test the agent gets, or tenet could not find it.
   const visible = hide.length - hidden.hidden.length;
   // A resumed session recorded the hiding already.
-  if ((hidden.hidden.length || visible) && !run.resume?.approval) run.emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files, ...(visible ? { visible } : {}) });
+  if ((hidden.hidden.length || visible) && !run.resume?.approval)
+    run.emit({ type: 'tests.hidden', hidden: hidden.hidden, files: hidden.files, ...(visible ? { visible } : {}) });
   return { report, failing, selected, visibleFirst, stage, hidden };
 }
 
 /** `postgen`: the selected tests come back for validation and refinement; the others stay hidden. */
 export async function revealSelected(run: TaskRun, plan: TestPlan): Promise<void> {
   await plan.hidden.restore();
-  plan.hidden = await hideTests(run.task.workspace, run.task.sandbox, plan.failing.filter((id) => !plan.selected.includes(id)), plan.selected, entryFunctions(plan.report.failing));
+  plan.hidden = await hideTests(
+    run.task.workspace,
+    run.task.sandbox,
+    plan.failing.filter((id) => !plan.selected.includes(id)),
+    plan.selected,
+    entryFunctions(plan.report.failing),
+  );
 }
 
 /**
@@ -101,12 +127,20 @@ export async function revealSelected(run: TaskRun, plan: TestPlan): Promise<void
  * tests that call it: the mode is what to change.
  */
 function noTestChosen(target: TaskRun['task']['target'], report: ThmReport): TenetError {
-  if (report.selected.length) return new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
+  if (report.selected.length)
+    return new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
   // A test module that failed to import is no failing test: its tests never ran (THM's report names it).
   const broken = brokenModules(report);
   const failing = report.failing.filter((test) => !broken.has(test.nodeid)).length;
-  const what = failing === 0 ? `no test in scope fails with ${target.id} as it is` : failing === 1 ? `the one failing test never reaches ${target.id}` : `none of the ${failing} failing tests reaches ${target.id}`;
-  const unrun = broken.size ? ` (${plural(broken.size, 'test module')} failed to import, so ${broken.size === 1 ? 'its tests' : 'their tests'} did not run)` : '';
+  const what =
+    failing === 0
+      ? `no test in scope fails with ${target.id} as it is`
+      : failing === 1
+        ? `the one failing test never reaches ${target.id}`
+        : `none of the ${failing} failing tests reaches ${target.id}`;
+  const unrun = broken.size
+    ? ` (${plural(broken.size, 'test module')} failed to import, so ${broken.size === 1 ? 'its tests' : 'their tests'} did not run)`
+    : '';
   const none = `No test to validate against: ${what}${unrun}`;
   if (implementedWarning(target)) {
     return new TenetError(
@@ -114,7 +148,10 @@ function noTestChosen(target: TaskRun['task']['target'], report: ThmReport): Ten
       'pass --blank (benchmark mode: tenet blanks the body and keeps it as ground truth), or stub its body (raise NotImplementedError) to generate it anew',
     );
   }
-  return new TenetError(`${none}, so none can tell whether it works.`, 'write a test that calls it (--add-tests FILE adds yours), or widen the scope with --tests');
+  return new TenetError(
+    `${none}, so none can tell whether it works.`,
+    'write a test that calls it (--add-tests FILE adds yours), or widen the scope with --tests',
+  );
 }
 
 /**
@@ -126,12 +163,18 @@ function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: Thm
   // Stopped by its budget, THM saw only part of the suite: what it did not see is the news.
   const timedOut = thmTimeoutWords(report);
   if (timedOut) {
-    return new TenetError(`${timedOut}, so there is no failing test to generate ${target.id} against.`, 'give THM more time with --thm-timeout SECONDS (default 3600), or narrow the scope with --tests PATH');
+    return new TenetError(
+      `${timedOut}, so there is no failing test to generate ${target.id} against.`,
+      'give THM more time with --thm-timeout SECONDS (default 3600), or narrow the scope with --tests PATH',
+    );
   }
   const already = report.alreadyFailing;
   if (target.mode === 'blank' && already.length) {
     const named = `${already.slice(0, 3).join(', ')}${already.length > 3 ? ` and ${already.length - 3} more` : ''}`;
-    const which = already.length === 1 ? 'the test that fails with it blanked fails' : `the ${already.length} tests that fail with it blanked fail`;
+    const which =
+      already.length === 1
+        ? 'the test that fails with it blanked fails'
+        : `the ${already.length} tests that fail with it blanked fail`;
     return new TenetError(
       `No test fails against ${target.id} alone: ${which} on the original code too (${named}), so ${already.length === 1 ? 'it cannot' : 'they cannot'} tell a right implementation from a wrong one.`,
       'fix what makes them fail on the original code (another function of the repository may be a stub or broken; `tenet thm --blank` lists them), or choose another target',
@@ -144,10 +187,16 @@ function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: Thm
     );
   }
   if (target.mode === 'stub' && target.body === 'stub') {
-    return new TenetError(`No test fails against the stub of ${target.id}: none in scope calls it, so there is nothing to generate it against.`, 'write tests that call the function (--add-tests FILE adds yours), or widen the scope with --tests');
+    return new TenetError(
+      `No test fails against the stub of ${target.id}: none in scope calls it, so there is nothing to generate it against.`,
+      'write tests that call the function (--add-tests FILE adds yours), or widen the scope with --tests',
+    );
   }
   if (target.mode === 'blank') {
-    return new TenetError(`No test in scope fails with the body of ${target.id} blanked: none calls it, or none needs what it does, so there is nothing to generate it against.`, 'widen the scope with --tests (tests that call it), or choose another target');
+    return new TenetError(
+      `No test in scope fails with the body of ${target.id} blanked: none calls it, or none needs what it does, so there is nothing to generate it against.`,
+      'widen the scope with --tests (tests that call it), or choose another target',
+    );
   }
   return new TenetError(
     `No test fails against ${target.id} as it is, so there is nothing to generate it against.`,

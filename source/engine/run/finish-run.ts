@@ -31,7 +31,15 @@ export function entryPassed(id: string, outcomes: Record<string, string>): boole
  * place; for the TDD strategies, how good the agent's tests are and why a failed task failed; the
  * result, and what the pilot decides about the patch.
  */
-export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation, outcome: StrategyResult, startedAt: number, checkoutAtStart: CheckoutAtStart): Promise<RunResult> {
+export async function finishRun(
+  run: TaskRun,
+  plan: TestPlan,
+  tools: AgentTools,
+  conversation: Conversation,
+  outcome: StrategyResult,
+  startedAt: number,
+  checkoutAtStart: CheckoutAtStart,
+): Promise<RunResult> {
   const { options, task, emit } = run;
   const { ctx } = tools;
   const { failing, selected } = plan;
@@ -57,7 +65,15 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
   });
   const evaluation = 'run' in judged ? judged.run : undefined;
   const outcomes = evaluation?.outcomes ?? {};
-  if (evaluation) emit({ type: 'tests.run', purpose: 'evaluate', report: evaluation.report, outcomes, passed: evaluation.passed, total: evaluation.total });
+  if (evaluation)
+    emit({
+      type: 'tests.run',
+      purpose: 'evaluate',
+      report: evaluation.report,
+      outcomes,
+      passed: evaluation.passed,
+      total: evaluation.total,
+    });
   else emit({ type: 'warning', message: `The verdict is unverified: ${unverifiedReason(judged)}.` });
   const passedIn = (ids: string[]) => ids.filter((id) => entryPassed(id, outcomes)).length;
   const hiddenIds = failing.filter((id) => !selected.includes(id));
@@ -75,7 +91,14 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     if (options.measureTests) testQuality = await measureTestQuality({ ctx, testFile: ctx.agentTestFile, finalText });
     if (!pass) {
       const ownTestsGreen = own.total > 0 && own.passed === own.total;
-      failure = await classifyFailure({ ctx, ownTestsGreen, ...(testQuality ? { quality: testQuality } : {}), finalOutcomes: own.outcomes, testVersions: run.ownTestVersions, finalText });
+      failure = await classifyFailure({
+        ctx,
+        ownTestsGreen,
+        ...(testQuality ? { quality: testQuality } : {}),
+        finalOutcomes: own.outcomes,
+        testVersions: run.ownTestVersions,
+        finalText,
+      });
     }
   }
   const result: RunResult = {
@@ -104,12 +127,24 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
     ...(failure ? { failure } : {}),
   };
   // TDD: the agent's tests may be kept beside the repository's, as the developer decides.
-  const testCode = run.tdd && ctx.agentTestFile ? await ctx.workspace.read(ctx.agentTestFile).then((b) => b.toString('utf8'), () => undefined) : undefined;
-  const agentTests = testCode !== undefined ? agentTestsToKeep(task.repoDir, ctx.agentTestFile!, testCode, emit) : undefined;
+  const testCode =
+    run.tdd && ctx.agentTestFile
+      ? await ctx.workspace.read(ctx.agentTestFile).then(
+          (b) => b.toString('utf8'),
+          () => undefined,
+        )
+      : undefined;
+  const agentTests =
+    testCode !== undefined ? agentTestsToKeep(task.repoDir, ctx.agentTestFile!, testCode, emit) : undefined;
   // Stopped while the patch waits for the developer (Ctrl+C on the result screen, a closed
   // terminal): the run is over, so it ends with its own result, the patch not applied.
   const stoppedUndecided = onShutdown(() => {
-    emit({ type: 'patch.decision', decision: 'reject', applied: false, reason: 'tenet was stopped before the patch was decided; it is kept in the session (tenet show, tenet export)' });
+    emit({
+      type: 'patch.decision',
+      decision: 'reject',
+      applied: false,
+      reason: 'tenet was stopped before the patch was decided; it is kept in the session (tenet show, tenet export)',
+    });
     emit(result);
   });
   try {
@@ -118,9 +153,13 @@ export async function finishRun(run: TaskRun, plan: TestPlan, tools: AgentTools,
       result,
       async () => {
         // A verdict tenet could not check never reaches the developer's code, whoever accepts it.
-        if (!evaluation) throw new TenetError(`The verdict is unverified (${unverifiedReason(judged)}); the patch was not applied. It is kept in the session (tenet show ${run.sessionId}).`);
+        if (!evaluation)
+          throw new TenetError(
+            `The verdict is unverified (${unverifiedReason(judged)}); the patch was not applied. It is kept in the session (tenet show ${run.sessionId}).`,
+          );
         // A stub (the model submitted `raise NotImplementedError`) is never written over the developer's code.
-        if (await targetIsStub(submitted!, task.target)) throw new TenetError(`The submitted ${task.target.qualname} is still a stub; the patch was not applied.`);
+        if (await targetIsStub(submitted!, task.target))
+          throw new TenetError(`The submitted ${task.target.qualname} is still a stub; the patch was not applied.`);
         applyToCheckout(task.repoDir, task.target.file, task.target.source, submitted!);
       },
       emit,

@@ -28,17 +28,32 @@ export interface ForkPoint {
 const seqOf = (event: Logged, index: number) => event.seq ?? index + 1;
 
 /** The parent's history up to event `at`; an event past its work (the result, or none at all) is refused. */
-export function forkPoint(parent: string, events: readonly Logged[], at: number, options: { T?: number } = {}): ForkPoint {
+export function forkPoint(
+  parent: string,
+  events: readonly Logged[],
+  at: number,
+  options: { T?: number } = {},
+): ForkPoint {
   const last = events.length ? seqOf(events.at(-1)!, events.length - 1) : 0;
-  if (!Number.isInteger(at) || at < 1 || at > last) throw new TenetError(`Session ${parent} has events 1 to ${last}; there is no event ${at}.`, 'pick an event number as `tenet replay` counts them (or as the page shows them: #step=N)');
+  if (!Number.isInteger(at) || at < 1 || at > last)
+    throw new TenetError(
+      `Session ${parent} has events 1 to ${last}; there is no event ${at}.`,
+      'pick an event number as `tenet replay` counts them (or as the page shows them: #step=N)',
+    );
   const result = events.findIndex((e) => e.type === 'result' || (e.type === 'agent.phase' && e.phase === 'evaluate'));
   if (result !== -1 && at >= seqOf(events[result]!, result)) {
-    throw new TenetError(`Event ${at} of session ${parent} comes after the agent's work ended (event ${seqOf(events[result]!, result)}); a fork goes on from a point where the agent still works.`, `fork at an event before ${seqOf(events[result]!, result)}`);
+    throw new TenetError(
+      `Event ${at} of session ${parent} comes after the agent's work ended (event ${seqOf(events[result]!, result)}); a fork goes on from a point where the agent still works.`,
+      `fork at an event before ${seqOf(events[result]!, result)}`,
+    );
   }
   const history = events.filter((e, i) => seqOf(e, i) <= at);
   const approval = history.find((e) => e.type === 'thm.approval');
   if (options.T !== undefined && approval) {
-    throw new TenetError(`-T changes THM's choice of tests, which session ${parent} made at event ${seqOf(approval, events.indexOf(approval))}, before event ${at}.`, 'fork at an event before the tests were approved, or leave -T out');
+    throw new TenetError(
+      `-T changes THM's choice of tests, which session ${parent} made at event ${seqOf(approval, events.indexOf(approval))}, before event ${at}.`,
+      'fork at an event before the tests were approved, or leave -T out',
+    );
   }
   const thm = history.find((e): e is Logged & EventOf<'thm.report'> => e.type === 'thm.report')?.report;
   return {
@@ -84,7 +99,13 @@ export class ForkModel implements Model {
     const recorded = this.answers[this.calls++];
     if (!recorded) return this.live.complete(request, options);
     if (recorded.content) options.onDelta?.(recorded.content);
-    return { content: recorded.content, toolCalls: recorded.toolCalls, usage: { inputTokens: 0, outputTokens: 0 }, stopReason: recorded.stopReason, model: recorded.model };
+    return {
+      content: recorded.content,
+      toolCalls: recorded.toolCalls,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      stopReason: recorded.stopReason,
+      model: recorded.model,
+    };
   }
 }
 
@@ -95,17 +116,32 @@ export class ForkModel implements Model {
  * defaults), with `-T` for a choice of tests still to be made and `--message` for the first live
  * model call.
  */
-export function forkPilot(point: ForkPoint, model: ForkModel, live: Pilot, options: { message?: string; T?: number } = {}): Pilot {
+export function forkPilot(
+  point: ForkPoint,
+  model: ForkModel,
+  live: Pilot,
+  options: { message?: string; T?: number } = {},
+): Pilot {
   const { history } = point;
   const approval = history.find((e): e is EventOf<'thm.approval'> => e.type === 'thm.approval');
   const added = history.filter((e): e is EventOf<'tests.added'> => e.type === 'tests.added');
   const messages = messagesByRound(history);
-  const edits = new Map(history.filter((e): e is EventOf<'tool.edit'> => e.type === 'tool.edit').map((e) => [e.id, e.arguments]));
+  const edits = new Map(
+    history.filter((e): e is EventOf<'tool.edit'> => e.type === 'tool.edit').map((e) => [e.id, e.arguments]),
+  );
   const recordedCalls = new Set(point.answers.flatMap((a) => a.toolCalls.map((c) => c.id)));
   const commands = history.filter((e): e is EventOf<'command.approval'> => e.type === 'command.approval');
   const firstLive = point.answers.length + 1;
   const recordedDecision = (e: EventOf<'command.approval'>): CommandDecision =>
-    e.decision === 'denied' ? { run: false, reason: e.reason ?? '' } : e.decision === 'stopped' ? { stop: true } : { run: true, ...(e.decision === 'approved-session' ? { session: true } : {}), ...(e.by === 'auto' ? { auto: true } : {}) };
+    e.decision === 'denied'
+      ? { run: false, reason: e.reason ?? '' }
+      : e.decision === 'stopped'
+        ? { stop: true }
+        : {
+            run: true,
+            ...(e.decision === 'approved-session' ? { session: true } : {}),
+            ...(e.by === 'auto' ? { auto: true } : {}),
+          };
   const pilot: Pilot = {
     // The live pilot's own calls, bound to it (it may be a class: the TUI's controller).
     acceptPatch: (result) => live.acceptPatch(result),
@@ -120,16 +156,27 @@ export function forkPilot(point: ForkPoint, model: ForkModel, live: Pilot, optio
       if (!approval) await live.addTests?.(desk);
     },
     approveTests(report, desk) {
-      if (approval) return Promise.resolve({ chosen: approval.chosen, by: approval.by === 'human' ? 'human' : 'auto', T: approval.T });
+      if (approval)
+        return Promise.resolve({
+          chosen: approval.chosen,
+          by: approval.by === 'human' ? 'human' : 'auto',
+          T: approval.T,
+        });
       if (options.T === undefined) return live.approveTests(report, desk);
       // THM's proposal for the fork's T (THM ran, or the parent ran it, with the parent's).
-      return live.approveTests({ ...report, T: options.T, selected: proposeFor(report, options.T) }, desk).then((choice) => ({ ...choice, T: choice.T ?? options.T! }));
+      return live
+        .approveTests({ ...report, T: options.T, selected: proposeFor(report, options.T) }, desk)
+        .then((choice) => ({ ...choice, T: choice.T ?? options.T! }));
     },
     async beforeRequest(preview) {
       const said: DeveloperMessage[] = [...(messages.get(preview.round) ?? [])];
       if (preview.round < firstLive) return said;
       const mine = (await live.beforeRequest?.(preview)) ?? [];
-      return [...said, ...(preview.round === firstLive && options.message ? [{ text: options.message, via: 'fork' as const }] : []), ...mine];
+      return [
+        ...said,
+        ...(preview.round === firstLive && options.message ? [{ text: options.message, via: 'fork' as const }] : []),
+        ...mine,
+      ];
     },
     stepping(at) {
       const recorded = at.before === 'model' ? at.round < firstLive : recordedCalls.has(at.call.id);
@@ -172,6 +219,17 @@ export function prepareFork(prepared: PreparedRun, request: ForkRequest): (live:
   prepared.model = choice;
   prepared.options = { ...prepared.options, model: choice, ...(point.thm ? { thmReport: point.thm } : {}) };
   const { provider, model: name, baseUrl } = choice.settings;
-  prepared.fork = { parent: point.parent, at: point.at, recorded: point.answers.length, provider, model: name, ...(baseUrl ? { baseUrl } : {}) };
-  return (live) => forkPilot(point, model, live, { ...(request.message ? { message: request.message } : {}), ...(request.T !== undefined ? { T: request.T } : {}) });
+  prepared.fork = {
+    parent: point.parent,
+    at: point.at,
+    recorded: point.answers.length,
+    provider,
+    model: name,
+    ...(baseUrl ? { baseUrl } : {}),
+  };
+  return (live) =>
+    forkPilot(point, model, live, {
+      ...(request.message ? { message: request.message } : {}),
+      ...(request.T !== undefined ? { T: request.T } : {}),
+    });
 }

@@ -8,7 +8,13 @@ import type { CommandDecision } from '../protocol/decisions';
  * headless), an accepted patch goes into the checkout unless the file changed meanwhile, and what
  * happened is recorded either way. Returns whether the patch was applied.
  */
-export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => Promise<void>, emit: EventSink, extras: PatchExtras = {}): Promise<boolean> {
+export async function settlePatch(
+  pilot: Pilot,
+  result: RunResult,
+  apply: () => Promise<void>,
+  emit: EventSink,
+  extras: PatchExtras = {},
+): Promise<boolean> {
   if (!result.patch) return false;
   const answer = await pilot.acceptPatch(result, extras);
   if (typeof answer === 'object' && 'saveTo' in answer) {
@@ -19,10 +25,16 @@ export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => 
       reason = `the patch could not be written to ${answer.saveTo}: ${(error as Error).message}`;
       emit({ type: 'warning', message: reason });
     }
-    emit({ type: 'patch.decision', decision: 'save', applied: false, ...(reason ? { reason } : { file: answer.saveTo }) });
+    emit({
+      type: 'patch.decision',
+      decision: 'save',
+      applied: false,
+      ...(reason ? { reason } : { file: answer.saveTo }),
+    });
     return false;
   }
-  const decision = answer === true ? 'accept' : answer === false ? 'reject' : typeof answer === 'object' ? 'accept' : answer;
+  const decision =
+    answer === true ? 'accept' : answer === false ? 'reject' : typeof answer === 'object' ? 'accept' : answer;
   let applied = false;
   let reason = typeof answer === 'object' ? answer.refused : undefined;
   if (decision === 'accept' && !reason) {
@@ -42,6 +54,18 @@ export async function settlePatch(pilot: Pilot, result: RunResult, apply: () => 
 /** A developer's answer to a shell command of the model, as the session records it. */
 export function commandApproval(command: string, decision: CommandDecision): EventOf<'command.approval'> {
   if ('stop' in decision) return { type: 'command.approval', command, decision: 'stopped', by: 'human' };
-  if (!decision.run) return { type: 'command.approval', command, decision: 'denied', by: 'human', ...(decision.reason ? { reason: decision.reason } : {}) };
-  return { type: 'command.approval', command, decision: decision.session ? 'approved-session' : 'approved', by: decision.auto ? 'auto' : 'human' };
+  if (!decision.run)
+    return {
+      type: 'command.approval',
+      command,
+      decision: 'denied',
+      by: 'human',
+      ...(decision.reason ? { reason: decision.reason } : {}),
+    };
+  return {
+    type: 'command.approval',
+    command,
+    decision: decision.session ? 'approved-session' : 'approved',
+    by: decision.auto ? 'auto' : 'human',
+  };
 }

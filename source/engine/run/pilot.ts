@@ -38,7 +38,10 @@ export interface Pilot {
    * before choosing. On `desk` the developer may write tests of their own first (the THM review's
    * `n` and `e`): those that fail on the stub join the report (`desk.report`) and the selection.
    */
-  approveTests(report: ThmReport, desk?: TestDesk): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }>;
+  approveTests(
+    report: ThmReport,
+    desk?: TestDesk,
+  ): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }>;
   /** Before THM's proposal is approved (whatever the strategy): tests written ahead (`--add-tests`, a recorded session's) go on the desk. */
   addTests?(desk: TestDesk): Promise<void>;
   /**
@@ -111,23 +114,38 @@ export function headlessPilot(apply: boolean, applyFailing = false, steering: He
   const { messageFile, stepper, addTests } = steering;
   return {
     // The developer's tests that fail on the stub join THM's proposal: choosing them is theirs.
-    approveTests: async (report, desk) => (desk?.added.length ? { chosen: [...new Set([...report.selected, ...desk.added])], by: 'human' } : { chosen: report.selected, by: 'auto' }),
+    approveTests: async (report, desk) =>
+      desk?.added.length
+        ? { chosen: [...new Set([...report.selected, ...desk.added])], by: 'human' }
+        : { chosen: report.selected, by: 'auto' },
     ...(addTests?.length ? { addTests: async (desk) => void (await desk.addGiven(addTests)) } : {}),
     ...(messageFile || stepper
       ? {
           beforeRequest: async (preview) => {
             if (stepper?.on()) await stepper.pauseBeforeRequest(preview);
-            return [...(stepper?.take() ?? []), ...(messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const }))];
+            return [
+              ...(stepper?.take() ?? []),
+              ...(messageFile?.take() ?? []).map((text) => ({ text, via: 'file' as const })),
+            ];
           },
         }
       : {}),
     // Lines written after the agent's last model call: said and recorded (see run-agent.ts), not dropped.
-    ...(messageFile ? { unreadMessages: () => messageFile.take().map((text) => ({ text, via: 'file' as const })) } : {}),
-    ...(stepper ? { stepping: () => stepper.on(), beforeToolCall: async (call) => (stepper.on() ? stepper.pauseBeforeTool(call) : undefined) } : {}),
+    ...(messageFile
+      ? { unreadMessages: () => messageFile.take().map((text) => ({ text, via: 'file' as const })) }
+      : {}),
+    ...(stepper
+      ? {
+          stepping: () => stepper.on(),
+          beforeToolCall: async (call) => (stepper.on() ? stepper.pauseBeforeTool(call) : undefined),
+        }
+      : {}),
     acceptPatch: async (result) => {
       if (!apply && !applyFailing) return 'save';
       if (result.pass || applyFailing) return 'accept';
-      return { refused: `the run did not pass (${result.stopReason}); --apply applies a passing result only (--apply-failing applies this one)` };
+      return {
+        refused: `the run did not pass (${result.stopReason}); --apply applies a passing result only (--apply-failing applies this one)`,
+      };
     },
   };
 }

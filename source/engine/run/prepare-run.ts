@@ -91,10 +91,20 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
   const model = createModel(config, request.model, process.env, request.fallbackScript);
   const root = sessionsDir(request.sessionsDir, process.env, config.sessionsDir);
   const sessionId = request.resume?.id ?? newSessionId();
-  const recorder = SessionRecorder.open(root, sessionId, process.env, [], config.maxSessionMb ? { maxBytes: config.maxSessionMb * 1024 * 1024 } : {});
-  const repo = request.copyOfExample && !request.resume ? copyExample(request.repo, join(root, sessionId, 'example')) : request.repo;
+  const recorder = SessionRecorder.open(
+    root,
+    sessionId,
+    process.env,
+    [],
+    config.maxSessionMb ? { maxBytes: config.maxSessionMb * 1024 * 1024 } : {},
+  );
+  const repo =
+    request.copyOfExample && !request.resume
+      ? copyExample(request.repo, join(root, sessionId, 'example'))
+      : request.repo;
   // Absolute: a resume from another folder finds it.
-  const given = request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
+  const given =
+    request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
   const scriptFile = given && model.settings.provider === 'scripted' ? resolve(given) : undefined;
   const sandbox = request.sandboxSpec ?? sandboxSpec(request.sandbox ?? {}, config);
   const approve: ApproveMode = request.tui && request.approve !== 'auto' && sandbox.kind === 'local' ? 'ask' : 'auto';
@@ -110,12 +120,30 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
     model,
     sessionId,
     sessionsRoot: root,
-    record: { ...(scriptFile ? { scriptFile } : {}), approve, ...(request.approve ? { approveAsked: request.approve } : {}), ...(applyPatch.apply ? { apply: true } : {}), ...(applyPatch.applyFailing ? { applyFailing: true } : {}) },
+    record: {
+      ...(scriptFile ? { scriptFile } : {}),
+      approve,
+      ...(request.approve ? { approveAsked: request.approve } : {}),
+      ...(applyPatch.apply ? { apply: true } : {}),
+      ...(applyPatch.applyFailing ? { applyFailing: true } : {}),
+    },
     ...(request.resume ? { resume: request.resume.state } : {}),
     ...(request.instructions ? { instructions: request.instructions } : {}),
   };
-  const resumedScript = request.resume && scriptFile ? { scriptFile, scriptFrom: request.resume.state.totals.modelCalls - (request.model.scriptStart ?? 0) } : undefined;
-  return { options, model, recorder, approve, ...(request.approve ? { approveAsked: request.approve } : {}), applyPatch, ...(resumedScript ? { resumedScript } : {}), ...(request.resume ? { resume: request.resume } : {}) };
+  const resumedScript =
+    request.resume && scriptFile
+      ? { scriptFile, scriptFrom: request.resume.state.totals.modelCalls - (request.model.scriptStart ?? 0) }
+      : undefined;
+  return {
+    options,
+    model,
+    recorder,
+    approve,
+    ...(request.approve ? { approveAsked: request.approve } : {}),
+    applyPatch,
+    ...(resumedScript ? { resumedScript } : {}),
+    ...(request.resume ? { resume: request.resume } : {}),
+  };
 }
 
 /** A copy of the example repository (its files, not caches), at `into`; returns `into`. */
@@ -146,7 +174,19 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
   const emit = (untold: EngineEvent) => {
     if (!begun) {
       begun = true;
-      if (prepared.resume) emit({ type: 'session.resumed', fromSeq: prepared.resume.fromSeq, position: prepared.resume.position, provider, model, ...(baseUrl ? { baseUrl } : {}), approve: prepared.approve, ...(prepared.approveAsked ? { approveAsked: prepared.approveAsked } : {}), ...prepared.applyPatch, ...prepared.resumedScript });
+      if (prepared.resume)
+        emit({
+          type: 'session.resumed',
+          fromSeq: prepared.resume.fromSeq,
+          position: prepared.resume.position,
+          provider,
+          model,
+          ...(baseUrl ? { baseUrl } : {}),
+          approve: prepared.approve,
+          ...(prepared.approveAsked ? { approveAsked: prepared.approveAsked } : {}),
+          ...prepared.applyPatch,
+          ...prepared.resumedScript,
+        });
     }
     const event = recorder.full ? stoppedBecauseFull(untold, recorder.full) : untold;
     tally.observe(event);
@@ -162,16 +202,36 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     // Ended, or over with its result recorded (stopped at the patch decision: see finish-run).
     if (ended || recorder.over) return;
     try {
-      sink(tally.failed(`tenet was stopped before the run ended; \`tenet resume ${options.sessionId}\` goes on from here`, 'interrupted'));
+      sink(
+        tally.failed(
+          `tenet was stopped before the run ended; \`tenet resume ${options.sessionId}\` goes on from here`,
+          'interrupted',
+        ),
+      );
     } catch {
       // The terminal may be gone (SIGHUP): nothing to print to.
     }
   });
   try {
-    return await runTask({ ...options, pilot, emit, signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal });
+    return await runTask({
+      ...options,
+      pilot,
+      emit,
+      signal: options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal,
+    });
   } catch (thrown) {
-    const error = recorder.full ? new TenetError(recorder.full, 'raise maxSessionMb in the config if the session needs more, or look at what filled it with `tenet show`', EXIT.fail) : thrown;
-    const failure: EngineEvent = { type: 'error', message: (error as Error).message, ...(error instanceof ProviderError ? { fix: error.fix } : {}) };
+    const error = recorder.full
+      ? new TenetError(
+          recorder.full,
+          'raise maxSessionMb in the config if the session needs more, or look at what filled it with `tenet show`',
+          EXIT.fail,
+        )
+      : thrown;
+    const failure: EngineEvent = {
+      type: 'error',
+      message: (error as Error).message,
+      ...(error instanceof ProviderError ? { fix: error.fix } : {}),
+    };
     // Failed before it began: shown, not logged (see `begun`).
     if (begun) emit(failure);
     else sink(failure);
@@ -190,6 +250,7 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
 
 /** The run stopped because its log was full: its result (and any error) say so. */
 function stoppedBecauseFull(event: EngineEvent, reason: string): EngineEvent {
-  if (event.type === 'result' && event.stopReason === 'cancelled') return { ...event, stopReason: 'log-full', message: reason };
+  if (event.type === 'result' && event.stopReason === 'cancelled')
+    return { ...event, stopReason: 'log-full', message: reason };
   return event;
 }

@@ -14,7 +14,10 @@ export function recordStart(run: TaskRun): void {
   const originalSha1 = sha1(task.target.originalText);
   if (resume?.start) {
     if (resume.start.config.originalSha1 !== originalSha1) {
-      throw new TenetError(`${task.target.file} changed in the checkout since the session started; resuming would build on different code.`, 'restore the file, or start a new session with `tenet run`');
+      throw new TenetError(
+        `${task.target.file} changed in the checkout since the session started; resuming would build on different code.`,
+        'restore the file, or start a new session with `tenet run`',
+      );
     }
     return;
   }
@@ -31,9 +34,15 @@ export function recordStart(run: TaskRun): void {
     config: {
       ...options.model.settings,
       ...options.record,
-      ...(run.instructions ? { instructions: run.instructions } : options.instructions === 'off' ? { instructions: 'off' as const } : {}),
+      ...(run.instructions
+        ? { instructions: run.instructions }
+        : options.instructions === 'off'
+          ? { instructions: 'off' as const }
+          : {}),
       budget: options.budget,
-      ...(options.limits?.maxCostUsd !== undefined || options.limits?.maxTokens !== undefined ? { limits: options.limits } : {}),
+      ...(options.limits?.maxCostUsd !== undefined || options.limits?.maxTokens !== undefined
+        ? { limits: options.limits }
+        : {}),
       ...(run.tdd ? { tddBudget: options.tddBudget } : {}),
       select: options.select,
       testStage: options.testStage,

@@ -23,7 +23,9 @@ export function messagesByRound(events: readonly EngineEvent[]): Map<number, Dev
 export function recordedPilot(events: readonly EngineEvent[]): Pilot {
   const approval = events.find((e): e is EventOf<'thm.approval'> => e.type === 'thm.approval');
   const messages = messagesByRound(events);
-  const edits = new Map(events.filter((e): e is EventOf<'tool.edit'> => e.type === 'tool.edit').map((e) => [e.id, e.arguments]));
+  const edits = new Map(
+    events.filter((e): e is EventOf<'tool.edit'> => e.type === 'tool.edit').map((e) => [e.id, e.arguments]),
+  );
   const added = events.filter((e): e is EventOf<'tests.added'> => e.type === 'tests.added');
   return {
     // The developer's tests, written again round by round as they wrote them (before the approval).
@@ -34,7 +36,10 @@ export function recordedPilot(events: readonly EngineEvent[]): Pilot {
           },
         }
       : {}),
-    approveTests: async (report) => ({ chosen: approval?.chosen ?? report.selected, by: approval?.by === 'human' ? 'human' : 'auto' }),
+    approveTests: async (report) => ({
+      chosen: approval?.chosen ?? report.selected,
+      by: approval?.by === 'human' ? 'human' : 'auto',
+    }),
     acceptPatch: async () => 'save',
     beforeRequest: async ({ round }) => messages.get(round) ?? [],
     beforeToolCall: async (call) => edits.get(call.id),

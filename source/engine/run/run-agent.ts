@@ -11,7 +11,12 @@ import type { TaskRun } from './task-run';
  * The agent's part: the strategy, from its start or from where the interrupted session stood
  * (nothing, when the evaluation had begun). A cancelled run ends here with what it has.
  */
-export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, conversation: Conversation): Promise<StrategyResult> {
+export async function runAgent(
+  run: TaskRun,
+  plan: TestPlan,
+  tools: AgentTools,
+  conversation: Conversation,
+): Promise<StrategyResult> {
   const { options, resume } = run;
   const { strategy } = options;
   const { ctx } = tools;
@@ -19,7 +24,11 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
   // Validation runs the selected tests, and in tenet+tdd the agent's own as well.
   const ownFile = () => ctx.agentTestFile;
   const validate = async () => {
-    const testRun = await runTests(ctx, [...selected, ...(strategy === 'tenet+tdd' && ownFile() ? [ownFile()!] : [])], 'validate');
+    const testRun = await runTests(
+      ctx,
+      [...selected, ...(strategy === 'tenet+tdd' && ownFile() ? [ownFile()!] : [])],
+      'validate',
+    );
     tools.recordRun(testRun, 'validate');
     return testRun;
   };
@@ -31,7 +40,11 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
   const progress = newProgress(resume ? { position: resume.position, tdd: resume.tdd } : undefined);
   try {
     if (resume?.evaluating) {
-      return { submitted: run.submissions.length > 0, stopReason: resume.agentStop ?? 'budget', rounds: roundsOf(strategy, progress, conversation) };
+      return {
+        submitted: run.submissions.length > 0,
+        stopReason: resume.agentStop ?? 'budget',
+        rounds: roundsOf(strategy, progress, conversation),
+      };
     }
     return await runStrategy({
       strategy,
@@ -62,11 +75,23 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
     });
   } catch (error) {
     // A spend limit ends the agent's part like its budget would: the evaluation and the patch go on with what it has.
-    if (error instanceof SpendLimitError) return { submitted: run.submissions.length > 0, stopReason: limitStopReason(error.reached), rounds: roundsOf(strategy, progress, conversation) };
+    if (error instanceof SpendLimitError)
+      return {
+        submitted: run.submissions.length > 0,
+        stopReason: limitStopReason(error.reached),
+        rounds: roundsOf(strategy, progress, conversation),
+      };
     // So does the end of a scripted model's script: there is nothing more it can answer.
     if (error instanceof ScriptEndedError) {
-      run.emit({ type: 'warning', message: `${error.message}: the agent stops here, and the evaluation runs on what it submitted.` });
-      return { submitted: run.submissions.length > 0, stopReason: 'script-ended', rounds: roundsOf(strategy, progress, conversation) };
+      run.emit({
+        type: 'warning',
+        message: `${error.message}: the agent stops here, and the evaluation runs on what it submitted.`,
+      });
+      return {
+        submitted: run.submissions.length > 0,
+        stopReason: 'script-ended',
+        rounds: roundsOf(strategy, progress, conversation),
+      };
     }
     if ((error as Error).name !== 'AbortError' && !options.signal?.aborted) throw error;
     return { submitted: false, stopReason: 'cancelled', rounds: roundsOf(strategy, progress, conversation) };
@@ -77,9 +102,11 @@ export async function runAgent(run: TaskRun, plan: TestPlan, tools: AgentTools, 
 }
 
 /** What the developer is told of a message of theirs that no model call took. */
-export const unreadWords = (text: string) => `Your message was not sent: the agent finished before reading it ("${text}").`;
+export const unreadWords = (text: string) =>
+  `Your message was not sent: the agent finished before reading it ("${text}").`;
 
 /** Messages the developer wrote that no model call took (the agent finished first): said and recorded, not lost without a word. */
 function noteUnread(run: TaskRun): void {
-  for (const message of run.options.pilot.unreadMessages?.() ?? []) run.emit({ type: 'warning', message: unreadWords(message.text) });
+  for (const message of run.options.pilot.unreadMessages?.() ?? [])
+    run.emit({ type: 'warning', message: unreadWords(message.text) });
 }

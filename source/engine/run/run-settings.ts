@@ -37,7 +37,9 @@ export interface RunSettings {
 }
 
 /** Settings as a command line or a record gives them: each one missing comes from the config files, then the defaults. */
-export type RunChoices = { [K in keyof RunSettings]?: RunSettings[K] extends object ? Partial<RunSettings[K]> : RunSettings[K] };
+export type RunChoices = {
+  [K in keyof RunSettings]?: RunSettings[K] extends object ? Partial<RunSettings[K]> : RunSettings[K];
+};
 
 /** Choices first, then the config files, then the defaults (THM's, and the papers' budgets). */
 export function resolveSettings(choices: RunChoices, config: TenetConfig): RunSettings {
@@ -62,11 +64,19 @@ export function resolveSettings(choices: RunChoices, config: TenetConfig): RunSe
     measureTests: choices.measureTests ?? true,
     select: choices.select ?? 'thm',
     testStage: choices.testStage ?? 'all',
-    ablations: { noThm: choices.ablations?.noThm ?? false, noApis: choices.ablations?.noApis ?? false, noRrw: choices.ablations?.noRrw ?? false },
+    ablations: {
+      noThm: choices.ablations?.noThm ?? false,
+      noApis: choices.ablations?.noApis ?? false,
+      noRrw: choices.ablations?.noRrw ?? false,
+    },
     // Each limit from the flags, else the config files.
     limits: {
-      ...((choices.limits?.maxCostUsd ?? config.limits?.maxCost) !== undefined ? { maxCostUsd: (choices.limits?.maxCostUsd ?? config.limits?.maxCost)! } : {}),
-      ...((choices.limits?.maxTokens ?? config.limits?.maxTokens) !== undefined ? { maxTokens: (choices.limits?.maxTokens ?? config.limits?.maxTokens)! } : {}),
+      ...((choices.limits?.maxCostUsd ?? config.limits?.maxCost) !== undefined
+        ? { maxCostUsd: (choices.limits?.maxCostUsd ?? config.limits?.maxCost)! }
+        : {}),
+      ...((choices.limits?.maxTokens ?? config.limits?.maxTokens) !== undefined
+        ? { maxTokens: (choices.limits?.maxTokens ?? config.limits?.maxTokens)! }
+        : {}),
     },
   };
 }

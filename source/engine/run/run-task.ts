@@ -16,7 +16,11 @@ import { startConversation } from './start-conversation';
 import type { TaskRun } from './task-run';
 
 /** The instructions a run gives the model: a resumed session's recorded ones, the given ones, none when left out, else the repository's files. */
-function projectInstructions(options: RunOptions, repo: string, resume: RunOptions['resume']): ProjectInstructions | undefined {
+function projectInstructions(
+  options: RunOptions,
+  repo: string,
+  resume: RunOptions['resume'],
+): ProjectInstructions | undefined {
   const given = resume?.start ? (resume.start.config.instructions ?? 'off') : options.instructions;
   if (given === 'off') return undefined;
   return given ?? readProjectInstructions(repo);
@@ -55,7 +59,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     emit: (event) => {
       if (event.type === 'tests.submission' && event.ok) ownTestVersions.push(event.code);
       if (event.type === 'submission' && event.ok) submissions.push(event.code);
-      if (event.type === 'tests.added') run.developerFiles = developerFiles = developerFilesAfter(developerFiles, event);
+      if (event.type === 'tests.added')
+        run.developerFiles = developerFiles = developerFilesAfter(developerFiles, event);
       options.emit(event);
     },
     tdd: options.strategy !== 'tenet',
@@ -75,7 +80,10 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     const plan = await chooseTests(run);
     tools = await openAgentTools(run, plan);
     // The checkout as the agent starts: the evaluation, in a fresh copy of it, checks it is still so.
-    const checkoutAtStart = await lookAtCheckout(task, options.sessionsRoot ? new Set([options.sessionsRoot]) : undefined);
+    const checkoutAtStart = await lookAtCheckout(
+      task,
+      options.sessionsRoot ? new Set([options.sessionsRoot]) : undefined,
+    );
     // From here on the agent's code runs in the workspace: it is not kept for the next run.
     task.workspace.ranAgentCode();
     const conversation = await startConversation(run, plan, tools);

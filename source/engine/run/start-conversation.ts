@@ -36,7 +36,12 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
   const conversation = new Conversation({
     model: options.model.model,
     // The repository's instructions close the system prompt (resuming: the recorded prompt has them as they were).
-    system: resume?.system ?? [renderPrompt(tdd ? 'tdd-system' : 'system', {}, offered), ...(run.instructions ? [instructionsSection(run.instructions)] : [])].join('\n\n'),
+    system:
+      resume?.system ??
+      [
+        renderPrompt(tdd ? 'tdd-system' : 'system', {}, offered),
+        ...(run.instructions ? [instructionsSection(run.instructions)] : []),
+      ].join('\n\n'),
     ctx: tools.ctx,
     emit: run.emit,
     price: options.model.price,
@@ -48,14 +53,19 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
     ...(pilot.afterCancelledCall ? { afterCancelledCall: () => pilot.afterCancelledCall!() } : {}),
     steering: steeringOf(pilot),
     limits: options.limits,
-    ...(options.model.settings.contextWindow ? { context: { window: options.model.settings.contextWindow, reserve: options.model.settings.maxTokens } } : {}),
+    ...(options.model.settings.contextWindow
+      ? { context: { window: options.model.settings.contextWindow, reserve: options.model.settings.maxTokens } }
+      : {}),
     ...(options.model.windowUnknown ? { windowUnknown: options.model.settings.model } : {}),
   });
   if (resume?.messages.length) {
     conversation.restore(resume.messages, resume.totals);
     // A command pdb was running is not run again: its pdb session is gone, and the new shell would read it as a shell command.
     const gone = new Set(resume.cutInDebugger);
-    if (resume.unansweredCalls.length) await conversation.runTools(resume.unansweredCalls, offered.tools, { refuse: (_name, _submitted, id) => (gone.has(id) ? PDB_GONE : undefined) });
+    if (resume.unansweredCalls.length)
+      await conversation.runTools(resume.unansweredCalls, offered.tools, {
+        refuse: (_name, _submitted, id) => (gone.has(id) ? PDB_GONE : undefined),
+      });
     return conversation;
   }
   const shown = plan.report.failing.filter((f) => plan.visibleFirst.includes(f.nodeid));
@@ -65,14 +75,18 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
       ? "The repository's tests for it are hidden until the end: your tests are the specification."
       : 'No tests are shown before your first submission.';
   conversation.say(
-    renderPrompt(tdd ? 'tdd-task' : 'task', {
-      qualname: task.target.qualname,
-      file: task.target.file,
-      signature: task.target.prompt.trimEnd(),
-      context: moduleContext(task.target),
-      tests: testsText,
-      rounds: tdd ? options.tddBudget.setupRounds : options.budget.pregenRounds,
-    }, offered),
+    renderPrompt(
+      tdd ? 'tdd-task' : 'task',
+      {
+        qualname: task.target.qualname,
+        file: task.target.file,
+        signature: task.target.prompt.trimEnd(),
+        context: moduleContext(task.target),
+        tests: testsText,
+        rounds: tdd ? options.tddBudget.setupRounds : options.budget.pregenRounds,
+      },
+      offered,
+    ),
   );
   return conversation;
 }

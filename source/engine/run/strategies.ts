@@ -14,7 +14,15 @@ export function tenetTools(noApis: boolean): string[] {
 }
 
 /** TDD-Agent's lightweight toolset: the directory viewer, the file reader, AST search, the submitters, the runner, finish. */
-const TDD_TOOLS = ['view_directory', 'read_file', ...AST_TOOLS, 'submit_tests', 'submit_implementation', 'run_tests', 'finish'];
+const TDD_TOOLS = [
+  'view_directory',
+  'read_file',
+  ...AST_TOOLS,
+  'submit_tests',
+  'submit_implementation',
+  'run_tests',
+  'finish',
+];
 const IMPLEMENTING = new Set(['submit_implementation', 'run_tests', 'finish']);
 
 /** The tools of each phase: writing the tests first (nothing that implements or runs), then the rest. */
@@ -62,13 +70,33 @@ export interface StrategyProgress {
 }
 
 /** At the start, or where a resumed session stood. */
-export const newProgress = (from?: StrategyRun['from']): StrategyProgress => ({ tenet: { ...(from?.position ?? START) }, tdd: { ...(from?.tdd ?? TDD_START) }, tddSetup: from?.tdd.setupUsed ?? 0 });
+export const newProgress = (from?: StrategyRun['from']): StrategyProgress => ({
+  tenet: { ...(from?.position ?? START) },
+  tdd: { ...(from?.tdd ?? TDD_START) },
+  tddSetup: from?.tdd.setupUsed ?? 0,
+});
 
 /** A run's rounds, by phase, from where its strategy stands; `total` counts the rounds the model answered. */
-export function roundsOf(strategy: Strategy, progress: StrategyProgress, conversation: Conversation): RunResult['rounds'] {
+export function roundsOf(
+  strategy: Strategy,
+  progress: StrategyProgress,
+  conversation: Conversation,
+): RunResult['rounds'] {
   const total = conversation.totals.modelCalls;
-  if (strategy === 'tdd') return { pregen: 0, rrwAttempts: 0, total, tddSetup: progress.tdd.setupUsed, tddIterations: progress.tdd.iteration };
-  return { pregen: progress.tenet.pregenUsed, rrwAttempts: progress.tenet.attempt, total, ...(strategy === 'tenet+tdd' ? { tddSetup: progress.tddSetup } : {}) };
+  if (strategy === 'tdd')
+    return {
+      pregen: 0,
+      rrwAttempts: 0,
+      total,
+      tddSetup: progress.tdd.setupUsed,
+      tddIterations: progress.tdd.iteration,
+    };
+  return {
+    pregen: progress.tenet.pregenUsed,
+    rrwAttempts: progress.tenet.attempt,
+    total,
+    ...(strategy === 'tenet+tdd' ? { tddSetup: progress.tddSetup } : {}),
+  };
 }
 
 export interface StrategyResult {
@@ -101,7 +129,11 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
       ...(run.from ? { from: run.from.tdd } : {}),
       position: run.progress.tdd,
     });
-    return { submitted: outcome.submitted, stopReason: outcome.stopReason, rounds: roundsOf(run.strategy, run.progress, run.conversation) };
+    return {
+      submitted: outcome.submitted,
+      stopReason: outcome.stopReason,
+      rounds: roundsOf(run.strategy, run.progress, run.conversation),
+    };
   }
   const progress = run.progress;
   if (run.strategy === 'tenet+tdd' && (!run.from || run.from.tdd.phase === 'setup')) {
@@ -110,9 +142,11 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
     for (; !run.testsPath() && progress.tddSetup < run.tddBudget.setupRounds; progress.tddSetup++) {
       cancelled(run.signal);
       const round = await run.conversation.round(tools.setup);
-      if (!run.testsPath() && round.textOnly) run.conversation.say(renderPrompt('tdd-nudge', { next: 'submit_tests with your test module' }));
+      if (!run.testsPath() && round.textOnly)
+        run.conversation.say(renderPrompt('tdd-nudge', { next: 'submit_tests with your test module' }));
     }
-    if (run.testsPath()) run.conversation.say(renderPrompt('tdd-then-tenet', { path: run.testsPath()!, rounds: run.budget.pregenRounds }));
+    if (run.testsPath())
+      run.conversation.say(renderPrompt('tdd-then-tenet', { path: run.testsPath()!, rounds: run.budget.pregenRounds }));
   }
   const outcome = await runTenetStrategy({
     conversation: run.conversation,
@@ -131,5 +165,9 @@ export async function runStrategy(run: StrategyRun): Promise<StrategyResult> {
     ...(run.from && (run.strategy === 'tenet' || run.from.tdd.phase !== 'setup') ? { from: run.from.position } : {}),
     position: progress.tenet,
   });
-  return { submitted: outcome.submitted, stopReason: outcome.stopReason, rounds: roundsOf(run.strategy, progress, run.conversation) };
+  return {
+    submitted: outcome.submitted,
+    stopReason: outcome.stopReason,
+    rounds: roundsOf(run.strategy, progress, run.conversation),
+  };
 }

@@ -83,7 +83,8 @@ export class WorkspaceTestDesk implements TestDesk {
   /** A path for a new test file beside the repository's tests that is not taken, and what it starts with. */
   newFile(): { path: string; template: string } {
     let path = this.placeFor('test_by_developer.py');
-    for (let n = 2; existsSync(this.run.task.workspace.path(path)); n++) path = this.placeFor(`test_by_developer_${n}.py`);
+    for (let n = 2; existsSync(this.run.task.workspace.path(path)); n++)
+      path = this.placeFor(`test_by_developer_${n}.py`);
     return { path, template: this.template() };
   }
 
@@ -91,12 +92,17 @@ export class WorkspaceTestDesk implements TestDesk {
     const target = this.run.task.target;
     const roots = importRoots(this.root, target.file);
     const root = roots.find((r) => r && target.file.startsWith(`${r}/`)) ?? '';
-    const module = target.file.slice(root ? root.length + 1 : 0).replace(/\.py$/, '').replace(/\/__init__$/, '').split('/').join('.');
+    const module = target.file
+      .slice(root ? root.length + 1 : 0)
+      .replace(/\.py$/, '')
+      .replace(/\/__init__$/, '')
+      .split('/')
+      .join('.');
     const name = target.qualname.split('.')[0]!;
     const world = target.mode === 'blank' ? 'the blanked function (and pass on the original)' : 'the stub';
     return [
       `# Tests of ${target.id}, written by you. tenet keeps the ones that fail on ${world}:`,
-      "# they join the tests THM found, the agent sees them, and the evaluation counts them.",
+      '# they join the tests THM found, the agent sees them, and the evaluation counts them.',
       `from ${module} import ${name}`,
       '',
       '',
@@ -123,7 +129,11 @@ export class WorkspaceTestDesk implements TestDesk {
    * The developer edits `path` in the workspace (`edit` opens their editor on its absolute path);
    * a new file starts from `template`. Undefined when nothing changed.
    */
-  async edit(path: string, edit: (absolute: string) => Promise<void>, template?: string): Promise<DeveloperTests | undefined> {
+  async edit(
+    path: string,
+    edit: (absolute: string) => Promise<void>,
+    template?: string,
+  ): Promise<DeveloperTests | undefined> {
     const before = await this.read(path);
     if (before === undefined && template !== undefined) await this.run.task.workspace.write(path, template);
     await edit(this.run.task.workspace.path(path));
@@ -164,7 +174,10 @@ export class WorkspaceTestDesk implements TestDesk {
       const content = (await this.read(change.path)) ?? '';
       files.push({ path: change.path, content });
       await this.run.task.sandbox.syncFile(change.path);
-      const [before, after] = [await testFunctions(change.before).catch(() => new Map<string, string>()), await testFunctions(content).catch(() => new Map<string, string>())];
+      const [before, after] = [
+        await testFunctions(change.before).catch(() => new Map<string, string>()),
+        await testFunctions(content).catch(() => new Map<string, string>()),
+      ];
       mine.set(change.path, new Set([...after].filter(([q, text]) => before.get(q) !== text).map(([q]) => q)));
       for (const q of before.keys()) if (!after.has(q)) deleted.push(`${change.path}::${q}`);
     }
@@ -174,7 +187,11 @@ export class WorkspaceTestDesk implements TestDesk {
     const rejected: { nodeid: string; reason: string }[] = [];
     for (const file of files) {
       const syntax = await moduleSyntaxError(file.content, this.run.task);
-      if (syntax) rejected.push({ nodeid: file.path, reason: `the file does not compile (${syntax.split('\n')[0]}); it was put back as it was` });
+      if (syntax)
+        rejected.push({
+          nodeid: file.path,
+          reason: `the file does not compile (${syntax.split('\n')[0]}); it was put back as it was`,
+        });
     }
     const outcomes = new Map<string, string>();
     const record = (event: EngineEvent) => {
@@ -185,30 +202,77 @@ export class WorkspaceTestDesk implements TestDesk {
     let found: ThmReport | undefined;
     try {
       const { options } = this.run;
-      if (compiled.length) found = await runThm(this.run.task, { ...THM_DEFAULTS, T: Infinity, testArgs: compiled.map((f) => f.path), testTimeoutSec: options.testTimeoutSec, timeoutSec: options.thmTimeoutSec, jobs: 1, fork: options.fork, caller: options.caller, emit: record });
+      if (compiled.length)
+        found = await runThm(this.run.task, {
+          ...THM_DEFAULTS,
+          T: Infinity,
+          testArgs: compiled.map((f) => f.path),
+          testTimeoutSec: options.testTimeoutSec,
+          timeoutSec: options.thmTimeoutSec,
+          jobs: 1,
+          fork: options.fork,
+          caller: options.caller,
+          emit: record,
+        });
     } catch (error) {
-      for (const file of compiled) rejected.push({ nodeid: file.path, reason: `THM could not run it: ${(error as Error).message}` });
+      for (const file of compiled)
+        rejected.push({ nodeid: file.path, reason: `THM could not run it: ${(error as Error).message}` });
     }
     if (found) {
       // A file pytest cannot import is a failing entry of its own (or, failing on the original too, an already failing one).
       const isFile = (nodeid: string) => files.some((f) => f.path === nodeid);
       for (const test of found.failing) {
         if (test.outcome === 'collection' && isFile(test.nodeid)) {
-          rejected.push({ nodeid: test.nodeid, reason: `the file does not import (${test.message.split('\n')[0]}); it was put back as it was` });
+          rejected.push({
+            nodeid: test.nodeid,
+            reason: `the file does not import (${test.message.split('\n')[0]}); it was put back as it was`,
+          });
         } else if (isMine(test.nodeid)) accepted.push(test);
       }
       // A file none of whose tests pytest saw did not import (pytest reports no test of it then).
-      const seenIn = (path: string) => [...outcomes.keys(), ...found!.failing.map((t) => t.nodeid), ...found!.alreadyFailing].some((id) => id === path || id.startsWith(`${path}::`));
-      for (const file of compiled) if (!seenIn(file.path) && (mine.get(file.path)?.size ?? 0) > 0 && !rejected.some((r) => r.nodeid === file.path)) rejected.push({ nodeid: file.path, reason: 'pytest collected none of its tests (does it import?); it was put back as it was' });
-      for (const nodeid of found.alreadyFailing.filter(isFile)) if (!rejected.some((r) => r.nodeid === nodeid)) rejected.push({ nodeid, reason: 'the file does not import (pytest could not collect it); it was put back as it was' });
-      for (const nodeid of found.alreadyFailing) if (isMine(nodeid)) rejected.push({ nodeid, reason: 'it fails on the original code too: in benchmark mode a test must pass on the function as it was' });
+      const seenIn = (path: string) =>
+        [...outcomes.keys(), ...found!.failing.map((t) => t.nodeid), ...found!.alreadyFailing].some(
+          (id) => id === path || id.startsWith(`${path}::`),
+        );
+      for (const file of compiled)
+        if (!seenIn(file.path) && (mine.get(file.path)?.size ?? 0) > 0 && !rejected.some((r) => r.nodeid === file.path))
+          rejected.push({
+            nodeid: file.path,
+            reason: 'pytest collected none of its tests (does it import?); it was put back as it was',
+          });
+      for (const nodeid of found.alreadyFailing.filter(isFile))
+        if (!rejected.some((r) => r.nodeid === nodeid))
+          rejected.push({
+            nodeid,
+            reason: 'the file does not import (pytest could not collect it); it was put back as it was',
+          });
+      for (const nodeid of found.alreadyFailing)
+        if (isMine(nodeid))
+          rejected.push({
+            nodeid,
+            reason: 'it fails on the original code too: in benchmark mode a test must pass on the function as it was',
+          });
       for (const [nodeid, outcome] of outcomes) {
-        if (isMine(nodeid) && !accepted.some((t) => t.nodeid === nodeid) && !found.alreadyFailing.includes(nodeid)) rejected.push({ nodeid, reason: why(this.report.mode === 'blank' ? 'the blanked body' : 'the stub')[outcome] ?? `pytest says ${outcome}` });
+        if (isMine(nodeid) && !accepted.some((t) => t.nodeid === nodeid) && !found.alreadyFailing.includes(nodeid))
+          rejected.push({
+            nodeid,
+            reason:
+              why(this.report.mode === 'blank' ? 'the blanked body' : 'the stub')[outcome] ?? `pytest says ${outcome}`,
+          });
       }
       for (const [path, qualnames] of mine) {
         for (const q of qualnames) {
           const seen = (id: string) => id.startsWith(`${path}::`) && testQualname(id) === q;
-          if (![...outcomes.keys()].some(seen) && !found.failing.some((t) => seen(t.nodeid)) && !found.alreadyFailing.some(seen) && !rejected.some((r) => r.nodeid === path)) rejected.push({ nodeid: `${path}::${q.split('.').join('::')}`, reason: 'pytest did not collect it (is it named test_… in a file pytest collects?)' });
+          if (
+            ![...outcomes.keys()].some(seen) &&
+            !found.failing.some((t) => seen(t.nodeid)) &&
+            !found.alreadyFailing.some(seen) &&
+            !rejected.some((r) => r.nodeid === path)
+          )
+            rejected.push({
+              nodeid: `${path}::${q.split('.').join('::')}`,
+              reason: 'pytest did not collect it (is it named test_… in a file pytest collects?)',
+            });
         }
       }
     }
@@ -222,7 +286,15 @@ export class WorkspaceTestDesk implements TestDesk {
     // Failing tests of these files that the developer changed or deleted, and that no longer fail, count no more.
     const removed = this.report.failing
       .map((t) => t.nodeid)
-      .filter((id) => !brokenFiles.has(id.split('::')[0]!) && (isMine(id) || deleted.some((d) => `${d.split('::')[0]}::${testQualname(d)}` === `${id.split('::')[0]}::${testQualname(id)}`)) && !accepted.some((t) => t.nodeid === id));
+      .filter(
+        (id) =>
+          !brokenFiles.has(id.split('::')[0]!) &&
+          (isMine(id) ||
+            deleted.some(
+              (d) => `${d.split('::')[0]}::${testQualname(d)}` === `${id.split('::')[0]}::${testQualname(id)}`,
+            )) &&
+          !accepted.some((t) => t.nodeid === id),
+      );
     const outcome: DeveloperTests = { files, accepted, rejected, removed };
     this.report = mergeDeveloperTests(this.report, outcome);
     for (const id of removed) {

@@ -30,9 +30,16 @@ const probed = new Map<string, string | undefined>();
  */
 function whyNotConfined(bwrap: string): string | undefined {
   if (!probed.has(bwrap)) {
-    const tried = spawnSync(bwrap, [...NAMESPACES, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'], { encoding: 'utf8', timeout: 10_000 });
+    const tried = spawnSync(
+      bwrap,
+      [...NAMESPACES, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'],
+      { encoding: 'utf8', timeout: 10_000 },
+    );
     const said = (tried.stderr ?? '').trim().split('\n')[0];
-    probed.set(bwrap, tried.status === 0 ? undefined : (said || tried.error?.message || `exit ${tried.status ?? tried.signal}`));
+    probed.set(
+      bwrap,
+      tried.status === 0 ? undefined : said || tried.error?.message || `exit ${tried.status ?? tried.signal}`,
+    );
   }
   return probed.get(bwrap);
 }
@@ -47,11 +54,15 @@ export function requireConfinement(network: boolean, env: NodeJS.ProcessEnv = pr
   const withoutIt = 'or pass --sandbox local-unconfined to run without confinement';
   const bwrap = env.TENET_BWRAP ?? findProgram('bwrap', env.PATH, '/');
   if (!bwrap || !existsSync(bwrap)) {
-    throw new TenetError(`bubblewrap (bwrap) is not installed, so tenet cannot confine the local sandbox: install it (apt-get install bubblewrap) ${withoutIt}.`);
+    throw new TenetError(
+      `bubblewrap (bwrap) is not installed, so tenet cannot confine the local sandbox: install it (apt-get install bubblewrap) ${withoutIt}.`,
+    );
   }
   const refused = whyNotConfined(bwrap);
   if (refused !== undefined) {
-    throw new TenetError(`bubblewrap cannot confine the local sandbox here (${refused}): enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run outside a container that forbids them) ${withoutIt}.`);
+    throw new TenetError(
+      `bubblewrap cannot confine the local sandbox here (${refused}): enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run outside a container that forbids them) ${withoutIt}.`,
+    );
   }
   return { bwrap, network };
 }
@@ -108,9 +119,20 @@ export function confinedArgv(confinement: Confinement, command: ConfinedCommand)
   const workdir = resolve(command.workdir);
   const binds = [
     ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', PRIVATE_TMP],
-    ...readableUnderTmp(command.reads).filter((top) => !within(top, workdir)).flatMap((top) => ['--ro-bind', top, top]),
+    ...readableUnderTmp(command.reads)
+      .filter((top) => !within(top, workdir))
+      .flatMap((top) => ['--ro-bind', top, top]),
     ...['--bind', workdir, workdir],
   ];
-  const bwrapArgs = [...NAMESPACES, ...(confinement.network ? [] : ['--unshare-net']), '--cap-drop', 'ALL', ...binds, '--chdir', command.cwd, '--'];
+  const bwrapArgs = [
+    ...NAMESPACES,
+    ...(confinement.network ? [] : ['--unshare-net']),
+    '--cap-drop',
+    'ALL',
+    ...binds,
+    '--chdir',
+    command.cwd,
+    '--',
+  ];
   return ['/bin/sh', '-c', 'trap "" INT; exec "$0" "$@"', confinement.bwrap, ...bwrapArgs, ...command.argv];
 }

@@ -29,11 +29,24 @@ export type SandboxSpec =
 export const LOCAL: SandboxSpec = { kind: 'local' };
 
 /** A sandbox over a workspace folder; `session` labels a container so `tenet gc` can find it. */
-export async function openSandbox(spec: SandboxSpec, workspaceRoot: string, session: string, env: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
+export async function openSandbox(
+  spec: SandboxSpec,
+  workspaceRoot: string,
+  session: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Sandbox> {
   if (spec.kind === 'local') return new LocalSandbox(workspaceRoot, env, spec.passEnv, localConfinement(spec, env));
   // Loaded on demand: a local run never pays for the Docker client.
   const { DockerSandbox } = await import('./docker/docker-sandbox');
-  return DockerSandbox.create(workspaceRoot, { image: spec.image, limits: spec.limits, session, env, ...(spec.host ? { host: spec.host } : {}), ...(spec.mount ? { mount: true } : {}), ...(spec.passEnv?.length ? { passEnv: spec.passEnv } : {}) });
+  return DockerSandbox.create(workspaceRoot, {
+    image: spec.image,
+    limits: spec.limits,
+    session,
+    env,
+    ...(spec.host ? { host: spec.host } : {}),
+    ...(spec.mount ? { mount: true } : {}),
+    ...(spec.passEnv?.length ? { passEnv: spec.passEnv } : {}),
+  });
 }
 
 /**

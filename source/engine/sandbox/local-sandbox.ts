@@ -121,7 +121,11 @@ export class LocalSandbox implements Sandbox {
   private confine(argv: string[], cwd: string, env: NodeJS.ProcessEnv, programs: string[]): string[] {
     if (!this.confinement) return argv;
     if (env.TMPDIR !== undefined) env.TMPDIR = '/tmp';
-    const reads = [...programs, this.helpersDir, ...[env.PATH, env.PYTHONPATH].flatMap((list) => (list ?? '').split(delimiter))];
+    const reads = [
+      ...programs,
+      this.helpersDir,
+      ...[env.PATH, env.PYTHONPATH].flatMap((list) => (list ?? '').split(delimiter)),
+    ];
     return confinedArgv(this.confinement, { workdir: this.workdir, cwd, argv, reads });
   }
 
@@ -168,7 +172,13 @@ function missing(command: string): SandboxProcess {
   const stderr = new PassThrough();
   stdout.end();
   stderr.end();
-  return { stdin, stdout, stderr, exited: Promise.resolve({ exitCode: 127, signal: null, error: `command not found: ${command}` }), kill: () => undefined };
+  return {
+    stdin,
+    stdout,
+    stderr,
+    exited: Promise.resolve({ exitCode: 127, signal: null, error: `command not found: ${command}` }),
+    kill: () => undefined,
+  };
 }
 
 /** Blocks (the exit hooks cannot await) until these processes ended, or the time is up. */

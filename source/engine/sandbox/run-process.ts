@@ -23,7 +23,9 @@ export class CappedText {
   }
 
   toString(): string {
-    return this.dropped ? `${this.head}\n[... ${this.dropped} characters cut by tenet ...]\n${this.tail}` : this.head + this.tail;
+    return this.dropped
+      ? `${this.head}\n[... ${this.dropped} characters cut by tenet ...]\n${this.tail}`
+      : this.head + this.tail;
   }
 }
 
@@ -49,7 +51,13 @@ export async function collect(child: SandboxProcess, options: ProcessRunOptions)
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const status = await child.exited;
-    return { ...status, stdout: stdout.toString(), stderr: stderr.toString(), timedOut, durationMs: Date.now() - started };
+    return {
+      ...status,
+      stdout: stdout.toString(),
+      stderr: stderr.toString(),
+      timedOut,
+      durationMs: Date.now() - started,
+    };
   } finally {
     if (timer) clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

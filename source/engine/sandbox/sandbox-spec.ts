@@ -24,13 +24,21 @@ export interface SandboxFlags {
  * `$TENET_SANDBOX`; local by default (confined by bubblewrap; `local-unconfined` runs without it).
  * `--image` or `--docker-host` alone mean Docker.
  */
-export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: NodeJS.ProcessEnv = process.env): SandboxSpec {
+export function sandboxSpec(
+  flags: SandboxFlags,
+  config: TenetConfig = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SandboxSpec {
   const implied = flags.image || flags.dockerHost ? 'docker' : undefined;
   const kind = flags.sandbox ?? implied ?? config.sandbox ?? env.TENET_SANDBOX ?? 'local';
   const passEnv = flags.passEnv?.length ? { passEnv: flags.passEnv } : {};
   if (kind === 'local') return { kind: 'local', ...passEnv, ...(flags.network ? { network: true as const } : {}) };
   if (kind === 'local-unconfined') return { kind: 'local', ...passEnv, unconfined: true };
-  if (kind !== 'docker') throw new TenetError(`Unknown sandbox ${kind}.`, 'use --sandbox local, --sandbox local-unconfined or --sandbox docker');
+  if (kind !== 'docker')
+    throw new TenetError(
+      `Unknown sandbox ${kind}.`,
+      'use --sandbox local, --sandbox local-unconfined or --sandbox docker',
+    );
   const docker = config.docker ?? {};
   const host = flags.dockerHost ?? config.dockerHost;
   return {
@@ -57,16 +65,35 @@ export function sandboxSpec(flags: SandboxFlags, config: TenetConfig = {}, env: 
 export function describeSandbox(spec: SandboxSpec): RecordedSandbox {
   // The names let through, never their values (those come from the environment of the resume).
   const passEnv = spec.passEnv?.length ? { passEnv: spec.passEnv } : {};
-  if (spec.kind === 'local') return { kind: 'local', confinement: spec.unconfined ? 'none' : 'bubblewrap', ...(spec.network ? { network: true } : {}), ...passEnv };
+  if (spec.kind === 'local')
+    return {
+      kind: 'local',
+      confinement: spec.unconfined ? 'none' : 'bubblewrap',
+      ...(spec.network ? { network: true } : {}),
+      ...passEnv,
+    };
   return { kind: 'docker', image: spec.image, host: spec.host, mount: !!spec.mount, limits: spec.limits, ...passEnv };
 }
 
 /** The sandbox a session recorded (see describeSandbox); local for sessions from before sandboxes. */
 export function recordedSandbox(recorded: RecordedSandbox | undefined): SandboxSpec {
   const passEnv = recorded?.passEnv?.length ? { passEnv: recorded.passEnv } : {};
-  if (recorded?.kind === 'local' && recorded.confinement === 'none') return { kind: 'local', unconfined: true, ...passEnv };
-  if (recorded?.kind !== 'docker' || !recorded.image || !recorded.limits) return { kind: 'local', ...(recorded?.kind === 'local' && recorded.network ? { network: true as const } : {}), ...passEnv };
-  return { kind: 'docker', image: recorded.image, limits: recorded.limits, ...(recorded.host ? { host: recorded.host } : {}), ...(recorded.mount ? { mount: true } : {}), ...passEnv };
+  if (recorded?.kind === 'local' && recorded.confinement === 'none')
+    return { kind: 'local', unconfined: true, ...passEnv };
+  if (recorded?.kind !== 'docker' || !recorded.image || !recorded.limits)
+    return {
+      kind: 'local',
+      ...(recorded?.kind === 'local' && recorded.network ? { network: true as const } : {}),
+      ...passEnv,
+    };
+  return {
+    kind: 'docker',
+    image: recorded.image,
+    limits: recorded.limits,
+    ...(recorded.host ? { host: recorded.host } : {}),
+    ...(recorded.mount ? { mount: true } : {}),
+    ...passEnv,
+  };
 }
 
 /** Which sandbox ran, in words: `local (bubblewrap)`, `local-unconfined`, `docker (IMAGE)`. */

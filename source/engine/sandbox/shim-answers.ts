@@ -33,7 +33,15 @@ function fingerprint(shim: string, cwd: string, env: NodeJS.ProcessEnv): string 
     versionFiles.push(fileSignature(join(dir, '.python-version')));
     if (dirname(dir) === dir) break;
   }
-  return fingerprintOf([shim, cwd, ...variables, ...versionFiles, fileSignature(join(root, 'version')), fileSignature(join(root, 'versions')), fileSignature(shim)]);
+  return fingerprintOf([
+    shim,
+    cwd,
+    ...variables,
+    ...versionFiles,
+    fileSignature(join(root, 'version')),
+    fileSignature(join(root, 'versions')),
+    fileSignature(shim),
+  ]);
 }
 
 /** The interpreter pyenv named for `shim` asked from `cwd` last time, if nothing it decides from changed since. */

@@ -7,7 +7,15 @@
  */
 
 /** The terminal a cast is drawn in, and how long its longest pause is. */
-export const CAST_LIMITS = { cols: 100, rows: 30, minCols: 40, minRows: 10, maxCols: 400, maxRows: 200, idleLimit: 2 } as const;
+export const CAST_LIMITS = {
+  cols: 100,
+  rows: 30,
+  minCols: 40,
+  minRows: 10,
+  maxCols: 400,
+  maxRows: 200,
+  idleLimit: 2,
+} as const;
 
 export interface CastFrame {
   /** When the session showed it: milliseconds since its first event. */

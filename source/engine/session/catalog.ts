@@ -42,7 +42,9 @@ export interface CatalogEntry {
 export function sessionTree(rows: readonly CatalogEntry[]): { row: CatalogEntry; depth: number }[] {
   const listed = new Set(rows.map((r) => r.id));
   const children = new Map<string, CatalogEntry[]>();
-  for (const row of rows) if (row.parent && listed.has(row.parent.id)) children.set(row.parent.id, [...(children.get(row.parent.id) ?? []), row]);
+  for (const row of rows)
+    if (row.parent && listed.has(row.parent.id))
+      children.set(row.parent.id, [...(children.get(row.parent.id) ?? []), row]);
   const out: { row: CatalogEntry; depth: number }[] = [];
   const visit = (row: CatalogEntry, depth: number) => {
     out.push({ row, depth });
@@ -60,13 +62,31 @@ interface CatalogData {
  * What the log says about a session, as a catalog row. `logEvents`: the lines of the log, when
  * `events` leaves some out (the recorder keeps no streamed chunks in memory).
  */
-export function summarize(id: string, events: readonly (EngineEvent & { ts?: string })[], logBytes: number, pid?: number, logEvents = events.length): CatalogEntry {
+export function summarize(
+  id: string,
+  events: readonly (EngineEvent & { ts?: string })[],
+  logBytes: number,
+  pid?: number,
+  logEvents = events.length,
+): CatalogEntry {
   const state = foldEvents(events);
   const start = state.start;
   const result = state.result;
   const error = events.some((e) => e.type === 'error');
   // An unverified verdict is neither: tenet could not check it (issue 34).
-  const status: SessionStatus = result ? (result.pass ? 'passed' : result.stopReason === 'unverified' ? 'unverified' : 'failed') : error ? 'error' : state.interrupted ? 'interrupted' : pid && pidExists(pid) ? 'running' : 'interrupted';
+  const status: SessionStatus = result
+    ? result.pass
+      ? 'passed'
+      : result.stopReason === 'unverified'
+        ? 'unverified'
+        : 'failed'
+    : error
+      ? 'error'
+      : state.interrupted
+        ? 'interrupted'
+        : pid && pidExists(pid)
+          ? 'running'
+          : 'interrupted';
   return {
     id,
     created: events[0]?.ts ?? new Date().toISOString(),
@@ -88,7 +108,12 @@ export function summarize(id: string, events: readonly (EngineEvent & { ts?: str
 }
 
 /** The row of a session whose log cannot be read: what the catalog knew, marked damaged. */
-function damaged(id: string, row: CatalogEntry | undefined, log: { size: number; mtime: Date }, reason: string): CatalogEntry {
+function damaged(
+  id: string,
+  row: CatalogEntry | undefined,
+  log: { size: number; mtime: Date },
+  reason: string,
+): CatalogEntry {
   const { pid: _pid, ...known } = row ?? {
     id,
     created: log.mtime.toISOString(),
@@ -128,7 +153,9 @@ export class Catalog {
 
   upsert(entry: CatalogEntry): void {
     const db = this.db();
-    db.data.sessions = [...db.data.sessions.filter((s) => s.id !== entry.id), entry].sort((a, b) => (a.created < b.created ? -1 : 1));
+    db.data.sessions = [...db.data.sessions.filter((s) => s.id !== entry.id), entry].sort((a, b) =>
+      a.created < b.created ? -1 : 1,
+    );
     db.write();
   }
 
@@ -137,7 +164,9 @@ export class Catalog {
     const db = this.db();
     const rows = new Map(db.data.sessions.map((s) => [s.id, s]));
     const folders = existsSync(this.root)
-      ? readdirSync(this.root, { withFileTypes: true }).filter((d) => d.isDirectory() && SESSION_ID.test(d.name) && existsSync(eventsFile(this.root, d.name)))
+      ? readdirSync(this.root, { withFileTypes: true }).filter(
+          (d) => d.isDirectory() && SESSION_ID.test(d.name) && existsSync(eventsFile(this.root, d.name)),
+        )
       : [];
     let changed = rows.size !== folders.length;
     const repaired: CatalogEntry[] = [];
@@ -158,7 +187,8 @@ export class Catalog {
         // One unreadable log must not hide the others: it is listed, with the reason.
         fresh = damaged(folder.name, row, stat, (error as Error).message);
       }
-      if (!row || row.events !== fresh.events || row.status !== fresh.status || row.damage !== fresh.damage) changed = true;
+      if (!row || row.events !== fresh.events || row.status !== fresh.status || row.damage !== fresh.damage)
+        changed = true;
       repaired.push(fresh);
     }
     repaired.sort((a, b) => (a.created < b.created ? -1 : 1));

@@ -8,7 +8,8 @@ export type ChunkEvent = EventOf<'model.delta' | 'debugger.output'>;
 const MAX_PENDING = 64 * 1024;
 
 const textOf = (event: ChunkEvent) => (event.type === 'model.delta' ? event.text : event.chunk);
-const make = (type: ChunkEvent['type'], text: string): ChunkEvent => (type === 'model.delta' ? { type, text } : { type, chunk: text });
+const make = (type: ChunkEvent['type'], text: string): ChunkEvent =>
+  type === 'model.delta' ? { type, text } : { type, chunk: text };
 
 /**
  * Joins streamed chunks into whole lines before they are stored. Redaction works on one event at

@@ -21,7 +21,10 @@ export function codeOf(args: string): { code: string; rest: Record<string, unkno
 /** Every line of a diff with its mark; between hunks (long code), their `@@` line. */
 export function diffText(before: string, after: string): { diff: string; added: number; removed: number } {
   const { hunks, added, removed } = lineDiff(before, after);
-  const lines = hunks.flatMap((h) => [...(hunks.length > 1 ? [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`] : []), ...h.lines]);
+  const lines = hunks.flatMap((h) => [
+    ...(hunks.length > 1 ? [`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`] : []),
+    ...h.lines,
+  ]);
   return { diff: lines.join('\n'), added, removed };
 }
 
@@ -34,7 +37,10 @@ function editedCode(original: string, edited: string): { before: string; after: 
 }
 
 /** The developer's edit of a call's code, as a diff against the model's (undefined: the code is not what changed). */
-export function codeEdit(original: string, edited: string): { diff: string; added: number; removed: number } | undefined {
+export function codeEdit(
+  original: string,
+  edited: string,
+): { diff: string; added: number; removed: number } | undefined {
   const codes = editedCode(original, edited);
   return codes && diffText(codes.before, codes.after);
 }

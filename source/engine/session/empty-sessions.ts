@@ -44,7 +44,10 @@ export function collectEmptySessions(root: string, options: { dryRun?: boolean; 
     const abandoned = existsSync(join(folder, 'lock'));
     if (!interrupted && !abandoned && now - info.mtimeMs < QUIET_MS) continue;
     if (!options.dryRun) rmSync(folder, { recursive: true, force: true });
-    removed.push({ id: entry.name, reason: interrupted ? 'interrupted before it started' : 'killed before it started (an empty log)' });
+    removed.push({
+      id: entry.name,
+      reason: interrupted ? 'interrupted before it started' : 'killed before it started (an empty log)',
+    });
   }
   return removed;
 }

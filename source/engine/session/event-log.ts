@@ -1,4 +1,14 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, truncateSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { TenetError } from '../errors';
 import type { EngineEvent } from '../events';
@@ -16,10 +26,13 @@ export const STORED_STRING_CAP = 100_000;
 
 function capStrings(value: unknown, cap: number): unknown {
   if (typeof value === 'string') {
-    return value.length > cap ? `${value.slice(0, cap / 2)}\n[... ${value.length - cap} characters cut before storing ...]\n${value.slice(-cap / 2)}` : value;
+    return value.length > cap
+      ? `${value.slice(0, cap / 2)}\n[... ${value.length - cap} characters cut before storing ...]\n${value.slice(-cap / 2)}`
+      : value;
   }
   if (Array.isArray(value)) return value.map((v) => capStrings(v, cap));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, capStrings(v, cap)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, capStrings(v, cap)]));
   return value;
 }
 
@@ -104,7 +117,10 @@ class LineChecker {
     if (!this.unknown.size) return this.dropped;
     const kinds = [...this.unknown].map(([type, n]) => (n > 1 ? `${type} ×${n}` : type)).join(', ');
     const count = [...this.unknown.values()].reduce((a, b) => a + b, 0);
-    return [...this.dropped, `${this.file}: ${count} event${count === 1 ? '' : 's'} of a type this tenet does not know (${kinds}), written by a newer tenet or by hand: read, and left out of what is shown`];
+    return [
+      ...this.dropped,
+      `${this.file}: ${count} event${count === 1 ? '' : 's'} of a type this tenet does not know (${kinds}), written by a newer tenet or by hand: read, and left out of what is shown`,
+    ];
   }
 
   constructor(
@@ -126,7 +142,10 @@ class LineChecker {
         this.stopped = true;
         return;
       }
-      throw new TenetError(`${this.file}:${index + 1} is not a JSON event (the file was corrupted or edited by hand).`, `restore the file, or delete the line and the session may still load`);
+      throw new TenetError(
+        `${this.file}:${index + 1} is not a JSON event (the file was corrupted or edited by hand).`,
+        `restore the file, or delete the line and the session may still load`,
+      );
     }
     checkEvent(event, `${this.file}:${index + 1}`);
     if (!knownEventType(event.type)) this.unknown.set(event.type, (this.unknown.get(event.type) ?? 0) + 1);
@@ -159,11 +178,26 @@ export const MAX_LINE_BYTES = 64 << 20;
  * regular file is read (a FIFO would block the reader, a device like /dev/zero never end), and a
  * line past `maxLine` bytes is an error, not a string that grows without bound.
  */
-function eachLine(file: string, onLine: (line: string, index: number, offset: number, bytes: number, last: boolean) => void, maxLine = MAX_LINE_BYTES): void {
+function eachLine(
+  file: string,
+  onLine: (line: string, index: number, offset: number, bytes: number, last: boolean) => void,
+  maxLine = MAX_LINE_BYTES,
+): void {
   const kind = statSync(file);
   if (!kind.isFile()) {
-    const what = kind.isFIFO() ? 'a FIFO' : kind.isCharacterDevice() || kind.isBlockDevice() ? 'a device' : kind.isSocket() ? 'a socket' : kind.isDirectory() ? 'a folder' : 'not a file';
-    throw new TenetError(`${file} is ${what}, not a session log (a regular file).`, 'restore the session folder from a copy, or remove it');
+    const what = kind.isFIFO()
+      ? 'a FIFO'
+      : kind.isCharacterDevice() || kind.isBlockDevice()
+        ? 'a device'
+        : kind.isSocket()
+          ? 'a socket'
+          : kind.isDirectory()
+            ? 'a folder'
+            : 'not a file';
+    throw new TenetError(
+      `${file} is ${what}, not a session log (a regular file).`,
+      'restore the session folder from a copy, or remove it',
+    );
   }
   const fd = openSync(file, 'r');
   try {
@@ -198,7 +232,10 @@ function eachLine(file: string, onLine: (line: string, index: number, offset: nu
         pending.push(Buffer.from(view.subarray(start)));
         pendingBytes += read - start;
         if (pendingBytes > maxLine) {
-          throw new TenetError(`${file}:${index + 1} is a line of more than ${maxLine >= 1 << 20 ? `${Math.round(maxLine / (1 << 20))} MiB` : `${maxLine} bytes`} with no end: no tenet event is that long, the file is corrupted.`, 'restore the file, or cut it before that line and the session may still load');
+          throw new TenetError(
+            `${file}:${index + 1} is a line of more than ${maxLine >= 1 << 20 ? `${Math.round(maxLine / (1 << 20))} MiB` : `${maxLine} bytes`} with no end: no tenet event is that long, the file is corrupted.`,
+            'restore the file, or cut it before that line and the session may still load',
+          );
         }
       }
     }
@@ -210,7 +247,11 @@ function eachLine(file: string, onLine: (line: string, index: number, offset: nu
 }
 
 /** Reads a log file line by line, checking each; `keep` gets every event in order. */
-export function scanEvents(file: string, keep: (event: LoggedEvent) => void = () => undefined, maxLine = MAX_LINE_BYTES): Omit<LoadedLog, 'events'> {
+export function scanEvents(
+  file: string,
+  keep: (event: LoggedEvent) => void = () => undefined,
+  maxLine = MAX_LINE_BYTES,
+): Omit<LoadedLog, 'events'> {
   const checker = new LineChecker(file, keep);
   eachLine(file, (line, index, offset, bytes, last) => checker.line(line, index, offset, bytes, last), maxLine);
   return { warnings: checker.warnings, end: checker.end };
@@ -219,12 +260,26 @@ export function scanEvents(file: string, keep: (event: LoggedEvent) => void = ()
 /** Throws an error naming `where` (file:line) unless `event` is a logged event of the right shape. */
 export function checkEvent(event: unknown, where: string): asserts event is LoggedEvent {
   const e = event as LoggedEvent | null;
-  if (typeof e !== 'object' || e === null || Array.isArray(e) || typeof e.type !== 'string' || typeof e.seq !== 'number') {
+  if (
+    typeof e !== 'object' ||
+    e === null ||
+    Array.isArray(e) ||
+    typeof e.type !== 'string' ||
+    typeof e.seq !== 'number'
+  ) {
     throw new TenetError(`${where} is not a tenet event (no type or seq).`, 'restore the file or remove that line');
   }
-  if (e.v !== SCHEMA_VERSION) throw new TenetError(`${where} has schema version ${e.v}; this tenet reads version ${SCHEMA_VERSION}.`, 'use the tenet version that wrote the session');
+  if (e.v !== SCHEMA_VERSION)
+    throw new TenetError(
+      `${where} has schema version ${e.v}; this tenet reads version ${SCHEMA_VERSION}.`,
+      'use the tenet version that wrote the session',
+    );
   const problem = eventShapeProblem(e);
-  if (problem) throw new TenetError(`${where} is not a valid ${e.type} event (${problem}); the file was edited by hand or corrupted.`, 'restore the file, or fix or remove that line');
+  if (problem)
+    throw new TenetError(
+      `${where} is not a valid ${e.type} event (${problem}); the file was edited by hand or corrupted.`,
+      'restore the file, or fix or remove that line',
+    );
 }
 
 /**
@@ -242,7 +297,11 @@ export function loadEvents(file: string): LoadedLog {
 /** A session's events handed over one at a time as the log is read, compacted as loadEvents does: nothing holds them all. */
 export function streamEvents(file: string, onEvent: (event: LoggedEvent) => void): Omit<LoadedLog, 'events'> {
   if (!existsSync(file)) throw new TenetError(`No session log at ${file}.`, 'list the sessions with `tenet sessions`');
-  if (statSync(file).isDirectory()) throw new TenetError(`The session log ${file} is a folder, not a file.`, 'remove that folder (the session cannot be read), or pass another session');
+  if (statSync(file).isDirectory())
+    throw new TenetError(
+      `The session log ${file} is a folder, not a file.`,
+      'remove that folder (the session cannot be read), or pass another session',
+    );
   const compactor = new StreamCompactor(onEvent);
   const scanned = scanEvents(file, (event) => compactor.add(event));
   compactor.finish();
@@ -264,7 +323,8 @@ function endsWithNewline(file: string, size: number): boolean {
 const LOADED_HEAD_BYTES = 256 * 1024;
 const LOADED_TAIL_BYTES = 64 * 1024;
 
-const chunkText = (event: LoggedEvent) => (event.type === 'debugger.output' ? event.chunk : event.type === 'model.delta' ? event.text : undefined);
+const chunkText = (event: LoggedEvent) =>
+  event.type === 'debugger.output' ? event.chunk : event.type === 'model.delta' ? event.text : undefined;
 
 /**
  * Keeps a loaded session's size bounded by its meaning: a run of consecutive streamed chunks (a
@@ -272,7 +332,9 @@ const chunkText = (event: LoggedEvent) => (event.type === 'debugger.output' ? ev
  * between saying how much was dropped. Every other event is kept as it is.
  */
 export class StreamCompactor {
-  private run: { type: string; bytes: number; dropped: number; first?: LoggedEvent; tail: LoggedEvent[]; tailBytes: number } | undefined;
+  private run:
+    | { type: string; bytes: number; dropped: number; first?: LoggedEvent; tail: LoggedEvent[]; tailBytes: number }
+    | undefined;
 
   /** `emit` gets the kept events in order, as soon as they are known to be kept. */
   constructor(private readonly emit: (event: LoggedEvent) => void) {}
@@ -309,7 +371,10 @@ export class StreamCompactor {
     if (!run?.first) return;
     if (run.dropped) {
       const note = `\n[... ${run.dropped} bytes of output dropped when loading the session ...]\n`;
-      this.emit({ ...run.first, ...(run.first.type === 'debugger.output' ? { chunk: note } : { text: note }) } as LoggedEvent);
+      this.emit({
+        ...run.first,
+        ...(run.first.type === 'debugger.output' ? { chunk: note } : { text: note }),
+      } as LoggedEvent);
     }
     for (const event of run.tail) this.emit(event);
   }

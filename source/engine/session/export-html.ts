@@ -49,14 +49,19 @@ const pageDir = () => join(installRoot(), 'source', 'engine', 'session', 'page')
  * block; U+2028/2029 too, which older parsers read as line ends.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 function version(): string {
   try {
-    return (JSON.parse(readFileSync(join(installRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? '';
+    return (
+      (JSON.parse(readFileSync(join(installRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? ''
+    );
   } catch {
     return '';
   }
@@ -71,7 +76,8 @@ function proposalsForChosenT(events: readonly EngineEvent[]): Record<number, str
   let report: ThmReport | undefined;
   events.forEach((event, index) => {
     if (event.type === 'thm.report') report = event.report;
-    if (event.type === 'thm.approval' && report && event.T !== null && event.T !== report.T) proposals[index] = proposeFor(report, event.T);
+    if (event.type === 'thm.approval' && report && event.T !== null && event.T !== report.T)
+      proposals[index] = proposeFor(report, event.T);
   });
   return proposals;
 }
@@ -111,10 +117,27 @@ export function sessionPage(id: string, events: readonly EngineEvent[]): string 
   const dir = pageDir();
   const style = readFileSync(join(dir, 'page.css'), 'utf8');
   const script = `(() => {\n'use strict';\nconst CARD_OF = ${JSON.stringify(PAGE_CARD_OF)};\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
-  const data: SessionPageData = { format: 'tenet-session-page', id, events, diffs: submissionDiffs(events), proposals: proposalsForChosenT(events), stops: stopLabels(events), condensed: condensedLines(events), edits: codeEdits(events), generator: `tenet ${version()}`.trim() };
+  const data: SessionPageData = {
+    format: 'tenet-session-page',
+    id,
+    events,
+    diffs: submissionDiffs(events),
+    proposals: proposalsForChosenT(events),
+    stops: stopLabels(events),
+    condensed: condensedLines(events),
+    edits: codeEdits(events),
+    generator: `tenet ${version()}`.trim(),
+  };
   const start = events.find((e) => e.type === 'session.start');
   const title = `tenet session ${id}${start?.type === 'session.start' ? ` · ${start.target}` : ''}`;
-  const policy = [`default-src 'none'`, `script-src ${sha256(script)}`, `style-src ${sha256(style)}`, `img-src data:`, `base-uri 'none'`, `form-action 'none'`].join('; ');
+  const policy = [
+    `default-src 'none'`,
+    `script-src ${sha256(script)}`,
+    `style-src ${sha256(style)}`,
+    `img-src data:`,
+    `base-uri 'none'`,
+    `form-action 'none'`,
+  ].join('; ');
   return `<!doctype html>
 <html lang="en">
 <head>

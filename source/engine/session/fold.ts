@@ -110,7 +110,11 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     'session.start': (event) => {
       state.start = event;
       const baseUrl = event.config.baseUrl;
-      state.settings = { provider: event.provider, model: event.model, ...(typeof baseUrl === 'string' ? { baseUrl } : {}) };
+      state.settings = {
+        provider: event.provider,
+        model: event.model,
+        ...(typeof baseUrl === 'string' ? { baseUrl } : {}),
+      };
       if (event.config.approve) state.approve = event.config.approve;
       state.autoApprove = event.config.approveAsked === 'auto';
       state.applyPatch = { apply: event.config.apply === true, applyFailing: event.config.applyFailing === true };
@@ -121,10 +125,16 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     },
     'session.resumed': (event) => {
       // Older logs recorded no settings here: the earlier ones stay in force.
-      if (event.provider && event.model) state.settings = { provider: event.provider, model: event.model, ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}) };
+      if (event.provider && event.model)
+        state.settings = {
+          provider: event.provider,
+          model: event.model,
+          ...(event.baseUrl ? { baseUrl: event.baseUrl } : {}),
+        };
       if (event.approve) state.approve = event.approve;
       if (event.approveAsked) state.autoApprove = event.approveAsked === 'auto';
-      if (event.apply !== undefined || event.applyFailing !== undefined) state.applyPatch = { apply: !!event.apply, applyFailing: !!event.applyFailing };
+      if (event.apply !== undefined || event.applyFailing !== undefined)
+        state.applyPatch = { apply: !!event.apply, applyFailing: !!event.applyFailing };
       if (event.scriptFile) state.script = { file: event.scriptFile, from: event.scriptFrom ?? 0 };
     },
     'tool.call': (event) => {
@@ -166,8 +176,19 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         state.evaluating = true;
         if (event.stopReason) state.agentStop = event.stopReason;
       }
-      if (event.phase === 'rrw') pending = { attempt: event.attempt ?? at.attempt, stage: Math.max(0, STAGES.indexOf(event.stage as (typeof STAGES)[number])) };
-      if (event.phase === 'tdd') state.tdd = { ...state.tdd, phase: 'refine', iteration: event.round ?? state.tdd.iteration, open: true, iterationUsed: state.tdd.open ? state.tdd.iterationUsed : 0 };
+      if (event.phase === 'rrw')
+        pending = {
+          attempt: event.attempt ?? at.attempt,
+          stage: Math.max(0, STAGES.indexOf(event.stage as (typeof STAGES)[number])),
+        };
+      if (event.phase === 'tdd')
+        state.tdd = {
+          ...state.tdd,
+          phase: 'refine',
+          iteration: event.round ?? state.tdd.iteration,
+          open: true,
+          iterationUsed: state.tdd.open ? state.tdd.iterationUsed : 0,
+        };
     },
     'model.request': (event) => {
       if (pausedAt !== 'model') state.stepping = false;
@@ -209,7 +230,9 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     },
     'tool.edit': (event) => {
       // A call cut off after the developer's edit runs again as they left it.
-      state.unansweredCalls = state.unansweredCalls.map((c) => (c.id === event.id ? { ...c, arguments: event.arguments } : c));
+      state.unansweredCalls = state.unansweredCalls.map((c) =>
+        c.id === event.id ? { ...c, arguments: event.arguments } : c,
+      );
     },
     'tool.result': (event) => {
       if (pausedAt !== event.id) state.stepping = false;
@@ -218,7 +241,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
       state.unansweredCalls = state.unansweredCalls.filter((c) => c.id !== event.id);
       trailing.push({ role: 'tool', toolCallId: event.id, name: event.name, content: event.text });
     },
-    'submission': (event) => {
+    submission: (event) => {
       if (event.ok) {
         state.submissions.push(event.code);
         // A submission is validated next: an interruption before the tests ran resumes there.
@@ -241,7 +264,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
         at.phase = 'validate';
       }
     },
-    'result': (event) => {
+    result: (event) => {
       state.result = event;
     },
     'session.interrupted': () => {
@@ -271,7 +294,13 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
   for (const event of events) handleEvent(handlers, event);
   state.messages.push(...trailing);
   if (state.approve === 'ask') {
-    const waiting = state.unansweredCalls.find((call) => call.name === 'run_debugger_cmd' && !answered.has(call.id) && !ran.has(call.id) && !state.cutInDebugger.includes(call.id));
+    const waiting = state.unansweredCalls.find(
+      (call) =>
+        call.name === 'run_debugger_cmd' &&
+        !answered.has(call.id) &&
+        !ran.has(call.id) &&
+        !state.cutInDebugger.includes(call.id),
+    );
     if (waiting) state.awaitingApproval = waiting;
   }
   return state;
@@ -283,7 +312,8 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
  * the session follows, the number the TUI's header and step mode give each round.
  */
 export function describePosition(state: SessionState): string {
-  const rounds = (used: number) => `${plural(used, 'round')}${state.totals.rounds > used ? ` (${state.totals.rounds} in the session)` : ''}`;
+  const rounds = (used: number) =>
+    `${plural(used, 'round')}${state.totals.rounds > used ? ` (${state.totals.rounds} in the session)` : ''}`;
   if (state.result) return 'finished';
   if (!state.thm) return 'before THM finished';
   if (!state.approval) return 'waiting for the test approval';
@@ -292,10 +322,13 @@ export function describePosition(state: SessionState): string {
     const t = state.tdd;
     if (t.phase === 'setup') return `writing the tests first, after ${rounds(t.setupUsed)}`;
     if (!t.iteration) return 'tests written, before the implementation';
-    return t.open ? `co-refinement, test run ${t.iteration}, after ${rounds(t.iterationUsed)}` : `co-refinement, after test run ${t.iteration}`;
+    return t.open
+      ? `co-refinement, test run ${t.iteration}, after ${rounds(t.iterationUsed)}`
+      : `co-refinement, after test run ${t.iteration}`;
   }
   const at = state.position;
   if (at.phase === 'pregen') return `pre-generation, after ${rounds(at.pregenUsed)}`;
-  if (at.phase === 'validate') return at.attempt ? `after refinement attempt ${at.attempt}'s submission` : 'after the first submission';
+  if (at.phase === 'validate')
+    return at.attempt ? `after refinement attempt ${at.attempt}'s submission` : 'after the first submission';
   return `refinement attempt ${at.attempt}, ${STAGES[at.stage]?.replace(/-/g, ' ')}, after ${rounds(at.attemptUsed)}`;
 }

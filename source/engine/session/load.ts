@@ -43,8 +43,10 @@ function fromFile(file: string): LoadedSession {
     } catch (error) {
       throw new TenetError(`${file} is not a tenet session export: ${(error as Error).message}`);
     }
-    if (doc.format !== 'tenet-session' || !Array.isArray(doc.events)) throw new TenetError(`${file} is not a tenet session export (no "format": "tenet-session").`);
-    if (doc.version !== SCHEMA_VERSION) throw new TenetError(`${file} is a version ${doc.version} export; this tenet reads version ${SCHEMA_VERSION}.`);
+    if (doc.format !== 'tenet-session' || !Array.isArray(doc.events))
+      throw new TenetError(`${file} is not a tenet session export (no "format": "tenet-session").`);
+    if (doc.version !== SCHEMA_VERSION)
+      throw new TenetError(`${file} is a version ${doc.version} export; this tenet reads version ${SCHEMA_VERSION}.`);
     doc.events.forEach((event, i) => {
       checkEvent(event, `${file}: event ${i + 1}`);
     });
@@ -70,7 +72,11 @@ interface SessionFile {
 function findSession(root: string, ref: string): SessionFile {
   if (ref === 'demo') {
     const shipped = join(installRoot(), 'sessions', 'demo', 'events.jsonl');
-    if (!existsSync(shipped)) throw new TenetError('The demo session is missing from this installation.', 'run `npm run demo-session` to record it');
+    if (!existsSync(shipped))
+      throw new TenetError(
+        'The demo session is missing from this installation.',
+        'run `npm run demo-session` to record it',
+      );
     return { id: 'demo', file: shipped, isExport: false };
   }
   if (existsSync(ref) && statSync(ref).isFile()) return { file: ref, isExport: isExport(ref) };
@@ -84,7 +90,9 @@ function findSession(root: string, ref: string): SessionFile {
     const matches = sessions.filter((s) => s.id.startsWith(ref));
     if (matches.length !== 1) {
       throw new TenetError(
-        matches.length ? `Session ${ref} is ambiguous: ${matches.map((m) => m.id).join(', ')}.` : `No session ${ref} in ${root}.`,
+        matches.length
+          ? `Session ${ref} is ambiguous: ${matches.map((m) => m.id).join(', ')}.`
+          : `No session ${ref} in ${root}.`,
         'list them with `tenet sessions` (and --sessions-dir if they are elsewhere)',
       );
     }
@@ -106,7 +114,11 @@ export function loadSession(root: string, ref: string): LoadedSession {
  * (show, replay's printed output, export), so memory holds a few events, whatever the log's size.
  * `id` is the session's as soon as it is known (its first event, for a log given by path).
  */
-export function streamSession(root: string, ref: string, onEvent: (event: LoggedEvent, id: string) => void): Omit<LoadedSession, 'events'> {
+export function streamSession(
+  root: string,
+  ref: string,
+  onEvent: (event: LoggedEvent, id: string) => void,
+): Omit<LoadedSession, 'events'> {
   const found = findSession(root, ref);
   if (found.isExport) {
     const session = fromFile(found.file);

@@ -22,7 +22,9 @@ function readHolder(file: string): LockHolder | undefined {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown; started?: unknown };
     // Locks written before the start became a number hold it as a string.
     const started = Number(parsed.started);
-    return typeof parsed.pid === 'number' ? { pid: parsed.pid, ...(parsed.started && Number.isFinite(started) ? { started } : {}) } : undefined;
+    return typeof parsed.pid === 'number'
+      ? { pid: parsed.pid, ...(parsed.started && Number.isFinite(started) ? { started } : {}) }
+      : undefined;
   } catch {
     // A lock cut off by a kill mid-write, or gone meanwhile: nobody holds it.
     return undefined;
@@ -71,14 +73,18 @@ export function lockSession(sessionDir: string, id: string): () => void {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const holder = readHolder(file);
-      if (holder && holder.pid !== process.pid && processRuns(holder.pid, holder.started)) throw busy(id, holder, 'resuming');
+      if (holder && holder.pid !== process.pid && processRuns(holder.pid, holder.started))
+        throw busy(id, holder, 'resuming');
       // A lock of a dead tenet (or our own, left by an earlier recorder of this process).
       takeOver(file, holder);
     }
   } finally {
     unlinkQuietly(mine);
   }
-  throw new TenetError(`Could not take the lock of session ${id} (${file}): another tenet keeps taking it.`, 'stop the other tenet, then try again');
+  throw new TenetError(
+    `Could not take the lock of session ${id} (${file}): another tenet keeps taking it.`,
+    'stop the other tenet, then try again',
+  );
 }
 
 /** Removes a stale lock, unless someone else is doing so (then waits a moment and lets the caller look again). */

@@ -5,7 +5,26 @@ import type { EventType } from '../events';
  * `turn`, `tool`, `debugger`, `thm` and `tests` gather several events (page/timeline.js decides
  * which card of the kind an event joins); every other kind is a card of its own.
  */
-export type PageCardKind = 'session' | 'thm' | 'approval' | 'hidden' | 'index' | 'phase' | 'turn' | 'tool' | 'submission' | 'tests-submission' | 'tests' | 'command' | 'debugger' | 'patch' | 'message' | 'step' | 'developer-tests' | 'result' | 'note';
+export type PageCardKind =
+  | 'session'
+  | 'thm'
+  | 'approval'
+  | 'hidden'
+  | 'index'
+  | 'phase'
+  | 'turn'
+  | 'tool'
+  | 'submission'
+  | 'tests-submission'
+  | 'tests'
+  | 'command'
+  | 'debugger'
+  | 'patch'
+  | 'message'
+  | 'step'
+  | 'developer-tests'
+  | 'result'
+  | 'note';
 
 /**
  * Which card each event type goes to on the page. The page's script is plain JavaScript, so its

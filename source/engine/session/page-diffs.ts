@@ -22,7 +22,9 @@ const WHOLE_BELOW = 80;
 /** A line diff of two versions of some code, whole when short (the TUI's transcript shows it too). */
 export function lineDiff(before: string, after: string): Pick<SubmissionDiff, 'added' | 'removed' | 'hunks'> {
   const lines = Math.max(before.split('\n').length, after.split('\n').length);
-  const patch = structuredPatch('before', 'after', before, after, '', '', { context: lines <= WHOLE_BELOW ? WHOLE_BELOW : 4 });
+  const patch = structuredPatch('before', 'after', before, after, '', '', {
+    context: lines <= WHOLE_BELOW ? WHOLE_BELOW : 4,
+  });
   let added = 0;
   let removed = 0;
   for (const hunk of patch.hunks) {
@@ -32,7 +34,13 @@ export function lineDiff(before: string, after: string): Pick<SubmissionDiff, 'a
     }
   }
   // "\ No newline at end of file" markers say nothing about the code: the page leaves them out.
-  const hunks = patch.hunks.map(({ oldStart, oldLines, newStart, newLines, lines: body }) => ({ oldStart, oldLines, newStart, newLines, lines: body.filter((l) => !l.startsWith('\\')) }));
+  const hunks = patch.hunks.map(({ oldStart, oldLines, newStart, newLines, lines: body }) => ({
+    oldStart,
+    oldLines,
+    newStart,
+    newLines,
+    lines: body.filter((l) => !l.startsWith('\\')),
+  }));
   return { added, removed, hunks };
 }
 
@@ -48,16 +56,26 @@ export function functionIn(moduleText: string, name: string): string | undefined
   if (start < 0) return undefined;
   const indent = /^\s*/.exec(lines[start]!)![0].length;
   let first = start;
-  while (first > 0 && lines[first - 1]!.trimStart().startsWith('@') && /^\s*/.exec(lines[first - 1]!)![0].length === indent) first--;
+  while (
+    first > 0 &&
+    lines[first - 1]!.trimStart().startsWith('@') &&
+    /^\s*/.exec(lines[first - 1]!)![0].length === indent
+  )
+    first--;
   let end = start + 1;
   // The signature may span lines (its closing parenthesis sits at the def's indentation).
-  while (end < lines.length && (!lines[end]!.trim() || /^\s*/.exec(lines[end]!)![0].length > indent || /^\s*[)\]]/.test(lines[end]!))) end++;
+  while (
+    end < lines.length &&
+    (!lines[end]!.trim() || /^\s*/.exec(lines[end]!)![0].length > indent || /^\s*[)\]]/.test(lines[end]!))
+  )
+    end++;
   while (end > start + 1 && !lines[end - 1]!.trim()) end--;
   return lines.slice(first, end).join('\n');
 }
 
 /** The target's function name in a session's target (`file::Class.name@LINE` → `name`). */
-export const functionName = (target: string | undefined): string | undefined => target?.split('::').at(-1)?.replace(/@\d+$/, '').split('.').at(-1);
+export const functionName = (target: string | undefined): string | undefined =>
+  target?.split('::').at(-1)?.replace(/@\d+$/, '').split('.').at(-1);
 
 /**
  * The function as the agent got it: cut out of the module shown in the task prompt (the stub, or
@@ -113,7 +131,13 @@ function bodyStart(lines: readonly string[], name?: string): number | undefined 
       } else if ('([{'.includes(c)) depth++;
       else if (')]}'.includes(c)) depth--;
       else if (c === ':' && depth === 0) {
-        if (line.slice(col + 1).replace(/#.*/, '').trim()) return undefined;
+        if (
+          line
+            .slice(col + 1)
+            .replace(/#.*/, '')
+            .trim()
+        )
+          return undefined;
         let first = row + 1;
         while (first < lines.length && (!lines[first]!.trim() || lines[first]!.trim().startsWith('#'))) first++;
         return first < lines.length ? first : undefined;
@@ -168,7 +192,9 @@ function withDocstringKept(submitted: string, current: string | undefined, name?
   const body = bodyStart(lines, name);
   if (body === undefined || docstringAt(lines, body)) return submitted;
   const [from, to] = [indentOf(had[docstring.from]!), indentOf(lines[body]!)];
-  const moved = had.slice(docstring.from, docstring.to + 1).map((line) => (line.startsWith(from) ? to + line.slice(from.length) : line));
+  const moved = had
+    .slice(docstring.from, docstring.to + 1)
+    .map((line) => (line.startsWith(from) ? to + line.slice(from.length) : line));
   return [...lines.slice(0, body), ...moved, ...lines.slice(body)].join('\n');
 }
 
@@ -205,11 +231,22 @@ export function submissionDiffs(events: readonly EngineEvent[]): Record<number, 
       if (starting === null) starting = startingFunction(events);
       const placed = asPlaced(event.code, code ?? starting, name);
       const before = code ?? withoutDecorators(starting ?? '', placed);
-      const against = code !== undefined ? 'previous submission' : starting !== undefined ? (blank ? 'blanked function' : 'stub') : 'unknown';
+      const against =
+        code !== undefined
+          ? 'previous submission'
+          : starting !== undefined
+            ? blank
+              ? 'blanked function'
+              : 'stub'
+            : 'unknown';
       diffs[index] = { against, number: ++codeNumber, ...lineDiff(before, placed) };
       if (event.ok) code = placed;
     } else if (event.type === 'tests.submission') {
-      diffs[index] = { against: tests !== undefined ? 'previous tests' : 'nothing (a new file)', number: ++testsNumber, ...lineDiff(tests ?? '', event.code) };
+      diffs[index] = {
+        against: tests !== undefined ? 'previous tests' : 'nothing (a new file)',
+        number: ++testsNumber,
+        ...lineDiff(tests ?? '', event.code),
+      };
       if (event.ok) tests = event.code;
     }
   });

@@ -4,7 +4,10 @@ import { stateDir } from '../util/state-dir';
 
 /** `--sessions-dir`, else `$TENET_SESSIONS_DIR`, else the config's, else `sessions/` of the state folder. */
 export function sessionsDir(flag?: string, env: NodeJS.ProcessEnv = process.env, configured?: string): string {
-  return folderToUse(flag ?? env.TENET_SESSIONS_DIR ?? configured ?? join(stateDir(env), 'sessions'), 'the sessions folder');
+  return folderToUse(
+    flag ?? env.TENET_SESSIONS_DIR ?? configured ?? join(stateDir(env), 'sessions'),
+    'the sessions folder',
+  );
 }
 
 export function eventsFile(root: string, id: string): string {

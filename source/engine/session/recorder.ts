@@ -13,10 +13,27 @@ import { secretRedactor } from '../util/redact';
 export const DEFAULT_MAX_SESSION_BYTES = 100 * 1024 * 1024;
 
 /** Once a log is full, only these are still recorded: what ends the session and says how. */
-const RECORDED_WHEN_FULL = new Set<EngineEvent['type']>(['agent.phase', 'tests.run', 'result', 'error', 'warning', 'patch.decision', 'session.interrupted']);
+const RECORDED_WHEN_FULL = new Set<EngineEvent['type']>([
+  'agent.phase',
+  'tests.run',
+  'result',
+  'error',
+  'warning',
+  'patch.decision',
+  'session.interrupted',
+]);
 
 /** Events after which the catalog row is brought up to date. */
-const MILESTONES = new Set<EngineEvent['type']>(['session.start', 'thm.report', 'thm.approval', 'tests.run', 'result', 'error', 'session.interrupted', 'session.resumed']);
+const MILESTONES = new Set<EngineEvent['type']>([
+  'session.start',
+  'thm.report',
+  'thm.approval',
+  'tests.run',
+  'result',
+  'error',
+  'session.interrupted',
+  'session.resumed',
+]);
 
 /**
  * Saves a session as it happens: every event appended to its log (redacted, capped), the catalog
@@ -55,7 +72,11 @@ export class SessionRecorder {
     this.catalog = new Catalog(root);
     this.unregister = onShutdown(() => {
       // A run whose result is recorded is over: stopping tenet after it (the result screen) interrupts nothing.
-      if (!this.closed && !this.ended) this.record({ type: 'session.interrupted', reason: 'tenet was stopped (signal or exit) before the session ended' });
+      if (!this.closed && !this.ended)
+        this.record({
+          type: 'session.interrupted',
+          reason: 'tenet was stopped (signal or exit) before the session ended',
+        });
       this.close();
     });
   }
@@ -66,7 +87,13 @@ export class SessionRecorder {
   }
 
   /** A new session, or the continuation of one (resume); throws if another live tenet writes it; `maxBytes` bounds the log (see `full`). */
-  static open(root: string, id: string, env: NodeJS.ProcessEnv = process.env, secrets: string[] = [], options: { maxBytes?: number } = {}): SessionRecorder {
+  static open(
+    root: string,
+    id: string,
+    env: NodeJS.ProcessEnv = process.env,
+    secrets: string[] = [],
+    options: { maxBytes?: number } = {},
+  ): SessionRecorder {
     const unlock = lockSession(dirname(eventsFile(root, id)), id);
     let existing: (EngineEvent & { ts?: string })[] = [];
     try {

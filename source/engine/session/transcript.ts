@@ -4,7 +4,26 @@ import { prettyArguments } from '../agent/preview';
 import { shownArgs } from '../util/shown-args';
 import { type EngineEvent, type EventHandlers, handleEvent } from '../events';
 import { codeEdit } from './code-edit';
-import { addedWords, approvalWords, capitalized, forkWords, resumedWords, limitWords, COMMAND_DECISIONS, costText, hiddenWords, MESSAGE_SOURCES, modeName, overridden, pauseWords, phaseHeading, TEST_RUNS, tokensInOut, verdictLabel, WRITERS } from '../phrase-book';
+import {
+  addedWords,
+  approvalWords,
+  capitalized,
+  forkWords,
+  resumedWords,
+  limitWords,
+  COMMAND_DECISIONS,
+  costText,
+  hiddenWords,
+  MESSAGE_SOURCES,
+  modeName,
+  overridden,
+  pauseWords,
+  phaseHeading,
+  TEST_RUNS,
+  tokensInOut,
+  verdictLabel,
+  WRITERS,
+} from '../phrase-book';
 import type { SessionConfig } from '../protocol/settings';
 import { describeFailure, describeTestQuality } from '../quality/describe';
 import { plural } from '../util/plural';
@@ -13,7 +32,9 @@ const MAX_LINES = 40;
 
 function clip(text: string, lines = MAX_LINES): string {
   const all = text.replace(/\s+$/, '').split('\n');
-  return all.length > lines ? [...all.slice(0, lines), `… (${all.length - lines} more lines)`].join('\n') : all.join('\n');
+  return all.length > lines
+    ? [...all.slice(0, lines), `… (${all.length - lines} more lines)`].join('\n')
+    : all.join('\n');
 }
 
 const fence = (text: string, lang = '') => {
@@ -21,8 +42,11 @@ const fence = (text: string, lang = '') => {
   return `${ticks}${lang}\n${text}\n${ticks}`;
 };
 
-const quote = (text: string) => text.split('\n').map((l) => `> ${l}`).join('\n');
-
+const quote = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
 
 /**
  * A session as Markdown: what `tenet show` prints and `tenet export --format md` writes. Long
@@ -40,7 +64,11 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
           `- repository: \`${event.repo}\``,
           `- strategy: ${event.strategy}`,
           `- model: ${event.modelLabel}`,
-          ...(typeof event.config.instructions === 'object' ? [`- instructions: ${instructionsWords(event.config.instructions)}`] : event.config.instructions === 'off' ? ['- instructions: left out (--no-project-instructions)'] : []),
+          ...(typeof event.config.instructions === 'object'
+            ? [`- instructions: ${instructionsWords(event.config.instructions)}`]
+            : event.config.instructions === 'off'
+              ? ['- instructions: left out (--no-project-instructions)']
+              : []),
         ].join('\n'),
       );
     },
@@ -48,14 +76,25 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
       const r = event.report;
       // "in scope" means little without the pytest arguments THM ran with (read with care: a session on disk may come from any version).
       const args = r.testArgs?.length ? ` (\`--tests ${shownArgs(r.testArgs)}\`)` : '';
-      out.push(`## Test Harness Mechanism\n\n${plural(r.counts.collected, 'test')} in scope${args}, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target), ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`);
-      out.push(r.clusters.map((c) => `- caller \`${c.caller}\`: ${c.tests.length} test${c.tests.length === 1 ? '' : 's'}, shortest chain ${c.depth}`).join('\n'));
+      out.push(
+        `## Test Harness Mechanism\n\n${plural(r.counts.collected, 'test')} in scope${args}, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target), ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`,
+      );
+      out.push(
+        r.clusters
+          .map(
+            (c) =>
+              `- caller \`${c.caller}\`: ${c.tests.length} test${c.tests.length === 1 ? '' : 's'}, shortest chain ${c.depth}`,
+          )
+          .join('\n'),
+      );
     },
     'thm.approval': (event) => {
       const words = approvalWords(event, config);
       const changed = event.by === 'human' && overridden(event);
       out.push(
-        (event.chosen.length ? `Tests given to the agent (${words}):\n\n${event.chosen.map((t) => `- \`${t}\``).join('\n')}` : `Tests given to the agent: ${words}.`) +
+        (event.chosen.length
+          ? `Tests given to the agent (${words}):\n\n${event.chosen.map((t) => `- \`${t}\``).join('\n')}`
+          : `Tests given to the agent: ${words}.`) +
           (changed ? `\n\nProposed: ${event.proposed.map((t) => `\`${t}\``).join(', ')}` : ''),
       );
     },
@@ -78,16 +117,22 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
       if (heading) out.push(`## ${heading}`);
     },
     'developer.message': (event) => {
-      out.push(`**The developer** wrote to the model (with request ${event.round}${MESSAGE_SOURCES[event.via] ? `, ${MESSAGE_SOURCES[event.via]}` : ''}):\n\n${quote(event.text)}`);
+      out.push(
+        `**The developer** wrote to the model (with request ${event.round}${MESSAGE_SOURCES[event.via] ? `, ${MESSAGE_SOURCES[event.via]}` : ''}):\n\n${quote(event.text)}`,
+      );
     },
     'model.response': (event) => {
-      out.push(`**Model** · ${tokensInOut(event.usage)}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}${event.content ? `\n\n${quote(event.content)}` : ''}`);
+      out.push(
+        `**Model** · ${tokensInOut(event.usage)}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}${event.content ? `\n\n${quote(event.content)}` : ''}`,
+      );
     },
     'model.retry': (event) => {
       out.push(`_The model call failed (${event.reason}); retried._`);
     },
     'model.unanswered': (event) => {
-      out.push(`_${event.reason === 'cancelled' ? 'The model call was cancelled' : 'The model call got no answer'}; what it used was billed all the same: ${tokensInOut(event.usage)}${event.usage.estimated ? ' (estimated)' : ''}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}._`);
+      out.push(
+        `_${event.reason === 'cancelled' ? 'The model call was cancelled' : 'The model call got no answer'}; what it used was billed all the same: ${tokensInOut(event.usage)}${event.usage.estimated ? ' (estimated)' : ''}${event.costUsd ? ` · ${costText(event.costUsd, event.cacheSavedUsd)}` : ''}._`,
+      );
     },
     'tool.call': (event) => {
       out.push(`**Tool** \`${event.name}\`\n\n${fence(clip(prettyArguments(event.arguments)), 'json')}`);
@@ -111,19 +156,25 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
       out.push(`_Debugger, ${WRITERS[event.entry.who]} (${event.entry.mode}):_ \`${event.entry.input}\``);
     },
     'tests.run': (event) => {
-      out.push(`**${TEST_RUNS[event.purpose]}**: ${event.passed}/${event.total} passed\n\n<details><summary>report</summary>\n\n${fence(clip(event.report, 80))}\n\n</details>`);
+      out.push(
+        `**${TEST_RUNS[event.purpose]}**: ${event.passed}/${event.total} passed\n\n<details><summary>report</summary>\n\n${fence(clip(event.report, 80))}\n\n</details>`,
+      );
     },
-    'warning': (event) => {
+    warning: (event) => {
       out.push(`> **Warning:** ${event.message}`);
     },
     'context.condensed': (event) => {
       out.push(`_${condensedWords(event)}._`);
     },
     'command.approval': (event) => {
-      out.push(`_Shell command \`${event.command}\` ${COMMAND_DECISIONS[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`);
+      out.push(
+        `_Shell command \`${event.command}\` ${COMMAND_DECISIONS[event.decision]} ${event.by === 'auto' ? 'automatically' : 'by the developer'}${event.reason ? `: ${event.reason}` : ''}._`,
+      );
     },
     'patch.decision': (event) => {
-      out.push(`_Patch: ${event.decision}; ${event.applied ? 'applied to the checkout' : event.file ? `saved to ${event.file}` : 'not applied'}${event.reason ? ` (${event.reason})` : ''}._`);
+      out.push(
+        `_Patch: ${event.decision}; ${event.applied ? 'applied to the checkout' : event.file ? `saved to ${event.file}` : 'not applied'}${event.reason ? ` (${event.reason})` : ''}._`,
+      );
     },
     'session.interrupted': (event) => {
       out.push(`_Interrupted: ${event.reason}._`);
@@ -137,13 +188,17 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
     'session.resumed': (event) => {
       out.push(`_${capitalized(resumedWords(event))}._`);
     },
-    'result': (event) => {
+    result: (event) => {
       out.push(
         `## Result: ${verdictLabel(event)}\n\n` +
           `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
           `- ${tokensInOut(event.usage)}; ${plural(event.usage.modelCalls, 'model call')}, ${plural(event.usage.toolCalls, 'tool call')}; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
           (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
-          (event.failure ? describeFailure(event.failure).map((line) => `\n- ${line}`).join('') : '') +
+          (event.failure
+            ? describeFailure(event.failure)
+                .map((line) => `\n- ${line}`)
+                .join('')
+            : '') +
           (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),
       );
     },

@@ -21,14 +21,24 @@ const FRAME_CHARS = 2500;
 export function encodeFrames(attempt: string, seq: number, payload: unknown): string[] {
   const text = JSON.stringify(payload);
   const parts = Math.max(1, Math.ceil(text.length / FRAME_CHARS));
-  return Array.from({ length: parts }, (_, i) => `${JSON.stringify({ tenet: attempt, n: seq, i, of: parts, d: text.slice(i * FRAME_CHARS, (i + 1) * FRAME_CHARS) } satisfies Frame)}\n`);
+  return Array.from(
+    { length: parts },
+    (_, i) =>
+      `${JSON.stringify({ tenet: attempt, n: seq, i, of: parts, d: text.slice(i * FRAME_CHARS, (i + 1) * FRAME_CHARS) } satisfies Frame)}\n`,
+  );
 }
 
 function parseFrame(line: string): Frame | undefined {
   if (!line.startsWith('{"tenet":')) return undefined;
   try {
     const frame = JSON.parse(line) as Frame;
-    return typeof frame.tenet === 'string' && Number.isInteger(frame.n) && Number.isInteger(frame.i) && Number.isInteger(frame.of) && typeof frame.d === 'string' ? frame : undefined;
+    return typeof frame.tenet === 'string' &&
+      Number.isInteger(frame.n) &&
+      Number.isInteger(frame.i) &&
+      Number.isInteger(frame.of) &&
+      typeof frame.d === 'string'
+      ? frame
+      : undefined;
   } catch {
     return undefined; // a line torn by a kill
   }

@@ -27,6 +27,13 @@ const one = async (path) => { for (;;) { const status = await once(path); if (st
  */
 export function removeNow(endpoint: DockerEndpoint, paths: string[]): void {
   if (endpoint.protocol === 'ssh' || !paths.length) return;
-  const tls = endpoint.protocol === 'https' ? Object.fromEntries(Object.entries(tlsFiles()).map(([k, v]) => [k, v?.toString()])) : undefined;
-  spawnSync(process.execPath, ['-e', SCRIPT], { input: JSON.stringify({ endpoint, paths, tls, waitMs: 15_000 }), timeout: 20_000, stdio: ['pipe', 'ignore', 'ignore'] });
+  const tls =
+    endpoint.protocol === 'https'
+      ? Object.fromEntries(Object.entries(tlsFiles()).map(([k, v]) => [k, v?.toString()]))
+      : undefined;
+  spawnSync(process.execPath, ['-e', SCRIPT], {
+    input: JSON.stringify({ endpoint, paths, tls, waitMs: 15_000 }),
+    timeout: 20_000,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
 }

@@ -20,23 +20,46 @@ const RUNTIME_MODULES = ['web-tree-sitter', 'tree-sitter-python', 'gpt-tokenizer
  * rest is copied from here. The Node binary must suit the image's Debian (glibc) and CPU — the
  * case on a Debian or Ubuntu machine of the swarm's architecture.
  */
-export async function buildRunnerImage(options: { tag?: string; base?: string; host?: string; onLine?: (line: string) => void }): Promise<{ tag: string; sizeBytes: number; seconds: number }> {
+export async function buildRunnerImage(options: {
+  tag?: string;
+  base?: string;
+  host?: string;
+  onLine?: (line: string) => void;
+}): Promise<{ tag: string; sizeBytes: number; seconds: number }> {
   const started = Date.now();
   const tag = options.tag ?? RUNNER_IMAGE;
   const base = options.base ?? DEFAULT_IMAGE;
   const root = installRoot();
-  if (!existsSync(join(root, 'dist', 'tenet.js'))) throw new TenetError(`${root} has no dist/tenet.js to put in the image.`, 'build tenet first: `node scripts/build.mjs`');
+  if (!existsSync(join(root, 'dist', 'tenet.js')))
+    throw new TenetError(
+      `${root} has no dist/tenet.js to put in the image.`,
+      'build tenet first: `node scripts/build.mjs`',
+    );
   const { docker } = await connectDocker(options.host);
   try {
     await docker.getImage(base).inspect();
   } catch {
-    throw new TenetError(`The runner image is built on ${base}, which this engine does not have.`, `build it first: \`tenet image build${base === DEFAULT_IMAGE ? '' : ` --tag ${base}`}\``);
+    throw new TenetError(
+      `The runner image is built on ${base}, which this engine does not have.`,
+      `build it first: \`tenet image build${base === DEFAULT_IMAGE ? '' : ` --tag ${base}`}\``,
+    );
   }
-  const modules: ContextItem[] = RUNTIME_MODULES.map((name) => ({ name: `tenet/node_modules/${name}`, from: join(root, 'node_modules', name) })).filter((m) => existsSync(m.from));
+  const modules: ContextItem[] = RUNTIME_MODULES.map((name) => ({
+    name: `tenet/node_modules/${name}`,
+    from: join(root, 'node_modules', name),
+  })).filter((m) => existsSync(m.from));
   const items: ContextItem[] = [
     {
       name: 'Dockerfile',
-      text: [`FROM ${base}`, 'COPY node /usr/local/bin/node', 'COPY tenet /opt/tenet', 'ENV HOME=/tmp', 'WORKDIR /tmp', 'ENTRYPOINT ["/usr/local/bin/node", "/opt/tenet/dist/tenet.js"]', ''].join('\n'),
+      text: [
+        `FROM ${base}`,
+        'COPY node /usr/local/bin/node',
+        'COPY tenet /opt/tenet',
+        'ENV HOME=/tmp',
+        'WORKDIR /tmp',
+        'ENTRYPOINT ["/usr/local/bin/node", "/opt/tenet/dist/tenet.js"]',
+        '',
+      ].join('\n'),
     },
     { name: 'node', from: process.execPath },
     { name: 'tenet/package.json', from: join(root, 'package.json') },

@@ -23,14 +23,20 @@ const UNPLACED_MS = 15_000;
 
 /** A service name from a task's id: Docker allows 63 characters of letters, digits and dashes. */
 export function serviceName(runKey: string, id: string): string {
-  const safe = id.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  const safe = id
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return `tenet-${runKey}-${safe}`.slice(0, 63).replace(/-+$/, '');
 }
 
 /** The service for one task: the runner's `bench task`, restarted by the engine on failure a bounded number of times. */
 function serviceSpec(run: SwarmRun, task: BenchTask, sessionId: string): Docker.CreateServiceOptions {
   const name = serviceName(run.key, taskId(task));
-  const resources = { ...(run.nanoCpus ? { NanoCPUs: run.nanoCpus } : {}), ...(run.memoryBytes ? { MemoryBytes: run.memoryBytes } : {}) };
+  const resources = {
+    ...(run.nanoCpus ? { NanoCPUs: run.nanoCpus } : {}),
+    ...(run.memoryBytes ? { MemoryBytes: run.memoryBytes } : {}),
+  };
   return {
     Name: name,
     Labels: run.labels,
@@ -40,12 +46,25 @@ function serviceSpec(run: SwarmRun, task: BenchTask, sessionId: string): Docker.
         Args: ['bench', 'task', '--spec', SPEC_FILE, '--task', taskId(task), '--session', sessionId],
         Labels: run.labels,
         // The key is a file from a Swarm secret; the environment names the file, not the key.
-        ...(run.secret ? { Secrets: [{ SecretID: run.secret.id, SecretName: run.secret.name, File: { Name: KEY_FILE.split('/').pop()!, UID: '0', GID: '0', Mode: 0o400 } }] } : {}),
+        ...(run.secret
+          ? {
+              Secrets: [
+                {
+                  SecretID: run.secret.id,
+                  SecretName: run.secret.name,
+                  File: { Name: KEY_FILE.split('/').pop()!, UID: '0', GID: '0', Mode: 0o400 },
+                },
+              ],
+            }
+          : {}),
       },
       // Reserved and limited alike: the engine places a task where its share is free, and holds it to that share.
       Resources: { Limits: resources, Reservations: resources },
       // A container that dies before its result (killed, out of memory, its node lost) runs again, at most `attempts` times in all.
-      RestartPolicy: run.attempts > 1 ? { Condition: 'on-failure', Delay: 1e9, MaxAttempts: run.attempts - 1 } : { Condition: 'none' },
+      RestartPolicy:
+        run.attempts > 1
+          ? { Condition: 'on-failure', Delay: 1e9, MaxAttempts: run.attempts - 1 }
+          : { Condition: 'none' },
       ...(run.network ? { Networks: [{ Target: run.network }] } : {}),
     },
     Mode: { Replicated: { Replicas: 1 } },
@@ -66,12 +85,20 @@ interface SwarmTaskInfo {
  * result line. When the engine restarts the task (a new attempt), what the killed attempt recorded
  * is dropped: the session is the attempt that finished. The service is removed at the end.
  */
-export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: string, onEvent?: (event: EngineEvent) => void): Promise<TaskResult> {
+export async function runOnSwarm(
+  run: SwarmRun,
+  task: BenchTask,
+  sessions: string,
+  onEvent?: (event: EngineEvent) => void,
+): Promise<TaskResult> {
   const sessionId = newSessionId();
   const started = Date.now();
   const docker = run.docker;
   // No registry credentials: given one argument, dockerode would send the whole spec as the X-Registry-Auth header.
-  const created = (await docker.createService(undefined as never, serviceSpec(run, task, sessionId))) as unknown as { id?: string; ID?: string };
+  const created = (await docker.createService(undefined as never, serviceSpec(run, task, sessionId))) as unknown as {
+    id?: string;
+    ID?: string;
+  };
   const service = docker.getService((created.id ?? created.ID)!);
   run.live.add(service.id);
   let recorder: SessionRecorder | undefined;
@@ -103,7 +130,11 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
   let logs: NodeJS.ReadableStream | undefined;
   const follow = async () => {
     (logs as unknown as { destroy?: () => void })?.destroy?.();
-    const stream = (await service.logs({ follow: true, stdout: true, stderr: true })) as unknown as NodeJS.ReadableStream;
+    const stream = (await service.logs({
+      follow: true,
+      stdout: true,
+      stderr: true,
+    })) as unknown as NodeJS.ReadableStream;
     logs = stream;
     const out = new PassThrough();
     const err = new PassThrough();
@@ -132,7 +163,9 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
       if (!active.length && (completed || failed.length >= run.attempts)) {
         // The container is gone: what it wrote is all there is. Once more from the start, not followed.
         await new Promise((r) => setTimeout(r, 500));
-        const stream = (await service.logs({ follow: false, stdout: true, stderr: true })) as unknown as NodeJS.ReadableStream | Buffer;
+        const stream = (await service.logs({ follow: false, stdout: true, stderr: true })) as unknown as
+          | NodeJS.ReadableStream
+          | Buffer;
         logs = undefined;
         const text = Buffer.isBuffer(stream) ? stream : await collect(stream);
         const out = new PassThrough();
@@ -157,7 +190,9 @@ export async function runOnSwarm(run: SwarmRun, task: BenchTask, sessions: strin
     if (result) return { ...result, sessionId, host: `swarm:${node}`, attempts };
     const last = tasks.at(-1)?.Status;
     const why = `${last?.Err ?? `exit ${last?.ContainerStatus?.ExitCode ?? '?'}`}${stderr.length ? `; ${stderr.slice(-3).join(' | ')}` : ''}`;
-    const message = gaveUp ?? `The task's container ended without a result ${attempts} time${attempts === 1 ? '' : 's'} on the swarm (last: ${why}).`;
+    const message =
+      gaveUp ??
+      `The task's container ended without a result ${attempts} time${attempts === 1 ? '' : 's'} on the swarm (last: ${why}).`;
     if (!recorder) openRecorder();
     recorder!.record({ type: 'error', message });
     return {
@@ -206,7 +241,10 @@ const nodeNames = new Map<string, string>();
 async function nodeName(run: SwarmRun, nodeId: string | undefined): Promise<string> {
   if (!nodeId) return '?';
   if (!nodeNames.has(nodeId)) {
-    const info = (await run.docker.getNode(nodeId).inspect().catch(() => undefined)) as { Description?: { Hostname?: string } } | undefined;
+    const info = (await run.docker
+      .getNode(nodeId)
+      .inspect()
+      .catch(() => undefined)) as { Description?: { Hostname?: string } } | undefined;
     nodeNames.set(nodeId, info?.Description?.Hostname ?? nodeId.slice(0, 12));
   }
   return nodeNames.get(nodeId)!;

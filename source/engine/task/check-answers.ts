@@ -28,7 +28,13 @@ function fingerprint(program: string, env: NodeJS.ProcessEnv, dirs: string[]): s
   } catch {
     // gone: the signature below says so
   }
-  return fingerprintOf([program, real, fileSignature(real), ...variablesOf(env, (name) => name.startsWith('PYTHON')), ...dirs.map((dir) => `${dir}=${fileSignature(dir)}`)]);
+  return fingerprintOf([
+    program,
+    real,
+    fileSignature(real),
+    ...variablesOf(env, (name) => name.startsWith('PYTHON')),
+    ...dirs.map((dir) => `${dir}=${fileSignature(dir)}`),
+  ]);
 }
 
 /** What the check of `program` (an interpreter's file) under `env` found last time, if nothing it depends on changed. */

@@ -48,7 +48,10 @@ const statementsOf = (block: Node) => block.namedChildren.filter((c): c is Node 
  * of whose tests are hidden) gets a bare `pass`, so the module still imports and collects; nothing
  * else marks where or how many tests went.
  */
-export async function withoutTests(text: string, qualnames: Iterable<string>): Promise<{ text: string; removed: string[] }> {
+export async function withoutTests(
+  text: string,
+  qualnames: Iterable<string>,
+): Promise<{ text: string; removed: string[] }> {
   const tree = await parsePython(text);
   try {
     const found = [...qualnames].flatMap((q) => {
@@ -70,7 +73,8 @@ export async function withoutTests(text: string, qualnames: Iterable<string>): P
       cut.pass = `${text.slice(lineStart(text, first.startIndex), first.startIndex)}pass\n`;
     }
     let out = text;
-    for (const cut of cuts.sort((a, b) => b.from - a.from)) out = `${out.slice(0, cut.from)}${cut.pass}${out.slice(cut.to)}`;
+    for (const cut of cuts.sort((a, b) => b.from - a.from))
+      out = `${out.slice(0, cut.from)}${cut.pass}${out.slice(cut.to)}`;
     return { text: out, removed: found.map(({ q }) => q) };
   } finally {
     tree.delete();
@@ -98,7 +102,13 @@ function functionsOf(nodeid: string, entries: ReadonlyMap<string, string>): stri
  * knows it. Only the workspace, a scratch copy, is written: a kill at any moment leaves the
  * checkout as it was.
  */
-export async function hideTests(workspace: Workspace, sandbox: Sandbox, hide: readonly string[], keep: readonly string[], entries: ReadonlyMap<string, string> = new Map()): Promise<HiddenTests> {
+export async function hideTests(
+  workspace: Workspace,
+  sandbox: Sandbox,
+  hide: readonly string[],
+  keep: readonly string[],
+  entries: ReadonlyMap<string, string> = new Map(),
+): Promise<HiddenTests> {
   const kept = new Set(keep.flatMap((id) => functionsOf(id, entries)));
   const byFile = new Map<string, Set<string>>();
   for (const nodeid of hide) {
@@ -127,7 +137,13 @@ export async function hideTests(workspace: Workspace, sandbox: Sandbox, hide: re
     const source = decodeSource(bytes);
     const { text, removed } = await withoutTests(source.text, qualnames);
     if (!removed.length) continue;
-    hidden.push(...hide.filter((id) => id.startsWith(`${file}::`) && functionsOf(id, entries).some((fn) => removed.includes(fn.slice(file.length + 2)))));
+    hidden.push(
+      ...hide.filter(
+        (id) =>
+          id.startsWith(`${file}::`) &&
+          functionsOf(id, entries).some((fn) => removed.includes(fn.slice(file.length + 2))),
+      ),
+    );
     originals.set(file, bytes);
     await workspace.write(file, encodeSource({ text, encoding: source.encoding }), { ownFile: true });
     await sandbox.syncFile(file);

@@ -80,7 +80,10 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
   const file = sandbox.kind === 'local' ? findProgram(choice.executable, sandbox.env.PATH, process.cwd()) : undefined;
   const shim = file && isShimFolder(dirname(file)) ? file : undefined;
   const versionDir = repoDir ?? process.cwd();
-  const [real] = await Promise.all([shim ? shimTarget(shim, versionDir, sandbox.env) : undefined, sandbox.prepare?.(versionDir)]);
+  const [real] = await Promise.all([
+    shim ? shimTarget(shim, versionDir, sandbox.env) : undefined,
+    sandbox.prepare?.(versionDir),
+  ]);
   const chosen = `${choice.executable} (from ${choice.origin})`;
   // A local interpreter's check is kept between runs (see check-answers.ts); only one that passed.
   // Not a shim's that did not say which interpreter it runs: what its check found may change
@@ -96,12 +99,23 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
   }
   const major = Number(info.pytest.split('.')[0]);
   if (!(major >= 7)) {
-    throw new TenetError(`pytest ${info.pytest} is too old for tenet (needs 7 or newer).`, `${choice.executable} -m pip install -U pytest`);
+    throw new TenetError(
+      `pytest ${info.pytest} is too old for tenet (needs 7 or newer).`,
+      `${choice.executable} -m pip install -U pytest`,
+    );
   }
-  if (program && !recalled && info.version && info.path && info.dirs) keepCheck(program, sandbox.env, { version: info.version, path: info.path, pytest: info.pytest, dirs: info.dirs });
+  if (program && !recalled && info.version && info.path && info.dirs)
+    keepCheck(program, sandbox.env, { version: info.version, path: info.path, pytest: info.pytest, dirs: info.dirs });
   const path = info.path || choice.executable;
   const executable = info.path && shim ? info.path : choice.executable;
-  return { ...choice, asked: choice.executable, executable, path, version: info.version ?? '?', pytestVersion: info.pytest };
+  return {
+    ...choice,
+    asked: choice.executable,
+    executable,
+    path,
+    version: info.version ?? '?',
+    pytestVersion: info.pytest,
+  };
 }
 
 interface ProbeInfo {
@@ -115,7 +129,10 @@ interface ProbeInfo {
 /** Runs the check itself: what the interpreter says, or an error that says how to fix it. */
 async function runCheck(sandbox: Sandbox, executable: string, chosen: string): Promise<ProbeInfo> {
   // No bytecode from this check anywhere (PYTHONPATH may name the checkout).
-  const result = await sandbox.run([executable, '-c', PROBE], { timeoutMs: 60_000, env: { PYTHONDONTWRITEBYTECODE: '1' } });
+  const result = await sandbox.run([executable, '-c', PROBE], {
+    timeoutMs: 60_000,
+    env: { PYTHONDONTWRITEBYTECODE: '1' },
+  });
   if (result.error || result.exitCode === 127) {
     throw new TenetError(
       `Python interpreter ${chosen} was not found.`,

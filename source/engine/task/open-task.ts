@@ -45,7 +45,10 @@ export interface OpenTask {
 export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const repoDir = repositoryFolder(options.repo);
   const env = options.env ?? process.env;
-  const prepare = () => resolveTarget(repoDir, options.target).then((resolved) => prepareTarget(resolved, options.blank ? 'blank' : 'stub'));
+  const prepare = () =>
+    resolveTarget(repoDir, options.target).then((resolved) =>
+      prepareTarget(resolved, options.blank ? 'blank' : 'stub'),
+    );
   const spec = options.sandbox ?? LOCAL;
   if (spec.kind === 'docker') return openInContainer(options, repoDir, await prepare(), spec, env);
   // Said before anything is copied: a sandbox that cannot be confined is refused, not weakened.
@@ -72,7 +75,9 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   if (targeted.status === 'rejected' || copied.status === 'rejected' || checked.status === 'rejected') {
     if (copied.status === 'fulfilled') await copied.value.dispose();
     // What is wrong with the target is said first, as before anything was copied.
-    throw [targetedAfterAll, copied, checked].find((settled): settled is PromiseRejectedResult => settled.status === 'rejected')!.reason;
+    throw [targetedAfterAll, copied, checked].find(
+      (settled): settled is PromiseRejectedResult => settled.status === 'rejected',
+    )!.reason;
   }
   const target = targeted.value;
   const workspace = copied.value;
@@ -106,12 +111,27 @@ async function refuseBrokenModule(target: PreparedTarget, sandbox: Sandbox, pyth
  * the file breaks (the line to fix); when it compiles the file after all, the name is what is
  * wrong. Any other outcome is left as it was.
  */
-async function brokenTargetFile(targeted: PromiseSettledResult<PreparedTarget>, checked: PromiseSettledResult<PythonInfo>, sandbox: Sandbox): Promise<PromiseSettledResult<PreparedTarget>> {
-  if (targeted.status !== 'rejected' || !(targeted.reason instanceof TargetInBrokenFile) || checked.status !== 'fulfilled') return targeted;
+async function brokenTargetFile(
+  targeted: PromiseSettledResult<PreparedTarget>,
+  checked: PromiseSettledResult<PythonInfo>,
+  sandbox: Sandbox,
+): Promise<PromiseSettledResult<PreparedTarget>> {
+  if (
+    targeted.status !== 'rejected' ||
+    !(targeted.reason instanceof TargetInBrokenFile) ||
+    checked.status !== 'fulfilled'
+  )
+    return targeted;
   const broken = targeted.reason;
   const verdict = await pythonVerdict(broken.text, { sandbox, python: { executable: checked.value.path } });
   if (verdict === undefined) return targeted;
-  return { status: 'rejected', reason: verdict === 'ok' ? broken.notFound : brokenModuleError(broken.file, verdict, `tenet cannot find ${broken.qualname} in it`) };
+  return {
+    status: 'rejected',
+    reason:
+      verdict === 'ok'
+        ? broken.notFound
+        : brokenModuleError(broken.file, verdict, `tenet cannot find ${broken.qualname} in it`),
+  };
 }
 
 /**
@@ -126,14 +146,21 @@ function workspaceOptions(options: TaskOptions, env: NodeJS.ProcessEnv, mounted 
 
 /** Benchmark mode: from here on the workspace holds the blank, never the ground truth. */
 async function writeStart(workspace: Workspace, target: PreparedTarget): Promise<void> {
-  if (target.startText !== target.originalText) await workspace.write(target.file, encodeSource({ text: target.startText, encoding: target.source.encoding }));
+  if (target.startText !== target.originalText)
+    await workspace.write(target.file, encodeSource({ text: target.startText, encoding: target.source.encoding }));
 }
 
 /**
  * The container variant: the workspace (with the blank already in it) is copied into a new
  * container, and the interpreter is the container's (`--python`, else `python3` there).
  */
-async function openInContainer(options: TaskOptions, repoDir: string, target: PreparedTarget, spec: Extract<SandboxSpec, { kind: 'docker' }>, env: NodeJS.ProcessEnv): Promise<OpenTask> {
+async function openInContainer(
+  options: TaskOptions,
+  repoDir: string,
+  target: PreparedTarget,
+  spec: Extract<SandboxSpec, { kind: 'docker' }>,
+  env: NodeJS.ProcessEnv,
+): Promise<OpenTask> {
   // A mounted copy is written by the container, so it is not kept (see lentToContainer); nor is
   // the copy a local run left taken for it: it stays for the next local run.
   const workspace = await Workspace.create(repoDir, workspaceOptions(options, env, spec.mount === true));
@@ -142,7 +169,12 @@ async function openInContainer(options: TaskOptions, repoDir: string, target: Pr
     await writeStart(workspace, target);
     if (spec.mount) workspace.lentToContainer();
     sandbox = await openSandbox(spec, workspace.root, options.session ?? 'adhoc', env);
-    const python = await checkPython(sandbox, options.python ? { executable: options.python, origin: '--python' } : { executable: 'python3', origin: `the image ${spec.image}` });
+    const python = await checkPython(
+      sandbox,
+      options.python
+        ? { executable: options.python, origin: '--python' }
+        : { executable: 'python3', origin: `the image ${spec.image}` },
+    );
     await refuseBrokenModule(target, sandbox, python);
     const opened = sandbox;
     const dispose = async () => {

@@ -45,7 +45,9 @@ async function partsOf(text: string, target: ResolvedTarget) {
  * fails count. A partial implementation is a fair start; finished code is more likely a forgotten
  * --blank, so the warning says what to do in that case.
  */
-export function implementedWarning(target: Pick<PreparedTarget, 'id' | 'qualname' | 'mode' | 'body'>): string | undefined {
+export function implementedWarning(
+  target: Pick<PreparedTarget, 'id' | 'qualname' | 'mode' | 'body'>,
+): string | undefined {
   if (target.mode !== 'stub' || target.body !== 'implemented') return undefined;
   return (
     `${target.qualname} already has a real body, not a stub (pass, ..., raise NotImplementedError): stub mode runs the tests against that body, so only the tests it fails count. ` +

@@ -31,10 +31,15 @@ export function readProjectInstructions(repo: string): ProjectInstructions | und
       closeSync(fd);
     }
     // A cut in the middle of a character drops that character, not the text.
-    const read = buffer.toString('utf8').replace(/\uFFFD+$/, '').trim();
+    const read = buffer
+      .toString('utf8')
+      .replace(/\uFFFD+$/, '')
+      .trim();
     if (!read) continue;
     const cut = bytes > MAX_INSTRUCTION_BYTES;
-    const text = cut ? `${read}\n\n[tenet cut ${file} here: it is ${bytes.toLocaleString('en-US')} bytes, past the ${MAX_INSTRUCTION_BYTES / 1024} KiB tenet reads]` : read;
+    const text = cut
+      ? `${read}\n\n[tenet cut ${file} here: it is ${bytes.toLocaleString('en-US')} bytes, past the ${MAX_INSTRUCTION_BYTES / 1024} KiB tenet reads]`
+      : read;
     return { file, text, bytes, ...(cut ? { cut: true as const } : {}) };
   }
   return undefined;

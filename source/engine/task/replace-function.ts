@@ -100,35 +100,60 @@ async function parseSubmission(code: string, expectedName: string): Promise<Pars
   const tree = await parsePython(text);
   try {
     const problem = syntaxProblem(tree, text);
-    if (problem) throw new RejectedCode(`The code does not parse (Python syntax error at ${problem}).\nFix it and submit the whole function again.`);
+    if (problem)
+      throw new RejectedCode(
+        `The code does not parse (Python syntax error at ${problem}).\nFix it and submit the whole function again.`,
+      );
     const imports: string[] = [];
     const defs: Node[] = [];
     const others: Node[] = [];
     for (const node of tree.rootNode.namedChildren) {
       if (!node || node.type === 'comment') continue;
-      if (node.type === 'import_statement' || node.type === 'import_from_statement' || node.type === 'future_import_statement') imports.push(node.text);
-      else if (node.type === 'function_definition' || (node.type === 'decorated_definition' && node.childForFieldName('definition')?.type === 'function_definition')) defs.push(node);
+      if (
+        node.type === 'import_statement' ||
+        node.type === 'import_from_statement' ||
+        node.type === 'future_import_statement'
+      )
+        imports.push(node.text);
+      else if (
+        node.type === 'function_definition' ||
+        (node.type === 'decorated_definition' && node.childForFieldName('definition')?.type === 'function_definition')
+      )
+        defs.push(node);
       else others.push(node);
     }
     if (defs.length !== 1 || others.length) {
-      const names = defs.map((d) => (d.type === 'decorated_definition' ? d.childForFieldName('definition')! : d).childForFieldName('name')?.text);
+      const names = defs.map(
+        (d) =>
+          (d.type === 'decorated_definition' ? d.childForFieldName('definition')! : d).childForFieldName('name')?.text,
+      );
       throw new RejectedCode(
         `Submit exactly one function definition, \`${expectedName}\` (imports it needs may come first). ` +
-          (defs.length > 1 ? `The code defines ${defs.length} functions (${names.join(', ')}); nest helpers inside \`${expectedName}\` or use existing ones.` : '') +
+          (defs.length > 1
+            ? `The code defines ${defs.length} functions (${names.join(', ')}); nest helpers inside \`${expectedName}\` or use existing ones.`
+            : '') +
           (defs.length === 0 ? 'The code defines no function.' : '') +
-          (others.length ? ` Remove the other top-level code (${others.map((o) => o.type.replace(/_/g, ' ')).join(', ')}).` : ''),
+          (others.length
+            ? ` Remove the other top-level code (${others.map((o) => o.type.replace(/_/g, ' ')).join(', ')}).`
+            : ''),
       );
     }
     const outer = defs[0]!;
     const fn = outer.type === 'decorated_definition' ? outer.childForFieldName('definition')! : outer;
     const name = fn.childForFieldName('name')?.text ?? '';
     if (name !== expectedName) {
-      throw new RejectedCode(`The code defines \`${name}\`, but the function to implement is \`${expectedName}\`. Keep its name and signature.`);
+      throw new RejectedCode(
+        `The code defines \`${name}\`, but the function to implement is \`${expectedName}\`. Keep its name and signature.`,
+      );
     }
-    const decorators = outer === fn ? [] : outer.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text);
+    const decorators =
+      outer === fn ? [] : outer.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text);
     const protectedRows = valueRows(tree);
     const first = fn.childForFieldName('body')?.namedChildren.find((c) => c?.type !== 'comment');
-    const bodyOffset = first && first.startPosition.row > fn.startPosition.row ? first.startPosition.row - fn.startPosition.row : undefined;
+    const bodyOffset =
+      first && first.startPosition.row > fn.startPosition.row
+        ? first.startPosition.row - fn.startPosition.row
+        : undefined;
     return {
       imports,
       decorators,
@@ -162,8 +187,19 @@ function importInsertionPoint(tree: Tree, text: string): number {
   let at = 0;
   for (const node of tree.rootNode.namedChildren) {
     if (!node) continue;
-    if (node.type === 'import_statement' || node.type === 'import_from_statement' || node.type === 'future_import_statement') at = node.endIndex;
-    else if (at === 0 && node.type === 'expression_statement' && node.namedChild(0)?.type === 'string' && node.startIndex === text.search(/\S/)) at = node.endIndex;
+    if (
+      node.type === 'import_statement' ||
+      node.type === 'import_from_statement' ||
+      node.type === 'future_import_statement'
+    )
+      at = node.endIndex;
+    else if (
+      at === 0 &&
+      node.type === 'expression_statement' &&
+      node.namedChild(0)?.type === 'string' &&
+      node.startIndex === text.search(/\S/)
+    )
+      at = node.endIndex;
     else if (node.type !== 'comment') break;
   }
   return at;
@@ -175,7 +211,12 @@ function importInsertionPoint(tree: Tree, text: string): number {
  * imports are added at the top of the module. Refuses code that does not parse or defines
  * something else, with a message the model can act on.
  */
-export async function replaceFunction(moduleText: string, qualname: string, nearLine: number, code: string): Promise<Submission> {
+export async function replaceFunction(
+  moduleText: string,
+  qualname: string,
+  nearLine: number,
+  code: string,
+): Promise<Submission> {
   const name = qualname.split('.').pop()!;
   const parsed = await parseSubmission(code, name);
   let text = moduleText;
@@ -188,7 +229,10 @@ export async function replaceFunction(moduleText: string, qualname: string, near
     const outerStart = current.outer.startIndex;
     const lineStart = text.lastIndexOf('\n', outerStart - 1) + 1;
     const indent = /^[ \t]*/.exec(text.slice(lineStart, outerStart))![0];
-    const original = current.outer === current.node ? [] : current.outer.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text);
+    const original =
+      current.outer === current.node
+        ? []
+        : current.outer.namedChildren.filter((c) => c?.type === 'decorator').map((c) => c!.text);
     const normalize = (d: string) => d.replace(/\s+/g, '');
     const own = new Set(parsed.decorators.map(normalize));
     const decorators = [...original.filter((d) => !own.has(normalize(d))), ...parsed.decorators];
@@ -198,7 +242,11 @@ export async function replaceFunction(moduleText: string, qualname: string, near
     if (parts.docstring && !parsed.hasDocstring && parsed.bodyOffset !== undefined) {
       const lines = body.split('\n');
       const bodyIndent = /^[ \t]*/.exec(lines[parsed.bodyOffset] ?? '')![0];
-      const docstring = parts.docstring.split('\n').map((line, i) => (i && line.startsWith(parts.bodyIndent) ? bodyIndent + line.slice(parts.bodyIndent.length) : line));
+      const docstring = parts.docstring
+        .split('\n')
+        .map((line, i) =>
+          i && line.startsWith(parts.bodyIndent) ? bodyIndent + line.slice(parts.bodyIndent.length) : line,
+        );
       lines.splice(parsed.bodyOffset, 0, ...docstring.map((line, i) => (i ? line : bodyIndent + line)));
       body = lines.join('\n');
     }
@@ -223,9 +271,13 @@ export async function replaceFunction(moduleText: string, qualname: string, near
   const finalTree = await parsePython(text);
   try {
     const placed = findCurrent(listDefinitions(finalTree), qualname, nearLine + addedImports.length);
-    if (!placed) throw new RejectedCode(`The code was placed but ${qualname} cannot be found afterwards; this is a tenet error.`);
+    if (!placed)
+      throw new RejectedCode(`The code was placed but ${qualname} cannot be found afterwards; this is a tenet error.`);
     const problem = hadErrors ? undefined : syntaxProblem(finalTree, text);
-    if (problem) throw new RejectedCode(`The code does not fit in the module at the target's place (syntax error at ${problem}). Check its indentation.`);
+    if (problem)
+      throw new RejectedCode(
+        `The code does not fit in the module at the target's place (syntax error at ${problem}). Check its indentation.`,
+      );
     return { text, startLine: placed.startLine, endLine: placed.endLine, addedImports };
   } finally {
     finalTree.delete();

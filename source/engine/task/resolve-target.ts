@@ -33,7 +33,10 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
   const absolute = isAbsolute(spec.file) ? spec.file : join(root, spec.file);
   const rel = relative(root, absolute);
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new TenetError(`Target file ${spec.file} is outside the repository ${root}.`, 'name the file relative to --repo');
+    throw new TenetError(
+      `Target file ${spec.file} is outside the repository ${root}.`,
+      'name the file relative to --repo',
+    );
   }
   const file = rel.split(sep).join('/');
   if (!existsSync(absolute) || !statSync(absolute).isFile()) {
@@ -62,8 +65,11 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
     }
     // The short form of a nested function, its qualname without `.<locals>` (make_scaler.scale for
     // make_scaler.<locals>.scale), names it when no definition has the name itself.
-    const family = named.length ? real.filter((d) => d.qualname === spec.qualname) : real.filter((d) => withoutLocals(d.qualname) === spec.qualname);
-    const matches = spec.line === undefined ? family : named.length ? atLine : family.filter((d) => covers(d, spec.line!));
+    const family = named.length
+      ? real.filter((d) => d.qualname === spec.qualname)
+      : real.filter((d) => withoutLocals(d.qualname) === spec.qualname);
+    const matches =
+      spec.line === undefined ? family : named.length ? atLine : family.filter((d) => covers(d, spec.line!));
     if (matches.length === 1) {
       const found = matches[0]!;
       const id = pickingForm(file, found, real);
@@ -83,12 +89,16 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
       throw new TenetError(
         `No definition of ${spec.qualname} at line ${spec.line} of ${file}: it is defined at line${lines.length > 1 || lines[0]!.includes('-') ? 's' : ''} ${joinWords(lines)}.` +
           listing('Definitions', forms),
-        family.length > 1 ? `pick one with a line inside it, e.g. --target ${forms[0]}` : `leave @LINE out: --target ${formatTarget(file, spec.qualname)}`,
+        family.length > 1
+          ? `pick one with a line inside it, e.g. --target ${forms[0]}`
+          : `leave @LINE out: --target ${formatTarget(file, spec.qualname)}`,
       );
     }
     const klass = definitions.find((d) => d.kind === 'class' && d.qualname === spec.qualname);
     if (klass) {
-      const methods = real.filter((d) => d.qualname.startsWith(`${klass.qualname}.`) && !d.qualname.includes('<locals>', klass.qualname.length));
+      const methods = real.filter(
+        (d) => d.qualname.startsWith(`${klass.qualname}.`) && !d.qualname.includes('<locals>', klass.qualname.length),
+      );
       // A method defined twice (a property's getter and setter) is listed with @LINE, as the ambiguity error names it.
       const names = methods.map((d) => pickingForm(file, d, real));
       throw new TenetError(
@@ -140,7 +150,10 @@ export class TargetInBrokenFile extends TenetError {
 export function brokenModuleError(file: string, problem: string, consequence: string): TenetError {
   const [where, ...shown] = problem.split('\n');
   const line = /line (\d+)/.exec(where ?? '')?.[1] ?? '?';
-  return new TenetError(`${file} does not compile (${where}), so ${consequence}:\n${shown.join('\n')}`, `fix the syntax error at ${file}:${line}, then run tenet again`);
+  return new TenetError(
+    `${file} does not compile (${where}), so ${consequence}:\n${shown.join('\n')}`,
+    `fix the syntax error at ${file}:${line}, then run tenet again`,
+  );
 }
 
 /** The target form that picks `d` among `definitions`: `file::name`, with `@LINE` where the name is defined more than once. */

@@ -18,7 +18,13 @@ function replaceBody(text: string, parts: FunctionParts, bodyLines: string): str
  * NotImplementedError of its first step.
  */
 export function blankFunction(text: string, parts: FunctionParts): string {
-  return replaceBody(text, parts, parts.asyncGenerator ? `${BLANK_STATEMENT}\n${parts.bodyIndent}yield  # unreachable: keeps this an async generator` : BLANK_STATEMENT);
+  return replaceBody(
+    text,
+    parts,
+    parts.asyncGenerator
+      ? `${BLANK_STATEMENT}\n${parts.bodyIndent}yield  # unreachable: keeps this an async generator`
+      : BLANK_STATEMENT,
+  );
 }
 
 /**
@@ -39,9 +45,21 @@ export function instrumentFunction(text: string, parts: FunctionParts, probe = P
 }
 
 const SIMPLE = new Set([
-  'expression_statement', 'return_statement', 'raise_statement', 'pass_statement', 'assert_statement',
-  'delete_statement', 'global_statement', 'nonlocal_statement', 'import_statement', 'import_from_statement',
-  'future_import_statement', 'print_statement', 'exec_statement', 'break_statement', 'continue_statement',
+  'expression_statement',
+  'return_statement',
+  'raise_statement',
+  'pass_statement',
+  'assert_statement',
+  'delete_statement',
+  'global_statement',
+  'nonlocal_statement',
+  'import_statement',
+  'import_from_statement',
+  'future_import_statement',
+  'print_statement',
+  'exec_statement',
+  'break_statement',
+  'continue_statement',
   'type_alias_statement',
 ]);
 
@@ -72,7 +90,9 @@ export function instrumentTarget(text: string, parts: FunctionParts): Instrument
   const { definition } = parts;
   const innermost = parts.innermostDecorator;
   if (innermost) {
-    return { text: `${text.slice(0, innermost.start)}${PROBE_MODULE}.after(${text.slice(innermost.start, innermost.end)}, ${line})${text.slice(innermost.end)}` };
+    return {
+      text: `${text.slice(0, innermost.start)}${PROBE_MODULE}.after(${text.slice(innermost.start, innermost.end)}, ${line})${text.slice(innermost.end)}`,
+    };
   }
   const lineStart = text.lastIndexOf('\n', parts.outerStart - 1) + 1;
   if (lineStart > 0) {
@@ -88,7 +108,9 @@ export function instrumentTarget(text: string, parts: FunctionParts): Instrument
   }
   if (!definition.qualname.includes('<locals>')) {
     const ending = text.endsWith('\n') ? '' : '\n';
-    return { text: `${text}${ending}${PROBE_MODULE}.rebind(globals(), ${JSON.stringify(definition.qualname)}, ${line})\n` };
+    return {
+      text: `${text}${ending}${PROBE_MODULE}.rebind(globals(), ${JSON.stringify(definition.qualname)}, ${line})\n`,
+    };
   }
   return {
     text: instrumentFunction(text, parts),

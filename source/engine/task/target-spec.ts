@@ -27,10 +27,17 @@ export function parseTargetSpec(raw: string): TargetSpec {
     qualname = qualname.slice(0, at.index);
   }
   if (!file.endsWith('.py')) {
-    throw new TenetError(`Target "${raw}": "${file}" is not a Python file.`, `name the module that defines the function: ${FORMAT}`);
+    throw new TenetError(
+      `Target "${raw}": "${file}" is not a Python file.`,
+      `name the module that defines the function: ${FORMAT}`,
+    );
   }
   // Python's identifiers are Unicode (PEP 3131): `scalé` is one.
-  if (!/^[\p{XID_Start}_]\p{XID_Continue}*(\.(<locals>|[\p{XID_Start}_]\p{XID_Continue}*))*$/u.test(qualname.normalize('NFKC'))) {
+  if (
+    !/^[\p{XID_Start}_]\p{XID_Continue}*(\.(<locals>|[\p{XID_Start}_]\p{XID_Continue}*))*$/u.test(
+      qualname.normalize('NFKC'),
+    )
+  ) {
     throw new TenetError(`Target "${raw}": "${qualname}" is not a Python qualified name.`, `use ${FORMAT}`);
   }
   return line === undefined ? { file, qualname } : { file, qualname, line };

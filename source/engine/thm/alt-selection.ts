@@ -13,7 +13,8 @@ import type { ThmReport } from '../protocol/thm-report';
  * THM's selection, a second variant of a parametrized test comes after the first variant of every
  * other test function (within the reached ones, and within the unreached).
  */
-const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) => (a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0);
+const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) =>
+  a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0;
 
 /** A number in [0, 1) from a string: a seeded order that does not depend on Math.random. */
 function hashUnit(text: string): number {
@@ -36,7 +37,12 @@ export async function countAssertions(source: string): Promise<number> {
 }
 
 /** The tests the agent gets under a selection strategy, at most T of them. */
-export async function selectWith(strategy: Selection, report: ThmReport, T: number, options: { workspaceRoot: string; seed?: string }): Promise<string[]> {
+export async function selectWith(
+  strategy: Selection,
+  report: ThmReport,
+  T: number,
+  options: { workspaceRoot: string; seed?: string },
+): Promise<string[]> {
   if (strategy === 'thm') return report.selected;
   const limit = Number.isFinite(T) ? T : report.failing.length;
   const reached = report.failing.filter((f) => f.reached);

@@ -19,7 +19,8 @@ export function firstUsersReach(tests: Map<string, PluginTestEvent>): void {
     const setUp = first.chain ? first : group.find((test) => test.chain);
     for (const test of group) {
       if (test === first) {
-        if (setUp && setUp !== first) tests.set(test.nodeid, { ...test, chain: setUp.chain, entryKind: setUp.entryKind, failsThrough: null });
+        if (setUp && setUp !== first)
+          tests.set(test.nodeid, { ...test, chain: setUp.chain, entryKind: setUp.entryKind, failsThrough: null });
       } else if (test.chain) {
         tests.set(test.nodeid, { ...test, chain: null, entryKind: null, failsThrough: test.cache!.fixture });
       }

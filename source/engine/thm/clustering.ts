@@ -53,9 +53,15 @@ export function depthOf(test: ChainedTest): number {
  */
 export function directCaller(chain: readonly (string | CallerFrame)[], rule: CallerRule = 'use'): string | null {
   const frames = chain.map((frame) => (typeof frame === 'string' ? { name: frame } : frame));
-  const above = frames.slice(0, -1).reverse().filter((frame) => !COMPREHENSION.test(frame.name));
+  const above = frames
+    .slice(0, -1)
+    .reverse()
+    .filter((frame) => !COMPREHENSION.test(frame.name));
   if (rule === 'nearest') return above[0]?.name ?? null;
-  return (above.find((frame) => !frame.outside && !frame.wrapper) ?? above.find((frame) => !frame.wrapper) ?? above.at(-1))?.name ?? null;
+  return (
+    (above.find((frame) => !frame.outside && !frame.wrapper) ?? above.find((frame) => !frame.wrapper) ?? above.at(-1))
+      ?.name ?? null
+  );
 }
 
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -80,10 +86,24 @@ export function clusterTests(tests: readonly ChainedTest[]): Cluster[] {
   }
   const clusters = [...groups].map(([caller, members]) => {
     const sorted = [...members].sort(byPreference);
-    return { cluster: { caller, tests: sorted.map((t) => t.nodeid), representative: sorted[0]!.nodeid, depth: depthOf(sorted[0]!) }, hangs: !!sorted[0]!.timedOut };
+    return {
+      cluster: {
+        caller,
+        tests: sorted.map((t) => t.nodeid),
+        representative: sorted[0]!.nodeid,
+        depth: depthOf(sorted[0]!),
+      },
+      hangs: !!sorted[0]!.timedOut,
+    };
   });
   // A cluster whose every test timed out blank comes last.
-  clusters.sort((a, b) => Number(a.hangs) - Number(b.hangs) || a.cluster.depth - b.cluster.depth || b.cluster.tests.length - a.cluster.tests.length || byString(a.cluster.caller, b.cluster.caller));
+  clusters.sort(
+    (a, b) =>
+      Number(a.hangs) - Number(b.hangs) ||
+      a.cluster.depth - b.cluster.depth ||
+      b.cluster.tests.length - a.cluster.tests.length ||
+      byString(a.cluster.caller, b.cluster.caller),
+  );
   return clusters.map(({ cluster }) => cluster);
 }
 
@@ -117,15 +137,25 @@ export function entryFunction(test: Entered): string | undefined {
 
 /** Each failing test's entry function, where its chain names one (for hiding the test's source: see task/hide-tests.ts). */
 export function entryFunctions(failing: readonly ThmFailingTest[]): Map<string, string> {
-  return new Map(failing.flatMap((f) => {
-    const entry = entryFunction(f);
-    return entry ? [[f.nodeid, entry] as const] : [];
-  }));
+  return new Map(
+    failing.flatMap((f) => {
+      const entry = entryFunction(f);
+      return entry ? [[f.nodeid, entry] as const] : [];
+    }),
+  );
 }
 
 /** The failing tests that reached the target, as clustering and selection take them. */
 export function chainedTests(failing: readonly ThmFailingTest[]): ChainedTest[] {
-  return failing.filter((f) => f.reached).map((f) => ({ nodeid: f.nodeid, chain: f.chain, caller: f.caller, timedOut: f.timedOut, entry: entryFunction(f) }));
+  return failing
+    .filter((f) => f.reached)
+    .map((f) => ({
+      nodeid: f.nodeid,
+      chain: f.chain,
+      caller: f.caller,
+      timedOut: f.timedOut,
+      entry: entryFunction(f),
+    }));
 }
 
 /** What counts as one test function when tests are chosen for diversity: its entry, else its node id without parameters. */

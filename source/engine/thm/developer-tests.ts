@@ -13,7 +13,8 @@ export interface DeveloperTestChange {
 /** A test's function as Python names it: `path::Class::test_x[1]` → `Class.test_x`. */
 export const testQualname = (nodeid: string): string => nodeid.split('::').slice(1).join('.').replace(/\[.*$/, '');
 
-const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) => (a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0);
+const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) =>
+  a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0;
 
 /**
  * THM's report with the developer's tests in it: they join the failing tests (a changed test
@@ -48,7 +49,10 @@ interface DeveloperFile {
 }
 
 /** The developer's files after a round (`tests.added`): a file that did not import was put back as it was, so only the others are theirs now. */
-export function developerFilesAfter(files: readonly DeveloperFile[], round: Pick<EventOf<'tests.added'>, 'files' | 'rejected'>): DeveloperFile[] {
+export function developerFilesAfter(
+  files: readonly DeveloperFile[],
+  round: Pick<EventOf<'tests.added'>, 'files' | 'rejected'>,
+): DeveloperFile[] {
   const kept = round.files.filter((f) => !round.rejected.some((r) => r.nodeid === f.path));
   return [...files.filter((f) => !kept.some((k) => k.path === f.path)), ...kept];
 }

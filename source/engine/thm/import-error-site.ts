@@ -35,10 +35,18 @@ export function importErrorSite(message: string, longrepr: string, roots: readon
   };
   const last = <T>(found: (T | undefined)[]): T | undefined => found.filter((x): x is T => x !== undefined).at(-1);
   if (SYNTAX_ERROR.test(message)) {
-    const at = last(lines.map((line) => /^\s*File "(.+)", line (\d+)/.exec(line)).map((m) => (m ? siteOf(inRepo(m[1]!), m[2]!) : undefined)));
+    const at = last(
+      lines
+        .map((line) => /^\s*File "(.+)", line (\d+)/.exec(line))
+        .map((m) => (m ? siteOf(inRepo(m[1]!), m[2]!) : undefined)),
+    );
     return { kind: 'syntax-error', ...(at ? { at } : {}) };
   }
-  const at = last(lines.map((line) => /^\s*File "(.+)", line (\d+), in /.exec(line) ?? /^(\S.*?):(\d+): in /.exec(line)).map((m) => (m ? siteOf(inRepo(m[1]!), m[2]!) : undefined)));
+  const at = last(
+    lines
+      .map((line) => /^\s*File "(.+)", line (\d+), in /.exec(line) ?? /^(\S.*?):(\d+): in /.exec(line))
+      .map((m) => (m ? siteOf(inRepo(m[1]!), m[2]!) : undefined)),
+  );
   return { kind: 'error', ...(at ? { at } : {}) };
 }
 

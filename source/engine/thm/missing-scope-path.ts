@@ -9,7 +9,10 @@ const NOT_FOUND = /(?:file or directory not found|not found): (\S+)/;
  * that end with it first (`libcst/helpers/tests` is `src/libcst/helpers/tests` in a src/ layout),
  * else the closest names. Empty when pytest named no missing path.
  */
-export function missingScopePath(root: string, problems: readonly string[]): { missing: string; closest: string[] } | undefined {
+export function missingScopePath(
+  root: string,
+  problems: readonly string[],
+): { missing: string; closest: string[] } | undefined {
   const found = problems.map((p) => NOT_FOUND.exec(p)).find((m) => m);
   if (!found) return undefined;
   const missing = found[1]!.replace(/::.*$/, '').replace(/\/+$/, '');

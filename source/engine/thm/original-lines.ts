@@ -23,7 +23,11 @@ export function originalLineOf(ran: string, original: string): (line: number) =>
     }
     if (part.removed) {
       // Written by THM: stands for the original lines it replaced (the part just before or after), else for the next line.
-      const neighbour = parts[index + 1]?.added ? originalLine : parts[index - 1]?.added ? originalLine - parts[index - 1]!.value.length : originalLine;
+      const neighbour = parts[index + 1]?.added
+        ? originalLine
+        : parts[index - 1]?.added
+          ? originalLine - parts[index - 1]!.value.length
+          : originalLine;
       for (let i = 0; i < count; i++) map.push(neighbour);
       return;
     }
@@ -38,10 +42,18 @@ export function originalLineOf(ran: string, original: string): (line: number) =>
  * target's own frame, last, at the original body's first statement (`bodyLine`), which is where
  * every mode's probe stands for it (the blank has no such statement to map to).
  */
-export function framesInOriginal(frames: ProbeFrame[], target: { file: string; id: string; bodyLine: number }, lineOf: (line: number) => number): ProbeFrame[] {
+export function framesInOriginal(
+  frames: ProbeFrame[],
+  target: { file: string; id: string; bodyLine: number },
+  lineOf: (line: number) => number,
+): ProbeFrame[] {
   const prefix = `${target.file}::`;
   const targetName = target.id.replace(/@\d+$/, '');
   return frames.map((frame, index) =>
-    index === frames.length - 1 && frame.name === targetName ? { ...frame, line: target.bodyLine } : frame.name.startsWith(prefix) ? { ...frame, line: lineOf(frame.line) } : frame,
+    index === frames.length - 1 && frame.name === targetName
+      ? { ...frame, line: target.bodyLine }
+      : frame.name.startsWith(prefix)
+        ? { ...frame, line: lineOf(frame.line) }
+        : frame,
   );
 }

@@ -60,6 +60,10 @@ export class PassProgress {
     if (this.total === undefined || this.total - this.done > STRAGGLERS) return undefined;
     if (!this.running.size && !this.named) return undefined;
     this.named = this.running.size > 0;
-    return { type: 'thm.running', phase: this.phase, tests: [...this.running].map(([nodeid, since]) => ({ nodeid, since })) };
+    return {
+      type: 'thm.running',
+      phase: this.phase,
+      tests: [...this.running].map(([nodeid, since]) => ({ nodeid, since })),
+    };
   }
 }

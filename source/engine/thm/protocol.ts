@@ -25,51 +25,58 @@ export interface OutcomeInfo {
 /** Every event from a lane (TENET_LANES) carries its index; those of the collecting process none. */
 export type PluginEvent = LaneTag &
   (
-  | { e: 'configured'; rootdir: string; args: string[]; fork: boolean }
-  /** TENET_LANES: the collected tests now run in these forked lanes (the others run as shards of their own). */
-  | { e: 'lanes'; started: number[]; count: number; tests?: string[] }
-  /** TENET_LANES: the tests a lane took next (a lane that dies has those it did not finish run again). */
-  | { e: 'unit'; tests: string[] }
-  /** TENET_LANES: a lane's process ended (from the collecting process, which waits for each). */
-  | { e: 'laneexit'; lane: number; exitCode: number | null; signal: number | null }
-  | { e: 'collected'; total: number; mine: number; remaining: number }
-  | { e: 'start'; nodeid: string }
-  | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
-  /** Fork mode: the parent finished the test and now waits for its blank twin. */
-  | { e: 'twin'; nodeid: string }
-  /** The target was called outside every test and collector before the tests ran (a conftest.py pytest imports as it starts, a conftest's hook): its first such call. */
-  | { e: 'starthit'; chain: ProbeFrame[] }
-  /** Fork mode: a module called the target while being imported; tenet re-runs it blank. */
-  | { e: 'collecthit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
-  /** pytest imports a test module (its top level runs), and is done with it; `items`: tests collected before it (newer plugins). */
-  | { e: 'collecting'; nodeid: string; items?: number }
-  | { e: 'collectingdone'; nodeid: string }
-  | (OutcomeInfo & {
-      e: 'test';
-      nodeid: string;
-      file: string | null;
-      line: number | null;
-      durationMs: number;
-      chain: ProbeFrame[] | null;
-      entryKind: EntryKind | null;
-      /** Not reached: a wider fixture that called the target in an earlier test (`file::function`), cached by pytest. */
-      failsThrough?: string | null;
-      /**
-       * Set when whether the test reached the target depends on a wider fixture's cache (its first
-       * call was in that fixture's setup, or it fails through it): which cached instance (`key`),
-       * the fixture (`file::function`) and the test's place in the scope's run order.
-       */
-      cache?: { key: string; fixture: string; order: number } | null;
-      timedOut: boolean;
-      /** Fork mode: the outcome with the target blank (the twin's), when the test reached the target. */
-      blank?: (OutcomeInfo & { timedOut?: boolean }) | null;
-      /** Fork mode: the blank outcome could not be observed here; tenet runs the test blank. */
-      needsBlank?: boolean;
-      /** Set by tenet, not the plugin: the test process died or hung during this test. */
-      crashed?: boolean;
-    })
-  | { e: 'collecterror'; nodeid: string; message: string; longrepr: string; chain: ProbeFrame[] | null; entryKind: EntryKind | null }
-  | { e: 'done'; exitstatus: number; targetLoaded: boolean; outside: { module: string; file: string }[] }
+    | { e: 'configured'; rootdir: string; args: string[]; fork: boolean }
+    /** TENET_LANES: the collected tests now run in these forked lanes (the others run as shards of their own). */
+    | { e: 'lanes'; started: number[]; count: number; tests?: string[] }
+    /** TENET_LANES: the tests a lane took next (a lane that dies has those it did not finish run again). */
+    | { e: 'unit'; tests: string[] }
+    /** TENET_LANES: a lane's process ended (from the collecting process, which waits for each). */
+    | { e: 'laneexit'; lane: number; exitCode: number | null; signal: number | null }
+    | { e: 'collected'; total: number; mine: number; remaining: number }
+    | { e: 'start'; nodeid: string }
+    | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
+    /** Fork mode: the parent finished the test and now waits for its blank twin. */
+    | { e: 'twin'; nodeid: string }
+    /** The target was called outside every test and collector before the tests ran (a conftest.py pytest imports as it starts, a conftest's hook): its first such call. */
+    | { e: 'starthit'; chain: ProbeFrame[] }
+    /** Fork mode: a module called the target while being imported; tenet re-runs it blank. */
+    | { e: 'collecthit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
+    /** pytest imports a test module (its top level runs), and is done with it; `items`: tests collected before it (newer plugins). */
+    | { e: 'collecting'; nodeid: string; items?: number }
+    | { e: 'collectingdone'; nodeid: string }
+    | (OutcomeInfo & {
+        e: 'test';
+        nodeid: string;
+        file: string | null;
+        line: number | null;
+        durationMs: number;
+        chain: ProbeFrame[] | null;
+        entryKind: EntryKind | null;
+        /** Not reached: a wider fixture that called the target in an earlier test (`file::function`), cached by pytest. */
+        failsThrough?: string | null;
+        /**
+         * Set when whether the test reached the target depends on a wider fixture's cache (its first
+         * call was in that fixture's setup, or it fails through it): which cached instance (`key`),
+         * the fixture (`file::function`) and the test's place in the scope's run order.
+         */
+        cache?: { key: string; fixture: string; order: number } | null;
+        timedOut: boolean;
+        /** Fork mode: the outcome with the target blank (the twin's), when the test reached the target. */
+        blank?: (OutcomeInfo & { timedOut?: boolean }) | null;
+        /** Fork mode: the blank outcome could not be observed here; tenet runs the test blank. */
+        needsBlank?: boolean;
+        /** Set by tenet, not the plugin: the test process died or hung during this test. */
+        crashed?: boolean;
+      })
+    | {
+        e: 'collecterror';
+        nodeid: string;
+        message: string;
+        longrepr: string;
+        chain: ProbeFrame[] | null;
+        entryKind: EntryKind | null;
+      }
+    | { e: 'done'; exitstatus: number; targetLoaded: boolean; outside: { module: string; file: string }[] }
   );
 
 interface LaneTag {

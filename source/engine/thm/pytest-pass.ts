@@ -6,7 +6,8 @@ import { LanesProcess, soloAttempt, type ShardAttempt } from './shard-process';
 
 /** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */
 export const PYTEST_FLAGS = [
-  '-p', '_tenet_thm',
+  '-p',
+  '_tenet_thm',
   '-q',
   '--tb=native',
   // Without it one module that fails to import (say, it calls the target at import time) stops the whole run.
@@ -117,8 +118,15 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
   const hitsFile = await listFile('subprocess-hits', []);
   const shards = Math.max(1, options.shards);
   // Shards first run in lanes of one process, which collects the scope once for all of them.
-  const lanes = shards > 1 || options.mode === 'worlds' ? new LanesProcess(options.sandbox, pytestArgv(options, []), { ...baseEnv(options, hitsFile, onlyFile), TENET_LANES: `${options.autoShards ? 'auto:' : ''}${shards}` }) : undefined;
-  const stopWatching = lanes && options.mode === 'worlds' ? watchOriginalWorld(lanes, options, result) : () => undefined;
+  const lanes =
+    shards > 1 || options.mode === 'worlds'
+      ? new LanesProcess(options.sandbox, pytestArgv(options, []), {
+          ...baseEnv(options, hitsFile, onlyFile),
+          TENET_LANES: `${options.autoShards ? 'auto:' : ''}${shards}`,
+        })
+      : undefined;
+  const stopWatching =
+    lanes && options.mode === 'worlds' ? watchOriginalWorld(lanes, options, result) : () => undefined;
   // Test modules whose import hung: left out of the restarts of every shard (each is a collection error).
   const ignored: string[] = [];
   const shared: ShardsShare = { count: shards, options, result, listFile, onlyFile, hitsFile, lanes, ignored };
@@ -151,10 +159,22 @@ function watchOriginalWorld(lanes: LanesProcess, options: PassOptions, result: P
 }
 
 function pytestArgv(options: PassOptions, ignored: string[]): string[] {
-  return [options.python, '-m', 'pytest', ...PYTEST_FLAGS, ...ignored.map((file) => `--ignore=${file}`), ...options.testArgs];
+  return [
+    options.python,
+    '-m',
+    'pytest',
+    ...PYTEST_FLAGS,
+    ...ignored.map((file) => `--ignore=${file}`),
+    ...options.testArgs,
+  ];
 }
 
-function baseEnv(options: PassOptions, hitsFile: string, onlyFile: string | undefined, solo = false): Record<string, string> {
+function baseEnv(
+  options: PassOptions,
+  hitsFile: string,
+  onlyFile: string | undefined,
+  solo = false,
+): Record<string, string> {
   const env: Record<string, string> = {
     ...options.env,
     TENET_TEST_TIMEOUT: String(options.testTimeoutSec),
@@ -259,7 +279,8 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
           done = true;
           exitstatus = event.exitstatus;
           result.targetLoaded ||= event.targetLoaded;
-          for (const copy of event.outside) if (!result.outside.some((o) => o.file === copy.file)) result.outside.push(copy);
+          for (const copy of event.outside)
+            if (!result.outside.some((o) => o.file === copy.file)) result.outside.push(copy);
           break;
         case 'configured':
         case 'lanes':
@@ -304,26 +325,38 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
     if (done || result.timedOut || result.aborted) return;
     if (hungImport !== undefined) {
       const message = `importing the test module hung: no answer ${options.testTimeoutSec}s after pytest started collecting it, tenet killed its process`;
-      const error: PluginCollectError = { e: 'collecterror', nodeid: hungImport, message, longrepr: `${message}\n${stderr.slice(-2000)}`, chain: null, entryKind: null };
+      const error: PluginCollectError = {
+        e: 'collecterror',
+        nodeid: hungImport,
+        message,
+        longrepr: `${message}\n${stderr.slice(-2000)}`,
+        chain: null,
+        entryKind: null,
+      };
       if (!result.collectErrors.some((c) => c.nodeid === hungImport)) result.collectErrors.push(error);
       options.onEvent?.(error);
       ignored.push(hungImport);
       if (attempt < MAX_RESTARTS) continue;
-      result.problems.push(`shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} hung or crashed test modules and tests`);
+      result.problems.push(
+        `shard ${index + 1}/${count}: gave up after ${MAX_RESTARTS} hung or crashed test modules and tests`,
+      );
       return;
     }
     // The scope was split into fewer lanes than shards asked for: this one has no tests.
     if (child.shared && index >= child.shardCount(count)) return;
     if (child.shared) shards = child.shardCount(count);
     const how = laneExit
-      ? laneExit.signal !== null ? `was killed by signal ${laneExit.signal}` : `exited with code ${laneExit.exitCode}`
+      ? laneExit.signal !== null
+        ? `was killed by signal ${laneExit.signal}`
+        : `exited with code ${laneExit.exitCode}`
       : (status.error ?? (status.signal ? `was killed by ${status.signal}` : `exited with code ${status.exitCode}`));
     const output = `${stderr}\n${child.noise()}`.trim();
     // A lane that did not finish (its lane died, or never started, or another lane's hung test
     // took the shared process down) runs its remaining tests as a shard of its own.
     if (child.shared && (!inflight || child.killedForAnother())) {
       // A lane that stopped between its tests by itself: pytest's own stop, said as below.
-      if (!inflight && !child.killedForAnother() && finished.size > finishedBefore) result.problems.push(stoppedBetweenTests(how, finished, output));
+      if (!inflight && !child.killedForAnother() && finished.size > finishedBefore)
+        result.problems.push(stoppedBetweenTests(how, finished, output));
       // After the lane that killed the process has noted why (a hung import to leave out).
       await new Promise((resolve) => setImmediate(resolve));
       continue;
@@ -334,10 +367,20 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
         ? `the test hung: no answer ${options.testTimeoutSec}s after it started, tenet killed its process`
         : `the test process ${how} during this test`;
       const synthetic: PluginTestEvent = {
-        e: 'test', nodeid, outcome: 'error', phase: null, message, longrepr: `${message}\n${stderr.slice(-2000)}`,
-        file: null, line: null, durationMs: Date.now() - inflight.since,
-        chain: inflight.hit?.chain ?? null, entryKind: inflight.hit?.entryKind ?? null,
-        timedOut: hung, crashed: true, needsBlank: options.mode === 'fork',
+        e: 'test',
+        nodeid,
+        outcome: 'error',
+        phase: null,
+        message,
+        longrepr: `${message}\n${stderr.slice(-2000)}`,
+        file: null,
+        line: null,
+        durationMs: Date.now() - inflight.since,
+        chain: inflight.hit?.chain ?? null,
+        entryKind: inflight.hit?.entryKind ?? null,
+        timedOut: hung,
+        crashed: true,
+        needsBlank: options.mode === 'fork',
       };
       result.tests.set(nodeid, synthetic);
       finished.add(nodeid);
@@ -366,6 +409,10 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
  * failed too).
  */
 function stoppedBetweenTests(how: string, finished: ReadonlySet<string>, output: string): string {
-  const why = output.split('\n').reverse().find((line) => /^(INTERNALERROR> )?\w*(Error|Exception)\b/.test(line))?.replace(/^INTERNALERROR> /, '');
+  const why = output
+    .split('\n')
+    .reverse()
+    .find((line) => /^(INTERNALERROR> )?\w*(Error|Exception)\b/.test(line))
+    ?.replace(/^INTERNALERROR> /, '');
   return `pytest ${how} after ${[...finished].at(-1)}${why ? ` (${why})` : ''}: the tests after it ran in a new pytest process`;
 }

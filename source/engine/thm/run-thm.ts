@@ -46,7 +46,14 @@ export interface ThmOptions {
   emit?: EventSink;
 }
 
-export const THM_DEFAULTS = { T: 3, testTimeoutSec: 60, timeoutSec: 3600, jobs: 'auto' as const, fork: true, caller: 'use' as CallerRule };
+export const THM_DEFAULTS = {
+  T: 3,
+  testTimeoutSec: 60,
+  timeoutSec: 3600,
+  jobs: 'auto' as const,
+  fork: true,
+  caller: 'use' as CallerRule,
+};
 
 export interface ThmContext {
   sandbox: Sandbox;
@@ -75,11 +82,14 @@ export async function setTargetText(ctx: ThmContext, text: string): Promise<void
 type Observed = PluginTestEvent | PluginCollectError;
 
 const FAILED = new Set(['failed', 'error']);
-const failed = (event: Observed | undefined): boolean => !!event && (event.e === 'collecterror' || FAILED.has(event.outcome));
+const failed = (event: Observed | undefined): boolean =>
+  !!event && (event.e === 'collecterror' || FAILED.has(event.outcome));
 
 /** Whether a test failed in a world whose outcomes are `tests` and whose modules failed to import with `errors`. */
-const failsIn = (tests: ReadonlyMap<string, PluginTestEvent>, errors: readonly PluginCollectError[]) => (nodeid: string): boolean =>
-  failed(tests.get(nodeid)) || errors.some((c) => c.nodeid === nodeid);
+const failsIn =
+  (tests: ReadonlyMap<string, PluginTestEvent>, errors: readonly PluginCollectError[]) =>
+  (nodeid: string): boolean =>
+    failed(tests.get(nodeid)) || errors.some((c) => c.nodeid === nodeid);
 
 /**
  * What THM observed, per world: `blank` holds every test's outcome with the target unimplemented
@@ -107,7 +117,11 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   // costs a fork each, and the plugin uses fewer when the scope has few tests.
   const shards = options.jobs === 'auto' ? lanesForCores() : shardCount(options.jobs, 0);
   const deadline = started + options.timeoutSec * 1000;
-  const forks = ctx.target.mode === 'blank' && options.fork && ctx.target.probedOriginalText !== undefined && process.platform !== 'win32';
+  const forks =
+    ctx.target.mode === 'blank' &&
+    options.fork &&
+    ctx.target.probedOriginalText !== undefined &&
+    process.platform !== 'win32';
   const worlds = forks && (options.worlds ?? shards > 1);
   const fork = forks && !worlds;
   const env = {
@@ -115,11 +129,24 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     TENET_ROOT: ctx.sandbox.workdir,
     TENET_TARGET_FILE: posix.join(ctx.sandbox.workdir, ctx.target.file),
   };
-  emit({ type: 'thm.start', target: ctx.target.id, mode: ctx.target.mode, fork, ...(worlds ? { worlds } : {}), shards, testArgs: options.testArgs });
+  emit({
+    type: 'thm.start',
+    target: ctx.target.id,
+    mode: ctx.target.mode,
+    fork,
+    ...(worlds ? { worlds } : {}),
+    shards,
+    testArgs: options.testArgs,
+  });
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
   let ran = ctx.target.startText; // the target module's text in the workspace
 
-  const pass = async (phase: ThmPhase, text: string | undefined, mode: PassMode, { only, stopAtStartHit, collectOnly }: PassExtras = {}): Promise<PassResult> => {
+  const pass = async (
+    phase: ThmPhase,
+    text: string | undefined,
+    mode: PassMode,
+    { only, stopAtStartHit, collectOnly }: PassExtras = {},
+  ): Promise<PassResult> => {
     const passStarted = Date.now();
     const stop = stopAtStartHit ? new AbortController() : undefined;
     if (stop) options.signal?.addEventListener('abort', () => stop.abort(), { once: true });
@@ -151,7 +178,15 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
         if (event.world === 'original') {
           // Mode worlds: the original world's lanes, within this pass.
           if (event.e === 'lanes') emit({ type: 'thm.phase', phase: 'original', tests: event.tests?.length ?? 0 });
-          else if (event.e === 'test') emit({ type: 'thm.test', phase: 'original', nodeid: event.nodeid, outcome: event.outcome, reached: !!event.chain, durationMs: event.durationMs });
+          else if (event.e === 'test')
+            emit({
+              type: 'thm.test',
+              phase: 'original',
+              nodeid: event.nodeid,
+              outcome: event.outcome,
+              reached: !!event.chain,
+              durationMs: event.durationMs,
+            });
           return;
         }
         const more = progress.observe(event);
@@ -162,11 +197,19 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
         } else if (event.e === 'test') {
           // Fork mode: what counts is the outcome with the target blank (the twin's).
           const outcome = event.crashed ? 'crashed' : (event.blank?.outcome ?? event.outcome);
-          emit({ type: 'thm.test', phase, nodeid: event.nodeid, outcome, reached: !!event.chain, durationMs: event.durationMs });
+          emit({
+            type: 'thm.test',
+            phase,
+            nodeid: event.nodeid,
+            outcome,
+            reached: !!event.chain,
+            durationMs: event.durationMs,
+          });
         }
       },
     });
-    if (result.aborted && (options.signal?.aborted || !stop?.signal.aborted)) throw new TenetError('THM was cancelled.', undefined, 130);
+    if (result.aborted && (options.signal?.aborted || !stop?.signal.aborted))
+      throw new TenetError('THM was cancelled.', undefined, 130);
     timings[`${phase}Ms`] += Date.now() - passStarted;
     return inOriginalLines(result, ctx.target, originalLineOf(ran, ctx.target.originalText));
   };
@@ -176,17 +219,32 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     let calledAsItStarts = false;
     if (ctx.target.mode === 'stub') {
       const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'), ctx);
-      observed = { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed: () => false, probe };
+      observed = {
+        collected: probe.collected,
+        blank: probe.tests,
+        blankCollectErrors: probe.collectErrors,
+        originalFailed: () => false,
+        probe,
+      };
     } else if (worlds || fork) {
       const fromOneCollection = await (worlds ? observeWorlds : observeForked)(ctx, pass);
       calledAsItStarts = !fromOneCollection;
       observed = fromOneCollection ?? (await observeTwoPass(ctx, pass));
-      if (calledAsItStarts) observed.probe.problems.unshift(`${ctx.target.id} is called while pytest starts (a conftest.py's import or hook), so no collection on the original code stands for the blank world: every test ran in a blank pass of its own`);
+      if (calledAsItStarts)
+        observed.probe.problems.unshift(
+          `${ctx.target.id} is called while pytest starts (a conftest.py's import or hook), so no collection on the original code stands for the blank world: every test ran in a blank pass of its own`,
+        );
     } else {
       observed = await observeTwoPass(ctx, pass);
     }
     firstUsersReach(observed.blank);
-    return buildReport(ctx, options, observed, { shards: observed.probe.shards, fork: fork && !calledAsItStarts, worlds: worlds && !calledAsItStarts, started, timings });
+    return buildReport(ctx, options, observed, {
+      shards: observed.probe.shards,
+      fork: fork && !calledAsItStarts,
+      worlds: worlds && !calledAsItStarts,
+      started,
+      timings,
+    });
   } finally {
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
     await setTargetText(ctx, ctx.target.startText);
@@ -199,7 +257,9 @@ function inOriginalLines(result: PassResult, target: PreparedTarget, lineOf: (li
   for (const tests of [result.tests, result.original]) {
     for (const [nodeid, test] of tests) if (test.chain) tests.set(nodeid, { ...test, chain: fix(test.chain) });
   }
-  result.collectErrors = result.collectErrors.map((error) => (error.chain ? { ...error, chain: fix(error.chain) } : error));
+  result.collectErrors = result.collectErrors.map((error) =>
+    error.chain ? { ...error, chain: fix(error.chain) } : error,
+  );
   result.collectHits = result.collectHits.map((hit) => ({ ...hit, chain: fix(hit.chain) }));
   if (result.startHit) result.startHit = fix(result.startHit);
   return result;
@@ -244,9 +304,16 @@ function calledAsPytestStarts(ctx: ThmContext, chain: ProbeFrame[], problems: st
   code.forEach((frame, index) => {
     if (frame.name.endsWith('::<module>')) lastImport = index;
   });
-  const kept = [...new Set([0, lastImport, code.length - 3, code.length - 2, code.length - 1])].filter((index) => index >= 0).sort((a, b) => a - b);
-  const shown = code.length > 6 ? kept.flatMap((index, at) => (at > 0 && index > kept[at - 1]! + 1 ? ['…', code[index]!] : [code[index]!])) : code;
-  const where = shown.map((frame) => (typeof frame === 'string' ? frame : `${frame.name}:${frame.line}`)).join('\n  → ');
+  const kept = [...new Set([0, lastImport, code.length - 3, code.length - 2, code.length - 1])]
+    .filter((index) => index >= 0)
+    .sort((a, b) => a - b);
+  const shown =
+    code.length > 6
+      ? kept.flatMap((index, at) => (at > 0 && index > kept[at - 1]! + 1 ? ['…', code[index]!] : [code[index]!]))
+      : code;
+  const where = shown
+    .map((frame) => (typeof frame === 'string' ? frame : `${frame.name}:${frame.line}`))
+    .join('\n  → ');
   // pytest's traceback retells the chain above: its head (what failed) and its end (the call) suffice.
   const said = problems.join('\n').split('\n');
   const told = said.length > 16 ? [...said.slice(0, 3), `  … (${said.length - 13} lines)`, ...said.slice(-10)] : said;
@@ -265,12 +332,20 @@ async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations
   const candidates = [...[...probe.tests.values()].filter(failed), ...probe.collectErrors];
   let originalFailed = (_: string) => false;
   if (candidates.length && !probe.timedOut) {
-    const original = await pass('original', ctx.target.originalText, 'record', { only: candidates.map((c) => c.nodeid) });
+    const original = await pass('original', ctx.target.originalText, 'record', {
+      only: candidates.map((c) => c.nodeid),
+    });
     originalFailed = failsIn(original.tests, original.collectErrors);
     probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
     probe.timedOut ||= original.timedOut;
   }
-  return { collected: probe.collected, blank: probe.tests, blankCollectErrors: probe.collectErrors, originalFailed, probe };
+  return {
+    collected: probe.collected,
+    blank: probe.tests,
+    blankCollectErrors: probe.collectErrors,
+    originalFailed,
+    probe,
+  };
 }
 
 /**
@@ -278,7 +353,14 @@ async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations
  * (`tests`, `errors`) and, for those it did not give (its process died, a test hung, a shard ran
  * on its own), a pass of their own on the original code.
  */
-async function completeOriginalWorld(ctx: ThmContext, pass: Pass, probe: PassResult, blankFailures: string[], tests: Map<string, PluginTestEvent>, errors: PluginCollectError[]): Promise<(nodeid: string) => boolean> {
+async function completeOriginalWorld(
+  ctx: ThmContext,
+  pass: Pass,
+  probe: PassResult,
+  blankFailures: string[],
+  tests: Map<string, PluginTestEvent>,
+  errors: PluginCollectError[],
+): Promise<(nodeid: string) => boolean> {
   const missing = blankFailures.filter((nodeid) => !tests.has(nodeid) && !errors.some((c) => c.nodeid === nodeid));
   if (missing.length && !probe.timedOut) {
     const rest = await pass('original', ctx.target.originalText, 'record', { only: missing });
@@ -304,8 +386,12 @@ async function observeWorlds(ctx: ThmContext, pass: Pass): Promise<Observations 
   if (probe.startHit) return undefined;
   checkRan(probe, ctx);
   const observed = await rerunImportHits(ctx, pass, probe, new Map(probe.tests));
-  const blankFailures = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors].map((t) => t.nodeid);
-  const originalFailed = await completeOriginalWorld(ctx, pass, probe, blankFailures, new Map(probe.original), [...probe.collectErrors]);
+  const blankFailures = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors].map(
+    (t) => t.nodeid,
+  );
+  const originalFailed = await completeOriginalWorld(ctx, pass, probe, blankFailures, new Map(probe.original), [
+    ...probe.collectErrors,
+  ]);
   return { ...observed, originalFailed, probe };
 }
 
@@ -314,7 +400,13 @@ async function observeWorlds(ctx: ThmContext, pass: Pass): Promise<Observations 
  * time (a collect hit) is run again with the target blank, and its tests take that run's outcomes.
  * `blank` holds the outcomes so far; a module that fails to import blank takes its tests with it.
  */
-async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, blank: Map<string, PluginTestEvent>, undecided: string[] = []): Promise<Omit<Observations, 'originalFailed' | 'probe'>> {
+async function rerunImportHits(
+  ctx: ThmContext,
+  pass: Pass,
+  probe: PassResult,
+  blank: Map<string, PluginTestEvent>,
+  undecided: string[] = [],
+): Promise<Omit<Observations, 'originalFailed' | 'probe'>> {
   const modules = probe.collectHits.map((c) => c.nodeid);
   // A module that failed to import on the original code without calling the target fails the
   // same way blank (its import runs the same code): a broken test module, whose tests run in
@@ -329,10 +421,22 @@ async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, b
       // The outcome is the re-run's; where the target was reached is the whole pass's: a test run
       // alone sets up a wider fixture itself that, in the whole run, an earlier test set up.
       const whole = probe.tests.get(test.nodeid);
-      const where = whole?.chain || whole?.failsThrough ? { chain: whole.chain, entryKind: whole.entryKind, failsThrough: whole.failsThrough ?? null, cache: whole.cache ?? null } : {};
+      const where =
+        whole?.chain || whole?.failsThrough
+          ? {
+              chain: whole.chain,
+              entryKind: whole.entryKind,
+              failsThrough: whole.failsThrough ?? null,
+              cache: whole.cache ?? null,
+            }
+          : {};
       blank.set(test.nodeid, { ...test, ...where });
     }
-    blankCollectErrors = [...broken, ...rerun.collectErrors, ...(await importersOfCallers(ctx, pass, probe, [...modules, ...broken.map((error) => error.nodeid)]))];
+    blankCollectErrors = [
+      ...broken,
+      ...rerun.collectErrors,
+      ...(await importersOfCallers(ctx, pass, probe, [...modules, ...broken.map((error) => error.nodeid)])),
+    ];
     // A module that fails to import blank takes its tests with it, as in a plain blank run.
     for (const error of blankCollectErrors) {
       for (const nodeid of [...blank.keys()]) {
@@ -354,10 +458,19 @@ async function rerunImportHits(ctx: ThmContext, pass: Pass, probe: PassResult, b
  * original code imported it without a call, and blank each would fail to import as the first did.
  * They are imported again, blank, running no test: those that fail are blank collection errors.
  */
-async function importersOfCallers(ctx: ThmContext, pass: Pass, probe: PassResult, done: string[]): Promise<PluginCollectError[]> {
-  const throughAnother = probe.collectHits.some((hit) => hit.chain.slice(1, -1).some((frame) => frame.name.endsWith('::<module>')));
+async function importersOfCallers(
+  ctx: ThmContext,
+  pass: Pass,
+  probe: PassResult,
+  done: string[],
+): Promise<PluginCollectError[]> {
+  const throughAnother = probe.collectHits.some((hit) =>
+    hit.chain.slice(1, -1).some((frame) => frame.name.endsWith('::<module>')),
+  );
   if (!throughAnother) return [];
-  const files = [...new Set([...probe.tests.keys()].map((nodeid) => nodeid.split('::')[0]!))].filter((file) => !done.includes(file));
+  const files = [...new Set([...probe.tests.keys()].map((nodeid) => nodeid.split('::')[0]!))].filter(
+    (file) => !done.includes(file),
+  );
   if (!files.length) return [];
   const imported = await pass('blank', ctx.target.probedText, 'record', { only: files, collectOnly: true });
   probe.problems.push(...imported.problems.map((p) => `blank re-import: ${p}`));
@@ -410,11 +523,16 @@ function toFailing(test: Observed, rule: CallerRule): ThmFailingTest {
   };
 }
 
-const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) => (a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0);
+const byNodeid = (a: { nodeid: string }, b: { nodeid: string }) =>
+  a.nodeid < b.nodeid ? -1 : a.nodeid > b.nodeid ? 1 : 0;
 
 /** The first line of an error as pytest reports it, without the `E   ` its traceback lines start with. */
 function firstLineOf(message: string): string {
-  const line = message.split('\n').map((l) => l.replace(/^E\s+/, '').trim()).find((l) => l) ?? '';
+  const line =
+    message
+      .split('\n')
+      .map((l) => l.replace(/^E\s+/, '').trim())
+      .find((l) => l) ?? '';
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
@@ -426,10 +544,16 @@ function buildReport(
 ): ThmReport {
   const { probe } = observed;
   const blankFailures: Observed[] = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors];
-  const alreadyFailing = blankFailures.filter((t) => observed.originalFailed(t.nodeid)).map((t) => t.nodeid).sort();
+  const alreadyFailing = blankFailures
+    .filter((t) => observed.originalFailed(t.nodeid))
+    .map((t) => t.nodeid)
+    .sort();
   const excluded = new Set(alreadyFailing);
   const rule = options.caller ?? 'use';
-  const failing = blankFailures.filter((t) => !excluded.has(t.nodeid)).map((t) => toFailing(t, rule)).sort(byNodeid);
+  const failing = blankFailures
+    .filter((t) => !excluded.has(t.nodeid))
+    .map((t) => toFailing(t, rule))
+    .sort(byNodeid);
   const reached = chainedTests(failing);
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
@@ -438,11 +562,20 @@ function buildReport(
       const message = firstLineOf(error.message || error.longrepr);
       const broken = ctx.target.mode === 'blank' ? excluded.has(error.nodeid) : !error.chain?.length;
       // A broken module's error is the repository's to mend: its kind and place say how and where.
-      return { module: error.nodeid, message, broken, ...(broken ? importErrorSite(message, error.longrepr, [ctx.sandbox.workdir, ctx.workspace.root]) : {}) };
+      return {
+        module: error.nodeid,
+        message,
+        broken,
+        ...(broken ? importErrorSite(message, error.longrepr, [ctx.sandbox.workdir, ctx.workspace.root]) : {}),
+      };
     })
     .sort((a, b) => Number(b.broken) - Number(a.broken) || byNodeid({ nodeid: a.module }, { nodeid: b.module }));
   const implemented = implementedWarning(ctx.target);
-  const warnings = [...(implemented ? [implemented] : []), ...(ctx.target.probeNote ? [ctx.target.probeNote] : []), ...probe.problems];
+  const warnings = [
+    ...(implemented ? [implemented] : []),
+    ...(ctx.target.probeNote ? [ctx.target.probeNote] : []),
+    ...probe.problems,
+  ];
   if (probe.outside.length) {
     const where = probe.outside.map((o) => `${o.module} from ${o.file}`).join(', ');
     const message =
@@ -458,9 +591,12 @@ function buildReport(
     warnings.push(message);
   }
   if (!probe.targetLoaded && probe.collected > 0) {
-    warnings.push(`No test in scope imported ${ctx.target.file}; THM found no test for the target. Widen the scope with --tests.`);
+    warnings.push(
+      `No test in scope imported ${ctx.target.file}; THM found no test for the target. Widen the scope with --tests.`,
+    );
   }
-  if (probe.timedOut) warnings.push(`THM stopped at its ${options.timeoutSec}s budget before every test ran (--timeout).`);
+  if (probe.timedOut)
+    warnings.push(`THM stopped at its ${options.timeoutSec}s budget before every test ran (--timeout).`);
   const blankWorld = [...observed.blank.values()];
   const count = (...outcomes: string[]) => blankWorld.filter((t) => outcomes.includes(t.outcome)).length;
   return {

@@ -70,7 +70,9 @@ export class LanesProcess {
   constructor(sandbox: Sandbox, argv: string[], env: Record<string, string>) {
     this.child = sandbox.spawn(argv, { env });
     this.child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.reader.push(chunk));
-    this.child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-4000)));
+    this.child.stderr
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-4000)));
     this.child.stdin.end();
     this.exited = this.child.exited.then((status) => {
       this.reader.end();

@@ -62,22 +62,38 @@ export function describeToolError(name: string, error: unknown, root: string): s
  * The index is brought up to date first when something may have changed files since (a shell
  * command, a test run, a failure that may come from a file that went away).
  */
-export async function callTool(name: string, rawArgs: unknown, ctx: ToolContext, allowed?: readonly string[]): Promise<ToolOutcome> {
+export async function callTool(
+  name: string,
+  rawArgs: unknown,
+  ctx: ToolContext,
+  allowed?: readonly string[],
+): Promise<ToolOutcome> {
   const started = Date.now();
-  const done = (text: string, ok: boolean): ToolOutcome => ({ name, text: capText(text), ok, durationMs: Date.now() - started });
+  const done = (text: string, ok: boolean): ToolOutcome => ({
+    name,
+    text: capText(text),
+    ok,
+    durationMs: Date.now() - started,
+  });
   const tool = toolNamed(name);
   const available = allowed ?? TOOLS.map((t) => t.name);
   // The closest name first: the list is long, and a reader who sees only the line's start sees the fix.
   if (!tool || !available.includes(name)) {
     const closest = closestTools(name, available);
-    return done(`Unknown tool ${name}.${closest.length ? ` Did you mean ${closest.join(' or ')}?` : ''} Available tools: ${available.join(', ')}.`, false);
+    return done(
+      `Unknown tool ${name}.${closest.length ? ` Did you mean ${closest.join(' or ')}?` : ''} Available tools: ${available.join(', ')}.`,
+      false,
+    );
   }
   let args: unknown = rawArgs ?? {};
   if (typeof rawArgs === 'string') {
     try {
       args = rawArgs.trim() ? JSON.parse(rawArgs) : {};
     } catch (error) {
-      return done(`The arguments of ${name} are not valid JSON (${(error as Error).message}). Send a JSON object, e.g. ${JSON.stringify(Object.fromEntries(Object.keys(tool.schema.shape).map((k) => [k, '...'])))}.`, false);
+      return done(
+        `The arguments of ${name} are not valid JSON (${(error as Error).message}). Send a JSON object, e.g. ${JSON.stringify(Object.fromEntries(Object.keys(tool.schema.shape).map((k) => [k, '...'])))}.`,
+        false,
+      );
     }
   }
   const parsed = tool.schema.safeParse(args);

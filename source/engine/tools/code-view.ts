@@ -21,7 +21,11 @@ export function functionHit(index: RepoIndex, { file, entry }: Located<FunctionE
 
 export function classHit(index: RepoIndex, { file, entry }: Located<ClassEntry>, full: boolean): Hit {
   if (full) {
-    return { file: file.path, className: entry.qualname, code: numbered(index.lines(file.path).slice(entry.start - 1, entry.end), entry.start) };
+    return {
+      file: file.path,
+      className: entry.qualname,
+      code: numbered(index.lines(file.path).slice(entry.start - 1, entry.end), entry.start),
+    };
   }
   // The signature: the class line and each method's signature, no bodies.
   const lines = index.lines(file.path);
@@ -42,7 +46,12 @@ export function classHit(index: RepoIndex, { file, entry }: Located<ClassEntry>,
   for (const method of methods) {
     for (const decorator of method.decorators) out.push(row(method.start, `${indent}@${decorator}`));
     const returns = method.returns ? ` -> ${method.returns}` : '';
-    out.push(row(method.defLine, `${indent}${method.isAsync ? 'async ' : ''}def ${method.name}${method.params}${returns}: ...`));
+    out.push(
+      row(
+        method.defLine,
+        `${indent}${method.isAsync ? 'async ' : ''}def ${method.name}${method.params}${returns}: ...`,
+      ),
+    );
   }
   return { file: file.path, className: entry.qualname, code: out.join('\n') };
 }
@@ -51,5 +60,9 @@ export function classHit(index: RepoIndex, { file, entry }: Located<ClassEntry>,
 export function byRelevance<T extends { file: { path: string }; entry: { start: number } }>(a: T, b: T): number {
   const testA = isTestPath(a.file.path) ? 1 : 0;
   const testB = isTestPath(b.file.path) ? 1 : 0;
-  return testA - testB || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || a.entry.start - b.entry.start;
+  return (
+    testA - testB ||
+    (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) ||
+    a.entry.start - b.entry.start
+  );
 }

@@ -16,7 +16,8 @@ export const runDebuggerCmd = defineTool({
     if (session.currentMode === 'shell' && ctx.approveCommand) {
       const decision = await ctx.approveCommand(cmd);
       if ('stop' in decision) throw Object.assign(new Error('stopped by the developer'), { name: 'AbortError' });
-      if (!decision.run) return `The developer did not run this command${decision.reason ? `: ${decision.reason}` : '.'}\n[shell]`;
+      if (!decision.run)
+        return `The developer did not run this command${decision.reason ? `: ${decision.reason}` : '.'}\n[shell]`;
     }
     const output = await session.run(cmd, 'agent');
     const prompt = session.currentMode === 'pdb' ? '' : '\n[shell]';

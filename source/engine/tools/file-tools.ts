@@ -18,7 +18,8 @@ export const getCodeAroundLine = defineTool({
   }),
   run({ file_name, line_number, window_size }, { index }) {
     const { path, lines } = readWorkspaceText(index, file_name);
-    if (line_number > lines.length) throw new ToolInputError(`Line ${line_number} is past the end of ${path} (${lines.length} lines).`);
+    if (line_number > lines.length)
+      throw new ToolInputError(`Line ${line_number} is past the end of ${path} (${lines.length} lines).`);
     const from = Math.max(1, line_number - window_size);
     const to = Math.min(lines.length, line_number + window_size);
     return `Code of ${path} around line ${line_number} (lines ${from}-${to}):\n<file>${path}</file>\n<code>\n${numbered(lines.slice(from - 1, to), from)}\n</code>`;
@@ -35,11 +36,13 @@ export const readFileTool = defineTool({
   }),
   run({ file_name, start_line, end_line }, { index }) {
     const { path, lines } = readWorkspaceText(index, file_name);
-    if (start_line > lines.length) throw new ToolInputError(`start_line ${start_line} is past the end of ${path} (${lines.length} lines).`);
+    if (start_line > lines.length)
+      throw new ToolInputError(`start_line ${start_line} is past the end of ${path} (${lines.length} lines).`);
     const last = end_line ?? Math.min(lines.length, start_line + 199);
     if (last < start_line) throw new ToolInputError(`end_line ${last} is before start_line ${start_line}.`);
     const to = Math.min(last, lines.length, start_line + MAX_LINES - 1);
-    const note = to < last ? `\n(Shown up to line ${to}: at most ${MAX_LINES} lines per call; the file has ${lines.length}.)` : '';
+    const note =
+      to < last ? `\n(Shown up to line ${to}: at most ${MAX_LINES} lines per call; the file has ${lines.length}.)` : '';
     return `<file>${path}</file> lines ${start_line}-${to} of ${lines.length}\n<code>\n${numbered(lines.slice(start_line - 1, to), start_line)}\n</code>${note}`;
   },
 });
@@ -61,7 +64,10 @@ export const viewDirectory = defineTool({
       try {
         return listInside(root, rel).entries;
       } catch (error) {
-        if (error instanceof OutsideWorkspaceError) throw new ToolInputError(`${path} leads outside the repository (a symbolic link): view_directory lists folders inside it only.`);
+        if (error instanceof OutsideWorkspaceError)
+          throw new ToolInputError(
+            `${path} leads outside the repository (a symbolic link): view_directory lists folders inside it only.`,
+          );
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOTDIR') throw new ToolInputError(`${path} is a file, not a folder; use read_file.`);
         if (code === 'ENOENT') throw new ToolInputError(`No folder ${path} in the repository.`);
@@ -72,14 +78,18 @@ export const viewDirectory = defineTool({
     let more = 0;
     const walk = (rel: string, depth: number) => {
       const children = list(rel)
-        .filter((e) => !e.name.startsWith('.') && !(e.isDirectory() && isSkippedDir(e.name)) && !e.name.endsWith('.pyc'))
+        .filter(
+          (e) => !e.name.startsWith('.') && !(e.isDirectory() && isSkippedDir(e.name)) && !e.name.endsWith('.pyc'),
+        )
         .sort((a, b) => (a.name < b.name ? -1 : 1));
       for (const child of children) {
         if (entries.length >= max_results) {
           more++;
           continue;
         }
-        entries.push(`${'  '.repeat(depth)}${child.name}${child.isDirectory() ? '/' : child.isSymbolicLink() ? '@' : ''}`);
+        entries.push(
+          `${'  '.repeat(depth)}${child.name}${child.isDirectory() ? '/' : child.isSymbolicLink() ? '@' : ''}`,
+        );
         if (child.isDirectory()) walk(posix.join(rel, child.name), depth + 1);
       }
     };

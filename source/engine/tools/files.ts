@@ -22,7 +22,12 @@ function cleanName(index: RepoIndex, name: string): string {
 function bySuffix(index: RepoIndex, name: string, rooted: string): string | undefined {
   const matches = index.files.map((f) => f.path).filter((path) => path === rooted || path.endsWith(`/${rooted}`));
   if (matches.length > 1) {
-    throw new ToolInputError(`File name ${name} is ambiguous; it matches:\n${matches.slice(0, 20).map((m) => `- ${m}`).join('\n')}\nUse the full path.`);
+    throw new ToolInputError(
+      `File name ${name} is ambiguous; it matches:\n${matches
+        .slice(0, 20)
+        .map((m) => `- ${m}`)
+        .join('\n')}\nUse the full path.`,
+    );
   }
   return matches[0];
 }
@@ -39,9 +44,13 @@ export function resolveFile(index: RepoIndex, name: string): string {
   if (found) return found;
   const absolute = resolve(index.root, rooted);
   if (!rooted.endsWith('.py') && statSync(absolute, { throwIfNoEntry: false })?.isFile()) {
-    throw new ToolInputError(`${rooted} is not a Python file: this tool searches the indexed .py files. Read it with read_file.`);
+    throw new ToolInputError(
+      `${rooted} is not a Python file: this tool searches the indexed .py files. Read it with read_file.`,
+    );
   }
-  throw new ToolInputError(`No Python file ${name} in the repository. Use a path relative to the repository root, as search results show it.`);
+  throw new ToolInputError(
+    `No Python file ${name} in the repository. Use a path relative to the repository root, as search results show it.`,
+  );
 }
 
 export interface WorkspaceText {
@@ -65,7 +74,9 @@ function splitLines(text: string): string[] {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;
   return body.split('\n').map((line) => {
     const clean = line.endsWith('\r') ? line.slice(0, -1) : line;
-    return clean.length > MAX_LINE_CHARS ? `${clean.slice(0, MAX_LINE_CHARS)} [... ${clean.length - MAX_LINE_CHARS} more characters on this line]` : clean;
+    return clean.length > MAX_LINE_CHARS
+      ? `${clean.slice(0, MAX_LINE_CHARS)} [... ${clean.length - MAX_LINE_CHARS} more characters on this line]`
+      : clean;
   });
 }
 
@@ -80,29 +91,43 @@ export function readWorkspaceText(index: RepoIndex, name: string): WorkspaceText
   if (index.file(rooted)) return { path: rooted, lines: index.lines(rooted) };
   const root = resolve(index.root);
   const absolute = resolve(root, rooted);
-  if (!isInside(root, absolute)) throw new ToolInputError(`${name} is outside the repository: read_file reads files inside it only.`);
+  if (!isInside(root, absolute))
+    throw new ToolInputError(`${name} is outside the repository: read_file reads files inside it only.`);
   // Opened first and checked on the open file: a link swapped in after a check cannot lead it out.
   let opened;
   try {
     opened = openInside(root, rooted);
   } catch (error) {
-    if (error instanceof OutsideWorkspaceError) throw new ToolInputError(`${name} leads outside the repository (a symbolic link): read_file reads files inside it only.`);
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && statSync(absolute, { throwIfNoEntry: false })) throw error;
+    if (error instanceof OutsideWorkspaceError)
+      throw new ToolInputError(
+        `${name} leads outside the repository (a symbolic link): read_file reads files inside it only.`,
+      );
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && statSync(absolute, { throwIfNoEntry: false }))
+      throw error;
     const found = bySuffix(index, name, rooted);
     if (found) return { path: found, lines: index.lines(found) };
-    const sameName = index.files.map((f) => f.path).filter((p) => basename(p) === basename(rooted)).slice(0, 5);
+    const sameName = index.files
+      .map((f) => f.path)
+      .filter((p) => basename(p) === basename(rooted))
+      .slice(0, 5);
     const hint = sameName.length ? ` Files with that name: ${sameName.join(', ')}.` : '';
-    throw new ToolInputError(`No file ${name} in the repository. Use a path relative to the repository root, as search results and view_directory show it.${hint}`);
+    throw new ToolInputError(
+      `No file ${name} in the repository. Use a path relative to the repository root, as search results and view_directory show it.${hint}`,
+    );
   }
   const { fd, stats } = opened;
   try {
     const path = relative(root, absolute).split(sep).join('/');
-    if (stats.isDirectory()) throw new ToolInputError(`${path || '.'} is a folder, not a file; list it with view_directory.`);
+    if (stats.isDirectory())
+      throw new ToolInputError(`${path || '.'} is a folder, not a file; list it with view_directory.`);
     if (!stats.isFile()) throw new ToolInputError(`${path} is not a regular file.`);
     if (stats.size > MAX_TEXT_BYTES) {
-      throw new ToolInputError(`${path} is ${(stats.size / 1024 / 1024).toFixed(1)} MB, more than read_file reads (${MAX_TEXT_BYTES / 1024 / 1024} MB). Look into it with run_debugger_cmd (head, grep, sed -n).`);
+      throw new ToolInputError(
+        `${path} is ${(stats.size / 1024 / 1024).toFixed(1)} MB, more than read_file reads (${MAX_TEXT_BYTES / 1024 / 1024} MB). Look into it with run_debugger_cmd (head, grep, sed -n).`,
+      );
     }
-    if (looksBinary(fd, stats.size)) throw new ToolInputError(`${path} is a binary file (${stats.size} bytes); read_file shows text files only.`);
+    if (looksBinary(fd, stats.size))
+      throw new ToolInputError(`${path} is a binary file (${stats.size} bytes); read_file shows text files only.`);
     return { path, lines: splitLines(decodeSource(readFileSync(fd)).text) };
   } finally {
     closeSync(fd);

@@ -4,7 +4,8 @@ import { defineTool } from './tool';
 
 export const searchImportStatement = defineTool({
   name: 'search_import_statement',
-  description: 'List every top-level import statement of a file, with line numbers: what names the file can use and where they come from.',
+  description:
+    'List every top-level import statement of a file, with line numbers: what names the file can use and where they come from.',
   schema: z.object({ file_name: z.string().min(1).describe('Path of the file, relative to the repository root') }),
   run({ file_name }, { index }) {
     const path = resolveFile(index, file_name);

@@ -37,7 +37,16 @@ export const TOOLS: Tool[] = [
 ] as Tool[];
 
 /** SpecRover's AST search API: what the `--no-apis` ablation leaves the model. */
-export const AST_TOOLS = ['search_class', 'search_class_in_file', 'search_method', 'search_method_in_class', 'search_method_in_file', 'search_code', 'search_code_in_file', 'get_code_around_line'];
+export const AST_TOOLS = [
+  'search_class',
+  'search_class_in_file',
+  'search_method',
+  'search_method_in_class',
+  'search_method_in_file',
+  'search_code',
+  'search_code_in_file',
+  'get_code_around_line',
+];
 
 export function toolNamed(name: string): Tool | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -12,12 +12,22 @@ const REPORT_CAP = 12_000;
 
 function indentFailure(text: string): string {
   const lines = text.split('\n');
-  const kept = lines.length > FAILURE_LINES ? [...lines.slice(0, 15), `[... ${lines.length - FAILURE_LINES} lines cut ...]`, ...lines.slice(-(FAILURE_LINES - 15))] : lines;
+  const kept =
+    lines.length > FAILURE_LINES
+      ? [
+          ...lines.slice(0, 15),
+          `[... ${lines.length - FAILURE_LINES} lines cut ...]`,
+          ...lines.slice(-(FAILURE_LINES - 15)),
+        ]
+      : lines;
   return kept.map((l) => `    ${l}`).join('\n');
 }
 
 /** What a run of tests needs: a workspace, the sandbox over it, the interpreter and the scope's options. */
-export type TestRunContext = Pick<ToolContext, 'workspace' | 'sandbox' | 'python' | 'target' | 'testArgs' | 'testTimeoutSec' | 'signal'>;
+export type TestRunContext = Pick<
+  ToolContext,
+  'workspace' | 'sandbox' | 'python' | 'target' | 'testArgs' | 'testTimeoutSec' | 'signal'
+>;
 
 /**
  * Runs the given tests in the workspace as it is now and reports them compactly: one line per
@@ -52,18 +62,26 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
   }
   for (const nodeid of nodeids) {
     // A file path stands for every test in it (the agent's own test file).
-    const tests = nodeid.includes('::') ? [result.tests.get(nodeid)].filter((t): t is PluginTestEvent => !!t) : (byFile.get(nodeid) ?? []);
+    const tests = nodeid.includes('::')
+      ? [result.tests.get(nodeid)].filter((t): t is PluginTestEvent => !!t)
+      : (byFile.get(nodeid) ?? []);
     const collectError = result.collectErrors.find((c) => c.nodeid === nodeid || nodeid.startsWith(`${c.nodeid}::`));
     if (!tests.length) {
       outcomes[nodeid] = collectError ? 'error' : 'not run';
-      lines.push(`${collectError ? 'ERROR' : 'NOT RUN'} ${nodeid}${collectError ? ' (the module failed to import)' : ' (pytest did not find it)'}`);
-      if (collectError) failures.push(`ERROR collecting ${collectError.nodeid}: ${collectError.message}\n${indentFailure(collectError.longrepr)}`);
+      lines.push(
+        `${collectError ? 'ERROR' : 'NOT RUN'} ${nodeid}${collectError ? ' (the module failed to import)' : ' (pytest did not find it)'}`,
+      );
+      if (collectError)
+        failures.push(
+          `ERROR collecting ${collectError.nodeid}: ${collectError.message}\n${indentFailure(collectError.longrepr)}`,
+        );
       continue;
     }
     for (const test of tests) {
       outcomes[test.nodeid] = test.crashed ? 'crashed' : test.outcome;
       lines.push(`${test.outcome.toUpperCase()} ${test.nodeid}${test.timedOut ? ' (timed out)' : ''}`);
-      if (test.outcome === 'failed' || test.outcome === 'error') failures.push(`${test.outcome.toUpperCase()} ${test.nodeid}\n${indentFailure(test.longrepr || test.message)}`);
+      if (test.outcome === 'failed' || test.outcome === 'error')
+        failures.push(`${test.outcome.toUpperCase()} ${test.nodeid}\n${indentFailure(test.longrepr || test.message)}`);
     }
   }
   const total = Object.keys(outcomes).length;
@@ -71,14 +89,16 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
   let report = `Ran ${total} test${total === 1 ? '' : 's'}: ${passed} passed, ${total - passed} not passing.\n${lines.join('\n')}`;
   if (failures.length) report += `\n\n${failures.join('\n\n')}`;
   if (result.problems.length) report += `\n\n${result.problems.join('\n')}`;
-  if (report.length > REPORT_CAP) report = `${report.slice(0, REPORT_CAP)}\n[... report cut at ${REPORT_CAP} characters ...]`;
+  if (report.length > REPORT_CAP)
+    report = `${report.slice(0, REPORT_CAP)}\n[... report cut at ${REPORT_CAP} characters ...]`;
   return { outcomes, passed, total, report, durationMs: Date.now() - started };
 }
 
 export const runTestsTool = defineTool({
   name: 'run_tests',
   changesFiles: true,
-  description: 'Run the tests this session validates against on the current implementation; returns pass/fail per test and the failures.',
+  description:
+    'Run the tests this session validates against on the current implementation; returns pass/fail per test and the failures.',
   schema: z.object({}),
   async run(_args, ctx) {
     const tests = [...ctx.selectedTests, ...(ctx.agentTestFile ? [ctx.agentTestFile] : [])];

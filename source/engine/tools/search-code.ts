@@ -16,7 +16,8 @@ function lineOf(text: string, index: number): number {
 
 function enclosing(file: FileIndex, line: number) {
   let best: FileIndex['functions'][number] | undefined;
-  for (const fn of file.functions) if (fn.start <= line && line <= fn.end && (!best || fn.start >= best.start)) best = fn;
+  for (const fn of file.functions)
+    if (fn.start <= line && line <= fn.end && (!best || fn.start >= best.start)) best = fn;
   let klass: FileIndex['classes'][number] | undefined;
   for (const c of file.classes) if (c.start <= line && line <= c.end && (!klass || c.start >= klass.start)) klass = c;
   return { functionName: best?.name ?? null, className: best ? best.className : (klass?.qualname ?? null) };
@@ -61,17 +62,23 @@ const SHOW_IN_FILE = 10;
 export function hitsByEnclosing(found: string, hits: readonly Hit[]): string {
   const groups = new Map<string, { where: string; lines: number[] }>();
   for (const hit of hits) {
-    const parts = [hit.className ? `<class>${hit.className}</class>` : '', hit.functionName ? `<func>${hit.functionName}</func>` : ''].filter(Boolean);
+    const parts = [
+      hit.className ? `<class>${hit.className}</class>` : '',
+      hit.functionName ? `<func>${hit.functionName}</func>` : '',
+    ].filter(Boolean);
     const where = parts.join(' ') || 'module level';
     const group = groups.get(where) ?? { where, lines: [] };
     group.lines.push(hit.line!);
     groups.set(where, group);
   }
-  const rows = [...groups.values()].map(({ where, lines }) => `- ${where}: ${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`);
+  const rows = [...groups.values()].map(
+    ({ where, lines }) => `- ${where}: ${lines.length === 1 ? 'line' : 'lines'} ${lines.join(', ')}`,
+  );
   return `${found}, too many to show. They are in these methods and classes:\n${rows.join('\n')}\nShow the code around a line with get_code_around_line, or search for a longer snippet.`;
 }
 
-const ordered = (files: FileIndex[]) => [...files].sort((a, b) => Number(isTestPath(a.path)) - Number(isTestPath(b.path)) || (a.path < b.path ? -1 : 1));
+const ordered = (files: FileIndex[]) =>
+  [...files].sort((a, b) => Number(isTestPath(a.path)) - Number(isTestPath(b.path)) || (a.path < b.path ? -1 : 1));
 
 export const searchCode = defineTool({
   name: 'search_code',

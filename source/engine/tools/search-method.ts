@@ -12,7 +12,10 @@ export const searchMethod = defineTool({
   run({ method_name }, { index }) {
     const found = index.functionsNamed(method_name).sort(byRelevance);
     if (!found.length) return `Could not find method ${method_name} in the codebase.`;
-    return renderHits(`Found ${plural(found.length, 'method')} with name ${method_name} in the codebase:`, found.map((f) => functionHit(index, f)));
+    return renderHits(
+      `Found ${plural(found.length, 'method')} with name ${method_name} in the codebase:`,
+      found.map((f) => functionHit(index, f)),
+    );
   },
 });
 
@@ -24,11 +27,18 @@ export const searchMethodInClass = defineTool({
     class_name: z.string().min(1).describe('Name of the class'),
   }),
   run({ method_name, class_name }, { index }) {
-    const inClass = (qualname: string | null) => !!qualname && (qualname === class_name || qualname.endsWith(`.${class_name}`));
+    const inClass = (qualname: string | null) =>
+      !!qualname && (qualname === class_name || qualname.endsWith(`.${class_name}`));
     if (!index.classesNamed(class_name).length) return `Could not find class ${class_name} in the codebase.`;
-    const found = index.functionsNamed(method_name).filter((f) => inClass(f.entry.className)).sort(byRelevance);
+    const found = index
+      .functionsNamed(method_name)
+      .filter((f) => inClass(f.entry.className))
+      .sort(byRelevance);
     if (!found.length) return `Could not find method ${method_name} in class ${class_name}.`;
-    return renderHits(`Found ${plural(found.length, 'method')} with name ${method_name} in class ${class_name}:`, found.map((f) => functionHit(index, f)));
+    return renderHits(
+      `Found ${plural(found.length, 'method')} with name ${method_name} in class ${class_name}:`,
+      found.map((f) => functionHit(index, f)),
+    );
   },
 });
 
@@ -41,8 +51,15 @@ export const searchMethodInFile = defineTool({
   }),
   run({ method_name, file_name }, { index }) {
     const path = resolveFile(index, file_name);
-    const found = index.functionsNamed(method_name).filter((f) => f.file.path === path).sort(byRelevance);
+    const found = index
+      .functionsNamed(method_name)
+      .filter((f) => f.file.path === path)
+      .sort(byRelevance);
     if (!found.length) return `Could not find method ${method_name} in file ${path}.`;
-    return renderHits(`Found ${plural(found.length, 'method')} with name ${method_name} in file ${path}:`, found.map((f) => functionHit(index, f)), Infinity);
+    return renderHits(
+      `Found ${plural(found.length, 'method')} with name ${method_name} in file ${path}:`,
+      found.map((f) => functionHit(index, f)),
+      Infinity,
+    );
   },
 });

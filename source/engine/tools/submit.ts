@@ -18,7 +18,10 @@ export interface AppliedImplementation {
 /** Puts submitted code in place of the target in the workspace, and re-indexes the file. */
 export async function applyImplementation(ctx: ToolContext, code: string): Promise<AppliedImplementation> {
   const problem = await describeSyntaxError(await cleanCode(code), ctx);
-  if (problem) throw new ToolInputError(`The code does not parse (Python syntax error at ${problem}).\nFix it and submit the whole function again.`);
+  if (problem)
+    throw new ToolInputError(
+      `The code does not parse (Python syntax error at ${problem}).\nFix it and submit the whole function again.`,
+    );
   const source = decodeSource(await ctx.workspace.read(ctx.target.file));
   let submission;
   try {
@@ -46,7 +49,9 @@ export const submitImplementation = defineTool({
   schema: z.object({ code: z.string().min(1).describe('The complete Python function definition') }),
   async run({ code }, ctx) {
     const applied = await applyImplementation(ctx, code);
-    const imports = applied.addedImports.length ? ` Added to the module's imports: ${applied.addedImports.join('; ')}.` : '';
+    const imports = applied.addedImports.length
+      ? ` Added to the module's imports: ${applied.addedImports.join('; ')}.`
+      : '';
     return `Your implementation of ${ctx.target.id} is in place (${ctx.target.file}, lines ${applied.startLine}-${applied.endLine}).${imports} Run run_tests to check it.`;
   },
 });
@@ -54,7 +59,11 @@ export const submitImplementation = defineTool({
 /** Where the agent's tests go: next to the first selected test, else in tests/, else next to the target. */
 function agentTestPath(ctx: ToolContext): string {
   const first = ctx.selectedTests.find((t) => t.includes('.py'));
-  const dir = first ? dirname(first.split('::')[0]!) : existsSync(ctx.workspace.path('tests')) ? 'tests' : dirname(ctx.target.file);
+  const dir = first
+    ? dirname(first.split('::')[0]!)
+    : existsSync(ctx.workspace.path('tests'))
+      ? 'tests'
+      : dirname(ctx.target.file);
   return posix.join(dir === '.' ? '' : dir, 'test_by_agent.py');
 }
 
@@ -62,7 +71,10 @@ function agentTestPath(ctx: ToolContext): string {
 export async function applyTests(ctx: ToolContext, code: string): Promise<{ path: string; tests: number }> {
   const text = await cleanCode(code);
   const problem = await describeSyntaxError(text, ctx);
-  if (problem) throw new ToolInputError(`The test module does not parse (Python syntax error at ${problem}).\nFix it and submit the whole module again.`);
+  if (problem)
+    throw new ToolInputError(
+      `The test module does not parse (Python syntax error at ${problem}).\nFix it and submit the whole module again.`,
+    );
   const tree = await parsePython(text);
   let tests = 0;
   try {
@@ -70,12 +82,18 @@ export async function applyTests(ctx: ToolContext, code: string): Promise<{ path
       const def = node?.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
       const name = def?.childForFieldName('name')?.text ?? '';
       if (def?.type === 'function_definition' && name.startsWith('test')) tests++;
-      if (def?.type === 'class_definition' && name.startsWith('Test')) tests += def.descendantsOfType('function_definition').filter((f) => f?.childForFieldName('name')?.text.startsWith('test')).length;
+      if (def?.type === 'class_definition' && name.startsWith('Test'))
+        tests += def
+          .descendantsOfType('function_definition')
+          .filter((f) => f?.childForFieldName('name')?.text.startsWith('test')).length;
     }
   } finally {
     tree.delete();
   }
-  if (!tests) throw new ToolInputError('The module has no test: write functions named test_… (or methods of a class named Test…).');
+  if (!tests)
+    throw new ToolInputError(
+      'The module has no test: write functions named test_… (or methods of a class named Test…).',
+    );
   const path = agentTestPath(ctx);
   await ctx.workspace.write(path, text);
   await ctx.sandbox.syncFile(path);
@@ -86,7 +104,8 @@ export async function applyTests(ctx: ToolContext, code: string): Promise<{ path
 export const submitTests = defineTool({
   name: 'submit_tests',
   changesFiles: true,
-  description: 'Write your own pytest tests for the target (a whole test module: imports, helpers, test_ functions). They replace any earlier version and run with run_tests.',
+  description:
+    'Write your own pytest tests for the target (a whole test module: imports, helpers, test_ functions). They replace any earlier version and run with run_tests.',
   schema: z.object({ code: z.string().min(1).describe('A complete pytest test module') }),
   async run({ code }, ctx) {
     const { path, tests } = await applyTests(ctx, code);

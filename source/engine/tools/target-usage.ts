@@ -23,7 +23,9 @@ function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTa
   // A call of the object goes by a name it is exposed under, or by an alias an import gives one.
   const callNames = new Set(bind.exposedAs);
   for (const file of index.files) {
-    for (const entry of file.imports) for (const imported of entry.names) if (imported.alias && bind.exposedAs.has(imported.name)) callNames.add(imported.alias);
+    for (const entry of file.imports)
+      for (const imported of entry.names)
+        if (imported.alias && bind.exposedAs.has(imported.name)) callNames.add(imported.alias);
   }
   const usages: CallSite[] = [];
   for (const file of index.filesCalling(...callNames)) {
@@ -76,7 +78,12 @@ function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarg
       const owner = call.enclosing ? classOf.get(call.enclosing) : null;
       const ownerKey = owner ? `${file.path}::${owner}` : '';
       if ((call.receiver === 'self' || call.receiver === 'cls') && family.has(ownerKey)) {
-        usages.push({ file, call, resolved: true, how: `${call.receiver}.${name}() in ${subclasses.has(ownerKey) ? 'a subclass' : 'the class'}` });
+        usages.push({
+          file,
+          call,
+          resolved: true,
+          how: `${call.receiver}.${name}() in ${subclasses.has(ownerKey) ? 'a subclass' : 'the class'}`,
+        });
       } else if (call.receiver === 'super' && subclasses.has(ownerKey)) {
         usages.push({ file, call, resolved: true, how: `super().${name}() in a subclass` });
       } else if (
@@ -114,12 +121,19 @@ export function findTargetUsages(index: RepoIndex, target: PreparedTarget): Call
 
 function searchUsages(index: RepoIndex, target: PreparedTarget): CallSite[] {
   const modules = ModuleMap.of(index);
-  const isMethod = index.file(target.file)?.functions.some((f) => f.qualname === target.qualname && f.className !== null) ?? target.qualname.includes('.');
-  const usages = (isMethod ? methodUsages(index, modules, target) : functionUsages(index, modules, target));
+  const isMethod =
+    index.file(target.file)?.functions.some((f) => f.qualname === target.qualname && f.className !== null) ??
+    target.qualname.includes('.');
+  const usages = isMethod ? methodUsages(index, modules, target) : functionUsages(index, modules, target);
   // Calls inside the target itself (recursion) say nothing about how others use it.
   const own = usages.filter((u) => !(u.file.path === target.file && u.call.enclosing === target.qualname));
   const ranks = new Map(own.map((u) => [u, (u.resolved ? 0 : 2) + (isTestPath(u.file.path) ? 1 : 0)]));
-  return own.sort((a, b) => ranks.get(a)! - ranks.get(b)! || (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) || a.call.line - b.call.line);
+  return own.sort(
+    (a, b) =>
+      ranks.get(a)! - ranks.get(b)! ||
+      (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0) ||
+      a.call.line - b.call.line,
+  );
 }
 
 const SHOW_WHOLE_FUNCTION = 30;
@@ -146,7 +160,9 @@ export const searchTargetUsage = defineTool({
   name: 'search_target_usage',
   description:
     'Find up to n places where the target function is called, by analysing the AST (imports, aliases, module attributes; self/cls/super and subclasses for methods), each with its enclosing function. Usages in tests are marked.',
-  schema: z.object({ n: z.coerce.number().int().min(1).max(30).default(5).describe('How many usages to return at most') }),
+  schema: z.object({
+    n: z.coerce.number().int().min(1).max(30).default(5).describe('How many usages to return at most'),
+  }),
   run({ n }, { index, target }) {
     const usages = findTargetUsages(index, target);
     if (!usages.length) return `Found no call of ${target.id} in the repository.`;

@@ -65,7 +65,11 @@ export async function openToolbox(task: OpenTask, options: ToolboxOptions): Prom
     testTimeoutSec: options.testTimeoutSec ?? 60,
     debugger: () => {
       if (!session) {
-        session = new DebuggerSession(task.sandbox, { env, timeoutMs: options.debuggerTimeoutMs ?? 30_000, maxOutput: 12_000 });
+        session = new DebuggerSession(task.sandbox, {
+          env,
+          timeoutMs: options.debuggerTimeoutMs ?? 30_000,
+          maxOutput: 12_000,
+        });
         // Whoever types (the model, or a developer who took the shell over), files may change.
         session.onEvent((event) => {
           if (event.type === 'input' || event.type === 'entry' || event.type === 'restart') index.markStale();

@@ -7,15 +7,27 @@ const kind = (path: string) => (statSync(path).isDirectory() ? 'a folder' : 'a f
 /** The repository root: an existing folder, or a clear error (a file, or nothing, at that path). */
 export function repositoryFolder(repo: string): string {
   const dir = resolve(repo);
-  if (!existsSync(dir)) throw new TenetError(`Repository folder ${dir} does not exist.`, 'pass --repo with the root folder of a Python repository');
-  if (!statSync(dir).isDirectory()) throw new TenetError(`--repo ${dir} is a file, not a folder.`, 'pass --repo with the root folder of a Python repository');
+  if (!existsSync(dir))
+    throw new TenetError(
+      `Repository folder ${dir} does not exist.`,
+      'pass --repo with the root folder of a Python repository',
+    );
+  if (!statSync(dir).isDirectory())
+    throw new TenetError(
+      `--repo ${dir} is a file, not a folder.`,
+      'pass --repo with the root folder of a Python repository',
+    );
   return dir;
 }
 
 /** A folder tenet reads or creates (sessions, a bench run): anything but a file already there. */
 export function folderToUse(path: string, flag: string): string {
   const dir = resolve(path);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new TenetError(`${flag} ${dir} is a file; it must be a folder.`, `pass ${flag} with a folder (it is created if missing)`);
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new TenetError(
+      `${flag} ${dir} is a file; it must be a folder.`,
+      `pass ${flag} with a folder (it is created if missing)`,
+    );
   return dir;
 }
 
@@ -25,11 +37,23 @@ export function folderToUse(path: string, flag: string): string {
  */
 export function fileToWrite(path: string, flag: string, { createFolder = false } = {}): string {
   const file = resolve(path);
-  if (existsSync(file) && statSync(file).isDirectory()) throw new TenetError(`${flag} ${file} is a folder; it must name a file.`, `pass ${flag} with a file name inside it`);
+  if (existsSync(file) && statSync(file).isDirectory())
+    throw new TenetError(
+      `${flag} ${file} is a folder; it must name a file.`,
+      `pass ${flag} with a file name inside it`,
+    );
   let parent = dirname(file);
   // The nearest part of the path that exists must be a folder.
   if (createFolder) while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
-  if (!existsSync(parent)) throw new TenetError(`${flag} ${file}: the folder ${parent} does not exist.`, `create it first (mkdir -p ${JSON.stringify(parent)}) or write elsewhere`);
-  if (!statSync(parent).isDirectory()) throw new TenetError(`${flag} ${file}: ${parent} is ${kind(parent)}, not a folder.`, `pass ${flag} with a path inside a folder`);
+  if (!existsSync(parent))
+    throw new TenetError(
+      `${flag} ${file}: the folder ${parent} does not exist.`,
+      `create it first (mkdir -p ${JSON.stringify(parent)}) or write elsewhere`,
+    );
+  if (!statSync(parent).isDirectory())
+    throw new TenetError(
+      `${flag} ${file}: ${parent} is ${kind(parent)}, not a folder.`,
+      `pass ${flag} with a path inside a folder`,
+    );
   return file;
 }

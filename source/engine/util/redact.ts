@@ -62,7 +62,11 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: stri
     if (value && value.length >= MIN_SECRET_LENGTH && isSecretName(name)) found.push([value, name]);
     // A token-shaped value under any name: the whole value, and each token in it wherever it appears alone.
     const shapes = secretShapes(value);
-    if (shapes.length && !isSecretName(name)) found.push([value!, name], ...shapes.filter((shape) => shape !== value).map((shape): [string, string] => [shape, name]));
+    if (shapes.length && !isSecretName(name))
+      found.push(
+        [value!, name],
+        ...shapes.filter((shape) => shape !== value).map((shape): [string, string] => [shape, name]),
+      );
   }
   for (const value of extra) if (value.length >= MIN_SECRET_LENGTH) found.push([value, 'secret']);
   // Longest first, so a secret that contains another is replaced whole.

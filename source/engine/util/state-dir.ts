@@ -8,6 +8,9 @@ import { isAbsolute, join } from 'node:path';
  */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   // The spec ignores a relative XDG_STATE_HOME.
-  const base = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(env.HOME || homedir(), '.local', 'state');
+  const base =
+    env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)
+      ? env.XDG_STATE_HOME
+      : join(env.HOME || homedir(), '.local', 'state');
   return join(base, 'tenet');
 }

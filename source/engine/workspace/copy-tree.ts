@@ -6,7 +6,17 @@ import { TenetError } from '../errors';
 import { childPath, nameText, rawEntries, type RawPath } from './raw-names';
 
 /** Folders never copied into a workspace: version control, caches, and virtual environments. */
-export const NOT_COPIED: ReadonlySet<string> = new Set(['.git', '.hg', '.svn', 'node_modules', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache']);
+export const NOT_COPIED: ReadonlySet<string> = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  'node_modules',
+  '.tox',
+  '.nox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+]);
 
 export interface CopyStats {
   files: number;
@@ -23,7 +33,8 @@ const PYCACHE = '__pycache__';
 /** `<module>.<tag>.pyc`, and pytest's `<module>.<tag>-pytest-<version>.pyc`: a module's name has no dot. */
 const BYTECODE = /^([^.]+)\..*\.pyc$/;
 
-const isInside = (root: string, path: string) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+const isInside = (root: string, path: string) =>
+  path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /**
  * Copies a repository into `to`, keeping modification times (so compiled `__pycache__` files stay
@@ -41,7 +52,11 @@ const isInside = (root: string, path: string) => path === root || path.startsWit
  * hard link, planted by code that ran there) and copied again; what the repository does not
  * have is removed, but for the bytecode an earlier run compiled there (see keptBytecode).
  */
-export async function copyTree(from: string, to: string, { over = false }: { over?: boolean } = {}): Promise<CopyStats> {
+export async function copyTree(
+  from: string,
+  to: string,
+  { over = false }: { over?: boolean } = {},
+): Promise<CopyStats> {
   const root = await realpath(resolve(from));
   const stats: CopyStats = { files: 0, bytes: 0, testFiles: 0, linksOut: 0 };
   // The walk looks at every file and folder with synchronous calls: on a repository of thousands
@@ -55,7 +70,14 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
     stats.files++;
     stats.bytes += info.size;
     if (TEST_FILE.test(name)) stats.testFiles++;
-    if (there?.isFile() && there.size === info.size && Math.abs(there.mtimeMs - info.mtimeMs) < 1 && there.mode === info.mode && there.nlink === 1) return;
+    if (
+      there?.isFile() &&
+      there.size === info.size &&
+      Math.abs(there.mtimeMs - info.mtimeMs) < 1 &&
+      there.mode === info.mode &&
+      there.nlink === 1
+    )
+      return;
     if (there) await rm(dst, { recursive: true, force: true });
     await copyFile(src, dst, constants.COPYFILE_FICLONE);
     await utimes(dst, info.atime, info.mtime);
@@ -92,7 +114,13 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
    * as what it points to. `seen`: the real folders being copied on this path, so a loop of links
    * ends instead of copying forever. `modules`: for a `__pycache__` folder, the modules beside it.
    */
-  const copyDir = async (source: RawPath, target: RawPath, outside: boolean, seen: ReadonlySet<string>, modules?: ReadonlySet<string>): Promise<void> => {
+  const copyDir = async (
+    source: RawPath,
+    target: RawPath,
+    outside: boolean,
+    seen: ReadonlySet<string>,
+    modules?: ReadonlySet<string>,
+  ): Promise<void> => {
     const there = present(target);
     if (there && !there.isDirectory()) await rm(target, { force: true });
     // Not recursive: the parent was made before (the walk goes top down), and a Ctrl-C that removes
@@ -101,7 +129,11 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
     // Names read as bytes: one that is not UTF-8 is copied under its own bytes (see raw-names.ts).
     const entries = rawEntries(source);
     const texts = entries.map((entry) => nameText(entry.name));
-    const here = new Set(texts.filter((name, index) => !entries[index]!.isDirectory() && name.endsWith('.py')).map((name) => name.slice(0, -3)));
+    const here = new Set(
+      texts
+        .filter((name, index) => !entries[index]!.isDirectory() && name.endsWith('.py'))
+        .map((name) => name.slice(0, -3)),
+    );
     // Each job: whether it put something at its name.
     const jobs: Promise<boolean>[] = [];
     const names: string[] = [];
@@ -126,11 +158,17 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
     if (there?.isDirectory()) {
       // What an earlier run left that the repository does not have (rm does not follow links).
       const copied = new Set(names.filter((_, index) => done[index]));
-      const left = readdirSync(target, { encoding: 'buffer' }).filter((raw) => !copied.has(nameText(raw)) && !(modules && keptBytecode(target, raw, modules)));
-      await Promise.all(left.map((raw) => {
-        const path = childPath(target, raw);
-        return nameText(raw) === PYCACHE && lstatSync(path, { throwIfNoEntry: false })?.isDirectory() ? pruneBytecode(path, here) : rm(path, { recursive: true, force: true });
-      }));
+      const left = readdirSync(target, { encoding: 'buffer' }).filter(
+        (raw) => !copied.has(nameText(raw)) && !(modules && keptBytecode(target, raw, modules)),
+      );
+      await Promise.all(
+        left.map((raw) => {
+          const path = childPath(target, raw);
+          return nameText(raw) === PYCACHE && lstatSync(path, { throwIfNoEntry: false })?.isDirectory()
+            ? pruneBytecode(path, here)
+            : rm(path, { recursive: true, force: true });
+        }),
+      );
     }
     const info = lstatSync(source);
     utimesSync(target, info.atime, info.mtime);
@@ -139,7 +177,13 @@ export async function copyTree(from: string, to: string, { over = false }: { ove
    * Copies a link as the rules above say; false where nothing is copied for it. A link whose path
    * is not UTF-8 is left out: where it leads cannot be told as text, so it cannot be checked.
    */
-  const copyLink = async (src: RawPath, dst: RawPath, name: string, outside: boolean, seen: ReadonlySet<string>): Promise<boolean> => {
+  const copyLink = async (
+    src: RawPath,
+    dst: RawPath,
+    name: string,
+    outside: boolean,
+    seen: ReadonlySet<string>,
+  ): Promise<boolean> => {
     if (typeof src !== 'string' || typeof dst !== 'string') return false;
     let real: string;
     try {

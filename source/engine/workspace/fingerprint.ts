@@ -24,10 +24,19 @@ export function fingerprintTree(root: string, skip: ReadonlySet<string> = new Se
       const name = nameText(entry.name);
       const childRel = rel ? `${rel}/${name}` : name;
       const info = lstatSync(path, { bigint: true });
-      if (info.isDirectory() && (NOT_COPIED.has(name) || lstatSync(childPath(path, 'pyvenv.cfg'), { throwIfNoEntry: false }))) continue;
+      if (
+        info.isDirectory() &&
+        (NOT_COPIED.has(name) || lstatSync(childPath(path, 'pyvenv.cfg'), { throwIfNoEntry: false }))
+      )
+        continue;
       const link = info.isSymbolicLink() ? ` ${readlinkSync(path, { encoding: 'buffer' }).toString('hex')}` : '';
       // A folder's times change with its entries (an editor's save by rename), which are looked at themselves.
-      found.set(childRel, info.isDirectory() ? `${info.mode}:${info.ino}` : `${info.mode}:${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}${link}`);
+      found.set(
+        childRel,
+        info.isDirectory()
+          ? `${info.mode}:${info.ino}`
+          : `${info.mode}:${info.size}:${info.ino}:${info.mtimeNs}:${info.ctimeNs}${link}`,
+      );
       if (info.isDirectory()) walk(path, childRel);
     }
   };

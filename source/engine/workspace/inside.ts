@@ -1,4 +1,22 @@
-import { closeSync, constants, existsSync, fchmodSync, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  unlinkSync,
+  writeSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import { basename, dirname, relative, resolve, sep } from 'node:path';
 import { TenetError } from '../errors';
 
@@ -20,7 +38,11 @@ export class OutsideWorkspaceError extends TenetError {
     readonly rel: string,
     readonly where: string,
   ) {
-    super(`${rel || '.'} leads outside the workspace (to ${where}): tenet never follows a link out of it.`, undefined, 1);
+    super(
+      `${rel || '.'} leads outside the workspace (to ${where}): tenet never follows a link out of it.`,
+      undefined,
+      1,
+    );
     this.name = 'OutsideWorkspaceError';
   }
 }
@@ -58,7 +80,8 @@ function whereIs(fd: number, path: string): string {
 }
 
 /** A path through a verified folder descriptor: resolved from that folder, whatever its path now leads to. */
-const through = (dirFd: number, realDir: string, name: string) => (PROC_FD ? `/proc/self/fd/${dirFd}/${name}` : `${realDir}${sep}${name}`);
+const through = (dirFd: number, realDir: string, name: string) =>
+  PROC_FD ? `/proc/self/fd/${dirFd}/${name}` : `${realDir}${sep}${name}`;
 
 /** The real path of what `fd` opened, or OutsideWorkspaceError; on any error the descriptor is closed. */
 function verified(root: string, rel: string, fd: number, path: string): string {
@@ -93,7 +116,11 @@ export function openInside(root: string, rel: string): InsideEntry {
 export function readInsideSync(root: string, rel: string): Buffer {
   const { fd, stats } = openInside(root, rel);
   try {
-    if (!stats.isFile()) throw Object.assign(new Error(`${rel} is not a regular file`), { code: stats.isDirectory() ? 'EISDIR' : 'EINVAL', path: resolve(root, rel) });
+    if (!stats.isFile())
+      throw Object.assign(new Error(`${rel} is not a regular file`), {
+        code: stats.isDirectory() ? 'EISDIR' : 'EINVAL',
+        path: resolve(root, rel),
+      });
     return readFileSync(fd);
   } finally {
     closeSync(fd);
@@ -170,7 +197,10 @@ export function writeInsideSync(root: string, rel: string, content: string | Buf
   const path = lexical(root, rel);
   let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.ownFile ? constants.O_NOFOLLOW : 0));
+    fd = openSync(
+      path,
+      constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.ownFile ? constants.O_NOFOLLOW : 0),
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // Missing, a dangling or looping link (any link, for a file of its own), a fifo nobody reads: made anew below.
@@ -198,7 +228,11 @@ export function writeInsideSync(root: string, rel: string, content: string | Buf
     const existing = lstatSync(entry, { throwIfNoEntry: false });
     if (existing?.isDirectory()) throw Object.assign(new Error(`${rel} is a folder`), { code: 'EISDIR', path });
     if (existing) unlinkSync(entry);
-    const created = openSync(entry, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, options.mode ?? 0o644);
+    const created = openSync(
+      entry,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      options.mode ?? 0o644,
+    );
     try {
       writeAll(created, data);
       if (options.mode !== undefined) fchmodSync(created, options.mode);
@@ -210,7 +244,12 @@ export function writeInsideSync(root: string, rel: string, content: string | Buf
   }
 }
 
-export async function writeInside(root: string, rel: string, content: string | Buffer, options: WriteOptions = {}): Promise<void> {
+export async function writeInside(
+  root: string,
+  rel: string,
+  content: string | Buffer,
+  options: WriteOptions = {},
+): Promise<void> {
   writeInsideSync(root, rel, content, options);
 }
 

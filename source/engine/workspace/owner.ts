@@ -20,7 +20,12 @@ export interface ScratchOwner {
 export const OWNER_FILE = 'tenet-owner.json';
 
 export function writeOwner(dir: string, options: { keep?: boolean } = {}): void {
-  const owner: ScratchOwner = { pid: process.pid, host: hostname(), ...(processStart(process.pid) !== undefined ? { started: processStart(process.pid)! } : {}), ...(options.keep ? { keep: true } : {}) };
+  const owner: ScratchOwner = {
+    pid: process.pid,
+    host: hostname(),
+    ...(processStart(process.pid) !== undefined ? { started: processStart(process.pid)! } : {}),
+    ...(options.keep ? { keep: true } : {}),
+  };
   writeFileSync(join(dir, OWNER_FILE), `${JSON.stringify(owner)}\n`);
 }
 

@@ -37,7 +37,8 @@ export function nameText(raw: Buffer): string {
 /** The path of `name` in `dir`: a string where both are text, else bytes. */
 export function childPath(dir: RawPath, name: Buffer | string): RawPath {
   const raw = typeof name === 'string' ? Buffer.from(name) : name;
-  if (typeof dir === 'string' && isText(raw)) return dir.endsWith(sep) ? dir + raw.toString('utf8') : `${dir}${sep}${raw.toString('utf8')}`;
+  if (typeof dir === 'string' && isText(raw))
+    return dir.endsWith(sep) ? dir + raw.toString('utf8') : `${dir}${sep}${raw.toString('utf8')}`;
   const base = typeof dir === 'string' ? Buffer.from(dir) : dir;
   return Buffer.concat([base, base[base.length - 1] === sep.charCodeAt(0) ? Buffer.alloc(0) : Buffer.from(sep), raw]);
 }

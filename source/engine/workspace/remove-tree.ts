@@ -2,7 +2,8 @@ import { chmodSync, readdirSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const closed = (error: unknown) => ['EACCES', 'EPERM', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '');
+const closed = (error: unknown) =>
+  ['EACCES', 'EPERM', 'ENOTEMPTY'].includes((error as NodeJS.ErrnoException).code ?? '');
 
 /**
  * Removes a folder tenet made (a workspace's), also when code that ran in it closed its folders

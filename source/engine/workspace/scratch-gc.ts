@@ -61,7 +61,11 @@ function inUse(dir: string): boolean {
 function unmarkedLeftover(path: string, kind: ScratchFolder['kind'], now: number): string | undefined {
   const entries = readdirSync(path);
   // (Also what a kill between making the folder and writing its owner leaves: an empty one.)
-  const looksOurs = entries.length === 0 || (kind === 'workspace' && entries.length === 1 && lstatSync(join(path, entries[0]!, '.tenet'), { throwIfNoEntry: false })?.isDirectory());
+  const looksOurs =
+    entries.length === 0 ||
+    (kind === 'workspace' &&
+      entries.length === 1 &&
+      lstatSync(join(path, entries[0]!, '.tenet'), { throwIfNoEntry: false })?.isDirectory());
   if (!looksOurs) return undefined;
   if (now - lstatSync(path).mtimeMs < UNMARKED_AGE_MS || inUse(path)) return undefined;
   return 'left by a tenet from before owners were recorded, untouched for an hour';
@@ -90,7 +94,10 @@ function removeOrSayWhy(path: string): string | undefined {
  * next run of their repository (no tenet works in one: a run renames it before it uses it). Those
  * of a tenet still running stay, and so do workspaces kept on purpose (`--keep-workspace`).
  */
-export function collectScratch(options: { tmp?: string; dryRun?: boolean; now?: number } = {}): { removed: ScratchFolder[]; kept: ScratchFolder[] } {
+export function collectScratch(options: { tmp?: string; dryRun?: boolean; now?: number } = {}): {
+  removed: ScratchFolder[];
+  kept: ScratchFolder[];
+} {
   const tmp = options.tmp ?? tmpdir();
   const now = options.now ?? Date.now();
   const removed: ScratchFolder[] = [];
@@ -102,7 +109,13 @@ export function collectScratch(options: { tmp?: string; dryRun?: boolean; now?: 
     return { removed, kept };
   }
   for (const name of names) {
-    const kind = WORKSPACE.test(name) ? 'workspace' : CHECK.test(name) ? 'interpreter check' : PARKED_COPY.test(name) ? 'copy kept for the next run' : undefined;
+    const kind = WORKSPACE.test(name)
+      ? 'workspace'
+      : CHECK.test(name)
+        ? 'interpreter check'
+        : PARKED_COPY.test(name)
+          ? 'copy kept for the next run'
+          : undefined;
     const path = join(tmp, name);
     if (!kind || !lstatSync(path, { throwIfNoEntry: false })?.isDirectory()) continue;
     try {
@@ -112,7 +125,13 @@ export function collectScratch(options: { tmp?: string; dryRun?: boolean; now?: 
         gone = 'the next run of its repository copies it again';
       } else if (owner) {
         if (owner.keep) kept.push({ path, kind, bytes: sizeOf(path), reason: 'kept on purpose (--keep-workspace)' });
-        else if (ownerRuns(owner)) kept.push({ path, kind, bytes: sizeOf(path), reason: `its tenet (${owner.host}:${owner.pid}) is still running` });
+        else if (ownerRuns(owner))
+          kept.push({
+            path,
+            kind,
+            bytes: sizeOf(path),
+            reason: `its tenet (${owner.host}:${owner.pid}) is still running`,
+          });
         else gone = `left by tenet ${owner.host}:${owner.pid}, which is gone`;
       } else {
         gone = unmarkedLeftover(path, kind, now);

@@ -3,8 +3,24 @@ import { nameText, rawEntries } from './raw-names';
 
 /** Folders that never hold the project's own code: version control, environments, caches, builds. */
 export const SKIPPED_DIRS = new Set([
-  '.git', '.hg', '.svn', '.venv', 'venv', 'env', '.env', 'node_modules', '__pycache__', '.tox', '.nox',
-  '.mypy_cache', '.pytest_cache', '.ruff_cache', '.eggs', 'build', 'dist', '.tenet',
+  '.git',
+  '.hg',
+  '.svn',
+  '.venv',
+  'venv',
+  'env',
+  '.env',
+  'node_modules',
+  '__pycache__',
+  '.tox',
+  '.nox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.eggs',
+  'build',
+  'dist',
+  '.tenet',
 ]);
 
 export function isSkippedDir(name: string): boolean {

@@ -20,7 +20,15 @@ export function withCode(args: string, code: string): string {
 export function sameArguments(a: string, b: string): boolean {
   if (a === b) return true;
   const canonical = (value: unknown): unknown =>
-    Array.isArray(value) ? value.map(canonical) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, v]) => [k, canonical(v)])) : value;
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .sort(([x], [y]) => (x < y ? -1 : 1))
+              .map(([k, v]) => [k, canonical(v)]),
+          )
+        : value;
   try {
     return JSON.stringify(canonical(JSON.parse(a))) === JSON.stringify(canonical(JSON.parse(b)));
   } catch {
@@ -28,7 +36,11 @@ export function sameArguments(a: string, b: string): boolean {
   }
 }
 
-const KEYWORDS = new Set('False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(' '));
+const KEYWORDS = new Set(
+  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
+    ' ',
+  ),
+);
 const TOKEN = /(#.*$)|("""|'''|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?)|([A-Za-z_]\w*)|([^#"'A-Za-z_]+)/g;
 
 /** One row of Python in colours: keywords, strings, comments (a string over several rows is left plain after its first). */
@@ -59,10 +71,17 @@ export function codeLines(code: string, width: number, indent = '  '): Line[] {
 /** A diff's rows under `indent`, the added lines green, the removed red (long ones wrapped). */
 export function editDiffLines(diff: string, width: number, indent = '  '): Line[] {
   if (!diff) return [{ text: `${indent}(no change)`, dim: true }];
-  const style = (row: string) => ({ color: row.startsWith('@@') ? 'cyan' : row.startsWith('+') ? 'green' : row.startsWith('-') ? 'red' : undefined, dim: row.startsWith('@@') });
+  const style = (row: string) => ({
+    color: row.startsWith('@@') ? 'cyan' : row.startsWith('+') ? 'green' : row.startsWith('-') ? 'red' : undefined,
+    dim: row.startsWith('@@'),
+  });
   return expandTabs(diff)
     .split('\n')
-    .flatMap((row) => wrapCode(row, Math.max(10, width - indent.length), row.startsWith('@@') ? 0 : 1).map((part): Line => ({ ...style(row), text: `${indent}${part}` })));
+    .flatMap((row) =>
+      wrapCode(row, Math.max(10, width - indent.length), row.startsWith('@@') ? 0 : 1).map(
+        (part): Line => ({ ...style(row), text: `${indent}${part}` }),
+      ),
+    );
 }
 
 /**
@@ -74,7 +93,14 @@ export function pauseCodeLines(args: string, edited: string | undefined, width: 
   const shown = codeOf(edited ?? args);
   if (!shown) return undefined;
   const edit = edited === undefined ? undefined : codeEdit(args, edited);
-  const rest = Object.keys(shown.rest).length ? JSON.stringify(shown.rest, null, 2).split('\n').flatMap((row) => wrapCode(row, Math.max(10, width))).map((text): Line => ({ text })) : [];
-  const head: Line = edit ? { text: `code (your edit of the model's: +${edit.added} −${edit.removed}):`, color: 'green' } : { text: 'code:', dim: true };
+  const rest = Object.keys(shown.rest).length
+    ? JSON.stringify(shown.rest, null, 2)
+        .split('\n')
+        .flatMap((row) => wrapCode(row, Math.max(10, width)))
+        .map((text): Line => ({ text }))
+    : [];
+  const head: Line = edit
+    ? { text: `code (your edit of the model's: +${edit.added} −${edit.removed}):`, color: 'green' }
+    : { text: 'code:', dim: true };
   return [head, ...(edit ? editDiffLines(edit.diff, width) : codeLines(shown.code, width)), ...rest];
 }

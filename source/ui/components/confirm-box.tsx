@@ -36,10 +36,18 @@ export function ConfirmBox({ lines, question, width, onConfirm, onCancel, danger
   useYesNo(onConfirm, onCancel);
   const inner = Math.max(10, width - 4);
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={danger ? 'red' : 'yellow'} paddingX={1} width={Math.min(width, inner + 4)}>
-      {lines.flatMap((line) => wrapText(line, inner)).map((text, i) => (
-        <Text key={i}>{text}</Text>
-      ))}
+    <Box
+      flexDirection="column"
+      borderStyle="round"
+      borderColor={danger ? 'red' : 'yellow'}
+      paddingX={1}
+      width={Math.min(width, inner + 4)}
+    >
+      {lines
+        .flatMap((line) => wrapText(line, inner))
+        .map((text, i) => (
+          <Text key={i}>{text}</Text>
+        ))}
       <Box>
         <Text bold>{question} </Text>
         <YesNo />

@@ -14,7 +14,11 @@ export function Covered({ by, children }: { by?: ReactNode; children: ReactNode 
   const covered = by !== undefined && by !== null && by !== false;
   return (
     <Box flexDirection="column">
-      {covered ? <Box key="overlay" flexDirection="column">{by}</Box> : null}
+      {covered ? (
+        <Box key="overlay" flexDirection="column">
+          {by}
+        </Box>
+      ) : null}
       <KeysHeld.Provider key="screen" value={outer || covered}>
         <Box flexDirection="column" {...(covered ? { height: 0, overflow: 'hidden' as const } : {})}>
           {children}

@@ -11,7 +11,10 @@ export function failuresOf(report: string): Record<string, string> {
     const match = /^(FAILED|ERROR) (collecting )?(\S+?):?(?: (.*))?$/.exec(head ?? '');
     if (!match) continue;
     const [, , collecting, id, message] = match;
-    const text = body.map((line) => line.replace(/^ {4}/, '')).join('\n').trimEnd();
+    const text = body
+      .map((line) => line.replace(/^ {4}/, ''))
+      .join('\n')
+      .trimEnd();
     failures[id!] = collecting ? `The module failed to import: ${message ?? ''}\n${text}`.trimEnd() : text;
   }
   return failures;

@@ -22,7 +22,8 @@ const TITLES: Record<KeyScreen, string> = {
 };
 
 /** The key column: as wide as the longest key shown, and two spaces, so a key never runs into its description. */
-const keyColumn = (screens: readonly KeyScreen[]) => 2 + Math.max(...screens.flatMap((screen) => KEYS[screen].map(([key]) => key.length)));
+const keyColumn = (screens: readonly KeyScreen[]) =>
+  2 + Math.max(...screens.flatMap((screen) => KEYS[screen].map(([key]) => key.length)));
 
 /** The overlay's rows at `width`: each group under its title, long labels wrapped under their column. */
 export function helpLines(screens: readonly KeyScreen[], width: number): Line[] {
@@ -42,10 +43,22 @@ export function helpLines(screens: readonly KeyScreen[], width: number): Line[] 
 }
 
 /** `?`: every key, grouped by where it works; scrolls when the terminal is shorter than the list. */
-export function HelpOverlay({ screens, width = 80, height = 24 }: { screens: KeyScreen[]; width?: number; height?: number }) {
+export function HelpOverlay({
+  screens,
+  width = 80,
+  height = 24,
+}: {
+  screens: KeyScreen[];
+  width?: number;
+  height?: number;
+}) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <ScrollView title="Keys (? or Esc to close)" lines={helpLines(screens, width - 4)} height={Math.max(3, height - 2)} />
+      <ScrollView
+        title="Keys (? or Esc to close)"
+        lines={helpLines(screens, width - 4)}
+        height={Math.max(3, height - 2)}
+      />
     </Box>
   );
 }

@@ -65,12 +65,20 @@ export const emptyLine = (value = ''): LineState => ({ value, cursor: value.leng
 const TAB = '    ';
 
 function insert(state: LineState, text: string): LineState {
-  return { ...state, value: state.value.slice(0, state.cursor) + text + state.value.slice(state.cursor), cursor: state.cursor + text.length };
+  return {
+    ...state,
+    value: state.value.slice(0, state.cursor) + text + state.value.slice(state.cursor),
+    cursor: state.cursor + text.length,
+  };
 }
 
 function backspace(state: LineState): LineState {
   if (!state.cursor) return state;
-  return { ...state, value: state.value.slice(0, state.cursor - 1) + state.value.slice(state.cursor), cursor: state.cursor - 1 };
+  return {
+    ...state,
+    value: state.value.slice(0, state.cursor - 1) + state.value.slice(state.cursor),
+    cursor: state.cursor - 1,
+  };
 }
 
 /** Ctrl+W: the word before the cursor, and the spaces after it. */
@@ -115,14 +123,26 @@ function recall(state: LineState, history: readonly string[], direction: -1 | 1)
 
 /** Applies one input (a key, or a chunk of several) to the line. */
 export function editLine(state: LineState, input: string, key: EditKey, options: EditOptions): EditResult {
-  const done = (next: LineState, submitted: string[] = []): EditResult => ({ state: next, submitted, unhandled: false });
+  const done = (next: LineState, submitted: string[] = []): EditResult => ({
+    state: next,
+    submitted,
+    unhandled: false,
+  });
   // What a key leaves of the state: no history walk, but a paste still open stays open.
-  const plain = ({ value, cursor, pasting }: LineState): LineState => ({ value, cursor, ...(pasting ? { pasting } : {}) });
+  const plain = ({ value, cursor, pasting }: LineState): LineState => ({
+    value,
+    cursor,
+    ...(pasting ? { pasting } : {}),
+  });
   // Bracketed-paste markers: Ink hands each over on its own, as "[200~" and "[201~".
-  if (input === PASTE_START || input === PASTE_END) return done(input === PASTE_START ? { ...plain(state), pasting: true } : { value: state.value, cursor: state.cursor });
+  if (input === PASTE_START || input === PASTE_END)
+    return done(
+      input === PASTE_START ? { ...plain(state), pasting: true } : { value: state.value, cursor: state.cursor },
+    );
   if (key.return) {
     // Alt+Enter types a newline where text may hold one; inside a paste, a lone newline chunk is pasted.
-    if (state.pasting || (key.meta && options.newlines === 'text')) return replay(plain(state), '\n', options, { pasted: true });
+    if (state.pasting || (key.meta && options.newlines === 'text'))
+      return replay(plain(state), '\n', options, { pasted: true });
     return submit(plain(state), options);
   }
   if (key.leftArrow) return done({ ...plain(state), cursor: Math.max(0, state.cursor - 1) });
@@ -130,7 +150,8 @@ export function editLine(state: LineState, input: string, key: EditKey, options:
   if (key.home) return done({ ...plain(state), cursor: 0 });
   if (key.end) return done({ ...plain(state), cursor: state.value.length });
   if (key.upArrow || key.downArrow) {
-    if (options.newlines === 'text' && state.value.includes('\n')) return done(verticalMove(plain(state), key.upArrow ? -1 : 1));
+    if (options.newlines === 'text' && state.value.includes('\n'))
+      return done(verticalMove(plain(state), key.upArrow ? -1 : 1));
     if (!options.history) return { state, submitted: [], unhandled: true };
     return done(recall(state, options.history, key.upArrow ? -1 : 1));
   }

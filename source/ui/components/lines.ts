@@ -85,7 +85,8 @@ export function hardWrap(text: string, width: number): string[] {
 }
 
 /** `…tail` when `text` is wider than `width`: the end of a node id says the most. */
-export const shortStart = (text: string, width: number) => (text.length > width ? `…${text.slice(text.length - Math.max(1, width) + 1)}` : text);
+export const shortStart = (text: string, width: number) =>
+  text.length > width ? `…${text.slice(text.length - Math.max(1, width) + 1)}` : text;
 
 /**
  * `head…tail` when `text` is wider than `width`: a test id keeps its file and its name, the ends
@@ -99,7 +100,8 @@ export function shortMiddle(text: string, width: number): string {
 }
 
 /** `head…` when `text` is wider than `width`. */
-export const shortEnd = (text: string, width: number) => (text.length > width ? `${text.slice(0, Math.max(1, width) - 1)}…` : text);
+export const shortEnd = (text: string, width: number) =>
+  text.length > width ? `${text.slice(0, Math.max(1, width) - 1)}…` : text;
 
 /**
  * At most `room` rows of `items`: when they do not all fit, the last row says how many are left

@@ -25,7 +25,12 @@ export function reduceCursor(at: number, move: CursorMove, count: number): numbe
  * from the same row, so five ↓ moved one. Each key goes through the reducer from the cursor the key
  * before left (kept in a ref, set at once), and `current()` is that cursor for an Enter in the same burst.
  */
-export function useListCursor(initial: number): { cursor: number; current(): number; press(key: Key, count: number, page: number): boolean; set(at: number): void } {
+export function useListCursor(initial: number): {
+  cursor: number;
+  current(): number;
+  press(key: Key, count: number, page: number): boolean;
+  set(at: number): void;
+} {
   const live = useRef(initial);
   const [cursor, setCursor] = useState(initial);
   const set = (at: number) => {

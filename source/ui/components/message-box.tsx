@@ -72,5 +72,9 @@ export function cursorLine({ value, cursor }: LineState): { line: LineState; at:
   const start = value.lastIndexOf('\n', cursor - 1) + 1;
   const end = value.indexOf('\n', cursor);
   const at = value.slice(0, start).split('\n').length;
-  return { line: { value: value.slice(start, end === -1 ? undefined : end), cursor: cursor - start }, at, of: value.split('\n').length };
+  return {
+    line: { value: value.slice(start, end === -1 ? undefined : end), cursor: cursor - start },
+    at,
+    of: value.split('\n').length,
+  };
 }

@@ -63,9 +63,24 @@ export function streamingLines(streaming: ViewState['agent']['streaming'], width
   return streaming.flatMap(({ name, args }): Line[] => {
     // Decoded as they stream, escapes in the JSON (`\u001b`) are control characters again: made printable.
     const fields = Object.entries(partialStringFields(args)).map(([k, v]) => [printable(k), printable(v)] as const);
-    const short = fields.filter(([, v]) => !v.includes('\n')).map(([k, v]) => `${k}=${v}`).join(' ');
-    const head: Line = [{ text: `→ ${name}`, color: 'blue' }, { text: ` ${shortEnd(short, Math.max(10, width - name.length - 4))}`, dim: true }, { text: ' (writing…)', color: 'magenta' }];
-    const code = fields.filter(([, v]) => v.includes('\n')).flatMap(([, v]) => expandTabs(v).split('\n').flatMap((row) => wrapCode(row, Math.max(10, width - 2)).map((part) => ({ text: `  ${part}`, color: 'green' }))));
+    const short = fields
+      .filter(([, v]) => !v.includes('\n'))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
+    const head: Line = [
+      { text: `→ ${name}`, color: 'blue' },
+      { text: ` ${shortEnd(short, Math.max(10, width - name.length - 4))}`, dim: true },
+      { text: ' (writing…)', color: 'magenta' },
+    ];
+    const code = fields
+      .filter(([, v]) => v.includes('\n'))
+      .flatMap(([, v]) =>
+        expandTabs(v)
+          .split('\n')
+          .flatMap((row) =>
+            wrapCode(row, Math.max(10, width - 2)).map((part) => ({ text: `  ${part}`, color: 'green' })),
+          ),
+      );
     return [head, ...code];
   });
 }

@@ -46,7 +46,8 @@ export function ScrollView({ lines, height, title, hint, label, active = true, s
   const at = Math.min(offset, last);
   const shown = lines.slice(at, at + body);
   // The position line says what is cut; when nothing is, it only carries the label and the hint.
-  const position = lines.length > body ? `lines ${at + 1}–${at + shown.length} of ${lines.length} · ↑ ↓ PgUp PgDn scroll` : '';
+  const position =
+    lines.length > body ? `lines ${at + 1}–${at + shown.length} of ${lines.length} · ↑ ↓ PgUp PgDn scroll` : '';
   const status = [label, position, hint].filter(Boolean).join(' · ');
   return (
     <Box flexDirection="column">

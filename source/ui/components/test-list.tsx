@@ -65,7 +65,16 @@ export function TestList({ outcomes, selected, width, height, initial, active, o
               { text: ok ? '✓' : '✗', color: ok ? 'green' : 'red', inverse: at },
               { text: ` ${name}`, inverse: at },
               ...(ok ? [] : [{ text: ` ${outcome}`, dim: true, inverse: at }]),
-              ...(tag ? [{ text: tag, color: tag === ' selected' ? 'yellow' : undefined, dim: tag === ' hidden', inverse: at }] : []),
+              ...(tag
+                ? [
+                    {
+                      text: tag,
+                      color: tag === ' selected' ? 'yellow' : undefined,
+                      dim: tag === ' hidden',
+                      inverse: at,
+                    },
+                  ]
+                : []),
             ]}
           />
         );

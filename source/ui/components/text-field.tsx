@@ -23,7 +23,11 @@ export interface LineEditorOptions extends EditOptions {
  * TextInput inserts a chunk of several keys as it comes (key repeat and pastes go in as invisible
  * characters) and has no Ctrl+A/E/U/W or history, so tenet's three fields share this instead.
  */
-export function useLineEditor({ active, onSubmit, intercept, onChange, initial = '', ...options }: LineEditorOptions): { state: LineState; clear(): void; type(text: string): void } {
+export function useLineEditor({ active, onSubmit, intercept, onChange, initial = '', ...options }: LineEditorOptions): {
+  state: LineState;
+  clear(): void;
+  type(text: string): void;
+} {
   const [state, setState] = useState<LineState>(() => emptyLine(initial));
   // Several chunks can arrive before React renders again: each must edit the latest line.
   const latest = useRef(state);
@@ -56,7 +60,15 @@ export function useLineEditor({ active, onSubmit, intercept, onChange, initial =
  * The field's text with its cursor (an inverse cell), in at most `width` columns: a line longer
  * than that shows the part around the cursor, `…` where it is cut.
  */
-export function FieldText({ state, width = Infinity, cursor = true }: { state: LineState; width?: number; cursor?: boolean }) {
+export function FieldText({
+  state,
+  width = Infinity,
+  cursor = true,
+}: {
+  state: LineState;
+  width?: number;
+  cursor?: boolean;
+}) {
   const { value } = state;
   const room = Math.max(4, width - 1);
   let from = 0;

@@ -7,10 +7,9 @@ import { wrapText } from './lines';
  * be cut by the very lack of room it reports), in fewer rows than the terminal has. The session runs on.
  */
 export function TooSmall({ width, height }: { width: number; height: number }) {
-  const rows = wrapText(`tenet needs ${MIN_SIZE.width}×${MIN_SIZE.height}; this terminal is ${width}×${height}: enlarge it`, Math.max(1, width));
-  return (
-    <Text color="yellow">
-      {rows.slice(0, Math.max(1, height - 1)).join('\n')}
-    </Text>
+  const rows = wrapText(
+    `tenet needs ${MIN_SIZE.width}×${MIN_SIZE.height}; this terminal is ${width}×${height}: enlarge it`,
+    Math.max(1, width),
   );
+  return <Text color="yellow">{rows.slice(0, Math.max(1, height - 1)).join('\n')}</Text>;
 }

@@ -23,7 +23,15 @@ const RESULT_LIMITS: Record<Exclude<ItemMode, 'full'>, number> = { collapsed: 4,
  * `words`: its lines are word-wrapped, not cut, and `limit` counts its lines, not rows: a failed
  * call's message says what was wrong to its end (an unknown tool's list of tools, submit_* last).
  */
-function block(text: string, width: number, mode: ItemMode, limit: number, style: (row: string) => Omit<Seg, 'text'> = () => ({}), indent = '', words = false): Line[] {
+function block(
+  text: string,
+  width: number,
+  mode: ItemMode,
+  limit: number,
+  style: (row: string) => Omit<Seg, 'text'> = () => ({}),
+  indent = '',
+  words = false,
+): Line[] {
   const inner = Math.max(10, width - indent.length);
   const rows = expandTabs(text.replace(/\s+$/, '')).split('\n');
   if (words && mode !== 'full') {
@@ -32,15 +40,20 @@ function block(text: string, width: number, mode: ItemMode, limit: number, style
     const lines = shown.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
     return rows.length <= limit + 1 ? lines : [...lines, more(indent, mode, rows.length - limit)];
   }
-  const fitted = mode === 'full' ? rows.flatMap((row) => wrapCode(row, inner)) : rows.map((row) => shortEnd(row, inner));
+  const fitted =
+    mode === 'full' ? rows.flatMap((row) => wrapCode(row, inner)) : rows.map((row) => shortEnd(row, inner));
   const lines = fitted.map((row): Line => ({ ...style(row), text: `${indent}${row}` }));
   return mode === 'full' ? lines : cap(lines, limit + 1, (n) => more(indent, mode, n));
 }
 
-const more = (indent: string, mode: ItemMode, n: number): Line => ({ text: `${indent}… ${plural(n, 'more line')} (${mode === 'collapsed' ? 'e expands, ' : ''}o opens any output)`, dim: true });
+const more = (indent: string, mode: ItemMode, n: number): Line => ({
+  text: `${indent}… ${plural(n, 'more line')} (${mode === 'collapsed' ? 'e expands, ' : ''}o opens any output)`,
+  dim: true,
+});
 
 /** Prose (the model's explanations): word-wrapped, every paragraph whole. */
-const prose = (text: string, width: number): Line[] => wrapText(expandTabs(text.trim()), Math.max(10, width)).map((text) => ({ text }));
+const prose = (text: string, width: number): Line[] =>
+  wrapText(expandTabs(text.trim()), Math.max(10, width)).map((text) => ({ text }));
 
 function parsedArguments(args: string): Record<string, unknown> | undefined {
   try {
@@ -57,7 +70,10 @@ export function argumentsText(args: string): string {
   const value = parsedArguments(args);
   if (!value) return args;
   return Object.entries(value)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? (v.includes('\n') ? `(${plural(v.replace(/\n$/, '').split('\n').length, 'line')})` : v) : JSON.stringify(v)}`)
+    .map(
+      ([k, v]) =>
+        `${k}=${typeof v === 'string' ? (v.includes('\n') ? `(${plural(v.replace(/\n$/, '').split('\n').length, 'line')})` : v) : JSON.stringify(v)}`,
+    )
     .join(' ');
 }
 
@@ -80,7 +96,8 @@ const diffRows = (diff: string, width: number): Line[] => editDiffLines(diff, wi
 /** The title of a revision: which submission, against what, how much changed. */
 export function revisionTitle(item: Extract<TranscriptItem, { kind: 'revision' }>): string {
   const what = item.side === 'tests' ? `tests, version ${item.number}` : `submission ${item.number}`;
-  const when = item.iteration === undefined ? '' : `${item.iteration ? `test run ${item.iteration}` : 'written first'} · `;
+  const when =
+    item.iteration === undefined ? '' : `${item.iteration ? `test run ${item.iteration}` : 'written first'} · `;
   return `✎ ${what} (${when}against ${item.against} · +${item.added} −${item.removed}${item.ok ? '' : ' · rejected'})`;
 }
 
@@ -91,30 +108,73 @@ export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 
     case 'phase':
       return [{ text: '' }, { text: `── ${item.text}`, bold: true, color: 'cyan' }];
     case 'model':
-      return [[{ text: 'model', color: 'magenta' }, { text: ` (${item.tokensIn} in / ${item.tokensOut} out)`, dim: true }], ...prose(item.text, width)];
+      return [
+        [
+          { text: 'model', color: 'magenta' },
+          { text: ` (${item.tokensIn} in / ${item.tokensOut} out)`, dim: true },
+        ],
+        ...prose(item.text, width),
+      ];
     case 'tool': {
       const args = argumentsText(item.args);
       const mark = item.edited ? ' ✎ your arguments' : '';
-      const head: Line = [{ text: `→ ${item.name}`, color: 'blue' }, ...(mark ? [{ text: mark, color: 'green' }] : []), { text: ` ${mode === 'full' ? '' : shortEnd(args, Math.max(10, width - item.name.length - mark.length - 3))}`, dim: true }];
-      const asked = item.edited && mode === 'full' ? [{ text: '  the model asked for:', dim: true }, ...argumentLines(item.edited.original, width)] : [];
+      const head: Line = [
+        { text: `→ ${item.name}`, color: 'blue' },
+        ...(mark ? [{ text: mark, color: 'green' }] : []),
+        {
+          text: ` ${mode === 'full' ? '' : shortEnd(args, Math.max(10, width - item.name.length - mark.length - 3))}`,
+          dim: true,
+        },
+      ];
+      const asked =
+        item.edited && mode === 'full'
+          ? [{ text: '  the model asked for:', dim: true }, ...argumentLines(item.edited.original, width)]
+          : [];
       const full = mode === 'full' ? [...argumentLines(item.args, width), ...asked] : [];
       // The developer's edit of the code (a submission): what they changed of the model's, in every mode.
       const edit = item.edited && codeEdit(item.edited.original, item.args);
-      const changed: Line[] = edit ? [{ text: `  ✎ you changed the model's code (+${edit.added} −${edit.removed}):`, color: 'green' }, ...editDiffLines(edit.diff, width, '    ')] : [];
-      const result = item.result ? block(item.result.text, width, mode, resultLimit, () => ({ color: item.result!.ok ? undefined : 'red' }), '  ', !item.result.ok) : [{ text: '  running…', dim: true }];
+      const changed: Line[] = edit
+        ? [
+            { text: `  ✎ you changed the model's code (+${edit.added} −${edit.removed}):`, color: 'green' },
+            ...editDiffLines(edit.diff, width, '    '),
+          ]
+        : [];
+      const result = item.result
+        ? block(
+            item.result.text,
+            width,
+            mode,
+            resultLimit,
+            () => ({ color: item.result!.ok ? undefined : 'red' }),
+            '  ',
+            !item.result.ok,
+          )
+        : [{ text: '  running…', dim: true }];
       return [head, ...full, ...changed, ...result];
     }
     case 'tests': {
       const label = TEST_RUNS[item.purpose];
-      const head: Line = [{ text: label, bold: true }, { text: ': ' }, { text: `${item.passed}/${item.total} passed`, color: item.passed === item.total ? 'green' : 'red' }];
+      const head: Line = [
+        { text: label, bold: true },
+        { text: ': ' },
+        { text: `${item.passed}/${item.total} passed`, color: item.passed === item.total ? 'green' : 'red' },
+      ];
       if (item.purpose === 'evaluate' && mode !== 'full') return [head];
-      return [head, ...gridLines(item.outcomes, width - 2).map((line): Line => [{ text: '  ' }, ...(Array.isArray(line) ? line : [line])])];
+      return [
+        head,
+        ...gridLines(item.outcomes, width - 2).map(
+          (line): Line => [{ text: '  ' }, ...(Array.isArray(line) ? line : [line])],
+        ),
+      ];
     }
     case 'revision':
       return [{ text: revisionTitle(item), color: item.ok ? 'yellow' : 'red' }, ...diffRows(item.diff, width)];
     case 'note': {
       const color = item.tone === 'warning' ? 'yellow' : item.tone === 'human' ? 'green' : undefined;
-      return wrapText(`${item.tone === 'human' ? '👤 ' : '• '}${item.text}`, width - 1).map((text) => ({ text, color }));
+      return wrapText(`${item.tone === 'human' ? '👤 ' : '• '}${item.text}`, width - 1).map((text) => ({
+        text,
+        color,
+      }));
     }
   }
 }
@@ -141,7 +201,17 @@ export function itemTitle(item: TranscriptItem): string {
  * One entry of the agent's transcript (finished, or the latest). With `maxLines` it is cut to fit
  * the live region, its last row saying how much more there is.
  */
-export function TranscriptItemView({ item, width, expanded = false, maxLines }: { item: TranscriptItem; width: number; expanded?: boolean; maxLines?: number }) {
+export function TranscriptItemView({
+  item,
+  width,
+  expanded = false,
+  maxLines,
+}: {
+  item: TranscriptItem;
+  width: number;
+  expanded?: boolean;
+  maxLines?: number;
+}) {
   const lines = itemLines(item, width, expanded ? 'expanded' : 'collapsed');
   return <Lines lines={maxLines === undefined ? lines : capItem(lines, maxLines)} />;
 }

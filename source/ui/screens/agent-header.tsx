@@ -50,7 +50,12 @@ const MIN_TARGET = 12;
  * longer words, then the middle of the target's path, then "(benchmark)", so the phase and its
  * round stay on screen (they are what changes). The last try is returned if none fits (Ink cuts it).
  */
-export function fitHeaderLine(target: string, mode: string, phase: { long: string; short: string }, width: number): HeaderLine {
+export function fitHeaderLine(
+  target: string,
+  mode: string,
+  phase: { long: string; short: string },
+  width: number,
+): HeaderLine {
   const tries: (Omit<HeaderLine, 'target'> & { cut: boolean })[] = [
     { name: true, mode, phase: phase.long, cut: false },
     { name: false, mode, phase: phase.long, cut: false },
@@ -60,7 +65,12 @@ export function fitHeaderLine(target: string, mode: string, phase: { long: strin
   ];
   let line: HeaderLine | undefined;
   for (const { cut, ...attempt } of tries) {
-    const room = width - ((attempt.name ? 'tenet · '.length : 0) + (attempt.mode ? attempt.mode.length + 1 : 0) + ' · '.length + attempt.phase.length);
+    const room =
+      width -
+      ((attempt.name ? 'tenet · '.length : 0) +
+        (attempt.mode ? attempt.mode.length + 1 : 0) +
+        ' · '.length +
+        attempt.phase.length);
     line = { ...attempt, target: shortMiddle(target, Math.max(MIN_TARGET, room)) };
     if (target.length <= room || (cut && room >= MIN_TARGET)) return line;
   }
@@ -71,14 +81,34 @@ export function fitHeaderLine(target: string, mode: string, phase: { long: strin
 export const HEADER_ROWS = 3;
 
 /** The session's first lines: target, phase, model. `clock` is `recorded` in a replay. */
-export function Header({ view, width, clock = 'wall' }: { view: ViewState; width: number; clock?: 'wall' | 'recorded' }) {
+export function Header({
+  view,
+  width,
+  clock = 'wall',
+}: {
+  view: ViewState;
+  width: number;
+  clock?: 'wall' | 'recorded';
+}) {
   const s = view.session;
   // The quality phase sends nothing for minutes on a large target: a ticking clock says it runs.
   const now = useNow(clock === 'wall' && view.agent.phase === 'quality');
   const elapsed = (clock === 'wall' ? now : view.at) - view.agent.phaseAt;
-  const line = fitHeaderLine(s?.target ?? '…', s?.mode === 'blank' ? '(benchmark)' : '', { long: phaseLine(view, elapsed), short: phaseLine(view, elapsed, true) }, width);
+  const line = fitHeaderLine(
+    s?.target ?? '…',
+    s?.mode === 'blank' ? '(benchmark)' : '',
+    { long: phaseLine(view, elapsed), short: phaseLine(view, elapsed, true) },
+    width,
+  );
   return (
-    <Box flexDirection="column" borderStyle="single" borderBottom borderTop={false} borderLeft={false} borderRight={false}>
+    <Box
+      flexDirection="column"
+      borderStyle="single"
+      borderBottom
+      borderTop={false}
+      borderLeft={false}
+      borderRight={false}
+    >
       <Text wrap="truncate">
         {line.name ? <Text bold>tenet</Text> : ''}
         {line.name ? ' · ' : ''}

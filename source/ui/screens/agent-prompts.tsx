@@ -22,12 +22,20 @@ const STOP_QUESTION = 'Stop the agent and evaluate what it has?';
  * The shell-command question laid out in at most `rows` rows (border and title included): the
  * full key names if they fit, else one short line; the command cut last, its start kept.
  */
-function commandLayout(command: string, width: number, rows: number): { command: string[]; hint: string[]; rows: number } {
+function commandLayout(
+  command: string,
+  width: number,
+  rows: number,
+): { command: string[]; hint: string[]; rows: number } {
   // The rows a long command wraps into go on under it, not under the `$`.
   const full = wrapText(`$ ${command}`, width - 4, 2);
   const long = wrapText(keyHint('command'), width - 4);
   const hint = rows - 3 - long.length >= Math.min(full.length, 3) ? long : [shortEnd(SHORT_COMMAND_HINT, width - 4)];
-  const shown = cap(full, Math.max(1, Math.min(10, rows - 3 - hint.length)), (n) => `… ${plural(n, 'more row')} of the command`);
+  const shown = cap(
+    full,
+    Math.max(1, Math.min(10, rows - 3 - hint.length)),
+    (n) => `… ${plural(n, 'more row')} of the command`,
+  );
   return { command: shown, hint, rows: 3 + shown.length + hint.length };
 }
 
@@ -45,7 +53,17 @@ export function StopQuestion({ onStop, onCancel }: { onStop(): void; onCancel():
 }
 
 /** `onTyping`: whether the reason field is open (its keys are typed, `?` included). */
-export function CommandPrompt({ prompt, width, rows, onTyping }: { prompt: Extract<Prompt, { kind: 'approve-command' }> & { allowAlways(): void }; width: number; rows: number; onTyping?(typing: boolean): void }) {
+export function CommandPrompt({
+  prompt,
+  width,
+  rows,
+  onTyping,
+}: {
+  prompt: Extract<Prompt, { kind: 'approve-command' }> & { allowAlways(): void };
+  width: number;
+  rows: number;
+  onTyping?(typing: boolean): void;
+}) {
   const [mode, setMode] = useState<'ask' | 'reason' | 'stop'>('ask');
   useEffect(() => {
     onTyping?.(mode === 'reason');
@@ -73,8 +91,7 @@ export function CommandPrompt({ prompt, width, rows, onTyping }: { prompt: Extra
         // `e` and the reason typed fast come as one chunk: the field opens with the rest in it.
         setMode('reason');
         if (leadKey(char).rest) reason.type(leadKey(char).rest);
-      }
-      else if (char === 'x') setMode('stop');
+      } else if (char === 'x') setMode('stop');
       // The innermost thing is this command: Esc denies it, and the agent goes on.
       else if (key.escape) prompt.resolve({ run: false, reason: '' });
     },
@@ -91,7 +108,9 @@ export function CommandPrompt({ prompt, width, rows, onTyping }: { prompt: Extra
           {row}
         </Text>
       ))}
-      {mode === 'stop' ? <StopQuestion onStop={() => prompt.resolve({ stop: true })} onCancel={() => setMode('ask')} /> : null}
+      {mode === 'stop' ? (
+        <StopQuestion onStop={() => prompt.resolve({ stop: true })} onCancel={() => setMode('ask')} />
+      ) : null}
       {mode === 'reason' ? (
         <Text wrap="truncate">
           Why not? <FieldText state={reason.state} width={width - 30} /> <Text dimColor>(Enter sends · Esc back)</Text>
@@ -113,7 +132,13 @@ const CANCELLED = 'The model call was cancelled. Enter: make it again · x: stop
 
 const cancelledRows = (width: number) => wrapText(CANCELLED, width - 4);
 
-export function CancelledPrompt({ prompt, width }: { prompt: Extract<Prompt, { kind: 'cancelled-call' }>; width: number }) {
+export function CancelledPrompt({
+  prompt,
+  width,
+}: {
+  prompt: Extract<Prompt, { kind: 'cancelled-call' }>;
+  width: number;
+}) {
   const [stopping, setStopping] = useState(false);
   useKeys(
     (char, key) => {
@@ -137,7 +162,12 @@ export function CancelledPrompt({ prompt, width }: { prompt: Extract<Prompt, { k
 }
 
 /** Rows a prompt takes (border included) when it may use at most `rows` (`pause`: how a step pause's box is open). */
-export function promptRows(prompt: Prompt | undefined, width: number, rows: number, pause: PauseView = CLOSED_PAUSE): number {
+export function promptRows(
+  prompt: Prompt | undefined,
+  width: number,
+  rows: number,
+  pause: PauseView = CLOSED_PAUSE,
+): number {
   if (prompt?.kind === 'approve-command') return commandLayout(prompt.command, width, rows).rows;
   if (prompt?.kind === 'cancelled-call') return 2 + cancelledRows(width).length;
   if (prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') return stepPromptRows(prompt, width, rows, pause);

@@ -76,7 +76,27 @@ function historyLines(items: readonly TranscriptItem[], width: number, rows: num
  * running cost. The live part is measured to stay shorter than the terminal: each part gets rows
  * by priority (a prompt first, then the latest output, the model text, the tests, the debugger).
  */
-export function AgentScreen({ view, prompt, takeover, notice, width, height, allowAlways, onSend, onHandBack = () => undefined, mode = 'live', onViewer, onMessage, queued = 0, step = false, onToggleStep, editArguments, onStepArguments, onStop, onNotice }: AgentScreenProps) {
+export function AgentScreen({
+  view,
+  prompt,
+  takeover,
+  notice,
+  width,
+  height,
+  allowAlways,
+  onSend,
+  onHandBack = () => undefined,
+  mode = 'live',
+  onViewer,
+  onMessage,
+  queued = 0,
+  step = false,
+  onToggleStep,
+  editArguments,
+  onStepArguments,
+  onStop,
+  onNotice,
+}: AgentScreenProps) {
   const [expanded, setExpanded] = useState(false);
   const [writing, setWriting] = useState(false);
   const [draft, setDraft] = useState('');
@@ -102,7 +122,8 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   }, [engineAsks, mode]);
   const testFile = view.agent.tdd?.testFile;
   // A message only reaches a model that is still to be asked.
-  const atWork = mode === 'live' && view.agent.phase !== 'done' && view.agent.phase !== 'evaluate' && view.agent.phase !== 'quality';
+  const atWork =
+    mode === 'live' && view.agent.phase !== 'done' && view.agent.phase !== 'evaluate' && view.agent.phase !== 'quality';
   // A question of the engine (or a takeover) takes the screen back from a viewer; a step pause
   // only waits for the developer, who may look at earlier outputs first.
   const shown: Viewer = (prompt && !stepPause) || takeover !== 'off' ? undefined : viewer;
@@ -122,22 +143,22 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       if (char === 'e') {
         // Nothing more to show (model text, a diff: whole already): say so rather than do nothing.
         const latest = items.at(-1);
-        const more = !!latest && itemLines(latest, width, 'expanded').length !== itemLines(latest, width, 'collapsed').length;
+        const more =
+          !!latest && itemLines(latest, width, 'expanded').length !== itemLines(latest, width, 'collapsed').length;
         if (more || expanded) setExpanded((e) => !e);
         else onNotice?.('e expands the latest output when it is cut; this one is whole (o opens any earlier output)');
-      }
-      else if (leadKey(char).key === 'm' && onMessage && atWork) {
+      } else if (leadKey(char).key === 'm' && onMessage && atWork) {
         // `m` and the message typed fast come as one chunk: the box opens with the rest in it.
         const { rest } = leadKey(char);
         if (rest) setDraft((d) => d + rest);
         setWriting(true);
-      }
-      else if (char === 's' && onToggleStep && atWork) onToggleStep();
+      } else if (char === 's' && onToggleStep && atWork) onToggleStep();
       else if (char === 'x' && onStop && atWork) setStopAsk(true);
       else if (char === 'd') setShowDebugger((d) => !d);
       else if (char === 'o') setViewer('items');
       else if (char === 'v' && testFile) setViewer('test-file');
-      else if (char === 'v') onNotice?.("v shows the agent's test file, which TDD sessions have: this one has none yet");
+      else if (char === 'v')
+        onNotice?.("v shows the agent's test file, which TDD sessions have: this one has none yet");
     },
     { isActive: takeover !== 'active' && (!prompt || stepPause) && !typing },
   );
@@ -151,9 +172,19 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   // box names: the screen's do nothing until it is answered, so the footer offers none of them.
   const asking = !!prompt && !stepPause;
   // Not at work (evaluating): nothing to take over, cancel or stop.
-  const skip = asking ? KEYS.agent.map(([key]) => key) : [...(testFile ? [] : ['v']), ...(onMessage && atWork && !stepPause ? [] : ['m']), ...(onToggleStep && atWork && !stepPause ? [] : ['s']), ...(stepPause ? ['e', 'Esc'] : []), ...(onStop && atWork ? [] : ['x']), ...(atWork ? [] : ['t', 'Esc'])];
+  const skip = asking
+    ? KEYS.agent.map(([key]) => key)
+    : [
+        ...(testFile ? [] : ['v']),
+        ...(onMessage && atWork && !stepPause ? [] : ['m']),
+        ...(onToggleStep && atWork && !stepPause ? [] : ['s']),
+        ...(stepPause ? ['e', 'Esc'] : []),
+        ...(onStop && atWork ? [] : ['x']),
+        ...(atWork ? [] : ['t', 'Esc']),
+      ];
   const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
-  const body = height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? messageBoxRows(draft) : 0);
+  const body =
+    height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? messageBoxRows(draft) : 0);
 
   if (shown) {
     return (
@@ -162,7 +193,12 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         {shown === 'items' ? (
           <ItemBrowser items={items} width={width} height={Math.max(3, body)} onClose={() => setViewer(undefined)} />
         ) : (
-          <ScrollView title={`${testFile!.path} · version ${testFile!.versions}`} lines={testFileLines(testFile!.code, width)} height={Math.max(3, body)} hint="Esc or v closes" />
+          <ScrollView
+            title={`${testFile!.path} · version ${testFile!.versions}`}
+            lines={testFileLines(testFile!.code, width)}
+            height={Math.max(3, body)}
+            hint="Esc or v closes"
+          />
         )}
       </Box>
     );
@@ -171,7 +207,10 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
   const debuggerOpen = takeover !== 'off' || (showDebugger && view.debugger.lines.length > 0);
   const currentLines = current ? itemLines(current, width, expanded ? 'expanded' : 'collapsed') : [];
   // The answer streaming in: its text, then the tool calls it is writing (their code growing).
-  const live = [...(view.agent.live ? wrapText(view.agent.live, width).map((text): Line => ({ text })) : []), ...streamingLines(view.agent.streaming, width)];
+  const live = [
+    ...(view.agent.live ? wrapText(view.agent.live, width).map((text): Line => ({ text })) : []),
+    ...streamingLines(view.agent.streaming, width),
+  ];
   // A cancelled call waits for the developer's answer: it is not running.
   const calling = !!view.agent.call && prompt?.kind !== 'cancelled-call';
   const tests = Object.keys(view.agent.tests).length;
@@ -184,14 +223,25 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
     takeover: takeover !== 'off' ? { min: 5, want: debuggerWant } : none,
     current: current ? { min: 2, want: currentLines.length } : none,
     retry: view.agent.retry ? { min: 1, want: 1 } : none,
-    live: live.length ? { min: 2, want: 1 + Math.min(live.length, Math.max(3, Math.floor(height / (view.agent.streaming.length ? 3 : 4)))) } : calling ? { min: 1, want: 1 } : none,
+    live: live.length
+      ? {
+          min: 2,
+          want: 1 + Math.min(live.length, Math.max(3, Math.floor(height / (view.agent.streaming.length ? 3 : 4)))),
+        }
+      : calling
+        ? { min: 1, want: 1 }
+        : none,
     tests: tests ? { min: 3, want: 2 + tests } : none,
     tdd: tdd ? { min: 2, want: tddPanelRows(tdd) } : none,
-    debugger: debuggerOpen && takeover === 'off' ? { min: 5, want: Math.min(debuggerWant, 3 + Math.floor(height / 3)) } : none,
+    debugger:
+      debuggerOpen && takeover === 'off' ? { min: 5, want: Math.min(debuggerWant, 3 + Math.floor(height / 3)) } : none,
   };
   const names = Object.keys(claims);
   const given = Object.fromEntries(allocate(body, Object.values(claims)).map((rows, i) => [names[i]!, rows]));
-  const history = replay && current ? historyLines(items.slice(0, -1), width, body - Object.values(given).reduce((a, b) => a + b, 0)) : [];
+  const history =
+    replay && current
+      ? historyLines(items.slice(0, -1), width, body - Object.values(given).reduce((a, b) => a + b, 0))
+      : [];
   const debuggerRows = given.takeover || given.debugger || 0;
   return (
     <Box flexDirection="column">
@@ -201,7 +251,11 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
       {given.retry ? <RetryLine view={view} clock={replay ? 'recorded' : 'wall'} /> : null}
       {given.live ? (
         <Box flexDirection="column">
-          {calling ? <ModelStatus view={view} clock={replay ? 'recorded' : 'wall'} /> : <Text color="magenta">model…</Text>}
+          {calling ? (
+            <ModelStatus view={view} clock={replay ? 'recorded' : 'wall'} />
+          ) : (
+            <Text color="magenta">model…</Text>
+          )}
           {given.live > 1 ? <Lines lines={live.slice(-(given.live - 1))} /> : null}
         </Box>
       ) : null}
@@ -212,8 +266,20 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
         </Box>
       ) : null}
       {given.tdd && tdd ? <TddPanel tdd={tdd} width={width} rows={given.tdd} /> : null}
-      {debuggerRows ? <DebuggerPane view={view} takeover={takeover} width={width} rows={debuggerRows} onSend={onSend} onHandBack={onHandBack} clock={replay ? 'recorded' : 'wall'} /> : null}
-      {prompt?.kind === 'approve-command' ? <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} onTyping={setTypingReason} /> : null}
+      {debuggerRows ? (
+        <DebuggerPane
+          view={view}
+          takeover={takeover}
+          width={width}
+          rows={debuggerRows}
+          onSend={onSend}
+          onHandBack={onHandBack}
+          clock={replay ? 'recorded' : 'wall'}
+        />
+      ) : null}
+      {prompt?.kind === 'approve-command' ? (
+        <CommandPrompt prompt={{ ...prompt, allowAlways }} width={width} rows={body} onTyping={setTypingReason} />
+      ) : null}
       {prompt?.kind === 'cancelled-call' ? <CancelledPrompt prompt={prompt} width={width} /> : null}
       {(prompt?.kind === 'step-model' || prompt?.kind === 'step-tool') && given.prompt ? (
         <StepPrompt
@@ -258,7 +324,18 @@ export function AgentScreen({ view, prompt, takeover, notice, width, height, all
           }}
         />
       ) : null}
-      {replay ? <Footer view={view} takeover="off" keys={[]} /> : <Footer view={view} takeover={takeover} {...(notice ? { notice } : {})} keys={keys} queued={queued} step={step} />}
+      {replay ? (
+        <Footer view={view} takeover="off" keys={[]} />
+      ) : (
+        <Footer
+          view={view}
+          takeover={takeover}
+          {...(notice ? { notice } : {})}
+          keys={keys}
+          queued={queued}
+          step={step}
+        />
+      )}
     </Box>
   );
 }

@@ -7,7 +7,12 @@ import type { Takeover } from '../controller';
 import type { DebuggerLine, ViewState } from '../view-state';
 
 /** Each writer's colour: the developer's lines green, the agent's magenta, tenet's own (the pdb it starts for a takeover) cyan. */
-const COLOURS: Record<DebuggerLine['who'], string | undefined> = { human: 'green', agent: 'magenta', tenet: 'cyan', output: undefined };
+const COLOURS: Record<DebuggerLine['who'], string | undefined> = {
+  human: 'green',
+  agent: 'magenta',
+  tenet: 'cyan',
+  output: undefined,
+};
 
 /** The lines the developer typed in this session, oldest first: the pdb line's ↑ ↓ history. */
 export function typedLines(lines: readonly DebuggerLine[]): string[] {
@@ -64,7 +69,8 @@ export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack, 
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={active ? 'green' : 'gray'} paddingX={1}>
       <Text bold wrap="truncate">
-        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''} {active ? '· yours: Esc hands back, Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program' : ''}
+        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''}{' '}
+        {active ? '· yours: Esc hands back, Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program' : ''}
       </Text>
       {shown.map((entry, i) => {
         const mark = entry.who === 'tenet' ? ' (tenet)' : '';

@@ -57,7 +57,10 @@ export function ReplayScreen({
   // The state the keys change, in a ref set at once: a burst of keys between two frames moves from
   // where the key before left it, not from the frame's (see list-cursor.ts).
   const live = useRef<ReplayNav | undefined>(undefined);
-  live.current ??= at !== undefined ? { at: cursor.positionOf(at) ?? 0, playing: false, speed: initialSpeed } : { at: 0, playing: autoplay, speed: initialSpeed };
+  live.current ??=
+    at !== undefined
+      ? { at: cursor.positionOf(at) ?? 0, playing: false, speed: initialSpeed }
+      : { at: 0, playing: autoplay, speed: initialSpeed };
   const [nav, setNavState] = useState<ReplayNav>(live.current);
   const setNav = (next: ReplayNav) => {
     live.current = next;
@@ -73,7 +76,9 @@ export function ReplayScreen({
 
   useEffect(() => {
     if (!nav.playing || atEnd) return;
-    const to = Number.isFinite(nav.speed) ? cursor.nextStop(index) : cursor.nextStop(Math.min(cursor.length, index + MAX_SPEED_EVENTS) - 1);
+    const to = Number.isFinite(nav.speed)
+      ? cursor.nextStop(index)
+      : cursor.nextStop(Math.min(cursor.length, index + MAX_SPEED_EVENTS) - 1);
     const wait = Number.isFinite(nav.speed) ? cursor.delay(index, to, nav.speed) : 16;
     const timer = setTimeout(() => setNav({ ...live.current!, at: to }), wait);
     return () => clearTimeout(timer);
@@ -108,14 +113,33 @@ export function ReplayScreen({
   });
 
   // Help (or "too small") covers the screen, which stays mounted: a viewer, a scroll are kept.
-  const overlay = tooSmall({ width, height }) ? <TooSmall width={width} height={height} /> : help ? <HelpOverlay screens={['replay', 'viewer', 'quitOnce']} width={width} height={height - 1} /> : undefined;
+  const overlay = tooSmall({ width, height }) ? (
+    <TooSmall width={width} height={height} />
+  ) : help ? (
+    <HelpOverlay screens={['replay', 'viewer', 'quitOnce']} width={width} height={height - 1} />
+  ) : undefined;
   let prompt: string[] | undefined;
-  if (forking) prompt = wrapText('at' in forking ? `Fork ${id} at event ${forking.at}? A new session: its history is this one's up to here (recorded answers, no cost), then the model answers live; when its run ends, you are back here. y forks · any other key does not` : `${forking.problem} (any key)`, width).slice(0, 3);
+  if (forking)
+    prompt = wrapText(
+      'at' in forking
+        ? `Fork ${id} at event ${forking.at}? A new session: its history is this one's up to here (recorded answers, no cost), then the model answers live; when its run ends, you are back here. y forks · any other key does not`
+        : `${forking.problem} (any key)`,
+      width,
+    ).slice(0, 3);
   else if (nav.goto !== undefined) prompt = [`go to event: ${nav.goto}▏ (Enter goes there · Esc does not)`];
   else if (nav.notice) prompt = [nav.notice];
   return (
     <Covered by={overlay}>
-      <ReplayFrame id={id} cursor={cursor} nav={nav} width={width} height={height} prompt={prompt} hideKeys={onFork ? [] : ['f']} onViewer={setViewer} />
+      <ReplayFrame
+        id={id}
+        cursor={cursor}
+        nav={nav}
+        width={width}
+        height={height}
+        prompt={prompt}
+        hideKeys={onFork ? [] : ['f']}
+        onViewer={setViewer}
+      />
     </Covered>
   );
 }
@@ -173,7 +197,18 @@ export function ReplayFrame({
   } else if (!view.thm.approval) {
     screen = <ThmScreen view={view} width={width} height={body} clock="recorded" />;
   } else {
-    screen = <AgentScreen view={view} takeover="off" width={width} height={body} allowAlways={ignore} onSend={ignore} mode="replay" onViewer={onViewer} />;
+    screen = (
+      <AgentScreen
+        view={view}
+        takeover="off"
+        width={width}
+        height={body}
+        allowAlways={ignore}
+        onSend={ignore}
+        mode="replay"
+        onViewer={onViewer}
+      />
+    );
   }
   return (
     <>

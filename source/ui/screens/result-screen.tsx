@@ -19,14 +19,25 @@ import type { PatchDecision } from '../view-state';
 import { useKeys } from '../components/use-keys';
 import { plural } from '../../engine/util/plural';
 
-const diffColor = (line: string) => (line.startsWith('+') && !line.startsWith('+++') ? 'green' : line.startsWith('-') && !line.startsWith('---') ? 'red' : line.startsWith('@@') ? 'cyan' : undefined);
+const diffColor = (line: string) =>
+  line.startsWith('+') && !line.startsWith('+++')
+    ? 'green'
+    : line.startsWith('-') && !line.startsWith('---')
+      ? 'red'
+      : line.startsWith('@@')
+        ? 'cyan'
+        : undefined;
 
 /** The patch as rows, long lines wrapped so that nothing of a change is cut off. */
 export function diffLines(patch: string, width: number): Line[] {
   return patch
     .replace(/\n$/, '')
     .split('\n')
-    .flatMap((line) => wrapCode(line, width, /^[-+ ]/.test(line) && !line.startsWith('+++') && !line.startsWith('---') ? 1 : 0).map((text) => ({ text, color: diffColor(line) })));
+    .flatMap((line) =>
+      wrapCode(line, width, /^[-+ ]/.test(line) && !line.startsWith('+++') && !line.startsWith('---') ? 1 : 0).map(
+        (text) => ({ text, color: diffColor(line) }),
+      ),
+    );
 }
 
 /**
@@ -36,10 +47,17 @@ export function diffLines(patch: string, width: number): Line[] {
 export function decisionText(decision: PatchDecision, sessionId?: string): string {
   if (decision.decision === 'accept') {
     if (decision.applied) return 'patch applied to the checkout';
-    const still = sessionId ? ` · it is kept in the session: tenet show ${sessionId} prints it (under Result), to apply by hand` : '';
+    const still = sessionId
+      ? ` · it is kept in the session: tenet show ${sessionId} prints it (under Result), to apply by hand`
+      : '';
     return `patch not applied: ${decision.reason ?? 'the checkout refused it'}${still}`;
   }
-  if (decision.decision === 'save') return decision.file ? `patch saved to ${decision.file}` : decision.reason ? `patch not saved: ${decision.reason}` : 'patch kept in the session only (tenet show prints it)';
+  if (decision.decision === 'save')
+    return decision.file
+      ? `patch saved to ${decision.file}`
+      : decision.reason
+        ? `patch not saved: ${decision.reason}`
+        : 'patch kept in the session only (tenet show prints it)';
   return 'patch rejected';
 }
 
@@ -51,10 +69,18 @@ export function verdictText(result: RunResult, submissions?: number): string {
 
 /** A test's failure as rows, long lines wrapped; the assertion (`E   …`) in red. */
 function failureLines(text: string | undefined, width: number): Line[] {
-  if (!text) return [{ text: 'No report of this failure was kept (the evaluation report is capped at 12,000 characters).', dim: true }];
+  if (!text)
+    return [
+      { text: 'No report of this failure was kept (the evaluation report is capped at 12,000 characters).', dim: true },
+    ];
   return expandTabs(text)
     .split('\n')
-    .flatMap((line) => wrapCode(line, Math.max(10, width)).map((part) => ({ text: part, ...(/^E\s/.test(line) ? { color: 'red' } : {}) })));
+    .flatMap((line) =>
+      wrapCode(line, Math.max(10, width)).map((part) => ({
+        text: part,
+        ...(/^E\s/.test(line) ? { color: 'red' } : {}),
+      })),
+    );
 }
 
 /** What `k` is about to write: how many tests, how many lines, where (never over a file). */
@@ -69,7 +95,10 @@ export function keepText(code: string, path: string): string {
  */
 export function patchCounts(patch: string): { added: number; removed: number } {
   const lines = patch.split('\n').filter((line) => !/^(\+\+\+|---) /.test(line));
-  return { added: lines.filter((line) => line.startsWith('+')).length, removed: lines.filter((line) => line.startsWith('-')).length };
+  return {
+    added: lines.filter((line) => line.startsWith('+')).length,
+    removed: lines.filter((line) => line.startsWith('-')).length,
+  };
 }
 
 /** `Apply the patch (+1 −1) to m.py?` */
@@ -140,7 +169,25 @@ export function wallText(wallMs: number, session?: { wallMs: number; parts: numb
  * and cost of a pass, and the diff in a window that scrolls (↑ ↓ PgUp PgDn) so it can be read in
  * full before deciding; `t` swaps the diff for every test. Apply, reject, or save and quit.
  */
-export function ResultScreen({ result, prompt, width, height, selected, decision, replay = false, sessionsDir, failures = {}, keptTests, onViewer, checkout, submissions, onQuit, onSave, session, sandbox }: ResultScreenProps) {
+export function ResultScreen({
+  result,
+  prompt,
+  width,
+  height,
+  selected,
+  decision,
+  replay = false,
+  sessionsDir,
+  failures = {},
+  keptTests,
+  onViewer,
+  checkout,
+  submissions,
+  onQuit,
+  onSave,
+  session,
+  sandbox,
+}: ResultScreenProps) {
   const [showTests, setShowTests] = useState(false);
   const [confirming, setConfirming] = useState<Confirming>();
   // The test whose failure is open, and where the list's cursor starts.
@@ -181,7 +228,10 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
     }
     if (char === 'k' && prompt.agentTests) setConfirming('keep');
     // An unverified verdict is never applied (the engine refuses it): said here, not asked.
-    else if (char === 'a' && result.patch && result.stopReason === 'unverified') setSaid('not applied: the verdict is unverified, tenet could not check it (see above); s saves the patch to look at');
+    else if (char === 'a' && result.patch && result.stopReason === 'unverified')
+      setSaid(
+        'not applied: the verdict is unverified, tenet could not check it (see above); s saves the patch to look at',
+      );
     else if (char === 'a' && result.patch) setConfirming(result.pass ? 'apply' : 'failing');
     else if (char === 'r') prompt.resolve(false);
     // Without a live screen to stay on (a test's), `s` is the decision itself.
@@ -196,14 +246,22 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const passed = entries.filter(([, o]) => o === 'passed').length;
   const failing = Object.fromEntries(entries.filter(([, o]) => o !== 'passed'));
   const head: Line[] = [
-    ...wrapText(verdictText(result, submissions), width).map((text, i) => ({ text, bold: i === 0, color: result.pass ? 'green' : result.stopReason === 'unverified' ? 'yellow' : 'red' })),
+    ...wrapText(verdictText(result, submissions), width).map((text, i) => ({
+      text,
+      bold: i === 0,
+      color: result.pass ? 'green' : result.stopReason === 'unverified' ? 'yellow' : 'red',
+    })),
     ...wrapText(
       `${tokensInOut(result.usage)} · ${plural(result.usage.modelCalls, 'model call')} · ${plural(result.usage.toolCalls, 'tool call')} · ${costText(result.costUsd, result.cacheSavedUsd)} · cost of a pass ${result.costOfPass === null ? '—' : `$${result.costOfPass.toFixed(4)}`} · ${wallText(result.wallMs, session)}${sandbox ? ` · sandbox: ${sandbox}` : ''}`,
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
     ...(result.testQuality ? wrapText(describeTestQuality(result.testQuality), width).map((text) => ({ text })) : []),
-    ...(result.failure ? describeFailure(result.failure).flatMap((line) => wrapText(line, width)).map((text) => ({ text, color: 'yellow' })) : []),
+    ...(result.failure
+      ? describeFailure(result.failure)
+          .flatMap((line) => wrapText(line, width))
+          .map((text) => ({ text, color: 'yellow' }))
+      : []),
   ];
   const summary: Line = {
     text: `tests: ${passed}/${entries.length} passed${selected ? ` · ${entries.filter(([id]) => selected.includes(id)).length} selected, ${entries.filter(([id]) => !selected.includes(id)).length} hidden` : ''}${entries.length && !replay && !showTests ? ' · t lists them all' : ''}${firstFailed && !showTests ? ' · Enter: how they failed' : ''}`,
@@ -214,9 +272,40 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
   const kept = keptTests ? [`the agent's tests kept in ${keptTests}`] : keepError ? [keepError] : [];
   // Once decided, what became of the patch, wrapped: where it still is must not be cut off.
   // With no patch to decide on, a live screen still has its keys until q: they are named.
-  const closing = onQuit ? hintRows('result', width, 2, [], ['a', 'r', 'k', ...(result.patch && onSave ? [] : ['s']), ...(result.patch || showTests ? [] : ['↑ ↓ PgUp PgDn']), ...(firstFailed ? [] : ['Enter'])]) : [];
+  const closing = onQuit
+    ? hintRows(
+        'result',
+        width,
+        2,
+        [],
+        [
+          'a',
+          'r',
+          'k',
+          ...(result.patch && onSave ? [] : ['s']),
+          ...(result.patch || showTests ? [] : ['↑ ↓ PgUp PgDn']),
+          ...(firstFailed ? [] : ['Enter']),
+        ],
+      )
+    : [];
   const done = said ? wrapText(said, width) : [];
-  const footer = [...kept, ...done, ...(prompt ? hintRows('result', width, 3, [], [...(prompt.agentTests && !keptTests ? [] : ['k']), ...(firstFailed ? [] : ['Enter']), ...(result.stopReason === 'unverified' ? ['a'] : [])]) : [...wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width), ...closing])];
+  const footer = [
+    ...kept,
+    ...done,
+    ...(prompt
+      ? hintRows(
+          'result',
+          width,
+          3,
+          [],
+          [
+            ...(prompt.agentTests && !keptTests ? [] : ['k']),
+            ...(firstFailed ? [] : ['Enter']),
+            ...(result.stopReason === 'unverified' ? ['a'] : []),
+          ],
+        )
+      : [...wrapText(decision ? `${decisionText(decision, result.sessionId)} · ${saved}` : saved, width), ...closing]),
+  ];
   const file = result.target.split('::')[0]!;
   // Where `a` writes: the file in the checkout, by its full path (a run may be on another folder than the current one).
   const destination = checkout ? join(checkout, file) : file;
@@ -242,7 +331,10 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
         key="failing"
         danger
         width={width}
-        lines={[verdictText(result, submissions), `This patch did not pass the tests. Writing it into ${destination} puts failing code in your checkout.`]}
+        lines={[
+          verdictText(result, submissions),
+          `This patch did not pass the tests. Writing it into ${destination} puts failing code in your checkout.`,
+        ]}
         question="Apply a patch that failed?"
         onConfirm={() => setConfirming('apply')}
         onCancel={() => setConfirming(undefined)}
@@ -272,13 +364,34 @@ export function ResultScreen({ result, prompt, width, height, selected, decision
       <Lines lines={head} />
       <Box marginTop={gap} flexDirection="column">
         <Lines lines={[summary]} />
-        {failingRows ? <Lines marginLeft={2} lines={gridLines(failing, width - 2, { max: failingRows, ...(selected ? { selected } : {}) })} /> : null}
+        {failingRows ? (
+          <Lines
+            marginLeft={2}
+            lines={gridLines(failing, width - 2, { max: failingRows, ...(selected ? { selected } : {}) })}
+          />
+        ) : null}
       </Box>
       <Box marginTop={gap} flexDirection="column">
         {failure ? (
-          <ScrollView key={`failure ${failure}`} title={`how ${shortMiddle(failure, width - 20)} failed (${result.tests[failure]})`} lines={failureLines(failureOf(failures, failure), width)} height={viewerRows} hint="Esc back to the tests" />
+          <ScrollView
+            key={`failure ${failure}`}
+            title={`how ${shortMiddle(failure, width - 20)} failed (${result.tests[failure]})`}
+            lines={failureLines(failureOf(failures, failure), width)}
+            height={viewerRows}
+            hint="Esc back to the tests"
+          />
         ) : showTests ? (
-          <TestList key="tests" outcomes={result.tests} {...(selected ? { selected } : {})} width={width} height={viewerRows} {...(listFrom ? { initial: listFrom } : {})} active={!confirming} onOpen={openFailure} {...(replay ? {} : { hint: 't: the diff' })} />
+          <TestList
+            key="tests"
+            outcomes={result.tests}
+            {...(selected ? { selected } : {})}
+            width={width}
+            height={viewerRows}
+            {...(listFrom ? { initial: listFrom } : {})}
+            active={!confirming}
+            onOpen={openFailure}
+            {...(replay ? {} : { hint: 't: the diff' })}
+          />
         ) : result.patch ? (
           <ScrollView key="diff" label={`diff of ${file}`} lines={diffLines(result.patch, width)} height={viewerRows} />
         ) : (

@@ -34,7 +34,9 @@ export function sessionCells(tree: readonly { row: CatalogEntry; depth: number }
       id: treeId(row, depth).padEnd(idWidth),
       status: row.status.padEnd(STATUS),
       // A target's end names the function; a damaged session's reason starts with the file.
-      target: (row.damage ? shortEnd(row.damage, target) : shortStart(row.target, target)).padEnd(target).padEnd(target),
+      target: (row.damage ? shortEnd(row.damage, target) : shortStart(row.target, target))
+        .padEnd(target)
+        .padEnd(target),
       model: shortEnd(full.length <= model ? full : row.model, model).padEnd(model),
       cost: `$${row.costUsd.toFixed(4)}`.padStart(COST),
     };
@@ -44,8 +46,10 @@ export function sessionCells(tree: readonly { row: CatalogEntry; depth: number }
 /** What `r` does with a session: resume it, or why not (only an interrupted session goes on). */
 export function resumeRefusal(row: CatalogEntry): string | undefined {
   if (row.status === 'interrupted') return undefined;
-  if (row.status === 'running') return `Session ${row.id} is running${row.pid ? ` (process ${row.pid})` : ''}: it cannot be resumed while it runs.`;
-  if (row.status === 'damaged') return `Session ${row.id} cannot be read (${row.damage ?? 'damaged'}): there is nothing to resume.`;
+  if (row.status === 'running')
+    return `Session ${row.id} is running${row.pid ? ` (process ${row.pid})` : ''}: it cannot be resumed while it runs.`;
+  if (row.status === 'damaged')
+    return `Session ${row.id} cannot be read (${row.damage ?? 'damaged'}): there is nothing to resume.`;
   return `Session ${row.id} has finished (${row.status}): there is nothing to resume. f forks it, to go on from before its evaluation.`;
 }
 

@@ -88,7 +88,8 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
         const session = tryLoad(row.id);
         if (!session) return;
         const at = lastForkEvent(session.events);
-        if (at === undefined) setNotice(`Session ${row.id} ended before the agent started: there is no step to fork it from.`);
+        if (at === undefined)
+          setNotice(`Session ${row.id} ended before the agent started: there is no step to fork it from.`);
         else {
           setNotice(undefined);
           setAsking({ fork: row.id, at });
@@ -102,7 +103,15 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
       setOpen(undefined);
       setOpenAt(undefined);
     };
-    return <ReplayScreen id={open.id} events={open.events} onBack={back} {...(onFork ? { onFork: (at: number) => onFork(open.id, at) } : {})} {...(openAt !== undefined ? { at: openAt } : {})} />;
+    return (
+      <ReplayScreen
+        id={open.id}
+        events={open.events}
+        onBack={back}
+        {...(onFork ? { onFork: (at: number) => onFork(open.id, at) } : {})}
+        {...(openAt !== undefined ? { at: openAt } : {})}
+      />
+    );
   }
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
   if (help) return <HelpOverlay screens={['sessions', 'replay', 'quitOnce']} width={width} height={height - 1} />;
@@ -121,12 +130,18 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
       ) : null}
       {rows.slice(first, first + room).map((row, i) => {
         const at = first + i === cursor;
-        const color = row.status === 'passed' ? 'green' : row.status === 'failed' || row.status === 'error' || row.status === 'damaged' ? 'red' : 'yellow';
+        const color =
+          row.status === 'passed'
+            ? 'green'
+            : row.status === 'failed' || row.status === 'error' || row.status === 'damaged'
+              ? 'red'
+              : 'yellow';
         const cell = cells[first + i]!;
         return (
           <Text key={row.id} inverse={at} wrap="truncate">
             {at ? '❯ ' : '  '}
-            {cell.id} <Text color={color}>{cell.status}</Text> {cell.target} <Text dimColor>{cell.model}</Text> <Text dimColor>{cell.cost}</Text>
+            {cell.id} <Text color={color}>{cell.status}</Text> {cell.target} <Text dimColor>{cell.model}</Text>{' '}
+            <Text dimColor>{cell.cost}</Text>
           </Text>
         );
       })}

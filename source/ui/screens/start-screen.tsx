@@ -10,7 +10,17 @@ import { hintRows } from '../keys';
 import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
-import { initialStart, matching, noModelKey, searchKey, useStartState, type Mismatch, type ModelLine, type StartChoice, type StartKeyOutcome } from './start-state';
+import {
+  initialStart,
+  matching,
+  noModelKey,
+  searchKey,
+  useStartState,
+  type Mismatch,
+  type ModelLine,
+  type StartChoice,
+  type StartKeyOutcome,
+} from './start-state';
 
 export type { ModelLine, StartChoice };
 
@@ -49,7 +59,10 @@ function mismatch(target: string, blank: boolean, body: 'stub' | 'implemented'):
     return {
       target,
       blank: true,
-      lines: [`${nameOf(target)} has a real body. In stub mode the tests run against that body, so none fails because of the target and the session has nothing to do.`, 'Benchmark mode blanks the body (keeping the signature and docstring), runs the tests against the blank, and keeps the original as ground truth.'],
+      lines: [
+        `${nameOf(target)} has a real body. In stub mode the tests run against that body, so none fails because of the target and the session has nothing to do.`,
+        'Benchmark mode blanks the body (keeping the signature and docstring), runs the tests against the blank, and keeps the original as ground truth.',
+      ],
       question: 'Start in benchmark mode instead?',
     };
   }
@@ -57,7 +70,10 @@ function mismatch(target: string, blank: boolean, body: 'stub' | 'implemented'):
     return {
       target,
       blank: false,
-      lines: [`${nameOf(target)} is a stub: benchmark mode needs a real body to blank and to keep as ground truth.`, 'Stub mode runs the tests against your stub, the way it is meant for.'],
+      lines: [
+        `${nameOf(target)} is a stub: benchmark mode needs a real body to blank and to keep as ground truth.`,
+        'Stub mode runs the tests against your stub, the way it is meant for.',
+      ],
       question: 'Start in stub mode instead?',
     };
   }
@@ -72,11 +88,26 @@ function mismatch(target: string, blank: boolean, body: 'stub' | 'implemented'):
  * (stub mode on a real body) is caught here, with the mode that would; without a model, the screen
  * says what to set and `d` runs the demo. Its state goes through reduceStart (start-state.ts).
  */
-export function StartScreen({ repo, functions: given, modelLabel, model: loadModel, sandbox, instructions, testArgs = [], modelProblem: givenProblem, checkTarget, onStart, onQuit }: StartScreenProps) {
+export function StartScreen({
+  repo,
+  functions: given,
+  modelLabel,
+  model: loadModel,
+  sandbox,
+  instructions,
+  testArgs = [],
+  modelProblem: givenProblem,
+  checkTarget,
+  onStart,
+  onQuit,
+}: StartScreenProps) {
   const { exit } = useApp();
   const quit = onQuit ?? exit;
   const { state, latest, dispatch } = useStartState(() =>
-    initialStart(Array.isArray(given) ? given : undefined, givenProblem ? { problem: givenProblem } : modelLabel !== undefined ? { label: modelLabel } : undefined),
+    initialStart(
+      Array.isArray(given) ? given : undefined,
+      givenProblem ? { problem: givenProblem } : modelLabel !== undefined ? { label: modelLabel } : undefined,
+    ),
   );
   useEffect(() => {
     if (Array.isArray(given)) return;
@@ -153,7 +184,14 @@ export function StartScreen({ repo, functions: given, modelLabel, model: loadMod
   );
   if (picked) return null;
   if (tooSmall({ width, height })) return <TooSmall width={width} height={height} />;
-  if (help) return <HelpOverlay screens={modelProblem ? ['startNoModel', 'quitOnce'] : ['start', 'field', 'quitOnce']} width={width} height={height - 1} />;
+  if (help)
+    return (
+      <HelpOverlay
+        screens={modelProblem ? ['startNoModel', 'quitOnce'] : ['start', 'field', 'quitOnce']}
+        width={width}
+        height={height - 1}
+      />
+    );
   if (offer) {
     return (
       <ConfirmBox
@@ -170,7 +208,10 @@ export function StartScreen({ repo, functions: given, modelLabel, model: loadMod
   const problem = modelProblem ? wrapText(modelProblem, width) : [];
   const noticeRows = notice ? wrapText(notice.text, width) : [];
   // Title, model (or the problem), mode, scope, search line, the index error, the notice, the keys, and Ink's free row.
-  const room = Math.max(1, height - 5 - Math.max(1, problem.length) - (indexError ? 1 : 0) - noticeRows.length - keys.length);
+  const room = Math.max(
+    1,
+    height - 5 - Math.max(1, problem.length) - (indexError ? 1 : 0) - noticeRows.length - keys.length,
+  );
   const first = windowStart(cursor, matches.length, room);
   return (
     <Box flexDirection="column">
@@ -191,14 +232,34 @@ export function StartScreen({ repo, functions: given, modelLabel, model: loadMod
         </Text>
       )}
       <Text wrap="truncate">
-        mode: <Text bold>{blank ? 'benchmark (the body is blanked, the original is ground truth)' : 'stub (you wrote the signature, docstring and tests)'}</Text> <Text dimColor>(Tab switches)</Text>
+        mode:{' '}
+        <Text bold>
+          {blank
+            ? 'benchmark (the body is blanked, the original is ground truth)'
+            : 'stub (you wrote the signature, docstring and tests)'}
+        </Text>{' '}
+        <Text dimColor>(Tab switches)</Text>
       </Text>
       <Text wrap="truncate">
-        tests: {testArgs.length ? <Text bold>{shownArgs(testArgs)}</Text> : 'the whole suite'} <Text dimColor>{testArgs.length ? '(--tests)' : '· tenet --tests ARGS… narrows it'}</Text>
+        tests: {testArgs.length ? <Text bold>{shownArgs(testArgs)}</Text> : 'the whole suite'}{' '}
+        <Text dimColor>{testArgs.length ? '(--tests)' : '· tenet --tests ARGS… narrows it'}</Text>
       </Text>
       <Text wrap="truncate">
-        target: {modelProblem ? <Text dimColor>(set a model to start a session; d runs the scripted demo)</Text> : <FieldText state={search.state} width={Math.max(10, width - 40)} />}{' '}
-        <Text dimColor>{checking ? 'checking the target…' : functions ? `${matches.length} of ${functions.length} functions` : indexError ? '' : 'indexing the repository…'}</Text>
+        target:{' '}
+        {modelProblem ? (
+          <Text dimColor>(set a model to start a session; d runs the scripted demo)</Text>
+        ) : (
+          <FieldText state={search.state} width={Math.max(10, width - 40)} />
+        )}{' '}
+        <Text dimColor>
+          {checking
+            ? 'checking the target…'
+            : functions
+              ? `${matches.length} of ${functions.length} functions`
+              : indexError
+                ? ''
+                : 'indexing the repository…'}
+        </Text>
       </Text>
       {indexError ? (
         <Text color="red" wrap="truncate">

@@ -105,7 +105,11 @@ export function reduceStart(state: StartState, action: StartAction): StartState 
 export type StartKeyOutcome = StartAction | 'quit' | 'clear' | undefined;
 
 /** A key while the search has the keys (a model is set). `empty`: the search is empty. */
-export function searchKey(input: string, key: Partial<Pick<Key, 'escape' | 'upArrow' | 'downArrow' | 'tab'>>, empty: boolean): StartKeyOutcome {
+export function searchKey(
+  input: string,
+  key: Partial<Pick<Key, 'escape' | 'upArrow' | 'downArrow' | 'tab'>>,
+  empty: boolean,
+): StartKeyOutcome {
   // No function name has a `?`: it is the help key here too.
   if (input === '?') return { type: 'help', open: true };
   // Esc takes back the search first; only an empty one quits.
@@ -116,10 +120,14 @@ export function searchKey(input: string, key: Partial<Pick<Key, 'escape' | 'upAr
   return undefined;
 }
 
-export const NO_MODEL_ENTER = 'No model to run a session with: set one as said above, or press d for the scripted demo.';
+export const NO_MODEL_ENTER =
+  'No model to run a session with: set one as said above, or press d for the scripted demo.';
 
 /** A key without a model: the letters are keys (d the demo), not a search. */
-export function noModelKey(input: string, key: Partial<Pick<Key, 'escape' | 'upArrow' | 'downArrow' | 'return'>>): StartKeyOutcome {
+export function noModelKey(
+  input: string,
+  key: Partial<Pick<Key, 'escape' | 'upArrow' | 'downArrow' | 'return'>>,
+): StartKeyOutcome {
   if (input === 'd') return { type: 'pick', choice: { demo: true } };
   if (input === '?') return { type: 'help', open: true };
   if (key.escape || input === 'q') return 'quit';
@@ -133,7 +141,11 @@ export function noModelKey(input: string, key: Partial<Pick<Key, 'escape' | 'upA
  * The start screen's state through reduceStart. Keys can come faster than frames (↓ then Enter in
  * one chunk): `latest()` is the state after every action so far, for a handler that must read it.
  */
-export function useStartState(initial: () => StartState): { state: StartState; latest(): StartState; dispatch(action: StartAction): void } {
+export function useStartState(initial: () => StartState): {
+  state: StartState;
+  latest(): StartState;
+  dispatch(action: StartAction): void;
+} {
   const [state, setState] = useReducer(reduceStart, undefined, initial);
   const live = useRef<StartState | undefined>(undefined);
   live.current ??= state;

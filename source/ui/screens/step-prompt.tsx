@@ -62,10 +62,13 @@ function bodyLines(prompt: StepPromptKind, width: number, expanded: boolean): Li
 }
 
 /** Whether `e` before a model call shows more: some message of the request was cut to its first lines. */
-const clipped = (prompt: StepPromptKind) => prompt.kind === 'step-model' && describeTurn(prompt.preview.lastTurn, Infinity).length > describeTurn(prompt.preview.lastTurn).length;
+const clipped = (prompt: StepPromptKind) =>
+  prompt.kind === 'step-model' &&
+  describeTurn(prompt.preview.lastTurn, Infinity).length > describeTurn(prompt.preview.lastTurn).length;
 
 /** Rows under the title for the body: the border (2), title, status line, and the keys or the message box take the rest. */
-const bodyRoom = (rows: number, view: PauseView) => Math.max(1, rows - 4 - (view.writing ? messageBoxRows(view.draft) : 1));
+const bodyRoom = (rows: number, view: PauseView) =>
+  Math.max(1, rows - 4 - (view.writing ? messageBoxRows(view.draft) : 1));
 
 /** Rows the prompt takes in `rows` at most: border, title, body, status line, and the keys (or the message box). */
 export function stepPromptRows(prompt: StepPromptKind, width: number, rows: number, view: PauseView): number {
@@ -79,7 +82,18 @@ export function stepPromptRows(prompt: StepPromptKind, width: number, rows: numb
  * the whole request or edit the call's arguments in their editor (then Enter runs it with them),
  * or leave step mode. The screen's own keys (take over, help, viewers) work around it.
  */
-export function StepPrompt({ prompt, width, rows, view, onView, active, onMessage, editArguments, onEdited, toggleStep }: StepPromptProps) {
+export function StepPrompt({
+  prompt,
+  width,
+  rows,
+  view,
+  onView,
+  active,
+  onMessage,
+  editArguments,
+  onEdited,
+  toggleStep,
+}: StepPromptProps) {
   const [status, setStatus] = useState<string | undefined>(undefined);
   const [editing, setEditing] = useState(false);
   const more = clipped(prompt);
@@ -91,15 +105,18 @@ export function StepPrompt({ prompt, width, rows, view, onView, active, onMessag
       } else if (leadKey(char).key === 'm') {
         // What came after `m` in the same chunk (a fast typist): the box opens with it.
         onView({ ...view, writing: true, draft: leadKey(char).rest });
-      }
-      else if (char === 's') toggleStep();
-      else if (char === 'e' && prompt.kind === 'step-model' && (more || view.expanded)) onView({ ...view, expanded: !view.expanded });
+      } else if (char === 's') toggleStep();
+      else if (char === 'e' && prompt.kind === 'step-model' && (more || view.expanded))
+        onView({ ...view, expanded: !view.expanded });
       else if (char === 'e' && prompt.kind === 'step-tool') {
         const before = prompt.edited;
         setEditing(true);
         void editArguments(before ?? prompt.call.arguments).then((outcome) => {
           setEditing(false);
-          if ('problem' in outcome) setStatus(`Not changed: ${outcome.problem}. e edits again, Enter runs the ${before === undefined ? "model's" : 'edited'} arguments.`);
+          if ('problem' in outcome)
+            setStatus(
+              `Not changed: ${outcome.problem}. e edits again, Enter runs the ${before === undefined ? "model's" : 'edited'} arguments.`,
+            );
           else if (sameArguments(outcome.args, prompt.call.arguments)) {
             onEdited(undefined);
             setStatus("Unchanged: it runs with the model's arguments.");
@@ -112,8 +129,18 @@ export function StepPrompt({ prompt, width, rows, view, onView, active, onMessag
     },
     { isActive: active && !view.writing && !editing },
   );
-  const title = prompt.kind === 'step-model' ? `⏸ step: before model call ${prompt.preview.round} · the request adds:` : `⏸ step: before the tool call ${prompt.call.name}${prompt.edited === undefined ? '' : ' (your arguments)'}`;
-  const hint = prompt.kind === 'step-tool' ? keyHint('step', ['Enter', 'm', 'e', 's']) : [keyHint('step', ['Enter', 'm']), ...(more || view.expanded ? [`e ${view.expanded ? 'first lines only' : 'all of it'}`] : []), keyHint('step', ['s'])].join(' · ');
+  const title =
+    prompt.kind === 'step-model'
+      ? `⏸ step: before model call ${prompt.preview.round} · the request adds:`
+      : `⏸ step: before the tool call ${prompt.call.name}${prompt.edited === undefined ? '' : ' (your arguments)'}`;
+  const hint =
+    prompt.kind === 'step-tool'
+      ? keyHint('step', ['Enter', 'm', 'e', 's'])
+      : [
+          keyHint('step', ['Enter', 'm']),
+          ...(more || view.expanded ? [`e ${view.expanded ? 'first lines only' : 'all of it'}`] : []),
+          keyHint('step', ['s']),
+        ].join(' · ');
   const room = bodyRoom(rows, view);
   const lines = bodyLines(prompt, width, view.expanded);
   return (

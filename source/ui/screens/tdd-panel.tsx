@@ -7,8 +7,11 @@ import { plural } from '../../engine/util/plural';
 /** `first:T 1:C 2:TC`: which side each iteration revised (T tests, C code). */
 function revisionTrack(tdd: TddView): string {
   const byIteration = new Map<number, Set<string>>();
-  for (const r of tdd.revisions) byIteration.set(r.iteration, new Set([...(byIteration.get(r.iteration) ?? []), r.side === 'tests' ? 'T' : 'C']));
-  return [...byIteration.entries()].map(([i, sides]) => `${i === 0 ? 'first' : i}:${[...sides].sort().reverse().join('')}`).join(' ');
+  for (const r of tdd.revisions)
+    byIteration.set(r.iteration, new Set([...(byIteration.get(r.iteration) ?? []), r.side === 'tests' ? 'T' : 'C']));
+  return [...byIteration.entries()]
+    .map(([i, sides]) => `${i === 0 ? 'first' : i}:${[...sides].sort().reverse().join('')}`)
+    .join(' ');
 }
 
 /** Rows the panel would use: its blank line, its title, a row per test. */
@@ -35,7 +38,9 @@ export function TddPanel({ tdd, width, rows = Infinity }: { tdd: TddView; width:
         {track ? <Text dimColor> · revisions {track}</Text> : null}
         {file ? <Text dimColor> · v reads it</Text> : null}
       </Text>
-      {Object.keys(tdd.outcomes).length && rows > 2 ? <TestGrid outcomes={tdd.outcomes} width={width} max={rows - 2} /> : null}
+      {Object.keys(tdd.outcomes).length && rows > 2 ? (
+        <TestGrid outcomes={tdd.outcomes} width={width} max={rows - 2} />
+      ) : null}
     </Box>
   );
 }
@@ -45,9 +50,11 @@ export function testFileLines(code: string, width: number): Line[] {
   const rows = code.replace(/\n$/, '').split('\n');
   const digits = String(rows.length).length;
   return rows.flatMap((row, i) =>
-    hardWrap(row, Math.max(10, width - digits - 1)).map((part, j): Line => [
-      { text: `${j ? ' '.repeat(digits) : String(i + 1).padStart(digits)} `, dim: true },
-      { text: part },
-    ]),
+    hardWrap(row, Math.max(10, width - digits - 1)).map(
+      (part, j): Line => [
+        { text: `${j ? ' '.repeat(digits) : String(i + 1).padStart(digits)} `, dim: true },
+        { text: part },
+      ],
+    ),
   );
 }

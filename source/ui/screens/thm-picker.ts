@@ -5,7 +5,10 @@ import type { ThmReport } from '../../engine/protocol/thm-report';
  * where the cursor is in them, and the selection a change of T does not undo.
  */
 
-export type Row = { kind: 'cluster'; index: number } | { kind: 'test'; nodeid: string; cluster: number | null } | { kind: 'heading'; text: string };
+export type Row =
+  | { kind: 'cluster'; index: number }
+  | { kind: 'test'; nodeid: string; cluster: number | null }
+  | { kind: 'heading'; text: string };
 
 /** Every word of the filter in the text, case aside (an empty filter matches everything). */
 export function matches(text: string, filter: string): boolean {
@@ -75,8 +78,13 @@ export function selectionOf(proposal: readonly string[], picks: Picks): string[]
 export function togglePick(picks: Picks, proposal: readonly string[], nodeid: string): Picks {
   const selected = selectionOf(proposal, picks).includes(nodeid);
   const without = (list: readonly string[]) => list.filter((t) => t !== nodeid);
-  if (selected) return picks.added.includes(nodeid) ? { ...picks, added: without(picks.added) } : { ...picks, removed: [...picks.removed, nodeid] };
-  return picks.removed.includes(nodeid) ? { ...picks, removed: without(picks.removed) } : { ...picks, added: [...picks.added, nodeid] };
+  if (selected)
+    return picks.added.includes(nodeid)
+      ? { ...picks, added: without(picks.added) }
+      : { ...picks, removed: [...picks.removed, nodeid] };
+  return picks.removed.includes(nodeid)
+    ? { ...picks, removed: without(picks.removed) }
+    : { ...picks, added: [...picks.added, nodeid] };
 }
 
 /** `2 added and 1 removed`, counting only the picks that still change the proposal ('' when none does). */

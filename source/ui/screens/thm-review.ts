@@ -49,26 +49,37 @@ export type ReviewEffect =
   | { kind: 'source'; nodeid: string }
   | { kind: 'approve'; choice: ReviewChoice };
 
-export const openClusters = (state: ReviewState, report: ThmReport): ReadonlySet<string> => state.expanded ?? new Set(report.clusters[0] ? [report.clusters[0].caller] : []);
+export const openClusters = (state: ReviewState, report: ThmReport): ReadonlySet<string> =>
+  state.expanded ?? new Set(report.clusters[0] ? [report.clusters[0].caller] : []);
 
 /** THM's budget on screen: the developer's, else the report's (null: `-T all`). */
-export const budgetOf = (state: ReviewState, report: ThmReport): number | null => (state.budget !== undefined ? state.budget : report.T);
+export const budgetOf = (state: ReviewState, report: ThmReport): number | null =>
+  state.budget !== undefined ? state.budget : report.T;
 
 /** THM's proposal for the T on screen, with the developer's own tests (in unless taken out by hand). */
-export const baseOf = (state: ReviewState, context: Pick<ReviewContext, 'report' | 'developer'>): string[] => [...new Set([...propose(context.report, budgetOf(state, context.report)), ...context.developer])];
+export const baseOf = (state: ReviewState, context: Pick<ReviewContext, 'report' | 'developer'>): string[] => [
+  ...new Set([...propose(context.report, budgetOf(state, context.report)), ...context.developer]),
+];
 
 /** The tests the review would approve now. */
-export const selectionNow = (state: ReviewState, context: Pick<ReviewContext, 'report' | 'developer'>): string[] => selectionOf(baseOf(state, context), state.picks);
+export const selectionNow = (state: ReviewState, context: Pick<ReviewContext, 'report' | 'developer'>): string[] =>
+  selectionOf(baseOf(state, context), state.picks);
 
 /** A key, from the state the key before left: the next state, and what the screen must do. */
-export function reviewKey(previous: ReviewState, input: string, key: Partial<Key>, context: ReviewContext): { state: ReviewState; effect?: ReviewEffect } {
+export function reviewKey(
+  previous: ReviewState,
+  input: string,
+  key: Partial<Key>,
+  context: ReviewContext,
+): { state: ReviewState; effect?: ReviewEffect } {
   const { report, filter } = context;
   // Any key clears the notice of the key before.
   const { notice: _, ...state } = previous;
   const open = openClusters(state, report);
   const rows = pickerRows(report, open, filter);
   const row = rows[state.cursor];
-  const nodeidOf = (r: Row | undefined) => (r?.kind === 'test' ? r.nodeid : r?.kind === 'cluster' ? report.clusters[r.index]!.representative : undefined);
+  const nodeidOf = (r: Row | undefined) =>
+    r?.kind === 'test' ? r.nodeid : r?.kind === 'cluster' ? report.clusters[r.index]!.representative : undefined;
   const move = (to: number) => ({ state: { ...state, cursor: Math.max(0, Math.min(rows.length - 1, to)) } });
   if (key.upArrow) return move(state.cursor - 1);
   if (key.downArrow) return move(state.cursor + 1);
@@ -81,14 +92,24 @@ export function reviewKey(previous: ReviewState, input: string, key: Partial<Key
   if (key.escape && filter) return { state, effect: { kind: 'clear-filter' } };
   // Nothing here quits (a stray q must not end a session): say what does.
   if (input === 'q' || key.escape) return { state: { ...state, notice: QUIT_LIVE_NOTICE } };
-  if (key.rightArrow && row?.kind === 'cluster') return { state: { ...state, expanded: new Set(open).add(report.clusters[row.index]!.caller) } };
+  if (key.rightArrow && row?.kind === 'cluster')
+    return { state: { ...state, expanded: new Set(open).add(report.clusters[row.index]!.caller) } };
   if (key.leftArrow && row) {
     const index = row.kind === 'cluster' ? row.index : row.kind === 'test' ? row.cluster : null;
     if (index === null) return { state };
     const next = new Set(open);
     next.delete(report.clusters[index]!.caller);
     // The cluster's row comes before its tests: it is where it was.
-    return { state: { ...state, expanded: next, cursor: Math.max(0, rows.findIndex((r) => r.kind === 'cluster' && r.index === index)) } };
+    return {
+      state: {
+        ...state,
+        expanded: next,
+        cursor: Math.max(
+          0,
+          rows.findIndex((r) => r.kind === 'cluster' && r.index === index),
+        ),
+      },
+    };
   }
   if (input === ' ' && row) {
     const nodeid = nodeidOf(row);
@@ -101,17 +122,27 @@ export function reviewKey(previous: ReviewState, input: string, key: Partial<Key
     if (now === null && input === '+') return { state };
     const budget = Math.max(1, (now ?? propose(report, null).length) + (input === '+' ? 1 : -1));
     const kept = picksText(propose(report, budget), state.picks);
-    return { state: { ...state, budget, ...(kept ? { notice: `T=${budget}: THM proposed again, and kept your picks (${kept})` } : {}) } };
+    return {
+      state: {
+        ...state,
+        budget,
+        ...(kept ? { notice: `T=${budget}: THM proposed again, and kept your picks (${kept})` } : {}),
+      },
+    };
   }
-  if ((input === 'n' || (input === 'e' && nodeidOf(row))) && context.canWrite) return { state, effect: input === 'n' ? { kind: 'write' } : { kind: 'write', nodeid: nodeidOf(row)! } };
+  if ((input === 'n' || (input === 'e' && nodeidOf(row))) && context.canWrite)
+    return { state, effect: input === 'n' ? { kind: 'write' } : { kind: 'write', nodeid: nodeidOf(row)! } };
   if (input === 'v' && row && context.canShowSource) {
     const nodeid = nodeidOf(row);
     return nodeid ? { state, effect: { kind: 'source', nodeid } } : { state };
   }
   if (key.return) {
     const chosen = selectionNow(state, context);
-    return chosen.length ? { state, effect: { kind: 'approve', choice: { chosen, by: 'human', T: budgetOf(state, report) } } } : { state };
+    return chosen.length
+      ? { state, effect: { kind: 'approve', choice: { chosen, by: 'human', T: budgetOf(state, report) } } }
+      : { state };
   }
-  if (input === 'a') return { state, effect: { kind: 'approve', choice: { chosen: report.selected, by: 'human', T: report.T } } };
+  if (input === 'a')
+    return { state, effect: { kind: 'approve', choice: { chosen: report.selected, by: 'human', T: report.T } } };
   return { state };
 }

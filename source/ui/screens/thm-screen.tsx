@@ -1,9 +1,24 @@
 import { Box, Text } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { failingWords, THM_PHASES } from '../../engine/phrase-book';
-import { alreadyFailingTests, failingTestCounts, type ThmFailingTest, type ThmReport } from '../../engine/protocol/thm-report';
+import {
+  alreadyFailingTests,
+  failingTestCounts,
+  type ThmFailingTest,
+  type ThmReport,
+} from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
-import { allocate, cap, wrapCode, shortEnd, shortMiddle, shortStart, windowStart, wrapText, type Line } from '../components/lines';
+import {
+  allocate,
+  cap,
+  wrapCode,
+  shortEnd,
+  shortMiddle,
+  shortStart,
+  windowStart,
+  wrapText,
+  type Line,
+} from '../components/lines';
 import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
 import { useNow } from '../components/use-now';
@@ -44,12 +59,20 @@ export interface TestWriter {
 
 /** What became of the developer's writing, in rows for the review. */
 export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
-  if ('problem' in outcome) return wrapText(`Could not open your editor: ${outcome.problem}`, width).map((text) => ({ text, color: 'red' }));
+  if ('problem' in outcome)
+    return wrapText(`Could not open your editor: ${outcome.problem}`, width).map((text) => ({ text, color: 'red' }));
   if ('unchanged' in outcome) return [{ text: 'Nothing changed: no test to add.', dim: true }];
   const rows: Line[] = [
     ...outcome.accepted.map((t): Line => [{ text: '✎ joins ', color: 'green' }, { text: t.nodeid }]),
-    ...outcome.rejected.flatMap((r) => wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width, 2).map((text): Line => ({ text, color: 'red' }))),
-    ...(outcome.kept ? wrapText(`  your text is kept: ${outcome.kept.key === 'n' ? 'n' : 'e on one of its tests'} opens it again, to fix it`, width).map((text): Line => ({ text, color: 'yellow' })) : []),
+    ...outcome.rejected.flatMap((r) =>
+      wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width, 2).map((text): Line => ({ text, color: 'red' })),
+    ),
+    ...(outcome.kept
+      ? wrapText(
+          `  your text is kept: ${outcome.kept.key === 'n' ? 'n' : 'e on one of its tests'} opens it again, to fix it`,
+          width,
+        ).map((text): Line => ({ text, color: 'yellow' }))
+      : []),
     ...outcome.removed.map((id): Line => ({ text: `− no longer fails: ${id}`, color: 'yellow' })),
   ];
   return rows.length ? rows : [{ text: 'Your file has no test that pytest collects.', dim: true }];
@@ -58,7 +81,17 @@ export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
 /** At most this many of the tests still running are named. */
 const RUNNING_ROWS = 5;
 
-function Progress({ view, width, height, clock }: { view: ViewState; width: number; height: number; clock: 'wall' | 'recorded' }) {
+function Progress({
+  view,
+  width,
+  height,
+  clock,
+}: {
+  view: ViewState;
+  width: number;
+  height: number;
+  clock: 'wall' | 'recorded';
+}) {
   const { thm, session } = view;
   const now = useNow(clock === 'wall');
   // Live, the clock runs from the run's start: the earliest of the session's start, THM's, and this
@@ -71,7 +104,11 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
   const seconds = since ? Math.max(0, end - since) / 1000 : 0;
   const thmSeconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
   const label = thm.startedAt ? THM_PHASES[thm.phase ?? 'probe'] : 'preparing the workspace';
-  const collecting = thm.collecting ? `collecting the tests: ${plural(thm.collecting.files, 'file')}, ${plural(thm.collecting.tests, 'test')} so far` : thm.startedAt ? 'collecting the tests' : 'starting';
+  const collecting = thm.collecting
+    ? `collecting the tests: ${plural(thm.collecting.files, 'file')}, ${plural(thm.collecting.tests, 'test')} so far`
+    : thm.startedAt
+      ? 'collecting the tests'
+      : 'starting';
   // Every test ran, none is left running: pytest ends the session (fixtures' teardown, the report).
   const finishing = thm.total > 0 && thm.done >= thm.total && !thm.running.length ? ' · pytest is finishing' : '';
   const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
@@ -80,7 +117,9 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
   const rows = Math.max(0, Math.min(RUNNING_ROWS, height - 4));
   const shown = cap(running, rows, (n) => ({ nodeid: `… ${n} more`, since: NaN }));
   // What THM runs on: the target and the repository (the repository's end: its own folder's name).
-  const where = session ? `${session.target}${session.mode === 'blank' ? ' (benchmark mode)' : ''} in ${session.repo}` : '';
+  const where = session
+    ? `${session.target}${session.mode === 'blank' ? ' (benchmark mode)' : ''} in ${session.repo}`
+    : '';
   return (
     <Box flexDirection="column">
       <Lines lines={warningLines(view, width)} />
@@ -90,9 +129,15 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
       </Text>
       <Text wrap="truncate">{label}</Text>
       <Text wrap="truncate">
-        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} · {seconds.toFixed(1)} s{thm.done ? ` · ${thmSeconds > 0 ? (thm.done / thmSeconds).toFixed(0) : 0} tests/s` : ''}{finishing}
+        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} ·{' '}
+        {seconds.toFixed(1)} s{thm.done ? ` · ${thmSeconds > 0 ? (thm.done / thmSeconds).toFixed(0) : 0} tests/s` : ''}
+        {finishing}
       </Text>
-      {shown.length ? <Text dimColor wrap="truncate">still running:</Text> : null}
+      {shown.length ? (
+        <Text dimColor wrap="truncate">
+          still running:
+        </Text>
+      ) : null}
       {shown.map(({ nodeid, since }) => {
         const took = Number.isNaN(since) ? '' : ` · ${Math.max(0, Math.floor((end - since) / 1000))} s`;
         return (
@@ -112,7 +157,11 @@ function Progress({ view, width, height, clock }: { view: ViewState; width: numb
  * yellow above it, a few rows at most: it explains a review with nothing to propose.
  */
 function warningLines(view: ViewState, width: number): Line[] {
-  return cap(view.warnings.flatMap((warning) => wrapText(`! ${warning}`, width, 2)), 4, () => '…').map((text) => ({ text, color: 'yellow' }));
+  return cap(
+    view.warnings.flatMap((warning) => wrapText(`! ${warning}`, width, 2)),
+    4,
+    () => '…',
+  ).map((text) => ({ text, color: 'yellow' }));
 }
 
 /** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
@@ -120,8 +169,13 @@ function failureLines(test: ThmFailingTest, rows: number, width: number): Line[]
   const report = (test.longrepr || test.message).trimEnd().split('\n');
   return [
     { text: '' },
-    { text: `how it fails (${test.outcome}${test.timedOut ? ', timed out' : test.crashed ? ', crashed' : ''}):`, dim: true },
-    ...report.slice(-Math.max(0, rows - 2)).map((line) => ({ text: shortEnd(line, width), color: /^E\s/.test(line) ? 'red' : undefined })),
+    {
+      text: `how it fails (${test.outcome}${test.timedOut ? ', timed out' : test.crashed ? ', crashed' : ''}):`,
+      dim: true,
+    },
+    ...report
+      .slice(-Math.max(0, rows - 2))
+      .map((line) => ({ text: shortEnd(line, width), color: /^E\s/.test(line) ? 'red' : undefined })),
   ];
 }
 
@@ -133,10 +187,18 @@ function chainLines(test: ThmFailingTest, width: number): Line[] {
   if (!test.reached) {
     if (!test.failsThrough) return [];
     const why = `${test.failsThrough}, a wider-scoped fixture, called the target in an earlier test; pytest hands this test its cached result without a call`;
-    return [{ text: '' }, { text: `${shortStart(test.nodeid, width - 20)} fails through:`, dim: true }, ...cap(wrapText(why, width), 4, () => '…').map((text) => ({ text }))];
+    return [
+      { text: '' },
+      { text: `${shortStart(test.nodeid, width - 20)} fails through:`, dim: true },
+      ...cap(wrapText(why, width), 4, () => '…').map((text) => ({ text })),
+    ];
   }
   const chain = cap(wrapText(test.chain.join(' → '), width), 4, () => '…');
-  return [{ text: '' }, { text: `chain of ${shortStart(test.nodeid, width - 10)}:`, dim: true }, ...chain.map((text) => ({ text }))];
+  return [
+    { text: '' },
+    { text: `chain of ${shortStart(test.nodeid, width - 10)}:`, dim: true },
+    ...chain.map((text) => ({ text })),
+  ];
 }
 
 /**
@@ -148,7 +210,9 @@ function importNote(report: ThmReport): string {
   const errors = report.importErrors ?? [];
   const broken = errors.filter((e) => e.broken);
   const first = broken[0];
-  const named = first ? ` · ${plural(broken.length, 'broken test module')} (${first.module}: ${first.message}${first.at ? ` at ${first.at}` : ''}${broken.length > 1 ? `; ${broken.length - 1} more` : ''})` : '';
+  const named = first
+    ? ` · ${plural(broken.length, 'broken test module')} (${first.module}: ${first.message}${first.at ? ` at ${first.at}` : ''}${broken.length > 1 ? `; ${broken.length - 1} more` : ''})`
+    : '';
   const rest = errors.length - broken.length;
   return `${named}${rest ? ` · ${plural(rest, 'module')} failed to import ${report.mode === 'blank' ? 'blank' : 'stubbed'}` : ''}`;
 }
@@ -158,7 +222,16 @@ function importNote(report: ThmReport): string {
  * its tests and their call chains, the proposal marked, and keys to change it before approving.
  * Every part is measured against the rows there are: the summary and the selection stay on top.
  */
-export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall', writeTests, onTyping }: ThmScreenProps) {
+export function ThmScreen({
+  view,
+  prompt,
+  width,
+  height,
+  sourceOf,
+  clock = 'wall',
+  writeTests,
+  onTyping,
+}: ThmScreenProps) {
   // The view's report has the developer's tests in it (tests.added), as they are written.
   const report = view.thm.report ?? prompt?.report;
   const developer = view.thm.developer?.accepted ?? [];
@@ -190,7 +263,10 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   const base = useMemo(() => [...new Set([...proposal, ...developer])], [proposal, developer]);
   const selection = selectionOf(base, picks);
   const rows = useMemo(() => (report ? pickerRows(report, expanded, filter) : []), [report, review.expanded, filter]);
-  const byId = useMemo(() => new Map<string, ThmFailingTest>((report?.failing ?? []).map((f) => [f.nodeid, f])), [report]);
+  const byId = useMemo(
+    () => new Map<string, ThmFailingTest>((report?.failing ?? []).map((f) => [f.nodeid, f])),
+    [report],
+  );
   // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
   const page = useRef(10);
   const filterField = useLineEditor({
@@ -218,7 +294,14 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         if (key.escape || input === 'v' || input === 'q') setSource(undefined);
         return;
       }
-      const { state, effect } = reviewKey(live.current, input, key, { report, filter, developer, page: page.current, canWrite: !!writeTests, canShowSource: !!sourceOf });
+      const { state, effect } = reviewKey(live.current, input, key, {
+        report,
+        filter,
+        developer,
+        page: page.current,
+        canWrite: !!writeTests,
+        canShowSource: !!sourceOf,
+      });
       setReview(state);
       if (!effect) return;
       if (effect.kind === 'filter') {
@@ -228,11 +311,16 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       else if (effect.kind === 'write' && writeTests) {
         setBusy(true);
         setWritten(undefined);
-        void (effect.nodeid === undefined ? writeTests.newTest() : writeTests.editTest(effect.nodeid)).then((outcome) => {
-          setBusy(false);
-          setWritten(outcome);
-        });
-      } else if (effect.kind === 'source' && sourceOf) void sourceOf(effect.nodeid).then((text) => setSource({ nodeid: effect.nodeid, text: text ?? '(source not found)' }));
+        void (effect.nodeid === undefined ? writeTests.newTest() : writeTests.editTest(effect.nodeid)).then(
+          (outcome) => {
+            setBusy(false);
+            setWritten(outcome);
+          },
+        );
+      } else if (effect.kind === 'source' && sourceOf)
+        void sourceOf(effect.nodeid).then((text) =>
+          setSource({ nodeid: effect.nodeid, text: text ?? '(source not found)' }),
+        );
       else if (effect.kind === 'approve') prompt.resolve(effect.choice);
     },
     { isActive: !!prompt && !typing && !busy },
@@ -240,17 +328,34 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
 
   if (!report) return <Progress view={view} width={width} height={height} clock={clock} />;
   if (source) {
-    const code = source.text.split('\n').flatMap((line) => wrapCode(line, width - 4)).map((text) => ({ text }));
+    const code = source.text
+      .split('\n')
+      .flatMap((line) => wrapCode(line, width - 4))
+      .map((text) => ({ text }));
     return (
       <Box flexDirection="column" borderStyle="round" paddingX={1}>
-        <ScrollView title={shortStart(source.nodeid, width - 4)} lines={code} height={Math.max(3, height - 2)} hint="Esc or v closes" />
+        <ScrollView
+          title={shortStart(source.nodeid, width - 4)}
+          lines={code}
+          height={Math.max(3, height - 2)}
+          hint="Esc or v closes"
+        />
       </Box>
     );
   }
   const c = report.counts;
   const shown = failingTestCounts(report);
   const byHand = picksText(proposal, picks);
-  const written_: Line[] = busy ? [{ text: `Your tests run on ${report.mode === 'blank' ? 'the blanked body' : 'the stub'}, as THM runs the suite…`, color: 'cyan' }] : written ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true })) : [];
+  const written_: Line[] = busy
+    ? [
+        {
+          text: `Your tests run on ${report.mode === 'blank' ? 'the blanked body' : 'the stub'}, as THM runs the suite…`,
+          color: 'cyan',
+        },
+      ]
+    : written
+      ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true }))
+      : [];
   const summary = wrapText(
     `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
@@ -259,9 +364,18 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
   // keys when the terminal is tall enough for them to keep their long names, or for n and e.
   // Without a question: approved once the approval is recorded; before it (the report is in, the
   // review not yet open) nothing is approved, and the footer must not say so.
-  const footer = prompt ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [QUIT_LIVE_HINT], writeTests ? [] : ['n', 'e']) : view.thm.approval ? ['approved'] : ['the review opens…'];
+  const footer = prompt
+    ? hintRows('thm', width, writeTests || height >= 30 ? 3 : 2, [QUIT_LIVE_HINT], writeTests ? [] : ['n', 'e'])
+    : view.thm.approval
+      ? ['approved']
+      : ['the review opens…'];
   const current = rows[cursor];
-  const chainOf = current?.kind === 'test' ? byId.get(current.nodeid) : current?.kind === 'cluster' ? byId.get(report.clusters[current.index]!.representative) : undefined;
+  const chainOf =
+    current?.kind === 'test'
+      ? byId.get(current.nodeid)
+      : current?.kind === 'cluster'
+        ? byId.get(report.clusters[current.index]!.representative)
+        : undefined;
   const chain = chainOf ? chainLines(chainOf, width) : [];
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
   // summary, "Selected", a blank line, the rows and the position line; a blank line and the footer at the bottom.
@@ -289,7 +403,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
       </Text>
       <Lines lines={summary.slice(1).map((text) => ({ text }))} />
       <Text wrap="truncate">
-        Selected {selection.length} (T={T ?? 'all'}){byHand ? <Text color="yellow"> · changed from the proposal: {byHand} by you</Text> : ''}
+        Selected {selection.length} (T={T ?? 'all'})
+        {byHand ? <Text color="yellow"> · changed from the proposal: {byHand} by you</Text> : ''}
         {developer.length ? <Text color="green"> · ✎ {developer.length} of yours</Text> : ''}
       </Text>
       <Lines lines={written_} />
@@ -306,7 +421,8 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
             return (
               <Text key={`c${row.index}`} inverse={at} wrap="truncate">
                 {pointer}
-                {open ? '▾' : '▸'} {shortMiddle(cluster.caller, Math.max(12, width - about.length - 8))} <Text dimColor>{about}</Text>
+                {open ? '▾' : '▸'} {shortMiddle(cluster.caller, Math.max(12, width - about.length - 8))}{' '}
+                <Text dimColor>{about}</Text>
                 {cluster.tests.some((t) => selection.includes(t)) ? <Text color="yellow"> ★</Text> : ''}
                 {cluster.tests.some((t) => developer.includes(t)) ? <Text color="green"> ✎</Text> : ''}
               </Text>
@@ -315,20 +431,27 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
           const test = byId.get(row.nodeid);
           // A column for ✎ only when the developer has tests of their own.
           const mark = `${selection.includes(row.nodeid) ? '★' : ' '}${developer.length ? (developer.includes(row.nodeid) ? '✎' : ' ') : ''}`;
-          const about = test?.reached ? `depth ${test.depth}` : test?.failsThrough ? `fails through ${test.failsThrough.split('::').pop()}` : 'not reached';
+          const about = test?.reached
+            ? `depth ${test.depth}`
+            : test?.failsThrough
+              ? `fails through ${test.failsThrough.split('::').pop()}`
+              : 'not reached';
           return (
             <Text key={`t${row.nodeid}`} inverse={at} wrap="truncate">
               {pointer}
               {'    '}
-              <Text color="yellow">{mark}</Text> {shortMiddle(row.nodeid, Math.max(12, width - about.length - 9 - mark.length))} <Text dimColor>{about}</Text>
+              <Text color="yellow">{mark}</Text>{' '}
+              {shortMiddle(row.nodeid, Math.max(12, width - about.length - 9 - mark.length))}{' '}
+              <Text dimColor>{about}</Text>
             </Text>
           );
         })}
-        {filter && !rows.length ? <Text dimColor>  nothing matches the filter</Text> : null}
+        {filter && !rows.length ? <Text dimColor> nothing matches the filter</Text> : null}
       </Box>
       {!status ? null : typing ? (
         <Text wrap="truncate">
-          / <FieldText state={filterField.state} width={Math.max(10, width - 50)} /> <Text dimColor>{filterNote || 'filter clusters and tests'} · Enter keeps it · Esc clears, then closes</Text>
+          / <FieldText state={filterField.state} width={Math.max(10, width - 50)} />{' '}
+          <Text dimColor>{filterNote || 'filter clusters and tests'} · Enter keeps it · Esc clears, then closes</Text>
         </Text>
       ) : notice ? (
         <Text color="yellow" wrap="truncate">
@@ -336,7 +459,16 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
         </Text>
       ) : (
         <Text dimColor wrap="truncate">
-          {[position, filter ? `filter "${filter}": ${filterNote} · / edits · Esc clears` : rows.length > listRows! ? 'PgUp PgDn Home End · / filters' : ''].filter(Boolean).join(' · ') || ' '}
+          {[
+            position,
+            filter
+              ? `filter "${filter}": ${filterNote} · / edits · Esc clears`
+              : rows.length > listRows!
+                ? 'PgUp PgDn Home End · / filters'
+                : '',
+          ]
+            .filter(Boolean)
+            .join(' · ') || ' '}
         </Text>
       )}
       <Lines lines={capChain(chain, chainRows!)} />
@@ -349,4 +481,5 @@ export function ThmScreen({ view, prompt, width, height, sourceOf, clock = 'wall
 }
 
 /** The chain block cut to the rows it was given (its blank line and title first). */
-const capChain = (chain: Line[], rows: number): Line[] => (rows >= chain.length ? chain : rows >= 3 ? [...chain.slice(0, rows - 1), { text: '…', dim: true }] : []);
+const capChain = (chain: Line[], rows: number): Line[] =>
+  rows >= chain.length ? chain : rows >= 3 ? [...chain.slice(0, rows - 1), { text: '…', dim: true }] : [];

@@ -21,7 +21,10 @@ export async function addFile(archive: Pack, path: string, name: string, owner: 
     return;
   }
   await new Promise<void>((resolve, reject) => {
-    const entry = archive.entry({ name, size: info.size, mode: info.mode & 0o7777, mtime: info.mtime, ...owner }, (error) => (error ? reject(error) : resolve()));
+    const entry = archive.entry(
+      { name, size: info.size, mode: info.mode & 0o7777, mtime: info.mtime, ...owner },
+      (error) => (error ? reject(error) : resolve()),
+    );
     createReadStream(path).on('error', reject).pipe(entry);
   });
 }

@@ -22,7 +22,12 @@ export interface ImageBuildOptions {
 
 /** The first Debian mirror in apt's sources on this machine, in either file format. */
 export function aptMirror(): string | undefined {
-  const files = ['/etc/apt/sources.list', ...(existsSync('/etc/apt/sources.list.d') ? readdirSync('/etc/apt/sources.list.d').map((f) => join('/etc/apt/sources.list.d', f)) : [])];
+  const files = [
+    '/etc/apt/sources.list',
+    ...(existsSync('/etc/apt/sources.list.d')
+      ? readdirSync('/etc/apt/sources.list.d').map((f) => join('/etc/apt/sources.list.d', f))
+      : []),
+  ];
   for (const file of files) {
     if (!existsSync(file)) continue;
     const text = readFileSync(file, 'utf8');
@@ -46,7 +51,11 @@ function run(command: string, args: string[], onLine?: (line: string) => void): 
     child.stdout.on('data', take);
     child.stderr.on('data', take);
     child.on('error', (error) => reject(error));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new TenetError(`${command} failed (exit ${code}):\n${tail.trim().split('\n').slice(-15).join('\n')}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new TenetError(`${command} failed (exit ${code}):\n${tail.trim().split('\n').slice(-15).join('\n')}`)),
+    );
   });
 }
 
@@ -57,20 +66,28 @@ async function trim(root: string): Promise<void> {
   for (const rel of TRIM) {
     const dir = join(root, rel);
     if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir)) if (name !== 'partial' && name !== 'lock') await rm(join(dir, name), { recursive: true, force: true });
+    for (const name of readdirSync(dir))
+      if (name !== 'partial' && name !== 'lock') await rm(join(dir, name), { recursive: true, force: true });
   }
   const locales = join(root, 'usr/share/locale');
-  if (existsSync(locales)) for (const name of readdirSync(locales)) if (name !== 'locale.alias') await rm(join(locales, name), { recursive: true, force: true });
+  if (existsSync(locales))
+    for (const name of readdirSync(locales))
+      if (name !== 'locale.alias') await rm(join(locales, name), { recursive: true, force: true });
 }
 
 /** Docker's reference grammar: `[host[:port]/]path[/path…][:tag]`, path parts lower-case. */
 const COMPONENT = '[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*';
-const REFERENCE = new RegExp(`^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?${COMPONENT}(?:/${COMPONENT})*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$`);
+const REFERENCE = new RegExp(
+  `^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?${COMPONENT}(?:/${COMPONENT})*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$`,
+);
 
 /** An image name Docker accepts, checked before a minute of building. */
 export function checkedTag(tag: string): string {
   if (!REFERENCE.test(tag)) {
-    throw new TenetError(`--tag ${JSON.stringify(tag)} is not an image name Docker accepts.`, 'use lower-case letters, digits and . _ - in the name, and at most one :tag, e.g. --tag myteam/tenet-python:3.11');
+    throw new TenetError(
+      `--tag ${JSON.stringify(tag)} is not an image name Docker accepts.`,
+      'use lower-case letters, digits and . _ - in the name, and at most one :tag, e.g. --tag myteam/tenet-python:3.11',
+    );
   }
   return tag;
 }
@@ -80,10 +97,16 @@ export function checkedTag(tag: string): string {
  * minimal bookworm with python3 and python3-pytest into a folder, trim it, and `docker import` it.
  * About a minute; needs root (debootstrap) and a reachable Debian mirror, not a registry.
  */
-export async function buildImage(options: ImageBuildOptions = {}): Promise<{ tag: string; sizeBytes: number; seconds: number }> {
+export async function buildImage(
+  options: ImageBuildOptions = {},
+): Promise<{ tag: string; sizeBytes: number; seconds: number }> {
   const started = Date.now();
   const tag = checkedTag(options.tag ?? DEFAULT_IMAGE);
-  if (process.getuid?.() !== 0) throw new TenetError('Building the image needs root (debootstrap creates device files and owners).', 'run `sudo tenet image build`, or use --image with an image you have');
+  if (process.getuid?.() !== 0)
+    throw new TenetError(
+      'Building the image needs root (debootstrap creates device files and owners).',
+      'run `sudo tenet image build`, or use --image with an image you have',
+    );
   if (!['/usr/sbin/debootstrap', '/usr/bin/debootstrap'].some((p) => existsSync(p))) {
     throw new TenetError('debootstrap is not installed.', 'apt-get install -y debootstrap');
   }
@@ -95,15 +118,24 @@ export async function buildImage(options: ImageBuildOptions = {}): Promise<{ tag
   let tar: ReturnType<typeof spawn> | undefined;
   try {
     options.onLine?.(`debootstrap ${options.suite ?? 'bookworm'} from ${mirror} with ${packages.join(', ')}`);
-    await run('debootstrap', ['--variant=minbase', `--include=${packages.join(',')}`, options.suite ?? 'bookworm', root, mirror], options.onLine);
+    await run(
+      'debootstrap',
+      ['--variant=minbase', `--include=${packages.join(',')}`, options.suite ?? 'bookworm', root, mirror],
+      options.onLine,
+    );
     await trim(root);
     // The workspace volume takes this folder's owner: the unprivileged user tests run as.
     await mkdir(join(root, 'workspace'), { recursive: true });
     await chown(join(root, 'workspace'), 65534, 65534);
     options.onLine?.(`docker import as ${tag}`);
     tar = spawn('tar', ['-C', root, '--numeric-owner', '-c', '.'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const [repo, version] = tag.includes(':') ? [tag.slice(0, tag.lastIndexOf(':')), tag.slice(tag.lastIndexOf(':') + 1)] : [tag, 'latest'];
-    const stream = (await docker.importImage(tar.stdout as never, { repo, tag: version, changes: ['ENV HOME=/tmp', 'ENV LANG=C.UTF-8', 'WORKDIR /workspace'] } as never)) as unknown as NodeJS.ReadableStream;
+    const [repo, version] = tag.includes(':')
+      ? [tag.slice(0, tag.lastIndexOf(':')), tag.slice(tag.lastIndexOf(':') + 1)]
+      : [tag, 'latest'];
+    const stream = (await docker.importImage(
+      tar.stdout as never,
+      { repo, tag: version, changes: ['ENV HOME=/tmp', 'ENV LANG=C.UTF-8', 'WORKDIR /workspace'] } as never,
+    )) as unknown as NodeJS.ReadableStream;
     await new Promise<void>((resolve, reject) => {
       docker.modem.followProgress(stream, (error: Error | null, output: { error?: string }[]) => {
         const failed = output?.find((o) => o.error);

@@ -29,7 +29,10 @@ export function dockerEndpoint(url: string | undefined, env: NodeJS.ProcessEnv =
   try {
     parsed = new URL(given);
   } catch {
-    throw new TenetError(`${given} is not a Docker host address.`, 'use unix:///var/run/docker.sock, tcp://HOST:2375 or ssh://USER@HOST');
+    throw new TenetError(
+      `${given} is not a Docker host address.`,
+      'use unix:///var/run/docker.sock, tcp://HOST:2375 or ssh://USER@HOST',
+    );
   }
   const scheme = parsed.protocol.replace(/:$/, '');
   const port = parsed.port ? Number(parsed.port) : undefined;
@@ -45,17 +48,30 @@ export function dockerEndpoint(url: string | undefined, env: NodeJS.ProcessEnv =
 export function tlsFiles(env: NodeJS.ProcessEnv = process.env): { ca?: Buffer; cert?: Buffer; key?: Buffer } {
   const dir = env.DOCKER_CERT_PATH;
   if (!dir) return {};
-  return { ca: readFileSync(join(dir, 'ca.pem')), cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) };
+  return {
+    ca: readFileSync(join(dir, 'ca.pem')),
+    cert: readFileSync(join(dir, 'cert.pem')),
+    key: readFileSync(join(dir, 'key.pem')),
+  };
 }
 
 export function dockerClient(endpoint: DockerEndpoint, env: NodeJS.ProcessEnv = process.env): Docker {
   if (endpoint.socketPath) return new Docker({ socketPath: endpoint.socketPath });
-  if (endpoint.protocol === 'ssh') return new Docker({ protocol: 'ssh', host: endpoint.host!, port: endpoint.port! } as Docker.DockerOptions);
-  return new Docker({ protocol: endpoint.protocol!, host: endpoint.host!, port: endpoint.port!, ...(endpoint.protocol === 'https' ? tlsFiles(env) : {}) });
+  if (endpoint.protocol === 'ssh')
+    return new Docker({ protocol: 'ssh', host: endpoint.host!, port: endpoint.port! } as Docker.DockerOptions);
+  return new Docker({
+    protocol: endpoint.protocol!,
+    host: endpoint.host!,
+    port: endpoint.port!,
+    ...(endpoint.protocol === 'https' ? tlsFiles(env) : {}),
+  });
 }
 
 /** A client for a daemon that answered a ping; a clear error saying how to start one otherwise. */
-export async function connectDocker(url: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<{ docker: Docker; endpoint: DockerEndpoint }> {
+export async function connectDocker(
+  url: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ docker: Docker; endpoint: DockerEndpoint }> {
   const endpoint = dockerEndpoint(url, env);
   const docker = dockerClient(endpoint, env);
   try {

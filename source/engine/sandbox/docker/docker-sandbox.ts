@@ -16,7 +16,6 @@ import type { ContainerLimits } from '../../protocol/settings';
 import { DEFAULT_IMAGE, LABELS } from './names';
 import { removeContainerNow, watchContainer } from './reaper';
 
-
 export interface DockerSandboxOptions {
   image: string;
   /** `--docker-host`; else DOCKER_HOST, else the local socket. */
@@ -79,7 +78,8 @@ export class DockerSandbox implements Sandbox {
     try {
       imageInfo = await docker.getImage(options.image).inspect();
     } catch (error) {
-      if ((error as { statusCode?: number }).statusCode !== 404) throw dockerError(`Cannot inspect image ${options.image}`, error);
+      if ((error as { statusCode?: number }).statusCode !== 404)
+        throw dockerError(`Cannot inspect image ${options.image}`, error);
       throw new TenetError(
         `The Docker image ${options.image} is not on the engine at ${endpoint.url}.`,
         options.image === DEFAULT_IMAGE
@@ -103,7 +103,11 @@ export class DockerSandbox implements Sandbox {
     const workdir = posix.join(WORK_ROOT, basename(hostRoot) || 'repo');
     const limits = options.limits;
     // Nothing of tenet's environment goes in but what --pass-env names.
-    const passed = Object.fromEntries((options.passEnv ?? []).flatMap((name) => (options.env?.[name] !== undefined ? [[name, options.env[name]!]] : [])));
+    const passed = Object.fromEntries(
+      (options.passEnv ?? []).flatMap((name) =>
+        options.env?.[name] !== undefined ? [[name, options.env[name]!]] : [],
+      ),
+    );
     let container: Docker.Container;
     try {
       container = await docker.createContainer({
@@ -114,7 +118,12 @@ export class DockerSandbox implements Sandbox {
         User: `${owner.uid}:${owner.gid}`,
         WorkingDir: workdir,
         Env: Object.entries({ HOME: '/tmp', ...USER_ENV, ...passed }).map(([name, value]) => `${name}=${value}`),
-        Labels: { [LABELS.managed]: 'true', [LABELS.session]: options.session, [LABELS.owner]: `${hostname()}:${process.pid}`, [LABELS.uid]: String(owner.uid) },
+        Labels: {
+          [LABELS.managed]: 'true',
+          [LABELS.session]: options.session,
+          [LABELS.owner]: `${hostname()}:${process.pid}`,
+          [LABELS.uid]: String(owner.uid),
+        },
         NetworkDisabled: !limits.network,
         Volumes: mounted ? { [HELPERS_ROOT]: {} } : { [WORK_ROOT]: {}, [HELPERS_ROOT]: {} },
         HostConfig: {
@@ -134,11 +143,26 @@ export class DockerSandbox implements Sandbox {
     } catch (error) {
       throw dockerError(`Cannot create a container from ${options.image}`, error);
     }
-    const imageEnv = Object.fromEntries((imageInfo.Config?.Env ?? []).map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    const imageEnv = Object.fromEntries(
+      (imageInfo.Config?.Env ?? []).map((line) => [
+        line.slice(0, line.indexOf('=')),
+        line.slice(line.indexOf('=') + 1),
+      ]),
+    );
     // RLIMIT_NPROC counts a user's processes on the whole machine: fine for the container's own
     // user, not for a bind-mount's owner (who runs other things on this machine).
     const nproc = ownUser ? Math.max(8, limits.pids - PIDS_RESERVED) : undefined;
-    const sandbox = new DockerSandbox(endpoint, container, hostRoot, workdir, { ...imageEnv, ...USER_ENV, ...passed, HOME: '/tmp' }, owner, mounted, options.image, nproc);
+    const sandbox = new DockerSandbox(
+      endpoint,
+      container,
+      hostRoot,
+      workdir,
+      { ...imageEnv, ...USER_ENV, ...passed, HOME: '/tmp' },
+      owner,
+      mounted,
+      options.image,
+      nproc,
+    );
     try {
       try {
         await container.start();
@@ -198,7 +222,14 @@ export class DockerSandbox implements Sandbox {
     // on each write (Workspace.write); the container's goes here, after the new source is in.
     if (rel.endsWith('.py')) {
       const dir = posix.join(this.workdir, posix.dirname(rel));
-      await runQuiet({ container: this.container }, ['sh', '-c', 'rm -f "$1"/__pycache__/"$2".*.pyc', 'sh', dir, posix.basename(rel, '.py')]);
+      await runQuiet({ container: this.container }, [
+        'sh',
+        '-c',
+        'rm -f "$1"/__pycache__/"$2".*.pyc',
+        'sh',
+        dir,
+        posix.basename(rel, '.py'),
+      ]);
     }
   }
 
@@ -238,7 +269,10 @@ function dockerMessage(error: unknown): string {
 /** A Docker API failure as a TenetError that carries the engine's own message. */
 export function dockerError(what: string, error: unknown): Error {
   if (error instanceof TenetError) return error;
-  return new TenetError(`${what}: ${dockerMessage(error)}`, 'check the Docker engine (`docker info`) and the image, or use --sandbox local');
+  return new TenetError(
+    `${what}: ${dockerMessage(error)}`,
+    'check the Docker engine (`docker info`) and the image, or use --sandbox local',
+  );
 }
 
 /** Exit codes of the probe in `missingTools`, and what each means is missing. */
@@ -257,7 +291,10 @@ const PROBE = {
 async function missingTools(container: Docker.Container): Promise<string | undefined> {
   const code = await runQuiet({ container }, ['sh', '-c', PROBE.script]);
   if (code === 0) return undefined;
-  return (code !== null && PROBE.missing[code]) || 'working `sh` (tenet runs every command through it), nor python3 and pytest';
+  return (
+    (code !== null && PROBE.missing[code]) ||
+    'working `sh` (tenet runs every command through it), nor python3 and pytest'
+  );
 }
 
 /** An image that exists but cannot run tenet's tests: say what it lacks and how to get one that can. */

@@ -45,7 +45,8 @@ const launcher = (pidFile: string, mark: string, reaper: string | undefined, npr
  * its environment escapes this; the container's removal ends it.)
  */
 const MARK = 'TENET_EXEC';
-const sweep = (mark: string) => `for p in /proc/[0-9]*; do [ "\${p#/proc/}" = "$$" ] || ! grep -qsxz '${MARK}=${mark}' "$p/environ" 2>/dev/null || kill -9 "\${p#/proc/}" 2>/dev/null; done`;
+const sweep = (mark: string) =>
+  `for p in /proc/[0-9]*; do [ "\${p#/proc/}" = "$$" ] || ! grep -qsxz '${MARK}=${mark}' "$p/environ" 2>/dev/null || kill -9 "\${p#/proc/}" 2>/dev/null; done`;
 /** Waits (up to 2 s) for the pid file of an exec that may only just be starting, then signals its group. */
 const killer = (pidFile: string, signal: number, mark: string) =>
   `i=0; while [ ! -s ${pidFile} ] && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done; [ -s ${pidFile} ] && kill -${signal} -$(cat ${pidFile}) 2>/dev/null${signal === 9 ? `; rm -f ${pidFile}; ${sweep(mark)}` : ''}`;
@@ -63,8 +64,12 @@ const STDERR_HEAD_BYTES = 4096;
  * 128 + N, as a shell would. "Not found" is said only when the launcher could not find the program
  * (its NOT_FOUND line is the whole of stderr); any other exit code, 127 included, is the command's own.
  */
-export function execStatus(code: number | null, { killed, program, stderrHead }: { killed: boolean; program: string; stderrHead: string }): ExitStatus {
-  if (code !== null && code > 128 && SIGNAL_NAMES.has(code - 128) && (killed || code - 128 === 9)) return { exitCode: null, signal: SIGNAL_NAMES.get(code - 128)! };
+export function execStatus(
+  code: number | null,
+  { killed, program, stderrHead }: { killed: boolean; program: string; stderrHead: string },
+): ExitStatus {
+  if (code !== null && code > 128 && SIGNAL_NAMES.has(code - 128) && (killed || code - 128 === 9))
+    return { exitCode: null, signal: SIGNAL_NAMES.get(code - 128)! };
   if (code === 127 && stderrHead === `${NOT_FOUND}${program}\n`) {
     return { exitCode: 127, signal: null, error: `command not found in the container: ${program}` };
   }
@@ -139,7 +144,8 @@ export function startExec(spec: ExecSpec): SandboxProcess {
     let stderrHead = '';
     const stderrTap = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        if (stderrHead.length < STDERR_HEAD_BYTES) stderrHead += chunk.toString('utf8', 0, STDERR_HEAD_BYTES - stderrHead.length);
+        if (stderrHead.length < STDERR_HEAD_BYTES)
+          stderrHead += chunk.toString('utf8', 0, STDERR_HEAD_BYTES - stderrHead.length);
         stderr.write(chunk);
         done();
       },
@@ -155,7 +161,9 @@ export function startExec(spec: ExecSpec): SandboxProcess {
           (info) => {
             if (info.Running) return;
             clearInterval(watch);
-            void runQuiet(spec, ['sh', '-c', killer(pidFile, 9, id)]).finally(() => setTimeout(() => socket.destroy(), 2000).unref());
+            void runQuiet(spec, ['sh', '-c', killer(pidFile, 9, id)]).finally(() =>
+              setTimeout(() => socket.destroy(), 2000).unref(),
+            );
           },
           () => undefined,
         );
@@ -175,7 +183,12 @@ export function startExec(spec: ExecSpec): SandboxProcess {
 /** Runs a short command in the container and waits for it, ignoring its output (kills, clean-ups). */
 export async function runQuiet(spec: Pick<ExecSpec, 'container' | 'user'>, argv: string[]): Promise<number | null> {
   try {
-    const exec = await spec.container.exec({ Cmd: argv, AttachStdout: true, AttachStderr: true, ...(spec.user ? { User: spec.user } : {}) });
+    const exec = await spec.container.exec({
+      Cmd: argv,
+      AttachStdout: true,
+      AttachStderr: true,
+      ...(spec.user ? { User: spec.user } : {}),
+    });
     const stream = await exec.start({ hijack: true, stdin: false });
     stream.resume();
     await new Promise<void>((resolve) => {

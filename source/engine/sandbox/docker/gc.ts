@@ -15,7 +15,10 @@ export interface LeftContainer {
 
 /** Whether the tenet named by an owner label (`host:pid`) still runs on this machine (one on another cannot be checked). */
 export function ownerRunning(owner: string, here = hostname()): boolean {
-  const [ownerHost, ownerPid] = [owner.slice(0, owner.lastIndexOf(':')), Number(owner.slice(owner.lastIndexOf(':') + 1))];
+  const [ownerHost, ownerPid] = [
+    owner.slice(0, owner.lastIndexOf(':')),
+    Number(owner.slice(owner.lastIndexOf(':') + 1)),
+  ];
   return ownerHost === here && Number.isInteger(ownerPid) && ownerPid !== process.pid && pidExists(ownerPid);
 }
 
@@ -24,16 +27,30 @@ export function ownerRunning(owner: string, here = hostname()): boolean {
  * before it could remove them (SIGKILL, a power cut). Containers of a tenet still running on this
  * machine are kept unless `all`; those started from other machines cannot be checked and go.
  */
-export async function collectGarbage(options: { host?: string; all?: boolean; dryRun?: boolean }): Promise<{ removed: LeftContainer[]; kept: LeftContainer[] }> {
+export async function collectGarbage(options: {
+  host?: string;
+  all?: boolean;
+  dryRun?: boolean;
+}): Promise<{ removed: LeftContainer[]; kept: LeftContainer[] }> {
   const { docker } = await connectDocker(options.host);
-  const listed = await docker.listContainers({ all: true, filters: JSON.stringify({ label: [`${LABELS.managed}=true`] }) });
+  const listed = await docker.listContainers({
+    all: true,
+    filters: JSON.stringify({ label: [`${LABELS.managed}=true`] }),
+  });
   const here = hostname();
   const removed: LeftContainer[] = [];
   const kept: LeftContainer[] = [];
   for (const info of listed) {
     const owner = info.Labels[LABELS.owner] ?? '';
     const inUse = ownerRunning(owner, here);
-    const entry: LeftContainer = { id: info.Id, name: (info.Names[0] ?? '').replace(/^\//, ''), session: info.Labels[LABELS.session] ?? '', owner, state: info.State, inUse };
+    const entry: LeftContainer = {
+      id: info.Id,
+      name: (info.Names[0] ?? '').replace(/^\//, ''),
+      session: info.Labels[LABELS.session] ?? '',
+      owner,
+      state: info.State,
+      inUse,
+    };
     if (inUse && !options.all) {
       kept.push(entry);
       continue;

@@ -25,15 +25,19 @@ export function parseSize(text: string | number, what: string): number {
     if (!match) throw new TenetError(`${what} ${text} is not a size.`, 'write it like 512m or 4g');
     bytes = Math.round(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
   }
-  if (!Number.isFinite(bytes) || bytes < MIN_SIZE_BYTES) throw new TenetError(`${what} ${text} is too small.`, 'give it at least 6m (6 MiB, the least Docker accepts)');
+  if (!Number.isFinite(bytes) || bytes < MIN_SIZE_BYTES)
+    throw new TenetError(`${what} ${text} is too small.`, 'give it at least 6m (6 MiB, the least Docker accepts)');
   return bytes;
 }
 
-export function containerLimits(given: { memory?: string | number; cpus?: number; pids?: number; tmp?: string | number; network?: boolean } = {}): ContainerLimits {
+export function containerLimits(
+  given: { memory?: string | number; cpus?: number; pids?: number; tmp?: string | number; network?: boolean } = {},
+): ContainerLimits {
   const cpus = given.cpus ?? DEFAULT_LIMITS.cpus;
   const pids = given.pids ?? DEFAULT_LIMITS.pids;
   if (!(cpus > 0)) throw new TenetError(`--cpus ${cpus} must be a positive number.`);
-  if (!(Number.isInteger(pids) && pids >= 16)) throw new TenetError(`--pids ${pids} must be a whole number of at least 16.`);
+  if (!(Number.isInteger(pids) && pids >= 16))
+    throw new TenetError(`--pids ${pids} must be a whole number of at least 16.`);
   return {
     memoryBytes: parseSize(given.memory ?? DEFAULT_LIMITS.memory, '--memory'),
     cpus,

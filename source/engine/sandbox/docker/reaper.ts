@@ -38,8 +38,15 @@ process.stdin.on('end', () => { const input = JSON.parse(text.split('\\n')[0]); 
  */
 export function removeContainerNow(endpoint: DockerEndpoint, id: string): void {
   if (endpoint.protocol === 'ssh') return;
-  const tls = endpoint.protocol === 'https' ? Object.fromEntries(Object.entries(tlsFiles()).map(([k, v]) => [k, v?.toString()])) : undefined;
-  spawnSync(process.execPath, ['-e', SCRIPT], { input: JSON.stringify({ endpoint, id, tls }), timeout: 10_000, stdio: ['pipe', 'ignore', 'ignore'] });
+  const tls =
+    endpoint.protocol === 'https'
+      ? Object.fromEntries(Object.entries(tlsFiles()).map(([k, v]) => [k, v?.toString()]))
+      : undefined;
+  spawnSync(process.execPath, ['-e', SCRIPT], {
+    input: JSON.stringify({ endpoint, id, tls }),
+    timeout: 10_000,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
 }
 
 /**
@@ -49,7 +56,10 @@ export function removeContainerNow(endpoint: DockerEndpoint, id: string): void {
  */
 export function watchContainer(endpoint: DockerEndpoint, id: string): () => void {
   if (endpoint.protocol === 'ssh') return () => undefined;
-  const tls = endpoint.protocol === 'https' ? Object.fromEntries(Object.entries(tlsFiles()).map(([k, v]) => [k, v?.toString()])) : undefined;
+  const tls =
+    endpoint.protocol === 'https'
+      ? Object.fromEntries(Object.entries(tlsFiles()).map(([k, v]) => [k, v?.toString()]))
+      : undefined;
   const child = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
   child.on('error', () => undefined);
   child.stdin!.on('error', () => undefined);

@@ -32,7 +32,10 @@ export function pdbLocation(transcript: readonly TranscriptEntry[], root?: strin
 }
 
 /** After a line in the note: who typed it, when not the developer. */
-const WHO: Record<Exclude<Writer, 'agent'>, string> = { human: '', tenet: '   (started by tenet for the takeover, not typed by the developer)' };
+const WHO: Record<Exclude<Writer, 'agent'>, string> = {
+  human: '',
+  tenet: '   (started by tenet for the takeover, not typed by the developer)',
+};
 
 /**
  * What the agent reads when the developer hands the debugger back: what was run in the takeover
@@ -42,16 +45,24 @@ const WHO: Record<Exclude<Writer, 'agent'>, string> = { human: '', tenet: '   (s
  * line still running would change it). `since`: where the takeover began in the transcript; when
  * nothing ran in it since, nothing changed and there is nothing to say.
  */
-export function handBackNote(session: Pick<DebuggerSession, 'currentMode' | 'running' | 'transcript' | 'root'>, since: number): string | undefined {
-  const entries = session.transcript.slice(since).filter((e): e is TranscriptEntry & { who: Exclude<Writer, 'agent'> } => e.who !== 'agent');
+export function handBackNote(
+  session: Pick<DebuggerSession, 'currentMode' | 'running' | 'transcript' | 'root'>,
+  since: number,
+): string | undefined {
+  const entries = session.transcript
+    .slice(since)
+    .filter((e): e is TranscriptEntry & { who: Exclude<Writer, 'agent'> } => e.who !== 'agent');
   if (!entries.length) return undefined;
-  const ran = entries.map((e) => `${e.mode === 'pdb' ? '(Pdb) ' : '$ '}${e.input}${WHO[e.who]}\n${e.output}`).join('\n');
+  const ran = entries
+    .map((e) => `${e.mode === 'pdb' ? '(Pdb) ' : '$ '}${e.input}${WHO[e.who]}\n${e.output}`)
+    .join('\n');
   return `The developer took over the debugger session and ran these commands (with their output); the session is yours again:\n\n${ran}\n\n${stateWords(session)}`;
 }
 
 function stateWords(session: Pick<DebuggerSession, 'currentMode' | 'running' | 'transcript' | 'root'>): string {
   if (!session.running) return 'The session is closed now: your next command starts a fresh shell.';
-  if (session.currentMode === 'shell') return 'The session is at the shell prompt now (not in pdb): your next command runs in the shell.';
+  if (session.currentMode === 'shell')
+    return 'The session is at the shell prompt now (not in pdb): your next command runs in the shell.';
   const at = pdbLocation(session.transcript, session.root);
   const where = at ? ` stopped at ${at.file}:${at.line} in ${at.func}()` : '';
   return `The developer left the session inside pdb${where}: your next command is read by pdb as a pdb line (or Python), not by the shell. Go on from there with pdb commands, or send \`q\` to leave pdb (\`restart\` starts a fresh shell) before running a shell command.`;

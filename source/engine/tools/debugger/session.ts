@@ -175,7 +175,9 @@ export class DebuggerSession {
     if (this.child && !this.exited) return;
     this.exited = false;
     this.mode = 'shell';
-    const child = this.sandbox.spawn(['bash', '--norc', '--noprofile'], { env: { ...this.options.env, PYTHONUNBUFFERED: '1', TERM: 'dumb', PAGER: 'cat' } });
+    const child = this.sandbox.spawn(['bash', '--norc', '--noprofile'], {
+      env: { ...this.options.env, PYTHONUNBUFFERED: '1', TERM: 'dumb', PAGER: 'cat' },
+    });
     this.child = child;
     this.visible = new MarkerFilter(this.marker);
     const onData = (stream: 'stdout' | 'stderr') => (chunk: string) => {
@@ -211,7 +213,10 @@ export class DebuggerSession {
   }
 
   /** Writes input and waits for a prompt; returns the raw output and whether it needed Ctrl-C. */
-  private async send(input: string, timeoutMs: number): Promise<{ text: string; interrupted: boolean; stuck: boolean }> {
+  private async send(
+    input: string,
+    timeoutMs: number,
+  ): Promise<{ text: string; interrupted: boolean; stuck: boolean }> {
     this.output = new CappedText(this.options.maxOutput);
     this.stdoutTail = '';
     this.cap.end();
@@ -256,7 +261,8 @@ export class DebuggerSession {
 
   private async exchange(input: string, who: Writer, timeoutMs: number): Promise<string> {
     await this.ensureStarted();
-    const lines = this.mode === 'pdb' ? input.split('\n').filter((l, _i, all) => l.trim() || all.length === 1) : [input];
+    const lines =
+      this.mode === 'pdb' ? input.split('\n').filter((l, _i, all) => l.trim() || all.length === 1) : [input];
     const outputs: string[] = [];
     for (const line of lines) {
       const mode = this.mode;
@@ -278,7 +284,16 @@ export class DebuggerSession {
       } else if (byDeveloper) {
         output += `\n${DEVELOPER_INTERRUPT}`;
       }
-      const entry: TranscriptEntry = { who, input: line, output, mode, then: this.child ? this.mode : 'shell', startedAt, durationMs: Date.now() - startedAt, interrupted };
+      const entry: TranscriptEntry = {
+        who,
+        input: line,
+        output,
+        mode,
+        then: this.child ? this.mode : 'shell',
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        interrupted,
+      };
       this.transcript.push(entry);
       this.emit({ type: 'entry', entry });
       outputs.push(output);
