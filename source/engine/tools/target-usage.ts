@@ -152,7 +152,7 @@ function usageBlock(index: RepoIndex, usage: CallSite, number: number, told: boo
   }
   const test = isTestPath(file.path);
   const where = fn ? fn.qualname : 'module level';
-  const title = `- CallSite ${number}: ${file.path}:${call.line} in ${where}${test ? ' [test]' : ''}${told ? '' : ` — ${usage.how}`}`;
+  const title = `- Usage ${number}: ${file.path}:${call.line} in ${where}${test ? ' [test]' : ''}${told ? '' : ` — ${usage.how}`}`;
   return `${title}\n${block({ file: file.path, className: fn?.className ?? null, functionName: fn?.name ?? null, code: numbered(lines.slice(from - 1, to), from), ...(test ? { note: 'test file' } : {}) })}`;
 }
 
