@@ -579,11 +579,55 @@ def _arrive_here(frame, target_record, target_code):
         if not _may_fork() or _in_event_loop():
             ctx.needs_blank = True
             return False
+        _note_target_caches(frame.f_code if target_code is None else target_code)
         _fork(ctx, frame)
         if state.in_child:
             state.blank_phases.add(getattr(ctx, "phase", None))
             return True
     return False
+
+
+_target_caches = None  # fork mode: the caches in front of the target, found at its first call
+
+
+def _note_target_caches(code):
+    """Fork mode: the caches that keep the target's results (``functools.lru_cache`` or ``cache``
+    on the target itself, as networkx's ``_rooted_trees``), found once, at the target's first call.
+    A blank target's calls are never cached, but the parent runs the original, whose results an
+    earlier test left in the cache: a later test's calls with those arguments would not reach the
+    target, fork no twin, or fork it only at a later call, and the twin would take cached original
+    results where a blank run raises. The plugin clears them at each test's start
+    (clear_target_caches), so each test's first call reaches the target as in a blank run."""
+    global _target_caches
+    if _target_caches is not None:
+        return
+    _target_caches = []
+    try:
+        import gc
+
+        for function in gc.get_referrers(code):
+            if not (isinstance(function, types.FunctionType) and function.__code__ is code):
+                continue
+            for holder in gc.get_referrers(function):
+                if isinstance(holder, (dict, list, tuple, types.FunctionType, types.FrameType)):
+                    continue
+                try:
+                    wrapped = object.__getattribute__(holder, "__dict__").get("__wrapped__")
+                except Exception:
+                    continue
+                if wrapped is function and callable(getattr(type(holder), "cache_clear", None)):
+                    _target_caches.append(holder)
+    except Exception:
+        pass
+
+
+def clear_target_caches():
+    """Fork mode, in the parent at each test's start: see _note_target_caches."""
+    for cache in _target_caches or ():
+        try:
+            cache.cache_clear()
+        except Exception:
+            pass
 
 
 # ---------------------------------------------------------------------------------------------

@@ -743,6 +743,8 @@ def pytest_runtest_logstart(nodeid, location):
     global _deadline
     _deadline = time.monotonic() + _TIMEOUT if _TIMEOUT else None
     _tests[nodeid] = _TestState(nodeid, location)
+    if _state.mode == "fork" and not _state.in_child:
+        probe.clear_target_caches()
     # Subprocesses started by this test inherit it, to note that they called the target.
     os.environ["TENET_CURRENT_TEST"] = _normalize(nodeid)
     _emit({"e": "start", "nodeid": _normalize(nodeid)})
