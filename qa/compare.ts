@@ -109,9 +109,10 @@ export function betweenModes(
   b: ThmReport,
   whole: boolean,
   keepFrame: (name: string) => boolean = () => true,
+  lines = whole,
 ): Difference {
-  const left = testView(a, whole, keepFrame);
-  const right = testView(b, whole, keepFrame);
+  const left = testView(a, lines, keepFrame);
+  const right = testView(b, lines, keepFrame);
   for (const [nodeid, view] of [...left].sort(([x], [y]) => (x < y ? -1 : 1))) {
     const other = right.get(nodeid);
     if (other !== undefined && other !== view) return `${nodeid}: ${view} vs ${other}`;
