@@ -1,13 +1,11 @@
 // Bundles the CLI: bundled, it starts in a fraction of the unbundled tree's time. Code splitting
 // keeps what a command does not use (the provider SDKs, the parser) out of its start-up: each
 // command's module is imported lazily by main.ts, and lands in its own chunk.
-//
-// `--if-stale` (what `npm start` runs): nothing is built when dist is current (see build-stamp.mjs).
+// The stamp it writes lets `npm start` (scripts/start.mjs) skip the build when dist is current.
 import { chmodSync, rmSync } from 'node:fs';
-import { distIsCurrent, sourceStamp, writeStamp } from './build-stamp.mjs';
+import { sourceStamp, writeStamp } from './build-stamp.mjs';
 
 const root = process.cwd();
-if (process.argv.includes('--if-stale') && distIsCurrent(root)) process.exit(0);
 // Taken before building: a source edited during the build makes the next start build again.
 const stamp = sourceStamp(root);
 const { build } = await import('esbuild');

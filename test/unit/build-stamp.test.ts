@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -43,6 +44,15 @@ describe('npm start rebuilds only when a source changed (issue 37.12)', () => {
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(pkg.scripts.start).toBe('node scripts/build.mjs --if-stale && node dist/tenet.js demo');
+    expect(pkg.scripts.start).toBe('node scripts/start.mjs');
+  });
+
+  it('starts the demo in its own process, with the arguments npm start was given, and no rebuild', () => {
+    const repo = join(import.meta.dirname, '..', '..');
+    const bundle = join(repo, 'dist', 'tenet.js');
+    const builtAt = statSync(bundle).mtimeMs; // npm test builds dist before the tests
+    const help = execFileSync(process.execPath, ['scripts/start.mjs', '--help'], { cwd: repo, encoding: 'utf8' });
+    expect(help).toContain('Usage: tenet demo');
+    expect(statSync(bundle).mtimeMs).toBe(builtAt);
   });
 });
