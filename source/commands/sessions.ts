@@ -1,3 +1,4 @@
+import { forkInChild } from './fork-in-child';
 import { importTui } from './import-tui';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -47,7 +48,8 @@ export async function sessionsCommand(options: {
       if (resume) return resumeLive(options.dir, resume);
       if (!fork) return 0;
       // When the fork's run ends, its parent's replay comes back where the fork left it (the fork is in the list now).
-      await forkLive(options.dir, fork.id, fork.at);
+      const failed = await forkInChild(options.dir, fork.id, fork.at);
+      if (failed !== undefined) return failed;
       reopen = fork;
     }
   }
@@ -90,12 +92,6 @@ export async function sessionsCommand(options: {
     `${['id'.padEnd(width), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${tree.map(line).join('\n')}\n`,
   );
   return 0;
-}
-
-/** `f` in a replay: the fork runs in the terminal, with the session's model (only then are the engine and the providers loaded). */
-async function forkLive(dir: string | undefined, ref: string, at: number): Promise<number> {
-  const { forkCommand } = await import('./fork');
-  return forkCommand({ ...(dir ? { dir } : {}), ref, at, tui: true });
 }
 
 /** `r` in the browser: the interrupted session goes on in the terminal, as `tenet resume ID` would. */
@@ -152,7 +148,8 @@ export async function replayCommand(options: {
       if (!fork) return 0;
       // The session as it was named (an id, or a file): the fork loads it the same way. When its
       // run ends, the replay comes back where the fork left it.
-      await forkLive(options.dir, options.ref, fork.at);
+      const failed = await forkInChild(options.dir, options.ref, fork.at);
+      if (failed !== undefined) return failed;
       at = fork.at;
     }
   }

@@ -47,6 +47,26 @@ describe('tenet replay in a pseudo-terminal', () => {
     expect(await tui.exited).toBe(0);
   }, 240_000);
 
+  it('Ctrl+C twice inside a fork ends the fork, not tenet: the replay comes back where the fork started', async () => {
+    const sessions = join(scratch, 'sessions-interrupted');
+    const tui = startInPty(['replay', 'demo', '--at', '62'], { TENET_SESSIONS_DIR: sessions }, { cols: 120, rows: 40 });
+    await tui.waitFor(`replay demo · event 62/${demoLength} · ⏸`);
+    await tui.settled();
+    await tui.press('f', 'Fork demo at event 62?');
+    await tui.settled();
+    await tui.press('y', 'The agent wants to run a shell command', 120_000);
+    await tui.settled();
+    await tui.press(KEY.ctrlC, 'Press Ctrl+C again to quit');
+    const quit = await tui.press(KEY.ctrlC, 'tenet resume');
+    // The fork is saved as interrupted (it can be resumed), and the replay is drawn again.
+    await tui.waitFor(`replay demo · event 62/${demoLength} · ⏸`, 30_000, quit);
+    const rows = new Catalog(sessions).list();
+    expect(rows.map((row) => [row.status, row.parent?.at])).toEqual([['interrupted', 62]]);
+    await tui.settled();
+    tui.send('q');
+    expect(await tui.exited).toBe(0);
+  }, 240_000);
+
   it('headless, --at prints the events from that one on', async () => {
     const result = await runCli(['replay', 'demo', '--at', String(demoLength - 1), '--json']);
     expect(result.code, result.stderr).toBe(0);
