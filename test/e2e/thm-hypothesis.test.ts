@@ -1,8 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { thmOn } from '../helpers/thm';
+import { describe, expect, it } from 'vitest';
+import { repositoryOf, THM_MODES, thmOn } from '../helpers/thm';
 
 /**
  * With the target blank nearly every Hypothesis example fails, and Hypothesis shrinks each failing
@@ -10,11 +7,7 @@ import { thmOn } from '../helpers/thm';
  * a test fails, so its runs leave shrinking out: a failing test ends at the example that failed
  * first, run once more to report it. The test counts the examples it ran in the error it raises.
  */
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-thm-hypothesis-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const repo = join(scratch, 'hyp');
-const FILES: Record<string, string> = {
+const repo = repositoryOf('hyp', {
   'hyp/__init__.py': '',
   'hyp/calc.py': 'def double(n):\n    return n * 2\n',
   'tests/test_calc.py': [
@@ -35,17 +28,9 @@ const FILES: Record<string, string> = {
     '        raise AssertionError(f"failed at example {len(examples)}")',
     '',
   ].join('\n'),
-};
-for (const [path, text] of Object.entries(FILES)) {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), text);
-}
+});
 
-describe.each([
-  ['lanes', {}],
-  ['fork', { jobs: 1 }],
-  ['two passes', { fork: false, jobs: 1 }],
-] as const)('a Hypothesis test with the target blank, %s', (_mode, options) => {
+describe.each(THM_MODES)('a Hypothesis test with the target blank, %s', (_mode, options) => {
   it('fails without shrinking its example', async () => {
     const { report } = await thmOn(repo, 'hyp/calc.py::double', { blank: true, T: 3, ...options });
     expect(report.failing.map((f) => f.nodeid)).toEqual(['tests/test_calc.py::test_double']);

@@ -1,8 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { chains, thmOn } from '../helpers/thm';
+import { describe, expect, it } from 'vitest';
+import { chains, repositoryOf, thmOn } from '../helpers/thm';
 
 /**
  * networkx's argmap compiles each decorated function's wrapper at its first call in a process:
@@ -11,11 +8,7 @@ import { chains, thmOn } from '../helpers/thm';
  * over processes, so a chain that kept the frame would differ between THM's modes and between
  * tests of one cluster. The frame is left out: every chain is the one a later call has.
  */
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-lazy-wrapper-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const repo = join(scratch, 'lazy');
-const FILES: Record<string, string> = {
+const repo = repositoryOf('lazy', {
   'lazy/__init__.py': '',
   // The same idiom in the repository's own code.
   'lazy/lazily.py': [
@@ -83,11 +76,7 @@ const FILES: Record<string, string> = {
     '    assert triple(3) == 9',
     '',
   ].join('\n'),
-};
-for (const [path, text] of Object.entries(FILES)) {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), text);
-}
+});
 
 const TRAMPOLINE = 'networkx/utils/decorators.py::argmap.__call__.<locals>.func';
 

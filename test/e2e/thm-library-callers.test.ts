@@ -1,8 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { thmOn } from '../helpers/thm';
+import { describe, expect, it } from 'vitest';
+import { repositoryOf, thmOn } from '../helpers/thm';
 
 /**
  * THM clusters failing tests by the function that calls the target, because each caller shows
@@ -11,10 +8,6 @@ import { thmOn } from '../helpers/thm';
  * plumbing as its nearest frame in every chain: the caller is the nearest frame of the
  * repository's own code, so each use is a cluster of its own.
  */
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-library-callers-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const repo = join(scratch, 'res');
 /**
  * The repository's own decorators: a closure that caches (as sympy's `cacheit`) and a decorator
  * object that keeps the function (as networkx's `_dispatchable`). Their frames are the
@@ -70,7 +63,7 @@ const DECORATED = [
   '    return function(value)',
   '',
 ].join('\n');
-const FILES: Record<string, string> = {
+const repo = repositoryOf('res', {
   'res/__init__.py': '',
   'res/things.py': [
     'import contextlib',
@@ -154,11 +147,7 @@ const FILES: Record<string, string> = {
     '        assert loud == "A"',
     '',
   ].join('\n'),
-};
-for (const [path, text] of Object.entries(FILES)) {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), text);
-}
+});
 
 describe("the direct caller is the repository's own code", () => {
   it('a cached_property: one cluster per use, the library frame stays in the chain', async () => {

@@ -1,8 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { thmOn } from '../helpers/thm';
+import { describe, expect, it } from 'vitest';
+import { repositoryOf, THM_MODES, thmOn } from '../helpers/thm';
 
 /**
  * A generator target is wrapped in a call probe under its innermost decorator. A decorator object
@@ -12,11 +9,7 @@ import { thmOn } from '../helpers/thm';
  * its arguments only when iterated. Every test of networkx's `v_structures` failed on the original
  * code, so THM called them "already failing" and offered none.
  */
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-probe-decorator-object-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const repo = join(scratch, 'keyed');
-const FILES: Record<string, string> = {
+const repo = repositoryOf('keyed', {
   'keyed/__init__.py': '',
   'keyed/counting.py': [
     'import inspect',
@@ -73,30 +66,25 @@ const FILES: Record<string, string> = {
     '        count_to(-1)',
     '',
   ].join('\n'),
-};
-for (const [path, text] of Object.entries(FILES)) {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), text);
-}
+});
 
-describe.each([
-  ['lanes', {}],
-  ['fork', { jobs: 1 }],
-  ['two passes', { fork: false, jobs: 1 }],
-] as const)('a generator target under a decorator object that copies its __dict__, %s', (_mode, options) => {
-  it('leaves the decorators working as on the original code', async () => {
-    const { report } = await thmOn(repo, 'keyed/counting.py::count_to', { blank: true, T: 3, ...options });
-    expect(report.alreadyFailing).toEqual([]);
-    expect(report.failing.map((f) => [f.nodeid, f.chain])).toEqual([
-      [
-        'tests/test_counting.py::test_counts',
+describe.each(THM_MODES)(
+  'a generator target under a decorator object that copies its __dict__, %s',
+  (_mode, options) => {
+    it('leaves the decorators working as on the original code', async () => {
+      const { report } = await thmOn(repo, 'keyed/counting.py::count_to', { blank: true, T: 3, ...options });
+      expect(report.alreadyFailing).toEqual([]);
+      expect(report.failing.map((f) => [f.nodeid, f.chain])).toEqual([
         [
           'tests/test_counting.py::test_counts',
-          'keyed/counting.py::checked.<locals>.eagerly',
-          'keyed/counting.py::keyed.__call__',
-          'keyed/counting.py::count_to',
+          [
+            'tests/test_counting.py::test_counts',
+            'keyed/counting.py::checked.<locals>.eagerly',
+            'keyed/counting.py::keyed.__call__',
+            'keyed/counting.py::count_to',
+          ],
         ],
-      ],
-    ]);
-  }, 60_000);
-});
+      ]);
+    }, 60_000);
+  },
+);
