@@ -544,6 +544,8 @@ def _arrive_here(frame, target_record, target_code):
     if state.in_child:
         state.blank_phases.add(getattr(state.ctx, "phase", None))
         return True
+    if _cached_callers:
+        _note_cached_callers(frame)
     ctx = state.ctx
     if ctx is None:
         if not state.in_pytest:
@@ -580,6 +582,8 @@ def _arrive_here(frame, target_record, target_code):
             ctx.needs_blank = True
             return False
         _note_target_caches(frame.f_code if target_code is None else target_code)
+        if _cached_callers:
+            _note_cached_callers(frame)  # the registry is new at the first call: this call's callers too
         _fork(ctx, frame)
         if state.in_child:
             state.blank_phases.add(getattr(ctx, "phase", None))
@@ -587,22 +591,31 @@ def _arrive_here(frame, target_record, target_code):
     return False
 
 
-_target_caches = None  # fork mode: the caches in front of the target, found at its first call
+_target_caches = None  # fork mode: the caches that may hold the target's results; cleared at each test's start
+_cached_callers = {}  # fork mode: code of a function behind an lru_cache -> that cache, until found above the target
 
 
 def _note_target_caches(code):
-    """Fork mode: the caches that keep the target's results (``functools.lru_cache`` or ``cache``
-    on the target itself, as networkx's ``_rooted_trees``), found once, at the target's first call.
-    A blank target's calls are never cached, but the parent runs the original, whose results an
-    earlier test left in the cache: a later test's calls with those arguments would not reach the
-    target, fork no twin, or fork it only at a later call, and the twin would take cached original
-    results where a blank run raises. The plugin clears them at each test's start
-    (clear_target_caches), so each test's first call reaches the target as in a blank run."""
+    """Fork mode, at the target's first call: the caches that may keep the target's results. A
+    blank target raises, and functools.lru_cache never keeps a call that raised; but fork mode's
+    parent runs the original, and what an earlier test left in a cache answers a later test's call
+    without reaching the target: that test would fork no twin (or fork it only at a later call)
+    and pass "blank" where a plain blank run raises. Two kinds of cache:
+
+    - a cache on the target itself (networkx's ``_rooted_trees``), found now;
+    - a cache on a function that calls the target, at any depth (``_unlabeled_trees`` around
+      ``_rooted_trees``; sympy's ``cacheit`` functions): every cache in the process is noted by the
+      code it runs, and one is taken in when its function's frame is found above a target call
+      (_note_cached_callers).
+
+    The plugin clears them at each test's start (clear_target_caches), so each test reaches the
+    target as in a blank run. Caches only remember results: clearing them changes no outcome."""
     global _target_caches
     if _target_caches is not None:
         return
     _target_caches = []
     try:
+        import functools
         import gc
 
         for function in gc.get_referrers(code):
@@ -617,8 +630,28 @@ def _note_target_caches(code):
                     continue
                 if wrapped is function and callable(getattr(type(holder), "cache_clear", None)):
                     _target_caches.append(holder)
+        wrapper_type = getattr(functools, "_lru_cache_wrapper", None)
+        for cache in gc.get_objects() if wrapper_type is not None else ():
+            if type(cache) is wrapper_type and cache not in _target_caches:
+                wrapped = getattr(cache, "__wrapped__", None)
+                callers_code = getattr(wrapped, "__code__", None)
+                if isinstance(callers_code, types.CodeType) and callers_code is not code:
+                    _cached_callers[callers_code] = cache
     except Exception:
         pass
+
+
+def _note_cached_callers(frame):
+    """A target call in fork mode's parent: the caches whose functions are on the stack above it
+    keep results that came from the target (see _note_target_caches)."""
+    caller = frame.f_back
+    while caller is not None:
+        cache = _cached_callers.pop(caller.f_code, None)
+        if cache is not None:
+            _target_caches.append(cache)
+            if not _cached_callers:
+                return
+        caller = caller.f_back
 
 
 def clear_target_caches():

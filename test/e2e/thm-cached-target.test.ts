@@ -1,20 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { thmOn } from '../helpers/thm';
+import { describe, expect, it } from 'vitest';
+import { repositoryOf, THM_MODES, thmOn } from '../helpers/thm';
 
 /**
- * A target with functools.lru_cache on it (networkx's _rooted_trees): a blank target's calls are
- * never cached, but fork mode's parent runs the original, and what an earlier test left in the
- * cache answered a later test's calls without reaching the target, so that test forked no twin
- * and passed "blank". Every mode must give what a plain blank run gives.
+ * Results of the target kept by functools.lru_cache: a blank target raises, and a call that raised
+ * is never cached, but fork mode's parent runs the original, and what an earlier test left in a
+ * cache answered a later test's call without reaching the target, so that test forked no twin and
+ * passed "blank". The cache may be on the target itself (networkx's _rooted_trees) or on a function
+ * that calls it, at any depth (_unlabeled_trees around _rooted_trees; sympy's cacheit). Every mode
+ * must give what a plain blank run gives.
  */
-const scratch = mkdtempSync(join(tmpdir(), 'tenet-cached-target-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const repo = join(scratch, 'memo');
-const FILES: Record<string, string> = {
+const repo = repositoryOf('memo', {
   'memo/__init__.py': '',
   'memo/numbers.py': [
     'from functools import lru_cache',
@@ -23,6 +18,19 @@ const FILES: Record<string, string> = {
     '@lru_cache(None)',
     'def fib(n):',
     '    return n if n < 2 else fib(n - 1) + fib(n - 2)',
+    '',
+    '',
+    'def square(n):',
+    '    return n * n',
+    '',
+    '',
+    'def _squares_below(n):',
+    '    return tuple(square(i) for i in range(n))',
+    '',
+    '',
+    '@lru_cache(None)',
+    'def squares(n):',
+    '    return _squares_below(n)',
     '',
   ].join('\n'),
   'tests/test_large.py': [
@@ -41,22 +49,34 @@ const FILES: Record<string, string> = {
     '    assert fib(5) == 5',
     '',
   ].join('\n'),
-};
-for (const [path, text] of Object.entries(FILES)) {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), text);
-}
+  'tests/test_squares.py': [
+    'from memo.numbers import squares',
+    '',
+    '',
+    'def test_three():',
+    '    assert squares(3) == (0, 1, 4)',
+    '',
+    '',
+    'def test_three_again():',
+    '    assert squares(3)[-1] == 4',
+    '',
+  ].join('\n'),
+});
 
-describe.each([
-  ['lanes', {}],
-  ['fork', { jobs: 1 }],
-  ['two passes', { fork: false, jobs: 1 }],
-] as const)('a target behind functools.lru_cache, %s', (_mode, options) => {
-  it('fails every test that calls it, also after an earlier test filled the cache', async () => {
+describe.each(THM_MODES)('the target’s results behind functools.lru_cache, %s', (_mode, options) => {
+  it('a cache on the target: every test that calls it fails, also after an earlier test filled the cache', async () => {
     const { report } = await thmOn(repo, 'memo/numbers.py::fib', { blank: true, T: 3, ...options });
     expect(report.failing.map((f) => [f.nodeid, f.chainLines])).toEqual([
       ['tests/test_large.py::test_ten', [5, 6]],
       ['tests/test_small.py::test_five', [5, 6]],
+    ]);
+  }, 60_000);
+
+  it('a cache on a function two calls above it: the second test with the same call fails too', async () => {
+    const { report } = await thmOn(repo, 'memo/numbers.py::square', { blank: true, T: 3, ...options });
+    expect(report.failing.map((f) => f.nodeid)).toEqual([
+      'tests/test_squares.py::test_three',
+      'tests/test_squares.py::test_three_again',
     ]);
   }, 60_000);
 });
