@@ -1,4 +1,4 @@
-import { forkInChild } from './fork-in-child';
+import { tenetInChild } from './tenet-in-child';
 import { importTui } from './import-tui';
 import { realpathSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -45,10 +45,13 @@ export async function sessionsCommand(options: {
     let reopen: { id: string; at: number } | undefined;
     for (;;) {
       const { fork, resume } = await sessionsTui(dir, reopen);
-      if (resume) return resumeLive(options.dir, resume);
-      if (!fork) return 0;
-      // When the fork's run ends, its parent's replay comes back where the fork left it (the fork is in the list now).
-      const failed = await forkInChild(options.dir, fork.id, fork.at);
+      if (!fork && !resume) return 0;
+      // When the resumed session's run ends, the list comes back (with its new status); when the
+      // fork's does, its parent's replay comes back where the fork left it (the fork is in the list now).
+      const failed = await tenetInChild(
+        resume ? ['resume', resume] : ['fork', fork!.id, '--at', String(fork!.at)],
+        options.dir,
+      );
       if (failed !== undefined) return failed;
       reopen = fork;
     }
@@ -92,12 +95,6 @@ export async function sessionsCommand(options: {
     `${['id'.padEnd(width), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${tree.map(line).join('\n')}\n`,
   );
   return 0;
-}
-
-/** `r` in the browser: the interrupted session goes on in the terminal, as `tenet resume ID` would. */
-async function resumeLive(dir: string | undefined, ref: string): Promise<number> {
-  const { resumeCommand } = await import('./resume');
-  return resumeCommand({ ...(dir ? { dir } : {}), ref, tui: true });
 }
 
 /** Events rendered together into the transcript: what `show` holds at a time. */
@@ -148,7 +145,7 @@ export async function replayCommand(options: {
       if (!fork) return 0;
       // The session as it was named (an id, or a file): the fork loads it the same way. When its
       // run ends, the replay comes back where the fork left it.
-      const failed = await forkInChild(options.dir, options.ref, fork.at);
+      const failed = await tenetInChild(['fork', options.ref, '--at', String(fork.at)], options.dir);
       if (failed !== undefined) return failed;
       at = fork.at;
     }

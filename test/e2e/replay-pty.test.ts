@@ -47,7 +47,7 @@ describe('tenet replay in a pseudo-terminal', () => {
     expect(await tui.exited).toBe(0);
   }, 240_000);
 
-  it('Ctrl+C twice inside a fork ends the fork, not tenet: the replay comes back where the fork started', async () => {
+  it('Ctrl+C twice inside a fork or a resumed session ends it, not tenet: the replay or the list comes back', async () => {
     const sessions = join(scratch, 'sessions-interrupted');
     const tui = startInPty(['replay', 'demo', '--at', '62'], { TENET_SESSIONS_DIR: sessions }, { cols: 120, rows: 40 });
     await tui.waitFor(`replay demo · event 62/${demoLength} · ⏸`);
@@ -65,7 +65,22 @@ describe('tenet replay in a pseudo-terminal', () => {
     await tui.settled();
     tui.send('q');
     expect(await tui.exited).toBe(0);
-  }, 240_000);
+
+    // Resumed from the browser, the session goes on; Ctrl+C twice ends it again, and the list comes back.
+    const browser = startInPty(['sessions'], { TENET_SESSIONS_DIR: sessions }, { cols: 120, rows: 40 });
+    await browser.waitFor(rows[0]!.id);
+    await browser.settled();
+    await browser.press('r', `Resume session ${rows[0]!.id}?`);
+    await browser.settled();
+    await browser.press('y', 'The agent wants to run a shell command', 120_000);
+    await browser.settled();
+    await browser.press(KEY.ctrlC, 'Press Ctrl+C again to quit');
+    const resumedQuit = await browser.press(KEY.ctrlC, 'tenet resume');
+    await browser.waitFor('r resume', 30_000, resumedQuit);
+    await browser.settled();
+    browser.send('q');
+    expect(await browser.exited).toBe(0);
+  }, 300_000);
 
   it('headless, --at prints the events from that one on', async () => {
     const result = await runCli(['replay', 'demo', '--at', String(demoLength - 1), '--json']);

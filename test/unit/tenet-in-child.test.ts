@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { endedInError } from '../../source/commands/fork-in-child';
+import { endedInError } from '../../source/commands/tenet-in-child';
 
-// A fork started from a replay runs in a process of its own: the replay comes back when it ends,
-// unless it could not run at all, and its reason must stay on the screen (issue 37).
-describe('whether a fork run in its own process ended in an error', () => {
+// A fork or resume started from a replay or the browser runs in a process of its own: that screen
+// comes back when it ends, unless it could not run at all, and its reason must stay on screen (issue 37).
+describe('whether a session run in its own process ended in an error', () => {
   it('is an error when tenet’s last word on stderr is one', () => {
     expect(endedInError('tenet: Session abc has no event 900: its events are numbered 1 to 62.\n')).toBe(true);
     expect(
