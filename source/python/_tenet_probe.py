@@ -25,6 +25,7 @@ frames of code generated at run time keep a process-wide counter in their names,
 """
 
 import _thread
+import functools
 import json
 import os
 import re
@@ -544,7 +545,7 @@ def _arrive_here(frame, target_record, target_code):
     if state.in_child:
         state.blank_phases.add(getattr(state.ctx, "phase", None))
         return True
-    if _cached_callers:
+    if _target_caches is not None:
         _note_cached_callers(frame)
     ctx = state.ctx
     if ctx is None:
@@ -582,8 +583,7 @@ def _arrive_here(frame, target_record, target_code):
             ctx.needs_blank = True
             return False
         _note_target_caches(frame.f_code if target_code is None else target_code)
-        if _cached_callers:
-            _note_cached_callers(frame)  # the registry is new at the first call: this call's callers too
+        _note_cached_callers(frame)  # the registry is new at the first call: this call's callers too
         _fork(ctx, frame)
         if state.in_child:
             state.blank_phases.add(getattr(ctx, "phase", None))
@@ -593,6 +593,7 @@ def _arrive_here(frame, target_record, target_code):
 
 _target_caches = None  # fork mode: the caches that may hold the target's results; cleared at each test's start
 _cached_callers = {}  # fork mode: code of a function behind an lru_cache -> that cache, until found above the target
+_modules_seen = 0  # len(sys.modules) when caches were last looked for
 
 
 def _note_target_caches(code):
@@ -605,17 +606,17 @@ def _note_target_caches(code):
     - a cache on the target itself (networkx's ``_rooted_trees``), found now;
     - a cache on a function that calls the target, at any depth (``_unlabeled_trees`` around
       ``_rooted_trees``; sympy's ``cacheit`` functions): every cache in the process is noted by the
-      code it runs, and one is taken in when its function's frame is found above a target call
-      (_note_cached_callers).
+      code it runs (and those of modules imported later, as they come), and one is taken in when
+      its function's frame is found above a target call (_note_cached_callers).
 
     The plugin clears them at each test's start (clear_target_caches), so each test reaches the
     target as in a blank run. Caches only remember results: clearing them changes no outcome."""
-    global _target_caches
+    global _target_caches, _modules_seen
     if _target_caches is not None:
         return
     _target_caches = []
+    _modules_seen = len(sys.modules)
     try:
-        import functools
         import gc
 
         for function in gc.get_referrers(code):
@@ -630,20 +631,64 @@ def _note_target_caches(code):
                     continue
                 if wrapped is function and callable(getattr(type(holder), "cache_clear", None)):
                     _target_caches.append(holder)
-        wrapper_type = getattr(functools, "_lru_cache_wrapper", None)
-        for cache in gc.get_objects() if wrapper_type is not None else ():
-            if type(cache) is wrapper_type and cache not in _target_caches:
-                wrapped = getattr(cache, "__wrapped__", None)
-                callers_code = getattr(wrapped, "__code__", None)
-                if isinstance(callers_code, types.CodeType) and callers_code is not code:
-                    _cached_callers[callers_code] = cache
+        for cache in gc.get_objects():
+            _note_cache(cache, code)
     except Exception:
         pass
+
+
+_LRU_CACHE = getattr(functools, "_lru_cache_wrapper", None)
+
+
+def _note_cache(cache, target_code):
+    """Notes ``cache`` by the code it runs, if it is a functools cache on a function not the target."""
+    if _LRU_CACHE is None or type(cache) is not _LRU_CACHE or cache in _target_caches:
+        return
+    callers_code = getattr(getattr(cache, "__wrapped__", None), "__code__", None)
+    if isinstance(callers_code, types.CodeType) and callers_code is not target_code:
+        _cached_callers.setdefault(callers_code, cache)
+
+
+def _note_new_modules():
+    """The caches of modules imported since the last look (a function's lazy import): at module
+    level, in a closure there (sympy's ``cacheit`` keeps its cache in the wrapper's), or on a
+    class's methods. sys.modules keeps the order modules came in."""
+    global _modules_seen
+    modules = list(sys.modules.values())
+    new, _modules_seen = modules[_modules_seen:], len(modules)
+    for module in new:
+        try:
+            values = list(vars(module).values())
+        except TypeError:
+            continue
+        for value in values:
+            for held in _held_caches(value, module):
+                _note_cache(held, None)
+
+
+def _held_caches(value, module):
+    """What a module's name may hold a cache in: itself, its closure, a class's own names."""
+    yield value
+    for cell in getattr(value, "__closure__", None) or ():
+        try:
+            yield cell.cell_contents
+        except ValueError:  # an empty cell
+            pass
+    if isinstance(value, type) and value.__module__ == module.__name__:
+        for member in vars(value).values():
+            yield getattr(member, "__func__", member)
 
 
 def _note_cached_callers(frame):
     """A target call in fork mode's parent: the caches whose functions are on the stack above it
     keep results that came from the target (see _note_target_caches)."""
+    if len(sys.modules) != _modules_seen:
+        try:
+            _note_new_modules()
+        except Exception:
+            pass
+    if not _cached_callers:
+        return
     caller = frame.f_back
     while caller is not None:
         cache = _cached_callers.pop(caller.f_code, None)

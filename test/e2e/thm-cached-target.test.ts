@@ -32,6 +32,23 @@ const repo = repositoryOf('memo', {
     'def squares(n):',
     '    return _squares_below(n)',
     '',
+    '',
+    'def cubes(n):',
+    '    from memo.late import cubes_below  # imported on first use',
+    '',
+    '    return cubes_below(n)',
+    '',
+  ].join('\n'),
+  'memo/late.py': [
+    'from functools import lru_cache',
+    '',
+    'from memo.numbers import square',
+    '',
+    '',
+    '@lru_cache(None)',
+    'def cubes_below(n):',
+    '    return tuple(square(i) * i for i in range(n))',
+    '',
   ].join('\n'),
   'tests/test_large.py': [
     'from memo.numbers import fib',
@@ -61,6 +78,18 @@ const repo = repositoryOf('memo', {
     '    assert squares(3)[-1] == 4',
     '',
   ].join('\n'),
+  'tests/test_zcubes.py': [
+    'from memo.numbers import cubes',
+    '',
+    '',
+    'def test_cubes():',
+    '    assert cubes(3) == (0, 1, 8)',
+    '',
+    '',
+    'def test_cubes_again():',
+    '    assert cubes(3)[-1] == 8',
+    '',
+  ].join('\n'),
 });
 
 describe.each(THM_MODES)('the target’s results behind functools.lru_cache, %s', (_mode, options) => {
@@ -77,6 +106,9 @@ describe.each(THM_MODES)('the target’s results behind functools.lru_cache, %s'
     expect(report.failing.map((f) => f.nodeid)).toEqual([
       'tests/test_squares.py::test_three',
       'tests/test_squares.py::test_three_again',
+      // The cache is in a module imported after the target's first call.
+      'tests/test_zcubes.py::test_cubes',
+      'tests/test_zcubes.py::test_cubes_again',
     ]);
   }, 60_000);
 });
