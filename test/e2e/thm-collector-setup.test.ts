@@ -13,9 +13,33 @@ const repo = repositoryOf('pkgsetup', {
   'tests/test_a.py': ['def test_one():', '    assert True', '', '', 'def test_two():', '    assert True', ''].join(
     '\n',
   ),
+  // Runs first, on the original code: it sets the package up there. Blank, it fails to import.
+  'tests/test_0import.py': [
+    'import pkg',
+    '',
+    'READY = pkg.prepare()',
+    '',
+    '',
+    'def test_ready():',
+    '    assert READY',
+    '',
+  ].join('\n'),
+  // A test that calls the target itself, after the package was set up.
+  'tests/test_b.py': [
+    'import pkg',
+    '',
+    '',
+    'def test_three():',
+    '    assert pkg.prepare() == 1',
+    '',
+    '',
+    'def test_four():',
+    '    assert True',
+    '',
+  ].join('\n'),
 });
 
-describe.each(THM_MODES)('the target called in a package’s setup_module, %s', (mode, options) => {
+describe.each(THM_MODES)('the target called in a package’s setup_module, %s', (_mode, options) => {
   it('the first test reached it from setup_module, the chain without tenet’s own frames', async () => {
     const { report } = await thmOn(repo, 'pkg/__init__.py::prepare', { blank: true, ...options });
     const first = report.failing.find((f) => f.nodeid === 'tests/test_a.py::test_one');
@@ -27,18 +51,17 @@ describe.each(THM_MODES)('the target called in a package’s setup_module, %s', 
     });
   }, 60_000);
 
-  // Still open in fork mode: the parent set the package up on the original code, so a later test's
-  // twin starts past that setup and passes; `it.fails` turns red once fork mode replays it.
-  const every = mode === 'fork' ? it.fails : it;
-  every(
-    'every test of the package fails with its setup, as in a plain blank run',
-    async () => {
-      const { report } = await thmOn(repo, 'pkg/__init__.py::prepare', { blank: true, ...options });
-      expect(report.failing.map((f) => [f.nodeid, f.outcome])).toEqual([
-        ['tests/test_a.py::test_one', 'error'],
-        ['tests/test_a.py::test_two', 'error'],
-      ]);
-    },
-    60_000,
-  );
+  // Fork mode's parent sets the package up on the original code: a later test's twin started past
+  // that setup and passed.
+  it('every test of the package fails with its setup, as in a plain blank run; the later ones through it', async () => {
+    const { report } = await thmOn(repo, 'pkg/__init__.py::prepare', { blank: true, ...options });
+    expect(report.failing.map((f) => [f.nodeid, f.outcome, f.phase, f.reached, f.failsThrough])).toEqual([
+      ['tests/test_0import.py', 'collection', 'collect', true, null],
+      // The first test blank has: in fork and lanes mode, the package was set up in test_ready.
+      ['tests/test_a.py::test_one', 'error', 'setup', true, null],
+      ['tests/test_a.py::test_two', 'error', 'setup', false, 'tests/__init__.py::setup_module'],
+      ['tests/test_b.py::test_four', 'error', 'setup', false, 'tests/__init__.py::setup_module'],
+      ['tests/test_b.py::test_three', 'error', 'setup', false, 'tests/__init__.py::setup_module'],
+    ]);
+  }, 60_000);
 });
