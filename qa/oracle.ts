@@ -70,7 +70,20 @@ export function oracleOn(
 function runOracle(copy: string, testArgs: readonly string[], runner: Runner, timeoutMs = 900_000): OracleRun {
   const out = join(copy, '.qa-oracle.json');
   const roots = layoutPath(copy);
-  const args = ['-m', 'pytest', '-p', 'oracle_plugin', '-p', 'no:cacheprovider', '-q', ...testArgs];
+  // Every test, as tenet runs them: a module that fails to import (a target called as the test
+  // module is imported: jsonschema's `from jsonschema import cli` goes through its module
+  // __getattr__) would otherwise stop plain pytest before any test ran.
+  const args = [
+    '-m',
+    'pytest',
+    '-p',
+    'oracle_plugin',
+    '-p',
+    'no:cacheprovider',
+    '-q',
+    '--continue-on-collection-errors',
+    ...testArgs,
+  ];
   let result;
   if (runner.kind === 'local') {
     const env = {

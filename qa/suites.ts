@@ -83,10 +83,6 @@ export const SUITES: Suite[] = [
     make: installedPackage('jsonschema'),
     reach: ['jsonschema/tests', '--ignore=jsonschema/tests/test_jsonschema_test_suite.py'],
     docker: false,
-    // Not the package's module __getattr__: whether a test calls it depends on whether an earlier
-    // test's warning left `__warningregistry__` in the module (unittest's assertWarns looks it up
-    // in every module), so its outcomes depend on the process a test runs in: an open disagreement.
-    files: /^jsonschema\/(?!__init__\.py$)/,
     ci: true,
   },
   {

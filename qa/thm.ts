@@ -21,6 +21,7 @@
  *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, nofork, docker, stub)
  *   npm run qa:thm -- --out report.json              # every target's result as JSON
  *   npm run qa:thm -- --max-files 20                 # targets reached from up to 20 test files (default 6)
+ *   npm run qa:thm -- --suite jsonschema --target jsonschema/__init__.py::__getattr__   # these targets, not a draw
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -43,8 +44,10 @@ const all = (name: string) => own.flatMap((arg, i) => (arg === name && own[i + 1
 const one = (name: string) => all(name).at(-1);
 
 /** CI's fixed sample (no --targets, --suite or --repo): 14 targets, seed 1, over the suites marked for it. */
-const sample = !one('--targets') && !all('--suite').length && !all('--repo').length;
-const targets = Number(one('--targets') ?? 14);
+const sample = !one('--targets') && !all('--target').length && !all('--suite').length && !all('--repo').length;
+/** --target FILE::QUALNAME (repeatable): check these, in whichever suite has them, instead of a draw. */
+const named = all('--target');
+const targets = named.length || Number(one('--targets') ?? 14);
 const seed = Number(one('--seed') ?? (one('--targets') ? Math.floor(Math.random() * 1e6) : 1));
 const repos = all('--repo');
 const suites: Suite[] = repos.length
@@ -128,7 +131,7 @@ function nameHash(name: string): number {
 }
 
 for (const suite of suites) {
-  const want = Math.min(perSuite, targets - results.length);
+  const want = named.length ? named.length : Math.min(perSuite, targets - results.length);
   if (want <= 0) break;
   const repo = mkdtempSync(join(tmpdir(), 'tenet-qa-repo-'));
   try {
@@ -158,7 +161,10 @@ for (const suite of suites) {
       `\n${suite.name}: ${suite.shape}\n  ${scan.eligible.length} functions, ${candidates.length} reached by tests of at most ${maxFiles} files in the reach pass (${(reach.durationMs / 1000).toFixed(1)} s)`,
     );
     // Seeded by the suite's name too, so a suite draws the same targets alone as in the sample.
-    for (const { fn, tests } of spreadOrder(candidates, seed + nameHash(suite.name)).slice(0, want)) {
+    const chosen = named.length
+      ? candidates.filter(({ fn }) => named.includes(targetName(fn)))
+      : spreadOrder(candidates, seed + nameHash(suite.name)).slice(0, want);
+    for (const { fn, tests } of chosen) {
       const files = suite.wholeScope ? reach.positional : [...new Set([...tests].map(testFile))].sort();
       results.push(await checkTarget(suite, repo, targetName(fn), [...options, ...files]));
     }
@@ -232,6 +238,11 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
   }
 }
 
+const missing = named.filter((target) => !results.some((r) => r.target === target));
+if (missing.length)
+  console.log(
+    `\nnot checked (no suite reaches them from at most ${maxFiles} test files in its reach pass): ${missing.join(', ')}`,
+  );
 const disagreeing = results.filter((r) => r.disagreements.length);
 console.log(
   `\n${results.length} targets (${results.filter((r) => r.failing > 0).length} with failing tests), ${disagreeing.length} with a disagreement · seed ${seed} · ${((Date.now() - started) / 1000).toFixed(0)} s`,

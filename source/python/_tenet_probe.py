@@ -77,8 +77,14 @@ _FRAMEWORK_PARTS = tuple(
 )
 
 
+# tenet's own modules (this folder: the probe, the plugin, the lanes' runner) are no code of the
+# repository's. Lanes run their tests from _tenet_lanes.py, which no other mode has on the stack: a
+# call with no test or fixture above it (a package's setup_module) started its chain there.
+_OWN_DIR = os.path.dirname(__file__)
+
+
 def is_framework(filename):
-    if filename.startswith("<frozen") or filename in (__file__,):
+    if filename.startswith("<frozen") or filename == __file__ or os.path.dirname(filename) == _OWN_DIR:
         return True
     return any(part in filename for part in _FRAMEWORK_PARTS) or filename.endswith(
         (os.sep + "runpy.py", os.sep + "pytest.py", os.sep + "_tenet_thm.py")

@@ -245,9 +245,15 @@ class _Context:
         self.phase = None  # "setup", "call" or "teardown" while the test runs
         self.fork = None  # fork mode: the blank twin waiting for this test to end
         self.needs_blank = False  # fork mode: reached where no twin could fork (another thread)
+        self.collector_setup = None  # node id of the collector whose own setup made the first call
 
 
 def _on_hit(ctx, chain, entry_kind):
+    if ctx.kind == "test" and ctx.phase == "setup" and ctx.hit_fixture is None:
+        collector = _collector_being_set_up()
+        if collector is not None:
+            ctx.collector_setup = collector.nodeid
+            _set_up_through_target.setdefault(collector.nodeid, chain[0]["name"] if chain else "?")
     if ctx.kind == "test":
         # Reported at once: if the test then hangs or kills its process, tenet still knows the chain.
         _emit({"e": "hit", "nodeid": _normalize(ctx.nodeid), "chain": chain, "entryKind": entry_kind})
@@ -257,6 +263,34 @@ def _on_hit(ctx, chain, entry_kind):
 
 
 _state.on_hit = _on_hit
+
+# A collector whose own setup called the target: pytest's Package.setup runs the package's
+# setup_module and looks setUpModule and pytest_plugins up on its __init__ (which a module
+# __getattr__ answers: jsonschema's). pytest sets a collector up once, in the first test under it;
+# blank, that setup fails, and pytest fails every later test under it with the same error, without
+# a call. Like a wider fixture's, only the first test reaches the target (the run keeps the first
+# in the whole run's order); the others fail through it. Fork mode's parent set the collector up
+# on the original code, so its later tests would fork no twin, or one that starts past the setup
+# and passes: they run blank in a pass of their own instead.
+_set_up_through_target = {}  # collector node id -> the entry of the chain of its setup's call
+
+
+def _collector_being_set_up():
+    """The collector whose setup() is on the stack, or None (the call comes from a test or fixture)."""
+    frame = probe._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "setup" and isinstance(frame.f_locals.get("self"), pytest.Collector):
+            return frame.f_locals["self"]
+        frame = frame.f_back
+    return None
+
+
+def _collector_set_up_through_target(item):
+    """The collector above this test whose setup called the target in an earlier test, or None."""
+    for node in item.listchain():
+        if node.nodeid in _set_up_through_target and node is not item:
+            return node.nodeid
+    return None
 
 
 def _on_start_hit(chain):
@@ -995,10 +1029,20 @@ def pytest_runtest_logfinish(nodeid, location):
             if chain is None or isinstance(error, dict):
                 chain, entry_kind = None, None
                 fails_through = cached.entry_name(through, _state.fixture_chains)
+    collector = ctx.collector_setup if ctx is not None else None
+    if collector is None and item is not None:
+        collector = _collector_set_up_through_target(item)
+        if collector is not None:
+            # Set up (and failed, blank) in an earlier test: pytest re-raises its error here.
+            chain, entry_kind, blank = None, None, None
+            fails_through = _set_up_through_target[collector]
+            needs_blank = needs_blank or _FORK
     # Which wider fixture's cache decides whether this test reached the target: with shards, each
     # process sets it up for its own first user; tenet keeps the first in the whole run's order.
     cache_fixture = None
-    if fails_through is not None:
+    if collector is not None:
+        pass  # the collector's setup is the cache (below)
+    elif fails_through is not None:
         cache_fixture = through
     elif chain is not None and ctx.hit_fixture is not None and cached.scope_of(ctx.hit_fixture) != "function":
         cache_fixture = ctx.hit_fixture
@@ -1019,7 +1063,11 @@ def pytest_runtest_logfinish(nodeid, location):
         "chain": chain,
         "entryKind": entry_kind,
         "failsThrough": fails_through,
-        "cache": None if cache_fixture is None or item is None else {
+        "cache": {
+            "key": "setup of " + _normalize(collector),
+            "fixture": _set_up_through_target[collector],
+            "order": _order.get(nodeid, -1),
+        } if collector is not None else None if cache_fixture is None or item is None else {
             "key": cached.cache_key(cache_fixture, item),
             "fixture": cached.entry_name(cache_fixture, _state.fixture_chains),
             "order": _order.get(nodeid, -1),

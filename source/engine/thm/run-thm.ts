@@ -101,6 +101,8 @@ interface Observations {
   collected: number;
   blank: Map<string, PluginTestEvent>;
   blankCollectErrors: PluginCollectError[];
+  /** Tests of modules that fail to import blank, as the original world ran them (see firstUsersReach). */
+  importedAway: PluginTestEvent[];
   originalFailed: (nodeid: string) => boolean;
   probe: PassResult;
 }
@@ -223,6 +225,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
         collected: probe.collected,
         blank: probe.tests,
         blankCollectErrors: probe.collectErrors,
+        importedAway: [],
         originalFailed: () => false,
         probe,
       };
@@ -237,7 +240,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     } else {
       observed = await observeTwoPass(ctx, pass);
     }
-    firstUsersReach(observed.blank);
+    firstUsersReach(observed.blank, observed.importedAway);
     return buildReport(ctx, options, observed, {
       shards: observed.probe.shards,
       fork: fork && !calledAsItStarts,
@@ -343,6 +346,7 @@ async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations
     collected: probe.collected,
     blank: probe.tests,
     blankCollectErrors: probe.collectErrors,
+    importedAway: [],
     originalFailed,
     probe,
   };
@@ -415,6 +419,7 @@ async function rerunImportHits(
   const broken = probe.collectErrors.filter((error) => !modules.includes(error.nodeid));
   let blankCollectErrors: PluginCollectError[] = broken;
   let collected = probe.collected;
+  const importedAway: PluginTestEvent[] = [];
   if ((undecided.length || modules.length) && !probe.timedOut) {
     const rerun = await pass('blank', ctx.target.probedText, 'record', { only: [...undecided, ...modules] });
     for (const test of rerun.tests.values()) {
@@ -441,6 +446,7 @@ async function rerunImportHits(
     for (const error of blankCollectErrors) {
       for (const nodeid of [...blank.keys()]) {
         if (nodeid.startsWith(`${error.nodeid}::`)) {
+          importedAway.push(blank.get(nodeid)!);
           blank.delete(nodeid);
           collected--;
         }
@@ -449,7 +455,7 @@ async function rerunImportHits(
     probe.problems.push(...rerun.problems.map((p) => `blank re-run: ${p}`));
     probe.timedOut ||= rerun.timedOut;
   }
-  return { collected, blank, blankCollectErrors };
+  return { collected, blank, blankCollectErrors, importedAway };
 }
 
 /**
