@@ -658,31 +658,33 @@ def _note_cache(cache, target_code):
 def _note_new_modules():
     """The caches of modules imported since the last look (a function's lazy import): at module
     level, in a closure there (sympy's ``cacheit`` keeps its cache in the wrapper's), or on a
-    class's methods. sys.modules keeps the order modules came in."""
+    class's methods. sys.modules keeps the order modules came in. Only plain modules, and values
+    looked at by their type: a lazy module or a proxy would run code (an import) when read."""
     global _modules_seen
     modules = list(sys.modules.values())
     new, _modules_seen = modules[_modules_seen:], len(modules)
     for module in new:
-        try:
-            values = list(vars(module).values())
-        except TypeError:
+        if type(module) is not types.ModuleType:
             continue
-        for value in values:
-            for held in _held_caches(value, module):
-                _note_cache(held, None)
+        for value in list(module.__dict__.values()):
+            own_class = issubclass(type(value), type) and value.__module__ == module.__name__
+            for member in list(vars(value).values()) if own_class else (value,):
+                if type(member) in (staticmethod, classmethod):
+                    member = member.__func__
+                for held in _held_caches(member):
+                    _note_cache(held, None)
 
 
-def _held_caches(value, module):
-    """What a module's name may hold a cache in: itself, its closure, a class's own names."""
-    yield value
-    for cell in getattr(value, "__closure__", None) or ():
-        try:
-            yield cell.cell_contents
-        except ValueError:  # an empty cell
-            pass
-    if isinstance(value, type) and value.__module__ == module.__name__:
-        for member in vars(value).values():
-            yield getattr(member, "__func__", member)
+def _held_caches(value):
+    """A cache, or the caches a function's closure holds."""
+    if type(value) is _LRU_CACHE:
+        yield value
+    elif type(value) is types.FunctionType:
+        for cell in value.__closure__ or ():
+            try:
+                yield cell.cell_contents
+            except ValueError:  # an empty cell
+                pass
 
 
 def _note_cached_callers(frame):
