@@ -279,7 +279,7 @@ def _collector_being_set_up():
     """The collector whose setup() is on the stack, or None (the call comes from a test or fixture)."""
     frame = probe._getframe(1)
     while frame is not None:
-        if frame.f_code.co_name == "setup" and isinstance(frame.f_locals.get("self"), pytest.Collector):
+        if frame.f_code.co_name == "setup" and issubclass(type(frame.f_locals.get("self")), pytest.Collector):
             return frame.f_locals["self"]
         frame = frame.f_back
     return None
