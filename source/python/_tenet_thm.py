@@ -245,15 +245,14 @@ class _Context:
         self.phase = None  # "setup", "call" or "teardown" while the test runs
         self.fork = None  # fork mode: the blank twin waiting for this test to end
         self.needs_blank = False  # fork mode: reached where no twin could fork (another thread)
-        self.collector_setup = None  # node id of the collector whose own setup made the first call
+        self.collector_setup = None  # (node id, chain entry) of the collector whose own setup made the first call
 
 
 def _on_hit(ctx, chain, entry_kind):
     if ctx.kind == "test" and ctx.phase == "setup" and ctx.hit_fixture is None:
         collector = _collector_being_set_up()
         if collector is not None:
-            ctx.collector_setup = collector.nodeid
-            _set_up_through_target.setdefault(collector.nodeid, chain[0]["name"] if chain else "?")
+            ctx.collector_setup = (collector.nodeid, chain[0]["name"] if chain else "?")
     if ctx.kind == "test":
         # Reported at once: if the test then hangs or kills its process, tenet still knows the chain.
         _emit({"e": "hit", "nodeid": _normalize(ctx.nodeid), "chain": chain, "entryKind": entry_kind})
@@ -271,8 +270,9 @@ _state.on_hit = _on_hit
 # a call. Like a wider fixture's, only the first test reaches the target (the run keeps the first
 # in the whole run's order); the others fail through it. Fork mode's parent set the collector up
 # on the original code, so its later tests would fork no twin, or one that starts past the setup
-# and passes: they run blank in a pass of their own instead.
-_set_up_through_target = {}  # collector node id -> the entry of the chain of its setup's call
+# and passes: they run blank in a pass of their own instead. A setup that went on blank (it caught
+# the error) fails no later test: it is not noted.
+_set_up_through_target = {}  # collector node id -> the entry of the chain of its failed setup's call
 
 
 def _collector_being_set_up():
@@ -1029,8 +1029,13 @@ def pytest_runtest_logfinish(nodeid, location):
             if chain is None or isinstance(error, dict):
                 chain, entry_kind = None, None
                 fails_through = cached.entry_name(through, _state.fixture_chains)
-    collector = ctx.collector_setup if ctx is not None else None
-    if collector is None and item is not None:
+    collector = None
+    if ctx is not None and ctx.collector_setup is not None:
+        collector, entry = ctx.collector_setup
+        ended = blank if blank is not None else {"outcome": state.outcome, "phase": state.phase}
+        if _world != "original" and ended.get("outcome") == "error" and ended.get("phase") == "setup":
+            _set_up_through_target.setdefault(collector, entry)
+    elif item is not None:
         collector = _collector_set_up_through_target(item)
         if collector is not None:
             # Set up (and failed, blank) in an earlier test: pytest re-raises its error here.
@@ -1040,7 +1045,7 @@ def pytest_runtest_logfinish(nodeid, location):
     # Which wider fixture's cache decides whether this test reached the target: with shards, each
     # process sets it up for its own first user; tenet keeps the first in the whole run's order.
     cache_fixture = None
-    if collector is not None:
+    if collector in _set_up_through_target:
         pass  # the collector's setup is the cache (below)
     elif fails_through is not None:
         cache_fixture = through
@@ -1067,7 +1072,7 @@ def pytest_runtest_logfinish(nodeid, location):
             "key": "setup of " + _normalize(collector),
             "fixture": _set_up_through_target[collector],
             "order": _order.get(nodeid, -1),
-        } if collector is not None else None if cache_fixture is None or item is None else {
+        } if collector in _set_up_through_target else None if cache_fixture is None or item is None else {
             "key": cached.cache_key(cache_fixture, item),
             "fixture": cached.entry_name(cache_fixture, _state.fixture_chains),
             "order": _order.get(nodeid, -1),

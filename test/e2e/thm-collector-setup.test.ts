@@ -65,3 +65,40 @@ describe.each(THM_MODES)('the target called in a package’s setup_module, %s', 
     ]);
   }, 60_000);
 });
+
+/** A package whose setup_module calls the target but goes on when it fails: no later test fails through it. */
+const lenient = repositoryOf('pkglenient', {
+  'pkg/__init__.py': ['def prepare():', '    return 1', ''].join('\n'),
+  'tests/__init__.py': [
+    'import pkg',
+    '',
+    '',
+    'def setup_module():',
+    '    try:',
+    '        pkg.prepare()',
+    '    except Exception:',
+    '        pass  # optional',
+    '',
+  ].join('\n'),
+  'tests/test_a.py': [
+    'import pkg',
+    '',
+    '',
+    'def test_one():',
+    '    assert True',
+    '',
+    '',
+    'def test_two():',
+    '    assert pkg.prepare() == 1',
+    '',
+  ].join('\n'),
+});
+
+describe.each(THM_MODES)('the target called in a setup_module that goes on when it fails, %s', (_mode, options) => {
+  it('a later test that calls the target fails with its own chain, not through the setup', async () => {
+    const { report } = await thmOn(lenient, 'pkg/__init__.py::prepare', { blank: true, ...options });
+    expect(report.failing.map((f) => [f.nodeid, f.outcome, f.chain, f.failsThrough])).toEqual([
+      ['tests/test_a.py::test_two', 'failed', ['tests/test_a.py::test_two', 'pkg/__init__.py::prepare'], null],
+    ]);
+  }, 60_000);
+});
