@@ -12,7 +12,7 @@ import { INDEX_FORMAT, type FileIndex } from './types';
 export type CachedEntry = FileIndex;
 
 /** `$TENET_CACHE_DIR`, else `$XDG_CACHE_HOME/tenet`, else `~/.cache/tenet`. */
-function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (env.TENET_CACHE_DIR) return resolve(env.TENET_CACHE_DIR);
   return join(env.XDG_CACHE_HOME ? resolve(env.XDG_CACHE_HOME) : join(homedir(), '.cache'), 'tenet');
 }
