@@ -73,6 +73,8 @@ export type TestOutcomes = z.infer<z.ZodObject<typeof testOutcomes>>;
 export interface TestRun extends TestOutcomes {
   report: string;
   durationMs: number;
+  /** A judged run whose outcomes cannot be trusted: the submitted code reached into the harness (and where), or forged its report. */
+  unverified?: string;
 }
 
 /** The agent's generated tests, measured against the target (the ground truth in benchmark mode). */

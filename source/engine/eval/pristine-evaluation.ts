@@ -110,6 +110,8 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
       input.tests,
       'evaluate',
     );
+    // The judged code reached into the harness, or forged its report: its outcomes say nothing.
+    if (run.unverified) return { unverified: run.unverified };
     return { run };
   } catch (error) {
     return {
