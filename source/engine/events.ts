@@ -146,6 +146,8 @@ const result = event('result', {
   applied: bool.optional(),
   /** A run that failed (stopReason `error`), or whose verdict is `unverified`: what went wrong. */
   message: str.optional(),
+  /** The evaluated submission reaches toward the test harness (the static read; the judge decided the verdict): what, with its lines. */
+  flagged: str.optional(),
   /** TDD strategies: how good the agent's own tests are (see engine/quality). */
   testQuality: testQuality.optional(),
   /** TDD strategies, a failed task: the paper's failure taxonomy, and credit-assignment hints. */

@@ -28,7 +28,8 @@ what the static read of the submission flags (see engine/eval/submission-flags.t
 tenet's Safety page says it cannot guarantee.
 
 Environment (set by tenet): TENET_ROOT (the copy under judgment), TENET_TARGET_FILE, and
-TENET_JUDGE_LINES ("first-last": the submitted definition's lines in that file).
+TENET_JUDGE_LINES ("first-last": the submitted definition's lines in that file); TENET_JUDGE_SPANS
+(qa only: more spans counted as submitted code, as JSON [[file, first, last], ...]).
 """
 
 import os
@@ -137,8 +138,11 @@ def _arm(key, channel_write):
     from _json import encode_basestring_ascii as quote
     from _json import make_scanner
 
+    import operator
+
     getframe, write, getcwd, get_ident, sha256 = sys._getframe, os.write, os.getcwd, _thread.get_ident, hashlib.sha256
-    length, pairs = len, zip
+    length, every, each, same, pairs = len, all, map, operator.is_, zip
+    read, list_type = object.__getattribute__, list
     str_type, bytes_type, int_type, tuple_type = str, bytes, int, tuple
     code_type, module_type = types.CodeType, types.ModuleType
     watched, frame_attributes, is_harness = _WATCHED, _FRAME_ATTRIBUTES, _is_harness_module
@@ -147,6 +151,10 @@ def _arm(key, channel_write):
     mro_of = type.__dict__["__mro__"].__get__
     write_code = channel_write.__code__
     o_wronly, o_rdwr, o_creat, o_trunc = os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC
+    hard_exit = os._exit
+
+    class Refused(RuntimeError):
+        pass
     inner_key = bytes(b ^ 0x36 for b in key.ljust(64, b"\0"))
     outer_key = bytes(b ^ 0x5C for b in key.ljust(64, b"\0"))
 
@@ -164,10 +172,19 @@ def _arm(key, channel_write):
     main_thread = get_ident()
     helpers = os.path.dirname(os.path.realpath(__file__)) + os.sep
     root = os.path.realpath(os.environ.get("TENET_ROOT") or getcwd())
+    # The submission's code: the target's definition in its file, or (the false-alarm check of
+    # qa/judge.ts) the spans TENET_JUDGE_SPANS lists, as JSON [[file, first, last], ...].
+    spans = {}
     target = os.environ.get("TENET_TARGET_FILE", "")
-    targets = frozenset({target, os.path.realpath(target)} if target else ())
     first, _, last = (os.environ.get("TENET_JUDGE_LINES") or "0-0").partition("-")
-    first, last = int(first), int(last or first)
+    listed = [[target, int(first), int(last or first)]] if target else []
+    if os.environ.get("TENET_JUDGE_SPANS"):
+        import json
+
+        listed += json.loads(os.environ["TENET_JUDGE_SPANS"])
+    for file, start, end in listed:
+        for name in {os.path.join(root, file), os.path.realpath(os.path.join(root, file))}:
+            spans[name] = spans.get(name, ()) + ((int(start), int(end)),)
     tainted = {}  # id(code) -> code: code the submission ran through exec (kept, so ids stay unique)
     busy = set()  # threads inside the hook
     run = {"seq": 0, "started": None, "reported": set(), "done": False, "harness": None, "hooks": None}
@@ -182,7 +199,13 @@ def _arm(key, channel_write):
         write(channel, b"\x1etenet:J" + head + mac(head + body).encode("ascii") + b" " + body + b"\n")
 
     def submitted(code):
-        return (code.co_filename in targets and first <= code.co_firstlineno <= last) or id(code) in tainted
+        ranges = spans.get(code.co_filename)
+        if ranges is not None:
+            line = code.co_firstlineno
+            for start, end in ranges:
+                if start <= line <= end:
+                    return True
+        return id(code) in tainted
 
     def newest_submitted(frame):
         while frame is not None:
@@ -195,6 +218,7 @@ def _arm(key, channel_write):
         return frame is not None and frame.f_code.co_filename.startswith(helpers)
 
     def trip(name, frame, detail=""):
+        __tracebackhide__ = True
         path, line = "", 0
         if frame is not None:
             path, line = frame.f_code.co_filename, frame.f_lineno
@@ -205,8 +229,11 @@ def _arm(key, channel_write):
                 '{"e": "tripped", "event": %s, "detail": %s, "file": %s, "line": %d}'
                 % (quote(name), quote(detail), quote(path), line)
             )
-        finally:
-            raise RuntimeError("tenet's judge refused %s: the submitted code reached into the test harness" % name)
+        except BaseException:
+            # The trip could not be said (the channel was closed under it): the process ends here,
+            # before the refusal's traceback hands the hook's frames to the judged code.
+            hard_exit(70)
+        raise Refused("tenet's judge refused %s: the submitted code reached into the test harness" % name)
 
     def taint(code):
         if id(code) not in tainted:
@@ -237,17 +264,17 @@ def _arm(key, channel_write):
         return type(flags) is int_type and flags != -1 and (flags & (o_wronly | o_rdwr | o_creat | o_trunc)) != 0
 
     def harness_changed():
-        """The first function or class of the harness, or hook of pytest's, no longer as it was; or None."""
-        for mapping, entries in run["harness"] or ():
-            for name, value in entries:
-                if mapping.get(name) is not value:
-                    return name
-        for name, impls, seen in run["hooks"] or ():
-            if length(impls) != length(seen):
+        """The first function or class of the harness, or hook of pytest's, no longer as it was; or
+        None. Compared by identity in C (no object's __eq__ runs here), about 0.1 ms a test."""
+        for mapping, names, values in run["harness"] or ():
+            if not every(each(same, each(mapping.get, names), values)):
+                for name, value in pairs(names, values):  # which one: once, on the way to a trip
+                    if mapping.get(name) is not value:
+                        return name
+        for caller, name, attribute, seen in run["hooks"] or ():
+            impls = read(caller, attribute)
+            if type(impls) is not list_type or length(impls) != length(seen) or not every(each(same, impls, seen)):
                 return name
-            for a, b in pairs(impls, seen):
-                if a is not b:
-                    return name
         return None
 
     def on_emit(text, top):
@@ -278,8 +305,21 @@ def _arm(key, channel_write):
         send(line)
 
     def hook(event, args):
+        """A refusal leaves only after its trip was said (see trip): its traceback holds the hook's
+        frames, which lead to the key, but the run is unverified by then. Any other error in here is
+        swallowed, so that no traceback hands those frames out otherwise."""
+        __tracebackhide__ = True
         if event not in watched:
             return
+        try:
+            judge(event, args)
+        except Refused:
+            raise
+        except BaseException:
+            return
+
+    def judge(event, args):
+        __tracebackhide__ = True
         # Cheap refusals first: most of these events are the interpreter's everyday business.
         if event == "object.__getattr__" and not (type(args[1]) is str_type and args[1] in frame_attributes):
             return
@@ -296,7 +336,7 @@ def _arm(key, channel_write):
             return
         busy.add(tid)
         try:
-            top = getframe(1)
+            top = getframe(2)  # judge, then hook, then the code the event came from
         finally:
             busy.discard(tid)
         if event == "tenet.emit":
@@ -397,8 +437,11 @@ class _JudgePlugin:
             "pytest_sessionfinish",
         ):
             caller = getattr(session.config.hook, name, None)
-            if caller is not None:
-                hooks.append((name, caller._hookimpls, tuple(caller._hookimpls)))
+            # pluggy keeps a hook's implementations in _hookimpls (1.1 and later) or in two lists (1.0).
+            for attribute in ("_hookimpls", "_nonwrappers", "_wrappers"):
+                impls = getattr(caller, attribute, None)
+                if isinstance(impls, list):
+                    hooks.append((caller, name, attribute, tuple(impls)))
         sys.audit("tenet.guard", _harness(), tuple(hooks))
 
     def pytest_runtest_makereport(self, item, call):
@@ -420,26 +463,56 @@ class _JudgePlugin:
             tb = tb.tb_next
 
 
+# What decides an outcome: tenet's plugin, pytest's running, reporting, skipping and asserting,
+# pluggy's calling of hooks, unittest's TestCase, the builtins. Checked after every test (about
+# 0.1 ms); the rest of pytest cannot change an outcome tenet reads.
+_DECIDING = (
+    "__main__",
+    "builtins",
+    "unittest.case",
+    "pytest",
+    "_pytest.runner",
+    "_pytest.reports",
+    "_pytest.python",
+    "_pytest.python_api",
+    "_pytest.raises",
+    "_pytest.unittest",
+    "_pytest.outcomes",
+    "_pytest.skipping",
+    "_pytest.nodes",
+    "_pytest.main",
+    "_pytest.doctest",
+    "_pytest.fixtures",
+    "_pytest.assertion.rewrite",
+    "_pytest.assertion.util",
+    "_pytest._code.code",
+    "pluggy._hooks",
+    "pluggy._callers",
+    "pluggy._manager",
+    "pluggy._result",
+)
+
+
 def _harness():
-    """The functions and classes of the harness, as (mapping, entries) pairs, with its classes'
-    own (methods, properties): taken before any test runs."""
+    """The functions and classes of what decides an outcome, as (mapping, names, values), with
+    their classes' own (methods, properties): taken once every plugin is loaded."""
     import types
-    import unittest.case
 
     kinds = (types.FunctionType, types.BuiltinFunctionType, type, classmethod, staticmethod, property)
     seen = []
-    modules = [
-        m for name, m in list(sys.modules.items()) if m is not None and (_is_harness_module(name) or name == "__main__")
-    ]
-    modules += [sys.modules["builtins"], unittest.case]
-    for module in modules:
-        mapping = module.__dict__
-        entries = tuple((k, v) for k, v in list(mapping.items()) if isinstance(v, kinds))
-        seen.append((mapping, entries))
-        for _, value in entries:
+
+    def taken(mapping):
+        entries = [(k, v) for k, v in list(mapping.items()) if isinstance(v, kinds)]
+        return (mapping, tuple(k for k, _ in entries), tuple(v for _, v in entries))
+
+    names = [name for name in sys.modules if name.startswith("_tenet")] + list(_DECIDING)
+    for module in (sys.modules.get(name) for name in names):
+        if module is None:
+            continue
+        seen.append(taken(module.__dict__))
+        for value in seen[-1][2]:
             if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
-                own = type.__dict__["__dict__"].__get__(value)
-                seen.append((own, tuple((k, v) for k, v in own.items() if isinstance(v, kinds))))
+                seen.append(taken(type.__dict__["__dict__"].__get__(value)))
     return tuple(seen)
 
 

@@ -71,7 +71,12 @@ export interface PassOptions {
    * the target's file, and what changed in the copy since the run began (asked before a crashed
    * process is started again, which would load what the judged code wrote there). One process, no lanes.
    */
-  judge?: { lines: [number, number]; changedCopy: () => Promise<string | undefined> };
+  judge?: {
+    lines: [number, number];
+    changedCopy: () => Promise<string | undefined>;
+    /** More code counted as submitted (qa/judge.ts, the false-alarm check): [file, first, last] each. */
+    spans?: [string, number, number][];
+  };
 }
 
 export type PassMode = 'record' | 'fork' | 'worlds';
@@ -202,6 +207,7 @@ function baseEnv(
   if (onlyFile) env.TENET_ONLY = onlyFile;
   if (options.reportText === false) env.TENET_TEXT = '0';
   if (options.judge) env.TENET_JUDGE_LINES = options.judge.lines.join('-');
+  if (options.judge?.spans) env.TENET_JUDGE_SPANS = JSON.stringify(options.judge.spans);
   return env;
 }
 

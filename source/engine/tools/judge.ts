@@ -63,7 +63,9 @@ async function changedSince(ctx: TestRunContext, root: string, mark: string): Pr
       '-type',
       'l',
       ')',
-      '-cnewer',
+      // Changed (ctime, which no process can set back) after the mark was made (its ctime too:
+      // -cnewer would take its mtime, whole seconds in a container's copy).
+      '-newercc',
       mark,
       '(',
       ...names,
