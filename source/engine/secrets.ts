@@ -1,3 +1,5 @@
+import { findSecretShapes } from './secret-shapes';
+
 /**
  * Which environment variables hold secrets. Their values are redacted wherever tenet stores or
  * prints text, and they never reach a process of the sandbox (nor do the providers' own
@@ -13,17 +15,11 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
- * Tokens by their shape, whatever the variable holding them is called (`GH_AUTH=ghp_…`, a URL with
- * a token in it): GitHub's (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`), OpenAI's and
- * Anthropic's keys (`sk-`, `sk-ant-`), AWS access key ids (`AKIA…`, `ASIA…`), Slack's (`xoxb-`,
- * `xoxp-`, `xoxa-`, `xoxs-`) and JSON web tokens (`eyJ….eyJ….…`).
+ * The token-shaped parts of a value, whatever the variable holding them is called (`GH_AUTH=ghp_…`,
+ * a URL with a token in it; see engine/secret-shapes): each is a secret wherever it appears.
  */
-const SECRET_SHAPE =
-  /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-(?:ant-)?[A-Za-z0-9_-]{16,}|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[bpas]-[A-Za-z0-9-]{10,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g;
-
-/** The token-shaped parts of a value (see SECRET_SHAPE): each is a secret wherever it appears. */
 export function secretShapes(value: string | undefined): string[] {
-  return value ? [...value.matchAll(SECRET_SHAPE)].map((match) => match[0]) : [];
+  return value ? findSecretShapes(value).map(({ start, end }) => value.slice(start, end)) : [];
 }
 
 /** A variable that holds a secret: by its name, or by the shape of what it holds. */
