@@ -96,6 +96,10 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: stri
   // where the stream may go on: a private-key block whose END line has not come yet).
   const shapeAcross = (input: string, at: number) => {
     const from = Math.max(0, at - MAX_SHAPE_SPAN);
+    // A key block whose END line has not come: its header alone is no secret yet, its body is.
+    const open = input.lastIndexOf('-----BEGIN ', at - 1);
+    if (open >= from && /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY/.test(input.slice(open, open + 80)))
+      if (!input.includes('-----END ', open)) return open;
     for (const shape of findSecretShapes(input.slice(from))) {
       const [start, end] = [from + shape.start, from + shape.end];
       if (start < at && (end > at || end === input.length)) return start;
