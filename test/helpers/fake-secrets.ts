@@ -1,5 +1,5 @@
 /**
- * Strings shaped like the secrets tenet recognises (engine/secret-shapes), made at run time from a
+ * Strings shaped like the secrets tenet recognises (engine/secrets), made at run time from a
  * fixed seed: random-looking as real ones are, and never a real secret in the repository.
  */
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findSecretShapes, redactShapes } from '../../source/engine/secret-shapes';
+import { secretsInPatch } from '../../source/engine/eval/patch-secrets';
+import { findSecretShapes, redactShapes } from '../../source/engine/secrets';
 import { ChunkBuffer } from '../../source/engine/session/chunk-buffer';
 import { secretRedactor } from '../../source/engine/util/redact';
 import { fakeSecrets, inFile, randomText } from '../helpers/fake-secrets';
@@ -97,5 +98,19 @@ describe('the redactor with shapes', () => {
   it('does not cut a token in two when a long line must be stored before its end', () => {
     const long = `${'x'.repeat(70 * 1024)} ${token}`;
     expect(redactor.safeCut(long, long.length)).toBe(long.length - token.length);
+  });
+});
+
+describe('the patch warning', () => {
+  const aws = SECRETS['AWS access key id']!.secret;
+  const stripe = SECRETS['Stripe secret key']!.secret;
+
+  it('names the file and line of each shape the patch brings in, not one the file held before', () => {
+    const before = `KEY = "${aws}"\n\ndef f():\n    return 1\n`;
+    const after = `KEY = "${aws}"\n\ndef f():\n    stripe = "${stripe}"\n    return 1\n`;
+    expect(secretsInPatch('pkg/x.py', before, after)).toEqual([
+      'the patch holds a string shaped like a Stripe key at pkg/x.py:4',
+    ]);
+    expect(secretsInPatch('pkg/x.py', before, before)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { findSecretShapes } from '../secret-shapes';
+import { findSecretShapes } from '../secrets';
 
 /**
  * The patch is the developer's code: it is written into the checkout (or a patch file) as the

@@ -1,5 +1,4 @@
-import { findSecretShapes, redactShapes } from '../secret-shapes';
-import { isSecretName, secretShapes } from '../secrets';
+import { findSecretShapes, isSecretName, redactShapes, secretShapes } from '../secrets';
 import { mapStrings, stringsIn } from './map-strings';
 
 /** Shorter values are too likely to be ordinary words or numbers to redact everywhere. */
@@ -13,7 +12,7 @@ export interface Redactor {
   json(value: unknown): string;
   /** A value with every secret in its strings (and keys) replaced; the value itself when it holds none. */
   value<T>(value: T): T;
-  /** Text with every secret replaced: `[redacted:NAME]` for an environment variable's value, `[redacted:KIND]` for a shape (see engine/secret-shapes). */
+  /** Text with every secret replaced: `[redacted:NAME]` for an environment variable's value, `[redacted:KIND]` for a shape (see engine/secrets). */
   text(value: string): string;
   /**
    * The largest position ≤ `cut` where a stream's text can be split without cutting a secret in
@@ -59,7 +58,7 @@ function secretAt(input: string, p: number, value: string): number | 'prefix' | 
  * like tokens whatever their name, see engine/secrets) and any extra values given, wherever they
  * appear in an event (a tool's output included), also when printed with line breaks inside them;
  * and any text shaped like a secret (a token in a repository file that a shell printed), whatever
- * the environment holds (see engine/secret-shapes). Every place tenet stores, prints, exports or
+ * the environment holds (see engine/secrets). Every place tenet stores, prints, exports or
  * sends text goes through one of these.
  */
 export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: string[] = []): Redactor {
