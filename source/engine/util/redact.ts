@@ -99,6 +99,8 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: stri
     const open = input.lastIndexOf('-----BEGIN ', at - 1);
     if (open >= from && /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY/.test(input.slice(open, open + 80)))
       if (!input.includes('-----END ', open)) return open;
+    // Every other shape is one line: a cut at a line's end splits none (the usual cut, a stream's whole lines).
+    if (input[at - 1] === '\n') return undefined;
     for (const shape of findSecretShapes(input.slice(from))) {
       const [start, end] = [from + shape.start, from + shape.end];
       if (start < at && (end > at || end === input.length)) return start;
