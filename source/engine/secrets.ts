@@ -141,7 +141,7 @@ const looksRandom = (secret: string) => RANDOM_RUN.test(secret);
 
 /** A key block's base64 (its BEGIN and END lines and JSON's `\n` escapes aside): code that names the markers has none. */
 const hasKeyBody = (block: string) =>
-  (block.replace(/-----[A-Z0-9 ]+-----|\\[nrt]/g, '').match(/[A-Za-z0-9+/=]/g)?.length ?? 0) >= 40;
+  (block.replace(/-----[A-Z0-9 ]+-----|\\+[nrt]/g, '').match(/[A-Za-z0-9+/=]/g)?.length ?? 0) >= 40;
 
 const OWN_SHAPES: OwnShape[] = [
   { kind: SECRETLINT_KINDS.github!, pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/g, accept: looksRandom },
@@ -156,7 +156,8 @@ const OWN_SHAPES: OwnShape[] = [
   },
   {
     kind: kind('bearer-token', 'a bearer token'),
-    pattern: /\bAuthorization["']?\s*[:=]\s*["']?Bearer\s+([A-Za-z0-9._~+/=-]{8,})/gi,
+    // The quotes may be escaped (`\"`), once or more: a header in code, inside a tool call's JSON.
+    pattern: /\bAuthorization\\*["']?\s*[:=]\s*\\*["']?Bearer\s+([A-Za-z0-9._~+/=-]{8,})/gi,
     group: 1,
   },
   {
@@ -171,7 +172,7 @@ const OWN_SHAPES: OwnShape[] = [
     // JSON text its line breaks are `\n` escapes. The body allows the headers of an encrypted key.
     kind: SECRETLINT_KINDS.privatekey!,
     pattern:
-      /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----(?:[A-Za-z0-9+/=\s]|\\[nrt]|(?:Proc-Type|DEK-Info):[^\n\\]*)*(?:-----END \1PRIVATE KEY\2-----)?/g,
+      /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY( BLOCK)?-----(?:[A-Za-z0-9+/=\s]|\\+[nrt]|(?:Proc-Type|DEK-Info):[^\n\\]*)*(?:-----END \1PRIVATE KEY\2-----)?/g,
     accept: hasKeyBody,
   },
 ];

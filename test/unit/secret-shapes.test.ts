@@ -21,6 +21,9 @@ describe('secret shapes', () => {
     expect(out.endsWith('"\nafter')).toBe(true);
     // A key block printed by a program that JSON-encoded it: its line breaks are `\n` escapes.
     expect(redactShapes(JSON.stringify({ out: text }))).not.toContain(secret.split('\n')[1] ?? secret);
+    // …and escaped twice: a tool call's arguments (JSON text) inside an event (JSON).
+    const twice = JSON.stringify({ arguments: JSON.stringify({ cmd: text }) });
+    expect(redactShapes(twice)).not.toContain(secret.split('\n')[1] ?? secret);
   });
 
   it('keeps the Bearer header and redacts the token only', () => {
@@ -28,6 +31,9 @@ describe('secret shapes', () => {
     expect(redactShapes(`headers = {"Authorization": "Bearer ${token}"}`)).toBe(
       'headers = {"Authorization": "Bearer [redacted:bearer-token]"}',
     );
+    // In a tool call's arguments (JSON text), stored as a string of the event (JSON again): escaped quotes.
+    const call = JSON.stringify({ code: `headers = {"Authorization": "Bearer ${token}"}` });
+    expect(redactShapes(JSON.stringify({ arguments: call }))).not.toContain(token);
     expect(redactShapes(`curl -H 'authorization: bearer ${token}'`)).toBe(
       "curl -H 'authorization: bearer [redacted:bearer-token]'",
     );
