@@ -10,6 +10,7 @@ import { sessionPage } from '../engine/session/export-html';
 import { loadSession, streamSession, type ExportedSession } from '../engine/session/load';
 import { markdownTranscript } from '../engine/session/transcript';
 import { printable, printableJson } from '../engine/terminal-text';
+import { processRedactor } from '../engine/util/redact';
 import { textPrinter } from './run-printer';
 import { fileToWrite } from '../engine/util/checked-paths';
 
@@ -190,8 +191,11 @@ export async function exportCommand(options: {
 }): Promise<number> {
   // Checked before the work: a cast of a long session takes a while to draw.
   const out = options.out === undefined ? undefined : fileToWrite(options.out, '--out');
-  const session = loadSession(await root(options.dir), options.ref);
-  warn(session.warnings);
+  const loaded = loadSession(await root(options.dir), options.ref);
+  warn(loaded.warnings);
+  // Stored sessions are redacted as they are written; one written before a shape was known, or
+  // given as a file, is redacted here: no export carries a secret.
+  const session = { ...loaded, events: processRedactor().value(loaded.events) };
   let text: string;
   if (options.format === 'cast') {
     // Drawn by the TUI's own screens, in colour (unless NO_COLOR): a cast is for a terminal, wherever it is written.

@@ -144,6 +144,8 @@ const result = event('result', {
   applied: bool.optional(),
   /** A run that failed (stopReason `error`), or whose verdict is `unverified`: what went wrong. */
   message: str.optional(),
+  /** Strings in the patch shaped like secrets, by file and line (`the patch holds a string shaped like a GitHub token at pkg/x.py:12`): the patch keeps them, its stored and printed copies do not. */
+  patchSecrets: strings.optional(),
   /** TDD strategies: how good the agent's own tests are (see engine/quality). */
   testQuality: testQuality.optional(),
   /** TDD strategies, a failed task: the paper's failure taxonomy, and credit-assignment hints. */

@@ -130,6 +130,8 @@ export class TuiController implements Pilot {
   private alwaysAllow = false;
   /** Outcomes of the latest run of the selected or the agent's tests (not the final evaluation). */
   private lastRun: Record<string, string> = {};
+  /** The patch of the result being decided on, as the engine made it (the screen shows it redacted): what `s` writes. */
+  private patchAsWritten: string | undefined;
   /** The developer's messages for the next model call. */
   private queued: DeveloperMessage[] = [];
   /**
@@ -243,6 +245,7 @@ export class TuiController implements Pilot {
   }
 
   acceptPatch(result: RunResult, extras: PatchExtras = {}): Promise<PatchAnswer> {
+    this.patchAsWritten = result.patch;
     return this.ask((resolve) => ({
       kind: 'accept-patch',
       result,
@@ -251,10 +254,14 @@ export class TuiController implements Pilot {
     }));
   }
 
-  /** `s` on the result screen: the patch written to `file` (for `git apply`); what went wrong, if anything. */
-  savePatch(file: string, patch: string): string | undefined {
+  /**
+   * `s` on the result screen: the patch written to `file` (for `git apply`); what went wrong, if
+   * anything. The screen shows the patch made printable (secrets redacted); the file gets it as the
+   * engine made it, the developer's code.
+   */
+  savePatch(file: string, shown: string): string | undefined {
     try {
-      writeFileSync(file, patch);
+      writeFileSync(file, this.patchAsWritten ?? shown);
       return undefined;
     } catch (error) {
       return (error as Error).message;

@@ -256,6 +256,9 @@ export function ResultScreen({
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
+    ...(result.patchSecrets ?? []).flatMap((warning) =>
+      wrapText(`! ${warning}`, width).map((text) => ({ text, color: 'yellow' })),
+    ),
     ...(result.testQuality ? wrapText(describeTestQuality(result.testQuality), width).map((text) => ({ text })) : []),
     ...(result.failure
       ? describeFailure(result.failure)

@@ -419,6 +419,7 @@ function resultCard(items, card, data) {
         ['the agent’s tests', q.length ? clean(q.join('; ')) : ''],
         ['failure', e.failure ? clean(`${e.failure.kind}${(e.failure.hints || []).length ? `: ${e.failure.hints.join('; ')}` : ''}`) : ''],
         ['message', e.message ? clean(e.message) : ''],
+        ['secrets', (e.patchSecrets || []).length ? clean(e.patchSecrets.join('; ')) : ''],
       ]),
       Object.keys(e.tests || {}).length ? fold(`every test (${Object.keys(e.tests).length})`, testRows(e.tests)) : null,
       e.patch ? h('div', null, h('div', { class: 'label' }, 'the patch'), lazy(() => patchView(e.patch))) : h('p', { class: 'muted' }, 'No patch.'),
