@@ -11,7 +11,8 @@ import { editText, type Editor } from './editor';
 import { codeOf, withCode } from './components/code-arguments';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { handBackNote } from '../engine/tools/debugger/hand-back';
-import { initialView, reduceView, restartCall, type ViewState } from './view-state';
+import { initialView, reduceView, restartCall } from './view-state';
+import type { ViewState } from './view/types';
 import { printableValue, showControls } from '../engine/terminal-text';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */

@@ -10,7 +10,7 @@ import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines } from '../components/transcript-item';
 import type { Prompt, Takeover } from '../controller';
 import { hintRows, keyHint, KEYS, QUIT_LIVE_HINT } from '../keys';
-import type { TranscriptItem, ViewState } from '../view-state';
+import type { TranscriptItem, ViewState } from '../view/types';
 import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
 import { CancelledPrompt, CommandPrompt, promptRows, StopQuestion } from './agent-prompts';

@@ -15,7 +15,7 @@ import { ScrollView } from '../components/scroll-view';
 import { gridLines } from '../components/test-grid';
 import type { Prompt } from '../controller';
 import { hintRows } from '../keys';
-import type { PatchDecision } from '../view-state';
+import type { PatchDecision } from '../view/types';
 import { useKeys } from '../components/use-keys';
 import { plural } from '../../engine/util/plural';
 
