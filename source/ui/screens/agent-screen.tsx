@@ -8,7 +8,7 @@ import { ModelStatus, RetryLine, streamingLines } from '../components/model-stat
 import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines } from '../components/transcript-item';
-import type { Prompt, Takeover } from '../controller';
+import type { Prompt, Takeover } from '../prompt';
 import { hintRows, keyHint, KEYS, QUIT_LIVE_HINT } from '../keys';
 import type { TranscriptItem, ViewState } from '../view/types';
 import { Footer, footerRows } from './agent-footer';

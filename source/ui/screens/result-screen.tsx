@@ -13,7 +13,7 @@ import { expandTabs } from '../components/line-editor';
 import { listOrder, TestList } from '../components/test-list';
 import { ScrollView } from '../components/scroll-view';
 import { gridLines } from '../components/test-grid';
-import type { Prompt } from '../controller';
+import type { Prompt } from '../prompt';
 import { hintRows } from '../keys';
 import type { PatchDecision } from '../view/types';
 import { useKeys } from '../components/use-keys';

@@ -22,7 +22,8 @@ import {
 import { ProgressBar } from '../components/progress-bar';
 import { ScrollView } from '../components/scroll-view';
 import { useNow } from '../components/use-now';
-import type { Prompt, WritingOutcome } from '../controller';
+import type { Prompt } from '../prompt';
+import type { WritingOutcome } from '../test-drafts';
 import { hintRows, QUIT_LIVE_HINT } from '../keys';
 import { propose } from '../view-state';
 import type { ViewState } from '../view/types';
