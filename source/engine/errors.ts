@@ -1,3 +1,5 @@
+import type { RunResult } from './events';
+
 /**
  * Errors a user can act on. `message` says what is wrong, `fix` says what to do about it, and
  * `exitCode` is the documented process exit code (2 = bad input, 3 = model/provider failure).
@@ -10,6 +12,23 @@ export class TenetError extends Error {
   ) {
     super(message);
     this.name = 'TenetError';
+  }
+}
+
+/**
+ * A way out of the agent's loop that is no failure (mini-swe-agent's terminating exceptions): a
+ * spend limit reached, the end of a scripted model's script. The agent's part ends with
+ * `stopReason`, and the evaluation and the patch go on with what it has (run/run-agent.ts).
+ * `warning`: what the developer is told there, when no event has said it already.
+ */
+export class AgentStop extends Error {
+  constructor(
+    message: string,
+    readonly stopReason: RunResult['stopReason'],
+    readonly warning?: string,
+  ) {
+    super(message);
+    this.name = 'AgentStop';
   }
 }
 
