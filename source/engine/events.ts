@@ -96,10 +96,13 @@ const testQuality = z.object({
 export type TestQuality = z.infer<typeof testQuality>;
 
 /** The recorded settings: typed by protocol/settings.ts; a log is checked only for an object here (the settings' own reader fills what older sessions lack). */
-const sessionConfig = z.custom<SessionConfig>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  'expected an object',
-);
+const sessionConfig = z
+  .custom<SessionConfig>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'expected an object',
+  )
+  // What the published JSON Schema says of it (docs/events.schema.json).
+  .meta({ type: 'object', description: "The session's settings (source/engine/protocol/settings.ts)." });
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ type: z.literal(type), ...shape });
