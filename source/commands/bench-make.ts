@@ -5,7 +5,8 @@ import { makeFromRows, type FromRowsSummary } from '../engine/bench/make-from-ro
 import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/make-tasks';
 import { readTasks, type BenchTask } from '../engine/bench/task';
 import type { ThmReport } from '../engine/protocol/thm-report';
-import { EXIT, TenetError } from '../engine/errors';
+import { TenetError } from '../engine/errors';
+import { EXIT } from '../engine/exit-codes';
 import { setSignalHandler, signalExitCode } from '../engine/lifecycle';
 import { thmJson } from './format-thm';
 

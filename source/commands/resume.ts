@@ -16,6 +16,7 @@ import { DEMO } from './demo';
 import { runCommand } from './run';
 import { root, warn } from './sessions-root';
 import { printable, printableJson } from '../engine/terminal-text';
+import { EXIT } from '../engine/exit-codes';
 
 export function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {
   const start = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
@@ -298,5 +299,5 @@ export async function rerunCommand(
         ),
       );
   }
-  return divergences.length ? 1 : 0;
+  return divergences.length ? EXIT.fail : EXIT.pass;
 }

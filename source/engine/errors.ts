@@ -1,14 +1,15 @@
 import type { RunResult } from './events';
+import { EXIT } from './exit-codes';
 
 /**
  * Errors a user can act on. `message` says what is wrong, `fix` says what to do about it, and
- * `exitCode` is the documented process exit code (2 = bad input, 3 = model/provider failure).
+ * `exitCode` is the process's exit code (one of EXIT: bad input unless said otherwise).
  */
 export class TenetError extends Error {
   constructor(
     message: string,
     readonly fix?: string,
-    readonly exitCode: number = 2,
+    readonly exitCode: number = EXIT.badInput,
   ) {
     super(message);
     this.name = 'TenetError';
@@ -31,14 +32,6 @@ export class AgentStop extends Error {
     this.name = 'AgentStop';
   }
 }
-
-export const EXIT = {
-  pass: 0,
-  fail: 1,
-  badInput: 2,
-  provider: 3,
-  interrupted: 130,
-} as const;
 
 const FILE_PROBLEMS: Record<string, string> = {
   EISDIR: 'it is a folder, not a file',
