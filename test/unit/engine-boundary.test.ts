@@ -61,6 +61,7 @@ describe('the event spine is a leaf', () => {
 const ENGINE_LAYERS: readonly (readonly string[])[] = [
   ['protocol'], // the spine: the types the events carry…
   ['events'], // …and the event union
+  ['exit-codes'], // how tenet ends: every exit code
   ['errors', 'secrets', 'assets', 'lifecycle', 'version'], // leaves every part may use
   ['util'], // small shared helpers (plural, escapeHtml, redaction, the state folder, process checks)
   ['terminal-text', 'phrase-book'], // words for the developer

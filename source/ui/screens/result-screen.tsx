@@ -13,9 +13,9 @@ import { expandTabs } from '../components/line-editor';
 import { listOrder, TestList } from '../components/test-list';
 import { ScrollView } from '../components/scroll-view';
 import { gridLines } from '../components/test-grid';
-import type { Prompt } from '../controller';
+import type { Prompt } from '../prompt';
 import { hintRows } from '../keys';
-import type { PatchDecision } from '../view-state';
+import type { PatchDecision } from '../view/types';
 import { useKeys } from '../components/use-keys';
 import { plural } from '../../engine/util/plural';
 
