@@ -145,6 +145,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       write(`sandbox: ${sandboxWords(config?.sandbox)}\n`);
       if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
       if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);
+      for (const warning of event.patchSecrets ?? []) write(`! ${warning}\n`);
       // As the TUI says it: with --apply, nothing was applied because there was nothing to apply.
       write(event.patch ? `\n${event.patch}` : 'No change to the target: no patch.\n');
     },

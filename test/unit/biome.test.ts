@@ -37,7 +37,7 @@ describe('one formatter', () => {
     expect(formatted('source/x.ts', text)).toBe("export const s = `a  ${'b'}   c\n    d`;\n");
   });
 
-  it('checks the code and leaves Python, Markdown (the prompts are read at run time), fixtures and the session page alone', () => {
+  it("checks the code (the session page's script too) and leaves Python, Markdown (the prompts are read at run time), fixtures and the page's style alone", () => {
     const run = spawnSync(
       biome,
       [
@@ -47,8 +47,8 @@ describe('one formatter', () => {
         'prompts',
         'README.md',
         'test/fixtures',
-        'source/engine/session/page',
-        'source/engine/events.ts',
+        'source/engine/session/page/page.css',
+        'source/engine/session/page/player.ts',
       ],
       { cwd: ROOT, encoding: 'utf8' },
     );

@@ -1,5 +1,6 @@
 import type { Conversation } from '../agent/conversation';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
+import { secretsInPatch } from '../eval/patch-secrets';
 import type { RunResult } from '../events';
 import { TenetError } from '../errors';
 import { harnessReach, reachWords } from '../python/harness-reach';
@@ -83,6 +84,8 @@ export async function finishRun(
   // The submission the evaluation judged, read for what reaches toward the harness (the judge decided; this says so).
   const last = run.submissions.at(-1);
   const flagged = last === undefined ? [] : await harnessReach(last).catch(() => []);
+  const patchSecrets =
+    submitted === undefined ? [] : secretsInPatch(task.target.file, task.target.originalText, submitted);
   const totals = conversation.totals;
   let testQuality: RunResult['testQuality'];
   let failure: RunResult['failure'];
@@ -116,6 +119,7 @@ export async function finishRun(
     stopReason: !evaluation ? 'unverified' : pass && !STOPPED.has(outcome.stopReason) ? 'passed' : outcome.stopReason,
     ...(evaluation ? {} : { message: unverifiedReason(judged) }),
     ...(flagged.length ? { flagged: reachWords(flagged) } : {}),
+    ...(patchSecrets.length ? { patchSecrets } : {}),
     selectedTests: { passed: passedIn(selected), total: selected.length },
     hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
     tests: outcomes,

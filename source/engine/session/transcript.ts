@@ -199,6 +199,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
                 .map((line) => `\n- ${line}`)
                 .join('')
             : '') +
+          (event.patchSecrets ?? []).map((warning) => `\n- ${warning}`).join('') +
           (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),
       );
     },

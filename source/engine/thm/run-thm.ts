@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { posix } from 'node:path';
 import { TenetError } from '../errors';
+import { EXIT } from '../exit-codes';
 import type { EventSink, ThmPhase } from '../events';
 import { pythonEnv } from '../python/pytest-env';
 import { encodeSource } from '../python/source-text';
@@ -211,7 +212,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       },
     });
     if (result.aborted && (options.signal?.aborted || !stop?.signal.aborted))
-      throw new TenetError('THM was cancelled.', undefined, 130);
+      throw new TenetError('THM was cancelled.', undefined, EXIT.interrupted);
     timings[`${phase}Ms`] += Date.now() - passStarted;
     return inOriginalLines(result, ctx.target, originalLineOf(ran, ctx.target.originalText));
   };
