@@ -1,6 +1,6 @@
 import type { EntryKind } from '../protocol/thm-report';
 
-/** Lines the pytest plugin (source/python/_tenet_thm.py) writes, one JSON object after MARK. */
+/** Lines the pytest plugin (source/python/_tenet_thm) writes, one JSON object after MARK. */
 export const MARK = '\x1etenet:';
 
 export interface ProbeFrame {
@@ -10,7 +10,7 @@ export interface ProbeFrame {
   comprehension: boolean;
   /** Code that is none of the repository's own: the standard library, an installed package, code compiled at run time. */
   outside?: true;
-  /** A decorator's plumbing right above the target: it holds the target itself (see _wrappers_above in _tenet_probe.py). */
+  /** A decorator's plumbing right above the target: it holds the target itself (see _wrappers_above in _tenet_probe). */
   wrapper?: true;
 }
 
