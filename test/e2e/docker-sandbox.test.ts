@@ -152,7 +152,9 @@ describeDocker('generated code in a Docker container is contained and reported',
 
   it("tenet's own helpers cannot be rewritten by the code under test (they report its outcomes)", async () => {
     const { report } = await attempt(HOSTILE.helpers);
-    expect(report).toContain("PermissionError: [Errno 13] Permission denied: '/opt/tenet/python/_tenet_thm/__init__.py'");
+    expect(report).toContain(
+      "PermissionError: [Errno 13] Permission denied: '/opt/tenet/python/_tenet_thm/__init__.py'",
+    );
     // And THM's plugin still reports: the test ran and failed with that error.
     expect(report).toMatch(/FAILED tests\/test_pricing\.py::/);
   });
