@@ -45,7 +45,7 @@ function firstLineOf(message: string): string {
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
 
-export function buildReport(
+export function buildThmReport(
   ctx: ThmContext,
   options: ThmOptions,
   observed: Observations,

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { EventSink } from '../events';
 import type { ThmReport } from '../protocol/thm-report';
 import { pythonEnv } from '../python/pytest-env';
-import { buildReport } from './build-report';
+import { buildThmReport } from './build-report';
 import { firstUsersReach } from './cached-fixtures';
 import type { Observations } from './observations';
 import { observeForked, observeStub, observeTwoPass, observeWorlds } from './observe';
@@ -68,7 +68,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
       observed = await observeTwoPass(ctx, pass);
     }
     firstUsersReach(observed.blank, observed.importedAway);
-    return buildReport(ctx, options, observed, {
+    return buildThmReport(ctx, options, observed, {
       shards: observed.probe.shards,
       fork: fork && !calledAsItStarts,
       worlds: worlds && !calledAsItStarts,
