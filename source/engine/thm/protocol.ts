@@ -20,6 +20,11 @@ export interface OutcomeInfo {
   phase: 'setup' | 'call' | 'teardown' | null;
   message: string;
   longrepr: string;
+  /**
+   * Where the failure was raised: the innermost frame of the repository's code that pytest does
+   * not hide (`pkg/geo.py::perimeter`, line 14). Absent where no failure report is read.
+   */
+  stoppedAt?: { name: string; line: number } | null;
 }
 
 /** Every event from a lane (TENET_LANES) carries its index; those of the collecting process none. */
@@ -54,6 +59,8 @@ export type PluginEvent = LaneTag &
         entryKind: EntryKind | null;
         /** Not reached: a wider fixture that called the target in an earlier test (`file::function`), cached by pytest. */
         failsThrough?: string | null;
+        /** A process the test started called the target (the probe there notes it; its chain is not seen). */
+        subprocess?: boolean;
         /**
          * Set when whether the test reached the target depends on a wider fixture's cache (its first
          * call was in that fixture's setup, or it fails through it): which cached instance (`key`),

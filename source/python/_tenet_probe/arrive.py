@@ -4,7 +4,7 @@ import _thread
 import os
 
 from . import caches
-from .chain import _Outside, record_chain
+from .chain import _Outside, made_by_a_report, record_chain
 from .state import _getframe, state
 from .twin import _fork, _in_event_loop, _may_fork
 
@@ -60,6 +60,8 @@ def _arrive_here(frame, target_record, target_code):
     fixture = ctx.fixtures[-1] if ctx.fixtures else None
     if ctx.chain is not None and (fixture is None or id(fixture) in state.fixture_chains):
         return False  # the common case, without the lock
+    if made_by_a_report(frame):
+        return False  # not the test's call: recorded nowhere, and no twin forks at it
     with _lock:
         need_test = ctx.chain is None
         need_fixture = fixture is not None and id(fixture) not in state.fixture_chains

@@ -1,5 +1,6 @@
 """The chain: the frames from the entry (test, fixture or collected module) down to the target."""
 
+import os
 import types
 
 from .names import _CO_NEWLOCALS, _frame_record, is_framework, outside_workspace
@@ -188,3 +189,25 @@ class _Outside:
     item = None
     kind = "start"
 
+
+
+# The machinery that reports a failed assertion calls the objects it shows: pytest's rewritten
+# assert formats both sides with saferepr and asks pytest_assertrepr_compare for a diff (in
+# _pytest/assertion and _pytest/_io), unittest's assertEqual shortens their reprs (unittest/util.py).
+# A stubbed __repr__ reached only there was reached after the test had already failed, and not by
+# the test's own code. (The rewriting import hook in the same folder runs a test module's top
+# level as pytest imports it: that call is the module's, and exec_module names it.)
+_REPORTING = tuple(
+    os.sep + os.path.join(*parts)
+    for parts in (("_pytest", "assertion", ""), ("_pytest", "_io", ""), ("unittest", "util.py"))
+)
+
+
+def made_by_a_report(frame):
+    """Whether the call at ``frame`` was made by the reporting of a failed assertion (see above)."""
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if any(part in filename for part in _REPORTING):
+            return frame.f_code.co_name != "exec_module"
+        frame = frame.f_back
+    return False

@@ -4,6 +4,7 @@ import linecache
 import traceback
 
 import _tenet_probe as probe
+from _tenet_probe.names import _frame_record
 
 from .setting import _state
 
@@ -99,3 +100,21 @@ def _failure_text_of(etype, value, tb):
     if len(text) > _MAX_TEXT:
         text = text[: _MAX_TEXT // 2] + "\n[... output cut by tenet ...]\n" + text[-_MAX_TEXT // 2 :]
     return message[:2000], text
+
+
+def _stopped_at(tb):
+    """Where a failure was raised, named as a chain names a frame: the innermost frame of the
+    repository's code (else of any code but pytest's and tenet's) that pytest does not hide. A
+    test that failed without reaching the target is shown with it (it stopped in another stub,
+    in a helper of the repository's)."""
+    found = None
+    while tb is not None:
+        frame = tb.tb_frame
+        filename = frame.f_code.co_filename
+        if not _hidden(frame) and not probe.is_framework(filename):
+            if found is None or not probe.outside_workspace(filename) or probe.outside_workspace(found[0].f_code.co_filename):
+                found = (frame, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return None
+    return {"name": _frame_record(found[0])["name"], "line": found[1]}

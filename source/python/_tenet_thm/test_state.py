@@ -15,6 +15,8 @@ class _TestState:
         self.longrepr = ""
         self.context = None
         self.failures = {}  # phase -> (message, text) from the raw exception
+        self.stops = {}  # phase -> where its exception was raised (see _stopped_at)
+        self.stopped_at = None
 
     def add(self, report):
         if getattr(report, "wasxfail", None) is not None and (report.skipped or report.when == "call"):
@@ -26,13 +28,20 @@ class _TestState:
             self.outcome = "failed" if report.when == "call" else "error"
             self.phase = report.when
             self.message, self.longrepr = self.failures.get(report.when) or _report_text(report)
+            self.stopped_at = self.stops.get(report.when)
         elif report.skipped and self.outcome == "passed":
             self.outcome = "skipped"
             self.phase = report.when
             self.message, _ = _report_text(report)
 
     def result(self):
-        return {"outcome": self.outcome, "phase": self.phase, "message": self.message, "longrepr": self.longrepr}
+        return {
+            "outcome": self.outcome,
+            "phase": self.phase,
+            "message": self.message,
+            "longrepr": self.longrepr,
+            "stoppedAt": self.stopped_at,
+        }
 
 
 _tests = {}

@@ -12,7 +12,7 @@ import _tenet_probe as probe
 from . import channel, timeout, twin
 from .channel import _emit
 from .entries import _Context, _collector_set_up_through_target, _set_up_through_target
-from .reports import _failure_text, _failure_text_of
+from .reports import _failure_text, _failure_text_of, _stopped_at
 from .scope import _normalize, _order
 from .setting import _FORK, _hookwrapper, _state
 from .test_state import _items, _TestState, _tests
@@ -93,12 +93,24 @@ def _text_read():
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_makereport(item, call):
     state = _tests.get(item.nodeid)
-    if state is not None and call.excinfo is not None and not call.excinfo.errisinstance(pytest.skip.Exception):
+    if state is None:
+        return
+    if call.excinfo is not None and not call.excinfo.errisinstance(pytest.skip.Exception):
         try:
             if _text_read():
                 state.failures[call.when] = _failure_text(call.excinfo)
+                state.stops[call.when] = _stopped_at(call.excinfo.tb)
             else:
                 state.failures[call.when] = (call.excinfo.exconly().split("\n")[0][:2000], "")
+        except Exception:
+            pass
+    elif call.excinfo is None and _text_read():
+        # A unittest.TestCase's failure reaches pytest as the case reported it, on the item, and
+        # becomes the call's exception in pytest's own makereport, after this one.
+        pending = getattr(item, "_excinfo", None)
+        try:
+            if pending and not pending[0].errisinstance(pytest.skip.Exception):
+                state.stops[call.when] = _stopped_at(pending[0].tb)
         except Exception:
             pass
 
@@ -175,7 +187,9 @@ def pytest_runtest_logfinish(nodeid, location):
         cache_fixture = through
     elif chain is not None and ctx.hit_fixture is not None and cached.scope_of(ctx.hit_fixture) != "function":
         cache_fixture = ctx.hit_fixture
-    if _FORK and (_normalize(nodeid) in _subprocess_hits() or (ctx is not None and ctx.needs_blank)):
+    # A process this test started called the target (its chain is not seen from here).
+    in_subprocess = _normalize(nodeid) in _subprocess_hits()
+    if _FORK and (in_subprocess or (ctx is not None and ctx.needs_blank)):
         needs_blank = True
     if channel.world == "blank" and state.outcome in ("failed", "error"):
         lanes.note(nodeid)  # for the original world
@@ -185,6 +199,7 @@ def pytest_runtest_logfinish(nodeid, location):
         "outcome": state.outcome,
         "phase": state.phase,
         "message": state.message,
+        "stoppedAt": state.stopped_at,
         "longrepr": state.longrepr,
         "file": location[0] if location else None,
         "line": (location[1] + 1) if location and location[1] is not None else None,
@@ -192,6 +207,7 @@ def pytest_runtest_logfinish(nodeid, location):
         "chain": chain,
         "entryKind": entry_kind,
         "failsThrough": fails_through,
+        "subprocess": in_subprocess,
         "cache": {
             "key": "setup of " + _normalize(collector),
             "fixture": _set_up_through_target[collector],
