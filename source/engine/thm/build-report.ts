@@ -4,7 +4,8 @@ import { implementedWarning } from '../task/prepare-target';
 import { chainedTests, clusterTests, directCaller, selectTests, type CallerRule } from './clustering';
 import { importErrorSite } from './import-error-site';
 import { failed, type Observations, type Observed } from './observations';
-import type { ProbeFrame } from './protocol';
+import type { PluginTestEvent, ProbeFrame } from './protocol';
+import { failsBecauseOfTarget, otherFailure } from './stub-verdict';
 import type { ThmContext, ThmOptions } from './thm-options';
 
 function toFailing(test: Observed, rule: CallerRule): ThmFailingTest {
@@ -29,6 +30,7 @@ function toFailing(test: Observed, rule: CallerRule): ThmFailingTest {
     line: isTest ? test.line : null,
     timedOut: isTest ? test.timedOut : false,
     crashed: isTest ? !!test.crashed : false,
+    ...(!reached && isTest && test.subprocess ? { inSubprocess: true as const } : {}),
   };
 }
 
@@ -59,10 +61,18 @@ export function buildThmReport(
     .sort();
   const excluded = new Set(alreadyFailing);
   const rule = options.caller ?? 'use';
+  // Stub mode: only the target's failures count (see stub-verdict.ts); the other tests are shown apart.
+  const stub = ctx.target.mode === 'stub';
   const failing = blankFailures
-    .filter((t) => !excluded.has(t.nodeid))
+    .filter((t) => !excluded.has(t.nodeid) && (!stub || failsBecauseOfTarget(t)))
     .map((t) => toFailing(t, rule))
     .sort(byNodeid);
+  const otherFailures = stub
+    ? blankFailures
+        .filter((t): t is PluginTestEvent => t.e === 'test' && !failsBecauseOfTarget(t))
+        .map(otherFailure)
+        .sort(byNodeid)
+    : undefined;
   const reached = chainedTests(failing);
   const clusters = clusterTests(reached);
   const selected = selectTests(clusters, reached, options.T);
@@ -127,10 +137,12 @@ export function buildThmReport(
       unreached: failing.filter((f) => !f.reached).length,
       alreadyFailing: alreadyFailing.length,
       collectionErrors: observed.blankCollectErrors.length,
+      ...(otherFailures ? { otherFailures: otherFailures.length } : {}),
       crashed: blankWorld.filter((t) => t.crashed && !t.timedOut).length,
       timedOut: blankWorld.filter((t) => t.timedOut).length,
     },
     alreadyFailing,
+    ...(otherFailures ? { otherFailures } : {}),
     importErrors,
     warnings,
     shards: run.shards,

@@ -1,18 +1,12 @@
 import { Box, Text } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { failingWords, THM_PHASES } from '../../engine/phrase-book';
-import {
-  alreadyFailingTests,
-  failingTestCounts,
-  type ThmFailingTest,
-  type ThmReport,
-} from '../../engine/protocol/thm-report';
+import { failingWords, otherFailureWords, THM_PHASES } from '../../engine/phrase-book';
+import { alreadyFailingTests, failingTestCounts, type ThmFailingTest } from '../../engine/protocol/thm-report';
 import { Lines, DimRows } from '../components/line-view';
 import {
   allocate,
   cap,
   wrapCode,
-  shortEnd,
   shortMiddle,
   shortStart,
   windowStart,
@@ -28,6 +22,7 @@ import { propose, type ViewState } from '../view-state';
 import { useKeys } from '../components/use-keys';
 import { FieldText, useLineEditor } from '../components/text-field';
 import { pickerRows, picksText, rowPosition, selectionOf } from './thm-picker';
+import { chainLines, failureLines, importNote, otherLines } from './thm-detail-lines';
 import { budgetOf, initialReview, openClusters, reviewKey, type ReviewState } from './thm-review';
 import { plural } from '../../engine/util/plural';
 
@@ -162,59 +157,6 @@ function warningLines(view: ViewState, width: number): Line[] {
     4,
     () => '…',
   ).map((text) => ({ text, color: 'yellow' }));
-}
-
-/** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
-function failureLines(test: ThmFailingTest, rows: number, width: number): Line[] {
-  const report = (test.longrepr || test.message).trimEnd().split('\n');
-  return [
-    { text: '' },
-    {
-      text: `how it fails (${test.outcome}${test.timedOut ? ', timed out' : test.crashed ? ', crashed' : ''}):`,
-      dim: true,
-    },
-    ...report
-      .slice(-Math.max(0, rows - 2))
-      .map((line) => ({ text: shortEnd(line, width), color: /^E\s/.test(line) ? 'red' : undefined })),
-  ];
-}
-
-/**
- * The rows under the list saying how the highlighted test reaches the target (its call chain,
- * wrapped), or through which cached fixture it fails without reaching it.
- */
-function chainLines(test: ThmFailingTest, width: number): Line[] {
-  if (!test.reached) {
-    if (!test.failsThrough) return [];
-    const why = `${test.failsThrough}, a wider-scoped fixture, called the target in an earlier test; pytest hands this test its cached result without a call`;
-    return [
-      { text: '' },
-      { text: `${shortStart(test.nodeid, width - 20)} fails through:`, dim: true },
-      ...cap(wrapText(why, width), 4, () => '…').map((text) => ({ text })),
-    ];
-  }
-  const chain = cap(wrapText(test.chain.join(' → '), width), 4, () => '…');
-  return [
-    { text: '' },
-    { text: `chain of ${shortStart(test.nodeid, width - 10)}:`, dim: true },
-    ...chain.map((text) => ({ text })),
-  ];
-}
-
-/**
- * Test modules that failed to import, for the summary: a broken one (it fails on the original
- * code too) hides its tests from THM and is named with its error; the others are THM's own
- * observations, among the failing tests.
- */
-function importNote(report: ThmReport): string {
-  const errors = report.importErrors ?? [];
-  const broken = errors.filter((e) => e.broken);
-  const first = broken[0];
-  const named = first
-    ? ` · ${plural(broken.length, 'broken test module')} (${first.module}: ${first.message}${first.at ? ` at ${first.at}` : ''}${broken.length > 1 ? `; ${broken.length - 1} more` : ''})`
-    : '';
-  const rest = errors.length - broken.length;
-  return `${named}${rest ? ` · ${plural(rest, 'module')} failed to import ${report.mode === 'blank' ? 'blank' : 'stubbed'}` : ''}`;
 }
 
 /**
@@ -357,7 +299,7 @@ export function ThmScreen({
       ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true }))
       : [];
   const summary = wrapText(
-    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
+    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.otherFailures?.length ? ` · ${otherFailureWords(report)}` : ''}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
@@ -375,8 +317,10 @@ export function ThmScreen({
       ? byId.get(current.nodeid)
       : current?.kind === 'cluster'
         ? byId.get(report.clusters[current.index]!.representative)
-        : undefined;
-  const chain = chainOf ? chainLines(chainOf, width) : [];
+        : current?.kind === 'other'
+          ? report.otherFailures?.find((f) => f.nodeid === current.nodeid)
+          : undefined;
+  const chain = !chainOf ? [] : 'reached' in chainOf ? chainLines(chainOf, width) : otherLines(chainOf, width);
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
   // summary, "Selected", a blank line, the rows and the position line; a blank line and the footer at the bottom.
   const status = prompt ? 1 : 0;
@@ -413,6 +357,14 @@ export function ThmScreen({
           const at = first + i === cursor;
           const pointer = at ? '❯ ' : '  ';
           if (row.kind === 'heading') return <Text key={`h${i}`} dimColor wrap="truncate">{`  ${row.text}`}</Text>;
+          if (row.kind === 'other')
+            return (
+              <Text key={`o${row.nodeid}`} inverse={at} wrap="truncate">
+                {pointer}
+                {'      '}
+                <Text dimColor>{shortMiddle(row.nodeid, Math.max(12, width - 30))} · another reason</Text>
+              </Text>
+            );
           if (row.kind === 'cluster') {
             const cluster = report.clusters[row.index]!;
             const next = rows[first + i + 1];

@@ -93,6 +93,7 @@ function thmCard(items) {
   const selected = new Set(r.selected || []);
   const clusters = r.clusters || [];
   const unreached = (r.failing || []).filter((t) => !t.reached);
+  const others = r.otherFailures || [];
   return {
     title: 'Test Harness Mechanism',
     meta: duration(r.durationMs),
@@ -102,6 +103,8 @@ function thmCard(items) {
       h('p', null, `${integer(counts.collected)} tests in scope, ${integer(counts.failing)} failing (${integer(counts.unreached)} without reaching the target), ${plural(clusters.length, 'cluster')} by the target's direct caller. THM proposes ${plural(selected.size, 'test')}${r.T === null ? '' : ` (T=${r.T})`}: one per cluster, shortest chain first.`),
       clustersView(clusters, failing, selected),
       unreached.length ? fold(`${plural(unreached.length, 'failing test')} that never reached the target`, h('ul', { class: 'plain' }, unreached.map((t) => h('li', null, code(t.nodeid), ' ', clean(t.message || ''))))) : null,
+      // Stub mode: tests that fail without the target (another stub, a broken helper), apart: no part of the verdict.
+      others.length ? fold(`${plural(others.length, 'test')} failing for another reason (not the target's; left out of the verdict)`, h('ul', { class: 'plain' }, others.map((t) => h('li', null, code(t.nodeid), ' ', t.stoppedAt ? `stops in ${t.stoppedAt.name} (line ${t.stoppedAt.line}): ` : '', clean(t.message || ''))))) : null,
       (r.warnings || []).length ? h('ul', { class: 'warnings' }, r.warnings.map((w) => h('li', null, clean(w)))) : null,
     ),
   };
