@@ -1,6 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeBrowser, openBrowser, watch } from '../helpers/browser';
 import { runCli } from '../helpers/cli';
 import { GEO_SUBMISSIONS, geoWithStubs, runGeo, stoppedIn } from '../helpers/stub-geo';
 
@@ -18,6 +20,8 @@ const PERIMETER = [
   'tests/test_shapes.py::test_perimeter_of_a_rectangle',
   'tests/test_shapes.py::test_perimeter_of_a_square',
 ];
+
+let passed = '';
 
 describe('a stub beside a broken helper and a broken test module', () => {
   it('passes with the right body: the helper test is failing for another reason, the module broken', async () => {
@@ -37,6 +41,7 @@ describe('a stub beside a broken helper and a broken test module', () => {
       expect.objectContaining({ module: 'tests/test_plots.py', broken: true, kind: 'missing-module' }),
     ]);
     expect(run.hidden).not.toContain('tests/test_units.py::test_metres');
+    passed = run.result.sessionId;
   }, 120_000);
 
   it('fails with a wrong body', async () => {
@@ -71,5 +76,30 @@ describe('a stub beside a broken helper and a broken test module', () => {
     expect(result.stderr).toContain(
       'tenet: No failing test reaches geo/shapes.py::perimeter: the one failing test, tests/test_units.py::test_metres, stops in geo/units.py::parse_length (line 9). A test that never calls it cannot tell whether it works.',
     );
+  }, 60_000);
+});
+
+describeBrowser("the session page's THM card", () => {
+  let browser: Awaited<ReturnType<typeof openBrowser>>;
+  beforeAll(async () => {
+    browser = await openBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  it('shows the test failing for another reason apart, with where it stopped', async () => {
+    expect(passed, 'the passing run above').not.toBe('');
+    const out = join(repo.dir, '..', 'page.html');
+    const exported = await runCli(['export', passed, '--format', 'html', '--out', out]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const page = await browser.context.newPage();
+    const seen = watch(page);
+    await page.goto(pathToFileURL(out).href);
+    const card = page.locator('.card.current');
+    for (let i = 0; i < 100 && !((await card.textContent()) ?? '').includes('failing for another reason'); i++)
+      await page.click('#forward');
+    const text = (await card.textContent()) ?? '';
+    expect(text).toContain("1 test failing for another reason (not the target's; left out of the verdict)");
+    expect(text).toContain('tests/test_units.py::test_metres stops in geo/units.py::parse_length (line 9): ');
+    expect(seen.errors).toEqual([]);
   }, 60_000);
 });

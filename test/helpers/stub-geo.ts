@@ -88,6 +88,7 @@ export interface GeoRun {
   cli: CliResult;
   report: ThmReport;
   result: {
+    sessionId: string;
     pass: boolean;
     stopReason: string;
     selectedTests: { passed: number; total: number };
