@@ -131,7 +131,11 @@ export function formatThmReport(report: ThmReport): string {
   if (unreached.length) {
     out.push('', `Failing without reaching the target (${unreached.length}; not clustered)`);
     for (const test of unreached.slice(0, 10)) {
-      const through = test.failsThrough ? `fails through ${test.failsThrough} (cached by pytest): ` : '';
+      const through = test.failsThrough
+        ? `fails through ${test.failsThrough} (cached by pytest): `
+        : test.inSubprocess
+          ? 'reached in a process it started: '
+          : '';
       out.push(`  ${test.nodeid}: ${through}${test.message.split('\n')[0]!.slice(0, 120)}`);
     }
     if (unreached.length > 10) out.push(`  … and ${unreached.length - 10} more`);

@@ -92,6 +92,16 @@ describe('the tests failing for another reason, shown apart', () => {
     expect(json.otherFailures[0]).toMatchObject({ stoppedAt: { name: 'geo/shapes.py::describe', line: 6 } });
   });
 
+  it("a test that reached the target only in a process it started is the target's, and says so", () => {
+    const report = withOthers();
+    report.failing = report.failing.map((f) =>
+      f.nodeid === 't.py::test_subprocess' ? { ...f, inSubprocess: true } : f,
+    );
+    expect(formatThmReport(report)).toContain(
+      't.py::test_subprocess: reached in a process it started: NotImplementedError',
+    );
+  });
+
   it('the review lists them last, under their own heading; space says why they cannot be chosen, v and e still open them', () => {
     const report = withOthers();
     // As the review opens: its first cluster open.

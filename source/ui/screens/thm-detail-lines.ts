@@ -34,11 +34,16 @@ export function failureLines(
  */
 export function chainLines(test: ThmFailingTest, width: number): Line[] {
   if (!test.reached) {
-    if (!test.failsThrough) return [];
-    const why = `${test.failsThrough}, a wider-scoped fixture, called the target in an earlier test; pytest hands this test its cached result without a call`;
+    if (!test.failsThrough && !test.inSubprocess) return [];
+    const why = test.failsThrough
+      ? `${test.failsThrough}, a wider-scoped fixture, called the target in an earlier test; pytest hands this test its cached result without a call`
+      : 'a process the test started called the target; its chain is not seen from the test';
     return [
       { text: '' },
-      { text: `${shortStart(test.nodeid, width - 20)} fails through:`, dim: true },
+      {
+        text: `${shortStart(test.nodeid, width - 20)} ${test.failsThrough ? 'fails through' : 'reaches it'}:`,
+        dim: true,
+      },
       ...cap(wrapText(why, width), 4, () => '…').map((text) => ({ text })),
     ];
   }

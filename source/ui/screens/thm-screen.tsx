@@ -387,7 +387,9 @@ export function ThmScreen({
             ? `depth ${test.depth}`
             : test?.failsThrough
               ? `fails through ${test.failsThrough.split('::').pop()}`
-              : 'not reached';
+              : test?.inSubprocess
+                ? 'in a subprocess'
+                : 'not reached';
           return (
             <Text key={`t${row.nodeid}`} inverse={at} wrap="truncate">
               {pointer}
