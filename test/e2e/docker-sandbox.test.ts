@@ -58,7 +58,7 @@ const HOSTILE = {
     'def apply_discount(price, percent):\n    import urllib.request\n    urllib.request.urlopen("http://1.1.1.1", timeout=3)\n',
   escape: 'def apply_discount(price, percent):\n    open("/etc/tenet-was-here", "w").write("x")\n',
   helpers:
-    'def apply_discount(price, percent):\n    open("/opt/tenet/python/_tenet_thm.py", "a").write("# rewritten")\n',
+    'def apply_discount(price, percent):\n    open("/opt/tenet/python/_tenet_thm/__init__.py", "a").write("# rewritten")\n',
   memory: 'def apply_discount(price, percent):\n    hog = bytearray(3 * 1024 ** 3)\n    return hog[0]\n',
 };
 
@@ -164,7 +164,7 @@ describeDocker('generated code in a Docker container is contained and reported',
     const said = (
       await callTool(
         'run_debugger_cmd',
-        { cmd: 'id -u; ls -l /opt/tenet/python/_tenet_thm.py; echo "# rewritten" >> /opt/tenet/python/_tenet_thm.py' },
+        { cmd: 'id -u; ls -l /opt/tenet/python/_tenet_thm/__init__.py; echo "# rewritten" >> /opt/tenet/python/_tenet_thm/__init__.py' },
         ctx,
       )
     ).text;
@@ -172,7 +172,7 @@ describeDocker('generated code in a Docker container is contained and reported',
     // By the submitted code: the judge refuses first, and says where.
     const { report } = await attempt(HOSTILE.helpers);
     expect(report).toMatch(
-      /^UNVERIFIED: the submission reached into the test harness: open for writing at shop\/pricing\.py:\d+ \(\/opt\/tenet\/python\/_tenet_thm\.py\)/,
+      /^UNVERIFIED: the submission reached into the test harness: open for writing at shop\/pricing\.py:\d+ \(\/opt\/tenet\/python\/_tenet_thm\/__init__\.py\)/,
     );
     // And THM's plugin still reports: the test ran and failed with the judge's refusal.
     expect(report).toMatch(/FAILED tests\/test_pricing\.py::/);

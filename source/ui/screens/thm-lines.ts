@@ -1,4 +1,5 @@
-import type { ThmFailingTest, ThmReport } from '../../engine/protocol/thm-report';
+import { stoppedWords } from '../../engine/phrase-book';
+import type { ThmFailingTest, ThmOtherFailure, ThmReport } from '../../engine/protocol/thm-report';
 import { plural } from '../../engine/util/plural';
 import { cap, shortEnd, shortStart, wrapText, type Line } from '../components/lines';
 import type { WritingOutcome } from '../test-drafts';
@@ -40,7 +41,11 @@ export function warningLines(view: ViewState, width: number): Line[] {
 }
 
 /** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
-export function failureLines(test: ThmFailingTest, rows: number, width: number): Line[] {
+export function failureLines(
+  test: Pick<ThmFailingTest, 'longrepr' | 'message' | 'outcome' | 'timedOut' | 'crashed'>,
+  rows: number,
+  width: number,
+): Line[] {
   const report = (test.longrepr || test.message).trimEnd().split('\n');
   return [
     { text: '' },
@@ -60,11 +65,16 @@ export function failureLines(test: ThmFailingTest, rows: number, width: number):
  */
 export function chainLines(test: ThmFailingTest, width: number): Line[] {
   if (!test.reached) {
-    if (!test.failsThrough) return [];
-    const why = `${test.failsThrough}, a wider-scoped fixture, called the target in an earlier test; pytest hands this test its cached result without a call`;
+    if (!test.failsThrough && !test.inSubprocess) return [];
+    const why = test.failsThrough
+      ? `${test.failsThrough}, a wider-scoped fixture, called the target in an earlier test; pytest hands this test its cached result without a call`
+      : 'a process the test started called the target; its chain is not seen from the test';
     return [
       { text: '' },
-      { text: `${shortStart(test.nodeid, width - 20)} fails through:`, dim: true },
+      {
+        text: `${shortStart(test.nodeid, width - 20)} ${test.failsThrough ? 'fails through' : 'reaches it'}:`,
+        dim: true,
+      },
       ...cap(wrapText(why, width), 4, () => '…').map((text) => ({ text })),
     ];
   }
@@ -73,6 +83,19 @@ export function chainLines(test: ThmFailingTest, width: number): Line[] {
     { text: '' },
     { text: `chain of ${shortStart(test.nodeid, width - 10)}:`, dim: true },
     ...chain.map((text) => ({ text })),
+  ];
+}
+
+/**
+ * A test failing for another reason (stub mode): where it stopped, and why it is no test of the
+ * target's: it never reached it, so no body of the target can make it pass.
+ */
+export function otherLines(test: ThmOtherFailure, width: number): Line[] {
+  const why = `${stoppedWords(test)}; it never reaches the target, so it is not selected, not hidden, and no part of the verdict`;
+  return [
+    { text: '' },
+    { text: `${shortStart(test.nodeid, width - 30)} fails for another reason:`, dim: true },
+    ...cap(wrapText(why, width), 4, () => '…').map((text) => ({ text })),
   ];
 }
 

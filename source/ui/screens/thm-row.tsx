@@ -23,6 +23,14 @@ export interface ThmRowProps {
 export function ThmRow({ row, at, open, report, byId, selection, developer, width }: ThmRowProps) {
   const pointer = at ? '❯ ' : '  ';
   if (row.kind === 'heading') return <Text dimColor wrap="truncate">{`  ${row.text}`}</Text>;
+  if (row.kind === 'other')
+    return (
+      <Text inverse={at} wrap="truncate">
+        {pointer}
+        {'      '}
+        <Text dimColor>{shortMiddle(row.nodeid, Math.max(12, width - 30))} · another reason</Text>
+      </Text>
+    );
   if (row.kind === 'cluster') {
     const cluster = report.clusters[row.index]!;
     const about = `· ${plural(cluster.tests.length, 'test')} · depth ${cluster.depth}`;
@@ -43,7 +51,9 @@ export function ThmRow({ row, at, open, report, byId, selection, developer, widt
     ? `depth ${test.depth}`
     : test?.failsThrough
       ? `fails through ${test.failsThrough.split('::').pop()}`
-      : 'not reached';
+      : test?.inSubprocess
+        ? 'in a subprocess'
+        : 'not reached';
   return (
     <Text inverse={at} wrap="truncate">
       {pointer}
@@ -56,4 +66,10 @@ export function ThmRow({ row, at, open, report, byId, selection, developer, widt
 
 /** A row's React key: what it shows, so a row keeps its element as the list scrolls. */
 export const rowKey = (row: Row, i: number): string =>
-  row.kind === 'heading' ? `h${i}` : row.kind === 'cluster' ? `c${row.index}` : `t${row.nodeid}`;
+  row.kind === 'heading'
+    ? `h${i}`
+    : row.kind === 'cluster'
+      ? `c${row.index}`
+      : row.kind === 'other'
+        ? `o${row.nodeid}`
+        : `t${row.nodeid}`;

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { failingWords } from '../../engine/phrase-book';
+import { failingWords, otherFailureWords } from '../../engine/phrase-book';
 import { alreadyFailingTests, failingTestCounts, type ThmFailingTest } from '../../engine/protocol/thm-report';
 import { plural } from '../../engine/util/plural';
 import { Lines, DimRows } from '../components/line-view';
@@ -13,7 +13,7 @@ import type { Prompt } from '../prompt';
 import type { WritingOutcome } from '../test-drafts';
 import { propose } from '../view-state';
 import type { ViewState } from '../view/types';
-import { capChain, chainLines, failureLines, importNote, outcomeLines, warningLines } from './thm-lines';
+import { capChain, chainLines, failureLines, importNote, otherLines, outcomeLines, warningLines } from './thm-lines';
 import { pickerRows, picksText, rowPosition, selectionOf } from './thm-picker';
 import { ThmProgress } from './thm-progress';
 import { budgetOf, initialReview, openClusters, reviewKey, type ReviewState } from './thm-review';
@@ -181,7 +181,7 @@ export function ThmScreen({
       ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true }))
       : [];
   const summary = wrapText(
-    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
+    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.otherFailures?.length ? ` · ${otherFailureWords(report)}` : ''}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
@@ -199,8 +199,10 @@ export function ThmScreen({
       ? byId.get(current.nodeid)
       : current?.kind === 'cluster'
         ? byId.get(report.clusters[current.index]!.representative)
-        : undefined;
-  const chain = chainOf ? chainLines(chainOf, width) : [];
+        : current?.kind === 'other'
+          ? report.otherFailures?.find((f) => f.nodeid === current.nodeid)
+          : undefined;
+  const chain = !chainOf ? [] : 'reached' in chainOf ? chainLines(chainOf, width) : otherLines(chainOf, width);
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
   // summary, "Selected", a blank line, the rows and the position line; a blank line and the footer at the bottom.
   const status = prompt ? 1 : 0;

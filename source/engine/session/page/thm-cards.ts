@@ -32,6 +32,7 @@ export function thmCard(items: Item[]): CardView {
   const selected = new Set(r.selected || []);
   const clusters = r.clusters || [];
   const unreached = (r.failing || []).filter((t) => !t.reached);
+  const others = r.otherFailures || [];
   return {
     title: 'Test Harness Mechanism',
     meta: duration(r.durationMs),
@@ -51,6 +52,26 @@ export function thmCard(items: Item[]): CardView {
               'ul',
               { class: 'plain' },
               unreached.map((t) => h('li', null, code(t.nodeid), ' ', clean(t.message || ''))),
+            ),
+          )
+        : null,
+      // Stub mode: tests that fail without the target (another stub, a broken helper), apart: no part of the verdict.
+      others.length
+        ? fold(
+            `${counted(others.length, 'test')} failing for another reason (not the target's; left out of the verdict)`,
+            h(
+              'ul',
+              { class: 'plain' },
+              others.map((t) =>
+                h(
+                  'li',
+                  null,
+                  code(t.nodeid),
+                  ' ',
+                  t.stoppedAt ? `stops in ${t.stoppedAt.name} (line ${t.stoppedAt.line}): ` : '',
+                  clean(t.message || ''),
+                ),
+              ),
             ),
           )
         : null,
