@@ -237,6 +237,43 @@ function pytestRun(repo: string, judged: boolean, lines: number) {
   return { outcomes, tripped: events.filter((e) => e.e === 'tripped'), forged: reader.forged };
 }
 
+/** `tenet run` on a fresh copy of the shop whose model submits `body` once: the copy, and the run's JSON events. */
+async function runSubmitting(body: string, extra: string[] = []) {
+  const repo = join(mkdtempSync(join(scratch, 'run-')), 'shop');
+  cpSync(join(FIXTURES, 'shop'), repo, { recursive: true });
+  const before = snapshot(repo);
+  server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: body } }] }]);
+  const run = await runCli(
+    [
+      'run',
+      '--repo',
+      repo,
+      '--target',
+      'shop/cart.py::Cart.total',
+      '--blank',
+      '-T',
+      '1',
+      '--rrw-attempts',
+      '0',
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4o-mini',
+      '--json',
+      ...extra,
+      '--tests',
+      'tests/test_cart.py',
+    ],
+    { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } },
+  );
+  const events = run.stdout
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+  return { repo, before, events, stderr: run.stderr };
+}
+
 describe('the harness without the judge: each forgery works', () => {
   it.each(forgeries.map((f) => [f.name, f] as const))(
     '%s',
@@ -264,37 +301,9 @@ describe('the judge: each forgery makes the verdict UNVERIFIED and nothing is ap
   it.each(forgeries.map((f) => [f.name, f] as const))(
     '%s',
     async (_name, forgery) => {
-      const repo = join(mkdtempSync(join(scratch, 'run-')), 'shop');
-      cpSync(join(FIXTURES, 'shop'), repo, { recursive: true });
-      const before = snapshot(repo);
-      server = await startFakeModelServer([
-        { calls: [{ name: 'submit_implementation', arguments: { code: forgery.body } }] },
-      ]);
-      const run = await runCli(
-        [
-          'run',
-          '--repo',
-          repo,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '-T',
-          '1',
-          '--rrw-attempts',
-          '0',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--apply',
-          '--json',
-          '--tests',
-          'tests/test_cart.py',
-        ],
-        { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } },
-      );
-      const verdict = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
-      expect(verdict, run.stderr.slice(-2000)).toMatchObject({
+      const { repo, before, events, stderr } = await runSubmitting(forgery.body, ['--apply']);
+      const verdict = events.at(-1);
+      expect(verdict, stderr.slice(-2000)).toMatchObject({
         type: 'result',
         pass: false,
         stopReason: 'unverified',
@@ -313,8 +322,6 @@ describe('the judge: each forgery makes the verdict UNVERIFIED and nothing is ap
 
 describe('a submission the static read flags, but the judge does not trip on', () => {
   it('passes, flagged: said before the call, to the model, and on the verdict', async () => {
-    const repo = join(mkdtempSync(join(scratch, 'flagged-')), 'shop');
-    cpSync(join(FIXTURES, 'shop'), repo, { recursive: true });
     const body = [
       'def total(self):',
       '    import sys',
@@ -322,40 +329,14 @@ describe('a submission the static read flags, but the judge does not trip on', (
       '    return discount(self.subtotal(), self.percent)',
       '',
     ].join('\n');
-    server = await startFakeModelServer([{ calls: [{ name: 'submit_implementation', arguments: { code: body } }] }]);
-    const run = await runCli(
-      [
-        'run',
-        '--repo',
-        repo,
-        '--target',
-        'shop/cart.py::Cart.total',
-        '--blank',
-        '-T',
-        '1',
-        '--rrw-attempts',
-        '0',
-        '--provider',
-        'openai',
-        '--model',
-        'gpt-4o-mini',
-        '--json',
-        '--tests',
-        'tests/test_cart.py',
-      ],
-      { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } },
-    );
-    const events = run.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line));
+    const { events, stderr } = await runSubmitting(body);
     const warned = events.findIndex(
       (e) => e.type === 'warning' && e.message.includes('reaches toward the test harness'),
     );
     // After the model's call is shown, before it runs (where step mode would pause).
     const called = events.findIndex((e) => e.type === 'tool.call' && e.name === 'submit_implementation');
     const ran = events.findIndex((e) => e.type === 'tool.result' && e.name === 'submit_implementation');
-    expect(warned, run.stderr.slice(-2000)).toBeGreaterThan(called);
+    expect(warned, stderr.slice(-2000)).toBeGreaterThan(called);
     expect(warned).toBeLessThan(ran);
     expect(events.at(-1)).toMatchObject({ type: 'result', pass: true, flagged: 'sys.modules (line 3)' });
     const answer = events.find((e) => e.type === 'tool.result' && e.name === 'submit_implementation');
