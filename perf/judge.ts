@@ -51,19 +51,8 @@ const cases: Case[] = [
 ];
 
 async function pass(task: OpenTask, tests: string[], judged: boolean): Promise<number> {
-  const ctx = { ...task, testArgs: tests, testTimeoutSec: 120 };
   const judge = judged
-    ? await openJudge(
-        {
-          workspace: task.workspace,
-          sandbox: task.sandbox,
-          python: task.python,
-          target: task.target,
-          testArgs: tests,
-          testTimeoutSec: 120,
-        },
-        'perf',
-      )
+    ? await openJudge({ workspace: task.workspace, sandbox: task.sandbox, target: task.target }, 'perf')
     : undefined;
   const started = performance.now();
   const result = await runPytestPass({
@@ -75,7 +64,7 @@ async function pass(task: OpenTask, tests: string[], judged: boolean): Promise<n
       TENET_ROOT: task.sandbox.workdir,
       TENET_TARGET_FILE: join(task.sandbox.workdir, task.target.file),
     },
-    testArgs: ctx.testArgs,
+    testArgs: tests,
     shards: 1,
     testTimeoutSec: 120,
     label: judged ? 'judged' : 'plain',

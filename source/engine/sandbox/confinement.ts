@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { TenetError } from '../errors';
-import { cacheRoot } from '../index/cache';
+import { cacheRoot } from '../util/cache-dir';
 import { stateDir } from '../util/state-dir';
 import { allowedView, isSystemPath, readableRoots, within } from './allowed-view';
 import { socketsUnder } from './host-sockets';

@@ -5,7 +5,8 @@ import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 import { onShutdown } from '../lifecycle';
 import { scrubEnv } from '../secrets';
-import { within } from './allowed-view';
+import { readableRoots, within } from './allowed-view';
+import { lookForSockets } from './host-sockets';
 import { confinedArgv, shownRoots, type Confinement } from './confinement';
 import { findProgram, launcherPrefix, prepareLauncher } from './launcher';
 import { readInside } from '../workspace/inside';
@@ -56,11 +57,24 @@ export class LocalSandbox implements Sandbox {
   }
 
   show(paths: readonly string[]): void {
-    if (this.confinement) this.confinement = { ...this.confinement, reads: [...this.confinement.reads, ...paths] };
+    if (!this.confinement) return;
+    this.confinement = { ...this.confinement, reads: [...this.confinement.reads, ...paths] };
+    void this.lookAhead();
   }
 
-  prepare(versionDir?: string): Promise<void> {
-    return prepareLauncher(this.env, versionDir);
+  /** Finds the launcher's interpreter, and looks through the folders shown for sockets (see host-sockets.ts), without blocking. */
+  async prepare(versionDir?: string): Promise<void> {
+    await prepareLauncher(this.env, versionDir);
+    await this.lookAhead();
+  }
+
+  /** The folders every process is shown, looked through for sockets now, so that no spawn waits for it. */
+  private lookAhead(): Promise<void> {
+    if (!this.confinement) return Promise.resolve();
+    const launcher = launcherPrefix(this.env)?.[0];
+    return lookForSockets(
+      readableRoots([...this.confinement.reads, this.helpersDir, ...installationOf(launcher ?? '')]),
+    );
   }
 
   spawn(argv: string[], options: SpawnOptions = {}): SandboxProcess {

@@ -3,7 +3,10 @@ import { listDefinitions } from '../python/definitions';
 import { parsePython } from '../python/parser';
 import { decodeSource } from '../python/source-text';
 import type { PassOptions, PassResult } from '../thm/pytest-pass';
-import type { TestRunContext } from './run-tests';
+import type { ToolContext } from './context';
+
+/** What the judge needs of a run: its workspace, the sandbox over it, and the target. */
+type JudgedRun = Pick<ToolContext, 'workspace' | 'sandbox' | 'target'>;
 
 /**
  * tenet's judge over a run of the submitted code (see source/python/_tenet_judge.py): where the
@@ -11,7 +14,7 @@ import type { TestRunContext } from './run-tests';
  * start, so that what the judged code wrote in the copy is seen before a crashed process is
  * started again (it would load a conftest.py planted there).
  */
-export async function openJudge(ctx: TestRunContext, label: string): Promise<NonNullable<PassOptions['judge']>> {
+export async function openJudge(ctx: JudgedRun, label: string): Promise<NonNullable<PassOptions['judge']>> {
   const lines = await submittedLines(ctx);
   const mark = `.tenet/judge-${label}.start`;
   await ctx.workspace.write(mark, '');
@@ -21,7 +24,7 @@ export async function openJudge(ctx: TestRunContext, label: string): Promise<Non
 }
 
 /** The target's definition in the module as the tests will import it (decorators included); 0-0 where it is not found. */
-async function submittedLines(ctx: TestRunContext): Promise<[number, number]> {
+async function submittedLines(ctx: JudgedRun): Promise<[number, number]> {
   try {
     const text = decodeSource(await ctx.sandbox.readFile(ctx.target.file)).text;
     const tree = await parsePython(text);
@@ -42,7 +45,7 @@ async function submittedLines(ctx: TestRunContext): Promise<[number, number]> {
 const LOADED = ['*.py', '*.pth', '*.ini', '*.cfg', '*.toml'];
 
 /** What changed in the copy since the mark, in words, or undefined. */
-async function changedSince(ctx: TestRunContext, root: string, mark: string): Promise<string | undefined> {
+async function changedSince(ctx: JudgedRun, root: string, mark: string): Promise<string | undefined> {
   const names = LOADED.flatMap((pattern, index) => (index ? ['-o', '-name', pattern] : ['-name', pattern]));
   const found = await ctx.sandbox.run(
     [
