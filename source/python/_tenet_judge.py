@@ -79,6 +79,8 @@ _WATCHED = frozenset(
         "import",
         "exec",
         "code.__new__",
+        "function.__new__",
+        "compile",
         "tenet.emit",
         "tenet.trip",
         "tenet.guard",
@@ -142,7 +144,7 @@ def _arm(key, channel_write):
 
     getframe, write, getcwd, get_ident, sha256 = sys._getframe, os.write, os.getcwd, _thread.get_ident, hashlib.sha256
     length, every, each, same, pairs = len, all, map, operator.is_, zip
-    read, list_type = object.__getattribute__, list
+    read, list_type, view = object.__getattribute__, list, memoryview
     str_type, bytes_type, int_type, tuple_type = str, bytes, int, tuple
     code_type, module_type = types.CodeType, types.ModuleType
     watched, frame_attributes, is_harness = _WATCHED, _FRAME_ATTRIBUTES, _is_harness_module
@@ -196,7 +198,9 @@ def _arm(key, channel_write):
         head = ("%d " % run["seq"]).encode("ascii")
         run["seq"] += 1
         body = line.encode("utf-8", "replace")
-        write(channel, b"\x1etenet:J" + head + mac(head + body).encode("ascii") + b" " + body + b"\n")
+        data = view(b"\x1etenet:J" + head + mac(head + body).encode("ascii") + b" " + body + b"\n")
+        while length(data):  # a pipe may take a long line in parts
+            data = data[write(channel, data) :]
 
     def submitted(code):
         ranges = spans.get(code.co_filename)
@@ -215,7 +219,8 @@ def _arm(key, channel_write):
         return None
 
     def tenets(frame):
-        return frame is not None and frame.f_code.co_filename.startswith(helpers)
+        # Code the submission made under a helper's file name (compile's filename) is still its own.
+        return frame is not None and frame.f_code.co_filename.startswith(helpers) and not submitted(frame.f_code)
 
     def trip(name, frame, detail=""):
         __tracebackhide__ = True
@@ -331,6 +336,8 @@ def _arm(key, channel_write):
             return
         if event == "import" and not (type(args[0]) is str_type and is_harness(args[0])):
             return
+        if event == "compile" and not (length(args) > 1 and type(args[1]) is str_type and args[1].startswith(helpers)):
+            return
         tid = get_ident()
         if tid in busy:
             return
@@ -359,11 +366,17 @@ def _arm(key, channel_write):
             if tenets(top) and run["harness"] is None and type(args[0]) is tuple_type and type(args[1]) is tuple_type:
                 run["harness"], run["hooks"] = args[0], args[1]
             return
-        if event == "exec":
-            # Code the submission itself runs through exec or eval is its own (not a module it
-            # imports: importlib execs that, and what that module defines is the library's).
+        if event in ("exec", "function.__new__"):
+            # Code the submission itself runs through exec or eval, or makes a function of, is its
+            # own (not a module it imports: importlib execs that, and what it defines is the library's).
             if type(args[0]) is code_type and top is not None and submitted(top.f_code):
                 taint(args[0])
+            return
+        if event == "compile":
+            # Code compiled under the name of one of tenet's helpers would pass for tenet's own.
+            name = args[1] if length(args) > 1 else None
+            if type(name) is str_type and name.startswith(helpers) and newest_submitted(top) is not None:
+                trip("compile under %s" % name, newest_submitted(top))
             return
         if tenets(top):
             return  # tenet's own helpers at work (the probe's frames, its own imports)
