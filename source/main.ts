@@ -18,6 +18,7 @@ import {
 import type { SandboxFlags } from './engine/sandbox/sandbox-spec';
 import { addRunCommands } from './program/run-commands';
 import { addSessionCommands } from './program/session-commands';
+import { addIndexCommands } from './program/index-commands';
 import { addTargetCommands } from './program/target-commands';
 
 /** Everything after `--tests` belongs to pytest, in every command that takes it. */
@@ -81,6 +82,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
 
   const invocation: Invocation = { tests, setExit };
   addTargetCommands(program, invocation);
+  addIndexCommands(program, invocation);
   addRunCommands(program, invocation);
   addSessionCommands(program, invocation);
   addBenchCommands(program, invocation);

@@ -24,6 +24,8 @@ export interface ThmCommandOptions {
   jobs?: number | 'auto';
   fork?: boolean;
   caller?: CallerRule;
+  /** False: `--no-reach`. */
+  reach?: boolean;
   keepWorkspace?: boolean;
   sandbox?: SandboxFlags;
   tests: string[];
@@ -68,6 +70,7 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
       fork: options.fork ?? THM_DEFAULTS.fork,
       caller: options.caller ?? THM_DEFAULTS.caller,
+      reach: options.reach ?? true,
       emit: (event: EngineEvent) => progress?.onEvent(event),
     });
     progress?.clear();

@@ -4,7 +4,7 @@ import { messageSourceSchema } from './protocol/decisions';
 import { messageSchema, toolCallSchema, usageSchema } from './protocol/messages';
 import { handleWith, type HandlersOf } from './protocol/handlers';
 import { APPROVE_MODES, STRATEGIES, type SessionConfig } from './protocol/settings';
-import { thmFailingTestSchema, thmReportSchema } from './protocol/thm-report';
+import { reachUseSchema, thmFailingTestSchema, thmReportSchema } from './protocol/thm-report';
 
 /**
  * Everything the engine reports, as one discriminated union, defined once: each event type is a
@@ -190,6 +190,8 @@ export const EVENT_SCHEMAS = {
     worlds: bool.optional(),
     shards: num,
     testArgs: strings,
+    /** The reach index's plan: of its tests, how many run (absent in older sessions). */
+    reach: reachUseSchema.optional(),
   }),
   'thm.phase': event('thm.phase', { phase: thmPhase, tests: num.optional() }),
   'thm.collected': event('thm.collected', { phase: thmPhase, total: num }),

@@ -196,6 +196,8 @@ export interface ThmOpts {
   jobs: number | 'auto';
   testTimeout?: number;
   caller: CallerRule;
+  /** `--no-reach`. */
+  reach: boolean;
 }
 
 /** `-T`, `--jobs`, `--test-timeout` (`testTimeout`: its default, where the config files have no say). */
@@ -222,6 +224,10 @@ export function withThmFlags(command: Command, testTimeout?: number): Command {
       )
         .choices(CALLER_RULES)
         .default('use'),
+    )
+    .option(
+      '--no-reach',
+      'run the whole scope, not only the tests the reach index (tenet index --reach) says can fail',
     );
 }
 
@@ -314,6 +320,7 @@ export function settingChoices(opts: SettingOpts): RunChoices {
     T: opts.maxTests,
     jobs: opts.jobs,
     caller: opts.caller,
+    ...(opts.reach === false ? { reach: false } : {}),
     testTimeoutSec: opts.testTimeout,
     strategy: opts.strategy,
     budget: { pregenRounds: opts.pregenRounds, rrwAttempts: opts.rrwAttempts, rrwRounds: opts.rrwRounds },

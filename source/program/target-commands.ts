@@ -74,6 +74,7 @@ export function addTargetCommands(program: Command, { tests, setExit }: Invocati
           jobs: opts.jobs,
           fork: opts.fork,
           caller: opts.caller,
+          reach: opts.reach,
           keepWorkspace: !!opts.keepWorkspace,
         }),
       );

@@ -3,7 +3,7 @@ import { prepareTarget } from '../task/prepare-target';
 import { resolveTarget } from '../task/resolve-target';
 import type { MakeEvent } from './make-tasks';
 import { tryCandidate, type CandidateOptions } from './make-tasks';
-import { testFile } from './make-scope';
+import { testFile } from '../thm/node-ids';
 import { taskId, taskTarget, taskTestArgs, type BenchTask } from './task';
 
 export interface FromRowsOptions extends CandidateOptions {

@@ -13,7 +13,7 @@ import { shardCount } from '../thm/run-thm';
 import { Workspace } from '../workspace/workspace';
 import type { ScannedFunction } from './make-functions';
 import { instrumentCandidates } from './make-instrument';
-import { testFile } from './make-scope';
+import { testFile } from '../thm/node-ids';
 
 /** What source/python/_tenet_reach.py adds to the THM plugin's events. */
 type ReachEvent =

@@ -1,10 +1,5 @@
 import { posix } from 'node:path';
-
-/** The file part of a node id: `tests/test_a.py::TestX::test_y[1]` → `tests/test_a.py`; a module entry is its own file. */
-export function testFile(nodeid: string): string {
-  const at = nodeid.indexOf('::');
-  return at === -1 ? nodeid : nodeid.slice(0, at);
-}
+import { testFile } from '../thm/node-ids';
 
 /**
  * The user's pytest arguments minus the positional ones (paths and node ids, as pytest itself

@@ -9,7 +9,8 @@ import { MIN_STATEMENTS, scanFunctions, type Exclusion, type ScannedFunction } f
 import { spreadOrder } from './make-order';
 import { runReachPass } from './make-reach';
 import { taskRow, targetName } from './make-row';
-import { optionArgs, scopeArgs, testFile } from './make-scope';
+import { testFile } from '../thm/node-ids';
+import { optionArgs, scopeArgs } from './make-scope';
 import type { BenchTask } from './task';
 
 export interface MakeOptions {

@@ -141,6 +141,8 @@ export interface SessionConfig extends ModelSettings, RecordedExtras {
   fork?: boolean;
   /** How THM named direct callers (absent in sessions saved before it could be chosen: `use`). */
   caller?: 'use' | 'nearest';
+  /** `--no-reach`: THM ran the whole scope (absent: it used the reach index where one was fresh). */
+  reach?: false;
   testTimeoutSec?: number;
   /** The interpreter the tests ran with. */
   python?: string;

@@ -127,6 +127,18 @@ const thmCountsSchema = z.object({
   timedOut: num,
 });
 
+/**
+ * Whether THM ran only the tests the reach index says can fail (see engine/thm/reach-scope.ts):
+ * `tests` of the `of` tests the index knows ran (the target's, and those it cannot vouch for, of
+ * which `stale` because their record no longer holds; tests it does not know ran too); the others
+ * kept the outcome the index recorded. Not used: `why`.
+ */
+export const reachUseSchema = z.union([
+  z.object({ used: z.literal(true), tests: num, of: num, stale: num }),
+  z.object({ used: z.literal(false), why: str }),
+]);
+export type ReachUse = z.infer<typeof reachUseSchema>;
+
 export const thmReportSchema = z.object({
   target: str,
   mode: z.enum(['stub', 'blank']),
@@ -159,6 +171,8 @@ export const thmReportSchema = z.object({
   fork: bool,
   /** Benchmark mode ran both worlds from one collection, in lanes forked from it (see observeWorlds). */
   worlds: bool.optional(),
+  /** The reach index's part (absent in sessions saved before tenet had one). */
+  reach: reachUseSchema.optional(),
   /**
    * Where the time went: the pass over the scope, the re-run of failing tests on the original code
    * (two-pass mode), the blank re-run of what the twins could not decide (fork mode).

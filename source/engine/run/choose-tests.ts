@@ -47,6 +47,7 @@ async function thmReport(run: TaskRun): Promise<ThmReport> {
     jobs: options.jobs,
     fork: options.fork,
     caller: options.caller,
+    reach: options.reach,
     emit: run.emit,
     ...(options.signal ? { signal: options.signal } : {}),
   });

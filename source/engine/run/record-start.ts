@@ -52,6 +52,7 @@ export function recordStart(run: TaskRun): void {
       jobs: options.jobs,
       fork: options.fork,
       caller: options.caller,
+      ...(options.reach === false ? { reach: false as const } : {}),
       testTimeoutSec: options.testTimeoutSec,
       python: task.python.asked,
       sandbox: describeSandbox(options.sandbox ?? { kind: 'local' }),

@@ -20,6 +20,8 @@ export interface RunSettings {
   fork: boolean;
   /** How THM names each failing test's direct caller. */
   caller: CallerRule;
+  /** THM runs only the tests the reach index says can fail (false: `--no-reach`). */
+  reach: boolean;
   testTimeoutSec: number;
   thmTimeoutSec: number;
   strategy: Strategy;
@@ -48,6 +50,7 @@ export function resolveSettings(choices: RunChoices, config: TenetConfig): RunSe
     jobs: choices.jobs ?? THM_DEFAULTS.jobs,
     fork: choices.fork ?? THM_DEFAULTS.fork,
     caller: choices.caller ?? THM_DEFAULTS.caller,
+    reach: choices.reach ?? true,
     testTimeoutSec: choices.testTimeoutSec ?? config.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
     thmTimeoutSec: choices.thmTimeoutSec ?? THM_DEFAULTS.timeoutSec,
     strategy: choices.strategy ?? config.strategy ?? 'tenet',
@@ -89,6 +92,7 @@ export function recordedChoices(start: EventOf<'session.start'>): RunChoices {
     jobs: c.jobs,
     fork: c.fork,
     ...(c.caller ? { caller: c.caller } : {}),
+    ...(c.reach === false ? { reach: false } : {}),
     testTimeoutSec: c.testTimeoutSec,
     strategy: start.strategy,
     budget: c.budget,

@@ -213,6 +213,8 @@ export class WorkspaceTestDesk implements TestDesk {
           jobs: 1,
           fork: options.fork,
           caller: options.caller,
+          // Files the developer added: no index knows them.
+          reach: false,
           emit: record,
         });
     } catch (error) {

@@ -25,7 +25,11 @@ export interface CheckedInterpreter {
   prefix?: string;
 }
 
-function fingerprint(program: string, env: NodeJS.ProcessEnv, dirs: string[]): string {
+/**
+ * What the check of `program` depends on: its file, the PYTHON* variables and the folders it reads
+ * its code from. The reach index is keyed by it too: a package installed or upgraded changes it.
+ */
+export function interpreterFingerprint(program: string, env: NodeJS.ProcessEnv, dirs: string[]): string {
   let real = program;
   try {
     real = realpathSync(program);
@@ -46,10 +50,10 @@ function fingerprint(program: string, env: NodeJS.ProcessEnv, dirs: string[]): s
 export function recalledCheck(program: string, env: NodeJS.ProcessEnv): CheckedInterpreter | undefined {
   const answer = keptAnswer<CheckedInterpreter>(FILE, program, env);
   if (!answer || !Array.isArray(answer.value.dirs)) return undefined;
-  return answer.fingerprint === fingerprint(program, env, answer.value.dirs) ? answer.value : undefined;
+  return answer.fingerprint === interpreterFingerprint(program, env, answer.value.dirs) ? answer.value : undefined;
 }
 
 /** Keeps a check that passed for the next run. */
 export function keepCheck(program: string, env: NodeJS.ProcessEnv, checked: CheckedInterpreter): void {
-  keepAnswer(FILE, program, fingerprint(program, env, checked.dirs), checked, env);
+  keepAnswer(FILE, program, interpreterFingerprint(program, env, checked.dirs), checked, env);
 }

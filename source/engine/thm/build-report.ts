@@ -6,6 +6,9 @@ import { importErrorSite } from './import-error-site';
 import { failed, type Observations, type Observed } from './observations';
 import type { PluginTestEvent, ProbeFrame } from './protocol';
 import { failsBecauseOfTarget, otherFailure } from './stub-verdict';
+import type { ReachIndex } from './reach-index';
+import type { ReachPlan } from './reach-scope';
+import { leftOutOutcomes, reachUse } from './reach-use';
 import type { ThmContext, ThmOptions } from './thm-options';
 
 function toFailing(test: Observed, rule: CallerRule): ThmFailingTest {
@@ -51,9 +54,21 @@ export function buildThmReport(
   ctx: ThmContext,
   options: ThmOptions,
   observed: Observations,
-  run: { shards: number; fork: boolean; worlds: boolean; started: number; timings: ThmReport['timings'] },
+  run: {
+    shards: number;
+    fork: boolean;
+    worlds: boolean;
+    started: number;
+    timings: ThmReport['timings'];
+    reach: { plan: ReachPlan; index?: ReachIndex };
+  },
 ): ThmReport {
   const { probe } = observed;
+  // The tests the reach index left out end blank as they did when it was recorded.
+  const left =
+    run.reach.plan.used && run.reach.index
+      ? leftOutOutcomes(run.reach.index, probe.leftOut)
+      : { collected: 0, passed: 0, skipped: 0 };
   const blankFailures: Observed[] = [...[...observed.blank.values()].filter(failed), ...observed.blankCollectErrors];
   const alreadyFailing = blankFailures
     .filter((t) => observed.originalFailed(t.nodeid))
@@ -109,7 +124,11 @@ export function buildThmReport(
     }
     warnings.push(message);
   }
-  if (!probe.targetLoaded && probe.collected > 0) {
+  if (run.reach.plan.used && run.reach.plan.tests === 0)
+    warnings.unshift(
+      `The reach index records no test that calls ${ctx.target.id}: only the tests it does not know (or cannot vouch for) ran.`,
+    );
+  if (!probe.targetLoaded && probe.collected > 0 && !run.reach.plan.used) {
     warnings.push(
       `No test in scope imported ${ctx.target.file}; THM found no test for the target. Widen the scope with --tests.`,
     );
@@ -130,9 +149,9 @@ export function buildThmReport(
     clusters,
     selected,
     counts: {
-      collected: observed.collected,
-      passed: count('passed', 'xpassed'),
-      skipped: count('skipped', 'xfailed'),
+      collected: observed.collected + left.collected,
+      passed: count('passed', 'xpassed') + left.passed,
+      skipped: count('skipped', 'xfailed') + left.skipped,
       failing: failing.length,
       unreached: failing.filter((f) => !f.reached).length,
       alreadyFailing: alreadyFailing.length,
@@ -148,6 +167,7 @@ export function buildThmReport(
     shards: run.shards,
     fork: run.fork,
     ...(run.worlds ? { worlds: true } : {}),
+    reach: reachUse(run.reach.plan, observed.collected),
     timings: run.timings,
     timedOut: probe.timedOut,
     ...(probe.timedOut ? { timeoutSec: options.timeoutSec } : {}),

@@ -39,6 +39,8 @@ export type PluginEvent = LaneTag &
     /** TENET_LANES: a lane's process ended (from the collecting process, which waits for each). */
     | { e: 'laneexit'; lane: number; exitCode: number | null; signal: number | null }
     | { e: 'collected'; total: number; mine: number; remaining: number }
+    /** TENET_LEAVE_OUT: the files of its list pytest came to and left uncollected, and the tests it deselected. */
+    | { e: 'leftout'; files: string[]; tests: string[] }
     | { e: 'start'; nodeid: string }
     | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
     /** Fork mode: the parent finished the test and now waits for its blank twin. */

@@ -54,6 +54,8 @@ export interface PassOptions {
   deadline?: number;
   /** Run only these node ids (a file path stands for all of its tests). */
   only?: string[];
+  /** Leave these test files uncollected and these tests out (the reach index vouches for them; see reach-scope.ts). */
+  leaveOut?: { files: string[]; tests: string[] };
   /**
    * How the probe behaves: record the chain only, fork a blank twin at the first call (see
    * _tenet_probe), or both worlds from one collection (lanes for the blank world, then lanes
@@ -98,6 +100,8 @@ export interface PassResult {
   targetLoaded: boolean;
   /** Copies of the target module imported from outside the workspace. */
   outside: { module: string; file: string }[];
+  /** Of `leaveOut`, the files pytest came to (and left uncollected) and the tests it deselected. */
+  leftOut: { files: Set<string>; tests: Set<string> };
   /** Why pytest could not run (usage errors, internal errors), with its output. */
   problems: string[];
   timedOut: boolean;
@@ -109,7 +113,8 @@ export interface PassResult {
 }
 
 /** One pytest run of a scope, split into shards that run in parallel, surviving hangs and crashes. */
-export async function runPytestPass(options: PassOptions): Promise<PassResult> {
+export async function runPytestPass(asked: PassOptions): Promise<PassResult> {
+  let options = asked;
   const result: PassResult = {
     shards: options.shards,
     collected: 0,
@@ -119,6 +124,7 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
     collectHits: [],
     targetLoaded: false,
     outside: [],
+    leftOut: { files: new Set(), tests: new Set() },
     problems: [],
     timedOut: false,
     aborted: false,
@@ -134,6 +140,11 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
     return posix.join(options.sandbox.workdir, rel);
   };
   const onlyFile = options.only ? await listFile('only', options.only) : undefined;
+  if (options.leaveOut)
+    options = {
+      ...options,
+      env: { ...options.env, TENET_LEAVE_OUT: await listFile('leave-out', [JSON.stringify(options.leaveOut)]) },
+    };
   const hitsFile = await listFile('subprocess-hits', []);
   const shards = Math.max(1, options.shards);
   // Shards first run in lanes of one process, which collects the scope once for all of them.
@@ -318,6 +329,10 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
           break;
         case 'tripped':
           result.tripped.push(event);
+          break;
+        case 'leftout':
+          for (const file of event.files) result.leftOut.files.add(file);
+          for (const nodeid of event.tests) result.leftOut.tests.add(nodeid);
           break;
         case 'configured':
         case 'lanes':

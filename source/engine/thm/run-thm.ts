@@ -7,6 +7,9 @@ import { firstUsersReach } from './cached-fixtures';
 import type { Observations } from './observations';
 import { observeForked, observeStub, observeTwoPass, observeWorlds } from './observe';
 import { lanesForCores, shardCount, type ThmContext, type ThmOptions } from './thm-options';
+import { planReach, reachUse } from './reach-use';
+import type { ReachIndex } from './reach-index';
+import type { ReachPlan } from './reach-scope';
 import { setTargetText, thmPasses } from './thm-pass';
 
 export { lanesForCores, shardCount, THM_DEFAULTS, type ThmContext, type ThmOptions } from './thm-options';
@@ -30,6 +33,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     process.platform !== 'win32';
   const worlds = forks && (options.worlds ?? shards > 1);
   const fork = forks && !worlds;
+  const reach = await reachFor(ctx, options);
   const env = {
     ...pythonEnv(ctx.sandbox, ctx.workspace.root, ctx.target.file),
     TENET_ROOT: ctx.sandbox.workdir,
@@ -43,12 +47,14 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     ...(worlds ? { worlds } : {}),
     shards,
     testArgs: options.testArgs,
+    reach: reachUse(reach.plan),
   });
   const { pass, timings } = thmPasses(ctx, options, {
     env,
     shards,
     deadline: started + options.timeoutSec * 1000,
     emit,
+    ...(reach.plan.used ? { leaveOut: reach.plan.leaveOut } : {}),
   });
 
   try {
@@ -69,6 +75,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     }
     firstUsersReach(observed.blank, observed.importedAway);
     return buildThmReport(ctx, options, observed, {
+      reach,
       shards: observed.probe.shards,
       fork: fork && !calledAsItStarts,
       worlds: worlds && !calledAsItStarts,
@@ -79,4 +86,14 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     // The workspace is left as the agent starts from it: the blank or the developer's stub.
     await setTargetText(ctx, ctx.target.startText);
   }
+}
+
+/** The reach index's plan for this run: which tests may fail, or why every test runs. */
+async function reachFor(ctx: ThmContext, options: ThmOptions): Promise<{ plan: ReachPlan; index?: ReachIndex }> {
+  if (options.reach === false) return { plan: { used: false, why: '--no-reach' } };
+  if (ctx.sandbox.kind !== 'local')
+    return { plan: { used: false, why: 'the reach index is recorded by the local sandbox' } };
+  const { file, qualname } = ctx.target;
+  const name = qualname.slice(qualname.lastIndexOf('.') + 1);
+  return planReach(ctx.workspace.repoDir, options.testArgs, ctx.python, { file, qualname, name });
 }

@@ -30,6 +30,11 @@ export interface ThmOptions {
   worlds?: boolean;
   /** How each failing test's direct caller is named (see directCaller); default `use`. */
   caller?: CallerRule;
+  /**
+   * Run only the tests the reach index says can fail (see reach-scope.ts), when a fresh one is
+   * kept for the repository and these pytest options; false (`--no-reach`) runs the whole scope.
+   */
+  reach?: boolean;
   signal?: AbortSignal;
   emit?: EventSink;
 }

@@ -43,6 +43,8 @@ export interface PassSetting {
   /** When the whole THM run's budget ends (ms since the epoch). */
   deadline: number;
   emit: EventSink;
+  /** The tests the reach index leaves out (see reach-scope.ts). */
+  leaveOut?: { files: string[]; tests: string[] };
 }
 
 /**
@@ -55,7 +57,7 @@ export function thmPasses(
   options: ThmOptions,
   setting: PassSetting,
 ): { pass: Pass; timings: ThmReport['timings'] } {
-  const { env, shards, deadline, emit } = setting;
+  const { env, shards, deadline, emit, leaveOut } = setting;
   const timings = { probeMs: 0, originalMs: 0, blankMs: 0 };
   let ran = ctx.target.startText; // the target module's text in the workspace
 
@@ -85,6 +87,7 @@ export function thmPasses(
       // The original code's failures in two-pass mode are counted, never shown.
       reportText: phase !== 'original',
       ...(only ? { only } : {}),
+      ...(leaveOut ? { leaveOut } : {}),
       ...(signal ? { signal } : {}),
       onEvent: (event: PluginEvent) => {
         if (event.e === 'starthit') stop?.abort();

@@ -19,7 +19,22 @@ def _read_lines(variable):
         return {line.rstrip("\n") for line in handle if line.strip()}
 
 
+def _read_leave_out():
+    """TENET_LEAVE_OUT: a JSON file of the test files to leave uncollected and the tests to
+    deselect, because the reach index says they cannot fail (see engine/thm/reach-scope.ts)."""
+    path = os.environ.get("TENET_LEAVE_OUT")
+    if not path:
+        return set(), set()
+    import json
+
+    with open(path, encoding="utf-8") as handle:
+        chosen = json.load(handle)
+    return set(chosen.get("files", ())), set(chosen.get("tests", ()))
+
+
 _ONLY = _read_lines("TENET_ONLY")
+_LEAVE_FILES, _LEAVE_TESTS = _read_leave_out()
+_left_files = []  # files of _LEAVE_FILES pytest came to (and left uncollected)
 _SKIP = _read_lines("TENET_SKIP") or set()
 _ONLY_FILES = (
     {probe._realpath(os.path.join(_state.root, entry.split("::", 1)[0])) for entry in _ONLY} if _ONLY else set()
@@ -83,7 +98,14 @@ def _reach_every_wanted_file(config):
 
 
 def pytest_ignore_collect(collection_path, config):
-    """With TENET_ONLY, skip every file and folder that holds none of the wanted tests."""
+    """With TENET_ONLY, skip every file and folder that holds none of the wanted tests; with
+    TENET_LEAVE_OUT, the files it names (conftest.py files are never left out: their hooks act on
+    every test)."""
+    if _LEAVE_FILES:
+        rel = os.path.relpath(probe._realpath(str(collection_path)), _state.root).replace(os.sep, "/")
+        if rel in _LEAVE_FILES:
+            _left_files.append(rel)
+            return True
     if _ONLY is None:
         return None
     path = probe._realpath(str(collection_path))
@@ -133,6 +155,12 @@ def pytest_collection_modifyitems(session, config, items):
     kept = list(items)
     if _ONLY is not None:
         kept = [item for item in kept if _wanted(item.nodeid)]
+    if _LEAVE_TESTS or _LEAVE_FILES:
+        # Before the shards are cut, so that every lane and shard leaves out the same tests.
+        left = [item for item in kept if _normalize(item.nodeid) in _LEAVE_TESTS]
+        kept = [item for item in kept if _normalize(item.nodeid) not in _LEAVE_TESTS]
+        total -= len(left)
+        _emit({"e": "leftout", "files": _left_files, "tests": [_normalize(item.nodeid) for item in left]})
     shard = os.environ.get("TENET_SHARD")
     if shard:
         index, count = (int(part) for part in shard.split("/"))

@@ -1,0 +1,39 @@
+import { repositoryFolder } from '../util/checked-paths';
+import { recordReach, type Recorded } from './reach-record';
+import { loadReachIndex, reachIndexFile, saveReachIndex } from './reach-index';
+import { optionsOf } from './reach-use';
+
+export interface BuildOptions {
+  repo: string;
+  python?: string;
+  testArgs: string[];
+  jobs: number | 'auto';
+  testTimeoutSec: number;
+  /** Record every test again, whatever the kept index says. */
+  anew?: boolean;
+  signal?: AbortSignal;
+  onTest?: (done: number, total: number) => void;
+}
+
+/**
+ * `tenet index --reach`: records the reach index of a repository's scope, or refreshes the one
+ * kept for it (only its stale tests, and the tests it does not know, run again), and keeps it in
+ * tenet's cache folder for THM to use.
+ */
+export async function buildReachIndex(options: BuildOptions): Promise<Recorded & { file: string }> {
+  const repoDir = repositoryFolder(options.repo);
+  const file = reachIndexFile(repoDir, optionsOf(repoDir, options.testArgs));
+  const previous = options.anew ? undefined : loadReachIndex(file);
+  const recorded = await recordReach({
+    repoDir,
+    testArgs: options.testArgs,
+    jobs: options.jobs,
+    testTimeoutSec: options.testTimeoutSec,
+    ...(options.python ? { python: options.python } : {}),
+    ...(previous ? { previous } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onTest ? { onTest: options.onTest } : {}),
+  });
+  saveReachIndex(file, recorded.index);
+  return { ...recorded, file };
+}

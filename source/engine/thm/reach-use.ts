@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ReachUse } from '../protocol/thm-report';
+import type { PythonInfo } from '../task/interpreter';
+import { testFile } from './node-ids';
+import { freshness, type Freshness } from './reach-fresh';
+import { loadReachIndex, reachIndexFile, scopeOptions, type ReachIndex } from './reach-index';
+import { reachPlan, type PlanTarget, type ReachPlan } from './reach-scope';
+
+/** The index of a repository for a scope's pytest options, with what still holds of it; undefined without one. */
+export async function loadFreshIndex(
+  repo: string,
+  testArgs: readonly string[],
+  python: Pick<PythonInfo, 'path' | 'dirs'>,
+): Promise<{ index: ReachIndex; fresh: Freshness; file: string } | undefined> {
+  const file = reachIndexFile(repo, optionsOf(repo, testArgs));
+  const index = loadReachIndex(file);
+  if (!index) return undefined;
+  return { index, fresh: await freshness(index, python), file };
+}
+
+/** A scope's pytest options: its arguments without the paths and node ids (see scopeOptions). */
+export function optionsOf(repo: string, testArgs: readonly string[]): string[] {
+  return scopeOptions(testArgs, (arg) => existsSync(join(repo, testFile(arg))));
+}
+
+/** The plan for THM's run of `target` (see reachPlan), or why the index is not used. */
+export async function planReach(
+  repo: string,
+  testArgs: readonly string[],
+  python: Pick<PythonInfo, 'path' | 'dirs'>,
+  target: PlanTarget,
+): Promise<{ plan: ReachPlan; index?: ReachIndex }> {
+  const found = await loadFreshIndex(repo, testArgs, python);
+  if (!found)
+    return { plan: { used: false, why: 'no reach index for this scope yet (tenet index --reach builds one)' } };
+  return { plan: reachPlan(found.index, found.fresh, target), index: found.index };
+}
+
+/** What the report and `thm.start` say of a plan: the index's own numbers until the run counts its own. */
+export function reachUse(plan: ReachPlan, ran?: number): ReachUse {
+  if (!plan.used) return { used: false, why: plan.why };
+  return { used: true, tests: ran ?? plan.tests, of: plan.of, stale: plan.stale };
+}
+
+/**
+ * The outcomes the index recorded for the tests a run left out: they never call the target, so
+ * blank they end as they did then. Counted as the report counts the blank world's.
+ */
+export function leftOutOutcomes(
+  index: ReachIndex,
+  leftOut: { files: ReadonlySet<string>; tests: ReadonlySet<string> },
+): { collected: number; passed: number; skipped: number } {
+  const counts = { collected: 0, passed: 0, skipped: 0 };
+  for (const [nodeid, test] of Object.entries(index.tests)) {
+    if (!leftOut.tests.has(nodeid) && !leftOut.files.has(testFile(nodeid))) continue;
+    counts.collected++;
+    if (test.outcome === 'passed' || test.outcome === 'xpassed') counts.passed++;
+    else if (test.outcome === 'skipped' || test.outcome === 'xfailed') counts.skipped++;
+  }
+  return counts;
+}
