@@ -109,6 +109,16 @@ export const SUITES: Suite[] = [
     ci: true,
   },
   {
+    name: 'concurrent',
+    shape:
+      'tests that reach the target from threads they start, a thread pool, a timer, asyncio tasks, a loop callback and sort keys',
+    make: (into) => cpSync(join(FIXTURES, 'concurrent'), into, { recursive: true }),
+    reach: [],
+    docker: true,
+    wholeScope: true,
+    ci: true,
+  },
+  {
     name: 'stubs',
     shape:
       'TDD in progress (stub mode): other stubs in the same file, the same class and another file, a helper with a bug of its own, a stubbed __repr__ that reports of failed assertions call',

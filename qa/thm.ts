@@ -7,7 +7,9 @@
  *     the oracle   plain pytest over the target's test files, on a copy with the target blanked
  *                  and on the original, one process each: failing = fails blanked, passes original
  *     the modes    tenet thm --blank in lanes (the default), --jobs 1, --no-fork, --sandbox docker,
- *                  and stub mode on a copy whose target is blanked by hand
+ *                  stub mode on a copy whose target is blanked by hand, and reach: lanes again,
+ *                  with the suite's reach index (tenet index --reach, recorded once per suite)
+ *                  leaving out the tests it says cannot fail (every other mode runs --no-reach)
  *   Every mode must agree with the oracle on the failing set, the already-failing set, each
  *   failing test's outcome and the count of tests passing blank. Stub mode must also tell the
  *   target's failing tests from those failing for another reason as plain pytest does (see
@@ -21,7 +23,7 @@
  *   npm run qa:thm -- --targets 100 --seed 7         # wide: 100 targets over every built-in suite
  *   npm run qa:thm -- --suite networkx --suite jsonschema --targets 20
  *   npm run qa:thm -- --repo ~/src/click --targets 10 [--tests tests]   # any repository
- *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, nofork, docker, stub)
+ *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, nofork, docker, stub, reach)
  *   npm run qa:thm -- --out report.json              # every target's result as JSON
  *   npm run qa:thm -- --max-files 20                 # targets reached from up to 20 test files (default 6)
  *   npm run qa:thm -- --suite jsonschema --target jsonschema/__init__.py::__getattr__   # these targets, not a draw
@@ -64,7 +66,7 @@ const suites: Suite[] = repos.length
           fail(`no suite ${name} (known: ${SUITES.map((s) => s.name).join(', ')})`),
       )
     : SUITES.filter((suite) => !sample || suite.ci);
-const ALL_MODES = ['lanes', 'jobs1', 'nofork', 'docker', 'stub'] as const;
+const ALL_MODES = ['lanes', 'jobs1', 'nofork', 'docker', 'stub', 'reach'] as const;
 type Mode = (typeof ALL_MODES)[number];
 const modes = (one('--modes')?.split(',') ?? [...ALL_MODES]) as Mode[];
 const docker = modes.includes('docker') && dockerReady();
@@ -78,11 +80,27 @@ function fail(message: string): never {
 }
 
 const MODE_FLAGS: Record<Exclude<Mode, 'stub'>, string[]> = {
-  lanes: [],
-  jobs1: ['--jobs', '1'],
-  nofork: ['--no-fork'],
+  lanes: ['--no-reach'],
+  jobs1: ['--jobs', '1', '--no-reach'],
+  nofork: ['--no-fork', '--no-reach'],
   docker: ['--sandbox', 'docker', '--image', DOCKER_IMAGE],
+  reach: [],
 };
+/** Where reach mode's indexes are kept (tenet's cache folder for this check alone). */
+const reachCache = mkdtempSync(join(tmpdir(), 'tenet-qa-reach-'));
+process.on('exit', () => rmSync(reachCache, { recursive: true, force: true }));
+
+/** The suite's reach index, recorded once for all its targets (reach mode). */
+function recordIndex(repo: string, scope: string[]): void {
+  const run = spawnSync('node', [cli, 'index', '--reach', '--repo', repo, '--json', '--tests', ...scope], {
+    encoding: 'utf8',
+    timeout: 3_600_000,
+    env: { ...process.env, TENET_PYTHON: python, TENET_CACHE_DIR: reachCache },
+  });
+  if (run.status !== 0) throw new Error(`tenet index --reach failed (exit ${run.status}): ${run.stderr.slice(-1500)}`);
+  const made = JSON.parse(run.stdout) as { tests: number; seconds: number };
+  console.log(`  reach index: ${made.tests} tests recorded in ${made.seconds} s`);
+}
 
 function thm(repo: string, target: string, scope: string[], flags: string[], blank: boolean): ThmReport {
   const args = [
@@ -102,7 +120,7 @@ function thm(repo: string, target: string, scope: string[], flags: string[], bla
     encoding: 'utf8',
     maxBuffer: 256 << 20,
     timeout: 1_800_000,
-    env: { ...process.env, TENET_PYTHON: python },
+    env: { ...process.env, TENET_PYTHON: python, TENET_CACHE_DIR: reachCache },
   });
   try {
     return JSON.parse(run.stdout) as ThmReport;
@@ -151,6 +169,7 @@ for (const suite of suites) {
       python,
     });
     const options = optionArgs(suite.reach, reach.positional);
+    if (modes.includes('reach')) recordIndex(repo, suite.reach);
     // A target reached from more test files than --max-files is left out: its every mode would run a large part of the suite.
     const fileCount = (tests: Set<string>) => new Set([...tests].map(testFile)).size;
     const candidates = scan.eligible.flatMap((fn, id) => {
@@ -197,6 +216,12 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
         want = expectedBlank(oracleOn(repo, scope, image, blanked), oracleOn(repo, scope, image));
       }
       note(mode, againstOracle(report, want));
+      if (mode === 'reach')
+        console.log(
+          report.reach?.used
+            ? `    (reach: ${report.reach.tests} of ${report.reach.of} tests ran)`
+            : `    (reach: not used: ${report.reach?.why ?? 'no report'})`,
+        );
       // The image's Python has other packages (a test skipped there for want of scipy): where its
       // plain pytest fails other tests, the image's run is held to that oracle alone, not to the
       // other modes' chains and clusters.
@@ -218,7 +243,7 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
     if (modes.includes('stub')) {
       const stubbed = copyWith(repo, blanked);
       try {
-        const report = thm(stubbed, target, scope, [], false);
+        const report = thm(stubbed, target, scope, ['--no-reach'], false);
         const sentinel = oracleOn(repo, scope, local, await sentinelText(repo, target), SENTINEL_MARK);
         const oracle = { stub: oracleOn(stubbed, scope, local), original, sentinel };
         note('stub', stubAgainstOracle(report, oracle, suite.exactStubSplit));

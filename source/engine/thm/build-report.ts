@@ -167,7 +167,7 @@ export function buildThmReport(
     shards: run.shards,
     fork: run.fork,
     ...(run.worlds ? { worlds: true } : {}),
-    reach: reachUse(run.reach.plan, observed.collected),
+    reach: reachUse(run.reach.plan, { ran: observed.collected, of: observed.collected + left.collected }),
     timings: run.timings,
     timedOut: probe.timedOut,
     ...(probe.timedOut ? { timeoutSec: options.timeoutSec } : {}),

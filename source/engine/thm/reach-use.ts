@@ -37,10 +37,13 @@ export async function planReach(
   return { plan: reachPlan(found.index, found.fresh, target), index: found.index };
 }
 
-/** What the report and `thm.start` say of a plan: the index's own numbers until the run counts its own. */
-export function reachUse(plan: ReachPlan, ran?: number): ReachUse {
+/**
+ * What the report and `thm.start` say of a plan: before the run, the index's own numbers (of all
+ * the tests it knows); after it, the tests that ran of those in the scope.
+ */
+export function reachUse(plan: ReachPlan, run?: { ran: number; of: number }): ReachUse {
   if (!plan.used) return { used: false, why: plan.why };
-  return { used: true, tests: ran ?? plan.tests, of: plan.of, stale: plan.stale };
+  return { used: true, tests: run?.ran ?? plan.tests, of: run?.of ?? plan.of, stale: plan.stale };
 }
 
 /**

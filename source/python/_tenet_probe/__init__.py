@@ -32,7 +32,7 @@ named), ``chain`` (the frames from the entry to the target), ``arrive`` (a call 
 from .arrive import hit
 from .caches import clear_target_caches
 from .call_probe import after, calls, rebind
-from .chain import record_chain
+from .chain import note_thread_starts, record_chain
 from .names import COMPREHENSIONS, display_path, generated_name, is_framework, outside_workspace
 from .state import _getframe, _realpath, state
 from .twin import _may_fork, send_child_result
@@ -52,6 +52,7 @@ __all__ = [
     "generated_name",
     "hit",
     "is_framework",
+    "note_thread_starts",
     "outside_workspace",
     "rebind",
     "record_chain",

@@ -4,7 +4,7 @@ import os
 import types
 
 from .names import _CO_NEWLOCALS, _frame_record, is_framework, outside_workspace
-from .state import _current_frames, _realpath, state
+from .state import _current_frames, _getframe, _realpath, state
 
 
 def _outermost(frames, accept):
@@ -33,6 +33,50 @@ def _main_thread_stack():
     return _stack(_current_frames().get(ident))
 
 
+def note_thread_starts():
+    """Each thread started from now on keeps the stack that started it (code and line of each
+    frame), so that a chain reached in it names the test's line where the thread was started,
+    not wherever the test's own thread happens to be when the target is called (two runs of one
+    test gave lines 419 and 420)."""
+    import threading
+
+    start = threading.Thread.start
+    if getattr(start, "_tenet_notes", False):
+        return
+
+    def start_noting(self):
+        frame = _getframe(1)
+        snapshot = []
+        while frame is not None:
+            snapshot.append((frame.f_code, frame.f_lineno))
+            frame = frame.f_back
+        try:
+            self._tenet_started_at = (snapshot, threading.current_thread())
+        except Exception:
+            pass
+        return start(self)
+
+    start_noting._tenet_notes = True
+    threading.Thread.start = start_noting
+
+
+def _line_at_start(code):
+    """The line ``code`` (an entry of another thread's stack) was at when it started this thread,
+    or the thread that started it, and so on; None when none of them was started from it."""
+    import threading
+
+    thread = threading.current_thread()
+    while thread is not None:
+        noted = getattr(thread, "_tenet_started_at", None)
+        if noted is None:
+            return None
+        snapshot, thread = noted
+        for frame_code, line in reversed(snapshot):
+            if frame_code is code:
+                return line
+    return None
+
+
 def record_chain(target_frame, ctx, target_record=None, target_code=None):
     """The frames from the entry (test, fixture or collected module) down to the target.
 
@@ -43,8 +87,9 @@ def record_chain(target_frame, ctx, target_record=None, target_code=None):
     left out: a call made as a module is imported is as deep as the code that makes it.
 
     The target reached in another thread: the entry is the test or fixture the main thread is in,
-    followed by the whole stack of that thread (threading's own frames included, as every frame
-    between the entry and the target counts). With no test or fixture on the main thread either,
+    at the line where it started that thread (or the thread that started it), followed by the
+    whole stack of that thread (threading's own frames included, as every frame between the entry
+    and the target counts). With no test or fixture on the main thread either,
     the chain starts at the thread's outermost frame, entry kind "other".
     """
     frames = _stack(target_frame)
@@ -64,6 +109,9 @@ def record_chain(target_frame, ctx, target_record=None, target_code=None):
             if main_index is not None:
                 entry = main[main_index]
                 head = [_frame_record(entry)]
+                started = _line_at_start(entry.f_code)
+                if started is not None:
+                    head[0]["line"] = started
                 entry_index = len(frames) - 1
         if entry is not None:
             entry_kind = "test" if entry.f_code in test_codes else "fixture"

@@ -102,9 +102,13 @@ def pytest_ignore_collect(collection_path, config):
     TENET_LEAVE_OUT, the files it names (conftest.py files are never left out: their hooks act on
     every test)."""
     if _LEAVE_FILES:
-        rel = os.path.relpath(probe._realpath(str(collection_path)), _state.root).replace(os.sep, "/")
+        real = probe._realpath(str(collection_path))
+        rel = os.path.relpath(real, _state.root).replace(os.sep, "/")
         if rel in _LEAVE_FILES:
-            _left_files.append(rel)
+            # pytest asks for every file of a folder it walks, also those beside the files named
+            # as the scope: only those in the scope were left out of it.
+            if _in_scope(real, config):
+                _left_files.append(rel)
             return True
     if _ONLY is None:
         return None
@@ -114,6 +118,16 @@ def pytest_ignore_collect(collection_path, config):
     if path.endswith(".py") and os.path.basename(path) != "conftest.py" and path not in _ONLY_FILES:
         return True
     return None
+
+
+def _in_scope(real, config):
+    """Whether pytest's arguments name the file, or a folder it is in."""
+    base = str(config.invocation_params.dir)
+    for arg in config.args:
+        path = probe._realpath(os.path.join(base, str(arg).partition("::")[0]))
+        if real == path or real.startswith(path + os.sep):
+            return True
+    return False
 
 
 def _shard_units(items, count):

@@ -8,6 +8,7 @@ import _tenet_probe as probe
 
 _state = probe.state
 _state.in_pytest = True
+probe.note_thread_starts()
 _TARGET_FILE = probe._realpath(os.environ.get("TENET_TARGET_FILE", ""))
 _FORK = _state.mode == "fork" and hasattr(os, "fork")
 _WORLDS = _state.mode == "worlds"
