@@ -27,7 +27,22 @@ export interface Suite {
   minStatements?: number;
   /** Stub mode's split of the failing tests must be exactly plain pytest's (see stubAgainstOracle). */
   exactStubSplit?: boolean;
+  /** The interpreter the suite needs (one with its pytest plugins); undefined when there is none here. */
+  python?: () => string | undefined;
+  /** What to install when `python` finds none. */
+  pythonHint?: string;
 }
+
+/** The first interpreter that imports all of `modules`: Debian's python3 with its pytest plugins, say. */
+function pythonWith(modules: string[]): () => string | undefined {
+  return () =>
+    [process.env.TENET_PLUGINS_PYTHON, '/usr/bin/python3.11', '/usr/bin/python3', 'python3'].find(
+      (python) =>
+        !!python && spawnSync(python, ['-c', `import ${modules.join(', ')}`], { stdio: 'ignore' }).status === 0,
+    );
+}
+const PLUGINS_HINT =
+  'no python3 with pytest-xdist and pytest-timeout: apt-get install python3-pytest-xdist python3-pytest-timeout';
 
 function installedPackage(name: string): (into: string) => void {
   return (into) => {
@@ -117,6 +132,28 @@ export const SUITES: Suite[] = [
     docker: true,
     wholeScope: true,
     ci: true,
+  },
+  {
+    name: 'xdist-addopts',
+    shape: "a project whose addopts run pytest-xdist's workers (-n 2 --dist loadfile), as many real ones do",
+    make: (into) => cpSync(join(FIXTURES, 'xdistopts'), into, { recursive: true }),
+    reach: [],
+    docker: false,
+    wholeScope: true,
+    python: pythonWith(['pytest', 'xdist', 'pytest_timeout']),
+    pythonHint: PLUGINS_HINT,
+  },
+  {
+    name: 'project-timeout',
+    shape:
+      "pytest-timeout's limit in the ini file (timeout = 1): a retry loop that spins blank, a test slower than the limit",
+    make: (into) => cpSync(join(FIXTURES, 'projecttimeout'), into, { recursive: true }),
+    reach: [],
+    docker: false,
+    wholeScope: true,
+    python: pythonWith(['pytest', 'xdist', 'pytest_timeout']),
+    pythonHint: PLUGINS_HINT,
+    minStatements: 2,
   },
   {
     name: 'stubs',

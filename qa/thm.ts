@@ -71,7 +71,9 @@ type Mode = (typeof ALL_MODES)[number];
 const modes = (one('--modes')?.split(',') ?? [...ALL_MODES]) as Mode[];
 const docker = modes.includes('docker') && dockerReady();
 const cli = join(import.meta.dirname, '..', 'dist', 'tenet.js');
-const python = process.env.TENET_PYTHON ?? 'python3';
+const defaultPython = process.env.TENET_PYTHON ?? 'python3';
+/** The interpreter of the suite being checked (a suite may need one with its plugins). */
+let python = defaultPython;
 const maxFiles = Number(one('--max-files') ?? 6);
 
 function fail(message: string): never {
@@ -156,6 +158,12 @@ function nameHash(name: string): number {
 for (const suite of suites) {
   const want = named.length ? named.length : Math.min(perSuite, targets - results.length);
   if (want <= 0) break;
+  const wanted = suite.python ? suite.python() : defaultPython;
+  if (!wanted) {
+    console.log(`\n${suite.name}: left out (${suite.pythonHint ?? 'no interpreter for it'})`);
+    continue;
+  }
+  python = wanted;
   const repo = mkdtempSync(join(tmpdir(), 'tenet-qa-repo-'));
   try {
     suite.make(repo);

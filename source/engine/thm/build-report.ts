@@ -108,6 +108,7 @@ export function buildThmReport(
   const warnings = [
     ...(implemented ? [implemented] : []),
     ...(ctx.target.probeNote ? [ctx.target.probeNote] : []),
+    ...probe.notes,
     ...probe.problems,
   ];
   if (probe.outside.length) {

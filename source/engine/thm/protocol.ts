@@ -30,8 +30,9 @@ export interface OutcomeInfo {
 
 /** Every event from a lane (TENET_LANES) carries its index; those of the collecting process none. */
 export type PluginEvent = LaneTag &
+  /** `xdist`: pytest-xdist's `-n` (the project's options), which the plugin turned off, as it was given. */
   (
-    | { e: 'configured'; rootdir: string; args: string[]; fork: boolean }
+    | { e: 'configured'; rootdir: string; args: string[]; fork: boolean; xdist?: string }
     /** TENET_LANES: the collected tests now run in these forked lanes (the others run as shards of their own). */
     | { e: 'lanes'; started: number[]; count: number; tests?: string[] }
     /** TENET_LANES: the tests a lane took next (a lane that dies has those it did not finish run again). */

@@ -104,6 +104,8 @@ export interface PassResult {
   leftOut: { files: Set<string>; tests: Set<string> };
   /** Why pytest could not run (usage errors, internal errors), with its output. */
   problems: string[];
+  /** What the run changed of the project's own configuration, said once (pytest-xdist turned off). */
+  notes: string[];
   timedOut: boolean;
   aborted: boolean;
   /** A judged run: where the submitted code reached into the test harness. */
@@ -126,6 +128,7 @@ export async function runPytestPass(asked: PassOptions): Promise<PassResult> {
     outside: [],
     leftOut: { files: new Set(), tests: new Set() },
     problems: [],
+    notes: [],
     timedOut: false,
     aborted: false,
     tripped: [],
@@ -335,6 +338,11 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
           for (const nodeid of event.tests) result.leftOut.tests.add(nodeid);
           break;
         case 'configured':
+          if (event.xdist) {
+            const note = `The project's pytest options ask pytest-xdist for ${event.xdist}: turned off, as its workers would run the tests out of tenet's sight (tenet runs them in lanes of its own).`;
+            if (!result.notes.includes(note)) result.notes.push(note);
+          }
+          break;
         case 'lanes':
           break;
       }

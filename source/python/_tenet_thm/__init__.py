@@ -45,3 +45,4 @@ from .tests import (  # noqa: F401
     pytest_runtest_teardown,
 )
 from .session_end import pytest_sessionfinish  # noqa: F401
+from .timeout import pytest_timeout_cancel_timer, pytest_timeout_set_timer  # noqa: F401

@@ -57,9 +57,27 @@ def pytest_configure(config):
     root = _state.root
     if rootdir != root and rootdir.startswith(root + os.sep):
         _prefix = os.path.relpath(rootdir, root).replace(os.sep, "/") + "/"
-    _emit({"e": "configured", "rootdir": rootdir, "args": list(config.args), "fork": _FORK})
+    xdist = _without_xdist(config)
+    _emit(dict({"e": "configured", "rootdir": rootdir, "args": list(config.args), "fork": _FORK}, **({"xdist": xdist} if xdist else {})))
     if _ONLY is not None:
         _reach_every_wanted_file(config)
+
+
+def _without_xdist(config):
+    """pytest-xdist's ``-n`` (a project's ``addopts = -n auto``): its workers would run the tests
+    where no event of THM's reaches tenet (pytest stopped with "'Session' object has no attribute
+    'items'", or counted 0 tests in scope), and tenet runs lanes of its own. Turned off here,
+    before xdist's own configure starts its session; what it was, for tenet to say so."""
+    option = config.option
+    workers = getattr(option, "numprocesses", None)
+    dist = getattr(option, "dist", "no")
+    if not workers and dist in ("no", None) and not getattr(option, "tx", None):
+        return None
+    said = " ".join(part for part in (f"-n {workers}" if workers else "", f"--dist {dist}" if dist not in ("no", None) else "") if part)
+    option.numprocesses = 0
+    option.dist = "no"
+    option.tx = []
+    return said or "--tx"
 
 
 def _reach_every_wanted_file(config):

@@ -28,7 +28,7 @@ def pytest_collection_finish(session):
 
 
 def pytest_runtest_logstart(nodeid, location):
-    timeout.start_clock()
+    timeout.start_clock(_items.get(nodeid))
     _tests[nodeid] = _TestState(nodeid, location)
     if _state.mode == "fork" and not _state.in_child:
         probe.clear_target_caches()
@@ -50,7 +50,7 @@ def _phase_wrapper(phase):
         ctx.phase = phase
         if phase == "teardown" and _state.in_child and twin._twin_teardown:
             _keep_only_the_test(ctx)
-        armed = _arm()
+        armed = _arm(phase)
         try:
             yield
         finally:

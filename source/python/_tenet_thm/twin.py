@@ -39,8 +39,8 @@ def _keep_only_the_test(ctx):
 def _child_started():
     """In the blank twin: its own timer (timers do not survive fork), and its own teardown."""
     global _twin_teardown
-    timeout.start_clock()
-    timeout._arm()
+    timeout.start_clock(getattr(_state.ctx, "item", None))
+    timeout._arm(getattr(_state.ctx, "phase", None))
     ctx = _state.ctx
     _twin_teardown = _setup_stack(ctx) is not None
     if _twin_teardown and ctx.phase == "teardown":
