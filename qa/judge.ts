@@ -21,7 +21,8 @@ import { pythonEnv } from '../source/engine/python/pytest-env';
 import { LOCAL, localConfinement } from '../source/engine/sandbox/create-sandbox';
 import { LocalSandbox } from '../source/engine/sandbox/local-sandbox';
 import { checkPython, choosePython, interpreterFolders } from '../source/engine/task/interpreter';
-import { runPytestPass, type PassResult } from '../source/engine/thm/pytest-pass';
+import type { PassResult } from '../source/engine/thm/pass-types';
+import { runPytestPass } from '../source/engine/thm/pytest-pass';
 import { Workspace } from '../source/engine/workspace/workspace';
 import { SUITES } from './suites';
 

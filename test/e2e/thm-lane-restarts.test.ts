@@ -2,7 +2,8 @@ import { posix, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pythonEnv } from '../../source/engine/python/pytest-env';
 import { openTask } from '../../source/engine/task/open-task';
-import { runPytestPass, type PassResult } from '../../source/engine/thm/pytest-pass';
+import type { PassResult } from '../../source/engine/thm/pass-types';
+import { runPytestPass } from '../../source/engine/thm/pytest-pass';
 import { setTargetText } from '../../source/engine/thm/run-thm';
 import { FIXTURES } from '../helpers/fixtures';
 

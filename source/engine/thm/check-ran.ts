@@ -1,6 +1,6 @@
 import { TenetError } from '../errors';
 import type { ProbeFrame } from './protocol';
-import type { PassResult } from './pytest-pass';
+import type { PassResult } from './pass-types';
 import { scopeFix } from './scope-fix';
 import type { ThmContext } from './thm-options';
 

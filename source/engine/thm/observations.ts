@@ -1,5 +1,5 @@
 import type { PluginCollectError, PluginTestEvent } from './protocol';
-import type { PassResult } from './pytest-pass';
+import type { PassResult } from './pass-types';
 
 export type Observed = PluginTestEvent | PluginCollectError;
 

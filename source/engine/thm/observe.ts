@@ -1,5 +1,5 @@
 import type { PluginCollectError, PluginTestEvent } from './protocol';
-import type { PassResult } from './pytest-pass';
+import type { PassResult } from './pass-types';
 import { checkRan } from './check-ran';
 import { failed, failsIn, type Observations } from './observations';
 import type { Pass } from './thm-pass';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import type { Sandbox } from '../sandbox/sandbox';
-import type { Workspace } from '../workspace/workspace';
-import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
+import type { PassOptions, PassResult } from './pass-types';
+import type { PluginCollectError, PluginEvent, PluginTestEvent } from './protocol';
 import { LanesProcess, soloAttempt, type ShardAttempt } from './shard-process';
 
 /** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */
@@ -38,81 +37,6 @@ const PYTEST_REFUSED = new Map([
   [3, 'internal error'],
   [4, 'usage error'],
 ]);
-
-export interface PassOptions {
-  sandbox: Sandbox;
-  workspace: Workspace;
-  python: string;
-  /** Environment for the pytest processes (PYTHONPATH, TENET_ROOT, TENET_TARGET_FILE). */
-  env: Record<string, string>;
-  testArgs: string[];
-  shards: number;
-  /** `--jobs auto`: at most `shards` lanes, fewer for a small scope (the plugin decides after collecting). */
-  autoShards?: boolean;
-  testTimeoutSec: number;
-  /** Date.now() by which the whole pass must end. */
-  deadline?: number;
-  /** Run only these node ids (a file path stands for all of its tests). */
-  only?: string[];
-  /** Leave these test files uncollected and these tests out (the reach index vouches for them; see reach-scope.ts). */
-  leaveOut?: { files: string[]; tests: string[] };
-  /**
-   * How the probe behaves: record the chain only, fork a blank twin at the first call (see
-   * _tenet_probe), or both worlds from one collection (lanes for the blank world, then lanes
-   * for the original one on what failed blank; see _tenet_thm).
-   */
-  mode: PassMode;
-  /** Names this pass's scratch files. */
-  label: string;
-  /** False when no failure report of this pass is read (its outcomes only): none is built. */
-  reportText?: boolean;
-  signal?: AbortSignal;
-  onEvent?: (event: PluginEvent) => void;
-  /**
-   * Run the submitted code under tenet's judge (see _tenet_judge.py): its definition's lines in
-   * the target's file, and what changed in the copy since the run began (asked before a crashed
-   * process is started again, which would load what the judged code wrote there). One process, no lanes.
-   */
-  judge?: {
-    lines: [number, number];
-    changedCopy: () => Promise<string | undefined>;
-    /** More code counted as submitted (qa/judge.ts, the false-alarm check): [file, first, last] each. */
-    spans?: [string, number, number][];
-  };
-}
-
-export type PassMode = 'record' | 'fork' | 'worlds';
-
-export interface PassResult {
-  /** Shards the tests ran in (with auto shards, what the plugin chose). */
-  shards: number;
-  /** Tests in scope after pytest's own deselection (-k, -m) and before sharding. */
-  collected: number;
-  tests: Map<string, PluginTestEvent>;
-  /** Mode worlds: the original world's outcomes of the tests that failed blank (of those its lanes finished). */
-  original: Map<string, PluginTestEvent>;
-  collectErrors: PluginCollectError[];
-  /** Fork mode: modules that called the target at import time. */
-  collectHits: Extract<PluginEvent, { e: 'collecthit' }>[];
-  /** The chain of the target's first call outside every test and collector before the tests ran (a conftest.py's import or hook). */
-  startHit?: ProbeFrame[];
-  /** Whether the workspace's target module was imported by any shard. */
-  targetLoaded: boolean;
-  /** Copies of the target module imported from outside the workspace. */
-  outside: { module: string; file: string }[];
-  /** Of `leaveOut`, the files pytest came to (and left uncollected) and the tests it deselected. */
-  leftOut: { files: Set<string>; tests: Set<string> };
-  /** Why pytest could not run (usage errors, internal errors), with its output. */
-  problems: string[];
-  /** What the run changed of the project's own configuration, said once (pytest-xdist turned off). */
-  notes: string[];
-  timedOut: boolean;
-  aborted: boolean;
-  /** A judged run: where the submitted code reached into the test harness. */
-  tripped: Extract<PluginEvent, { e: 'tripped' }>[];
-  /** A judged run: a report the judge did not sign, or a change to the copy a restarted process would load. */
-  forged?: string;
-}
 
 /** One pytest run of a scope, split into shards that run in parallel, surviving hangs and crashes. */
 export async function runPytestPass(asked: PassOptions): Promise<PassResult> {

@@ -6,7 +6,8 @@ import type { PreparedTarget } from '../task/prepare-target';
 import { framesInOriginal, originalLineOf } from './original-lines';
 import { PassProgress } from './pass-progress';
 import type { PluginEvent, ProbeFrame } from './protocol';
-import { runPytestPass, type PassMode, type PassResult } from './pytest-pass';
+import type { PassMode, PassResult } from './pass-types';
+import { runPytestPass } from './pytest-pass';
 import type { ThmContext, ThmOptions } from './thm-options';
 import type { ThmReport } from '../protocol/thm-report';
 

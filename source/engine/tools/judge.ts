@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import { listDefinitions } from '../python/definitions';
 import { parsePython } from '../python/parser';
 import { decodeSource } from '../python/source-text';
-import type { PassOptions, PassResult } from '../thm/pytest-pass';
+import type { PassOptions, PassResult } from '../thm/pass-types';
 import type { ToolContext } from './context';
 
 /** What the judge needs of a run: its workspace, the sandbox over it, and the target. */
