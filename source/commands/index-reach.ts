@@ -42,6 +42,7 @@ export async function indexCommand(options: IndexCommandOptions): Promise<number
     seconds: Math.round(index.lastRun.ms / 100) / 10,
     ...(built.refreshed !== undefined ? { refreshed: built.refreshed } : {}),
     ...(built.whole ? { recordedAnewBecause: built.whole } : {}),
+    ...(built.problems.length ? { problems: built.problems } : {}),
   };
   if (options.json) {
     process.stdout.write(`${printableJson(summary)}\n`);
@@ -55,7 +56,9 @@ export async function indexCommand(options: IndexCommandOptions): Promise<number
   process.stdout.write(
     `${printable(
       `reach index: ${plural(tests, 'test')} in ${plural(files, 'file')}, ${plural(index.functions.length, 'function')} of the repository watched\n` +
-        `${how} in ${summary.seconds} s\nkept in ${where}\n`,
+        `${how} in ${summary.seconds} s\nkept in ${where}\n` +
+        // A test that hung or a lane that died is recorded with what it reached until then: said, not hidden.
+        built.problems.map((problem) => `pytest said: ${problem}\n`).join(''),
     )}`,
   );
   return EXIT.pass;

@@ -47,6 +47,8 @@ export interface RecordOptions {
 
 export interface Recorded {
   index: ReachIndex;
+  /** What pytest said went wrong in the run (a test module that hung, a lane that died). */
+  problems: string[];
   /** A refresh: the tests of the kept index recorded again (stale), and why a whole record was made instead. */
   refreshed?: number;
   whole?: string;
@@ -134,8 +136,9 @@ export async function recordReach(options: RecordOptions): Promise<Recorded> {
       files,
       lastRun: { ms: Date.now() - started, tests: done, refresh: !!refresh },
     });
-    if (!refresh) return { index: recorded, ...(fresh?.whole ? { whole: fresh.whole } : {}) };
-    return { index: mergeRefresh(refresh.index, refresh.stale, recorded), refreshed: refresh.stale.size };
+    const { problems } = pass;
+    if (!refresh) return { index: recorded, problems, ...(fresh?.whole ? { whole: fresh.whole } : {}) };
+    return { index: mergeRefresh(refresh.index, refresh.stale, recorded), problems, refreshed: refresh.stale.size };
   } finally {
     await sandbox.dispose();
     await workspace.dispose();
@@ -171,6 +174,8 @@ class Recording {
   private readonly tests = new Map<string, { fns: number[]; spawns?: true }>();
   private readonly outcomes = new Map<string, IndexedOutcome>();
   private readonly order: string[] = [];
+  /** pytest's order of the whole scope, when lanes ran it (their tests end interleaved). */
+  private scopeOrder: string[] | undefined;
   private readonly imports = new Map<string, Set<number>>();
   private readonly outside = new Set<number>();
   private readonly unwatched = new Set<string>();
@@ -208,6 +213,9 @@ class Recording {
       case 'collected':
         this.collected = Math.max(this.collected, event.total);
         break;
+      case 'lanes':
+        if (event.tests && !event.world) this.scopeOrder ??= event.tests;
+        break;
       case 'test':
         if (!this.outcomes.has(event.nodeid)) this.order.push(event.nodeid);
         this.outcomes.set(event.nodeid, event.crashed ? 'error' : event.outcome);
@@ -242,7 +250,14 @@ class Recording {
     fixed: Pick<ReachIndex, 'repo' | 'testArgs' | 'python' | 'pytestConfig' | 'configKey' | 'files' | 'lastRun'>,
   ): ReachIndex {
     const tests: ReachIndex['tests'] = {};
-    this.order.forEach((nodeid, order) => {
+    // pytest's place first, then the order they ended in (tests the scope's list did not name go last).
+    const scope = this.scopeOrder ?? [];
+    const place = new Map(scope.map((nodeid, at) => [nodeid, at]));
+    this.order.forEach((nodeid, at) => {
+      if (!place.has(nodeid)) place.set(nodeid, scope.length + at);
+    });
+    const inOrder = [...this.order].sort((a, b) => (place.get(a) ?? 0) - (place.get(b) ?? 0));
+    inOrder.forEach((nodeid, order) => {
       const recorded = this.tests.get(nodeid);
       tests[nodeid] = {
         fns: recorded?.fns ?? [],
