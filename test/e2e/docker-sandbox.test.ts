@@ -164,7 +164,9 @@ describeDocker('generated code in a Docker container is contained and reported',
     const said = (
       await callTool(
         'run_debugger_cmd',
-        { cmd: 'id -u; ls -l /opt/tenet/python/_tenet_thm/__init__.py; echo "# rewritten" >> /opt/tenet/python/_tenet_thm/__init__.py' },
+        {
+          cmd: 'id -u; ls -l /opt/tenet/python/_tenet_thm/__init__.py; echo "# rewritten" >> /opt/tenet/python/_tenet_thm/__init__.py',
+        },
         ctx,
       )
     ).text;
