@@ -150,6 +150,12 @@ def _arm(key, channel_write):
     watched, frame_attributes, is_harness = _WATCHED, _FRAME_ATTRIBUTES, _is_harness_module
     path_changes = dict(_PATH_CHANGES)
     mark = "\x1etenet:"
+    # The standard library's callers of sys._getframe that read only the caller's module name
+    # from the frame and keep nothing of it: a namedtuple, a TypeVar or an Enum made in a function.
+    stdlib = os.path.dirname(os.path.realpath(os.__file__)) + os.sep
+    name_readers = frozenset(
+        {(stdlib + "collections/__init__.py", "namedtuple"), (stdlib + "typing.py", "_caller"), (stdlib + "enum.py", "_create_")}
+    )
     mro_of = type.__dict__["__mro__"].__get__
     write_code = channel_write.__code__
     o_wronly, o_rdwr, o_creat, o_trunc = os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC
@@ -405,7 +411,9 @@ def _arm(key, channel_write):
             return
         if event == "sys._getframe":
             # Its own frame, or one below it, leads to the harness; a library's own frame above it
-            # (logging's, looking for its caller) does not.
+            # (logging's, looking for its caller) does not, nor a frame only its module's name is read from.
+            if (top.f_code.co_filename, top.f_code.co_name) in name_readers:
+                return
             walk = frame
             while walk is not None:
                 if walk is args[0]:
