@@ -137,6 +137,13 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
       `${choice.executable} -m pip install -U pytest`,
     );
   }
+  // The judge's tripwire is an audit hook (PEP 578): Python 3.8 and later.
+  const [pyMajor, pyMinor] = (info.version ?? '').split('.').map(Number);
+  if (pyMajor === 3 && pyMinor !== undefined && pyMinor < 8)
+    throw new TenetError(
+      `Python ${info.version} is too old for tenet: it judges submitted code with an audit hook (PEP 578), which Python has from 3.8.`,
+      'pass --python with Python 3.8 or newer',
+    );
   if (program && !recalled && info.version && info.path && info.dirs)
     keepCheck(program, sandbox.env, {
       version: info.version,
