@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { finished, runCli, startCli, waitFor } from '../helpers/cli';
+import { recordedDemo } from '../helpers/demo-session';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
-import { copyFixture, FIXTURES, ROOT, treeHash } from '../helpers/fixtures';
+import { copyFixture, FIXTURES, treeHash } from '../helpers/fixtures';
 
 let server: FakeModelServer | undefined;
 afterEach(async () => {
@@ -204,18 +205,15 @@ describe('tenet run (the built CLI)', () => {
 });
 
 describe('tenet demo (what npm start runs)', () => {
-  it('runs a whole session on the example with the labelled scripted model, and passes', async () => {
-    const example = join(ROOT, 'examples', 'invoicing');
-    const before = treeHash(example);
-    const result = await runCli(['demo'], {
-      env: { OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' },
-    });
+  it('runs a whole session on the example with the labelled scripted model, and passes', () => {
+    // The demo the global setup recorded (test/setup/demo-session.ts), run as this test ran it.
+    const result = recordedDemo();
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('model: scripted demo model: replays examples/invoicing.demo.json, not an LLM');
     expect(result.stdout).toContain('refinement attempt 1/5 · failure identification');
     expect(result.stdout).toContain("    ✓ ('uk', ['DE', 'FR', 'UK'])");
     expect(result.stdout).toContain('PASS · selected 3/3 · hidden 9/9');
-    expect(treeHash(example)).toBe(before);
+    expect(result.exampleAfter).toBe(result.exampleBefore);
   });
 
   it("words a TDD session as one, live and in `tenet show`: no THM approval, the TDD phases, the agent's own runs", async () => {
