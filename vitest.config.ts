@@ -2,15 +2,18 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Three projects (CONTRIBUTING.md, "The test suite"):
- * - unit and ui: pure functions and Ink components, CPU-bound and fast. They run without isolation
- *   (one module graph per worker, shared between files), which saves most of their time in
- *   module loading; a test that leaks state into another file is a bug of that test.
+ * - unit and ui: pure functions and Ink components, CPU-bound and fast. They run first, without
+ *   isolation, in one worker: each project's files share one module graph, imported once (that
+ *   halves their time against a fresh graph per file, or one per worker). A test that leaks state
+ *   into another file is a bug of that test.
  * - e2e: everything else under test/ (a new folder lands here, isolated, by default). Its files
  *   spawn the built CLI, pytest, docker and chromium and mostly wait on them, so more files run
- *   at once than there are cores.
+ *   at once than there are cores. Its global setup records the demo session once.
  */
 const UNIT = ['test/unit/**/*.test.{ts,tsx}'];
 const UI = ['test/ui/**/*.test.{ts,tsx}'];
+/** Projects run in groups, one group after the other; a group has one number of workers. */
+const fast = { isolate: false, maxWorkers: 1, sequence: { groupOrder: 0 } };
 
 /**
  * End-to-end files at once. They wait on child processes most of the time (the CPUs were about a
@@ -24,8 +27,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
-      { extends: true, test: { name: 'ui', include: UI, isolate: false } },
+      { extends: true, test: { name: 'unit', include: UNIT, ...fast } },
+      { extends: true, test: { name: 'ui', include: UI, ...fast } },
       {
         extends: true,
         test: {
@@ -33,9 +36,10 @@ export default defineConfig({
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: [...UNIT, ...UI],
           globalSetup: ['test/setup/demo-session.ts'],
+          maxWorkers: E2E_WORKERS,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
-    maxWorkers: E2E_WORKERS,
   },
 });
