@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/setup/longest-first';
 
 /**
  * Three projects (CONTRIBUTING.md, "The test suite"):
@@ -26,6 +27,7 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    sequence: { sequencer: LongestFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT, ...fast } },
       { extends: true, test: { name: 'ui', include: UI, ...fast } },
