@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { LongestFirst } from './test/setup/longest-first';
+import { LongestFirst } from './test/setup/longest-first.ts';
 
 /**
  * Three projects (CONTRIBUTING.md, "The test suite"):

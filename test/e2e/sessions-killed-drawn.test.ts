@@ -8,7 +8,7 @@ import { runCli } from '../helpers/cli';
 import { DRAWN_POINTS, killDemoAt, killedAndResumed } from '../helpers/demo-kills';
 
 // The demo killed with SIGKILL at points a seeded generator draws, and a kill that tore the last
-// line (the spread points are in sessions-killed-spread.test.ts).
+// line (the spread points are in sessions-killed-early.test.ts and sessions-killed-late.test.ts).
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-sessions-drawn-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

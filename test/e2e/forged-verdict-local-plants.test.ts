@@ -1,4 +1,0 @@
-import { WORKSPACE_PLANTS, forgedVerdictSuite } from '../helpers/forged-verdict';
-
-// A model that forges its verdict (issue 34): attacks that plant in the workspace, under the default (bubblewrap) sandbox.
-forgedVerdictSuite(['local'], WORKSPACE_PLANTS);
