@@ -2,7 +2,7 @@
  * What the differential check compares, as pure functions: a THM report against the oracle (plain
  * pytest, blank and original), and THM reports of two modes against each other.
  */
-import type { ThmReport } from '../source/engine/protocol/thm-report';
+import { brokenModules, type ThmReport } from '../source/engine/protocol/thm-report';
 import type { OracleRun, Outcome } from './oracle';
 
 const FAILS: ReadonlySet<Outcome> = new Set(['failed', 'error', 'collection']);
@@ -75,6 +75,64 @@ export function againstOracle(report: ThmReport, expected: Expected): Difference
       ? `tests passing blank: THM ${report.counts.passed}, plain pytest ${expected.passed}`
       : null)
   );
+}
+
+/**
+ * Stub mode's report as plain pytest sees the run: every test that fails on the stub, whether
+ * the target's (`failing`), failing for another reason (`otherFailures`), or a broken module.
+ */
+function everyStubFailure(report: ThmReport): ThmReport {
+  const others = (report.otherFailures ?? []).map((f) => ({ nodeid: f.nodeid, outcome: f.outcome }));
+  const listed = new Set([...report.failing, ...others].map((f) => f.nodeid));
+  const broken = [...brokenModules(report)]
+    .filter((module) => !listed.has(module))
+    .map((nodeid) => ({ nodeid, outcome: 'collection' as const }));
+  return { ...report, failing: [...report.failing, ...others, ...broken] as ThmReport['failing'] };
+}
+
+/** The runs of plain pytest stub mode is checked against. */
+export interface StubOracle {
+  /** On the copy with the target stubbed. */
+  stub: OracleRun;
+  /** On the original code. */
+  original: OracleRun;
+  /** With the target's body raising SENTINEL_MARK (qa/oracle.ts): `marked` failed because it was called. */
+  sentinel: OracleRun;
+}
+
+/**
+ * Stub mode against plain pytest. Every test that fails on the stub is in the report, with its
+ * outcome; and of those, the target's are told from the others as plain pytest tells them:
+ * - a test that fails on the stub and passes on the original is the target's;
+ * - a test failing for another reason (or a broken module) fails on the original too;
+ * - a test whose failure comes from the target's own exception (the sentinel run) is the target's;
+ * - `exact` (a suite whose tests catch nothing of the target's): the target's are those, and no more.
+ */
+export function stubAgainstOracle(report: ThmReport, oracle: StubOracle, exact = false): Difference {
+  const whole = againstOracle(everyStubFailure(report), expectedStub(oracle.stub));
+  if (whole) return whole;
+  const mine = new Set(report.failing.map((f) => f.nodeid));
+  const failsOnStub = (nodeid: string) => FAILS.has(oracle.stub.outcomes.get(nodeid) ?? 'passed');
+  const passesOriginal = (nodeid: string) => {
+    const outcome = oracle.original.outcomes.get(nodeid);
+    return nodeid.includes('::') ? outcome === 'passed' : outcome === undefined;
+  };
+  const sorted = (ids: Iterable<string>) => [...ids].sort();
+  for (const nodeid of sorted(oracle.stub.outcomes.keys()))
+    if (failsOnStub(nodeid) && passesOriginal(nodeid) && !mine.has(nodeid))
+      return `fails on the stub and passes on the original, but not among the target's failing tests: ${nodeid}`;
+  const others = [...(report.otherFailures ?? []).map((f) => f.nodeid), ...brokenModules(report)];
+  for (const nodeid of sorted(others))
+    if (passesOriginal(nodeid))
+      return `failing for another reason (or a broken module) in THM, but passes on the original: ${nodeid}`;
+  for (const nodeid of sorted(oracle.sentinel.marked))
+    if (failsOnStub(nodeid) && !mine.has(nodeid))
+      return `fails with the target's own exception under plain pytest, but not among the target's failing tests: ${nodeid}`;
+  if (exact)
+    for (const nodeid of sorted(mine))
+      if (!oracle.sentinel.marked.has(nodeid))
+        return `among the target's failing tests, but its failure under plain pytest does not come from the target: ${nodeid}`;
+  return null;
 }
 
 /** What two modes must agree on for each failing test both report (`lines`: chain lines too). */

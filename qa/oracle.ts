@@ -16,7 +16,12 @@ export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'x
 export interface OracleRun {
   outcomes: Map<string, Outcome>;
   exitstatus: number;
+  /** With a mark (sentinelText): the tests and modules whose failure report holds it. */
+  marked: Set<string>;
 }
+
+/** What the target says when the sentinel body runs (sentinelText). */
+export const SENTINEL_MARK = 'tenet-qa-oracle: the target was called';
 
 /** Where plain pytest runs: this machine's python3, or a container of the image. */
 export type Runner = { kind: 'local'; python: string } | { kind: 'docker'; image: string };
@@ -26,6 +31,28 @@ export async function blankedText(repo: string, target: string): Promise<{ file:
   const resolved = await resolveTarget(repo, target);
   const prepared = await prepareTarget(resolved, 'blank');
   return { file: resolved.file, text: prepared.startText };
+}
+
+/**
+ * The target's module with the target's body raising an exception of its own: a test whose
+ * failure report holds SENTINEL_MARK failed because the target was called, by the test itself or
+ * by a setup it depends on. (pytest's and unittest's reporting of a failed assertion swallow what
+ * a repr raises: a call from there leaves no mark.) The body is the blank's, its
+ * `raise NotImplementedError` made to say the mark.
+ */
+export async function sentinelText(repo: string, target: string): Promise<{ file: string; text: string }> {
+  const resolved = await resolveTarget(repo, target);
+  const blank = await prepareTarget(resolved, 'blank');
+  const lines = blank.startText.split('\n');
+  const at = lines.findIndex(
+    (line, index) => index >= resolved.startLine - 1 && /^\s*raise NotImplementedError\b/.test(line),
+  );
+  if (at === -1) throw new Error(`qa: no blank body for ${target} in ${resolved.file}`);
+  lines[at] = lines[at]!.replace(
+    /raise NotImplementedError(\(\))?/,
+    `raise RuntimeError(${JSON.stringify(SENTINEL_MARK)})`,
+  );
+  return { file: resolved.file, text: lines.join('\n') };
 }
 
 /** A copy of the repository without bytecode, with one file's text replaced. */
@@ -57,17 +84,19 @@ export function oracleOn(
   testArgs: readonly string[],
   runner: Runner,
   replaced?: { file: string; text: string },
+  mark?: string,
 ): OracleRun {
   const copy = copyWith(repo, replaced);
   try {
-    return runOracle(copy, testArgs, runner);
+    return runOracle(copy, testArgs, runner, mark);
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
 }
 
 /** Plain pytest over `testArgs` in `copy`, every test's outcome. */
-function runOracle(copy: string, testArgs: readonly string[], runner: Runner, timeoutMs = 900_000): OracleRun {
+function runOracle(copy: string, testArgs: readonly string[], runner: Runner, mark?: string): OracleRun {
+  const timeoutMs = 900_000;
   const out = join(copy, '.qa-oracle.json');
   const roots = layoutPath(copy);
   // Every test, as tenet runs them: a module that fails to import (a target called as the test
@@ -90,6 +119,7 @@ function runOracle(copy: string, testArgs: readonly string[], runner: Runner, ti
       ...process.env,
       QA_ORACLE_OUT: out,
       QA_ORACLE_ROOT: copy,
+      ...(mark ? { QA_ORACLE_MARK: mark } : {}),
       PYTHONPATH: [PLUGIN_DIR, ...roots.map((r) => join(copy, r))].join(':'),
       PYTHONDONTWRITEBYTECODE: '1',
     };
@@ -119,6 +149,7 @@ function runOracle(copy: string, testArgs: readonly string[], runner: Runner, ti
         'QA_ORACLE_OUT=/w/.qa-oracle.json',
         '-e',
         'QA_ORACLE_ROOT=/w',
+        ...(mark ? ['-e', `QA_ORACLE_MARK=${mark}`] : []),
         '-e',
         `PYTHONPATH=${pythonPath}`,
         '-e',
@@ -135,7 +166,15 @@ function runOracle(copy: string, testArgs: readonly string[], runner: Runner, ti
       `the oracle's pytest ended without a report (status ${result.status}${result.error ? `, ${result.error.message}` : ''}):\n${(result.stdout ?? '').slice(-2000)}${(result.stderr ?? '').slice(-2000)}`,
     );
   }
-  const parsed = JSON.parse(readFileSync(out, 'utf8')) as { exitstatus: number; outcomes: Record<string, Outcome> };
+  const parsed = JSON.parse(readFileSync(out, 'utf8')) as {
+    exitstatus: number;
+    outcomes: Record<string, Outcome>;
+    marked?: string[];
+  };
   rmSync(out, { force: true });
-  return { outcomes: new Map(Object.entries(parsed.outcomes)), exitstatus: parsed.exitstatus };
+  return {
+    outcomes: new Map(Object.entries(parsed.outcomes)),
+    exitstatus: parsed.exitstatus,
+    marked: new Set(parsed.marked ?? []),
+  };
 }

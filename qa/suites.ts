@@ -23,6 +23,10 @@ export interface Suite {
   files?: RegExp;
   /** In the fixed sample CI runs. */
   ci?: boolean;
+  /** The smallest body drawn as a target (default bench make's); the stub suite's functions are one-liners. */
+  minStatements?: number;
+  /** Stub mode's split of the failing tests must be exactly plain pytest's (see stubAgainstOracle). */
+  exactStubSplit?: boolean;
 }
 
 function installedPackage(name: string): (into: string) => void {
@@ -103,6 +107,17 @@ export const SUITES: Suite[] = [
     docker: true,
     wholeScope: true,
     ci: true,
+  },
+  {
+    name: 'stubs',
+    shape:
+      'TDD in progress (stub mode): other stubs in the same file, the same class and another file, a helper with a bug of its own, a stubbed __repr__ that reports of failed assertions call',
+    make: (into) => cpSync(join(FIXTURES, 'stubgeo'), into, { recursive: true }),
+    reach: [],
+    docker: true,
+    wholeScope: true,
+    minStatements: 1,
+    exactStubSplit: true,
   },
 ];
 

@@ -9,7 +9,10 @@
  *     the modes    tenet thm --blank in lanes (the default), --jobs 1, --no-fork, --sandbox docker,
  *                  and stub mode on a copy whose target is blanked by hand
  *   Every mode must agree with the oracle on the failing set, the already-failing set, each
- *   failing test's outcome and the count of tests passing blank; the benchmark modes must agree
+ *   failing test's outcome and the count of tests passing blank. Stub mode must also tell the
+ *   target's failing tests from those failing for another reason as plain pytest does (see
+ *   stubAgainstOracle: a third plain run has the target raise an exception that names it). The
+ *   benchmark modes must agree
  *   with each other on reached flags, chains (lines included), callers, clusters and the T=3
  *   selection (stub mode on the tests both list, without lines). A disagreement prints the target,
  *   the mode and the first differing test; the exit code is 1.
@@ -22,6 +25,7 @@
  *   npm run qa:thm -- --out report.json              # every target's result as JSON
  *   npm run qa:thm -- --max-files 20                 # targets reached from up to 20 test files (default 6)
  *   npm run qa:thm -- --suite jsonschema --target jsonschema/__init__.py::__getattr__   # these targets, not a draw
+ *   npm run qa:thm -- --suite stubs --targets 8 --seed 1   # stub mode beside other stubs, broken helpers, reported reprs
  *   npm run qa:thm -- --suite jsonschema --targets 4 --seed 1 --part 2/2   # every 2nd of the draw, from the 2nd
  */
 import { spawnSync } from 'node:child_process';
@@ -34,8 +38,8 @@ import { runReachPass } from '../source/engine/bench/make-reach';
 import { targetName } from '../source/engine/bench/make-row';
 import { optionArgs, testFile } from '../source/engine/bench/make-scope';
 import type { ThmReport } from '../source/engine/protocol/thm-report';
-import { againstOracle, betweenModes, expectedBlank, expectedStub } from './compare';
-import { blankedText, copyWith, oracleOn, type Runner } from './oracle';
+import { againstOracle, betweenModes, expectedBlank, stubAgainstOracle } from './compare';
+import { blankedText, copyWith, oracleOn, SENTINEL_MARK, sentinelText, type Runner } from './oracle';
 import { DOCKER_IMAGE, dockerReady, repositorySuite, SUITES, type Suite } from './suites';
 
 const argv = process.argv.slice(2);
@@ -146,7 +150,7 @@ for (const suite of suites) {
   const repo = mkdtempSync(join(tmpdir(), 'tenet-qa-repo-'));
   try {
     suite.make(repo);
-    const scan = await scanFunctions(repo);
+    const scan = await scanFunctions(repo, suite.minStatements);
     const reach = await runReachPass({
       repoDir: repo,
       functions: scan.eligible,
@@ -190,7 +194,8 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
   const disagreements: { mode: string; difference: string }[] = [];
   const note = (mode: string, difference: string | null) => difference && disagreements.push({ mode, difference });
   const local: Runner = { kind: 'local', python };
-  const expected = expectedBlank(oracleOn(repo, scope, local, blanked), oracleOn(repo, scope, local));
+  const original = oracleOn(repo, scope, local);
+  const expected = expectedBlank(oracleOn(repo, scope, local, blanked), original);
   {
     const reports: [string, ThmReport][] = [];
     for (const mode of modes) {
@@ -224,7 +229,9 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
       const stubbed = copyWith(repo, blanked);
       try {
         const report = thm(stubbed, target, scope, [], false);
-        note('stub', againstOracle(report, expectedStub(oracleOn(stubbed, scope, local))));
+        const sentinel = oracleOn(repo, scope, local, await sentinelText(repo, target), SENTINEL_MARK);
+        const oracle = { stub: oracleOn(stubbed, scope, local), original, sentinel };
+        note('stub', stubAgainstOracle(report, oracle, suite.exactStubSplit));
         if (first) note(`stub vs ${first[0]}`, betweenModes(first[1], report, false));
       } finally {
         rmSync(stubbed, { recursive: true, force: true });

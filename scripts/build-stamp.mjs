@@ -9,7 +9,7 @@ import { join } from 'node:path';
 const INPUTS = ['source', 'scripts/build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
 const STAMP = join('dist', '.build-stamp');
 /** What a build writes and `npm start` runs: without them no stamp makes dist current. */
-const OUTPUTS = [join('dist', 'tenet.js'), join('dist', 'index-worker.js')];
+const OUTPUTS = [join('dist', 'tenet.js'), join('dist', 'index-worker.js'), join('dist', 'session-page.js')];
 
 function* files(path) {
   if (!existsSync(path)) return;

@@ -65,4 +65,15 @@ await build({
     js: "import { createRequire as __tenetCreateRequire } from 'node:module';\nconst require = __tenetCreateRequire(import.meta.url);",
   },
 });
+// The exported session page's script (source/engine/session/page/, browser code): one script for
+// a browser, which `tenet export --format html` inlines into the page (engine/session/export-html.ts).
+await build({
+  entryPoints: ['source/engine/session/page/player.ts'],
+  outfile: 'dist/session-page.js',
+  bundle: true,
+  format: 'iife',
+  platform: 'browser',
+  target: 'es2022',
+  logLevel: 'warning',
+});
 writeStamp(root, stamp);

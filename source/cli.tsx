@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /** tenet's entry point: argv in, exit code out. The commands live in main.ts. */
-import { describeError, EXIT } from './engine/errors';
+import { describeError } from './engine/errors';
+import { EXIT } from './engine/exit-codes';
 import { main } from './main';
 
 // `tenet show ID | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
+  if (error.code === 'EPIPE') process.exit(EXIT.pass);
   throw error;
 });
 

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { describeError, EXIT, fileProblem, TenetError } from './engine/errors';
+import { describeError, fileProblem, TenetError } from './engine/errors';
+import { EXIT, exitCodesHelp } from './engine/exit-codes';
 import { ProviderError } from './engine/model/types';
 import { printable } from './engine/terminal-text';
 import { TENET_VERSION } from './engine/version';
@@ -37,7 +38,7 @@ export function buildProgram(tests: string[] | undefined, setExit: (code: number
     .enablePositionalOptions()
     .addHelpText(
       'after',
-      '\nEverything after --tests is passed to pytest unchanged.\nWith no command, in a terminal: the start screen over --repo (default: the current folder).',
+      `\nEverything after --tests is passed to pytest unchanged.\nWith no command, in a terminal: the start screen over --repo (default: the current folder).\n\n${exitCodesHelp()}`,
     )
     .option('--repo <dir>', 'with no command: the repository of the start screen')
     .option('--sessions-dir <dir>', 'with no command: where the session is saved')

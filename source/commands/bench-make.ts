@@ -5,7 +5,9 @@ import { makeFromRows, type FromRowsSummary } from '../engine/bench/make-from-ro
 import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/make-tasks';
 import { readTasks, type BenchTask } from '../engine/bench/task';
 import type { ThmReport } from '../engine/protocol/thm-report';
-import { EXIT, TenetError } from '../engine/errors';
+import { TenetError } from '../engine/errors';
+import { EXIT } from '../engine/exit-codes';
+import { handleWith, type HandlersOf } from '../engine/protocol/handlers';
 import { setSignalHandler, signalExitCode } from '../engine/lifecycle';
 import { thmJson } from './format-thm';
 
@@ -84,54 +86,55 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** One line per step on stderr; the reach pass redraws a counter in a terminal. */
+/**
+ * One line per step on stderr; the reach pass redraws a counter in a terminal. Every step decides
+ * (HandlersOf): a new one does not type-check until it is printed, or ignored.
+ */
 function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void {
   let lastDraw = 0;
-  return (event) => {
-    switch (event.type) {
-      case 'scan': {
-        const excluded = Object.entries(event.excluded)
-          .filter(([, n]) => n)
-          .map(([why, n]) => `${n} ${why}`)
-          .join(', ');
-        stream.write(
-          `scanned ${event.functions} functions in ${event.files} modules (${event.testFiles} test files skipped): ${event.eligible} eligible${excluded ? `; left out: ${excluded}` : ''}\n`,
-        );
-        break;
+  const lines: HandlersOf<MakeEvent> = {
+    scan: (event) => {
+      const excluded = Object.entries(event.excluded)
+        .filter(([, n]) => n)
+        .map(([why, n]) => `${n} ${why}`)
+        .join(', ');
+      stream.write(
+        `scanned ${event.functions} functions in ${event.files} modules (${event.testFiles} test files skipped): ${event.eligible} eligible${excluded ? `; left out: ${excluded}` : ''}\n`,
+      );
+    },
+    'reach.start': (event) => {
+      stream.write(
+        `reach pass: which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`,
+      );
+    },
+    'reach.progress': (event) => {
+      if (stream.isTTY && Date.now() - lastDraw > 100) {
+        lastDraw = Date.now();
+        stream.write(`\r\x1b[2K  ${event.done}/${event.total || '?'} tests`);
       }
-      case 'reach.start':
-        stream.write(
-          `reach pass: which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`,
-        );
-        break;
-      case 'reach.progress':
-        if (stream.isTTY && Date.now() - lastDraw > 100) {
-          lastDraw = Date.now();
-          stream.write(`\r\x1b[2K  ${event.done}/${event.total || '?'} tests`);
-        }
-        break;
-      case 'reach.done':
-        if (stream.isTTY) stream.write('\r\x1b[2K');
-        stream.write(
-          `reach pass: ${event.tests} tests in ${seconds(event.durationMs)} (${event.shards} pytest process${event.shards === 1 ? '' : 'es'}); ` +
-            `${event.reached} eligible functions reached, ${event.outside} of them at import time (left out); ${event.candidates} candidates\n`,
-        );
-        for (const problem of event.problems) stream.write(`  ! ${problem.split('\n')[0]}\n`);
-        break;
-      case 'thm.start':
-        stream.write(
-          `THM ${event.run}/${event.candidates} ${event.target} (${event.tests} reaching test${event.tests === 1 ? '' : 's'}) … `,
-        );
-        break;
-      case 'thm.done':
-        stream.write(
-          event.taskIndex !== null
-            ? `${event.failing} failing → task ${event.taskIndex} (${seconds(event.durationMs)})\n`
-            : `skipped: ${event.skipped} (${seconds(event.durationMs)})\n`,
-        );
-        break;
-    }
+    },
+    'reach.done': (event) => {
+      if (stream.isTTY) stream.write('\r\x1b[2K');
+      stream.write(
+        `reach pass: ${event.tests} tests in ${seconds(event.durationMs)} (${event.shards} pytest process${event.shards === 1 ? '' : 'es'}); ` +
+          `${event.reached} eligible functions reached, ${event.outside} of them at import time (left out); ${event.candidates} candidates\n`,
+      );
+      for (const problem of event.problems) stream.write(`  ! ${problem.split('\n')[0]}\n`);
+    },
+    'thm.start': (event) => {
+      stream.write(
+        `THM ${event.run}/${event.candidates} ${event.target} (${event.tests} reaching test${event.tests === 1 ? '' : 's'}) … `,
+      );
+    },
+    'thm.done': (event) => {
+      stream.write(
+        event.taskIndex !== null
+          ? `${event.failing} failing → task ${event.taskIndex} (${seconds(event.durationMs)})\n`
+          : `skipped: ${event.skipped} (${seconds(event.durationMs)})\n`,
+      );
+    },
   };
+  return (event) => handleWith(lines, event);
 }
 
 function formatSummary(summary: MakeSummary, out: string): string {

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { buildReport } from '../engine/bench/report';
 import { REPORT_FORMATS, renderReport, type ReportFormat } from '../engine/bench/report-format';
 import { TenetError } from '../engine/errors';
+import { EXIT } from '../engine/exit-codes';
 
 export interface BenchReportOptions {
   /** One folder per configuration, as `tenet bench run --out` made them; the report keeps their order. */
@@ -35,5 +36,5 @@ export async function benchReportCommand(options: BenchReportOptions): Promise<n
   } else {
     process.stdout.write(text);
   }
-  return 0;
+  return EXIT.pass;
 }

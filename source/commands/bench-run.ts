@@ -23,6 +23,7 @@ import type { RunSettings } from '../engine/run/run-settings';
 import { specSettings } from '../engine/swarm/run-spec';
 import { openSwarmRun, type SwarmFlags } from '../engine/swarm/swarm-run';
 import { runOnSwarm } from '../engine/swarm/task-service';
+import { EXIT } from '../engine/exit-codes';
 
 export interface BenchRunCommandOptions {
   tasksFile: string;
@@ -181,7 +182,7 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
     process.stdout.write(
       `${label}: ${passed}/${results.length} passed (Pass@1 ${results.length ? ((100 * passed) / results.length).toFixed(1) : '0.0'}%) · results in ${resolve(options.out)} · \`tenet bench report ${options.out}\`\n`,
     );
-  return 0;
+  return EXIT.pass;
 }
 
 /** The run's swarm side: the per-run image, the key as a secret (see swarm/swarm-run.ts). */

@@ -7,6 +7,7 @@ import { TenetError } from '../engine/errors';
 import { setSignalHandler, signalExitCode } from '../engine/lifecycle';
 import { encodeFrames } from '../engine/swarm/log-frames';
 import { KEY_FILE, runSettings, type RunSpec } from '../engine/swarm/run-spec';
+import { EXIT } from '../engine/exit-codes';
 
 /**
  * `tenet bench task` (inside a runner container, started by `bench run --on swarm`): one task of
@@ -51,5 +52,5 @@ export async function benchTaskCommand(options: { spec: string; task: string; se
     },
   });
   send({ result });
-  return 0;
+  return EXIT.pass;
 }

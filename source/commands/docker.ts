@@ -5,6 +5,7 @@ import { collectGarbage } from '../engine/sandbox/docker/gc';
 import { collectEmptySessions } from '../engine/session/empty-sessions';
 import { collectScratch } from '../engine/workspace/scratch-gc';
 import { root as sessionsRoot } from './sessions-root';
+import { EXIT } from '../engine/exit-codes';
 
 /** `tenet image build`: the default Python image, offline, from Debian packages. */
 export async function imageBuildCommand(options: {
@@ -32,7 +33,7 @@ export async function imageBuildCommand(options: {
   process.stdout.write(
     `built ${result.tag} (${(result.sizeBytes / 1e6).toFixed(0)} MB) in ${result.seconds.toFixed(0)} s\n`,
   );
-  return 0;
+  return EXIT.pass;
 }
 
 /** `tenet image build --runner`: the image `bench run --on swarm` runs tasks in. */
@@ -51,7 +52,7 @@ export async function runnerBuildCommand(options: {
   process.stdout.write(
     `built ${result.tag} (${(result.sizeBytes / 1e6).toFixed(0)} MB) in ${result.seconds.toFixed(0)} s\n`,
   );
-  return 0;
+  return EXIT.pass;
 }
 
 /**
@@ -93,7 +94,7 @@ export async function gcCommand(options: {
     process.stdout.write(
       `${JSON.stringify({ ...containers, swarm, ...(dockerSkipped ? { dockerSkipped } : {}), scratch, sessions: { root, removed: sessions } })}\n`,
     );
-    return 0;
+    return EXIT.pass;
   }
   const verb = options.dryRun ? 'would remove' : 'removed';
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -126,5 +127,5 @@ export async function gcCommand(options: {
     process.stdout.write(
       `${options.dryRun ? 'would free' : 'freed'} ${mb(scratch.removed.reduce((sum, f) => sum + f.bytes, 0))} of scratch copies\n`,
     );
-  return 0;
+  return EXIT.pass;
 }

@@ -6,6 +6,7 @@ import { recordedChoices } from '../engine/run/run-settings';
 import { foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
 import { DEMO } from './demo';
+import { modelGoingOn } from './model-going-on';
 import { recordedTask, relocate, startOf, type Relocation } from './resume';
 import { runCommand, type RunCommandOptions } from './run';
 import { root, warn } from './sessions-root';
@@ -48,19 +49,9 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
   const run = recordedTask(start);
   // The model in force at the fork's event (a resume before it may have changed it), unless another is asked for.
   const folded = foldEvents(point.history);
-  const latest = folded.settings ?? { provider: start.provider, model: start.model };
-  const provider = options.provider ?? latest.provider;
-  const scripted = provider === 'scripted';
-  const same = provider === latest.provider;
-  const model = options.model ?? (scripted || !same ? undefined : latest.model);
-  const baseUrl = options.baseUrl ?? (same ? latest.baseUrl : undefined);
-  const recordedWindow =
-    typeof start.config.contextWindow === 'number' && (model ?? (scripted ? 'scripted' : undefined)) === start.model
-      ? start.config.contextWindow
-      : undefined;
-  const contextWindow = options.contextWindow ?? recordedWindow;
+  const going = modelGoingOn(start, folded.settings, options);
   // A scripted parent goes on with its script (a resume may have given another) where the recorded answers end, unless another is given.
-  const own = scripted && same ? folded.script : undefined;
+  const own = going.scripted && going.same ? folded.script : undefined;
   const script = options.script ?? own?.file;
   const { python, ...where } = relocate(run, options, session.id);
   return runCommand({
@@ -74,10 +65,7 @@ export async function forkCommand(options: ForkCommandOptions): Promise<number> 
       return { ...recorded, limits: { ...recorded.limits, ...options.limits } };
     })(),
     model: {
-      provider,
-      ...(model ? { model } : {}),
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(contextWindow ? { contextWindow } : {}),
+      ...going.flags,
       ...(script
         ? { script, ...(!options.script ? { scriptStart: point.answers.length - (own?.from ?? 0) } : {}) }
         : {}),

@@ -8,7 +8,7 @@ import {
   type ThmImportError,
   type ThmReport,
 } from '../engine/protocol/thm-report';
-import { failingWords } from '../engine/phrase-book';
+import { failingWords, otherFailureWords, stoppedWords } from '../engine/phrase-book';
 
 const TESTS_PER_CLUSTER = 5;
 /** Modules that failed to import, listed one a line; past it a last line counts the rest. */
@@ -78,6 +78,7 @@ export function formatThmReport(report: ThmReport): string {
     `${c.passed} passed`,
     ...(c.skipped ? [`${c.skipped} skipped`] : []),
     failingWords(shown, { spelledOut: report.mode }),
+    ...(report.otherFailures?.length ? [otherFailureWords(report)] : []),
     ...(report.mode === 'blank' ? [`${alreadyFailingTests(report).length} already failing on the original code`] : []),
     ...(c.collectionErrors ? [`${plural(c.collectionErrors, 'module')} failed to import`] : []),
     ...(c.crashed ? [`${c.crashed} crashed`] : []),
@@ -130,11 +131,16 @@ export function formatThmReport(report: ThmReport): string {
   if (unreached.length) {
     out.push('', `Failing without reaching the target (${unreached.length}; not clustered)`);
     for (const test of unreached.slice(0, 10)) {
-      const through = test.failsThrough ? `fails through ${test.failsThrough} (cached by pytest): ` : '';
+      const through = test.failsThrough
+        ? `fails through ${test.failsThrough} (cached by pytest): `
+        : test.inSubprocess
+          ? 'reached in a process it started: '
+          : '';
       out.push(`  ${test.nodeid}: ${through}${test.message.split('\n')[0]!.slice(0, 120)}`);
     }
     if (unreached.length > 10) out.push(`  … and ${unreached.length - 10} more`);
   }
+  out.push(...otherFailureLines(report));
   const alreadyFailing = alreadyFailingTests(report);
   if (alreadyFailing.length) {
     out.push('', `Already failing on the original code (${alreadyFailing.length}; left out)`);
@@ -156,6 +162,11 @@ export function formatThmReport(report: ThmReport): string {
       '',
       `pytest collected no test in scope${report.testArgs.length ? ` (--tests ${report.testArgs.join(' ')})` : ''}. Point it at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration.`,
     );
+  } else if (report.mode === 'stub' && report.counts.failing === 0 && report.otherFailures?.length) {
+    out.push(
+      '',
+      `No failing test reaches the target: the ${report.otherFailures.length === 1 ? 'one that fails fails' : `${report.otherFailures.length} that fail fail`} for another reason (above). Write a test that calls it, or widen the scope with --tests.`,
+    );
   } else if (report.mode === 'stub' && report.counts.failing === 0) {
     out.push(
       '',
@@ -172,7 +183,33 @@ export function formatThmReport(report: ThmReport): string {
   return out.join('\n');
 }
 
+/**
+ * Stub mode: the failing tests that are not the target's, each with where it stopped. They never
+ * reached the target, so no body of it can make them pass: they are left out of the selection,
+ * the hidden tests and the verdict.
+ */
+function otherFailureLines(report: ThmReport): string[] {
+  const others = report.otherFailures ?? [];
+  if (!others.length) return [];
+  const out = [
+    '',
+    `Failing for another reason (${others.length}; they never reach the target: not selected, not hidden, not judged)`,
+  ];
+  for (const test of others.slice(0, 10)) {
+    const message = test.message.split('\n')[0]!.slice(0, 120);
+    out.push(`  ${test.nodeid}: ${stoppedWords(test)}${message ? `: ${message}` : ''}`);
+  }
+  if (others.length > 10) out.push(`  … and ${others.length - 10} more (--json lists them all)`);
+  return out;
+}
+
 /** The `--json` object: the report minus the bulky failure texts, which stay in sessions. */
 export function thmJson(report: ThmReport): unknown {
-  return { ...report, failing: report.failing.map(({ longrepr: _longrepr, ...rest }) => rest) };
+  return {
+    ...report,
+    failing: report.failing.map(({ longrepr: _longrepr, ...rest }) => rest),
+    ...(report.otherFailures
+      ? { otherFailures: report.otherFailures.map(({ longrepr: _longrepr, ...rest }) => rest) }
+      : {}),
+  };
 }

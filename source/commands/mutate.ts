@@ -6,6 +6,7 @@ import { DEFAULT_MAX_MUTANTS, generateMutants, spread } from '../engine/quality/
 import { runMutation } from '../engine/quality/mutation';
 import { openTask } from '../engine/task/open-task';
 import { formatMutate, mutateJson, type MutateResult } from './format-mutate';
+import { EXIT } from '../engine/exit-codes';
 
 export interface MutateCommandOptions {
   repo: string;
@@ -66,7 +67,7 @@ export async function mutateCommand(options: MutateCommandOptions): Promise<numb
     progress?.write('\r\x1b[2K');
     const result: MutateResult = { target: target.id, tests: testFile, generated: all.length, mutation, coverage };
     process.stdout.write(options.json ? `${JSON.stringify(mutateJson(result))}\n` : `${formatMutate(result)}\n`);
-    return mutation.baselinePassed ? 0 : 1;
+    return mutation.baselinePassed ? EXIT.pass : EXIT.fail;
   } finally {
     await task.dispose();
   }

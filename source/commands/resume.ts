@@ -13,9 +13,11 @@ import { SessionRecorder } from '../engine/session/recorder';
 import { secretRedactor } from '../engine/util/redact';
 import { recordedSandbox } from '../engine/sandbox/sandbox-spec';
 import { DEMO } from './demo';
+import { modelGoingOn } from './model-going-on';
 import { runCommand } from './run';
 import { root, warn } from './sessions-root';
 import { printable, printableJson } from '../engine/terminal-text';
+import { EXIT } from '../engine/exit-codes';
 
 export function startOf(events: readonly EngineEvent[], id: string): EventOf<'session.start'> {
   const start = events.find((e): e is EventOf<'session.start'> => e.type === 'session.start');
@@ -117,33 +119,20 @@ export async function resumeCommand(
     );
   }
   const run = recordedTask(start);
-  // The settings in force are the latest: an earlier resume may have changed the model.
-  const latest = state.settings ?? { provider: start.provider, model: start.model };
-  const provider = options.provider ?? (options.script ? 'scripted' : latest.provider);
-  const scripted = provider === 'scripted';
-  const script = scripted ? scriptToResume(session.id, state, options.script, latest.provider) : undefined;
-  // A model name or base URL of one provider means nothing to another.
-  const same = provider === latest.provider;
-  const model = options.model ?? (scripted || !same ? undefined : latest.model);
-  const baseUrl = options.baseUrl ?? (same ? latest.baseUrl : undefined);
-  const recordedWindow =
-    typeof start.config.contextWindow === 'number' && (model ?? (scripted ? 'scripted' : undefined)) === start.model
-      ? start.config.contextWindow
-      : undefined;
-  const contextWindow = options.contextWindow ?? recordedWindow;
+  // The settings in force are the latest: an earlier resume may have changed the model. `--script` implies the scripted provider.
+  const going = modelGoingOn(start, state.settings, {
+    ...options,
+    provider: options.provider ?? (options.script ? 'scripted' : undefined),
+  });
+  const inForce = state.settings?.provider ?? start.provider;
+  const script = going.scripted ? scriptToResume(session.id, state, options.script, inForce) : undefined;
   const { python, ...where } = relocate(run, options, session.id);
   return runCommand({
     ...run,
     ...where,
     python, // replaces the recorded one, even when it is unset (chosen again)
     settings: recordedChoices(start),
-    model: {
-      provider,
-      ...(model ? { model } : {}),
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(contextWindow ? { contextWindow } : {}),
-      ...(script ?? {}),
-    },
+    model: { ...going.flags, ...(script ?? {}) },
     json: !!options.json,
     // What the run asked for its patch holds when it is resumed (a resume may ask for more).
     apply: !!options.apply || state.applyPatch.apply,
@@ -298,5 +287,5 @@ export async function rerunCommand(
         ),
       );
   }
-  return divergences.length ? 1 : 0;
+  return divergences.length ? EXIT.fail : EXIT.pass;
 }

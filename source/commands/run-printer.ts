@@ -13,7 +13,9 @@ import {
   hiddenWords,
   MESSAGE_SOURCES,
   modeName,
+  otherFailureWords,
   phaseWords,
+  stoppedWords,
   TEST_RUNS,
   verdictLabel,
   tokensInOut,
@@ -22,6 +24,9 @@ import { failingTestCounts } from '../engine/protocol/thm-report';
 import type { SessionConfig } from '../engine/protocol/settings';
 import { sandboxWords } from '../engine/sandbox/sandbox-spec';
 import { plural } from '../engine/util/plural';
+
+/** Tests failing for another reason named under THM's line; the rest are counted. */
+const OTHERS_SHOWN = 5;
 
 const firstLine = (text: string, max = 140) => {
   const line = text.trim().split('\n')[0] ?? '';
@@ -52,9 +57,17 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
     },
     'thm.report': (event) => {
       const c = event.report.counts;
+      const others = event.report.otherFailures ?? [];
       write(
-        `THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { alwaysUnreached: true })} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`,
+        `THM: ${plural(c.collected, 'test')} · ${failingWords(failingTestCounts(event.report), { alwaysUnreached: true })}${others.length ? ` · ${otherFailureWords(event.report)}` : ''} · ${plural(event.report.clusters.length, 'cluster')} · ${(event.report.durationMs / 1000).toFixed(1)} s\n`,
       );
+      // Stub mode: tests that fail without the target are named, so a developer sees why they do not count.
+      if (others.length) {
+        write("  failing for another reason (not the target's tests; left out of the verdict):\n");
+        for (const test of others.slice(0, OTHERS_SHOWN)) write(`    ${test.nodeid}: ${stoppedWords(test)}\n`);
+        if (others.length > OTHERS_SHOWN)
+          write(`    … and ${others.length - OTHERS_SHOWN} more (tenet thm lists them)\n`);
+      }
     },
     'thm.approval': (event) => {
       if (!event.chosen.length) write(`tests the agent sees: ${approvalWords(event, config)}\n`);
@@ -145,6 +158,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       write(`sandbox: ${sandboxWords(config?.sandbox)}\n`);
       if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
       if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);
+      for (const warning of event.patchSecrets ?? []) write(`! ${warning}\n`);
       // As the TUI says it: with --apply, nothing was applied because there was nothing to apply.
       write(event.patch ? `\n${event.patch}` : 'No change to the target: no patch.\n');
     },

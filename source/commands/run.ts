@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { importTui } from './import-tui';
-import { EXIT, TenetError } from '../engine/errors';
+import { TenetError } from '../engine/errors';
+import { EXIT } from '../engine/exit-codes';
 import type { EngineEvent } from '../engine/events';
 import { onShutdown } from '../engine/lifecycle';
 import { stoppedByLimit } from '../engine/model/spend-limits';
@@ -69,12 +70,6 @@ export function messageFileOf(options: { messageFile?: string }): MessageFile | 
   }
   return new MessageFile(path);
 }
-
-/**
- * `--apply` was asked for, the run passed, and the patch was refused (the target's file changed in
- * the checkout since the run started): a script must not take the run for done. (README, exit codes.)
- */
-const EXIT_NOT_APPLIED = 4;
 
 /** What to type to go on with a session that was stopped (printed when Ctrl+C quits). */
 export function resumeHint(prepared: PreparedRun, sessionsDirGiven: boolean): string {
@@ -150,9 +145,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       sink,
     );
     finishedRun = true;
-    // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4.
+    // A failed run is exit 1 whether or not its patch went in; a passing one not applied is 4: with
+    // --apply asked for and the patch refused (the target's file changed in the checkout since the
+    // run started), a script must not take the run for done.
     if (!result.pass || stoppedByLimit(result)) return EXIT.fail;
-    return (options.apply || options.applyFailing) && result.patch && !result.applied ? EXIT_NOT_APPLIED : EXIT.pass;
+    return (options.apply || options.applyFailing) && result.patch && !result.applied ? EXIT.notApplied : EXIT.pass;
   } finally {
     finishedRun = true;
     unregister();

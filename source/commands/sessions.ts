@@ -10,8 +10,10 @@ import { sessionPage } from '../engine/session/export-html';
 import { loadSession, streamSession, type ExportedSession } from '../engine/session/load';
 import { markdownTranscript } from '../engine/session/transcript';
 import { printable, printableJson } from '../engine/terminal-text';
+import { processRedactor } from '../engine/util/redact';
 import { textPrinter } from './run-printer';
 import { fileToWrite } from '../engine/util/checked-paths';
+import { EXIT } from '../engine/exit-codes';
 
 // Where sessions are, and how their warnings are said: shared with resume, rerun and fork.
 export { root, warn } from './sessions-root';
@@ -45,7 +47,7 @@ export async function sessionsCommand(options: {
     let reopen: { id: string; at: number } | undefined;
     for (;;) {
       const { fork, resume } = await sessionsTui(dir, reopen);
-      if (!fork && !resume) return 0;
+      if (!fork && !resume) return EXIT.pass;
       // When the resumed session's run ends, the list comes back (with its new status); when the
       // fork's does, its parent's replay comes back where the fork left it (the fork is in the list now).
       const failed = await tenetInChild(
@@ -67,11 +69,11 @@ export async function sessionsCommand(options: {
     );
   if (options.json) {
     process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
-    return 0;
+    return EXIT.pass;
   }
   if (!rows.length) {
     process.stdout.write(`No sessions in ${dir}.\n`);
-    return 0;
+    return EXIT.pass;
   }
   // Forks under the session they came from. A damaged session's reason (file:line) takes the
   // target's place: that is what to act on.
@@ -94,7 +96,7 @@ export async function sessionsCommand(options: {
   process.stdout.write(
     `${['id'.padEnd(width), 'status'.padEnd(11), 'tokens'.padStart(9), 'cost'.padStart(9), 'model'.padEnd(28), 'target'].join('  ')}\n${tree.map(line).join('\n')}\n`,
   );
-  return 0;
+  return EXIT.pass;
 }
 
 /** Events rendered together into the transcript: what `show` holds at a time. */
@@ -122,7 +124,7 @@ export async function showCommand(options: { dir?: string; ref: string }): Promi
   });
   if (batch.length || first) flush(session.id ?? lastId);
   warn(session.warnings);
-  return 0;
+  return EXIT.pass;
 }
 
 /** `tenet replay ID|FILE`: in a terminal, the live screens played back; else the events, as JSON lines or as the run printed them. */
@@ -142,7 +144,7 @@ export async function replayCommand(options: {
     let at = options.at;
     for (;;) {
       const { fork } = await replayTui(session.id, session.events, options.speed ?? 1, at);
-      if (!fork) return 0;
+      if (!fork) return EXIT.pass;
       // The session as it was named (an id, or a file): the fork loads it the same way. When its
       // run ends, the replay comes back where the fork left it.
       const failed = await tenetInChild(['fork', options.ref, '--at', String(fork.at)], options.dir);
@@ -163,7 +165,7 @@ export async function replayCommand(options: {
   });
   warn(session.warnings);
   if (options.at !== undefined && !printed) throw noSuchEvent(session.id ?? options.ref, options.at, last);
-  return 0;
+  return EXIT.pass;
 }
 
 /** A session's events are numbered 1 to N (their sequence numbers): `--at` must name one. */
@@ -190,8 +192,11 @@ export async function exportCommand(options: {
 }): Promise<number> {
   // Checked before the work: a cast of a long session takes a while to draw.
   const out = options.out === undefined ? undefined : fileToWrite(options.out, '--out');
-  const session = loadSession(await root(options.dir), options.ref);
-  warn(session.warnings);
+  const loaded = loadSession(await root(options.dir), options.ref);
+  warn(loaded.warnings);
+  // Stored sessions are redacted as they are written; one written before a shape was known, or
+  // given as a file, is redacted here: no export carries a secret.
+  const session = { ...loaded, events: processRedactor().value(loaded.events) };
   let text: string;
   if (options.format === 'cast') {
     // Drawn by the TUI's own screens, in colour (unless NO_COLOR): a cast is for a terminal, wherever it is written.
@@ -222,5 +227,5 @@ export async function exportCommand(options: {
   } else {
     process.stdout.write(text);
   }
-  return 0;
+  return EXIT.pass;
 }

@@ -9,6 +9,7 @@ import { describeSandbox, sandboxSpec, sandboxWords, type SandboxFlags } from '.
 import type { ModelLine, TargetCheck } from '../ui/screens/start-screen';
 import { DEMO, demoCommand } from './demo';
 import { runCommand, type RunCommandOptions } from './run';
+import { EXIT } from '../engine/exit-codes';
 
 // The screen is drawn first; what it shows next (the model, the functions, a target's check) is
 // loaded after: the config and provider SDKs, the index and its parser (see perf/tui.ts).
@@ -73,7 +74,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
     checkTarget: (target) => checkTarget(repo, target),
     ...(instructions ? { instructions: instructionsWords(instructions) } : {}),
   });
-  if (!choice) return 0;
+  if (!choice) return EXIT.pass;
   if ('demo' in choice)
     return demoCommand({
       json: false,

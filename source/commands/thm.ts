@@ -10,6 +10,7 @@ import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';
 import { formatThmReport, thmJson } from './format-thm';
 import { progressLine } from './progress-line';
 import { printable, printableJson } from '../engine/terminal-text';
+import { EXIT } from '../engine/exit-codes';
 
 export interface ThmCommandOptions {
   repo: string;
@@ -74,7 +75,7 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       options.json ? `${printableJson(thmJson(report))}\n` : `${printable(formatThmReport(report))}\n`,
     );
     if (options.keepWorkspace) process.stderr.write(`workspace kept at ${task.workspace.root}\n`);
-    return 0;
+    return EXIT.pass;
   } finally {
     progress?.clear();
     await task.dispose();

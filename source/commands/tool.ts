@@ -9,6 +9,7 @@ import { callTool } from '../engine/tools/call-tool';
 import { toolDefinition, TOOLS } from '../engine/tools/registry';
 import { closestNames } from '../engine/util/closest';
 import { printable, printableJson } from '../engine/terminal-text';
+import { EXIT } from '../engine/exit-codes';
 
 export interface ToolCommandOptions {
   name?: string;
@@ -63,7 +64,7 @@ function listTools(json: boolean): string {
 export async function toolCommand(options: ToolCommandOptions): Promise<number> {
   if (!options.name) {
     process.stdout.write(`${listTools(!!options.json)}\n`);
-    return 0;
+    return EXIT.pass;
   }
   const tool = TOOLS.find((t) => t.name === options.name);
   if (!tool) {

@@ -1,25 +1,37 @@
+import type { RunResult } from './events';
+import { EXIT } from './exit-codes';
+
 /**
  * Errors a user can act on. `message` says what is wrong, `fix` says what to do about it, and
- * `exitCode` is the documented process exit code (2 = bad input, 3 = model/provider failure).
+ * `exitCode` is the process's exit code (one of EXIT: bad input unless said otherwise).
  */
 export class TenetError extends Error {
   constructor(
     message: string,
     readonly fix?: string,
-    readonly exitCode: number = 2,
+    readonly exitCode: number = EXIT.badInput,
   ) {
     super(message);
     this.name = 'TenetError';
   }
 }
 
-export const EXIT = {
-  pass: 0,
-  fail: 1,
-  badInput: 2,
-  provider: 3,
-  interrupted: 130,
-} as const;
+/**
+ * A way out of the agent's loop that is no failure (mini-swe-agent's terminating exceptions): a
+ * spend limit reached, the end of a scripted model's script. The agent's part ends with
+ * `stopReason`, and the evaluation and the patch go on with what it has (run/run-agent.ts).
+ * `warning`: what the developer is told there, when no event has said it already.
+ */
+export class AgentStop extends Error {
+  constructor(
+    message: string,
+    readonly stopReason: RunResult['stopReason'],
+    readonly warning?: string,
+  ) {
+    super(message);
+    this.name = 'AgentStop';
+  }
+}
 
 const FILE_PROBLEMS: Record<string, string> = {
   EISDIR: 'it is a folder, not a file',

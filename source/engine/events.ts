@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { debuggerModeSchema, transcriptEntrySchema, writerSchema } from './protocol/debugger';
 import { messageSourceSchema } from './protocol/decisions';
 import { messageSchema, toolCallSchema, usageSchema } from './protocol/messages';
+import { handleWith, type HandlersOf } from './protocol/handlers';
 import { APPROVE_MODES, STRATEGIES, type SessionConfig } from './protocol/settings';
 import { thmFailingTestSchema, thmReportSchema } from './protocol/thm-report';
 
@@ -95,10 +96,13 @@ const testQuality = z.object({
 export type TestQuality = z.infer<typeof testQuality>;
 
 /** The recorded settings: typed by protocol/settings.ts; a log is checked only for an object here (the settings' own reader fills what older sessions lack). */
-const sessionConfig = z.custom<SessionConfig>(
-  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  'expected an object',
-);
+const sessionConfig = z
+  .custom<SessionConfig>(
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'expected an object',
+  )
+  // What the published JSON Schema says of it (docs/events.schema.json).
+  .meta({ type: 'object', description: "The session's settings (source/engine/protocol/settings.ts)." });
 
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ type: z.literal(type), ...shape });
@@ -144,6 +148,8 @@ const result = event('result', {
   applied: bool.optional(),
   /** A run that failed (stopReason `error`), or whose verdict is `unverified`: what went wrong. */
   message: str.optional(),
+  /** Strings in the patch shaped like secrets, by file and line (`the patch holds a string shaped like a GitHub token at pkg/x.py:12`): the patch keeps them, its stored and printed copies do not. */
+  patchSecrets: strings.optional(),
   /** TDD strategies: how good the agent's own tests are (see engine/quality). */
   testQuality: testQuality.optional(),
   /** TDD strategies, a failed task: the paper's failure taxonomy, and credit-assignment hints. */
@@ -359,17 +365,8 @@ export type EventSink = (event: EngineEvent) => void;
 /** The event of one type: `EventOf<'tool.call'>`. */
 export type EventOf<T extends EventType> = Extract<EngineEvent, { type: T }>;
 
-/**
- * A reader's decision for every event type: a handler, or `'ignored'`, said out loud. A reader is
- * one of these maps rather than a switch that ends in `default: break`, so a new event type does
- * not type-check until every reader has decided what to do with it.
- */
+/** A reader's decision for every event type: a handler, or `'ignored'` (see protocol/handlers.ts). */
 export type EventHandlers<Args extends unknown[] = [], R = void> = HandlersOf<EngineEvent, Args, R>;
-
-/** A handler, or `'ignored'`, for every type of a union of events (EventHandlers is this over EngineEvent). */
-export type HandlersOf<E extends { type: string }, Args extends unknown[] = [], R = void> = {
-  readonly [K in E['type']]: ((event: Extract<E, { type: K }>, ...args: Args) => R) | 'ignored';
-};
 
 /**
  * Gives an event to its reader's handler. Undefined for an ignored type, and for a type this tenet
@@ -380,7 +377,5 @@ export function handleEvent<Args extends unknown[], R>(
   event: EngineEvent,
   ...args: Args
 ): R | undefined {
-  const handler = Object.hasOwn(handlers, event.type) ? handlers[event.type] : undefined;
-  if (handler === undefined || handler === 'ignored') return undefined;
-  return (handler as (event: EngineEvent, ...args: Args) => R)(event, ...args);
+  return handleWith(handlers, event, ...args);
 }

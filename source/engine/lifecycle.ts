@@ -1,3 +1,5 @@
+import { EXIT } from './exit-codes';
+
 /**
  * Shutdown hooks. Whatever tenet must undo before it exits — kill pytest process groups, remove a
  * scratch workspace — registers here, and runs on normal exit, on SIGINT/SIGTERM/SIGHUP and on an
@@ -26,12 +28,17 @@ export function runCleanups(): void {
   }
 }
 
-const SIGNAL_CODES: Record<string, number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
+/** The signals tenet cleans up on, and the exit code of a process they end. */
+const SIGNAL_EXITS: Record<string, number> = {
+  SIGINT: EXIT.interrupted,
+  SIGTERM: EXIT.terminated,
+  SIGHUP: EXIT.hangup,
+};
 let signalHandler: ((signal: NodeJS.Signals) => void) | undefined;
 
 /** The exit code of a process that ends because of `signal`, as a shell reports it (128 + its number). */
 export function signalExitCode(signal: NodeJS.Signals): number {
-  return 128 + (SIGNAL_CODES[signal] ?? 15);
+  return SIGNAL_EXITS[signal] ?? EXIT.terminated;
 }
 
 /**
@@ -48,7 +55,7 @@ function install(): void {
   if (installed) return;
   installed = true;
   process.on('exit', runCleanups);
-  for (const signal of Object.keys(SIGNAL_CODES) as NodeJS.Signals[]) {
+  for (const signal of Object.keys(SIGNAL_EXITS) as NodeJS.Signals[]) {
     process.on(signal, () => {
       runCleanups();
       if (signalHandler) signalHandler(signal);

@@ -45,6 +45,28 @@ export function failingWords(
   return `${shown.failing} failing${notes.length ? ` (${notes.join(long ? '; ' : ', ')})` : ''}`;
 }
 
+/**
+ * Stub mode: `3 failing for another reason`, the failing tests that are not the target's (they
+ * never reached it); '' when there are none, or in benchmark mode.
+ */
+export const otherFailureWords = (report: { otherFailures?: readonly unknown[] | undefined }): string =>
+  report.otherFailures?.length ? `${report.otherFailures.length} failing for another reason` : '';
+
+/**
+ * Where a test that is not the target's stopped: `stops in pkg/geo.py::perimeter (line 14)`; a
+ * crash or a hang, which leave no traceback, as such.
+ */
+export function stoppedWords(failure: {
+  stoppedAt: { name: string; line: number } | null;
+  timedOut: boolean;
+  crashed: boolean;
+}): string {
+  if (failure.stoppedAt) return `stops in ${failure.stoppedAt.name} (line ${failure.stoppedAt.line})`;
+  if (failure.timedOut) return 'timed out without reaching the target';
+  if (failure.crashed) return 'crashed its process without reaching the target';
+  return 'never reaches the target';
+}
+
 /** Dollars: four decimals under a dollar (a call costs fractions of a cent), else two. */
 export const money = (usd: number): string => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
 

@@ -1,4 +1,5 @@
-import { secretRedactor, type Redactor } from './util/redact';
+import { mapStrings } from './util/map-strings';
+import { processRedactor as redactor } from './util/redact';
 
 /**
  * Untrusted text on its way to the terminal. Model text, tool output, test output and whatever a
@@ -33,13 +34,6 @@ export function showControls(text: string): string {
     .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-let processRedactor: Redactor | undefined;
-/** Secrets of this process's environment (built once: the environment does not change). */
-function redactor(): Redactor {
-  processRedactor ??= secretRedactor(process.env);
-  return processRedactor;
-}
-
 /** Untrusted text as it may be printed: no secret of this environment, no terminal control. */
 export function printable(text: string): string {
   return stripControls(redactor().text(text));
@@ -47,11 +41,7 @@ export function printable(text: string): string {
 
 /** An event (or any value) with every string in it made printable: what the TUI folds into its view. */
 export function printableValue<T>(value: T): T {
-  if (typeof value === 'string') return printable(value) as T;
-  if (Array.isArray(value)) return value.map((v) => printableValue(v)) as T;
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, printableValue(v)])) as T;
-  return value;
+  return mapStrings(redactor().value(value), stripControls);
 }
 
 /**

@@ -1,4 +1,4 @@
-"""What pytest caches between tests, as THM's plugin (_tenet_thm.py) needs to know it.
+"""What pytest caches between tests, as THM's plugin (_tenet_thm) needs to know it.
 
 A module-, class- or session-scoped fixture (xunit setup_module and unittest's setUpClass are such
 fixtures too) runs once, in the first test that needs it; later tests get its cached value, or

@@ -125,7 +125,7 @@ def main():
     _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if os.getppid() != tenet:
         return 1  # tenet died before the death signal was set
-    # THM's plugin dies with its parent (see _tenet_thm.py): the parent is the launcher now.
+    # THM's plugin dies with its parent (see _tenet_thm): the parent is the launcher now.
     if os.environ.get("TENET_PARENT_PID") == str(tenet):
         os.environ["TENET_PARENT_PID"] = str(os.getpid())
     # Held back while forking, so that a stop always finds the command's pid known.

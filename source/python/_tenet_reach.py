@@ -33,7 +33,8 @@ import pytest
 
 import _tenet_probe as probe
 import _tenet_reach_hook
-import _tenet_thm as thm
+from _tenet_thm.channel import _emit
+from _tenet_thm.scope import _normalize
 
 _ROOT_PREFIX = probe.state.root + os.sep
 
@@ -80,7 +81,7 @@ def _hit(fid):
         return
     if current is None or _importing_other_module():
         _outside.add(fid)
-        thm._emit({"e": "reachoutside", "fn": fid})
+        _emit({"e": "reachoutside", "fn": fid})
         return
     current.add(fid)
     for calls in _fixture_sets:
@@ -95,7 +96,7 @@ def pytest_configure(config):
     # The positional arguments as typed, so tenet can swap them for a narrower scope and keep the options.
     namespace = getattr(config, "known_args_namespace", None)
     positional = list(getattr(namespace, "file_or_dir", None) or [])
-    thm._emit({"e": "reachargs", "positional": positional})
+    _emit({"e": "reachargs", "positional": positional})
 
 
 @pytest.hookimpl(trylast=True)
@@ -124,7 +125,7 @@ def pytest_make_collect_report(collector):
     finally:
         _current, _collecting = previous
     if calls:
-        thm._emit({"e": "reach", "nodeid": thm._normalize(collector.nodeid), "fns": sorted(calls), "collect": True})
+        _emit({"e": "reach", "nodeid": _normalize(collector.nodeid), "fns": sorted(calls), "collect": True})
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -161,9 +162,9 @@ def pytest_runtest_protocol(item, nextitem):
         _current = None
     calls |= _inherited(item)
     if calls:
-        thm._emit({
+        _emit({
             "e": "reach",
-            "nodeid": thm._normalize(item.nodeid),
+            "nodeid": _normalize(item.nodeid),
             "fns": sorted(calls),
             "position": _positions.get(item.nodeid),
         })

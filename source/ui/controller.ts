@@ -1,51 +1,22 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { isFailure } from '../engine/phrase-book';
-import type { AgentTests, Attachment, PatchExtras, Pilot } from '../engine/run/pilot';
+import type { Attachment, PatchExtras, Pilot } from '../engine/run/pilot';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
-import { prettyArguments } from '../engine/agent/preview';
 import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
-import type { DeveloperTests, GivenTestFile, TestDesk } from '../engine/run/desk';
-import { editText, type Editor } from './editor';
-import { codeOf, withCode } from './components/code-arguments';
+import type { GivenTestFile, TestDesk } from '../engine/run/desk';
+import type { Editor } from './editor';
+import { editArguments } from './edit-arguments';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import { handBackNote } from '../engine/tools/debugger/hand-back';
-import { initialView, reduceView, restartCall, type ViewState } from './view-state';
+import type { Prompt, UiState } from './prompt';
+import { TestDrafts, type WritingOutcome } from './test-drafts';
+import { initialView, reduceView, restartCall } from './view-state';
 import { printableValue, showControls } from '../engine/terminal-text';
-
-/** A decision the engine is waiting for, shown by the screen that owns it. */
-export type Prompt =
-  /** `desk`: where the developer writes tests of their own before choosing (`n`, `e`). */
-  | {
-      kind: 'approve-tests';
-      report: ThmReport;
-      desk?: TestDesk;
-      resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void;
-    }
-  | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
-  | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
-  /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
-  | { kind: 'accept-patch'; result: RunResult; agentTests?: AgentTests; resolve(choice: PatchAnswer): void }
-  /** Step mode, before a model call: what the request adds; resolve goes on. */
-  | { kind: 'step-model'; preview: RequestPreview; resolve(): void }
-  /**
-   * Step mode, before a tool call: resolve runs it, with the developer's arguments if they give
-   * some. `edited`: their arguments so far, kept here so a viewer or `?` over the pause keeps them.
-   */
-  | { kind: 'step-tool'; call: ToolCall; edited?: string; resolve(args?: string): void };
 
 /** How the engine learns the developer stopped the agent: the agent's part ends as a cancelled one does, with what it has. */
 const stoppedByDeveloper = () => Object.assign(new Error('stopped by the developer'), { name: 'AbortError' });
-
-const withNewline = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
-
-/**
- * The debugger's owner: the agent (`off`), the developer once the agent's step ends (`requested`),
- * the developer (`active`), or the agent once the command the developer left running ends
- * (`returning`: handed back, the agent waits for it).
- */
-export type Takeover = 'off' | 'requested' | 'active' | 'returning';
 
 export interface ControllerOptions {
   autoApproveCommands: boolean;
@@ -60,45 +31,7 @@ export interface ControllerOptions {
   addTests?: GivenTestFile[];
 }
 
-/**
- * What came of the developer's writing in the THM review: THM's verdict on their tests, nothing
- * (left unchanged), or why it could not be done. `kept`: their text of a file that was put back
- * (it did not compile or import), which the key named opens again.
- */
-export type WritingOutcome =
-  | (DeveloperTests & { kept?: { path: string; key: 'n' | 'e' } })
-  | { unchanged: true }
-  | { problem: string };
-
-export interface UiState {
-  view: ViewState;
-  prompt?: Prompt;
-  takeover: Takeover;
-  /** A short message in the footer (e.g. "press Ctrl+C again to quit"). */
-  notice?: string;
-  /** Messages the developer wrote that wait for the agent's next model call. */
-  queued: number;
-  /** Step mode: the agent stops before every model call and tool call. */
-  step: boolean;
-}
-
 const FRAME_MS = 33; // at most ~30 frames a second
-
-/**
- * The editor on `file` holding the developer's `draft` (their text that did not compile) instead
- * of what it holds now; if the editor fails, the file is left as it was.
- */
-async function editDraft(editor: Editor, file: string, draft: string): Promise<void> {
-  const before = existsSync(file) ? readFileSync(file) : undefined;
-  writeFileSync(file, draft);
-  try {
-    await editor.editFile(file);
-  } catch (error) {
-    if (before) writeFileSync(file, before);
-    else rmSync(file, { force: true });
-    throw error;
-  }
-}
 
 /**
  * Where a takeover with no session open starts pdb: a test that failed in the last run, a selected
@@ -130,18 +63,18 @@ export class TuiController implements Pilot {
   private alwaysAllow = false;
   /** Outcomes of the latest run of the selected or the agent's tests (not the final evaluation). */
   private lastRun: Record<string, string> = {};
+  /** The patch of the result being decided on, as the engine made it (the screen shows it redacted): what `s` writes. */
+  private patchAsWritten: string | undefined;
   /** The developer's messages for the next model call. */
   private queued: DeveloperMessage[] = [];
-  /**
-   * The developer's text of each test file that did not compile or import, by path: the desk put
-   * the workspace's file back as it was, and their editor opens this again (`e`, or `n` for a new file).
-   */
-  private readonly drafts = new Map<string, string>();
+  /** The developer's test files written in the THM review, with their text of those that did not compile. */
+  private readonly drafts: TestDrafts;
   /** `x`: the developer stopped the agent; it ends before its next model call. */
   private stopping = false;
 
   constructor(private readonly options: ControllerOptions = { autoApproveCommands: false }) {
     this.state = { view: initialView(), takeover: 'off', queued: 0, step: !!options.step };
+    this.drafts = new TestDrafts(options.editor);
   }
 
   getState = (): UiState => this.state;
@@ -208,41 +141,16 @@ export class TuiController implements Pilot {
   /** `n`: a new test file beside the repository's tests, opened in the developer's editor, then run the way THM runs the suite. */
   newTest(desk: TestDesk): Promise<WritingOutcome> {
     const { path, template } = desk.newFile();
-    return this.writeTests(desk, path, template);
+    return this.drafts.write(desk, path, template);
   }
 
   /** `e`: the file of a test, in the developer's editor; its tests they changed or added are run as THM runs the suite. */
   editTest(desk: TestDesk, nodeid: string): Promise<WritingOutcome> {
-    return this.writeTests(desk, nodeid.split('::')[0]!);
-  }
-
-  private async writeTests(desk: TestDesk, path: string, template?: string): Promise<WritingOutcome> {
-    const editor = this.options.editor;
-    if (!editor) return { problem: 'there is no editor here' };
-    // The developer's own text, when this file did not compile last time: they go on from it.
-    const draft = this.drafts.get(path);
-    try {
-      const outcome = await desk.edit(
-        path,
-        (file) => (draft === undefined ? editor.editFile(file) : editDraft(editor, file, draft)),
-        template,
-      );
-      if (!outcome) {
-        // Back to the file as it was: nothing of theirs to keep.
-        this.drafts.delete(path);
-        return { unchanged: true };
-      }
-      for (const file of outcome.files) {
-        if (outcome.rejected.some((r) => r.nodeid === file.path)) this.drafts.set(file.path, file.content);
-        else this.drafts.delete(file.path);
-      }
-      return this.drafts.has(path) ? { ...outcome, kept: { path, key: template === undefined ? 'e' : 'n' } } : outcome;
-    } catch (error) {
-      return { problem: (error as Error).message };
-    }
+    return this.drafts.write(desk, nodeid.split('::')[0]!);
   }
 
   acceptPatch(result: RunResult, extras: PatchExtras = {}): Promise<PatchAnswer> {
+    this.patchAsWritten = result.patch;
     return this.ask((resolve) => ({
       kind: 'accept-patch',
       result,
@@ -251,10 +159,14 @@ export class TuiController implements Pilot {
     }));
   }
 
-  /** `s` on the result screen: the patch written to `file` (for `git apply`); what went wrong, if anything. */
-  savePatch(file: string, patch: string): string | undefined {
+  /**
+   * `s` on the result screen: the patch written to `file` (for `git apply`); what went wrong, if
+   * anything. The screen shows the patch made printable (secrets redacted); the file gets it as the
+   * engine made it, the developer's code.
+   */
+  savePatch(file: string, shown: string): string | undefined {
     try {
-      writeFileSync(file, patch);
+      writeFileSync(file, this.patchAsWritten ?? shown);
       return undefined;
     } catch (error) {
       return (error as Error).message;
@@ -389,30 +301,8 @@ export class TuiController implements Pilot {
    * `e` at a tool call: its arguments in the developer's editor (pretty JSON). The arguments to run
    * it with (compact JSON), or why not: they are not JSON, or the editor failed.
    */
-  async editArguments(args: string): Promise<{ args: string } | { problem: string }> {
-    if (!this.options.editor) return { problem: 'no editor here' };
-    // A submission's code is edited as code, in a .py file (the editor's Python mode); the other arguments stay.
-    const code = codeOf(args);
-    let text: string;
-    try {
-      text = await editText(
-        this.options.editor,
-        code ? withNewline(code.code) : `${prettyArguments(args)}\n`,
-        code ? 'submission.py' : 'arguments.json',
-      );
-    } catch (error) {
-      return { problem: (error as Error).message };
-    }
-    if (code) {
-      // The newline an editor adds at the end of a file is not an edit of the model's code.
-      const edited = !code.code.endsWith('\n') && text.endsWith('\n') ? text.slice(0, -1) : text;
-      return { args: edited === code.code ? args : withCode(args, edited) };
-    }
-    try {
-      return { args: JSON.stringify(JSON.parse(text)) };
-    } catch (error) {
-      return { problem: `the arguments are not JSON (${(error as Error).message})` };
-    }
+  editArguments(args: string): Promise<{ args: string } | { problem: string }> {
+    return editArguments(this.options.editor, args);
   }
 
   // ---- Messages ----------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../engine/events';
-import { initialView, recordedAt, reduceView, type ViewState } from './view-state';
+import { initialView, recordedAt, reduceView } from './view-state';
+import type { ViewState } from './view/types';
 
 /** Replay speeds; the last plays as fast as the screen repaints. */
 const SPEEDS = [0.5, 1, 2, 4, 10, 50, Infinity] as const;

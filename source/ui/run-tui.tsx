@@ -1,5 +1,6 @@
 import { render } from 'ink';
-import { EXIT, TenetError } from '../engine/errors';
+import { TenetError } from '../engine/errors';
+import { EXIT } from '../engine/exit-codes';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { runCleanups } from '../engine/lifecycle';
 import { verdictWord } from '../engine/phrase-book';

@@ -58,7 +58,7 @@ const HOSTILE = {
     'def apply_discount(price, percent):\n    import urllib.request\n    urllib.request.urlopen("http://1.1.1.1", timeout=3)\n',
   escape: 'def apply_discount(price, percent):\n    open("/etc/tenet-was-here", "w").write("x")\n',
   helpers:
-    'def apply_discount(price, percent):\n    open("/opt/tenet/python/_tenet_thm.py", "a").write("# rewritten")\n',
+    'def apply_discount(price, percent):\n    open("/opt/tenet/python/_tenet_thm/__init__.py", "a").write("# rewritten")\n',
   memory: 'def apply_discount(price, percent):\n    hog = bytearray(3 * 1024 ** 3)\n    return hog[0]\n',
 };
 
@@ -152,7 +152,9 @@ describeDocker('generated code in a Docker container is contained and reported',
 
   it("tenet's own helpers cannot be rewritten by the code under test (they report its outcomes)", async () => {
     const { report } = await attempt(HOSTILE.helpers);
-    expect(report).toContain("PermissionError: [Errno 13] Permission denied: '/opt/tenet/python/_tenet_thm.py'");
+    expect(report).toContain(
+      "PermissionError: [Errno 13] Permission denied: '/opt/tenet/python/_tenet_thm/__init__.py'",
+    );
     // And THM's plugin still reports: the test ran and failed with that error.
     expect(report).toMatch(/FAILED tests\/test_pricing\.py::/);
   });

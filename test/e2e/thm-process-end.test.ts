@@ -7,7 +7,7 @@ import { thmOn } from '../helpers/thm';
 
 // THM's pytest processes end as soon as tenet has every outcome: the tests' own atexit handlers
 // still run, the interpreter's teardown of every module does not (see _end_quickly in
-// _tenet_thm.py). A module-level object's __del__ runs only in that teardown. Nor does pytest's
+// _tenet_thm). A module-level object's __del__ runs only in that teardown. Nor does pytest's
 // terminal summary, whose hooks (a plugin's, a conftest's) are for a reader of pytest's output.
 describe('how a THM pytest process ends', () => {
   let repo: string;

@@ -1,4 +1,4 @@
-"""_tenet_probe.py's naming: chains must not depend on the process or the order tests ran in."""
+"""_tenet_probe's naming: chains must not depend on the process or the order tests ran in."""
 
 import json
 

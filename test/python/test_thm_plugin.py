@@ -1,4 +1,4 @@
-"""The THM plugin (_tenet_thm.py with the probe, _tenet_probe.py): chains, outcomes, shards, lanes, timeouts."""
+"""The THM plugin (_tenet_thm with the probe, _tenet_probe): chains, outcomes, shards, lanes, timeouts."""
 
 import pytest
 

@@ -2,7 +2,8 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
 import { Footer } from '../../source/ui/screens/agent-footer';
-import { initialView, reduceView, type ViewState } from '../../source/ui/view-state';
+import { initialView, reduceView } from '../../source/ui/view-state';
+import type { ViewState } from '../../source/ui/view/types';
 import { approvedStart } from './helpers';
 
 // The footer says how much of the model's window the latest request used; a condensation is a line

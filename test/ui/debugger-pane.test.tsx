@@ -5,7 +5,9 @@ import { DEVELOPER_INTERRUPT } from '../../source/engine/protocol/debugger';
 import { itemLines } from '../../source/ui/components/transcript-item';
 import { lineText } from '../../source/ui/components/lines';
 import { DebuggerPane, runningText } from '../../source/ui/screens/debugger-pane';
-import { initialView, reduceView, RESUMED_DEBUGGER, type ViewState } from '../../source/ui/view-state';
+import { initialView, reduceView } from '../../source/ui/view-state';
+import { RESUMED_DEBUGGER } from '../../source/ui/view/session-events';
+import type { ViewState } from '../../source/ui/view/types';
 import { frameShows } from './helpers';
 
 // Issue 37.9: the pdb pane showed `(Pdb)` twice after each command, nothing said a command still

@@ -5,7 +5,8 @@ import { partialStringFields } from '../../source/ui/components/partial-json';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { AgentScreen } from '../../source/ui/screens/agent-screen';
-import { initialView, reduceView, type ViewState } from '../../source/ui/view-state';
+import { initialView, reduceView } from '../../source/ui/view-state';
+import type { ViewState } from '../../source/ui/view/types';
 import { approvedStart, frameShows, until } from './helpers';
 
 const approved = approvedStart();

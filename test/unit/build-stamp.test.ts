@@ -18,6 +18,7 @@ function checkout(): string {
   writeFileSync(join(root, 'package.json'), '{}\n');
   writeFileSync(join(root, 'dist', 'tenet.js'), '');
   writeFileSync(join(root, 'dist', 'index-worker.js'), '');
+  writeFileSync(join(root, 'dist', 'session-page.js'), '');
   return root;
 }
 

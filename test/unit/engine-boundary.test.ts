@@ -55,12 +55,13 @@ describe('the event spine is a leaf', () => {
 /**
  * The engine's parts, lowest first: a part may import the parts of lower layers, never one of its
  * own layer or above (types and lazy `import()` count: the graph is importGraph's). A part is a
- * folder right under source/engine, or a file there (`events` is events.ts). README's
- * "Architecture" lists the same layers; a new part must be placed here before it is imported.
+ * folder right under source/engine, or a file there (`events` is events.ts). docs/architecture.md
+ * ("The engine's layers") lists the same layers; a new part must be placed here before it is imported.
  */
 const ENGINE_LAYERS: readonly (readonly string[])[] = [
   ['protocol'], // the spine: the types the events carry…
   ['events'], // …and the event union
+  ['exit-codes'], // how tenet ends: every exit code
   ['errors', 'secrets', 'assets', 'lifecycle', 'version'], // leaves every part may use
   ['util'], // small shared helpers (plural, escapeHtml, redaction, the state folder, process checks)
   ['terminal-text', 'phrase-book'], // words for the developer
@@ -118,6 +119,15 @@ describe('the engine is layered', () => {
 
   it('no part imports a part of its own layer or above (types and lazy import() included)', () => {
     expect(layerViolations(graph, ENGINE_LAYERS)).toEqual([]);
+  });
+
+  it("docs/architecture.md lists the same layers, in the same order ('1. `protocol/` — 2. `events.ts` — …')", () => {
+    const page = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const list = page.slice(page.indexOf("## The engine's layers")).split('\n\n')[2] ?? '';
+    const documented = [...list.matchAll(/\d+\. ((?:`[^`]+`(?:,\s*)?)+)/g)].map(([, parts]) =>
+      [...parts!.matchAll(/`([^`]+)`/g)].map(([, part]) => part!.replace(/\/$|\.ts$/, '')),
+    );
+    expect(documented).toEqual(ENGINE_LAYERS);
   });
 
   it('the check sees an upward edge and a sideways one', () => {

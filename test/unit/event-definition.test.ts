@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  EVENT_SCHEMAS,
-  handleEvent,
-  type EngineEvent,
-  type EventHandlers,
-  type HandlersOf,
-} from '../../source/engine/events';
+import { EVENT_SCHEMAS, handleEvent, type EngineEvent, type EventHandlers } from '../../source/engine/events';
+import type { HandlersOf } from '../../source/engine/protocol/handlers';
 import { eventShapeProblem } from '../../source/engine/session/event-schema';
 import { PAGE_CARD_OF } from '../../source/engine/session/page-cards';
 import { markdownTranscript } from '../../source/engine/session/transcript';
@@ -103,20 +98,22 @@ describe('the schemas are exact', () => {
 describe("the session page's cards", () => {
   const page = (file: string) => readFileSync(join(ROOT, 'source', 'engine', 'session', 'page', file), 'utf8');
 
-  it('every card kind the event table names has a renderer in cards.js', () => {
-    const renderers = page('cards.js').match(/const RENDERERS = \{([^}]*)\}/)![1]!;
+  it('every card kind the event table names has a renderer in render-card.ts, typed over every kind', () => {
+    const source = page('render-card.ts');
+    expect(source).toContain('const RENDERERS: Record<CardKind, Renderer> = {');
+    const renderers = source.match(/const RENDERERS: [^=]*= \{([^}]*)\}/)![1]!;
     const kinds = new Set([...renderers.matchAll(/^\s*'?([\w-]+)'?:/gm)].map((m) => m[1]));
     const missing = [...new Set(Object.values(PAGE_CARD_OF))].filter((kind) => kind !== 'ignored' && !kinds.has(kind));
     expect(kinds.size).toBeGreaterThan(10);
     expect(missing).toEqual([]);
   });
 
-  it("timeline.js's cases name event types there are, and it takes every other card from the table", () => {
-    const timeline = page('timeline.js');
+  it("timeline.ts's cases name event types there are, and it takes every other card from the table", () => {
+    const timeline = page('timeline.ts');
     const cases = [...timeline.matchAll(/case '([\w.-]+)':/g)].map((m) => m[1]!).filter((name) => name.includes('.'));
     expect(cases.length).toBeGreaterThan(10);
     expect(cases.filter((type) => !Object.hasOwn(EVENT_SCHEMAS, type))).toEqual([]);
-    expect(timeline).toContain('CARD_OF[type]');
+    expect(timeline).toContain('PAGE_CARD_OF[type as EventType]');
     expect(timeline).not.toContain('OWN_CARD');
   });
 });

@@ -1,12 +1,9 @@
 import { sampleConfig } from '../ui/helpers';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { condensedWords } from '../../source/engine/agent/context-words';
 import type { EngineEvent, EventOf } from '../../source/engine/events';
-import { jsonForScript, sessionPage } from '../../source/engine/session/export-html';
-import { ROOT } from '../helpers/fixtures';
+import { jsonForScript, pageScript, sessionPage } from '../../source/engine/session/export-html';
 
 // What the page escapes, checked on its text; test/e2e/export-html.test.ts checks in a browser that
 // such a session runs nothing.
@@ -81,7 +78,7 @@ describe('the exported session page escapes what the session holds', () => {
 });
 
 describe("the page's words come from the engine", () => {
-  it('a condensation is worded by agent/context-words.ts (in the page data), not by a copy in cards.js', () => {
+  it('a condensation is worded by agent/context-words.ts (in the page data), not by a copy in the page script', () => {
     const condensed: EngineEvent = {
       type: 'context.condensed',
       round: 4,
@@ -100,7 +97,7 @@ describe("the page's words come from the engine", () => {
     expect(data.condensed).toEqual({ 1: condensedWords(condensed as EventOf<'context.condensed'>) });
     expect(data.condensed[1]).toContain('2 tool outputs cut to head and tail or to a one-line reference');
     // The wording lives in one place: the page's script has none of it.
-    const script = readFileSync(join(ROOT, 'source', 'engine', 'session', 'page', 'cards.js'), 'utf8');
+    const script = pageScript();
     expect(script).not.toContain('cut to head and tail');
     expect(script).not.toContain('past 80% of the room');
   });

@@ -26,3 +26,11 @@ export function condensedWords(event: EventOf<'context.condensed'>): string {
 /** The footer's share of the window the latest request used: `ctx 61%`. */
 export const contextShare = (context: { tokens: number; window: number }) =>
   `ctx ${Math.round((100 * context.tokens) / context.window)}%`;
+
+/** Said once per run, before its first request, when no one knows the model's context window. */
+export function unknownWindowWarning(model: string): string {
+  return (
+    `The context window of model ${model} is unknown: tenet cannot keep the conversation inside it, and condenses only when the server answers that a request is too long. ` +
+    `Pass --context-window N (tokens), or set "contextWindow" in .tenet.json or ~/.config/tenet/config.json.`
+  );
+}

@@ -10,6 +10,7 @@ import { limitReached, SpendLimitError, type SpendLimits } from '../model/spend-
 import { Steering, type SteeringHooks } from './steering';
 import { applyReplacements } from './condense';
 import { ContextKeeper } from './context-keeper';
+import { unknownWindowWarning } from './context-words';
 import type { ContextBudget } from './context-size';
 import { ProviderError } from '../model/types';
 
@@ -131,8 +132,45 @@ export class Conversation {
     }
   }
 
+  /**
+   * One step of the agent, as mini-swe-agent's `step`: ask the model, then act on its answer. The
+   * ways out are thrown: a spend limit or the end of a scripted model's script (AgentStop), the
+   * developer's stop or the session's cancel (AbortError), a provider that failed.
+   */
   async round(tools: readonly string[], options: RoundOptions = {}): Promise<RoundOutcome> {
-    const { model, emit } = this.options;
+    return this.observe(await this.query(tools), tools, options);
+  }
+
+  /**
+   * Asks the model: what the developer has to say first, the request logged and fitted to the
+   * context window, the call (made again when the developer says so), and the answer counted,
+   * reported and added to the conversation.
+   */
+  private async query(tools: readonly string[]): Promise<ModelResponse> {
+    const round = await this.beforeRequest();
+    const definitions = this.toolsFor(tools);
+    await this.logRequest(tools, definitions, round);
+    const started = Date.now();
+    const response = await this.call(definitions, round);
+    this.record(response, Date.now() - started);
+    return response;
+  }
+
+  /** Acts on the answer: the tools it asked for run, each result going back to the model as a tool message. */
+  private async observe(
+    response: ModelResponse,
+    tools: readonly string[],
+    options: RoundOptions,
+  ): Promise<RoundOutcome> {
+    const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools, options);
+    return { response, submitted, testsSubmitted, finished, textOnly: response.toolCalls.length === 0 };
+  }
+
+  /**
+   * Before a request: the limits, a takeover's note, the developer's messages and a step pause.
+   * The round the request is.
+   */
+  private async beforeRequest(): Promise<number> {
     this.checkLimits();
     const note = await this.options.beforeModelCall?.();
     if (note) this.say(note);
@@ -143,8 +181,12 @@ export class Conversation {
     if (late) this.say(late);
     for (const message of said) this.say(message);
     this.totals.rounds++;
-    const round = this.totals.rounds;
-    const definitions = this.toolsFor(tools);
+    return this.totals.rounds;
+  }
+
+  /** The request as the log records it (what the conversation gained since the last), condensed first when it would not fit. */
+  private async logRequest(tools: readonly string[], definitions: ToolDefinition[], round: number): Promise<void> {
+    const { emit } = this.options;
     // Once per run (a resumed one too), before its first request.
     if (!this.windowSaid && this.options.windowUnknown)
       emit({ type: 'warning', message: unknownWindowWarning(this.options.windowUnknown) });
@@ -164,9 +206,16 @@ export class Conversation {
     // Logged after the request's new messages, so that replaying the log replaces what it names.
     if (fit.condensed) this.condensed(fit.condensed);
     if (fit.warning) emit({ type: 'warning', message: fit.warning });
+  }
+
+  /**
+   * The model call, made until it answers or a way out is thrown. Two failures ask again: the
+   * provider's "too long" (once, condensed as far as tenet goes), and a call the developer
+   * cancelled and chose to make again.
+   */
+  private async call(definitions: ToolDefinition[], round: number): Promise<ModelResponse> {
+    const { model, emit } = this.options;
     let condensedHarder = false;
-    const started = Date.now();
-    let response: ModelResponse;
     for (;;) {
       const callSignal = this.options.callSignal?.();
       const signals = [this.options.signal, callSignal].filter((s): s is AbortSignal => !!s);
@@ -178,7 +227,7 @@ export class Conversation {
         this.checkLimits();
       }
       try {
-        response = await model.complete(
+        return await model.complete(
           {
             system: this.options.system,
             messages: this.messages,
@@ -195,7 +244,6 @@ export class Conversation {
             onUnanswered: (usage) => (unanswered = usage),
           },
         );
-        break;
       } catch (error) {
         // No answer, but the provider billed what the call's attempts used: counted all the same.
         if (unanswered)
@@ -203,24 +251,40 @@ export class Conversation {
         // Longer than the window (a tokenizer that counts more than tenet's, an unknown window): once, condensed as far as tenet goes.
         if (error instanceof ProviderError && error.tooLong && !condensedHarder) {
           condensedHarder = true;
-          const harder = await this.context.afterTooLong(this.options.system, this.messages, definitions, round);
-          if (harder) {
-            emit({
-              type: 'warning',
-              message: `The provider answered that the request is too long (${error.message}): tenet condensed the conversation further and asks again.`,
-            });
-            this.condensed(harder);
-            continue;
-          }
+          if (await this.condenseHarder(error, definitions, round)) continue;
         }
-        // Cancelled by the developer (not the whole session): make the call again, or stop.
-        if (!callSignal?.aborted || this.options.signal?.aborted) throw error;
-        emit({ type: 'warning', message: 'The model call was cancelled.' });
-        if ((await this.options.afterCancelledCall?.()) !== 'retry') throw aborted();
-        // The call made again is a call like any other: the cancelled one's cost may have used up the limit.
-        this.checkLimits();
+        await this.afterCancel(error, callSignal);
       }
     }
+  }
+
+  /** After the provider's "too long": the conversation condensed further, and said so; false when there is nothing more to condense. */
+  private async condenseHarder(error: ProviderError, definitions: ToolDefinition[], round: number): Promise<boolean> {
+    const harder = await this.context.afterTooLong(this.options.system, this.messages, definitions, round);
+    if (!harder) return false;
+    this.options.emit({
+      type: 'warning',
+      message: `The provider answered that the request is too long (${error.message}): tenet condensed the conversation further and asks again.`,
+    });
+    this.condensed(harder);
+    return true;
+  }
+
+  /**
+   * A call the developer cancelled (not the whole session): returns when they make it again, and
+   * throws when they stop. Any other failure is thrown on as it is.
+   */
+  private async afterCancel(error: unknown, callSignal: AbortSignal | undefined): Promise<void> {
+    if (!callSignal?.aborted || this.options.signal?.aborted) throw error;
+    this.options.emit({ type: 'warning', message: 'The model call was cancelled.' });
+    if ((await this.options.afterCancelledCall?.()) !== 'retry') throw aborted();
+    // The call made again is a call like any other: the cancelled one's cost may have used up the limit.
+    this.checkLimits();
+  }
+
+  /** The answer counted, priced, reported and added to the conversation. */
+  private record(response: ModelResponse, durationMs: number): void {
+    const { emit } = this.options;
     // An answer from a record (rerun) costs what it cost then, so limits stop a rerun where they stopped the run.
     const costUsd = response.recorded?.costUsd ?? costOf(this.options.price, response.usage);
     const cacheSavedUsd = response.recorded
@@ -236,7 +300,7 @@ export class Conversation {
       usage: response.usage,
       costUsd,
       cacheSavedUsd,
-      durationMs: Date.now() - started,
+      durationMs,
       model: response.model,
       stopReason: response.stopReason,
     });
@@ -244,8 +308,6 @@ export class Conversation {
     if (odd) emit({ type: 'warning', message: odd });
     this.messages.push({ role: 'assistant', content: response.content, toolCalls: response.toolCalls });
     this.recorded = this.messages.length; // the response event records it
-    const { submitted, testsSubmitted, finished } = await this.runTools(response.toolCalls, tools, options);
-    return { response, submitted, testsSubmitted, finished, textOnly: response.toolCalls.length === 0 };
   }
 
   /** Replaces what a condensation names, and says so. */
@@ -360,13 +422,6 @@ export class Conversation {
       throw error;
     }
   }
-}
-
-function unknownWindowWarning(model: string): string {
-  return (
-    `The context window of model ${model} is unknown: tenet cannot keep the conversation inside it, and condenses only when the server answers that a request is too long. ` +
-    `Pass --context-window N (tokens), or set "contextWindow" in .tenet.json or ~/.config/tenet/config.json.`
-  );
 }
 
 /** What the developer should know about how an answer ended: the model refused, or was cut off. */

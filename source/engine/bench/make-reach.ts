@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { TenetError } from '../errors';
+import { EXIT } from '../exit-codes';
 import { importRoots } from '../python/import-roots';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
@@ -123,7 +124,7 @@ export async function runReachPass(options: ReachOptions): Promise<ReachResult> 
         }
       },
     });
-    if (pass.aborted) throw new TenetError('tenet bench make was cancelled.', undefined, 130);
+    if (pass.aborted) throw new TenetError('tenet bench make was cancelled.', undefined, EXIT.interrupted);
     if (pass.collected === 0 && pass.collectErrors.length === 0 && pass.problems.length) {
       throw new TenetError(
         `pytest could not run the tests:\n${pass.problems.join('\n')}`,

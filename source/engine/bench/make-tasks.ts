@@ -1,6 +1,7 @@
 import { repositoryFolder } from '../util/checked-paths';
 import { basename } from 'node:path';
 import { TenetError } from '../errors';
+import { EXIT } from '../exit-codes';
 import { openTask } from '../task/open-task';
 import type { ThmReport } from '../protocol/thm-report';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
@@ -270,7 +271,7 @@ export async function tryCandidate(
     }
     return { skipped: null, report, target: task.target };
   } catch (error) {
-    if (options.signal?.aborted || (error instanceof TenetError && error.exitCode === 130)) throw error;
+    if (options.signal?.aborted || (error instanceof TenetError && error.exitCode === EXIT.interrupted)) throw error;
     return { skipped: `THM failed: ${firstLine(error)}` };
   } finally {
     await task.dispose();

@@ -11,6 +11,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { TenetError } from '../errors';
+import { processRedactor } from '../util/redact';
 
 /**
  * A benchmark run's folder: `run.json` (what ran: the tasks file and every setting), the saved
@@ -105,7 +106,8 @@ export function readResults(runDir: string): TaskResult[] {
 
 /** One write per result: O(1) whatever the run's size, and whole lines survive a kill. */
 export function appendResult(runDir: string, result: TaskResult): void {
-  appendFileSync(join(runDir, RESULTS_FILE), `${JSON.stringify(result)}\n`);
+  // An error's message may quote what a test printed: redacted like everything tenet stores.
+  appendFileSync(join(runDir, RESULTS_FILE), `${processRedactor().json(result)}\n`);
 }
 
 /** Before appending to a run's results again: a line torn by a kill gets its newline, so the next result starts a line of its own. */

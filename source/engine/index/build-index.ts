@@ -11,7 +11,7 @@ import {
   type IndexCache,
   type KnownFile,
 } from './cache';
-import { hashBytes } from './parse-file';
+import { hashBytes, tooLargeToIndex, type SkippedFile } from './parse-file';
 import { ParsePool } from './parse-pool';
 import { RepoIndex, type FileSignature } from './repo-index';
 import type { FileIndex } from './types';
@@ -34,6 +34,8 @@ export interface BuildStats {
   /** Files read and hashed (the others were known unchanged by time and size). */
   hashed: number;
   ms: number;
+  /** Files left out of the index (too large, or the parser failed on them), and why. */
+  skipped: SkippedFile[];
   /** Where the time went, in ms: phases run one after another on the calling thread (parsing overlaps read). */
   phases: { loadCache: number; list: number; read: number; parse: number; saveCache: number };
 }
@@ -78,8 +80,14 @@ export async function buildIndex(
   let hashedCount = 0;
   const seen = new Map<string, KnownFile>();
   const reused: FileIndex[] = [];
+  const tooLarge: SkippedFile[] = [];
   for (const file of files) {
     const { mtimeMs, size } = signatures.get(file.path)!;
+    const skip = tooLargeToIndex(file.path, size);
+    if (skip) {
+      tooLarge.push(skip);
+      continue;
+    }
     if (!cache.size) {
       // Nothing to look up: the workers read and hash the file themselves.
       pool.add(file);
@@ -119,14 +127,16 @@ export async function buildIndex(
     saveIndexCache(cacheFile, chunks, seen);
   }
   const saveCache = lap();
+  const skipped = [...tooLarge, ...parsed.skipped];
   return {
-    index: new RepoIndex(root, entries, signatures),
+    index: new RepoIndex(root, entries, signatures, skipped),
     stats: {
       files: entries.length,
       parsed: parsed.entries.length,
       fromCache: reused.length,
       hashed: hashedCount,
       ms: Date.now() - started,
+      skipped,
       phases: { loadCache, list, read, parse, saveCache },
     },
   };

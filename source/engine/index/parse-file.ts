@@ -5,6 +5,38 @@ import { decodeSource } from '../python/source-text';
 import { extractFile } from './extract';
 import type { FileIndex } from './types';
 
+/**
+ * Past this size a module is left out of the index (one warning names it): tree-sitter's wasm
+ * takes seconds per megabyte of short statements and aborts, out of memory, on a generated module
+ * of millions of lines. Hand-written Python stays far below (the largest in a site-packages of 17,000
+ * files here: 4 MB, moto's table of AWS policies). The agent still reads such a file with its shell.
+ */
+export const MAX_INDEXED_BYTES = 5_000_000;
+
+/** A file left out of the index, and why (in words that follow its name). */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+}
+
+export const tooLargeToIndex = (path: string, size: number): SkippedFile | undefined =>
+  size > MAX_INDEXED_BYTES
+    ? {
+        path,
+        reason: `${(size / 1e6).toFixed(1)} MB, past the index's limit of ${MAX_INDEXED_BYTES / 1e6} MB`,
+      }
+    : undefined;
+
+/** A failure to parse a file (a wasm abort, a file that could not be read, a worker that died), as a reason. */
+export const parseFailure = (path: string, error: unknown): SkippedFile => ({
+  path,
+  reason: `it could not be parsed (${String(error).split('\n')[0]!.slice(0, 200)})`,
+});
+
+/** What a skipped file's warning says. */
+export const skippedWords = ({ path, reason }: SkippedFile): string =>
+  `${path} is left out of the index: ${reason}; the agent can still read it with its shell`;
+
 export function hashBytes(bytes: Buffer): string {
   return createHash('sha1').update(bytes).digest('hex');
 }

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { decodeSource } from '../python/source-text';
 import { listPythonFiles } from '../workspace/walk';
 import { mayCall, unpackCalls } from './calls';
-import { hashBytes, indexSource } from './parse-file';
-import { ParsePool } from './parse-pool';
+import { hashBytes, indexSource, parseFailure, tooLargeToIndex, type SkippedFile } from './parse-file';
+import { ParsePool, type Parsed } from './parse-pool';
 import type { CallEntry, ClassEntry, FileIndex, FunctionEntry } from './types';
 import { readInsideSync } from '../workspace/inside';
 
@@ -69,12 +69,17 @@ export class RepoIndex {
   private readonly texts = new Map<string, { text: string; lines?: string[] }>();
   private stale = false;
 
+  /** Files left out (too large, or the parser failed on them): looked at again only when they change. */
+  private readonly leftOut = new Set<string>();
+
   constructor(
     readonly root: string,
     files: Iterable<FileIndex>,
     signatures: Map<string, FileSignature> = new Map(),
+    skipped: readonly SkippedFile[] = [],
   ) {
     for (const file of files) this.byPath.set(file.path, file);
+    for (const { path } of skipped) this.leftOut.add(path);
     this.signatures = signatures;
   }
 
@@ -158,7 +163,21 @@ export class RepoIndex {
       if (!info) continue; // gone since the walk
       present.add(path);
       const known = this.signatures.get(path);
-      if (known && known.mtimeMs === info.mtimeMs && known.size === info.size && this.byPath.has(path)) continue;
+      if (
+        known &&
+        known.mtimeMs === info.mtimeMs &&
+        known.size === info.size &&
+        (this.byPath.has(path) || this.leftOut.has(path))
+      )
+        continue;
+      this.leftOut.delete(path);
+      if (tooLargeToIndex(path, info.size)) {
+        this.leftOut.add(path);
+        this.signatures.set(path, { mtimeMs: info.mtimeMs, size: info.size });
+        this.texts.delete(path);
+        if (this.byPath.delete(path)) changes.removed.push(path);
+        continue;
+      }
       let bytes: Buffer;
       try {
         bytes = readInsideSync(this.root, path);
@@ -173,9 +192,9 @@ export class RepoIndex {
       (this.byPath.has(path) ? changes.changed : changes.added).push(path);
       toParse.push({ path, bytes, hash });
     }
-    for (const path of this.byPath.keys()) {
+    for (const path of [...this.byPath.keys(), ...this.leftOut]) {
       if (present.has(path)) continue;
-      changes.removed.push(path);
+      if (!this.leftOut.delete(path)) changes.removed.push(path);
       this.byPath.delete(path);
       this.texts.delete(path);
       this.signatures.delete(path);
@@ -186,8 +205,12 @@ export class RepoIndex {
             this.root,
             toParse.map((f) => f.path),
           )
-        : await Promise.all(toParse.map((f) => indexSource(f.path, f.bytes, f.hash)));
-    for (const entry of parsed) this.byPath.set(entry.path, entry);
+        : await parseHere(toParse);
+    for (const entry of parsed.entries) this.byPath.set(entry.path, entry);
+    for (const { path } of parsed.skipped) {
+      this.leftOut.add(path);
+      this.byPath.delete(path);
+    }
     if (toParse.length || changes.removed.length) this.sorted = this.classMap = this.functionMap = undefined;
     return changes;
   }
@@ -205,8 +228,21 @@ export class RepoIndex {
   }
 }
 
-async function parseOnWorkers(root: string, paths: string[]): Promise<FileIndex[]> {
+async function parseOnWorkers(root: string, paths: string[]): Promise<Omit<Parsed, 'chunks'>> {
   const pool = new ParsePool();
   for (const path of paths) pool.add({ path, absolute: join(root, path) });
-  return (await pool.finish()).entries;
+  return pool.finish();
+}
+
+async function parseHere(files: { path: string; bytes: Buffer; hash: string }[]): Promise<Omit<Parsed, 'chunks'>> {
+  const entries: FileIndex[] = [];
+  const skipped: SkippedFile[] = [];
+  for (const file of files) {
+    try {
+      entries.push(await indexSource(file.path, file.bytes, file.hash));
+    } catch (error) {
+      skipped.push(parseFailure(file.path, error));
+    }
+  }
+  return { entries, skipped };
 }

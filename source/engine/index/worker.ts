@@ -7,19 +7,29 @@
 import { serialize } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { indexFile } from './parse-file';
+import type { WorkerOutcome, WorkerReply } from './parse-pool';
 
 interface Job {
   id: number;
   files: { path: string; absolute: string; hash?: string }[];
 }
 
+/** Emscripten's abort: the wasm instance is unusable after it, for every later file. */
+const isAbort = (error: unknown) => error instanceof Error && /Aborted\(/.test(error.message);
+
 parentPort?.on('message', async (job: Job) => {
-  const results = [];
+  const results: WorkerOutcome[] = [];
+  let aborted = false;
   for (const file of job.files) {
+    if (aborted) {
+      results.push({ path: file.path, retry: true });
+      continue;
+    }
     try {
       results.push(await indexFile(file.path, file.absolute, file.hash));
     } catch (error) {
       results.push({ path: file.path, error: String(error) });
+      aborted = isAbort(error);
     }
   }
   const bytes = serialize(results);
@@ -28,5 +38,6 @@ parentPort?.on('message', async (job: Job) => {
     bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
       ? bytes
       : Uint8Array.prototype.slice.call(bytes);
-  parentPort!.postMessage({ id: job.id, bytes: own }, [own.buffer as ArrayBuffer]);
+  const reply: WorkerReply = { bytes: own, ...(aborted ? { aborted } : {}) };
+  parentPort!.postMessage(reply, [own.buffer as ArrayBuffer]);
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { TenetError } from '../errors';
+import { AgentStop, TenetError } from '../errors';
 import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
 
 const turnSchema = z.object({
@@ -53,10 +53,11 @@ function estimateTokens(text: string): number {
  * estimated token count) kept the agent asking until its whole budget was spent: the agent's
  * part ends instead, and the evaluation runs on what was submitted (stop reason `script-ended`).
  */
-export class ScriptEndedError extends Error {
+export class ScriptEndedError extends AgentStop {
   override name = 'ScriptEndedError';
   constructor(readonly played: number) {
-    super(`The model script has no more turns (${played} played)`);
+    const message = `The model script has no more turns (${played} played)`;
+    super(message, 'script-ended', `${message}: the agent stops here, and the evaluation runs on what it submitted.`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { AgentStop } from '../errors';
 import type { SpendLimits } from '../protocol/settings';
 import type { UsageSums } from './usage-sums';
 
@@ -29,17 +30,19 @@ export function remaining(limits: SpendLimits | undefined, sums: UsageSums): { c
   };
 }
 
-/** Thrown before a model call the limits forbid: the run stops there, with what it has (see run/run-agent.ts). */
-export class SpendLimitError extends Error {
+/**
+ * Thrown before a model call the limits forbid: the run stops there, with what it has (see
+ * run/run-agent.ts). The limit.reached event has said so.
+ */
+export class SpendLimitError extends AgentStop {
   constructor(readonly reached: LimitReached) {
-    super(`the session's ${reached.limit === 'cost' ? 'cost' : 'token'} limit is reached`);
+    super(
+      `the session's ${reached.limit === 'cost' ? 'cost' : 'token'} limit is reached`,
+      reached.limit === 'cost' ? 'cost-limit' : 'token-limit',
+    );
     this.name = 'SpendLimitError';
   }
 }
-
-/** The result's stop reason for a limit. */
-export const limitStopReason = (reached: LimitReached): 'cost-limit' | 'token-limit' =>
-  reached.limit === 'cost' ? 'cost-limit' : 'token-limit';
 
 /** A run a spend limit stopped: it exits 1 whatever its evaluation found (it did not end by itself). */
 export const stoppedByLimit = (result: { stopReason: string }): boolean =>

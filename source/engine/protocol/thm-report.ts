@@ -38,6 +38,11 @@ export const thmFailingTestSchema = z.object({
    * sessions saved before tenet reported it).
    */
   failsThrough: str.nullable().optional(),
+  /**
+   * Not reached in the test's own process: a process it started called the target (its chain is
+   * not seen). Such a test is the target's too. Absent otherwise.
+   */
+  inSubprocess: z.literal(true).optional(),
   /** `failed` (assertion or exception in the test), `error` (setup/teardown, crash, hang), `collection` (module failed to import). */
   outcome: z.enum(['failed', 'error', 'collection']),
   phase: str.nullable(),
@@ -50,6 +55,28 @@ export const thmFailingTestSchema = z.object({
   crashed: bool,
 });
 export type ThmFailingTest = z.infer<typeof thmFailingTestSchema>;
+
+/**
+ * Stub mode: a test that fails, but not because of the target. Neither its own code reached the
+ * target, nor a fixture, module or package setup it depends on (failsThrough), nor a process it
+ * started: it stopped somewhere else (another stub, a helper that is broken). It is never
+ * selected or hidden, and no part of the verdict: no body of the target can make it pass.
+ */
+const thmOtherFailureSchema = z.object({
+  nodeid: str,
+  /** `failed` (in the test's call), `error` (setup or teardown, a crash, a hang). */
+  outcome: z.enum(['failed', 'error']),
+  phase: str.nullable(),
+  message: str,
+  longrepr: str,
+  /** Where it stopped: the innermost frame of the repository's code in its traceback (`pkg/geo.py::perimeter`, line 14); null when unknown (a crash, a hang). */
+  stoppedAt: z.object({ name: str, line: num }).nullable(),
+  file: str.nullable(),
+  line: num.nullable(),
+  timedOut: bool,
+  crashed: bool,
+});
+export type ThmOtherFailure = z.infer<typeof thmOtherFailureSchema>;
 
 const importErrorKindSchema = z.enum(['missing-module', 'syntax-error', 'error']);
 export type ImportErrorKind = z.infer<typeof importErrorKindSchema>;
@@ -94,6 +121,8 @@ const thmCountsSchema = z.object({
   alreadyFailing: num,
   /** Test modules that failed to import with the target blank (stubbed): `importErrors`, broken ones included. */
   collectionErrors: num,
+  /** Stub mode: failing tests that are not the target's (`otherFailures`); absent in benchmark mode and older sessions. */
+  otherFailures: num.optional(),
   crashed: num,
   timedOut: num,
 });
@@ -114,6 +143,13 @@ export const thmReportSchema = z.object({
   selected: z.array(str),
   counts: thmCountsSchema,
   alreadyFailing: z.array(str),
+  /**
+   * Stub mode: the tests that fail for another reason than the target, with where each stopped
+   * (see thmOtherFailureSchema). Absent in benchmark mode, where a test failing on the original
+   * code too is `alreadyFailing`, and in sessions saved before tenet told them apart (their
+   * `failing` holds them, unreached).
+   */
+  otherFailures: z.array(thmOtherFailureSchema).optional(),
   /** Every module counted in `counts.collectionErrors`, broken ones first (absent in sessions saved before tenet reported them). */
   importErrors: z.array(thmImportErrorSchema).optional(),
   warnings: z.array(str),

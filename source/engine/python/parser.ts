@@ -12,7 +12,9 @@ let loading: Promise<Parser> | undefined;
 export function pythonParser(): Promise<Parser> {
   loading ??= (async () => {
     const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
-    await Parser.init({ locateFile: () => runtimeWasm });
+    // The wasm's own error print would be a stray `Aborted()` line: an abort is thrown as well, and
+    // whoever parsed says what failed (the index leaves the file out with a warning naming it).
+    await Parser.init({ locateFile: () => runtimeWasm, printErr: () => {} });
     const grammar = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
     const parser = new Parser();
     parser.setLanguage(grammar);

@@ -1,3 +1,4 @@
+import { skippedWords } from '../index/parse-file';
 import type { TestRun } from '../events';
 import type { ToolContext } from '../tools/context';
 import { applyTests, writeTarget } from '../tools/submit';
@@ -47,6 +48,8 @@ async function wire(run: TaskRun, plan: TestPlan, toolbox: Toolbox): Promise<Age
     parsed: toolbox.indexStats.parsed,
     ms: toolbox.indexStats.ms,
   });
+  // A file the parser cannot take is left out, and the run goes on: one warning names each.
+  for (const skipped of toolbox.indexStats.skipped) emit({ type: 'warning', message: skippedWords(skipped) });
   const ctx = toolbox.ctx;
   let latest: TestRun | undefined;
   const recordRun = (testRun: TestRun, purpose: 'agent' | 'validate') =>

@@ -3,6 +3,7 @@ import type { TestStage } from '../protocol/settings';
 import { brokenModules, thmTimeoutWords, type ThmReport } from '../protocol/thm-report';
 import { hideTests, type HiddenTests } from '../task/hide-tests';
 import { plural } from '../util/plural';
+import { stoppedWords } from '../phrase-book';
 import { shownArgs } from '../util/shown-args';
 import { implementedWarning } from '../task/prepare-target';
 import { selectWith } from '../thm/alt-selection';
@@ -131,7 +132,9 @@ function noTestChosen(target: TaskRun['task']['target'], report: ThmReport): Ten
     return new TenetError('No test was chosen to validate against.', 'keep at least one test selected');
   // A test module that failed to import is no failing test: its tests never ran (THM's report names it).
   const broken = brokenModules(report);
-  const failing = report.failing.filter((test) => !broken.has(test.nodeid)).length;
+  // Stub mode: the tests failing for another reason are failing tests that never reach it too.
+  const failing =
+    report.failing.filter((test) => !broken.has(test.nodeid)).length + (report.otherFailures?.length ?? 0);
   const what =
     failing === 0
       ? `no test in scope fails with ${target.id} as it is`
@@ -186,6 +189,18 @@ function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: Thm
       'point pytest at the tests: --tests PATH (everything after it goes to pytest), or testpaths in the pytest configuration; --add-tests FILE adds tests of yours',
     );
   }
+  const others = report.otherFailures ?? [];
+  if (target.mode === 'stub' && target.body === 'stub' && others.length) {
+    const first = others[0]!;
+    const which =
+      others.length === 1
+        ? `the one failing test, ${first.nodeid}, ${stoppedWords(first)}`
+        : `the ${others.length} failing tests fail for another reason (${first.nodeid} ${stoppedWords(first)}${others.length > 1 ? `, and ${others.length - 1} more` : ''})`;
+    return new TenetError(
+      `No failing test reaches ${target.id}: ${which}. A test that never calls it cannot tell whether it works.`,
+      'write a test that calls it (--add-tests FILE adds yours), or widen the scope with --tests; `tenet thm` lists where each failing test stops',
+    );
+  }
   if (target.mode === 'stub' && target.body === 'stub') {
     return new TenetError(
       `No test fails against the stub of ${target.id}: none in scope calls it, so there is nothing to generate it against.`,
@@ -198,6 +213,8 @@ function nothingToGenerateAgainst(target: TaskRun['task']['target'], report: Thm
       'widen the scope with --tests (tests that call it), or choose another target',
     );
   }
+  // A real body in stub mode: say so, and that the mode is what to change.
+  if (implementedWarning(target)) return noTestChosen(target, report);
   return new TenetError(
     `No test fails against ${target.id} as it is, so there is nothing to generate it against.`,
     'write tests that call the function (--add-tests FILE adds yours), or pass --blank if it already has a body',

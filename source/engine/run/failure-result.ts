@@ -1,4 +1,4 @@
-import type { EngineEvent, EventOf, RunResult } from '../events';
+import { handleEvent, type EngineEvent, type EventHandlers, type EventOf, type RunResult } from '../events';
 import { addCall, noUsage, resultUsage, type Totals, type UsageSums } from '../model/usage-sums';
 
 export interface TallyStart {
@@ -37,33 +37,68 @@ export class RunTally {
   }
 
   observe(event: EngineEvent): void {
-    switch (event.type) {
-      case 'session.start':
-        this.target = event.target;
-        break;
-      case 'thm.report':
-        this.failing = event.report.failing.length;
-        break;
-      case 'thm.approval':
-        this.selected = event.chosen.length;
-        break;
-      case 'model.request':
-        this.rounds = event.round;
-        break;
-      case 'model.response':
-        this.modelCalls++;
-        this.count(event);
-        break;
-      case 'model.unanswered':
-        this.count(event);
-        break;
-      case 'tool.result':
-        this.toolCalls++;
-        break;
-      default:
-        break;
-    }
+    handleEvent(this.counters, event);
   }
+
+  /** What each event adds to the tally: every event type decides, so a new one that costs tokens cannot be missed. */
+  private readonly counters: EventHandlers = {
+    'session.start': (event) => {
+      this.target = event.target;
+    },
+    'thm.report': (event) => {
+      this.failing = event.report.failing.length;
+    },
+    'thm.approval': (event) => {
+      this.selected = event.chosen.length;
+    },
+    'model.request': (event) => {
+      this.rounds = event.round;
+    },
+    'model.response': (event) => {
+      this.modelCalls++;
+      this.count(event);
+    },
+    'model.unanswered': (event) => {
+      this.count(event);
+    },
+    'tool.result': () => {
+      this.toolCalls++;
+    },
+    'thm.start': 'ignored',
+    'thm.phase': 'ignored',
+    'thm.collected': 'ignored',
+    'thm.collecting': 'ignored',
+    'thm.running': 'ignored',
+    'thm.test': 'ignored',
+    'tests.added': 'ignored',
+    'tests.hidden': 'ignored',
+    'index.ready': 'ignored',
+    'agent.phase': 'ignored',
+    'context.condensed': 'ignored',
+    'developer.message': 'ignored',
+    'model.delta': 'ignored',
+    'model.tool-delta': 'ignored',
+    'model.retry': 'ignored',
+    'tool.call': 'ignored',
+    'step.pause': 'ignored',
+    'tool.edit': 'ignored',
+    'debugger.input': 'ignored',
+    'debugger.output': 'ignored',
+    'debugger.entry': 'ignored',
+    submission: 'ignored',
+    'tests.submission': 'ignored',
+    'tests.run': 'ignored',
+    result: 'ignored',
+    'patch.decision': 'ignored',
+    'tests.kept': 'ignored',
+    'command.approval': 'ignored',
+    'session.interrupted': 'ignored',
+    'session.resumed': 'ignored',
+    'session.forked': 'ignored',
+    'limit.reached': 'ignored',
+    warning: 'ignored',
+    error: 'ignored',
+  };
 
   private count(call: EventOf<'model.response' | 'model.unanswered'>): void {
     addCall(this.sums, call);

@@ -1,5 +1,6 @@
 import type { Conversation } from '../agent/conversation';
 import { applyToCheckout, unifiedPatch } from '../eval/patch';
+import { secretsInPatch } from '../eval/patch-secrets';
 import type { RunResult } from '../events';
 import { TenetError } from '../errors';
 import { evaluatePristine, type CheckoutAtStart, type Evaluation } from '../eval/pristine-evaluation';
@@ -79,6 +80,8 @@ export async function finishRun(
   const hiddenIds = failing.filter((id) => !selected.includes(id));
   const pass = !!evaluation && failing.every((id) => entryPassed(id, outcomes));
   const patch = submitted === undefined ? '' : unifiedPatch(task.target.file, task.target.originalText, submitted);
+  const patchSecrets =
+    submitted === undefined ? [] : secretsInPatch(task.target.file, task.target.originalText, submitted);
   const totals = conversation.totals;
   let testQuality: RunResult['testQuality'];
   let failure: RunResult['failure'];
@@ -111,6 +114,7 @@ export async function finishRun(
     // one tenet could not judge says that above all.
     stopReason: !evaluation ? 'unverified' : pass && !STOPPED.has(outcome.stopReason) ? 'passed' : outcome.stopReason,
     ...(evaluation ? {} : { message: unverifiedReason(judged) }),
+    ...(patchSecrets.length ? { patchSecrets } : {}),
     selectedTests: { passed: passedIn(selected), total: selected.length },
     hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },
     tests: outcomes,

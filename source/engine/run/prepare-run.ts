@@ -1,7 +1,8 @@
 import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../config/config';
-import { EXIT, TenetError } from '../errors';
+import { TenetError } from '../errors';
+import { EXIT } from '../exit-codes';
 import type { EngineEvent, EventOf, EventSink, RunResult } from '../events';
 import { onShutdown } from '../lifecycle';
 import type { ApproveMode, ProjectInstructions } from '../protocol/settings';

@@ -1,5 +1,4 @@
-import { ScriptEndedError } from '../model/scripted';
-import { limitStopReason, SpendLimitError } from '../model/spend-limits';
+import { AgentStop } from '../errors';
 import type { Conversation } from '../agent/conversation';
 import { runTests } from '../tools/run-tests';
 import type { AgentTools } from './agent-tools';
@@ -74,22 +73,13 @@ export async function runAgent(
       progress,
     });
   } catch (error) {
-    // A spend limit ends the agent's part like its budget would: the evaluation and the patch go on with what it has.
-    if (error instanceof SpendLimitError)
+    // A spend limit, or the end of a scripted model's script, ends the agent's part like its budget
+    // would: the evaluation and the patch go on with what it has.
+    if (error instanceof AgentStop) {
+      if (error.warning) run.emit({ type: 'warning', message: error.warning });
       return {
         submitted: run.submissions.length > 0,
-        stopReason: limitStopReason(error.reached),
-        rounds: roundsOf(strategy, progress, conversation),
-      };
-    // So does the end of a scripted model's script: there is nothing more it can answer.
-    if (error instanceof ScriptEndedError) {
-      run.emit({
-        type: 'warning',
-        message: `${error.message}: the agent stops here, and the evaluation runs on what it submitted.`,
-      });
-      return {
-        submitted: run.submissions.length > 0,
-        stopReason: 'script-ended',
+        stopReason: error.stopReason,
         rounds: roundsOf(strategy, progress, conversation),
       };
     }

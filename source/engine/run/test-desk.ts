@@ -6,7 +6,8 @@ import { importRoots } from '../python/import-roots';
 import { parsePython } from '../python/parser';
 import { moduleSyntaxError } from '../python/syntax-error';
 import { decodeSource } from '../python/source-text';
-import type { ThmFailingTest, ThmReport } from '../protocol/thm-report';
+import { brokenModules, type ThmFailingTest, type ThmReport } from '../protocol/thm-report';
+import { stoppedWords } from '../phrase-book';
 import { mergeDeveloperTests, testQualname } from '../thm/developer-tests';
 import { TEST_FILE } from '../workspace/copy-tree';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
@@ -240,7 +241,9 @@ export class WorkspaceTestDesk implements TestDesk {
             nodeid: file.path,
             reason: 'pytest collected none of its tests (does it import?); it was put back as it was',
           });
-      for (const nodeid of found.alreadyFailing.filter(isFile))
+      // Benchmark mode names a file that does not import on the original code either among the
+      // already failing; stub mode names one whose import never called the target as broken.
+      for (const nodeid of [...new Set([...found.alreadyFailing, ...brokenModules(found)])].filter(isFile))
         if (!rejected.some((r) => r.nodeid === nodeid))
           rejected.push({
             nodeid,
@@ -252,13 +255,18 @@ export class WorkspaceTestDesk implements TestDesk {
             nodeid,
             reason: 'it fails on the original code too: in benchmark mode a test must pass on the function as it was',
           });
+      const elsewhere = new Map((found.otherFailures ?? []).map((f) => [f.nodeid, f]));
       for (const [nodeid, outcome] of outcomes) {
-        if (isMine(nodeid) && !accepted.some((t) => t.nodeid === nodeid) && !found.alreadyFailing.includes(nodeid))
+        if (isMine(nodeid) && !accepted.some((t) => t.nodeid === nodeid) && !found.alreadyFailing.includes(nodeid)) {
+          const other = elsewhere.get(nodeid);
           rejected.push({
             nodeid,
-            reason:
-              why(this.report.mode === 'blank' ? 'the blanked body' : 'the stub')[outcome] ?? `pytest says ${outcome}`,
+            reason: other
+              ? `it fails without reaching the target (it ${stoppedWords(other)}), so it cannot tell whether the target works`
+              : (why(this.report.mode === 'blank' ? 'the blanked body' : 'the stub')[outcome] ??
+                `pytest says ${outcome}`),
           });
+        }
       }
       for (const [path, qualnames] of mine) {
         for (const q of qualnames) {

@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import { TenetError } from '../errors';
 import type { EngineEvent } from '../events';
 import { eventShapeProblem, knownEventType } from './event-schema';
+import { mapStrings } from '../util/map-strings';
 import type { Redactor } from '../util/redact';
 
 /** Bumped when the shape of logged events changes incompatibly. */
@@ -24,17 +25,10 @@ export type LoggedEvent = EngineEvent & { v: number; seq: number; ts: string };
 /** Strings longer than this are cut (head and tail kept) before they are stored. */
 export const STORED_STRING_CAP = 100_000;
 
-function capStrings(value: unknown, cap: number): unknown {
-  if (typeof value === 'string') {
-    return value.length > cap
-      ? `${value.slice(0, cap / 2)}\n[... ${value.length - cap} characters cut before storing ...]\n${value.slice(-cap / 2)}`
-      : value;
-  }
-  if (Array.isArray(value)) return value.map((v) => capStrings(v, cap));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, capStrings(v, cap)]));
-  return value;
-}
+const capped = (text: string, cap: number) =>
+  text.length > cap
+    ? `${text.slice(0, cap / 2)}\n[... ${text.length - cap} characters cut before storing ...]\n${text.slice(-cap / 2)}`
+    : text;
 
 /**
  * A session's append-only event log. Each event is one line written with a single write(2) on a
@@ -83,7 +77,9 @@ export class EventLog {
   append(event: EngineEvent): void {
     if (this.fd === undefined) return;
     this.seq++;
-    const line = `${this.redactor.json(capStrings({ v: SCHEMA_VERSION, seq: this.seq, ts: new Date().toISOString(), ...event }, STORED_STRING_CAP))}\n`;
+    // Redacted before it is cut: a cut through a secret would leave two halves no redaction knows.
+    const stored = this.redactor.value({ v: SCHEMA_VERSION, seq: this.seq, ts: new Date().toISOString(), ...event });
+    const line = `${JSON.stringify(mapStrings(stored, (text) => capped(text, STORED_STRING_CAP)))}\n`;
     this.size += writeSync(this.fd, line);
   }
 

@@ -3,45 +3,37 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { condensedWords } from '../agent/context-words';
 import { installRoot } from '../assets';
+import { TenetError } from '../errors';
 import { escapeHtml } from '../util/escape-html';
 import type { EngineEvent } from '../events';
 import { stopLabel } from '../phrase-book';
 import { proposeFor } from '../thm/propose';
 import type { ThmReport } from '../protocol/thm-report';
 import { codeEditHunks } from './code-edit';
-import { PAGE_CARD_OF } from './page-cards';
-import { submissionDiffs, type SubmissionDiff } from './page-diffs';
+import type { SessionPageData } from './page-data';
+import { submissionDiffs } from './page-diffs';
 
 /**
  * `tenet export --format html`: one page that replays a session in any browser, offline. The
- * page's script and style are plain files under ./page (read at run time from the installation,
- * like the prompts), inlined here; the session goes in as JSON. Nothing is fetched: a
+ * page's script (./page/*.ts, bundled by the build into dist/session-page.js) and its style
+ * (./page/page.css) are read at run time from the installation, like the prompts, and inlined
+ * here; the session goes in as JSON (SessionPageData, page-data.ts). Nothing is fetched: a
  * Content-Security-Policy allows exactly the two inline blocks (by hash) and no connection, so a
  * model's output that smuggles in markup can neither run nor phone home even if it got past the
  * escaping.
  */
 
-/** The page's script, in the order it is concatenated (later files use what earlier ones define). */
-const SCRIPT_FILES = ['text.js', 'timeline.js', 'diff-view.js', 'cards.js', 'sidebar.js', 'player.js'];
-
-export interface SessionPageData {
-  format: 'tenet-session-page';
-  id: string;
-  events: readonly EngineEvent[];
-  /** Each submission's diff, by its event's index. */
-  diffs: Record<number, SubmissionDiff>;
-  /** THM's proposal for the T the developer settled on, by the approval event's index (when T changed). */
-  proposals: Record<number, string[]>;
-  /** What each result's stop reason says next to its verdict, by the result event's index (the words `tenet show` prints). */
-  stops: Record<number, string>;
-  /** Each condensation's line, by its event's index: the words of agent/context-words.ts, which the page cannot import. */
-  condensed: Record<number, string>;
-  /** The developer's edits of a call's code (step mode), as diffs against the model's code, by the `tool.edit` event's index. */
-  edits: Record<number, Pick<SubmissionDiff, 'added' | 'removed' | 'hunks'>>;
-  generator: string;
-}
-
 const pageDir = () => join(installRoot(), 'source', 'engine', 'session', 'page');
+
+/** The page's script as the build bundled it (scripts/build.mjs). */
+export function pageScript(): string {
+  const file = join(installRoot(), 'dist', 'session-page.js');
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw new TenetError(`The session page's script is not built (${file} is missing).`, 'run npm run build in tenet');
+  }
+}
 
 /**
  * JSON that can sit inside a `<script>` element: `<`, `>` and `&` become \u escapes (valid in
@@ -114,9 +106,8 @@ function codeEdits(events: readonly EngineEvent[]): SessionPageData['edits'] {
 }
 
 export function sessionPage(id: string, events: readonly EngineEvent[]): string {
-  const dir = pageDir();
-  const style = readFileSync(join(dir, 'page.css'), 'utf8');
-  const script = `(() => {\n'use strict';\nconst CARD_OF = ${JSON.stringify(PAGE_CARD_OF)};\n${SCRIPT_FILES.map((file) => `// ${file}\n${readFileSync(join(dir, file), 'utf8')}`).join('\n')}\n})();\n`;
+  const style = readFileSync(join(pageDir(), 'page.css'), 'utf8');
+  const script = pageScript();
   const data: SessionPageData = {
     format: 'tenet-session-page',
     id,

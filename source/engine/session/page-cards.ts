@@ -1,9 +1,10 @@
 import type { EventType } from '../events';
 
 /**
- * The session page's cards (page/cards.js draws each kind; RENDERERS there has one per kind).
- * `turn`, `tool`, `debugger`, `thm` and `tests` gather several events (page/timeline.js decides
- * which card of the kind an event joins); every other kind is a card of its own.
+ * The session page's cards (page/render-card.ts draws each kind; RENDERERS there has one per
+ * kind, typed). `turn`, `tool`, `debugger`, `thm` and `tests` gather several events
+ * (page/timeline.ts decides which card of the kind an event joins); every other kind is a card of
+ * its own.
  */
 export type PageCardKind =
   | 'session'
@@ -27,11 +28,11 @@ export type PageCardKind =
   | 'note';
 
 /**
- * Which card each event type goes to on the page. The page's script is plain JavaScript, so its
- * table is made here, typed over every event type, and written into the page (`CARD_OF`): a new
- * event type does not type-check until it has a card, or is ignored.
+ * Which card each event type goes to on the page, typed over every event type: a new event type
+ * does not type-check until it has a card, or is ignored. Each value is kept as written (`as
+ * const`), so the page's renderers can be typed by the events each card kind is made of.
  */
-export const PAGE_CARD_OF: Record<EventType, PageCardKind | 'ignored'> = {
+export const PAGE_CARD_OF = {
   'session.start': 'session',
   'thm.start': 'thm',
   'thm.phase': 'thm',
@@ -74,4 +75,4 @@ export const PAGE_CARD_OF: Record<EventType, PageCardKind | 'ignored'> = {
   'limit.reached': 'note',
   warning: 'note',
   error: 'note',
-};
+} as const satisfies Record<EventType, PageCardKind | 'ignored'>;

@@ -16,6 +16,7 @@ import {
   hiddenWords,
   MESSAGE_SOURCES,
   modeName,
+  otherFailureWords,
   overridden,
   pauseWords,
   phaseHeading,
@@ -77,7 +78,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
       // "in scope" means little without the pytest arguments THM ran with (read with care: a session on disk may come from any version).
       const args = r.testArgs?.length ? ` (\`--tests ${shownArgs(r.testArgs)}\`)` : '';
       out.push(
-        `## Test Harness Mechanism\n\n${plural(r.counts.collected, 'test')} in scope${args}, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target), ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`,
+        `## Test Harness Mechanism\n\n${plural(r.counts.collected, 'test')} in scope${args}, ${r.counts.failing} failing (${r.counts.unreached} without reaching the target)${r.otherFailures?.length ? `, ${otherFailureWords(r)}` : ''}, ${r.clusters.length} clusters, ${(r.durationMs / 1000).toFixed(1)} s.`,
       );
       out.push(
         r.clusters
@@ -199,6 +200,7 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
                 .map((line) => `\n- ${line}`)
                 .join('')
             : '') +
+          (event.patchSecrets ?? []).map((warning) => `\n- ${warning}`).join('') +
           (event.patch ? `\n\n${fence(event.patch, 'diff')}` : ''),
       );
     },

@@ -2,7 +2,7 @@ import { functionParts, type FunctionParts } from '../python/function-parts';
 
 /** What the blanked target raises: the same as a hand-written stub. */
 const BLANK_STATEMENT = 'raise NotImplementedError';
-/** First statement of the instrumented target: records the call chain (see source/python/_tenet_probe.py). */
+/** First statement of the instrumented target: records the call chain (see source/python/_tenet_probe). */
 const PROBE_STATEMENT = '__import__("_tenet_probe").hit()';
 
 function replaceBody(text: string, parts: FunctionParts, bodyLines: string): string {
@@ -78,7 +78,7 @@ const PROBE_MODULE = '__import__("_tenet_probe")';
  * THM's instrumentation of the target. A plain function gets the probe as its first statement. A
  * generator, async generator or coroutine runs none of its body when called, so a probe there
  * would record the stack of the first next() or await, not of the call: it is wrapped in a call
- * probe instead (see source/python/_tenet_probe.py), without moving a line —
+ * probe instead (see source/python/_tenet_probe), without moving a line —
  * around its innermost decorator (`@P.after(dec, LINE)`), else on the free (blank or comment) line
  * above it (`@P.calls(LINE)`), else rebound at the end of the module. A nested function with none
  * of these keeps the body probe, and the note says so.

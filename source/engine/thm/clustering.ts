@@ -42,7 +42,7 @@ export function depthOf(test: ChainedTest): number {
  * The rule `use`: the nearest frame above the target that uses it: the repository's own code, not
  * a comprehension or generator expression, and not the target's plumbing (a frame that holds the
  * target without naming it: its decorators' wrappers, a dispatcher such as sympy's
- * `Printer._print`; see _wrappers_above in source/python/_tenet_probe.py). The paper clusters by
+ * `Printer._print`; see _wrappers_above in source/python/_tenet_probe). The paper clusters by
  * the function that invokes the target because each caller shows another use of it; plumbing
  * between a use and the target — the repository's own, or the standard library's and installed
  * packages' (`functools.cached_property.__get__`, the helper of `contextlib.contextmanager`,

@@ -28,9 +28,12 @@ export function mergeDeveloperTests(report: ThmReport, change: DeveloperTestChan
   const reached = chainedTests(failing);
   const clusters = clusterTests(reached);
   const before = report.failing.length;
+  // A test the developer changed is judged again: it is the target's now (accepted), or kept out.
+  const otherFailures = report.otherFailures?.filter((t) => !gone.has(t.nodeid) && !change.removed.includes(t.nodeid));
   return {
     ...report,
     failing,
+    ...(otherFailures ? { otherFailures } : {}),
     clusters,
     selected: selectTests(clusters, reached, report.T ?? Infinity),
     counts: {
@@ -38,6 +41,7 @@ export function mergeDeveloperTests(report: ThmReport, change: DeveloperTestChan
       collected: report.counts.collected + Math.max(0, failing.length - before),
       failing: failing.length,
       unreached: failing.filter((f) => !f.reached).length,
+      ...(otherFailures ? { otherFailures: otherFailures.length } : {}),
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { EntryKind } from '../protocol/thm-report';
 
-/** Lines the pytest plugin (source/python/_tenet_thm.py) writes, one JSON object after MARK. */
+/** Lines the pytest plugin (source/python/_tenet_thm) writes, one JSON object after MARK. */
 export const MARK = '\x1etenet:';
 
 export interface ProbeFrame {
@@ -10,7 +10,7 @@ export interface ProbeFrame {
   comprehension: boolean;
   /** Code that is none of the repository's own: the standard library, an installed package, code compiled at run time. */
   outside?: true;
-  /** A decorator's plumbing right above the target: it holds the target itself (see _wrappers_above in _tenet_probe.py). */
+  /** A decorator's plumbing right above the target: it holds the target itself (see _wrappers_above in _tenet_probe). */
   wrapper?: true;
 }
 
@@ -20,6 +20,11 @@ export interface OutcomeInfo {
   phase: 'setup' | 'call' | 'teardown' | null;
   message: string;
   longrepr: string;
+  /**
+   * Where the failure was raised: the innermost frame of the repository's code that pytest does
+   * not hide (`pkg/geo.py::perimeter`, line 14). Absent where no failure report is read.
+   */
+  stoppedAt?: { name: string; line: number } | null;
 }
 
 /** Every event from a lane (TENET_LANES) carries its index; those of the collecting process none. */
@@ -54,6 +59,8 @@ export type PluginEvent = LaneTag &
         entryKind: EntryKind | null;
         /** Not reached: a wider fixture that called the target in an earlier test (`file::function`), cached by pytest. */
         failsThrough?: string | null;
+        /** A process the test started called the target (the probe there notes it; its chain is not seen). */
+        subprocess?: boolean;
         /**
          * Set when whether the test reached the target depends on a wider fixture's cache (its first
          * call was in that fixture's setup, or it fails through it): which cached instance (`key`),

@@ -55,8 +55,8 @@ export interface PassOptions {
   only?: string[];
   /**
    * How the probe behaves: record the chain only, fork a blank twin at the first call (see
-   * _tenet_probe.py), or both worlds from one collection (lanes for the blank world, then lanes
-   * for the original one on what failed blank; see _tenet_thm.py).
+   * _tenet_probe), or both worlds from one collection (lanes for the blank world, then lanes
+   * for the original one on what failed blank; see _tenet_thm).
    */
   mode: PassMode;
   /** Names this pass's scratch files. */

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { TenetError } from '../errors';
 
@@ -20,7 +20,7 @@ export function repositoryFolder(repo: string): string {
   return dir;
 }
 
-/** A folder tenet reads or creates (sessions, a bench run): anything but a file already there. */
+/** A folder tenet reads or creates (sessions, a bench run): anything but a file already there; made now if missing. */
 export function folderToUse(path: string, flag: string): string {
   const dir = resolve(path);
   if (existsSync(dir) && !statSync(dir).isDirectory())
@@ -28,7 +28,32 @@ export function folderToUse(path: string, flag: string): string {
       `${flag} ${dir} is a file; it must be a folder.`,
       `pass ${flag} with a folder (it is created if missing)`,
     );
+  makeFolder(dir, flag);
   return dir;
+}
+
+/**
+ * Makes `dir` and its missing parents, one at a time, or says in one line why it cannot (exit 2).
+ * Not `mkdirSync(dir, { recursive: true })`: Node's retries forever when a parent exists and the
+ * child's mkdir still fails with ENOENT, which is what /proc answers (`--sessions-dir /proc/x`).
+ */
+export function makeFolder(dir: string, flag: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !existsSync(at); at = dirname(at)) {
+    missing.unshift(at);
+    if (dirname(at) === at) break;
+  }
+  for (const at of missing) {
+    try {
+      mkdirSync(at);
+    } catch (error) {
+      const { code } = error as NodeJS.ErrnoException;
+      if (code === 'EEXIST' && statSync(at).isDirectory()) continue; // made meanwhile by another tenet
+      throw new TenetError(
+        `${flag} ${dir} cannot be made (mkdir ${at} failed: ${code ?? (error as Error).message}); give tenet a folder it can create or write.`,
+      );
+    }
+  }
 }
 
 /**

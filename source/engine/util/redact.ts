@@ -1,11 +1,18 @@
-import { isSecretName, secretShapes } from '../secrets';
+import { findSecretShapes, isSecretName, redactShapes, secretShapes } from '../secrets';
+import { mapStrings, stringsIn } from './map-strings';
 
 /** Shorter values are too likely to be ordinary words or numbers to redact everywhere. */
 const MIN_SECRET_LENGTH = 6;
 
+/** How far back from a stream's cut a secret's start is looked for: a private-key block is a few KB. */
+const MAX_SHAPE_SPAN = 64 * 1024;
+
 export interface Redactor {
-  /** The JSON text of a value with every secret replaced by `[redacted:NAME]`. */
+  /** The JSON text of a value with every secret replaced by `[redacted:NAME]` (see `value`). */
   json(value: unknown): string;
+  /** A value with every secret in its strings (and keys) replaced; the value itself when it holds none. */
+  value<T>(value: T): T;
+  /** Text with every secret replaced: `[redacted:NAME]` for an environment variable's value, `[redacted:KIND]` for a shape (see engine/secrets). */
   text(value: string): string;
   /**
    * The largest position ≤ `cut` where a stream's text can be split without cutting a secret in
@@ -17,15 +24,11 @@ export interface Redactor {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * A secret, as it appears in text and in JSON text, also when line breaks were put inside it (a
- * program that prints it folded over two lines): between any two of its characters, line breaks
- * (`\n`, `\r`; in JSON text their escapes) are skipped.
+ * A secret as it appears in text, also when line breaks were put inside it (a program that prints
+ * it folded over two lines): between any two of its characters, `\n` and `\r` are skipped.
  */
-function secretPattern(value: string): { text: RegExp; json: RegExp } {
-  const chars = [...value];
-  const text = chars.map(escapeRegExp).join('[\\r\\n]*');
-  const json = chars.map((c) => escapeRegExp(JSON.stringify(c).slice(1, -1))).join('(?:\\\\[rn])*');
-  return { text: new RegExp(text, 'g'), json: new RegExp(json, 'g') };
+function secretPattern(value: string): RegExp {
+  return new RegExp([...value].map(escapeRegExp).join('[\\r\\n]*'), 'g');
 }
 
 /**
@@ -52,9 +55,11 @@ function secretAt(input: string, p: number, value: string): number | 'prefix' | 
 /**
  * Secrets never reach disk, the terminal or the model: the values of environment variables that
  * look like secrets (API keys, `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*`, and values shaped
- * like tokens whatever their name, see engine/secrets)
- * and any extra values given, wherever they appear in an event (a tool's output included), also
- * when printed with line breaks inside them.
+ * like tokens whatever their name, see engine/secrets) and any extra values given, wherever they
+ * appear in an event (a tool's output included), also when printed with line breaks inside them;
+ * and any text shaped like a secret (a token in a repository file that a shell printed), whatever
+ * the environment holds (see engine/secrets). Every place tenet stores, prints, exports or
+ * sends text goes through one of these.
  */
 export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: string[] = []): Redactor {
   const found: [string, string][] = [];
@@ -71,11 +76,36 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: stri
   for (const value of extra) if (value.length >= MIN_SECRET_LENGTH) found.push([value, 'secret']);
   // Longest first, so a secret that contains another is replaced whole.
   found.sort((a, b) => b[0].length - a[0].length);
-  const secrets = found.map(([value, name]) => ({ value, name, ...secretPattern(value) }));
+  const secrets = found.map(([value, name]) => ({ value, name, text: secretPattern(value) }));
   const text = (input: string) => {
     let out = input;
     for (const s of secrets) out = out.replace(s.text, `[redacted:${s.name}]`);
-    return out;
+    return redactShapes(out);
+  };
+  // One look at all the strings of a value at once (most values hold no secret), then, only if
+  // something was seen, each string on its own.
+  const holdsSecret = (value: unknown) => {
+    const joined = stringsIn(value)
+      .filter((s) => s.length >= MIN_SECRET_LENGTH)
+      .join('\n\0\n');
+    return secrets.some((s) => joined.search(s.text) !== -1) || findSecretShapes(joined).length > 0;
+  };
+  const value = <T>(input: T): T => (holdsSecret(input) ? mapStrings(input, text, true) : input);
+  // A secret shape that starts before the cut and goes past it (or reaches the end of the text,
+  // where the stream may go on: a private-key block whose END line has not come yet).
+  const shapeAcross = (input: string, at: number) => {
+    const from = Math.max(0, at - MAX_SHAPE_SPAN);
+    // A key block whose END line has not come: its header alone is no secret yet, its body is.
+    const open = input.lastIndexOf('-----BEGIN ', at - 1);
+    if (open >= from && /^-----BEGIN [A-Z0-9 ]*PRIVATE KEY/.test(input.slice(open, open + 80)))
+      if (!input.includes('-----END ', open)) return open;
+    // Every other shape is one line: a cut at a line's end splits none (the usual cut, a stream's whole lines).
+    if (input[at - 1] === '\n') return undefined;
+    for (const shape of findSecretShapes(input.slice(from))) {
+      const [start, end] = [from + shape.start, from + shape.end];
+      if (start < at && (end > at || end === input.length)) return start;
+    }
+    return undefined;
   };
   // A secret occurrence that starts before `cut` and goes past it, or runs off the end of the text
   // as a prefix of the secret: the split moves to its start, until nothing straddles it. Line
@@ -84,6 +114,12 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: stri
     let at = Math.min(cut, input.length);
     for (let moved = true; moved && at > 0; ) {
       moved = false;
+      const shapeStart = shapeAcross(input, at);
+      if (shapeStart !== undefined) {
+        at = shapeStart;
+        moved = true;
+        continue;
+      }
       for (const { value } of secrets) {
         for (let p = Math.max(0, at - 2 * value.length); p < at; p++) {
           const end = secretAt(input, p, value);
@@ -97,13 +133,12 @@ export function secretRedactor(env: NodeJS.ProcessEnv = process.env, extra: stri
     }
     return at;
   };
-  return {
-    text,
-    safeCut,
-    json(value) {
-      let out = JSON.stringify(value);
-      for (const s of secrets) out = out.replace(s.json, `[redacted:${s.name}]`);
-      return out;
-    },
-  };
+  return { text, value, safeCut, json: (input) => JSON.stringify(value(input)) };
+}
+
+let forProcess: Redactor | undefined;
+/** The redactor of this process's environment, and of every secret shape (built once: the environment does not change). */
+export function processRedactor(): Redactor {
+  forProcess ??= secretRedactor(process.env);
+  return forProcess;
 }

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
-import type { TranscriptItem } from '../view-state';
+import type { TranscriptItem } from '../view/types';
 import { LineRow } from './line-view';
 import { useListCursor } from './list-cursor';
 import { shortEnd, windowStart } from './lines';

@@ -1,7 +1,7 @@
 import { Spinner } from '@inkjs/ui';
 import { Box, Text } from 'ink';
 import { printable } from '../../engine/terminal-text';
-import type { ViewState } from '../view-state';
+import type { ViewState } from '../view/types';
 import { wrapCode, shortEnd, type Line } from './lines';
 import { expandTabs } from './line-editor';
 import { partialStringFields } from './partial-json';

@@ -1,6 +1,6 @@
 import { TEST_RUNS } from '../../engine/phrase-book';
 import { printableValue } from '../../engine/terminal-text';
-import type { TranscriptItem } from '../view-state';
+import type { TranscriptItem } from '../view/types';
 import { Lines } from './line-view';
 import { cap, shortEnd, wrapCode, wrapText, type Line, type Seg } from './lines';
 import { gridLines } from './test-grid';

@@ -4,8 +4,8 @@ import { remaining } from '../../engine/model/spend-limits';
 import { shownUsage } from '../../engine/model/usage-sums';
 import { costText, remainingWords, tokensInOut } from '../../engine/phrase-book';
 import { DimRows } from '../components/line-view';
-import type { Takeover } from '../controller';
-import type { ViewState } from '../view-state';
+import type { Takeover } from '../prompt';
+import type { ViewState } from '../view/types';
 import { plural } from '../../engine/util/plural';
 
 /** Rows the footer takes, for a given number of key rows. */

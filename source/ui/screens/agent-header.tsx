@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { stageName, TEST_RUNS } from '../../engine/phrase-book';
 import { shortMiddle } from '../components/lines';
 import { useNow } from '../components/use-now';
-import type { ViewState } from '../view-state';
+import type { ViewState } from '../view/types';
 
 /**
  * Where the agent is: pre-generation round i/15, refinement attempt j/5 and its stage, a TDD

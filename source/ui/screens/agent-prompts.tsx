@@ -4,7 +4,7 @@ import { YesNo, useYesNo } from '../components/confirm-box';
 import { cap, shortEnd, wrapText } from '../components/lines';
 import { FieldText, useLineEditor } from '../components/text-field';
 import { leadKey, useKeys } from '../components/use-keys';
-import type { Prompt } from '../controller';
+import type { Prompt } from '../prompt';
 import { keyHint } from '../keys';
 import { CLOSED_PAUSE, stepPromptRows, type PauseView } from './step-prompt';
 import { plural } from '../../engine/util/plural';

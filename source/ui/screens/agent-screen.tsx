@@ -8,9 +8,9 @@ import { ModelStatus, RetryLine, streamingLines } from '../components/model-stat
 import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines } from '../components/transcript-item';
-import type { Prompt, Takeover } from '../controller';
+import type { Prompt, Takeover } from '../prompt';
 import { hintRows, keyHint, KEYS, QUIT_LIVE_HINT } from '../keys';
-import type { TranscriptItem, ViewState } from '../view-state';
+import type { TranscriptItem, ViewState } from '../view/types';
 import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
 import { CancelledPrompt, CommandPrompt, promptRows, StopQuestion } from './agent-prompts';

@@ -3,8 +3,8 @@ import { useMemo } from 'react';
 import { shortEnd } from '../components/lines';
 import { useNow } from '../components/use-now';
 import { FieldText, useLineEditor } from '../components/text-field';
-import type { Takeover } from '../controller';
-import type { DebuggerLine, ViewState } from '../view-state';
+import type { Takeover } from '../prompt';
+import type { DebuggerLine, ViewState } from '../view/types';
 
 /** Each writer's colour: the developer's lines green, the agent's magenta, tenet's own (the pdb it starts for a takeover) cyan. */
 const COLOURS: Record<DebuggerLine['who'], string | undefined> = {

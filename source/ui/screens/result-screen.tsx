@@ -13,9 +13,9 @@ import { expandTabs } from '../components/line-editor';
 import { listOrder, TestList } from '../components/test-list';
 import { ScrollView } from '../components/scroll-view';
 import { gridLines } from '../components/test-grid';
-import type { Prompt } from '../controller';
+import type { Prompt } from '../prompt';
 import { hintRows } from '../keys';
-import type { PatchDecision } from '../view-state';
+import type { PatchDecision } from '../view/types';
 import { useKeys } from '../components/use-keys';
 import { plural } from '../../engine/util/plural';
 
@@ -256,6 +256,9 @@ export function ResultScreen({
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
+    ...(result.patchSecrets ?? []).flatMap((warning) =>
+      wrapText(`! ${warning}`, width).map((text) => ({ text, color: 'yellow' })),
+    ),
     ...(result.testQuality ? wrapText(describeTestQuality(result.testQuality), width).map((text) => ({ text })) : []),
     ...(result.failure
       ? describeFailure(result.failure)

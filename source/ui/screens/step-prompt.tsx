@@ -8,7 +8,7 @@ import { cap, wrapCode, type Line } from '../components/lines';
 import { messageBoxRows, MessageBox } from '../components/message-box';
 import { ScrollView } from '../components/scroll-view';
 import { leadKey, useKeys } from '../components/use-keys';
-import type { Prompt } from '../controller';
+import type { Prompt } from '../prompt';
 import { keyHint } from '../keys';
 
 export type StepPromptKind = Extract<Prompt, { kind: 'step-model' | 'step-tool' }>;

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { hardWrap, type Line } from '../components/lines';
 import { TestGrid } from '../components/test-grid';
-import type { TddView } from '../view-state';
+import type { TddView } from '../view/types';
 import { plural } from '../../engine/util/plural';
 
 /** `first:T 1:C 2:TC`: which side each iteration revised (T tests, C code). */

@@ -8,6 +8,8 @@ import type { ThmReport } from '../../engine/protocol/thm-report';
 export type Row =
   | { kind: 'cluster'; index: number }
   | { kind: 'test'; nodeid: string; cluster: number | null }
+  /** Stub mode: a failing test that is not the target's (it never reached it); it cannot be selected. */
+  | { kind: 'other'; nodeid: string }
   | { kind: 'heading'; text: string };
 
 /** Every word of the filter in the text, case aside (an empty filter matches everything). */
@@ -19,7 +21,8 @@ export function matches(text: string, filter: string): boolean {
 
 /**
  * The rows of the picker: clusters (expandable to their tests; `expanded` names the open ones by
- * their caller), then tests that never reached the target. With a filter, a cluster shows when its caller or one of its tests matches, and under it
+ * their caller), then tests that never reached the target, then (stub mode) the tests that fail
+ * for another reason, apart, since they are not the target's. With a filter, a cluster shows when its caller or one of its tests matches, and under it
  * (open without asking) the tests that match; every test when only the caller does and it is open.
  */
 export function pickerRows(report: ThmReport, expanded: ReadonlySet<string>, filter = ''): Row[] {
@@ -39,6 +42,11 @@ export function pickerRows(report: ThmReport, expanded: ReadonlySet<string>, fil
     rows.push({ kind: 'heading', text: `Failing without reaching the target (${unreached.length})` });
     for (const test of unreached) rows.push({ kind: 'test', nodeid: test.nodeid, cluster: null });
   }
+  const others = (report.otherFailures ?? []).filter((f) => matches(f.nodeid, filter));
+  if (others.length) {
+    rows.push({ kind: 'heading', text: `Failing for another reason (${others.length}): not the target's tests` });
+    for (const test of others) rows.push({ kind: 'other', nodeid: test.nodeid });
+  }
   return rows;
 }
 
@@ -57,6 +65,10 @@ export function rowPosition(report: ThmReport, rows: readonly Row[], cursor: num
   if (row.kind === 'test') {
     const unreached = rows.filter((r) => r.kind === 'test' && r.cluster === null);
     return `test ${unreached.indexOf(row) + 1}/${unreached.length} not reaching the target`;
+  }
+  if (row.kind === 'other') {
+    const others = rows.filter((r) => r.kind === 'other');
+    return `test ${others.indexOf(row) + 1}/${others.length} failing for another reason`;
   }
   return '';
 }

@@ -80,6 +80,8 @@ export function reviewKey(
   const row = rows[state.cursor];
   const nodeidOf = (r: Row | undefined) =>
     r?.kind === 'test' ? r.nodeid : r?.kind === 'cluster' ? report.clusters[r.index]!.representative : undefined;
+  // A test failing for another reason can be read and edited, never selected.
+  const readable = (r: Row | undefined) => (r?.kind === 'other' ? r.nodeid : nodeidOf(r));
   const move = (to: number) => ({ state: { ...state, cursor: Math.max(0, Math.min(rows.length - 1, to)) } });
   if (key.upArrow) return move(state.cursor - 1);
   if (key.downArrow) return move(state.cursor + 1);
@@ -111,6 +113,13 @@ export function reviewKey(
       },
     };
   }
+  if (input === ' ' && row?.kind === 'other')
+    return {
+      state: {
+        ...state,
+        notice: `Not selectable: ${row.nodeid} never reaches the target (it fails for another reason)`,
+      },
+    };
   if (input === ' ' && row) {
     const nodeid = nodeidOf(row);
     return nodeid ? { state: { ...state, picks: togglePick(state.picks, baseOf(state, context), nodeid) } } : { state };
@@ -130,10 +139,10 @@ export function reviewKey(
       },
     };
   }
-  if ((input === 'n' || (input === 'e' && nodeidOf(row))) && context.canWrite)
-    return { state, effect: input === 'n' ? { kind: 'write' } : { kind: 'write', nodeid: nodeidOf(row)! } };
+  if ((input === 'n' || (input === 'e' && readable(row))) && context.canWrite)
+    return { state, effect: input === 'n' ? { kind: 'write' } : { kind: 'write', nodeid: readable(row)! } };
   if (input === 'v' && row && context.canShowSource) {
-    const nodeid = nodeidOf(row);
+    const nodeid = readable(row);
     return nodeid ? { state, effect: { kind: 'source', nodeid } } : { state };
   }
   if (key.return) {

@@ -1,39 +1,23 @@
 import { Box, Text } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { failingWords, THM_PHASES } from '../../engine/phrase-book';
-import {
-  alreadyFailingTests,
-  failingTestCounts,
-  type ThmFailingTest,
-  type ThmReport,
-} from '../../engine/protocol/thm-report';
-import { Lines, DimRows } from '../components/line-view';
-import {
-  allocate,
-  cap,
-  wrapCode,
-  shortEnd,
-  shortMiddle,
-  shortStart,
-  windowStart,
-  wrapText,
-  type Line,
-} from '../components/lines';
-import { ProgressBar } from '../components/progress-bar';
-import { ScrollView } from '../components/scroll-view';
-import { useNow } from '../components/use-now';
-import type { Prompt, WritingOutcome } from '../controller';
-import { hintRows, QUIT_LIVE_HINT } from '../keys';
-import { propose, type ViewState } from '../view-state';
-import { useKeys } from '../components/use-keys';
-import { FieldText, useLineEditor } from '../components/text-field';
-import { pickerRows, picksText, rowPosition, selectionOf } from './thm-picker';
-import { budgetOf, initialReview, openClusters, reviewKey, type ReviewState } from './thm-review';
+import { failingWords, otherFailureWords } from '../../engine/phrase-book';
+import { alreadyFailingTests, failingTestCounts, type ThmFailingTest } from '../../engine/protocol/thm-report';
 import { plural } from '../../engine/util/plural';
-
-export { pickerRows } from './thm-picker';
-
-export { propose };
+import { Lines, DimRows } from '../components/line-view';
+import { allocate, cap, wrapCode, shortStart, windowStart, wrapText, type Line } from '../components/lines';
+import { ScrollView } from '../components/scroll-view';
+import { FieldText, useLineEditor } from '../components/text-field';
+import { useKeys } from '../components/use-keys';
+import { hintRows, QUIT_LIVE_HINT } from '../keys';
+import type { Prompt } from '../prompt';
+import type { WritingOutcome } from '../test-drafts';
+import { propose } from '../view-state';
+import type { ViewState } from '../view/types';
+import { capChain, chainLines, failureLines, importNote, otherLines, outcomeLines, warningLines } from './thm-lines';
+import { pickerRows, picksText, rowPosition, selectionOf } from './thm-picker';
+import { ThmProgress } from './thm-progress';
+import { budgetOf, initialReview, openClusters, reviewKey, type ReviewState } from './thm-review';
+import { rowKey, ThmRow } from './thm-row';
 
 export interface ThmScreenProps {
   view: ViewState;
@@ -55,166 +39,6 @@ export interface ThmScreenProps {
 export interface TestWriter {
   newTest(): Promise<WritingOutcome>;
   editTest(nodeid: string): Promise<WritingOutcome>;
-}
-
-/** What became of the developer's writing, in rows for the review. */
-export function outcomeLines(outcome: WritingOutcome, width: number): Line[] {
-  if ('problem' in outcome)
-    return wrapText(`Could not open your editor: ${outcome.problem}`, width).map((text) => ({ text, color: 'red' }));
-  if ('unchanged' in outcome) return [{ text: 'Nothing changed: no test to add.', dim: true }];
-  const rows: Line[] = [
-    ...outcome.accepted.map((t): Line => [{ text: '✎ joins ', color: 'green' }, { text: t.nodeid }]),
-    ...outcome.rejected.flatMap((r) =>
-      wrapText(`✗ kept out ${r.nodeid}: ${r.reason}`, width, 2).map((text): Line => ({ text, color: 'red' })),
-    ),
-    ...(outcome.kept
-      ? wrapText(
-          `  your text is kept: ${outcome.kept.key === 'n' ? 'n' : 'e on one of its tests'} opens it again, to fix it`,
-          width,
-        ).map((text): Line => ({ text, color: 'yellow' }))
-      : []),
-    ...outcome.removed.map((id): Line => ({ text: `− no longer fails: ${id}`, color: 'yellow' })),
-  ];
-  return rows.length ? rows : [{ text: 'Your file has no test that pytest collects.', dim: true }];
-}
-
-/** At most this many of the tests still running are named. */
-const RUNNING_ROWS = 5;
-
-function Progress({
-  view,
-  width,
-  height,
-  clock,
-}: {
-  view: ViewState;
-  width: number;
-  height: number;
-  clock: 'wall' | 'recorded';
-}) {
-  const { thm, session } = view;
-  const now = useNow(clock === 'wall');
-  // Live, the clock runs from the run's start: the earliest of the session's start, THM's, and this
-  // screen's (it opens before the workspace is made, and the session starts after). A large suite
-  // collects for seconds without an event. The rate of tests counts from THM's start.
-  const mounted = useRef(Date.now()).current;
-  const end = clock === 'wall' ? now : view.at;
-  const known = [view.clock.partStart, thm.startedAt].filter((t) => t > 0);
-  const since = clock === 'wall' ? Math.min(mounted, ...known) : (known[0] ?? 0);
-  const seconds = since ? Math.max(0, end - since) / 1000 : 0;
-  const thmSeconds = thm.startedAt ? Math.max(0, end - thm.startedAt) / 1000 : 0;
-  const label = thm.startedAt ? THM_PHASES[thm.phase ?? 'probe'] : 'preparing the workspace';
-  const collecting = thm.collecting
-    ? `collecting the tests: ${plural(thm.collecting.files, 'file')}, ${plural(thm.collecting.tests, 'test')} so far`
-    : thm.startedAt
-      ? 'collecting the tests'
-      : 'starting';
-  // Every test ran, none is left running: pytest ends the session (fixtures' teardown, the report).
-  const finishing = thm.total > 0 && thm.done >= thm.total && !thm.running.length ? ' · pytest is finishing' : '';
-  const counts = thm.total || thm.done ? `${thm.done}/${thm.total || '?'} tests · ${thm.failing} failing` : collecting;
-  // The bar is (nearly) full and a few tests hold it: which, and for how long, longest first.
-  const running = [...thm.running].sort((a, b) => a.since - b.since);
-  const rows = Math.max(0, Math.min(RUNNING_ROWS, height - 4));
-  const shown = cap(running, rows, (n) => ({ nodeid: `… ${n} more`, since: NaN }));
-  // What THM runs on: the target and the repository (the repository's end: its own folder's name).
-  const where = session
-    ? `${session.target}${session.mode === 'blank' ? ' (benchmark mode)' : ''} in ${session.repo}`
-    : '';
-  return (
-    <Box flexDirection="column">
-      <Lines lines={warningLines(view, width)} />
-      <Text wrap="truncate">
-        <Text bold>Test Harness Mechanism</Text>
-        {where ? ` · ${shortStart(where, Math.max(10, width - 25))}` : ''}
-      </Text>
-      <Text wrap="truncate">{label}</Text>
-      <Text wrap="truncate">
-        <ProgressBar done={thm.done} total={thm.total} width={Math.max(10, Math.min(40, width - 75))} /> {counts} ·{' '}
-        {seconds.toFixed(1)} s{thm.done ? ` · ${thmSeconds > 0 ? (thm.done / thmSeconds).toFixed(0) : 0} tests/s` : ''}
-        {finishing}
-      </Text>
-      {shown.length ? (
-        <Text dimColor wrap="truncate">
-          still running:
-        </Text>
-      ) : null}
-      {shown.map(({ nodeid, since }) => {
-        const took = Number.isNaN(since) ? '' : ` · ${Math.max(0, Math.floor((end - since) / 1000))} s`;
-        return (
-          <Text key={nodeid} wrap="truncate">
-            {'  '}
-            {shortMiddle(nodeid, Math.max(10, width - 2 - took.length))}
-            <Text dimColor>{took}</Text>
-          </Text>
-        );
-      })}
-    </Box>
-  );
-}
-
-/**
- * What the run warned of before THM's report (stub mode on a function with a real body), in
- * yellow above it, a few rows at most: it explains a review with nothing to propose.
- */
-function warningLines(view: ViewState, width: number): Line[] {
-  return cap(
-    view.warnings.flatMap((warning) => wrapText(`! ${warning}`, width, 2)),
-    4,
-    () => '…',
-  ).map((text) => ({ text, color: 'yellow' }));
-}
-
-/** The end of a failing test's report (where pytest puts the error), to judge it without leaving the screen. */
-function failureLines(test: ThmFailingTest, rows: number, width: number): Line[] {
-  const report = (test.longrepr || test.message).trimEnd().split('\n');
-  return [
-    { text: '' },
-    {
-      text: `how it fails (${test.outcome}${test.timedOut ? ', timed out' : test.crashed ? ', crashed' : ''}):`,
-      dim: true,
-    },
-    ...report
-      .slice(-Math.max(0, rows - 2))
-      .map((line) => ({ text: shortEnd(line, width), color: /^E\s/.test(line) ? 'red' : undefined })),
-  ];
-}
-
-/**
- * The rows under the list saying how the highlighted test reaches the target (its call chain,
- * wrapped), or through which cached fixture it fails without reaching it.
- */
-function chainLines(test: ThmFailingTest, width: number): Line[] {
-  if (!test.reached) {
-    if (!test.failsThrough) return [];
-    const why = `${test.failsThrough}, a wider-scoped fixture, called the target in an earlier test; pytest hands this test its cached result without a call`;
-    return [
-      { text: '' },
-      { text: `${shortStart(test.nodeid, width - 20)} fails through:`, dim: true },
-      ...cap(wrapText(why, width), 4, () => '…').map((text) => ({ text })),
-    ];
-  }
-  const chain = cap(wrapText(test.chain.join(' → '), width), 4, () => '…');
-  return [
-    { text: '' },
-    { text: `chain of ${shortStart(test.nodeid, width - 10)}:`, dim: true },
-    ...chain.map((text) => ({ text })),
-  ];
-}
-
-/**
- * Test modules that failed to import, for the summary: a broken one (it fails on the original
- * code too) hides its tests from THM and is named with its error; the others are THM's own
- * observations, among the failing tests.
- */
-function importNote(report: ThmReport): string {
-  const errors = report.importErrors ?? [];
-  const broken = errors.filter((e) => e.broken);
-  const first = broken[0];
-  const named = first
-    ? ` · ${plural(broken.length, 'broken test module')} (${first.module}: ${first.message}${first.at ? ` at ${first.at}` : ''}${broken.length > 1 ? `; ${broken.length - 1} more` : ''})`
-    : '';
-  const rest = errors.length - broken.length;
-  return `${named}${rest ? ` · ${plural(rest, 'module')} failed to import ${report.mode === 'blank' ? 'blank' : 'stubbed'}` : ''}`;
 }
 
 /**
@@ -326,7 +150,7 @@ export function ThmScreen({
     { isActive: !!prompt && !typing && !busy },
   );
 
-  if (!report) return <Progress view={view} width={width} height={height} clock={clock} />;
+  if (!report) return <ThmProgress view={view} width={width} height={height} clock={clock} />;
   if (source) {
     const code = source.text
       .split('\n')
@@ -357,7 +181,7 @@ export function ThmScreen({
       ? cap(outcomeLines(written, width), 5, (n) => ({ text: `… ${n} more`, dim: true }))
       : [];
   const summary = wrapText(
-    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
+    `THM ${plural(c.collected, 'test')} · ${c.passed} passed · ${failingWords(shown)}${report.otherFailures?.length ? ` · ${otherFailureWords(report)}` : ''}${report.mode === 'blank' ? ` · ${alreadyFailingTests(report).length} already failing on the original` : ''} · ${plural(report.clusters.length, 'cluster')} · ${(report.durationMs / 1000).toFixed(1)} s${importNote(report)}`,
     width,
   );
   // `n` and `e` where the developer can write tests (a live review with an editor); three rows of
@@ -375,8 +199,10 @@ export function ThmScreen({
       ? byId.get(current.nodeid)
       : current?.kind === 'cluster'
         ? byId.get(report.clusters[current.index]!.representative)
-        : undefined;
-  const chain = chainOf ? chainLines(chainOf, width) : [];
+        : current?.kind === 'other'
+          ? report.otherFailures?.find((f) => f.nodeid === current.nodeid)
+          : undefined;
+  const chain = !chainOf ? [] : 'reached' in chainOf ? chainLines(chainOf, width) : otherLines(chainOf, width);
   const failure = chainOf ? (chainOf.longrepr || chainOf.message).trimEnd().split('\n').length + 2 : 0;
   // summary, "Selected", a blank line, the rows and the position line; a blank line and the footer at the bottom.
   const status = prompt ? 1 : 0;
@@ -410,40 +236,19 @@ export function ThmScreen({
       <Lines lines={written_} />
       <Box flexDirection="column" marginTop={1}>
         {visible.map((row, i) => {
-          const at = first + i === cursor;
-          const pointer = at ? '❯ ' : '  ';
-          if (row.kind === 'heading') return <Text key={`h${i}`} dimColor wrap="truncate">{`  ${row.text}`}</Text>;
-          if (row.kind === 'cluster') {
-            const cluster = report.clusters[row.index]!;
-            const next = rows[first + i + 1];
-            const open = next?.kind === 'test' && next.cluster === row.index;
-            const about = `· ${plural(cluster.tests.length, 'test')} · depth ${cluster.depth}`;
-            return (
-              <Text key={`c${row.index}`} inverse={at} wrap="truncate">
-                {pointer}
-                {open ? '▾' : '▸'} {shortMiddle(cluster.caller, Math.max(12, width - about.length - 8))}{' '}
-                <Text dimColor>{about}</Text>
-                {cluster.tests.some((t) => selection.includes(t)) ? <Text color="yellow"> ★</Text> : ''}
-                {cluster.tests.some((t) => developer.includes(t)) ? <Text color="green"> ✎</Text> : ''}
-              </Text>
-            );
-          }
-          const test = byId.get(row.nodeid);
-          // A column for ✎ only when the developer has tests of their own.
-          const mark = `${selection.includes(row.nodeid) ? '★' : ' '}${developer.length ? (developer.includes(row.nodeid) ? '✎' : ' ') : ''}`;
-          const about = test?.reached
-            ? `depth ${test.depth}`
-            : test?.failsThrough
-              ? `fails through ${test.failsThrough.split('::').pop()}`
-              : 'not reached';
+          const next = rows[first + i + 1];
           return (
-            <Text key={`t${row.nodeid}`} inverse={at} wrap="truncate">
-              {pointer}
-              {'    '}
-              <Text color="yellow">{mark}</Text>{' '}
-              {shortMiddle(row.nodeid, Math.max(12, width - about.length - 9 - mark.length))}{' '}
-              <Text dimColor>{about}</Text>
-            </Text>
+            <ThmRow
+              key={rowKey(row, i)}
+              row={row}
+              at={first + i === cursor}
+              open={row.kind === 'cluster' && next?.kind === 'test' && next.cluster === row.index}
+              report={report}
+              byId={byId}
+              selection={selection}
+              developer={developer}
+              width={width}
+            />
           );
         })}
         {filter && !rows.length ? <Text dimColor> nothing matches the filter</Text> : null}
@@ -479,7 +284,3 @@ export function ThmScreen({
     </Box>
   );
 }
-
-/** The chain block cut to the rows it was given (its blank line and title first). */
-const capChain = (chain: Line[], rows: number): Line[] =>
-  rows >= chain.length ? chain : rows >= 3 ? [...chain.slice(0, rows - 1), { text: '…', dim: true }] : [];

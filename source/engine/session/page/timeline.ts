@@ -1,3 +1,7 @@
+import type { EventType } from '../../events';
+import { PAGE_CARD_OF } from '../page-cards';
+import type { Card, CardKind, PageEvent } from './types';
+
 // The session as cards and stops. A card is what the page draws — a model turn, a tool call with
 // its output, a submission, a decision — and gathers the events that belong to it. A stop is a
 // position the player can be at: the index of an event after which something new is worth
@@ -6,25 +10,42 @@
 // several stops (a tool call that waits for the developer's approval) shows exactly what had
 // happened by then.
 
-const QUIET = new Set(['step.pause', 'model.request', 'model.delta', 'tool.call', 'debugger.input', 'debugger.output', 'debugger.entry', 'thm.phase', 'thm.collected', 'thm.test', 'thm.collecting', 'thm.running']);
+const QUIET = new Set<string>([
+  'step.pause',
+  'model.request',
+  'model.delta',
+  'tool.call',
+  'debugger.input',
+  'debugger.output',
+  'debugger.entry',
+  'thm.phase',
+  'thm.collected',
+  'thm.test',
+  'thm.collecting',
+  'thm.running',
+] satisfies EventType[]);
 
-// CARD_OF (written into the page by export-html.ts from engine/session/page-cards.ts, typed over
-// every event type there): the card kind of each event type, or 'ignored'. An event of a type it
-// does not name (a newer tenet's) gets an 'unknown' card.
+/**
+ * The card kind of each event type, or 'ignored' (engine/session/page-cards.ts, typed over every
+ * event type there). An event of a type it does not name (a newer tenet's) gets an 'unknown' card.
+ */
+const cardKindOf = (type: string | undefined): CardKind | 'ignored' =>
+  (type !== undefined && Object.hasOwn(PAGE_CARD_OF, type) && PAGE_CARD_OF[type as EventType]) || 'unknown';
 
-const isHuman = (value) => value === 'human' || value === 'developer' || value === 'user';
+export const isHuman = (value: unknown): boolean => value === 'human' || value === 'developer' || value === 'user';
 
 /** An event of a type this page does not know is the developer's when a field says so (`who: 'human'`…). */
-const looksHuman = (event) => ['who', 'by', 'from', 'author', 'role'].some((key) => isHuman(event && event[key]));
+export const looksHuman = (event: unknown): boolean =>
+  ['who', 'by', 'from', 'author', 'role'].some((key) => isHuman((event as Record<string, unknown> | null)?.[key]));
 
 /** What the developer decided or said: the scrubber marks these, and `d` jumps to them. */
-function isDecision(card, event) {
+export function isDecision(card: Card, event: PageEvent | undefined): boolean {
   // The developer's edit of a tool call's arguments is a stop of the call's card.
-  if (event && event.type === 'tool.edit') return true;
+  if (event?.type === 'tool.edit') return true;
   switch (card.kind) {
     case 'approval':
     case 'command':
-      return isHuman(event.by);
+      return isHuman((event as { by?: unknown } | undefined)?.by);
     case 'human-debugger':
     case 'patch':
     case 'message':
@@ -38,38 +59,46 @@ function isDecision(card, event) {
 }
 
 /** A human's line in the debugger is a decision, and a stop of its own. */
-const humanDebuggerEntry = (event) => event.type === 'debugger.entry' && event.entry && isHuman(event.entry.who);
+const humanDebuggerEntry = (event: PageEvent): boolean =>
+  event.type === 'debugger.entry' && !!event.entry && isHuman(event.entry.who);
 
-function buildTimeline(events) {
-  const cards = [];
-  const stops = [];
-  /** The card each event belongs to (by index). */
-  const cardOf = [];
-  let turn = null;
-  let thm = null;
-  let debuggerSink = null;
-  let openTool = null;
-  const tools = new Map();
+export interface Timeline {
+  cards: Card[];
+  /** The positions (event indices) the player stops at, in order. */
+  stops: number[];
+  /** The card each event belongs to, by the event's index. */
+  cardOf: number[];
+}
 
-  const open = (kind, index, extra) => {
-    const card = { kind, first: index, index: cards.length, events: [], ...extra };
+export function buildTimeline(events: readonly PageEvent[]): Timeline {
+  const cards: Card[] = [];
+  const stops: number[] = [];
+  const cardOf: number[] = [];
+  let turn: Card | null = null;
+  let thm: Card | null = null;
+  let debuggerSink: Card | null = null;
+  let openTool: Card | null = null;
+  const tools = new Map<string, Card>();
+
+  const open = (kind: CardKind, index: number, extra?: { name: string }): Card => {
+    const card: Card = { kind, first: index, index: cards.length, events: [], ...extra };
     cards.push(card);
     return card;
   };
-  const add = (card, index) => {
+  const add = (card: Card, index: number): Card => {
     card.events.push(index);
     cardOf[index] = card.index;
     return card;
   };
 
   events.forEach((event, i) => {
-    const type = event && event.type;
-    if (CARD_OF[type] === 'ignored') {
+    const type = event?.type;
+    if (cardKindOf(type) === 'ignored') {
       // No card of its own and never a stop: it stays with the card before it.
       if (cards.length) cardOf[i] = cards.length - 1;
       return;
     }
-    switch (type) {
+    switch (event?.type) {
       case 'model.request':
         turn = add(open('turn', i), i);
         break;
@@ -108,7 +137,8 @@ function buildTimeline(events) {
         debuggerSink = add(debuggerSink || openTool || open('debugger', i), i);
         break;
       case 'debugger.entry':
-        if (humanDebuggerEntry(event)) add(debuggerSink && debuggerSink.kind === 'human-debugger' ? debuggerSink : open('human-debugger', i), i);
+        if (humanDebuggerEntry(event))
+          add(debuggerSink?.kind === 'human-debugger' ? debuggerSink : open('human-debugger', i), i);
         else add(debuggerSink || openTool || open('debugger', i), i);
         debuggerSink = null;
         break;
@@ -132,10 +162,10 @@ function buildTimeline(events) {
         else add(open('tests', i), i);
         break;
       default:
-        add(open((Object.hasOwn(CARD_OF, type) && CARD_OF[type]) || 'unknown', i), i);
+        add(open(cardKindOf(type) as CardKind, i), i);
     }
-    const quiet = QUIET.has(type) && !humanDebuggerEntry(event);
-    const done = type === 'agent.phase' && event.phase === 'done';
+    const quiet = type !== undefined && QUIET.has(type) && !humanDebuggerEntry(event);
+    const done = event?.type === 'agent.phase' && event.phase === 'done';
     if (!quiet && !done) stops.push(i);
   });
   // A session cut off mid-stream (killed while the model was answering) still ends on its last event.
@@ -144,10 +174,10 @@ function buildTimeline(events) {
 }
 
 /** How many of a card's events had happened at position `pos` (its events are in order). */
-function eventsAt(card, pos) {
+export function eventsAt(card: Card, pos: number): number {
   const list = card.events;
-  if (list[list.length - 1] <= pos) return list.length;
+  if (list[list.length - 1]! <= pos) return list.length;
   let n = 0;
-  while (n < list.length && list[n] <= pos) n++;
+  while (n < list.length && list[n]! <= pos) n++;
   return n;
 }

@@ -1,25 +1,36 @@
+import { kilobytes } from './format';
+
 // Text and DOM helpers of the session page. Every string from the session reaches the page as a
 // text node (never innerHTML, never an href or src): markup in a model's answer or in a tool's
 // output is shown as written, not parsed.
 
 const FORBIDDEN_ATTRIBUTES = new Set(['href', 'src', 'srcdoc', 'style', 'action', 'formaction']);
 
+/** An attribute's value: left out when absent or false; `on…` attributes take a listener. */
+type Attribute = string | number | boolean | null | undefined | EventListener;
+/** What goes into an element: nodes, and strings and numbers as text; absent ones and `false` are left out. */
+export type Child = Node | string | number | null | undefined | false | readonly Child[];
+
 /** An element with attributes (`on…` ones are listeners) and children (strings become text). */
-function h(tag, attrs, ...children) {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Record<string, Attribute> | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === undefined || value === null || value === false) continue;
     if (FORBIDDEN_ATTRIBUTES.has(key)) throw new Error(`the page never sets ${key}`);
-    if (key === 'class') el.className = value;
-    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    if (key === 'class') el.className = String(value);
+    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value as EventListener);
     else el.setAttribute(key, value === true ? '' : String(value));
   }
   append(el, children);
   return el;
 }
 
-function append(el, children) {
-  for (const child of children.flat(Infinity)) {
+export function append<E extends Element>(el: E, children: readonly Child[]): E {
+  for (const child of (children as unknown[]).flat(Number.POSITIVE_INFINITY)) {
     if (child === undefined || child === null || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
@@ -34,7 +45,7 @@ const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g;
 const C1 = /[\x80-\x9f]/g;
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
-function clean(text) {
+export function clean(text: unknown): string {
   return String(text ?? '')
     .replace(ANSI, '')
     .replace(/\r\n/g, '\n')
@@ -51,7 +62,7 @@ const HEAD_CHARS = 15000;
  * A block of program output or code. Long text shows its head and a button that renders the
  * rest: a 100,000-character tool output costs nothing until someone asks to read it.
  */
-function textBlock(text, cls = 'output') {
+export function textBlock(text: unknown, cls = 'output'): HTMLElement {
   const all = clean(text);
   const pre = h('pre', { class: cls });
   const lines = all.split('\n');
@@ -82,8 +93,8 @@ function textBlock(text, cls = 'output') {
 // viewport: scrubbing to the end of a long session creates cards, not their contents. Filling
 // the ones above the current card makes it move down; it is put back where it was, since the
 // browser's own scroll anchoring does not always catch this.
-const lazyRenders = new WeakMap();
-let lazyAnchor = () => null;
+const lazyRenders = new WeakMap<Element, () => Node>();
+let lazyAnchor: () => Element | null = () => null;
 const lazyObserver =
   typeof IntersectionObserver === 'function'
     ? new IntersectionObserver(
@@ -92,7 +103,7 @@ const lazyObserver =
           const before = anchor ? anchor.getBoundingClientRect() : null;
           const onScreen = before && before.bottom > 0 && before.top < window.innerHeight;
           for (const entry of entries) if (entry.isIntersecting) fillLazy(entry.target);
-          if (onScreen) {
+          if (anchor && before && onScreen) {
             const moved = anchor.getBoundingClientRect().top - before.top;
             if (moved) window.scrollBy(0, moved);
           }
@@ -102,11 +113,11 @@ const lazyObserver =
     : null;
 
 /** The element to keep in place while lazy bodies above it are filled (the player's current card). */
-function keepInPlace(anchor) {
+export function keepInPlace(anchor: () => Element | null): void {
   lazyAnchor = anchor;
 }
 
-function lazy(render) {
+export function lazy(render: () => Node): HTMLElement {
   const slot = h('div', { class: 'lazy' });
   if (!lazyObserver) {
     slot.append(render());
@@ -117,17 +128,17 @@ function lazy(render) {
   return slot;
 }
 
-function fillLazy(slot) {
+export function fillLazy(slot: Element): void {
   const render = lazyRenders.get(slot);
   if (!render) return;
   lazyRenders.delete(slot);
-  lazyObserver.unobserve(slot);
+  lazyObserver?.unobserve(slot);
   slot.classList.remove('lazy');
   slot.replaceChildren(render());
 }
 
 /** A model's prose: paragraphs, fenced code blocks and `inline code`; nothing else is interpreted. */
-function prose(text) {
+export function prose(text: unknown): HTMLElement {
   const box = h('div', { class: 'prose' });
   const source = clean(text);
   const fence = /```[^\n]*\n([\s\S]*?)(?:\n```|$)/g;
@@ -141,51 +152,35 @@ function prose(text) {
   return box;
 }
 
-function paragraphs(box, text) {
+function paragraphs(box: HTMLElement, text: string): void {
   for (const para of text.split(/\n\s*\n/)) {
     if (!para.trim()) continue;
     const p = h('p');
-    para
-      .trim()
-      .split(/`([^`\n]+)`/)
-      .forEach((part, i) => p.append(i % 2 ? h('code', null, part) : document.createTextNode(part)));
+    // Odd parts are what stood between backquotes.
+    const parts = para.trim().split(/`([^`\n]+)`/);
+    parts.forEach((part, i) => {
+      p.append(i % 2 ? h('code', null, part) : document.createTextNode(part));
+    });
     box.append(p);
   }
 }
 
-const integer = (n) => Math.round(Number(n) || 0).toLocaleString('en-US');
-const kilobytes = (chars) => (chars < 1024 ? `${chars} B` : `${(chars / 1024).toFixed(chars < 10240 ? 1 : 0)} KB`);
-const dollars = (usd) => `$${(Number(usd) || 0).toFixed(4)}`;
-
-function duration(ms) {
-  const n = Number(ms) || 0;
-  if (n < 1000) return `${Math.round(n)} ms`;
-  if (n < 60000) return `${(n / 1000).toFixed(1)} s`;
-  return `${Math.floor(n / 60000)} min ${Math.round((n % 60000) / 1000)} s`;
-}
-
-const plural = (n, one, many = `${one}s`) => `${integer(n)} ${n === 1 ? one : many}`;
-const recordedAt = (event) => Date.parse((event && event.ts) || '') || 0;
-
-/** `path/to/test_x.py::TestA::test_b[1]` → the test's name, with its file kept for the title. */
-function shortTest(nodeid) {
-  const parts = String(nodeid).split('::');
-  return parts.length > 1 ? parts.slice(1).join('::') : String(nodeid);
-}
-
-/** An outcome as a coloured chip; unknown outcomes are shown neutral, as written. */
-function outcomeClass(outcome) {
-  if (outcome === 'passed') return 'pass';
-  if (outcome === 'failed' || outcome === 'error' || outcome === 'crashed' || outcome === 'collection') return 'fail';
-  if (outcome === 'skipped' || outcome === 'xfailed' || outcome === 'not run') return 'skip';
-  return 'other';
-}
-
-function chip(text, cls, title) {
+export function chip(text: Child, cls?: string, title?: string): HTMLElement {
   return h('span', { class: `chip ${cls || ''}`, title }, text);
 }
 
 /** A titled section that opens on click (a native <details>, so it needs no script to work). */
-function fold(summary, content, open = false) {
+export function fold(summary: Child, content: Child, open = false): HTMLElement {
   return h('details', { class: 'fold', open }, h('summary', null, summary), content);
 }
+
+/** Facts as a two-column list; empty values are left out. */
+export function facts(rows: readonly (readonly [string, Child])[]): HTMLElement {
+  const dl = h('dl', { class: 'facts' });
+  for (const [term, value] of rows)
+    if (value !== undefined && value !== null && value !== '')
+      dl.append(h('dt', null, clean(term)), h('dd', null, typeof value === 'string' ? clean(value) : value));
+  return dl;
+}
+
+export const code = (text: unknown): HTMLElement => h('code', null, clean(text));
