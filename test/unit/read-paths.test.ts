@@ -2,12 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  describeSandbox,
-  recordedSandbox,
-  sandboxSpec,
-  sandboxWords,
-} from '../../source/engine/sandbox/sandbox-spec';
+import { describeSandbox, recordedSandbox, sandboxSpec, sandboxWords } from '../../source/engine/sandbox/sandbox-spec';
 
 const dir = mkdtempSync(join(tmpdir(), 'tenet-read-paths-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
