@@ -111,11 +111,18 @@ function thm(repo: string, target: string, scope: string[], flags: string[], bla
     timeout: 1_800_000,
     env: { ...process.env, TENET_PYTHON: python },
   });
+  let parsed: Partial<ThmReport> | undefined;
   try {
-    return JSON.parse(run.stdout) as ThmReport;
+    parsed = JSON.parse(run.stdout) as Partial<ThmReport>;
   } catch {
-    throw new Error(`tenet thm gave no report (exit ${run.status}): ${run.stderr.slice(-1500)}`);
+    parsed = undefined;
   }
+  // An error is JSON too under --json: say it, with the mode's flags, rather than fail on its shape.
+  if (!parsed || !Array.isArray(parsed.failing))
+    throw new Error(
+      `tenet thm ${flags.join(' ')} on ${target} gave no report (exit ${run.status ?? run.signal}): ${run.stdout.slice(-800)}${run.stderr.slice(-1500)}`,
+    );
+  return parsed as ThmReport;
 }
 
 interface TargetResult {
