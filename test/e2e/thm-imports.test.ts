@@ -67,7 +67,9 @@ describe('THM in stub mode on a src/ layout', () => {
 
   it('says plainly, unconfined, when the tests import the target from outside the workspace', async () => {
     const env = { ...process.env, INVENTORY_HOME: join(SRC, 'src') };
-    const error = await thmOn(SRC, TARGET, { env, sandbox: { kind: 'local', unconfined: true } }).catch((e: unknown) => e);
+    const error = await thmOn(SRC, TARGET, { env, sandbox: { kind: 'local', unconfined: true } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TenetError);
     expect((error as TenetError).message).toContain(`from ${join(SRC, 'src', 'inventory', 'stock.py')}`);
     expect((error as TenetError).message).toContain("outside tenet's workspace");
