@@ -1,9 +1,9 @@
 import { repositoryFolder } from '../util/checked-paths';
-import { recordReach, type Recorded } from './reach-record';
+import { recordReach, type RecordedReach } from './reach-record';
 import { loadReachIndex, reachIndexFile, saveReachIndex } from './reach-index';
 import { optionsOf } from './reach-use';
 
-export interface BuildOptions {
+export interface ReachBuildOptions {
   repo: string;
   python?: string;
   testArgs: string[];
@@ -20,7 +20,7 @@ export interface BuildOptions {
  * kept for it (only its stale tests, and the tests it does not know, run again), and keeps it in
  * tenet's cache folder for THM to use.
  */
-export async function buildReachIndex(options: BuildOptions): Promise<Recorded & { file: string }> {
+export async function buildReachIndex(options: ReachBuildOptions): Promise<RecordedReach & { file: string }> {
   const repoDir = repositoryFolder(options.repo);
   const file = reachIndexFile(repoDir, optionsOf(repoDir, options.testArgs));
   const previous = options.anew ? undefined : loadReachIndex(file);

@@ -45,7 +45,7 @@ export interface RecordOptions {
   previous?: ReachIndex;
 }
 
-export interface Recorded {
+export interface RecordedReach {
   index: ReachIndex;
   /** What pytest said went wrong in the run (a test module that hung, a lane that died). */
   problems: string[];
@@ -60,7 +60,7 @@ export interface Recorded {
  * test calls. It runs through THM's pytest pass, so shards, per-test timeouts, hangs and crashed
  * interpreters are handled as in THM.
  */
-export async function recordReach(options: RecordOptions): Promise<Recorded> {
+export async function recordReach(options: RecordOptions): Promise<RecordedReach> {
   const started = Date.now();
   const confined = localConfinement(LOCAL);
   // The parked copy THM keeps for this repository is brought up to date and used (then kept again).
