@@ -72,6 +72,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
     model,
     testArgs,
     checkTarget: (target) => checkTarget(repo, target),
+    reachCounts: async () => (await import('../engine/thm/reach-use')).reachCounts(repo, testArgs),
     ...(instructions ? { instructions: instructionsWords(instructions) } : {}),
   });
   if (!choice) return EXIT.pass;

@@ -71,7 +71,14 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       fork: options.fork ?? THM_DEFAULTS.fork,
       caller: options.caller ?? THM_DEFAULTS.caller,
       reach: options.reach ?? true,
-      emit: (event: EngineEvent) => progress?.onEvent(event),
+      emit: (event: EngineEvent) => {
+        // A warning said as THM starts (the reach index knows no test of the target) is for now, not the report's end.
+        if (event.type === 'warning' && progress) {
+          progress.clear();
+          process.stderr.write(`${printable(`tenet: warning: ${event.message}`)}\n`);
+        }
+        progress?.onEvent(event);
+      },
     });
     progress?.clear();
     process.stdout.write(

@@ -71,4 +71,13 @@ describe('the reach index', () => {
     expect(await index()).toMatchObject({ tests: 11, refreshed: 6, ran: 6 });
     expect((await thm()).reach).toEqual({ used: true, tests: 3, of: 11, stale: 0 });
   }, 240_000);
+
+  it('a target no recorded test calls is said before THM runs, and in the report', async () => {
+    // A module of its own that nothing imports: no record goes stale for it.
+    writeFileSync(join(repo.dir, 'flows', 'spare.py'), 'def spare(n):\n    return n + 1\n');
+    const run = await runCli(['thm', '--blank', '--repo', repo.dir, '--target', 'flows/spare.py::spare'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('warning: The reach index records no test that calls flows/spare.py::spare');
+    expect(run.stdout).toContain('! The reach index records no test that calls flows/spare.py::spare');
+  }, 120_000);
 });

@@ -132,3 +132,30 @@ describe('the start screen without a model', () => {
     await frameShows(bare.lastFrame, 'tests: the whole suite · tenet --tests ARGS… narrows it');
   });
 });
+
+describe("the start screen says how many tests reach each function (issue 44's reach index)", () => {
+  it('once the counts load, beside every row; a getter and setter share theirs; none without an index', async () => {
+    const counts = new Map([
+      ['click/formatting.py::wrap_text', 2],
+      ['click/core.py::Option.flag_value', 1],
+    ]);
+    const ui = render(
+      <StartScreen repo="/r" functions={functions} modelLabel="m" reachCounts={async () => counts} onStart={vi.fn()} />,
+    );
+    await frameShows(ui.lastFrame, 'wrap_text · 2 tests reach it');
+    expect(ui.lastFrame()).toContain('style · no test reaches it');
+    expect(ui.lastFrame()).toContain('flag_value@310 · 1 test reaches it');
+    expect(ui.lastFrame()).toContain('flag_value@318 · 1 test reaches it');
+    const none = render(
+      <StartScreen
+        repo="/r"
+        functions={functions}
+        modelLabel="m"
+        reachCounts={async () => undefined}
+        onStart={vi.fn()}
+      />,
+    );
+    await frameShows(none.lastFrame, '4 of 4 functions');
+    expect(none.lastFrame()).not.toContain('reach');
+  });
+});

@@ -119,6 +119,7 @@ describe('the plan for a target', () => {
       tests: 3,
       of: 7,
       stale: 0,
+      reaching: 1,
       leaveOut: {
         files: [],
         tests: [

@@ -8,7 +8,7 @@ import type { PluginTestEvent, ProbeFrame } from './protocol';
 import { failsBecauseOfTarget, otherFailure } from './stub-verdict';
 import type { ReachIndex } from './reach-index';
 import type { ReachPlan } from './reach-scope';
-import { leftOutOutcomes, reachUse } from './reach-use';
+import { leftOutOutcomes, reachUse, unreachedWarning } from './reach-use';
 import type { ThmContext, ThmOptions } from './thm-options';
 
 function toFailing(test: Observed, rule: CallerRule): ThmFailingTest {
@@ -125,10 +125,8 @@ export function buildThmReport(
     }
     warnings.push(message);
   }
-  if (run.reach.plan.used && run.reach.plan.tests === 0)
-    warnings.unshift(
-      `The reach index records no test that calls ${ctx.target.id}: only the tests it does not know (or cannot vouch for) ran.`,
-    );
+  const unreached = unreachedWarning(ctx.target.id, run.reach.plan);
+  if (unreached) warnings.unshift(unreached);
   if (!probe.targetLoaded && probe.collected > 0 && !run.reach.plan.used) {
     warnings.push(
       `No test in scope imported ${ctx.target.file}; THM found no test for the target. Widen the scope with --tests.`,

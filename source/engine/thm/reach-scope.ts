@@ -19,6 +19,8 @@ export type ReachPlan =
       of: number;
       /** Of those that run, how many because their record is stale. */
       stale: number;
+      /** Of those that run, how many the index records as calling the target (or importing a module that does). */
+      reaching: number;
       /** Test files none of whose tests run (left uncollected), and tests left out of the others. */
       leaveOut: { files: string[]; tests: string[] };
     }
@@ -59,20 +61,16 @@ export function reachPlan(index: ReachIndex, fresh: Freshness, target: PlanTarge
   );
   const run = new Set<string>();
   let stale = 0;
+  let reaching = 0;
   for (const [nodeid, test] of Object.entries(index.tests)) {
     const file = testFile(nodeid);
     if (fresh.stale.has(nodeid)) {
       stale++;
       run.add(nodeid);
-    } else if (
-      reaches(test) ||
-      test.spawns ||
-      test.outcome === 'failed' ||
-      test.outcome === 'error' ||
-      modules.has(file) ||
-      mentioned.files.has(file)
-    )
+    } else if (reaches(test) || modules.has(file) || mentioned.files.has(file)) {
+      reaching++;
       run.add(nodeid);
+    } else if (test.spawns || test.outcome === 'failed' || test.outcome === 'error') run.add(nodeid);
   }
   const byFile = new Map<string, string[]>();
   for (const nodeid of Object.keys(index.tests)) {
@@ -92,6 +90,7 @@ export function reachPlan(index: ReachIndex, fresh: Freshness, target: PlanTarge
     tests: run.size,
     of: byFile.size ? Object.keys(index.tests).length : 0,
     stale,
+    reaching,
     leaveOut: { files: files.sort(), tests: tests.sort() },
   };
 }

@@ -38,6 +38,15 @@ export async function planReach(
 }
 
 /**
+ * Said before THM runs (and in its report): the index knows no test that calls the target, and
+ * none of its records is stale, so only tests it does not know can fail: most likely none.
+ */
+export function unreachedWarning(target: string, plan: ReachPlan): string | undefined {
+  if (!plan.used || plan.reaching > 0 || plan.stale > 0) return undefined;
+  return `The reach index records no test that calls ${target} (of the ${plan.of} tests it knows): only tests it does not know can fail. Widen the scope with --tests, or write a test that calls it.`;
+}
+
+/**
  * What the report and `thm.start` say of a plan: before the run, the index's own numbers (of all
  * the tests it knows); after it, the tests that ran of those in the scope.
  */
@@ -60,6 +69,23 @@ export function leftOutOutcomes(
     counts.collected++;
     if (test.outcome === 'passed' || test.outcome === 'xpassed') counts.passed++;
     else if (test.outcome === 'skipped' || test.outcome === 'xfailed') counts.skipped++;
+  }
+  return counts;
+}
+
+/**
+ * The start screen's `N tests reach it`: how many tests the kept index of a scope records as
+ * calling each function (`file::qualname`), as recorded (no freshness check: a hint, not a plan).
+ * Undefined without an index.
+ */
+export function reachCounts(repo: string, testArgs: readonly string[]): Map<string, number> | undefined {
+  const index = loadReachIndex(reachIndexFile(repo, optionsOf(repo, testArgs)));
+  if (!index) return undefined;
+  const names = index.functions.map((fn) => `${fn.file}::${fn.qualname}`);
+  const counts = new Map<string, number>();
+  for (const test of Object.values(index.tests)) {
+    // A property's getter and setter share a name: the test counts once for it.
+    for (const name of new Set(test.fns.map((fn) => names[fn]!))) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   return counts;
 }

@@ -7,7 +7,7 @@ import { firstUsersReach } from './cached-fixtures';
 import type { Observations } from './observations';
 import { observeForked, observeStub, observeTwoPass, observeWorlds } from './observe';
 import { lanesForCores, shardCount, type ThmContext, type ThmOptions } from './thm-options';
-import { planReach, reachUse } from './reach-use';
+import { planReach, reachUse, unreachedWarning } from './reach-use';
 import type { ReachIndex } from './reach-index';
 import type { ReachPlan } from './reach-scope';
 import { setTargetText, thmPasses } from './thm-pass';
@@ -34,6 +34,9 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   const worlds = forks && (options.worlds ?? shards > 1);
   const fork = forks && !worlds;
   const reach = await reachFor(ctx, options);
+  // Before the suite runs (minutes, on a large one), not only in the report at its end.
+  const unreached = unreachedWarning(ctx.target.id, reach.plan);
+  if (unreached) emit({ type: 'warning', message: unreached });
   const env = {
     ...pythonEnv(ctx.sandbox, ctx.workspace.root, ctx.target.file),
     TENET_ROOT: ctx.sandbox.workdir,

@@ -1,6 +1,6 @@
 import { Box, Text, useApp } from 'ink';
 import { shownArgs } from '../../engine/util/shown-args';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfirmBox } from '../components/confirm-box';
 import { HelpOverlay } from '../components/help-overlay';
 import { DimRows } from '../components/line-view';
@@ -44,6 +44,8 @@ export interface StartScreenProps {
   testArgs?: readonly string[];
   /** Why no model can answer, with what to set: the screen says it in full, and `d` runs the demo instead. */
   modelProblem?: string;
+  /** How many tests the reach index records as calling each function (`file::qualname`), loaded after the first frame; undefined: no index. */
+  reachCounts?: () => Promise<ReadonlyMap<string, number> | undefined>;
   /** Looks at the chosen target's body (absent: no check). */
   checkTarget?: (target: string) => Promise<TargetCheck>;
   onStart(choice: StartChoice): void;
@@ -98,6 +100,7 @@ export function StartScreen({
   testArgs = [],
   modelProblem: givenProblem,
   checkTarget,
+  reachCounts,
   onStart,
   onQuit,
 }: StartScreenProps) {
@@ -131,6 +134,7 @@ export function StartScreen({
       live = false;
     };
   }, [loadModel]);
+  const reach = useReachCounts(reachCounts);
   const { width, height } = useTerminalSize();
   const { functions, indexError, query, cursor, blank, help, notice, offer, checking, picked } = state;
   const modelProblem = state.model && 'problem' in state.model ? state.model.problem : undefined;
@@ -275,9 +279,29 @@ export function StartScreen({
         <Text key={name} inverse={first + i === cursor} wrap="truncate">
           {first + i === cursor ? '❯ ' : '  '}
           {name}
+          {reach ? <Text dimColor> · {reachWords(reach.get(name.replace(/@\d+$/, '')) ?? 0)}</Text> : null}
         </Text>
       ))}
       <DimRows rows={keys} />
     </Box>
   );
 }
+
+/** The reach index's counts, once loaded (a failure to read it shows none). */
+function useReachCounts(load: StartScreenProps['reachCounts']): ReadonlyMap<string, number> | undefined {
+  const [counts, setCounts] = useState<ReadonlyMap<string, number>>();
+  useEffect(() => {
+    let live = true;
+    load?.().then(
+      (found) => live && found && setCounts(found),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [load]);
+  return counts;
+}
+
+const reachWords = (n: number) =>
+  n === 0 ? 'no test reaches it' : n === 1 ? '1 test reaches it' : `${n} tests reach it`;
