@@ -2,15 +2,13 @@ import { posix } from 'node:path';
 import { TenetError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { importRoots } from '../python/import-roots';
-import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
-import { LOCAL, localConfinement } from '../sandbox/create-sandbox';
-import { checkPython, choosePython, interpreterFolders, type PythonInfo } from '../task/interpreter';
+import type { PythonInfo } from '../task/interpreter';
 import type { PluginEvent } from '../thm/protocol';
 import { runPytestPass } from '../thm/pytest-pass';
 import { scopeFix } from '../thm/scope-fix';
 import { shardCount } from '../thm/run-thm';
-import { Workspace } from '../workspace/workspace';
+import { confinedCopy } from '../thm/confined-copy';
 import type { ScannedFunction } from './make-functions';
 import { instrumentCandidates } from './make-instrument';
 import { testFile } from '../thm/node-ids';
@@ -61,18 +59,10 @@ export interface ReachResult {
  */
 export async function runReachPass(options: ReachOptions): Promise<ReachResult> {
   const started = Date.now();
-  // Confined as a task's sandbox is (see openTask): the tests run the repository's code.
-  const confined = localConfinement(LOCAL);
-  const workspace = await Workspace.create(options.repoDir);
-  const sandbox = new LocalSandbox(
-    workspace.root,
-    process.env,
-    [],
-    confined && { ...confined, hidden: [...confined.hidden, options.repoDir] },
-  );
+  const { workspace, sandbox, python } = await confinedCopy(options.repoDir, {
+    ...(options.python ? { python: options.python } : {}),
+  });
   try {
-    const python = await checkPython(sandbox, choosePython(options.repoDir, options.python), options.repoDir);
-    sandbox.show(interpreterFolders(python, options.repoDir));
     await instrumentCandidates(workspace, options.functions);
     const shards = shardCount(options.jobs, workspace.stats.testFiles);
     const result: ReachResult = {

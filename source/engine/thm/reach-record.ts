@@ -4,13 +4,10 @@ import { TenetError } from '../errors';
 import { EXIT } from '../exit-codes';
 import { importRoots } from '../python/import-roots';
 import { readSource } from '../python/source-text';
-import { LOCAL, localConfinement } from '../sandbox/create-sandbox';
-import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
-import { checkPython, choosePython, interpreterFolders } from '../task/interpreter';
 import { isTestPath } from '../index/repo-index';
 import { listPythonFiles } from '../workspace/walk';
-import { Workspace } from '../workspace/workspace';
+import { confinedCopy } from './confined-copy';
 import type { PluginEvent } from './protocol';
 import { runPytestPass } from './pytest-pass';
 import { fileState, outline, type FileState } from './reach-files';
@@ -62,18 +59,12 @@ export interface RecordedReach {
  */
 export async function recordReach(options: RecordOptions): Promise<RecordedReach> {
   const started = Date.now();
-  const confined = localConfinement(LOCAL);
   // The parked copy THM keeps for this repository is brought up to date and used (then kept again).
-  const workspace = await Workspace.create(options.repoDir, { reuse: process.env.TENET_FRESH_COPY !== '1' });
-  const sandbox = new LocalSandbox(
-    workspace.root,
-    process.env,
-    [],
-    confined && { ...confined, hidden: [...confined.hidden, workspace.repoDir] },
-  );
+  const { workspace, sandbox, python } = await confinedCopy(options.repoDir, {
+    reuse: process.env.TENET_FRESH_COPY !== '1',
+    ...(options.python ? { python: options.python } : {}),
+  });
   try {
-    const python = await checkPython(sandbox, choosePython(options.repoDir, options.python), options.repoDir);
-    sandbox.show(interpreterFolders(python, options.repoDir));
     const fresh = options.previous ? await freshness(options.previous, python) : undefined;
     const refresh = fresh && !fresh.whole ? { index: options.previous!, stale: fresh.stale } : undefined;
     // What the files are as the tests run (the checkout's, which the copy was made from).
