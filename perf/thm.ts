@@ -8,6 +8,11 @@
  *   hypothesis     attrs' tests (Hypothesis-heavy; two test modules fail to import blank), from a
  *                  checkout given with --attrs DIR (attrs ships no tests in its package)
  *
+ * Each shape's THM runs the whole scope (--no-reach) and, in the "thm indexed" column, with the
+ * reach index (issue 44): only the tests recorded as calling the target run. "index build" is
+ * the index's own cost, `tenet index --reach --anew` (recorded whole each time, in a cache folder
+ * of this script's own).
+ *
  * The packages are copied from python3's site-packages. Every configuration runs once untimed
  * (bytecode and caches warm), then the runs are interleaved and repeated (--reps, default 3) and
  * the medians and their ratios printed: the machine is shared, and only ratios within one run of
@@ -23,6 +28,7 @@
  *   npx tsx perf/thm.ts --cli OTHER/dist/tenet.js   # time another build
  *   npx tsx perf/thm.ts --compare OLD/dist/tenet.js # and another build beside this one, interleaved
  *   npx tsx perf/thm.ts --fresh-copy          # THM copies the repository afresh each run (TENET_FRESH_COPY=1)
+ *   npx tsx perf/thm.ts --no-bytecode         # keep PYTHONDONTWRITEBYTECODE from the environment (default: unset)
  *
  * THM keeps its workspace for the next run of the repository (see workspace/parked-copy.ts), so
  * the timed runs, after the untimed one, find it there, as a developer's second run does. Where
@@ -31,7 +37,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyInstalledPackage, optionReader } from './common';
 
@@ -45,6 +51,11 @@ const cli = option('--cli') ?? join(import.meta.dirname, '..', 'dist', 'tenet.js
 const compare = option('--compare');
 const reps = Number(option('--reps') ?? 3);
 const freshCopy = own.includes('--fresh-copy');
+// A developer's machine writes bytecode: without it plain pytest compiles every module on every
+// run while THM keeps its own, which flatters THM (issue 44). Measured that way only when asked.
+const noBytecode = own.includes('--no-bytecode');
+/** tenet's cache folder for this script alone: the reach indexes it builds and uses. */
+const cacheDir = mkdtempSync(join(tmpdir(), 'tenet-perf-cache-'));
 
 interface Shape {
   name: string;
@@ -166,17 +177,25 @@ function timed(
 ): { wall: number; cpu: number } {
   const started = process.hrtime.bigint();
   const cpuBefore = childCpu();
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
+    TENET_CACHE_DIR: cacheDir,
     PYTHONPATH: pythonPath.map((entry) => join(cwd, entry)).join(':'),
     ...(freshCopy ? { TENET_FRESH_COPY: '1' } : {}),
   };
+  if (!noBytecode) delete env.PYTHONDONTWRITEBYTECODE;
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 30, env });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0 && result.status !== 1)
     throw new Error(`${label} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
   return { wall, cpu: childCpu() - cpuBefore };
 }
+
+/** The machine's load averages (1, 5, 15 min): how shared it was while a figure was taken. */
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(', ');
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -234,7 +253,18 @@ try {
       ...(shim
         ? [['pytest via the shim', shim, ['-m', 'pytest', '-q', ...shape.tests]] as [string, string, string[]]]
         : []),
-      ...shape.thm.map(([label, extra]): [string, string, string[]] => [label, process.execPath, thmArgs(cli, extra)]),
+      // Before THM's runs: the untimed round builds the index the indexed run uses.
+      [
+        'index build',
+        process.execPath,
+        [cli, 'index', '--reach', '--anew', '--json', '--repo', repo, '--tests', ...shape.tests],
+      ],
+      ...shape.thm.map(([label, extra]): [string, string, string[]] => [
+        `${label} --no-reach`,
+        process.execPath,
+        thmArgs(cli, [...extra, '--no-reach']),
+      ]),
+      ['thm indexed', process.execPath, thmArgs(cli, [])],
       ...(compare
         ? shape.thm.map(([label, extra]): [string, string, string[]] => [
             `${label} (compared)`,
@@ -255,8 +285,9 @@ try {
   // It decides much of a plain run's time: without bytecode written, pytest rewrites every test
   // module's asserts again each run (THM writes bytecode in its workspace whatever it says).
   console.log(
-    `bytecode: ${process.env.PYTHONDONTWRITEBYTECODE ? 'PYTHONDONTWRITEBYTECODE is set, plain pytest compiles and rewrites every run (env -u PYTHONDONTWRITEBYTECODE to time the other case)' : 'written (plain pytest keeps it in the repository copy)'}\n`,
+    `bytecode: ${noBytecode && process.env.PYTHONDONTWRITEBYTECODE ? 'PYTHONDONTWRITEBYTECODE is set (--no-bytecode), plain pytest compiles and rewrites every run' : 'written (plain pytest keeps it in the repository copy; --no-bytecode keeps PYTHONDONTWRITEBYTECODE)'}`,
   );
+  console.log(`load average at the start: ${load()}\n`);
   for (const run of runs)
     for (const [label, command, args] of run.configs) timed(label, command, args, run.repo, run.shape.pythonPath);
   for (let rep = 0; rep < reps; rep++) {
@@ -266,7 +297,9 @@ try {
         run.times[index]!.push(wall);
         run.cpu[index]!.push(cpu);
         // As it goes, so a long run that is stopped still says something.
-        console.error(`run ${rep + 1}: ${run.shape.name} ${label} ${wall.toFixed(1)} s (CPU ${cpu.toFixed(1)} s)`);
+        console.error(
+          `run ${rep + 1}: ${run.shape.name} ${label} ${wall.toFixed(1)} s (CPU ${cpu.toFixed(1)} s, load ${load()})`,
+        );
       });
     }
   }
@@ -290,6 +323,8 @@ try {
     });
     console.log('');
   }
+  console.log(`load average at the end: ${load()}`);
 } finally {
+  rmSync(cacheDir, { recursive: true, force: true });
   for (const cleanup of cleanups) cleanup();
 }
