@@ -29,6 +29,7 @@
  *   npm run qa:thm -- --suite jsonschema --target jsonschema/__init__.py::__getattr__   # these targets, not a draw
  *   npm run qa:thm -- --suite stubs --targets 8 --seed 1   # stub mode beside other stubs, broken helpers, reported reprs
  *   npm run qa:thm -- --suite jsonschema --targets 4 --seed 1 --part 2/2   # every 2nd of the draw, from the 2nd
+ *   npm run qa:thm -- --targets 200 --seed 44 --from 11   # each suite's draw from its 11th target (widen a run)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,6 +84,9 @@ const maxFiles = Number(one('--max-files') ?? 6);
 const partMatch = /^(\d+)\/(\d+)$/.exec(one('--part') ?? '1/1');
 const [partK, partN] = partMatch ? [Number(partMatch[1]), Number(partMatch[2])] : [0, 0];
 if (partK < 1 || partK > partN) fail(`--part takes K/N with 1 ≤ K ≤ N, as 2/4; not ${one('--part')}`);
+/** --from K: of each suite's draw, check the Kth target on (the draw stays the same: a wider run need not repeat a narrower one). */
+const from = Number(one('--from') ?? 1);
+if (!Number.isInteger(from) || from < 1) fail(`--from takes a whole number of at least 1; not ${one('--from')}`);
 
 function fail(message: string): never {
   console.error(`qa:thm: ${message}`);
@@ -214,7 +218,7 @@ for (const suite of suites) {
       ? candidates.filter(({ fn }) => named.includes(targetName(fn)))
       : spreadOrder(candidates, seed + nameHash(suite.name)).slice(0, want);
     drawn += chosen.length;
-    for (const { fn, tests } of chosen.filter((_, i) => i % partN === partK - 1)) {
+    for (const { fn, tests } of chosen.filter((_, i) => i % partN === partK - 1 && i >= from - 1)) {
       const files = suite.wholeScope ? reach.positional : [...new Set([...tests].map(testFile))].sort();
       results.push(await checkTarget(suite, repo, targetName(fn), [...options, ...files]));
     }
