@@ -48,7 +48,7 @@ export interface RunTuiOptions {
  */
 export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOptions): Promise<number> {
   // The developer's editor gets the terminal and gives it back to this app (see terminal-handoff.ts).
-  const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout, clearFrame: () => app.clear() });
+  const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout });
   const controller = new TuiController({
     autoApproveCommands: options.autoApproveCommands,
     step: !!options.step,
