@@ -16,7 +16,7 @@ import type { ViewState } from '../view/types';
 import { capChain, chainLines, failureLines, importNote, otherLines, outcomeLines, warningLines } from './thm-lines';
 import { pickerRows, picksText, rowPosition, selectionOf } from './thm-picker';
 import { ThmProgress } from './thm-progress';
-import { budgetOf, initialReview, openClusters, reviewKey, type ReviewState } from './thm-review';
+import { budgetOf, initialReview, openClusters, refiltered, reviewKey, type ReviewState } from './thm-review';
 import { rowKey, ThmRow } from './thm-row';
 
 export interface ThmScreenProps {
@@ -77,6 +77,8 @@ export function ThmScreen({
   // `/`: the filter being typed (keys go to it), and what it holds.
   const [typing, setTyping] = useState(false);
   const [filter, setFilter] = useState('');
+  // The filter as the last key left it (keys come faster than frames), for the row the cursor keeps.
+  const filterNow = useRef('');
   const filterHasKeys = !!prompt && typing;
   useEffect(() => onTyping?.(filterHasKeys), [filterHasKeys, onTyping]);
   // The review going away (approved) gives the keys back with it.
@@ -98,8 +100,9 @@ export function ThmScreen({
     newlines: 'single',
     keep: true,
     onChange: (value) => {
+      setReview(report ? refiltered(live.current, report, filterNow.current, value) : live.current);
+      filterNow.current = value;
       setFilter(value);
-      setReview({ ...live.current, cursor: 0 });
     },
     onSubmit: () => setTyping(false),
     intercept: (_input, key, empty) => {
