@@ -121,7 +121,7 @@ export const KEYS = {
     ['Home End', 'go to the first / last session', 'ends'],
     ['Enter', 'replay the session', 'replay'],
     ['r', 'resume an interrupted session (live, with its model)', 'resume'],
-    ['f', 'fork the session from its last step before the evaluation (in a replay: from any event)', 'fork'],
+    ['f', 'fork the session from before its last model call (in a replay: from any event)', 'fork'],
     ['q', 'quit'],
   ],
   global: [['?', 'show these keys']],

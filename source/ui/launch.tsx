@@ -7,8 +7,17 @@ import { SessionsScreen } from './screens/sessions-screen';
 
 /** What the developer asked for on leaving a replay or the browser: a fork of a session from an event (`f`), or a resume (`r`). */
 export interface ReplayExit {
-  fork?: { id: string; at: number };
+  /** `from`: where `f` was pressed, on the browser's list or in a replay. */
+  fork?: { id: string; at: number; from?: 'list' | 'replay' };
   resume?: string;
+}
+
+/**
+ * What the browser opens once a fork or a resume it started has run: the replay the fork was made
+ * in, at its event; a fork made from the list (or a resume) goes back to the list.
+ */
+export function reopenAfter(exit: ReplayExit): { id: string; at: number } | undefined {
+  return exit.fork?.from === 'replay' ? { id: exit.fork.id, at: exit.fork.at } : undefined;
 }
 
 /** `tenet replay ID` in a terminal. */
@@ -54,7 +63,7 @@ export async function sessionsTui(root: string, reopen?: { id: string; at: numbe
     <SessionsScreen
       rows={rows}
       load={(id) => loadSession(root, id)}
-      onFork={(id, at) => leave({ fork: { id, at } })}
+      onFork={(id, at, from) => leave({ fork: { id, at, from } })}
       onResume={(id) => leave({ resume: id })}
       {...(reopen ? { reopen } : {})}
     />,

@@ -101,21 +101,21 @@ describe('the sessions browser', () => {
     expect(onResume).toHaveBeenCalledWith('20261204-110000-bbbbbb');
   });
 
-  it('f forks a session from its last step before the evaluation, after a y', async () => {
+  it('f forks a session from before its last model call, after a y', async () => {
     const onFork = vi.fn();
     const { lastFrame, stdin } = await at80({ onFork });
     stdin.write(KEYS.home);
     await tick();
     stdin.write('f');
-    await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 6');
+    await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 3');
     stdin.write('n');
     await tick();
     expect(onFork).not.toHaveBeenCalled();
     stdin.write('f');
-    await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 6');
+    await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 3');
     stdin.write('y');
     await tick();
-    expect(onFork).toHaveBeenCalledWith('20261204-100000-aaaaaa', 6);
+    expect(onFork).toHaveBeenCalledWith('20261204-100000-aaaaaa', 3, 'list');
   });
 
   it('names r and f in its keys', async () => {

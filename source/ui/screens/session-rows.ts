@@ -54,12 +54,15 @@ export function resumeRefusal(row: CatalogEntry): string | undefined {
 }
 
 /**
- * Where `f` in the browser forks a session: its last event while the agent still worked (before
- * the evaluation); undefined when it has none (it ended before the agent started, or holds nothing).
+ * Where `f` in the browser forks a session: the event just before the agent's last model call
+ * (before the evaluation), so that the live model answers that call and what follows. At the last
+ * event before the evaluation itself the fork had nothing left to ask: it replayed the whole
+ * history and went straight to the evaluation, at no cost (issue 46.4). Undefined when the agent
+ * made no model call.
  */
 export function lastForkEvent(events: readonly (EngineEvent & { seq?: number })[]): number | undefined {
   const end = events.findIndex((e) => e.type === 'result' || (e.type === 'agent.phase' && e.phase === 'evaluate'));
-  const last = (end === -1 ? events.length : end) - 1;
-  if (last < 0 || !events.slice(0, last + 1).some((e) => e.type === 'agent.phase')) return undefined;
-  return events[last]!.seq ?? last + 1;
+  const call = events.slice(0, end === -1 ? events.length : end).findLastIndex((e) => e.type === 'model.request');
+  if (call < 1) return undefined;
+  return events[call - 1]!.seq ?? call;
 }
