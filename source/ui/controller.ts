@@ -280,6 +280,17 @@ export class TuiController implements Pilot {
 
   // ---- Step mode ---------------------------------------------------------------------------
 
+  /**
+   * What quitting now loses without a word otherwise: an edit of the paused call's arguments is
+   * recorded (tool.edit) when the call runs, so a session quit at the pause resumes there with the
+   * model's arguments. Undefined when nothing is lost.
+   */
+  unsavedEdit(): string | undefined {
+    const prompt = this.state.prompt;
+    if (prompt?.kind !== 'step-tool' || prompt.edited === undefined) return undefined;
+    return `your edit of ${prompt.call.name}'s arguments (an edit is saved when its call runs); resumed, the session pauses there with the model's arguments`;
+  }
+
   /** `e` at a tool call's pause: the arguments it runs with on Enter (undefined: the model's). */
   setStepArguments(edited: string | undefined): void {
     const prompt = this.state.prompt;

@@ -89,7 +89,12 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
         return;
       }
       quitArmed.current = true;
-      controller.setNotice('Press Ctrl+C again to quit; the session is saved and can be resumed.');
+      // An edit at a step pause is saved when its call runs: said in a row's room, before it is lost.
+      controller.setNotice(
+        controller.unsavedEdit()
+          ? 'Ctrl+C again quits and loses your edit (it is saved when the call runs)'
+          : 'Press Ctrl+C again to quit; the session is saved and can be resumed.',
+      );
       setTimeout(() => {
         quitArmed.current = false;
         controller.setNotice(undefined);

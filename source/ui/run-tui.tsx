@@ -67,12 +67,13 @@ export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOpti
     run?.model.settings.provider === 'scripted' ? `⚠ ${printable(run.model.model.label)}` : undefined;
   let finished = false;
   const quit = () => {
+    const lost = controller.unsavedEdit();
     app.unmount();
     runCleanups(); // records the interruption (or, at the patch decision, the result), removes the workspace, stops pytest
     if (!prepared) process.exit(EXIT.interrupted); // nothing was started yet
     const over = prepared.recorder.over;
     if (!over) {
-      process.stdout.write(`\n${options.resumeHint(prepared)}`);
+      process.stdout.write(`\n${lost ? `Not saved: ${lost}.\n` : ''}${options.resumeHint(prepared)}`);
       process.exit(EXIT.interrupted);
     }
     // Quit at the result screen: the run was over, only the patch was not decided (so not applied).
