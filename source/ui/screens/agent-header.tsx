@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { stageName, TEST_RUNS } from '../../engine/phrase-book';
-import { shortMiddle } from '../components/lines';
+import { columns, shortMiddle } from '../components/lines';
 import { useNow } from '../components/use-now';
 import type { ViewState } from '../view/types';
 
@@ -67,12 +67,12 @@ export function fitHeaderLine(
   for (const { cut, ...attempt } of tries) {
     const room =
       width -
-      ((attempt.name ? 'tenet · '.length : 0) +
-        (attempt.mode ? attempt.mode.length + 1 : 0) +
-        ' · '.length +
-        attempt.phase.length);
+      ((attempt.name ? columns('tenet · ') : 0) +
+        (attempt.mode ? columns(attempt.mode) + 1 : 0) +
+        columns(' · ') +
+        columns(attempt.phase));
     line = { ...attempt, target: shortMiddle(target, Math.max(MIN_TARGET, room)) };
-    if (target.length <= room || (cut && room >= MIN_TARGET)) return line;
+    if (columns(target) <= room || (cut && room >= MIN_TARGET)) return line;
   }
   return line!;
 }

@@ -1,6 +1,6 @@
 import type { CatalogEntry } from '../../engine/session/catalog';
 import type { EngineEvent } from '../../engine/events';
-import { shortEnd, shortStart } from '../components/lines';
+import { columns, padColumns, padStartColumns, shortEnd, shortStart } from '../components/lines';
 
 /** A row of the sessions browser, in columns: every column is there at any width, only narrower. */
 export interface SessionCells {
@@ -24,21 +24,19 @@ export const treeId = (row: CatalogEntry, depth: number) => (depth ? `${'  '.rep
  * provider dropped first when it does not fit). At 80 columns a row still names the model and cost.
  */
 export function sessionCells(tree: readonly { row: CatalogEntry; depth: number }[], width: number): SessionCells[] {
-  const idWidth = Math.max(0, ...tree.map(({ row, depth }) => treeId(row, depth).length));
+  const idWidth = Math.max(0, ...tree.map(({ row, depth }) => columns(treeId(row, depth))));
   const rest = Math.max(20, width - 2 - idWidth - STATUS - COST - GAPS);
   const model = Math.max(8, Math.min(28, Math.floor(rest * 0.42)));
   const target = Math.max(8, rest - model - 1);
   return tree.map(({ row, depth }) => {
     const full = `${row.provider}/${row.model}`;
     return {
-      id: treeId(row, depth).padEnd(idWidth),
-      status: row.status.padEnd(STATUS),
+      id: padColumns(treeId(row, depth), idWidth),
+      status: padColumns(row.status, STATUS),
       // A target's end names the function; a damaged session's reason starts with the file.
-      target: (row.damage ? shortEnd(row.damage, target) : shortStart(row.target, target))
-        .padEnd(target)
-        .padEnd(target),
-      model: shortEnd(full.length <= model ? full : row.model, model).padEnd(model),
-      cost: `$${row.costUsd.toFixed(4)}`.padStart(COST),
+      target: padColumns(row.damage ? shortEnd(row.damage, target) : shortStart(row.target, target), target),
+      model: padColumns(shortEnd(columns(full) <= model ? full : row.model, model), model),
+      cost: padStartColumns(`$${row.costUsd.toFixed(4)}`, COST),
     };
   });
 }
