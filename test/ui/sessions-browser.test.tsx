@@ -81,7 +81,7 @@ describe('the sessions browser', () => {
     expect(lines[1]).toContain('└ 20261204-120000-cccccc');
     stdin.write(KEYS.home);
     stdin.write(KEYS.down);
-    await frameShows(lastFrame, '20261204-120000-cccccc: fork of 20261204-100000-aaaaaa at event 12');
+    await frameShows(lastFrame, 'invoicing/tax.py::tax_for · fork of 20261204-100000-aaaaaa at event 12');
   });
 
   it('r resumes an interrupted session after a y, and says why a finished one cannot be', async () => {

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { stageName, TEST_RUNS } from '../../engine/phrase-book';
-import { columns, shortMiddle } from '../components/lines';
+import { columns, shortEnd, shortMiddle } from '../components/lines';
 import { useNow } from '../components/use-now';
 import type { ViewState } from '../view/types';
 
@@ -77,6 +77,22 @@ export function fitHeaderLine(
   return line!;
 }
 
+/**
+ * The header's second line at `width`: the model, the sandbox and the session's id. The id is what
+ * `tenet resume` and `show` take: it is never cut; the model's label (its base URL can be long) is
+ * shortened in the middle first, then the sandbox goes, and at last the id, whole.
+ */
+export function sessionLine(session: { modelLabel: string; sandbox: string; id: string }, width: number): string {
+  const id = ` · session ${session.id}`;
+  const sandbox = ` · sandbox: ${session.sandbox}`;
+  for (const tail of [`${sandbox}${id}`, id, sandbox, '']) {
+    const room = width - columns(`model: ${tail}`);
+    if (room >= Math.min(20, columns(session.modelLabel)))
+      return `model: ${shortMiddle(session.modelLabel, room)}${tail}`;
+  }
+  return shortEnd(`model: ${session.modelLabel}`, width);
+}
+
 /** Rows the header takes: two lines and its rule. */
 export const HEADER_ROWS = 3;
 
@@ -116,8 +132,7 @@ export function Header({
         {line.mode ? <Text dimColor> {line.mode}</Text> : ''} · <Text color="cyan">{line.phase}</Text>
       </Text>
       <Text wrap="truncate" dimColor>
-        {s ? `model: ${s.modelLabel} · sandbox: ${s.sandbox}` : ''}
-        {width > 100 && s ? ` · session ${s.id}` : ''}
+        {s ? sessionLine(s, width) : ''}
       </Text>
     </Box>
   );

@@ -9,7 +9,7 @@ import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines } from '../components/transcript-item';
 import type { Prompt, Takeover } from '../prompt';
-import { hintRows, keyHint, KEYS, QUIT_LIVE_HINT } from '../keys';
+import { hintRows, KEYS, QUIT_LIVE_HINT } from '../keys';
 import type { TranscriptItem, ViewState } from '../view/types';
 import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
@@ -190,7 +190,11 @@ export function AgentScreen({
         ...(onStop && atWork ? [] : ['x']),
         ...(atWork ? [] : ['t', 'Esc']),
       ];
-  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
+  // The pdb line takes every character, `?` too: its keys are all there is to name.
+  const keys =
+    takeover === 'active'
+      ? hintRows('takeover', width, 1, [], [], false)
+      : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
   const body =
     height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? messageBoxRows(draft) : 0);
 

@@ -1,6 +1,6 @@
 import type { CatalogEntry } from '../../engine/session/catalog';
 import type { EngineEvent } from '../../engine/events';
-import { columns, padColumns, padStartColumns, shortEnd, shortStart } from '../components/lines';
+import { columns, padColumns, padStartColumns, shortEnd, shortMiddle, shortStart, wrapText } from '../components/lines';
 
 /** A row of the sessions browser, in columns: every column is there at any width, only narrower. */
 export interface SessionCells {
@@ -26,7 +26,8 @@ export const treeId = (row: CatalogEntry, depth: number) => (depth ? `${'  '.rep
 export function sessionCells(tree: readonly { row: CatalogEntry; depth: number }[], width: number): SessionCells[] {
   const idWidth = Math.max(0, ...tree.map(({ row, depth }) => columns(treeId(row, depth))));
   const rest = Math.max(20, width - 2 - idWidth - STATUS - COST - GAPS);
-  const model = Math.max(8, Math.min(28, Math.floor(rest * 0.42)));
+  // The target is what tells sessions apart: it gets the larger share (a fork's └ narrows the rest).
+  const model = Math.max(8, Math.min(28, Math.floor(rest * 0.38)));
   const target = Math.max(8, rest - model - 1);
   return tree.map(({ row, depth }) => {
     const full = `${row.provider}/${row.model}`;
@@ -39,6 +40,15 @@ export function sessionCells(tree: readonly { row: CatalogEntry; depth: number }
       cost: padStartColumns(`$${row.costUsd.toFixed(4)}`, COST),
     };
   });
+}
+
+/**
+ * The lines under the list about the selected session: its target in full (a row cuts its path
+ * when columns are few) and, for a fork, whose it is and at which event: two rows at most.
+ */
+export function selectedLines(row: CatalogEntry, width: number): string[] {
+  const fork = row.parent ? ` · fork of ${row.parent.id} at event ${row.parent.at}` : '';
+  return wrapText(`${shortMiddle(row.damage ?? row.target, width)}${fork}`, width).slice(0, 2);
 }
 
 /** What `r` does with a session: resume it, or why not (only an interrupted session goes on). */

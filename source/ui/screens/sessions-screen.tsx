@@ -11,7 +11,7 @@ import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { ReplayScreen } from './replay-screen';
 import { helpKey, useKeys } from '../components/use-keys';
 import { useListCursor } from '../components/list-cursor';
-import { lastForkEvent, resumeRefusal, sessionCells } from './session-rows';
+import { lastForkEvent, resumeRefusal, selectedLines, sessionCells } from './session-rows';
 
 /** A y/N question about the session under the cursor: resume it, or fork it from an event. */
 type Asking = { resume: string } | { fork: string; at: number };
@@ -51,8 +51,10 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
       : `Fork session ${asking.fork} at event ${asking.at}, before its last model call? A new session: its history is this one's up to there (recorded answers, no cost), then the model answers that call and the rest live. y forks · any other key does not`
     : undefined;
   const keys = question ? wrapText(question, width).slice(0, 3) : hintRows('sessions', width, 2, ['Ctrl+C quit'], skip);
-  // The title, the selected session's line, the notice, the keys, and Ink's free row.
-  const room = Math.max(1, height - 4 - keys.length);
+  // The title, the selected session's lines, the notice, the keys, and Ink's free row.
+  const selectedRow = rows[cursor];
+  const about = selectedRow ? selectedLines(selectedRow, width) : [];
+  const room = Math.max(1, height - 3 - about.length - keys.length);
   const tryLoad = (id: string) => {
     try {
       return load(id);
@@ -145,11 +147,7 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
           </Text>
         );
       })}
-      {selected?.parent ? (
-        <Text dimColor wrap="truncate">
-          {selected.id}: fork of {selected.parent.id} at event {selected.parent.at}
-        </Text>
-      ) : null}
+      <DimRows rows={about} />
       {notice ? (
         <Text color="yellow" wrap="wrap">
           {notice}
