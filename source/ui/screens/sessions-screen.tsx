@@ -119,7 +119,6 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
   if (help) return <HelpOverlay screens={['sessions', 'replay', 'quitOnce']} width={width} height={height - 1} />;
   const first = windowStart(cursor, rows.length, room);
   const cells = sessionCells(tree, width);
-  const selected = rows[cursor];
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate">
