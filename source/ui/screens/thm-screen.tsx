@@ -211,10 +211,12 @@ export function ThmScreen({
   const status = prompt ? 1 : 0;
   const warned = warningLines(view, width);
   const room = height - warned.length - summary.length - 2 - status - written_.length - (1 + footer.length);
-  // The list first (it is what the keys act on), then the chain of its highlighted test, then how it fails.
-  const [listRows, chainRows, failureRows] = allocate(room, [
-    { min: Math.min(3, rows.length), want: rows.length },
+  // The chain of the highlighted test is what the review is for: it gets its rows first (a few at
+  // most), then the list (what the keys act on) the rest, then how the test fails. With the list
+  // first, a long one (198 failing tests) left the chain its 3-row minimum: `chain of …:` and `…`.
+  const [chainRows, listRows, failureRows] = allocate(room, [
     { min: Math.min(3, chain.length), want: chain.length },
+    { min: Math.min(3, rows.length), want: rows.length },
     { min: 4, want: failure },
   ]);
   const first = windowStart(cursor, rows.length, listRows!);
