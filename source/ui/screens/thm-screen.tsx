@@ -214,9 +214,12 @@ export function ThmScreen({
   // The chain of the highlighted test is what the review is for: it gets its rows first (a few at
   // most), then the list (what the keys act on) the rest, then how the test fails. With the list
   // first, a long one (198 failing tests) left the chain its 3-row minimum: `chain of …:` and `…`.
-  const [chainRows, listRows, failureRows] = allocate(room, [
-    { min: Math.min(3, chain.length), want: chain.length },
-    { min: Math.min(3, rows.length), want: rows.length },
+  // The list keeps its few rows in a short terminal: the keys must see where they act.
+  const listMin = Math.min(3, rows.length);
+  const chainRoom = Math.max(0, room - listMin);
+  const chainRows = chainRoom >= Math.min(3, chain.length) ? Math.min(chain.length, chainRoom) : 0;
+  const [listRows, failureRows] = allocate(room - chainRows, [
+    { min: listMin, want: rows.length },
     { min: 4, want: failure },
   ]);
   const first = windowStart(cursor, rows.length, listRows!);
