@@ -8,6 +8,8 @@ export const KEYS = {
   start: [
     ['type', 'search the functions', 'search'],
     ['↑ ↓', 'move'],
+    ['PgUp PgDn', 'move a page', 'page'],
+    ['Home End', 'go to the first / last function (Ctrl+A Ctrl+E: the search line)', 'ends'],
     ['Enter', 'start a session on the function', 'start'],
     ['Tab', 'switch stub / benchmark mode', 'stub/benchmark'],
     ['Esc', 'clear the search; quit when it is empty', 'clear/quit'],
