@@ -208,11 +208,19 @@ export function StartScreen({
   const keys = modelProblem ? hintRows('startNoModel', width, 2) : hintRows('start', width, 2, ['Ctrl+C quit']);
   // Without a model, what to set, in full: no other line of the screen matters as much.
   const problem = modelProblem ? wrapText(modelProblem, width) : [];
+  // A model that answers only because none is configured (the example's demo script): said, in full.
+  const modelNote = state.model && 'note' in state.model && state.model.note ? wrapText(state.model.note, width) : [];
   const noticeRows = notice ? wrapText(notice.text, width) : [];
   // Title, model (or the problem), mode, scope, search line, the index error, the notice, the keys, and Ink's free row.
   const room = Math.max(
     1,
-    height - 5 - Math.max(1, problem.length) - (indexError ? 1 : 0) - noticeRows.length - keys.length,
+    height -
+      5 -
+      Math.max(1, problem.length) -
+      modelNote.length -
+      (indexError ? 1 : 0) -
+      noticeRows.length -
+      keys.length,
   );
   // A list longer than the room ends in a row that says how many more there are, and the keys to them.
   const listRows = matches.length > room ? Math.max(1, room - 1) : room;
@@ -241,6 +249,11 @@ export function StartScreen({
           {instructions ? ` · instructions: ${instructions}` : ''}
         </Text>
       )}
+      {modelNote.map((row, i) => (
+        <Text key={`m${i}`} color="yellow" wrap="truncate">
+          {row}
+        </Text>
+      ))}
       <Text wrap="truncate">
         mode:{' '}
         <Text bold>

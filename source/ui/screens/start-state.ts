@@ -6,7 +6,7 @@ export type StartChoice = { target: string; blank: boolean } | { demo: true };
 
 /** Which model answers (its label), or why none can (what to set): loaded after the first frame. */
 /** Which model answers, or why none can; and where the session's Python will run, in words. */
-export type ModelLine = ({ label: string } | { problem: string }) & { sandbox?: string };
+export type ModelLine = ({ label: string; note?: string } | { problem: string }) & { sandbox?: string };
 
 /** A mode that would doom the session, and the one to offer instead. */
 export interface Mismatch {
