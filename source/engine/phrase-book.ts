@@ -283,18 +283,21 @@ export function approvalWords(event: EventOf<'thm.approval'>, config?: SessionCo
 }
 
 /**
- * What the agent does not see of the failing tests it was not given: `3 other failing tests hidden
- * from the agent until the evaluation`, and those that stay in view all the same (`visible`).
+ * The failing tests the agent was not given, counted as the result counts its hidden tests (every
+ * one of them): `3 other failing tests hidden from the agent until the evaluation`; and when some
+ * of them stay in view all the same (`visible`: their files could not be taken out), how many.
+ * The page said `2 … hidden` where the result said `hidden tests 31/31` (issue 46.10): one count.
  */
 export function hiddenWords(event: { hidden: readonly string[]; visible?: number | undefined }): string {
-  const hidden = `${plural(event.hidden.length, 'other failing test')} hidden from the agent until the evaluation`;
-  if (!event.visible) return hidden;
-  const one = event.visible === 1;
+  const visible = event.visible ?? 0;
+  const total = event.hidden.length + visible;
+  if (!visible) return `${plural(total, 'other failing test')} hidden from the agent until the evaluation`;
+  const one = visible === 1;
   const why = `${one ? 'its function serves' : 'their functions serve'} a test the agent gets, or tenet could not find ${one ? 'it' : 'them'}`;
-  const stay = `stay${one ? 's' : ''} in view (${why})`;
+  const given = `${plural(total, 'other failing test')} not given to the agent (the evaluation's hidden tests)`;
   return event.hidden.length
-    ? `${hidden}; ${event.visible} more ${stay}`
-    : `${plural(event.visible, 'other failing test')} not given to the agent ${stay}`;
+    ? `${given}: ${event.hidden.length} out of its view until the evaluation, ${visible} still in view (${why})`
+    : `${given}: ${one ? 'it stays' : 'all stay'} in view (${why})`;
 }
 
 export const COMMAND_DECISIONS: Record<EventOf<'command.approval'>['decision'], string> = {

@@ -1,4 +1,5 @@
 import { naturalOrder } from '../../util/natural-order';
+import { capitalized, hiddenWords } from '../../phrase-book';
 import type { ThmFailingTest, ThmReport } from '../../protocol/thm-report';
 import type { SessionPageData } from '../page-data';
 import { chip, clean, code, fold, h, lazy, textBlock } from './dom';
@@ -324,7 +325,7 @@ export function hiddenCard(items: Item[]): CardView {
   const { e } = head(items, 'tests.hidden');
   const hidden = e.hidden || [];
   return {
-    title: `${counted(hidden.length, 'other failing test')} hidden from the agent until evaluation`,
+    title: capitalized(hiddenWords(e)),
     compact: true,
     body: hidden.length
       ? fold(
