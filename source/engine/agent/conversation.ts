@@ -6,7 +6,7 @@ import type { Message, ToolCall, ToolDefinition, Usage } from '../protocol/messa
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions } from '../tools/registry';
-import { limitReached, SpendLimitError, type SpendLimits } from '../model/spend-limits';
+import { limitReached, requestPastLimit, SpendLimitError, type SpendLimits } from '../model/spend-limits';
 import { Steering, type SteeringHooks } from './steering';
 import { applyReplacements } from './condense';
 import { ContextKeeper } from './context-keeper';
@@ -132,6 +132,17 @@ export class Conversation {
     }
   }
 
+  /** No call whose counted input would pass the token limit (see requestPastLimit); `counted`: the window check's count. */
+  private async checkNextRequest(counted: number | undefined, definitions: ToolDefinition[]): Promise<void> {
+    if (this.options.limits?.maxTokens === undefined) return;
+    const input = counted ?? (await this.context.count(this.options.system, this.messages, definitions));
+    const past = requestPastLimit(this.options.limits, this.totals, input);
+    if (!past) return;
+    this.options.emit({ type: 'warning', message: past.message });
+    this.options.emit({ type: 'limit.reached', ...past.reached });
+    throw new SpendLimitError(past.reached);
+  }
+
   /**
    * One step of the agent, as mini-swe-agent's `step`: ask the model, then act on its answer. The
    * ways out are thrown: a spend limit or the end of a scripted model's script (AgentStop), the
@@ -192,6 +203,7 @@ export class Conversation {
       emit({ type: 'warning', message: unknownWindowWarning(this.options.windowUnknown) });
     this.windowSaid = true;
     const fit = await this.context.beforeRequest(this.options.system, this.messages, definitions, round);
+    await this.checkNextRequest(fit.context?.tokens, definitions);
     emit({
       type: 'model.request',
       round,
