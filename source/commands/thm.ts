@@ -58,7 +58,8 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
   // Said before the suite runs (minutes, on a large one), not only in the report at its end.
   const implemented = implementedWarning(task.target);
   if (implemented && !options.json) process.stderr.write(`${printable(`tenet: warning: ${implemented}`)}\n`);
-  const progress = options.json ? undefined : progressLine();
+  // With --json the report is the output (stdout); the progress goes to stderr as JSON lines.
+  const progress = progressLine(process.stderr, { json: !!options.json });
   try {
     const report = await runThm(task, {
       T: options.T ?? THM_DEFAULTS.T,
@@ -68,16 +69,16 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
       fork: options.fork ?? THM_DEFAULTS.fork,
       caller: options.caller ?? THM_DEFAULTS.caller,
-      emit: (event: EngineEvent) => progress?.onEvent(event),
+      emit: (event: EngineEvent) => progress.onEvent(event),
     });
-    progress?.clear();
+    progress.clear();
     process.stdout.write(
       options.json ? `${printableJson(thmJson(report))}\n` : `${printable(formatThmReport(report))}\n`,
     );
     if (options.keepWorkspace) process.stderr.write(`workspace kept at ${task.workspace.root}\n`);
     return EXIT.pass;
   } finally {
-    progress?.clear();
+    progress.clear();
     await task.dispose();
   }
 }

@@ -158,8 +158,14 @@ describe('the phrase book: the renderers word events alike', () => {
 
   it("the progress line names fork mode's blank re-run as such", () => {
     let written = '';
-    const stream = { isTTY: true, write: (text: string) => (written += text) } as unknown as NodeJS.WriteStream;
-    progressLine(stream).onEvent({ type: 'thm.phase', phase: 'blank', tests: 2 });
+    const stream = {
+      isTTY: true,
+      columns: 200,
+      write: (text: string) => (written += text),
+    } as unknown as NodeJS.WriteStream;
+    const progress = progressLine(stream);
+    progress.onEvent({ type: 'thm.phase', phase: 'blank', tests: 2 });
+    progress.clear();
     expect(written).toContain('running blank the tests fork mode could not decide');
     expect(written).not.toContain('original code');
   });

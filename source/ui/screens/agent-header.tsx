@@ -23,8 +23,16 @@ function phaseLine(view: ViewState, elapsedMs = 0, short = false): string {
       return `tests first · round ${a.round}/${a.tdd?.setupRounds ?? '?'}`;
     case 'tdd':
       return `${short ? '' : 'co-refinement · '}test run ${a.tdd?.iteration}/${a.tdd?.iterations} · ${short ? 'call' : 'model call'} ${a.round}`;
-    case 'evaluate':
-      return 'evaluating on every failing test';
+    case 'evaluate': {
+      // The slowest step on a large target (199 s for 637 tests) sends nothing until it ends: its clock ticks.
+      const tests = view.thm.report?.failing.length;
+      const seconds = `${Math.floor(elapsedMs / 1000)} s`;
+      return tests === undefined
+        ? `evaluating on every failing test · ${seconds}`
+        : short
+          ? `evaluating ${tests} tests · ${seconds}`
+          : `evaluating the patch on all ${tests} failing tests · ${seconds}`;
+    }
     case 'quality':
       return `measuring the tests · ${Math.floor(elapsedMs / 1000)} s${short ? '' : ' · pass rate, coverage, then mutants (each reruns them)'}`;
     case 'done':
@@ -107,8 +115,8 @@ export function Header({
   clock?: 'wall' | 'recorded';
 }) {
   const s = view.session;
-  // The quality phase sends nothing for minutes on a large target: a ticking clock says it runs.
-  const now = useNow(clock === 'wall' && view.agent.phase === 'quality');
+  // The evaluation and the quality phase send nothing for minutes on a large target: a ticking clock says they run.
+  const now = useNow(clock === 'wall' && (view.agent.phase === 'quality' || view.agent.phase === 'evaluate'));
   const elapsed = (clock === 'wall' ? now : view.at) - view.agent.phaseAt;
   const line = fitHeaderLine(
     s?.target ?? '…',
