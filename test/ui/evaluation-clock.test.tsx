@@ -1,5 +1,5 @@
 import { render } from 'ink-testing-library';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, it, vi } from 'vitest';
 import { AgentScreen } from '../../source/ui/screens/agent-screen';
 import { reduceAll } from '../../source/ui/view-state';
 import { approvedStart, frameShows } from './helpers';
