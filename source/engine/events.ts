@@ -74,6 +74,8 @@ export type TestOutcomes = z.infer<z.ZodObject<typeof testOutcomes>>;
 export interface TestRun extends TestOutcomes {
   report: string;
   durationMs: number;
+  /** A judged run whose outcomes cannot be trusted: the submitted code reached into the harness (and where), or forged its report. */
+  unverified?: string;
 }
 
 /** The agent's generated tests, measured against the target (the ground truth in benchmark mode). */
@@ -148,6 +150,8 @@ const result = event('result', {
   applied: bool.optional(),
   /** A run that failed (stopReason `error`), or whose verdict is `unverified`: what went wrong. */
   message: str.optional(),
+  /** The evaluated submission reaches toward the test harness (the static read; the judge decided the verdict): what, with its lines. */
+  flagged: str.optional(),
   /** Strings in the patch shaped like secrets, by file and line (`the patch holds a string shaped like a GitHub token at pkg/x.py:12`): the patch keeps them, its stored and printed copies do not. */
   patchSecrets: strings.optional(),
   /** TDD strategies: how good the agent's own tests are (see engine/quality). */

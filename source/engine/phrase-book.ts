@@ -199,12 +199,12 @@ export const stopLabel = (result: Verdict): string =>
  * `FAIL (budget)`, and `PASS` alone for a run that passed because its tests passed (`PASS (passed)`
  * said it twice); a run that passed otherwise names how (`PASS (finished)`).
  */
-export const verdictLabel = (result: Verdict): string => {
+export const verdictLabel = (result: Verdict & { flagged?: string }): string => {
   if (result.stopReason === 'unverified')
     return `UNVERIFIED (${result.message || 'a check of the verdict could not be completed'})`;
-  return result.pass && result.stopReason === 'passed'
-    ? 'PASS'
-    : `${result.pass ? 'PASS' : 'FAIL'} (${stopLabel(result)})`;
+  const label =
+    result.pass && result.stopReason === 'passed' ? 'PASS' : `${result.pass ? 'PASS' : 'FAIL'} (${stopLabel(result)})`;
+  return result.flagged ? `${label} (flagged: ${result.flagged})` : label;
 };
 
 export const modeName = (mode: 'stub' | 'blank'): string => (mode === 'blank' ? 'benchmark mode' : 'stub mode');

@@ -163,6 +163,12 @@ export function withSandboxFlags(command: Command): Command {
       'give the sandbox a network: the container, or the local sandbox under bubblewrap (off by default)',
     )
     .option(
+      '--read <path>',
+      'show this path read-only to the confined local sandbox (repeatable); it sees only the system, the interpreter and the workspace otherwise',
+      repeated,
+      [] as string[],
+    )
+    .option(
       '--pass-env <name>',
       "let this variable of tenet's environment through to the sandbox's processes (repeatable); secrets and provider variables are left out otherwise",
       repeated,
@@ -181,6 +187,7 @@ export const sandboxFlags = (opts: SandboxFlags): SandboxFlags => ({
   pids: opts.pids,
   network: opts.network,
   passEnv: opts.passEnv,
+  read: opts.read,
 });
 
 /** THM's flags, as `thm`, `run` and `bench run` parse them. */

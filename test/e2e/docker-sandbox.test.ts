@@ -33,25 +33,25 @@ const HOSTILE = {
   flood:
     'def apply_discount(price, percent):\n    import os\n    chunk = b"x" * 1_000_000\n    for _ in range(100):\n        os.write(1, chunk)\n    raise AssertionError("printed 100 MB")\n',
   // The bomb forks from a small interpreter of its own: pytest's process is large, and on a VM
-  // with slow page-table copies 224 forks of it outlasted the 4 s test timeout.
+  // with slow page-table copies 224 forks of it outlasted the 4 s test timeout. Submitted, it is
+  // refused by tenet's judge (a submission starts no process); the agent's shell runs it.
   forks: [
-    'def apply_discount(price, percent):',
-    '    import subprocess, sys',
-    '    bomb = (',
-    '        "import os, time\\n"',
-    '        "children = 0\\n"',
-    '        "try:\\n"',
-    '        "    while True:\\n"',
-    '        "        if os.fork() == 0:\\n"',
-    '        "            os.close(1)\\n"',
-    '        "            time.sleep(60)\\n"',
-    '        "            os._exit(0)\\n"',
-    '        "        children += 1\\n"',
-    '        "except OSError as error:\\n"',
-    '        "    print(f\'fork stopped after {children} children: {error}\')\\n"',
-    '    )',
-    '    said = subprocess.run([sys.executable, "-c", bomb], stdout=subprocess.PIPE, text=True).stdout',
-    '    raise RuntimeError(said)',
+    'import os, signal, time',
+    'children = []',
+    'try:',
+    '    while True:',
+    '        pid = os.fork()',
+    '        if pid == 0:',
+    '            os.close(1)',
+    '            time.sleep(60)',
+    '            os._exit(0)',
+    '        children.append(pid)',
+    'except OSError as error:',
+    "    print(f'fork stopped after {len(children)} children: {error}')",
+    // The limit is the container's: what comes next (the tests) needs its processes back.
+    'for pid in children:',
+    '    os.kill(pid, signal.SIGKILL)',
+    '    os.waitpid(pid, 0)',
     '',
   ].join('\n'),
   network:
@@ -133,9 +133,18 @@ describeDocker('generated code in a Docker container is contained and reported',
   }, 60_000);
 
   it('a fork bomb hits the process limit', async () => {
-    const { report } = await attempt(HOSTILE.forks);
-    const forked = Number(/fork stopped after (\d+) children/.exec(report)?.[1]);
-    expect(forked, report).toBeGreaterThan(0);
+    // Submitted, the bomb is refused before its first process: the judge's tripwire.
+    const { report } = await attempt(
+      `def apply_discount(price, percent):\n    import subprocess, sys\n    subprocess.run([sys.executable, "-c", ${JSON.stringify(HOSTILE.forks)}])\n`,
+    );
+    expect(report).toMatch(
+      /^UNVERIFIED: the submission reached into the test harness: subprocess\.Popen at shop\/pricing\.py:\d+/,
+    );
+    // From the agent's shell it runs, and the container's process limit stops it.
+    const bomb = Buffer.from(HOSTILE.forks).toString('base64');
+    const said = (await callTool('run_debugger_cmd', { cmd: `echo ${bomb} | base64 -d | python3 -` }, ctx)).text;
+    const forked = Number(/fork stopped after (\d+) children/.exec(said)?.[1]);
+    expect(forked, said).toBeGreaterThan(0);
     expect(forked).toBeLessThan(256);
     await stillWorks();
   }, 60_000);
@@ -151,11 +160,23 @@ describeDocker('generated code in a Docker container is contained and reported',
   });
 
   it("tenet's own helpers cannot be rewritten by the code under test (they report its outcomes)", async () => {
+    // By the agent's shell: the container's file system refuses.
+    const said = (
+      await callTool(
+        'run_debugger_cmd',
+        {
+          cmd: 'id -u; ls -l /opt/tenet/python/_tenet_thm/__init__.py; echo "# rewritten" >> /opt/tenet/python/_tenet_thm/__init__.py',
+        },
+        ctx,
+      )
+    ).text;
+    expect(said).toContain('Permission denied');
+    // By the submitted code: the judge refuses first, and says where.
     const { report } = await attempt(HOSTILE.helpers);
-    expect(report).toContain(
-      "PermissionError: [Errno 13] Permission denied: '/opt/tenet/python/_tenet_thm/__init__.py'",
+    expect(report).toMatch(
+      /^UNVERIFIED: the submission reached into the test harness: open for writing at shop\/pricing\.py:\d+ \(\/opt\/tenet\/python\/_tenet_thm\/__init__\.py\)/,
     );
-    // And THM's plugin still reports: the test ran and failed with that error.
+    // And THM's plugin still reports: the test ran and failed with the judge's refusal.
     expect(report).toMatch(/FAILED tests\/test_pricing\.py::/);
   });
 

@@ -1,6 +1,7 @@
 import type { EventSink } from '../events';
 import type { DeveloperMessage, RequestPreview } from '../protocol/decisions';
 import type { Message, ToolCall } from '../protocol/messages';
+import { harnessReach, reachWords } from '../python/harness-reach';
 import { renderPrompt } from './prompts';
 
 /** What the developer may do between the agent's steps; the Pilot's calls of the same names (see run/pilot.ts). */
@@ -45,6 +46,9 @@ export class Steering {
 
   /** The call as it runs (the developer's arguments if they changed them), and what goes before its output for the model. */
   async beforeTool(call: ToolCall): Promise<{ call: ToolCall; note?: string }> {
+    // Said before the pause: the developer decides with it in sight.
+    const reach = await submittedReach(call);
+    if (reach) this.emit({ type: 'warning', message: reach });
     if (this.hooks.stepping?.({ before: 'tool', call }))
       this.emit({ type: 'step.pause', before: 'tool', callId: call.id, name: call.name });
     const edited = await this.hooks.beforeToolCall?.(call);
@@ -53,3 +57,21 @@ export class Steering {
     return { call: { ...call, arguments: edited }, note: renderPrompt('developer-edit', { arguments: edited }) };
   }
 }
+
+/** What a submitted implementation reaches toward in the test harness (see harnessReach), in words; undefined for any other call, or none. */
+async function submittedReach(call: ToolCall): Promise<string | undefined> {
+  if (call.name !== 'submit_implementation') return undefined;
+  let code: unknown;
+  try {
+    code = (JSON.parse(call.arguments) as { code?: unknown }).code;
+  } catch {
+    return undefined;
+  }
+  if (typeof code !== 'string') return undefined;
+  const found = await harnessReach(code).catch(() => []);
+  return found.length ? reachWarning(reachWords(found)) : undefined;
+}
+
+/** The warning a flagged submission gets: in the transcript, at the step pause, and to the model. */
+export const reachWarning = (words: string) =>
+  `The submitted code reaches toward the test harness: ${words}. tenet's judge runs it with a tripwire: code that reaches into the harness makes the verdict UNVERIFIED, and the result says the submission was flagged.`;

@@ -4,7 +4,8 @@ import { EXIT } from '../exit-codes';
 import { importRoots } from '../python/import-roots';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
-import { checkPython, choosePython, type PythonInfo } from '../task/interpreter';
+import { LOCAL, localConfinement } from '../sandbox/create-sandbox';
+import { checkPython, choosePython, interpreterFolders, type PythonInfo } from '../task/interpreter';
 import type { PluginEvent } from '../thm/protocol';
 import { runPytestPass } from '../thm/pytest-pass';
 import { scopeFix } from '../thm/scope-fix';
@@ -60,10 +61,18 @@ export interface ReachResult {
  */
 export async function runReachPass(options: ReachOptions): Promise<ReachResult> {
   const started = Date.now();
+  // Confined as a task's sandbox is (see openTask): the tests run the repository's code.
+  const confined = localConfinement(LOCAL);
   const workspace = await Workspace.create(options.repoDir);
-  const sandbox = new LocalSandbox(workspace.root);
+  const sandbox = new LocalSandbox(
+    workspace.root,
+    process.env,
+    [],
+    confined && { ...confined, hidden: [...confined.hidden, options.repoDir] },
+  );
   try {
     const python = await checkPython(sandbox, choosePython(options.repoDir, options.python), options.repoDir);
+    sandbox.show(interpreterFolders(python, options.repoDir));
     await instrumentCandidates(workspace, options.functions);
     const shards = shardCount(options.jobs, workspace.stats.testFiles);
     const result: ReachResult = {

@@ -41,6 +41,8 @@ export const configSchema = z
     limits: z.object({ maxCost: z.number().positive(), maxTokens: z.number().int().positive() }).partial().strict(),
     sessionsDir: z.string(),
     sandbox: z.enum(SANDBOX_KINDS),
+    /** Paths shown read-only to the confined local sandbox (`--read`). Only in the user's own config file. */
+    readPaths: z.array(z.string().min(1)),
     image: z.string().min(1),
     dockerHost: z.string().min(1),
     docker: z

@@ -45,5 +45,10 @@ export async function loadConfig(
 ): Promise<TenetConfig> {
   const user = await readConfig(userConfigFile(env));
   const project = repoDir ? await readConfig(projectConfigFile(repoDir)) : {};
+  if (project.readPaths)
+    throw new TenetError(
+      `${projectConfigFile(repoDir!)} sets readPaths: a repository cannot choose what of this machine the sandbox shows.`,
+      `remove readPaths from it; put it in ${userConfigFile(env)}, or pass --read PATH`,
+    );
   return { ...user, ...project, prices: { ...user.prices, ...project.prices } };
 }

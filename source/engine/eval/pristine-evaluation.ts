@@ -96,7 +96,7 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
     for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
     await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
     if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
-    sandbox = await openSandbox(task.spec, copy.root, input.session, task.env);
+    sandbox = await openSandbox(task.spec, copy.root, input.session, task.env, task.confinement);
     const run = await runTests(
       {
         workspace: copy,
@@ -110,6 +110,8 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
       input.tests,
       'evaluate',
     );
+    // The judged code reached into the harness, or forged its report: its outcomes say nothing.
+    if (run.unverified) return { unverified: run.unverified };
     return { run };
   } catch (error) {
     return {

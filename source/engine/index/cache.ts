@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { cacheRoot } from '../util/cache-dir';
 import { INDEX_FORMAT, type FileIndex } from './types';
 
 /**
@@ -10,12 +10,6 @@ import { INDEX_FORMAT, type FileIndex } from './types';
  * was made from) is replaced by the path of the file it is used for.
  */
 export type CachedEntry = FileIndex;
-
-/** `$TENET_CACHE_DIR`, else `$XDG_CACHE_HOME/tenet`, else `~/.cache/tenet`. */
-function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.TENET_CACHE_DIR) return resolve(env.TENET_CACHE_DIR);
-  return join(env.XDG_CACHE_HOME ? resolve(env.XDG_CACHE_HOME) : join(homedir(), '.cache'), 'tenet');
-}
 
 /** One cache file per repository (by its path), holding entries by content hash. */
 export function indexCacheFile(repoDir: string, env: NodeJS.ProcessEnv = process.env): string {

@@ -73,7 +73,7 @@ export interface ContainerLimits {
 /** `passEnv`: the names `--pass-env` let through (never their values). */
 /** A local one: `confinement` says whether bubblewrap held its processes (absent: a session from before it, unconfined). */
 export type RecordedSandbox = (
-  | { kind: 'local'; confinement?: 'bubblewrap' | 'none'; network?: boolean }
+  | { kind: 'local'; confinement?: 'bubblewrap' | 'none'; network?: boolean; reads?: string[] }
   | { kind: 'docker'; image: string; host?: string; mount: boolean; limits: ContainerLimits }
 ) & { passEnv?: string[] };
 

@@ -3,6 +3,7 @@ import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import { secretsInPatch } from '../eval/patch-secrets';
 import type { RunResult } from '../events';
 import { TenetError } from '../errors';
+import { harnessReach, reachWords } from '../python/harness-reach';
 import { evaluatePristine, type CheckoutAtStart, type Evaluation } from '../eval/pristine-evaluation';
 import { onShutdown } from '../lifecycle';
 import { submittedModule, targetIsStub } from '../eval/submitted-module';
@@ -80,6 +81,9 @@ export async function finishRun(
   const hiddenIds = failing.filter((id) => !selected.includes(id));
   const pass = !!evaluation && failing.every((id) => entryPassed(id, outcomes));
   const patch = submitted === undefined ? '' : unifiedPatch(task.target.file, task.target.originalText, submitted);
+  // The submission the evaluation judged, read for what reaches toward the harness (the judge decided; this says so).
+  const last = run.submissions.at(-1);
+  const flagged = last === undefined ? [] : await harnessReach(last).catch(() => []);
   const patchSecrets =
     submitted === undefined ? [] : secretsInPatch(task.target.file, task.target.originalText, submitted);
   const totals = conversation.totals;
@@ -114,6 +118,7 @@ export async function finishRun(
     // one tenet could not judge says that above all.
     stopReason: !evaluation ? 'unverified' : pass && !STOPPED.has(outcome.stopReason) ? 'passed' : outcome.stopReason,
     ...(evaluation ? {} : { message: unverifiedReason(judged) }),
+    ...(flagged.length ? { flagged: reachWords(flagged) } : {}),
     ...(patchSecrets.length ? { patchSecrets } : {}),
     selectedTests: { passed: passedIn(selected), total: selected.length },
     hiddenTests: { passed: passedIn(hiddenIds), total: hiddenIds.length },

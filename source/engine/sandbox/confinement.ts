@@ -1,25 +1,32 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { TenetError } from '../errors';
+import { cacheRoot } from '../util/cache-dir';
+import { stateDir } from '../util/state-dir';
+import { allowedView, isSystemPath, readableRoots, within } from './allowed-view';
+import { socketsUnder } from './host-sockets';
+import { unixSocketFilterFile } from './seccomp';
 import { findProgram } from './launcher';
 
 /**
- * How the local sandbox holds its processes: under bubblewrap (`bwrap`), as Claude Code confines
- * its commands. Every process of the sandbox (the agent's shell, pdb, THM, the tests, the code
- * under evaluation) then sees the filesystem read-only but its workspace and a private /tmp, no
- * network (unless `network`), its own PID namespace (tenet's /proc/<pid>/environ is out of
- * sight), no capabilities and no new privileges.
+ * How the local sandbox holds its processes: under bubblewrap (`bwrap`), as Claude Code and
+ * Codex confine their commands. Every process of the sandbox (the agent's shell, pdb, THM, the
+ * tests, the code under evaluation) sees only what its task needs (see allowed-view.ts): no home
+ * folder, no state of tenet's, no other workspace, no Unix socket of the host. It has no network
+ * (unless `network`), its own PID namespace (tenet's /proc/<pid>/environ is out of sight), no
+ * capabilities and no new privileges.
  */
 export interface Confinement {
   /** The bwrap program. */
   bwrap: string;
-  /** `--network`: the processes share this machine's network. */
+  /** `--network`: the processes share this machine's network (but make no Unix sockets: see seccomp.ts). */
   network: boolean;
+  /** Shown read-only beyond the system's: `--read` paths, and the interpreter's folders once checked. */
+  reads: readonly string[];
+  /** Never shown, even inside a path of `reads`: the developer's checkout (the workspace stands for it), tenet's state. */
+  hidden: readonly string[];
 }
-
-/** The private, empty /tmp of a confined process; tenet's own folders under it are bound in. */
-const PRIVATE_TMP = '/tmp';
 
 const probed = new Map<string, string | undefined>();
 
@@ -50,7 +57,11 @@ const NAMESPACES = ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-wi
  * The confinement of a local sandbox, or a refusal in one line that says what to do. `TENET_BWRAP`
  * names another bwrap (tests point it at nothing to see the refusal).
  */
-export function requireConfinement(network: boolean, env: NodeJS.ProcessEnv = process.env): Confinement {
+export function requireConfinement(
+  network: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+  reads: readonly string[] = [],
+): Confinement {
   const withoutIt = 'or pass --sandbox local-unconfined to run without confinement';
   const bwrap = env.TENET_BWRAP ?? findProgram('bwrap', env.PATH, '/');
   if (!bwrap || !existsSync(bwrap)) {
@@ -64,40 +75,14 @@ export function requireConfinement(network: boolean, env: NodeJS.ProcessEnv = pr
       `bubblewrap cannot confine the local sandbox here (${refused}): enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or run outside a container that forbids them) ${withoutIt}.`,
     );
   }
-  return { bwrap, network };
+  const sessions = env.TENET_SESSIONS_DIR ? [resolve(env.TENET_SESSIONS_DIR)] : [];
+  return { bwrap, network, reads, hidden: [stateDir(env), cacheRoot(env), ...sessions] };
 }
 
-/** Whether `path` is `folder` or inside it. */
-function within(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-/**
- * The folders under /tmp a confined process must still read: where its interpreter lives (a
- * virtual environment made under /tmp, a version manager's shims) and tenet's helpers. Each is
- * bound read-only as its top folder under /tmp, so the interpreter's neighbours (`lib/`,
- * `pyvenv.cfg`) come with it.
- */
-function readableUnderTmp(paths: readonly string[]): string[] {
-  const tops = new Set<string>();
-  for (const given of paths) {
-    if (!given || !isAbsolute(given)) continue;
-    for (const path of [resolve(given), real(given)]) {
-      if (!path || !within(path, PRIVATE_TMP) || path === PRIVATE_TMP) continue;
-      const top = relative(PRIVATE_TMP, path).split(sep)[0]!;
-      tops.add(resolve(PRIVATE_TMP, top));
-    }
-  }
-  return [...tops].filter((top) => existsSync(top)).sort();
-}
-
-function real(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
+/** Whether a confined process that reads `reads` too is shown `path` (the system's folders, or under a shown root). */
+export function shownRoots(confinement: Confinement, reads: readonly string[]): (path: string) => boolean {
+  const roots = readableRoots([...confinement.reads, ...reads]);
+  return (path) => isSystemPath(path) || roots.some((root) => within(resolve(path), root));
 }
 
 export interface ConfinedCommand {
@@ -106,7 +91,7 @@ export interface ConfinedCommand {
   /** The working folder inside it. */
   cwd: string;
   argv: string[];
-  /** Programs and folders the command needs to read though they are under /tmp (see readableUnderTmp). */
+  /** Programs and folders the command needs to read: shown read-only with the confinement's own (see readableRoots). */
   reads: readonly string[];
 }
 
@@ -117,22 +102,31 @@ export interface ConfinedCommand {
  */
 export function confinedArgv(confinement: Confinement, command: ConfinedCommand): string[] {
   const workdir = resolve(command.workdir);
-  const binds = [
-    ...['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', PRIVATE_TMP],
-    ...readableUnderTmp(command.reads)
-      .filter((top) => !within(top, workdir))
-      .flatMap((top) => ['--ro-bind', top, top]),
-    ...['--bind', workdir, workdir],
-  ];
+  const hidden = confinement.hidden.map((path) => resolve(path));
+  const roots = readableRoots([...confinement.reads, ...command.reads]);
+  const view = allowedView({ workdir, reads: roots, sockets: socketsUnder(roots) });
+  // What is hidden inside a shown folder is covered by an empty one (never the workspace itself).
+  const covered = hidden
+    .filter((away) => roots.some((root) => within(away, root) && root !== away) && !within(workdir, away))
+    .flatMap((away) => (existsSync(away) ? ['--tmpfs', away] : []));
+  // Sharing the network, a process would share the host's abstract Unix sockets too: it makes none.
+  const filter = confinement.network ? unixSocketFilterFile() : undefined;
+  if (confinement.network && !filter)
+    throw new TenetError(
+      `tenet cannot keep the host's Unix sockets from a sandbox with --network on ${process.arch}.`,
+      'run without --network, or with --sandbox docker --network',
+    );
   const bwrapArgs = [
     ...NAMESPACES,
-    ...(confinement.network ? [] : ['--unshare-net']),
+    ...(filter ? ['--seccomp', '3'] : ['--unshare-net']),
     '--cap-drop',
     'ALL',
-    ...binds,
+    ...view,
+    ...covered,
     '--chdir',
     command.cwd,
     '--',
   ];
-  return ['/bin/sh', '-c', 'trap "" INT; exec "$0" "$@"', confinement.bwrap, ...bwrapArgs, ...command.argv];
+  const opens = filter ? ` 3<'${filter}'` : '';
+  return ['/bin/sh', '-c', `trap "" INT; exec "$0" "$@"${opens}`, confinement.bwrap, ...bwrapArgs, ...command.argv];
 }

@@ -13,6 +13,8 @@ export type SandboxSpec =
       unconfined?: true;
       /** `--network`: confined processes keep this machine's network. */
       network?: true;
+      /** `--read PATH`, the user config's `readPaths`: shown read-only to confined processes. */
+      reads?: string[];
     }
   | {
       kind: 'docker';
@@ -28,14 +30,20 @@ export type SandboxSpec =
 
 export const LOCAL: SandboxSpec = { kind: 'local' };
 
-/** A sandbox over a workspace folder; `session` labels a container so `tenet gc` can find it. */
+/**
+ * A sandbox over a workspace folder; `session` labels a container so `tenet gc` can find it. A
+ * local one is confined as `confinement` says (a task's, which shows its interpreter's folders),
+ * else as the spec does.
+ */
 export async function openSandbox(
   spec: SandboxSpec,
   workspaceRoot: string,
   session: string,
   env: NodeJS.ProcessEnv = process.env,
+  confinement?: Confinement,
 ): Promise<Sandbox> {
-  if (spec.kind === 'local') return new LocalSandbox(workspaceRoot, env, spec.passEnv, localConfinement(spec, env));
+  if (spec.kind === 'local')
+    return new LocalSandbox(workspaceRoot, env, spec.passEnv, confinement ?? localConfinement(spec, env));
   // Loaded on demand: a local run never pays for the Docker client.
   const { DockerSandbox } = await import('./docker/docker-sandbox');
   return DockerSandbox.create(workspaceRoot, {
@@ -56,5 +64,5 @@ export async function openSandbox(
  */
 export function localConfinement(spec: SandboxSpec, env: NodeJS.ProcessEnv = process.env): Confinement | undefined {
   if (spec.kind !== 'local' || spec.unconfined) return undefined;
-  return requireConfinement(spec.network === true, env);
+  return requireConfinement(spec.network === true, env, spec.reads ?? []);
 }

@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
-import { delimiter, join } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 import { onShutdown } from '../lifecycle';
 import { scrubEnv } from '../secrets';
-import { confinedArgv, type Confinement } from './confinement';
+import { readableRoots, within } from './allowed-view';
+import { lookForSockets } from './host-sockets';
+import { confinedArgv, shownRoots, type Confinement } from './confinement';
 import { findProgram, launcherPrefix, prepareLauncher } from './launcher';
 import { readInside } from '../workspace/inside';
 import { processEnded } from '../util/processes';
@@ -32,14 +35,46 @@ export class LocalSandbox implements Sandbox {
     env: NodeJS.ProcessEnv = process.env,
     passEnv: readonly string[] = [],
     /** Undefined: `--sandbox local-unconfined`, processes run as tenet does. */
-    readonly confinement?: Confinement,
+    private confinement?: Confinement,
   ) {
     this.env = scrubEnv(env, passEnv);
     this.unregister = onShutdown(() => this.killAll());
   }
 
-  prepare(versionDir?: string): Promise<void> {
-    return prepareLauncher(this.env, versionDir);
+  get confined(): boolean {
+    return this.confinement !== undefined;
+  }
+
+  unseen(paths: readonly string[], program?: string): string[] {
+    if (!this.confinement) return [];
+    const launcher = launcherPrefix(this.env)?.[0];
+    const shown = shownRoots(this.confinement, [
+      this.helpersDir,
+      ...installationOf(launcher ?? ''),
+      ...installationOf(program ?? ''),
+    ]);
+    return [...new Set(paths)].filter((path) => isAbsolute(path) && existsSync(path) && !shown(path));
+  }
+
+  show(paths: readonly string[]): void {
+    if (!this.confinement) return;
+    this.confinement = { ...this.confinement, reads: [...this.confinement.reads, ...paths] };
+    void this.lookAhead();
+  }
+
+  /** Finds the launcher's interpreter, and looks through the folders shown for sockets (see host-sockets.ts), without blocking. */
+  async prepare(versionDir?: string): Promise<void> {
+    await prepareLauncher(this.env, versionDir);
+    await this.lookAhead();
+  }
+
+  /** The folders every process is shown, looked through for sockets now, so that no spawn waits for it. */
+  private lookAhead(): Promise<void> {
+    if (!this.confinement) return Promise.resolve();
+    const launcher = launcherPrefix(this.env)?.[0];
+    return lookForSockets(
+      readableRoots([...this.confinement.reads, this.helpersDir, ...installationOf(launcher ?? '')]),
+    );
   }
 
   spawn(argv: string[], options: SpawnOptions = {}): SandboxProcess {
@@ -116,15 +151,21 @@ export class LocalSandbox implements Sandbox {
 
   /**
    * The one place a local process is confined. Its temporary files go to its private /tmp: a
-   * TMPDIR of tenet's own would be read-only in there.
+   * TMPDIR of tenet's own would not be there. It is shown its programs' installations (an
+   * interpreter's prefix: `…/versions/3.11.7` for `…/versions/3.11.7/bin/python3`), tenet's
+   * helpers and the folders on PYTHONPATH, beyond what the confinement shows.
    */
   private confine(argv: string[], cwd: string, env: NodeJS.ProcessEnv, programs: string[]): string[] {
     if (!this.confinement) return argv;
     if (env.TMPDIR !== undefined) env.TMPDIR = '/tmp';
+    const hidden = this.confinement.hidden;
     const reads = [
-      ...programs,
+      ...programs.flatMap(installationOf),
       this.helpersDir,
-      ...[env.PATH, env.PYTHONPATH].flatMap((list) => (list ?? '').split(delimiter)),
+      // Not the developer's checkout, where PYTHONPATH names it: the workspace stands for it.
+      ...(env.PYTHONPATH ?? '')
+        .split(delimiter)
+        .filter((entry) => isAbsolute(entry) && !hidden.some((away) => within(entry, away))),
     ];
     return confinedArgv(this.confinement, { workdir: this.workdir, cwd, argv, reads });
   }
@@ -163,6 +204,25 @@ export class LocalSandbox implements Sandbox {
       }
     }
   }
+}
+
+/**
+ * Where a program is installed: the prefix of `PREFIX/bin/NAME` (an interpreter's, with its
+ * standard library and packages), else its folder; for the program's real file too, where a link
+ * leads elsewhere (a virtual environment's `python`).
+ */
+function installationOf(program: string): string[] {
+  if (!program || !isAbsolute(program)) return [];
+  const files = [program];
+  try {
+    files.push(realpathSync(program));
+  } catch {
+    // not there: nothing more to show
+  }
+  return files.map((file) => {
+    const folder = dirname(file);
+    return basename(folder) === 'bin' ? dirname(folder) : folder;
+  });
 }
 
 /** A program that does not exist: what spawning it directly would give (exit 127, "command not found"). */

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { TenetConfig } from '../config/config';
 import type { RecordedSandbox } from '../protocol/settings';
 import { TenetError } from '../errors';
@@ -17,6 +19,8 @@ export interface SandboxFlags {
   network?: boolean;
   /** `--pass-env NAME` (repeatable): let a variable that looks like a secret through to the sandbox. */
   passEnv?: string[];
+  /** `--read PATH` (repeatable): show a path read-only to the confined local sandbox. */
+  read?: string[];
 }
 
 /**
@@ -32,7 +36,14 @@ export function sandboxSpec(
   const implied = flags.image || flags.dockerHost ? 'docker' : undefined;
   const kind = flags.sandbox ?? implied ?? config.sandbox ?? env.TENET_SANDBOX ?? 'local';
   const passEnv = flags.passEnv?.length ? { passEnv: flags.passEnv } : {};
-  if (kind === 'local') return { kind: 'local', ...passEnv, ...(flags.network ? { network: true as const } : {}) };
+  const read = [...(config.readPaths ?? []), ...(flags.read ?? [])].map((path) => shownPath(path));
+  if (kind === 'local')
+    return {
+      kind: 'local',
+      ...passEnv,
+      ...(flags.network ? { network: true as const } : {}),
+      ...(read.length ? { reads: [...new Set(read)] } : {}),
+    };
   if (kind === 'local-unconfined') return { kind: 'local', ...passEnv, unconfined: true };
   if (kind !== 'docker')
     throw new TenetError(
@@ -61,6 +72,16 @@ export function sandboxSpec(
   };
 }
 
+/** A path to show the sandbox: absolute, and there (a typo would show nothing and say nothing). */
+function shownPath(path: string): string {
+  const absolute = resolve(path);
+  if (!existsSync(absolute))
+    throw new TenetError(`--read ${path}: there is no such file or folder.`, 'name a path that exists on this machine');
+  if (absolute === '/')
+    throw new TenetError('--read /: that would show the whole machine to the sandbox.', 'name the folders it needs');
+  return absolute;
+}
+
 /** How a session records its sandbox (no secrets in it), and how resume/rerun read it back. */
 export function describeSandbox(spec: SandboxSpec): RecordedSandbox {
   // The names let through, never their values (those come from the environment of the resume).
@@ -70,6 +91,7 @@ export function describeSandbox(spec: SandboxSpec): RecordedSandbox {
       kind: 'local',
       confinement: spec.unconfined ? 'none' : 'bubblewrap',
       ...(spec.network ? { network: true } : {}),
+      ...(spec.reads?.length ? { reads: spec.reads } : {}),
       ...passEnv,
     };
   return { kind: 'docker', image: spec.image, host: spec.host, mount: !!spec.mount, limits: spec.limits, ...passEnv };
@@ -84,6 +106,7 @@ export function recordedSandbox(recorded: RecordedSandbox | undefined): SandboxS
     return {
       kind: 'local',
       ...(recorded?.kind === 'local' && recorded.network ? { network: true as const } : {}),
+      ...(recorded?.kind === 'local' && recorded.reads?.length ? { reads: recorded.reads } : {}),
       ...passEnv,
     };
   return {
@@ -102,5 +125,9 @@ export function sandboxWords(recorded: RecordedSandbox | undefined): string {
   if (recorded.kind === 'docker') return `docker (${recorded.image})`;
   // Sessions from before confinement record no `confinement`: they ran unconfined.
   if (recorded.confinement !== 'bubblewrap') return 'local-unconfined';
-  return recorded.network ? 'local (bubblewrap, with network)' : 'local (bubblewrap)';
+  const extras = [
+    ...(recorded.network ? ['with network'] : []),
+    ...(recorded.reads?.length ? [`reading ${recorded.reads.join(', ')}`] : []),
+  ];
+  return `local (bubblewrap${extras.map((extra) => `, ${extra}`).join('')})`;
 }

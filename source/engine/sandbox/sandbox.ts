@@ -31,8 +31,8 @@ export interface SandboxProcess {
 export interface ProcessRunOptions extends SpawnOptions {
   timeoutMs?: number;
   input?: string;
-  /** Output beyond this many bytes per stream is dropped (the middle is cut). */
-  maxOutputBytes?: number;
+  /** Output beyond this many characters per stream (as decoded, UTF-8) is dropped: the middle is cut. */
+  maxOutputChars?: number;
   signal?: AbortSignal;
 }
 
@@ -56,6 +56,12 @@ export interface Sandbox {
    * `versionDir`: the folder a version manager looks in for the interpreter (the repository).
    */
   prepare?(versionDir?: string): Promise<void>;
+  /** Whether its processes are confined (bubblewrap) and see only what they are shown. */
+  readonly confined?: boolean;
+  /** Of these folders, those that exist here but a confined process running `program` is not shown (none where it sees everything). */
+  unseen?(paths: readonly string[], program?: string): string[];
+  /** Shows these folders read-only to the processes it starts from now on. */
+  show?(paths: readonly string[]): void;
   spawn(argv: string[], options?: SpawnOptions): SandboxProcess;
   run(argv: string[], options?: ProcessRunOptions): Promise<CompletedProcess>;
   /** Makes a workspace file's new content visible inside the sandbox (a no-op where they share a disk). */

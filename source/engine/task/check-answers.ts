@@ -9,6 +9,8 @@ import { fileSignature, fingerprintOf, keepAnswer, keptAnswer, variablesOf } fro
  */
 
 const FILE = 'interpreter-checks.json';
+/** Bumped when the check learns more: a check kept by an older tenet is made again (v2: prefixes and .pth folders). */
+const FORMAT = 'v2';
 
 export interface CheckedInterpreter {
   /** Python's version. */
@@ -17,8 +19,10 @@ export interface CheckedInterpreter {
   path: string;
   /** pytest's version. */
   pytest: string;
-  /** The folders on sys.path, and the user site folder. */
+  /** The folders on sys.path, the user site folder, the folders its .pth files name, its prefixes. */
   dirs: string[];
+  /** sys.prefix. */
+  prefix?: string;
 }
 
 function fingerprint(program: string, env: NodeJS.ProcessEnv, dirs: string[]): string {
@@ -29,6 +33,7 @@ function fingerprint(program: string, env: NodeJS.ProcessEnv, dirs: string[]): s
     // gone: the signature below says so
   }
   return fingerprintOf([
+    FORMAT,
     program,
     real,
     fileSignature(real),

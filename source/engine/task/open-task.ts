@@ -4,6 +4,7 @@ import { onShutdown } from '../lifecycle';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL, localConfinement, openSandbox, type SandboxSpec } from '../sandbox/create-sandbox';
+import type { Confinement } from '../sandbox/confinement';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { encodeSource } from '../python/source-text';
@@ -11,7 +12,7 @@ import { moduleSyntaxError, pythonVerdict } from '../python/syntax-error';
 import { repositoryFolder } from '../util/checked-paths';
 import { writeOwner } from '../workspace/owner';
 import { Workspace, type WorkspaceOptions } from '../workspace/workspace';
-import { checkPython, choosePython, type PythonInfo } from './interpreter';
+import { checkPython, choosePython, interpreterFolders, type PythonInfo } from './interpreter';
 import { prepareTarget, type PreparedTarget } from './prepare-target';
 import { brokenModuleError, resolveTarget, TargetInBrokenFile } from './resolve-target';
 
@@ -39,6 +40,8 @@ export interface OpenTask {
   /** Where Python runs, and the environment its sandboxes start from: the evaluation opens a fresh one alike. */
   spec: SandboxSpec;
   env: NodeJS.ProcessEnv;
+  /** How the local sandbox confines its processes (what they are shown): the evaluation's sandbox alike. */
+  confinement?: Confinement;
   dispose(): Promise<void>;
 }
 
@@ -52,7 +55,9 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const spec = options.sandbox ?? LOCAL;
   if (spec.kind === 'docker') return openInContainer(options, repoDir, await prepare(), spec, env);
   // Said before anything is copied: a sandbox that cannot be confined is refused, not weakened.
-  const confinement = localConfinement(spec, env);
+  // The checkout is never shown: the workspace stands for it (in benchmark mode it holds the answer).
+  const confined = localConfinement(spec, env);
+  const confinement = confined && { ...confined, hidden: [...confined.hidden, repoDir] };
   // The target's resolution, the copy and the interpreter check (a Python start-up) overlap: all
   // three stand before the first test. The check runs in an empty folder of its own: `python -c`
   // puts its working folder first on sys.path, so in the checkout a package named like a module
@@ -83,7 +88,11 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
   const workspace = copied.value;
   const python = checked.value;
   await writeStart(workspace, target);
-  const sandbox = new LocalSandbox(workspace.root, env, passEnv, confinement);
+  const shown = confinement && {
+    ...confinement,
+    reads: [...confinement.reads, ...interpreterFolders(python, repoDir)],
+  };
+  const sandbox = new LocalSandbox(workspace.root, env, passEnv, shown);
   const dispose = async () => {
     await sandbox.dispose();
     await workspace.dispose();
@@ -94,7 +103,7 @@ export async function openTask(options: TaskOptions): Promise<OpenTask> {
     await dispose();
     throw error;
   }
-  return { repoDir, target, workspace, sandbox, python, spec, env, dispose };
+  return { repoDir, target, workspace, sandbox, python, spec, env, ...(shown ? { confinement: shown } : {}), dispose };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntryKind } from '../protocol/thm-report';
 
 /** Lines the pytest plugin (source/python/_tenet_thm) writes, one JSON object after MARK. */
@@ -84,6 +85,8 @@ export type PluginEvent = LaneTag &
         entryKind: EntryKind | null;
       }
     | { e: 'done'; exitstatus: number; targetLoaded: boolean; outside: { module: string; file: string }[] }
+    /** The judge's tripwire (see source/python/_tenet_judge/): the submitted code reached into the test harness. */
+    | { e: 'tripped'; event: string; detail: string; file: string; line: number }
   );
 
 interface LaneTag {
@@ -106,8 +109,15 @@ export class PluginLineReader {
   private pending = '';
   /** The last unmarked output, for diagnostics when pytest fails before the plugin speaks. */
   noise = '';
+  /** A judged run (see source/python/_tenet_judge/): the first line on the channel that the judge did not sign, said in words. */
+  forged: string | undefined;
+  private seq = 0;
 
-  constructor(private readonly onEvent: (event: PluginEvent) => void) {}
+  /** `key`: the judge's, when the run is judged: then only lines it signed are events. */
+  constructor(
+    private readonly onEvent: (event: PluginEvent) => void,
+    private readonly key?: Buffer,
+  ) {}
 
   push(chunk: string): void {
     // Only the new chunk is searched for line ends: a test that prints 100 MB without a newline
@@ -151,10 +161,30 @@ export class PluginLineReader {
       return;
     }
     if (at > 0) this.noise = (this.noise + line.slice(0, at)).slice(-4000);
+    const body = this.key ? this.signed(line.slice(at + MARK.length)) : line.slice(at + MARK.length);
+    if (body === undefined) return;
     try {
-      this.onEvent(JSON.parse(line.slice(at + MARK.length)) as PluginEvent);
+      this.onEvent(JSON.parse(body) as PluginEvent);
     } catch {
       this.noise = `${this.noise}${line}\n`.slice(-4000);
     }
+  }
+
+  /**
+   * A judged line's event, if the judge signed it (`J<seq> <hmac> <json>`, the sequence without a
+   * gap); else undefined, and the forgery noted: the judged process wrote on the channel itself.
+   */
+  private signed(rest: string): string | undefined {
+    const match = /^J(\d+) ([0-9a-f]{64}) /.exec(rest);
+    const body = match ? rest.slice(match[0].length) : '';
+    const expected = match ? createHmac('sha256', this.key!).update(`${match[1]} ${body}`).digest('hex') : '';
+    if (match && Number(match[1]) === this.seq && timingSafeEqual(Buffer.from(expected), Buffer.from(match[2]!))) {
+      this.seq++;
+      return body;
+    }
+    this.forged ??= match
+      ? `a line out of sequence or with a wrong signature (${rest.slice(0, 80)})`
+      : `an unsigned line (${rest.slice(0, 80)})`;
+    return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Workspace } from '../workspace/workspace';
@@ -65,6 +66,17 @@ export interface PassOptions {
   reportText?: boolean;
   signal?: AbortSignal;
   onEvent?: (event: PluginEvent) => void;
+  /**
+   * Run the submitted code under tenet's judge (see source/python/_tenet_judge/): its definition's lines in
+   * the target's file, and what changed in the copy since the run began (asked before a crashed
+   * process is started again, which would load what the judged code wrote there). One process, no lanes.
+   */
+  judge?: {
+    lines: [number, number];
+    changedCopy: () => Promise<string | undefined>;
+    /** More code counted as submitted (qa/judge.ts, the false-alarm check): [file, first, last] each. */
+    spans?: [string, number, number][];
+  };
 }
 
 export type PassMode = 'record' | 'fork' | 'worlds';
@@ -90,6 +102,10 @@ export interface PassResult {
   problems: string[];
   timedOut: boolean;
   aborted: boolean;
+  /** A judged run: where the submitted code reached into the test harness. */
+  tripped: Extract<PluginEvent, { e: 'tripped' }>[];
+  /** A judged run: a report the judge did not sign, or a change to the copy a restarted process would load. */
+  forged?: string;
 }
 
 /** One pytest run of a scope, split into shards that run in parallel, surviving hangs and crashes. */
@@ -106,7 +122,10 @@ export async function runPytestPass(options: PassOptions): Promise<PassResult> {
     problems: [],
     timedOut: false,
     aborted: false,
+    tripped: [],
   };
+  if (options.judge && (options.shards > 1 || options.mode !== 'record'))
+    throw new Error('a judged pass runs in one process, in record mode');
   const scratch = '.tenet';
   const listFile = async (name: string, ids: Iterable<string>): Promise<string> => {
     const rel = `${scratch}/${options.label}-${name}.txt`;
@@ -162,7 +181,7 @@ function pytestArgv(options: PassOptions, ignored: string[]): string[] {
   return [
     options.python,
     '-m',
-    'pytest',
+    options.judge ? '_tenet_judge' : 'pytest',
     ...PYTEST_FLAGS,
     ...ignored.map((file) => `--ignore=${file}`),
     ...options.testArgs,
@@ -187,6 +206,8 @@ function baseEnv(
   if (options.sandbox.kind === 'local') env.TENET_PARENT_PID = String(process.pid);
   if (onlyFile) env.TENET_ONLY = onlyFile;
   if (options.reportText === false) env.TENET_TEXT = '0';
+  if (options.judge) env.TENET_JUDGE_LINES = options.judge.lines.join('-');
+  if (options.judge?.spans) env.TENET_JUDGE_SPANS = JSON.stringify(options.judge.spans);
   return env;
 }
 
@@ -228,7 +249,20 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
         ? { ...baseEnv(options, hitsFile, leftoverFile, true) }
         : { ...baseEnv(options, hitsFile, onlyFile, true), TENET_SHARD: `${index}/${shards}` };
       if (finished.size) env.TENET_SKIP = await listFile(`skip-${index}`, finished);
-      child = soloAttempt(options.sandbox, pytestArgv(options, ignored), env);
+      if (attempt > 0 && options.judge) {
+        // What the judged process wrote in the copy would be loaded by the next (a conftest.py).
+        const changed = await options.judge.changedCopy();
+        if (changed) {
+          result.forged ??= changed;
+          return;
+        }
+      }
+      child = soloAttempt(
+        options.sandbox,
+        pytestArgv(options, ignored),
+        env,
+        options.judge ? randomBytes(32) : undefined,
+      );
     }
     let inflight: { nodeid: string; since: number; hit?: Extract<PluginEvent, { e: 'hit' }> } | undefined;
     let collecting: { nodeid: string; since: number } | undefined;
@@ -282,6 +316,9 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
           for (const copy of event.outside)
             if (!result.outside.some((o) => o.file === copy.file)) result.outside.push(copy);
           break;
+        case 'tripped':
+          result.tripped.push(event);
+          break;
         case 'configured':
         case 'lanes':
           break;
@@ -314,6 +351,7 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
     clearInterval(watchdog);
     options.signal?.removeEventListener('abort', onAbort);
     const stderr = child.stderr();
+    result.forged ??= child.forged();
 
     if (done && PYTEST_REFUSED.has(exitstatus)) {
       // pytest ran but refused part of the arguments (e.g. `ERROR: not found: a::test` when a test

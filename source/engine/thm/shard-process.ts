@@ -19,17 +19,28 @@ export interface ShardAttempt {
   leftover(finished: ReadonlySet<string>): string[] | undefined;
   stderr(): string;
   noise(): string;
+  /** A judged run: the first line on the channel that the judge did not sign (see PluginLineReader). */
+  forged(): string | undefined;
 }
 
-/** A pytest process of its own. */
-export function soloAttempt(sandbox: Sandbox, argv: string[], env: Record<string, string>): ShardAttempt {
+/**
+ * A pytest process of its own. `judgeKey`: a judged run (see source/python/_tenet_judge/), which reads its
+ * channel's key from stdin; only lines signed with it are events.
+ */
+export function soloAttempt(
+  sandbox: Sandbox,
+  argv: string[],
+  env: Record<string, string>,
+  judgeKey?: Buffer,
+): ShardAttempt {
   let handler: (event: PluginEvent) => void = () => undefined;
   let stderr = '';
-  const reader = new PluginLineReader((event) => handler(event));
+  const reader = new PluginLineReader((event) => handler(event), judgeKey);
   const child = sandbox.spawn(argv, { env });
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => reader.push(chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  child.stdin.end();
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(judgeKey ? `${judgeKey.toString('hex')}\n` : undefined);
   return {
     listen: (h) => (handler = h),
     exited: child.exited.then((status) => {
@@ -43,6 +54,7 @@ export function soloAttempt(sandbox: Sandbox, argv: string[], env: Record<string
     leftover: () => undefined,
     stderr: () => stderr,
     noise: () => reader.noise,
+    forged: () => reader.forged,
   };
 }
 
@@ -99,6 +111,8 @@ export class LanesProcess {
       leftover: (finished) => this.leftover(index, finished),
       stderr: () => this.stderr,
       noise: () => this.reader.noise,
+      // Lanes are never judged (see PassOptions.judge).
+      forged: () => undefined,
     };
   }
 

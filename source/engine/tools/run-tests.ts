@@ -6,6 +6,7 @@ import { runPytestPass } from '../thm/pytest-pass';
 import type { TestRun } from '../events';
 import type { ToolContext } from './context';
 import { defineTool } from './tool';
+import { judgedProblem, openJudge } from './judge';
 
 const FAILURE_LINES = 60;
 const REPORT_CAP = 12_000;
@@ -31,10 +32,13 @@ export type TestRunContext = Pick<
 
 /**
  * Runs the given tests in the workspace as it is now and reports them compactly: one line per
- * test, then each failure's assertion and traceback (from the test down), capped.
+ * test, then each failure's assertion and traceback (from the test down), capped. Every run of
+ * submitted code is judged (see judge.ts): one in which it reached into the harness is said to be
+ * unverified, and none of its tests counts as passed.
  */
 export async function runTests(ctx: TestRunContext, nodeids: string[], label = 'tests'): Promise<TestRun> {
   const started = Date.now();
+  const judge = await openJudge(ctx, label);
   const result = await runPytestPass({
     sandbox: ctx.sandbox,
     workspace: ctx.workspace,
@@ -50,8 +54,10 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
     label,
     mode: 'record',
     only: nodeids,
+    judge,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
+  const unverified = judgedProblem(result);
   const outcomes: Record<string, string> = {};
   const lines: string[] = [];
   const failures: string[] = [];
@@ -85,13 +91,14 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
     }
   }
   const total = Object.keys(outcomes).length;
-  const passed = Object.values(outcomes).filter((o) => o === 'passed' || o === 'xfailed').length;
+  const passed = unverified ? 0 : Object.values(outcomes).filter((o) => o === 'passed' || o === 'xfailed').length;
   let report = `Ran ${total} test${total === 1 ? '' : 's'}: ${passed} passed, ${total - passed} not passing.\n${lines.join('\n')}`;
+  if (unverified) report = `UNVERIFIED: ${unverified}. No test of this run counts as passed.\n${report}`;
   if (failures.length) report += `\n\n${failures.join('\n\n')}`;
   if (result.problems.length) report += `\n\n${result.problems.join('\n')}`;
   if (report.length > REPORT_CAP)
     report = `${report.slice(0, REPORT_CAP)}\n[... report cut at ${REPORT_CAP} characters ...]`;
-  return { outcomes, passed, total, report, durationMs: Date.now() - started };
+  return { outcomes, passed, total, report, durationMs: Date.now() - started, ...(unverified ? { unverified } : {}) };
 }
 
 export const runTestsTool = defineTool({

@@ -6,6 +6,7 @@ import { decodeSource, encodeSource } from '../python/source-text';
 import { RejectedCode, replaceFunction, cleanCode } from '../task/replace-function';
 import type { ToolContext } from './context';
 import { describeSyntaxError } from '../python/syntax-error';
+import { harnessReach, reachWords } from '../python/harness-reach';
 import { defineTool, ToolInputError } from './tool';
 
 export interface AppliedImplementation {
@@ -52,7 +53,11 @@ export const submitImplementation = defineTool({
     const imports = applied.addedImports.length
       ? ` Added to the module's imports: ${applied.addedImports.join('; ')}.`
       : '';
-    return `Your implementation of ${ctx.target.id} is in place (${ctx.target.file}, lines ${applied.startLine}-${applied.endLine}).${imports} Run run_tests to check it.`;
+    const reach = await harnessReach(code).catch(() => []);
+    const warning = reach.length
+      ? `\nWarning: it reaches toward the test harness: ${reachWords(reach)}. Code that reaches into the harness makes the verdict UNVERIFIED; solve the task with ordinary code.`
+      : '';
+    return `Your implementation of ${ctx.target.id} is in place (${ctx.target.file}, lines ${applied.startLine}-${applied.endLine}).${imports} Run run_tests to check it.${warning}`;
   },
 });
 

@@ -259,6 +259,12 @@ export function ResultScreen({
     ...(result.patchSecrets ?? []).flatMap((warning) =>
       wrapText(`! ${warning}`, width).map((text) => ({ text, color: 'yellow' })),
     ),
+    ...(result.flagged
+      ? wrapText(
+          `! flagged: the submission reaches toward the test harness (${result.flagged}); the judge ran it with its tripwire`,
+          width,
+        ).map((text) => ({ text, color: 'yellow' }))
+      : []),
     ...(result.testQuality ? wrapText(describeTestQuality(result.testQuality), width).map((text) => ({ text })) : []),
     ...(result.failure
       ? describeFailure(result.failure)

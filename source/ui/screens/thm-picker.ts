@@ -18,7 +18,7 @@ export type Row =
  * last, then the shortest chain), and among equals in natural order (a parametrized test's `[2]`
  * before its `[10]`), not in the order of their text.
  */
-export function clusterTests(report: ThmReport, index: number): string[] {
+export function testsOfCluster(report: ThmReport, index: number): string[] {
   const rank = new Map(report.failing.map((f) => [f.nodeid, [Number(!!f.timedOut), f.depth ?? Infinity] as const]));
   const of = (id: string) => rank.get(id) ?? ([0, Infinity] as const);
   return [...report.clusters[index]!.tests].sort(
@@ -43,7 +43,7 @@ export function pickerRows(report: ThmReport, expanded: ReadonlySet<string>, fil
   const rows: Row[] = [];
   const filtering = filter.trim() !== '';
   report.clusters.forEach((cluster, index) => {
-    const all = clusterTests(report, index);
+    const all = testsOfCluster(report, index);
     const tests = filtering ? all.filter((t) => matches(t, filter)) : all;
     const callerMatches = matches(cluster.caller, filter);
     if (filtering && !tests.length && !callerMatches) return;
@@ -78,7 +78,7 @@ export function rowPosition(report: ThmReport, rows: readonly Row[], cursor: num
     return `cluster ${clusters.indexOf(row) + 1}/${clusters.length}`;
   }
   if (row.kind === 'test' && row.cluster !== null) {
-    const all = clusterTests(report, row.cluster);
+    const all = testsOfCluster(report, row.cluster);
     return `test ${all.indexOf(row.nodeid) + 1}/${all.length} of its cluster`;
   }
   if (row.kind === 'test') {

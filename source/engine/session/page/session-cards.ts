@@ -160,6 +160,7 @@ export function resultCard(items: Item[], _card: Card, data: SessionPageData): C
         ],
         ['message', e.message ? clean(e.message) : ''],
         ['secrets', e.patchSecrets?.length ? clean(e.patchSecrets.join('; ')) : ''],
+        ['flagged', e.flagged ? clean(`the submission reaches toward the test harness: ${e.flagged}`) : ''],
       ]),
       Object.keys(e.tests || {}).length ? fold(`every test (${Object.keys(e.tests).length})`, testRows(e.tests)) : null,
       e.patch

@@ -21,6 +21,8 @@ export interface DebuggerOptions {
 
 const PDB_PROMPT = '(Pdb) ';
 const INTERRUPT_GRACE_MS = 3000;
+/** How long after a command's stdout marker its stderr marker is waited for. */
+const STDERR_GRACE_MS = 2000;
 
 /** What one command may stream to the watchers (and so to the session log): its head as it comes, and its tail. */
 const STREAM_HEAD_BYTES = 32 * 1024;
@@ -86,6 +88,15 @@ export class DebuggerSession {
   private readonly marker = `__tenet_done_${randomBytes(6).toString('hex')}__`;
   /** The live output without the end-of-command marker (one per shell: a new shell starts clean). */
   private visible = new MarkerFilter(this.marker);
+  /**
+   * The marker the shell writes on stderr after a command, once its stdout marker is out: stdout
+   * and stderr are two pipes, and an error line (a redirect's `Read-only file system`) may arrive
+   * after the stdout marker. The command is done when both are in (or the stderr one is late).
+   */
+  private readonly errMarker = `${this.marker}e`;
+  private visibleErr = new MarkerFilter(this.errMarker);
+  /** When this command's stdout marker arrived (its stderr marker is waited for a little longer). */
+  private markedAt: number | undefined;
   private exited = false;
   /** This command's live output, capped. */
   private cap = new StreamCap();
@@ -180,12 +191,13 @@ export class DebuggerSession {
     });
     this.child = child;
     this.visible = new MarkerFilter(this.marker);
+    this.visibleErr = new MarkerFilter(this.errMarker);
     const onData = (stream: 'stdout' | 'stderr') => (chunk: string) => {
       if (this.child !== child) return;
       if (stream === 'stdout') this.stdoutTail = (this.stdoutTail + chunk).slice(-200);
       this.output.push(chunk);
       // Only stdout carries the marker; stderr goes out as it comes.
-      this.emitOutput(stream === 'stdout' ? this.visible.push(chunk) : chunk);
+      this.emitOutput(stream === 'stdout' ? this.visible.push(chunk) : this.visibleErr.push(chunk));
       this.waiter?.();
     };
     child.stdout.setEncoding('utf8').on('data', onData('stdout'));
@@ -203,11 +215,19 @@ export class DebuggerSession {
   private finished(): { done: boolean; exitCode?: number } {
     if (this.exited) return { done: true };
     const text = this.output.toString();
-    const at = text.lastIndexOf(this.marker);
+    const at = text.lastIndexOf(`${this.marker}:`);
     if (at !== -1) {
-      // Done once the status line is complete, so none of it spills into the next command.
+      // Done once the status line is complete, so none of it spills into the next command, and
+      // stderr's marker is in too (or late past its grace: a command that closed the shell's stderr).
       const code = /^:(\d+)\n/.exec(text.slice(at + this.marker.length));
-      if (code) return { done: true, exitCode: Number(code[1]) };
+      if (code) {
+        if (this.markedAt === undefined) {
+          this.markedAt = Date.now();
+          setTimeout(() => this.waiter?.(), STDERR_GRACE_MS).unref();
+        }
+        const errDone = text.includes(`${this.errMarker}\n`) || Date.now() - this.markedAt >= STDERR_GRACE_MS;
+        if (errDone) return { done: true, exitCode: Number(code[1]) };
+      }
     }
     return { done: this.stdoutTail.endsWith(PDB_PROMPT) };
   }
@@ -220,7 +240,11 @@ export class DebuggerSession {
     this.output = new CappedText(this.options.maxOutput);
     this.stdoutTail = '';
     this.cap.end();
-    const line = this.mode === 'pdb' ? `${input}\n` : `{ ${input}\n} ; printf '\\n${this.marker}:%s\\n' "$?"\n`;
+    const line =
+      this.mode === 'pdb'
+        ? `${input}\n`
+        : `{ ${input}\n} ; printf '\\n${this.marker}:%s\\n' "$?"; printf '\\n${this.errMarker}\\n' >&2\n`;
+    this.markedAt = undefined;
     this.child!.stdin.write(line);
     let interrupted = false;
     let stuck = false;
@@ -246,12 +270,15 @@ export class DebuggerSession {
       if (!(await wait(INTERRUPT_GRACE_MS))) stuck = true;
     }
     this.emitOutput(this.visible.flush());
+    this.emitOutput(this.visibleErr.flush());
     const rest = this.cap.end();
     if (rest) this.emit({ type: 'output', chunk: rest });
-    let text = this.output.toString();
-    const at = text.lastIndexOf(this.marker);
+    let text = this.output.toString().replace(`\n${this.errMarker}\n`, '');
+    const at = text.lastIndexOf(`${this.marker}:`);
     if (at !== -1) {
-      text = text.slice(0, at).replace(/\n+$/, '');
+      // What came after the status line (stderr's late lines) stays, after what came before it.
+      const after = text.slice(at).replace(/^[^\n]*\n?/, '');
+      text = `${text.slice(0, at).replace(/\n+$/, '')}${after ? `\n${after.replace(/\n+$/, '')}` : ''}`;
       this.mode = 'shell';
     } else if (this.stdoutTail.endsWith(PDB_PROMPT)) {
       this.mode = 'pdb';
