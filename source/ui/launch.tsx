@@ -1,4 +1,5 @@
 import { render } from 'ink';
+import { loadPythonHighlighting } from './components/python-highlight';
 import type { EngineEvent } from '../engine/events';
 import { Catalog } from '../engine/session/catalog';
 import { loadSession } from '../engine/session/load';
@@ -29,6 +30,7 @@ export async function replayTui(
 ): Promise<ReplayExit> {
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
+  void loadPythonHighlighting(); // a replay's code in colours; the first frame does not wait for it
   const fork = (event: number) => {
     exit = { fork: { id, at: event } };
     app.unmount();
@@ -55,6 +57,7 @@ export async function sessionsTui(root: string, reopen?: { id: string; at: numbe
   const rows = new Catalog(root).list();
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
+  void loadPythonHighlighting();
   const leave = (asked: ReplayExit) => {
     exit = asked;
     app.unmount();

@@ -1,4 +1,5 @@
 import { render } from 'ink';
+import { loadPythonHighlighting } from './components/python-highlight';
 import { TenetError } from '../engine/errors';
 import { EXIT } from '../engine/exit-codes';
 import type { EngineEvent, RunResult } from '../engine/events';
@@ -93,6 +94,8 @@ export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOpti
       />
     );
   };
+  // Ready long before the first code is shown (THM runs first); the first frame does not wait for it.
+  void loadPythonHighlighting();
   const app = render(element(), { exitOnCtrlC: false });
   const stopPaste = startBracketedPaste(process.stdout);
   try {

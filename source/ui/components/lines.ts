@@ -132,12 +132,33 @@ export function wrapText(text: string, width: number, hang = 0): string[] {
  * half the width. `lead` columns are a mark before the code (a diff's `+`, `-`, ` `), not indentation.
  */
 export function wrapCode(text: string, width: number, lead = 0): string[] {
+  const { hang, cuts } = codeCuts(text, width, lead);
+  return cuts.map(([from, to], i) => (i ? hang : '') + text.slice(from, to));
+}
+
+/** Where wrapCode cuts `text`: each row's [from, to) in it, the rows after the first led by `hang`. */
+export function codeCuts(text: string, width: number, lead = 0): { hang: string; cuts: [number, number][] } {
   const w = Math.max(2, width);
-  if (columns(text) <= w) return [text];
+  if (columns(text) <= w) return { hang: '', cuts: [[0, text.length]] };
   const indent = lead + /^\s*/.exec(text.slice(lead))![0].length;
   const hang = ' '.repeat(Math.min(indent + 2, Math.floor(w / 2)));
   const first = cutColumns(text, w)[0]!;
-  return [first, ...cutColumns(text.slice(first.length), w - hang.length).map((piece) => hang + piece)];
+  const cuts: [number, number][] = [[0, first.length]];
+  let at = first.length;
+  for (const piece of cutColumns(text.slice(at), w - hang.length)) cuts.push([at, (at += piece.length)]);
+  return { hang, cuts };
+}
+
+/** The part [from, to) of a row of segments, each piece keeping its style. */
+export function sliceSegs(segs: readonly Seg[], from: number, to: number): Seg[] {
+  const out: Seg[] = [];
+  let at = 0;
+  for (const seg of segs) {
+    const end = at + seg.text.length;
+    if (end > from && at < to) out.push({ ...seg, text: seg.text.slice(Math.max(0, from - at), to - at) });
+    at = end;
+  }
+  return out.length ? out : [{ text: '' }];
 }
 
 /** Cuts `text` into rows of `width` columns (code and output, where words do not matter). */
