@@ -75,6 +75,40 @@ describe('the debugger pane', () => {
   });
 });
 
+describe('the debugger pane waiting for the developer’s line', () => {
+  it('shows pdb’s waiting prompt once, on the line being typed, not as (Pdb) on a row of its own above it', async () => {
+    const view = fold(
+      [
+        { type: 'debugger.input', who: 'agent', input: 'c', mode: 'pdb' },
+        { type: 'debugger.output', chunk: '> /w/m.py(2)f()\n-> return n * 2\n(Pdb) ' },
+        {
+          type: 'debugger.entry',
+          entry: {
+            who: 'agent',
+            input: 'c',
+            output: '(Pdb) ',
+            mode: 'pdb',
+            startedAt: 0,
+            durationMs: 0,
+            interrupted: false,
+          },
+        },
+      ],
+      Date.now(),
+    );
+    const ui = render(pane(view));
+    ui.stdin.write('p n');
+    await frameShows(ui.lastFrame, '(Pdb) p n');
+    const rows = ui
+      .lastFrame()!
+      .split('\n')
+      .map((row) => row.replace(/[│╭╮╰╯─]/g, '').trim());
+    expect(rows.filter((row) => row.startsWith('(Pdb)'))).toEqual(['(Pdb) c', '(Pdb) p n']);
+    expect(rows).toContain('-> return n * 2');
+    ui.unmount();
+  });
+});
+
 describe('the debugger pane after a resume', () => {
   it('marks where the stopped session’s debugger ended: what is above it is gone', () => {
     const view = fold(

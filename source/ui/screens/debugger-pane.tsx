@@ -63,8 +63,15 @@ export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack, 
     },
   });
   const prompt = view.debugger.mode === 'pdb' ? '(Pdb) ' : '$ ';
+  // pdb's prompt, printed and waiting (an open line that ends in it), is the prompt of the
+  // developer's line: shown once, there, not as `(Pdb)` on a row of its own above `(Pdb) p x`.
+  const lines = view.debugger.lines;
+  const last = lines.at(-1);
+  const waiting = active && !busy && last?.who === 'output' && last.open && last.text.endsWith(prompt);
+  const before = waiting ? last.text.slice(0, -prompt.length) : '';
+  const scrollback = waiting ? [...lines.slice(0, -1), ...(before ? [{ ...last, text: before }] : [])] : lines;
   // A command still running says so on the pane's last row (in a row of the history's).
-  const shown = view.debugger.lines.slice(-Math.max(0, rows - 3 - (active ? 1 : 0) - (busy ? 1 : 0)));
+  const shown = scrollback.slice(-Math.max(0, rows - 3 - (active ? 1 : 0) - (busy ? 1 : 0)));
   // The title's hints in order of need: a narrow terminal cuts the end, and Esc is the way out.
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={active ? 'green' : 'gray'} paddingX={1}>
