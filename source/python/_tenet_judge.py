@@ -29,7 +29,8 @@ tenet's Safety page says it cannot guarantee.
 
 Environment (set by tenet): TENET_ROOT (the copy under judgment), TENET_TARGET_FILE, and
 TENET_JUDGE_LINES ("first-last": the submitted definition's lines in that file); TENET_JUDGE_SPANS
-(qa only: more spans counted as submitted code, as JSON [[file, first, last], ...]).
+(more spans counted as submitted code, as JSON [[file, first, last], ...]: a plan's earlier
+targets, and qa's false-alarm check).
 """
 
 import os
@@ -174,8 +175,8 @@ def _arm(key, channel_write):
     main_thread = get_ident()
     helpers = os.path.dirname(os.path.realpath(__file__)) + os.sep
     root = os.path.realpath(os.environ.get("TENET_ROOT") or getcwd())
-    # The submission's code: the target's definition in its file, or (the false-alarm check of
-    # qa/judge.ts) the spans TENET_JUDGE_SPANS lists, as JSON [[file, first, last], ...].
+    # The submission's code: the target's definition in its file, and the spans TENET_JUDGE_SPANS
+    # lists, as JSON [[file, first, last], ...] (a plan's earlier targets; qa/judge.ts's check).
     spans = {}
     target = os.environ.get("TENET_TARGET_FILE", "")
     first, _, last = (os.environ.get("TENET_JUDGE_LINES") or "0-0").partition("-")
