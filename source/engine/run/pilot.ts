@@ -55,6 +55,8 @@ export interface Pilot {
    * them in, the ones to skip, or stop. Absent: the proposal stands.
    */
   approvePlan?(proposal: PlanProposal): Promise<PlanDecision>;
+  /** A plan's target run starts: its `k`-th (0 the first; a deferred target started again counts again). */
+  startTarget?(k: number): void;
   /** Before THM's proposal is approved (whatever the strategy): tests written ahead (`--add-tests`, a recorded session's) go on the desk. */
   addTests?(desk: TestDesk): Promise<void>;
   /**

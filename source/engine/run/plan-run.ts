@@ -130,6 +130,8 @@ async function runTargets(
         ...(why ? { why } : {}),
       });
     }
+    // The pilot's k-th target run: a recorded pilot (rerun, fork) decides as that run of the log did.
+    options.pilot.startTarget?.(state.starts - 1);
     const segment = open
       ? foldEvents([...events.filter((e) => e.type === 'session.start'), ...open.events])
       : undefined;

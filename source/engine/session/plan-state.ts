@@ -20,6 +20,8 @@ export interface PlanState {
   submissions: Map<string, string[]>;
   /** The final evaluation began. */
   final: boolean;
+  /** How many target runs began (a deferred target's again counts again). */
+  starts: number;
 }
 
 export const newPlanState = (): PlanState => ({
@@ -29,6 +31,7 @@ export const newPlanState = (): PlanState => ({
   waiting: new Map(),
   submissions: new Map(),
   final: false,
+  starts: 0,
 });
 
 /** What one event does to the plan's place (events outside a plan change nothing). */
@@ -39,6 +42,7 @@ export function reducePlan(state: PlanState, event: EngineEvent): void {
       state.queue = event.stopped ? [] : [...event.order];
       return;
     case 'plan.target':
+      state.starts++;
       state.current = { start: event, events: [] };
       state.submissions.set(event.target, []);
       // Taken from wherever it stood: a target the developer let run early goes first.
