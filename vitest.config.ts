@@ -1,11 +1,47 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/setup/longest-first.ts';
+
+/**
+ * Three projects (CONTRIBUTING.md, "The test suite"):
+ * - unit and ui: pure functions and Ink components, CPU-bound and fast. They run first, without
+ *   isolation, in one worker: each project's files share one module graph, imported once (that
+ *   halves their time against a fresh graph per file, or one per worker). A test that leaks state
+ *   into another file is a bug of that test.
+ * - e2e: everything else under test/ (a new folder lands here, isolated, by default). Its files
+ *   spawn the built CLI, pytest, docker and chromium and mostly wait on them, so more files run
+ *   at once than there are cores. Its global setup records the demo session once.
+ */
+const UNIT = ['test/unit/**/*.test.{ts,tsx}'];
+const UI = ['test/ui/**/*.test.{ts,tsx}'];
+/** Projects run in groups, one group after the other; a group has one number of workers. */
+const fast = { isolate: false, maxWorkers: 1, sequence: { groupOrder: 0 } };
+
+/**
+ * End-to-end files at once. They wait on child processes most of the time (the CPUs were about a
+ * quarter busy with two at once on two cores); past this the children crowd the cores and every
+ * test's own timeouts come closer. TENET_TEST_E2E_WORKERS overrides it for a bigger machine.
+ */
+const E2E_WORKERS = Number(process.env.TENET_TEST_E2E_WORKERS) || 6;
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // End-to-end tests spawn pytest; two cores, so keep file-level parallelism modest.
-    maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT, ...fast } },
+      { extends: true, test: { name: 'ui', include: UI, ...fast } },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: [...UNIT, ...UI],
+          globalSetup: ['test/setup/demo-session.ts'],
+          maxWorkers: E2E_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 /**
- * perf/judge: what tenet's judge (source/python/_tenet_judge.py: the audit hook, the signed
+ * perf/judge: what tenet's judge (source/python/_tenet_judge/: the audit hook, the signed
  * channel, the harness check after each test) adds to an evaluation. The same pytest run of a
  * target's failing tests, in the same sandbox (bubblewrap), with and without the judge,
  * interleaved in pairs after one warm-up each; medians. Goal: at most 1.05×.

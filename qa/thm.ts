@@ -26,6 +26,7 @@
  *   npm run qa:thm -- --max-files 20                 # targets reached from up to 20 test files (default 6)
  *   npm run qa:thm -- --suite jsonschema --target jsonschema/__init__.py::__getattr__   # these targets, not a draw
  *   npm run qa:thm -- --suite stubs --targets 8 --seed 1   # stub mode beside other stubs, broken helpers, reported reprs
+ *   npm run qa:thm -- --suite jsonschema --targets 4 --seed 1 --part 2/2   # every 2nd of the draw, from the 2nd
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -70,6 +71,13 @@ const docker = modes.includes('docker') && dockerReady();
 const cli = join(import.meta.dirname, '..', 'dist', 'tenet.js');
 const python = process.env.TENET_PYTHON ?? 'python3';
 const maxFiles = Number(one('--max-files') ?? 6);
+/**
+ * --part K/N: of the targets drawn, check every Nth from the Kth only. The draw stays the same:
+ * CI's test files spread the fixed sample over several files this way (test/e2e/qa-thm-*.test.ts).
+ */
+const partMatch = /^(\d+)\/(\d+)$/.exec(one('--part') ?? '1/1');
+const [partK, partN] = partMatch ? [Number(partMatch[1]), Number(partMatch[2])] : [0, 0];
+if (partK < 1 || partK > partN) fail(`--part takes K/N with 1 ≤ K ≤ N, as 2/4; not ${one('--part')}`);
 
 function fail(message: string): never {
   console.error(`qa:thm: ${message}`);
@@ -103,11 +111,18 @@ function thm(repo: string, target: string, scope: string[], flags: string[], bla
     timeout: 1_800_000,
     env: { ...process.env, TENET_PYTHON: python },
   });
+  let parsed: Partial<ThmReport> | undefined;
   try {
-    return JSON.parse(run.stdout) as ThmReport;
+    parsed = JSON.parse(run.stdout) as Partial<ThmReport>;
   } catch {
-    throw new Error(`tenet thm gave no report (exit ${run.status}): ${run.stderr.slice(-1500)}`);
+    parsed = undefined;
   }
+  // An error is JSON too under --json: say it, with the mode's flags, rather than fail on its shape.
+  if (!parsed || !Array.isArray(parsed.failing))
+    throw new Error(
+      `tenet thm ${flags.join(' ')} on ${target} gave no report (exit ${run.status ?? run.signal}): ${run.stdout.slice(-800)}${run.stderr.slice(-1500)}`,
+    );
+  return parsed as ThmReport;
 }
 
 interface TargetResult {
@@ -121,11 +136,13 @@ interface TargetResult {
 }
 
 console.log(
-  `qa:thm · seed ${seed} · ${targets} targets over ${suites.map((s) => s.name).join(', ')} · modes ${modes.filter((m) => m !== 'docker' || docker).join(', ')}${modes.includes('docker') && !docker ? ' (docker: no engine or no image, skipped)' : ''}`,
+  `qa:thm · seed ${seed}${partN > 1 ? ` · part ${partK}/${partN}` : ''} · ${targets} targets over ${suites.map((s) => s.name).join(', ')} · modes ${modes.filter((m) => m !== 'docker' || docker).join(', ')}${modes.includes('docker') && !docker ? ' (docker: no engine or no image, skipped)' : ''}`,
 );
 const results: TargetResult[] = [];
 const started = Date.now();
 const perSuite = Math.ceil(targets / suites.length);
+/** Targets drawn so far (all parts'): what is left to draw does not depend on --part. */
+let drawn = 0;
 
 /** A small stable number from a name (FNV-1a). */
 function nameHash(name: string): number {
@@ -135,7 +152,7 @@ function nameHash(name: string): number {
 }
 
 for (const suite of suites) {
-  const want = named.length ? named.length : Math.min(perSuite, targets - results.length);
+  const want = named.length ? named.length : Math.min(perSuite, targets - drawn);
   if (want <= 0) break;
   const repo = mkdtempSync(join(tmpdir(), 'tenet-qa-repo-'));
   try {
@@ -168,7 +185,8 @@ for (const suite of suites) {
     const chosen = named.length
       ? candidates.filter(({ fn }) => named.includes(targetName(fn)))
       : spreadOrder(candidates, seed + nameHash(suite.name)).slice(0, want);
-    for (const { fn, tests } of chosen) {
+    drawn += chosen.length;
+    for (const { fn, tests } of chosen.filter((_, i) => i % partN === partK - 1)) {
       const files = suite.wholeScope ? reach.positional : [...new Set([...tests].map(testFile))].sort();
       results.push(await checkTarget(suite, repo, targetName(fn), [...options, ...files]));
     }

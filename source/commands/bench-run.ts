@@ -78,18 +78,7 @@ function progressPrinter(stream: NodeJS.WriteStream = process.stderr): (p: Bench
 /** `tenet bench run TASKS --out DIR`: every task as a session, N at a time; resumable. */
 export async function benchRunCommand(options: BenchRunCommandOptions): Promise<number> {
   const tasksFile = resolve(options.tasksFile);
-  folderToUse(options.out, '--out');
-  let tasks = readTasks(tasksFile);
-  if (options.only?.length) {
-    const wanted = new Set(options.only);
-    tasks = tasks.filter((t) => wanted.has(taskId(t)));
-    const missing = options.only.filter((id) => !tasks.some((t) => taskId(t) === id));
-    if (missing.length) throw new TenetError(`No task ${missing.join(', ')} in ${tasksFile}.`);
-  }
-  if (options.limit) tasks = tasks.slice(0, options.limit);
-  if (!tasks.length) throw new TenetError(`${tasksFile} has no task to run.`);
-  const config = await loadConfig(undefined);
-  const modelFor = modelsForTasks(config, options.model);
+  // Flags that do not go together are refused before anything is made (--out is made below).
   const onSwarm = options.on === 'swarm';
   const swarmOnly = (['runnerImage', 'registry', 'network'] as const).filter(
     (key) => options.swarm?.[key] !== undefined,
@@ -104,6 +93,18 @@ export async function benchRunCommand(options: BenchRunCommandOptions): Promise<
       '--on swarm runs each task in a container of its own already: --sandbox docker does not go with it.',
       'leave out --sandbox (the tasks run in the runner image), or drop --on swarm',
     );
+  folderToUse(options.out, '--out');
+  let tasks = readTasks(tasksFile);
+  if (options.only?.length) {
+    const wanted = new Set(options.only);
+    tasks = tasks.filter((t) => wanted.has(taskId(t)));
+    const missing = options.only.filter((id) => !tasks.some((t) => taskId(t) === id));
+    if (missing.length) throw new TenetError(`No task ${missing.join(', ')} in ${tasksFile}.`);
+  }
+  if (options.limit) tasks = tasks.slice(0, options.limit);
+  if (!tasks.length) throw new TenetError(`${tasksFile} has no task to run.`);
+  const config = await loadConfig(undefined);
+  const modelFor = modelsForTasks(config, options.model);
   const sandbox: SandboxSpec = sandboxSpec(onSwarm ? {} : options.sandbox, onSwarm ? {} : config);
   const chosen = options.settings;
   // A benchmark's strategy and TDD iterations are its flags' (else the papers'), not the config files'.

@@ -20,7 +20,7 @@ import {
   planFinalWords,
   planTargetWords,
   planWords,
-  targetName,
+  planTargetName,
   targetVerdictLines,
   stoppedWords,
   TEST_RUNS,
@@ -169,7 +169,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
     'patch.decision': (event) => {
       // A refusal was just printed as a warning (it says why); a patch that went in is news too.
       if (event.applied && event.targets)
-        write(`  patch applied to the checkout: ${event.targets.map(targetName).join(', ')}\n`);
+        write(`  patch applied to the checkout: ${event.targets.map(planTargetName).join(', ')}\n`);
       else if (event.applied) write('  patch applied to the checkout\n');
       else if (event.file) write(`  patch saved to ${event.file}\n`);
     },

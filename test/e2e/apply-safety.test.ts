@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
+import { recordedDemo } from '../helpers/demo-session';
 import { startFakeModelServer, type FakeModelServer, type FakeTurn } from '../helpers/fake-model-server';
 import { copyFixture, treeHash } from '../helpers/fixtures';
 import { SANDBOXES } from '../helpers/sandboxes';
@@ -163,15 +163,13 @@ describe('--apply respects the result', () => {
 });
 
 describe('the demo works on a copy of the example', () => {
-  it('the session records a repository in its own folder, and the shipped example is untouched', async () => {
-    const sessions = mkdtempSync(join(tmpdir(), 'tenet-demo-sessions-'));
-    const result = await runCli(['demo', '--json'], {
-      env: { TENET_SESSIONS_DIR: sessions, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', XDG_CONFIG_HOME: '/nonexistent' },
-    });
-    expect(result.code).toBe(0);
-    const start = JSON.parse(result.stdout.split('\n')[0]!);
+  it('the session records a repository in its own folder, and the shipped example is untouched', () => {
+    // The demo the global setup recorded (test/setup/demo-session.ts), as `npm start` runs it.
+    const { sessions, id, code } = recordedDemo();
+    expect(code).toBe(0);
+    const start = JSON.parse(readFileSync(join(sessions, id, 'events.jsonl'), 'utf8').split('\n')[0]!);
+    expect(start).toMatchObject({ type: 'session.start', sessionId: id });
     expect(start.repo).toBe(join(sessions, start.sessionId, 'example'));
     expect(readFileSync(join(start.repo, 'invoicing', 'tax.py'), 'utf8')).toContain('def tax_for');
-    rmSync(sessions, { recursive: true, force: true });
-  }, 120_000);
+  });
 });

@@ -29,15 +29,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** The right implementation, which also leaves a process behind that holds the test run's output. */
+/**
+ * The right implementation. (A submission that starts a process is judged UNVERIFIED: the judge's
+ * tests cover that; here a conftest.py planted by the shell leaves the process behind instead.)
+ */
 const RIGHT = [
   'def total(self):',
-  '    import subprocess',
-  "    subprocess.Popen(['setsid', 'sleep', '53.2'])",
   '    amount = self.subtotal()',
   '    return discount(amount, self.percent)',
   '',
 ].join('\n');
+/** A root conftest.py that leaves a process behind holding the test run's output, run by run_tests. */
+const LINGERING_CONFTEST = ['import subprocess', "subprocess.Popen(['setsid', 'sleep', '53.2'])", ''].join('\n');
 /** A test module that prints what secrets it can find, run with pytest in the agent's shell. */
 const LEAKY_TEST = [
   'import os',
@@ -69,6 +72,8 @@ function turns(outside: string) {
         shell(
           `echo ${Buffer.from(LEAKY_TEST).toString('base64')} | base64 -d > leak_check.py && python -m pytest -q -p no:cacheprovider leak_check.py 2>&1 | grep -a -o 'key=[^ ]* token=[^ ]*' | head -1`,
         ),
+        shell(`echo ${Buffer.from(LINGERING_CONFTEST).toString('base64')} | base64 -d > conftest.py; echo planted`),
+        { name: 'run_tests', arguments: {} },
       ],
     },
     {

@@ -72,3 +72,26 @@ describe("the interpreter's folders, shown and nothing beside them", () => {
     expect(refused.stderr).toContain('a repository cannot choose what of this machine the sandbox shows');
   }, 120_000);
 });
+
+describe('an interpreter that needs what the sandbox does not show', () => {
+  it('fails its check with the path to show, and runs once it is shown with --read', async () => {
+    // A wrapper in one folder that runs an interpreter from another: only the wrapper's is shown.
+    const elsewhere = join(world, 'elsewhere');
+    const wrapper = join(world, 'wrapper', 'bin', 'python');
+    mkdirSync(elsewhere);
+    mkdirSync(join(world, 'wrapper', 'bin'), { recursive: true });
+    execFileSync('ln', [
+      '-s',
+      execFileSync('python3', ['-c', 'import sys; print(sys.executable)']).toString().trim(),
+      join(elsewhere, 'python'),
+    ]);
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${join(elsewhere, 'python')} "$@"\n`, { mode: 0o755 });
+    const args = ['thm', '--repo', repo, '--target', 'shop/cart.py::Cart.total', '--blank', '--python', wrapper];
+    const refused = await runCli(args);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('could not start in the confined sandbox');
+    expect(refused.stderr).toContain(`show ${elsewhere} to the sandbox with --read ${elsewhere}`);
+    const shown = await runCli([...args, '--read', elsewhere]);
+    expect(shown.code, shown.stderr).toBe(0);
+  }, 120_000);
+});

@@ -59,9 +59,17 @@ describe('THM in stub mode on a src/ layout', () => {
     expect(report.warnings).toEqual([]);
   });
 
-  it('says plainly when the tests import the target from outside the workspace', async () => {
+  it('keeps the confined tests from importing the target out of the checkout, which they cannot see', async () => {
     const env = { ...process.env, INVENTORY_HOME: join(SRC, 'src') };
-    const error = await thmOn(SRC, TARGET, { env }).catch((e: unknown) => e);
+    const { report } = await thmOn(SRC, TARGET, { env });
+    expect(report.failing.filter((f) => f.reached)).toHaveLength(4);
+  });
+
+  it('says plainly, unconfined, when the tests import the target from outside the workspace', async () => {
+    const env = { ...process.env, INVENTORY_HOME: join(SRC, 'src') };
+    const error = await thmOn(SRC, TARGET, { env, sandbox: { kind: 'local', unconfined: true } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TenetError);
     expect((error as TenetError).message).toContain(`from ${join(SRC, 'src', 'inventory', 'stock.py')}`);
     expect((error as TenetError).message).toContain("outside tenet's workspace");

@@ -2,8 +2,6 @@ import type { EngineEvent } from '../../source/engine/events';
 import type { SessionConfig } from '../../source/engine/protocol/settings';
 import type { ThmReport } from '../../source/engine/protocol/thm-report';
 
-export const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
-
 export const KEYS = {
   pageUp: '\u001B[5~',
   pageDown: '\u001B[6~',
@@ -146,19 +144,28 @@ export function largeReport(clusters = 12, depth = 4): ThmReport {
 }
 
 /**
+ * Lets React run what a render scheduled: the effects that subscribe a newly drawn component to
+ * keys, and what those effects start. Not a pause of some milliseconds: the event loop's turns
+ * that React's scheduler queued its work on (setImmediate in Node), then one timer turn.
+ */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setTimeout(r, 0));
+}
+
+/**
  * Waits until `check` holds (a frame shows what a key should have drawn), polling: on a loaded
  * machine a fixed pause is sometimes too short. Throws with the last frame after `timeoutMs`.
+ * Then lets the effects of that frame run (settle): a frame is drawn before React runs the effects
+ * that subscribe the new components to keys, and a key sent before them would be lost.
  */
 export async function until(check: () => boolean, describe: () => string = () => '', timeoutMs = 5000): Promise<void> {
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out; the last frame:\n${describe()}`);
-    await tick(10);
+    await new Promise((r) => setTimeout(r, 10));
   }
-  // A frame is drawn before React runs the effects that subscribe the new components to keys:
-  // let them run (React schedules them with setImmediate), so the next key is not lost.
-  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-  await tick(0);
+  await settle();
 }
 
 /** Waits until the last frame contains `text` (or matches it). */
@@ -168,6 +175,30 @@ export const frameShows = (lastFrame: () => string | undefined, text: string | R
     () => lastFrame() ?? '',
     timeoutMs,
   );
+
+/** Waits until the last frame no longer contains `text`: what a key closed is gone. */
+export const frameLacks = (lastFrame: () => string | undefined, text: string, timeoutMs?: number) =>
+  until(
+    () => !(lastFrame() ?? '').includes(text),
+    () => lastFrame() ?? '',
+    timeoutMs,
+  );
+
+/**
+ * Types `text` a key at a time, as a person does (a chunk of several keys is a paste): each key
+ * once the one before is drawn and its effects have run, so that a field whose key handler is
+ * set anew on each render never gets a key on the handler of the frame before.
+ */
+export async function typeKeys(ui: { stdin: { write(data: string): void }; frames: string[] }, text: string) {
+  for (const char of text) {
+    const drawn = ui.frames.length;
+    ui.stdin.write(char);
+    await until(
+      () => ui.frames.length > drawn,
+      () => ui.frames.at(-1) ?? '',
+    );
+  }
+}
 
 /**
  * THM's report on click-like suite: one cluster of `size` tests behind one caller (long ids in a

@@ -6,7 +6,7 @@ import { TuiController } from '../../source/ui/controller';
 import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
 import { ItemBrowser } from '../../source/ui/components/item-browser';
 import { agentOn } from './agent-on';
-import { frameShows, KEYS, tick } from './helpers';
+import { frameShows, KEYS } from './helpers';
 
 // Issue 37.8: a burst of arrow keys (key repeat, tmux send-keys) moved the outputs list (`o`) and
 // the sessions list one row in all: each key read the cursor of the last frame. Each key now goes
@@ -47,7 +47,7 @@ describe('a list cursor', () => {
         durationMs: 1,
       });
     }
-    await tick(60);
+    await frameShows(ui.lastFrame, 'found 12');
     ui.stdin.write('o');
     await frameShows(ui.lastFrame, 'Outputs so far');
     expect(ui.lastFrame()).toMatch(/❯ +\d+ → search_code search_string=needle12/);

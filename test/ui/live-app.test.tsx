@@ -9,7 +9,7 @@ import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { agentOn, start } from './agent-on';
-import { frameShows, KEYS, tick, until } from './helpers';
+import { frameShows, KEYS, typeKeys, until } from './helpers';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-ui-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -215,10 +215,7 @@ describe('the live app', () => {
       // The agent reaches its next model call: it waits there for the hand-back.
       const waiting = controller.beforeModelCall();
       await frameShows(ui.lastFrame, 'you have the debugger');
-      for (const char of 'echo $((6*7))') {
-        ui.stdin.write(char);
-        await tick(5);
-      }
+      await typeKeys(ui, 'echo $((6*7))');
       ui.stdin.write(KEYS.enter);
       await frameShows(ui.lastFrame, '42');
       ui.stdin.write(KEYS.escape);
@@ -297,16 +294,15 @@ describe('the live app', () => {
     expect(ui.lastFrame()).toMatch(/q quit/);
     expect(ui.lastFrame()).not.toMatch(/a apply|r reject|s save/);
     // The keys it names work: the app did not exit.
-    await tick(60);
     ui.stdin.write('t');
     await frameShows(ui.lastFrame, 't: the diff');
     ui.stdin.write('t');
     await frameShows(ui.lastFrame, 't lists them all');
     // q quits; the app is gone: `t` no longer turns to the list of tests.
     ui.stdin.write('q');
-    await tick(60);
+    // Ink has let go of the keyboard: the app has exited.
+    await until(() => ui.stdin.listenerCount('readable') === 0);
     ui.stdin.write('t');
-    await tick(200);
     expect(ui.frames.join('\n').split('t lists them all').at(-1)).not.toContain('t: the diff');
     ui.unmount();
   });
@@ -447,7 +443,7 @@ describe('the live app', () => {
     let quit = 0;
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => quit++} />);
     controller.dispatch(start);
-    await tick();
+    await frameShows(ui.lastFrame, 'Test Harness Mechanism · m.py::f');
     ui.stdin.write('?');
     await frameShows(ui.lastFrame, 'Keys (? or Esc to close)');
     expect(ui.lastFrame()).toContain('Ctrl+C twice');

@@ -8,7 +8,7 @@ import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
 import { StartScreen } from '../../source/ui/screens/start-screen';
 import { reduceAll } from '../../source/ui/view-state';
 import { ROOT } from '../helpers/fixtures';
-import { frameShows, KEYS, tick, until } from './helpers';
+import { frameShows, KEYS, settle, until } from './helpers';
 
 const demo = loadEvents(join(ROOT, 'sessions', 'demo', 'events.jsonl')).events;
 
@@ -220,7 +220,7 @@ describe('start screen', () => {
     );
     await frameShows(lastFrame, 'No model is configured.');
     stdin.write(KEYS.enter);
-    await tick();
+    await settle(); // what Enter started, had it started anything
     expect(onStart).not.toHaveBeenCalled();
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CatalogEntry } from '../../source/engine/session/catalog';
 import type { LoadedSession } from '../../source/engine/session/load';
 import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
-import { frameShows, KEYS, resize, rowsOf, tick } from './helpers';
+import { frameLacks, frameShows, KEYS, resize, rowsOf, until } from './helpers';
 
 // Issue 37.5: the sessions browser only replayed (no resume, no fork), showed forks as any other
 // session, and dropped the model and cost columns below 110 columns.
@@ -61,7 +61,6 @@ async function at80(props: Partial<Parameters<typeof SessionsScreen>[0]> = {}) {
   const ui = render(<SessionsScreen rows={rows} load={session} {...props} />);
   resize(ui.stdout, 80, 24);
   await frameShows(ui.lastFrame, 'Sessions (3)');
-  await tick();
   return ui;
 }
 
@@ -88,7 +87,7 @@ describe('the sessions browser', () => {
     const onResume = vi.fn();
     const { lastFrame, stdin } = await at80({ onResume });
     stdin.write(KEYS.home);
-    await tick();
+    await frameShows(lastFrame, '❯ 20261204-100000-aaaaaa');
     stdin.write('r');
     await frameShows(lastFrame, /has finished \(passed\): there is nothing to/);
     stdin.write(KEYS.down); // the interrupted session is the last row, after the fork
@@ -97,7 +96,7 @@ describe('the sessions browser', () => {
     stdin.write('r');
     await frameShows(lastFrame, 'Resume session 20261204-110000-bbbbbb?');
     stdin.write('y');
-    await tick();
+    await until(() => onResume.mock.calls.length > 0);
     expect(onResume).toHaveBeenCalledWith('20261204-110000-bbbbbb');
   });
 
@@ -105,16 +104,16 @@ describe('the sessions browser', () => {
     const onFork = vi.fn();
     const { lastFrame, stdin } = await at80({ onFork });
     stdin.write(KEYS.home);
-    await tick();
+    await frameShows(lastFrame, '❯ 20261204-100000-aaaaaa');
     stdin.write('f');
     await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 6');
     stdin.write('n');
-    await tick();
+    await frameLacks(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 6');
     expect(onFork).not.toHaveBeenCalled();
     stdin.write('f');
     await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 6');
     stdin.write('y');
-    await tick();
+    await until(() => onFork.mock.calls.length > 0);
     expect(onFork).toHaveBeenCalledWith('20261204-100000-aaaaaa', 6);
   });
 

@@ -9,7 +9,7 @@ import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { LiveApp } from '../../source/ui/live-app';
 import { MessageBox, messageBoxRows } from '../../source/ui/components/message-box';
 import { ROOT } from '../helpers/fixtures';
-import { frameShows, KEYS, resize, rowsOf, sampleConfig, sampleReport, tick, until as waitUntil } from './helpers';
+import { frameShows, KEYS, resize, rowsOf, sampleConfig, sampleReport, typeKeys, until as waitUntil } from './helpers';
 
 // Issue 14: the keys that steer a live session (m writes to the agent, s steps, e edits a call).
 
@@ -43,21 +43,20 @@ async function agentOn(controller: TuiController) {
   return ui;
 }
 
-/** Waits until the frame shows (or, `gone`, no longer shows) the text: a loaded machine renders late. */
+/**
+ * Waits until the frame shows (or, `gone`, no longer shows) the text: a loaded machine renders
+ * late. Then the field's key handler, which subscribes after it is drawn, is there (waitUntil).
+ */
 async function until(ui: ReturnType<typeof render>, text: string, gone = false): Promise<void> {
   await waitUntil(
     () => (ui.lastFrame() ?? '').includes(text) !== gone,
     () => ui.lastFrame() ?? '',
   );
-  await tick(30); // the field's key handler subscribes after it is drawn
 }
 
 /** Types the text a key at a time, and waits until the box shows it. */
 const type = async (ui: ReturnType<typeof render>, text: string) => {
-  for (const char of text) {
-    ui.stdin.write(char);
-    await tick(5);
-  }
+  await typeKeys(ui, text);
   await frameShows(ui.lastFrame, text);
 };
 
@@ -434,7 +433,7 @@ describe('replay shows the developer’s steering where it happened', () => {
     ];
     const ui = render(<ReplayScreen id="s1" events={events} onBack={() => undefined} autoplay={false} />);
     // Each step waits for its frame (fixed waits failed on a busy machine).
-    await tick(60);
+    await frameShows(ui.lastFrame, 'replay s1 · event');
     for (let i = 0; i < 3; i++) ui.stdin.write(KEYS.right);
     await frameShows(ui.lastFrame, '✎ 1 of yours');
     expect(ui.lastFrame()).toMatch(/t\.py::test_mine · 1 test · depth 1 ★ ✎/);
@@ -481,7 +480,7 @@ describe('f in a replay: fork the session here', () => {
     expect(onFork).toHaveBeenCalledWith(demo[at - 1]!.seq);
     // At the end the agent's work is over: nothing to go on from.
     for (let i = 0; i < 12; i++) ui.stdin.write('t');
-    await tick(60);
+    await frameShows(ui.lastFrame, 'no later test run');
     ui.stdin.write(KEYS.right);
     for (let i = 0; i < 400; i++) ui.stdin.write(KEYS.right);
     await frameShows(ui.lastFrame, `event ${demo.length}/${demo.length}`);

@@ -82,7 +82,10 @@ describe('x stops the agent', () => {
     expect(ui.lastFrame()).not.toContain('cancel');
     expect(ui.lastFrame()).not.toContain('x stop');
     ui.stdin.write('x');
-    await new Promise((r) => setTimeout(r, 100));
+    // `e` after it, which says in a notice that there is nothing to expand: once the notice shows,
+    // the `x` before it was handled too (keys are handled in order).
+    ui.stdin.write('e');
+    await frameShows(ui.lastFrame, 'e expands the latest output when it is cut');
     expect(ui.lastFrame()).not.toContain(QUESTION);
     ui.unmount();
   });

@@ -13,7 +13,7 @@ import { CommandPrompt } from '../../source/ui/screens/agent-prompts';
 import { DebuggerPane } from '../../source/ui/screens/debugger-pane';
 import { StartScreen } from '../../source/ui/screens/start-screen';
 import { initialView, reduceView } from '../../source/ui/view-state';
-import { frameShows, KEYS, sampleConfig, sampleReport, tick, until } from './helpers';
+import { frameShows, KEYS, sampleConfig, sampleReport, typeKeys, until } from './helpers';
 
 /** Types `inputs` (each one chunk, as a terminal would deliver it) into a fresh line. */
 function typed(
@@ -234,10 +234,7 @@ describe('Esc takes back the innermost thing', () => {
     ui.stdin.write('/');
     await frameShows(ui.lastFrame, 'filter clusters and tests');
     // Typed a key at a time (a `?` in a chunk of several keys never looked like the help's).
-    for (const char of 'a?b') {
-      ui.stdin.write(char);
-      await tick(30);
-    }
+    await typeKeys(ui, 'a?b');
     await frameShows(ui.lastFrame, '/ a?b');
     expect(ui.lastFrame()).not.toContain('Keys (? or Esc to close)');
     ui.stdin.write(KEYS.escape); // clears the text
@@ -358,7 +355,6 @@ describe('the pdb line of a takeover', () => {
     await until(() => interrupt.mock.calls.length === 1);
     ui.stdin.write(KEYS.ctrlC);
     await until(() => interrupt.mock.calls.length === 2);
-    await tick(50);
     expect(quit).toBe(0);
     ui.unmount();
   });

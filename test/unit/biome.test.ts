@@ -14,10 +14,13 @@ function formatted(path: string, text: string): string {
 }
 
 describe('one formatter', () => {
-  it('npm test runs biome check before the tests, so CI fails on unformatted code', () => {
+  it('npm test runs biome check (and tsc) beside the tests, and fails when it fails, so CI fails on unformatted code', () => {
     const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
     expect(scripts.lint).toBe('biome check .');
-    expect(scripts.test).toMatch(/biome check \..*vitest run/);
+    expect(scripts.typecheck).toMatch(/^tsc --noEmit/);
+    expect(scripts['test:run']).toBe('vitest run');
+    // run-p runs them at once; --continue-on-error lets each finish, and exits non-zero if any failed.
+    expect(scripts.test).toMatch(/run-p --continue-on-error typecheck lint test:run$/);
   });
 
   it('writes the house style: single quotes, semicolons, 2 spaces, lines up to 120 columns', () => {

@@ -10,8 +10,8 @@ import { ROOT } from '../helpers/fixtures';
 
 /**
  * One definition per event: the zod schemas in engine/events.ts are the events' types, and every
- * reader is a map over every event type. This file is type-checked by `tsc --noEmit` (npm test's
- * first step): the `@ts-expect-error` lines below fail the type-check if a map that leaves an
+ * reader is a map over every event type. This file is type-checked by `tsc --noEmit` (which npm test
+ * runs beside the tests): the `@ts-expect-error` lines below fail the type-check if a map that leaves an
  * event type out ever compiles.
  */
 

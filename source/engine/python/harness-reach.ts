@@ -3,7 +3,7 @@ import { parsePython } from './parser';
 
 /**
  * A static read of submitted code for what reaches into the test harness (see
- * source/python/_tenet_judge.py): the calls the judge's tripwire refuses, and the routes that need
+ * source/python/_tenet_judge/): the calls the judge's tripwire refuses, and the routes that need
  * no audited call at all, which only a read of the code can see (frames walked through a
  * traceback, `sys.modules`, `__subclasses__`, `__globals__`, the builtins, a module's attributes
  * set). A flag is a warning, said before the code runs; the judge decides the verdict.

@@ -78,7 +78,7 @@ async function pythonSyntaxError(text: string, ctx: PythonAt): Promise<SyntaxErr
     const result = await ctx.sandbox.run([ctx.python.executable, '-c', COMPILE], {
       input: text,
       timeoutMs: 15_000,
-      maxOutputBytes: 4096,
+      maxOutputChars: 4096,
     });
     const out = result.stdout.trim();
     if (result.exitCode !== 0 || !out) return undefined;

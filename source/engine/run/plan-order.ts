@@ -2,7 +2,7 @@ import { isTestPath, type RepoIndex } from '../index/repo-index';
 import type { PlanTarget } from '../protocol/plan';
 import type { PlanPlace } from '../task/plan-targets';
 import { findTargetUsages } from '../tools/target-usage';
-import { targetName } from '../phrase-book';
+import { planTargetName } from '../phrase-book';
 
 /** How far back through callers the call graph is walked: tests reach most functions in a few calls. */
 const DEPTH = 5;
@@ -104,7 +104,7 @@ export function proposeOrder(targets: readonly PlanTarget[]): { order: string[];
   for (const target of targets)
     for (const need of target.needs)
       if (inPlan(targets, need) && order.indexOf(need.target) < order.indexOf(target.target))
-        why.push(`${targetName(need.target)} goes before ${targetName(target.target)}: ${need.because}`);
+        why.push(`${planTargetName(need.target)} goes before ${planTargetName(target.target)}: ${need.because}`);
   if (!why.length)
     why.push(
       targets.length > 1

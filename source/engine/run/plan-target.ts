@@ -13,7 +13,7 @@ import { chooseTests, type TestPlan } from './choose-tests';
 import { judgeSubmissions, verdictReason } from './finish-run';
 import { composeModules, placesIn, writeModules, type Modules } from './plan-code';
 import { planNote } from './plan-note';
-import { targetName } from '../phrase-book';
+import { planTargetName } from '../phrase-book';
 import { runAgent } from './run-agent';
 import type { RunOptions } from './run-options';
 import { startConversation } from './start-conversation';
@@ -181,9 +181,9 @@ function waitsFor(
   const called = later.filter((t) => !stoppedIn.includes(t) && calls(submission ?? '', plan.places.get(t)!));
   const waits = [...stoppedIn, ...called];
   const after = later.filter((t) => waits.includes(t)).at(-1)!;
-  const names = (targets: string[]) => targets.map(targetName).join(' and ');
+  const names = (targets: string[]) => targets.map(planTargetName).join(' and ');
   const why =
-    `${targetName(place.target)} waits for ${names(waits)}: its tests stop in ${names(stoppedIn)}'s stub` +
+    `${planTargetName(place.target)} waits for ${names(waits)}: its tests stop in ${names(stoppedIn)}'s stub` +
     (called.length ? `, and it calls ${names(called)}, a stub too` : '');
   return new TargetWaits(waits, after, why);
 }

@@ -13,7 +13,7 @@ import { encodeSource } from '../python/source-text';
 import { locateTarget } from '../task/plan-targets';
 import { prepareTarget } from '../task/prepare-target';
 import { entryPassed } from './finish-run';
-import { targetName } from '../phrase-book';
+import { planTargetName } from '../phrase-book';
 import { composeModules, placesIn, type Modules, type TargetCode } from './plan-code';
 import { keptCode, type PlanRun } from './plan-target';
 import { decideThenEnd } from './patch-decision';
@@ -198,7 +198,7 @@ function stopReasonOf(reason: string): RunResult['stopReason'] {
 /** `2 of 3 targets passed; describe: budget; perimeter: skipped`. */
 function failedWords(targets: TargetVerdict[]): string {
   const passed = targets.filter((t) => t.pass).length;
-  const others = targets.filter((t) => !t.pass).map((t) => `${targetName(t.target)}: ${t.stopReason}`);
+  const others = targets.filter((t) => !t.pass).map((t) => `${planTargetName(t.target)}: ${t.stopReason}`);
   return `${passed} of ${targets.length} targets passed; ${others.join('; ')}`;
 }
 

@@ -32,7 +32,7 @@ export class CappedText {
 /** Collects a sandbox process's output with a timeout; shared by every sandbox's `run`. */
 export async function collect(child: SandboxProcess, options: ProcessRunOptions): Promise<CompletedProcess> {
   const started = Date.now();
-  const limit = options.maxOutputBytes ?? 4_000_000;
+  const limit = options.maxOutputChars ?? 4_000_000;
   const stdout = new CappedText(limit);
   const stderr = new CappedText(limit);
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.push(chunk));

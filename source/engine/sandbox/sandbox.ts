@@ -31,8 +31,8 @@ export interface SandboxProcess {
 export interface ProcessRunOptions extends SpawnOptions {
   timeoutMs?: number;
   input?: string;
-  /** Output beyond this many bytes per stream is dropped (the middle is cut). */
-  maxOutputBytes?: number;
+  /** Output beyond this many characters per stream (as decoded, UTF-8) is dropped: the middle is cut. */
+  maxOutputChars?: number;
   signal?: AbortSignal;
 }
 

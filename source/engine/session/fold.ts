@@ -2,7 +2,7 @@ import { applyReplacements } from '../agent/condense';
 import { START, STAGES, TDD_START, type Position, type TddPosition } from '../agent/positions';
 import { handleEvent, type EngineEvent, type EventHandlers, type EventOf, type RunResult } from '../events';
 import { plural } from '../util/plural';
-import { targetName } from '../phrase-book';
+import { planTargetName } from '../phrase-book';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall } from '../protocol/messages';
 import type { ApproveMode, ModelSettings } from '../protocol/settings';
@@ -366,7 +366,7 @@ export function describePosition(state: SessionState): string {
   if (plan && !state.result) {
     if (plan.final) return "during the plan's final evaluation";
     if (!plan.target) return `between the plan's targets (${plan.index} of ${plan.total} started)`;
-    return `target ${plan.index}/${plan.total} (${targetName(plan.target)}), ${targetPosition(state)}`;
+    return `target ${plan.index}/${plan.total} (${planTargetName(plan.target)}), ${targetPosition(state)}`;
   }
   return targetPosition(state);
 }

@@ -137,6 +137,13 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
       `${choice.executable} -m pip install -U pytest`,
     );
   }
+  // The judge's tripwire is an audit hook (PEP 578): Python 3.8 and later.
+  const [pyMajor, pyMinor] = (info.version ?? '').split('.').map(Number);
+  if (pyMajor === 3 && pyMinor !== undefined && pyMinor < 8)
+    throw new TenetError(
+      `Python ${info.version} is too old for tenet: it judges submitted code with an audit hook (PEP 578), which Python has from 3.8.`,
+      'pass --python with Python 3.8 or newer',
+    );
   if (program && !recalled && info.version && info.path && info.dirs)
     keepCheck(program, sandbox.env, {
       version: info.version,
@@ -179,6 +186,12 @@ function missingShown(said: string): string {
   return library ? ` (it needs ${library}: show its folder with --read)` : '';
 }
 
+/** The folder of a file a shell or the dynamic linker could not find, as it said (`exec: /opt/py/bin/python: not found`). */
+function missingPath(said: string): string | undefined {
+  const file = /(\/[^\s:'"]+)'?:? (?:not found|No such file or directory)/.exec(said)?.[1];
+  return file ? dirname(file) : undefined;
+}
+
 interface ProbeInfo {
   version?: string;
   path?: string;
@@ -195,7 +208,19 @@ async function runCheck(sandbox: Sandbox, executable: string, chosen: string): P
     timeoutMs: 60_000,
     env: { PYTHONDONTWRITEBYTECODE: '1' },
   });
-  const hint = sandbox.kind === 'local' && sandbox.confined ? CONFINED_HINT : '';
+  const confined = sandbox.kind === 'local' && sandbox.confined;
+  const hint = confined ? CONFINED_HINT : '';
+  const said = (result.stderr || result.stdout).trim().slice(0, 500);
+  // There on this machine, but not started in the sandbox: something it runs is not shown there.
+  if (confined && result.exitCode === 127 && findProgram(executable, sandbox.env.PATH, process.cwd())) {
+    const missing = missingPath(said);
+    throw new TenetError(
+      `Python interpreter ${chosen} could not start in the confined sandbox${said ? ` (${said.split('\n')[0]})` : ''}.`,
+      missing
+        ? `show ${missing} to the sandbox with --read ${missing} (or readPaths in ~/.config/tenet/config.json)`
+        : `show what it needs with --read PATH (or readPaths in ~/.config/tenet/config.json), or pass --python with another interpreter`,
+    );
+  }
   if (result.error || result.exitCode === 127) {
     throw new TenetError(
       `Python interpreter ${chosen} was not found.`,
@@ -205,7 +230,6 @@ async function runCheck(sandbox: Sandbox, executable: string, chosen: string): P
   try {
     return JSON.parse(result.stdout.trim().split('\n').pop() ?? '') as ProbeInfo;
   } catch {
-    const said = (result.stderr || result.stdout).trim().slice(0, 500);
     throw new TenetError(
       `Python interpreter ${chosen} did not run${said ? `: ${said}` : `: it exited with code ${result.exitCode ?? '?'} and printed nothing (is it a Python interpreter?)`}`,
       `pass --python with a working Python 3 interpreter${missingShown(said)}${hint}`,

@@ -85,7 +85,7 @@ export type PluginEvent = LaneTag &
         entryKind: EntryKind | null;
       }
     | { e: 'done'; exitstatus: number; targetLoaded: boolean; outside: { module: string; file: string }[] }
-    /** The judge's tripwire (see _tenet_judge.py): the submitted code reached into the test harness. */
+    /** The judge's tripwire (see source/python/_tenet_judge/): the submitted code reached into the test harness. */
     | { e: 'tripped'; event: string; detail: string; file: string; line: number }
   );
 
@@ -109,7 +109,7 @@ export class PluginLineReader {
   private pending = '';
   /** The last unmarked output, for diagnostics when pytest fails before the plugin speaks. */
   noise = '';
-  /** A judged run (see _tenet_judge.py): the first line on the channel that the judge did not sign, said in words. */
+  /** A judged run (see source/python/_tenet_judge/): the first line on the channel that the judge did not sign, said in words. */
   forged: string | undefined;
   private seq = 0;
 

@@ -67,7 +67,7 @@ export interface PassOptions {
   signal?: AbortSignal;
   onEvent?: (event: PluginEvent) => void;
   /**
-   * Run the submitted code under tenet's judge (see _tenet_judge.py): its definition's lines in
+   * Run the submitted code under tenet's judge (see source/python/_tenet_judge/): its definition's lines in
    * the target's file, and what changed in the copy since the run began (asked before a crashed
    * process is started again, which would load what the judged code wrote there). One process, no lanes.
    */

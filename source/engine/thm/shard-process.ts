@@ -24,7 +24,7 @@ export interface ShardAttempt {
 }
 
 /**
- * A pytest process of its own. `judgeKey`: a judged run (see _tenet_judge.py), which reads its
+ * A pytest process of its own. `judgeKey`: a judged run (see source/python/_tenet_judge/), which reads its
  * channel's key from stdin; only lines signed with it are events.
  */
 export function soloAttempt(

@@ -9,7 +9,7 @@ import type { ToolContext } from './context';
 type JudgedRun = Pick<ToolContext, 'workspace' | 'sandbox' | 'target'>;
 
 /**
- * tenet's judge over a run of the submitted code (see source/python/_tenet_judge.py): where the
+ * tenet's judge over a run of the submitted code (see source/python/_tenet_judge/): where the
  * submission stands in the target's module, so the judge knows its code, and a mark of the run's
  * start, so that what the judged code wrote in the copy is seen before a crashed process is
  * started again (it would load a conftest.py planted there).

@@ -19,6 +19,11 @@ export const PARKED_COPY = /^tenet-copy-[0-9a-f]{16}$/;
 const MAX_PARKED = 8;
 /** A copy no run took for this long goes. */
 const MAX_PARKED_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * A copy parked this recently is never pruned for the count: runs of other repositories at the same
+ * time (a benchmark, a test suite's workers) would otherwise take the copy a run is about to take back.
+ */
+const FRESH_MS = 10 * 60 * 1000;
 
 /** Where the copy of `repoDir` waits between runs (in `parent`, the temp folder). */
 export function parkedCopyPath(parent: string, repoDir: string): string {
@@ -76,7 +81,7 @@ export function parkCopy(container: string, parked: string): boolean {
   return true;
 }
 
-/** Removes this user's parked copies beyond the last MAX_PARKED used, and those unused for MAX_PARKED_AGE_MS. */
+/** Removes this user's parked copies beyond the last MAX_PARKED used (but those used in the last FRESH_MS), and those unused for MAX_PARKED_AGE_MS. */
 function pruneParkedCopies(parent: string): void {
   const now = Date.now();
   const mine = readdirSync(parent)
@@ -88,7 +93,8 @@ function pruneParkedCopies(parent: string): void {
     })
     .sort((a, b) => b.used - a.used);
   for (const [index, copy] of mine.entries()) {
-    if (index < MAX_PARKED && now - copy.used < MAX_PARKED_AGE_MS) continue;
+    const age = now - copy.used;
+    if ((index < MAX_PARKED || age < FRESH_MS) && age < MAX_PARKED_AGE_MS) continue;
     try {
       rmSync(copy.path, { recursive: true, force: true });
     } catch {

@@ -72,3 +72,6 @@ def _write_bytecode_in_the_workspace():
     SourceFileLoader._cache_bytecode = _cache_bytecode
     _rewrite.try_makedirs = try_makedirs
     sys.dont_write_bytecode = False
+
+
+_write_bytecode_in_the_workspace()

@@ -1,137 +1,13 @@
-"""tenet's judge: runs pytest (``python -m _tenet_judge PYTEST-ARGS``) where the submitted code is
-judged, with a tripwire the judged code cannot take down and a channel it cannot forge.
-
-The submission runs inside the process that runs its tests: it can reach that process's objects.
-Before anything of the repository is imported, this module
-
-- installs an audit hook (PEP 578; Python code cannot remove one) that trips when the submission's
-  own code (the target as submitted, anything it defined, any code it ran through exec) is on the
-  stack and walks the heap (``gc.get_objects``, ``gc.get_referrers``, ``gc.get_referents``), takes
-  frames (``sys._getframe`` of its own frame or below, ``sys._current_frames``, a traceback's or
-  generator's frame read by its own code), traces (``sys.settrace``, ``sys.setprofile``), adds an
-  audit hook, loads or calls C (``ctypes``), forks, execs, kills or starts processes
-  (``os.fork``, ``os.exec*``, ``os.posix_spawn``, ``os.kill``, ``os.system``, ``subprocess``),
-  writes into the copy under judgment or into process memory, imports pytest, pluggy or tenet's
-  helpers anew, assigns a function's ``__code__`` or sets or deletes an attribute of pytest's,
-  pluggy's or tenet's modules. A trip is reported and the call is refused (it raises);
-- keeps the plugin's events to a channel only it can write: each line carries an HMAC under a key
-  read from stdin (never in the environment), and a sequence number. The hook accepts an event
-  only from the THM plugin's own code, on the main thread, in the order pytest runs tests (a
-  test's outcome once, after its start; nothing after the end), and only while the functions and
-  classes of the harness (pytest, pluggy, unittest's TestCase, builtins, tenet's helpers) and
-  pytest's registered hooks are the ones it saw before the tests ran.
-
-tenet reads a line without a valid HMAC, or out of sequence, as a forgery: the verdict is then
-unverified, as it is after any trip. What the judged code can still do without any of these
-(change a test module's globals through ``__dict__``, return an object equal to everything) is
-what the static read of the submission flags (see engine/eval/submission-flags.ts) and what
-tenet's Safety page says it cannot guarantee.
-
-Environment (set by tenet): TENET_ROOT (the copy under judgment), TENET_TARGET_FILE, and
-TENET_JUDGE_LINES ("first-last": the submitted definition's lines in that file); TENET_JUDGE_SPANS
-(more spans counted as submitted code, as JSON [[file, first, last], ...]: a plan's earlier
-targets, and qa's false-alarm check).
-"""
+"""The audit hook (see the package's docstring): installed once, before anything of the repository
+is imported. Everything it needs lives in arm's closure."""
 
 import os
 import sys
 
-
-def _read_key():
-    """The channel's key: the first line of stdin, which then reads nothing (fd 0 is /dev/null)."""
-    data = b""
-    while not data.endswith(b"\n") and len(data) < 256:
-        chunk = os.read(0, 256 - len(data))
-        if not chunk:
-            break
-        data += chunk
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    return bytes.fromhex(data.decode("ascii").strip())
+from .rules import _FRAME_ATTRIBUTES, _PATH_CHANGES, _WATCHED, _is_harness_module
 
 
-# Events the hook looks at; every other one returns at once (the hook runs for every audited call).
-_WATCHED = frozenset(
-    {
-        "gc.get_objects",
-        "gc.get_referrers",
-        "gc.get_referents",
-        "sys._getframe",
-        "sys._current_frames",
-        "sys.settrace",
-        "sys.setprofile",
-        "sys.addaudithook",
-        "os.fork",
-        "os.forkpty",
-        "os.exec",
-        "os.posix_spawn",
-        "os.spawn",
-        "os.kill",
-        "os.killpg",
-        "os.system",
-        "subprocess.Popen",
-        "signal.pthread_kill",
-        "pty.spawn",
-        "object.__getattr__",
-        "object.__setattr__",
-        "object.__delattr__",
-        "open",
-        "import",
-        "exec",
-        "code.__new__",
-        "function.__new__",
-        "compile",
-        "tenet.emit",
-        "tenet.trip",
-        "tenet.guard",
-        "tenet.module.setattr",
-        "ctypes.dlopen",
-        "ctypes.dlsym",
-        "ctypes.dlsym/handle",
-        "ctypes.addressof",
-        "ctypes.call_function",
-        "ctypes.cdata",
-        "ctypes.cdata/buffer",
-        "ctypes.create_string_buffer",
-        "ctypes.create_unicode_buffer",
-        "ctypes.get_errno",
-        "ctypes.set_errno",
-        "ctypes.string_at",
-        "ctypes.wstring_at",
-        "ctypes.seh_exception",
-    }
-)
-# Calls that change a path, and the argument that names it: into the copy under judgment, a trip.
-_PATH_CHANGES = {
-    "os.rename": 1,
-    "os.link": 1,
-    "os.symlink": 1,
-    "os.truncate": 0,
-    "os.remove": 0,
-    "os.rmdir": 0,
-    "os.mkdir": 0,
-    "os.chmod": 0,
-    "os.chown": 0,
-    "os.utime": 0,
-    "os.chflags": 0,
-    "shutil.copyfile": 1,
-    "shutil.copytree": 1,
-    "shutil.move": 1,
-    "shutil.rmtree": 0,
-}
-_WATCHED = _WATCHED | frozenset(_PATH_CHANGES)
-# Attributes that hand out a frame (audited as object.__getattr__).
-_FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})
-# Modules of the harness: an import of one by the submission trips, as does changing one.
-_HARNESS_PREFIXES = ("pytest", "_pytest", "pluggy", "_tenet", "py")
-
-
-def _is_harness_module(name):
-    return any(name == p or name.startswith(p + ".") or (p == "_tenet" and name.startswith(p)) for p in _HARNESS_PREFIXES)
-
-
-def _arm(key, channel_write):
+def arm(key, channel_write):
     """Installs the hook. Everything it needs lives in this function's closure, taken now: what
     the judged code patches later (a module's function, a class's method, a builtin) is never
     called by the hook, nor any method of an object the judged code made."""
@@ -151,6 +27,12 @@ def _arm(key, channel_write):
     watched, frame_attributes, is_harness = _WATCHED, _FRAME_ATTRIBUTES, _is_harness_module
     path_changes = dict(_PATH_CHANGES)
     mark = "\x1etenet:"
+    # The standard library's callers of sys._getframe that read only the caller's module name
+    # from the frame and keep nothing of it: a namedtuple, a TypeVar or an Enum made in a function.
+    stdlib = os.path.dirname(os.path.realpath(os.__file__)) + os.sep
+    name_readers = frozenset(
+        {(stdlib + "collections/__init__.py", "namedtuple"), (stdlib + "typing.py", "_caller"), (stdlib + "enum.py", "_create_")}
+    )
     mro_of = type.__dict__["__mro__"].__get__
     write_code = channel_write.__code__
     o_wronly, o_rdwr, o_creat, o_trunc = os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC
@@ -173,7 +55,8 @@ def _arm(key, channel_write):
     scan = make_scanner(_Context())
     channel = os.dup(1)
     main_thread = get_ident()
-    helpers = os.path.dirname(os.path.realpath(__file__)) + os.sep
+    # tenet's helpers: the folder this package is in (source/python, or /opt/tenet/python in a container).
+    helpers = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
     root = os.path.realpath(os.environ.get("TENET_ROOT") or getcwd())
     # The submission's code: the target's definition in its file, and the spans TENET_JUDGE_SPANS
     # lists, as JSON [[file, first, last], ...] (a plan's earlier targets; qa/judge.ts's check).
@@ -406,7 +289,9 @@ def _arm(key, channel_write):
             return
         if event == "sys._getframe":
             # Its own frame, or one below it, leads to the harness; a library's own frame above it
-            # (logging's, looking for its caller) does not.
+            # (logging's, looking for its caller) does not, nor a frame only its module's name is read from.
+            if (top.f_code.co_filename, top.f_code.co_name) in name_readers:
+                return
             walk = frame
             while walk is not None:
                 if walk is args[0]:
@@ -416,150 +301,3 @@ def _arm(key, channel_write):
         trip(event, frame)
 
     sys.addaudithook(hook)
-
-
-class _JudgedChannel:
-    """Stands in for the plugin's channel: each event goes to the hook, which signs it."""
-
-    def write(self, text):
-        sys.audit("tenet.emit", text)
-
-    def flush(self):
-        pass
-
-    def close(self):
-        pass
-
-    def fileno(self):
-        raise OSError("the judged channel has no descriptor")
-
-
-class _JudgePlugin:
-    """What the hook checks at each outcome: the harness's functions and classes, and pytest's
-    hooks, as they were once every plugin and conftest was loaded (pytest's own plugins patch
-    its classes as they configure). And a skip, xfail or exit raised through the submission is a
-    trip (an xfail would count as a pass)."""
-
-    def pytest_collection_finish(self, session):
-        hooks = []
-        for name in (
-            "pytest_runtest_protocol",
-            "pytest_runtest_setup",
-            "pytest_runtest_call",
-            "pytest_runtest_teardown",
-            "pytest_runtest_makereport",
-            "pytest_runtest_logreport",
-            "pytest_runtest_logstart",
-            "pytest_runtest_logfinish",
-            "pytest_pyfunc_call",
-            "pytest_report_teststatus",
-            "pytest_assertrepr_compare",
-            "pytest_sessionfinish",
-        ):
-            caller = getattr(session.config.hook, name, None)
-            # pluggy keeps a hook's implementations in _hookimpls (1.1 and later) or in two lists (1.0).
-            for attribute in ("_hookimpls", "_nonwrappers", "_wrappers"):
-                impls = getattr(caller, attribute, None)
-                if isinstance(impls, list):
-                    hooks.append((caller, name, attribute, tuple(impls)))
-        sys.audit("tenet.guard", _harness(), tuple(hooks))
-
-    def pytest_runtest_makereport(self, item, call):
-        excinfo = call.excinfo
-        outcomes = {pytest.skip.Exception: "skip", pytest.xfail.Exception: "xfail", pytest.exit.Exception: "exit"}
-        called = next((name for kind, name in outcomes.items() if excinfo and isinstance(excinfo.value, kind)), None)
-        if called is None:
-            return
-        first, _, last = (os.environ.get("TENET_JUDGE_LINES") or "0-0").partition("-")
-        target = os.path.realpath(os.environ.get("TENET_TARGET_FILE", ""))
-        tb = excinfo.tb
-        while tb is not None:
-            code = tb.tb_frame.f_code
-            if os.path.realpath(code.co_filename) == target and int(first) <= code.co_firstlineno <= int(last or first):
-                root = os.path.realpath(os.environ.get("TENET_ROOT") or os.getcwd())
-                shown = os.path.relpath(os.path.realpath(code.co_filename), root)
-                sys.audit("tenet.trip", "pytest." + called, shown, tb.tb_lineno)
-                return
-            tb = tb.tb_next
-
-
-# What decides an outcome: tenet's plugin, pytest's running, reporting, skipping and asserting,
-# pluggy's calling of hooks, unittest's TestCase, the builtins. Checked after every test (about
-# 0.1 ms); the rest of pytest cannot change an outcome tenet reads.
-_DECIDING = (
-    "__main__",
-    "builtins",
-    "unittest.case",
-    "pytest",
-    "_pytest.runner",
-    "_pytest.reports",
-    "_pytest.python",
-    "_pytest.python_api",
-    "_pytest.raises",
-    "_pytest.unittest",
-    "_pytest.outcomes",
-    "_pytest.skipping",
-    "_pytest.nodes",
-    "_pytest.main",
-    "_pytest.doctest",
-    "_pytest.fixtures",
-    "_pytest.assertion.rewrite",
-    "_pytest.assertion.util",
-    "_pytest._code.code",
-    "pluggy._hooks",
-    "pluggy._callers",
-    "pluggy._manager",
-    "pluggy._result",
-)
-
-
-def _harness():
-    """The functions and classes of what decides an outcome, as (mapping, names, values), with
-    their classes' own (methods, properties): taken once every plugin is loaded."""
-    import types
-
-    kinds = (types.FunctionType, types.BuiltinFunctionType, type, classmethod, staticmethod, property)
-    seen = []
-
-    def taken(mapping):
-        entries = [(k, v) for k, v in list(mapping.items()) if isinstance(v, kinds)]
-        return (mapping, tuple(k for k, _ in entries), tuple(v for _, v in entries))
-
-    names = [name for name in sys.modules if name.startswith("_tenet")] + list(_DECIDING)
-    for module in (sys.modules.get(name) for name in names):
-        if module is None:
-            continue
-        seen.append(taken(module.__dict__))
-        for value in seen[-1][2]:
-            if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__:
-                seen.append(taken(type.__dict__["__dict__"].__get__(value)))
-    return tuple(seen)
-
-
-class _GuardedModule(type(sys)):
-    """A harness module whose attributes cannot be set or deleted unseen (the hook decides who did)."""
-
-    def __setattr__(self, name, value):
-        sys.audit("tenet.module.setattr", self.__name__, name)
-        super().__setattr__(name, value)
-
-    def __delattr__(self, name):
-        sys.audit("tenet.module.setattr", self.__name__, name)
-        super().__delattr__(name)
-
-
-def _guard_harness_modules():
-    for name, module in list(sys.modules.items()):
-        if module is not None and (_is_harness_module(name) or name == "__main__") and type(module) is type(sys):
-            module.__class__ = _GuardedModule
-
-
-if __name__ == "__main__":
-    _arm(_read_key(), _JudgedChannel.write)
-    import pytest
-
-    import _tenet_thm.channel
-
-    _tenet_thm.channel._out = _JudgedChannel()
-    _guard_harness_modules()
-    sys.exit(pytest.main(sys.argv[1:], plugins=[_JudgePlugin()]))

@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SUITES } from '../../qa/suites';
+import { ROOT } from './fixtures';
+
+/**
+ * Issue 33: THM in every mode against plain pytest on real suites (qa/thm.ts), the fixed sample
+ * CI runs: 14 targets (seed 1) of the suites marked for it (sympy's printers, a dispatcher;
+ * jsonschema, unittest classes with mixins; a src layout with a namespace subpackage; a suite under
+ * `filterwarnings = error`). Every disagreement is printed.
+ *
+ * One run of the sample took minutes; it is spread over test/e2e/qa-thm-*.test.ts, one suite's
+ * share of the draw each, or a part of that share (`--part K/N`). `--suite S --targets N --seed 1`
+ * draws from S what the sample draws there when N is S's share: the sample draws ⌈14/4⌉ from each
+ * suite in turn, and what is left from the last.
+ */
+const SAMPLE = { targets: 14, seed: 1 };
+const sampleSuites = SUITES.filter((suite) => suite.ci).map((suite) => suite.name);
+
+/** How many targets the fixed sample draws from `suite`. */
+export function sampleShare(suite: string): number {
+  const at = sampleSuites.indexOf(suite);
+  if (at === -1) throw new Error(`${suite} is not in the fixed sample (${sampleSuites.join(', ')})`);
+  const each = Math.ceil(SAMPLE.targets / sampleSuites.length);
+  return Math.max(0, Math.min(each, SAMPLE.targets - each * at));
+}
+
+/** The suites of the sample: the qa-thm files must cover them all. */
+export const SAMPLE_SUITES = sampleSuites;
+
+/** The test of `suite`'s share of the fixed sample, or of its part `part` ([K, N]: every Nth target from the Kth). */
+export function sampleOfSuite(suite: string, part?: [number, number]): void {
+  const share = sampleShare(suite);
+  const [k, n] = part ?? [1, 1];
+  const checked = Array.from({ length: share }, (_, i) => i).filter((i) => i % n === k - 1).length;
+  const which = part ? `, part ${k}/${n}` : '';
+  describe(`the differential check of THM, the fixed sample: ${suite}${which}`, () => {
+    it(`every mode agrees with plain pytest and with the others on ${checked} of the ${share} targets drawn`, async () => {
+      const args = ['--suite', suite, '--targets', String(share), '--seed', String(SAMPLE.seed)];
+      if (part) args.push('--part', `${k}/${n}`);
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'qa', 'thm.ts'), ...args],
+        { cwd: ROOT, env: process.env },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      process.stdout.write(output);
+      // Every target drawn has tests that fail on it blank: one without would agree trivially.
+      expect(output).toMatch(
+        new RegExp(`^${checked} targets \\(${checked} with failing tests\\), 0 with a disagreement · seed 1`, 'm'),
+      );
+      expect(code, output).toBe(0);
+    }, 1_800_000);
+  });
+}
