@@ -166,7 +166,11 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
       'run a whole session on the built-in example (examples/invoicing) with a scripted demo model: offline and free; --live for your model',
     )
     .option('--json', 'print one JSON event per line')
-    .option('--live', 'the configured model answers (or --provider/--model/--base-url): its calls cost money');
+    .option('--live', 'the configured model answers (or --provider/--model/--base-url): its calls cost money')
+    .option(
+      '--plan',
+      'the example of a plan (examples/shipping): three stubs of one module, one needing the other two',
+    );
   withModelFlags(demo, 'the scripted demo model; with --live the configured one')
     .option('--sessions-dir <dir>', 'where the session is saved')
     .addOption(
@@ -187,6 +191,7 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
           strategy?: 'tenet' | 'tdd';
           approve: RunCommandOptions['approve'];
           headless?: boolean;
+          plan?: boolean;
         },
     ) => {
       const { demoCommand } = await import('../commands/demo');
@@ -203,6 +208,7 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
           approve: opts.approve,
           sandbox: sandboxFlags(opts),
           strategy: opts.strategy,
+          ...(opts.plan ? { plan: true } : {}),
         }),
       );
     },

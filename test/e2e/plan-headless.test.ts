@@ -72,7 +72,7 @@ describe('a plan headless', () => {
     expect(run.cli.code, run.cli.stderr).toBe(1);
     expect(run.result).toMatchObject({ pass: false, applied: false });
     const verdicts = Object.fromEntries(run.result.targets!.map((t) => [t.target, t.pass]));
-    expect(verdicts).toMatchObject({ [AREA]: false, [PERIMETER]: true });
+    expect(verdicts).toMatchObject({ [AREA!]: false, [PERIMETER!]: true });
     expect(run.result.message).toMatch(/targets passed; .*area/);
     // The checkout is as it was: a plan's patch goes in whole, when every target passed.
     expect(run.after).toBe(run.before);
