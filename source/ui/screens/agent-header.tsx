@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { stageName, TEST_RUNS } from '../../engine/phrase-book';
 import { shortMiddle } from '../components/lines';
 import { useNow } from '../components/use-now';
+import { PlanStrip, planHeaderTarget } from './plan-lines';
 import type { ViewState } from '../view/types';
 
 /**
@@ -95,7 +96,7 @@ export function Header({
   const now = useNow(clock === 'wall' && view.agent.phase === 'quality');
   const elapsed = (clock === 'wall' ? now : view.at) - view.agent.phaseAt;
   const line = fitHeaderLine(
-    s?.target ?? '…',
+    planHeaderTarget(view.plan) ?? s?.target ?? '…',
     s?.mode === 'blank' ? '(benchmark)' : '',
     { long: phaseLine(view, elapsed), short: phaseLine(view, elapsed, true) },
     width,
@@ -119,6 +120,7 @@ export function Header({
         {s ? `model: ${s.modelLabel} · sandbox: ${s.sandbox}` : ''}
         {width > 100 && s ? ` · session ${s.id}` : ''}
       </Text>
+      <PlanStrip plan={view.plan} />
     </Box>
   );
 }
