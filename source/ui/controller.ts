@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { isFailure } from '../engine/phrase-book';
-import type { Attachment, PatchExtras, Pilot } from '../engine/run/pilot';
+import type { Attachment, PatchExtras, Pilot, PlanProposal } from '../engine/run/pilot';
+import type { PlanDecision } from '../engine/protocol/plan';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
 import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
@@ -130,6 +131,12 @@ export class TuiController implements Pilot {
   ): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
     if (this.options.autoApproveTests) return Promise.resolve({ chosen: report.selected, by: 'auto' });
     return this.ask((resolve) => ({ kind: 'approve-tests', report, ...(desk ? { desk } : {}), resolve }));
+  }
+
+  /** The plan screen (before the first THM); where THM's tests are approved without asking, the plan is too. */
+  approvePlan(proposal: PlanProposal): Promise<PlanDecision> {
+    if (this.options.autoApproveTests) return Promise.resolve({ order: proposal.order, skipped: [], by: 'auto' });
+    return this.ask((resolve) => ({ kind: 'approve-plan', proposal, resolve }));
   }
 
   async addTests(desk: TestDesk): Promise<void> {

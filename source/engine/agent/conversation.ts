@@ -1,7 +1,7 @@
 import type { EventOf, EventSink } from '../events';
 import { cacheSavingOf, costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
 import type { Model, ModelResponse, RecordedUnanswered } from '../model/types';
-import { addCall, newTotals, type Totals } from '../model/usage-sums';
+import { addCall, newTotals, type Totals, type UsageSums } from '../model/usage-sums';
 import type { Message, ToolCall, ToolDefinition, Usage } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
@@ -49,6 +49,8 @@ export interface ConversationOptions {
   steering?: SteeringHooks;
   /** The session's cost and token limits, checked before each model call. */
   limits?: SpendLimits;
+  /** What the session spent before this conversation (a plan's earlier targets): counted against the limits too. */
+  spentBefore?: UsageSums;
   /** The model's context window and the answer's share of it: requests are kept inside (see ContextKeeper). */
   context?: ContextBudget;
   /** The model whose window no one knows: said once, at the first request. */
@@ -125,7 +127,16 @@ export class Conversation {
 
   /** No call past the session's cost or token limit: the run ends with what it has. */
   private checkLimits(): void {
-    const reached = limitReached(this.options.limits, this.totals);
+    const before = this.options.spentBefore;
+    const spent = before
+      ? {
+          ...this.totals,
+          costUsd: this.totals.costUsd + before.costUsd,
+          inputTokens: this.totals.inputTokens + before.inputTokens,
+          outputTokens: this.totals.outputTokens + before.outputTokens,
+        }
+      : this.totals;
+    const reached = limitReached(this.options.limits, spent);
     if (reached) {
       this.options.emit({ type: 'limit.reached', ...reached });
       throw new SpendLimitError(reached);

@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { stageName, TEST_RUNS } from '../../engine/phrase-book';
 import { columns, shortEnd, shortMiddle } from '../components/lines';
 import { useNow } from '../components/use-now';
+import { PlanStrip, planHeaderTarget } from './plan-lines';
 import type { ViewState } from '../view/types';
 
 /**
@@ -119,7 +120,7 @@ export function Header({
   const now = useNow(clock === 'wall' && (view.agent.phase === 'quality' || view.agent.phase === 'evaluate'));
   const elapsed = (clock === 'wall' ? now : view.at) - view.agent.phaseAt;
   const line = fitHeaderLine(
-    s?.target ?? '…',
+    planHeaderTarget(view.plan) ?? s?.target ?? '…',
     s?.mode === 'blank' ? '(benchmark)' : '',
     { long: phaseLine(view, elapsed), short: phaseLine(view, elapsed, true) },
     width,
@@ -142,6 +143,7 @@ export function Header({
       <Text wrap="truncate" dimColor>
         {s ? sessionLine(s, width) : ''}
       </Text>
+      <PlanStrip plan={view.plan} />
     </Box>
   );
 }
