@@ -1,7 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
-import type { PlanTarget } from '../../source/engine/protocol/plan';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { Header } from '../../source/ui/screens/agent-header';
@@ -10,38 +9,12 @@ import { ResultScreen } from '../../source/ui/screens/result-screen';
 import { initialView, reduceView } from '../../source/ui/view-state';
 import { start } from './agent-on';
 import { frameShows, KEYS, until } from './helpers';
+import { AREA, DESCRIBE, PERIMETER, proposal } from './plan-fixture';
 
 // The plan screen of issue 45: before the first THM the developer sees the targets, their order
 // and the tests that reach each, moves a target up or down, skips one, runs or stops; during the
 // run the header says `target 2/3 · area`; the result screen shows one verdict per target, and
 // `a` applies the passed ones.
-
-const [DESCRIBE, AREA, PERIMETER] = ['describe', 'area', 'perimeter'].map((n) => `geo/shapes.py::${n}`) as [
-  string,
-  string,
-  string,
-];
-
-const target = (name: string, reaches: string[]): PlanTarget => ({
-  target: `geo/shapes.py::${name}`,
-  file: 'geo/shapes.py',
-  qualname: name,
-  nth: 0,
-  signature: `def ${name}(width, height):`,
-  summary: `The rectangle's ${name}.`,
-  reaches,
-  needs: [],
-});
-
-const proposal = () => ({
-  targets: [
-    target('describe', ['tests/test_shapes.py::test_describe']),
-    target('area', ['tests/test_shapes.py::test_area', 'tests/test_shapes.py::test_square']),
-    target('perimeter', ['tests/test_shapes.py::test_perimeter']),
-  ],
-  order: [DESCRIBE, AREA, PERIMETER],
-  why: ['file order: the code shows no target calling another'],
-});
 
 /** The order of the targets as the screen lists them (the numbered rows). */
 const listed = (frame: string | undefined) =>

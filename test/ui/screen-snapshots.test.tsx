@@ -9,15 +9,17 @@ import { loadEvents } from '../../source/engine/session/event-log';
 import type { LoadedSession } from '../../source/engine/session/load';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
+import { PlanScreen } from '../../source/ui/screens/plan-screen';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { SessionsScreen } from '../../source/ui/screens/sessions-screen';
 import { StartScreen } from '../../source/ui/screens/start-screen';
 import { ROOT } from '../helpers/fixtures';
 import { agentOn, start } from './agent-on';
 import { fakeDebugger } from './fake-debugger';
+import { proposal } from './plan-fixture';
 import { frameShows, resize, sampleReport, settle, typeKeys, until } from './helpers';
 
-// Every screen's frame at 80×24 and 120×36, kept in files under __snapshots__/screens/: a change
+// Every screen's frame (the plan's too) at 80×24 and 120×36, kept in files under __snapshots__/screens/: a change
 // to a screen shows up in review as a diff of these files (`npx vitest run -u` writes them anew).
 // What varies from run to run is held still: the clock (Date only; timers run), the time zone,
 // and colours (stripped: whether there are any depends on the terminal the tests run in).
@@ -202,6 +204,15 @@ const SCREENS: Record<string, Screen> = {
     const load = (id: string) => ({ id, source: `/s/${id}`, warnings: [], events: demo() }) as unknown as LoadedSession;
     const ui = sized(render(<SessionsScreen rows={rows_} load={load} />), columns, rows);
     await frameShows(ui.lastFrame, 'Sessions (3)');
+    return ui;
+  },
+  plan: async (columns, rows) => {
+    const ui = sized(
+      render(<PlanScreen proposal={proposal()} width={columns} height={rows} onDecide={() => undefined} />),
+      columns,
+      rows,
+    );
+    await frameShows(ui.lastFrame, 'plan of 3 targets');
     return ui;
   },
   replay: async (columns, rows) => {
