@@ -13,6 +13,13 @@ export const DEMO = {
   target: 'invoicing/tax.py::tax_for',
 };
 
+/** `tenet demo --plan`: a module of three stubs (examples/shipping), `quote` needing the two after it. */
+export const PLAN_DEMO = {
+  repo: () => join(installRoot(), 'examples', 'shipping'),
+  script: () => join(installRoot(), 'examples', 'shipping.demo.json'),
+  target: 'shipping/quote.py',
+};
+
 export interface DemoOptions {
   json: boolean;
   /** `--live`: the configured model (or --provider/--model/--base-url) answers instead of the script, at the account's cost. */
@@ -28,6 +35,8 @@ export interface DemoOptions {
   strategy?: 'tenet' | 'tdd';
   /** Step mode from the start (the start screen's `d` with `tenet --step`). */
   step?: boolean;
+  /** `--plan`: the example of a plan (every stub of a module, one at a time) instead of the one-function demo. */
+  plan?: boolean;
 }
 
 /**
@@ -38,6 +47,14 @@ export interface DemoOptions {
  */
 export async function demoCommand(options: DemoOptions): Promise<number> {
   const strategy = options.strategy ?? 'tenet';
+  if (options.plan && options.strategy === 'tdd')
+    throw new TenetError(
+      'tenet demo --plan plays the TENET pipeline; its script has no TDD-Agent workflow.',
+      'leave out --strategy tdd, or run `tenet run --target FILE --strategy tdd` on a module of yours',
+    );
+  const example = options.plan
+    ? PLAN_DEMO
+    : { repo: DEMO.repo, script: () => DEMO.script(strategy), target: DEMO.target };
   const asked = [
     options.provider && options.provider !== 'scripted' ? `--provider ${options.provider}` : '',
     options.model ? '--model' : '',
@@ -62,7 +79,7 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
       import('../engine/config/config'),
       import('../engine/model/create-model'),
     ]);
-    const chosen = createModel(await loadConfig(DEMO.repo()), flags);
+    const chosen = createModel(await loadConfig(example.repo()), flags);
     if (chosen.settings.provider !== 'scripted')
       process.stderr.write(
         `tenet demo --live: ${chosen.model.label} answers; its calls cost money (billed to the account of its API key).\n`,
@@ -75,9 +92,9 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     ...(options.step ? { step: true } : {}),
     ...(options.approve ? { approve: options.approve } : {}),
     ...(options.sessionsDir ? { sessionsDir: options.sessionsDir } : {}),
-    repo: DEMO.repo(),
+    repo: example.repo(),
     copyOfExample: true,
-    target: DEMO.target,
+    target: example.target,
     testArgs: [],
     json: options.json,
     // Not live: the script, whatever the environment or the config files name.
@@ -85,8 +102,8 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     ...(options.live
       ? {}
       : {
-          fallbackScript: (await import('../engine/model/scripted')).loadScript(DEMO.script(strategy)),
-          fallbackScriptFile: DEMO.script(strategy),
+          fallbackScript: (await import('../engine/model/scripted')).loadScript(example.script()),
+          fallbackScriptFile: example.script(),
         }),
   });
 }

@@ -5,6 +5,7 @@ import type { EngineEvent, EventOf } from '../engine/events';
 import { createModel } from '../engine/model/create-model';
 import { compareRuns, ReplayModel, replayPilot } from '../engine/run/rerun';
 import { newSessionId, runTask } from '../engine/run/run-task';
+import { runPlan } from '../engine/run/plan-run';
 import { recordedChoices, resolveSettings } from '../engine/run/run-settings';
 import { describePosition, foldEvents } from '../engine/session/fold';
 import { loadSession } from '../engine/session/load';
@@ -25,12 +26,13 @@ export function startOf(events: readonly EngineEvent[], id: string): EventOf<'se
   return start;
 }
 
-/** The task a session ran: the function, its repository and where Python ran. */
+/** The task a session ran: the function (a plan: its targets as given), its repository and where Python ran. */
 export function recordedTask(start: EventOf<'session.start'>) {
   const c = start.config;
   return {
     repo: start.repo,
-    target: start.target,
+    target: c.plan?.[0] ?? start.target,
+    ...(c.plan ? { targets: c.plan, ...(c.planStopOnFail ? { planStopOnFail: true } : {}) } : {}),
     blank: start.mode === 'blank',
     testArgs: c.testArgs ?? [],
     python: c.python,
@@ -203,9 +205,10 @@ export async function rerunCommand(
   const events: EngineEvent[] = [];
   let error: Error | undefined;
   try {
-    await runTask({
+    await (run.targets ? runPlan : runTask)({
       repo: place.repo,
       target: run.target,
+      ...(run.targets ? { plan: run.targets, ...(run.planStopOnFail ? { planStopOnFail: true } : {}) } : {}),
       blank: run.blank,
       ...(place.python ? { python: place.python } : {}),
       sandbox: run.sandboxSpec,

@@ -5,6 +5,7 @@ import { type EngineEvent, type EventHandlers, handleEvent } from '../engine/eve
 import {
   addedWords,
   approvalWords,
+  capitalized,
   failingWords,
   forkWords,
   limitWords,
@@ -15,6 +16,12 @@ import {
   modeName,
   otherFailureWords,
   phaseWords,
+  planEndWords,
+  planFinalWords,
+  planTargetWords,
+  planWords,
+  planTargetName,
+  targetVerdictLines,
   stoppedWords,
   TEST_RUNS,
   verdictLabel,
@@ -143,9 +150,27 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
       endStream();
       write(`  ${condensedWords(event)}\n`);
     },
+    plan: (event) => {
+      write(`${planWords(event)}\n`);
+      for (const line of event.why) write(`  ${line}\n`);
+    },
+    'plan.target': (event) => {
+      endStream();
+      write(`\n── ${planTargetWords(event)} ──\n`);
+    },
+    'plan.target.end': (event) => {
+      endStream();
+      write(`${event.after ? '  ⏎ ' : '  '}${planEndWords(event)}\n`);
+    },
+    'plan.final': (event) => {
+      endStream();
+      write(`\n${capitalized(planFinalWords(event))}\n`);
+    },
     'patch.decision': (event) => {
       // A refusal was just printed as a warning (it says why); a patch that went in is news too.
-      if (event.applied) write('  patch applied to the checkout\n');
+      if (event.applied && event.targets)
+        write(`  patch applied to the checkout: ${event.targets.map(planTargetName).join(', ')}\n`);
+      else if (event.applied) write('  patch applied to the checkout\n');
       else if (event.file) write(`  patch saved to ${event.file}\n`);
     },
     result: (event) => {
@@ -156,6 +181,7 @@ export function textPrinter(write: (line: string) => void): (event: EngineEvent)
           ` · ${tokensInOut(u)} · ${plural(u.modelCalls, 'model call')} · ${plural(u.toolCalls, 'tool call')} · ${costText(event.costUsd, event.cacheSavedUsd)} · ${(event.wallMs / 1000).toFixed(1)} s\n`,
       );
       write(`sandbox: ${sandboxWords(config?.sandbox)}\n`);
+      for (const line of targetVerdictLines(event.targets ?? [])) write(`  ${line}\n`);
       if (event.testQuality) write(`${describeTestQuality(event.testQuality)}\n`);
       if (event.failure) for (const line of describeFailure(event.failure)) write(`${line}\n`);
       for (const warning of event.patchSecrets ?? []) write(`! ${warning}\n`);

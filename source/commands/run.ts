@@ -117,16 +117,18 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const unregister = onShutdown(() => {
     if (!finishedRun) process.stderr.write(`\n${hint()}`);
   });
-  const progress = options.json ? undefined : progressLine();
+  // With --json the events are the stream (stdout); the progress goes to stderr as JSON lines.
+  const progress = progressLine(process.stderr, { json: !!options.json });
   const print = options.json ? undefined : textPrinter((text) => process.stdout.write(printable(text)));
   const sink = (event: EngineEvent) => {
+    progress.onEvent(event);
     if (options.json) {
       const line = jsonStreamLine(event);
       if (line !== undefined) process.stdout.write(`${line}\n`);
       return;
     }
-    progress?.onEvent(event);
-    if (event.type === 'thm.report') progress?.clear();
+    // A line printed goes under a progress line taken off first (it comes back at the next tick).
+    if (!PROGRESS_ONLY.has(event.type)) progress.erase();
     print?.(event);
   };
   const stepper = options.step
@@ -154,6 +156,15 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     finishedRun = true;
     unregister();
     stepper?.close();
-    progress?.clear();
+    progress.clear();
   }
 }
+
+/** Events the progress line says, and the printer does not (see run-printer.ts). */
+const PROGRESS_ONLY = new Set<EngineEvent['type']>([
+  'thm.phase',
+  'thm.collected',
+  'thm.collecting',
+  'thm.running',
+  'thm.test',
+]);

@@ -43,19 +43,21 @@ export async function sessionsCommand(options: {
 }): Promise<number> {
   const dir = await root(options.dir);
   if (options.tui && !options.status && !options.target && !options.repo) {
-    const { sessionsTui } = await importTui(() => import('../ui/launch'));
+    const { sessionsTui, reopenAfter } = await importTui(() => import('../ui/launch'));
     let reopen: { id: string; at: number } | undefined;
     for (;;) {
-      const { fork, resume } = await sessionsTui(dir, reopen);
+      const asked = await sessionsTui(dir, reopen);
+      const { fork, resume } = asked;
       if (!fork && !resume) return EXIT.pass;
-      // When the resumed session's run ends, the list comes back (with its new status); when the
-      // fork's does, its parent's replay comes back where the fork left it (the fork is in the list now).
+      // When the resumed session's run ends, the list comes back (with its new status), and so it
+      // does after a fork made from the list (the fork is in it now); after a fork made in a
+      // replay, that replay comes back where the fork left it.
       const failed = await tenetInChild(
         resume ? ['resume', resume] : ['fork', fork!.id, '--at', String(fork!.at)],
         options.dir,
       );
       if (failed !== undefined) return failed;
-      reopen = fork;
+      reopen = reopenAfter(asked);
     }
   }
   const repo = options.repo === undefined ? undefined : samePlace(options.repo);

@@ -5,6 +5,7 @@ import { decoratorExpression, overloadSpellings } from '../engine/python/overloa
 import { repositoryFolder } from '../engine/util/checked-paths';
 import { instructionsWords, readProjectInstructions } from '../engine/task/project-instructions';
 import type { ModelFlags } from '../engine/model/create-model';
+import type { Script } from '../engine/model/scripted';
 import { describeSandbox, sandboxSpec, sandboxWords, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import type { ModelLine, TargetCheck } from '../ui/screens/start-screen';
 import { DEMO, demoCommand } from './demo';
@@ -39,24 +40,7 @@ export async function startCommand(options: StartOptions): Promise<number> {
   const flags = options.model ?? {};
   // Which model answers, or why none can, and where its Python will run: said on the screen once
   // the config and providers are loaded.
-  const model = async (): Promise<ModelLine> => {
-    const [{ loadConfig }, { createModel }] = await Promise.all([
-      import('../engine/config/config'),
-      import('../engine/model/create-model'),
-    ]);
-    let sandbox: string | undefined;
-    try {
-      const config = await loadConfig(repo);
-      sandbox = sandboxWords(describeSandbox(sandboxSpec(options.sandbox ?? {}, config)));
-      return { label: createModel(config, flags, process.env, fallback).model.label, sandbox };
-    } catch (error) {
-      const fix = (error as { fix?: string }).fix;
-      return {
-        problem: `${(error as Error).message}${fix ? ` To use a model, ${fix}.` : ''} (A config file with provider and model works too; see tenet's README, Models.)`,
-        ...(sandbox ? { sandbox } : {}),
-      };
-    }
-  };
+  const model = () => startModelLine(repo, flags, options.sandbox ?? {}, process.env, fallback);
   // The screen comes up at once; the function list follows when the index is built (or loaded).
   const functions = async () => {
     const { buildIndex } = await import('../engine/index/build-index');
@@ -101,6 +85,50 @@ export async function startCommand(options: StartOptions): Promise<number> {
     ...(fallback ? { fallbackScript: fallback, fallbackScriptFile: DEMO.script() } : {}),
   };
   return runCommand(run);
+}
+
+/**
+ * The start screen's model line: which model answers (and, when it is the example's scripted demo
+ * because none is configured, that this is why, and how to configure one), or why none can.
+ */
+export async function startModelLine(
+  repo: string,
+  flags: ModelFlags,
+  sandboxFlags: SandboxFlags,
+  env: NodeJS.ProcessEnv,
+  fallback?: Script,
+): Promise<ModelLine> {
+  const [{ loadConfig }, { createModel }] = await Promise.all([
+    import('../engine/config/config'),
+    import('../engine/model/create-model'),
+  ]);
+  let sandbox: string | undefined;
+  const howTo = (error: unknown) => {
+    const fix = (error as { fix?: string }).fix;
+    return `${fix ? `To use a model, ${fix}.` : ''} (A config file with provider and model works too; see docs/models.md.)`;
+  };
+  try {
+    const config = await loadConfig(repo);
+    sandbox = sandboxWords(describeSandbox(sandboxSpec(sandboxFlags, config)));
+    const chosen = createModel(config, flags, env, fallback);
+    if (!fallback || chosen.settings.provider !== 'scripted' || flags.script || flags.provider) {
+      return { label: chosen.model.label, sandbox };
+    }
+    // The demo's script answers only because nothing else is configured: said, with what to set.
+    let fix = '';
+    try {
+      createModel(config, flags, env);
+    } catch (error) {
+      fix = howTo(error);
+    }
+    return {
+      label: chosen.model.label,
+      sandbox,
+      note: `No model is configured, so the example's scripted demo answers (no API call). ${fix}`.trim(),
+    };
+  } catch (error) {
+    return { problem: `${(error as Error).message} ${howTo(error)}`, ...(sandbox ? { sandbox } : {}) };
+  }
 }
 
 /** Whether the target's body is a stub or implemented, or why it cannot be a target, before a session starts. */

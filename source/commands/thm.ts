@@ -60,7 +60,8 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
   // Said before the suite runs (minutes, on a large one), not only in the report at its end.
   const implemented = implementedWarning(task.target);
   if (implemented && !options.json) process.stderr.write(`${printable(`tenet: warning: ${implemented}`)}\n`);
-  const progress = options.json ? undefined : progressLine();
+  // With --json the report is the output (stdout); the progress goes to stderr as JSON lines.
+  const progress = progressLine(process.stderr, { json: !!options.json });
   try {
     const report = await runThm(task, {
       T: options.T ?? THM_DEFAULTS.T,
@@ -73,21 +74,21 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       reach: options.reach ?? true,
       emit: (event: EngineEvent) => {
         // A warning said as THM starts (the reach index knows no test of the target) is for now, not the report's end.
-        if (event.type === 'warning' && progress) {
+        if (event.type === 'warning' && !options.json) {
           progress.clear();
           process.stderr.write(`${printable(`tenet: warning: ${event.message}`)}\n`);
         }
-        progress?.onEvent(event);
+        progress.onEvent(event);
       },
     });
-    progress?.clear();
+    progress.clear();
     process.stdout.write(
       options.json ? `${printableJson(thmJson(report))}\n` : `${printable(formatThmReport(report))}\n`,
     );
     if (options.keepWorkspace) process.stderr.write(`workspace kept at ${task.workspace.root}\n`);
     return EXIT.pass;
   } finally {
-    progress?.clear();
+    progress.clear();
     await task.dispose();
   }
 }

@@ -4,6 +4,7 @@ import { messageSourceSchema } from './protocol/decisions';
 import { messageSchema, toolCallSchema, usageSchema } from './protocol/messages';
 import { handleWith, type HandlersOf } from './protocol/handlers';
 import { APPROVE_MODES, STRATEGIES, type SessionConfig } from './protocol/settings';
+import { planTargetSchema, targetVerdictSchema } from './protocol/plan';
 import { reachUseSchema, thmFailingTestSchema, thmReportSchema } from './protocol/thm-report';
 
 /**
@@ -76,6 +77,8 @@ export interface TestRun extends TestOutcomes {
   durationMs: number;
   /** A judged run whose outcomes cannot be trusted: the submitted code reached into the harness (and where), or forged its report. */
   unverified?: string;
+  /** Where each failing test stopped: the innermost frame of the repository's code in its traceback (`pkg/geo.py::area`). */
+  stops?: Record<string, string>;
 }
 
 /** The agent's generated tests, measured against the target (the ground truth in benchmark mode). */
@@ -158,6 +161,8 @@ const result = event('result', {
   testQuality: testQuality.optional(),
   /** TDD strategies, a failed task: the paper's failure taxonomy, and credit-assignment hints. */
   failure: z.object({ kind: z.enum(['matched', 'unmatched']), hints: strings }).optional(),
+  /** A plan: each target's verdict, in the plan's order (`pass` is true only when every one passed). */
+  targets: z.array(targetVerdictSchema).optional(),
 });
 export type RunResult = z.infer<typeof result>;
 
@@ -314,7 +319,46 @@ export const EVENT_SCHEMAS = {
     applied: bool,
     reason: str.optional(),
     file: str.optional(),
+    /** A plan: the targets whose code was applied (the developer may choose some). */
+    targets: strings.optional(),
   }),
+  /**
+   * A plan of several targets (see docs/plans.md), as the developer approved it before the first
+   * THM: every target with what the code shows of it, THM-free; the order proposed and the one
+   * chosen, the targets left out, and why the order is what it is. `stopped`: the developer stopped
+   * the plan there. `files`: each target file's sha1 as the run found it (resume refuses a changed one).
+   */
+  plan: event('plan', {
+    targets: z.array(planTargetSchema),
+    proposed: strings,
+    order: strings,
+    skipped: strings,
+    by: z.enum(['auto', 'human']),
+    why: strings,
+    stopOnFail: bool,
+    stopped: bool.optional(),
+    files: z.array(z.object({ path: str, sha1: str })),
+  }),
+  /** A target of the plan starts (again, after a deferral): the events up to its end are its run; `index` of `total` counts the targets done before it. */
+  'plan.target': event('plan.target', { target: str, index: num, total: num, why: str.optional() }),
+  /**
+   * A target's run ended: its verdict (`kept`: its code stays in the workspace for the next), or,
+   * `waitsFor`, deferred: its tests stopped in those targets' stubs, so it goes again after
+   * `after`, the last of them, instead of spending its attempts.
+   */
+  'plan.target.end': event('plan.target.end', {
+    ...targetVerdictSchema.shape,
+    kept: bool,
+    /** The failing tests its verdict is over, and those the agent was given: the final evaluation runs them again. */
+    failing: strings,
+    selected: strings,
+    rounds: z.object({ pregen: num, rrwAttempts: num, total: num }).optional(),
+    waitsFor: strings.optional(),
+    after: str.optional(),
+    why: str.optional(),
+  }),
+  /** The plan's final evaluation begins: every kept target's code together, against all their failing tests. */
+  'plan.final': event('plan.final', { targets: strings, tests: num }),
   /** After a TDD run, the developer kept the agent's tests: where they were written in the checkout. */
   'tests.kept': event('tests.kept', { file: str }),
   /** A shell command of the model: run once, run and allow all for the session, denied (with the developer's reason), or the agent stopped; `by` auto when no one was asked. */

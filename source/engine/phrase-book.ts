@@ -283,18 +283,21 @@ export function approvalWords(event: EventOf<'thm.approval'>, config?: SessionCo
 }
 
 /**
- * What the agent does not see of the failing tests it was not given: `3 other failing tests hidden
- * from the agent until the evaluation`, and those that stay in view all the same (`visible`).
+ * The failing tests the agent was not given, counted as the result counts its hidden tests (every
+ * one of them): `3 other failing tests hidden from the agent until the evaluation`; and when some
+ * of them stay in view all the same (`visible`: their files could not be taken out), how many.
+ * The page said `2 … hidden` where the result said `hidden tests 31/31` (issue 46.10): one count.
  */
 export function hiddenWords(event: { hidden: readonly string[]; visible?: number | undefined }): string {
-  const hidden = `${plural(event.hidden.length, 'other failing test')} hidden from the agent until the evaluation`;
-  if (!event.visible) return hidden;
-  const one = event.visible === 1;
+  const visible = event.visible ?? 0;
+  const total = event.hidden.length + visible;
+  if (!visible) return `${plural(total, 'other failing test')} hidden from the agent until the evaluation`;
+  const one = visible === 1;
   const why = `${one ? 'its function serves' : 'their functions serve'} a test the agent gets, or tenet could not find ${one ? 'it' : 'them'}`;
-  const stay = `stay${one ? 's' : ''} in view (${why})`;
+  const given = `${plural(total, 'other failing test')} not given to the agent (the evaluation's hidden tests)`;
   return event.hidden.length
-    ? `${hidden}; ${event.visible} more ${stay}`
-    : `${plural(event.visible, 'other failing test')} not given to the agent ${stay}`;
+    ? `${given}: ${event.hidden.length} out of its view until the evaluation, ${visible} still in view (${why})`
+    : `${given}: ${one ? 'it stays' : 'all stay'} in view (${why})`;
 }
 
 export const COMMAND_DECISIONS: Record<EventOf<'command.approval'>['decision'], string> = {
@@ -370,4 +373,43 @@ export function remainingWords(
   ]
     .filter(Boolean)
     .join(' · ');
+}
+
+/** `area` for `geo/shapes.py::area`: what a plan's lines call a target. */
+export const planTargetName = (target: string): string => target.slice(target.indexOf('::') + 2);
+
+/** A plan's target as a status mark: ✓ passed, ✗ did not, ⏭ skipped (never ran), ○ still to run, ◐ running. */
+export const PLAN_MARKS = { waiting: '○', running: '◐', passed: '✓', failed: '✗', skipped: '⏭' } as const;
+export type PlanMark = keyof typeof PLAN_MARKS;
+
+/** The plan in a line: `plan: 3 targets in geo/shapes.py · describe, area, perimeter (1 skipped)`. */
+export function planWords(event: EventOf<'plan'>): string {
+  if (event.stopped) return `plan of ${plural(event.targets.length, 'target')} stopped before it began`;
+  const skipped = event.skipped.length ? ` (skipped: ${event.skipped.map(planTargetName).join(', ')})` : '';
+  const mine = event.by === 'human' && event.order.join() !== event.proposed.join() ? ', as the developer ordered' : '';
+  return `plan: ${plural(event.order.length, 'target')} · ${event.order.map(planTargetName).join(', ')}${mine}${skipped}`;
+}
+
+/** `target 2/3 · area`, and why it comes now when it waited for others. */
+export const planTargetWords = (event: EventOf<'plan.target'>): string =>
+  `target ${event.index}/${event.total} · ${planTargetName(event.target)}${event.why ? ` (${event.why})` : ''}`;
+
+/** A target's end: `area: PASS · selected 2/2, hidden 1/1`, or why it waits. */
+export function planEndWords(event: EventOf<'plan.target.end'>): string {
+  if (event.after) return event.why ?? `${planTargetName(event.target)} waits for ${planTargetName(event.after)}`;
+  const name = planTargetName(event.target);
+  if (event.stopReason === 'no-tests') return `${name}: FAIL (${event.message ?? 'no test reaches it'})`;
+  return `${name}: ${event.pass ? 'PASS' : 'FAIL'} · selected ${event.selectedTests.passed}/${event.selectedTests.total}, hidden ${event.hiddenTests.passed}/${event.hiddenTests.total}${event.pass ? '' : ` (${event.stopReason})`}${event.kept ? '' : ' · its stub stays'}`;
+}
+
+/** `the plan's final evaluation: 3 targets' code together, against 6 tests`. */
+export const planFinalWords = (event: EventOf<'plan.final'>): string =>
+  `the plan's final evaluation: ${event.targets.length === 1 ? "1 target's code" : `${event.targets.length} targets' code together`}, against ${plural(event.tests, 'test')}`;
+
+/** Each target's verdict on a line: `✓ area  selected 2/2 · hidden 0/0`. */
+export function targetVerdictLines(targets: NonNullable<RunResult['targets']>): string[] {
+  return targets.map(
+    (t) =>
+      `${t.pass ? PLAN_MARKS.passed : t.stopReason === 'skipped' ? PLAN_MARKS.skipped : PLAN_MARKS.failed} ${planTargetName(t.target)}  ${t.stopReason === 'skipped' ? 'skipped' : `selected ${t.selectedTests.passed}/${t.selectedTests.total} · hidden ${t.hiddenTests.passed}/${t.hiddenTests.total}${t.pass ? '' : ` · ${t.message ?? t.stopReason}`}`}`,
+  );
 }

@@ -26,7 +26,9 @@ const APPROVE_MODES = ['ask', 'auto'] as const satisfies readonly RunCommandOpti
 /** `tenet run`'s flags, as commander parses them. */
 export interface RunOpts extends ModelOpts, SandboxFlags, SettingOpts {
   repo: string;
-  target: string;
+  /** Every `--target` given: one function, or a plan (several, a file, a class). */
+  target: string[];
+  planStopOnFail?: boolean;
   blank?: boolean;
   python?: string;
   json?: boolean;
@@ -51,7 +53,9 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
   const shared = settingChoices(opts);
   return {
     repo: opts.repo,
-    target: opts.target,
+    target: opts.target[0]!,
+    ...(opts.target.length > 1 ? { targets: opts.target } : {}),
+    ...(opts.planStopOnFail ? { planStopOnFail: true } : {}),
     blank: !!opts.blank,
     python: opts.python,
     sandbox: sandboxFlags(opts),
@@ -105,7 +109,12 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
       'run the whole pipeline: THM, the agent, evaluation on every failing test (the TUI in a terminal, else lines or --json)',
     )
     .requiredOption('--repo <dir>', 'root folder of the Python repository')
-    .requiredOption('--target <file::qualname>', 'the function to generate')
+    .requiredOption(
+      '--target <target>',
+      'the function to generate (file::qualname); a file or file::Class implements every stub in it, one at a time (a plan); give it several times for several functions',
+      (value: string, given: string[] | undefined) => [...(given ?? []), value],
+    )
+    .option('--plan-stop-on-fail', 'a plan stops at its first target that does not pass')
     .option('--blank', "benchmark mode: blank the target's real body and keep it as ground truth");
   withModelFlags(
     run,
@@ -157,7 +166,11 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
       'run a whole session on the built-in example (examples/invoicing) with a scripted demo model: offline and free; --live for your model',
     )
     .option('--json', 'print one JSON event per line')
-    .option('--live', 'the configured model answers (or --provider/--model/--base-url): its calls cost money');
+    .option('--live', 'the configured model answers (or --provider/--model/--base-url): its calls cost money')
+    .option(
+      '--plan',
+      'the example of a plan (examples/shipping): three stubs of one module, one needing the other two',
+    );
   withModelFlags(demo, 'the scripted demo model; with --live the configured one')
     .option('--sessions-dir <dir>', 'where the session is saved')
     .addOption(
@@ -178,6 +191,7 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
           strategy?: 'tenet' | 'tdd';
           approve: RunCommandOptions['approve'];
           headless?: boolean;
+          plan?: boolean;
         },
     ) => {
       const { demoCommand } = await import('../commands/demo');
@@ -194,6 +208,7 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
           approve: opts.approve,
           sandbox: sandboxFlags(opts),
           strategy: opts.strategy,
+          ...(opts.plan ? { plan: true } : {}),
         }),
       );
     },

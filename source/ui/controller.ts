@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { EngineEvent, RunResult } from '../engine/events';
 import { isFailure } from '../engine/phrase-book';
-import type { Attachment, PatchExtras, Pilot } from '../engine/run/pilot';
+import type { Attachment, PatchExtras, Pilot, PlanProposal } from '../engine/run/pilot';
+import type { PlanDecision } from '../engine/protocol/plan';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
 import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
@@ -130,6 +131,12 @@ export class TuiController implements Pilot {
   ): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }> {
     if (this.options.autoApproveTests) return Promise.resolve({ chosen: report.selected, by: 'auto' });
     return this.ask((resolve) => ({ kind: 'approve-tests', report, ...(desk ? { desk } : {}), resolve }));
+  }
+
+  /** The plan screen (before the first THM); where THM's tests are approved without asking, the plan is too. */
+  approvePlan(proposal: PlanProposal): Promise<PlanDecision> {
+    if (this.options.autoApproveTests) return Promise.resolve({ order: proposal.order, skipped: [], by: 'auto' });
+    return this.ask((resolve) => ({ kind: 'approve-plan', proposal, resolve }));
   }
 
   async addTests(desk: TestDesk): Promise<void> {
@@ -279,6 +286,17 @@ export class TuiController implements Pilot {
   }
 
   // ---- Step mode ---------------------------------------------------------------------------
+
+  /**
+   * What quitting now loses without a word otherwise: an edit of the paused call's arguments is
+   * recorded (tool.edit) when the call runs, so a session quit at the pause resumes there with the
+   * model's arguments. Undefined when nothing is lost.
+   */
+  unsavedEdit(): string | undefined {
+    const prompt = this.state.prompt;
+    if (prompt?.kind !== 'step-tool' || prompt.edited === undefined) return undefined;
+    return `your edit of ${prompt.call.name}'s arguments (an edit is saved when its call runs); resumed, the session pauses there with the model's arguments`;
+  }
 
   /** `e` at a tool call's pause: the arguments it runs with on Enter (undefined: the model's). */
   setStepArguments(edited: string | undefined): void {

@@ -8,6 +8,8 @@ export const KEYS = {
   start: [
     ['type', 'search the functions', 'search'],
     ['↑ ↓', 'move'],
+    ['PgUp PgDn', 'move a page', 'page'],
+    ['Home End', 'go to the first / last function (Ctrl+A Ctrl+E: the search line)', 'ends'],
     ['Enter', 'start a session on the function', 'start'],
     ['Tab', 'switch stub / benchmark mode', 'stub/benchmark'],
     ['Esc', 'clear the search; quit when it is empty', 'clear/quit'],
@@ -58,13 +60,14 @@ export const KEYS = {
   ],
   /** Step mode's pause before a model call or a tool call. */
   step: [
-    ['Enter', 'go on (run the tool call)'],
-    ['m', 'write to the agent first'],
+    ['Enter', 'go on (run the tool call)', 'go on'],
+    ['m', 'write to the agent first', 'message'],
     [
       'e',
       "edit the tool call's arguments in $EDITOR (before a model call: all of what the request adds, or its first lines again)",
+      'edit',
     ],
-    ['s', 'step mode off, and go on'],
+    ['s', 'step mode off, and go on', 'step off'],
     ['t ? o d', 'as anywhere on the agent screen (t takes the debugger at once: the agent already waits)'],
   ],
   command: [
@@ -121,7 +124,7 @@ export const KEYS = {
     ['Home End', 'go to the first / last session', 'ends'],
     ['Enter', 'replay the session', 'replay'],
     ['r', 'resume an interrupted session (live, with its model)', 'resume'],
-    ['f', 'fork the session from its last step before the evaluation (in a replay: from any event)', 'fork'],
+    ['f', 'fork the session from before its last model call (in a replay: from any event)', 'fork'],
     ['q', 'quit'],
   ],
   global: [['?', 'show these keys']],
@@ -151,9 +154,45 @@ export function keyHint(screen: KeyScreen, only?: readonly string[]): string {
     .join(' · ');
 }
 
+/** A key and its two labels: the long one (up to a parenthesis) and the short one. */
+export interface KeyLabel {
+  key: string;
+  long: string;
+  short: string;
+}
+
+/** Each entry of a screen (those not skipped) as a key and its labels. */
+export function keyLabels(screen: KeyScreen, skip: readonly string[] = []): KeyLabel[] {
+  return entries(screen)
+    .filter(([key]) => !skip.includes(key))
+    .map((entry) => ({ key: entry[0], long: entry[1].split(' (')[0]!, short: entry[2] ?? entry[1].split(' (')[0]! }));
+}
+
+/**
+ * Key hints in rows of `width` columns: with their long labels if they fit in `maxRows`, else with
+ * their short ones. A key is never cut or dropped: the words are shortened, and if the short ones
+ * still need more rows, the hints take them (every screen counts the rows it is given back). `extra`
+ * parts go last (how to quit), and are left out before a key is.
+ */
+export function fitHints(
+  labels: readonly KeyLabel[],
+  width: number,
+  maxRows: number,
+  extra: readonly string[] = [],
+): string[] {
+  const long = pack([...labels.map((l) => `${l.key} ${l.long}`), ...extra], width);
+  if (long.length <= maxRows) return long;
+  const short = labels.map((l) => `${l.key} ${l.short}`);
+  const withExtra = pack([...short, ...extra], width);
+  if (withExtra.length <= maxRows || !extra.length) return withExtra;
+  const without = pack(short, width);
+  return without.length < withExtra.length ? without : withExtra;
+}
+
 /**
  * A footer's rows at `width`: the long labels if they fit in `maxRows`, else the short ones (the
- * rest is one `?` away, which the footer always names).
+ * rest is one `?` away, which the footer always names first). Every key of the screen is there
+ * (see fitHints); `help: false` where `?` is not a key (the pdb line takes every character).
  */
 export function hintRows(
   screen: KeyScreen,
@@ -161,11 +200,13 @@ export function hintRows(
   maxRows = 2,
   extra: readonly string[] = [],
   skip: readonly string[] = [],
+  help = true,
 ): string[] {
-  const shown = entries(screen).filter(([key]) => !skip.includes(key));
-  const long = [...shown.map(([key, label]) => `${key} ${label.split(' (')[0]}`), ...extra, '? keys'];
-  const rows = pack(long, width);
-  if (rows.length <= maxRows) return rows;
-  const short = ['? keys', ...shown.map((entry) => `${entry[0]} ${entry[2] ?? entry[1].split(' (')[0]}`), ...extra];
-  return pack(short, width).slice(0, maxRows);
+  const labels = [...(help ? [{ key: '?', long: 'keys', short: 'keys' }] : []), ...keyLabels(screen, skip)];
+  const long = pack(
+    [...labels.slice(help ? 1 : 0).map((l) => `${l.key} ${l.long}`), ...extra, ...(help ? ['? keys'] : [])],
+    width,
+  );
+  if (long.length <= maxRows) return long;
+  return fitHints(labels, width, maxRows, extra);
 }

@@ -1,4 +1,5 @@
 import { render } from 'ink';
+import { loadPythonHighlighting } from './components/python-highlight';
 import type { EngineEvent } from '../engine/events';
 import { Catalog } from '../engine/session/catalog';
 import { loadSession } from '../engine/session/load';
@@ -7,8 +8,17 @@ import { SessionsScreen } from './screens/sessions-screen';
 
 /** What the developer asked for on leaving a replay or the browser: a fork of a session from an event (`f`), or a resume (`r`). */
 export interface ReplayExit {
-  fork?: { id: string; at: number };
+  /** `from`: where `f` was pressed, on the browser's list or in a replay. */
+  fork?: { id: string; at: number; from?: 'list' | 'replay' };
   resume?: string;
+}
+
+/**
+ * What the browser opens once a fork or a resume it started has run: the replay the fork was made
+ * in, at its event; a fork made from the list (or a resume) goes back to the list.
+ */
+export function reopenAfter(exit: ReplayExit): { id: string; at: number } | undefined {
+  return exit.fork?.from === 'replay' ? { id: exit.fork.id, at: exit.fork.at } : undefined;
 }
 
 /** `tenet replay ID` in a terminal. */
@@ -20,6 +30,7 @@ export async function replayTui(
 ): Promise<ReplayExit> {
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
+  void loadPythonHighlighting(); // a replay's code in colours; the first frame does not wait for it
   const fork = (event: number) => {
     exit = { fork: { id, at: event } };
     app.unmount();
@@ -46,6 +57,7 @@ export async function sessionsTui(root: string, reopen?: { id: string; at: numbe
   const rows = new Catalog(root).list();
   let exit: ReplayExit = {};
   let app: ReturnType<typeof render>;
+  void loadPythonHighlighting();
   const leave = (asked: ReplayExit) => {
     exit = asked;
     app.unmount();
@@ -54,7 +66,7 @@ export async function sessionsTui(root: string, reopen?: { id: string; at: numbe
     <SessionsScreen
       rows={rows}
       load={(id) => loadSession(root, id)}
-      onFork={(id, at) => leave({ fork: { id, at } })}
+      onFork={(id, at, from) => leave({ fork: { id, at, from } })}
       onResume={(id) => leave({ resume: id })}
       {...(reopen ? { reopen } : {})}
     />,

@@ -6,6 +6,7 @@ import { HelpOverlay } from './components/help-overlay';
 import type { TuiController } from './controller';
 import { QUIT_LIVE_NOTICE, type KeyScreen } from './keys';
 import { AgentScreen } from './screens/agent-screen';
+import { PlanScreen } from './screens/plan-screen';
 import { ResultScreen } from './screens/result-screen';
 import { ThmScreen } from './screens/thm-screen';
 import { TooSmall } from './components/too-small';
@@ -89,7 +90,12 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
         return;
       }
       quitArmed.current = true;
-      controller.setNotice('Press Ctrl+C again to quit; the session is saved and can be resumed.');
+      // An edit at a step pause is saved when its call runs: said in a row's room, before it is lost.
+      controller.setNotice(
+        controller.unsavedEdit()
+          ? 'Ctrl+C again quits and loses your edit (it is saved when the call runs)'
+          : 'Press Ctrl+C again to quit; the session is saved and can be resumed.',
+      );
       setTimeout(() => {
         quitArmed.current = false;
         controller.setNotice(undefined);
@@ -161,7 +167,9 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
             {banner}
           </Text>
         ) : null}
-        {screen === 'thm' ? (
+        {prompt?.kind === 'approve-plan' ? (
+          <PlanScreen proposal={prompt.proposal} width={width} height={rows} onDecide={prompt.resolve} />
+        ) : screen === 'thm' ? (
           <ThmScreen
             view={view}
             {...(prompt?.kind === 'approve-tests' ? { prompt } : {})}

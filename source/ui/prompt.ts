@@ -2,7 +2,8 @@ import type { RunResult } from '../engine/events';
 import type { CommandDecision, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
 import type { ToolCall } from '../engine/protocol/messages';
 import type { ThmReport } from '../engine/protocol/thm-report';
-import type { AgentTests } from '../engine/run/pilot';
+import type { AgentTests, PlanProposal } from '../engine/run/pilot';
+import type { PlanDecision } from '../engine/protocol/plan';
 import type { TestDesk } from '../engine/run/desk';
 import type { ViewState } from './view/types';
 
@@ -16,6 +17,8 @@ export type Prompt =
       resolve(choice: { chosen: string[]; by: 'auto' | 'human'; T?: number | null }): void;
     }
   | { kind: 'approve-command'; command: string; resolve(decision: CommandDecision): void }
+  /** A plan of several stubs, before its first THM: the order, the targets skipped, or stop. */
+  | { kind: 'approve-plan'; proposal: PlanProposal; resolve(decision: PlanDecision): void }
   | { kind: 'cancelled-call'; resolve(choice: 'retry' | 'stop'): void }
   /** `true` accept, `false` reject; or say which (save keeps the patch in the session only; saveTo writes it to a file). */
   | { kind: 'accept-patch'; result: RunResult; agentTests?: AgentTests; resolve(choice: PatchAnswer): void }

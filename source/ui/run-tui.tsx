@@ -1,4 +1,5 @@
 import { render } from 'ink';
+import { loadPythonHighlighting } from './components/python-highlight';
 import { TenetError } from '../engine/errors';
 import { EXIT } from '../engine/exit-codes';
 import type { EngineEvent, RunResult } from '../engine/events';
@@ -48,7 +49,7 @@ export interface RunTuiOptions {
  */
 export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOptions): Promise<number> {
   // The developer's editor gets the terminal and gives it back to this app (see terminal-handoff.ts).
-  const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout, clearFrame: () => app.clear() });
+  const editor = terminalEditor({ stdin: process.stdin, stdout: process.stdout });
   const controller = new TuiController({
     autoApproveCommands: options.autoApproveCommands,
     step: !!options.step,
@@ -67,12 +68,13 @@ export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOpti
     run?.model.settings.provider === 'scripted' ? `⚠ ${printable(run.model.model.label)}` : undefined;
   let finished = false;
   const quit = () => {
+    const lost = controller.unsavedEdit();
     app.unmount();
     runCleanups(); // records the interruption (or, at the patch decision, the result), removes the workspace, stops pytest
     if (!prepared) process.exit(EXIT.interrupted); // nothing was started yet
     const over = prepared.recorder.over;
     if (!over) {
-      process.stdout.write(`\n${options.resumeHint(prepared)}`);
+      process.stdout.write(`\n${lost ? `Not saved: ${lost}.\n` : ''}${options.resumeHint(prepared)}`);
       process.exit(EXIT.interrupted);
     }
     // Quit at the result screen: the run was over, only the patch was not decided (so not applied).
@@ -92,6 +94,8 @@ export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOpti
       />
     );
   };
+  // Ready long before the first code is shown (THM runs first); the first frame does not wait for it.
+  void loadPythonHighlighting();
   const app = render(element(), { exitOnCtrlC: false });
   const stopPaste = startBracketedPaste(process.stdout);
   try {

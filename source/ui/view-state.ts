@@ -8,6 +8,7 @@ import { MODEL_EVENTS } from './view/model-events';
 import { SESSION_EVENTS } from './view/session-events';
 import { THM_EVENTS } from './view/thm-events';
 import { TOOL_EVENTS } from './view/tool-events';
+import { PLAN_EVENTS } from './view/plan-events';
 import type { ViewHandlers, ViewState } from './view/types';
 
 /**
@@ -47,7 +48,15 @@ export const sessionWallMs = (view: ViewState): number => view.clock.done + (vie
 export const propose = proposeFor;
 
 /** The families of events, each deciding for its own types: a type is in exactly one (a test checks). */
-export const VIEW_FAMILIES = [SESSION_EVENTS, THM_EVENTS, AGENT_EVENTS, MODEL_EVENTS, TOOL_EVENTS, DEBUGGER_EVENTS];
+export const VIEW_FAMILIES = [
+  SESSION_EVENTS,
+  THM_EVENTS,
+  AGENT_EVENTS,
+  MODEL_EVENTS,
+  TOOL_EVENTS,
+  DEBUGGER_EVENTS,
+  PLAN_EVENTS,
+];
 
 /** Every event type's handler, or `'ignored'` said out loud: a new type does not type-check until a family takes it. */
 const VIEW_HANDLERS: ViewHandlers = {
@@ -57,6 +66,7 @@ const VIEW_HANDLERS: ViewHandlers = {
   ...MODEL_EVENTS,
   ...TOOL_EVENTS,
   ...DEBUGGER_EVENTS,
+  ...PLAN_EVENTS,
 };
 
 /** The session's clock after an event at time `t` (its recorded time, a resumed session's history included). */

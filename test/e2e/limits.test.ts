@@ -94,7 +94,9 @@ describe('spend limits', () => {
     ]);
     const repo = copyFixture('shop');
     try {
-      writeFileSync(join(repo.dir, '.tenet.json'), JSON.stringify({ limits: { maxTokens: 1500 } }));
+      // The first request (some 2,300 tokens) fits; the second, larger, would pass what the first
+      // call left (3,500 − 1,600): it is not made (issue 46.13: its input is counted before it goes).
+      writeFileSync(join(repo.dir, '.tenet.json'), JSON.stringify({ limits: { maxTokens: 3500 } }));
       const dir = join(scratch, 'tokens');
       const env = {
         TENET_SESSIONS_DIR: dir,
@@ -113,12 +115,12 @@ describe('spend limits', () => {
         type: 'limit.reached',
         limit: 'tokens',
         spent: 1600,
-        max: 1500,
+        max: 3500,
       });
       expect(events.at(-1)).toMatchObject({ type: 'result', pass: false, stopReason: 'token-limit', patch: '' });
       const id = events[0].sessionId as string;
       const shown = await runCli(['show', id], { env });
-      expect(shown.stdout).toContain("> **Stopped:** The session's token limit is reached (1,600 of 1,500 tokens)");
+      expect(shown.stdout).toContain("> **Stopped:** The session's token limit is reached (1,600 of 3,500 tokens)");
       const rerun = await runCli(['rerun', id], { env });
       expect(rerun.stdout).toContain('No divergence');
       expect(rerun.code).toBe(0);

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
 import { DEVELOPER_INTERRUPT } from '../../source/engine/protocol/debugger';
 import { itemLines } from '../../source/ui/components/transcript-item';
-import { lineText } from '../../source/ui/components/lines';
-import { DebuggerPane, runningText } from '../../source/ui/screens/debugger-pane';
+import { columns, lineText } from '../../source/ui/components/lines';
+import { DebuggerPane, paneTitle, runningText } from '../../source/ui/screens/debugger-pane';
 import { initialView, reduceView } from '../../source/ui/view-state';
 import { RESUMED_DEBUGGER } from '../../source/ui/view/session-events';
 import type { ViewState } from '../../source/ui/view/types';
@@ -72,6 +72,53 @@ describe('the debugger pane', () => {
     expect(lineText(itemLines(view.agent.items.at(-1)!, 100)[0]!)).toContain(
       'You typed in the debugger: c (and stopped it with Ctrl+C)',
     );
+  });
+});
+
+describe('the debugger pane waiting for the developer’s line', () => {
+  it('shows pdb’s waiting prompt once, on the line being typed, not as (Pdb) on a row of its own above it', async () => {
+    const view = fold(
+      [
+        { type: 'debugger.input', who: 'agent', input: 'c', mode: 'pdb' },
+        { type: 'debugger.output', chunk: '> /w/m.py(2)f()\n-> return n * 2\n(Pdb) ' },
+        {
+          type: 'debugger.entry',
+          entry: {
+            who: 'agent',
+            input: 'c',
+            output: '(Pdb) ',
+            mode: 'pdb',
+            startedAt: 0,
+            durationMs: 0,
+            interrupted: false,
+          },
+        },
+      ],
+      Date.now(),
+    );
+    const ui = render(pane(view));
+    ui.stdin.write('p n');
+    await frameShows(ui.lastFrame, '(Pdb) p n');
+    const rows = ui
+      .lastFrame()!
+      .split('\n')
+      .map((row) => row.replace(/[│╭╮╰╯─]/g, '').trim());
+    expect(rows.filter((row) => row.startsWith('(Pdb)'))).toEqual(['(Pdb) c', '(Pdb) p n']);
+    expect(rows).toContain('-> return n * 2');
+    ui.unmount();
+  });
+});
+
+describe('the debugger pane’s title', () => {
+  it('names every key of a takeover in shorter words as the pane narrows, never cut (80 columns cut `Ctrl+C i…`)', () => {
+    expect(paneTitle('pdb', true, 116)).toBe(
+      'debugger (pdb) · yours: Esc hands back, Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program',
+    );
+    // The pane's inner width at 80 columns.
+    expect(paneTitle('pdb', true, 76)).toBe('debugger (pdb) · yours: Esc hands back (the keys are below)');
+    for (const width of [30, 50, 76, 90, 116])
+      expect(columns(paneTitle('pdb', true, width))).toBeLessThanOrEqual(Math.max(width, 22));
+    expect(paneTitle('shell', false, 76)).toBe('debugger (shell)');
   });
 });
 

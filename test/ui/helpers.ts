@@ -160,9 +160,10 @@ export async function settle(): Promise<void> {
  * that subscribe the new components to keys, and a key sent before them would be lost.
  */
 export async function until(check: () => boolean, describe: () => string = () => '', timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
+  // performance's clock, not Date's: a test may hold Date still (vi.useFakeTimers({ toFake: ['Date'] })).
+  const started = performance.now();
   while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out; the last frame:\n${describe()}`);
+    if (performance.now() - started > timeoutMs) throw new Error(`timed out; the last frame:\n${describe()}`);
     await new Promise((r) => setTimeout(r, 10));
   }
   await settle();

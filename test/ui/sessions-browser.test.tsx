@@ -80,7 +80,7 @@ describe('the sessions browser', () => {
     expect(lines[1]).toContain('└ 20261204-120000-cccccc');
     stdin.write(KEYS.home);
     stdin.write(KEYS.down);
-    await frameShows(lastFrame, '20261204-120000-cccccc: fork of 20261204-100000-aaaaaa at event 12');
+    await frameShows(lastFrame, 'invoicing/tax.py::tax_for · fork of 20261204-100000-aaaaaa at event 12');
   });
 
   it('r resumes an interrupted session after a y, and says why a finished one cannot be', async () => {
@@ -100,21 +100,21 @@ describe('the sessions browser', () => {
     expect(onResume).toHaveBeenCalledWith('20261204-110000-bbbbbb');
   });
 
-  it('f forks a session from its last step before the evaluation, after a y', async () => {
+  it('f forks a session from before its last model call, after a y', async () => {
     const onFork = vi.fn();
     const { lastFrame, stdin } = await at80({ onFork });
     stdin.write(KEYS.home);
     await frameShows(lastFrame, '❯ 20261204-100000-aaaaaa');
     stdin.write('f');
-    await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 6');
+    await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 3');
     stdin.write('n');
-    await frameLacks(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 6');
+    await frameLacks(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 3');
     expect(onFork).not.toHaveBeenCalled();
     stdin.write('f');
-    await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 6');
+    await frameShows(lastFrame, 'Fork session 20261204-100000-aaaaaa at event 3');
     stdin.write('y');
     await until(() => onFork.mock.calls.length > 0);
-    expect(onFork).toHaveBeenCalledWith('20261204-100000-aaaaaa', 6);
+    expect(onFork).toHaveBeenCalledWith('20261204-100000-aaaaaa', 3, 'list');
   });
 
   it('names r and f in its keys', async () => {

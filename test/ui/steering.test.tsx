@@ -176,7 +176,7 @@ describe('m: a message to the agent', () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);
     controller.dispatch({ type: 'agent.phase', phase: 'evaluate' });
-    await frameShows(ui.lastFrame, 'evaluating on every failing test');
+    await frameShows(ui.lastFrame, /evaluating the patch on all \d+ failing tests · \d+ s/);
     ui.stdin.write('m');
     // `m` draws nothing to wait for: `?` after it does; once the help has opened and closed, `m` was handled.
     ui.stdin.write('?');

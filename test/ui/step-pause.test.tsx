@@ -1,47 +1,20 @@
 import { render } from 'ink-testing-library';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Conversation } from '../../source/engine/agent/conversation';
 import type { EngineEvent } from '../../source/engine/events';
 import type { Model } from '../../source/engine/model/types';
-import type { TranscriptEntry } from '../../source/engine/protocol/debugger';
 import type { Message } from '../../source/engine/protocol/messages';
 import type { ToolContext } from '../../source/engine/tools/context';
-import type { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { initialView, reduceView } from '../../source/ui/view-state';
 import { itemLines } from '../../source/ui/components/transcript-item';
 import { lineText } from '../../source/ui/components/lines';
 import { agentOn, start } from './agent-on';
+import { fakeDebugger } from './fake-debugger';
 import { frameShows, KEYS, resize, sampleReport, until } from './helpers';
 
 // Step mode's pause only waits for the developer: the screen's keys (t, ?, o, d) work around it.
-
-/** A pdb session that records what is typed into it, as the real one does. */
-function fakeDebugger() {
-  const transcript: TranscriptEntry[] = [];
-  const run = vi.fn(async (input: string, who: 'agent' | 'human') => {
-    transcript.push({
-      who,
-      input,
-      output: `ran ${input}`,
-      mode: 'pdb',
-      startedAt: 0,
-      durationMs: 0,
-      interrupted: false,
-    } as TranscriptEntry);
-    return `ran ${input}`;
-  });
-  return {
-    running: true,
-    currentMode: 'pdb',
-    root: '/w',
-    idle: async () => undefined,
-    transcript,
-    interrupt: vi.fn(),
-    run,
-  } as unknown as DebuggerSession;
-}
 
 const type = async (ui: ReturnType<typeof render>, text: string) => {
   for (const char of text) ui.stdin.write(char);

@@ -77,7 +77,7 @@ describe('x stops the agent', () => {
     const ui = render(<LiveApp controller={controller} finished={false} onQuit={() => undefined} />);
     for (const event of approvedStart()) controller.dispatch(event);
     controller.dispatch({ type: 'agent.phase', phase: 'evaluate' });
-    await frameShows(ui.lastFrame, 'evaluating on every failing test');
+    await frameShows(ui.lastFrame, /evaluating the patch on all \d+ failing tests · \d+ s/);
     expect(ui.lastFrame()).not.toContain('take over');
     expect(ui.lastFrame()).not.toContain('cancel');
     expect(ui.lastFrame()).not.toContain('x stop');

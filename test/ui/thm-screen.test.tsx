@@ -400,7 +400,8 @@ describe('ThmScreen', () => {
     expect(lastFrame()).toContain('Failing without reaching the target (2)');
     expect(lastFrame()).toMatch(/t\.py::test_subprocess not reached/);
     expect(lastFrame()).toMatch(/t\.py::test_cached fails through db/);
-    for (let i = 0; i < 5; i++) stdin.write(KEYS.down);
+    // The tests that never reached the target are in natural order: test_cached first.
+    for (let i = 0; i < 4; i++) stdin.write(KEYS.down);
     await frameShows(lastFrame, /❯\s+t\.py::test_cached/);
     expect(lastFrame()).toContain('t.py::test_cached fails through:');
     expect(lastFrame()).toContain('conftest.py::db, a wider-scoped fixture, called the target in an earlier test');

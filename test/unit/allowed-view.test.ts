@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allowedView, readableRoots } from '../../source/engine/sandbox/allowed-view';
 import { confinedArgv } from '../../source/engine/sandbox/confinement';
+import { type EtcEntry, stagedEtc } from '../../source/engine/sandbox/etc-view';
 import { unixSocketFilter } from '../../source/engine/sandbox/seccomp';
 
 /** The targets of bwrap's binds and links in `args`: what the confined process sees. */
@@ -12,22 +13,18 @@ const shown = (args: string[]) =>
 
 describe('the allow-list a confined process sees', () => {
   it('the system, the parts of /etc programs read, the workspace; never shadow, ssh, /run, /home or /root', () => {
-    const view = shown(allowedView({ workdir: '/tmp/ws', reads: [], sockets: [] }));
+    const args = allowedView({ workdir: '/tmp/ws', reads: [], sockets: [] });
+    const view = shown(args);
     expect(view).toContain('/usr');
-    expect(view).toContain('/etc/passwd');
     expect(view).toContain('/tmp/ws');
-    for (const hidden of [
-      '/',
-      '/etc/shadow',
-      '/etc/gshadow',
-      '/etc/ssh',
-      '/etc/ssl/private',
-      '/run',
-      '/var/run',
-      '/home',
-      '/root',
-    ])
-      expect(view).not.toContain(hidden);
+    // /etc is one staged folder: what programs read is in it, and nothing with a credential.
+    const etc = args[args.indexOf('/etc') - 1]!;
+    expect(etc).not.toBe('/etc');
+    expect(readFileSync(join(etc, 'passwd'), 'utf8')).toBe(readFileSync('/etc/passwd', 'utf8'));
+    for (const name of ['shadow', 'gshadow', 'ssh', 'ssl/private', 'sudoers'])
+      expect(existsSync(join(etc, name))).toBe(false);
+    expect(statSync(etc).mode & 0o077).toBe(0);
+    for (const hidden of ['/', '/run', '/var/run', '/home', '/root']) expect(view).not.toContain(hidden);
   });
 
   it('shows a path once, under its nearest shown parent, and nothing under the system folders again', () => {
@@ -47,6 +44,22 @@ describe('the allow-list a confined process sees', () => {
     expect(
       allowedView({ workdir: '/tmp/ws', reads: ['/var/tmp'], sockets: ['/var/tmp/agent.sock'] }).join(' '),
     ).toContain('--ro-bind /dev/null /var/tmp/agent.sock');
+  });
+
+  it('makes a new copy of /etc when an entry changes, and binds entry by entry when it cannot make one', () => {
+    const base = mkdtempSync(join(tmpdir(), 'tenet-etc-test-'));
+    try {
+      const entries: EtcEntry[] = [{ name: 'passwd', kind: 'copy' }];
+      const first = stagedEtc(entries, base);
+      expect(stagedEtc(entries, base)).toBe(first);
+      // Another entry (as a changed file would): another folder.
+      expect(stagedEtc([...entries, { name: 'group', kind: 'copy' }], base)).not.toBe(first);
+      // A file it cannot copy: no folder, and nothing half-made left behind.
+      expect(stagedEtc([{ name: 'no-such-entry', kind: 'copy' }], base)).toBeUndefined();
+      expect(readdirSync(base).filter((name) => name.includes('making'))).toEqual([]);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
 

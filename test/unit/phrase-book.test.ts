@@ -54,11 +54,11 @@ describe('the phrase book: the renderers word events alike', () => {
       { type: 'tests.hidden', hidden: ['t.py::a', 't.py::b'], files: ['t.py'], visible: 1 },
     ]);
     const words =
-      '2 other failing tests hidden from the agent until the evaluation; 1 more stays in view (its function serves a test the agent gets, or tenet could not find it)';
+      "3 other failing tests not given to the agent (the evaluation's hidden tests): 2 out of its view until the evaluation, 1 still in view (its function serves a test the agent gets, or tenet could not find it)";
     expect(printed).toBe(`${words}\n`);
     expect(shown).toContain(`${words.charAt(0).toUpperCase()}${words.slice(1)}.`);
     expect(rendered([{ type: 'tests.hidden', hidden: [], files: [], visible: 3 }]).printed).toBe(
-      '3 other failing tests not given to the agent stay in view (their functions serve a test the agent gets, or tenet could not find them)\n',
+      "3 other failing tests not given to the agent (the evaluation's hidden tests): all stay in view (their functions serve a test the agent gets, or tenet could not find them)\n",
     );
   });
 
@@ -158,8 +158,14 @@ describe('the phrase book: the renderers word events alike', () => {
 
   it("the progress line names fork mode's blank re-run as such", () => {
     let written = '';
-    const stream = { isTTY: true, write: (text: string) => (written += text) } as unknown as NodeJS.WriteStream;
-    progressLine(stream).onEvent({ type: 'thm.phase', phase: 'blank', tests: 2 });
+    const stream = {
+      isTTY: true,
+      columns: 200,
+      write: (text: string) => (written += text),
+    } as unknown as NodeJS.WriteStream;
+    const progress = progressLine(stream);
+    progress.onEvent({ type: 'thm.phase', phase: 'blank', tests: 2 });
+    progress.clear();
     expect(written).toContain('running blank the tests fork mode could not decide');
     expect(written).not.toContain('original code');
   });

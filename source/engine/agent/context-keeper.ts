@@ -73,6 +73,11 @@ export class ContextKeeper {
     };
   }
 
+  /** The request's input tokens as tenet counts them (what a token limit checks before the call). */
+  count(system: string, messages: readonly Message[], tools: readonly ToolDefinition[]): Promise<number> {
+    return this.size.request(system, messages, tools);
+  }
+
   /** After the provider's "too long": the strongest condensation there is (once per request). */
   async afterTooLong(
     system: string,

@@ -1,12 +1,12 @@
 import type { EventOf, EventSink } from '../events';
 import { cacheSavingOf, costOf, isUnpriced, unpricedWarning, type Pricing } from '../model/pricing';
 import type { Model, ModelResponse, RecordedUnanswered } from '../model/types';
-import { addCall, newTotals, type Totals } from '../model/usage-sums';
+import { addCall, newTotals, type Totals, type UsageSums } from '../model/usage-sums';
 import type { Message, ToolCall, ToolDefinition, Usage } from '../protocol/messages';
 import { callTool, type ToolOutcome } from '../tools/call-tool';
 import type { ToolContext } from '../tools/context';
 import { toolDefinitions } from '../tools/registry';
-import { limitReached, SpendLimitError, type SpendLimits } from '../model/spend-limits';
+import { limitReached, requestPastLimit, SpendLimitError, type SpendLimits } from '../model/spend-limits';
 import { Steering, type SteeringHooks } from './steering';
 import { applyReplacements } from './condense';
 import { ContextKeeper } from './context-keeper';
@@ -49,6 +49,8 @@ export interface ConversationOptions {
   steering?: SteeringHooks;
   /** The session's cost and token limits, checked before each model call. */
   limits?: SpendLimits;
+  /** What the session spent before this conversation (a plan's earlier targets): counted against the limits too. */
+  spentBefore?: UsageSums;
   /** The model's context window and the answer's share of it: requests are kept inside (see ContextKeeper). */
   context?: ContextBudget;
   /** The model whose window no one knows: said once, at the first request. */
@@ -125,11 +127,31 @@ export class Conversation {
 
   /** No call past the session's cost or token limit: the run ends with what it has. */
   private checkLimits(): void {
-    const reached = limitReached(this.options.limits, this.totals);
+    const before = this.options.spentBefore;
+    const spent = before
+      ? {
+          ...this.totals,
+          costUsd: this.totals.costUsd + before.costUsd,
+          inputTokens: this.totals.inputTokens + before.inputTokens,
+          outputTokens: this.totals.outputTokens + before.outputTokens,
+        }
+      : this.totals;
+    const reached = limitReached(this.options.limits, spent);
     if (reached) {
       this.options.emit({ type: 'limit.reached', ...reached });
       throw new SpendLimitError(reached);
     }
+  }
+
+  /** No call whose counted input would pass the token limit (see requestPastLimit); `counted`: the window check's count. */
+  private async checkNextRequest(counted: number | undefined, definitions: ToolDefinition[]): Promise<void> {
+    if (this.options.limits?.maxTokens === undefined) return;
+    const input = counted ?? (await this.context.count(this.options.system, this.messages, definitions));
+    const past = requestPastLimit(this.options.limits, this.totals, input);
+    if (!past) return;
+    this.options.emit({ type: 'warning', message: past.message });
+    this.options.emit({ type: 'limit.reached', ...past.reached });
+    throw new SpendLimitError(past.reached);
   }
 
   /**
@@ -192,6 +214,7 @@ export class Conversation {
       emit({ type: 'warning', message: unknownWindowWarning(this.options.windowUnknown) });
     this.windowSaid = true;
     const fit = await this.context.beforeRequest(this.options.system, this.messages, definitions, round);
+    await this.checkNextRequest(fit.context?.tokens, definitions);
     emit({
       type: 'model.request',
       round,

@@ -1,5 +1,5 @@
 import type { TestRun } from '../events';
-import { encodeSource } from '../python/source-text';
+import { encodeSource, type SourceText } from '../python/source-text';
 import { openSandbox } from '../sandbox/create-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { OpenTask } from '../task/open-task';
@@ -24,6 +24,8 @@ export interface EvaluationInput {
   task: OpenTask;
   /** The target's module as the patch leaves it (the start text where nothing was submitted). */
   moduleText: string;
+  /** A plan: its other modules as its kept targets leave them (the patch covers them too). */
+  otherModules?: readonly { file: string; source: SourceText }[];
   tests: string[];
   /** The developer's test files (`--add-tests`, the THM review's): theirs, not the agent's, and counted by the evaluation. */
   developerFiles?: readonly { path: string; content: string }[];
@@ -79,10 +81,9 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
   try {
     copy = await Workspace.create(task.repoDir, { reuse: false });
     // Compared once the copy is made: equal, the copy is of the checkout the agent started from.
-    // The target's file is written whole below (and --apply refuses a patch for one that changed).
-    const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip)).filter(
-      (rel) => rel !== task.target.file,
-    );
+    // The target's file (a plan's files) is written whole below, and --apply refuses a patch for one that changed.
+    const written = new Set([task.target.file, ...(input.otherModules ?? []).map((m) => m.file)]);
+    const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip)).filter((rel) => !written.has(rel));
     if (changed.length)
       return {
         unverified: `the checkout changed while the agent worked (${listed(changed)}): tenet cannot tell the repository from what the agent's code wrote there`,
@@ -94,6 +95,7 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
         unverified: `what Python runs as it starts changed while the agent worked (${listed(planted)}): a .pth file, a sitecustomize or a plugin there would run in the evaluation too`,
       };
     for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
+    for (const other of input.otherModules ?? []) await copy.write(other.file, encodeSource(other.source));
     await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
     if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
     sandbox = await openSandbox(task.spec, copy.root, input.session, task.env, task.confinement);

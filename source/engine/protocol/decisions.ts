@@ -16,9 +16,10 @@ export type PatchChoice = 'accept' | 'reject' | 'save';
 
 /**
  * A pilot's answer about the patch: `true`/`false` accept/reject, one of the choices, the patch
- * written to a file (and kept in the session), or applying refused with the reason.
+ * written to a file (and kept in the session), applying refused with the reason, or (a plan) the
+ * code of these targets applied.
  */
-export type PatchAnswer = boolean | PatchChoice | { saveTo: string } | { refused: string };
+export type PatchAnswer = boolean | PatchChoice | { saveTo: string } | { refused: string } | { targets: string[] };
 
 /** Where a message of the developer's to the model was written: the TUI's message box, `--message-file`, `tenet fork --message`, a headless step pause (stdin). */
 export const messageSourceSchema = z.enum(['tui', 'file', 'fork', 'stdin']);

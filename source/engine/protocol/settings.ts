@@ -92,6 +92,9 @@ export interface RecordedExtras {
   apply?: boolean;
   applyFailing?: boolean;
   rerunOf?: string;
+  /** A plan: every `--target` as given; with `--plan-stop-on-fail`, `planStopOnFail`. */
+  plan?: string[];
+  planStopOnFail?: boolean;
   benchTask?: string;
   benchHost?: string;
 }

@@ -64,6 +64,11 @@ export class RunTally {
     'tool.result': () => {
       this.toolCalls++;
     },
+    // A plan's parts: what they cost is counted by their model calls above.
+    plan: 'ignored',
+    'plan.target': 'ignored',
+    'plan.target.end': 'ignored',
+    'plan.final': 'ignored',
     'thm.start': 'ignored',
     'thm.phase': 'ignored',
     'thm.collected': 'ignored',

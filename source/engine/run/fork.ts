@@ -6,7 +6,7 @@ import type { ThmReport } from '../protocol/thm-report';
 import { proposeFor } from '../thm/propose';
 import type { Pilot } from './pilot';
 import type { PreparedRun } from './prepare-run';
-import { messagesByRound } from './recorded-decisions';
+import { partDecisions, recordedPlanDecision, targetParts } from './recorded-decisions';
 
 type Logged = EngineEvent & { seq?: number };
 
@@ -40,7 +40,13 @@ export function forkPoint(
       `Session ${parent} has events 1 to ${last}; there is no event ${at}.`,
       'pick an event number as `tenet replay` counts them (or as the page shows them: #step=N)',
     );
-  const result = events.findIndex((e) => e.type === 'result' || (e.type === 'agent.phase' && e.phase === 'evaluate'));
+  // A plan's targets each end in an evaluation of their own: its work ends with the final one.
+  const plan = events.some((e) => e.type === 'plan');
+  const result = events.findIndex((e) =>
+    plan
+      ? e.type === 'result' || e.type === 'plan.final'
+      : e.type === 'result' || (e.type === 'agent.phase' && e.phase === 'evaluate'),
+  );
   if (result !== -1 && at >= seqOf(events[result]!, result)) {
     throw new TenetError(
       `Event ${at} of session ${parent} comes after the agent's work ended (event ${seqOf(events[result]!, result)}); a fork goes on from a point where the agent still works.`,
@@ -55,7 +61,10 @@ export function forkPoint(
       'fork at an event before the tests were approved, or leave -T out',
     );
   }
-  const thm = history.find((e): e is Logged & EventOf<'thm.report'> => e.type === 'thm.report')?.report;
+  // A plan's targets each run their own THM, which runs again in the fork (on the same code, the same report).
+  const thm = plan
+    ? undefined
+    : history.find((e): e is Logged & EventOf<'thm.report'> => e.type === 'thm.report')?.report;
   return {
     parent,
     at,
@@ -123,15 +132,15 @@ export function forkPilot(
   options: { message?: string; T?: number } = {},
 ): Pilot {
   const { history } = point;
-  const approval = history.find((e): e is EventOf<'thm.approval'> => e.type === 'thm.approval');
-  const added = history.filter((e): e is EventOf<'tests.added'> => e.type === 'tests.added');
-  const messages = messagesByRound(history);
-  const edits = new Map(
-    history.filter((e): e is EventOf<'tool.edit'> => e.type === 'tool.edit').map((e) => [e.id, e.arguments]),
-  );
-  const recordedCalls = new Set(point.answers.flatMap((a) => a.toolCalls.map((c) => c.id)));
+  // Each target's run of a plan decides from its own part of the history (a single run has one).
+  const parts = targetParts(history);
+  let part = partDecisions(parts[0]!);
+  // The fork's message goes with its first live call, once (a call made again is the same call).
+  let messageSent = false;
+  const plan = recordedPlanDecision(history);
   const commands = history.filter((e): e is EventOf<'command.approval'> => e.type === 'command.approval');
-  const firstLive = point.answers.length + 1;
+  // Whether the model call about to be made is answered from the record (the parent's answers come first).
+  const recordedNext = () => model.made < point.answers.length;
   const recordedDecision = (e: EventOf<'command.approval'>): CommandDecision =>
     e.decision === 'denied'
       ? { run: false, reason: e.reason ?? '' }
@@ -150,12 +159,23 @@ export function forkPilot(
     ...(live.afterCancelledCall ? { afterCancelledCall: () => live.afterCancelledCall!() } : {}),
     ...(live.beforeModelCall ? { beforeModelCall: () => live.beforeModelCall!() } : {}),
     ...(live.unreadMessages ? { unreadMessages: () => live.unreadMessages!() } : {}),
+    // A plan as the parent decided it, when it had; else the live pilot's.
+    ...(plan
+      ? { approvePlan: async () => plan }
+      : live.approvePlan
+        ? { approvePlan: (proposal) => live.approvePlan!(proposal) }
+        : {}),
+    startTarget(k) {
+      part = partDecisions(parts[k + 1] ?? []);
+      live.startTarget?.(k);
+    },
     async addTests(desk) {
-      for (const round of added) await desk.add(round.files);
+      for (const round of part.added) await desk.add(round.files);
       // Tests can still be added where the choice of tests is the fork's own.
-      if (!approval) await live.addTests?.(desk);
+      if (!part.approval) await live.addTests?.(desk);
     },
     approveTests(report, desk) {
+      const { approval } = part;
       if (approval)
         return Promise.resolve({
           chosen: approval.chosen,
@@ -169,21 +189,20 @@ export function forkPilot(
         .then((choice) => ({ ...choice, T: choice.T ?? options.T! }));
     },
     async beforeRequest(preview) {
-      const said: DeveloperMessage[] = [...(messages.get(preview.round) ?? [])];
-      if (preview.round < firstLive) return said;
+      const said: DeveloperMessage[] = [...(part.messages.get(preview.round) ?? [])];
+      if (recordedNext()) return said;
+      const first = model.made === point.answers.length && !messageSent;
+      if (first) messageSent = true;
       const mine = (await live.beforeRequest?.(preview)) ?? [];
-      return [
-        ...said,
-        ...(preview.round === firstLive && options.message ? [{ text: options.message, via: 'fork' as const }] : []),
-        ...mine,
-      ];
+      return [...said, ...(first && options.message ? [{ text: options.message, via: 'fork' as const }] : []), ...mine];
     },
     stepping(at) {
-      const recorded = at.before === 'model' ? at.round < firstLive : recordedCalls.has(at.call.id);
+      // A call of a recorded answer: the answer's model call was the record's.
+      const recorded = at.before === 'model' ? recordedNext() : model.made <= point.answers.length;
       return !recorded && !!live.stepping?.(at);
     },
     async beforeToolCall(call) {
-      if (recordedCalls.has(call.id)) return edits.get(call.id);
+      if (model.made <= point.answers.length) return part.edits.get(call.id);
       return live.beforeToolCall?.(call);
     },
   };

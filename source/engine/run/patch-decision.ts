@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import type { EventOf, EventSink, RunResult } from '../events';
 import type { PatchExtras, Pilot } from './pilot';
-import type { CommandDecision } from '../protocol/decisions';
+import type { CommandDecision, PatchAnswer } from '../protocol/decisions';
+import { onShutdown } from '../lifecycle';
 
 /**
  * The end of a run: the pilot decides about the patch (the developer in the TUI, `--apply`
@@ -11,7 +12,7 @@ import type { CommandDecision } from '../protocol/decisions';
 export async function settlePatch(
   pilot: Pilot,
   result: RunResult,
-  apply: () => Promise<void>,
+  apply: (answer: PatchAnswer) => Promise<string[] | undefined>,
   emit: EventSink,
   extras: PatchExtras = {},
 ): Promise<boolean> {
@@ -36,10 +37,11 @@ export async function settlePatch(
   const decision =
     answer === true ? 'accept' : answer === false ? 'reject' : typeof answer === 'object' ? 'accept' : answer;
   let applied = false;
-  let reason = typeof answer === 'object' ? answer.refused : undefined;
+  let targets: string[] | undefined;
+  let reason = typeof answer === 'object' && 'refused' in answer ? answer.refused : undefined;
   if (decision === 'accept' && !reason) {
     try {
-      await apply();
+      targets = await apply(answer);
       applied = true;
     } catch (error) {
       reason = (error as Error).message;
@@ -47,8 +49,38 @@ export async function settlePatch(
   }
   // Kept for readers that do not know patch.decision yet (the TUI shows warnings).
   if (reason) emit({ type: 'warning', message: reason });
-  emit({ type: 'patch.decision', decision, applied, ...(reason ? { reason } : {}) });
+  emit({ type: 'patch.decision', decision, applied, ...(reason ? { reason } : {}), ...(targets ? { targets } : {}) });
   return applied;
+}
+
+/**
+ * The patch decided (see settlePatch), then the result recorded. Stopped while the patch waits for
+ * the developer (Ctrl+C on the result screen, a closed terminal): the run is over, so it ends with
+ * its own result, the patch not applied.
+ */
+export async function decideThenEnd(
+  pilot: Pilot,
+  result: RunResult,
+  apply: (answer: PatchAnswer) => Promise<string[] | undefined>,
+  emit: EventSink,
+  extras: PatchExtras = {},
+): Promise<RunResult> {
+  const stoppedUndecided = onShutdown(() => {
+    emit({
+      type: 'patch.decision',
+      decision: 'reject',
+      applied: false,
+      reason: 'tenet was stopped before the patch was decided; it is kept in the session (tenet show, tenet export)',
+    });
+    emit(result);
+  });
+  try {
+    result.applied = await settlePatch(pilot, result, apply, emit, extras);
+  } finally {
+    stoppedUndecided();
+  }
+  emit(result);
+  return result;
 }
 
 /** A developer's answer to a shell command of the model, as the session records it. */

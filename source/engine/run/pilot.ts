@@ -1,10 +1,18 @@
 import type { RunResult } from '../events';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../protocol/decisions';
 import type { ToolCall } from '../protocol/messages';
+import type { PlanDecision, PlanTarget } from '../protocol/plan';
 import type { ThmReport } from '../protocol/thm-report';
 import type { DebuggerSession } from '../tools/debugger/session';
 import type { MessageFile } from './message-file';
 import type { GivenTestFile, TestDesk } from './desk';
+
+/** A plan as tenet proposes it: its targets, the order, and why the order is so. */
+export interface PlanProposal {
+  targets: PlanTarget[];
+  order: string[];
+  why: string[];
+}
 
 /** What the pilot can reach once the tools exist: the live debugger session, the tests. */
 export interface Attachment {
@@ -42,6 +50,13 @@ export interface Pilot {
     report: ThmReport,
     desk?: TestDesk,
   ): Promise<{ chosen: string[]; by: 'auto' | 'human'; T?: number | null }>;
+  /**
+   * A plan, before its first THM: the targets in the order proposed, and why; the order to run
+   * them in, the ones to skip, or stop. Absent: the proposal stands.
+   */
+  approvePlan?(proposal: PlanProposal): Promise<PlanDecision>;
+  /** A plan's target run starts: its `k`-th (0 the first; a deferred target started again counts again). */
+  startTarget?(k: number): void;
   /** Before THM's proposal is approved (whatever the strategy): tests written ahead (`--add-tests`, a recorded session's) go on the desk. */
   addTests?(desk: TestDesk): Promise<void>;
   /**

@@ -19,6 +19,8 @@ import type { Pilot } from './pilot';
 import type { RunOptions } from './run-options';
 import { resolveSettings, type RunChoices } from './run-settings';
 import { newSessionId, runTask } from './run-task';
+import { runPlan } from './plan-run';
+import { isPlan } from '../task/plan-targets';
 
 /** Where an interrupted session goes on from (`tenet resume`). */
 export interface ResumePoint {
@@ -66,6 +68,10 @@ export interface RunRequest {
   resume?: ResumePoint;
   /** `off`: `--no-project-instructions`, the repository's AGENTS.md (or TENET.md) stays out of the system prompt; given: a fork's recorded ones; absent: read from the repository. */
   instructions?: ProjectInstructions | 'off';
+  /** Every `--target` given, when there are several (`target` is the first): a plan, as a file or class is. */
+  targets?: string[];
+  /** `--plan-stop-on-fail`. */
+  planStopOnFail?: boolean;
 }
 
 /** Everything a run needs but its pilot and its event sink: shared by headless runs and the TUI. */
@@ -108,6 +114,9 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
     request.model.script ?? (model.settings.provider === 'scripted' ? request.fallbackScriptFile : undefined);
   const scriptFile = given && model.settings.provider === 'scripted' ? resolve(given) : undefined;
   const sandbox = request.sandboxSpec ?? sandboxSpec(request.sandbox ?? {}, config);
+  // Several targets, a file or a class: a plan (see plan-run.ts), recorded as given.
+  const specs = request.targets ?? [request.target];
+  const plan = (await isPlan(repo, specs)) ? specs : undefined;
   const approve: ApproveMode = request.tui && request.approve !== 'auto' && sandbox.kind === 'local' ? 'ask' : 'auto';
   const applyPatch = { apply: !!request.apply, applyFailing: !!request.applyFailing };
   const options: PreparedRun['options'] = {
@@ -127,7 +136,10 @@ export async function prepareRun(request: RunRequest): Promise<PreparedRun> {
       ...(request.approve ? { approveAsked: request.approve } : {}),
       ...(applyPatch.apply ? { apply: true } : {}),
       ...(applyPatch.applyFailing ? { applyFailing: true } : {}),
+      ...(plan ? { plan, ...(request.planStopOnFail ? { planStopOnFail: true } : {}) } : {}),
     },
+    ...(plan ? { plan, ...(request.planStopOnFail ? { planStopOnFail: true } : {}) } : {}),
+    ...(plan && request.resume?.events ? { resumeEvents: request.resume.events } : {}),
     ...(request.resume ? { resume: request.resume.state } : {}),
     ...(request.instructions ? { instructions: request.instructions } : {}),
   };
@@ -214,7 +226,7 @@ export async function runRecorded(prepared: PreparedRun, pilot: Pilot, sink: Eve
     }
   });
   try {
-    return await runTask({
+    return await (options.plan ? runPlan : runTask)({
       ...options,
       pilot,
       emit,

@@ -3,13 +3,14 @@ import { TenetError } from '../errors';
 import { describeSandbox } from '../sandbox/sandbox-spec';
 import type { TaskRun } from './task-run';
 
-const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
 /**
  * The session's first event, with every setting that changes what the run does. Resuming, it was
- * recorded already: the target's file must still be the one the session started from.
+ * recorded already: the target's file must still be the one the session started from. A plan's
+ * start names it by `label` (its file and number of targets).
  */
-export function recordStart(run: TaskRun): void {
+export function recordStart(run: TaskRun, label?: string): void {
   const { options, task, resume } = run;
   const originalSha1 = sha1(task.target.originalText);
   if (resume?.start) {
@@ -24,7 +25,7 @@ export function recordStart(run: TaskRun): void {
   run.emit({
     type: 'session.start',
     sessionId: run.sessionId,
-    target: task.target.id,
+    target: label ?? task.target.id,
     mode: task.target.mode,
     strategy: options.strategy,
     model: options.model.settings.model,

@@ -29,6 +29,8 @@ export async function runAgent(
       'validate',
     );
     tools.recordRun(testRun, 'validate');
+    // A plan's target may wait for another here (its tests stopped in that one's stub).
+    run.afterValidation?.(testRun);
     return testRun;
   };
   const runOwnTests = async () => {

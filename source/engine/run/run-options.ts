@@ -1,4 +1,4 @@
-import type { EventSink } from '../events';
+import type { EngineEvent, EventSink } from '../events';
 import type { ModelChoice } from '../model/create-model';
 import type { ProjectInstructions, RecordedExtras } from '../protocol/settings';
 import type { SandboxSpec } from '../sandbox/create-sandbox';
@@ -31,4 +31,10 @@ export interface RunOptions extends RunSettings {
   thmReport?: ThmReport;
   /** The repository's instructions: these (a rerun's recorded ones), none (`off`: --no-project-instructions), or, absent, read from the repository. */
   instructions?: ProjectInstructions | 'off';
+  /** A plan (see plan-run.ts): every `--target` as given (a file, a class, functions); `target` is then the first. */
+  plan?: string[];
+  /** `--plan-stop-on-fail`: the plan stops at its first target that does not pass. */
+  planStopOnFail?: boolean;
+  /** A resumed plan: the session's log so far (each target's run is folded from its own part of it). */
+  resumeEvents?: readonly EngineEvent[];
 }

@@ -6,17 +6,16 @@ import type { ProjectInstructions } from '../protocol/settings';
 import { implementedWarning } from '../task/prepare-target';
 import { openAgentTools, type AgentTools } from './agent-tools';
 import { chooseTests } from './choose-tests';
-import { developerFilesAfter } from '../thm/developer-tests';
 import { lookAtCheckout } from '../eval/pristine-evaluation';
 import { finishRun } from './finish-run';
 import { recordStart } from './record-start';
 import { runAgent } from './run-agent';
 import type { RunOptions } from './run-options';
 import { startConversation } from './start-conversation';
-import type { TaskRun } from './task-run';
+import { newTaskRun } from './task-run';
 
 /** The instructions a run gives the model: a resumed session's recorded ones, the given ones, none when left out, else the repository's files. */
-function projectInstructions(
+export function projectInstructions(
   options: RunOptions,
   repo: string,
   resume: RunOptions['resume'],
@@ -41,9 +40,6 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   const startedAt = Date.now();
   const resume = options.resume;
   const sessionId = options.sessionId ?? resume?.start?.sessionId ?? newSessionId();
-  const ownTestVersions = [...(resume?.testVersions ?? [])];
-  const submissions = [...(resume?.submissions ?? [])];
-  let developerFiles = [...(resume?.developerFiles ?? [])];
   const task = await openTask({
     repo: options.repo,
     target: options.target,
@@ -52,23 +48,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     ...(options.python ? { python: options.python } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
-  const run: TaskRun = {
-    options,
-    task,
-    sessionId,
-    emit: (event) => {
-      if (event.type === 'tests.submission' && event.ok) ownTestVersions.push(event.code);
-      if (event.type === 'submission' && event.ok) submissions.push(event.code);
-      if (event.type === 'tests.added')
-        run.developerFiles = developerFiles = developerFilesAfter(developerFiles, event);
-      options.emit(event);
-    },
-    tdd: options.strategy !== 'tenet',
-    ...(resume ? { resume } : {}),
-    ownTestVersions,
-    submissions,
-    developerFiles,
-  };
+  const run = newTaskRun(options, task, sessionId, resume);
   const instructions = projectInstructions(options, task.repoDir, resume);
   if (instructions) run.instructions = instructions;
   let tools: AgentTools | undefined;

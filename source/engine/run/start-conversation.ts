@@ -53,6 +53,7 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
     ...(pilot.afterCancelledCall ? { afterCancelledCall: () => pilot.afterCancelledCall!() } : {}),
     steering: steeringOf(pilot),
     limits: options.limits,
+    ...(run.spentBefore ? { spentBefore: run.spentBefore } : {}),
     ...(options.model.settings.contextWindow
       ? { context: { window: options.model.settings.contextWindow, reserve: options.model.settings.maxTokens } }
       : {}),
@@ -86,7 +87,7 @@ export async function startConversation(run: TaskRun, plan: TestPlan, tools: Age
         rounds: tdd ? options.tddBudget.setupRounds : options.budget.pregenRounds,
       },
       offered,
-    ),
+    ) + (run.planNote ? `\n\n${run.planNote}` : ''),
   );
   return conversation;
 }

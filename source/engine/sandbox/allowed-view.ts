@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { type EtcEntry, stagedEtc } from './etc-view';
 
 /**
  * What a confined process sees of this machine: an allow-list, not a read-only view of `/`. A
@@ -96,21 +97,37 @@ function real(path: string): string | undefined {
 }
 
 /**
- * bwrap arguments that show `path` read-only where it is: a link stays a link (merged /usr's
- * `/bin -> usr/bin`), anything else is bound. A link in /etc whose target would not be shown
- * (`/etc/resolv.conf -> /run/systemd/…`) is bound as the file it leads to.
+ * How `path` is shown read-only where it is: a link stays a link (merged /usr's `/bin -> usr/bin`)
+ * where its target is shown, a link whose target would not be (`/etc/resolv.conf -> /run/…`) is
+ * shown as the file it leads to, anything else as itself.
  */
-function show(path: string, shown: (target: string) => boolean): string[] {
+function shownAs(path: string, shown: (target: string) => boolean): Shown | undefined {
   const info = lstat(path);
-  if (!info) return [];
-  if (info.isSymbolicLink()) {
-    const target = readlinkSync(path);
-    const absolute = resolve(dirname(path), target);
-    if (shown(absolute) || absolute.startsWith('/proc/')) return ['--symlink', target, path];
-    const file = real(path);
-    return file ? ['--ro-bind', file, path] : [];
-  }
-  return ['--ro-bind', path, path];
+  if (!info) return undefined;
+  if (!info.isSymbolicLink()) return { kind: 'copy' };
+  const target = readlinkSync(path);
+  const absolute = resolve(dirname(path), target);
+  if (shown(absolute) || absolute.startsWith('/proc/')) return { kind: 'link', target };
+  const file = real(path);
+  return file ? { kind: 'file', from: file } : undefined;
+}
+
+type Shown = { kind: 'copy' } | { kind: 'link'; target: string } | { kind: 'file'; from: string };
+
+/** bwrap arguments that show `path` as shownAs says. */
+function show(path: string, shown: (target: string) => boolean): string[] {
+  const as = shownAs(path, shown);
+  if (!as) return [];
+  if (as.kind === 'link') return ['--symlink', as.target, path];
+  return ['--ro-bind', as.kind === 'file' ? as.from : path, path];
+}
+
+/** The allowed entries of /etc, each as it is shown. */
+function etcEntries(): EtcEntry[] {
+  return [...ETC, ...pythonEtc()].flatMap((name) => {
+    const as = shownAs(`/etc/${name}`, isSystemPath);
+    return as ? [{ name, ...as }] : [];
+  });
 }
 
 /**
@@ -152,7 +169,11 @@ export function allowedView(options: ViewOptions): string[] {
   const systemShown = isSystemPath;
   const args: string[] = [];
   for (const system of SYSTEM) args.push(...show(system, systemShown));
-  for (const name of [...ETC, ...pythonEtc()]) args.push(...show(`/etc/${name}`, systemShown));
+  // One bind of a staged copy is cheaper than a bind per entry (see etc-view.ts).
+  const entries = etcEntries();
+  const staged = stagedEtc(entries);
+  if (staged) args.push('--ro-bind', staged, '/etc');
+  else for (const { name } of entries) args.push(...show(`/etc/${name}`, systemShown));
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const root of readableRoots(options.reads)) {
     if (within(root, workdir) || within(workdir, root)) continue;

@@ -6,7 +6,15 @@ import { installRoot } from '../assets';
 import { TenetError } from '../errors';
 import { escapeHtml } from '../util/escape-html';
 import type { EngineEvent } from '../events';
-import { stopLabel } from '../phrase-book';
+import {
+  capitalized,
+  planEndWords,
+  planFinalWords,
+  planTargetWords,
+  planWords,
+  stopLabel,
+  targetVerdictLines,
+} from '../phrase-book';
 import { proposeFor } from '../thm/propose';
 import type { ThmReport } from '../protocol/thm-report';
 import { codeEditHunks } from './code-edit';
@@ -92,6 +100,27 @@ function condensedLines(events: readonly EngineEvent[]): Record<number, string> 
   return lines;
 }
 
+/** A plan's events in tenet's words (the printer's and `tenet show`'s), and a plan's verdicts, one line per target. */
+function planLines(events: readonly EngineEvent[]): Record<number, string> {
+  const lines: Record<number, string> = {};
+  events.forEach((event, index) => {
+    const words =
+      event.type === 'plan'
+        ? capitalized(planWords(event))
+        : event.type === 'plan.target'
+          ? capitalized(planTargetWords(event))
+          : event.type === 'plan.target.end'
+            ? capitalized(planEndWords(event))
+            : event.type === 'plan.final'
+              ? capitalized(planFinalWords(event))
+              : event.type === 'result' && event.targets
+                ? targetVerdictLines(event.targets).join('\n')
+                : undefined;
+    if (words) lines[index] = words;
+  });
+  return lines;
+}
+
 /**
  * An edit of a call's code is shown as what the developer changed of the model's code, as the
  * TUI's transcript and `tenet show` tell it (code-edit.ts), not as two JSON strings.
@@ -116,6 +145,7 @@ export function sessionPage(id: string, events: readonly EngineEvent[]): string 
     proposals: proposalsForChosenT(events),
     stops: stopLabels(events),
     condensed: condensedLines(events),
+    plans: planLines(events),
     edits: codeEdits(events),
     generator: `tenet ${version()}`.trim(),
   };

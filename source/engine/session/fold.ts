@@ -2,6 +2,7 @@ import { applyReplacements } from '../agent/condense';
 import { START, STAGES, TDD_START, type Position, type TddPosition } from '../agent/positions';
 import { handleEvent, type EngineEvent, type EventHandlers, type EventOf, type RunResult } from '../events';
 import { plural } from '../util/plural';
+import { planTargetName } from '../phrase-book';
 import { addCall, newTotals, type Totals } from '../model/usage-sums';
 import type { Message, ToolCall } from '../protocol/messages';
 import type { ApproveMode, ModelSettings } from '../protocol/settings';
@@ -62,6 +63,29 @@ export interface SessionState {
   evaluating: boolean;
   /** Why the agent's part ended, as the evaluation's start recorded it (absent in sessions saved before). */
   agentStop?: RunResult['stopReason'];
+  /**
+   * A plan (see run/plan-run.ts): which target is open (its run is what the rest of this state
+   * describes: each target starts afresh), its place in the plan, and whether the final
+   * evaluation began.
+   */
+  plan?: { target?: string; index: number; total: number; final: boolean };
+}
+
+/** What a plan's target starts afresh (a new conversation, its own THM and tests); the session's figures and settings go on. */
+function startTarget(state: SessionState): void {
+  Object.assign(state, {
+    messages: [],
+    unansweredCalls: [],
+    unansweredRequest: false,
+    position: { ...START },
+    tdd: { ...TDD_START },
+    submissions: [],
+    developerFiles: [],
+    testVersions: [],
+    evaluating: false,
+    cutInDebugger: [],
+  });
+  for (const key of ['thm', 'approval', 'system', 'agentStop', 'awaitingApproval'] as const) delete state[key];
 }
 
 export function foldEvents(events: readonly EngineEvent[]): SessionState {
@@ -82,7 +106,7 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     autoApprove: false,
     stepping: false,
   };
-  const at = state.position;
+  let at = state.position;
   let phase: string | undefined;
   // A refinement stage starts with a prompt that is only logged with the next request: the stage
   // counts from that request on, so a session cut in between resumes before the prompt.
@@ -270,6 +294,32 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
     'session.interrupted': () => {
       state.interrupted = true;
     },
+    plan: (event) => {
+      state.plan = { index: 0, total: event.order.length, final: false };
+    },
+    'plan.target': (event) => {
+      startTarget(state);
+      at = state.position;
+      phase = undefined;
+      pending = undefined;
+      trailing = [];
+      // Its own debugger session and conversation: no command or round of the one before is its.
+      debuggerMode = undefined;
+      lastShellCall = undefined;
+      requested = 0;
+      state.plan = {
+        ...(state.plan ?? { final: false }),
+        target: event.target,
+        index: event.index,
+        total: event.total,
+      };
+    },
+    'plan.target.end': () => {
+      if (state.plan) delete state.plan.target;
+    },
+    'plan.final': () => {
+      if (state.plan) state.plan.final = true;
+    },
     // Nothing a resume rebuilds: progress, streams (the response has them whole), words for the
     // developer, and what happened to the patch after the result.
     'thm.start': 'ignored',
@@ -312,6 +362,17 @@ export function foldEvents(events: readonly EngineEvent[]): SessionState {
  * the session follows, the number the TUI's header and step mode give each round.
  */
 export function describePosition(state: SessionState): string {
+  const plan = state.plan;
+  if (plan && !state.result) {
+    if (plan.final) return "during the plan's final evaluation";
+    if (!plan.target) return `between the plan's targets (${plan.index} of ${plan.total} started)`;
+    return `target ${plan.index}/${plan.total} (${planTargetName(plan.target)}), ${targetPosition(state)}`;
+  }
+  return targetPosition(state);
+}
+
+/** Where one target's run stands (a single run's, or a plan's open target's). */
+function targetPosition(state: SessionState): string {
   const rounds = (used: number) =>
     `${plural(used, 'round')}${state.totals.rounds > used ? ` (${state.totals.rounds} in the session)` : ''}`;
   if (state.result) return 'finished';

@@ -25,6 +25,7 @@ export type PageCardKind =
   | 'step'
   | 'developer-tests'
   | 'result'
+  | 'plan'
   | 'note';
 
 /**
@@ -67,6 +68,10 @@ export const PAGE_CARD_OF = {
   'tests.run': 'tests',
   result: 'result',
   'patch.decision': 'patch',
+  plan: 'plan',
+  'plan.target': 'plan',
+  'plan.target.end': 'plan',
+  'plan.final': 'plan',
   'tests.kept': 'note',
   'command.approval': 'command',
   'session.interrupted': 'note',

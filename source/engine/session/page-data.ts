@@ -18,6 +18,8 @@ export interface SessionPageData {
   stops: Record<number, string>;
   /** Each condensation's line, by its event's index: the words of agent/context-words.ts, as the TUI says them. */
   condensed: Record<number, string>;
+  /** A plan's events as tenet words them (`target 2/3 · area`), and a plan's result's verdict per target (one line each), by the event's index; absent in pages written before plans. */
+  plans?: Record<number, string>;
   /** The developer's edits of a call's code (step mode), as diffs against the model's code, by the `tool.edit` event's index. */
   edits: Record<number, Pick<SubmissionDiff, 'added' | 'removed' | 'hunks'>>;
   generator: string;

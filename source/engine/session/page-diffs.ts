@@ -82,9 +82,9 @@ export const functionName = (target: string | undefined): string | undefined =>
  * in benchmark mode the blanked function), else the prompt's signature and docstring. The prompt
  * templates (prompts/task.md, tdd-task.md) put the module second and the signature first.
  */
-export function startingFunction(events: readonly EngineEvent[]): string | undefined {
+export function startingFunction(events: readonly EngineEvent[], given?: string): string | undefined {
   const start = events.find((e) => e.type === 'session.start');
-  const target = start?.type === 'session.start' ? start.target : undefined;
+  const target = given ?? (start?.type === 'session.start' ? start.target : undefined);
   for (const event of events) {
     if (event.type !== 'model.request') continue;
     const found = startingFunctionIn(target, event.newMessages ?? []);
@@ -225,10 +225,20 @@ export function submissionDiffs(events: readonly EngineEvent[]): Record<number, 
   let codeNumber = 0;
   let testsNumber = 0;
   let starting: string | undefined | null = null;
-  const name = functionName(start?.type === 'session.start' ? start.target : undefined);
+  let name = functionName(start?.type === 'session.start' ? start.target : undefined);
+  // A plan's target starts afresh: its first submission is against its own stub.
+  let target: string | undefined;
+  let from = 0;
   events.forEach((event, index) => {
-    if (event.type === 'submission') {
-      if (starting === null) starting = startingFunction(events);
+    if (event.type === 'plan.target') {
+      ({ target } = event);
+      name = functionName(target);
+      from = index;
+      code = undefined;
+      starting = null;
+      codeNumber = 0;
+    } else if (event.type === 'submission') {
+      if (starting === null) starting = startingFunction(events.slice(from), target);
       const placed = asPlaced(event.code, code ?? starting, name);
       const before = code ?? withoutDecorators(starting ?? '', placed);
       const against =

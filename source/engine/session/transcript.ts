@@ -20,6 +20,11 @@ import {
   overridden,
   pauseWords,
   phaseHeading,
+  planEndWords,
+  planFinalWords,
+  planTargetWords,
+  planWords,
+  targetVerdictLines,
   TEST_RUNS,
   tokensInOut,
   verdictLabel,
@@ -194,6 +199,9 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
         `## Result: ${verdictLabel(event)}\n\n` +
           `- selected tests ${event.selectedTests.passed}/${event.selectedTests.total}, hidden tests ${event.hiddenTests.passed}/${event.hiddenTests.total}\n` +
           `- ${tokensInOut(event.usage)}; ${plural(event.usage.modelCalls, 'model call')}, ${plural(event.usage.toolCalls, 'tool call')}; ${costText(event.costUsd, event.cacheSavedUsd)}; ${(event.wallMs / 1000).toFixed(1)} s` +
+          targetVerdictLines(event.targets ?? [])
+            .map((line) => `\n- ${line}`)
+            .join('') +
           (event.testQuality ? `\n- ${describeTestQuality(event.testQuality)}` : '') +
           (event.failure
             ? describeFailure(event.failure)
@@ -206,6 +214,27 @@ export function markdownTranscript(id: string, events: readonly EngineEvent[]): 
     },
     error: (event) => {
       out.push(`> **Error:** ${event.message}${event.fix ? ` — fix: ${event.fix}` : ''}`);
+    },
+    plan: (event) => {
+      out.push(
+        [
+          `## Plan\n\n${capitalized(planWords(event))}.`,
+          ...event.targets.map(
+            (t) =>
+              `- \`${t.target}\`: \`${t.signature}\`${t.summary ? ` (${t.summary})` : ''}; ${plural(t.reaches.length, 'test')} reach it by the call graph`,
+          ),
+          ...event.why.map((line) => `\n_${capitalized(line)}._`),
+        ].join('\n'),
+      );
+    },
+    'plan.target': (event) => {
+      out.push(`# ${capitalized(planTargetWords(event))}`);
+    },
+    'plan.target.end': (event) => {
+      out.push(`**${capitalized(planEndWords(event))}.**`);
+    },
+    'plan.final': (event) => {
+      out.push(`# ${capitalized(planFinalWords(event))}`);
     },
     'tests.kept': (event) => {
       out.push(`_The agent's tests were kept in the checkout: \`${event.file}\`._`);

@@ -27,6 +27,11 @@ export interface PreparedTarget extends ResolvedTarget {
   body: 'stub' | 'implemented';
   /** The line of the original body's first statement after the docstring (1-based): the target's line in THM's chains, in every mode. */
   bodyLine: number;
+  /**
+   * A plan: the earlier targets whose code the model wrote and the workspace keeps (where each
+   * starts as this target starts). The judge counts their definitions as submitted code too.
+   */
+  alsoSubmitted?: { file: string; qualname: string; startLine: number }[];
 }
 
 async function partsOf(text: string, target: ResolvedTarget) {

@@ -27,16 +27,17 @@ export interface ResolvedTarget {
   endLine: number;
 }
 
-export async function resolveTarget(repoDir: string, raw: string): Promise<ResolvedTarget> {
-  const spec = parseTargetSpec(raw);
+/**
+ * A target's module, named as typed (relative to the repository, or absolute inside it): its posix
+ * path relative to the repository and its text. Refused outside the repository, or missing (with
+ * the closest files).
+ */
+export function targetModule(repoDir: string, given: string): { file: string; source: SourceText } {
   const root = resolve(repoDir);
-  const absolute = isAbsolute(spec.file) ? spec.file : join(root, spec.file);
+  const absolute = isAbsolute(given) ? given : join(root, given);
   const rel = relative(root, absolute);
   if (rel.startsWith('..') || isAbsolute(rel)) {
-    throw new TenetError(
-      `Target file ${spec.file} is outside the repository ${root}.`,
-      'name the file relative to --repo',
-    );
+    throw new TenetError(`Target file ${given} is outside the repository ${root}.`, 'name the file relative to --repo');
   }
   const file = rel.split(sep).join('/');
   if (!existsSync(absolute) || !statSync(absolute).isFile()) {
@@ -46,7 +47,12 @@ export async function resolveTarget(repoDir: string, raw: string): Promise<Resol
       'pass --target with a module path relative to --repo',
     );
   }
-  const source = readSource(absolute);
+  return { file, source: readSource(absolute) };
+}
+
+export async function resolveTarget(repoDir: string, raw: string): Promise<ResolvedTarget> {
+  const spec = parseTargetSpec(raw);
+  const { file, source } = targetModule(repoDir, spec.file);
   const tree = await parsePython(source.text);
   try {
     const definitions = listDefinitions(tree);
@@ -157,7 +163,7 @@ export function brokenModuleError(file: string, problem: string, consequence: st
 }
 
 /** The target form that picks `d` among `definitions`: `file::name`, with `@LINE` where the name is defined more than once. */
-function pickingForm(file: string, d: Definition, definitions: readonly Definition[]): string {
+export function pickingForm(file: string, d: Definition, definitions: readonly Definition[]): string {
   const twice = definitions.filter((other) => other.qualname === d.qualname).length > 1;
   return formatTarget(file, d.qualname) + (twice ? `@${d.startLine}` : '');
 }
@@ -176,6 +182,6 @@ function joinWords(items: string[]): string {
   return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? '');
 }
 
-function listing(title: string, items: string[]): string {
+export function listing(title: string, items: string[]): string {
   return items.length ? `\n  ${title}:\n${items.map((i) => `    ${i}`).join('\n')}` : '';
 }

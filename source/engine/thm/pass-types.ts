@@ -41,7 +41,7 @@ export interface PassOptions {
   judge?: {
     lines: [number, number];
     changedCopy: () => Promise<string | undefined>;
-    /** More code counted as submitted (qa/judge.ts, the false-alarm check): [file, first, last] each. */
+    /** More code counted as submitted (a plan's earlier targets; qa/judge.ts, the false-alarm check): [file, first, last] each. */
     spans?: [string, number, number][];
   };
 }

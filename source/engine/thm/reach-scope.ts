@@ -27,13 +27,13 @@ export type ReachPlan =
   | { used: false; why: string };
 
 /** The target as the plan needs it. */
-export interface PlanTarget {
+export interface ReachTarget {
   file: string;
   qualname: string;
   name: string;
 }
 
-export function reachPlan(index: ReachIndex, fresh: Freshness, target: PlanTarget): ReachPlan {
+export function reachPlan(index: ReachIndex, fresh: Freshness, target: ReachTarget): ReachPlan {
   if (fresh.whole) return { used: false, why: `the reach index is stale: ${fresh.whole}` };
   if (index.unwatched.includes(target.file))
     return { used: false, why: `${target.file} ran without the index's probe (loaded by other means than an import)` };

@@ -5,7 +5,7 @@ import type { PythonInfo } from '../task/interpreter';
 import { testFile } from './node-ids';
 import { freshness, type Freshness } from './reach-fresh';
 import { loadReachIndex, reachIndexFile, scopeOptions, type ReachIndex } from './reach-index';
-import { reachPlan, type PlanTarget, type ReachPlan } from './reach-scope';
+import { reachPlan, type ReachTarget, type ReachPlan } from './reach-scope';
 
 /** The index of a repository for a scope's pytest options, with what still holds of it; undefined without one. */
 export async function loadFreshIndex(
@@ -29,7 +29,7 @@ export async function planReach(
   repo: string,
   testArgs: readonly string[],
   python: Pick<PythonInfo, 'path' | 'dirs'>,
-  target: PlanTarget,
+  target: ReachTarget,
 ): Promise<{ plan: ReachPlan; index?: ReachIndex }> {
   const found = await loadFreshIndex(repo, testArgs, python);
   if (!found)

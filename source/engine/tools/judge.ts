@@ -15,23 +15,36 @@ type JudgedRun = Pick<ToolContext, 'workspace' | 'sandbox' | 'target'>;
  * started again (it would load a conftest.py planted there).
  */
 export async function openJudge(ctx: JudgedRun, label: string): Promise<NonNullable<PassOptions['judge']>> {
-  const lines = await submittedLines(ctx);
+  const lines = await submittedLines(ctx, ctx.target);
+  // A plan's earlier targets: code the model wrote too, in this module or another.
+  const spans: [string, number, number][] = [];
+  for (const place of ctx.target.alsoSubmitted ?? []) {
+    const [first, last] = await submittedLines(ctx, place);
+    if (first) spans.push([place.file, first, last]);
+  }
   const mark = `.tenet/judge-${label}.start`;
   await ctx.workspace.write(mark, '');
   await ctx.sandbox.syncFile(mark);
   const root = ctx.sandbox.workdir;
-  return { lines, changedCopy: () => changedSince(ctx, root, posix.join(root, mark)) };
+  return {
+    lines,
+    changedCopy: () => changedSince(ctx, root, posix.join(root, mark)),
+    ...(spans.length ? { spans } : {}),
+  };
 }
 
-/** The target's definition in the module as the tests will import it (decorators included); 0-0 where it is not found. */
-async function submittedLines(ctx: JudgedRun): Promise<[number, number]> {
+/** A submitted definition in its module as the tests will import it (decorators included); 0-0 where it is not found. */
+async function submittedLines(
+  ctx: JudgedRun,
+  place: { file: string; qualname: string; startLine: number },
+): Promise<[number, number]> {
   try {
-    const text = decodeSource(await ctx.sandbox.readFile(ctx.target.file)).text;
+    const text = decodeSource(await ctx.sandbox.readFile(place.file)).text;
     const tree = await parsePython(text);
     try {
       const nearest = listDefinitions(tree)
-        .filter((d) => d.kind === 'function' && d.qualname === ctx.target.qualname)
-        .sort((a, b) => Math.abs(a.startLine - ctx.target.startLine) - Math.abs(b.startLine - ctx.target.startLine))[0];
+        .filter((d) => d.kind === 'function' && d.qualname === place.qualname)
+        .sort((a, b) => Math.abs(a.startLine - place.startLine) - Math.abs(b.startLine - place.startLine))[0];
       return nearest ? [nearest.startLine, nearest.endLine] : [0, 0];
     } finally {
       tree.delete();

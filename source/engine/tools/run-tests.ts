@@ -59,6 +59,7 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
   });
   const unverified = judgedProblem(result);
   const outcomes: Record<string, string> = {};
+  const stops: Record<string, string> = {};
   const lines: string[] = [];
   const failures: string[] = [];
   const byFile = new Map<string, PluginTestEvent[]>();
@@ -85,6 +86,8 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
     }
     for (const test of tests) {
       outcomes[test.nodeid] = test.crashed ? 'crashed' : test.outcome;
+      if (test.stoppedAt && (test.outcome === 'failed' || test.outcome === 'error'))
+        stops[test.nodeid] = test.stoppedAt.name;
       lines.push(`${test.outcome.toUpperCase()} ${test.nodeid}${test.timedOut ? ' (timed out)' : ''}`);
       if (test.outcome === 'failed' || test.outcome === 'error')
         failures.push(`${test.outcome.toUpperCase()} ${test.nodeid}\n${indentFailure(test.longrepr || test.message)}`);
@@ -98,7 +101,15 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
   if (result.problems.length) report += `\n\n${result.problems.join('\n')}`;
   if (report.length > REPORT_CAP)
     report = `${report.slice(0, REPORT_CAP)}\n[... report cut at ${REPORT_CAP} characters ...]`;
-  return { outcomes, passed, total, report, durationMs: Date.now() - started, ...(unverified ? { unverified } : {}) };
+  return {
+    outcomes,
+    passed,
+    total,
+    report,
+    durationMs: Date.now() - started,
+    ...(unverified ? { unverified } : {}),
+    ...(Object.keys(stops).length ? { stops } : {}),
+  };
 }
 
 export const runTestsTool = defineTool({

@@ -15,9 +15,12 @@ export interface CallSite {
   how: string;
 }
 
+/** What finding a function's call sites needs of it: where it is defined, and its name there. */
+type UsedTarget = Pick<PreparedTarget, 'file' | 'qualname'>;
+
 const lastPart = (dotted: string) => dotted.split('.').pop()!;
 
-function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): CallSite[] {
+function functionUsages(index: RepoIndex, modules: ModuleMap, target: UsedTarget): CallSite[] {
   const name = lastPart(target.qualname);
   const bind = bindingsFor(index, modules, target.file, name);
   // A call of the object goes by a name it is exposed under, or by an alias an import gives one.
@@ -43,7 +46,7 @@ function functionUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTa
   return usages;
 }
 
-function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarget): CallSite[] {
+function methodUsages(index: RepoIndex, modules: ModuleMap, target: UsedTarget): CallSite[] {
   const parts = target.qualname.split('.');
   const name = parts.pop()!;
   const classQualname = parts.join('.');
@@ -106,7 +109,7 @@ function methodUsages(index: RepoIndex, modules: ModuleMap, target: PreparedTarg
 const found = new WeakMap<readonly FileIndex[], Map<string, CallSite[]>>();
 
 /** Call sites of the target found in the index's call nodes (never by text search), best first. */
-export function findTargetUsages(index: RepoIndex, target: PreparedTarget): CallSite[] {
+export function findTargetUsages(index: RepoIndex, target: UsedTarget): CallSite[] {
   const files = index.files;
   const known = found.get(files) ?? new Map<string, CallSite[]>();
   found.set(files, known);
@@ -119,7 +122,7 @@ export function findTargetUsages(index: RepoIndex, target: PreparedTarget): Call
   return usages;
 }
 
-function searchUsages(index: RepoIndex, target: PreparedTarget): CallSite[] {
+function searchUsages(index: RepoIndex, target: UsedTarget): CallSite[] {
   const modules = ModuleMap.of(index);
   const isMethod =
     index.file(target.file)?.functions.some((f) => f.qualname === target.qualname && f.className !== null) ??

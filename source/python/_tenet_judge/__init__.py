@@ -29,5 +29,6 @@ tenet's Safety page says it cannot guarantee.
 
 Environment (set by tenet): TENET_ROOT (the copy under judgment), TENET_TARGET_FILE, and
 TENET_JUDGE_LINES ("first-last": the submitted definition's lines in that file); TENET_JUDGE_SPANS
-(qa only: more spans counted as submitted code, as JSON [[file, first, last], ...]).
+(more spans counted as submitted code, as JSON [[file, first, last], ...]: a plan's earlier
+targets, and qa's false-alarm check).
 """

@@ -58,8 +58,8 @@ def arm(key, channel_write):
     # tenet's helpers: the folder this package is in (source/python, or /opt/tenet/python in a container).
     helpers = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep
     root = os.path.realpath(os.environ.get("TENET_ROOT") or getcwd())
-    # The submission's code: the target's definition in its file, or (the false-alarm check of
-    # qa/judge.ts) the spans TENET_JUDGE_SPANS lists, as JSON [[file, first, last], ...].
+    # The submission's code: the target's definition in its file, and the spans TENET_JUDGE_SPANS
+    # lists, as JSON [[file, first, last], ...] (a plan's earlier targets; qa/judge.ts's check).
     spans = {}
     target = os.environ.get("TENET_TARGET_FILE", "")
     first, _, last = (os.environ.get("TENET_JUDGE_LINES") or "0-0").partition("-")

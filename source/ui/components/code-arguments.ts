@@ -1,6 +1,7 @@
 import { codeEdit, codeOf, diffText } from '../../engine/session/code-edit';
 import { expandTabs } from './line-editor';
-import { wrapCode, type Line, type Seg } from './lines';
+import { codeCuts, sliceSegs, wrapCode, type Line } from './lines';
+import { highlightRows } from './python-highlight';
 
 // The engine's reading of a call's code (tenet show tells an edit the same way).
 export { codeEdit, codeOf, diffText };
@@ -36,36 +37,16 @@ export function sameArguments(a: string, b: string): boolean {
   }
 }
 
-const KEYWORDS = new Set(
-  'False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield'.split(
-    ' ',
-  ),
-);
-const TOKEN = /(#.*$)|("""|'''|"(?:\\.|[^"\\])*"?|'(?:\\.|[^'\\])*'?)|([A-Za-z_]\w*)|([^#"'A-Za-z_]+)/g;
-
-/** One row of Python in colours: keywords, strings, comments (a string over several rows is left plain after its first). */
-export function highlighted(row: string): Seg[] {
-  const segs: Seg[] = [];
-  const put = (text: string, style: Omit<Seg, 'text'> = {}) => {
-    const last = segs.at(-1);
-    if (last && last.color === style.color && last.dim === style.dim) last.text += text;
-    else segs.push({ text, ...style });
-  };
-  for (const [, comment, string, word, other] of row.matchAll(TOKEN)) {
-    if (comment) put(comment, { dim: true });
-    else if (string) put(string, { color: 'green' });
-    else if (word) put(word, KEYWORDS.has(word) ? { color: 'magenta' } : {});
-    else if (other) put(other);
-  }
-  return segs.length ? segs : [{ text: '' }];
-}
-
-/** Code as rows under `indent`: each of its lines on a row of its own (long ones wrapped under their own indentation, see wrapCode). */
+/** Code as rows under `indent`, in colours (python-highlight): each of its lines on a row of its own (long ones wrapped under their own indentation, see wrapCode). */
 export function codeLines(code: string, width: number, indent = '  '): Line[] {
   const inner = Math.max(10, width - indent.length);
-  return expandTabs(code.replace(/\s+$/, ''))
-    .split('\n')
-    .flatMap((row) => wrapCode(row, inner).map((part): Line => [{ text: indent }, ...highlighted(part)]));
+  const text = expandTabs(code.replace(/\s+$/, ''));
+  // Highlighted whole (a string or a statement runs over rows), then cut where wrapCode cuts.
+  const styled = highlightRows(text);
+  return text.split('\n').flatMap((row, r) => {
+    const { hang, cuts } = codeCuts(row, inner);
+    return cuts.map(([from, to], i): Line => [{ text: indent + (i ? hang : '') }, ...sliceSegs(styled[r]!, from, to)]);
+  });
 }
 
 /** A diff's rows under `indent`, the added lines green, the removed red (long ones wrapped). */

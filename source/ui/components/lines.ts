@@ -1,9 +1,75 @@
+import stringWidth from 'string-width';
+
 /**
  * Pure helpers for fitting screens into the terminal. Ink clears the whole terminal (and its
  * scrollback, wiping the <Static> history) whenever the live frame is as tall as the window, so
  * every screen counts its lines exactly: text is wrapped here, by us, and drawn one line per
- * <Text wrap="truncate">, never left to Ink's own wrapping.
+ * <Text wrap="truncate">, never left to Ink's own wrapping. Text is measured in terminal columns
+ * (string-width: CJK and most emoji take two, a combining mark none), never in UTF-16 units, and
+ * cut between graphemes, never inside one.
  */
+
+/** Columns `text` takes on a terminal. */
+export const columns = (text: string): number => stringWidth(text);
+
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** The graphemes of `text` (a letter and its combining marks, an emoji with its modifiers: one each). */
+const graphemes = (text: string): string[] => Array.from(segmenter.segment(text), (s) => s.segment);
+
+/** The longest start of `text` at most `width` columns wide (a wide grapheme that does not fit stays out). */
+export function headColumns(text: string, width: number): string {
+  if (columns(text) <= width) return text;
+  let taken = '';
+  let used = 0;
+  for (const g of graphemes(text)) {
+    const w = columns(g);
+    if (used + w > width) break;
+    taken += g;
+    used += w;
+  }
+  return taken;
+}
+
+/** The longest end of `text` at most `width` columns wide. */
+export function tailColumns(text: string, width: number): string {
+  if (columns(text) <= width) return text;
+  const parts = graphemes(text);
+  let taken = '';
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const w = columns(parts[i]!);
+    if (used + w > width) break;
+    taken = parts[i]! + taken;
+    used += w;
+  }
+  return taken;
+}
+
+/** `text` padded with spaces to `width` columns (as String.padEnd does for characters). */
+export const padColumns = (text: string, width: number): string =>
+  text + ' '.repeat(Math.max(0, width - columns(text)));
+
+/** `text` padded at its start to `width` columns. */
+export const padStartColumns = (text: string, width: number): string =>
+  ' '.repeat(Math.max(0, width - columns(text))) + text;
+
+/**
+ * Cuts `text` into pieces of at most `width` columns (a piece may be a column short where a wide
+ * grapheme did not fit). Every piece has at least one grapheme, so a grapheme wider than `width` is
+ * a piece of its own.
+ */
+function cutColumns(text: string, width: number): string[] {
+  const pieces: string[] = [];
+  let rest = text;
+  while (rest) {
+    let piece = headColumns(rest, width);
+    if (!piece) piece = graphemes(rest)[0]!;
+    pieces.push(piece);
+    rest = rest.slice(piece.length);
+  }
+  return pieces.length ? pieces : [''];
+}
 
 /** A run of text in one style. */
 export interface Seg {
@@ -21,7 +87,7 @@ export type Line = Seg | Seg[];
 export const lineText = (line: Line): string => (Array.isArray(line) ? line.map((s) => s.text).join('') : line.text);
 
 /**
- * Word-wraps `text` to rows of at most `width` characters (words longer than a row are cut). Each
+ * Word-wraps `text` to rows of at most `width` columns (words longer than a row are cut). Each
  * line keeps its leading spaces, and the rows it wraps into start at the same indentation (a
  * pasted traceback keeps its structure), up to half the width so that text is left on every row.
  * `hang` indents those rows further: `$ command`, `! warning` go on under their text, not their mark.
@@ -36,23 +102,23 @@ export function wrapText(text: string, width: number, hang = 0): string[] {
     const paragraph = line.replace(/^ +/, '');
     let row = '';
     let first = true;
-    const room = () => w - indent.length - (first ? 0 : further.length);
+    const room = () => Math.max(1, w - indent.length - (first ? 0 : further.length));
     const put = (text: string) => {
       rows.push(text ? indent + (first ? '' : further) + text : '');
       first = false;
     };
     for (const word of paragraph.split(' ')) {
       const joined = row ? `${row} ${word}` : word;
-      if (joined.length <= room()) {
+      if (columns(joined) <= room()) {
         row = joined;
         continue;
       }
       if (row) put(row);
       row = word;
-      while (row.length > room()) {
-        const cut = room();
-        put(row.slice(0, cut));
-        row = row.slice(cut);
+      while (columns(row) > room()) {
+        const piece = cutColumns(row, room())[0]!;
+        put(piece);
+        row = row.slice(piece.length);
       }
     }
     put(row);
@@ -61,47 +127,66 @@ export function wrapText(text: string, width: number, hang = 0): string[] {
 }
 
 /**
- * Cuts a line of code or output into rows of at most `width` characters: the rows it wraps into
+ * Cuts a line of code or output into rows of at most `width` columns: the rows it wraps into
  * start at its own indentation and two more (they read as the same statement going on), up to
  * half the width. `lead` columns are a mark before the code (a diff's `+`, `-`, ` `), not indentation.
  */
 export function wrapCode(text: string, width: number, lead = 0): string[] {
+  const { hang, cuts } = codeCuts(text, width, lead);
+  return cuts.map(([from, to], i) => (i ? hang : '') + text.slice(from, to));
+}
+
+/** Where wrapCode cuts `text`: each row's [from, to) in it, the rows after the first led by `hang`. */
+export function codeCuts(text: string, width: number, lead = 0): { hang: string; cuts: [number, number][] } {
   const w = Math.max(2, width);
-  if (text.length <= w) return [text];
+  if (columns(text) <= w) return { hang: '', cuts: [[0, text.length]] };
   const indent = lead + /^\s*/.exec(text.slice(lead))![0].length;
   const hang = ' '.repeat(Math.min(indent + 2, Math.floor(w / 2)));
-  const rows = [text.slice(0, w)];
-  for (let at = w; at < text.length; at += w - hang.length) rows.push(hang + text.slice(at, at + w - hang.length));
-  return rows;
+  const first = cutColumns(text, w)[0]!;
+  const cuts: [number, number][] = [[0, first.length]];
+  let at = first.length;
+  for (const piece of cutColumns(text.slice(at), w - hang.length)) cuts.push([at, (at += piece.length)]);
+  return { hang, cuts };
 }
 
-/** Cuts `text` into rows of exactly `width` characters (code and output, where words do not matter). */
+/** The part [from, to) of a row of segments, each piece keeping its style. */
+export function sliceSegs(segs: readonly Seg[], from: number, to: number): Seg[] {
+  const out: Seg[] = [];
+  let at = 0;
+  for (const seg of segs) {
+    const end = at + seg.text.length;
+    if (end > from && at < to) out.push({ ...seg, text: seg.text.slice(Math.max(0, from - at), to - at) });
+    at = end;
+  }
+  return out.length ? out : [{ text: '' }];
+}
+
+/** Cuts `text` into rows of `width` columns (code and output, where words do not matter). */
 export function hardWrap(text: string, width: number): string[] {
   const w = Math.max(1, width);
-  if (text.length <= w) return [text];
-  const rows: string[] = [];
-  for (let at = 0; at < text.length; at += w) rows.push(text.slice(at, at + w));
-  return rows;
+  if (columns(text) <= w) return [text];
+  // Not wrap-ansi's hard wrap: it drops combining marks (`e\u0301` came out as `e`).
+  return cutColumns(text, w);
 }
 
-/** `…tail` when `text` is wider than `width`: the end of a node id says the most. */
+/** `…tail` when `text` is wider than `width` columns: the end of a node id says the most. */
 export const shortStart = (text: string, width: number) =>
-  text.length > width ? `…${text.slice(text.length - Math.max(1, width) + 1)}` : text;
+  columns(text) > width ? `…${tailColumns(text, Math.max(1, width) - 1)}` : text;
 
 /**
- * `head…tail` when `text` is wider than `width`: a test id keeps its file and its name, the ends
- * that say which test it is (the tail gets the larger part).
+ * `head…tail` when `text` is wider than `width` columns: a test id keeps its file and its name,
+ * the ends that say which test it is (the tail gets the larger part).
  */
 export function shortMiddle(text: string, width: number): string {
-  if (text.length <= width) return text;
+  if (columns(text) <= width) return text;
   const room = Math.max(2, width) - 1;
   const head = Math.floor(room * 0.4);
-  return `${text.slice(0, head)}…${text.slice(text.length - (room - head))}`;
+  return `${headColumns(text, head)}…${tailColumns(text, room - head)}`;
 }
 
-/** `head…` when `text` is wider than `width`. */
+/** `head…` when `text` is wider than `width` columns. */
 export const shortEnd = (text: string, width: number) =>
-  text.length > width ? `${text.slice(0, Math.max(1, width) - 1)}…` : text;
+  columns(text) > width ? `${headColumns(text, Math.max(1, width) - 1)}…` : text;
 
 /**
  * At most `room` rows of `items`: when they do not all fit, the last row says how many are left
@@ -148,13 +233,13 @@ export function allocate(room: number, claims: readonly Claim[]): number[] {
   return given;
 }
 
-/** Packs `parts` into rows joined by ` · `, at most `width` wide (a part too wide for a row is cut). */
+/** Packs `parts` into rows joined by ` · `, at most `width` columns wide (a part too wide for a row is cut). */
 export function pack(parts: readonly string[], width: number): string[] {
   const rows: string[] = [];
   let row = '';
   for (const part of parts) {
     const joined = row ? `${row} · ${part}` : part;
-    if (joined.length <= width) row = joined;
+    if (columns(joined) <= width) row = joined;
     else {
       if (row) rows.push(row);
       row = shortEnd(part, width);

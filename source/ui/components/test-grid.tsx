@@ -1,3 +1,4 @@
+import { naturalOrder } from '../../engine/util/natural-order';
 import { Lines } from './line-view';
 import { cap, shortMiddle, type Line } from './lines';
 
@@ -16,7 +17,7 @@ export function gridLines(
   width: number,
   { max = Infinity, selected }: GridOptions = {},
 ): Line[] {
-  let entries = Object.entries(outcomes);
+  let entries = Object.entries(outcomes).sort(([a], [b]) => naturalOrder(a, b));
   // Folded, the failing ones are what matters: they go first, the passing ones are counted.
   if (entries.length > max)
     entries = [...entries.filter(([, o]) => failed(o)), ...entries.filter(([, o]) => !failed(o))];

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { useState } from 'react';
+import { naturally } from '../../engine/util/natural-order';
 import { LineRow } from './line-view';
 import { shortMiddle, windowStart } from './lines';
 import { useKeys } from './use-keys';
@@ -23,7 +24,7 @@ export interface TestListProps {
 
 /** The tests in the order the list shows them: those that did not pass first. */
 export function listOrder(outcomes: Record<string, string>): string[] {
-  const ids = Object.keys(outcomes);
+  const ids = naturally(Object.keys(outcomes));
   return [...ids.filter((id) => outcomes[id] !== 'passed'), ...ids.filter((id) => outcomes[id] === 'passed')];
 }
 

@@ -1,6 +1,7 @@
 import { Text } from 'ink';
 import { useRef, useState } from 'react';
 import { editLine, emptyLine, type EditKey, type EditOptions, type LineState } from './line-editor';
+import { columns, headColumns, tailColumns } from './lines';
 import { useKeys } from './use-keys';
 
 export interface LineEditorOptions extends EditOptions {
@@ -71,16 +72,17 @@ export function FieldText({
 }) {
   const { value } = state;
   const room = Math.max(4, width - 1);
-  let from = 0;
-  let to = value.length;
-  if (value.length + 1 > room) {
-    from = Math.max(0, Math.min(state.cursor - Math.floor(room * 0.7), value.length + 1 - room));
-    to = Math.min(value.length, from + room);
-  }
-  const before = `${from > 0 ? '…' : ''}${value.slice(from, state.cursor)}`;
-  const at = value[state.cursor] ?? ' ';
-  const after = `${value.slice(state.cursor + 1, to)}${to < value.length ? '…' : ''}`;
-  if (!cursor) return <Text>{value.slice(from, to)}</Text>;
+  // In columns, not characters: a CJK character takes two, a combining mark none.
+  const fits = columns(value) + 1 <= room;
+  const whole = value.slice(0, state.cursor);
+  const at = Array.from(value.slice(state.cursor))[0] ?? ' ';
+  const rest = value.slice(state.cursor + at.length);
+  // The cursor a little right of the middle of what shows: the text typed before it matters most.
+  const left = fits ? whole : tailColumns(whole, Math.floor(room * 0.7));
+  const right = fits ? rest : headColumns(rest, Math.max(0, room - 1 - columns(left) - columns(at)));
+  const before = `${left.length < whole.length ? '…' : ''}${left}`;
+  const after = `${right}${right.length < rest.length ? '…' : ''}`;
+  if (!cursor) return <Text>{fits ? value : headColumns(value, room)}</Text>;
   return (
     <Text>
       {before}

@@ -101,8 +101,16 @@ export function revisionTitle(item: Extract<TranscriptItem, { kind: 'revision' }
   return `✎ ${what} (${when}against ${item.against} · +${item.added} −${item.removed}${item.ok ? '' : ' · rejected'})`;
 }
 
-/** An item as rows: what the transcript, the live region and the viewer draw. */
-export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 'collapsed'): Line[] {
+/**
+ * An item as rows: what the transcript, the live region and the viewer draw. `pending`: what a tool
+ * call without its result yet is doing (it runs; or a step pause holds it).
+ */
+export function itemLines(
+  item: TranscriptItem,
+  width: number,
+  mode: ItemMode = 'collapsed',
+  pending = 'running…',
+): Line[] {
   const resultLimit = mode === 'full' ? Infinity : RESULT_LIMITS[mode];
   switch (item.kind) {
     case 'phase':
@@ -149,7 +157,7 @@ export function itemLines(item: TranscriptItem, width: number, mode: ItemMode = 
             '  ',
             !item.result.ok,
           )
-        : [{ text: '  running…', dim: true }];
+        : [{ text: `  ${pending}`, dim: true }];
       return [head, ...full, ...changed, ...result];
     }
     case 'tests': {

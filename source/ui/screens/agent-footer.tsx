@@ -31,7 +31,12 @@ export function Footer({
   // The session's limits, what is left of them first: the bill must never surprise.
   const limits = view.session?.limits;
   const left = limits ? remaining(limits, t) : {};
+  // The limit stops the session before a request that would pass it (its input counted first): a
+  // last request larger than what is left says the next one may be refused.
+  const last = view.agent.context?.tokens;
+  const tight = left.tokens !== undefined && last !== undefined && last > left.tokens;
   const low =
+    tight ||
     (left.costUsd !== undefined && left.costUsd < 0.2 * limits!.maxCostUsd!) ||
     (left.tokens !== undefined && left.tokens < 0.2 * limits!.maxTokens!);
   return (
@@ -39,7 +44,12 @@ export function Footer({
       <Text wrap="truncate">
         {step ? <Text color="cyan">⏸ step mode · </Text> : null}
         {queued ? <Text color="green">✉ {plural(queued, 'message')} for the next model call · </Text> : null}
-        {limits ? <Text color={low ? 'yellow' : 'cyan'}>{remainingWords(limits, remaining(limits, t))} · </Text> : null}
+        {limits ? (
+          <Text color={low ? 'yellow' : 'cyan'}>
+            {remainingWords(limits, remaining(limits, t))}
+            {tight ? ` (the last request was ${last.toLocaleString('en-US')})` : ''} ·{' '}
+          </Text>
+        ) : null}
         {view.agent.context ? `${contextShare(view.agent.context)} · ` : ''}
         {tokensInOut(shownUsage(t))} · {plural(t.modelCalls, 'model call')} · {plural(t.toolCalls, 'tool call')} ·{' '}
         {costText(t.costUsd, t.cacheSavedUsd)}

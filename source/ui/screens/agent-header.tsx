@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import { stageName, TEST_RUNS } from '../../engine/phrase-book';
-import { shortMiddle } from '../components/lines';
+import { columns, shortEnd, shortMiddle } from '../components/lines';
 import { useNow } from '../components/use-now';
+import { PlanStrip, planHeaderTarget } from './plan-lines';
 import type { ViewState } from '../view/types';
 
 /**
@@ -23,8 +24,16 @@ function phaseLine(view: ViewState, elapsedMs = 0, short = false): string {
       return `tests first · round ${a.round}/${a.tdd?.setupRounds ?? '?'}`;
     case 'tdd':
       return `${short ? '' : 'co-refinement · '}test run ${a.tdd?.iteration}/${a.tdd?.iterations} · ${short ? 'call' : 'model call'} ${a.round}`;
-    case 'evaluate':
-      return 'evaluating on every failing test';
+    case 'evaluate': {
+      // The slowest step on a large target (199 s for 637 tests) sends nothing until it ends: its clock ticks.
+      const tests = view.thm.report?.failing.length;
+      const seconds = `${Math.floor(elapsedMs / 1000)} s`;
+      return tests === undefined
+        ? `evaluating on every failing test · ${seconds}`
+        : short
+          ? `evaluating ${tests} tests · ${seconds}`
+          : `evaluating the patch on all ${tests} failing tests · ${seconds}`;
+    }
     case 'quality':
       return `measuring the tests · ${Math.floor(elapsedMs / 1000)} s${short ? '' : ' · pass rate, coverage, then mutants (each reruns them)'}`;
     case 'done':
@@ -67,14 +76,30 @@ export function fitHeaderLine(
   for (const { cut, ...attempt } of tries) {
     const room =
       width -
-      ((attempt.name ? 'tenet · '.length : 0) +
-        (attempt.mode ? attempt.mode.length + 1 : 0) +
-        ' · '.length +
-        attempt.phase.length);
+      ((attempt.name ? columns('tenet · ') : 0) +
+        (attempt.mode ? columns(attempt.mode) + 1 : 0) +
+        columns(' · ') +
+        columns(attempt.phase));
     line = { ...attempt, target: shortMiddle(target, Math.max(MIN_TARGET, room)) };
-    if (target.length <= room || (cut && room >= MIN_TARGET)) return line;
+    if (columns(target) <= room || (cut && room >= MIN_TARGET)) return line;
   }
   return line!;
+}
+
+/**
+ * The header's second line at `width`: the model, the sandbox and the session's id. The id is what
+ * `tenet resume` and `show` take: it is never cut; the model's label (its base URL can be long) is
+ * shortened in the middle first, then the sandbox goes, and at last the id, whole.
+ */
+export function sessionLine(session: { modelLabel: string; sandbox: string; id: string }, width: number): string {
+  const id = ` · session ${session.id}`;
+  const sandbox = ` · sandbox: ${session.sandbox}`;
+  for (const tail of [`${sandbox}${id}`, id, sandbox, '']) {
+    const room = width - columns(`model: ${tail}`);
+    if (room >= Math.min(20, columns(session.modelLabel)))
+      return `model: ${shortMiddle(session.modelLabel, room)}${tail}`;
+  }
+  return shortEnd(`model: ${session.modelLabel}`, width);
 }
 
 /** Rows the header takes: two lines and its rule. */
@@ -91,11 +116,11 @@ export function Header({
   clock?: 'wall' | 'recorded';
 }) {
   const s = view.session;
-  // The quality phase sends nothing for minutes on a large target: a ticking clock says it runs.
-  const now = useNow(clock === 'wall' && view.agent.phase === 'quality');
+  // The evaluation and the quality phase send nothing for minutes on a large target: a ticking clock says they run.
+  const now = useNow(clock === 'wall' && (view.agent.phase === 'quality' || view.agent.phase === 'evaluate'));
   const elapsed = (clock === 'wall' ? now : view.at) - view.agent.phaseAt;
   const line = fitHeaderLine(
-    s?.target ?? '…',
+    planHeaderTarget(view.plan) ?? s?.target ?? '…',
     s?.mode === 'blank' ? '(benchmark)' : '',
     { long: phaseLine(view, elapsed), short: phaseLine(view, elapsed, true) },
     width,
@@ -116,9 +141,9 @@ export function Header({
         {line.mode ? <Text dimColor> {line.mode}</Text> : ''} · <Text color="cyan">{line.phase}</Text>
       </Text>
       <Text wrap="truncate" dimColor>
-        {s ? `model: ${s.modelLabel} · sandbox: ${s.sandbox}` : ''}
-        {width > 100 && s ? ` · session ${s.id}` : ''}
+        {s ? sessionLine(s, width) : ''}
       </Text>
+      <PlanStrip plan={view.plan} />
     </Box>
   );
 }

@@ -9,7 +9,7 @@ import { ScrollView } from '../components/scroll-view';
 import { TestGrid } from '../components/test-grid';
 import { capItem, itemLines } from '../components/transcript-item';
 import type { Prompt, Takeover } from '../prompt';
-import { hintRows, keyHint, KEYS, QUIT_LIVE_HINT } from '../keys';
+import { hintRows, KEYS, QUIT_LIVE_HINT } from '../keys';
 import type { TranscriptItem, ViewState } from '../view/types';
 import { Footer, footerRows } from './agent-footer';
 import { Header, HEADER_ROWS } from './agent-header';
@@ -56,6 +56,14 @@ export interface AgentScreenProps {
 }
 
 type Viewer = 'items' | 'test-file' | undefined;
+
+/** What a tool call held at a step pause is doing. */
+const PAUSED = '⏸ waits for you: Enter runs it';
+
+/** A tool call held at a step pause, as it will run: with the developer's arguments once they edited them. */
+function pausedCall(item: Extract<TranscriptItem, { kind: 'tool' }>, edited: string | undefined): TranscriptItem {
+  return edited === undefined ? item : { ...item, args: edited, edited: { original: item.args } };
+}
 
 /** The rows of the earlier items that fit in `rows`, newest last (a replay's transcript). */
 function historyLines(items: readonly TranscriptItem[], width: number, rows: number): Line[] {
@@ -182,7 +190,11 @@ export function AgentScreen({
         ...(onStop && atWork ? [] : ['x']),
         ...(atWork ? [] : ['t', 'Esc']),
       ];
-  const keys = takeover === 'active' ? [keyHint('takeover')] : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
+  // The pdb line takes every character, `?` too: its keys are all there is to name.
+  const keys =
+    takeover === 'active'
+      ? hintRows('takeover', width, 1, [], [], false)
+      : hintRows('agent', width, 1, [QUIT_LIVE_HINT], skip);
   const body =
     height - HEADER_ROWS - (replay ? 2 : footerRows(keys.length, takeover)) - (boxOpen ? messageBoxRows(draft) : 0);
 
@@ -205,7 +217,13 @@ export function AgentScreen({
   }
 
   const debuggerOpen = takeover !== 'off' || (showDebugger && view.debugger.lines.length > 0);
-  const currentLines = current ? itemLines(current, width, expanded ? 'expanded' : 'collapsed') : [];
+  // The call a step pause holds: with the arguments it will run with (the developer's, once edited), waiting.
+  const held = prompt?.kind === 'step-tool' && current?.kind === 'tool' && current.callId === prompt.call.id;
+  const currentLines = !current
+    ? []
+    : held
+      ? itemLines(pausedCall(current, prompt.edited), width, expanded ? 'expanded' : 'collapsed', PAUSED)
+      : itemLines(current, width, expanded ? 'expanded' : 'collapsed');
   // The answer streaming in: its text, then the tool calls it is writing (their code growing).
   const live = [
     ...(view.agent.live ? wrapText(view.agent.live, width).map((text): Line => ({ text })) : []),

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
-import { shortEnd } from '../components/lines';
+import { columns, shortEnd } from '../components/lines';
 import { useNow } from '../components/use-now';
 import { FieldText, useLineEditor } from '../components/text-field';
 import type { Takeover } from '../prompt';
@@ -39,6 +39,23 @@ export function runningText(running: ViewState['debugger']['running'], now: numb
   return `running ${running.input} · ${Math.max(0, Math.floor((now - running.since) / 1000))} s`;
 }
 
+/** The takeover's keys in the title, in shorter words as the pane narrows (the footer has them all): never a key cut. */
+const TITLE_KEYS = [
+  'yours: Esc hands back, Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program',
+  'yours: Esc hands back · Enter sends · ↑ ↓ history · Ctrl+C interrupts',
+  'yours: Esc hands back (the keys are below)',
+  'yours: Esc hands back',
+  'yours',
+];
+
+/** `debugger (pdb) · yours: …`: the mode, and in a takeover the keys in as many words as fit in `width` columns. */
+export function paneTitle(mode: string | null | undefined, active: boolean, width: number): string {
+  const name = `debugger${mode ? ` (${mode})` : ''}`;
+  if (!active) return name;
+  const keys = TITLE_KEYS.find((k) => columns(`${name} · ${k}`) <= width) ?? TITLE_KEYS.at(-1)!;
+  return `${name} · ${keys}`;
+}
+
 /**
  * The live debugger session. In a takeover the last row is the developer's line: it takes pastes
  * (a block of several lines is sent line by line, each waiting for the prompt), ↑ ↓ bring back
@@ -63,14 +80,19 @@ export function DebuggerPane({ view, takeover, width, rows, onSend, onHandBack, 
     },
   });
   const prompt = view.debugger.mode === 'pdb' ? '(Pdb) ' : '$ ';
+  // pdb's prompt, printed and waiting (an open line that ends in it), is the prompt of the
+  // developer's line: shown once, there, not as `(Pdb)` on a row of its own above `(Pdb) p x`.
+  const lines = view.debugger.lines;
+  const last = lines.at(-1);
+  const waiting = active && !busy && last?.who === 'output' && last.open && last.text.endsWith(prompt);
+  const before = waiting ? last.text.slice(0, -prompt.length) : '';
+  const scrollback = waiting ? [...lines.slice(0, -1), ...(before ? [{ ...last, text: before }] : [])] : lines;
   // A command still running says so on the pane's last row (in a row of the history's).
-  const shown = view.debugger.lines.slice(-Math.max(0, rows - 3 - (active ? 1 : 0) - (busy ? 1 : 0)));
-  // The title's hints in order of need: a narrow terminal cuts the end, and Esc is the way out.
+  const shown = scrollback.slice(-Math.max(0, rows - 3 - (active ? 1 : 0) - (busy ? 1 : 0)));
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={active ? 'green' : 'gray'} paddingX={1}>
       <Text bold wrap="truncate">
-        debugger {view.debugger.mode ? `(${view.debugger.mode})` : ''}{' '}
-        {active ? '· yours: Esc hands back, Enter sends, ↑ ↓ earlier lines, Ctrl+C interrupts the program' : ''}
+        {paneTitle(view.debugger.mode, active, width - 4)}
       </Text>
       {shown.map((entry, i) => {
         const mark = entry.who === 'tenet' ? ' (tenet)' : '';

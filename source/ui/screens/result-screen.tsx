@@ -16,6 +16,7 @@ import { gridLines } from '../components/test-grid';
 import type { Prompt } from '../prompt';
 import { hintRows } from '../keys';
 import type { PatchDecision } from '../view/types';
+import { applyAnswer, planVerdictLines, somePassed } from './plan-lines';
 import { useKeys } from '../components/use-keys';
 import { plural } from '../../engine/util/plural';
 
@@ -232,7 +233,7 @@ export function ResultScreen({
       setSaid(
         'not applied: the verdict is unverified, tenet could not check it (see above); s saves the patch to look at',
       );
-    else if (char === 'a' && result.patch) setConfirming(result.pass ? 'apply' : 'failing');
+    else if (char === 'a' && result.patch) setConfirming(result.pass || somePassed(result) ? 'apply' : 'failing');
     else if (char === 'r') prompt.resolve(false);
     // Without a live screen to stay on (a test's), `s` is the decision itself.
     else if (char === 's' && result.patch) prompt.resolve({ saveTo: patchFileFor(result.sessionId) });
@@ -256,6 +257,7 @@ export function ResultScreen({
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
+    ...planVerdictLines(result),
     ...(result.patchSecrets ?? []).flatMap((warning) =>
       wrapText(`! ${warning}`, width).map((text) => ({ text, color: 'yellow' })),
     ),
@@ -355,7 +357,7 @@ export function ResultScreen({
         width={width}
         lines={[verdictText(result, submissions), ...(checkout ? [`In the checkout at ${checkout}:`] : [])]}
         question={applyQuestion(result.patch, file)}
-        onConfirm={() => prompt.resolve('accept')}
+        onConfirm={() => prompt.resolve(applyAnswer(result))}
         onCancel={() => setConfirming(undefined)}
       />
     ) : undefined;

@@ -1,6 +1,6 @@
 import type { CatalogEntry } from '../../engine/session/catalog';
 import type { EngineEvent } from '../../engine/events';
-import { shortEnd, shortStart } from '../components/lines';
+import { columns, padColumns, padStartColumns, shortEnd, shortMiddle, shortStart, wrapText } from '../components/lines';
 
 /** A row of the sessions browser, in columns: every column is there at any width, only narrower. */
 export interface SessionCells {
@@ -24,23 +24,31 @@ export const treeId = (row: CatalogEntry, depth: number) => (depth ? `${'  '.rep
  * provider dropped first when it does not fit). At 80 columns a row still names the model and cost.
  */
 export function sessionCells(tree: readonly { row: CatalogEntry; depth: number }[], width: number): SessionCells[] {
-  const idWidth = Math.max(0, ...tree.map(({ row, depth }) => treeId(row, depth).length));
+  const idWidth = Math.max(0, ...tree.map(({ row, depth }) => columns(treeId(row, depth))));
   const rest = Math.max(20, width - 2 - idWidth - STATUS - COST - GAPS);
-  const model = Math.max(8, Math.min(28, Math.floor(rest * 0.42)));
+  // The target is what tells sessions apart: it gets the larger share (a fork's └ narrows the rest).
+  const model = Math.max(8, Math.min(28, Math.floor(rest * 0.38)));
   const target = Math.max(8, rest - model - 1);
   return tree.map(({ row, depth }) => {
     const full = `${row.provider}/${row.model}`;
     return {
-      id: treeId(row, depth).padEnd(idWidth),
-      status: row.status.padEnd(STATUS),
+      id: padColumns(treeId(row, depth), idWidth),
+      status: padColumns(row.status, STATUS),
       // A target's end names the function; a damaged session's reason starts with the file.
-      target: (row.damage ? shortEnd(row.damage, target) : shortStart(row.target, target))
-        .padEnd(target)
-        .padEnd(target),
-      model: shortEnd(full.length <= model ? full : row.model, model).padEnd(model),
-      cost: `$${row.costUsd.toFixed(4)}`.padStart(COST),
+      target: padColumns(row.damage ? shortEnd(row.damage, target) : shortStart(row.target, target), target),
+      model: padColumns(shortEnd(columns(full) <= model ? full : row.model, model), model),
+      cost: padStartColumns(`$${row.costUsd.toFixed(4)}`, COST),
     };
   });
+}
+
+/**
+ * The lines under the list about the selected session: its target in full (a row cuts its path
+ * when columns are few) and, for a fork, whose it is and at which event: two rows at most.
+ */
+export function selectedLines(row: CatalogEntry, width: number): string[] {
+  const fork = row.parent ? ` · fork of ${row.parent.id} at event ${row.parent.at}` : '';
+  return wrapText(`${shortMiddle(row.damage ?? row.target, width)}${fork}`, width).slice(0, 2);
 }
 
 /** What `r` does with a session: resume it, or why not (only an interrupted session goes on). */
@@ -54,12 +62,15 @@ export function resumeRefusal(row: CatalogEntry): string | undefined {
 }
 
 /**
- * Where `f` in the browser forks a session: its last event while the agent still worked (before
- * the evaluation); undefined when it has none (it ended before the agent started, or holds nothing).
+ * Where `f` in the browser forks a session: the event just before the agent's last model call
+ * (before the evaluation), so that the live model answers that call and what follows. At the last
+ * event before the evaluation itself the fork had nothing left to ask: it replayed the whole
+ * history and went straight to the evaluation, at no cost (issue 46.4). Undefined when the agent
+ * made no model call.
  */
 export function lastForkEvent(events: readonly (EngineEvent & { seq?: number })[]): number | undefined {
   const end = events.findIndex((e) => e.type === 'result' || (e.type === 'agent.phase' && e.phase === 'evaluate'));
-  const last = (end === -1 ? events.length : end) - 1;
-  if (last < 0 || !events.slice(0, last + 1).some((e) => e.type === 'agent.phase')) return undefined;
-  return events[last]!.seq ?? last + 1;
+  const call = events.slice(0, end === -1 ? events.length : end).findLastIndex((e) => e.type === 'model.request');
+  if (call < 1) return undefined;
+  return events[call - 1]!.seq ?? call;
 }

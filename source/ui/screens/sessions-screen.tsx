@@ -11,7 +11,7 @@ import { tooSmall, useTerminalSize } from '../use-terminal-size';
 import { ReplayScreen } from './replay-screen';
 import { helpKey, useKeys } from '../components/use-keys';
 import { useListCursor } from '../components/list-cursor';
-import { lastForkEvent, resumeRefusal, sessionCells } from './session-rows';
+import { lastForkEvent, resumeRefusal, selectedLines, sessionCells } from './session-rows';
 
 /** A y/N question about the session under the cursor: resume it, or fork it from an event. */
 type Asking = { resume: string } | { fork: string; at: number };
@@ -19,8 +19,8 @@ type Asking = { resume: string } | { fork: string; at: number };
 export interface SessionsScreenProps {
   rows: CatalogEntry[];
   load(id: string): LoadedSession;
-  /** `f` (here, or in a replay): a fork of session `id` from its event `at`, run live. */
-  onFork?(id: string, at: number): void;
+  /** `f` (on the list, or in a replay): a fork of session `id` from its event `at`, run live. */
+  onFork?(id: string, at: number, from: 'list' | 'replay'): void;
   /** `r` on an interrupted session: go on with it live. */
   onResume?(id: string): void;
   /** A replay open from the start, at an event (back from a fork made in it). */
@@ -30,7 +30,7 @@ export interface SessionsScreenProps {
 /**
  * `tenet sessions` in a terminal: the saved sessions, forks under the session they came from (as
  * the text list shows them). Enter replays one; `r` resumes an interrupted one; `f` forks one from
- * its last step before the evaluation (a replay's `f` forks from any event).
+ * before its last model call (a replay's `f` forks from any event).
  */
 export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }: SessionsScreenProps) {
   const { exit } = useApp();
@@ -48,11 +48,13 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
   const question = asking
     ? 'resume' in asking
       ? `Resume session ${asking.resume}? It goes on live from its last completed step, with its model. y resumes · any other key does not`
-      : `Fork session ${asking.fork} at event ${asking.at}, its last step before the evaluation? A new session: its history is this one's up to there (recorded answers, no cost), then the model answers live. y forks · any other key does not`
+      : `Fork session ${asking.fork} at event ${asking.at}, before its last model call? A new session: its history is this one's up to there (recorded answers, no cost), then the model answers that call and the rest live. y forks · any other key does not`
     : undefined;
   const keys = question ? wrapText(question, width).slice(0, 3) : hintRows('sessions', width, 2, ['Ctrl+C quit'], skip);
-  // The title, the selected session's line, the notice, the keys, and Ink's free row.
-  const room = Math.max(1, height - 4 - keys.length);
+  // The title, the selected session's lines, the notice, the keys, and Ink's free row.
+  const selectedRow = rows[cursor];
+  const about = selectedRow ? selectedLines(selectedRow, width) : [];
+  const room = Math.max(1, height - 3 - about.length - keys.length);
   const tryLoad = (id: string) => {
     try {
       return load(id);
@@ -66,7 +68,7 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
       if (asking) {
         if (input === 'y' || input === 'Y') {
           if ('resume' in asking) onResume?.(asking.resume);
-          else onFork?.(asking.fork, asking.at);
+          else onFork?.(asking.fork, asking.at, 'list');
         }
         setAsking(undefined);
         return;
@@ -89,7 +91,7 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
         if (!session) return;
         const at = lastForkEvent(session.events);
         if (at === undefined)
-          setNotice(`Session ${row.id} ended before the agent started: there is no step to fork it from.`);
+          setNotice(`Session ${row.id} has no model call to fork it before: the agent never asked its model.`);
         else {
           setNotice(undefined);
           setAsking({ fork: row.id, at });
@@ -108,7 +110,7 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
         id={open.id}
         events={open.events}
         onBack={back}
-        {...(onFork ? { onFork: (at: number) => onFork(open.id, at) } : {})}
+        {...(onFork ? { onFork: (at: number) => onFork(open.id, at, 'replay') } : {})}
         {...(openAt !== undefined ? { at: openAt } : {})}
       />
     );
@@ -117,7 +119,6 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
   if (help) return <HelpOverlay screens={['sessions', 'replay', 'quitOnce']} width={width} height={height - 1} />;
   const first = windowStart(cursor, rows.length, room);
   const cells = sessionCells(tree, width);
-  const selected = rows[cursor];
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate">
@@ -145,11 +146,7 @@ export function SessionsScreen({ rows: catalog, load, onFork, onResume, reopen }
           </Text>
         );
       })}
-      {selected?.parent ? (
-        <Text dimColor wrap="truncate">
-          {selected.id}: fork of {selected.parent.id} at event {selected.parent.at}
-        </Text>
-      ) : null}
+      <DimRows rows={about} />
       {notice ? (
         <Text color="yellow" wrap="wrap">
           {notice}

@@ -1,6 +1,6 @@
 import { Box, Text, useApp } from 'ink';
 import { shownArgs } from '../../engine/util/shown-args';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmBox } from '../components/confirm-box';
 import { HelpOverlay } from '../components/help-overlay';
 import { DimRows } from '../components/line-view';
@@ -136,6 +136,8 @@ export function StartScreen({
   }, [loadModel]);
   const reach = useReachCounts(reachCounts);
   const { width, height } = useTerminalSize();
+  // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
+  const page = useRef(10);
   const { functions, indexError, query, cursor, blank, help, notice, offer, checking, picked } = state;
   const modelProblem = state.model && 'problem' in state.model ? state.model.problem : undefined;
   // The choice is made: draw an empty frame first, so the picker does not stay above the next screen.
@@ -177,9 +179,9 @@ export function StartScreen({
     keep: true,
     onChange: (value) => dispatch({ type: 'query', value }),
     onSubmit: (line) => void start(line),
-    intercept: (input, key, empty) => act(searchKey(input, key, empty)),
+    intercept: (input, key, empty) => act(searchKey(input, key, empty, page.current)),
   });
-  useKeys((input, key) => void act(noModelKey(input, key)), { isActive: idle && !!modelProblem });
+  useKeys((input, key) => void act(noModelKey(input, key, page.current)), { isActive: idle && !!modelProblem });
   useKeys(
     (input, key) => {
       if (input === '?' || key.escape) dispatch({ type: 'help', open: false });
@@ -210,13 +212,29 @@ export function StartScreen({
   const keys = modelProblem ? hintRows('startNoModel', width, 2) : hintRows('start', width, 2, ['Ctrl+C quit']);
   // Without a model, what to set, in full: no other line of the screen matters as much.
   const problem = modelProblem ? wrapText(modelProblem, width) : [];
+  // A model that answers only because none is configured (the example's demo script): said, in full.
+  const modelNote = state.model && 'note' in state.model && state.model.note ? wrapText(state.model.note, width) : [];
   const noticeRows = notice ? wrapText(notice.text, width) : [];
   // Title, model (or the problem), mode, scope, search line, the index error, the notice, the keys, and Ink's free row.
   const room = Math.max(
     1,
-    height - 5 - Math.max(1, problem.length) - (indexError ? 1 : 0) - noticeRows.length - keys.length,
+    height -
+      5 -
+      Math.max(1, problem.length) -
+      modelNote.length -
+      (indexError ? 1 : 0) -
+      noticeRows.length -
+      keys.length,
   );
-  const first = windowStart(cursor, matches.length, room);
+  // A list longer than the room ends in a row that says how many more there are, and the keys to them.
+  const listRows = matches.length > room ? Math.max(1, room - 1) : room;
+  page.current = Math.max(1, listRows - 1);
+  const first = windowStart(cursor, matches.length, listRows);
+  const below = Math.max(0, matches.length - first - listRows);
+  const more =
+    matches.length > room
+      ? `… ${below ? `${below.toLocaleString('en')} more` : 'the end'}${first ? ` (${first.toLocaleString('en')} above)` : ''} · PgUp PgDn Home End`
+      : undefined;
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate">
@@ -235,6 +253,11 @@ export function StartScreen({
           {instructions ? ` · instructions: ${instructions}` : ''}
         </Text>
       )}
+      {modelNote.map((row, i) => (
+        <Text key={`m${i}`} color="yellow" wrap="truncate">
+          {row}
+        </Text>
+      ))}
       <Text wrap="truncate">
         mode:{' '}
         <Text bold>
@@ -275,13 +298,18 @@ export function StartScreen({
           {row}
         </Text>
       ))}
-      {matches.slice(first, first + room).map((name, i) => (
+      {matches.slice(first, first + listRows).map((name, i) => (
         <Text key={name} inverse={first + i === cursor} wrap="truncate">
           {first + i === cursor ? '❯ ' : '  '}
           {name}
           {reach ? <Text dimColor> · {reachWords(reach.get(name.replace(/@\d+$/, '')) ?? 0)}</Text> : null}
         </Text>
       ))}
+      {more ? (
+        <Text dimColor wrap="truncate">
+          {more}
+        </Text>
+      ) : null}
       <DimRows rows={keys} />
     </Box>
   );

@@ -6,7 +6,7 @@ export type StartChoice = { target: string; blank: boolean } | { demo: true };
 
 /** Which model answers (its label), or why none can (what to set): loaded after the first frame. */
 /** Which model answers, or why none can; and where the session's Python will run, in words. */
-export type ModelLine = ({ label: string } | { problem: string }) & { sandbox?: string };
+export type ModelLine = ({ label: string; note?: string } | { problem: string }) & { sandbox?: string };
 
 /** A mode that would doom the session, and the one to offer instead. */
 export interface Mismatch {
@@ -42,6 +42,7 @@ export type StartAction =
   | { type: 'model'; line: ModelLine }
   | { type: 'query'; value: string }
   | { type: 'move'; by: number }
+  | { type: 'move-to'; to: 'first' | 'last' }
   | { type: 'toggle-mode' }
   | { type: 'help'; open: boolean }
   | { type: 'notice'; notice?: StartState['notice'] }
@@ -82,6 +83,10 @@ export function reduceStart(state: StartState, action: StartAction): StartState 
       const count = matching(state.functions, state.query).length;
       return { ...state, cursor: Math.max(0, Math.min(count - 1, state.cursor + action.by)) };
     }
+    case 'move-to': {
+      const count = matching(state.functions, state.query).length;
+      return { ...state, cursor: action.to === 'first' ? 0 : Math.max(0, count - 1) };
+    }
     case 'toggle-mode':
       return { ...state, blank: !state.blank };
     case 'help':
@@ -104,20 +109,35 @@ export function reduceStart(state: StartState, action: StartAction): StartState 
 /** What a key does besides editing the search: an action, `quit`, `clear` (the search), or nothing (the field's). */
 export type StartKeyOutcome = StartAction | 'quit' | 'clear' | undefined;
 
-/** A key while the search has the keys (a model is set). `empty`: the search is empty. */
+type ListKey = Partial<Pick<Key, 'upArrow' | 'downArrow' | 'pageUp' | 'pageDown' | 'home' | 'end'>>;
+
+/**
+ * The list's keys: ↑ ↓ a row, PgUp PgDn a page of `page` rows, Home End its ends (in the search
+ * line Ctrl+A and Ctrl+E go to its start and end). Undefined for any other key.
+ */
+function listKey(key: ListKey, page: number): StartAction | undefined {
+  if (key.upArrow) return { type: 'move', by: -1 };
+  if (key.downArrow) return { type: 'move', by: 1 };
+  if (key.pageUp) return { type: 'move', by: -Math.max(1, page) };
+  if (key.pageDown) return { type: 'move', by: Math.max(1, page) };
+  if (key.home) return { type: 'move-to', to: 'first' };
+  if (key.end) return { type: 'move-to', to: 'last' };
+  return undefined;
+}
+
+/** A key while the search has the keys (a model is set). `empty`: the search is empty; `page`: the list's rows. */
 export function searchKey(
   input: string,
-  key: Partial<Pick<Key, 'escape' | 'upArrow' | 'downArrow' | 'tab'>>,
+  key: Partial<Pick<Key, 'escape' | 'tab'>> & ListKey,
   empty: boolean,
+  page = 10,
 ): StartKeyOutcome {
   // No function name has a `?`: it is the help key here too.
   if (input === '?') return { type: 'help', open: true };
   // Esc takes back the search first; only an empty one quits.
   if (key.escape) return empty ? 'quit' : 'clear';
-  if (key.upArrow) return { type: 'move', by: -1 };
-  if (key.downArrow) return { type: 'move', by: 1 };
   if (key.tab) return { type: 'toggle-mode' };
-  return undefined;
+  return listKey(key, page);
 }
 
 export const NO_MODEL_ENTER =
@@ -126,13 +146,14 @@ export const NO_MODEL_ENTER =
 /** A key without a model: the letters are keys (d the demo), not a search. */
 export function noModelKey(
   input: string,
-  key: Partial<Pick<Key, 'escape' | 'upArrow' | 'downArrow' | 'return'>>,
+  key: Partial<Pick<Key, 'escape' | 'return'>> & ListKey,
+  page = 10,
 ): StartKeyOutcome {
   if (input === 'd') return { type: 'pick', choice: { demo: true } };
   if (input === '?') return { type: 'help', open: true };
   if (key.escape || input === 'q') return 'quit';
-  if (key.upArrow) return { type: 'move', by: -1 };
-  if (key.downArrow) return { type: 'move', by: 1 };
+  const moved = listKey(key, page);
+  if (moved) return moved;
   if (key.return) return { type: 'notice', notice: { text: NO_MODEL_ENTER, tone: 'error' } };
   return undefined;
 }

@@ -3,13 +3,13 @@ import { useState } from 'react';
 import { describeTurn, prettyArguments } from '../../engine/agent/preview';
 import { plural } from '../../engine/util/plural';
 import { pauseCodeLines, sameArguments } from '../components/code-arguments';
-import { Lines } from '../components/line-view';
+import { DimRows, Lines } from '../components/line-view';
 import { cap, wrapCode, type Line } from '../components/lines';
 import { messageBoxRows, MessageBox } from '../components/message-box';
 import { ScrollView } from '../components/scroll-view';
 import { leadKey, useKeys } from '../components/use-keys';
 import type { Prompt } from '../prompt';
-import { keyHint } from '../keys';
+import { fitHints, keyLabels } from '../keys';
 
 export type StepPromptKind = Extract<Prompt, { kind: 'step-model' | 'step-tool' }>;
 
@@ -66,14 +66,42 @@ const clipped = (prompt: StepPromptKind) =>
   prompt.kind === 'step-model' &&
   describeTurn(prompt.preview.lastTurn, Infinity).length > describeTurn(prompt.preview.lastTurn).length;
 
+/**
+ * The pause's keys in rows of the box's inner width: a row when the words fit, else shorter words,
+ * never a key cut off (`s` was, at 80 columns). Before a model call `e` shows all of what the
+ * request adds when some of it is cut, or its first lines again.
+ */
+function stepHint(prompt: StepPromptKind, view: PauseView, width: number): string[] {
+  const [enter, message, edit, off] = keyLabels('step', ['t ? o d']);
+  const labels =
+    prompt.kind === 'step-tool'
+      ? [enter!, message!, edit!, off!]
+      : [
+          enter!,
+          message!,
+          ...(clipped(prompt) || view.expanded
+            ? [
+                {
+                  key: 'e',
+                  long: view.expanded ? 'first lines only' : 'all of it',
+                  short: view.expanded ? 'less' : 'all',
+                },
+              ]
+            : []),
+          off!,
+        ];
+  return fitHints(labels, Math.max(10, width - 4), 1);
+}
+
 /** Rows under the title for the body: the border (2), title, status line, and the keys or the message box take the rest. */
-const bodyRoom = (rows: number, view: PauseView) =>
-  Math.max(1, rows - 4 - (view.writing ? messageBoxRows(view.draft) : 1));
+const bodyRoom = (rows: number, view: PauseView, hint: readonly string[]) =>
+  Math.max(1, rows - 4 - (view.writing ? messageBoxRows(view.draft) : hint.length));
 
 /** Rows the prompt takes in `rows` at most: border, title, body, status line, and the keys (or the message box). */
 export function stepPromptRows(prompt: StepPromptKind, width: number, rows: number, view: PauseView): number {
   const body = bodyLines(prompt, width, view.expanded).length;
-  return 4 + (view.writing ? messageBoxRows(view.draft) : 1) + Math.min(body, bodyRoom(rows, view));
+  const hint = stepHint(prompt, view, width);
+  return 4 + (view.writing ? messageBoxRows(view.draft) : hint.length) + Math.min(body, bodyRoom(rows, view, hint));
 }
 
 /**
@@ -133,15 +161,8 @@ export function StepPrompt({
     prompt.kind === 'step-model'
       ? `⏸ step: before model call ${prompt.preview.round} · the request adds:`
       : `⏸ step: before the tool call ${prompt.call.name}${prompt.edited === undefined ? '' : ' (your arguments)'}`;
-  const hint =
-    prompt.kind === 'step-tool'
-      ? keyHint('step', ['Enter', 'm', 'e', 's'])
-      : [
-          keyHint('step', ['Enter', 'm']),
-          ...(more || view.expanded ? [`e ${view.expanded ? 'first lines only' : 'all of it'}`] : []),
-          keyHint('step', ['s']),
-        ].join(' · ');
-  const room = bodyRoom(rows, view);
+  const hint = stepHint(prompt, view, width);
+  const room = bodyRoom(rows, view, hint);
   const lines = bodyLines(prompt, width, view.expanded);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
@@ -170,9 +191,7 @@ export function StepPrompt({
           onCancel={() => onView({ ...view, writing: false, draft: '' })}
         />
       ) : (
-        <Text dimColor wrap="truncate">
-          {hint}
-        </Text>
+        <DimRows rows={hint} />
       )}
     </Box>
   );

@@ -1,4 +1,5 @@
 import type { ThmReport } from '../../engine/protocol/thm-report';
+import { naturalOrder } from '../../engine/util/natural-order';
 
 /**
  * The THM review's list and the developer's picks, as pure functions: the rows (filtered by `/`),
@@ -11,6 +12,19 @@ export type Row =
   /** Stub mode: a failing test that is not the target's (it never reached it); it cannot be selected. */
   | { kind: 'other'; nodeid: string }
   | { kind: 'heading'; text: string };
+
+/**
+ * A cluster's tests as the list shows them: in THM's order of preference (a test that timed out
+ * last, then the shortest chain), and among equals in natural order (a parametrized test's `[2]`
+ * before its `[10]`), not in the order of their text.
+ */
+export function testsOfCluster(report: ThmReport, index: number): string[] {
+  const rank = new Map(report.failing.map((f) => [f.nodeid, [Number(!!f.timedOut), f.depth ?? Infinity] as const]));
+  const of = (id: string) => rank.get(id) ?? ([0, Infinity] as const);
+  return [...report.clusters[index]!.tests].sort(
+    (a, b) => of(a)[0] - of(b)[0] || of(a)[1] - of(b)[1] || naturalOrder(a, b),
+  );
+}
 
 /** Every word of the filter in the text, case aside (an empty filter matches everything). */
 export function matches(text: string, filter: string): boolean {
@@ -29,20 +43,25 @@ export function pickerRows(report: ThmReport, expanded: ReadonlySet<string>, fil
   const rows: Row[] = [];
   const filtering = filter.trim() !== '';
   report.clusters.forEach((cluster, index) => {
-    const tests = filtering ? cluster.tests.filter((t) => matches(t, filter)) : cluster.tests;
+    const all = testsOfCluster(report, index);
+    const tests = filtering ? all.filter((t) => matches(t, filter)) : all;
     const callerMatches = matches(cluster.caller, filter);
     if (filtering && !tests.length && !callerMatches) return;
     rows.push({ kind: 'cluster', index });
     // Open by its caller, not its place: a list proposed again (a new T, the developer's tests) keeps the same clusters open.
-    const shown = filtering && tests.length ? tests : expanded.has(cluster.caller) ? cluster.tests : [];
+    const shown = filtering && tests.length ? tests : expanded.has(cluster.caller) ? all : [];
     for (const nodeid of shown) rows.push({ kind: 'test', nodeid, cluster: index });
   });
-  const unreached = report.failing.filter((f) => !f.reached && matches(f.nodeid, filter));
+  const unreached = report.failing
+    .filter((f) => !f.reached && matches(f.nodeid, filter))
+    .sort((a, b) => naturalOrder(a.nodeid, b.nodeid));
   if (unreached.length) {
     rows.push({ kind: 'heading', text: `Failing without reaching the target (${unreached.length})` });
     for (const test of unreached) rows.push({ kind: 'test', nodeid: test.nodeid, cluster: null });
   }
-  const others = (report.otherFailures ?? []).filter((f) => matches(f.nodeid, filter));
+  const others = (report.otherFailures ?? [])
+    .filter((f) => matches(f.nodeid, filter))
+    .sort((a, b) => naturalOrder(a.nodeid, b.nodeid));
   if (others.length) {
     rows.push({ kind: 'heading', text: `Failing for another reason (${others.length}): not the target's tests` });
     for (const test of others) rows.push({ kind: 'other', nodeid: test.nodeid });
@@ -59,7 +78,7 @@ export function rowPosition(report: ThmReport, rows: readonly Row[], cursor: num
     return `cluster ${clusters.indexOf(row) + 1}/${clusters.length}`;
   }
   if (row.kind === 'test' && row.cluster !== null) {
-    const all = report.clusters[row.cluster]!.tests;
+    const all = testsOfCluster(report, row.cluster);
     return `test ${all.indexOf(row.nodeid) + 1}/${all.length} of its cluster`;
   }
   if (row.kind === 'test') {

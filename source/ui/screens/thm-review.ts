@@ -65,6 +65,37 @@ export const baseOf = (state: ReviewState, context: Pick<ReviewContext, 'report'
 export const selectionNow = (state: ReviewState, context: Pick<ReviewContext, 'report' | 'developer'>): string[] =>
   selectionOf(baseOf(state, context), state.picks);
 
+const sameRow = (a: Row, b: Row): boolean =>
+  a.kind === b.kind &&
+  (a.kind === 'cluster'
+    ? a.index === (b as typeof a).index
+    : a.kind === 'heading'
+      ? a.text === (b as typeof a).text
+      : a.nodeid === (b as typeof a).nodeid);
+
+/**
+ * The filter changed from `from` to `to`. A new filter starts at the top of what it matches; the
+ * filter cleared (Esc) keeps the cursor on the row it was on, its cluster opened if it is a test,
+ * rather than sending it back to the first cluster.
+ */
+export function refiltered(state: ReviewState, report: ThmReport, from: string, to: string): ReviewState {
+  if (to.trim()) return { ...state, cursor: 0 };
+  const open = openClusters(state, report);
+  const row = pickerRows(report, open, from)[state.cursor];
+  if (!row) return { ...state, cursor: 0 };
+  const cluster = row.kind === 'test' && row.cluster !== null ? report.clusters[row.cluster]!.caller : undefined;
+  const expanded = cluster && !open.has(cluster) ? new Set(open).add(cluster) : state.expanded;
+  const rows = pickerRows(report, expanded ?? open, to);
+  return {
+    ...state,
+    expanded,
+    cursor: Math.max(
+      0,
+      rows.findIndex((r) => sameRow(r, row)),
+    ),
+  };
+}
+
 /** A key, from the state the key before left: the next state, and what the screen must do. */
 export function reviewKey(
   previous: ReviewState,

@@ -16,7 +16,7 @@ import type { ViewState } from '../view/types';
 import { capChain, chainLines, failureLines, importNote, otherLines, outcomeLines, warningLines } from './thm-lines';
 import { pickerRows, picksText, rowPosition, selectionOf } from './thm-picker';
 import { ThmProgress } from './thm-progress';
-import { budgetOf, initialReview, openClusters, reviewKey, type ReviewState } from './thm-review';
+import { budgetOf, initialReview, openClusters, refiltered, reviewKey, type ReviewState } from './thm-review';
 import { rowKey, ThmRow } from './thm-row';
 
 export interface ThmScreenProps {
@@ -77,6 +77,8 @@ export function ThmScreen({
   // `/`: the filter being typed (keys go to it), and what it holds.
   const [typing, setTyping] = useState(false);
   const [filter, setFilter] = useState('');
+  // The filter as the last key left it (keys come faster than frames), for the row the cursor keeps.
+  const filterNow = useRef('');
   const filterHasKeys = !!prompt && typing;
   useEffect(() => onTyping?.(filterHasKeys), [filterHasKeys, onTyping]);
   // The review going away (approved) gives the keys back with it.
@@ -98,8 +100,9 @@ export function ThmScreen({
     newlines: 'single',
     keep: true,
     onChange: (value) => {
+      setReview(report ? refiltered(live.current, report, filterNow.current, value) : live.current);
+      filterNow.current = value;
       setFilter(value);
-      setReview({ ...live.current, cursor: 0 });
     },
     onSubmit: () => setTyping(false),
     intercept: (_input, key, empty) => {
@@ -208,10 +211,15 @@ export function ThmScreen({
   const status = prompt ? 1 : 0;
   const warned = warningLines(view, width);
   const room = height - warned.length - summary.length - 2 - status - written_.length - (1 + footer.length);
-  // The list first (it is what the keys act on), then the chain of its highlighted test, then how it fails.
-  const [listRows, chainRows, failureRows] = allocate(room, [
-    { min: Math.min(3, rows.length), want: rows.length },
-    { min: Math.min(3, chain.length), want: chain.length },
+  // The chain of the highlighted test is what the review is for: it gets its rows first (a few at
+  // most), then the list (what the keys act on) the rest, then how the test fails. With the list
+  // first, a long one (198 failing tests) left the chain its 3-row minimum: `chain of …:` and `…`.
+  // The list keeps its few rows in a short terminal: the keys must see where they act.
+  const listMin = Math.min(3, rows.length);
+  const chainRoom = Math.max(0, room - listMin);
+  const chainRows = chainRoom >= Math.min(3, chain.length) ? Math.min(chain.length, chainRoom) : 0;
+  const [listRows, failureRows] = allocate(room - chainRows, [
+    { min: listMin, want: rows.length },
     { min: 4, want: failure },
   ]);
   const first = windowStart(cursor, rows.length, listRows!);

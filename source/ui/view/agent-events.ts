@@ -1,6 +1,7 @@
 import { phaseHeading } from '../../engine/phrase-book';
 import { asPlaced, functionName, withoutDecorators } from '../../engine/session/page-diffs';
 import { push, revise } from './items';
+import { currentTarget } from './plan-events';
 import type { ViewHandlers } from './types';
 
 /** The agent's progress: its phases, what it submitted (code, and its own tests under TDD), and the test runs. */
@@ -63,7 +64,7 @@ export const AGENT_EVENTS = {
             : 'the stub';
     state.agent.submissions++;
     // What goes in place (the docstring kept when the submission has none), against what was there.
-    const placed = asPlaced(event.code, code ?? starting, functionName(state.session?.target));
+    const placed = asPlaced(event.code, code ?? starting, functionName(currentTarget(state)));
     revise(state, 'code', code ?? withoutDecorators(starting ?? '', placed), placed, {
       number: state.agent.submissions,
       against,

@@ -36,6 +36,16 @@ function debuggerOutput(state: ViewState, chunk: string): void {
   };
 }
 
+/**
+ * What answers the next line, read from an exchange's output (sessions saved before entries said
+ * it themselves): pdb when its prompt ends the output, before the notes tenet adds under it (that
+ * the developer interrupted the command: pdb is still there, after `*** KeyboardInterrupt`).
+ */
+export function modeAfter(output: string): 'pdb' | 'shell' {
+  const shown = output.replace(/(\n\[tenet: [^\n]*\])+\s*$/, '').trimEnd();
+  return shown.endsWith('(Pdb)') ? 'pdb' : 'shell';
+}
+
 /** The debugger pane's events: what was typed in the session, what it printed, and each finished exchange. */
 export const DEBUGGER_EVENTS = {
   'debugger.input': (event, state, now) => {
@@ -56,7 +66,7 @@ export const DEBUGGER_EVENTS = {
     debuggerOutput(state, event.chunk);
   },
   'debugger.entry': (event, state) => {
-    state.debugger.mode = event.entry.output.trimEnd().endsWith('(Pdb)') ? 'pdb' : 'shell';
+    state.debugger.mode = event.entry.then ?? modeAfter(event.entry.output);
     state.debugger.running = undefined;
     if (event.entry.who === 'human')
       push(state, {

@@ -2,6 +2,7 @@ import { condensedWords } from '../../engine/agent/context-words';
 import { addCall } from '../../engine/model/usage-sums';
 import { MESSAGE_SOURCES } from '../../engine/phrase-book';
 import { startingFunctionIn } from '../../engine/session/page-diffs';
+import { currentTarget } from './plan-events';
 import { push } from './items';
 import type { ViewHandlers } from './types';
 
@@ -19,7 +20,7 @@ export const MODEL_EVENTS = {
         text: `From here on ${state.fork.live} answers live (the answers before were the parent's)`,
         tone: 'info',
       });
-    state.agent.starting ??= startingFunctionIn(state.session?.target, event.newMessages ?? []);
+    state.agent.starting ??= startingFunctionIn(currentTarget(state), event.newMessages ?? []);
     state.agent.round = event.round;
     if (event.context) state.agent.context = event.context;
     state.agent.live = '';

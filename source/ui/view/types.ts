@@ -3,6 +3,20 @@ import type { UsageSums } from '../../engine/model/usage-sums';
 import type { SpendLimits } from '../../engine/protocol/settings';
 import type { Writer } from '../../engine/protocol/debugger';
 import type { ThmReport } from '../../engine/protocol/thm-report';
+import type { PlanTarget } from '../../engine/protocol/plan';
+import type { PlanMark } from '../../engine/phrase-book';
+
+/** A plan (several stubs, one at a time): its targets, their order and status, the one running, each end in words. */
+export interface PlanView {
+  targets: PlanTarget[];
+  order: string[];
+  skipped: string[];
+  why: string[];
+  status: Record<string, PlanMark>;
+  current?: { target: string; index: number; total: number };
+  ends: Record<string, string>;
+  final: boolean;
+}
 
 /**
  * What the screens show, folded from engine events by a pure reducer: the same function serves a
@@ -146,6 +160,8 @@ export interface ViewState {
   keptTests?: string;
   patch?: PatchDecision;
   warnings: string[];
+  /** A plan's targets and where it stands (see view/plan-events.ts). */
+  plan?: PlanView;
   /** A fork: how many of its model answers were its parent's, and the model that answers after them. */
   fork?: { recorded: number; live: string };
   /**

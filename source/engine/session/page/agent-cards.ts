@@ -1,4 +1,5 @@
 import type { SessionPageData } from '../page-data';
+import { naturally } from '../../util/natural-order';
 import { chip, clean, code, facts, fold, h, lazy, prose, textBlock } from './dom';
 import { diffCounts, diffView } from './diff-view';
 import { dollars, duration, integer, outcomeClass, counted, pretty, shortTest } from './format';
@@ -15,7 +16,7 @@ export function testRows(outcomes: Record<string, string>): HTMLElement {
   return h(
     'div',
     { class: 'grid' },
-    Object.keys(outcomes).map((id) => {
+    naturally(Object.keys(outcomes)).map((id) => {
       const outcome = String(outcomes[id]);
       return h(
         'div',

@@ -199,6 +199,7 @@ function main(): void {
   let speed = 1;
 
   function show(to: number, { scroll = true } = {}): void {
+    showEarlier?.();
     const k = Math.max(0, Math.min(last, to));
     current = k;
     const pos = stopAt(k);
@@ -347,8 +348,48 @@ function main(): void {
   });
 
   keepInPlace(() => currentCard);
+  /** Brings back the cards before a linked event (see openAt), while they are out of the layout. */
+  let showEarlier: (() => void) | undefined;
   const linked = linkedStop(location.hash);
-  show(linked === undefined ? 0 : linked, { scroll: linked !== undefined });
+  if (linked === undefined) show(0, { scroll: false });
+  else openAt(linked);
+
+  /**
+   * A link to an event (`#event=N`): the first paint shows that event's card without scrolling.
+   * Scrolled to at once, a screenshot taken at the first paint (headless chromium's --screenshot)
+   * showed only the background: the tiles far down the page were not drawn yet. So the earlier
+   * cards wait out of the layout until that paint is done; then they come back, the view kept on
+   * the event.
+   */
+  function openAt(k: number): void {
+    show(k, { scroll: false });
+    const upTo = cardOf[stopAt(k)]!;
+    const earlier = elements.slice(0, upTo).filter((el): el is HTMLElement => !!el);
+    if (!earlier.length) return;
+    for (const el of earlier) el.classList.add('before-link');
+    const more = h('button', { class: 'earlier', type: 'button' }, `↑ ${counted(earlier.length, 'earlier card')}`);
+    timeline.insertBefore(more, elements[upTo] ?? null);
+    // Back on the reader's first wish to see them (the button, a scroll up, any move of the player),
+    // the card of the event staying where it is on the screen.
+    // At the top of the page a scroll up moves nothing, so the wheel and the keys are asked instead.
+    const onWheel = (ev: WheelEvent) => ev.deltaY < 0 && window.scrollY === 0 && restore();
+    const onKey = (ev: KeyboardEvent) =>
+      (ev.key === 'PageUp' || ev.key === 'ArrowUp') && window.scrollY === 0 && restore();
+    const restore = () => {
+      showEarlier = undefined;
+      removeEventListener('wheel', onWheel);
+      removeEventListener('keydown', onKey);
+      const anchor = currentCard;
+      const top = anchor ? anchor.getBoundingClientRect().top : 0;
+      more.remove();
+      for (const el of earlier) el.classList.remove('before-link');
+      if (anchor) window.scrollBy(0, anchor.getBoundingClientRect().top - top);
+    };
+    more.addEventListener('click', restore);
+    addEventListener('wheel', onWheel, { passive: true });
+    addEventListener('keydown', onKey);
+    showEarlier = restore;
+  }
 
   /**
    * The stop a link points at: `#event=N`, the first stop that shows event N (an event folded into

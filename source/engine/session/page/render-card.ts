@@ -12,6 +12,7 @@ import {
 import { clean, h } from './dom';
 import { humanise, pretty } from './format';
 import { indexCard, noteCard, patchCard, phaseCard, resultCard, sessionCard, unknownCard } from './session-cards';
+import { planEventCard } from './plan-cards';
 import { approvalCard, developerTestsCard, hiddenCard, thmCard } from './thm-cards';
 import type { Card, CardKind, CardView, Item, PageEvent } from './types';
 
@@ -46,6 +47,7 @@ const RENDERERS: Record<CardKind, Renderer> = {
   step: stepCard,
   'developer-tests': developerTestsCard,
   result: resultCard,
+  plan: planEventCard,
   note: noteCard,
   unknown: unknownCard,
 };

@@ -159,6 +159,8 @@ export function resultCard(items: Item[], _card: Card, data: SessionPageData): C
             : '',
         ],
         ['message', e.message ? clean(e.message) : ''],
+        // A plan's verdict per target, as tenet words it (data.plans).
+        ['targets', data.plans?.[i] ? h('pre', { class: 'code' }, clean(data.plans[i])) : ''],
         ['secrets', e.patchSecrets?.length ? clean(e.patchSecrets.join('; ')) : ''],
         ['flagged', e.flagged ? clean(`the submission reaches toward the test harness: ${e.flagged}`) : ''],
       ]),

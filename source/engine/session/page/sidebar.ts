@@ -33,6 +33,8 @@ export interface PanelState {
   start: number;
   at: number;
   result: RunResult | null;
+  /** A plan: the target running (`target 2/3 · area`). */
+  target?: string;
 }
 
 const initialState = (): PanelState => ({
@@ -82,6 +84,12 @@ const PANEL: EventHandlers<[s: PanelState]> = {
   submission: (_e, s) => {
     s.submissions++;
   },
+  'plan.target': (e, s) => {
+    s.target = `target ${e.index}/${e.total} · ${e.target.slice(e.target.indexOf('::') + 2)}`;
+  },
+  'plan.final': (_e, s) => {
+    s.target = 'final evaluation';
+  },
   'tests.run': (e, s) => {
     s.runs.push({ purpose: e.purpose, outcomes: e.outcomes || {}, passed: e.passed, total: e.total });
   },
@@ -89,6 +97,8 @@ const PANEL: EventHandlers<[s: PanelState]> = {
     s.result = e;
   },
   'session.start': 'ignored',
+  plan: 'ignored',
+  'plan.target.end': 'ignored',
   'thm.phase': 'ignored',
   'thm.collected': 'ignored',
   'thm.collecting': 'ignored',
@@ -222,6 +232,7 @@ export function renderSidebar(aside: HTMLElement, state: PanelState): void {
       { class: 'panel' },
       h('h4', null, 'Now'),
       h('p', { class: 'phase' }, phaseLabel(state)),
+      state.target && !state.result ? h('p', { class: 'muted' }, clean(state.target)) : null,
       facts([
         ['model round', state.round || ''],
         ['time', state.start ? `+${duration(state.at - state.start)}` : ''],

@@ -1,3 +1,5 @@
+import { naturalOrder } from '../../util/natural-order';
+import { capitalized, hiddenWords } from '../../phrase-book';
 import type { ThmFailingTest, ThmReport } from '../../protocol/thm-report';
 import type { SessionPageData } from '../page-data';
 import { chip, clean, code, fold, h, lazy, textBlock } from './dom';
@@ -130,7 +132,9 @@ function clusterView(
   failing: ReadonlyMap<string, ThmFailingTest>,
   selected: ReadonlySet<string>,
 ): HTMLElement {
-  const tests = cluster.tests || [];
+  // THM's order (shortest chain first), and among equals the natural one: `[2]` before `[10]`.
+  const depth = (id: string) => failing.get(id)?.depth ?? Infinity;
+  const tests = [...(cluster.tests || [])].sort((a, b) => depth(a) - depth(b) || naturalOrder(a, b));
   const item = (id: string) => {
     const test: Partial<ThmFailingTest> = failing.get(id) || { nodeid: id, chain: [] };
     const chain = test.chain || [];
@@ -321,7 +325,7 @@ export function hiddenCard(items: Item[]): CardView {
   const { e } = head(items, 'tests.hidden');
   const hidden = e.hidden || [];
   return {
-    title: `${counted(hidden.length, 'other failing test')} hidden from the agent until evaluation`,
+    title: capitalized(hiddenWords(e)),
     compact: true,
     body: hidden.length
       ? fold(

@@ -1,0 +1,1 @@
+"""Parcel shipping quotes: tenet's example of a plan (`tenet demo --plan`)."""
