@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { cacheRoot } from '../util/cache-dir';
 
 /**
  * The allowed part of /etc as one folder, bound over /etc in one bwrap argument. Bound entry by
  * entry, the 35 or so files cost bwrap two mount calls each: 33.7 ms an exec against 30.4 ms with
  * a read-only `/` (perf/confinement.ts). The folder is a copy, made once and found again by a key
  * of what it copies (each entry's inode, size and time), so a changed `/etc/resolv.conf` makes a
- * new one at the next exec. It lives in the host's temporary folder, private to this user (0700),
- * which confined processes never see (theirs is a fresh /tmp).
+ * new one at the next exec. It lives in tenet's cache folder (no run leaves anything in the
+ * temporary folder), private to this user (0700); confined processes see it only as /etc.
  */
 
 /** How an entry of /etc appears to a confined process. */
@@ -57,7 +57,7 @@ function ours(path: string): boolean {
  * The folder that holds `entries` as /etc shows them, made if needed; undefined when it cannot be
  * made (a file that cannot be read, a full disk): the caller then binds the entries one by one.
  */
-export function stagedEtc(entries: readonly EtcEntry[], base = tmpdir()): string | undefined {
+export function stagedEtc(entries: readonly EtcEntry[], base = join(cacheRoot(), 'etc')): string | undefined {
   const key = createHash('sha256');
   for (const entry of entries) {
     key.update(`${JSON.stringify(entry)}\0`);
@@ -67,6 +67,7 @@ export function stagedEtc(entries: readonly EtcEntry[], base = tmpdir()): string
   if (ours(folder)) return folder;
   let making: string | undefined;
   try {
+    mkdirSync(base, { recursive: true });
     making = mkdtempSync(join(resolve(base), 'tenet-etc-making-'));
     for (const entry of entries) copy(entry, making);
     renameSync(making, folder);
