@@ -20,7 +20,7 @@ def arm(key, channel_write):
     import operator
 
     getframe, write, getcwd, get_ident, sha256 = sys._getframe, os.write, os.getcwd, _thread.get_ident, hashlib.sha256
-    length, every, each, same, pairs = len, all, map, operator.is_, zip
+    length, every, each, same, pairs, getitem = len, all, map, operator.is_, zip, operator.getitem
     read, list_type, view = object.__getattribute__, list, memoryview
     str_type, bytes_type, int_type, tuple_type = str, bytes, int, tuple
     code_type, module_type = types.CodeType, types.ModuleType
@@ -73,7 +73,7 @@ def arm(key, channel_write):
             spans[name] = spans.get(name, ()) + ((int(start), int(end)),)
     tainted = {}  # id(code) -> code: code the submission ran through exec (kept, so ids stay unique)
     busy = set()  # threads inside the hook
-    run = {"seq": 0, "started": None, "reported": set(), "done": False, "harness": None, "hooks": None}
+    run = {"seq": 0, "started": None, "reported": set(), "done": False, "harness": None, "hooks": None, "flat": None}
 
     def mac(data):
         return sha256(outer_key + sha256(inner_key + data).digest()).hexdigest()
@@ -93,7 +93,8 @@ def arm(key, channel_write):
             for start, end in ranges:
                 if start <= line <= end:
                     return True
-        return id(code) in tainted
+        # id() is audited: asked of every frame a walk passes, it would call this hook again each time.
+        return bool(tainted) and id(code) in tainted
 
     def newest_submitted(frame):
         while frame is not None:
@@ -154,12 +155,20 @@ def arm(key, channel_write):
 
     def harness_changed():
         """The first function or class of the harness, or hook of pytest's, no longer as it was; or
-        None. Compared by identity in C (no object's __eq__ runs here), about 0.1 ms a test."""
-        for mapping, names, values in run["harness"] or ():
-            if not every(each(same, each(mapping.get, names), values)):
-                for name, value in pairs(names, values):  # which one: once, on the way to a trip
-                    if mapping.get(name) is not value:
-                        return name
+        None. Compared by identity in C (no object's __eq__ runs here), in one pass over the
+        harness laid flat (about 1,750 names, 70 µs a test; one pass a mapping took twice that)."""
+        flat = run["flat"]
+        if flat is not None:
+            mappings, names, values = flat
+            try:
+                unchanged = every(each(same, each(getitem, mappings, names), values))
+            except BaseException:
+                unchanged = False  # a name deleted (KeyError), or a mapping replaced
+            if not unchanged:
+                for mapping, names, values in run["harness"]:  # which one: once, on the way to a trip
+                    for name, value in pairs(names, values):
+                        if mapping.get(name) is not value:
+                            return name
         for caller, name, attribute, seen in run["hooks"] or ():
             impls = read(caller, attribute)
             if type(impls) is not list_type or length(impls) != length(seen) or not every(each(same, impls, seen)):
@@ -249,6 +258,11 @@ def arm(key, channel_write):
         if event == "tenet.guard":
             if tenets(top) and run["harness"] is None and type(args[0]) is tuple_type and type(args[1]) is tuple_type:
                 run["harness"], run["hooks"] = args[0], args[1]
+                run["flat"] = (
+                    tuple_type(mapping for mapping, names, _ in args[0] for _ in names),
+                    tuple_type(name for _, names, _ in args[0] for name in names),
+                    tuple_type(value for _, _, values in args[0] for value in values),
+                )
             return
         if event in ("exec", "function.__new__"):
             # Code the submission itself runs through exec or eval, or makes a function of, is its
