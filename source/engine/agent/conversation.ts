@@ -13,6 +13,7 @@ import { ContextKeeper } from './context-keeper';
 import { unknownWindowWarning } from './context-words';
 import type { ContextBudget } from './context-size';
 import { ProviderError } from '../model/types';
+import { codeArgument, oddStop } from './answer-words';
 
 export type { Totals } from '../model/usage-sums';
 
@@ -55,15 +56,6 @@ export interface ConversationOptions {
   context?: ContextBudget;
   /** The model whose window no one knows: said once, at the first request. */
   windowUnknown?: string;
-}
-
-/** The `code` argument of a submission, or the raw arguments when they are not JSON. */
-function codeArgument(json: string): string {
-  try {
-    return String(JSON.parse(json).code ?? '');
-  } catch {
-    return json;
-  }
 }
 
 const aborted = () => Object.assign(new Error('cancelled'), { name: 'AbortError' });
@@ -445,14 +437,4 @@ export class Conversation {
       throw error;
     }
   }
-}
-
-/** What the developer should know about how an answer ended: the model refused, or was cut off. */
-function oddStop(response: ModelResponse, maxTokens: number): string | undefined {
-  if (response.stopReason === 'refusal')
-    return `The model refused to answer${response.content ? `: ${response.content.slice(0, 200)}` : ''}. If it keeps refusing, stop the run and try another model.`;
-  if (response.stopReason === 'length' || response.stopReason === 'max_tokens') {
-    return `The model's answer was cut at maxTokens (${maxTokens})${response.toolCalls.length ? ': its last tool call may be incomplete' : ''}. Raise maxTokens in the config if this repeats.`;
-  }
-  return undefined;
 }
