@@ -89,6 +89,7 @@ export const KEYS = {
   ],
   result: [
     ['a', 'apply the patch to the checkout (asks first; twice if the run failed)', 'apply'],
+    ['1-9', "a plan's result: choose the targets whose code a applies (the passed ones at first)", 'choose'],
     ['r', 'reject it', 'reject'],
     ['s', 'save the patch to tenet-<session>.patch', 'save'],
     ['q', 'quit (the patch stays in the session)', 'quit'],

@@ -188,13 +188,50 @@ describe("a plan's result screen", () => {
     const ui = render(
       <ResultScreen result={result} width={100} height={40} prompt={{ kind: 'accept-patch', result, resolve }} />,
     );
-    await frameShows(ui.lastFrame, '✓ area  selected 3/3 · hidden 1/1');
-    expect(ui.lastFrame()).toContain('✓ perimeter  selected 2/2 · hidden 0/0');
-    expect(ui.lastFrame()).toContain('✗ describe  selected 0/1 · hidden 0/0 · budget');
+    await frameShows(ui.lastFrame, '1 [x] ✓ area  selected 3/3 · hidden 1/1');
+    expect(ui.lastFrame()).toContain('2 [x] ✓ perimeter  selected 2/2 · hidden 0/0');
+    expect(ui.lastFrame()).toContain('3 [ ] ✗ describe  selected 0/1 · hidden 0/0 · budget');
     ui.stdin.write('a');
     await frameShows(ui.lastFrame, 'y/N');
     ui.stdin.write('y');
     await until(() => resolve.mock.calls.length === 1);
     expect(resolve).toHaveBeenCalledWith({ targets: [AREA, PERIMETER] });
+  });
+
+  it('lets the developer choose per target: a number takes one out or puts one in, and asks twice for failing code', async () => {
+    const resolve = vi.fn();
+    const result = planResult();
+    const ui = render(
+      <ResultScreen result={result} width={100} height={40} prompt={{ kind: 'accept-patch', result, resolve }} />,
+    );
+    await frameShows(ui.lastFrame, '1 [x] ✓ area');
+    ui.stdin.write('2');
+    await frameShows(ui.lastFrame, '2 [ ] ✓ perimeter');
+    ui.stdin.write('3');
+    await frameShows(ui.lastFrame, '3 [x] ✗ describe');
+    ui.stdin.write('a');
+    // describe did not pass: the first question is whether to apply failing code.
+    await frameShows(ui.lastFrame, 'Apply a patch that failed?');
+    ui.stdin.write('y');
+    await frameShows(ui.lastFrame, 'y/N');
+    ui.stdin.write('y');
+    await until(() => resolve.mock.calls.length === 1);
+    expect(resolve).toHaveBeenCalledWith({ targets: [AREA, DESCRIBE] });
+  });
+
+  it('says so when no target is chosen, and applies nothing', async () => {
+    const resolve = vi.fn();
+    const result = planResult();
+    const ui = render(
+      <ResultScreen result={result} width={100} height={40} prompt={{ kind: 'accept-patch', result, resolve }} />,
+    );
+    await frameShows(ui.lastFrame, '1 [x] ✓ area');
+    ui.stdin.write('1');
+    await frameShows(ui.lastFrame, '1 [ ] ✓ area');
+    ui.stdin.write('2');
+    await frameShows(ui.lastFrame, '2 [ ] ✓ perimeter');
+    ui.stdin.write('a');
+    await frameShows(ui.lastFrame, 'no target chosen');
+    expect(resolve).not.toHaveBeenCalled();
   });
 });

@@ -27,23 +27,38 @@ export function PlanStrip({ plan }: { plan: PlanView | undefined }) {
   );
 }
 
-/** On the result screen of a plan: one verdict per target, coloured as its mark. */
-export function planVerdictLines(result: RunResult): Line[] {
+/**
+ * On the result screen of a plan: one verdict per target, coloured as its mark; with `chosen`
+ * (the developer picks what `a` applies), each numbered and ticked when chosen.
+ */
+export function planVerdictLines(result: RunResult, chosen?: ReadonlySet<string>): Line[] {
   return targetVerdictLines(result.targets ?? []).map((text, i) => {
     const t = result.targets![i]!;
-    return { text: `  ${text}`, color: t.pass ? 'green' : t.stopReason === 'skipped' ? 'gray' : 'red' };
+    const pick = chosen ? `${i + 1} [${chosen.has(t.target) ? 'x' : ' '}] ` : '';
+    return { text: `  ${pick}${text}`, color: t.pass ? 'green' : t.stopReason === 'skipped' ? 'gray' : 'red' };
   });
 }
 
+/** A plan's result whose targets the developer may choose among (up to the nine digit keys). */
+export const choosesTargets = (result: RunResult) =>
+  !!result.targets && result.targets.length > 1 && result.targets.length <= 9;
+
+/** The targets `a` applies at first: the passed ones. */
+export const passedTargets = (result: RunResult) =>
+  new Set((result.targets ?? []).filter((t) => t.pass).map((t) => t.target));
+
 /**
- * What `a` applies on a plan's result: every target when all passed, else the passed ones (a
- * failing target's code stays out); a single run's patch as it is.
+ * What `a` applies: a plan's chosen targets (every target when all passed and all are chosen),
+ * else the passed ones (a failing target's code stays out); a single run's patch as it is.
  */
-export function applyAnswer(result: RunResult): PatchAnswer {
-  if (!result.targets || result.pass) return 'accept';
-  const passed = result.targets.filter((t) => t.pass).map((t) => t.target);
-  return passed.length ? { targets: passed } : 'accept';
+export function applyAnswer(result: RunResult, chosen: ReadonlySet<string> = passedTargets(result)): PatchAnswer {
+  if (!result.targets) return 'accept';
+  if (result.pass && chosen.size === result.targets.length) return 'accept';
+  return chosen.size ? { targets: result.targets.map((t) => t.target).filter((t) => chosen.has(t)) } : 'accept';
 }
 
-/** A plan's result with some targets passed: `a` applies those, with no warning about failing code. */
-export const somePassed = (result: RunResult) => !!result.targets?.some((t) => t.pass);
+/** Whether what `a` would apply holds code that did not pass (then it asks twice). */
+export function appliesFailing(result: RunResult, chosen: ReadonlySet<string>): boolean {
+  if (!result.targets) return !result.pass;
+  return result.targets.some((t) => chosen.has(t.target) && !t.pass);
+}

@@ -16,7 +16,7 @@ import { gridLines } from '../components/test-grid';
 import type { Prompt } from '../prompt';
 import { hintRows } from '../keys';
 import type { PatchDecision } from '../view/types';
-import { applyAnswer, planVerdictLines, somePassed } from './plan-lines';
+import { appliesFailing, applyAnswer, choosesTargets, passedTargets, planVerdictLines } from './plan-lines';
 import { useKeys } from '../components/use-keys';
 import { plural } from '../../engine/util/plural';
 
@@ -198,6 +198,9 @@ export function ResultScreen({
   // `s` wrote the patch here (a later `q` records it in the session as where it was saved); what `s` said.
   const [savedTo, setSavedTo] = useState<string>();
   const [said, setSaid] = useState<string>();
+  // A plan's targets whose code `a` applies: the passed ones, until the developer picks (1-9).
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => passedTargets(result));
+  const choosing = !!prompt && !!result.patch && choosesTargets(result);
   useEffect(() => onViewer?.(failure !== undefined), [failure, onViewer]);
   const firstFailed = listOrder(result.tests).find((id) => result.tests[id] !== 'passed');
   const openFailure = (nodeid: string) => {
@@ -233,7 +236,17 @@ export function ResultScreen({
       setSaid(
         'not applied: the verdict is unverified, tenet could not check it (see above); s saves the patch to look at',
       );
-    else if (char === 'a' && result.patch) setConfirming(result.pass || somePassed(result) ? 'apply' : 'failing');
+    else if (choosing && /^[1-9]$/.test(char) && Number(char) <= result.targets!.length) {
+      const target = result.targets![Number(char) - 1]!.target;
+      setChosen((now) => {
+        const next = new Set(now);
+        if (!next.delete(target)) next.add(target);
+        return next;
+      });
+    } else if (char === 'a' && result.patch && choosing && !chosen.size)
+      setSaid("no target chosen: a target's number chooses it for a");
+    else if (char === 'a' && result.patch)
+      setConfirming(appliesFailing(result, choosing ? chosen : passedTargets(result)) ? 'failing' : 'apply');
     else if (char === 'r') prompt.resolve(false);
     // Without a live screen to stay on (a test's), `s` is the decision itself.
     else if (char === 's' && result.patch) prompt.resolve({ saveTo: patchFileFor(result.sessionId) });
@@ -257,7 +270,7 @@ export function ResultScreen({
       width,
     ).map((text) => ({ text })),
     ...(result.message ? wrapText(result.message, width).map((text) => ({ text, color: 'red' })) : []),
-    ...planVerdictLines(result),
+    ...planVerdictLines(result, choosing ? chosen : undefined),
     ...(result.patchSecrets ?? []).flatMap((warning) =>
       wrapText(`! ${warning}`, width).map((text) => ({ text, color: 'yellow' })),
     ),
@@ -291,6 +304,7 @@ export function ResultScreen({
         [],
         [
           'a',
+          '1-9',
           'r',
           'k',
           ...(result.patch && onSave ? [] : ['s']),
@@ -310,6 +324,7 @@ export function ResultScreen({
           3,
           [],
           [
+            ...(choosing ? [] : ['1-9']),
             ...(prompt.agentTests && !keptTests ? [] : ['k']),
             ...(firstFailed ? [] : ['Enter']),
             ...(result.stopReason === 'unverified' ? ['a'] : []),
@@ -357,7 +372,7 @@ export function ResultScreen({
         width={width}
         lines={[verdictText(result, submissions), ...(checkout ? [`In the checkout at ${checkout}:`] : [])]}
         question={applyQuestion(result.patch, file)}
-        onConfirm={() => prompt.resolve(applyAnswer(result))}
+        onConfirm={() => prompt.resolve(applyAnswer(result, choosing ? chosen : undefined))}
         onCancel={() => setConfirming(undefined)}
       />
     ) : undefined;
