@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxSpec } from '../source/engine/sandbox/create-sandbox';
-import { pythonEnv } from '../source/engine/python/pytest-env';
+import { pythonEnv } from '../source/engine/python-source/pytest-env';
 import { openTask } from '../source/engine/task/open-task';
 import { runThm, THM_DEFAULTS } from '../source/engine/thm/run-thm';
 

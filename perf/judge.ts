@@ -7,7 +7,7 @@
  *   npm run perf:judge [-- --runs N]
  */
 import { join } from 'node:path';
-import { pythonEnv } from '../source/engine/python/pytest-env';
+import { pythonEnv } from '../source/engine/python-source/pytest-env';
 import { openTask, type OpenTask } from '../source/engine/task/open-task';
 import { runPytestPass } from '../source/engine/thm/pytest-pass';
 import { openJudge } from '../source/engine/tools/judge';

@@ -14,11 +14,11 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { copyInstalledPackage, optionReader } from './common';
-import { listDefinitions } from '../source/engine/python/definitions';
-import { parsePython } from '../source/engine/python/parser';
+import { listDefinitions } from '../source/engine/python-source/definitions';
+import { parsePython } from '../source/engine/python-source/parser';
 import { generateMutants } from '../source/engine/quality/mutants';
 import { runMutation } from '../source/engine/quality/mutation';
-import { pythonEnv } from '../source/engine/python/pytest-env';
+import { pythonEnv } from '../source/engine/python-source/pytest-env';
 import { openTask, type OpenTask } from '../source/engine/task/open-task';
 
 const argv = process.argv.slice(2);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { LOCAL, type SandboxSpec } from '../source/engine/sandbox/create-sandbox';
 import { containerLimits } from '../source/engine/sandbox/docker/limits';
 import { DEFAULT_IMAGE } from '../source/engine/sandbox/docker/names';
-import { pythonEnv } from '../source/engine/python/pytest-env';
+import { pythonEnv } from '../source/engine/python-source/pytest-env';
 import { openTask } from '../source/engine/task/open-task';
 import { DebuggerSession } from '../source/engine/tools/debugger/session';
 

@@ -17,7 +17,7 @@ import { scanFunctions, type ScannedFunction } from '../source/engine/bench/make
 import { spreadOrder } from '../source/engine/bench/make-order';
 import { runReachPass } from '../source/engine/bench/make-reach';
 import { targetName } from '../source/engine/bench/make-row';
-import { pythonEnv } from '../source/engine/python/pytest-env';
+import { pythonEnv } from '../source/engine/python-source/pytest-env';
 import { LOCAL, localConfinement } from '../source/engine/sandbox/create-sandbox';
 import { LocalSandbox } from '../source/engine/sandbox/local-sandbox';
 import { checkPython, choosePython, interpreterFolders } from '../source/engine/task/interpreter';

@@ -9,7 +9,7 @@ import { stoppedByLimit } from '../engine/model/spend-limits';
 import { MessageFile } from '../engine/run/message-file';
 import type { ForkRequest } from '../engine/run/fork';
 import { headlessPilot, type Pilot } from '../engine/run/pilot';
-import type { GivenTestFile } from '../engine/run/desk';
+import type { GivenTestFile } from '../engine/run/test-desk';
 import type { PreparedRun, RunRequest } from '../engine/run/prepare-run';
 import { printable } from '../engine/terminal-text';
 import { jsonStreamLine } from './json-stream';

@@ -1,7 +1,7 @@
 import { importTui } from './import-tui';
 import { resolve } from 'node:path';
 import type { FileIndex } from '../engine/index/types';
-import { decoratorExpression, overloadSpellings } from '../engine/python/overloads';
+import { decoratorExpression, overloadSpellings } from '../engine/python-source/overloads';
 import { repositoryFolder } from '../engine/util/checked-paths';
 import { instructionsWords, readProjectInstructions } from '../engine/task/project-instructions';
 import type { ModelFlags } from '../engine/model/create-model';

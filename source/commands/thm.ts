@@ -3,7 +3,7 @@ import type { CallerRule } from '../engine/thm/clustering';
 import { TenetError } from '../engine/errors';
 import { loadConfig } from '../engine/config/config';
 import { sandboxSpec, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
-import { parseWithBaselineCodeOnly } from '../engine/python/parser';
+import { parseWithBaselineCodeOnly } from '../engine/python-source/parser';
 import { openTask } from '../engine/task/open-task';
 import { implementedWarning } from '../engine/task/prepare-target';
 import { runThm, THM_DEFAULTS } from '../engine/thm/run-thm';

@@ -6,7 +6,7 @@ import type { PlanDecision } from '../engine/protocol/plan';
 import type { CommandDecision, DeveloperMessage, PatchAnswer, RequestPreview } from '../engine/protocol/decisions';
 import type { ToolCall } from '../engine/protocol/messages';
 import type { MessageFile } from '../engine/run/message-file';
-import type { GivenTestFile, TestDesk } from '../engine/run/desk';
+import type { GivenTestFile, TestDesk } from '../engine/run/test-desk';
 import type { Editor } from './editor';
 import { editArguments } from './edit-arguments';
 import type { ThmReport } from '../engine/protocol/thm-report';

@@ -178,7 +178,7 @@ export function LiveApp({ controller, finished, onQuit, sourceOf, banner, sessio
             {...(desk
               ? {
                   sourceOf: async (nodeid: string) =>
-                    (await import('../engine/python/test-source')).testSource(desk.root, nodeid),
+                    (await import('../engine/python-source/test-source')).testSource(desk.root, nodeid),
                 }
               : sourceOf
                 ? { sourceOf }

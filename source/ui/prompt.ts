@@ -4,7 +4,7 @@ import type { ToolCall } from '../engine/protocol/messages';
 import type { ThmReport } from '../engine/protocol/thm-report';
 import type { AgentTests, PlanProposal } from '../engine/run/pilot';
 import type { PlanDecision } from '../engine/protocol/plan';
-import type { TestDesk } from '../engine/run/desk';
+import type { TestDesk } from '../engine/run/test-desk';
 import type { ViewState } from './view/types';
 
 /** A decision the engine is waiting for, shown by the screen that owns it. */

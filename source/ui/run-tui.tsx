@@ -10,7 +10,7 @@ import type { PreparedRun, runRecorded } from '../engine/run/prepare-run';
 import { stoppedByLimit } from '../engine/model/spend-limits';
 import type { MessageFile } from '../engine/run/message-file';
 import type { Pilot } from '../engine/run/pilot';
-import type { GivenTestFile } from '../engine/run/desk';
+import type { GivenTestFile } from '../engine/run/test-desk';
 import { startBracketedPaste } from './bracketed-paste';
 import { TuiController } from './controller';
 import { terminalEditor } from './editor';
@@ -61,7 +61,7 @@ export async function runTui(load: () => Promise<LoadedRun>, options: RunTuiOpti
   let prepared: PreparedRun | undefined;
   // The parser behind a test's source is loaded when `v` first asks for one.
   const sourceOf = async (nodeid: string) =>
-    (await import('../engine/python/test-source')).testSource(prepared?.options.repo ?? options.repo, nodeid);
+    (await import('../engine/python-source/test-source')).testSource(prepared?.options.repo ?? options.repo, nodeid);
   // A scripted model must never pass for a real one.
   // The script's label is the script author's text: printable, as every untrusted text on screen.
   const bannerOf = (run: PreparedRun | undefined) =>

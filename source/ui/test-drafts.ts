@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { DeveloperTests, TestDesk } from '../engine/run/desk';
+import type { DeveloperTests, TestDesk } from '../engine/run/test-desk';
 import type { Editor } from './editor';
 
 /**

@@ -1,6 +1,6 @@
 import { posix, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pythonEnv } from '../../source/engine/python/pytest-env';
+import { pythonEnv } from '../../source/engine/python-source/pytest-env';
 import { openTask } from '../../source/engine/task/open-task';
 import type { PassResult } from '../../source/engine/thm/pass-types';
 import { runPytestPass } from '../../source/engine/thm/pytest-pass';

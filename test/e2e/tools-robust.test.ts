@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openTask, type OpenTask } from '../../source/engine/task/open-task';
 import { callTool } from '../../source/engine/tools/call-tool';
 import type { ToolContext } from '../../source/engine/tools/context';
-import { describeSyntaxError } from '../../source/engine/python/syntax-error';
+import { describeSyntaxError } from '../../source/engine/python-source/syntax-error';
 import { similarityCorpus } from '../../source/engine/tools/similar-method';
 import { findTargetUsages } from '../../source/engine/tools/target-usage';
 import { openToolbox } from '../../source/engine/tools/toolbox';

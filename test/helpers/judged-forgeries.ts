@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
 import { pythonHelpersDir } from '../../source/engine/assets';
-import { PluginLineReader, type PluginEvent } from '../../source/engine/thm/protocol';
+import { PluginLineReader, type PluginEvent } from '../../source/engine/thm/plugin-lines';
 import { runCli } from './cli';
 import { startFakeModelServer, type FakeModelServer } from './fake-model-server';
 import { FIXTURES } from './fixtures';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
 import { loadEvents } from '../../source/engine/session/event-log';
-import type { DeveloperTests, TestDesk } from '../../source/engine/run/desk';
+import type { DeveloperTests, TestDesk } from '../../source/engine/run/test-desk';
 import { TuiController } from '../../source/ui/controller';
 import { ReplayScreen } from '../../source/ui/screens/replay-screen';
 import { LiveApp } from '../../source/ui/live-app';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DeveloperTests, TestDesk } from '../../source/engine/run/desk';
+import type { DeveloperTests, TestDesk } from '../../source/engine/run/test-desk';
 import { TuiController } from '../../source/ui/controller';
 import { LiveApp } from '../../source/ui/live-app';
 import { start } from './agent-on';
@@ -20,7 +20,7 @@ const ORIGINAL = 'def test_direct():\n    assert f() == 1\n';
 const BROKEN = `${ORIGINAL}\ndef test_dev_broken(:\n    pass\n`;
 const FIXED = `${ORIGINAL}\ndef test_dev_fixed():\n    assert f() == 2\n`;
 
-/** A desk as the engine's (test-desk.ts) behaves on a file: a file that does not compile is put back as it was. */
+/** A desk as the engine's (workspace-test-desk.ts) behaves on a file: a file that does not compile is put back as it was. */
 function workspaceDesk(root: string): TestDesk {
   const read = (path: string) => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined);
   return {

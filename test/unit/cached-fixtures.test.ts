@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstUsersReach } from '../../source/engine/thm/cached-fixtures';
-import type { PluginTestEvent } from '../../source/engine/thm/protocol';
+import type { PluginTestEvent } from '../../source/engine/thm/plugin-lines';
 
 const event = (
   nodeid: string,

@@ -68,7 +68,7 @@ const ENGINE_LAYERS: readonly (readonly string[])[] = [
   ['config'],
   ['workspace'],
   ['sandbox'],
-  ['python'],
+  ['python-source'],
   ['task', 'index'],
   ['thm'],
   ['tools'],

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importRoots } from '../../source/engine/python/import-roots';
+import { importRoots } from '../../source/engine/python-source/import-roots';
 
 let repo = '';
 afterEach(() => rmSync(repo, { recursive: true, force: true }));

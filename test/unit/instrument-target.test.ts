@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findFunction, functionParts } from '../../source/engine/python/function-parts';
-import { parsePython } from '../../source/engine/python/parser';
+import { findFunction, functionParts } from '../../source/engine/python-source/function-parts';
+import { parsePython } from '../../source/engine/python-source/parser';
 import { instrumentTarget } from '../../source/engine/task/rewrite';
 
 async function instrumented(text: string, qualname: string) {

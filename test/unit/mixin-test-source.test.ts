@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testsSection } from '../../source/engine/agent/task-context';
 import type { ThmFailingTest } from '../../source/engine/protocol/thm-report';
-import { testSourceAt } from '../../source/engine/python/test-source';
+import { testSourceAt } from '../../source/engine/python-source/test-source';
 
 // Issue 33, item 6: a test a class inherits from a mixin (more-itertools' SeekableTest runs
 // PeekableMixinTests.test_passthrough) was listed in the task by name, with no code.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateMutants, spread } from '../../source/engine/quality/mutants';
 import { collectCandidates, incremented } from '../../source/engine/quality/mutation-operators';
-import { parsePython } from '../../source/engine/python/parser';
+import { parsePython } from '../../source/engine/python-source/parser';
 
 const MODULE = `import math
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listDefinitions } from '../../source/engine/python/definitions';
-import { implementations } from '../../source/engine/python/overloads';
-import { parsePython } from '../../source/engine/python/parser';
+import { listDefinitions } from '../../source/engine/python-source/definitions';
+import { implementations } from '../../source/engine/python-source/overloads';
+import { parsePython } from '../../source/engine/python-source/parser';
 
 /** Start lines of the definitions of `name` that implementations() keeps. */
 async function kept(source: string, name = 'f'): Promise<number[]> {

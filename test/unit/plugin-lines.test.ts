@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MARK, PluginLineReader, type PluginEvent } from '../../source/engine/thm/protocol';
+import { MARK, PluginLineReader, type PluginEvent } from '../../source/engine/thm/plugin-lines';
 
 const event = (nodeid: string) => `${MARK}${JSON.stringify({ e: 'start', nodeid })}\n`;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findFunction, functionParts, signatureAndDocstring } from '../../source/engine/python/function-parts';
-import { parsePython } from '../../source/engine/python/parser';
-import { decodeSource, encodeSource } from '../../source/engine/python/source-text';
+import { findFunction, functionParts, signatureAndDocstring } from '../../source/engine/python-source/function-parts';
+import { parsePython } from '../../source/engine/python-source/parser';
+import { decodeSource, encodeSource } from '../../source/engine/python-source/source-text';
 import { blankFunction, instrumentFunction } from '../../source/engine/task/rewrite';
 
 async function parts(text: string, qualname: string) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatThmReport, thmJson } from '../../source/commands/format-thm';
 import type { ThmOtherFailure, ThmReport } from '../../source/engine/protocol/thm-report';
 import { mergeDeveloperTests } from '../../source/engine/thm/developer-tests';
-import type { PluginCollectError, PluginTestEvent } from '../../source/engine/thm/protocol';
+import type { PluginCollectError, PluginTestEvent } from '../../source/engine/thm/plugin-lines';
 import { failsBecauseOfTarget, otherFailure } from '../../source/engine/thm/stub-verdict';
 import { pickerRows, rowPosition } from '../../source/ui/screens/thm-picker';
 import { initialReview, reviewKey } from '../../source/ui/screens/thm-review';

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PassProgress, STRAGGLERS } from '../../source/engine/thm/pass-progress';
-import { PluginLineReader, type PluginEvent } from '../../source/engine/thm/protocol';
+import { PluginLineReader, type PluginEvent } from '../../source/engine/thm/plugin-lines';
 import { copyFixture, ROOT } from '../helpers/fixtures';
 
 describe("THM's progress while pytest collects and at the end of a pass", () => {

@@ -1,7 +1,7 @@
 import type { EventSink } from '../events';
 import type { DeveloperMessage, RequestPreview } from '../protocol/decisions';
 import type { Message, ToolCall } from '../protocol/messages';
-import { harnessReach, reachWords } from '../python/harness-reach';
+import { harnessReach, reachWords } from '../python-source/harness-reach';
 import { renderPrompt } from './prompts';
 
 /** What the developer may do between the agent's steps; the Pilot's calls of the same names (see run/pilot.ts). */

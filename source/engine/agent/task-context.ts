@@ -1,4 +1,4 @@
-import { testSourceAt } from '../python/test-source';
+import { testSourceAt } from '../python-source/test-source';
 import { entryFunction } from '../thm/clustering';
 import type { PreparedTarget } from '../task/prepare-target';
 import type { ThmFailingTest } from '../protocol/thm-report';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { Node } from 'web-tree-sitter';
 import { isTestPath } from '../index/repo-index';
-import { listDefinitions, type Definition } from '../python/definitions';
-import { isDocstring, isStubBody } from '../python/function-parts';
-import { isOverloadStub, moduleImports, overloadSpellings } from '../python/overloads';
-import { parsePython } from '../python/parser';
-import { readSource } from '../python/source-text';
+import { listDefinitions, type Definition } from '../python-source/definitions';
+import { isDocstring, isStubBody } from '../python-source/function-parts';
+import { isOverloadStub, moduleImports, overloadSpellings } from '../python-source/overloads';
+import { parsePython } from '../python-source/parser';
+import { readSource } from '../python-source/source-text';
 import { listPythonFiles } from '../workspace/walk';
 
 /**

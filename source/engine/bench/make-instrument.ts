@@ -1,8 +1,8 @@
 import { rm, writeFile } from 'node:fs/promises';
-import { listDefinitions } from '../python/definitions';
-import { functionParts } from '../python/function-parts';
-import { parsePython } from '../python/parser';
-import { encodeSource, readSource } from '../python/source-text';
+import { listDefinitions } from '../python-source/definitions';
+import { functionParts } from '../python-source/function-parts';
+import { parsePython } from '../python-source/parser';
+import { encodeSource, readSource } from '../python-source/source-text';
 import { instrumentFunction } from '../task/rewrite';
 import type { Workspace } from '../workspace/workspace';
 import type { ScannedFunction } from './make-functions';

@@ -1,10 +1,10 @@
 import { posix } from 'node:path';
 import { TenetError } from '../errors';
 import { EXIT } from '../exit-codes';
-import { importRoots } from '../python/import-roots';
+import { importRoots } from '../python-source/import-roots';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { PythonInfo } from '../task/interpreter';
-import type { PluginEvent } from '../thm/protocol';
+import type { PluginEvent } from '../thm/plugin-lines';
 import { runPytestPass } from '../thm/pytest-pass';
 import { scopeFix } from '../thm/scope-fix';
 import { shardCount } from '../thm/run-thm';
@@ -140,7 +140,7 @@ export async function runReachPass(options: ReachOptions): Promise<ReachResult> 
 }
 
 /**
- * PYTHONPATH as THM sets it for one target (source/engine/python/pytest-env.ts), with the import
+ * PYTHONPATH as THM sets it for one target (source/engine/python-source/pytest-env.ts), with the import
  * roots of every candidate's module, so the tests import the workspace copy of each.
  */
 function reachEnv(sandbox: Sandbox, root: string, functions: readonly ScannedFunction[]): Record<string, string> {

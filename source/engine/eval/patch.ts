@@ -2,7 +2,7 @@ import { createTwoFilesPatch } from 'diff';
 import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TenetError } from '../errors';
-import { encodeSource, type SourceText } from '../python/source-text';
+import { encodeSource, type SourceText } from '../python-source/source-text';
 
 /** The change as a unified diff of the target file (git-style a/ and b/ paths). */
 export function unifiedPatch(file: string, before: string, after: string): string {

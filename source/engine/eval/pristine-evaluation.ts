@@ -1,5 +1,5 @@
 import type { TestRun } from '../events';
-import { encodeSource, type SourceText } from '../python/source-text';
+import { encodeSource, type SourceText } from '../python-source/source-text';
 import { openSandbox } from '../sandbox/create-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { OpenTask } from '../task/open-task';

@@ -1,6 +1,6 @@
-import { listDefinitions } from '../python/definitions';
-import { isStubBody } from '../python/function-parts';
-import { parsePython } from '../python/parser';
+import { listDefinitions } from '../python-source/definitions';
+import { isStubBody } from '../python-source/function-parts';
+import { parsePython } from '../python-source/parser';
 import { replaceFunction } from '../task/replace-function';
 
 /** Where the target is: enough to find it again in a module text. */

@@ -1,5 +1,5 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { isDocstring } from '../python/function-parts';
+import { isDocstring } from '../python-source/function-parts';
 import { CallPacker } from './calls';
 import type { ClassEntry, FileIndex, FunctionEntry, ImportEntry } from './types';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readInsideSync } from '../workspace/inside';
-import { parsePython } from '../python/parser';
-import { decodeSource } from '../python/source-text';
+import { parsePython } from '../python-source/parser';
+import { decodeSource } from '../python-source/source-text';
 import { extractFile } from './extract';
 import type { FileIndex } from './types';
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeSource } from '../python/source-text';
+import { decodeSource } from '../python-source/source-text';
 import { listPythonFiles } from '../workspace/walk';
 import { mayCall, unpackCalls } from './calls';
 import { hashBytes, indexSource, parseFailure, tooLargeToIndex, type SkippedFile } from './parse-file';

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { TenetError } from '../errors';
-import { pythonEnv } from '../python/pytest-env';
+import { pythonEnv } from '../python-source/pytest-env';
 import type { Sandbox } from '../sandbox/sandbox';
 
 export interface BranchOutcome {

@@ -1,7 +1,7 @@
 import { Edit, type Node, type Parser, type Point, type Tree } from 'web-tree-sitter';
 import { TenetError } from '../errors';
-import { findFunction } from '../python/function-parts';
-import { pythonParser } from '../python/parser';
+import { findFunction } from '../python-source/function-parts';
+import { pythonParser } from '../python-source/parser';
 import { collectCandidates, OPERATOR_ORDER, type Candidate, type MutationOperator } from './mutation-operators';
 
 export type { MutationOperator } from './mutation-operators';

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { isDocstring } from '../python/function-parts';
+import { isDocstring } from '../python-source/function-parts';
 
 /**
  * The mutation operators, each a small, classic change a good test notices:

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { posix } from 'node:path';
-import { pythonEnv } from '../python/pytest-env';
-import { encodeSource } from '../python/source-text';
+import { pythonEnv } from '../python-source/pytest-env';
+import { encodeSource } from '../python-source/source-text';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Mutant, MutationOperator } from './mutants';
 import { MutationWorker, type WorkerResult } from './mutation-worker';

@@ -1,7 +1,7 @@
 import type { TestQuality } from '../events';
-import { findFunction } from '../python/function-parts';
-import { parsePython } from '../python/parser';
-import { encodeSource } from '../python/source-text';
+import { findFunction } from '../python-source/function-parts';
+import { parsePython } from '../python-source/parser';
+import { encodeSource } from '../python-source/source-text';
 import type { ToolContext } from '../tools/context';
 import { runTests } from '../tools/run-tests';
 import { measureCoverage } from './coverage';

@@ -6,7 +6,7 @@ import { submittedModule } from '../eval/submitted-module';
 import { openToolbox, type Toolbox } from '../tools/toolbox';
 import type { TestPlan } from './choose-tests';
 import { commandApproval } from './patch-decision';
-import type { TaskRun } from './task-run';
+import type { TaskRun } from './run-context';
 
 /** The agent's tools over the workspace, wired to the session and the pilot. */
 export interface AgentTools {

@@ -10,9 +10,9 @@ import { selectWith } from '../thm/alt-selection';
 import { entryFunctions } from '../thm/clustering';
 import { proposeFor } from '../thm/propose';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
-import type { TaskRun } from './task-run';
-import type { TestDesk } from './desk';
-import { WorkspaceTestDesk } from './test-desk';
+import type { TaskRun } from './run-context';
+import type { TestDesk } from './test-desk';
+import { WorkspaceTestDesk } from './workspace-test-desk';
 
 /** Which tests the agent works with, and which it must not see yet. */
 export interface TestPlan {

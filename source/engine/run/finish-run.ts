@@ -3,7 +3,7 @@ import { applyToCheckout, unifiedPatch } from '../eval/patch';
 import { secretsInPatch } from '../eval/patch-secrets';
 import type { RunResult, TestRun } from '../events';
 import { TenetError } from '../errors';
-import { harnessReach, reachWords } from '../python/harness-reach';
+import { harnessReach, reachWords } from '../python-source/harness-reach';
 import {
   evaluatePristine,
   type CheckoutAtStart,
@@ -20,7 +20,7 @@ import type { TestPlan } from './choose-tests';
 import { decideThenEnd } from './patch-decision';
 import { agentTestsToKeep } from './keep-tests';
 import type { StrategyResult } from './strategies';
-import type { TaskRun } from './task-run';
+import type { TaskRun } from './run-context';
 
 /** Stop reasons that outrank a passing evaluation: the run did not end by itself. */
 const STOPPED = new Set<RunResult['stopReason']>(['cancelled', 'cost-limit', 'token-limit']);

@@ -5,7 +5,7 @@ import type { PlanDecision, PlanTarget } from '../protocol/plan';
 import type { ThmReport } from '../protocol/thm-report';
 import type { DebuggerSession } from '../tools/debugger/session';
 import type { MessageFile } from './message-file';
-import type { GivenTestFile, TestDesk } from './desk';
+import type { GivenTestFile, TestDesk } from './test-desk';
 
 /** A plan as tenet proposes it: its targets, the order, and why the order is so. */
 export interface PlanProposal {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { submittedModule } from '../eval/submitted-module';
-import { encodeSource, readSource, type SourceText } from '../python/source-text';
+import { encodeSource, readSource, type SourceText } from '../python-source/source-text';
 import type { Sandbox } from '../sandbox/sandbox';
 import { locateTarget, type PlanPlace } from '../task/plan-targets';
 import type { Workspace } from '../workspace/workspace';

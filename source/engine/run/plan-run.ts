@@ -15,7 +15,7 @@ import { finishPlan, planLabel } from './plan-verdict';
 import { recordStart, sha1 } from './record-start';
 import type { RunOptions } from './run-options';
 import { newSessionId, projectInstructions } from './run-task';
-import { newTaskRun } from './task-run';
+import { newTaskRun } from './run-context';
 
 /** What a model call or tool call adds to the plan's figures (as the session's totals count them). */
 function tally(totals: Totals, event: EngineEvent): void {

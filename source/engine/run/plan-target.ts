@@ -17,7 +17,7 @@ import { planTargetName } from '../phrase-book';
 import { runAgent } from './run-agent';
 import type { RunOptions } from './run-options';
 import { startConversation } from './start-conversation';
-import { newTaskRun } from './task-run';
+import { newTaskRun } from './run-context';
 
 /** What every target of a plan shares: the run's options and pilot, one workspace, the plan's place. */
 export interface PlanRun {

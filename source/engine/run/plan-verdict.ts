@@ -9,7 +9,7 @@ import type { EventOf, RunResult, TestRun } from '../events';
 import { resultUsage, type Totals } from '../model/usage-sums';
 import type { PatchAnswer } from '../protocol/decisions';
 import type { TargetVerdict } from '../protocol/plan';
-import { encodeSource } from '../python/source-text';
+import { encodeSource } from '../python-source/source-text';
 import { locateTarget } from '../task/plan-targets';
 import { prepareTarget } from '../task/prepare-target';
 import { entryPassed } from './finish-run';

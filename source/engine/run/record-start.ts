@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { TenetError } from '../errors';
 import { describeSandbox } from '../sandbox/sandbox-spec';
-import type { TaskRun } from './task-run';
+import type { TaskRun } from './run-context';
 
 export const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 

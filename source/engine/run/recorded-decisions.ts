@@ -2,7 +2,7 @@ import type { EngineEvent, EventOf } from '../events';
 import type { DeveloperMessage } from '../protocol/decisions';
 import type { PlanDecision } from '../protocol/plan';
 import type { Pilot } from './pilot';
-import type { TestDesk } from './desk';
+import type { TestDesk } from './test-desk';
 
 /** The developer's recorded messages by the round they went with. */
 export function messagesByRound(events: readonly EngineEvent[]): Map<number, DeveloperMessage[]> {

@@ -4,7 +4,7 @@ import { runTests } from '../tools/run-tests';
 import type { AgentTools } from './agent-tools';
 import { revealSelected, type TestPlan } from './choose-tests';
 import { newProgress, roundsOf, runStrategy, type StrategyResult } from './strategies';
-import type { TaskRun } from './task-run';
+import type { TaskRun } from './run-context';
 
 /**
  * The agent's part: the strategy, from its start or from where the interrupted session stood

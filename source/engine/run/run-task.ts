@@ -12,7 +12,7 @@ import { recordStart } from './record-start';
 import { runAgent } from './run-agent';
 import type { RunOptions } from './run-options';
 import { startConversation } from './start-conversation';
-import { newTaskRun } from './task-run';
+import { newTaskRun } from './run-context';
 
 /** The instructions a run gives the model: a resumed session's recorded ones, the given ones, none when left out, else the repository's files. */
 export function projectInstructions(

@@ -7,7 +7,7 @@ import type { AgentTools } from './agent-tools';
 import type { TestPlan } from './choose-tests';
 import { strategyTools } from './strategies';
 import type { Pilot } from './pilot';
-import type { TaskRun } from './task-run';
+import type { TaskRun } from './run-context';
 
 /** What the model reads for a debugger command that pdb was running when the session was interrupted. */
 const PDB_GONE =

@@ -1,7 +1,7 @@
 import type { Node } from 'web-tree-sitter';
-import { findFunction } from '../python/function-parts';
-import { parsePython } from '../python/parser';
-import { decodeSource, encodeSource } from '../python/source-text';
+import { findFunction } from '../python-source/function-parts';
+import { parsePython } from '../python-source/parser';
+import { decodeSource, encodeSource } from '../python-source/source-text';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Workspace } from '../workspace/workspace';
 

@@ -7,8 +7,8 @@ import { LOCAL, localConfinement, openSandbox, type SandboxSpec } from '../sandb
 import type { Confinement } from '../sandbox/confinement';
 import { LocalSandbox } from '../sandbox/local-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
-import { encodeSource } from '../python/source-text';
-import { moduleSyntaxError, pythonVerdict } from '../python/syntax-error';
+import { encodeSource } from '../python-source/source-text';
+import { moduleSyntaxError, pythonVerdict } from '../python-source/syntax-error';
 import { repositoryFolder } from '../util/checked-paths';
 import { writeOwner } from '../workspace/owner';
 import { Workspace, type WorkspaceOptions } from '../workspace/workspace';

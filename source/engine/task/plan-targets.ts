@@ -1,9 +1,9 @@
 import { TenetError } from '../errors';
-import { listDefinitions, type Definition } from '../python/definitions';
-import { functionParts, isStubBody } from '../python/function-parts';
-import { implementations } from '../python/overloads';
-import { parsePython } from '../python/parser';
-import type { SourceText } from '../python/source-text';
+import { listDefinitions, type Definition } from '../python-source/definitions';
+import { functionParts, isStubBody } from '../python-source/function-parts';
+import { implementations } from '../python-source/overloads';
+import { parsePython } from '../python-source/parser';
+import type { SourceText } from '../python-source/source-text';
 import { listing, pickingForm, resolveTarget, targetModule } from './resolve-target';
 import { formatTarget } from './target-spec';
 

@@ -1,6 +1,6 @@
 import { TenetError } from '../errors';
-import { findFunction, functionParts, isStubBody, signatureAndDocstring } from '../python/function-parts';
-import { parsePython } from '../python/parser';
+import { findFunction, functionParts, isStubBody, signatureAndDocstring } from '../python-source/function-parts';
+import { parsePython } from '../python-source/parser';
 import type { ResolvedTarget } from './resolve-target';
 import { blankFunction, instrumentTarget } from './rewrite';
 

@@ -1,7 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
-import { listDefinitions, type Definition } from '../python/definitions';
-import { functionParts, isDocstring } from '../python/function-parts';
-import { parsePython } from '../python/parser';
+import { listDefinitions, type Definition } from '../python-source/definitions';
+import { functionParts, isDocstring } from '../python-source/function-parts';
+import { parsePython } from '../python-source/parser';
 
 /** Why submitted code was refused, worded for the model to act on. */
 export class RejectedCode extends Error {}

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { TenetError } from '../errors';
-import { listDefinitions, type Definition } from '../python/definitions';
-import { implementations } from '../python/overloads';
-import { parsePython } from '../python/parser';
-import { readSource, type SourceText } from '../python/source-text';
+import { listDefinitions, type Definition } from '../python-source/definitions';
+import { implementations } from '../python-source/overloads';
+import { parsePython } from '../python-source/parser';
+import { readSource, type SourceText } from '../python-source/source-text';
 import { closestNames } from '../util/closest';
 import { listPythonFiles } from '../workspace/walk';
 import { formatTarget, parseTargetSpec } from './target-spec';

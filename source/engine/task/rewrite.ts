@@ -1,4 +1,4 @@
-import { functionParts, type FunctionParts } from '../python/function-parts';
+import { functionParts, type FunctionParts } from '../python-source/function-parts';
 
 /** What the blanked target raises: the same as a hand-written stub. */
 const BLANK_STATEMENT = 'raise NotImplementedError';

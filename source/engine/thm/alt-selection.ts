@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { testSource } from '../python/test-source';
-import { parsePython } from '../python/parser';
+import { testSource } from '../python-source/test-source';
+import { parsePython } from '../python-source/parser';
 import { byPreference, depthOf, distinctFunctionsFirst } from './clustering';
 import type { Selection } from '../protocol/settings';
 import type { ThmReport } from '../protocol/thm-report';

@@ -4,7 +4,7 @@ import { implementedWarning } from '../task/prepare-target';
 import { chainedTests, clusterTests, directCaller, selectTests, type CallerRule } from './clustering';
 import { importErrorSite } from './import-error-site';
 import { failed, type Observations, type Observed } from './observations';
-import type { PluginTestEvent, ProbeFrame } from './protocol';
+import type { PluginTestEvent, ProbeFrame } from './plugin-lines';
 import { failsBecauseOfTarget, otherFailure } from './stub-verdict';
 import type { ReachIndex } from './reach-index';
 import type { ReachPlan } from './reach-scope';

@@ -1,4 +1,4 @@
-import type { PluginTestEvent } from './protocol';
+import type { PluginTestEvent } from './plugin-lines';
 
 /**
  * A module-, class-, package- or session-scoped fixture runs in the first test that uses it;

@@ -1,5 +1,5 @@
 import { TenetError } from '../errors';
-import type { ProbeFrame } from './protocol';
+import type { ProbeFrame } from './plugin-lines';
 import type { PassResult } from './pass-types';
 import { scopeFix } from './scope-fix';
 import type { ThmContext } from './thm-options';

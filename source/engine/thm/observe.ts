@@ -1,4 +1,4 @@
-import type { PluginCollectError, PluginTestEvent } from './protocol';
+import type { PluginCollectError, PluginTestEvent } from './plugin-lines';
 import type { PassResult } from './pass-types';
 import { checkRan } from './check-ran';
 import { failed, failsIn, type Observations } from './observations';

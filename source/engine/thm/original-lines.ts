@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import type { ProbeFrame } from './protocol';
+import type { ProbeFrame } from './plugin-lines';
 
 /**
  * Line numbers of the target's module as THM ran it mapped back to the module as the developer

@@ -1,5 +1,5 @@
 import type { EngineEvent, ThmPhase } from '../events';
-import type { PluginEvent } from './protocol';
+import type { PluginEvent } from './plugin-lines';
 
 /** How often, at most, collection progress is reported (a large suite imports hundreds of modules). */
 const COLLECTING_EVERY_MS = 250;

@@ -1,6 +1,6 @@
 import type { Sandbox } from '../sandbox/sandbox';
 import type { Workspace } from '../workspace/workspace';
-import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './protocol';
+import type { PluginCollectError, PluginEvent, PluginTestEvent, ProbeFrame } from './plugin-lines';
 
 /** What one pytest pass of THM's plugin is asked (see runPytestPass in pytest-pass.ts), and what it gives. */
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import type { PassOptions, PassResult } from './pass-types';
-import type { PluginCollectError, PluginEvent, PluginTestEvent } from './protocol';
+import type { PluginCollectError, PluginEvent, PluginTestEvent } from './plugin-lines';
 import { LanesProcess, soloAttempt, type ShardAttempt } from './shard-process';
 
 /** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */

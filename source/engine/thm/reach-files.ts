@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Node } from 'web-tree-sitter';
-import { listDefinitions } from '../python/definitions';
-import { parsePython } from '../python/parser';
+import { listDefinitions } from '../python-source/definitions';
+import { parsePython } from '../python-source/parser';
 
 /**
  * What the reach index keeps of each Python file of the repository, to tell what changed since

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, posix } from 'node:path';
-import { readSource } from '../python/source-text';
+import { readSource } from '../python-source/source-text';
 import { interpreterFingerprint } from '../task/check-answers';
 import type { PythonInfo } from '../task/interpreter';
 import { listPythonFiles } from '../workspace/walk';

@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { TenetError } from '../errors';
 import { EXIT } from '../exit-codes';
-import { importRoots } from '../python/import-roots';
-import { readSource } from '../python/source-text';
+import { importRoots } from '../python-source/import-roots';
+import { readSource } from '../python-source/source-text';
 import type { Sandbox } from '../sandbox/sandbox';
 import { isTestPath } from '../index/repo-index';
 import { listPythonFiles } from '../workspace/walk';
 import { confinedCopy } from './confined-copy';
-import type { PluginEvent } from './protocol';
+import type { PluginEvent } from './plugin-lines';
 import { runPytestPass } from './pytest-pass';
 import { fileState, outline, type FileState } from './reach-files';
 import { configKey, freshness, interpreterKey, testFileOf } from './reach-fresh';
@@ -323,7 +323,7 @@ function mergeRefresh(old: ReachIndex, stale: ReadonlySet<string>, fresh: ReachI
 }
 
 /**
- * PYTHONPATH as THM sets it (source/engine/python/pytest-env.ts), with the import root of every
+ * PYTHONPATH as THM sets it (source/engine/python-source/pytest-env.ts), with the import root of every
  * package of the repository, so the tests import the workspace's copy of each.
  */
 function recorderEnv(sandbox: Sandbox, root: string, files: readonly string[]): Record<string, string> {

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { EventSink } from '../events';
 import type { ThmReport } from '../protocol/thm-report';
-import { pythonEnv } from '../python/pytest-env';
+import { pythonEnv } from '../python-source/pytest-env';
 import { buildThmReport } from './build-report';
 import { firstUsersReach } from './cached-fixtures';
 import type { Observations } from './observations';

@@ -1,5 +1,5 @@
 import type { ExitStatus, Sandbox } from '../sandbox/sandbox';
-import { PluginLineReader, type PluginEvent } from './protocol';
+import { PluginLineReader, type PluginEvent } from './plugin-lines';
 
 /** One try at running a shard: its own pytest process, or a lane of a process shared by all shards. */
 export interface ShardAttempt {

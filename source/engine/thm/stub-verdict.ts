@@ -1,6 +1,6 @@
 import type { ThmOtherFailure } from '../protocol/thm-report';
 import type { Observed } from './observations';
-import type { PluginTestEvent } from './protocol';
+import type { PluginTestEvent } from './plugin-lines';
 
 /**
  * Stub mode's rule for which failing tests are the target's. The developer's code may hold other

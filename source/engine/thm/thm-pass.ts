@@ -1,11 +1,11 @@
 import { TenetError } from '../errors';
 import { EXIT } from '../exit-codes';
 import type { EventSink, ThmPhase } from '../events';
-import { encodeSource } from '../python/source-text';
+import { encodeSource } from '../python-source/source-text';
 import type { PreparedTarget } from '../task/prepare-target';
 import { framesInOriginal, originalLineOf } from './original-lines';
 import { PassProgress } from './pass-progress';
-import type { PluginEvent, ProbeFrame } from './protocol';
+import type { PluginEvent, ProbeFrame } from './plugin-lines';
 import type { PassMode, PassResult } from './pass-types';
 import { runPytestPass } from './pytest-pass';
 import type { ThmContext, ThmOptions } from './thm-options';

@@ -1,7 +1,7 @@
 import { closeSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, relative, resolve, sep } from 'node:path';
 import type { RepoIndex } from '../index/repo-index';
-import { decodeSource } from '../python/source-text';
+import { decodeSource } from '../python-source/source-text';
 import { openInside, OutsideWorkspaceError } from '../workspace/inside';
 import { ToolInputError } from './tool';
 

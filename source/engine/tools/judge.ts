@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
-import { listDefinitions } from '../python/definitions';
-import { parsePython } from '../python/parser';
-import { decodeSource } from '../python/source-text';
+import { listDefinitions } from '../python-source/definitions';
+import { parsePython } from '../python-source/parser';
+import { decodeSource } from '../python-source/source-text';
 import type { PassOptions, PassResult } from '../thm/pass-types';
 import type { ToolContext } from './context';
 

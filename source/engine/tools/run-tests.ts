@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { pythonEnv } from '../python/pytest-env';
+import { pythonEnv } from '../python-source/pytest-env';
 import { posix } from 'node:path';
-import type { PluginTestEvent } from '../thm/protocol';
+import type { PluginTestEvent } from '../thm/plugin-lines';
 import { runPytestPass } from '../thm/pytest-pass';
 import type { TestRun } from '../events';
 import type { ToolContext } from './context';

@@ -1,12 +1,12 @@
 import { dirname, posix } from 'node:path';
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { parsePython } from '../python/parser';
-import { decodeSource, encodeSource } from '../python/source-text';
+import { parsePython } from '../python-source/parser';
+import { decodeSource, encodeSource } from '../python-source/source-text';
 import { RejectedCode, replaceFunction, cleanCode } from '../task/replace-function';
 import type { ToolContext } from './context';
-import { describeSyntaxError } from '../python/syntax-error';
-import { harnessReach, reachWords } from '../python/harness-reach';
+import { describeSyntaxError } from '../python-source/syntax-error';
+import { harnessReach, reachWords } from '../python-source/harness-reach';
 import { defineTool, ToolInputError } from './tool';
 
 export interface AppliedImplementation {

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { buildIndex, type BuildStats } from '../index/build-index';
-import { pythonEnv } from '../python/pytest-env';
+import { pythonEnv } from '../python-source/pytest-env';
 import type { OpenTask } from '../task/open-task';
 import type { ToolContext } from './context';
 import { DebuggerSession } from './debugger/session';

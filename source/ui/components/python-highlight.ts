@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Parser, Query } from 'web-tree-sitter';
-import { pythonParser } from '../../engine/python/parser';
+import { pythonParser } from '../../engine/python-source/parser';
 import type { Seg } from './lines';
 
 // Python in colours from the parser tenet already has for its index (tree-sitter-python), with the

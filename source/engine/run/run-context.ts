@@ -4,7 +4,7 @@ import type { SessionState } from '../session/fold';
 import type { OpenTask } from '../task/open-task';
 import type { ProjectInstructions } from '../protocol/settings';
 import { developerFilesAfter } from '../thm/developer-tests';
-import type { TestFile } from './desk';
+import type { TestFile } from './test-desk';
 import type { RunOptions } from './run-options';
 
 /** What the steps of one run share (see run-task.ts). */
