@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { TenetError } from '../engine/errors';
 import { jobsValue, secondsParser, type Invocation } from './flags';
+import type { IndexCommandOptions } from '../commands/index-reach';
 
 /** `tenet index --reach`: the reach index THM uses to run only the tests that can fail. */
 export function addIndexCommands(program: Command, { tests, setExit }: Invocation): void {
@@ -25,20 +26,10 @@ export function addIndexCommands(program: Command, { tests, setExit }: Invocatio
     .option('--anew', 'record every test again instead of refreshing the stale ones')
     .option('--json', 'print one JSON object instead of text')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
-    .action(
-      async (opts: {
-        reach?: boolean;
-        repo: string;
-        python?: string;
-        jobs: number | 'auto';
-        testTimeout: number;
-        anew?: boolean;
-        json?: boolean;
-      }) => {
-        if (!opts.reach)
-          throw new TenetError('tenet index builds the reach index only.', 'tenet index --reach --repo DIR');
-        const { indexCommand } = await import('../commands/index-reach');
-        setExit(await indexCommand({ ...opts, tests: tests ?? [] }));
-      },
-    );
+    .action(async (opts: Omit<IndexCommandOptions, 'tests'> & { reach?: boolean }) => {
+      if (!opts.reach)
+        throw new TenetError('tenet index builds the reach index only.', 'tenet index --reach --repo DIR');
+      const { indexCommand } = await import('../commands/index-reach');
+      setExit(await indexCommand({ ...opts, tests: tests ?? [] }));
+    });
 }

@@ -182,12 +182,17 @@ describe("a plan's result screen", () => {
     ],
   });
 
-  it('shows one verdict per target, and `a` applies the targets that passed', async () => {
+  const renderResult = () => {
     const resolve = vi.fn();
     const result = planResult();
     const ui = render(
       <ResultScreen result={result} width={100} height={40} prompt={{ kind: 'accept-patch', result, resolve }} />,
     );
+    return { ui, resolve };
+  };
+
+  it('shows one verdict per target, and `a` applies the targets that passed', async () => {
+    const { ui, resolve } = renderResult();
     await frameShows(ui.lastFrame, '1 [x] ✓ area  selected 3/3 · hidden 1/1');
     expect(ui.lastFrame()).toContain('2 [x] ✓ perimeter  selected 2/2 · hidden 0/0');
     expect(ui.lastFrame()).toContain('3 [ ] ✗ describe  selected 0/1 · hidden 0/0 · budget');
@@ -199,11 +204,7 @@ describe("a plan's result screen", () => {
   });
 
   it('lets the developer choose per target: a number takes one out or puts one in, and asks twice for failing code', async () => {
-    const resolve = vi.fn();
-    const result = planResult();
-    const ui = render(
-      <ResultScreen result={result} width={100} height={40} prompt={{ kind: 'accept-patch', result, resolve }} />,
-    );
+    const { ui, resolve } = renderResult();
     await frameShows(ui.lastFrame, '1 [x] ✓ area');
     ui.stdin.write('2');
     await frameShows(ui.lastFrame, '2 [ ] ✓ perimeter');
@@ -220,11 +221,7 @@ describe("a plan's result screen", () => {
   });
 
   it('says so when no target is chosen, and applies nothing', async () => {
-    const resolve = vi.fn();
-    const result = planResult();
-    const ui = render(
-      <ResultScreen result={result} width={100} height={40} prompt={{ kind: 'accept-patch', result, resolve }} />,
-    );
+    const { ui, resolve } = renderResult();
     await frameShows(ui.lastFrame, '1 [x] ✓ area');
     ui.stdin.write('1');
     await frameShows(ui.lastFrame, '1 [ ] ✓ area');

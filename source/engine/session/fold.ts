@@ -72,8 +72,20 @@ export interface SessionState {
 }
 
 /** What a plan's target starts afresh (a new conversation, its own THM and tests); the session's figures and settings go on. */
-function startTarget(state: SessionState): void {
-  Object.assign(state, {
+function targetStart(): Pick<
+  SessionState,
+  | 'messages'
+  | 'unansweredCalls'
+  | 'unansweredRequest'
+  | 'position'
+  | 'tdd'
+  | 'submissions'
+  | 'developerFiles'
+  | 'testVersions'
+  | 'evaluating'
+  | 'cutInDebugger'
+> {
+  return {
     messages: [],
     unansweredCalls: [],
     unansweredRequest: false,
@@ -84,25 +96,20 @@ function startTarget(state: SessionState): void {
     testVersions: [],
     evaluating: false,
     cutInDebugger: [],
-  });
+  };
+}
+
+function startTarget(state: SessionState): void {
+  Object.assign(state, targetStart());
   for (const key of ['thm', 'approval', 'system', 'agentStop', 'awaitingApproval'] as const) delete state[key];
 }
 
 export function foldEvents(events: readonly EngineEvent[]): SessionState {
   const state: SessionState = {
-    messages: [],
-    unansweredCalls: [],
-    unansweredRequest: false,
-    position: { ...START },
-    tdd: { ...TDD_START },
-    submissions: [],
-    developerFiles: [],
-    testVersions: [],
+    ...targetStart(),
     applyPatch: { apply: false, applyFailing: false },
     totals: newTotals(),
     interrupted: false,
-    evaluating: false,
-    cutInDebugger: [],
     autoApprove: false,
     stepping: false,
   };
