@@ -163,12 +163,17 @@ export interface ViewOptions {
   sockets: readonly string[];
 }
 
+/** The bwrap arguments that show the system's folders (programs and libraries) and nothing else. */
+export function systemView(): string[] {
+  return SYSTEM.flatMap((system) => show(system, isSystemPath));
+}
+
 /** The bwrap arguments of the allow-list (see the top of this file). */
 export function allowedView(options: ViewOptions): string[] {
   const workdir = resolve(options.workdir);
   const systemShown = isSystemPath;
   const args: string[] = [];
-  for (const system of SYSTEM) args.push(...show(system, systemShown));
+  args.push(...systemView());
   // One bind of a staged copy is cheaper than a bind per entry (see etc-view.ts).
   const entries = etcEntries();
   const staged = stagedEtc(entries);

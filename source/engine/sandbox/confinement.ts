@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { TenetError } from '../errors';
 import { cacheRoot } from '../util/cache-dir';
 import { stateDir } from '../util/state-dir';
-import { allowedView, isSystemPath, readableRoots, within } from './allowed-view';
+import { allowedView, isSystemPath, readableRoots, systemView, within } from './allowed-view';
 import { socketsUnder } from './host-sockets';
 import { unixSocketFilterFile } from './seccomp';
 import { findProgram } from './launcher';
@@ -39,7 +39,9 @@ function whyNotConfined(bwrap: string): string | undefined {
   if (!probed.has(bwrap)) {
     const tried = spawnSync(
       bwrap,
-      [...NAMESPACES, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--', 'true'],
+      // Only the system's folders: a bind of all of / also remounts every mount under it, and one
+      // that changes meanwhile (a container's overlay under /var/lib/docker) fails the probe.
+      [...NAMESPACES, ...systemView(), '--proc', '/proc', '--dev', '/dev', '--', 'true'],
       { encoding: 'utf8', timeout: 10_000 },
     );
     const said = (tried.stderr ?? '').trim().split('\n')[0];
