@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,8 +52,14 @@ describe('the allow-list a confined process sees', () => {
       const entries: EtcEntry[] = [{ name: 'passwd', kind: 'copy' }];
       const first = stagedEtc(entries, base);
       expect(stagedEtc(entries, base)).toBe(first);
+      // A copy made days ago for what /etc was then goes when a new one is made; a recent one stays.
+      const old = join(base, 'tenet-etc-0-old');
+      mkdirSync(old);
+      utimesSync(old, new Date(Date.now() - 3 * 86_400_000), new Date(Date.now() - 3 * 86_400_000));
       // Another entry (as a changed file would): another folder.
       expect(stagedEtc([...entries, { name: 'group', kind: 'copy' }], base)).not.toBe(first);
+      expect(existsSync(old)).toBe(false);
+      expect(existsSync(first!)).toBe(true);
       // A file it cannot copy: no folder, and nothing half-made left behind.
       expect(stagedEtc([{ name: 'no-such-entry', kind: 'copy' }], base)).toBeUndefined();
       expect(readdirSync(base).filter((name) => name.includes('making'))).toEqual([]);

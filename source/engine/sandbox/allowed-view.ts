@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { type EtcEntry, stagedEtc } from './etc-view';
+import { type EtcEntry, type Shown, stagedEtc } from './etc-view';
 
 /**
  * What a confined process sees of this machine: an allow-list, not a read-only view of `/`. A
@@ -111,8 +111,6 @@ function shownAs(path: string, shown: (target: string) => boolean): Shown | unde
   const file = real(path);
   return file ? { kind: 'file', from: file } : undefined;
 }
-
-type Shown = { kind: 'copy' } | { kind: 'link'; target: string } | { kind: 'file'; from: string };
 
 /** bwrap arguments that show `path` as shownAs says. */
 function show(path: string, shown: (target: string) => boolean): string[] {

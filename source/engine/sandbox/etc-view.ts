@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { cacheRoot } from '../util/cache-dir';
 
@@ -12,13 +22,31 @@ import { cacheRoot } from '../util/cache-dir';
  * temporary folder), private to this user (0700); confined processes see it only as /etc.
  */
 
-/** How an entry of /etc appears to a confined process. */
-export type EtcEntry =
-  | { name: string; kind: 'copy' }
+/** How a path appears to a confined process. */
+export type Shown =
+  | { kind: 'copy' }
   /** A link that stays a link (`localtime` → the zone file, `mtab` → /proc). */
-  | { name: string; kind: 'link'; target: string }
+  | { kind: 'link'; target: string }
   /** A link whose target is not shown (`resolv.conf` → /run/…): the file it leads to. */
-  | { name: string; kind: 'file'; from: string };
+  | { kind: 'file'; from: string };
+
+/** An entry of /etc (`ssl/certs`), as it appears. */
+export type EtcEntry = Shown & { name: string };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Copies of /etc made more than a day ago for what /etc was then (a resolv.conf since rewritten): gone. */
+function pruneOlder(base: string, keep: string): void {
+  for (const name of readdirSync(base)) {
+    const path = join(base, name);
+    if (path === keep || !name.startsWith('tenet-etc-')) continue;
+    try {
+      if (Date.now() - lstatSync(path).mtimeMs > DAY_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // another tenet pruned it first
+    }
+  }
+}
 
 function stamp(path: string): string {
   try {
@@ -71,6 +99,7 @@ export function stagedEtc(entries: readonly EtcEntry[], base = join(cacheRoot(),
     making = mkdtempSync(join(resolve(base), 'tenet-etc-making-'));
     for (const entry of entries) copy(entry, making);
     renameSync(making, folder);
+    pruneOlder(resolve(base), folder);
     return folder;
   } catch {
     if (making) rmSync(making, { recursive: true, force: true });
