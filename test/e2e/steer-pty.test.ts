@@ -6,7 +6,7 @@ import { Catalog } from '../../source/engine/session/catalog';
 import { loadSession } from '../../source/engine/session/load';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
-import { KEY, startInPty } from '../helpers/pty';
+import { KEY, shopRunArgs, startInPty } from '../helpers/pty';
 import { runCli } from '../helpers/cli';
 
 // Issue 14.3 in a real terminal: `n` in the THM review hands the terminal to the developer's
@@ -29,32 +29,14 @@ describe('writing a test in the THM review, in a pseudo-terminal', () => {
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'sessions');
     try {
-      const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '-T',
-          '2',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--tests',
-          'tests/test_cart.py',
-        ],
-        {
-          OPENAI_API_KEY: 'sk-test',
-          OPENAI_BASE_URL: `${server.url}/v1`,
-          TENET_SESSIONS_DIR: sessions,
-          EDITOR: '',
-          VISUAL: '',
-          HOME: scratch,
-        },
-      );
+      const tui = startInPty(shopRunArgs(repo.dir, ['-T', '2']), {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: `${server.url}/v1`,
+        TENET_SESSIONS_DIR: sessions,
+        EDITOR: '',
+        VISUAL: '',
+        HOME: scratch,
+      });
       await tui.waitFor('Selected 2 (T=2)');
       const editorAt = await tui.press('n', '# Tests of shop/cart.py::Cart.total, written by you.', 30_000);
       // vi's keys: to the end, a new line, the test on one line (no autoindent to fight), save and quit.
@@ -105,33 +87,14 @@ describe('editing a submission at a step pause, in a pseudo-terminal (issue 37.1
     );
     chmodSync(editor, 0o755);
     try {
-      const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '-T',
-          '2',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--step',
-          '--tests',
-          'tests/test_cart.py',
-        ],
-        {
-          OPENAI_API_KEY: 'sk-test',
-          OPENAI_BASE_URL: `${server.url}/v1`,
-          TENET_SESSIONS_DIR: sessions,
-          EDITOR: editor,
-          VISUAL: '',
-          HOME: scratch,
-        },
-      );
+      const tui = startInPty(shopRunArgs(repo.dir, ['-T', '2', '--step']), {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: `${server.url}/v1`,
+        TENET_SESSIONS_DIR: sessions,
+        EDITOR: editor,
+        VISUAL: '',
+        HOME: scratch,
+      });
       await tui.waitFor('Selected 2 (T=2)');
       tui.send(KEY.enter);
       await tui.waitFor('⏸ step: before model call 1', 60_000);
@@ -176,25 +139,12 @@ describe('a message the agent never read, in a pseudo-terminal (issue 37.4)', ()
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'sessions-unread');
     try {
-      const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '-T',
-          '2',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--tests',
-          'tests/test_cart.py',
-        ],
-        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, HOME: scratch },
-      );
+      const tui = startInPty(shopRunArgs(repo.dir, ['-T', '2']), {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: `${server.url}/v1`,
+        TENET_SESSIONS_DIR: sessions,
+        HOME: scratch,
+      });
       await tui.waitFor('Selected 2 (T=2)');
       tui.send(KEY.enter);
       await tui.waitFor('pre-generation', 60_000);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
-import { KEY, startInPty } from '../helpers/pty';
+import { KEY, shopRunArgs, startInPty } from '../helpers/pty';
 import { mirrorTerminal } from '../helpers/terminal-buffer';
 
 // Issue 46.1: `e` at a step pause hands the terminal to $EDITOR. Ink's frame used to be erased
@@ -40,23 +40,7 @@ describe('an edit at a step pause, in a terminal (issue 46.1)', () => {
     const size = { cols: 120, rows: 36 };
     try {
       const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '-T',
-          '2',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--step',
-          '--tests',
-          'tests/test_cart.py',
-        ],
+        shopRunArgs(repo.dir, ['-T', '2', '--step']),
         {
           OPENAI_API_KEY: 'sk-test',
           OPENAI_BASE_URL: `${server.url}/v1`,

@@ -5,7 +5,7 @@ import { Catalog } from '../../source/engine/session/catalog';
 import { loadSession } from '../../source/engine/session/load';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
-import { KEY, startInPty } from '../helpers/pty';
+import { KEY, shopRunArgs, startInPty } from '../helpers/pty';
 import { SANDBOXES } from '../helpers/sandboxes';
 import { scratch } from '../helpers/tui-pty';
 
@@ -40,27 +40,11 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       const repo = copyFixture('shop');
       const sessions = join(scratch, `sessions-${name}`); // each case its own: a session left by the other is not this one's
       try {
-        const tui = startInPty(
-          [
-            'run',
-            '--repo',
-            repo.dir,
-            '--target',
-            'shop/cart.py::Cart.total',
-            '--blank',
-            '-T',
-            '3',
-            '--provider',
-            'openai',
-            '--model',
-            'gpt-4o-mini',
-            '--sandbox',
-            name,
-            '--tests',
-            'tests/test_cart.py',
-          ],
-          { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
-        );
+        const tui = startInPty(shopRunArgs(repo.dir, ['-T', '3', '--sandbox', name]), {
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: `${server.url}/v1`,
+          TENET_SESSIONS_DIR: sessions,
+        });
         // THM proposes one test per cluster at T=3; T=2 proposes test_total and test_summary; take
         // test_receipt instead of test_summary.
         await tui.waitFor('Selected 3 (T=3)');
@@ -138,22 +122,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     try {
       const before = readFileSync(file);
       const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--rrw-attempts',
-          '0',
-          '--tests',
-          'tests/test_cart.py',
-        ],
+        shopRunArgs(repo.dir, ['--rrw-attempts', '0']),
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: join(scratch, 'refuse') },
         { cols: 100, rows: 30 },
       );

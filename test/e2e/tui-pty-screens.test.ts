@@ -5,7 +5,7 @@ import { Catalog } from '../../source/engine/session/catalog';
 import { loadSession } from '../../source/engine/session/load';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { copyFixture } from '../helpers/fixtures';
-import { KEY, startInPty } from '../helpers/pty';
+import { KEY, shopRunArgs, startInPty } from '../helpers/pty';
 import { SGR, scratch } from '../helpers/tui-pty';
 
 let server: FakeModelServer | undefined;
@@ -58,22 +58,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     const repo = copyFixture('shop');
     try {
       const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--rrw-attempts',
-          '0',
-          '--tests',
-          'tests/test_cart.py',
-        ],
+        shopRunArgs(repo.dir, ['--rrw-attempts', '0']),
         {
           OPENAI_API_KEY: 'sk-test',
           OPENAI_BASE_URL: `${server.url}/v1`,
@@ -121,25 +106,11 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'paste');
     try {
-      const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--approve',
-          'auto',
-          '--tests',
-          'tests/test_cart.py',
-        ],
-        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
-      );
+      const tui = startInPty(shopRunArgs(repo.dir, ['--approve', 'auto']), {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: `${server.url}/v1`,
+        TENET_SESSIONS_DIR: sessions,
+      });
       await tui.waitFor('Selected');
       const agentAt = await tui.press(KEY.enter, 'pre-generation', 60_000);
       tui.send('t');

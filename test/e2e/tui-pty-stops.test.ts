@@ -6,7 +6,7 @@ import { loadSession } from '../../source/engine/session/load';
 import { startFakeModelServer, type FakeModelServer } from '../helpers/fake-model-server';
 import { runCli } from '../helpers/cli';
 import { copyFixture } from '../helpers/fixtures';
-import { KEY, startInPty } from '../helpers/pty';
+import { KEY, shopRunArgs, startInPty } from '../helpers/pty';
 import { SGR, scratch } from '../helpers/tui-pty';
 
 let server: FakeModelServer | undefined;
@@ -30,22 +30,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     try {
       const before = readFileSync(file);
       const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--rrw-attempts',
-          '0',
-          '--tests',
-          'tests/test_cart.py',
-        ],
+        shopRunArgs(repo.dir, ['--rrw-attempts', '0']),
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
         { cols: 100, rows: 30 },
       );
@@ -88,20 +73,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     try {
       const before = readFileSync(join(repo.dir, 'shop', 'cart.py'), 'utf8');
       const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--tests',
-          'tests/test_cart.py',
-        ],
+        shopRunArgs(repo.dir),
         { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions, NO_COLOR: '1' },
         { cols: 60, rows: 15 },
       );
@@ -134,23 +106,11 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
     const repo = copyFixture('shop');
     const sessions = join(scratch, 'approval');
     try {
-      const tui = startInPty(
-        [
-          'run',
-          '--repo',
-          repo.dir,
-          '--target',
-          'shop/cart.py::Cart.total',
-          '--blank',
-          '--provider',
-          'openai',
-          '--model',
-          'gpt-4o-mini',
-          '--tests',
-          'tests/test_cart.py',
-        ],
-        { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1`, TENET_SESSIONS_DIR: sessions },
-      );
+      const tui = startInPty(shopRunArgs(repo.dir), {
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: `${server.url}/v1`,
+        TENET_SESSIONS_DIR: sessions,
+      });
       await tui.waitFor('Selected 3 (T=3)');
       tui.send('a');
       await tui.waitFor('The agent wants to run a shell command:', 60_000);
@@ -215,21 +175,7 @@ describe('the TUI in a pseudo-terminal, against the fake model server', () => {
       ],
     };
     const repo = copyFixture('shop');
-    const run = (flag: string[]) => [
-      'run',
-      '--repo',
-      repo.dir,
-      '--target',
-      'shop/cart.py::Cart.total',
-      '--blank',
-      '--provider',
-      'openai',
-      '--model',
-      'gpt-4o-mini',
-      ...flag,
-      '--tests',
-      'tests/test_cart.py',
-    ];
+    const run = (flag: string[]) => shopRunArgs(repo.dir, flag);
     try {
       // Step mode: killed at the pause before the first model call; the resume pauses there again.
       const stepping = join(scratch, 'stepping');

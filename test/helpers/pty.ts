@@ -82,3 +82,25 @@ export const KEY = {
   ctrlC: '\x03',
   space: ' ',
 };
+
+/**
+ * `tenet run` on the shop fixture's `Cart.total`, blank, with the OpenAI-compatible provider (a
+ * fake server's), and `extra` flags; its tests are `tests/test_cart.py` (last: `--tests` takes the rest).
+ */
+export function shopRunArgs(repoDir: string, extra: readonly string[] = []): string[] {
+  return [
+    'run',
+    '--repo',
+    repoDir,
+    '--target',
+    'shop/cart.py::Cart.total',
+    '--blank',
+    '--provider',
+    'openai',
+    '--model',
+    'gpt-4o-mini',
+    ...extra,
+    '--tests',
+    'tests/test_cart.py',
+  ];
+}
