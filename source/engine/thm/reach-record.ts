@@ -11,7 +11,7 @@ import { confinedCopy } from './confined-copy';
 import type { PluginEvent } from './plugin-lines';
 import { runPytestPass } from './pytest-pass';
 import { fileState, outline, type FileState } from './reach-files';
-import { configKey, freshness, interpreterKey, testFileOf } from './reach-fresh';
+import { configKey, freshness, interpreterKey, testFileOf, type Freshness } from './reach-fresh';
 import { REACH_FORMAT, type IndexedFunction, type IndexedOutcome, type ReachIndex } from './reach-index';
 import { scopeFix } from './scope-fix';
 import { lanesForCores, shardCount } from './thm-options';
@@ -40,6 +40,11 @@ export interface RecordOptions {
    * again, with every test it does not know; the others keep their record), else recorded anew.
    */
   previous?: ReachIndex;
+  /**
+   * Told what is stale before anything runs (undefined: no previous index, everything is
+   * recorded); true records, false keeps the previous index as it is, nothing recorded (only with `previous`).
+   */
+  beforeRun?: (fresh: Freshness | undefined) => boolean;
 }
 
 export interface RecordedReach {
@@ -49,6 +54,8 @@ export interface RecordedReach {
   /** A refresh: the tests of the kept index recorded again (stale), and why a whole record was made instead. */
   refreshed?: number;
   whole?: string;
+  /** beforeRun kept the previous index: nothing ran, `index` is the previous one. */
+  kept?: true;
 }
 
 /**
@@ -66,6 +73,8 @@ export async function recordReach(options: RecordOptions): Promise<RecordedReach
   });
   try {
     const fresh = options.previous ? await freshness(options.previous, python) : undefined;
+    if (options.beforeRun?.(fresh) === false && options.previous)
+      return { index: options.previous, problems: [], kept: true };
     const refresh = fresh && !fresh.whole ? { index: options.previous!, stale: fresh.stale } : undefined;
     // What the files are as the tests run (the checkout's, which the copy was made from).
     const pythonFiles = listPythonFiles(workspace.repoDir);
