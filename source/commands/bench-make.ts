@@ -1,6 +1,7 @@
 import { fileToWrite } from '../engine/util/checked-paths';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fromHome } from '../engine/util/cache-dir';
+import { plural } from '../engine/util/plural';
 import { dirname } from 'node:path';
 import { makeFromRows, type FromRowsSummary } from '../engine/bench/make-from-rows';
 import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/make-tasks';
@@ -118,7 +119,7 @@ function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void
         event.how === 'kept'
           ? `reach index: fresh, read as kept (no tests ran; ${where})\n`
           : event.how === 'refreshed'
-            ? `reach index: refreshed, ${event.ran} stale or new test${event.ran === 1 ? '' : 's'} recorded again in ${seconds(event.durationMs)} (${where})\n`
+            ? `reach index: refreshed, ${plural(event.ran, 'test')} recorded again (the stale ones, and those of this scope it did not know) in ${seconds(event.durationMs)} (${where})\n`
             : `reach index: ${event.whole ? `recorded anew (${event.whole})` : 'none for this scope: recorded'} in ${seconds(event.durationMs)}, kept in ${where} for the next bench make, thm and run (--no-reach: neither built nor read)\n`,
       );
     },
