@@ -70,5 +70,5 @@ export function refreshWords(status: ReachRefreshStatus): NonNullable<ReachShown
   }
 }
 
-export const reachWords = (n: number) =>
+export const testsReachingWords = (n: number) =>
   n === 0 ? 'no test reaches it' : n === 1 ? '1 test reaches it' : `${n} tests reach it`;

@@ -21,7 +21,7 @@ import {
   type StartChoice,
   type StartKeyOutcome,
 } from './start-state';
-import { reachWords, useReach, type StartReachRefresh } from './start-reach';
+import { testsReachingWords, useReach, type StartReachRefresh } from './start-reach';
 
 export type { ModelLine, StartChoice };
 
@@ -312,7 +312,7 @@ export function StartScreen({
         <Text key={name} inverse={first + i === cursor} wrap="truncate">
           {first + i === cursor ? '❯ ' : '  '}
           {name}
-          {reach ? <Text dimColor> · {reachWords(reach.get(name.replace(/@\d+$/, '')) ?? 0)}</Text> : null}
+          {reach ? <Text dimColor> · {testsReachingWords(reach.get(name.replace(/@\d+$/, '')) ?? 0)}</Text> : null}
         </Text>
       ))}
       {more ? (
