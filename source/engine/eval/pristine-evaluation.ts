@@ -86,12 +86,15 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
     // Each lane in a fresh copy and sandbox of its own: what the judged code of one lane wrote in
     // its copy (a conftest.py by a path the tripwire cannot read) never reaches another lane's
     // collection, as it never reaches a next run.
-    for (let index = 0; index < count; index++) lanes.push({ copy: await pristineCopy(input) });
+    for (let index = 0; index < count; index++)
+      lanes.push({ copy: await Workspace.create(task.repoDir, { reuse: false }) });
     // Compared once the copies are made: equal, they are of the checkout the agent started from.
     const problem = checkoutChanged(input);
     if (problem) return { unverified: problem };
-    for (const lane of lanes)
+    for (const lane of lanes) {
+      await applyPatch(input, lane.copy);
       lane.sandbox = await openSandbox(task.spec, lane.copy.root, input.session, task.env, task.confinement);
+    }
     const run = await runTestsInLanes(
       lanes.map(({ copy, sandbox }) => ({
         workspace: copy,
@@ -141,18 +144,11 @@ function checkoutChanged(input: EvaluationInput): string | undefined {
   return undefined;
 }
 
-/** A fresh copy of the checkout with only the patch applied, and the test files the developer added. */
-async function pristineCopy(input: EvaluationInput): Promise<Workspace> {
+/** The patch in a fresh copy of the checkout: the submitted module (a plan's modules), and the test files the developer added. */
+async function applyPatch(input: EvaluationInput, copy: Workspace): Promise<void> {
   const { task } = input;
-  const copy = await Workspace.create(task.repoDir, { reuse: false });
-  try {
-    for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
-    for (const other of input.otherModules ?? []) await copy.write(other.file, encodeSource(other.source));
-    await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
-    if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
-    return copy;
-  } catch (error) {
-    await copy.dispose().catch(() => undefined);
-    throw error;
-  }
+  for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
+  for (const other of input.otherModules ?? []) await copy.write(other.file, encodeSource(other.source));
+  await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
+  if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
 }
