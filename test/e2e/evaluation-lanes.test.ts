@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluatePristine, lookAtCheckout, type EvaluationInput } from '../../source/engine/eval/pristine-evaluation';
+import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { openTask, type OpenTask } from '../../source/engine/task/open-task';
 import { copyFixture } from '../helpers/fixtures';
+import { SANDBOXES } from '../helpers/sandboxes';
 
 /**
  * The evaluation in lanes (issue 44, item 6): the same tests over two or three lanes, each a
@@ -13,9 +15,11 @@ import { copyFixture } from '../helpers/fixtures';
  */
 const { dir: repo, cleanup } = copyFixture('tallylanes');
 afterAll(cleanup);
+const open = (sandbox: SandboxSpec) =>
+  openTask({ repo, target: 'tally/core.py::score', blank: false, session: 'lanes', sandbox });
 let task: OpenTask;
 beforeAll(async () => {
-  task = await openTask({ repo, target: 'tally/core.py::score', blank: false, session: 'lanes' });
+  task = await open(LOCAL);
 }, 60_000);
 afterAll(async () => task?.dispose());
 
@@ -36,44 +40,52 @@ const submitting = (body: string) =>
   ORIGINAL.replace('    return 2 * n + (1 if n % 10 == 0 else 0)\n', `${body.trimEnd()}\n`);
 
 async function evaluate(moduleText: string, jobs: number, extra: Partial<EvaluationInput> = {}) {
+  const on = extra.task ?? task;
   return evaluatePristine({
-    task,
+    task: on,
     moduleText,
     tests: TESTS,
     testArgs: [],
     testTimeoutSec: 30,
     jobs,
     session: 'lanes',
-    checkoutAtStart: await lookAtCheckout(task),
+    checkoutAtStart: await lookAtCheckout(on),
     ...extra,
   });
 }
 
-describe('the evaluation in lanes', () => {
+describe.each(SANDBOXES)('the evaluation in lanes (%s)', (_name, sandbox) => {
   it('two and three lanes give the outcomes, counts and report of one process', async () => {
-    const one = await evaluate(ORIGINAL, 1);
-    expect('run' in one && one.run.lanes).toBe(undefined);
-    if (!('run' in one)) throw new Error(one.unverified);
-    expect(one.run.outcomes).toMatchObject({
-      'tests/test_tens.py::test_known_wrong': 'failed',
-      'tests/test_zcrash.py::test_ends_its_process': 'crashed',
-      'tests/test_zcrash.py::test_after_the_crash': 'passed',
-      'tests/test_zcrash.py::test_ninety_nine': 'passed',
-    });
-    expect(one.run).toMatchObject({ total: TESTS.length, passed: TESTS.length - 2 });
-    for (const jobs of [2, 3]) {
-      const lanes = await evaluate(ORIGINAL, jobs);
-      if (!('run' in lanes)) throw new Error(lanes.unverified);
-      expect(lanes.run.lanes).toBe(jobs);
-      expect(lanes.run.outcomes).toEqual(one.run.outcomes);
-      expect(Object.keys(lanes.run.outcomes)).toEqual(Object.keys(one.run.outcomes));
-      expect([lanes.run.passed, lanes.run.total]).toEqual([one.run.passed, one.run.total]);
-      // Word for word, but for what the crashed process left on its stderr (its pid, timings).
-      const shape = (report: string) => report.split('\n').filter((line) => /^(Ran|[A-Z]+ tests\/)/.test(line));
-      expect(shape(lanes.run.report)).toEqual(shape(one.run.report));
+    const on = sandbox.kind === 'local' ? task : await open(sandbox);
+    try {
+      const one = await evaluate(ORIGINAL, 1, { task: on });
+      if (!('run' in one)) throw new Error(one.unverified);
+      expect(one.run.lanes).toBe(undefined);
+      expect(one.run.outcomes).toMatchObject({
+        'tests/test_tens.py::test_known_wrong': 'failed',
+        'tests/test_zcrash.py::test_ends_its_process': 'crashed',
+        'tests/test_zcrash.py::test_after_the_crash': 'passed',
+        'tests/test_zcrash.py::test_ninety_nine': 'passed',
+      });
+      expect(one.run).toMatchObject({ total: TESTS.length, passed: TESTS.length - 2 });
+      for (const jobs of [2, 3]) {
+        const lanes = await evaluate(ORIGINAL, jobs, { task: on });
+        if (!('run' in lanes)) throw new Error(lanes.unverified);
+        expect(lanes.run.lanes).toBe(jobs);
+        expect(lanes.run.outcomes).toEqual(one.run.outcomes);
+        expect(Object.keys(lanes.run.outcomes)).toEqual(Object.keys(one.run.outcomes));
+        expect([lanes.run.passed, lanes.run.total]).toEqual([one.run.passed, one.run.total]);
+        // Word for word, but for what the crashed process left on its stderr (its pid, timings).
+        const shape = (report: string) => report.split('\n').filter((line) => /^(Ran|[A-Z]+ tests\/)/.test(line));
+        expect(shape(lanes.run.report)).toEqual(shape(one.run.report));
+      }
+    } finally {
+      if (on !== task) await on.dispose();
     }
-  }, 180_000);
+  }, 300_000);
+});
 
+describe('the evaluation in lanes', () => {
   it('a lane whose every test ends its process counts none of them as passed', async () => {
     // The second lane only (the plugin's TENET_SHARD names it): the first lane's tests pass.
     const killer = submitting(`${IN_SECOND_LANE}        os._exit(0)\n    return 2 * n + (n % 10 == 0)\n`);
