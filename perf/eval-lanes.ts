@@ -80,11 +80,12 @@ try {
     passed = `${a.run.passed}/${a.run.total} passed in both`;
   }
   const [o, m] = [median(one), median(many)];
+  const width = Math.max(24, scope.length);
   console.log(
-    `${'evaluation'.padEnd(24)} ${'one lane'.padStart(10)} ${`${lanes} lanes`.padStart(10)}   ${'ratio'.padStart(6)}`,
+    `${'evaluation'.padEnd(width)} ${'one lane'.padStart(10)} ${`${lanes} lanes`.padStart(10)}   ${'ratio'.padStart(6)}`,
   );
   console.log(
-    `${scope.padEnd(24)} ${`${(o / 1000).toFixed(1)} s`.padStart(10)} ${`${(m / 1000).toFixed(1)} s`.padStart(10)}   ${(m / o).toFixed(2).padStart(5)}×`,
+    `${scope.padEnd(width)} ${`${(o / 1000).toFixed(1)} s`.padStart(10)} ${`${(m / 1000).toFixed(1)} s`.padStart(10)}   ${(m / o).toFixed(2).padStart(5)}×`,
   );
   console.log(`${passed}; load average after: ${load()}`);
 } finally {

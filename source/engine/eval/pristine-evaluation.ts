@@ -3,6 +3,7 @@ import { encodeSource, type SourceText } from '../python-source/source-text';
 import { openSandbox } from '../sandbox/create-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { OpenTask } from '../task/open-task';
+import { settleEach } from '../settle-each';
 import { judgedLanes } from '../thm/thm-options';
 import { runTestsInLanes } from '../tools/run-tests';
 import { changedPaths, fingerprintTree, type TreeFingerprint } from '../workspace/fingerprint';
@@ -86,15 +87,21 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
     // Each lane in a fresh copy and sandbox of its own: what the judged code of one lane wrote in
     // its copy (a conftest.py by a path the tripwire cannot read) never reaches another lane's
     // collection, as it never reaches a next run.
-    for (let index = 0; index < count; index++)
-      lanes.push({ copy: await Workspace.create(task.repoDir, { reuse: false }) });
+    // Made side by side (a container each under Docker starts in seconds).
+    await settleEach(
+      Array.from({ length: count }, () => Workspace.create(task.repoDir, { reuse: false })),
+      (copy) => lanes.push({ copy }),
+    );
     // Compared once the copies are made: equal, they are of the checkout the agent started from.
     const problem = checkoutChanged(input);
     if (problem) return { unverified: problem };
-    for (const lane of lanes) {
-      await applyPatch(input, lane.copy);
-      lane.sandbox = await openSandbox(task.spec, lane.copy.root, input.session, task.env, task.confinement);
-    }
+    await settleEach(
+      lanes.map(async (lane) => {
+        await applyPatch(input, lane.copy);
+        return openSandbox(task.spec, lane.copy.root, input.session, task.env, task.confinement);
+      }),
+      (sandbox, index) => (lanes[index]!.sandbox = sandbox),
+    );
     const run = await runTestsInLanes(
       lanes.map(({ copy, sandbox }) => ({
         workspace: copy,

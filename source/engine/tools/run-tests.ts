@@ -6,6 +6,7 @@ import { mergePasses } from '../thm/merge-passes';
 import type { PassResult } from '../thm/pass-types';
 import { runPytestPass } from '../thm/pytest-pass';
 import type { TestRun } from '../events';
+import { settleEach } from '../settle-each';
 import type { ToolContext } from './context';
 import { defineTool } from './tool';
 import { judgedProblem, openJudge } from './judge';
@@ -54,17 +55,19 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
 export async function runTestsInLanes(lanes: TestRunContext[], nodeids: string[], label: string): Promise<TestRun> {
   const started = Date.now();
   const count = lanes.length;
-  const settled = await Promise.allSettled(
-    lanes.map((ctx, index) =>
-      count > 1 ? judgedPass(ctx, nodeids, `${label}-lane${index}`, { index, count }) : judgedPass(ctx, nodeids, label),
-    ),
+  if (count === 1) return testRunOf(await judgedPass(lanes[0]!, nodeids, label), nodeids, started);
+  // A lane that cannot run stops the others; every lane has ended before its failure is thrown.
+  const stop = new AbortController();
+  const passes = await settleEach(
+    lanes.map((ctx, index) => {
+      const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+      return judgedPass({ ...ctx, signal }, nodeids, `${label}-lane${index}`, { index, count }).catch((error) => {
+        stop.abort();
+        throw error;
+      });
+    }),
   );
-  // Every lane has ended before a lane's failure is thrown: none is left running.
-  const failed = settled.find((lane) => lane.status === 'rejected');
-  if (failed) throw failed.reason;
-  const passes = settled.map((lane) => (lane as PromiseFulfilledResult<PassResult>).value);
-  const run = testRunOf(mergePasses(passes), nodeids, started);
-  return count > 1 ? { ...run, lanes: count } : run;
+  return { ...testRunOf(mergePasses(passes), nodeids, started), lanes: count };
 }
 
 /** One judged pytest pass over the tests in the context's workspace: all of them, or one shard. */
