@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluatePristine, lookAtCheckout, type EvaluationInput } from '../../source/engine/eval/pristine-evaluation';
 import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { openTask, type OpenTask } from '../../source/engine/task/open-task';
+import { runTests, runTestsInLanes } from '../../source/engine/tools/run-tests';
 import { copyFixture } from '../helpers/fixtures';
 import { SANDBOXES } from '../helpers/sandboxes';
 
@@ -11,7 +12,7 @@ import { SANDBOXES } from '../helpers/sandboxes';
  * The evaluation in lanes (issue 44, item 6): the same tests over two or three lanes, each a
  * pytest process of its own in a fresh copy of the checkout, give the verdict and the per-test
  * outcomes one process gives, a failing test and a test that ends its process included; and the
- * judge's tripwire and signed channel work in every lane.
+ * judge's tripwire and signed channel work in every lane. Validation's lanes share the agent's workspace.
  */
 const { dir: repo, cleanup } = copyFixture('tallylanes');
 afterAll(cleanup);
@@ -128,6 +129,15 @@ describe('the evaluation in lanes', () => {
     },
     180_000,
   );
+
+  it("validation's lanes share the agent's workspace, each with its own scratch files, and report as one process", async () => {
+    const ctx = { ...task, testArgs: [], testTimeoutSec: 30 };
+    const one = await runTests(ctx, TESTS, 'validate');
+    const two = await runTestsInLanes([ctx, ctx], TESTS, 'validate');
+    expect(two.lanes).toBe(2);
+    expect(two.outcomes).toEqual(one.outcomes);
+    expect([two.passed, two.total]).toEqual([one.passed, one.total]);
+  }, 180_000);
 
   it('an abort ends every lane: what did not run is not passed', async () => {
     const stop = new AbortController();
