@@ -3,7 +3,7 @@ import { encodeSource, type SourceText } from '../python-source/source-text';
 import { openSandbox } from '../sandbox/create-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { OpenTask } from '../task/open-task';
-import { settleEach } from '../settle-each';
+import { settleEach } from '../util/settle-each';
 import { judgedLanes } from '../thm/thm-options';
 import { runTestsInLanes } from '../tools/run-tests';
 import { changedPaths, fingerprintTree, type TreeFingerprint } from '../workspace/fingerprint';

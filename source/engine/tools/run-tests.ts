@@ -6,7 +6,7 @@ import { mergePasses } from '../thm/merge-passes';
 import type { PassResult } from '../thm/pass-types';
 import { runPytestPass } from '../thm/pytest-pass';
 import type { TestRun } from '../events';
-import { settleEach } from '../settle-each';
+import { settleEach } from '../util/settle-each';
 import type { ToolContext } from './context';
 import { defineTool } from './tool';
 import { judgedProblem, openJudge } from './judge';
