@@ -119,7 +119,7 @@ try {
           {
             T: 3,
             jobs: 1,
-            fork: true,
+            onePass: true,
             testTimeoutSec: 60,
             thmTimeoutSec: THM_DEFAULTS.timeoutSec,
             budget: PAPER_BUDGET,

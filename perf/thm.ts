@@ -23,7 +23,7 @@
  *   npx tsx perf/thm.ts --attrs ~/src/attrs   # the hypothesis shape too (else it is left out)
  *   npx tsx perf/thm.ts --full                # networkx's whole suite as the many-files shape
  *   npx tsx perf/thm.ts --one-core            # also THM with --jobs 1 on the many-files shape
- *   npx tsx perf/thm.ts --modes               # also --no-fork, --jobs 1 and both, on every shape
+ *   npx tsx perf/thm.ts --modes               # also --two-pass, --jobs 1 and both, on every shape
  *   npx tsx perf/thm.ts --repo DIR --target FILE::QUALNAME [--reps N] [--tests ARGS...]
  *   npx tsx perf/thm.ts --cli OTHER/dist/tenet.js   # time another build
  *   npx tsx perf/thm.ts --compare OLD/dist/tenet.js # and another build beside this one, interleaved
@@ -145,9 +145,9 @@ function chosenShapes(): Shape[] {
   });
   if (!own.includes('--modes')) return shapes;
   const modes: [string, string[]][] = [
-    ['thm --no-fork', ['--no-fork']],
+    ['thm --two-pass', ['--two-pass']],
     ['thm --jobs 1', ['--jobs', '1']],
-    ['thm --no-fork --jobs 1', ['--no-fork', '--jobs', '1']],
+    ['thm --two-pass --jobs 1', ['--two-pass', '--jobs', '1']],
   ];
   return shapes.map((shape) => ({
     ...shape,

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { prepareTarget } from '../source/engine/task/prepare-target';
 import { resolveTarget } from '../source/engine/task/resolve-target';
 
@@ -55,14 +55,27 @@ export async function sentinelText(repo: string, target: string): Promise<{ file
   return { file: resolved.file, text: lines.join('\n') };
 }
 
-/** A copy of the repository without bytecode, with one file's text replaced. */
+/**
+ * A copy of the repository with one file's text replaced. Its bytecode stays valid, as the times
+ * it is checked against are kept; the replaced file's own is removed (Python checks a source by its
+ * time to the second and its size: a replacement written in the same second with the same size
+ * would pass for the original).
+ */
 export function copyWith(repo: string, replaced?: { file: string; text: string }): string {
   const copy = mkdtempSync(join(tmpdir(), 'tenet-qa-'));
   cpSync(repo, copy, {
     recursive: true,
-    filter: (path) => !path.includes('__pycache__') && !path.endsWith('.pytest_cache'),
+    preserveTimestamps: true,
+    filter: (path) => !path.endsWith('.pytest_cache'),
   });
-  if (replaced) writeFileSync(join(copy, replaced.file), replaced.text);
+  if (replaced) {
+    writeFileSync(join(copy, replaced.file), replaced.text);
+    const cache = join(copy, dirname(replaced.file), '__pycache__');
+    const stem = `${basename(replaced.file, '.py')}.`;
+    if (existsSync(cache))
+      for (const name of readdirSync(cache))
+        if (name.startsWith(stem) && name.endsWith('.pyc')) rmSync(join(cache, name), { force: true });
+  }
   return copy;
 }
 

@@ -6,7 +6,7 @@
  *   targets at random (seeded, printed), and for each target
  *     the oracle   plain pytest over the target's test files, on a copy with the target blanked
  *                  and on the original, one process each: failing = fails blanked, passes original
- *     the modes    tenet thm --blank in lanes (the default), --jobs 1, --no-fork, --sandbox docker,
+ *     the modes    tenet thm --blank in lanes (the default), --jobs 1, --two-pass, --sandbox docker,
  *                  stub mode on a copy whose target is blanked by hand, and reach: lanes again,
  *                  with the suite's reach index (tenet index --reach, recorded once per suite)
  *                  leaving out the tests it says cannot fail (every other mode runs --no-reach)
@@ -23,7 +23,7 @@
  *   npm run qa:thm -- --targets 100 --seed 7         # wide: 100 targets over every built-in suite
  *   npm run qa:thm -- --suite networkx --suite jsonschema --targets 20
  *   npm run qa:thm -- --repo ~/src/click --targets 10 [--tests tests]   # any repository
- *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, nofork, docker, stub, reach)
+ *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, twopass, docker, stub, reach)
  *   npm run qa:thm -- --out report.json              # every target's result as JSON
  *   npm run qa:thm -- --max-files 20                 # targets reached from up to 20 test files (default 6)
  *   npm run qa:thm -- --suite jsonschema --target jsonschema/__init__.py::__getattr__   # these targets, not a draw
@@ -68,7 +68,7 @@ const suites: Suite[] = repos.length
           fail(`no suite ${name} (known: ${SUITES.map((s) => s.name).join(', ')})`),
       )
     : SUITES.filter((suite) => !sample || suite.ci);
-const ALL_MODES = ['lanes', 'jobs1', 'nofork', 'docker', 'stub', 'reach'] as const;
+const ALL_MODES = ['lanes', 'jobs1', 'twopass', 'docker', 'stub', 'reach'] as const;
 type Mode = (typeof ALL_MODES)[number];
 const modes = (one('--modes')?.split(',') ?? [...ALL_MODES]) as Mode[];
 const docker = modes.includes('docker') && dockerReady();
@@ -96,7 +96,7 @@ function fail(message: string): never {
 const MODE_FLAGS: Record<Exclude<Mode, 'stub'>, string[]> = {
   lanes: ['--no-reach'],
   jobs1: ['--jobs', '1', '--no-reach'],
-  nofork: ['--no-fork', '--no-reach'],
+  twopass: ['--two-pass', '--no-reach'],
   docker: ['--sandbox', 'docker', '--image', DOCKER_IMAGE],
   reach: [],
 };

@@ -1,5 +1,7 @@
 import { fileToWrite } from '../engine/util/checked-paths';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { fromHome } from '../engine/util/cache-dir';
+import { plural } from '../engine/util/plural';
 import { dirname } from 'node:path';
 import { makeFromRows, type FromRowsSummary } from '../engine/bench/make-from-rows';
 import { makeTasks, type MakeEvent, type MakeSummary } from '../engine/bench/make-tasks';
@@ -23,6 +25,8 @@ export interface BenchMakeOptions {
   json?: boolean;
   /** RepoCod rows to make into tasks instead of picking functions. */
   from?: string;
+  /** false (`--no-reach`): a reach pass of its own instead of the reach index (see MakeOptions.reach). */
+  reach?: boolean;
 }
 
 const BENCH_MAKE_DEFAULTS = { count: 10, minFailing: 1, seed: 0 };
@@ -77,6 +81,7 @@ export async function benchMakeCommand(options: BenchMakeOptions): Promise<numbe
     seed,
     ...(options.name ? { name: options.name } : {}),
     ...(options.python ? { python: options.python } : {}),
+    ...(options.reach === false ? { reach: false } : {}),
     emit: progress,
     onTask: write,
   });
@@ -104,7 +109,18 @@ function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void
     },
     'reach.start': (event) => {
       stream.write(
-        `reach pass: which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`,
+        `${event.index ? 'reach index' : 'reach pass'}: which tests call the ${event.functions} eligible functions${event.testArgs.length ? ` (pytest ${event.testArgs.join(' ')})` : ''}\n`,
+      );
+    },
+    'reach.index': (event) => {
+      if (stream.isTTY) stream.write('\r\x1b[2K');
+      const where = fromHome(event.file);
+      stream.write(
+        event.how === 'kept'
+          ? `reach index: fresh, read as kept (no tests ran; ${where})\n`
+          : event.how === 'refreshed'
+            ? `reach index: refreshed, ${plural(event.ran, 'test')} recorded again (the stale ones, and those of this scope it did not know) in ${seconds(event.durationMs)} (${where})\n`
+            : `reach index: ${event.whole ? `recorded anew (${event.whole})` : 'none for this scope: recorded'} in ${seconds(event.durationMs)}, kept in ${where} for the next bench make, thm and run (--no-reach: neither built nor read)\n`,
       );
     },
     'reach.progress': (event) => {
@@ -116,7 +132,7 @@ function progressPrinter(stream: NodeJS.WriteStream): (event: MakeEvent) => void
     'reach.done': (event) => {
       if (stream.isTTY) stream.write('\r\x1b[2K');
       stream.write(
-        `reach pass: ${event.tests} tests in ${seconds(event.durationMs)} (${event.shards} pytest process${event.shards === 1 ? '' : 'es'}); ` +
+        `reach: ${event.tests} tests in ${seconds(event.durationMs)} (${event.shards ? `${event.shards} pytest process${event.shards === 1 ? '' : 'es'}` : 'the kept index'}); ` +
           `${event.reached} eligible functions reached, ${event.outside} of them at import time (left out); ${event.candidates} candidates\n`,
       );
       for (const problem of event.problems) stream.write(`  ! ${problem.split('\n')[0]}\n`);
@@ -143,7 +159,7 @@ function formatSummary(summary: MakeSummary, out: string): string {
   const lines = [
     `${summary.tasks} of ${summary.count} task${summary.count === 1 ? '' : 's'} from ${summary.repository} written to ${out}`,
     `  functions: ${summary.scan.functions} scanned, ${summary.scan.eligible} eligible, ${summary.reach.reached} reached by tests, ${summary.candidates} candidates (seed ${summary.seed})`,
-    `  reach pass: ${summary.reach.tests} tests, ${seconds(summary.reach.durationMs)}`,
+    `  reach ${summary.reach.index ? `index (${summary.reach.index.how})` : 'pass'}: ${summary.reach.tests} tests, ${seconds(summary.reach.durationMs)}`,
     `  THM runs: ${summary.thm.runs} (${summary.thm.kept} kept, ${summary.thm.skipped} skipped), ${runs.length ? `mean ${seconds(mean)}, longest ${seconds(Math.max(...runs))}` : 'none'}`,
     `  total: ${seconds(summary.durationMs)}`,
   ];

@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { fromHome } from '../engine/util/cache-dir';
 import { EXIT } from '../engine/exit-codes';
 import { plural } from '../engine/util/plural';
 import { buildReachIndex } from '../engine/thm/reach-build';
@@ -52,7 +52,7 @@ export async function indexCommand(options: IndexCommandOptions): Promise<number
     built.refreshed !== undefined
       ? `refreshed: ${plural(built.refreshed, 'stale test')} and the tests it did not know recorded again (${index.lastRun.tests} ran)`
       : `recorded${built.whole ? ` anew (${built.whole})` : ''}`;
-  const where = built.file.startsWith(homedir()) ? `~${built.file.slice(homedir().length)}` : built.file;
+  const where = fromHome(built.file);
   process.stdout.write(
     `${printable(
       `reach index: ${plural(tests, 'test')} in ${plural(files, 'file')}, ${plural(index.functions.length, 'function')} of the repository watched\n` +

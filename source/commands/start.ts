@@ -8,6 +8,8 @@ import type { ModelFlags } from '../engine/model/create-model';
 import type { Script } from '../engine/model/scripted';
 import { describeSandbox, sandboxSpec, sandboxWords, type SandboxFlags } from '../engine/sandbox/sandbox-spec';
 import type { ModelLine, TargetCheck } from '../ui/screens/start-screen';
+import type { StartReachRefresh } from '../ui/screens/start-reach';
+import type { BackgroundRefresh } from '../engine/thm/reach-refresh';
 import { DEMO, demoCommand } from './demo';
 import { runCommand, type RunCommandOptions } from './run';
 import { EXIT } from '../engine/exit-codes';
@@ -50,15 +52,23 @@ export async function startCommand(options: StartOptions): Promise<number> {
   const { startTui } = await importTui(() => import('../ui/start-tui'));
   const testArgs = options.testArgs ?? [];
   const instructions = readProjectInstructions(repo);
-  const choice = await startTui({
-    repo,
-    functions,
-    model,
-    testArgs,
-    checkTarget: (target) => checkTarget(repo, target),
-    reachCounts: async () => (await import('../engine/thm/reach-use')).reachCounts(repo, testArgs),
-    ...(instructions ? { instructions: instructionsWords(instructions) } : {}),
-  });
+  const refresher = reachRefresher(repo, testArgs, options.sandbox ?? {});
+  let choice;
+  try {
+    choice = await startTui({
+      repo,
+      functions,
+      model,
+      testArgs,
+      checkTarget: (target) => checkTarget(repo, target),
+      reachCounts: async () => (await import('../engine/thm/reach-use')).reachCounts(repo, testArgs),
+      refreshReach: refresher.start,
+      ...(instructions ? { instructions: instructionsWords(instructions) } : {}),
+    });
+  } finally {
+    // Before a session starts, or tenet exits: its pytest processes gone, the index whole (old or new).
+    await refresher.stop();
+  }
   if (!choice) return EXIT.pass;
   if ('demo' in choice)
     return demoCommand({
@@ -85,6 +95,34 @@ export async function startCommand(options: StartOptions): Promise<number> {
     ...(fallback ? { fallbackScript: fallback, fallbackScriptFile: DEMO.script() } : {}),
   };
   return runCommand(run);
+}
+
+/**
+ * The start screen's refresh of a stale reach index (see refreshInBackground): started after the
+ * first frame, stopped and waited for once the screen closes. Not under the Docker sandbox: the
+ * index is recorded in the local one, and a developer who chose Docker did not ask for the tests
+ * to run on this machine.
+ */
+function reachRefresher(repo: string, testArgs: readonly string[], sandboxFlags: SandboxFlags) {
+  let stopped = false;
+  let running: Promise<BackgroundRefresh | undefined> | undefined;
+  const start: StartReachRefresh = (onStatus) => {
+    running ??= (async () => {
+      const [{ loadConfig }, { refreshInBackground }] = await Promise.all([
+        import('../engine/config/config'),
+        import('../engine/thm/reach-refresh'),
+      ]);
+      if (sandboxSpec(sandboxFlags, await loadConfig(repo)).kind !== 'local' || stopped) return undefined;
+      return refreshInBackground({ repo, testArgs, onStatus });
+    })().catch(() => undefined); // a config that does not load is said on the model's line
+  };
+  return {
+    start,
+    stop: async () => {
+      stopped = true;
+      await (await running)?.stop();
+    },
+  };
 }
 
 /**

@@ -22,7 +22,8 @@ export interface ThmCommandOptions {
   testTimeout?: number;
   timeout?: number;
   jobs?: number | 'auto';
-  fork?: boolean;
+  /** False: `--two-pass`. */
+  onePass?: boolean;
   caller?: CallerRule;
   /** False: `--no-reach`. */
   reach?: boolean;
@@ -69,7 +70,7 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       testTimeoutSec: options.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
       timeoutSec: options.timeout ?? THM_DEFAULTS.timeoutSec,
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
-      fork: options.fork ?? THM_DEFAULTS.fork,
+      onePass: options.onePass ?? THM_DEFAULTS.onePass,
       caller: options.caller ?? THM_DEFAULTS.caller,
       reach: options.reach ?? true,
       emit: (event: EngineEvent) => {

@@ -28,7 +28,7 @@ const counts = z.object({ passed: num, total: num });
 
 /**
  * THM's pytest passes: `probe` runs the whole scope; `original` re-runs the failing tests on the
- * original code (two-pass mode); `blank` re-runs, blanked, the few tests fork mode could not decide.
+ * original code (two-pass mode); `blank` re-runs, blanked, the few tests twin mode could not decide.
  */
 const thmPhase = z.enum(['probe', 'original', 'blank']);
 export type ThmPhase = z.infer<typeof thmPhase>;
@@ -193,7 +193,8 @@ export const EVENT_SCHEMAS = {
   'thm.start': event('thm.start', {
     target: str,
     mode,
-    fork: bool,
+    /** Benchmark mode's twin per test (sessions saved before named it `fork`: see session/event-upgrade.ts). */
+    twins: bool,
     worlds: bool.optional(),
     shards: num,
     testArgs: strings,

@@ -213,7 +213,7 @@ export const modeName = (mode: 'stub' | 'blank'): string => (mode === 'blank' ? 
 export const THM_PHASES: Record<ThmPhase, string> = {
   probe: 'running the suite against the unimplemented target',
   original: 'checking the failing tests on the original code',
-  blank: 'running blank the tests fork mode could not decide',
+  blank: 'running blank the tests twin mode could not decide',
 };
 
 export const stageName = (stage: RrwStage | undefined): string => stage?.replace(/-/g, ' ') ?? '';

@@ -80,12 +80,17 @@ export function addBenchCommands(program: Command, { tests, setExit }: Invocatio
       '--from <file>',
       "RepoCod's own rows (JSON lines or a JSON array) to make into tasks, for the checkout given by --repo, instead of picking functions",
     )
+    .option(
+      '--no-reach',
+      "neither build nor read the reach index: a reach pass of its own, and THM over each candidate's whole scope",
+    )
     .option('--json', 'print the summary as one JSON object')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)')
     .action(
       async (opts: {
         repo: string;
         out: string;
+        reach: boolean;
         count: number;
         minFailing: number;
         seed: number;
@@ -107,6 +112,7 @@ export function addBenchCommands(program: Command, { tests, setExit }: Invocatio
             python: opts.python,
             json: !!opts.json,
             from: opts.from,
+            reach: opts.reach,
           }),
         );
       },

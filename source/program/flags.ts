@@ -198,7 +198,14 @@ export interface ThmOpts {
   caller: CallerRule;
   /** `--no-reach`. */
   reach: boolean;
+  /** `--two-pass`. */
+  twoPass?: boolean;
+  /** `--no-fork`: the old name of `--two-pass`, still taken (hidden) so that scripts written for it run. */
+  fork?: boolean;
 }
+
+/** Benchmark mode in one pass unless `--two-pass` (or its old name `--no-fork`) was given. */
+export const onePassOf = (opts: Pick<ThmOpts, 'twoPass' | 'fork'>): boolean => !opts.twoPass && opts.fork !== false;
 
 /** `-T`, `--jobs`, `--test-timeout` (`testTimeout`: its default, where the config files have no say). */
 export function withThmFlags(command: Command, testTimeout?: number): Command {
@@ -228,10 +235,12 @@ export function withThmFlags(command: Command, testTimeout?: number): Command {
         .choices(CALLER_RULES)
         .default('use'),
     )
+    .option('--no-reach', 'run the whole scope, not only the tests the reach index (tenet index --reach) says can fail')
     .option(
-      '--no-reach',
-      'run the whole scope, not only the tests the reach index (tenet index --reach) says can fail',
-    );
+      '--two-pass',
+      'benchmark mode in two passes (blank, then the failing tests on the original) instead of one pass with a blank twin per test',
+    )
+    .addOption(new Option('--no-fork', 'the old name of --two-pass').hideHelp());
 }
 
 /** The strategy, the budgets and the ablations, as `run` and `bench run` parse them. */
@@ -324,6 +333,7 @@ export function settingChoices(opts: SettingOpts): RunChoices {
     jobs: opts.jobs,
     caller: opts.caller,
     ...(opts.reach === false ? { reach: false } : {}),
+    onePass: onePassOf(opts),
     testTimeoutSec: opts.testTimeout,
     strategy: opts.strategy,
     budget: { pregenRounds: opts.pregenRounds, rrwAttempts: opts.rrwAttempts, rrwRounds: opts.rrwRounds },

@@ -37,7 +37,6 @@ export interface RunOpts extends ModelOpts, SandboxFlags, SettingOpts {
   tddSetupRounds?: number;
   testQuality: boolean;
   thmTimeout?: number;
-  fork: boolean;
   sessionsDir?: string;
   approve: RunCommandOptions['approve'];
   headless?: boolean;
@@ -62,7 +61,6 @@ export function runRequest(opts: RunOpts, tests: string[] | undefined): RunComma
     testArgs: tests ?? [],
     settings: {
       ...shared,
-      fork: opts.fork,
       thmTimeoutSec: opts.thmTimeout,
       tddBudget: { ...shared.tddBudget, setupRounds: opts.tddSetupRounds },
       measureTests: opts.testQuality,
@@ -144,7 +142,6 @@ export function addRunCommands(program: Command, { tests, setExit }: Invocation)
   withThmFlags(run)
     .option('--python <path>', 'Python interpreter')
     .addOption(new Option('--thm-timeout <seconds>', 'time limit for THM').argParser(secondsParser('--thm-timeout')))
-    .option('--no-fork', 'THM in two passes instead of forking blank twins')
     .addOption(
       sessionsDirOption('where sessions are saved (default: $TENET_SESSIONS_DIR, else ~/.local/state/tenet/sessions)'),
     )

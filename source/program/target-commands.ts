@@ -9,6 +9,7 @@ import {
   secondsParser,
   withSandboxFlags,
   withThmFlags,
+  onePassOf,
   type Invocation,
   type ThmOpts,
 } from './flags';
@@ -56,14 +57,10 @@ export function addTargetCommands(program: Command, { tests, setExit }: Invocati
         .argParser(secondsParser('--timeout'))
         .default(3600),
     )
-    .option(
-      '--no-fork',
-      'benchmark mode in two passes (blank, then the failing tests on the original) instead of forking a blank twin per test',
-    )
     .option('--keep-workspace', 'keep the scratch copy of the repository and print where it is')
     .option('--tests <pytest-args...>', 'pytest arguments for the scope (everything after --tests)');
   withSandboxFlags(thm).action(
-    async (opts: TargetOpts<string> & ThmOpts & { timeout: number; fork: boolean; keepWorkspace?: boolean }) => {
+    async (opts: TargetOpts<string> & ThmOpts & { timeout: number; keepWorkspace?: boolean }) => {
       const { thmCommand } = await import('../commands/thm');
       setExit(
         await thmCommand({
@@ -72,7 +69,7 @@ export function addTargetCommands(program: Command, { tests, setExit }: Invocati
           testTimeout: opts.testTimeout,
           timeout: opts.timeout,
           jobs: opts.jobs,
-          fork: opts.fork,
+          onePass: onePassOf(opts),
           caller: opts.caller,
           reach: opts.reach,
           keepWorkspace: !!opts.keepWorkspace,

@@ -6,7 +6,7 @@ its cached error re-raised without running anything. So when such a fixture call
 only that first test reaches the target: the later ones are reported ``reached: false`` with
 ``failsThrough``, the fixture through which the blank target fails them.
 
-In fork mode the parent runs the original code, so its fixture caches hold original values. For
+In twin mode the parent runs the original code, so its fixture caches hold original values. For
 a later test it cannot fork a twin that would see the blank's cached error; instead the twin of
 the test that set the fixture up reports how the fixture ended blank, and a later test's blank
 outcome follows from that as pytest would make it (skip marks first, then the error at setup,

@@ -43,7 +43,7 @@ async function session(
       {
         T: 2,
         jobs: 1,
-        fork: true,
+        onePass: true,
         testTimeoutSec: 30,
         thmTimeoutSec: 600,
         budget: { ...PAPER_BUDGET, rrwAttempts: 1, rrwRounds: options.rrwRounds ?? 2 },

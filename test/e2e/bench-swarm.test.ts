@@ -8,6 +8,7 @@ import { readResults } from '../../source/engine/bench/run-dir';
 import { Catalog } from '../../source/engine/session/catalog';
 import { swarmRunKey } from '../../source/engine/swarm/swarm-run';
 import { finished, runCli, startCli, waitFor } from '../helpers/cli';
+import { withEngineGcLock } from '../helpers/engine-lock';
 import { copyFixture, treeHash } from '../helpers/fixtures';
 import { describeDocker } from '../helpers/sandboxes';
 import { startFakeModelService, useSwarm } from '../helpers/swarm';
@@ -357,30 +358,33 @@ describeDocker('tenet bench run --on swarm', () => {
       'shop-1',
       '--json',
     ];
-    const child = startCli(args);
     const key = swarmRunKey(out);
-    await waitFor(
-      () =>
-        execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], {
-          encoding: 'utf8',
-        }).trim() !== '',
-      120_000,
-      'the task container',
-    );
-    child.kill('SIGKILL');
-    await finished(child);
-    expect((await leftovers(key)).some((l) => l.startsWith('service '))).toBe(true);
-    const gc = await runCli(['gc', '--json']);
-    expect(gc.code, gc.stderr).toBe(0);
-    expect(JSON.parse(gc.stdout).swarm.removed.map((r: { kind: string }) => r.kind)).toContain('service');
-    await waitFor(
-      () =>
-        execFileSync('docker', ['service', 'ls', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], {
-          encoding: 'utf8',
-        }).trim() === '',
-      30_000,
-      'the services to go',
-    );
+    // From the kill to gc's answer, no other file's global gc may take this run's services.
+    await withEngineGcLock(async () => {
+      const child = startCli(args);
+      await waitFor(
+        () =>
+          execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], {
+            encoding: 'utf8',
+          }).trim() !== '',
+        120_000,
+        'the task container',
+      );
+      child.kill('SIGKILL');
+      await finished(child);
+      expect((await leftovers(key)).some((l) => l.startsWith('service '))).toBe(true);
+      const gc = await runCli(['gc', '--json']);
+      expect(gc.code, gc.stderr).toBe(0);
+      expect(JSON.parse(gc.stdout).swarm.removed.map((r: { kind: string }) => r.kind)).toContain('service');
+      await waitFor(
+        () =>
+          execFileSync('docker', ['service', 'ls', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], {
+            encoding: 'utf8',
+          }).trim() === '',
+        30_000,
+        'the services to go',
+      );
+    });
     const again = await runCli(args);
     expect(again.code, again.stderr).toBe(0);
     expect(readResults(out).map((r) => [r.taskId, r.pass])).toEqual([['shop-1', true]]);

@@ -45,7 +45,7 @@ describe('hidden tests, while the agent works', () => {
       blank: true,
       testArgs: ['tests/test_cart.py'],
       ...resolveSettings(
-        { T: 2, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: 600, budget: PAPER_BUDGET },
+        { T: 2, jobs: 1, onePass: true, testTimeoutSec: 60, thmTimeoutSec: 600, budget: PAPER_BUDGET },
         {},
       ),
       model,

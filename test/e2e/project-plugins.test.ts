@@ -57,7 +57,7 @@ describe.skipIf(!PYTHON)('pytest-xdist in the project addopts (-n 2 --dist loadf
   it.each([
     ['in lanes', []],
     ['with --jobs 1', ['--jobs', '1']],
-    ['with --no-fork', ['--no-fork']],
+    ['with --two-pass', ['--two-pass']],
   ])(
     'gives the failing tests plain pytest gives, %s, and says xdist was turned off once',
     async (_mode, flags) => {
@@ -88,7 +88,7 @@ describe.skipIf(!PYTHON)("pytest-timeout's limit in the project's ini file (time
   it.each([
     ['in lanes', []],
     ['with --jobs 1', ['--jobs', '1']],
-    ['with --no-fork', ['--no-fork']],
+    ['with --two-pass', ['--two-pass']],
   ])(
     'is kept: a test past it fails as the project fails it, %s',
     async (_mode, flags) => {

@@ -3,7 +3,7 @@ import { repositoryOf, THM_MODES, thmOn } from '../helpers/thm';
 
 /**
  * Results of the target kept by functools.lru_cache: a blank target raises, and a call that raised
- * is never cached, but fork mode's parent runs the original, and what an earlier test left in a
+ * is never cached, but twin mode's parent runs the original, and what an earlier test left in a
  * cache answered a later test's call without reaching the target, so that test forked no twin and
  * passed "blank". The cache may be on the target itself (networkx's _rooted_trees) or on a function
  * that calls it, at any depth (_unlabeled_trees around _rooted_trees; sympy's cacheit). Every mode

@@ -9,21 +9,21 @@ import { chains, thmOn, type ThmRun } from '../helpers/thm';
 // its cached error for the others without a call. Those are `reached: false`, take no part in
 // clustering or selection, and name the fixture they fail through.
 // Item 4: outcomes are a real blank run's: xfail marks (and wrappers that use them) turn an
-// error in setup into xfailed, skip marks skip, in fork mode as in two passes.
+// error in setup into xfailed, skip marks skip, in twin mode as in two passes.
 const CACHED = join(FIXTURES, 'cached');
 const XFAILS = join(FIXTURES, 'xfails');
 const CONNECT = 'store/connect.py::connect';
 const PARSE = 'xf/parse.py::parse_int';
 
 describe.each([
-  ['fork', true],
+  ['twins', true],
   ['two passes', false],
-])('THM where pytest caches a fixture that called the target, %s', (_name, fork) => {
+])('THM where pytest caches a fixture that called the target, %s', (_name, twins) => {
   let cached: ThmRun;
   let xfails: ThmRun;
   beforeAll(async () => {
-    cached = await thmOn(CACHED, CONNECT, { blank: true, fork, jobs: 1 });
-    xfails = await thmOn(XFAILS, PARSE, { blank: true, fork, jobs: 1 });
+    cached = await thmOn(CACHED, CONNECT, { blank: true, onePass: twins, jobs: 1 });
+    xfails = await thmOn(XFAILS, PARSE, { blank: true, onePass: twins, jobs: 1 });
   }, 120_000);
 
   it('only the first user of each cached fixture reaches the target', () => {
@@ -101,9 +101,9 @@ describe.each([
 
   it('decides in the one pass what a blank run would, without running tests again', () => {
     const again = (run: ThmRun) => run.events.filter((e) => e.type === 'thm.test' && e.phase !== 'probe').length;
-    // Fork mode: no blank re-run. Two passes: the failing tests once more on the original code.
-    expect(again(cached)).toBe(fork ? 0 : 9);
-    expect(again(xfails)).toBe(fork ? 0 : 4);
+    // Twin mode: no blank re-run. Two passes: the failing tests once more on the original code.
+    expect(again(cached)).toBe(twins ? 0 : 9);
+    expect(again(xfails)).toBe(twins ? 0 : 4);
   });
 });
 

@@ -10,8 +10,8 @@ import { thmOn } from '../helpers/thm';
 // which made it look like plumbing, and its tests were clustered under the dispatcher of is_tree
 // itself. `--caller nearest` is the paper's literal rule: the nearest frame, plumbing included.
 const REPO = join(FIXTURES, 'dispatch');
-const callersOf = async (target: string, caller: 'use' | 'nearest', fork = true) => {
-  const { report } = await thmOn(REPO, target, { blank: true, T: 10, jobs: 1, fork, caller });
+const callersOf = async (target: string, caller: 'use' | 'nearest', onePass = true) => {
+  const { report } = await thmOn(REPO, target, { blank: true, T: 10, jobs: 1, onePass, caller });
   return { report, callers: report.clusters.map((c) => c.caller).sort() };
 };
 
@@ -21,8 +21,8 @@ describe('the direct caller, rule `use` (the default)', () => {
     ['two passes', false],
   ])(
     'a decorator object and a use that binds the target to a local of its name (%s)',
-    async (_mode, fork) => {
-      const { report, callers } = await callersOf('graphs/algos.py::is_connected', 'use', fork);
+    async (_mode, onePass) => {
+      const { report, callers } = await callersOf('graphs/algos.py::is_connected', 'use', onePass);
       expect(callers).toEqual([
         'graphs/algos.py::count_components',
         'graphs/algos.py::is_tree',

@@ -10,7 +10,7 @@ import { thmOn } from '../helpers/thm';
 describe.each([
   ['both worlds in lanes', { jobs: 2 as const }],
   ['a blank twin per test', { jobs: 1 as const }],
-  ['two passes', { jobs: 1 as const, fork: false }],
+  ['two passes', { jobs: 1 as const, onePass: false }],
 ])('chain lines, %s', (_name, mode) => {
   it('are the lines of the original module, below the target too', async () => {
     const { report } = await thmOn(join(FIXTURES, 'nslayout'), 'src/webkit/cli.py::find_app', { blank: true, ...mode });

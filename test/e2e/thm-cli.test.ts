@@ -62,16 +62,19 @@ describe('tenet thm (the built CLI)', () => {
     );
   });
 
-  it('benchmark mode runs both worlds from one collection by default, however few the test files; --jobs 1 forks a twin per test, --no-fork makes two passes', async () => {
+  it('benchmark mode runs both worlds from one collection by default, however few the test files; --jobs 1 forks a twin per test, --two-pass (or its old name --no-fork) makes two passes', async () => {
     const args = ['thm', '--repo', SHOP, '--target', 'shop/cart.py::Cart.total', '--blank', '--json'];
     const plans = await Promise.all(
-      [[], ['--jobs', '1'], ['--no-fork']].map(async (extra) => JSON.parse((await runCli([...args, ...extra])).stdout)),
+      [[], ['--jobs', '1'], ['--two-pass'], ['--no-fork']].map(async (extra) =>
+        JSON.parse((await runCli([...args, ...extra])).stdout),
+      ),
     );
     // (On one core there is no second lane: a blank twin per test.)
     const twoCores = availableParallelism() >= 2;
-    expect(plans.map((r) => [r.worlds ?? false, r.fork])).toEqual([
+    expect(plans.map((r) => [r.worlds ?? false, r.twins])).toEqual([
       [twoCores, !twoCores],
       [false, true],
+      [false, false],
       [false, false],
     ]);
     // The same decision, however it was reached.

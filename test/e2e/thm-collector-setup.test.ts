@@ -51,7 +51,7 @@ describe.each(THM_MODES)('the target called in a package’s setup_module, %s', 
     });
   }, 60_000);
 
-  // Fork mode's parent sets the package up on the original code: a later test's twin started past
+  // Twin mode's parent sets the package up on the original code: a later test's twin started past
   // that setup and passed.
   it('every test of the package fails with its setup, as in a plain blank run; the later ones through it', async () => {
     const { report } = await thmOn(repo, 'pkg/__init__.py::prepare', { blank: true, ...options });

@@ -63,14 +63,14 @@ const EXPECTED_CHAINS = {
   ],
 };
 
-// Fork mode must report what two passes (a real blank run) report.
+// Twin mode must report what two passes (a real blank run) report.
 describe.each([
-  ['fork', true],
+  ['twins', true],
   ['two passes', false],
-])('THM where its shortcuts are weakest (teardown, threads, generated code), %s', (_name, fork) => {
+])('THM where its shortcuts are weakest (teardown, threads, generated code), %s', (_name, twins) => {
   let run: ThmRun;
   beforeAll(async () => {
-    run = await thmOn(EDGES, TARGET, { blank: true, fork, jobs: 1 });
+    run = await thmOn(EDGES, TARGET, { blank: true, onePass: twins, jobs: 1 });
   });
 
   it('counts a failure in teardown, and only a blank one', () => {
@@ -134,7 +134,7 @@ describe.each([
       .filter((e) => e.type === 'thm.test' && e.phase === 'blank')
       .map((e) => e.type === 'thm.test' && e.nodeid);
     expect(blank.sort()).toEqual(
-      fork
+      twins
         ? [
             // Its twin's teardown failed without calling the target.
             'tests/test_teardown.py::test_swallows_the_blank_with_a_one_shot_teardown',

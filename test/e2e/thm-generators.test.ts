@@ -5,19 +5,19 @@ import { chains, thmOn, type ThmRun } from '../helpers/thm';
 
 // Issue 12, item 1: a generator, async generator or coroutine target runs none of its body when
 // called; its chain is the stack at the call (the frame that evaluated `windowed(...)`), not where
-// the body first runs (the first next() or await). Fork mode, two passes and stub mode agree.
+// the body first runs (the first next() or await). Twin mode, two passes and stub mode agree.
 const GENERATORS = join(FIXTURES, 'generators');
 const FILE = 'gens/windows.py';
 const T = 'tests/test_windows.py';
 
 describe.each([
-  ['fork', true],
+  ['twins', true],
   ['two passes', false],
-])('THM on generator and coroutine targets, benchmark mode, %s', (_name, fork) => {
+])('THM on generator and coroutine targets, benchmark mode, %s', (_name, twins) => {
   const runs: Record<string, ThmRun> = {};
   beforeAll(async () => {
     for (const target of ['windowed', 'opened', 'fetch', 'ticks', 'Grid.cells']) {
-      runs[target] = await thmOn(GENERATORS, `${FILE}::${target}`, { blank: true, fork, jobs: 1 });
+      runs[target] = await thmOn(GENERATORS, `${FILE}::${target}`, { blank: true, onePass: twins, jobs: 1 });
     }
   }, 120_000);
 

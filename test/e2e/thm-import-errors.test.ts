@@ -20,9 +20,9 @@ const BROKEN = {
 const BLANK_ONLY = { module: 'tests/test_table.py', message: 'NotImplementedError', broken: false };
 
 describe.each([
-  ['fork', { fork: true, jobs: 1 }],
-  ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
-  ['two passes', { fork: false, jobs: 1 }],
+  ['twins', { onePass: true, jobs: 1 }],
+  ['worlds in lanes', { onePass: true, worlds: true, jobs: 2 }],
+  ['two passes', { onePass: false, jobs: 1 }],
 ])('a test module that fails to import, benchmark mode, %s', (_name, mode) => {
   it('is reported with its error, as broken when it fails on the original code too', async () => {
     const { report } = await thmOn(REPO, TARGET, { blank: true, ...mode });
@@ -91,7 +91,7 @@ describe('many modules that fail to import', () => {
       alreadyFailing: [],
       warnings: [],
       shards: 1,
-      fork: true,
+      twins: true,
       timings: { probeMs: 0, originalMs: 0, blankMs: 0 },
       timedOut: false,
       durationMs: 1,

@@ -7,7 +7,7 @@ import { thmOn } from '../helpers/thm';
 // colorama's tests patch os.name to 'nt' and put it back only when the code under test returns:
 // blank, it raises, and pytest then fails to report the next test (INTERNALERROR, pathlib making
 // a WindowsPath) and stops. THM's default mode lost every test after that one (5 failing of 18,
-// 38 tests without an outcome) and warned that no test imported the target; fork mode, whose
+// 38 tests without an outcome) and warned that no test imported the target; twin mode, whose
 // blank twins die alone, found all 18. The tests after such a stop run in a new process.
 const repo = mkdtempSync(join(tmpdir(), 'tenet-internal-error-'));
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
@@ -45,8 +45,8 @@ def test_e_fails_blank():
 );
 
 const MODES = [
-  ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
-  ['two passes', { fork: false, jobs: 1 }],
+  ['worlds in lanes', { onePass: true, worlds: true, jobs: 2 }],
+  ['two passes', { onePass: false, jobs: 1 }],
 ] as const;
 
 describe('pytest stops between two tests with an internal error', () => {

@@ -6,8 +6,8 @@ import { FIXTURES } from '../helpers/fixtures';
 import { DOCKER, DOCKER_PROBLEM } from '../helpers/sandboxes';
 import { thmOn } from '../helpers/thm';
 
-// Issue 12, "Done means": fork mode, two passes (--no-fork) and the Docker sandbox (Debian's
-// Python and pytest 7, fork mode) give the same report on a fixture for each idiom: generator
+// Issue 12, "Done means": twin mode, two passes (--two-pass) and the Docker sandbox (Debian's
+// Python and pytest 7, twin mode) give the same report on a fixture for each idiom: generator
 // targets, @overload stubs, cached fixtures, xfail and skip marks. So do both worlds from one
 // collection in forked lanes (issue 17: what `--jobs auto` does on two or more cores).
 const CASES: [string, string][] = [
@@ -17,16 +17,16 @@ const CASES: [string, string][] = [
   ['xfails', 'xf/parse.py::parse_int'],
 ];
 
-type Mode = { fork: boolean; worlds?: boolean; sandbox: SandboxSpec };
+type Mode = { onePass: boolean; worlds?: boolean; sandbox: SandboxSpec };
 const MODES: [string, Mode][] = [
-  ['fork', { fork: true, sandbox: LOCAL }],
-  ['--no-fork', { fork: false, sandbox: LOCAL }],
-  ['worlds from one collection', { fork: true, worlds: true, sandbox: LOCAL }],
+  ['twins', { onePass: true, sandbox: LOCAL }],
+  ['--two-pass', { onePass: false, sandbox: LOCAL }],
+  ['worlds from one collection', { onePass: true, worlds: true, sandbox: LOCAL }],
   ...(DOCKER_PROBLEM
     ? []
     : ([
-        ['--sandbox docker', { fork: true, sandbox: DOCKER }],
-        ['worlds from one collection in Docker', { fork: true, worlds: true, sandbox: DOCKER }],
+        ['--sandbox docker', { onePass: true, sandbox: DOCKER }],
+        ['worlds from one collection in Docker', { onePass: true, worlds: true, sandbox: DOCKER }],
       ] as [string, Mode][])),
 ];
 
@@ -52,12 +52,12 @@ function decision(report: ThmReport) {
   };
 }
 
-describe.each(CASES)('fork, --no-fork and Docker agree on the %s fixture', (fixture, target) => {
+describe.each(CASES)('twins, --two-pass and Docker agree on the %s fixture', (fixture, target) => {
   it(`give the same failing tests, chains, clusters and selection (${MODES.map(([name]) => name).join(', ')})`, async () => {
     const decisions: [string, ReturnType<typeof decision>][] = [];
     for (const [name, mode] of MODES) {
       const { report } = await thmOn(join(FIXTURES, fixture), target, { blank: true, jobs: 1, ...mode });
-      expect(report.fork).toBe(mode.fork && !mode.worlds);
+      expect(report.twins).toBe(mode.onePass && !mode.worlds);
       expect(!!report.worlds).toBe(!!mode.worlds);
       decisions.push([name, decision(report)]);
     }

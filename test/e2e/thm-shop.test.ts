@@ -36,12 +36,12 @@ const MODES: [string, Kind, SandboxSpec][] = [
 describe.each(MODES)('THM on the shop fixture, benchmark mode (apply_discount blanked), %s', (_name, kind, sandbox) => {
   let run: ThmRun;
   let before: string;
-  const fork = kind === 'twins';
+  const twins = kind === 'twins';
   beforeAll(async () => {
     before = treeHash(SHOP);
     run = await thmOn(SHOP, TARGET, {
       blank: true,
-      fork: kind !== 'two passes',
+      onePass: kind !== 'two passes',
       ...(kind === 'twins' ? { worlds: false } : {}),
       sandbox,
     });
@@ -224,9 +224,9 @@ describe.each(MODES)('THM on the shop fixture, benchmark mode (apply_discount bl
     // whose one test then runs) on the original code; so do the worlds (the 15 in the original
     // world's lanes, the module after its blank re-run). Twins re-run blank only what they could
     // not see: the test whose subprocess called the target, the module that called it at import.
-    expect(phase('original')).toHaveLength(fork ? 0 : 16);
+    expect(phase('original')).toHaveLength(twins ? 0 : 16);
     expect(phase('blank').map((e) => e.type === 'thm.test' && e.nodeid)).toEqual(
-      fork ? ['tests/test_pricing.py::test_discount_from_a_subprocess'] : [],
+      twins ? ['tests/test_pricing.py::test_discount_from_a_subprocess'] : [],
     );
     expect(run.events.find((e) => e.type === 'thm.collected')).toMatchObject({
       phase: 'probe',
@@ -237,7 +237,7 @@ describe.each(MODES)('THM on the shop fixture, benchmark mode (apply_discount bl
     const running = run.events.filter((e) => e.type === 'thm.running' && e.phase === 'probe');
     expect(running.some((e) => e.type === 'thm.running' && e.tests.length > 0)).toBe(true);
     expect(running.at(-1)).toMatchObject({ tests: [] });
-    expect(run.report.fork).toBe(fork);
+    expect(run.report.twins).toBe(twins);
   });
 
   it('keeps the failure output as seen with the target blank', () => {

@@ -33,8 +33,8 @@ const TARGET = 'pkg/mathx.py::scale';
 // Every way THM can run benchmark mode: one collection with worlds in lanes, a blank twin per test, two passes.
 const MODES = [
   ['worlds in lanes', { jobs: 2, worlds: true }],
-  ['fork', { jobs: 1 }],
-  ['two passes', { fork: false }],
+  ['twins', { jobs: 1 }],
+  ['two passes', { onePass: false }],
 ] as const;
 
 describe('the target called while pytest starts', () => {
@@ -122,11 +122,11 @@ describe('the target called while pytest starts', () => {
         'tests/test_table.py::test_table': [],
       });
       expect(report.counts).toMatchObject({ collected: 3, passed: 1, failing: 2, alreadyFailing: 0 });
-      if (_mode === 'worlds in lanes' || _mode === 'fork') {
+      if (_mode === 'worlds in lanes' || _mode === 'twins') {
         expect(report.warnings.join('\n')).toContain(
           `${TARGET} is called while pytest starts (a conftest.py's import or hook)`,
         );
-        expect(report.fork || !!report.worlds).toBe(false);
+        expect(report.twins || !!report.worlds).toBe(false);
       }
     },
     60_000,

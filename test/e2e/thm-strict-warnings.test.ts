@@ -11,7 +11,7 @@ describe('a suite that turns warnings into errors', () => {
   it.each([
     ['both worlds in two lanes each', { jobs: 2 as const }],
     ['one process, a blank twin per test', { jobs: 1 as const }],
-    ['two passes', { jobs: 2 as const, fork: false }],
+    ['two passes', { jobs: 2 as const, onePass: false }],
   ])(
     '%s: every test fails blank, none is already failing',
     async (_name, mode) => {

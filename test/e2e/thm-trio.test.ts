@@ -34,9 +34,9 @@ const TARGET = 'clock/core.py::advance';
 // and the blank outcome is the blank's NotImplementedError in every mode (a twin forked inside
 // trio's run shared its epoll descriptor, and failed with "Bad file descriptor").
 describe.skipIf(!TRIO).each([
-  ['fork', { fork: true, jobs: 1 }],
-  ['two passes', { fork: false, jobs: 1 }],
-  ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
+  ['twins', { onePass: true, jobs: 1 }],
+  ['two passes', { onePass: false, jobs: 1 }],
+  ['worlds in lanes', { onePass: true, worlds: true, jobs: 2 }],
 ])('THM on tests that trio runs (a pytest-trio-shaped runner), %s', (_name, mode) => {
   it('starts their chains at the test, entry kind test, and fails them with the blank', async () => {
     const { report } = await thmOn(TRIOTESTS, TARGET, { blank: true, ...mode });
@@ -91,10 +91,10 @@ describe.skipIf(!ANYIO)(
     });
     afterAll(() => repo.cleanup());
 
-    it('fails both backends with the blank, in fork mode too', async () => {
+    it('fails both backends with the blank, in twin mode too', async () => {
       const { report } = await thmOn(repo.dir, TARGET, {
         blank: true,
-        fork: true,
+        onePass: true,
         jobs: 1,
         testArgs: ['tests/test_any.py'],
       });

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES } from '../helpers/fixtures';
 import { thmOn } from '../helpers/thm';
 
-// In fork mode the blank twin of a test is forked at the target's call and goes on once the
+// In twin mode the blank twin of a test is forked at the target's call and goes on once the
 // parent has finished that test with the original code. It once shared pytest's capture files
 // with the parent, which had read and emptied them by then: a test reading `capfd` after the call
 // failed in the twin only, and the twin's report lost what the test printed before the call.
@@ -15,8 +15,8 @@ const logs = mkdtempSync(join(tmpdir(), 'tenet-twin-capture-'));
 afterAll(() => rmSync(logs, { recursive: true, force: true }));
 
 describe.each([
-  ['fork (the twin)', { fork: true, jobs: 1 }],
-  ['two passes (a plain blank run)', { fork: false, jobs: 1 }],
+  ['twin mode (the twin)', { onePass: true, jobs: 1 }],
+  ['two passes (a plain blank run)', { onePass: false, jobs: 1 }],
 ])('benchmark mode, %s', (name, mode) => {
   it("a test reads with capfd what it printed before the call; the failing test's blank report keeps what it printed", async () => {
     const log = join(logs, `${name.split(' ')[0]}.jsonl`);

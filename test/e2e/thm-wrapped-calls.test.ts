@@ -12,9 +12,9 @@ import { thmOn } from '../helpers/thm';
 const REPO = join(FIXTURES, 'wrapped');
 /** The ways THM runs the two worlds of benchmark mode. */
 const MODES: [string, Parameters<typeof thmOn>[2]][] = [
-  ['fork', { fork: true, jobs: 1 }],
-  ['worlds in lanes', { fork: true, worlds: true, jobs: 2 }],
-  ['two passes', { fork: false, jobs: 1 }],
+  ['twins', { onePass: true, jobs: 1 }],
+  ['worlds in lanes', { onePass: true, worlds: true, jobs: 2 }],
+  ['two passes', { onePass: false, jobs: 1 }],
 ];
 const clustersOf = async (target: string) => {
   const { report } = await thmOn(REPO, target, { blank: true, T: 10 });
@@ -34,7 +34,7 @@ describe.each([
   }, 60_000);
 });
 
-// Fork mode and both worlds from one collection import each module once, on the original code:
+// Twin mode and both worlds from one collection import each module once, on the original code:
 // the second test module to import the calling module found it imported, with no call, where a
 // blank run fails to import it as the first.
 describe.each(MODES)('a module that calls the target as it is imported, %s', (_mode, mode) => {

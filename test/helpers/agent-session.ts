@@ -46,7 +46,7 @@ export async function session(
     blank: true,
     testArgs: ['tests/test_cart.py'],
     ...resolveSettings(
-      { T: 2, jobs: 1, fork: true, testTimeoutSec: 60, thmTimeoutSec: 600, budget: { ...PAPER_BUDGET, ...budget } },
+      { T: 2, jobs: 1, onePass: true, testTimeoutSec: 60, thmTimeoutSec: 600, budget: { ...PAPER_BUDGET, ...budget } },
       {},
     ),
     model,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { readResults } from '../../source/engine/bench/run-dir';
 import { finished, runCli, startCli, waitFor } from './cli';
+import { withEngineGcLock } from './engine-lock';
 import { copyFixture, treeHash } from './fixtures';
 
 // `tenet bench run` on the shop fixture's tasks: shared by test/e2e/bench-run*.test.ts.
@@ -96,7 +97,7 @@ export async function killedMidRun(name: 'local' | 'docker', sandboxArgs: readon
   expect(treeHash(shop.dir)).toBe(before);
   // SIGKILL gives tenet no chance to remove its containers: `tenet gc` does.
   if (name === 'docker') {
-    const gc = await runCli(['gc']);
+    const gc = await withEngineGcLock(() => runCli(['gc']));
     expect(gc.code, gc.stderr).toBe(0);
   }
 }

@@ -64,7 +64,7 @@ export async function session(
       {
         T: 2,
         jobs: 1,
-        fork: true,
+        onePass: true,
         testTimeoutSec: 30,
         thmTimeoutSec: 600,
         budget: PAPER_BUDGET,

@@ -21,7 +21,7 @@ export interface ThmOptions {
   python?: string;
   testTimeoutSec?: number;
   jobs?: number | 'auto';
-  fork?: boolean;
+  onePass?: boolean;
   worlds?: boolean;
   caller?: 'use' | 'nearest';
   sandbox?: SandboxSpec;
@@ -33,8 +33,8 @@ export interface ThmOptions {
  */
 export const THM_MODES: readonly (readonly [string, ThmOptions])[] = [
   ['lanes', {}],
-  ['fork', { jobs: 1 }],
-  ['two passes', { fork: false, jobs: 1 }],
+  ['twins', { jobs: 1 }],
+  ['two passes', { onePass: false, jobs: 1 }],
 ];
 
 /** A scratch repository with these files (path → text), removed when the test file ends. */
@@ -67,7 +67,7 @@ export async function thmOn(repo: string, target: string, options: ThmOptions = 
       testArgs: options.testArgs ?? [],
       testTimeoutSec: options.testTimeoutSec ?? THM_DEFAULTS.testTimeoutSec,
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
-      fork: options.fork ?? THM_DEFAULTS.fork,
+      onePass: options.onePass ?? THM_DEFAULTS.onePass,
       ...(options.worlds !== undefined ? { worlds: options.worlds } : {}),
       ...(options.caller ? { caller: options.caller } : {}),
       emit: (event) => events.push(event),

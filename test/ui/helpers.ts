@@ -80,7 +80,7 @@ export function sampleReport(): ThmReport {
     alreadyFailing: [],
     warnings: [],
     shards: 1,
-    fork: false,
+    twins: false,
     timings: { probeMs: 1, originalMs: 0, blankMs: 0 },
     timedOut: false,
     durationMs: 1200,

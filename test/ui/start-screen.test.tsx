@@ -1,5 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
+import type { ReachRefreshStatus } from '../../source/engine/thm/reach-refresh';
 import { StartScreen, type TargetCheck } from '../../source/ui/screens/start-screen';
 import { frameShows, KEYS, resize, until } from './helpers';
 
@@ -157,5 +158,50 @@ describe("the start screen says how many tests reach each function (issue 44's r
     );
     await frameShows(none.lastFrame, '4 of 4 functions');
     expect(none.lastFrame()).not.toContain('reach');
+  });
+
+  it('a refresh in the background says so in one quiet line, then its counts replace the kept ones', async () => {
+    const kept = new Map([['click/formatting.py::wrap_text', 2]]);
+    let report: (status: ReachRefreshStatus) => void = () => undefined;
+    const refreshReach = vi.fn((onStatus: (status: ReachRefreshStatus) => void) => {
+      report = onStatus;
+    });
+    const ui = render(
+      <StartScreen
+        repo="/r"
+        functions={functions}
+        modelLabel="m"
+        reachCounts={async () => kept}
+        refreshReach={refreshReach}
+        onStart={vi.fn()}
+      />,
+    );
+    await frameShows(ui.lastFrame, 'wrap_text · 2 tests reach it');
+    expect(refreshReach).toHaveBeenCalledTimes(1);
+    report({ state: 'refreshing', stale: 12, done: 0, total: 0 });
+    await frameShows(ui.lastFrame, 'index: refreshing 12 stale tests…');
+    report({ state: 'refreshing', stale: 12, done: 5, total: 12 });
+    await frameShows(ui.lastFrame, 'index: refreshing 12 stale tests… 5/12');
+    report({ state: 'done', refreshed: 12, ms: 2100, counts: new Map([['click/formatting.py::wrap_text', 3]]) });
+    await frameShows(ui.lastFrame, 'wrap_text · 3 tests reach it');
+    expect(ui.lastFrame()).toContain('index: refreshed, 12 stale tests recorded again (2.1 s)');
+    // Typing goes on while it runs: the search is not held up.
+    ui.stdin.write('wrap');
+    await frameShows(ui.lastFrame, '1 of 4 functions');
+  });
+
+  it('a refresh that fails says so in one line and the screen goes on', async () => {
+    const ui = render(
+      <StartScreen
+        repo="/r"
+        functions={functions}
+        modelLabel="m"
+        refreshReach={(onStatus) => onStatus({ state: 'failed', message: 'pytest could not run the tests:' })}
+        onStart={vi.fn()}
+      />,
+    );
+    await frameShows(ui.lastFrame, 'index: the refresh failed, the kept index stays: pytest could not run the tests:');
+    ui.stdin.write('style');
+    await frameShows(ui.lastFrame, '1 of 4 functions');
   });
 });

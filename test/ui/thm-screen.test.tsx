@@ -308,7 +308,7 @@ describe('ThmScreen', () => {
         type: 'thm.start',
         target: 'invoicing/tax.py::tax_for',
         mode: 'stub',
-        fork: false,
+        twins: false,
         shards: 1,
         testArgs: [],
       }),
@@ -339,7 +339,7 @@ describe('ThmScreen', () => {
     const start = Date.parse('2026-01-01T00:00:00Z');
     const at = (ms: number) => new Date(start + ms).toISOString();
     const view = reduceAll([
-      { type: 'thm.start', target: 'm.py::f', mode: 'stub', fork: false, shards: 1, testArgs: [], ts: at(0) },
+      { type: 'thm.start', target: 'm.py::f', mode: 'stub', twins: false, shards: 1, testArgs: [], ts: at(0) },
       { type: 'thm.phase', phase: 'probe', ts: at(10) },
       { type: 'thm.collected', phase: 'probe', total: 4, ts: at(300) },
       ...[0, 1, 2, 3].map((i) => ({

@@ -46,7 +46,7 @@ describe('originalLineOf', () => {
 
 describe('framesInOriginal', () => {
   it("puts the target's own frame at the original body's first statement, whatever the run's text had there", () => {
-    // --no-fork's blank pass: the probe and raise follow the docstring, where the original has comments before its first statement.
+    // --two-pass's blank pass: the probe and raise follow the docstring, where the original has comments before its first statement.
     const frames = [
       { name: 'tests/t.py::test_x', line: 3, comprehension: false },
       { name: 'pkg/m.py::caller', line: 6, comprehension: false },

@@ -156,7 +156,7 @@ describe('the phrase book: the renderers word events alike', () => {
     expect(printed).toContain(`    ✓ ${'x'.repeat(139)}…\n`);
   });
 
-  it("the progress line names fork mode's blank re-run as such", () => {
+  it("the progress line names twin mode's blank re-run as such", () => {
     let written = '';
     const stream = {
       isTTY: true,
@@ -166,7 +166,7 @@ describe('the phrase book: the renderers word events alike', () => {
     const progress = progressLine(stream);
     progress.onEvent({ type: 'thm.phase', phase: 'blank', tests: 2 });
     progress.clear();
-    expect(written).toContain('running blank the tests fork mode could not decide');
+    expect(written).toContain('running blank the tests twin mode could not decide');
     expect(written).not.toContain('original code');
   });
 

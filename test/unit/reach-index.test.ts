@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fileState, outline } from '../../source/engine/thm/reach-files';
 import { configKey, freshness, interpreterKey } from '../../source/engine/thm/reach-fresh';
 import { REACH_FORMAT, scopeOptions, type ReachIndex } from '../../source/engine/thm/reach-index';
+import { inRunOrder } from '../../source/engine/thm/reach-record';
 import { reachPlan } from '../../source/engine/thm/reach-scope';
 
 // Issue 44: the reach index says which tests can fail with a target blank; what it keeps of each
@@ -260,6 +261,38 @@ describe('a scope split into options and paths', () => {
       '--ignore',
       'tests/b.py',
       '-q',
+    ]);
+  });
+});
+
+describe("a refresh's tests in pytest's order", () => {
+  it('keeps a recorded test in its place and puts a new one after its file, not after the whole run', () => {
+    const old = {
+      tests: {
+        'tests/test_a.py::one': { fns: [], outcome: 'passed', order: 0 },
+        'tests/test_a.py::two': { fns: [], outcome: 'passed', order: 1 },
+        'tests/test_b.py::one': { fns: [], outcome: 'passed', order: 2 },
+      },
+    } as unknown as ReachIndex;
+    // The refresh ran test_a's two (stale) and a new test of test_a's, and a new file's.
+    const fresh = {
+      tests: {
+        'tests/test_a.py::two': { fns: [1], outcome: 'passed', order: 0 },
+        'tests/test_a.py::three': { fns: [], outcome: 'passed', order: 1 },
+        'tests/test_c.py::one': { fns: [], outcome: 'passed', order: 2 },
+      },
+    } as unknown as ReachIndex;
+    const merged = [
+      ['tests/test_a.py::one', old.tests['tests/test_a.py::one']!],
+      ['tests/test_b.py::one', old.tests['tests/test_b.py::one']!],
+      ...Object.entries(fresh.tests),
+    ] as [string, ReachIndex['tests'][string]][];
+    expect(inRunOrder(old, fresh, merged).map(([nodeid]) => nodeid)).toEqual([
+      'tests/test_a.py::one',
+      'tests/test_a.py::two',
+      'tests/test_a.py::three',
+      'tests/test_b.py::one',
+      'tests/test_c.py::one',
     ]);
   });
 });

@@ -15,7 +15,7 @@ describe('run settings: flags, then the config files, then the defaults', () => 
     expect(settings).toMatchObject({
       T: 3,
       jobs: 'auto',
-      fork: true,
+      onePass: true,
       testTimeoutSec: 9,
       strategy: 'tdd',
       budget: { pregenRounds: 7, rrwAttempts: 0, rrwRounds: PAPER_BUDGET.rrwRounds },
@@ -38,7 +38,7 @@ describe('run settings: flags, then the config files, then the defaults', () => 
       ablations: start.config.ablations,
       testTimeoutSec: start.config.testTimeoutSec,
       jobs: start.config.jobs,
-      fork: start.config.fork,
+      onePass: start.config.onePass,
     });
     expect(Number.isFinite(settings.T) ? settings.T : 'all').toBe(start.config.T);
     // Saved before the caller rule could be chosen: the default, as a new run has it.

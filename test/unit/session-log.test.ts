@@ -277,3 +277,47 @@ describe('a log that cannot be a session', () => {
     );
   });
 });
+
+describe('fields an older tenet wrote under another name are read under their name of today', () => {
+  /** The demo log with THM's twin mode written as before it was renamed (`fork`, in all three places). */
+  const older = (twins: boolean) => {
+    let text = edited(lineOf('session.start'), (e) => {
+      const config = e.config as Record<string, unknown>;
+      delete config.onePass;
+      config.fork = true;
+    });
+    for (const type of ['thm.start', 'thm.report']) {
+      const lines = text.trimEnd().split('\n');
+      const index = lines.findIndex((l) => l.includes(`"type":"${type}"`));
+      const event = JSON.parse(lines[index]!) as Record<string, unknown>;
+      const report = (type === 'thm.report' ? event.report : event) as Record<string, unknown>;
+      delete report.twins;
+      report.fork = twins;
+      lines[index] = JSON.stringify(event);
+      text = `${lines.join('\n')}\n`;
+    }
+    return text;
+  };
+
+  it.each([true, false])('fork: %s becomes twins, and the settings’ fork onePass', (twins) => {
+    const text = older(twins);
+    expect(text).toContain(`"fork":${twins}`);
+    const { events } = parseEvents(text, 'older');
+    const start = events.find((e) => e.type === 'thm.start');
+    const report = events.find((e) => e.type === 'thm.report');
+    const session = events.find((e) => e.type === 'session.start');
+    expect(start).toMatchObject({ twins });
+    expect(start).not.toHaveProperty('fork');
+    expect(report?.type === 'thm.report' && report.report).toMatchObject({ twins });
+    expect(report?.type === 'thm.report' && report.report).not.toHaveProperty('fork');
+    expect(session?.type === 'session.start' && session.config).toMatchObject({ onePass: true });
+  });
+
+  it('a field under its name of today is kept when an old name is there too', () => {
+    const text = edited(lineOf('thm.start'), (e) => {
+      e.twins = false;
+      e.fork = true;
+    });
+    expect(parseEvents(text, 'both').events.find((e) => e.type === 'thm.start')).toMatchObject({ twins: false });
+  });
+});

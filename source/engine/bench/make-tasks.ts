@@ -7,7 +7,8 @@ import type { ThmReport } from '../protocol/thm-report';
 import { runThm, THM_DEFAULTS } from '../thm/run-thm';
 import { MIN_STATEMENTS, scanFunctions, type Exclusion, type ScannedFunction } from './make-functions';
 import { spreadOrder } from './make-order';
-import { runReachPass } from './make-reach';
+import { reachFromIndex, type IndexUse } from './make-index';
+import { runReachPass, type ReachOptions } from './make-reach';
 import { taskRow, targetName } from './make-row';
 import { testFile } from '../thm/node-ids';
 import { optionArgs, scopeArgs } from './make-scope';
@@ -29,6 +30,12 @@ export interface MakeOptions {
   jobs?: number | 'auto';
   /** Per-test limit of THM's runs; the reach pass gets three times as much. */
   testTimeoutSec?: number;
+  /**
+   * Read who calls each function from the reach index of the scope, recorded or refreshed first
+   * when there is none or it is stale (default); false (`--no-reach`): a reach pass of its own,
+   * and THM over each candidate's whole scope, the index neither built nor read.
+   */
+  reach?: boolean;
   signal?: AbortSignal;
   emit?: (event: MakeEvent) => void;
   /** Each task as soon as THM confirmed it, in output order. */
@@ -50,7 +57,9 @@ export type MakeEvent =
       eligible: number;
       excluded: Record<Exclusion, number>;
     }
-  | { type: 'reach.start'; functions: number; testArgs: string[] }
+  | { type: 'reach.start'; functions: number; testArgs: string[]; index: boolean }
+  /** How the reach index came to be used: said once. */
+  | ({ type: 'reach.index'; durationMs: number } & IndexUse)
   | { type: 'reach.progress'; done: number; total: number }
   | {
       type: 'reach.done';
@@ -87,6 +96,8 @@ export interface MakeSummary {
     tooFewTests: number;
     durationMs: number;
     problems: string[];
+    /** The reach index it read (absent with --no-reach: a pass of its own). */
+    index?: IndexUse;
   };
   candidates: number;
   thm: { runs: number; kept: number; skipped: number; durationMs: number[] };
@@ -129,8 +140,9 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
     excluded: scan.excluded,
   });
 
-  emit({ type: 'reach.start', functions: scan.eligible.length, testArgs: options.testArgs });
-  const reach = await runReachPass({
+  const useIndex = options.reach !== false;
+  emit({ type: 'reach.start', functions: scan.eligible.length, testArgs: options.testArgs, index: useIndex });
+  const passOptions: ReachOptions = {
     repoDir,
     ...(options.python ? { python: options.python } : {}),
     functions: scan.eligible,
@@ -139,7 +151,10 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
     testTimeoutSec: testTimeoutSec * REACH_TIMEOUT_FACTOR,
     ...(options.signal ? { signal: options.signal } : {}),
     onTest: (done, total) => emit({ type: 'reach.progress', done, total }),
-  });
+  };
+  const reach = useIndex ? await reachFromIndex(passOptions) : await runReachPass(passOptions);
+  const index = 'index' in reach ? reach.index : undefined;
+  if (index) emit({ type: 'reach.index', durationMs: reach.durationMs, ...index });
   let reached = 0;
   let outside = 0;
   const candidates: { fn: ScannedFunction; tests: Set<string> }[] = [];
@@ -174,6 +189,7 @@ export async function makeTasks(options: MakeOptions): Promise<MakeSummary> {
       tooFewTests: reached - outside - candidates.length,
       durationMs: reach.durationMs,
       problems: reach.problems,
+      ...(index ? { index } : {}),
     },
     candidates: candidates.length,
     thm: { runs: 0, kept: 0, skipped: 0, durationMs: [] },
@@ -234,7 +250,10 @@ export type Outcome =
   | { skipped: null; report: ThmReport; target: Awaited<ReturnType<typeof openTask>>['target'] }
   | { skipped: string; report?: ThmReport };
 
-export type CandidateOptions = Pick<MakeOptions, 'python' | 'jobs' | 'testTimeoutSec' | 'signal' | 'minFailing'>;
+export type CandidateOptions = Pick<
+  MakeOptions,
+  'python' | 'jobs' | 'testTimeoutSec' | 'signal' | 'minFailing' | 'reach'
+>;
 
 /** One THM run in benchmark mode; a candidate that cannot become a task says why instead of stopping the whole run. */
 export async function tryCandidate(
@@ -261,6 +280,7 @@ export async function tryCandidate(
       testArgs: scope,
       testTimeoutSec: options.testTimeoutSec ?? THM_DEFAULTS.testTimeoutSec,
       jobs: options.jobs ?? (testFiles >= SHARDING_MIN_FILES ? 'auto' : 1),
+      ...(options.reach === false ? { reach: false } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (report.timedOut) return { skipped: 'THM ran out of time before every test ran', report };

@@ -141,7 +141,8 @@ export interface SessionConfig extends ModelSettings, RecordedExtras {
   T?: number | 'all';
   testArgs?: string[];
   jobs?: number | 'auto';
-  fork?: boolean;
+  /** Benchmark mode in one pass (false: `--two-pass`); sessions saved before named it `fork` (see session/event-upgrade.ts). */
+  onePass?: boolean;
   /** How THM named direct callers (absent in sessions saved before it could be chosen: `use`). */
   caller?: 'use' | 'nearest';
   /** `--no-reach`: THM ran the whole scope (absent: it used the reach index where one was fresh). */

@@ -167,15 +167,18 @@ export const thmReportSchema = z.object({
   warnings: z.array(str),
   /** pytest processes the suite was spread over. */
   shards: num,
-  /** Benchmark mode ran in one pass, forking a blank twin of each test at its first call of the target. */
-  fork: bool,
+  /**
+   * Benchmark mode ran in one pass, forking a blank twin of each test at its first call of the
+   * target (sessions saved before named it `fork`: session/event-upgrade.ts renames it on reading).
+   */
+  twins: bool,
   /** Benchmark mode ran both worlds from one collection, in lanes forked from it (see observeWorlds). */
   worlds: bool.optional(),
   /** The reach index's part (absent in sessions saved before tenet had one). */
   reach: reachUseSchema.optional(),
   /**
    * Where the time went: the pass over the scope, the re-run of failing tests on the original code
-   * (two-pass mode), the blank re-run of what the twins could not decide (fork mode).
+   * (two-pass mode), the blank re-run of what the twins could not decide (twin mode).
    */
   timings: z.object({ probeMs: num, originalMs: num, blankMs: num }),
   /** True when the whole-run timeout stopped THM before every test ran. */

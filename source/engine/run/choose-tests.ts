@@ -45,7 +45,7 @@ async function thmReport(run: TaskRun): Promise<ThmReport> {
     testTimeoutSec: options.testTimeoutSec,
     timeoutSec: options.thmTimeoutSec,
     jobs: options.jobs,
-    fork: options.fork,
+    onePass: options.onePass,
     caller: options.caller,
     reach: options.reach,
     emit: run.emit,

@@ -51,7 +51,7 @@ export function recordStart(run: TaskRun, label?: string): void {
       T: Number.isFinite(options.T) ? options.T : 'all',
       testArgs: options.testArgs,
       jobs: options.jobs,
-      fork: options.fork,
+      onePass: options.onePass,
       caller: options.caller,
       ...(options.reach === false ? { reach: false as const } : {}),
       testTimeoutSec: options.testTimeoutSec,

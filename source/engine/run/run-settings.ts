@@ -16,8 +16,8 @@ export interface RunSettings {
   T: number;
   /** pytest processes THM shards the suite over. */
   jobs: number | 'auto';
-  /** Benchmark mode in one pass, forking a blank twin of each test. */
-  fork: boolean;
+  /** Benchmark mode in one pass (a blank twin per test, or both worlds from one collection); false: `--two-pass`. */
+  onePass: boolean;
   /** How THM names each failing test's direct caller. */
   caller: CallerRule;
   /** THM runs only the tests the reach index says can fail (false: `--no-reach`). */
@@ -48,7 +48,7 @@ export function resolveSettings(choices: RunChoices, config: TenetConfig): RunSe
   return {
     T: choices.T ?? THM_DEFAULTS.T,
     jobs: choices.jobs ?? THM_DEFAULTS.jobs,
-    fork: choices.fork ?? THM_DEFAULTS.fork,
+    onePass: choices.onePass ?? THM_DEFAULTS.onePass,
     caller: choices.caller ?? THM_DEFAULTS.caller,
     reach: choices.reach ?? true,
     testTimeoutSec: choices.testTimeoutSec ?? config.testTimeout ?? THM_DEFAULTS.testTimeoutSec,
@@ -90,7 +90,7 @@ export function recordedChoices(start: EventOf<'session.start'>): RunChoices {
   return {
     ...(c.T !== undefined ? { T: c.T === 'all' ? Infinity : c.T } : {}),
     jobs: c.jobs,
-    fork: c.fork,
+    onePass: c.onePass,
     ...(c.caller ? { caller: c.caller } : {}),
     ...(c.reach === false ? { reach: false } : {}),
     testTimeoutSec: c.testTimeoutSec,

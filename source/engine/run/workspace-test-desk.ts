@@ -211,7 +211,7 @@ export class WorkspaceTestDesk implements TestDesk {
           testTimeoutSec: options.testTimeoutSec,
           timeoutSec: options.thmTimeoutSec,
           jobs: 1,
-          fork: options.fork,
+          onePass: options.onePass,
           caller: options.caller,
           // Files the developer added: no index knows them.
           reach: false,

@@ -13,6 +13,7 @@ import { dirname } from 'node:path';
 import { TenetError } from '../errors';
 import type { EngineEvent } from '../events';
 import { eventShapeProblem, knownEventType } from './event-schema';
+import { upgradeEvent } from './event-upgrade';
 import { mapStrings } from '../util/map-strings';
 import type { Redactor } from '../util/redact';
 
@@ -143,6 +144,8 @@ class LineChecker {
         `restore the file, or delete the line and the session may still load`,
       );
     }
+    // Before the check: a field an older tenet named otherwise is checked under its name of today.
+    if (typeof event === 'object' && event !== null && typeof event.type === 'string') upgradeEvent(event);
     checkEvent(event, `${this.file}:${index + 1}`);
     if (!knownEventType(event.type)) this.unknown.set(event.type, (this.unknown.get(event.type) ?? 0) + 1);
     this.keep(event);

@@ -15,7 +15,7 @@ export interface PreparedTarget extends ResolvedTarget {
   startText: string;
   /** Module text for a THM run that records chains: startText with the probe as the target's first statement. */
   probedText: string;
-  /** Benchmark mode: the original module with the probe in the target, for THM's fork mode. */
+  /** Benchmark mode: the original module with the probe in the target, for THM's twin mode. */
   probedOriginalText?: string;
   /** Why THM's chains for this target may not be taken at its call (see instrumentTarget). */
   probeNote?: string;

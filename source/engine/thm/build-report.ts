@@ -56,7 +56,7 @@ export function buildThmReport(
   observed: Observations,
   run: {
     shards: number;
-    fork: boolean;
+    twins: boolean;
     worlds: boolean;
     started: number;
     timings: ThmReport['timings'];
@@ -164,7 +164,7 @@ export function buildThmReport(
     importErrors,
     warnings,
     shards: run.shards,
-    fork: run.fork,
+    twins: run.twins,
     ...(run.worlds ? { worlds: true } : {}),
     reach: reachUse(run.reach.plan, { ran: observed.collected, of: observed.collected + left.collected }),
     timings: run.timings,

@@ -74,7 +74,7 @@ async function completeOriginalWorld(
 /**
  * Both worlds from one collection on the original code (PassMode 'worlds'): lanes forked from it
  * run the scope with the target blank, then lanes forked from it again run what failed blank on
- * the original code. What that could not decide runs as in fork mode: a module that called the
+ * the original code. What that could not decide runs as in twin mode: a module that called the
  * target at import time again with the target blank, and the blank failures whose original
  * outcome is missing (a lane died, a shard ran on its own) on the original code. Undefined when
  * the target is called as pytest starts (a conftest.py's import): that collection then holds

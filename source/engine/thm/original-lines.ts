@@ -5,7 +5,7 @@ import type { ProbeFrame } from './plugin-lines';
  * Line numbers of the target's module as THM ran it mapped back to the module as the developer
  * has it, so that every mode reports the same chain lines. THM runs forms of the module whose
  * lines differ below the target: the probe on a line of its own (before a compound first
- * statement, one line more), the blank in place of the body (`--no-fork`'s blank pass: fewer
+ * statement, one line more), the blank in place of the body (`--two-pass`'s blank pass: fewer
  * lines). A line of code that is in both maps to itself; a line THM wrote (the probe, the blank)
  * maps to the first line of what it stands for in the original (the body's first statement), or
  * where there is none, to the original line that follows it.

@@ -63,7 +63,7 @@ export interface PassResult {
   /** Mode worlds: the original world's outcomes of the tests that failed blank (of those its lanes finished). */
   original: Map<string, PluginTestEvent>;
   collectErrors: PluginCollectError[];
-  /** Fork mode: modules that called the target at import time. */
+  /** Twin mode: modules that called the target at import time. */
   collectHits: Extract<PluginEvent, { e: 'collecthit' }>[];
   /** The chain of the target's first call outside every test and collector before the tests ran (a conftest.py's import or hook). */
   startHit?: ProbeFrame[];

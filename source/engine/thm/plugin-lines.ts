@@ -15,7 +15,7 @@ export interface ProbeFrame {
   wrapper?: true;
 }
 
-/** A test's outcome in one world (the blank twin's, in fork mode). */
+/** A test's outcome in one world (the blank twin's, in twin mode). */
 export interface OutcomeInfo {
   outcome: 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed';
   phase: 'setup' | 'call' | 'teardown' | null;
@@ -45,11 +45,11 @@ export type PluginEvent = LaneTag &
     /** `order`: the test's place in the whole scope's run order, the same in every shard (-1: not collected here). */
     | { e: 'start'; nodeid: string; order?: number }
     | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
-    /** Fork mode: the parent finished the test and now waits for its blank twin. */
+    /** Twin mode: the parent finished the test and now waits for its blank twin. */
     | { e: 'twin'; nodeid: string }
     /** The target was called outside every test and collector before the tests ran (a conftest.py pytest imports as it starts, a conftest's hook): its first such call. */
     | { e: 'starthit'; chain: ProbeFrame[] }
-    /** Fork mode: a module called the target while being imported; tenet re-runs it blank. */
+    /** Twin mode: a module called the target while being imported; tenet re-runs it blank. */
     | { e: 'collecthit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
     /** pytest imports a test module (its top level runs), and is done with it; `items`: tests collected before it (newer plugins). */
     | { e: 'collecting'; nodeid: string; items?: number }
@@ -75,9 +75,9 @@ export type PluginEvent = LaneTag &
          */
         cache?: { key: string; fixture: string; order: number } | null;
         timedOut: boolean;
-        /** Fork mode: the outcome with the target blank (the twin's), when the test reached the target. */
+        /** Twin mode: the outcome with the target blank (the twin's), when the test reached the target. */
         blank?: (OutcomeInfo & { timedOut?: boolean }) | null;
-        /** Fork mode: the blank outcome could not be observed here; tenet runs the test blank. */
+        /** Twin mode: the blank outcome could not be observed here; tenet runs the test blank. */
         needsBlank?: boolean;
         /** Set by tenet, not the plugin: the test process died or hung during this test. */
         crashed?: boolean;

@@ -1,5 +1,5 @@
 import { repositoryFolder } from '../util/checked-paths';
-import { recordReach, type RecordedReach } from './reach-record';
+import { recordReach, type RecordedReach, type RecordOptions } from './reach-record';
 import { loadReachIndex, reachIndexFile, saveReachIndex } from './reach-index';
 import { optionsOf } from './reach-use';
 
@@ -13,6 +13,8 @@ export interface ReachBuildOptions {
   anew?: boolean;
   signal?: AbortSignal;
   onTest?: (done: number, total: number) => void;
+  /** Told what is stale before anything runs; false keeps the index as it is (see RecordOptions). */
+  beforeRun?: RecordOptions['beforeRun'];
 }
 
 /**
@@ -33,7 +35,9 @@ export async function buildReachIndex(options: ReachBuildOptions): Promise<Recor
     ...(previous ? { previous } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onTest ? { onTest: options.onTest } : {}),
+    ...(options.beforeRun ? { beforeRun: options.beforeRun } : {}),
   });
-  saveReachIndex(file, recorded.index);
+  // Written whole or not at all (saveReachIndex renames a finished file): a cancelled run never gets here.
+  if (!recorded.kept) saveReachIndex(file, recorded.index);
   return { ...recorded, file };
 }

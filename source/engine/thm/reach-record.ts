@@ -11,8 +11,14 @@ import { confinedCopy } from './confined-copy';
 import type { PluginEvent } from './plugin-lines';
 import { runPytestPass } from './pytest-pass';
 import { fileState, outline, type FileState } from './reach-files';
-import { configKey, freshness, interpreterKey, testFileOf } from './reach-fresh';
-import { REACH_FORMAT, type IndexedFunction, type IndexedOutcome, type ReachIndex } from './reach-index';
+import { configKey, freshness, interpreterKey, testFileOf, type Freshness } from './reach-fresh';
+import {
+  REACH_FORMAT,
+  type IndexedFunction,
+  type IndexedOutcome,
+  type IndexedTest,
+  type ReachIndex,
+} from './reach-index';
 import { scopeFix } from './scope-fix';
 import { lanesForCores, shardCount } from './thm-options';
 
@@ -40,6 +46,11 @@ export interface RecordOptions {
    * again, with every test it does not know; the others keep their record), else recorded anew.
    */
   previous?: ReachIndex;
+  /**
+   * Told what is stale before anything runs (undefined: no previous index, everything is
+   * recorded); true records, false keeps the previous index as it is, nothing recorded (only with `previous`).
+   */
+  beforeRun?: (fresh: Freshness | undefined) => boolean;
 }
 
 export interface RecordedReach {
@@ -49,6 +60,8 @@ export interface RecordedReach {
   /** A refresh: the tests of the kept index recorded again (stale), and why a whole record was made instead. */
   refreshed?: number;
   whole?: string;
+  /** beforeRun kept the previous index: nothing ran, `index` is the previous one. */
+  kept?: true;
 }
 
 /**
@@ -66,6 +79,8 @@ export async function recordReach(options: RecordOptions): Promise<RecordedReach
   });
   try {
     const fresh = options.previous ? await freshness(options.previous, python) : undefined;
+    if (options.beforeRun?.(fresh) === false && options.previous)
+      return { index: options.previous, problems: [], kept: true };
     const refresh = fresh && !fresh.whole ? { index: options.previous!, stale: fresh.stale } : undefined;
     // What the files are as the tests run (the checkout's, which the copy was made from).
     const pythonFiles = listPythonFiles(workspace.repoDir);
@@ -298,13 +313,16 @@ function mergeRefresh(old: ReachIndex, stale: ReadonlySet<string>, fresh: ReachI
     return at;
   });
   const carried = (fns: number[]) => fns.map((fn) => remap[fn]!);
-  const tests: ReachIndex['tests'] = {};
-  let order = 0;
+  const merged: [string, IndexedTest][] = [];
   for (const [nodeid, test] of Object.entries(old.tests)) {
     if (stale.has(nodeid) || fresh.tests[nodeid]) continue;
-    tests[nodeid] = { ...test, fns: carried(test.fns), order: order++ };
+    merged.push([nodeid, { ...test, fns: carried(test.fns) }]);
   }
-  for (const [nodeid, test] of Object.entries(fresh.tests)) tests[nodeid] = { ...test, order: order++ };
+  for (const [nodeid, test] of Object.entries(fresh.tests)) merged.push([nodeid, test]);
+  const tests: ReachIndex['tests'] = {};
+  inRunOrder(old, fresh, merged).forEach(([nodeid, test], order) => {
+    tests[nodeid] = { ...test, order };
+  });
   const modules: ReachIndex['modules'] = {};
   for (const [file, fns] of Object.entries(old.modules)) modules[file] = carried(fns);
   Object.assign(modules, fresh.modules);
@@ -320,6 +338,32 @@ function mergeRefresh(old: ReachIndex, stale: ReadonlySet<string>, fresh: ReachI
     unwatched: [...new Set([...old.unwatched, ...fresh.unwatched])].filter((f) => !fresh.probed.includes(f)).sort(),
     positional: old.positional.length ? old.positional : fresh.positional,
   };
+}
+
+/**
+ * The merged tests in pytest's order, as far as the two runs tell it: a test recorded again keeps
+ * its place, a new one goes after the last known test of its file (bench make lists a file's tests
+ * in this order, and a module's fixtures must see them as pytest would), in the order it ran.
+ */
+export function inRunOrder(
+  old: ReachIndex,
+  fresh: ReachIndex,
+  merged: [string, IndexedTest][],
+): [string, IndexedTest][] {
+  const lastOfFile = new Map<string, number>();
+  for (const [nodeid, test] of Object.entries(old.tests)) {
+    const file = testFileOf(nodeid);
+    lastOfFile.set(file, Math.max(lastOfFile.get(file) ?? -1, test.order));
+  }
+  const place = ([nodeid]: [string, IndexedTest]): [number, number] => {
+    const known = old.tests[nodeid];
+    if (known) return [known.order, -1];
+    return [lastOfFile.get(testFileOf(nodeid)) ?? Number.POSITIVE_INFINITY, fresh.tests[nodeid]!.order];
+  };
+  return merged
+    .map((entry) => ({ entry, at: place(entry) }))
+    .sort((a, b) => a.at[0] - b.at[0] || a.at[1] - b.at[1])
+    .map(({ entry }) => entry);
 }
 
 /**

@@ -26,13 +26,13 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
   // Shards are lanes of one pytest process that collects once (see pytest-pass.ts): one per core
   // costs a fork each, and the plugin uses fewer when the scope has few tests.
   const shards = options.jobs === 'auto' ? lanesForCores() : shardCount(options.jobs, 0);
-  const forks =
+  const onePass =
     ctx.target.mode === 'blank' &&
-    options.fork &&
+    options.onePass &&
     ctx.target.probedOriginalText !== undefined &&
     process.platform !== 'win32';
-  const worlds = forks && (options.worlds ?? shards > 1);
-  const fork = forks && !worlds;
+  const worlds = onePass && (options.worlds ?? shards > 1);
+  const twins = onePass && !worlds;
   const reach = await reachFor(ctx, options);
   // Before the suite runs (minutes, on a large one), not only in the report at its end.
   const unreached = unreachedWarning(ctx.target.id, reach.plan);
@@ -46,7 +46,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     type: 'thm.start',
     target: ctx.target.id,
     mode: ctx.target.mode,
-    fork,
+    twins,
     ...(worlds ? { worlds } : {}),
     shards,
     testArgs: options.testArgs,
@@ -65,7 +65,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     let calledAsItStarts = false;
     if (ctx.target.mode === 'stub') {
       observed = await observeStub(ctx, pass);
-    } else if (worlds || fork) {
+    } else if (worlds || twins) {
       const fromOneCollection = await (worlds ? observeWorlds : observeForked)(ctx, pass);
       calledAsItStarts = !fromOneCollection;
       observed = fromOneCollection ?? (await observeTwoPass(ctx, pass));
@@ -80,7 +80,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     return buildThmReport(ctx, options, observed, {
       reach,
       shards: observed.probe.shards,
-      fork: fork && !calledAsItStarts,
+      twins: twins && !calledAsItStarts,
       worlds: worlds && !calledAsItStarts,
       started,
       timings,

@@ -17,13 +17,14 @@ export interface ThmOptions {
   /** pytest processes to spread the suite over; 'auto' decides from the suite's size and the cores. */
   jobs: number | 'auto';
   /**
-   * Benchmark mode in one pass: fork a blank twin of each test at its first call of the target
-   * (see source/python/_tenet_probe). Off: a blank pass, then the failing tests on the original.
+   * Benchmark mode in one pass: a blank twin of each test forked at its first call of the target
+   * (see source/python/_tenet_probe), or both worlds from one collection (`worlds`). Off
+   * (`--two-pass`): a blank pass, then the failing tests on the original.
    */
-  fork: boolean;
+  onePass: boolean;
   /**
    * Benchmark mode's two worlds from one collection, in forked lanes (see observeWorlds), instead
-   * of a twin forked per test. With `fork`; by default where the tests run in several lanes (a
+   * of a twin forked per test. With `onePass`; by default where the tests run in several lanes (a
    * fork per test costs more than a lane per world: networkx, 1,822 tests over 2 lanes, 25 s
    * against 31 s; jsonschema's one-directory suite 1.25 s against 8.8 s).
    */
@@ -44,7 +45,7 @@ export const THM_DEFAULTS = {
   testTimeoutSec: 60,
   timeoutSec: 3600,
   jobs: 'auto' as const,
-  fork: true,
+  onePass: true,
   caller: 'use' as CallerRule,
 };
 

@@ -112,7 +112,7 @@ export function thmPasses(
           collectedSent = true;
           emit({ type: 'thm.collected', phase, total: event.total });
         } else if (event.e === 'test') {
-          // Fork mode: what counts is the outcome with the target blank (the twin's).
+          // Twin mode: what counts is the outcome with the target blank (the twin's).
           const outcome = event.crashed ? 'crashed' : (event.blank?.outcome ?? event.outcome);
           emit({
             type: 'thm.test',

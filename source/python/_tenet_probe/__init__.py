@@ -25,7 +25,7 @@ frames of code generated at run time keep a process-wide counter in their names,
 
 Sections, one module each: ``state`` (the run as the plugin set it), ``names`` (how a frame is
 named), ``chain`` (the frames from the entry to the target), ``arrive`` (a call of the target),
-``twin`` (fork mode's blank twin), ``caches`` (fork mode's caches of the target's results) and
+``twin`` (twin mode's blank twin), ``caches`` (twin mode's caches of the target's results) and
 ``call_probe`` (targets whose call runs none of their body).
 """
 

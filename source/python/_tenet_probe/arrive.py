@@ -34,7 +34,7 @@ def hit():
 
 def _arrive(frame, target_record=None, target_code=None):
     """The target was called (``frame`` is its own, or a call probe's): record the chain the first
-    time in a test, fork in fork mode. True when the caller must behave as the blank target (this
+    time in a test, fork in twin mode. True when the caller must behave as the blank target (this
     process is a blank twin, or the blank world)."""
     decided = _arrive_here(frame, target_record, target_code)
     return decided or state.mode == "blank"

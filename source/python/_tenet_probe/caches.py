@@ -1,17 +1,17 @@
-"""Fork mode: the functools caches that may keep the target's results, emptied at each test's start."""
+"""Twin mode: the functools caches that may keep the target's results, emptied at each test's start."""
 
 import functools
 import sys
 import types
 
-_target_caches = None  # fork mode: the caches that may hold the target's results; cleared at each test's start
-_cached_callers = {}  # fork mode: code of a function behind an lru_cache -> that cache, until found above the target
+_target_caches = None  # twin mode: the caches that may hold the target's results; cleared at each test's start
+_cached_callers = {}  # twin mode: code of a function behind an lru_cache -> that cache, until found above the target
 _modules_seen = 0  # len(sys.modules) when caches were last looked for
 
 
 def _note_target_caches(code):
-    """Fork mode, at the target's first call: the caches that may keep the target's results. A
-    blank target raises, and functools.lru_cache never keeps a call that raised; but fork mode's
+    """Twin mode, at the target's first call: the caches that may keep the target's results. A
+    blank target raises, and functools.lru_cache never keeps a call that raised; but twin mode's
     parent runs the original, and what an earlier test left in a cache answers a later test's call
     without reaching the target: that test would fork no twin (or fork it only at a later call)
     and pass "blank" where a plain blank run raises. Two kinds of cache:
@@ -95,7 +95,7 @@ def _held_caches(value):
 
 
 def _note_cached_callers(frame):
-    """A target call in fork mode's parent: the caches whose functions are on the stack above it
+    """A target call in twin mode's parent: the caches whose functions are on the stack above it
     keep results that came from the target (see _note_target_caches)."""
     if len(sys.modules) != _modules_seen:
         try:
@@ -115,7 +115,7 @@ def _note_cached_callers(frame):
 
 
 def clear_target_caches():
-    """Fork mode, in the parent at each test's start: see _note_target_caches."""
+    """Twin mode, in the parent at each test's start: see _note_target_caches."""
     for cache in _target_caches or ():
         try:
             cache.cache_clear()

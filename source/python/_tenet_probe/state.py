@@ -22,7 +22,7 @@ class State:
         self.root = _realpath(os.environ.get("TENET_ROOT", os.getcwd()))
         self.ctx = None  # the running test or collector (set by the plugin); None outside pytest
         self.in_pytest = False
-        self.in_child = False  # fork mode: this process is the blank twin of a test
+        self.in_child = False  # twin mode: this process is the blank twin of a test
         self.child_result_fd = None
         self.fixture_chains = {}  # id(fixturedef) -> (chain, entry_kind) recorded in that fixture's setup
         self.entry_codes = None  # callable(item) -> (test codes, fixture codes); set by the plugin

@@ -1,4 +1,4 @@
-"""Fork mode's blank twin: forked at a test's first call of the target, it finishes the test as if
+"""Twin mode's blank twin: forked at a test's first call of the target, it finishes the test as if
 the target were blank and hands its outcome to the parent (see _tenet_thm's twin module)."""
 
 import json

@@ -3,7 +3,7 @@
 It tells the probe which test or collector is running, reports one JSON line per event on a
 duplicate of the original stdout (taken at import time: ``-p`` plugins are imported before pytest
 starts capturing), each prefixed with MARK so tenet finds it among pytest's own output, and in
-fork mode collects the outcome of each test's blank twin.
+twin mode collects the outcome of each test's blank twin.
 
 Environment (all set by tenet):
   TENET_ROOT          workspace root; chain paths and node ids are relative to it
@@ -23,7 +23,7 @@ Environment (all set by tenet):
 Sections, one module each, imported here in this order: ``channel`` (the events to tenet),
 ``bytecode``, ``scope`` (TENET_ONLY, shards, node ids), ``entries`` (what may start a chain),
 ``worlds`` (lanes, and both worlds from one collection), ``collection``, ``timeout``, ``twin``
-(fork mode's blank twin), ``tests`` (each test's outcome and chain) and ``session_end``, whose
+(twin mode's blank twin), ``tests`` (each test's outcome and chain) and ``session_end``, whose
 exit handler must be registered after the channel's (see _end_quickly).
 """
 

@@ -85,8 +85,8 @@ class _Context:
         self.hit_fixture = None  # the fixture being set up at the first call, if any
         self.module_file = None  # for a module collector: the module's real path
         self.phase = None  # "setup", "call" or "teardown" while the test runs
-        self.fork = None  # fork mode: the blank twin waiting for this test to end
-        self.needs_blank = False  # fork mode: reached where no twin could fork (another thread)
+        self.fork = None  # twin mode: the blank twin waiting for this test to end
+        self.needs_blank = False  # twin mode: reached where no twin could fork (another thread)
         self.collector_setup = None  # (node id, chain entry) of the collector whose own setup made the first call
 
 
@@ -110,7 +110,7 @@ _state.on_hit = _on_hit
 # __getattr__ answers: jsonschema's). pytest sets a collector up once, in the first test under it;
 # blank, that setup fails, and pytest fails every later test under it with the same error, without
 # a call. Like a wider fixture's, only the first test reaches the target (the run keeps the first
-# in the whole run's order); the others fail through it. Fork mode's parent set the collector up
+# in the whole run's order); the others fail through it. Twin mode's parent set the collector up
 # on the original code, so its later tests would fork no twin, or one that starts past the setup
 # and passes: they run blank in a pass of their own instead. A setup that went on blank (it caught
 # the error) fails no later test: it is not noted.

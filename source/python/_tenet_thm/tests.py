@@ -19,7 +19,7 @@ from .test_state import _items, _TestState, _tests
 from .timeout import _arm, _disarm, _timed_out
 from .twin import _collect_twin, _keep_only_the_test, _subprocess_hits
 
-_fixture_blank = {}  # fork mode: id(fixturedef) -> how its setup ended in a blank twin (see _tenet_cached)
+_fixture_blank = {}  # twin mode: id(fixturedef) -> how its setup ended in a blank twin (see _tenet_cached)
 
 
 def pytest_collection_finish(session):
@@ -84,7 +84,7 @@ _TEXT = os.environ.get("TENET_TEXT", "1") != "0"
 
 
 def _text_read():
-    """Whether anyone reads this process's failure reports. In fork mode the parent's failures are
+    """Whether anyone reads this process's failure reports. In twin mode the parent's failures are
     the original code's, which THM only counts; a twin's are read when the original passed."""
     if _state.in_child:
         return _state.twin_text

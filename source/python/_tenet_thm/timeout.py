@@ -5,7 +5,7 @@ pytest-timeout arms SIGALRM (or a thread that ends the process) for each test; t
 uses the same alarm, and the two cannot both hold it. So where pytest-timeout is loaded, tenet
 keeps its timers unset (its hooks answer first) and applies the project's limit itself: a test
 that runs past it fails as pytest-timeout fails it (``Failed: Timeout >5.0s``), in the phases it
-covers (the call alone with ``timeout_func_only``), also in fork mode's blank twin, which no
+covers (the call alone with ``timeout_func_only``), also in twin mode's blank twin, which no
 timer of the parent's reaches.
 """
 

@@ -1,4 +1,4 @@
-"""Fork mode's blank twin, from the plugin's side: what it runs, and how the parent reads its outcome."""
+"""Twin mode's blank twin, from the plugin's side: what it runs, and how the parent reads its outcome."""
 
 import json
 import os
@@ -51,7 +51,7 @@ _state.on_child_start = _child_started
 
 
 def _before_fork(ctx):
-    """Fork mode, at a test's first call of the target: fork a twin only where a blank run would
+    """Twin mode, at a test's first call of the target: fork a twin only where a blank run would
     get. Not when a wider fixture of the test, cached from an earlier test, called the target: the
     blank run stops this test at that fixture (or a real blank run must decide), unless the call
     is in a wider fixture that pytest sets up before it."""
@@ -70,7 +70,7 @@ _state.before_fork = _before_fork
 
 
 def _twin_capture(ctx):
-    """Fork mode, right before a test's twin is forked: the twin gets copies of pytest's capture
+    """Twin mode, right before a test's twin is forked: the twin gets copies of pytest's capture
     files as the test left them (see _tenet_capture.py); the parent reads and empties its own once
     its test is over, before the twin goes on."""
     taken = capture.copies(ctx.item.config)
@@ -81,7 +81,7 @@ _state.at_twin_fork = _twin_capture
 
 
 def _collect_twin(ctx, state):
-    """Fork mode, in the parent: let the blank twin run, and read its outcome (`state`: the
+    """Twin mode, in the parent: let the blank twin run, and read its outcome (`state`: the
     test's outcome on the original code)."""
     twin = ctx.fork
     _emit({"e": "twin", "nodeid": _normalize(ctx.nodeid)})

@@ -1,6 +1,6 @@
 import { Box, Text, useApp } from 'ink';
 import { shownArgs } from '../../engine/util/shown-args';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { ConfirmBox } from '../components/confirm-box';
 import { HelpOverlay } from '../components/help-overlay';
 import { DimRows } from '../components/line-view';
@@ -21,6 +21,7 @@ import {
   type StartChoice,
   type StartKeyOutcome,
 } from './start-state';
+import { testsReachingWords, useReach, type StartReachRefresh } from './start-reach';
 
 export type { ModelLine, StartChoice };
 
@@ -46,6 +47,8 @@ export interface StartScreenProps {
   modelProblem?: string;
   /** How many tests the reach index records as calling each function (`file::qualname`), loaded after the first frame; undefined: no index. */
   reachCounts?: () => Promise<ReadonlyMap<string, number> | undefined>;
+  /** Starts the reach index's refresh after the first frame (its line and new counts come back); the caller stops it. */
+  refreshReach?: StartReachRefresh;
   /** Looks at the chosen target's body (absent: no check). */
   checkTarget?: (target: string) => Promise<TargetCheck>;
   onStart(choice: StartChoice): void;
@@ -101,6 +104,7 @@ export function StartScreen({
   modelProblem: givenProblem,
   checkTarget,
   reachCounts,
+  refreshReach,
   onStart,
   onQuit,
 }: StartScreenProps) {
@@ -134,7 +138,7 @@ export function StartScreen({
       live = false;
     };
   }, [loadModel]);
-  const reach = useReachCounts(reachCounts);
+  const { counts: reach, status: reachStatus } = useReach(reachCounts, refreshReach);
   const { width, height } = useTerminalSize();
   // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
   const page = useRef(10);
@@ -215,11 +219,12 @@ export function StartScreen({
   // A model that answers only because none is configured (the example's demo script): said, in full.
   const modelNote = state.model && 'note' in state.model && state.model.note ? wrapText(state.model.note, width) : [];
   const noticeRows = notice ? wrapText(notice.text, width) : [];
-  // Title, model (or the problem), mode, scope, search line, the index error, the notice, the keys, and Ink's free row.
+  // Title, model (or the problem), mode, scope, the reach index's refresh, search line, the index error, the notice, the keys, and Ink's free row.
   const room = Math.max(
     1,
     height -
       5 -
+      (reachStatus ? 1 : 0) -
       Math.max(1, problem.length) -
       modelNote.length -
       (indexError ? 1 : 0) -
@@ -271,6 +276,11 @@ export function StartScreen({
         tests: {testArgs.length ? <Text bold>{shownArgs(testArgs)}</Text> : 'the whole suite'}{' '}
         <Text dimColor>{testArgs.length ? '(--tests)' : '· tenet --tests ARGS… narrows it'}</Text>
       </Text>
+      {reachStatus ? (
+        <Text wrap="truncate" {...(reachStatus.tone === 'problem' ? { color: 'yellow' } : { dimColor: true })}>
+          {reachStatus.text}
+        </Text>
+      ) : null}
       <Text wrap="truncate">
         target:{' '}
         {modelProblem ? (
@@ -302,7 +312,7 @@ export function StartScreen({
         <Text key={name} inverse={first + i === cursor} wrap="truncate">
           {first + i === cursor ? '❯ ' : '  '}
           {name}
-          {reach ? <Text dimColor> · {reachWords(reach.get(name.replace(/@\d+$/, '')) ?? 0)}</Text> : null}
+          {reach ? <Text dimColor> · {testsReachingWords(reach.get(name.replace(/@\d+$/, '')) ?? 0)}</Text> : null}
         </Text>
       ))}
       {more ? (
@@ -314,22 +324,3 @@ export function StartScreen({
     </Box>
   );
 }
-
-/** The reach index's counts, once loaded (a failure to read it shows none). */
-function useReachCounts(load: StartScreenProps['reachCounts']): ReadonlyMap<string, number> | undefined {
-  const [counts, setCounts] = useState<ReadonlyMap<string, number>>();
-  useEffect(() => {
-    let live = true;
-    load?.().then(
-      (found) => live && found && setCounts(found),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [load]);
-  return counts;
-}
-
-const reachWords = (n: number) =>
-  n === 0 ? 'no test reaches it' : n === 1 ? '1 test reaches it' : `${n} tests reach it`;
