@@ -79,6 +79,8 @@ export interface TestRun extends TestOutcomes {
   unverified?: string;
   /** Where each failing test stopped: the innermost frame of the repository's code in its traceback (`pkg/geo.py::area`). */
   stops?: Record<string, string>;
+  /** Lanes the run took (pytest processes side by side, each over its shard), when more than one. */
+  lanes?: number;
 }
 
 /** The agent's generated tests, measured against the target (the ground truth in benchmark mode). */

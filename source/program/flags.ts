@@ -219,7 +219,10 @@ export function withThmFlags(command: Command, testTimeout?: number): Command {
         .default(3),
     )
     .addOption(
-      new Option('--jobs <n>', 'pytest processes to shard the suite over ("auto": by suite size and cores)')
+      new Option(
+        '--jobs <n>',
+        'pytest processes to shard the suite and the evaluation over ("auto": by size and cores)',
+      )
         .argParser((value: string) => jobsValue(value))
         .default('auto'),
     )

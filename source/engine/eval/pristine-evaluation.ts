@@ -3,7 +3,9 @@ import { encodeSource, type SourceText } from '../python-source/source-text';
 import { openSandbox } from '../sandbox/create-sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { OpenTask } from '../task/open-task';
-import { runTests } from '../tools/run-tests';
+import { settleEach } from '../util/settle-each';
+import { judgedLanes } from '../thm/thm-options';
+import { runTestsInLanes } from '../tools/run-tests';
 import { changedPaths, fingerprintTree, type TreeFingerprint } from '../workspace/fingerprint';
 import { Workspace } from '../workspace/workspace';
 import { fingerprintStartup, startupFolders, type StartupFingerprint } from './startup-files';
@@ -31,6 +33,8 @@ export interface EvaluationInput {
   developerFiles?: readonly { path: string; content: string }[];
   testArgs: string[];
   testTimeoutSec: number;
+  /** `--jobs`: lanes to run the tests in, each in a fresh copy of its own (see judgedLanes); default one. */
+  jobs?: number | 'auto';
   /** Names the evaluation's container (a session id). */
   session: string;
   checkoutAtStart: CheckoutAtStart;
@@ -67,7 +71,9 @@ export async function lookAtCheckout(
  * Docker), never in the workspace the agent's code ran in. No bytecode, conftest, plugin, `.pth`,
  * sitecustomize or file mode the agent left there reaches it. The checkout must be as the agent
  * found it (code that ran unconfined could write there too): a change, or a listing that cannot be
- * taken, makes the verdict unverified, as does any step that cannot be completed.
+ * taken, makes the verdict unverified, as does any step that cannot be completed. With `jobs`, the
+ * tests run in lanes (see runTestsInLanes), each in a fresh copy and sandbox of its own, judged
+ * each; their outcomes are the one run one process would report.
  */
 export async function evaluatePristine(input: EvaluationInput): Promise<Evaluation> {
   const { task } = input;
@@ -75,40 +81,37 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
     return {
       unverified: `the checkout's files could not be listed as the agent started (${input.checkoutAtStart.problem || 'no reason given'})`,
     };
-  const before = input.checkoutAtStart.fingerprint;
-  let copy: Workspace | undefined;
-  let sandbox: Sandbox | undefined;
+  const lanes: { copy: Workspace; sandbox?: Sandbox }[] = [];
   try {
-    copy = await Workspace.create(task.repoDir, { reuse: false });
-    // Compared once the copy is made: equal, the copy is of the checkout the agent started from.
-    // The target's file (a plan's files) is written whole below, and --apply refuses a patch for one that changed.
-    const written = new Set([task.target.file, ...(input.otherModules ?? []).map((m) => m.file)]);
-    const changed = changedPaths(before, fingerprintTree(task.repoDir, input.skip)).filter((rel) => !written.has(rel));
-    if (changed.length)
-      return {
-        unverified: `the checkout changed while the agent worked (${listed(changed)}): tenet cannot tell the repository from what the agent's code wrote there`,
-      };
-    const startup = input.checkoutAtStart.startup;
-    const planted = startup ? changedPaths(startup.fingerprint, fingerprintStartup(startup.folders)) : [];
-    if (planted.length)
-      return {
-        unverified: `what Python runs as it starts changed while the agent worked (${listed(planted)}): a .pth file, a sitecustomize or a plugin there would run in the evaluation too`,
-      };
-    for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
-    for (const other of input.otherModules ?? []) await copy.write(other.file, encodeSource(other.source));
-    await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
-    if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
-    sandbox = await openSandbox(task.spec, copy.root, input.session, task.env, task.confinement);
-    const run = await runTests(
-      {
+    const count = judgedLanes(input.jobs ?? 1, input.tests.length);
+    // Each lane in a fresh copy and sandbox of its own: what the judged code of one lane wrote in
+    // its copy (a conftest.py by a path the tripwire cannot read) never reaches another lane's
+    // collection, as it never reaches a next run.
+    // Made side by side (a container each under Docker starts in seconds).
+    await settleEach(
+      Array.from({ length: count }, () => Workspace.create(task.repoDir, { reuse: false })),
+      (copy) => lanes.push({ copy }),
+    );
+    // Compared once the copies are made: equal, they are of the checkout the agent started from.
+    const problem = checkoutChanged(input);
+    if (problem) return { unverified: problem };
+    await settleEach(
+      lanes.map(async (lane) => {
+        await applyPatch(input, lane.copy);
+        return openSandbox(task.spec, lane.copy.root, input.session, task.env, task.confinement);
+      }),
+      (sandbox, index) => (lanes[index]!.sandbox = sandbox),
+    );
+    const run = await runTestsInLanes(
+      lanes.map(({ copy, sandbox }) => ({
         workspace: copy,
-        sandbox,
+        sandbox: sandbox!,
         python: task.python,
         target: task.target,
         testArgs: input.testArgs,
         testTimeoutSec: input.testTimeoutSec,
         ...(input.signal ? { signal: input.signal } : {}),
-      },
+      })),
       input.tests,
       'evaluate',
     );
@@ -120,7 +123,39 @@ export async function evaluatePristine(input: EvaluationInput): Promise<Evaluati
       unverified: `the evaluation could not be completed in a fresh copy of the checkout (${(error as Error).message || 'no reason given'})`,
     };
   } finally {
-    await sandbox?.dispose().catch(() => undefined);
-    await copy?.dispose().catch(() => undefined);
+    for (const { copy, sandbox } of lanes) {
+      await sandbox?.dispose().catch(() => undefined);
+      await copy.dispose().catch(() => undefined);
+    }
   }
+}
+
+/**
+ * Why the checkout is not as the agent found it (code that ran unconfined could write there too),
+ * or undefined: a changed file of the checkout's, or of the folders Python acts on as it starts.
+ */
+function checkoutChanged(input: EvaluationInput): string | undefined {
+  if ('problem' in input.checkoutAtStart) return undefined;
+  // The target's file (a plan's files) is written whole in the copy, and --apply refuses a patch for one that changed.
+  const written = new Set([input.task.target.file, ...(input.otherModules ?? []).map((m) => m.file)]);
+  const changed = changedPaths(
+    input.checkoutAtStart.fingerprint,
+    fingerprintTree(input.task.repoDir, input.skip),
+  ).filter((rel) => !written.has(rel));
+  if (changed.length)
+    return `the checkout changed while the agent worked (${listed(changed)}): tenet cannot tell the repository from what the agent's code wrote there`;
+  const startup = input.checkoutAtStart.startup;
+  const planted = startup ? changedPaths(startup.fingerprint, fingerprintStartup(startup.folders)) : [];
+  if (planted.length)
+    return `what Python runs as it starts changed while the agent worked (${listed(planted)}): a .pth file, a sitecustomize or a plugin there would run in the evaluation too`;
+  return undefined;
+}
+
+/** The patch in a fresh copy of the checkout: the submitted module (a plan's modules), and the test files the developer added. */
+async function applyPatch(input: EvaluationInput, copy: Workspace): Promise<void> {
+  const { task } = input;
+  for (const file of input.developerFiles ?? []) await copy.write(file.path, file.content);
+  for (const other of input.otherModules ?? []) await copy.write(other.file, encodeSource(other.source));
+  await copy.write(task.target.file, encodeSource({ text: input.moduleText, encoding: task.target.source.encoding }));
+  if (task.spec.kind === 'docker' && task.spec.mount) copy.lentToContainer();
 }

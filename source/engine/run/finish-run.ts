@@ -90,6 +90,7 @@ export async function judgeSubmissions(
     developerFiles: run.developerFiles,
     testArgs: options.testArgs,
     testTimeoutSec: options.testTimeoutSec,
+    jobs: options.jobs,
     session: run.sessionId,
     checkoutAtStart,
     ...(options.sessionsRoot ? { skip: new Set([options.sessionsRoot]) } : {}),

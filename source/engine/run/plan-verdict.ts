@@ -51,6 +51,7 @@ async function evaluateTogether(plan: PlanRun): Promise<FinalEvaluation> {
     tests,
     testArgs: options.testArgs,
     testTimeoutSec: options.testTimeoutSec,
+    jobs: options.jobs,
     session: plan.sessionId,
     checkoutAtStart: plan.checkoutAtStart,
     ...(options.sessionsRoot ? { skip: new Set([options.sessionsRoot]) } : {}),

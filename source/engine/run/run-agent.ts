@@ -1,6 +1,7 @@
 import { AgentStop } from '../errors';
 import type { Conversation } from '../agent/conversation';
-import { runTests } from '../tools/run-tests';
+import { judgedLanes } from '../thm/thm-options';
+import { runTests, runTestsInLanes } from '../tools/run-tests';
 import type { AgentTools } from './agent-tools';
 import { revealSelected, type TestPlan } from './choose-tests';
 import { newProgress, roundsOf, runStrategy, type StrategyResult } from './strategies';
@@ -23,11 +24,11 @@ export async function runAgent(
   // Validation runs the selected tests, and in tenet+tdd the agent's own as well.
   const ownFile = () => ctx.agentTestFile;
   const validate = async () => {
-    const testRun = await runTests(
-      ctx,
-      [...selected, ...(strategy === 'tenet+tdd' && ownFile() ? [ownFile()!] : [])],
-      'validate',
-    );
+    const tests = [...selected, ...(strategy === 'tenet+tdd' && ownFile() ? [ownFile()!] : [])];
+    // In lanes where the selection is large (THM's budget T unbounded): each lane its own shard
+    // and scratch files in the agent's workspace, where validation has always run.
+    const lanes = Array.from({ length: judgedLanes(options.jobs, tests.length) }, () => ctx);
+    const testRun = await runTestsInLanes(lanes, tests, 'validate');
     tools.recordRun(testRun, 'validate');
     // A plan's target may wait for another here (its tests stopped in that one's stub).
     run.afterValidation?.(testRun);

@@ -12,6 +12,11 @@ export interface PassOptions {
   env: Record<string, string>;
   testArgs: string[];
   shards: number;
+  /**
+   * Run only this shard of `count` (the plugin's TENET_SHARD), as a process of its own: one lane of
+   * a judged run whose lanes each have their own copy and sandbox (see runTestsInLanes).
+   */
+  shard?: { index: number; count: number };
   /** `--jobs auto`: at most `shards` lanes, fewer for a small scope (the plugin decides after collecting). */
   autoShards?: boolean;
   testTimeoutSec: number;
@@ -36,7 +41,8 @@ export interface PassOptions {
   /**
    * Run the submitted code under tenet's judge (see source/python/_tenet_judge/): its definition's lines in
    * the target's file, and what changed in the copy since the run began (asked before a crashed
-   * process is started again, which would load what the judged code wrote there). One process, no lanes.
+   * process is started again, which would load what the judged code wrote there). One process, or
+   * one shard (`shard`) a process of its own: never forked lanes, whose events share one channel.
    */
   judge?: {
     lines: [number, number];

@@ -42,7 +42,8 @@ export type PluginEvent = LaneTag &
     | { e: 'collected'; total: number; mine: number; remaining: number }
     /** TENET_LEAVE_OUT: the files of its list pytest came to and left uncollected, and the tests it deselected. */
     | { e: 'leftout'; files: string[]; tests: string[] }
-    | { e: 'start'; nodeid: string }
+    /** `order`: the test's place in the whole scope's run order, the same in every shard (-1: not collected here). */
+    | { e: 'start'; nodeid: string; order?: number }
     | { e: 'hit'; nodeid: string; chain: ProbeFrame[]; entryKind: EntryKind }
     /** Twin mode: the parent finished the test and now waits for its blank twin. */
     | { e: 'twin'; nodeid: string }
@@ -56,6 +57,8 @@ export type PluginEvent = LaneTag &
     | (OutcomeInfo & {
         e: 'test';
         nodeid: string;
+        /** The test's place in the whole scope's run order, the same in every shard (-1: not collected here). */
+        order?: number;
         file: string | null;
         line: number | null;
         durationMs: number;

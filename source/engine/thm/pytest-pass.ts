@@ -73,10 +73,10 @@ export async function runPytestPass(asked: PassOptions): Promise<PassResult> {
       env: { ...options.env, TENET_LEAVE_OUT: await listFile('leave-out', [JSON.stringify(options.leaveOut)]) },
     };
   const hitsFile = await listFile('subprocess-hits', []);
-  const shards = Math.max(1, options.shards);
+  const shards = options.shard?.count ?? Math.max(1, options.shards);
   // Shards first run in lanes of one process, which collects the scope once for all of them.
   const lanes =
-    shards > 1 || options.mode === 'worlds'
+    !options.shard && (shards > 1 || options.mode === 'worlds')
       ? new LanesProcess(options.sandbox, pytestArgv(options, []), {
           ...baseEnv(options, hitsFile, onlyFile),
           TENET_LANES: `${options.autoShards ? 'auto:' : ''}${shards}`,
@@ -87,7 +87,8 @@ export async function runPytestPass(asked: PassOptions): Promise<PassResult> {
   // Test modules whose import hung: left out of the restarts of every shard (each is a collection error).
   const ignored: string[] = [];
   const shared: ShardsShare = { count: shards, options, result, listFile, onlyFile, hitsFile, lanes, ignored };
-  await Promise.all(Array.from({ length: shards }, (_, index) => runShard({ ...shared, index })));
+  const indexes = options.shard ? [options.shard.index] : Array.from({ length: shards }, (_, index) => index);
+  await Promise.all(indexes.map((index) => runShard({ ...shared, index })));
   stopWatching();
   result.shards = lanes?.shardCount(shards) ?? shards;
   return result;
@@ -202,7 +203,9 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
         options.judge ? randomBytes(32) : undefined,
       );
     }
-    let inflight: { nodeid: string; since: number; hit?: Extract<PluginEvent, { e: 'hit' }> } | undefined;
+    let inflight:
+      | { nodeid: string; since: number; order?: number; hit?: Extract<PluginEvent, { e: 'hit' }> }
+      | undefined;
     let collecting: { nodeid: string; since: number } | undefined;
     let hungImport: string | undefined;
     let exitstatus = 0;
@@ -218,7 +221,11 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
           result.collected = event.total;
           break;
         case 'start':
-          inflight = { nodeid: event.nodeid, since: Date.now() };
+          inflight = {
+            nodeid: event.nodeid,
+            since: Date.now(),
+            ...(event.order !== undefined ? { order: event.order } : {}),
+          };
           break;
         case 'hit':
           if (inflight?.nodeid === event.nodeid) inflight.hit = event;
@@ -354,6 +361,7 @@ async function runShard(shard: ShardsShare & { index: number }): Promise<void> {
       const synthetic: PluginTestEvent = {
         e: 'test',
         nodeid,
+        ...(inflight.order !== undefined ? { order: inflight.order } : {}),
         outcome: 'error',
         phase: null,
         message,

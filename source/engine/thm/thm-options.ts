@@ -67,3 +67,20 @@ export function shardCount(jobs: number | 'auto', testFiles: number): number {
   if (jobs !== 'auto') return Math.max(1, Math.floor(jobs));
   return testFiles >= SHARDING_MIN_TEST_FILES ? Math.min(availableParallelism(), 4) : 1;
 }
+
+/**
+ * Tests a judged lane should have at least: each lane is a pytest process of its own that starts,
+ * imports the plugins and collects the tests' modules before its first test (about a second on
+ * networkx), so a run of a few tests stays in one process, where a second would only add that.
+ */
+const MIN_TESTS_PER_LANE = 8;
+
+/**
+ * How many lanes a judged run of `tests` node ids (the evaluation, validation) takes: as many as
+ * `--jobs` says (auto: as THM's, one per core up to 4), and no more than keeps MIN_TESTS_PER_LANE
+ * in each.
+ */
+export function judgedLanes(jobs: number | 'auto', tests: number): number {
+  const asked = jobs === 'auto' ? lanesForCores() : Math.max(1, Math.floor(jobs));
+  return Math.max(1, Math.min(asked, Math.floor(tests / MIN_TESTS_PER_LANE)));
+}

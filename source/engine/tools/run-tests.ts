@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { pythonEnv } from '../python-source/pytest-env';
 import { posix } from 'node:path';
 import type { PluginTestEvent } from '../thm/plugin-lines';
+import { mergePasses } from '../thm/merge-passes';
+import type { PassResult } from '../thm/pass-types';
 import { runPytestPass } from '../thm/pytest-pass';
 import type { TestRun } from '../events';
+import { settleEach } from '../util/settle-each';
 import type { ToolContext } from './context';
 import { defineTool } from './tool';
 import { judgedProblem, openJudge } from './judge';
@@ -37,9 +40,45 @@ export type TestRunContext = Pick<
  * unverified, and none of its tests counts as passed.
  */
 export async function runTests(ctx: TestRunContext, nodeids: string[], label = 'tests'): Promise<TestRun> {
+  return runTestsInLanes([ctx], nodeids, label);
+}
+
+/**
+ * runTests over lanes: each lane a context of its own (the evaluation's: a fresh copy of the
+ * checkout and a sandbox over it; validation's: the agent's workspace, with the lane's own scratch
+ * files and judge's mark) runs its shard of the tests (THM's balanced split of the collected
+ * scope: the plugin's TENET_SHARD) in pytest processes of its own, each judged with its own key.
+ * The lanes' outcomes merge into the run one process would report (see mergePasses): a trip or a
+ * forgery in any lane makes the whole run unverified, and a lane that died leaves its tests
+ * crashed or not run, never passed.
+ */
+export async function runTestsInLanes(lanes: TestRunContext[], nodeids: string[], label: string): Promise<TestRun> {
   const started = Date.now();
+  const count = lanes.length;
+  if (count === 1) return testRunOf(await judgedPass(lanes[0]!, nodeids, label), nodeids, started);
+  // A lane that cannot run stops the others; every lane has ended before its failure is thrown.
+  const stop = new AbortController();
+  const passes = await settleEach(
+    lanes.map((ctx, index) => {
+      const signal = ctx.signal ? AbortSignal.any([ctx.signal, stop.signal]) : stop.signal;
+      return judgedPass({ ...ctx, signal }, nodeids, `${label}-lane${index}`, { index, count }).catch((error) => {
+        stop.abort();
+        throw error;
+      });
+    }),
+  );
+  return { ...testRunOf(mergePasses(passes), nodeids, started), lanes: count };
+}
+
+/** One judged pytest pass over the tests in the context's workspace: all of them, or one shard. */
+async function judgedPass(
+  ctx: TestRunContext,
+  nodeids: string[],
+  label: string,
+  shard?: { index: number; count: number },
+): Promise<PassResult> {
   const judge = await openJudge(ctx, label);
-  const result = await runPytestPass({
+  return runPytestPass({
     sandbox: ctx.sandbox,
     workspace: ctx.workspace,
     python: ctx.python.executable,
@@ -50,6 +89,7 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
     },
     testArgs: ctx.testArgs,
     shards: 1,
+    ...(shard ? { shard } : {}),
     testTimeoutSec: ctx.testTimeoutSec,
     label,
     mode: 'record',
@@ -57,6 +97,10 @@ export async function runTests(ctx: TestRunContext, nodeids: string[], label = '
     judge,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
+}
+
+/** The report of a judged pass over `nodeids` (a file path stands for all of its tests), in their order. */
+function testRunOf(result: PassResult, nodeids: string[], started: number): TestRun {
   const unverified = judgedProblem(result);
   const outcomes: Record<string, string> = {};
   const stops: Record<string, string> = {};

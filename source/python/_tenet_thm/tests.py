@@ -34,7 +34,8 @@ def pytest_runtest_logstart(nodeid, location):
         probe.clear_target_caches()
     # Subprocesses started by this test inherit it, to note that they called the target.
     os.environ["TENET_CURRENT_TEST"] = _normalize(nodeid)
-    _emit({"e": "start", "nodeid": _normalize(nodeid)})
+    # Its place in the whole scope's run order: lanes' outcomes merge back into that order.
+    _emit({"e": "start", "nodeid": _normalize(nodeid), "order": _order.get(nodeid, -1)})
 
 
 def _phase_wrapper(phase):
@@ -196,6 +197,7 @@ def pytest_runtest_logfinish(nodeid, location):
     _emit({
         "e": "test",
         "nodeid": _normalize(nodeid),
+        "order": _order.get(nodeid, -1),
         "outcome": state.outcome,
         "phase": state.phase,
         "message": state.message,
