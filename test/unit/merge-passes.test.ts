@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mergePasses } from '../../source/engine/thm/merge-passes';
 import type { PassResult } from '../../source/engine/thm/pass-types';
 import type { PluginTestEvent } from '../../source/engine/thm/plugin-lines';
+import { emptyPass } from '../../source/engine/thm/pytest-pass';
 import { judgedLanes } from '../../source/engine/thm/thm-options';
 import { lanesForCores } from '../../source/engine/thm/run-thm';
 
@@ -22,20 +23,10 @@ const test = (nodeid: string, order?: number, outcome: PluginTestEvent['outcome'
 });
 
 const pass = (tests: PluginTestEvent[], extra: Partial<PassResult> = {}): PassResult => ({
-  shards: 1,
+  ...emptyPass(1),
   collected: 6,
   tests: new Map(tests.map((t) => [t.nodeid, t])),
-  original: new Map(),
-  collectErrors: [],
-  collectHits: [],
   targetLoaded: true,
-  outside: [],
-  leftOut: { files: new Set(), tests: new Set() },
-  problems: [],
-  notes: [],
-  timedOut: false,
-  aborted: false,
-  tripped: [],
   ...extra,
 });
 

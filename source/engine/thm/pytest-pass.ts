@@ -38,25 +38,28 @@ const PYTEST_REFUSED = new Map([
   [4, 'usage error'],
 ]);
 
+/** A pass over `shards` shards before any of them said anything. */
+export const emptyPass = (shards: number): PassResult => ({
+  shards,
+  collected: 0,
+  tests: new Map(),
+  original: new Map(),
+  collectErrors: [],
+  collectHits: [],
+  targetLoaded: false,
+  outside: [],
+  leftOut: { files: new Set(), tests: new Set() },
+  problems: [],
+  notes: [],
+  timedOut: false,
+  aborted: false,
+  tripped: [],
+});
+
 /** One pytest run of a scope, split into shards that run in parallel, surviving hangs and crashes. */
 export async function runPytestPass(asked: PassOptions): Promise<PassResult> {
   let options = asked;
-  const result: PassResult = {
-    shards: options.shards,
-    collected: 0,
-    tests: new Map(),
-    original: new Map(),
-    collectErrors: [],
-    collectHits: [],
-    targetLoaded: false,
-    outside: [],
-    leftOut: { files: new Set(), tests: new Set() },
-    problems: [],
-    notes: [],
-    timedOut: false,
-    aborted: false,
-    tripped: [],
-  };
+  const result = emptyPass(options.shards);
   if (options.judge && (options.shards > 1 || options.mode !== 'record'))
     throw new Error('a judged pass runs in one process, in record mode');
   const scratch = '.tenet';
