@@ -82,4 +82,26 @@ describe('bench make and the reach index', () => {
     expect(after.stderr).toMatch(/reach index: refreshed, 2 tests recorded again \(the stale ones/);
     expect(after.tasks.map((t) => t.function_name).sort()).toEqual(['mean', 'spread']);
   }, 240_000);
+
+  it('keeps a function a test module calls as it is imported a candidate, as its own pass does (shop: apply_discount)', async () => {
+    // The index counts a test module's import, done while pytest collects, outside every test as
+    // well as for its module: read as a package's import, it dropped apply_discount (CI caught it).
+    const shop = copyFixture('shop');
+    try {
+      const tasksOf = async (name: string, ...flags: string[]) => {
+        const out = join(shop.dir, '..', `${name}.jsonl`);
+        const run = await runCli(['bench', 'make', '--repo', shop.dir, '--out', out, '--count', '3', ...flags], {
+          env,
+        });
+        expect(run.code, run.stderr).toBe(0);
+        return readTasks(out);
+      };
+      const own = await tasksOf('shop-own', '--no-reach');
+      const indexed = await tasksOf('shop-indexed');
+      expect(indexed.map((t) => t.function_name)).toContain('apply_discount');
+      expect(verdicts(indexed)).toEqual(verdicts(own));
+    } finally {
+      shop.cleanup();
+    }
+  }, 240_000);
 });

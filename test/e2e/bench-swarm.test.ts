@@ -41,6 +41,13 @@ const SLOW_ORACLE = script('slow', [
 ]);
 
 /** What of a run (by its key) is on the engine: services, secrets, images. */
+/** The containers of a swarm run's tasks running on this engine (their ids, one a line). */
+const runContainers = (key: string) =>
+  execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], { encoding: 'utf8' }).trim();
+
+/** Waits for a task of the run to have a container running. */
+const taskContainerUp = (key: string, what: string) => waitFor(() => runContainers(key) !== '', 120_000, what);
+
 async function leftovers(key: string): Promise<string[]> {
   const filters = JSON.stringify({ label: [`dev.tenet.swarm-run=${key}`] });
   const services = (await docker.listServices({ filters })) as { Spec: { Name: string } }[];
@@ -247,9 +254,7 @@ describeDocker('tenet bench run --on swarm', () => {
       120_000,
       'the task to reach its shell command',
     );
-    const container = execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], {
-      encoding: 'utf8',
-    }).trim();
+    const container = runContainers(key);
     expect(container).not.toBe('');
     execFileSync('docker', ['kill', container]);
     const result = await ended;
@@ -324,14 +329,7 @@ describeDocker('tenet bench run --on swarm', () => {
       { env: { OPENAI_API_KEY: KEY } },
     );
     const key = swarmRunKey(out);
-    await waitFor(
-      () =>
-        execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], {
-          encoding: 'utf8',
-        }).trim() !== '',
-      120_000,
-      'the task container',
-    );
+    await taskContainerUp(key, 'the task container');
     child.kill('SIGTERM');
     const result = await finished(child);
     expect(result.code).toBe(143);
@@ -362,14 +360,7 @@ describeDocker('tenet bench run --on swarm', () => {
     // From the kill to gc's answer, no other file's global gc may take this run's services.
     await withEngineGcLock(async () => {
       const child = startCli(args);
-      await waitFor(
-        () =>
-          execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], {
-            encoding: 'utf8',
-          }).trim() !== '',
-        120_000,
-        'the task container',
-      );
+      await taskContainerUp(key, 'the task container');
       child.kill('SIGKILL');
       await finished(child);
       expect((await leftovers(key)).some((l) => l.startsWith('service '))).toBe(true);
@@ -392,14 +383,7 @@ describeDocker('tenet bench run --on swarm', () => {
     // Killed outright again, and restarted without gc: the restart finds the run's leftovers and removes them first.
     const next = [...args.slice(0, -2), 'shop-2', '--json'];
     const second = startCli(next);
-    await waitFor(
-      () =>
-        execFileSync('docker', ['ps', '-q', '--filter', `label=dev.tenet.swarm-run=${key}`], {
-          encoding: 'utf8',
-        }).trim() !== '',
-      120_000,
-      'the second task container',
-    );
+    await taskContainerUp(key, 'the second task container');
     second.kill('SIGKILL');
     await finished(second);
     expect((await leftovers(key)).some((l) => l.startsWith('service '))).toBe(true);

@@ -50,7 +50,8 @@ const listenAbstract = (name: string) =>
         "print('listening', flush=True)",
         'while True:',
         '    c, _ = s.accept()',
-        "    c.sendall(b'HTTP/1.0 200 OK\\r\\n\\r\\nhost service\\n'); c.close()",
+        // The request read first: closed before the client's send, the socket failed it with a broken pipe.
+        "    c.recv(1024); c.sendall(b'HTTP/1.0 200 OK\\r\\n\\r\\nhost service\\n'); c.close()",
       ].join('\n'),
     ]);
     abstractListener.stdout!.once('data', () => done());

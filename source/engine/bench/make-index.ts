@@ -111,7 +111,13 @@ function reachedBy(
     add(test.fns, nodeid);
   }
   for (const [module, fns] of Object.entries(index.modules)) if (perFile.has(module)) add(fns, module);
+  // Left out as candidates, as the reach pass leaves them: what a package, a conftest.py or a helper
+  // called as it was imported, and what pytest's hooks called. The index's `outside` also holds what
+  // test modules called as they were imported during collection (an import counts for the context
+  // around it); those calls are keyed to their module above, and THM runs such a module blank.
+  const byTestModules = new Set(Object.values(index.modules).flat());
   const outside = new Set<number>();
-  for (const fn of [...index.atImport, ...index.outside]) if (ids[fn] !== undefined) outside.add(ids[fn]!);
+  for (const fn of index.atImport) if (ids[fn] !== undefined) outside.add(ids[fn]!);
+  for (const fn of index.outside) if (ids[fn] !== undefined && !byTestModules.has(fn)) outside.add(ids[fn]!);
   return { reachedBy: reached, outside, runs: { perFile, order }, collected: tests, tests };
 }

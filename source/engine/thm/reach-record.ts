@@ -182,6 +182,8 @@ class Recording {
   private readonly order: string[] = [];
   /** pytest's order of the whole scope, when lanes ran it (their tests end interleaved). */
   private scopeOrder: string[] | undefined;
+  /** Each test's place in the scope's order, as the plugin says it in every shard (shards end interleaved too). */
+  private readonly places = new Map<string, number>();
   private readonly imports = new Map<string, Set<number>>();
   private readonly outside = new Set<number>();
   private readonly unwatched = new Set<string>();
@@ -224,6 +226,7 @@ class Recording {
         break;
       case 'test':
         if (!this.outcomes.has(event.nodeid)) this.order.push(event.nodeid);
+        if (event.order !== undefined && event.order >= 0) this.places.set(event.nodeid, event.order);
         this.outcomes.set(event.nodeid, event.crashed ? 'error' : event.outcome);
         break;
     }
@@ -256,11 +259,13 @@ class Recording {
     fixed: Pick<ReachIndex, 'repo' | 'testArgs' | 'python' | 'pytestConfig' | 'configKey' | 'files' | 'lastRun'>,
   ): ReachIndex {
     const tests: ReachIndex['tests'] = {};
-    // pytest's place first, then the order they ended in (tests the scope's list did not name go last).
+    // pytest's place first (the lanes' list, else each test's own), then the order they ended in
+    // (tests neither names go last).
     const scope = this.scopeOrder ?? [];
-    const place = new Map(scope.map((nodeid, at) => [nodeid, at]));
+    const place = this.scopeOrder ? new Map(scope.map((nodeid, at) => [nodeid, at])) : new Map(this.places);
+    const end = Math.max(scope.length, ...[...place.values()].map((at) => at + 1));
     this.order.forEach((nodeid, at) => {
-      if (!place.has(nodeid)) place.set(nodeid, scope.length + at);
+      if (!place.has(nodeid)) place.set(nodeid, end + at);
     });
     const inOrder = [...this.order].sort((a, b) => (place.get(a) ?? 0) - (place.get(b) ?? 0));
     inOrder.forEach((nodeid, order) => {
