@@ -9,7 +9,10 @@
  *     the modes    tenet thm --blank in lanes (the default), --jobs 1, --two-pass, --sandbox docker,
  *                  stub mode on a copy whose target is blanked by hand, and reach: lanes again,
  *                  with the suite's reach index (tenet index --reach, recorded once per suite)
- *                  leaving out the tests it says cannot fail (every other mode runs --no-reach)
+ *                  leaving out the tests it says cannot fail (every other mode runs --no-reach);
+ *                  reachtwins (only when --modes names it): reach with a blank twin forked per
+ *                  test in every lane (TENET_THM_WORLDS=0), which THM chooses where the index
+ *                  left few slow tests
  *   Every mode must agree with the oracle on the failing set, the already-failing set, each
  *   failing test's outcome and the count of tests passing blank. Stub mode must also tell the
  *   target's failing tests from those failing for another reason as plain pytest does (see
@@ -23,7 +26,7 @@
  *   npm run qa:thm -- --targets 100 --seed 7         # wide: 100 targets over every built-in suite
  *   npm run qa:thm -- --suite networkx --suite jsonschema --targets 20
  *   npm run qa:thm -- --repo ~/src/click --targets 10 [--tests tests]   # any repository
- *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, twopass, docker, stub, reach)
+ *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, twopass, docker, stub, reach, reachtwins)
  *   npm run qa:thm -- --out report.json              # every target's result as JSON
  *   npm run qa:thm -- --max-files 20                 # targets reached from up to 20 test files (default 6)
  *   npm run qa:thm -- --suite jsonschema --target jsonschema/__init__.py::__getattr__   # these targets, not a draw
@@ -68,9 +71,10 @@ const suites: Suite[] = repos.length
           fail(`no suite ${name} (known: ${SUITES.map((s) => s.name).join(', ')})`),
       )
     : SUITES.filter((suite) => !sample || suite.ci);
-const ALL_MODES = ['lanes', 'jobs1', 'twopass', 'docker', 'stub', 'reach'] as const;
+const ALL_MODES = ['lanes', 'jobs1', 'twopass', 'docker', 'stub', 'reach', 'reachtwins'] as const;
 type Mode = (typeof ALL_MODES)[number];
-const modes = (one('--modes')?.split(',') ?? [...ALL_MODES]) as Mode[];
+// reachtwins only when asked: CI's sample checks reach mode as THM chooses its worlds.
+const modes = (one('--modes')?.split(',') ?? ALL_MODES.filter((mode) => mode !== 'reachtwins')) as Mode[];
 const docker = modes.includes('docker') && dockerReady();
 const cli = join(import.meta.dirname, '..', 'dist', 'tenet.js');
 const defaultPython = process.env.TENET_PYTHON ?? 'python3';
@@ -99,7 +103,10 @@ const MODE_FLAGS: Record<Exclude<Mode, 'stub'>, string[]> = {
   twopass: ['--two-pass', '--no-reach'],
   docker: ['--sandbox', 'docker', '--image', DOCKER_IMAGE],
   reach: [],
+  reachtwins: [],
 };
+/** Modes that differ by tenet's environment: reachtwins is reach with a twin per test in every lane, however fast the tests. */
+const MODE_ENV: Partial<Record<Mode, NodeJS.ProcessEnv>> = { reachtwins: { TENET_THM_WORLDS: '0' } };
 /** Where reach mode's indexes are kept (tenet's cache folder for this check alone). */
 const reachCache = mkdtempSync(join(tmpdir(), 'tenet-qa-reach-'));
 process.on('exit', () => rmSync(reachCache, { recursive: true, force: true }));
@@ -116,7 +123,14 @@ function recordIndex(repo: string, scope: string[]): void {
   console.log(`  reach index: ${made.tests} tests recorded in ${made.seconds} s`);
 }
 
-function thm(repo: string, target: string, scope: string[], flags: string[], blank: boolean): ThmReport {
+function thm(
+  repo: string,
+  target: string,
+  scope: string[],
+  flags: string[],
+  blank: boolean,
+  env: NodeJS.ProcessEnv = {},
+): ThmReport {
   const args = [
     cli,
     'thm',
@@ -134,7 +148,7 @@ function thm(repo: string, target: string, scope: string[], flags: string[], bla
     encoding: 'utf8',
     maxBuffer: 256 << 20,
     timeout: 1_800_000,
-    env: { ...process.env, TENET_PYTHON: python, TENET_CACHE_DIR: reachCache },
+    env: { ...process.env, TENET_PYTHON: python, TENET_CACHE_DIR: reachCache, ...env },
   });
   let parsed: Partial<ThmReport> | undefined;
   try {
@@ -198,7 +212,7 @@ for (const suite of suites) {
       python,
     });
     const options = optionArgs(suite.reach, reach.positional);
-    if (modes.includes('reach')) recordIndex(repo, suite.reach);
+    if (modes.includes('reach') || modes.includes('reachtwins')) recordIndex(repo, suite.reach);
     // A target reached from more test files than --max-files is left out: its every mode would run a large part of the suite.
     const fileCount = (tests: Set<string>) => new Set([...tests].map(testFile)).size;
     const candidates = scan.eligible.flatMap((fn, id) => {
@@ -239,14 +253,14 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
     const reports: [string, ThmReport][] = [];
     for (const mode of modes) {
       if (mode === 'stub' || (mode === 'docker' && !(docker && suite.docker))) continue;
-      const report = thm(repo, target, scope, MODE_FLAGS[mode], true);
+      const report = thm(repo, target, scope, MODE_FLAGS[mode], true, MODE_ENV[mode]);
       let want = expected;
       if (mode === 'docker') {
         const image: Runner = { kind: 'docker', image: DOCKER_IMAGE };
         want = expectedBlank(oracleOn(repo, scope, image, blanked), oracleOn(repo, scope, image));
       }
       note(mode, againstOracle(report, want));
-      if (mode === 'reach')
+      if (mode === 'reach' || mode === 'reachtwins')
         console.log(
           report.reach?.used
             ? `    (reach: ${report.reach.tests} of ${report.reach.of} tests ran)`

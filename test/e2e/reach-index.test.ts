@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ThmReport } from '../../source/engine/protocol/thm-report';
+import { loadReachIndex } from '../../source/engine/thm/reach-index';
 import { runCli } from '../helpers/cli';
 import { copyFixture } from '../helpers/fixtures';
 
@@ -23,7 +24,13 @@ afterAll(() => {
 });
 
 async function thm(...flags: string[]): Promise<ThmReport> {
-  const run = await runCli(['thm', '--blank', '--json', '--repo', repo.dir, '--target', TARGET, ...flags], { env });
+  return thmWith({}, ...flags);
+}
+
+async function thmWith(extra: Record<string, string>, ...flags: string[]): Promise<ThmReport> {
+  const run = await runCli(['thm', '--blank', '--json', '--repo', repo.dir, '--target', TARGET, ...flags], {
+    env: { ...env, ...extra },
+  });
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as ThmReport;
 }
@@ -31,7 +38,7 @@ async function thm(...flags: string[]): Promise<ThmReport> {
 async function index(...flags: string[]) {
   const run = await runCli(['index', '--reach', '--json', '--repo', repo.dir, ...flags], { env });
   expect(run.code, run.stderr).toBe(0);
-  return JSON.parse(run.stdout) as { tests: number; testFiles: number; refreshed?: number; ran: number };
+  return JSON.parse(run.stdout) as { file: string; tests: number; testFiles: number; refreshed?: number; ran: number };
 }
 
 /** What two reports must share: the verdict, not how it was reached. */
@@ -50,12 +57,24 @@ describe('the reach index', () => {
   }, 120_000);
 
   it('once recorded, THM runs only the tests that call the target, with the report of the whole scope', async () => {
-    expect(await index()).toMatchObject({ tests: 11, testFiles: 2, ran: 11 });
+    const made = await index();
+    expect(made).toMatchObject({ tests: 11, testFiles: 2, ran: 11 });
+    // Each test's time, which decides between a twin per test and both worlds (see twinsPay).
+    const recorded = loadReachIndex(made.file)!;
+    for (const test of Object.values(recorded.tests)) expect(test.ms).toBeGreaterThanOrEqual(0);
     const reached = await thm();
     expect(reached.reach).toEqual({ used: true, tests: 3, of: 11, stale: 0 });
     const whole = await thm('--no-reach');
     expect(whole.reach).toEqual({ used: false, why: '--no-reach' });
     expect(verdict(reached)).toEqual(verdict(whole));
+    // The same with a twin forked per test in each lane, and with both worlds from one collection
+    // (its tests start threads and event loops, where a twin cannot fork: they run blank again).
+    for (const worlds of ['0', '1']) {
+      const chosen = await thmWith({ TENET_THM_WORLDS: worlds });
+      expect(chosen.reach).toEqual(reached.reach);
+      expect(worlds === '1' ? chosen.worlds : chosen.twins).toBe(true);
+      expect(verdict(chosen)).toEqual(verdict(whole));
+    }
     expect(reached.failing.map((f) => f.nodeid)).toEqual([
       'tests/test_tasks.py::test_callback_from_the_loop',
       'tests/test_tasks.py::test_sorted_by_a_key_callback',

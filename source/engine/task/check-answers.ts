@@ -46,14 +46,24 @@ export function interpreterFingerprint(program: string, env: NodeJS.ProcessEnv, 
   ]);
 }
 
+/**
+ * Where the check of `program` under `env` is kept: one answer per interpreter and PYTHON*
+ * variables, so that two environments (a terminal with PYTHONDONTWRITEBYTECODE set and one
+ * without, perf:thm beside the tests) do not each replace the other's answer and check again.
+ */
+function keyOf(program: string, env: NodeJS.ProcessEnv): string {
+  const variables = variablesOf(env, (name) => name.startsWith('PYTHON'));
+  return variables.length ? `${program}\0${fingerprintOf(variables).slice(0, 16)}` : program;
+}
+
 /** What the check of `program` (an interpreter's file) under `env` found last time, if nothing it depends on changed. */
 export function recalledCheck(program: string, env: NodeJS.ProcessEnv): CheckedInterpreter | undefined {
-  const answer = keptAnswer<CheckedInterpreter>(FILE, program, env);
+  const answer = keptAnswer<CheckedInterpreter>(FILE, keyOf(program, env), env);
   if (!answer || !Array.isArray(answer.value.dirs)) return undefined;
   return answer.fingerprint === interpreterFingerprint(program, env, answer.value.dirs) ? answer.value : undefined;
 }
 
 /** Keeps a check that passed for the next run. */
 export function keepCheck(program: string, env: NodeJS.ProcessEnv, checked: CheckedInterpreter): void {
-  keepAnswer(FILE, program, interpreterFingerprint(program, env, checked.dirs), checked, env);
+  keepAnswer(FILE, keyOf(program, env), interpreterFingerprint(program, env, checked.dirs), checked, env);
 }

@@ -9,7 +9,7 @@ import { observeForked, observeStub, observeTwoPass, observeWorlds } from './obs
 import { lanesForCores, shardCount, type ThmContext, type ThmOptions } from './thm-options';
 import { planReach, reachUse, unreachedWarning } from './reach-use';
 import type { ReachIndex } from './reach-index';
-import type { ReachPlan } from './reach-scope';
+import { twinsPay, type ReachPlan } from './reach-scope';
 import { setTargetText, thmPasses } from './thm-pass';
 
 export { lanesForCores, shardCount, THM_DEFAULTS, type ThmContext, type ThmOptions } from './thm-options';
@@ -31,9 +31,11 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     options.onePass &&
     ctx.target.probedOriginalText !== undefined &&
     process.platform !== 'win32';
-  const worlds = onePass && (options.worlds ?? shards > 1);
-  const twins = onePass && !worlds;
   const reach = await reachFor(ctx, options);
+  // In lanes, both worlds from one collection, unless the reach index says the few tests left
+  // are slow enough that running their start twice costs more than a twin each (see twinsPay).
+  const worlds = onePass && (options.worlds ?? (shards > 1 && !twinsPay(reach.plan)));
+  const twins = onePass && !worlds;
   // Before the suite runs (minutes, on a large one), not only in the report at its end.
   const unreached = unreachedWarning(ctx.target.id, reach.plan);
   if (unreached) emit({ type: 'warning', message: unreached });
