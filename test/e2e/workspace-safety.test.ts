@@ -39,7 +39,9 @@ describe("the user's checkout survives an interrupted run", () => {
       expect(result.code).toBe(code);
       expect(treeHash(repo.dir)).toBe(before);
       expect(readdirSync(scratch)).toEqual([]);
-      expect(processesIn(scratch)).toEqual([]);
+      // Killed with their sandbox, the processes inside it end as the kernel tears them down, which
+      // can outlast tenet's exit by a moment (CI saw one still there once): gone soon, not left running.
+      await waitFor(() => processesIn(scratch).length === 0, 5_000, 'the processes in the workspace to end');
     });
   }
 
