@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EngineEvent } from '../../source/engine/events';
 import { loadSession } from '../../source/engine/session/load';
-import { runCli } from '../helpers/cli';
-import { PLAN_CODE, runPlanCli, submitting, threeStubs } from '../helpers/plan-geo';
+import { runCli, jsonEvents } from '../helpers/cli';
+import { DESCRIBE, AREA, PERIMETER, PLAN_CODE, runPlanCli, submitting, threeStubs } from '../helpers/plan-geo';
 
 // A fork of a plan at an event inside its second target: the first target's run comes from the
 // record (no model call, no cost), the second goes live from the fork's point, and the plan ends
@@ -15,15 +14,7 @@ import { PLAN_CODE, runPlanCli, submitting, threeStubs } from '../helpers/plan-g
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-plan-fork-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const [DESCRIBE, AREA, PERIMETER] = ['describe', 'area', 'perimeter'].map((name) => `geo/shapes.py::${name}`);
 const sessions = join(scratch, 'sessions');
-
-const lines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as EngineEvent);
 
 describe('a fork of a plan at an event of its second target', () => {
   it('replays the first target from the record and runs the second live from there', async () => {
@@ -57,7 +48,7 @@ describe('a fork of a plan at an event of its second target', () => {
           env: { TENET_SESSIONS_DIR: sessions, XDG_CONFIG_HOME: '/nonexistent' },
         },
       );
-      const events = lines(fork.stdout);
+      const events = jsonEvents(fork.stdout);
       const result = events.at(-1)!;
       expect(result.type, fork.stderr.slice(-2000)).toBe('result');
       expect(events.find((e) => e.type === 'session.forked')).toMatchObject({ parent: parent.result.sessionId, at });

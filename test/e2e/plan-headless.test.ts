@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineEvent, RunResult } from '../../source/engine/events';
 import { runCli } from '../helpers/cli';
 import type { FakeTurn } from '../helpers/fake-model-server';
-import { eventsOf, PLAN_CODE, submitting, threeStubs } from '../helpers/plan-geo';
+import { DESCRIBE, AREA, PERIMETER, eventsOf, PLAN_CODE, submitting, threeStubs } from '../helpers/plan-geo';
 import { GEO_SUBMISSIONS } from '../helpers/stub-geo';
 
 // A plan headless (item 8 of issue 45): `--approve auto --json` runs it in its order with no
@@ -14,8 +14,6 @@ import { GEO_SUBMISSIONS } from '../helpers/stub-geo';
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-plan-headless-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const [DESCRIBE, AREA, PERIMETER] = ['describe', 'area', 'perimeter'].map((name) => `geo/shapes.py::${name}`);
 
 async function headless(turns: FakeTurn[], extra: string[]) {
   const repo = threeStubs();

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../source/engine/events';
 import { loadSession } from '../../source/engine/session/load';
-import { finished, runCli, startCli, waitFor } from '../helpers/cli';
+import { finished, runCli, startCli, waitFor, jsonEvents } from '../helpers/cli';
 import { startFakeModelServer } from '../helpers/fake-model-server';
-import { eventsOf, PLAN_CODE, submitting, threeStubs } from '../helpers/plan-geo';
+import { DESCRIBE, AREA, PERIMETER, eventsOf, PLAN_CODE, submitting, threeStubs } from '../helpers/plan-geo';
 
 // A plan killed in the middle of its second target, then resumed: the first target's code is
 // kept (no model call is made for it again), and the second goes on from its last step (the
@@ -14,15 +14,6 @@ import { eventsOf, PLAN_CODE, submitting, threeStubs } from '../helpers/plan-geo
 
 const scratch = mkdtempSync(join(tmpdir(), 'tenet-plan-resume-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-const [DESCRIBE, AREA, PERIMETER] = ['describe', 'area', 'perimeter'].map((name) => `geo/shapes.py::${name}`);
-
-const lines = (text: string) =>
-  text
-    .trim()
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as EngineEvent);
 
 describe('a plan killed in the middle of target 2, then resumed', () => {
   it('keeps target 1 (area) and its code, and starts target 2 (perimeter) again from its last step', async () => {
@@ -58,7 +49,7 @@ describe('a plan killed in the middle of target 2, then resumed', () => {
       );
       child.kill('SIGTERM');
       expect((await ended).code).toBe(143);
-      const first = lines(child.output.stdout);
+      const first = jsonEvents(child.output.stdout);
       const id = (first[0] as EngineEvent & { sessionId: string }).sessionId;
       // Where the kill fell: area passed and was kept, perimeter is target 2 of 3, open.
       expect(eventsOf(first, 'plan.target.end').map((e) => [e.target, e.pass, !!e.after])).toEqual([
@@ -76,7 +67,7 @@ describe('a plan killed in the middle of target 2, then resumed', () => {
       );
       const resumed = await runCli(['resume', id, '--script', script, '--json'], { env });
       expect(resumed.code, resumed.stderr).toBe(0);
-      const after = lines(resumed.stdout);
+      const after = jsonEvents(resumed.stdout);
       expect(after.find((e) => e.type === 'session.resumed')).toMatchObject({
         position: expect.stringContaining('after 1 round'),
       });

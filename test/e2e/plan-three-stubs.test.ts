@@ -1,14 +1,21 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { eventsOf, PLAN_CODE, runPlanCli, submitting, threeStubs } from '../helpers/plan-geo';
+import {
+  DESCRIBE,
+  AREA,
+  PERIMETER,
+  eventsOf,
+  PLAN_CODE,
+  runPlanCli,
+  submitting,
+  threeStubs,
+} from '../helpers/plan-geo';
 
 // The issue's case: a module's skeleton in TDD, three stubs, the first (describe) needing the two
 // after it. One session implements them all: describe's first validation stops in area's stub,
 // so it waits for area and perimeter (it calls both) instead of spending its attempts; each target
 // gets a fresh conversation that knows the ones done; one verdict each; the patch applied is a
 // module plain pytest passes.
-
-const [DESCRIBE, AREA, PERIMETER] = ['describe', 'area', 'perimeter'].map((name) => `geo/shapes.py::${name}`);
 
 /** The messages of a request, in either wire format, as one text. */
 const said = (request: { body: Record<string, unknown> }) => JSON.stringify(request.body.messages);

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import type { EngineEvent } from '../../source/engine/events';
 import { CLI } from './fixtures';
 
 export interface CliResult {
@@ -72,3 +73,11 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** The events a `--json` run printed, one JSON object a line (other lines left out). */
+export const jsonEvents = (text: string): EngineEvent[] =>
+  text
+    .trim()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as EngineEvent);

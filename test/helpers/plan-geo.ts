@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineEvent, EventOf, RunResult } from '../../source/engine/events';
-import { runCli, type CliResult } from './cli';
+import { runCli, type CliResult, jsonEvents } from './cli';
 import { startFakeModelServer, type FakeTurn } from './fake-model-server';
 import { GEO_SUBMISSIONS, geoWithStubs } from './stub-geo';
 
@@ -14,6 +14,11 @@ const DESCRIBE_BODY =
  * `describe` first, which needs `area` and `perimeter` after it; the fixture's other stubs
  * implemented, so the module's three are the only stubs.
  */
+/** The three stubs of `geo/shapes.py`, as plan targets. */
+export const [DESCRIBE, AREA, PERIMETER] = ['describe', 'area', 'perimeter'].map(
+  (name) => `geo/shapes.py::${name}`,
+) as [string, string, string];
+
 export function threeStubs(): { dir: string; cleanup: () => void } {
   const repo = geoWithStubs(['area', 'perimeter'], { alone: true });
   const shapes = join(repo.dir, 'geo', 'shapes.py');
@@ -71,11 +76,7 @@ export async function runPlanCli(
       ],
       { env: { ...keys, XDG_CONFIG_HOME: '/nonexistent', ...env } },
     );
-    const events = cli.stdout
-      .trim()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as EngineEvent);
+    const events = jsonEvents(cli.stdout);
     const result = events.find((e): e is RunResult => e.type === 'result');
     if (!result) throw new Error(`no result (exit ${cli.code}):\n${cli.stderr.slice(-3000)}`);
     return { cli, events, result, requests: server.requests };

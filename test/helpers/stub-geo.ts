@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ThmReport } from '../../source/engine/protocol/thm-report';
-import { runCli, type CliResult } from './cli';
+import { jsonEvents, runCli, type CliResult } from './cli';
 import { startFakeModelServer } from './fake-model-server';
 import { copyFixture } from './fixtures';
 
@@ -125,11 +125,7 @@ export async function runGeo(repo: string, target: string, code: string, extra: 
       ],
       { env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${server.url}/v1` } },
     );
-    const events = cli.stdout
-      .trim()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as { type: string; [key: string]: unknown });
+    const events = jsonEvents(cli.stdout) as unknown as { type: string; [key: string]: unknown }[];
     const report = events.find((e) => e.type === 'thm.report')?.report as ThmReport | undefined;
     const result = events.find((e) => e.type === 'result') as unknown as GeoRun['result'] | undefined;
     if (!report || !result) throw new Error(`no THM report or result (exit ${cli.code}):\n${cli.stderr.slice(-3000)}`);
