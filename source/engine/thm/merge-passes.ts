@@ -19,6 +19,8 @@ export function mergePasses(passes: readonly PassResult[]): PassResult {
   // Stable: tests without a place (an older plugin, or never collected) keep their lane's order, last.
   const place = (order: number | undefined) => (order === undefined || order < 0 ? Infinity : order);
   tests.sort((a, b) => place(a.order) - place(b.order));
+  const startHit = passes.find((pass) => pass.startHit)?.startHit;
+  const forged = passes.find((pass) => pass.forged)?.forged;
   return {
     shards: passes.length,
     collected: Math.max(...passes.map((pass) => pass.collected)),
@@ -32,7 +34,7 @@ export function mergePasses(passes: readonly PassResult[]): PassResult {
       passes.flatMap((pass) => pass.collectHits),
       (hit) => hit.nodeid,
     ),
-    ...(passes.find((pass) => pass.startHit) ? { startHit: passes.find((pass) => pass.startHit)!.startHit! } : {}),
+    ...(startHit ? { startHit } : {}),
     targetLoaded: passes.some((pass) => pass.targetLoaded),
     outside: unique(
       passes.flatMap((pass) => pass.outside),
@@ -53,6 +55,6 @@ export function mergePasses(passes: readonly PassResult[]): PassResult {
     timedOut: passes.some((pass) => pass.timedOut),
     aborted: passes.some((pass) => pass.aborted),
     tripped: passes.flatMap((pass) => pass.tripped),
-    ...(passes.find((pass) => pass.forged) ? { forged: passes.find((pass) => pass.forged)!.forged! } : {}),
+    ...(forged ? { forged } : {}),
   };
 }
