@@ -133,6 +133,19 @@ describe('the live app', () => {
     ui.unmount();
   });
 
+  it("keys typed after a denied command's 'e', before the reason field is drawn, are the reason: a `y` in it does not run the command", async () => {
+    const controller = new TuiController({ autoApproveCommands: false });
+    const ui = await agentOn(controller);
+    const denied = controller.approveCommand('rm -rf build');
+    await frameShows(ui.lastFrame, '$ rm -rf build');
+    // One chunk per key, all before React draws again: the field opens but does not listen yet.
+    for (const char of 'eyes, not here') ui.stdin.write(char);
+    await frameShows(ui.lastFrame, 'Why not? yes, not here');
+    ui.stdin.write(KEYS.enter);
+    expect(await denied).toEqual({ run: false, reason: 'yes, not here' });
+    ui.unmount();
+  });
+
   it('Esc cancels the model call; Enter makes it again', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);

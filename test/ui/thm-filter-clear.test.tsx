@@ -4,7 +4,7 @@ import { ThmScreen } from '../../source/ui/screens/thm-screen';
 import { initialReview, refiltered } from '../../source/ui/screens/thm-review';
 import { pickerRows } from '../../source/ui/screens/thm-picker';
 import { initialView } from '../../source/ui/view-state';
-import { bigClusterReport, frameShows, KEYS } from './helpers';
+import { bigClusterReport, frameShows, KEYS, until } from './helpers';
 
 // Issue 46.7: Esc clears the review's filter; the cursor went back to cluster 1 with it.
 
@@ -41,6 +41,29 @@ describe('clearing the THM review’s filter', () => {
     ui.stdin.write(KEYS.escape); // clears the filter
     await frameShows(ui.lastFrame, /❯ .*case_117/);
     expect(ui.lastFrame()).toContain('test 117/236 of its cluster');
+    ui.unmount();
+  });
+
+  it('keys typed right after /, before the field is drawn, go in the filter (none lost to the list)', async () => {
+    const report = bigClusterReport();
+    const ui = render(
+      <ThmScreen
+        view={initialView()}
+        prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }}
+        width={100}
+        height={30}
+      />,
+    );
+    await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
+    // One chunk per key, all before React draws again: the field opens but does not listen yet.
+    for (const char of '/case_117') ui.stdin.write(char);
+    await frameShows(ui.lastFrame, '1 test matches');
+    ui.stdin.write(KEYS.escape); // clears the text; the field stays
+    await until(() => !ui.lastFrame()!.includes('1 test matches'));
+    expect(ui.lastFrame()).toContain('filter clusters and tests · Enter keeps it');
+    ui.stdin.write(KEYS.escape); // closes the field
+    await until(() => !ui.lastFrame()!.includes('Enter keeps it'));
+    expect(ui.lastFrame()).toContain('cluster 2/2');
     ui.unmount();
   });
 });

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { editLine, emptyLine, type EditKey, type EditOptions, type LineState } from './line-editor';
 import { columns, headColumns, tailColumns } from './lines';
 import { useKeys } from './use-keys';
@@ -28,6 +28,13 @@ export function useLineEditor({ active, onSubmit, intercept, onChange, initial =
   state: LineState;
   clear(): void;
   type(text: string): void;
+  /** The key that opens the field came: the keys after it are the field's from now on (see `early`). */
+  open(): void;
+  /**
+   * For the handler of the keys that open the field, first thing: true when the key went to the
+   * field, which was opened but does not listen yet.
+   */
+  early(input: string, key: EditKey): boolean;
 } {
   const [state, setState] = useState<LineState>(() => emptyLine(initial));
   // Several chunks can arrive before React renders again: each must edit the latest line.
@@ -39,22 +46,39 @@ export function useLineEditor({ active, onSubmit, intercept, onChange, initial =
     setState(next);
     if (changed) onChange?.(next.value);
   };
-  useKeys(
-    (input, key) => {
-      if (intercept?.(input, key, latest.current.value === '')) return;
-      const result = editLine(latest.current, input, key, options);
-      if (result.unhandled) return;
-      apply(result.state);
-      for (const line of result.submitted) onSubmit(line);
-    },
-    { isActive: active },
-  );
+  const handle = (input: string, key: EditKey) => {
+    if (intercept?.(input, key, latest.current.value === '')) return;
+    const result = editLine(latest.current, input, key, options);
+    if (result.unhandled) return;
+    apply(result.state);
+    for (const line of result.submitted) onSubmit(line);
+  };
+  useKeys(handle, { isActive: active });
+  // Ink starts a field listening in an effect after the frame that opens it is drawn: keys typed
+  // fast after the opening key come before that, to the screen's handler, which would lose them
+  // (or take `y` in a reason for "run it"). From `open` until the effects of a later frame have
+  // run, the screen hands them here through `early`.
+  const frame = useRef(0);
+  frame.current += 1;
+  const thisFrame = frame.current;
+  const openedAt = useRef<number | undefined>(undefined);
+  useEffect(() => {
+    if (openedAt.current !== undefined && thisFrame > openedAt.current) openedAt.current = undefined;
+  });
+  const early = (input: string, key: EditKey) => {
+    if (openedAt.current === undefined) return false;
+    handle(input, key);
+    return true;
+  };
   // Text that came in the chunk of the key that opened the field (see leadKey): typed in it.
   const type = (text: string) => {
     const result = editLine(latest.current, text, {}, options);
     if (!result.unhandled) apply(result.state);
   };
-  return { state, clear: () => apply(emptyLine()), type };
+  const open = () => {
+    openedAt.current = frame.current;
+  };
+  return { state, clear: () => apply(emptyLine()), type, open, early };
 }
 
 /**

@@ -83,6 +83,7 @@ export function CommandPrompt({
   });
   useKeys(
     (char, key) => {
+      if (reason.early(char, key)) return;
       if (char === 'y') prompt.resolve({ run: true });
       else if (char === 'a') {
         prompt.allowAlways();
@@ -90,6 +91,7 @@ export function CommandPrompt({
       } else if (leadKey(char).key === 'e') {
         // `e` and the reason typed fast come as one chunk: the field opens with the rest in it.
         setMode('reason');
+        reason.open();
         if (leadKey(char).rest) reason.type(leadKey(char).rest);
       } else if (char === 'x') setMode('stop');
       // The innermost thing is this command: Esc denies it, and the agent goes on.

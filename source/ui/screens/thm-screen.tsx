@@ -117,6 +117,7 @@ export function ThmScreen({
   useKeys(
     (input, key) => {
       if (!report || !prompt) return;
+      if (filterField.early(input, key)) return;
       if (source) {
         if (key.escape || input === 'v' || input === 'q') setSource(undefined);
         return;
@@ -133,6 +134,7 @@ export function ThmScreen({
       if (!effect) return;
       if (effect.kind === 'filter') {
         setTyping(true);
+        filterField.open();
         if (effect.text) filterField.type(effect.text);
       } else if (effect.kind === 'clear-filter') filterField.clear();
       else if (effect.kind === 'write' && writeTests) {
