@@ -26,6 +26,25 @@ export interface CheckedInterpreter {
 }
 
 /**
+ * PYTHON* variables that change neither where Python finds its code nor what that code does:
+ * whether and where bytecode is written, buffering, and reports on a crash or of import times. A
+ * terminal that sets PYTHONDONTWRITEBYTECODE and an editor that does not share one check and one
+ * reach index (the index went stale, and THM ran the whole scope, between the two).
+ */
+const INERT = new Set([
+  'PYTHONDONTWRITEBYTECODE',
+  'PYTHONPYCACHEPREFIX',
+  'PYTHONUNBUFFERED',
+  'PYTHONFAULTHANDLER',
+  'PYTHONPROFILEIMPORTTIME',
+]);
+
+/** The PYTHON* variables of `env` that can change what a run imports or does. */
+function pythonVariables(env: NodeJS.ProcessEnv): string[] {
+  return variablesOf(env, (name) => name.startsWith('PYTHON') && !INERT.has(name));
+}
+
+/**
  * What the check of `program` depends on: its file, the PYTHON* variables and the folders it reads
  * its code from. The reach index is keyed by it too: a package installed or upgraded changes it.
  */
@@ -41,18 +60,18 @@ export function interpreterFingerprint(program: string, env: NodeJS.ProcessEnv, 
     program,
     real,
     fileSignature(real),
-    ...variablesOf(env, (name) => name.startsWith('PYTHON')),
+    ...pythonVariables(env),
     ...dirs.map((dir) => `${dir}=${fileSignature(dir)}`),
   ]);
 }
 
 /**
  * Where the check of `program` under `env` is kept: one answer per interpreter and PYTHON*
- * variables, so that two environments (a terminal with PYTHONDONTWRITEBYTECODE set and one
- * without, perf:thm beside the tests) do not each replace the other's answer and check again.
+ * variables, so that two environments (a terminal with PYTHONPATH set and one without, perf:thm
+ * beside the tests) do not each replace the other's answer and check again.
  */
 function keyOf(program: string, env: NodeJS.ProcessEnv): string {
-  const variables = variablesOf(env, (name) => name.startsWith('PYTHON'));
+  const variables = pythonVariables(env);
   return variables.length ? `${program}\0${fingerprintOf(variables).slice(0, 16)}` : program;
 }
 
