@@ -37,7 +37,9 @@ describe('interpreter checks kept between runs', () => {
     expect(interpreterKey(interpreter, noBytecode)).toBe(interpreterKey(interpreter, plain));
     // What changes the code a run imports or what it does still makes the index stale.
     expect(interpreterKey(interpreter, withPath)).not.toBe(interpreterKey(interpreter, plain));
-    expect(interpreterKey(interpreter, { ...plain, PYTHONWARNINGS: 'error' })).not.toBe(interpreterKey(interpreter, plain));
+    expect(interpreterKey(interpreter, { ...plain, PYTHONWARNINGS: 'error' })).not.toBe(
+      interpreterKey(interpreter, plain),
+    );
   });
 
   it('is forgotten when a folder of its sys.path changes', () => {
