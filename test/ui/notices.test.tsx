@@ -1,11 +1,9 @@
-import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import type { DebuggerSession } from '../../source/engine/tools/debugger/session';
 import { TuiController } from '../../source/ui/controller';
-import { ThmScreen } from '../../source/ui/screens/thm-screen';
-import { initialView } from '../../source/ui/view-state';
 import { agentOn } from './agent-on';
 import { bigClusterReport, frameShows, KEYS, until } from './helpers';
+import { reviewOn } from './thm-review-on';
 
 /** A debugger session that is open and answers nothing: enough for the takeover's keys. */
 const idleDebugger = () =>
@@ -105,14 +103,7 @@ describe('footer notices', () => {
 describe('how to quit, where q does not', () => {
   it('the THM review names the way to quit in its footer; q and Esc (no filter to clear) say it', async () => {
     const report = bigClusterReport();
-    const ui = render(
-      <ThmScreen
-        view={initialView()}
-        prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }}
-        width={100}
-        height={35}
-      />,
-    );
+    const { ui } = reviewOn(report, 100, 35);
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
     expect(ui.lastFrame()).toContain('Ctrl+C twice quits');
     ui.stdin.write('q');

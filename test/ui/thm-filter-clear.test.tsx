@@ -1,10 +1,8 @@
-import { render } from 'ink-testing-library';
-import { describe, expect, it, vi } from 'vitest';
-import { ThmScreen } from '../../source/ui/screens/thm-screen';
+import { describe, expect, it } from 'vitest';
 import { initialReview, refiltered } from '../../source/ui/screens/thm-review';
 import { pickerRows } from '../../source/ui/screens/thm-picker';
-import { initialView } from '../../source/ui/view-state';
 import { bigClusterReport, frameShows, KEYS, until } from './helpers';
+import { reviewOn } from './thm-review-on';
 
 // Issue 46.7: Esc clears the review's filter; the cursor went back to cluster 1 with it.
 
@@ -21,14 +19,7 @@ describe('clearing the THM review’s filter', () => {
 
   it('on screen: / then a test’s name, ↓ onto it, Esc: still on that test', async () => {
     const report = bigClusterReport();
-    const ui = render(
-      <ThmScreen
-        view={initialView()}
-        prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }}
-        width={100}
-        height={30}
-      />,
-    );
+    const { ui } = reviewOn(report);
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
     ui.stdin.write('/');
     await frameShows(ui.lastFrame, 'filter clusters and tests');
@@ -46,14 +37,7 @@ describe('clearing the THM review’s filter', () => {
 
   it('keys typed right after /, before the field is drawn, go in the filter (none lost to the list)', async () => {
     const report = bigClusterReport();
-    const ui = render(
-      <ThmScreen
-        view={initialView()}
-        prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }}
-        width={100}
-        height={30}
-      />,
-    );
+    const { ui } = reviewOn(report);
     await frameShows(ui.lastFrame, 'Selected 2 (T=2)');
     // One chunk per key, all before React draws again: the field opens but does not listen yet.
     for (const char of '/case_117') ui.stdin.write(char);

@@ -5,6 +5,7 @@ import { initialView, reduceAll, reduceView } from '../../source/ui/view-state';
 import type { EventOf } from '../../source/engine/events';
 import { start } from './agent-on';
 import { frameShows, KEYS, sampleReport, until } from './helpers';
+import { reviewOn } from './thm-review-on';
 
 const approval = () => {
   const resolve = vi.fn();
@@ -83,15 +84,8 @@ describe('ThmScreen', () => {
       counts: { ...base.counts, failing: base.counts.failing + 1 },
       importErrors: [{ module: 'tests/test_table.py', message: 'NotImplementedError', broken: false }],
     };
-    const frame = render(
-      <ThmScreen
-        view={initialView()}
-        prompt={{ kind: 'approve-tests', report, resolve: vi.fn() }}
-        width={120}
-        height={30}
-      />,
-    )
-      .lastFrame()!
+    const frame = reviewOn(report, 120)
+      .ui.lastFrame()!
       .replace(/\s*\n\s*/g, ' ');
     expect(frame).toContain('THM 9 tests · 5 passed · 5 failing (1 unreached, 1 of them a module) ·');
   });
