@@ -1,23 +1,12 @@
-import { render } from 'ink-testing-library';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { shortMiddle } from '../../source/ui/components/lines';
 import { pickerRows, selectionOf, togglePick, noPicks } from '../../source/ui/screens/thm-picker';
-import { ThmScreen } from '../../source/ui/screens/thm-screen';
-import { initialView } from '../../source/ui/view-state';
 import { bigClusterReport, frameShows, KEYS, until } from './helpers';
+import { reviewOn } from './thm-review-on';
 
 const review = (width = 100, height = 35) => {
   const report = bigClusterReport();
-  const resolve = vi.fn();
-  const ui = render(
-    <ThmScreen
-      view={initialView()}
-      prompt={{ kind: 'approve-tests', report, resolve }}
-      width={width}
-      height={height}
-    />,
-  );
-  return { ui, resolve, report };
+  return { ...reviewOn(report, width, height), report };
 };
 
 describe('THM review on a cluster of 236 tests', () => {
