@@ -75,6 +75,20 @@ describe('m: a message to the agent', () => {
     ui.unmount();
   });
 
+  it("keys typed after 'm', one chunk each, before the box listens, are the message: its s, x and o step, stop and open nothing", async () => {
+    const controller = new TuiController({ autoApproveCommands: true });
+    const ui = await agentOn(controller);
+    // All before React draws again: the box is drawn but does not listen yet.
+    for (const char of 'mso fix the tax') ui.stdin.write(char);
+    await until(ui, '› so fix the tax');
+    expect(ui.lastFrame()).not.toContain('Stop the agent');
+    ui.stdin.write(KEYS.enter);
+    await frameShows(ui.lastFrame, '✉ 1 message for the next model call');
+    expect(ui.lastFrame()).not.toMatch(/step mode|Stop the agent/);
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'so fix the tax', via: 'tui' }]);
+    ui.unmount();
+  });
+
   it('opens a box; Enter queues the text for the next model call (the footer says so); the request takes it, and the record shows it', async () => {
     const controller = new TuiController({ autoApproveCommands: true });
     const ui = await agentOn(controller);

@@ -65,6 +65,20 @@ describe('a step pause', () => {
     ui.unmount();
   });
 
+  it("keys typed after 'm', one chunk each, before the box listens, are the message: its o and s open and end nothing", async () => {
+    const { ui, request } = await pausedBeforeCall2();
+    // All before React draws again: the box is not drawn yet, and then does not listen yet.
+    for (const char of 'mso go on') ui.stdin.write(char);
+    await frameShows(ui.lastFrame, '› so go on');
+    expect(ui.lastFrame()).not.toContain('Outputs so far');
+    ui.stdin.write(KEYS.enter); // sends it; the pause stays
+    await frameShows(ui.lastFrame, 'Your message goes with the next model call.');
+    expect(ui.lastFrame()).toContain('⏸ step: before model call 2');
+    ui.stdin.write(KEYS.enter);
+    expect(await request).toEqual([{ text: 'so go on', via: 'tui' }]);
+    ui.unmount();
+  });
+
   it('two takeovers at one pause: the request takes what both ran, in one note', async () => {
     const { controller, ui, session, request } = await pausedBeforeCall2();
     for (const [n, line] of ['p x', 'p y'].entries()) {

@@ -7,6 +7,8 @@ import { useKeys } from './use-keys';
 export interface LineEditorOptions extends EditOptions {
   /** Whether the keys go to this field now. */
   active: boolean;
+  /** The field came with the key that opened it (a box mounted by it): it is open from its first frame (see `early`). */
+  openAtMount?: boolean;
   /** Each line ended by Enter, or by a newline of a paste (in `lines` mode, one call per line). */
   onSubmit(line: string): void;
   /**
@@ -24,7 +26,15 @@ export interface LineEditorOptions extends EditOptions {
  * TextInput inserts a chunk of several keys as it comes (key repeat and pastes go in as invisible
  * characters) and has no Ctrl+A/E/U/W or history, so tenet's three fields share this instead.
  */
-export function useLineEditor({ active, onSubmit, intercept, onChange, initial = '', ...options }: LineEditorOptions): {
+export function useLineEditor({
+  active,
+  onSubmit,
+  intercept,
+  onChange,
+  initial = '',
+  openAtMount = false,
+  ...options
+}: LineEditorOptions): {
   state: LineState;
   clear(): void;
   type(text: string): void;
@@ -61,7 +71,7 @@ export function useLineEditor({ active, onSubmit, intercept, onChange, initial =
   const frame = useRef(0);
   frame.current += 1;
   const thisFrame = frame.current;
-  const openedAt = useRef<number | undefined>(undefined);
+  const openedAt = useRef<number | undefined>(openAtMount ? 1 : undefined);
   useEffect(() => {
     if (openedAt.current !== undefined && thisFrame > openedAt.current) openedAt.current = undefined;
   });

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { ItemBrowser } from '../components/item-browser';
-import { messageBoxRows, MessageBox } from '../components/message-box';
+import { BoxOpening, messageBoxRows, MessageBox } from '../components/message-box';
 import { Lines } from '../components/line-view';
 import { allocate, wrapText, type Claim, type Line } from '../components/lines';
 import { ModelStatus, RetryLine, streamingLines } from '../components/model-status';
@@ -140,8 +140,12 @@ export function AgentScreen({
   const boxOpen = writing && !!onMessage && !prompt && takeover === 'off';
   const typing = boxOpen || (stepPause && pause.writing) || typingReason || stopAsk;
   useEffect(() => onViewer?.(shown !== undefined || typing), [shown, typing, onViewer]);
+  // Keys typed right after `m`, before the box listens, are the message's (not `s`, `x`, `o`…).
+  const [boxOpening] = useState(() => new BoxOpening());
   useKeys(
     (char, key) => {
+      // At a step pause the pause's own handler (it sees each key first) opens the box and keeps them.
+      if (stepPause ? boxOpening.keeping : boxOpening.took(char, key)) return;
       if (shown) {
         if (shown === 'test-file' && (key.escape || char === 'v' || char === 'q')) setViewer(undefined);
         return;
@@ -160,6 +164,8 @@ export function AgentScreen({
         const { rest } = leadKey(char);
         if (rest) setDraft((d) => d + rest);
         setWriting(true);
+        // Only a box drawn now takes them (a takeover on its way keeps the box for later).
+        if (takeover === 'off') boxOpening.open();
       } else if (char === 's' && onToggleStep && atWork) onToggleStep();
       else if (char === 'x' && onStop && atWork) setStopAsk(true);
       else if (char === 'd') setShowDebugger((d) => !d);
@@ -311,6 +317,7 @@ export function AgentScreen({
           editArguments={editArguments ?? (async () => ({ problem: 'no editor here' }))}
           onEdited={(args) => onStepArguments?.(args)}
           toggleStep={() => onToggleStep?.()}
+          boxOpening={boxOpening}
         />
       ) : null}
       {/* Drawn even when the rows ran out: it has the keys, and a question no one sees would hold them. */}
@@ -331,6 +338,7 @@ export function AgentScreen({
           width={width}
           draft={draft}
           onDraft={setDraft}
+          opening={boxOpening}
           onSend={(text) => {
             setWriting(false);
             setDraft('');

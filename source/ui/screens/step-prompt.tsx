@@ -5,7 +5,7 @@ import { plural } from '../../engine/util/plural';
 import { pauseCodeLines, sameArguments } from '../components/code-arguments';
 import { DimRows, Lines } from '../components/line-view';
 import { cap, wrapCode, type Line } from '../components/lines';
-import { messageBoxRows, MessageBox } from '../components/message-box';
+import { type BoxOpening, messageBoxRows, MessageBox } from '../components/message-box';
 import { ScrollView } from '../components/scroll-view';
 import { leadKey, useKeys } from '../components/use-keys';
 import type { Prompt } from '../prompt';
@@ -42,6 +42,8 @@ export interface StepPromptProps {
   onEdited(args: string | undefined): void;
   /** `s`: step mode off (the agent goes on). */
   toggleStep(): void;
+  /** The message box's keys before it listens (see BoxOpening), shared with the screen's handler. */
+  boxOpening?: BoxOpening;
 }
 
 /** The rows of what is about to happen: the request's last turn (each message's first lines, or all of them), or the tool call and its arguments. */
@@ -121,18 +123,21 @@ export function StepPrompt({
   editArguments,
   onEdited,
   toggleStep,
+  boxOpening,
 }: StepPromptProps) {
   const [status, setStatus] = useState<string | undefined>(undefined);
   const [editing, setEditing] = useState(false);
   const more = clipped(prompt);
   useKeys(
     (char, key) => {
+      if (boxOpening?.took(char, key)) return;
       if (key.return) {
         if (prompt.kind === 'step-tool') prompt.resolve(prompt.edited);
         else prompt.resolve();
       } else if (leadKey(char).key === 'm') {
         // What came after `m` in the same chunk (a fast typist): the box opens with it.
         onView({ ...view, writing: true, draft: leadKey(char).rest });
+        boxOpening?.open();
       } else if (char === 's') toggleStep();
       else if (char === 'e' && prompt.kind === 'step-model' && (more || view.expanded))
         onView({ ...view, expanded: !view.expanded });
@@ -189,6 +194,7 @@ export function StepPrompt({
             if (text.trim()) setStatus('Your message goes with the next model call.');
           }}
           onCancel={() => onView({ ...view, writing: false, draft: '' })}
+          opening={boxOpening}
         />
       ) : (
         <DimRows rows={hint} />
