@@ -85,7 +85,9 @@ describe('m: a message to the agent', () => {
     ui.stdin.write(KEYS.enter);
     await frameShows(ui.lastFrame, '✉ 1 message for the next model call');
     expect(ui.lastFrame()).not.toMatch(/step mode|Stop the agent/);
-    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([{ text: 'so fix the tax', via: 'tui' }]);
+    expect(await controller.beforeRequest({ round: 2, lastTurn: [] })).toEqual([
+      { text: 'so fix the tax', via: 'tui' },
+    ]);
     ui.unmount();
   });
 
