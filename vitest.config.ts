@@ -10,7 +10,8 @@ import { LongestFirst } from './test/setup/longest-first.ts';
  *   a loaded 2-core machine). A test that leaks state into another file is a bug of that test.
  * - e2e: everything else under test/ (a new folder lands here, isolated, by default). Its files
  *   spawn the built CLI, pytest, docker and chromium and mostly wait on them, so more files run
- *   at once than there are cores. Its global setup records the demo session once.
+ *   at once than there are cores. Its global setup records the demo session once, and gives the
+ *   parts of qa:thm's CI sample a folder where they make each suite's set-up once (qa/suite-setup.ts).
  */
 const UNIT = ['test/unit/**/*.test.{ts,tsx}'];
 const UI = ['test/ui/**/*.test.{ts,tsx}'];
@@ -38,7 +39,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: [...UNIT, ...UI],
-          globalSetup: ['test/setup/demo-session.ts'],
+          globalSetup: ['test/setup/demo-session.ts', 'test/setup/qa-shared.ts'],
           maxWorkers: E2E_WORKERS,
           sequence: { groupOrder: 1 },
         },

@@ -33,20 +33,20 @@
  *   npm run qa:thm -- --suite stubs --targets 8 --seed 1   # stub mode beside other stubs, broken helpers, reported reprs
  *   npm run qa:thm -- --suite jsonschema --targets 4 --seed 1 --part 2/2   # every 2nd of the draw, from the 2nd
  *   npm run qa:thm -- --targets 200 --seed 44 --from 11   # each suite's draw from its 11th target (widen a run)
+ *   npm run qa:thm -- --suite sympy-printing --targets 4 --seed 1 --part 1/2 --shared DIR   # parts run at once
+ *                                                    # make each suite's set-up once in DIR (qa/suite-setup.ts)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scanFunctions } from '../source/engine/bench/make-functions';
 import { spreadOrder } from '../source/engine/bench/make-order';
-import { runReachPass } from '../source/engine/bench/make-reach';
 import { targetName } from '../source/engine/bench/make-row';
 import { optionArgs } from '../source/engine/bench/make-scope';
 import { testFile } from '../source/engine/thm/node-ids';
 import type { ThmReport } from '../source/engine/protocol/thm-report';
 import { againstOracle, betweenModes, expectedBlank, stubAgainstOracle } from './compare';
 import { blankedText, copyWith, oracleOn, SENTINEL_MARK, sentinelText, type Runner } from './oracle';
+import { setUp, tearDown } from './suite-setup';
 import { DOCKER_IMAGE, dockerReady, repositorySuite, SUITES, type Suite } from './suites';
 
 const argv = process.argv.slice(2);
@@ -107,16 +107,20 @@ const MODE_FLAGS: Record<Exclude<Mode, 'stub'>, string[]> = {
 };
 /** Modes that differ by tenet's environment: reachtwins is reach with a twin per test in every lane, however fast the tests. */
 const MODE_ENV: Partial<Record<Mode, NodeJS.ProcessEnv>> = { reachtwins: { TENET_THM_WORLDS: '0' } };
-/** Where reach mode's indexes are kept (tenet's cache folder for this check alone). */
-const reachCache = mkdtempSync(join(tmpdir(), 'tenet-qa-reach-'));
-process.on('exit', () => rmSync(reachCache, { recursive: true, force: true }));
+/** Where reach mode's index of the suite being checked is kept (tenet's cache folder for it alone). */
+let reachCache = '';
+/**
+ * --shared DIR: the parts of a suite's share of the sample, run at once by CI's test files, make
+ * the suite's set-up once in DIR (see suite-setup.ts).
+ */
+const shared = one('--shared');
 
 /** The suite's reach index, recorded once for all its targets (reach mode). */
-function recordIndex(repo: string, scope: string[]): void {
+function recordIndex(repo: string, scope: readonly string[], cache: string): void {
   const run = spawnSync('node', [cli, 'index', '--reach', '--repo', repo, '--json', '--tests', ...scope], {
     encoding: 'utf8',
     timeout: 3_600_000,
-    env: { ...process.env, TENET_PYTHON: python, TENET_CACHE_DIR: reachCache },
+    env: { ...process.env, TENET_PYTHON: python, TENET_CACHE_DIR: cache },
   });
   if (run.status !== 0) throw new Error(`tenet index --reach failed (exit ${run.status}): ${run.stderr.slice(-1500)}`);
   const made = JSON.parse(run.stdout) as { tests: number; seconds: number };
@@ -199,23 +203,15 @@ for (const suite of suites) {
     continue;
   }
   python = wanted;
-  const repo = mkdtempSync(join(tmpdir(), 'tenet-qa-repo-'));
+  const withIndex = modes.includes('reach') || modes.includes('reachtwins');
+  const reach = await setUp(suite, python, withIndex ? recordIndex : undefined, shared);
+  const { repo } = reach;
+  reachCache = reach.cache;
   try {
-    suite.make(repo);
-    const scan = await scanFunctions(repo, suite.minStatements);
-    const reach = await runReachPass({
-      repoDir: repo,
-      functions: scan.eligible,
-      testArgs: suite.reach,
-      jobs: 'auto',
-      testTimeoutSec: 120,
-      python,
-    });
     const options = optionArgs(suite.reach, reach.positional);
-    if (modes.includes('reach') || modes.includes('reachtwins')) recordIndex(repo, suite.reach);
     // A target reached from more test files than --max-files is left out: its every mode would run a large part of the suite.
     const fileCount = (tests: Set<string>) => new Set([...tests].map(testFile)).size;
-    const candidates = scan.eligible.flatMap((fn, id) => {
+    const candidates = reach.eligible.flatMap((fn, id) => {
       const tests = reach.reachedBy.get(id);
       return tests &&
         !reach.outside.has(id) &&
@@ -225,7 +221,7 @@ for (const suite of suites) {
         : [];
     });
     console.log(
-      `\n${suite.name}: ${suite.shape}\n  ${scan.eligible.length} functions, ${candidates.length} reached by tests of at most ${maxFiles} files in the reach pass (${(reach.durationMs / 1000).toFixed(1)} s)`,
+      `\n${suite.name}: ${suite.shape}\n  ${reach.eligible.length} functions, ${candidates.length} reached by tests of at most ${maxFiles} files in the reach pass (${(reach.durationMs / 1000).toFixed(1)} s)`,
     );
     // Seeded by the suite's name too, so a suite draws the same targets alone as in the sample.
     const chosen = named.length
@@ -237,7 +233,7 @@ for (const suite of suites) {
       results.push(await checkTarget(suite, repo, targetName(fn), [...options, ...files]));
     }
   } finally {
-    rmSync(repo, { recursive: true, force: true });
+    tearDown(reach);
   }
 }
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { SUITES } from '../../qa/suites';
 import { ROOT } from './fixtures';
 
@@ -37,7 +37,8 @@ export function sampleOfSuite(suite: string, part?: [number, number]): void {
   describe(`the differential check of THM, the fixed sample: ${suite}${which}`, () => {
     it(`every mode agrees with plain pytest and with the others on ${checked} of the ${share} targets drawn`, async () => {
       const args = ['--suite', suite, '--targets', String(share), '--seed', String(SAMPLE.seed)];
-      if (part) args.push('--part', `${k}/${n}`);
+      // The parts of the share make the suite's set-up once between them (qa/suite-setup.ts).
+      if (part) args.push('--part', `${k}/${n}`, '--shared', inject('qaShared'));
       const child = spawn(
         process.execPath,
         [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'qa', 'thm.ts'), ...args],
