@@ -13,9 +13,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scanFunctions, type ScannedFunction } from '../source/engine/bench/make-functions';
+import type { ScannedFunction } from '../source/engine/bench/make-functions';
 import { spreadOrder } from '../source/engine/bench/make-order';
-import { runReachPass } from '../source/engine/bench/make-reach';
 import { targetName } from '../source/engine/bench/make-row';
 import { pythonEnv } from '../source/engine/python-source/pytest-env';
 import { LOCAL, localConfinement } from '../source/engine/sandbox/create-sandbox';
@@ -24,6 +23,7 @@ import { checkPython, choosePython, interpreterFolders } from '../source/engine/
 import type { PassResult } from '../source/engine/thm/pass-types';
 import { runPytestPass } from '../source/engine/thm/pytest-pass';
 import { Workspace } from '../source/engine/workspace/workspace';
+import { madeAndReached } from './suite-setup';
 import { SUITES } from './suites';
 
 const argv = process.argv.slice(2);
@@ -49,15 +49,7 @@ const results: SuiteResult[] = [];
 for (const suite of suites) {
   const repo = mkdtempSync(join(tmpdir(), 'tenet-qa-judge-'));
   try {
-    suite.make(repo);
-    const scan = await scanFunctions(repo);
-    const reach = await runReachPass({
-      repoDir: repo,
-      functions: scan.eligible,
-      testArgs: suite.reach,
-      jobs: 'auto',
-      testTimeoutSec: 120,
-    });
+    const { scan, reach } = await madeAndReached(suite, repo);
     const reached = scan.eligible.filter(
       (fn, id) => reach.reachedBy.has(id) && !reach.outside.has(id) && (!suite.files || suite.files.test(fn.file)),
     );

@@ -101,16 +101,7 @@ async function make(
   cache: string,
   index: RecordIndex | undefined,
 ): Promise<Written> {
-  suite.make(repo);
-  const scan = await scanFunctions(repo, suite.minStatements);
-  const reach = await runReachPass({
-    repoDir: repo,
-    functions: scan.eligible,
-    testArgs: suite.reach,
-    jobs: 'auto',
-    testTimeoutSec: 120,
-    python,
-  });
+  const { scan, reach } = await madeAndReached(suite, repo, { python, minStatements: suite.minStatements });
   index?.(repo, suite.reach, cache);
   return {
     eligible: scan.eligible,
@@ -120,6 +111,25 @@ async function make(
     durationMs: reach.durationMs,
     indexed: !!index,
   };
+}
+
+/** The suite made in `repo`, its functions scanned, and bench make's reach pass over them. */
+export async function madeAndReached(
+  suite: Suite,
+  repo: string,
+  options: { python?: string; minStatements?: number } = {},
+) {
+  suite.make(repo);
+  const scan = await scanFunctions(repo, options.minStatements);
+  const reach = await runReachPass({
+    repoDir: repo,
+    functions: scan.eligible,
+    testArgs: suite.reach,
+    jobs: 'auto',
+    testTimeoutSec: 120,
+    ...(options.python ? { python: options.python } : {}),
+  });
+  return { scan, reach };
 }
 
 function read(written: Written): Omit<SuiteSetup, 'repo' | 'cache' | 'own'> {
