@@ -9,8 +9,11 @@ import { fileSignature, fingerprintOf, keepAnswer, keptAnswer, variablesOf } fro
  */
 
 const FILE = 'interpreter-checks.json';
-/** Bumped when the check learns more: a check kept by an older tenet is made again (v2: prefixes and .pth folders). */
-const FORMAT = 'v2';
+/**
+ * Bumped when the check learns more: a check kept by an older tenet is made again (v2: prefixes
+ * and .pth folders; v3: the bytecode tag).
+ */
+const FORMAT = 'v3';
 
 export interface CheckedInterpreter {
   /** Python's version. */
@@ -23,6 +26,8 @@ export interface CheckedInterpreter {
   dirs: string[];
   /** sys.prefix. */
   prefix?: string;
+  /** sys.implementation.cache_tag. */
+  tag?: string;
 }
 
 /**

@@ -5,6 +5,7 @@ import { within } from '../sandbox/allowed-view';
 import { findProgram, isShimFolder, shimTarget } from '../sandbox/launcher';
 import type { Sandbox } from '../sandbox/sandbox';
 import { keepCheck, recalledCheck } from './check-answers';
+import { compileHelpers } from './helper-bytecode';
 
 export interface PythonChoice {
   executable: string;
@@ -56,7 +57,7 @@ function fromHere(executable: string): string {
  */
 const PROBE = [
   'import json, os, sys',
-  'info = {"version": sys.version.split()[0], "path": sys.executable, "prefix": sys.prefix}',
+  'info = {"version": sys.version.split()[0], "path": sys.executable, "prefix": sys.prefix, "tag": sys.implementation.cache_tag}',
   // Where its packages are: what a kept check depends on (see check-answers.ts), and what a
   // confined sandbox shows it. The folders its .pth files name are listed whether this check
   // sees them or not: a folder a confined check cannot see is missing from its sys.path.
@@ -151,7 +152,10 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
       pytest: info.pytest,
       dirs: info.dirs,
       ...(info.prefix ? { prefix: info.prefix } : {}),
+      ...(info.tag ? { tag: info.tag } : {}),
     });
+  // tenet's own Python, compiled for this interpreter (once: later runs find it compiled).
+  if (program && info.tag) compileHelpers(program, info.tag);
   const path = info.path || choice.executable;
   const executable = info.path && shim ? info.path : choice.executable;
   return {
@@ -194,6 +198,8 @@ function missingPath(said: string): string | undefined {
 
 interface ProbeInfo {
   version?: string;
+  /** sys.implementation.cache_tag: how its bytecode files are named (`cpython-311`). */
+  tag?: string;
   path?: string;
   pytest?: string;
   pytestError?: string;
