@@ -17,7 +17,8 @@ function* files(path) {
     yield path;
     return;
   }
-  for (const entry of readdirSync(path).sort()) yield* files(join(path, entry));
+  // Python's bytecode of tenet's helpers (written as they run, see helper-bytecode.ts) is no input.
+  for (const entry of readdirSync(path).sort()) if (entry !== '__pycache__') yield* files(join(path, entry));
 }
 
 /** The inputs' fingerprint under `root`, as a hex string. */

@@ -37,6 +37,10 @@ describe('npm start rebuilds only when a source changed (issue 37.12)', () => {
     expect(distIsCurrent(root)).toBe(false);
     writeStamp(root, sourceStamp(root));
     expect(distIsCurrent(root)).toBe(true);
+    // The helpers' bytecode, written as tenet runs them, is no source.
+    mkdirSync(join(root, 'source', 'python', '__pycache__'), { recursive: true });
+    writeFileSync(join(root, 'source', 'python', '__pycache__', 'helper.cpython-311.pyc'), '');
+    expect(distIsCurrent(root)).toBe(true);
     rmSync(join(root, 'dist', 'tenet.js'));
     expect(distIsCurrent(root)).toBe(false);
   });
