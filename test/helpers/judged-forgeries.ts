@@ -236,7 +236,16 @@ export function pytestRun(repo: string, judged: boolean, lines: number) {
   const reader = new PluginLineReader((event) => events.push(event), judged ? key : undefined);
   const ran = spawnSync(
     'python3',
-    ['-m', judged ? '_tenet_judge' : 'pytest', '-p', '_tenet_thm', '-q', '--tb=native', '--no-summary', ...TESTS],
+    [
+      '-m',
+      judged ? '_tenet_judge' : 'pytest',
+      '-p',
+      '_tenet_thm_plugin',
+      '-q',
+      '--tb=native',
+      '--no-summary',
+      ...TESTS,
+    ],
     {
       cwd: repo,
       encoding: 'utf8',

@@ -7,7 +7,7 @@ import { LanesProcess, soloAttempt, type ShardAttempt } from './shard-process';
 /** Flags every THM pytest run gets; the user's `--tests` arguments come after them and win. */
 export const PYTEST_FLAGS = [
   '-p',
-  '_tenet_thm',
+  '_tenet_thm_plugin',
   '-q',
   '--tb=native',
   // Without it one module that fails to import (say, it calls the target at import time) stops the whole run.

@@ -1,4 +1,5 @@
-"""tenet's THM pytest plugin (loaded with ``-p _tenet_thm``); the probe itself is _tenet_probe.
+"""tenet's THM pytest plugin (tenet loads it with ``-p _tenet_thm_plugin``, see there; ``-p _tenet_thm``
+works too); the probe itself is _tenet_probe.
 
 It tells the probe which test or collector is running, reports one JSON line per event on a
 duplicate of the original stdout (taken at import time: ``-p`` plugins are imported before pytest
@@ -27,7 +28,7 @@ Sections, one module each, imported here in this order: ``channel`` (the events 
 exit handler must be registered after the channel's (see _end_quickly).
 """
 
-# pytest registers this package (``-p _tenet_thm``) and finds its hooks by their names here: each
+# pytest finds the hooks by their names here (or in _tenet_thm_plugin, which imports them): each
 # section's hooks are imported into it. The sections without hooks act as they are imported.
 from . import channel, bytecode, entries  # noqa: F401
 from .scope import pytest_collection_modifyitems, pytest_configure, pytest_ignore_collect  # noqa: F401
