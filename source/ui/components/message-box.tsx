@@ -1,8 +1,7 @@
 import { Box, Text } from 'ink';
-import { useEffect } from 'react';
-import type { EditKey, LineState } from './line-editor';
+import type { LineState } from './line-editor';
 import { shortEnd, windowStart } from './lines';
-import { FieldText, useLineEditor } from './text-field';
+import { FieldText, type FieldOpening, useLineEditor } from './text-field';
 
 export interface MessageBoxProps {
   /** What the message is for, e.g. "goes with the agent's next model call". */
@@ -16,41 +15,7 @@ export interface MessageBoxProps {
   draft?: string;
   onDraft?(text: string): void;
   /** The key that opened the box, and the keys that came after it before the box listened. */
-  opening?: BoxOpening;
-}
-
-/**
- * Keys typed right after the key that opens a box are the box's: Ink draws the box a frame later
- * and starts it listening only after that frame, so until then they come to the screen's handler,
- * which would take them for its own keys (`s` steps, `o` opens the outputs). The screen calls
- * `open` with the opening key and asks `took` first in its handler; the box, once it listens,
- * types what was kept.
- */
-export class BoxOpening {
-  private kept: [string, EditKey][] | undefined;
-
-  open(): void {
-    this.kept = [];
-  }
-
-  /** For the handler of the keys that open the box, first thing: true when the key is the box's. */
-  took(input: string, key: EditKey): boolean {
-    if (!this.kept) return false;
-    this.kept.push([input, key]);
-    return true;
-  }
-
-  /** Whether keys are kept for the box now: another handler that sees the same keys leaves them alone. */
-  get keeping(): boolean {
-    return this.kept !== undefined;
-  }
-
-  /** The box listens: the keys kept for it, in order. */
-  listening(type: (input: string, key: EditKey) => void): void {
-    const kept = this.kept ?? [];
-    this.kept = undefined;
-    for (const [input, key] of kept) type(input, key);
-  }
+  opening?: FieldOpening;
 }
 
 /** The most lines of a message the box shows at once (the rest scroll with the cursor). */
@@ -70,7 +35,7 @@ export const messageBoxRows = (text = '') => 4 + Math.min(MESSAGE_LINES_SHOWN, t
 export function MessageBox({ title, width, onSend, onCancel, draft = '', onDraft, opening }: MessageBoxProps) {
   const field = useLineEditor({
     active: true,
-    openAtMount: true,
+    ...(opening ? { opening } : {}),
     newlines: 'text',
     initial: draft,
     onSubmit: (line) => onSend(line),
@@ -82,8 +47,6 @@ export function MessageBox({ title, width, onSend, onCancel, draft = '', onDraft
       return true;
     },
   });
-  // After the field's own effect: it listens from here, and the keys kept for it come first.
-  useEffect(() => opening?.listening(field.early), [opening]);
   const { line, at, of } = cursorLine(field.state);
   const all = field.state.value.split('\n');
   const first = windowStart(at - 1, of, MESSAGE_LINES_SHOWN);

@@ -7,8 +7,8 @@ import { useKeys } from './use-keys';
 export interface LineEditorOptions extends EditOptions {
   /** Whether the keys go to this field now. */
   active: boolean;
-  /** The field came with the key that opened it (a box mounted by it): it is open from its first frame (see `early`). */
-  openAtMount?: boolean;
+  /** The keys typed after the key that opened the field and before it listened (see FieldOpening). */
+  opening?: FieldOpening;
   /** Each line ended by Enter, or by a newline of a paste (in `lines` mode, one call per line). */
   onSubmit(line: string): void;
   /**
@@ -22,29 +22,56 @@ export interface LineEditorOptions extends EditOptions {
 }
 
 /**
+ * Keys typed right after the key that opens a field are the field's. Ink starts a field listening
+ * only in an effect after the frame that draws it (a box: a frame later still), so until then they
+ * come to the screen's handler, which would lose them or take them for its own keys (`y` in a
+ * reason runs the command, `s` in a message steps). The screen calls `open` with the opening key
+ * and asks `took` first in its handler; the field, once it listens, types what was kept.
+ */
+export class FieldOpening {
+  private kept: [string, EditKey][] | undefined;
+
+  open(): void {
+    this.kept = [];
+  }
+
+  /** For the handler of the keys that open the field, first thing: true when the key is the field's. */
+  took(input: string, key: EditKey): boolean {
+    if (!this.kept) return false;
+    this.kept.push([input, key]);
+    return true;
+  }
+
+  /** Whether keys are kept for the field now: another handler that sees the same keys leaves them alone. */
+  get keeping(): boolean {
+    return this.kept !== undefined;
+  }
+
+  /** The field listens: the keys kept for it, in order. */
+  listening(type: (input: string, key: EditKey) => void): void {
+    const kept = this.kept ?? [];
+    this.kept = undefined;
+    for (const [input, key] of kept) type(input, key);
+  }
+}
+
+/**
  * The state and keys of one text field (see line-editor.ts for what the keys do). @inkjs/ui's
  * TextInput inserts a chunk of several keys as it comes (key repeat and pastes go in as invisible
  * characters) and has no Ctrl+A/E/U/W or history, so tenet's three fields share this instead.
  */
 export function useLineEditor({
   active,
+  opening,
   onSubmit,
   intercept,
   onChange,
   initial = '',
-  openAtMount = false,
   ...options
 }: LineEditorOptions): {
   state: LineState;
   clear(): void;
   type(text: string): void;
-  /** The key that opens the field came: the keys after it are the field's from now on (see `early`). */
-  open(): void;
-  /**
-   * For the handler of the keys that open the field, first thing: true when the key went to the
-   * field, which was opened but does not listen yet.
-   */
-  early(input: string, key: EditKey): boolean;
 } {
   const [state, setState] = useState<LineState>(() => emptyLine(initial));
   // Several chunks can arrive before React renders again: each must edit the latest line.
@@ -64,31 +91,16 @@ export function useLineEditor({
     for (const line of result.submitted) onSubmit(line);
   };
   useKeys(handle, { isActive: active });
-  // Ink starts a field listening in an effect after the frame that opens it is drawn: keys typed
-  // fast after the opening key come before that, to the screen's handler, which would lose them
-  // (or take `y` in a reason for "run it"). From `open` until the effects of a later frame have
-  // run, the screen hands them here through `early`.
-  const frame = useRef(0);
-  frame.current += 1;
-  const thisFrame = frame.current;
-  const openedAt = useRef<number | undefined>(openAtMount ? 1 : undefined);
+  // After useKeys' own effect: the field listens from here, and the keys kept for it come first.
   useEffect(() => {
-    if (openedAt.current !== undefined && thisFrame > openedAt.current) openedAt.current = undefined;
-  });
-  const early = (input: string, key: EditKey) => {
-    if (openedAt.current === undefined) return false;
-    handle(input, key);
-    return true;
-  };
+    if (active) opening?.listening(handle);
+  }, [active, opening]);
   // Text that came in the chunk of the key that opened the field (see leadKey): typed in it.
   const type = (text: string) => {
     const result = editLine(latest.current, text, {}, options);
     if (!result.unhandled) apply(result.state);
   };
-  const open = () => {
-    openedAt.current = frame.current;
-  };
-  return { state, clear: () => apply(emptyLine()), type, open, early };
+  return { state, clear: () => apply(emptyLine()), type };
 }
 
 /**

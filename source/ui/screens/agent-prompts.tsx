@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { YesNo, useYesNo } from '../components/confirm-box';
 import { cap, shortEnd, wrapText } from '../components/lines';
-import { FieldText, useLineEditor } from '../components/text-field';
+import { FieldOpening, FieldText, useLineEditor } from '../components/text-field';
 import { leadKey, useKeys } from '../components/use-keys';
 import type { Prompt } from '../prompt';
 import { keyHint } from '../keys';
@@ -69,8 +69,11 @@ export function CommandPrompt({
     onTyping?.(mode === 'reason');
     return () => onTyping?.(false);
   }, [mode, onTyping]);
+  // `e` and the reason typed fast: what comes before the field listens is kept for it.
+  const [reasonOpening] = useState(() => new FieldOpening());
   const reason = useLineEditor({
     active: mode === 'reason',
+    opening: reasonOpening,
     newlines: 'single',
     onSubmit: (line) => prompt.resolve({ run: false, reason: line.trim() }),
     intercept: (_input, key, empty) => {
@@ -83,7 +86,7 @@ export function CommandPrompt({
   });
   useKeys(
     (char, key) => {
-      if (reason.early(char, key)) return;
+      if (reasonOpening.took(char, key)) return;
       if (char === 'y') prompt.resolve({ run: true });
       else if (char === 'a') {
         prompt.allowAlways();
@@ -91,7 +94,7 @@ export function CommandPrompt({
       } else if (leadKey(char).key === 'e') {
         // `e` and the reason typed fast come as one chunk: the field opens with the rest in it.
         setMode('reason');
-        reason.open();
+        reasonOpening.open();
         if (leadKey(char).rest) reason.type(leadKey(char).rest);
       } else if (char === 'x') setMode('stop');
       // The innermost thing is this command: Esc denies it, and the agent goes on.

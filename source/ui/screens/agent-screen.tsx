@@ -1,7 +1,8 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { ItemBrowser } from '../components/item-browser';
-import { BoxOpening, messageBoxRows, MessageBox } from '../components/message-box';
+import { messageBoxRows, MessageBox } from '../components/message-box';
+import { FieldOpening } from '../components/text-field';
 import { Lines } from '../components/line-view';
 import { allocate, wrapText, type Claim, type Line } from '../components/lines';
 import { ModelStatus, RetryLine, streamingLines } from '../components/model-status';
@@ -141,7 +142,7 @@ export function AgentScreen({
   const typing = boxOpen || (stepPause && pause.writing) || typingReason || stopAsk;
   useEffect(() => onViewer?.(shown !== undefined || typing), [shown, typing, onViewer]);
   // Keys typed right after `m`, before the box listens, are the message's (not `s`, `x`, `o`…).
-  const [boxOpening] = useState(() => new BoxOpening());
+  const [boxOpening] = useState(() => new FieldOpening());
   useKeys(
     (char, key) => {
       // At a step pause the pause's own handler (it sees each key first) opens the box and keeps them.

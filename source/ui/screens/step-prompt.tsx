@@ -5,7 +5,8 @@ import { plural } from '../../engine/util/plural';
 import { pauseCodeLines, sameArguments } from '../components/code-arguments';
 import { DimRows, Lines } from '../components/line-view';
 import { cap, wrapCode, type Line } from '../components/lines';
-import { type BoxOpening, messageBoxRows, MessageBox } from '../components/message-box';
+import { messageBoxRows, MessageBox } from '../components/message-box';
+import type { FieldOpening } from '../components/text-field';
 import { ScrollView } from '../components/scroll-view';
 import { leadKey, useKeys } from '../components/use-keys';
 import type { Prompt } from '../prompt';
@@ -42,8 +43,8 @@ export interface StepPromptProps {
   onEdited(args: string | undefined): void;
   /** `s`: step mode off (the agent goes on). */
   toggleStep(): void;
-  /** The message box's keys before it listens (see BoxOpening), shared with the screen's handler. */
-  boxOpening?: BoxOpening;
+  /** The message box's keys before it listens (see FieldOpening), shared with the screen's handler. */
+  boxOpening?: FieldOpening;
 }
 
 /** The rows of what is about to happen: the request's last turn (each message's first lines, or all of them), or the tool call and its arguments. */

@@ -6,7 +6,7 @@ import { plural } from '../../engine/util/plural';
 import { Lines, DimRows } from '../components/line-view';
 import { allocate, cap, wrapCode, shortStart, windowStart, wrapText, type Line } from '../components/lines';
 import { ScrollView } from '../components/scroll-view';
-import { FieldText, useLineEditor } from '../components/text-field';
+import { FieldOpening, FieldText, useLineEditor } from '../components/text-field';
 import { useKeys } from '../components/use-keys';
 import { hintRows, QUIT_LIVE_HINT } from '../keys';
 import type { Prompt } from '../prompt';
@@ -95,8 +95,11 @@ export function ThmScreen({
   );
   // The rows the list shows at once (set when drawn): PgUp PgDn move by that much.
   const page = useRef(10);
+  // `/` and the filter typed fast: what comes before the field listens is kept for it.
+  const [filterOpening] = useState(() => new FieldOpening());
   const filterField = useLineEditor({
     active: filterHasKeys,
+    opening: filterOpening,
     newlines: 'single',
     keep: true,
     onChange: (value) => {
@@ -117,7 +120,7 @@ export function ThmScreen({
   useKeys(
     (input, key) => {
       if (!report || !prompt) return;
-      if (filterField.early(input, key)) return;
+      if (filterOpening.took(input, key)) return;
       if (source) {
         if (key.escape || input === 'v' || input === 'q') setSource(undefined);
         return;
@@ -134,7 +137,7 @@ export function ThmScreen({
       if (!effect) return;
       if (effect.kind === 'filter') {
         setTyping(true);
-        filterField.open();
+        filterOpening.open();
         if (effect.text) filterField.type(effect.text);
       } else if (effect.kind === 'clear-filter') filterField.clear();
       else if (effect.kind === 'write' && writeTests) {
