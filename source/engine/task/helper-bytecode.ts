@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants, type Dirent, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pythonHelpersDir } from '../assets';
 
@@ -25,7 +25,7 @@ export function compileHelpers(python: string, tag: string, dir = pythonHelpersD
 
 /** Whether a module of `dir` (at any depth) has no bytecode for `tag` newer than its source. */
 function stale(dir: string, tag: string): boolean {
-  let entries: import('node:fs').Dirent[];
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
