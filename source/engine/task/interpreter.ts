@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { TenetError } from '../errors';
 import { within } from '../sandbox/allowed-view';
@@ -154,8 +154,9 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
       ...(info.prefix ? { prefix: info.prefix } : {}),
       ...(info.tag ? { tag: info.tag } : {}),
     });
-  // tenet's own Python, compiled for this interpreter (once: later runs find it compiled).
-  if (program && info.tag) compileHelpers(program, info.tag);
+  // tenet's own Python, compiled for this interpreter (once: later runs find it compiled). That
+  // runs it unconfined: never one of the repository's own (a `.venv/bin/python` it ships is its code).
+  if (program && info.tag && !insideRepository(program, repoDir)) compileHelpers(program, info.tag);
   const path = info.path || choice.executable;
   const executable = info.path && shim ? info.path : choice.executable;
   return {
@@ -194,6 +195,16 @@ function missingShown(said: string): string {
 function missingPath(said: string): string | undefined {
   const file = /(\/[^\s:'"]+)'?:? (?:not found|No such file or directory)/.exec(said)?.[1];
   return file ? dirname(file) : undefined;
+}
+
+/** Whether the interpreter's file, links followed, is in the repository (or none was said). */
+function insideRepository(program: string, repoDir: string | undefined): boolean {
+  if (!repoDir) return true;
+  try {
+    return within(realpathSync(program), realpathSync(repoDir));
+  } catch {
+    return true;
+  }
 }
 
 interface ProbeInfo {
