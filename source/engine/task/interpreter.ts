@@ -155,8 +155,10 @@ export async function checkPython(sandbox: Sandbox, choice: PythonChoice, repoDi
       ...(info.tag ? { tag: info.tag } : {}),
     });
   // tenet's own Python, compiled for this interpreter (once: later runs find it compiled). That
-  // runs it unconfined: never one of the repository's own (a `.venv/bin/python` it ships is its code).
-  if (program && info.tag && !insideRepository(program, repoDir)) compileHelpers(program, info.tag);
+  // runs it unconfined: never one of the repository's own (a `.venv/bin/python` it ships is its
+  // code), and by its real file, so that no pyvenv.cfg of the repository says where its stdlib is.
+  const compiler = program ? realOutside(program, repoDir) : undefined;
+  if (compiler && info.tag) compileHelpers(compiler, info.tag);
   const path = info.path || choice.executable;
   const executable = info.path && shim ? info.path : choice.executable;
   return {
@@ -197,13 +199,14 @@ function missingPath(said: string): string | undefined {
   return file ? dirname(file) : undefined;
 }
 
-/** Whether the interpreter's file, links followed, is in the repository (or none was said). */
-function insideRepository(program: string, repoDir: string | undefined): boolean {
-  if (!repoDir) return true;
+/** The interpreter's file, links followed, unless it is in the repository (or none was said). */
+function realOutside(program: string, repoDir: string | undefined): string | undefined {
+  if (!repoDir) return undefined;
   try {
-    return within(realpathSync(program), realpathSync(repoDir));
+    const real = realpathSync(program);
+    return within(real, realpathSync(repoDir)) ? undefined : real;
   } catch {
-    return true;
+    return undefined;
   }
 }
 
