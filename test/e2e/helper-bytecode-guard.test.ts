@@ -1,5 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,5 +74,47 @@ describe('the helpers compiled outside the sandbox', () => {
     hostileInterpreter(join(elsewhere, 'bin', 'python'), outside);
     await check(repo, join(elsewhere, 'bin', 'python'));
     expect(existsSync(outside)).toBe(true);
+  }, 60_000);
+
+  it("not through a link in the repository's .venv, whose pyvenv.cfg would choose the stdlib it starts with", async () => {
+    // A .venv as `python -m venv` makes it (bin/python a link to the real interpreter), but its
+    // pyvenv.cfg's `home` points at a stdlib of the repository's: the real one, file by file, with
+    // a compileall of its own, and a json that reports a bytecode tag no file has (so tenet finds
+    // its helpers uncompiled for it and compiles them).
+    const repo = join(scratch, 'venv-repo');
+    const marker = join(scratch, 'ran-repository-stdlib');
+    const stdlib = join(prefix, 'lib', readdirSync(join(prefix, 'lib')).find((name) => /^python3\.\d+$/.test(name))!);
+    const fake = join(repo, 'home', 'lib', stdlib.split('/').at(-1)!);
+    mkdirSync(join(repo, '.venv', 'bin'), { recursive: true });
+    mkdirSync(join(repo, 'home', 'bin'), { recursive: true });
+    mkdirSync(fake, { recursive: true });
+    symlinkSync(real, join(repo, '.venv', 'bin', 'python'));
+    writeFileSync(
+      join(repo, '.venv', 'pyvenv.cfg'),
+      `home = ${join(repo, 'home', 'bin')}\ninclude-system-site-packages = true\n`,
+    );
+    for (const name of readdirSync(stdlib))
+      if (name !== 'compileall.py' && name !== 'json') symlinkSync(join(stdlib, name), join(fake, name));
+    writeFileSync(join(fake, 'compileall.py'), `open(${JSON.stringify(marker)}, "w").write("ran")\n`);
+    mkdirSync(join(fake, 'json'));
+    writeFileSync(
+      join(fake, 'json', '__init__.py'),
+      [
+        'import importlib.util, sys',
+        `_spec = importlib.util.spec_from_file_location("json", ${JSON.stringify(join(stdlib, 'json', '__init__.py'))}, submodule_search_locations=[${JSON.stringify(join(stdlib, 'json'))}])`,
+        '_real = importlib.util.module_from_spec(_spec)',
+        'sys.modules["json"] = _real',
+        '_spec.loader.exec_module(_real)',
+        '_dumps = _real.dumps',
+        'def _tagged(obj, *args, **kwargs):',
+        '    if isinstance(obj, dict) and "tag" in obj:',
+        '        obj = dict(obj, tag="nowhere-0")',
+        '    return _dumps(obj, *args, **kwargs)',
+        '_real.dumps = _tagged',
+        '',
+      ].join('\n'),
+    );
+    await check(repo);
+    expect(existsSync(marker)).toBe(false);
   }, 60_000);
 });
