@@ -22,16 +22,26 @@ export async function removeTree(path: string): Promise<void> {
   await rm(path, { recursive: true, force: true });
 }
 
-/** removeTree, at once (on the way out: a shutdown hook cannot wait). */
+/** Walks removeTreeNow makes before it gives up (each one past the first follows a write it raced). */
+const NOW_PASSES = 6;
+
+/**
+ * removeTree, at once (on the way out: a shutdown hook cannot wait). The thread pool may still be
+ * writing there: a Ctrl-C while a copy is made runs this while calls the copy queued go on, and one
+ * (making the copy's top folder) can land after the walk emptied the folder it lands in. rmSync's
+ * own retries only try that folder again, so each pass here walks the tree anew. Once the folder
+ * is gone nothing makes it again: the copy makes each folder only inside one that exists.
+ */
 export function removeTreeNow(path: string): void {
-  try {
-    rmSync(path, { recursive: true, force: true });
-    return;
-  } catch (error) {
-    if (!closed(error)) throw error;
+  for (let pass = 1; ; pass++) {
+    try {
+      rmSync(path, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      if (!closed(error) || pass === NOW_PASSES) throw error;
+    }
+    openToOwner(path);
   }
-  openToOwner(path);
-  rmSync(path, { recursive: true, force: true });
 }
 
 /** Gives the owner read, write and search on `dir` and every folder under it (never through a link). */

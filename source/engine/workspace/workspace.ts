@@ -62,10 +62,7 @@ export class Workspace {
     writeOwner(container, { keep });
     const root = join(container, name);
     // Ctrl-C while the copy is made: the half-made copy goes (the Workspace's own hook takes over once it exists).
-    // Retried: a copy the thread pool was still writing may land in a folder being removed.
-    const abandon = onShutdown(() =>
-      rmSync(container, { recursive: true, force: true, maxRetries: 3, retryDelay: 20 }),
-    );
+    const abandon = onShutdown(() => removeTreeNow(container));
     try {
       const stats = await copyTree(source, root, { over: reused });
       return new Workspace(source, root, container, stats, keep, parked);
