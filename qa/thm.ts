@@ -9,10 +9,8 @@
  *     the modes    tenet thm --blank in lanes (the default), --jobs 1, --two-pass, --sandbox docker,
  *                  stub mode on a copy whose target is blanked by hand, and reach: lanes again,
  *                  with the suite's reach index (tenet index --reach, recorded once per suite)
- *                  leaving out the tests it says cannot fail (every other mode runs --no-reach);
- *                  reachtwins (only when --modes names it): reach with a blank twin forked per
- *                  test in every lane (TENET_THM_WORLDS=0), which THM chooses where the index
- *                  left few slow tests
+ *                  leaving out the tests it says cannot fail and standing for the original
+ *                  world of those it still vouches for (every other mode runs --no-reach)
  *   Every mode must agree with the oracle on the failing set, the already-failing set, each
  *   failing test's outcome and the count of tests passing blank. Stub mode must also tell the
  *   target's failing tests from those failing for another reason as plain pytest does (see
@@ -26,7 +24,7 @@
  *   npm run qa:thm -- --targets 100 --seed 7         # wide: 100 targets over every built-in suite
  *   npm run qa:thm -- --suite networkx --suite jsonschema --targets 20
  *   npm run qa:thm -- --repo ~/src/click --targets 10 [--tests tests]   # any repository
- *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, twopass, docker, stub, reach, reachtwins)
+ *   npm run qa:thm -- --modes lanes,jobs1            # some modes only (lanes, jobs1, twopass, docker, stub, reach)
  *   npm run qa:thm -- --out report.json              # every target's result as JSON
  *   npm run qa:thm -- --max-files 20                 # targets reached from up to 20 test files (default 6)
  *   npm run qa:thm -- --suite jsonschema --target jsonschema/__init__.py::__getattr__   # these targets, not a draw
@@ -71,10 +69,9 @@ const suites: Suite[] = repos.length
           fail(`no suite ${name} (known: ${SUITES.map((s) => s.name).join(', ')})`),
       )
     : SUITES.filter((suite) => !sample || suite.ci);
-const ALL_MODES = ['lanes', 'jobs1', 'twopass', 'docker', 'stub', 'reach', 'reachtwins'] as const;
+const ALL_MODES = ['lanes', 'jobs1', 'twopass', 'docker', 'stub', 'reach'] as const;
 type Mode = (typeof ALL_MODES)[number];
-// reachtwins only when asked: CI's sample checks reach mode as THM chooses its worlds.
-const modes = (one('--modes')?.split(',') ?? ALL_MODES.filter((mode) => mode !== 'reachtwins')) as Mode[];
+const modes = (one('--modes')?.split(',') ?? [...ALL_MODES]) as Mode[];
 const docker = modes.includes('docker') && dockerReady();
 const cli = join(import.meta.dirname, '..', 'dist', 'tenet.js');
 const defaultPython = process.env.TENET_PYTHON ?? 'python3';
@@ -103,10 +100,7 @@ const MODE_FLAGS: Record<Exclude<Mode, 'stub'>, string[]> = {
   twopass: ['--two-pass', '--no-reach'],
   docker: ['--sandbox', 'docker', '--image', DOCKER_IMAGE],
   reach: [],
-  reachtwins: [],
 };
-/** Modes that differ by tenet's environment: reachtwins is reach with a twin per test in every lane, however fast the tests. */
-const MODE_ENV: Partial<Record<Mode, NodeJS.ProcessEnv>> = { reachtwins: { TENET_THM_WORLDS: '0' } };
 /** Where reach mode's index of the suite being checked is kept (tenet's cache folder for it alone). */
 let reachCache = '';
 /**
@@ -127,14 +121,7 @@ function recordIndex(repo: string, scope: readonly string[], cache: string): voi
   console.log(`  reach index: ${made.tests} tests recorded in ${made.seconds} s`);
 }
 
-function thm(
-  repo: string,
-  target: string,
-  scope: string[],
-  flags: string[],
-  blank: boolean,
-  env: NodeJS.ProcessEnv = {},
-): ThmReport {
+function thm(repo: string, target: string, scope: string[], flags: string[], blank: boolean): ThmReport {
   const args = [
     cli,
     'thm',
@@ -152,7 +139,7 @@ function thm(
     encoding: 'utf8',
     maxBuffer: 256 << 20,
     timeout: 1_800_000,
-    env: { ...process.env, TENET_PYTHON: python, TENET_CACHE_DIR: reachCache, ...env },
+    env: { ...process.env, TENET_PYTHON: python, TENET_CACHE_DIR: reachCache },
   });
   let parsed: Partial<ThmReport> | undefined;
   try {
@@ -203,7 +190,7 @@ for (const suite of suites) {
     continue;
   }
   python = wanted;
-  const withIndex = modes.includes('reach') || modes.includes('reachtwins');
+  const withIndex = modes.includes('reach');
   const reach = await setUp(suite, python, withIndex ? recordIndex : undefined, shared);
   const { repo } = reach;
   reachCache = reach.cache;
@@ -249,17 +236,17 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
     const reports: [string, ThmReport][] = [];
     for (const mode of modes) {
       if (mode === 'stub' || (mode === 'docker' && !(docker && suite.docker))) continue;
-      const report = thm(repo, target, scope, MODE_FLAGS[mode], true, MODE_ENV[mode]);
+      const report = thm(repo, target, scope, MODE_FLAGS[mode], true);
       let want = expected;
       if (mode === 'docker') {
         const image: Runner = { kind: 'docker', image: DOCKER_IMAGE };
         want = expectedBlank(oracleOn(repo, scope, image, blanked), oracleOn(repo, scope, image));
       }
       note(mode, againstOracle(report, want));
-      if (mode === 'reach' || mode === 'reachtwins')
+      if (mode === 'reach')
         console.log(
           report.reach?.used
-            ? `    (reach: ${report.reach.tests} of ${report.reach.of} tests ran)`
+            ? `    (reach: ${report.reach.tests} of ${report.reach.of} tests ran; ${report.reach.recordedOriginals ?? 0} original outcomes from the index)`
             : `    (reach: not used: ${report.reach?.why ?? 'no report'})`,
         );
       // The image's Python has other packages (a test skipped there for want of scipy): where its

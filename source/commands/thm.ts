@@ -71,8 +71,9 @@ async function runThmCommand(options: ThmCommandOptions): Promise<number> {
       timeoutSec: options.timeout ?? THM_DEFAULTS.timeoutSec,
       jobs: options.jobs ?? THM_DEFAULTS.jobs,
       onePass: options.onePass ?? THM_DEFAULTS.onePass,
-      // TENET_THM_WORLDS=1 or 0: worlds mode or a twin per test, whatever THM would choose (the
-      // differential check's reachtwins mode holds the twins to the oracle on every suite).
+      // TENET_THM_WORLDS=1 or 0: worlds mode or a twin per test, whatever THM would choose, where
+      // the original world runs (not where the reach index's record stands for it). Tests hold
+      // both to the same verdict.
       ...(process.env.TENET_THM_WORLDS === '1' || process.env.TENET_THM_WORLDS === '0'
         ? { worlds: process.env.TENET_THM_WORLDS === '1' }
         : {}),

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ThmReport } from '../../source/engine/protocol/thm-report';
-import { loadReachIndex } from '../../source/engine/thm/reach-index';
 import { runCli } from '../helpers/cli';
 import { copyFixture } from '../helpers/fixtures';
 
@@ -59,19 +58,19 @@ describe('the reach index', () => {
   it('once recorded, THM runs only the tests that call the target, with the report of the whole scope', async () => {
     const made = await index();
     expect(made).toMatchObject({ tests: 11, testFiles: 2, ran: 11 });
-    // Each test's time, which decides between a twin per test and both worlds (see twinsPay).
-    const recorded = loadReachIndex(made.file)!;
-    for (const test of Object.values(recorded.tests)) expect(test.ms).toBeGreaterThanOrEqual(0);
     const reached = await thm();
-    expect(reached.reach).toEqual({ used: true, tests: 3, of: 11, stale: 0 });
+    // The original world is the index's record: only the blank world ran.
+    expect(reached.reach).toEqual({ used: true, tests: 3, of: 11, stale: 0, recordedOriginals: 3 });
+    expect(reached.timings.originalMs).toBe(0);
+    expect([reached.twins, reached.worlds]).toEqual([false, undefined]);
     const whole = await thm('--no-reach');
     expect(whole.reach).toEqual({ used: false, why: '--no-reach' });
     expect(verdict(reached)).toEqual(verdict(whole));
-    // The same with a twin forked per test in each lane, and with both worlds from one collection
-    // (its tests start threads and event loops, where a twin cannot fork: they run blank again).
+    // --no-reach in each of its ways to observe the original world: a twin forked per test in
+    // each lane, and both worlds from one collection (its tests start threads and event loops,
+    // where a twin cannot fork: they run blank again).
     for (const worlds of ['0', '1']) {
-      const chosen = await thmWith({ TENET_THM_WORLDS: worlds });
-      expect(chosen.reach).toEqual(reached.reach);
+      const chosen = await thmWith({ TENET_THM_WORLDS: worlds }, '--no-reach');
       expect(worlds === '1' ? chosen.worlds : chosen.twins).toBe(true);
       expect(verdict(chosen)).toEqual(verdict(whole));
     }
@@ -86,9 +85,22 @@ describe('the reach index', () => {
     const file = join(repo.dir, 'flows', 'compute.py');
     writeFileSync(file, readFileSync(file, 'utf8').replace('amount += value', 'amount = amount + value'));
     // total() is called by 6 tests; weight's own 3 do not call it.
-    expect((await thm()).reach).toEqual({ used: true, tests: 9, of: 11, stale: 6 });
+    expect((await thm()).reach).toEqual({ used: true, tests: 9, of: 11, stale: 6, recordedOriginals: 3 });
     expect(await index()).toMatchObject({ tests: 11, refreshed: 6, ran: 6 });
-    expect((await thm()).reach).toEqual({ used: true, tests: 3, of: 11, stale: 0 });
+    expect((await thm()).reach).toEqual({ used: true, tests: 3, of: 11, stale: 0, recordedOriginals: 3 });
+    // The target's own body changed: the records of its tests no longer hold, so the tests that
+    // fail blank run again on the original code.
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('score += 2 if', 'score = score + 2 if')
+        .replace(' else 1\n', ' else score + 1\n'),
+    );
+    const again = await thm();
+    expect(again.reach).toEqual({ used: true, tests: 3, of: 11, stale: 3 });
+    expect(again.timings.originalMs).toBeGreaterThan(0);
+    expect(again.failing).toHaveLength(3);
+    expect(await index()).toMatchObject({ tests: 11, refreshed: 3, ran: 3 });
   }, 240_000);
 
   it('a target no recorded test calls is said before THM runs, and in the report', async () => {

@@ -131,10 +131,12 @@ const thmCountsSchema = z.object({
  * Whether THM ran only the tests the reach index says can fail (see engine/thm/reach-scope.ts):
  * `tests` of the `of` tests the index knows ran (the target's, and those it cannot vouch for, of
  * which `stale` because their record no longer holds; tests it does not know ran too); the others
- * kept the outcome the index recorded. Not used: `why`.
+ * kept the outcome the index recorded. `recordedOriginals`: of the tests that failed blank, those
+ * whose outcome on the original code is the index's record, not a run of their own (absent when
+ * none, and in reports made before the index stood for the original world). Not used: `why`.
  */
 export const reachUseSchema = z.union([
-  z.object({ used: z.literal(true), tests: num, of: num, stale: num }),
+  z.object({ used: z.literal(true), tests: num, of: num, stale: num, recordedOriginals: num.optional() }),
   z.object({ used: z.literal(false), why: str }),
 ]);
 export type ReachUse = z.infer<typeof reachUseSchema>;

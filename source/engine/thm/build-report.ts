@@ -166,7 +166,11 @@ export function buildThmReport(
     shards: run.shards,
     twins: run.twins,
     ...(run.worlds ? { worlds: true } : {}),
-    reach: reachUse(run.reach.plan, { ran: observed.collected, of: observed.collected + left.collected }),
+    reach: reachUse(run.reach.plan, {
+      ran: observed.collected,
+      of: observed.collected + left.collected,
+      recordedOriginals: observed.recordedOriginals,
+    }),
     timings: run.timings,
     timedOut: probe.timedOut,
     ...(probe.timedOut ? { timeoutSec: options.timeoutSec } : {}),

@@ -28,5 +28,7 @@ export interface Observations {
   /** Tests of modules that fail to import blank, as the original world ran them (see firstUsersReach). */
   importedAway: PluginTestEvent[];
   originalFailed: (nodeid: string) => boolean;
+  /** Of the tests that failed blank, how many took their outcome on the original code from the reach index. */
+  recordedOriginals?: number;
   probe: PassResult;
 }

@@ -24,14 +24,28 @@ export async function observeStub(ctx: ThmContext, pass: Pass): Promise<Observat
   };
 }
 
-/** Blank pass over the scope, then the tests that failed, on the original code. */
-export async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Observations> {
+/**
+ * Blank pass over the scope, then the tests that failed, on the original code. Those for which
+ * the reach index vouches (`passesOriginal`: it ran them on this very code, in the whole scope's
+ * order, and they did not fail) take that record for their original world instead, as every test
+ * the index leaves out keeps its record; only the others run again.
+ */
+export async function observeTwoPass(
+  ctx: ThmContext,
+  pass: Pass,
+  passesOriginal: (nodeid: string) => boolean = () => false,
+): Promise<Observations> {
   const probe = checkRan(await pass('probe', ctx.target.probedText, 'record'), ctx);
   const candidates = [...[...probe.tests.values()].filter(failed), ...probe.collectErrors];
+  // A module that failed to import blank is no test of the index: it runs on the original code.
+  const vouched = new Set(
+    candidates.filter((c) => c.e !== 'collecterror' && passesOriginal(c.nodeid)).map((c) => c.nodeid),
+  );
+  const rerun = candidates.filter((c) => !vouched.has(c.nodeid));
   let originalFailed = (_: string) => false;
-  if (candidates.length && !probe.timedOut) {
+  if (rerun.length && !probe.timedOut) {
     const original = await pass('original', ctx.target.originalText, 'record', {
-      only: candidates.map((c) => c.nodeid),
+      only: rerun.map((c) => c.nodeid),
     });
     originalFailed = failsIn(original.tests, original.collectErrors);
     probe.problems.push(...original.problems.map((p) => `original code: ${p}`));
@@ -43,6 +57,7 @@ export async function observeTwoPass(ctx: ThmContext, pass: Pass): Promise<Obser
     blankCollectErrors: probe.collectErrors,
     importedAway: [],
     originalFailed,
+    ...(vouched.size ? { recordedOriginals: vouched.size } : {}),
     probe,
   };
 }

@@ -40,12 +40,6 @@ export interface IndexedTest {
   spawns?: true;
   /** Its place in the run's order. */
   order: number;
-  /**
-   * How long it took when recorded (pytest's setup, call and teardown, under the recorder's
-   * probe), in ms: what THM weighs to choose how to run the tests that reach a target (see
-   * twinsPay in reach-scope.ts). Absent from indexes recorded before it was kept.
-   */
-  ms?: number;
 }
 
 export interface ReachIndex {

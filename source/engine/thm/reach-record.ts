@@ -179,7 +179,6 @@ class Recording {
   private readonly tables = new Map<string, number[]>();
   private readonly tests = new Map<string, { fns: number[]; spawns?: true }>();
   private readonly outcomes = new Map<string, IndexedOutcome>();
-  private readonly durations = new Map<string, number>();
   private readonly order: string[] = [];
   /** pytest's order of the whole scope, when lanes ran it (their tests end interleaved). */
   private scopeOrder: string[] | undefined;
@@ -229,7 +228,6 @@ class Recording {
         if (!this.outcomes.has(event.nodeid)) this.order.push(event.nodeid);
         if (event.order !== undefined && event.order >= 0) this.places.set(event.nodeid, event.order);
         this.outcomes.set(event.nodeid, event.crashed ? 'error' : event.outcome);
-        this.durations.set(event.nodeid, Math.round(event.durationMs));
         break;
     }
   }
@@ -272,13 +270,11 @@ class Recording {
     const inOrder = [...this.order].sort((a, b) => (place.get(a) ?? 0) - (place.get(b) ?? 0));
     inOrder.forEach((nodeid, order) => {
       const recorded = this.tests.get(nodeid);
-      const ms = this.durations.get(nodeid);
       tests[nodeid] = {
         fns: recorded?.fns ?? [],
         outcome: this.outcomes.get(nodeid)!,
         order,
         ...(recorded?.spawns ? { spawns: true } : {}),
-        ...(ms !== undefined && Number.isFinite(ms) ? { ms } : {}),
       };
     });
     const testFiles = new Set(this.order.map(testFileOf));

@@ -21,8 +21,6 @@ export type ReachPlan =
       stale: number;
       /** Of those that run, how many the index records as calling the target (or importing a module that does). */
       reaching: number;
-      /** How long the tests of the index that run took when recorded, in ms; undefined where one has no time kept. */
-      ms?: number;
       /** Test files none of whose tests run (left uncollected), and tests left out of the others. */
       leaveOut: { files: string[]; tests: string[] };
     }
@@ -64,7 +62,6 @@ export function reachPlan(index: ReachIndex, fresh: Freshness, target: ReachTarg
   const run = new Set<string>();
   let stale = 0;
   let reaching = 0;
-  let ms: number | undefined = 0;
   for (const [nodeid, test] of Object.entries(index.tests)) {
     const file = testFile(nodeid);
     if (fresh.stale.has(nodeid)) {
@@ -74,7 +71,6 @@ export function reachPlan(index: ReachIndex, fresh: Freshness, target: ReachTarg
       reaching++;
       run.add(nodeid);
     } else if (test.spawns || test.outcome === 'failed' || test.outcome === 'error') run.add(nodeid);
-    if (run.has(nodeid)) ms = ms === undefined || test.ms === undefined ? undefined : ms + test.ms;
   }
   const byFile = new Map<string, string[]>();
   for (const nodeid of Object.keys(index.tests)) {
@@ -95,29 +91,8 @@ export function reachPlan(index: ReachIndex, fresh: Freshness, target: ReachTarg
     of: byFile.size ? Object.keys(index.tests).length : 0,
     stale,
     reaching,
-    ...(ms !== undefined ? { ms } : {}),
     leaveOut: { files: files.sort(), tests: tests.sort() },
   };
-}
-
-/**
- * What a blank twin forked per test costs: the fork of a pytest process, then the pages both
- * sides write, copied one by one (about 15 ms a test over jsonschema's suite on a 2-core VM).
- */
-const TWIN_COST_MS = 20;
-
-/**
- * Whether a twin per test (twin mode) beats both worlds from one collection (worlds mode) for
- * the tests a plan runs. Worlds mode runs each test blank up to its first call of the target,
- * then again on the original code from its start: everything before that call runs twice. A
- * twin runs it once, forked at that call, for a fork per test. Where the index narrowed the scope
- * to the tests that call the target, nearly every test forks; what runs before the call is
- * guessed at half the time the index recorded for each. Networkx's tests of `density` (49 of
- * 1,822, among them k-components tests that call it after a second of work) pay; jsonschema's
- * tests of a millisecond each do not.
- */
-export function twinsPay(plan: ReachPlan): boolean {
-  return plan.used && plan.ms !== undefined && plan.tests > 0 && plan.ms / 2 > plan.tests * TWIN_COST_MS;
 }
 
 /**

@@ -24,17 +24,44 @@ export function optionsOf(repo: string, testArgs: readonly string[]): string[] {
   return scopeOptions(testArgs, (arg) => existsSync(join(repo, testFile(arg))));
 }
 
+/** What THM takes from the index for a run: its plan, and the tests it vouches for on the original code. */
+export interface ReachFor {
+  plan: ReachPlan;
+  index?: ReachIndex;
+  /**
+   * Whether the index recorded that a test does not fail on the code as it is, and that record
+   * still holds: the test's original world, for the tests the plan runs (see observeTwoPass).
+   */
+  passesOriginal?: (nodeid: string) => boolean;
+}
+
 /** The plan for THM's run of `target` (see reachPlan), or why the index is not used. */
 export async function planReach(
   repo: string,
   testArgs: readonly string[],
   python: Pick<PythonInfo, 'path' | 'dirs'>,
   target: ReachTarget,
-): Promise<{ plan: ReachPlan; index?: ReachIndex }> {
+): Promise<ReachFor> {
   const found = await loadFreshIndex(repo, testArgs, python);
   if (!found)
     return { plan: { used: false, why: 'no reach index for this scope yet (tenet index --reach builds one)' } };
-  return { plan: reachPlan(found.index, found.fresh, target), index: found.index };
+  const { index, fresh } = found;
+  const plan = reachPlan(index, fresh, target);
+  if (!plan.used) return { plan, index };
+  return { plan, index, passesOriginal: passesAsRecorded(index, fresh) };
+}
+
+/**
+ * Which tests the index vouches for on the original code (see ReachFor.passesOriginal): those
+ * whose record holds, and which did not fail when recorded. A recorded failure is not taken: the
+ * recorder's probe in every function could be its cause (a test that looks at the code objects
+ * it compiled), and such tests are few, since each of them runs in every scope anyway.
+ */
+export function passesAsRecorded(index: ReachIndex, fresh: Freshness): (nodeid: string) => boolean {
+  return (nodeid) => {
+    const outcome = fresh.stale.has(nodeid) ? undefined : index.tests[nodeid]?.outcome;
+    return outcome !== undefined && outcome !== 'failed' && outcome !== 'error';
+  };
 }
 
 /**
@@ -50,9 +77,15 @@ export function unreachedWarning(target: string, plan: ReachPlan): string | unde
  * What the report and `thm.start` say of a plan: before the run, the index's own numbers (of all
  * the tests it knows); after it, the tests that ran of those in the scope.
  */
-export function reachUse(plan: ReachPlan, run?: { ran: number; of: number }): ReachUse {
+export function reachUse(plan: ReachPlan, run?: { ran: number; of: number; recordedOriginals?: number }): ReachUse {
   if (!plan.used) return { used: false, why: plan.why };
-  return { used: true, tests: run?.ran ?? plan.tests, of: run?.of ?? plan.of, stale: plan.stale };
+  return {
+    used: true,
+    tests: run?.ran ?? plan.tests,
+    of: run?.of ?? plan.of,
+    stale: plan.stale,
+    ...(run?.recordedOriginals ? { recordedOriginals: run.recordedOriginals } : {}),
+  };
 }
 
 /**

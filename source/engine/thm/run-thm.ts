@@ -7,9 +7,7 @@ import { firstUsersReach } from './cached-fixtures';
 import type { Observations } from './observations';
 import { observeForked, observeStub, observeTwoPass, observeWorlds } from './observe';
 import { lanesForCores, shardCount, type ThmContext, type ThmOptions } from './thm-options';
-import { planReach, reachUse, unreachedWarning } from './reach-use';
-import type { ReachIndex } from './reach-index';
-import { twinsPay, type ReachPlan } from './reach-scope';
+import { planReach, type ReachFor, reachUse, unreachedWarning } from './reach-use';
 import { setTargetText, thmPasses } from './thm-pass';
 
 export { lanesForCores, shardCount, THM_DEFAULTS, type ThmContext, type ThmOptions } from './thm-options';
@@ -32,10 +30,12 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     ctx.target.probedOriginalText !== undefined &&
     process.platform !== 'win32';
   const reach = await reachFor(ctx, options);
-  // In lanes, both worlds from one collection, unless the reach index says the few tests left
-  // are slow enough that running their start twice costs more than a twin each (see twinsPay).
-  const worlds = onePass && (options.worlds ?? (shards > 1 && !twinsPay(reach.plan)));
-  const twins = onePass && !worlds;
+  // The reach index ran each test it knows on the code as it is: where it vouches for the tests
+  // left to run, the original world is its record, and only the blank world runs (see
+  // observeTwoPass). Else, in lanes, both worlds from one collection; in one lane, a twin per test.
+  const fromIndex = ctx.target.mode === 'blank' && reach.passesOriginal !== undefined;
+  const worlds = onePass && !fromIndex && (options.worlds ?? shards > 1);
+  const twins = onePass && !fromIndex && !worlds;
   // Before the suite runs (minutes, on a large one), not only in the report at its end.
   const unreached = unreachedWarning(ctx.target.id, reach.plan);
   if (unreached) emit({ type: 'warning', message: unreached });
@@ -67,6 +67,8 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
     let calledAsItStarts = false;
     if (ctx.target.mode === 'stub') {
       observed = await observeStub(ctx, pass);
+    } else if (fromIndex) {
+      observed = await observeTwoPass(ctx, pass, reach.passesOriginal);
     } else if (worlds || twins) {
       const fromOneCollection = await (worlds ? observeWorlds : observeForked)(ctx, pass);
       calledAsItStarts = !fromOneCollection;
@@ -94,7 +96,7 @@ export async function runThm(ctx: ThmContext, options: ThmOptions): Promise<ThmR
 }
 
 /** The reach index's plan for this run: which tests may fail, or why every test runs. */
-async function reachFor(ctx: ThmContext, options: ThmOptions): Promise<{ plan: ReachPlan; index?: ReachIndex }> {
+async function reachFor(ctx: ThmContext, options: ThmOptions): Promise<ReachFor> {
   if (options.reach === false) return { plan: { used: false, why: '--no-reach' } };
   if (ctx.sandbox.kind !== 'local')
     return { plan: { used: false, why: 'the reach index is recorded by the local sandbox' } };

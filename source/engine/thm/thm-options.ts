@@ -26,8 +26,8 @@ export interface ThmOptions {
    * Benchmark mode's two worlds from one collection, in forked lanes (see observeWorlds), instead
    * of a twin forked per test. With `onePass`; by default where the tests run in several lanes (a
    * fork per test costs more than a lane per world: networkx, 1,822 tests over 2 lanes, 25 s
-   * against 31 s; jsonschema's one-directory suite 1.25 s against 8.8 s), except where the reach
-   * index left few tests that are slow to reach the target (see twinsPay in reach-scope.ts).
+   * against 31 s; jsonschema's one-directory suite 1.25 s against 8.8 s). Not where the reach
+   * index vouches for the tests left to run: its record is their original world.
    */
   worlds?: boolean;
   /** How each failing test's direct caller is named (see directCaller); default `use`. */
