@@ -188,7 +188,28 @@ function timed(
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0 && result.status !== 1)
     throw new Error(`${label} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
+  sayWhatWentWrong(label, result.stdout);
   return { wall, cpu: childCpu() - cpuBefore };
+}
+
+/**
+ * What a tenet run said went wrong (the index build's `problems`, a report's timed-out or crashed
+ * tests and its problems): a run far slower than the others of its configuration is explained
+ * here, or not by tenet's own account (the stalls docs/performance.md tells of).
+ */
+function sayWhatWentWrong(label: string, stdout: string): void {
+  let said: { problems?: string[]; counts?: { timedOut?: number; crashed?: number } };
+  try {
+    said = JSON.parse(stdout);
+  } catch {
+    return; // plain pytest's own output
+  }
+  const lines = [
+    ...(said.problems ?? []),
+    ...(said.counts?.timedOut ? [`${said.counts.timedOut} tests timed out`] : []),
+    ...(said.counts?.crashed ? [`${said.counts.crashed} tests crashed`] : []),
+  ];
+  for (const line of lines) console.log(`  (${label}: ${line.split('\n')[0]})`);
 }
 
 /** The machine's load averages (1, 5, 15 min): how shared it was while a figure was taken. */

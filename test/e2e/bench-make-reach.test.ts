@@ -18,10 +18,20 @@ afterAll(() => {
   rmSync(cache, { recursive: true, force: true });
 });
 
-/** The tasks without what differs from run to run (timings) or says how THM chose its tests (reach). */
+/**
+ * The tasks without what differs from run to run (timings), says how THM chose its tests (reach)
+ * or how it observed the original world (a twin per test, or the index's record).
+ */
 function verdicts(tasks: BenchTask[]): unknown[] {
   return tasks.map((task) => {
-    const { timings: _t, durationMs: _d, reach: _r, ...thm } = task.tenet!.thm as Record<string, unknown>;
+    const {
+      timings: _t,
+      durationMs: _d,
+      reach: _r,
+      twins: _w,
+      worlds: _o,
+      ...thm
+    } = task.tenet!.thm as Record<string, unknown>;
     return { ...task, tenet: { ...task.tenet, thm } };
   });
 }
