@@ -235,7 +235,10 @@ export function withThmFlags(command: Command, testTimeout?: number): Command {
         .choices(CALLER_RULES)
         .default('use'),
     )
-    .option('--no-reach', 'run the whole scope, not only the tests the reach index (tenet index --reach) says can fail')
+    .option(
+      '--no-reach',
+      'ignore the reach index (tenet index --reach): run the whole scope, on the original code too, not only the tests it says can fail (blank, its record standing for the original code)',
+    )
     .option(
       '--two-pass',
       'benchmark mode in two passes (blank, then the failing tests on the original) instead of one pass with a blank twin per test',
