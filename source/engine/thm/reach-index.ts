@@ -31,6 +31,9 @@ export interface IndexedFunction {
 
 export type IndexedOutcome = 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed';
 
+/** Whether a test failed when the index recorded it: it then runs in every scope, and on the original code. */
+export const failedWhenRecorded = (outcome: IndexedOutcome): boolean => outcome === 'failed' || outcome === 'error';
+
 export interface IndexedTest {
   /** Indices into `functions`: those the test called (with the wider fixtures it used). */
   fns: number[];

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testFile } from './node-ids';
 import type { Freshness } from './reach-fresh';
-import { functionsNamed, type ReachIndex } from './reach-index';
+import { failedWhenRecorded, functionsNamed, type ReachIndex } from './reach-index';
 
 /**
  * Which tests of a scope THM runs for a target, from the reach index: those recorded as calling
@@ -70,7 +70,7 @@ export function reachPlan(index: ReachIndex, fresh: Freshness, target: ReachTarg
     } else if (reaches(test) || modules.has(file) || mentioned.files.has(file)) {
       reaching++;
       run.add(nodeid);
-    } else if (test.spawns || test.outcome === 'failed' || test.outcome === 'error') run.add(nodeid);
+    } else if (test.spawns || failedWhenRecorded(test.outcome)) run.add(nodeid);
   }
   const byFile = new Map<string, string[]>();
   for (const nodeid of Object.keys(index.tests)) {

@@ -4,7 +4,7 @@ import type { ReachUse } from '../protocol/thm-report';
 import type { PythonInfo } from '../task/interpreter';
 import { testFile } from './node-ids';
 import { freshness, type Freshness } from './reach-fresh';
-import { loadReachIndex, reachIndexFile, scopeOptions, type ReachIndex } from './reach-index';
+import { failedWhenRecorded, loadReachIndex, reachIndexFile, scopeOptions, type ReachIndex } from './reach-index';
 import { reachPlan, type ReachTarget, type ReachPlan } from './reach-scope';
 
 /** The index of a repository for a scope's pytest options, with what still holds of it; undefined without one. */
@@ -60,7 +60,7 @@ export async function planReach(
 export function passesAsRecorded(index: ReachIndex, fresh: Freshness): (nodeid: string) => boolean {
   return (nodeid) => {
     const outcome = fresh.stale.has(nodeid) ? undefined : index.tests[nodeid]?.outcome;
-    return outcome !== undefined && outcome !== 'failed' && outcome !== 'error';
+    return outcome !== undefined && !failedWhenRecorded(outcome);
   };
 }
 
