@@ -40,6 +40,9 @@ export default defineConfig({
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: [...UNIT, ...UI],
           globalSetup: ['test/setup/demo-session.ts', 'test/setup/qa-shared.ts'],
+          // pytest without the interpreter's own plugins, unless a file asks for them
+          // (test/helpers/pytest-plugins.ts): half a trivial run's start, a thousand times over.
+          env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
           maxWorkers: E2E_WORKERS,
           sequence: { groupOrder: 1 },
         },

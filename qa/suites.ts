@@ -31,6 +31,11 @@ export interface Suite {
   python?: () => string | undefined;
   /** What to install when `python` finds none. */
   pythonHint?: string;
+  /**
+   * Run with the interpreter's own pytest plugins in tenet's tests, which leave them out for the
+   * fixtures (test/helpers/pytest-plugins.ts): a real package, run as its users run it, or a suite about plugins.
+   */
+  interpreterPlugins?: boolean;
 }
 
 /** The first interpreter that imports all of `modules`: Debian's python3 with its pytest plugins, say. */
@@ -70,6 +75,7 @@ export const SUITES: Suite[] = [
       'networkx/algorithms/traversal/tests',
     ],
     docker: true,
+    interpreterPlugins: true,
   },
   {
     name: 'networkx-strict',
@@ -85,6 +91,7 @@ export const SUITES: Suite[] = [
       'networkx/generators/tests',
     ],
     docker: true,
+    interpreterPlugins: true,
   },
   {
     name: 'sympy-printing',
@@ -96,6 +103,7 @@ export const SUITES: Suite[] = [
       'sympy/printing/tests/test_python.py',
     ],
     docker: false,
+    interpreterPlugins: true,
     files: /^sympy\/printing\//,
     ci: 4,
   },
@@ -105,6 +113,7 @@ export const SUITES: Suite[] = [
     make: installedPackage('jsonschema'),
     reach: ['jsonschema/tests', '--ignore=jsonschema/tests/test_jsonschema_test_suite.py'],
     docker: false,
+    interpreterPlugins: true,
     ci: 4,
   },
   {
@@ -142,6 +151,7 @@ export const SUITES: Suite[] = [
     make: (into) => cpSync(join(FIXTURES, 'xdistopts'), into, { recursive: true }),
     reach: [],
     docker: false,
+    interpreterPlugins: true,
     wholeScope: true,
     python: pythonWith(['pytest', 'xdist', 'pytest_timeout']),
     pythonHint: PLUGINS_HINT,
@@ -153,6 +163,7 @@ export const SUITES: Suite[] = [
     make: (into) => cpSync(join(FIXTURES, 'projecttimeout'), into, { recursive: true }),
     reach: [],
     docker: false,
+    interpreterPlugins: true,
     wholeScope: true,
     python: pythonWith(['pytest', 'xdist', 'pytest_timeout']),
     pythonHint: PLUGINS_HINT,

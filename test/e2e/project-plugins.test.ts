@@ -6,12 +6,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ThmReport } from '../../source/engine/protocol/thm-report';
 import { runCli } from '../helpers/cli';
 import { copyFixture } from '../helpers/fixtures';
+import { withInterpreterPlugins } from '../helpers/pytest-plugins';
 
 // Issue 44: projects configured as real ones are, run by Debian's python3 with its pytest
 // plugins (apt-get install python3-pytest-xdist python3-pytest-timeout). pytest-xdist's `-n` in
 // addopts stopped THM with an INTERNALERROR (and with --jobs 1 counted 0 tests in scope, 7
 // failing unreached); pytest-timeout's `timeout = 1` was replaced by tenet's own alarm (a slow
 // test counted as passing, a hanging blank ran 60 s instead of 1).
+withInterpreterPlugins();
 const withPlugins = (python: string) => {
   try {
     execFileSync(python, ['-c', 'import pytest, xdist, pytest_timeout'], { stdio: 'ignore' });

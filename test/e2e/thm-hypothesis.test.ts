@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withInterpreterPlugins } from '../helpers/pytest-plugins';
 import { repositoryOf, THM_MODES, thmOn } from '../helpers/thm';
 
 /**
@@ -6,7 +7,10 @@ import { repositoryOf, THM_MODES, thmOn } from '../helpers/thm';
  * test's example before it reports (attrs' suite: up to a minute a test). THM needs only whether
  * a test fails, so its runs leave shrinking out: a failing test ends at the example that failed
  * first, run once more to report it. The test counts the examples it ran in the error it raises.
+ *
+ * Hypothesis's own pytest plugin is loaded, as the interpreter loads it for a user.
  */
+withInterpreterPlugins();
 const repo = repositoryOf('hyp', {
   'hyp/__init__.py': '',
   'hyp/calc.py': 'def double(n):\n    return n * 2\n',

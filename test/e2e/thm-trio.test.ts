@@ -3,8 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyFixture, FIXTURES } from '../helpers/fixtures';
+import { withInterpreterPlugins } from '../helpers/pytest-plugins';
 import { chains, thmOn } from '../helpers/thm';
 
+// anyio's tests run under its pytest plugin, loaded as the interpreter loads it.
+withInterpreterPlugins();
 // The interpreter THM runs the tests with (openTask's default).
 const PYTHON = process.env.TENET_PYTHON ?? 'python3';
 const imports = (module: string) => {

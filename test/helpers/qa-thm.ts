@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { SUITES } from '../../qa/suites';
 import { ROOT } from './fixtures';
+import { envWithInterpreterPlugins } from './pytest-plugins';
 
 /**
  * Issue 33: THM in every mode against plain pytest on real suites (qa/thm.ts), the fixed sample
@@ -34,6 +35,7 @@ export function sampleOfSuite(suite: string, part?: [number, number]): void {
   const [k, n] = part ?? [1, 1];
   const checked = Array.from({ length: share }, (_, i) => i).filter((i) => i % n === k - 1).length;
   const which = part ? `, part ${k}/${n}` : '';
+  const plugins = SUITES.find((s) => s.name === suite)?.interpreterPlugins;
   describe(`the differential check of THM, the fixed sample: ${suite}${which}`, () => {
     it(`every mode agrees with plain pytest and with the others on ${checked} of the ${share} targets drawn`, async () => {
       const args = ['--suite', suite, '--targets', String(share), '--seed', String(SAMPLE.seed)];
@@ -42,7 +44,7 @@ export function sampleOfSuite(suite: string, part?: [number, number]): void {
       const child = spawn(
         process.execPath,
         [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'qa', 'thm.ts'), ...args],
-        { cwd: ROOT, env: process.env },
+        { cwd: ROOT, env: plugins ? envWithInterpreterPlugins() : process.env },
       );
       let output = '';
       child.stdout.on('data', (chunk) => (output += chunk));

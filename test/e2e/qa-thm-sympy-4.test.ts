@@ -1,0 +1,5 @@
+import { sampleOfSuite } from '../helpers/qa-thm';
+
+// CI's sample of the differential check (test/helpers/qa-thm.ts): sympy's printers, target 4 of 4.
+// A target a file (each costs minutes in six modes); the four make the suite's set-up once between them.
+sampleOfSuite('sympy-printing', [4, 4]);
