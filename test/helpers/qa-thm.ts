@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { SUITES } from '../../qa/suites';
+import { SUITES, type Suite } from '../../qa/suites';
 import { ROOT } from './fixtures';
 import { envWithInterpreterPlugins } from './pytest-plugins';
 
@@ -19,11 +19,16 @@ import { envWithInterpreterPlugins } from './pytest-plugins';
 const SAMPLE = { seed: 1 };
 const sampleSuites = SUITES.filter((suite) => suite.ci).map((suite) => suite.name);
 
+/** The suite named `suite`, which must be in the fixed sample. */
+function sampleSuite(suite: string): Suite & { ci: number } {
+  const found = SUITES.find((s) => s.name === suite);
+  if (!found?.ci) throw new Error(`${suite} is not in the fixed sample (${sampleSuites.join(', ')})`);
+  return { ...found, ci: found.ci };
+}
+
 /** How many targets the fixed sample draws from `suite`. */
 export function sampleShare(suite: string): number {
-  const share = SUITES.find((s) => s.name === suite)?.ci;
-  if (!share) throw new Error(`${suite} is not in the fixed sample (${sampleSuites.join(', ')})`);
-  return share;
+  return sampleSuite(suite).ci;
 }
 
 /** The suites of the sample: the qa-thm files must cover them all. */
@@ -31,11 +36,10 @@ export const SAMPLE_SUITES = sampleSuites;
 
 /** The test of `suite`'s share of the fixed sample, or of its part `part` ([K, N]: every Nth target from the Kth). */
 export function sampleOfSuite(suite: string, part?: [number, number]): void {
-  const share = sampleShare(suite);
+  const { ci: share, interpreterPlugins: plugins } = sampleSuite(suite);
   const [k, n] = part ?? [1, 1];
   const checked = Array.from({ length: share }, (_, i) => i).filter((i) => i % n === k - 1).length;
   const which = part ? `, part ${k}/${n}` : '';
-  const plugins = SUITES.find((s) => s.name === suite)?.interpreterPlugins;
   describe(`the differential check of THM, the fixed sample: ${suite}${which}`, () => {
     it(`every mode agrees with plain pytest and with the others on ${checked} of the ${share} targets drawn`, async () => {
       const args = ['--suite', suite, '--targets', String(share), '--seed', String(SAMPLE.seed)];
