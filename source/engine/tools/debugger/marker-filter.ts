@@ -14,6 +14,8 @@ function partialTail(text: string, pattern: string): number {
  */
 export class MarkerFilter {
   private held = '';
+  /** What followed the marker on the last line taken out (the shell's `$?`), without its colon; cleared by the caller. */
+  status: string | undefined;
 
   constructor(private readonly marker: string) {}
 
@@ -31,6 +33,7 @@ export class MarkerFilter {
         this.held = text.slice(at);
         return out;
       }
+      this.status = status.replace(/^:|\n$/g, '');
       text = rest.slice(status.length);
     }
     const keep = partialTail(text, `\n${this.marker}`);

@@ -92,9 +92,14 @@ export class DebuggerSession {
    * The marker the shell writes on stderr after a command, once its stdout marker is out: stdout
    * and stderr are two pipes, and an error line (a redirect's `Read-only file system`) may arrive
    * after the stdout marker. The command is done when both are in (or the stderr one is late).
+   * It carries the command's number, so that one late past its grace does not end the next command.
+   * Each stream is filtered on its own: their order is not kept between them (Docker copies them
+   * apart), and bash, line-buffered, writes a marker's leading newline and its line separately.
    */
   private readonly errMarker = `${this.marker}e`;
   private visibleErr = new MarkerFilter(this.errMarker);
+  /** The number of the command under way, which its stderr marker carries. */
+  private commandNumber = 0;
   /** When this command's stdout marker arrived (its stderr marker is waited for a little longer). */
   private markedAt: number | undefined;
   private exited = false;
@@ -170,7 +175,10 @@ export class DebuggerSession {
     for (const listener of this.listeners) listener(event);
   }
 
-  private emitOutput(chunk: string): void {
+  /** Output without tenet's markers: kept (capped) for the command's answer, and streamed (capped) to the watchers. */
+  private showOutput(chunk: string): void {
+    if (!chunk) return;
+    this.output.push(chunk);
     const now = this.cap.push(chunk);
     if (now) this.emit({ type: 'output', chunk: now });
   }
@@ -195,9 +203,7 @@ export class DebuggerSession {
     const onData = (stream: 'stdout' | 'stderr') => (chunk: string) => {
       if (this.child !== child) return;
       if (stream === 'stdout') this.stdoutTail = (this.stdoutTail + chunk).slice(-200);
-      this.output.push(chunk);
-      // Only stdout carries the marker; stderr goes out as it comes.
-      this.emitOutput(stream === 'stdout' ? this.visible.push(chunk) : this.visibleErr.push(chunk));
+      this.showOutput(stream === 'stdout' ? this.visible.push(chunk) : this.visibleErr.push(chunk));
       this.waiter?.();
     };
     child.stdout.setEncoding('utf8').on('data', onData('stdout'));
@@ -212,24 +218,18 @@ export class DebuggerSession {
     await this.send("trap ':' INT; PS1=''; PS2=''", 10_000);
   }
 
-  private finished(): { done: boolean; exitCode?: number } {
-    if (this.exited) return { done: true };
-    const text = this.output.toString();
-    const at = text.lastIndexOf(`${this.marker}:`);
-    if (at !== -1) {
+  private finished(): boolean {
+    if (this.exited) return true;
+    if (this.visible.status !== undefined) {
       // Done once the status line is complete, so none of it spills into the next command, and
       // stderr's marker is in too (or late past its grace: a command that closed the shell's stderr).
-      const code = /^:(\d+)\n/.exec(text.slice(at + this.marker.length));
-      if (code) {
-        if (this.markedAt === undefined) {
-          this.markedAt = Date.now();
-          setTimeout(() => this.waiter?.(), STDERR_GRACE_MS).unref();
-        }
-        const errDone = text.includes(`${this.errMarker}\n`) || Date.now() - this.markedAt >= STDERR_GRACE_MS;
-        if (errDone) return { done: true, exitCode: Number(code[1]) };
+      if (this.markedAt === undefined) {
+        this.markedAt = Date.now();
+        setTimeout(() => this.waiter?.(), STDERR_GRACE_MS).unref();
       }
+      return this.visibleErr.status === String(this.commandNumber) || Date.now() - this.markedAt >= STDERR_GRACE_MS;
     }
-    return { done: this.stdoutTail.endsWith(PDB_PROMPT) };
+    return this.stdoutTail.endsWith(PDB_PROMPT);
   }
 
   /** Writes input and waits for a prompt; returns the raw output and whether it needed Ctrl-C. */
@@ -240,10 +240,14 @@ export class DebuggerSession {
     this.output = new CappedText(this.options.maxOutput);
     this.stdoutTail = '';
     this.cap.end();
+    this.visible.status = undefined;
+    this.visibleErr.status = undefined;
+    // A line for pdb belongs to the shell command that started it: its markers end pdb too.
+    if (this.mode === 'shell') this.commandNumber++;
     const line =
       this.mode === 'pdb'
         ? `${input}\n`
-        : `{ ${input}\n} ; printf '\\n${this.marker}:%s\\n' "$?"; printf '\\n${this.errMarker}\\n' >&2\n`;
+        : `{ ${input}\n} ; printf '\\n${this.marker}:%s\\n' "$?"; printf '\\n${this.errMarker}${this.commandNumber}\\n' >&2\n`;
     this.markedAt = undefined;
     this.child!.stdin.write(line);
     let interrupted = false;
@@ -255,7 +259,7 @@ export class DebuggerSession {
           resolve(false);
         }, ms);
         const check = () => {
-          if (this.finished().done) {
+          if (this.finished()) {
             clearTimeout(timer);
             this.waiter = undefined;
             resolve(true);
@@ -269,20 +273,14 @@ export class DebuggerSession {
       this.child!.kill('SIGINT');
       if (!(await wait(INTERRUPT_GRACE_MS))) stuck = true;
     }
-    this.emitOutput(this.visible.flush());
-    this.emitOutput(this.visibleErr.flush());
+    this.showOutput(this.visible.flush());
+    this.showOutput(this.visibleErr.flush());
     const rest = this.cap.end();
     if (rest) this.emit({ type: 'output', chunk: rest });
-    let text = this.output.toString().replace(`\n${this.errMarker}\n`, '');
-    const at = text.lastIndexOf(`${this.marker}:`);
-    if (at !== -1) {
-      // What came after the status line (stderr's late lines) stays, after what came before it.
-      const after = text.slice(at).replace(/^[^\n]*\n?/, '');
-      text = `${text.slice(0, at).replace(/\n+$/, '')}${after ? `\n${after.replace(/\n+$/, '')}` : ''}`;
-      this.mode = 'shell';
-    } else if (this.stdoutTail.endsWith(PDB_PROMPT)) {
-      this.mode = 'pdb';
-    }
+    // The newlines before the marker are the command's last; what stderr said after it stays.
+    const text = this.output.toString().replace(/\n+$/, '');
+    if (this.visible.status !== undefined) this.mode = 'shell';
+    else if (this.stdoutTail.endsWith(PDB_PROMPT)) this.mode = 'pdb';
     return { text, interrupted, stuck };
   }
 
