@@ -87,7 +87,7 @@ export class AnthropicModel extends SdkModel<Anthropic> {
   private readonly warned = new Set<string>();
 
   constructor(settings: ProviderSettings) {
-    super(settings, { vendor: 'Anthropic', server: 'Anthropic API at ' }, (options) => new Anthropic(options));
+    super(settings, 'anthropic', (options) => new Anthropic(options));
   }
 
   protected async once(

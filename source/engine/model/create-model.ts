@@ -1,10 +1,9 @@
 import { TenetError } from '../errors';
 import type { TenetConfig } from '../config/config';
 import type { ModelSettings } from '../protocol/settings';
-import { AnthropicModel } from './anthropic-provider';
-import { OpenAiModel } from './openai-provider';
 import { modelInfo } from './catalogue';
 import { priceOf, type Pricing } from './pricing';
+import { lazySdkModel } from './lazy-sdk-model';
 import { redactingModel } from './redacting-model';
 import { secretRedactor } from '../util/redact';
 import { DEFAULT_RETRY } from './retry';
@@ -125,10 +124,7 @@ export function createModel(
   }
   return {
     // Nothing secret of this environment is sent, whatever a tool printed.
-    model: redactingModel(
-      provider === 'openai' ? new OpenAiModel(settings) : new AnthropicModel(settings),
-      secretRedactor(env),
-    ),
+    model: redactingModel(lazySdkModel(provider, settings), secretRedactor(env)),
     price: priceOf(model, config.prices) ?? { unpriced: true, model },
     settings: {
       provider,

@@ -71,7 +71,7 @@ export class OpenAiModel extends SdkModel<OpenAI> {
   readonly provider = 'openai';
 
   constructor(settings: ProviderSettings) {
-    super(settings, { vendor: 'OpenAI', server: 'OpenAI-compatible, ' }, (options) => new OpenAI(options));
+    super(settings, 'openai', (options) => new OpenAI(options));
   }
 
   protected async once(

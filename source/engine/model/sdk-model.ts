@@ -21,6 +21,23 @@ export interface ClientOptions {
   timeout: number;
 }
 
+/** Who serves each provider's models by default, and how a base URL is introduced in the label. */
+export const PROVIDER_NAMES = {
+  openai: { vendor: 'OpenAI', server: 'OpenAI-compatible, ' },
+  anthropic: { vendor: 'Anthropic', server: 'Anthropic API at ' },
+} as const;
+
+/** What the UI shows for a model behind a provider's SDK: the model, and who serves it. */
+export function sdkModelLabel(
+  settings: Pick<ProviderSettings, 'model' | 'baseUrl'>,
+  provider: keyof typeof PROVIDER_NAMES,
+): string {
+  const names = PROVIDER_NAMES[provider];
+  return settings.baseUrl
+    ? `${settings.model} (${names.server}${settings.baseUrl})`
+    : `${settings.model} (${names.vendor})`;
+}
+
 /**
  * A model behind a vendor's SDK: named after the model and who serves it, each call a streamed
  * attempt (`once`, watched for stalls) that tenet retries itself.
@@ -30,15 +47,12 @@ export abstract class SdkModel<Client> implements Model {
   readonly label: string;
   protected readonly client: Client;
 
-  /** `vendor`: who serves the model by default; `server`: how a base URL is introduced in the label. */
   constructor(
     protected readonly settings: ProviderSettings,
-    names: { vendor: string; server: string },
+    provider: keyof typeof PROVIDER_NAMES,
     makeClient: (options: ClientOptions) => Client,
   ) {
-    this.label = settings.baseUrl
-      ? `${settings.model} (${names.server}${settings.baseUrl})`
-      : `${settings.model} (${names.vendor})`;
+    this.label = sdkModelLabel(settings, provider);
     this.client = makeClient({
       apiKey: settings.apiKey,
       ...(settings.baseUrl ? { baseURL: settings.baseUrl } : {}),
