@@ -1,6 +1,6 @@
 import Docker from 'dockerode';
-import { existsSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openSandbox } from '../../source/engine/sandbox/create-sandbox';
@@ -435,4 +435,34 @@ describeDocker('two containers at once', () => {
       await Promise.all([bombed.dispose(), other.dispose()]);
     }
   }, 90_000);
+});
+
+describeDocker('files copied into the container', () => {
+  it('several go in together, and a module rewritten at the same size within the same second is what the next import runs', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'tenet-sync-'));
+    mkdirSync(join(repo, 'pkg'));
+    writeFileSync(join(repo, 'pkg', '__init__.py'), '');
+    const version = (n: number) => `VERSION = ${n}\n`;
+    // Both versions carry one modification time, whole seconds: Python's bytecode check cannot tell them apart.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const put = (n: number) => {
+      writeFileSync(join(repo, 'pkg', 'mod.py'), version(n));
+      writeFileSync(join(repo, 'pkg', 'other.py'), version(n));
+      utimesSync(join(repo, 'pkg', 'mod.py'), at, at);
+    };
+    put(1);
+    const sandbox = await openSandbox(DOCKER, repo, 'sync-test');
+    try {
+      const read = async () =>
+        (await sandbox.run(['python3', '-c', 'import pkg.mod, pkg.other; print(pkg.mod.VERSION, pkg.other.VERSION)']))
+          .stdout;
+      expect(await read()).toBe('1 1\n');
+      put(2);
+      await sandbox.syncFiles(['pkg/mod.py', 'pkg/other.py']);
+      expect(await read()).toBe('2 2\n');
+    } finally {
+      await sandbox.dispose();
+      rmSync(repo, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -178,6 +178,10 @@ export class LocalSandbox implements Sandbox {
     // The workspace folder is the sandbox's own disk.
   }
 
+  async syncFiles(): Promise<void> {
+    // As syncFile.
+  }
+
   readFile(rel: string): Promise<Buffer> {
     return readInside(this.workdir, rel);
   }

@@ -66,6 +66,8 @@ export interface Sandbox {
   run(argv: string[], options?: ProcessRunOptions): Promise<CompletedProcess>;
   /** Makes a workspace file's new content visible inside the sandbox (a no-op where they share a disk). */
   syncFile(rel: string): Promise<void>;
+  /** syncFile for several files at once (in a container: one copy, not one per file). */
+  syncFiles(rels: readonly string[]): Promise<void>;
   /** A workspace file as processes in the sandbox see it (what the tests ran against). */
   readFile(rel: string): Promise<Buffer>;
   dispose(): Promise<void>;

@@ -146,16 +146,14 @@ export async function hideTests(
     );
     originals.set(file, bytes);
     await workspace.write(file, encodeSource({ text, encoding: source.encoding }), { ownFile: true });
-    await sandbox.syncFile(file);
   }
+  await sandbox.syncFiles([...originals.keys()]);
   return {
     hidden,
     files: [...originals.keys()],
     async restore() {
-      for (const [file, bytes] of originals) {
-        await workspace.write(file, bytes);
-        await sandbox.syncFile(file);
-      }
+      for (const [file, bytes] of originals) await workspace.write(file, bytes);
+      await sandbox.syncFiles([...originals.keys()]);
     },
   };
 }

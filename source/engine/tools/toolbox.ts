@@ -29,10 +29,9 @@ async function shellBin(task: OpenTask): Promise<string> {
     python3: `exec ${quoted} "$@"`,
     pytest: `exec ${quoted} -m pytest "$@"`,
   };
-  for (const [name, body] of Object.entries(scripts)) {
+  for (const [name, body] of Object.entries(scripts))
     await task.workspace.write(`${rel}/${name}`, `#!/bin/sh\n${body}\n`, { mode: 0o755 });
-    await task.sandbox.syncFile(`${rel}/${name}`);
-  }
+  await task.sandbox.syncFiles(Object.keys(scripts).map((name) => `${rel}/${name}`));
   return posix.join(task.sandbox.workdir, rel);
 }
 

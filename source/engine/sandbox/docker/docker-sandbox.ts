@@ -176,7 +176,6 @@ export class DockerSandbox implements Sandbox {
       // runs as another user and cannot rewrite what reports its outcomes.
       await container.putArchive(packTree(pythonHelpersDir(), 'python', ROOT), { path: HELPERS_ROOT });
       if (!mounted) await container.putArchive(packTree(hostRoot, basename(workdir), owner), { path: WORK_ROOT });
-      await runQuiet({ container }, ['mkdir', '-p', PID_DIR]);
     } catch (error) {
       await sandbox.dispose();
       throw dockerError('Cannot set up the container', error);
@@ -207,30 +206,36 @@ export class DockerSandbox implements Sandbox {
     return collect(this.spawn(argv, options), options);
   }
 
-  async syncFile(rel: string): Promise<void> {
-    if (this.mounted) return;
+  syncFile(rel: string): Promise<void> {
+    return this.syncFiles([rel]);
+  }
+
+  async syncFiles(rels: readonly string[]): Promise<void> {
+    if (this.mounted || !rels.length) return;
     // Parent folders go too, owned by the container's user, in case they are new.
-    const parts = rel.split('/').slice(0, -1);
-    const dirs = parts.map((_, i) => parts.slice(0, i + 1).join('/'));
+    const entries = new Set<string>();
+    for (const rel of rels) {
+      const parts = rel.split('/').slice(0, -1);
+      for (let i = 1; i <= parts.length; i++) entries.add(parts.slice(0, i).join('/'));
+      entries.add(rel);
+    }
     try {
-      await this.container.putArchive(packFiles(this.hostRoot, [...dirs, rel], this.owner), { path: this.workdir });
+      await this.container.putArchive(packFiles(this.hostRoot, [...entries], this.owner), { path: this.workdir });
     } catch (error) {
-      throw dockerError(`Cannot copy ${rel} into the container`, error);
+      throw dockerError(`Cannot copy ${rels.join(', ')} into the container`, error);
     }
     // Python trusts a .pyc whose recorded source mtime (whole seconds) and size match, so two
     // versions of one size written within a second could share one. The host drops its bytecode
-    // on each write (Workspace.write); the container's goes here, after the new source is in.
-    if (rel.endsWith('.py')) {
-      const dir = posix.join(this.workdir, posix.dirname(rel));
+    // on each write (Workspace.write); the container's goes here, after the new sources are in.
+    const sources = rels.filter((rel) => rel.endsWith('.py'));
+    if (sources.length)
       await runQuiet({ container: this.container }, [
         'sh',
         '-c',
-        'rm -f "$1"/__pycache__/"$2".*.pyc',
+        'while [ $# -gt 0 ]; do rm -f "$1"/__pycache__/"$2".*.pyc; shift 2; done',
         'sh',
-        dir,
-        posix.basename(rel, '.py'),
+        ...sources.flatMap((rel) => [posix.join(this.workdir, posix.dirname(rel)), posix.basename(rel, '.py')]),
       ]);
-    }
   }
 
   async readFile(rel: string): Promise<Buffer> {
@@ -278,6 +283,8 @@ export function dockerError(what: string, error: unknown): Error {
 /** Exit codes of the probe in `missingTools`, and what each means is missing. */
 const PROBE = {
   script: [
+    // Where each exec notes its pid (see exec-process.ts), made by the same exec.
+    `mkdir -p ${PID_DIR}`,
     'command -v python3 >/dev/null 2>&1 || exit 3',
     `python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("pytest") is None)' >/dev/null 2>&1 || exit 4`,
   ].join('; '),
