@@ -232,7 +232,7 @@ export class DebuggerSession {
     return this.stdoutTail.endsWith(PDB_PROMPT);
   }
 
-  /** Writes input and waits for a prompt; returns the raw output and whether it needed Ctrl-C. */
+  /** Writes input and waits for a prompt; returns the output without the markers, and whether it needed Ctrl-C. */
   private async send(
     input: string,
     timeoutMs: number,
