@@ -123,6 +123,26 @@ describeDocker('generated code in a Docker container is contained and reported',
     await stillWorks();
   }, 60_000);
 
+  it('the shell drives pdb in the container a line at a time, and its answers carry none of the end markers', async () => {
+    // Docker delivers stdout and stderr apart: each answer is exactly what the program said, however they interleave.
+    const started = (
+      await callTool(
+        'run_debugger_cmd',
+        { cmd: 'python3 -m pytest -q tests/test_pricing.py --trace -p no:cacheprovider -k basic' },
+        ctx,
+      )
+    ).text;
+    expect(started).toMatch(/\(Pdb\) $/);
+    expect((await callTool('run_debugger_cmd', { cmd: 'p 6 * 7' }, ctx)).text).toBe('42\n(Pdb) ');
+    const after = (await callTool('run_debugger_cmd', { cmd: 'q' }, ctx)).text;
+    expect(after).not.toContain('__tenet_done');
+    expect(after.endsWith('\n[shell]')).toBe(true);
+    for (let i = 0; i < 5; i++)
+      expect((await callTool('run_debugger_cmd', { cmd: `echo out ${i}; echo err ${i} >&2` }, ctx)).text).toMatch(
+        new RegExp(`^(out ${i}\\nerr ${i}|err ${i}\\nout ${i})\\n\\[shell\\]$`),
+      );
+  });
+
   it('100 MB of output is cut, not carried', async () => {
     const { report } = await attempt(HOSTILE.flood);
     expect(report.length).toBeLessThan(13_000);

@@ -4,9 +4,9 @@ import type { Sandbox, SandboxProcess } from '../../source/engine/sandbox/sandbo
 import { DebuggerSession } from '../../source/engine/tools/debugger/session';
 
 // CI: in a Docker sandbox, `echo alive` answered "\nalive". Docker copies a process's stdout and
-// stderr apart, so their order is not kept between them, and bash, line-buffered, writes the
-// newline before each end-of-command marker on its own. The newline before the stderr marker came
-// in before the command's output. Here a scripted shell delivers the two streams in such orders.
+// stderr apart, so their order is not kept between them, and bash, line-buffered, wrote the newline
+// that then began each end-of-command marker on its own: the one before the stderr marker came in
+// before the command's output. Here a scripted shell delivers the two streams in such orders.
 
 interface Sent {
   /** The command as typed (a pdb line as it is). */
@@ -24,7 +24,7 @@ function scriptedShell() {
   const sent: Sent[] = [];
   let wake: (() => void) | undefined;
   stdin.setEncoding('utf8').on('data', (line: string) => {
-    const shell = /^\{ ([\s\S]*)\n\} ; printf '\\n(\w+):%s\\n' "\$\?"; printf '\\n(\w+)\\n' >&2\n$/.exec(line);
+    const shell = /^\{ ([\s\S]*)\n\} ; printf '(\w+):%s\\n' "\$\?"; printf '(\w+)\\n' >&2\n$/.exec(line);
     sent.push(
       shell ? { command: shell[1]!, outMarker: shell[2]!, errMarker: shell[3]! } : { command: line.replace(/\n$/, '') },
     );
@@ -48,15 +48,9 @@ function scriptedShell() {
     },
     out: (text: string) => stdout.write(text),
     err: (text: string) => stderr.write(text),
-    /** The end of a shell command as bash writes it: the newline, then the marker's line. */
-    endOut: (sent: Sent, status = 0) => {
-      stdout.write('\n');
-      stdout.write(`${sent.outMarker}:${status}\n`);
-    },
-    endErr: (sent: Sent) => {
-      stderr.write('\n');
-      stderr.write(`${sent.errMarker}\n`);
-    },
+    /** The end of a shell command as bash writes it: the marker's line. */
+    endOut: (sent: Sent, status = 0) => stdout.write(`${sent.outMarker}:${status}\n`),
+    endErr: (sent: Sent) => stderr.write(`${sent.errMarker}\n`),
   };
 }
 
@@ -79,17 +73,19 @@ describe('the shell session reads stdout and stderr each on its own', () => {
     return { shell, session, first, command: await shell.next() };
   }
 
-  it("keeps the stderr marker's newline out of the answer when it comes before the command's output", async () => {
+  it('keeps each line where it came, whichever stream it came on and however the markers interleave', async () => {
     const { shell, first, command } = await started();
     expect(command.command).toBe('echo alive');
-    shell.err('\n');
-    await settle();
     shell.out('alive\n');
+    await settle();
+    shell.err('warning\n');
+    await settle();
+    shell.endErr(command);
+    await settle();
+    shell.out('late');
     shell.endOut(command);
     await settle();
-    shell.err(`${command.errMarker}\n`);
-    await settle();
-    expect(await first).toBe('alive');
+    expect(await first).toBe('alive\nwarning\nlate');
   });
 
   it("waits for the command's own stderr marker, not one a command before sent late", async () => {

@@ -8,7 +8,7 @@ const feed = (chunks: string[]) => {
 };
 
 describe('the end-of-command marker filter', () => {
-  const whole = `hi from shop\n\n${MARKER}:0\n`;
+  const whole = `hi from shop\n${MARKER}:0\n`;
 
   it('takes the marker line out of one chunk', () => {
     expect(feed([whole])).toBe('hi from shop\n');
@@ -24,12 +24,19 @@ describe('the end-of-command marker filter', () => {
   it('keeps text that only looks like the start of the marker, and what follows the status line', () => {
     expect(feed(['a_', '_b\n'])).toBe('a__b\n');
     expect(feed(['x\n__tenet', '_other'])).toBe('x\n__tenet_other');
-    expect(feed([`one\n${MARKER}:1\ntwo\n${MARKER}:0\n`])).toBe('onetwo');
+    expect(feed([`one\n${MARKER}:1\ntwo${MARKER}:0\n`])).toBe('one\ntwo');
+  });
+
+  it("never holds back the program's own newline: held, it would come out after the other stream's next line", () => {
+    const filter = new MarkerFilter(MARKER);
+    expect(filter.push('out 0\n')).toBe('out 0\n');
+    expect(filter.push(`${MARKER}:0\n`)).toBe('');
+    expect(filter.status).toBe('0');
   });
 
   it('holds an unfinished status line until its end arrives', () => {
     const filter = new MarkerFilter(MARKER);
-    expect(filter.push(`out\n${MARKER}:1`)).toBe('out');
+    expect(filter.push(`out\n${MARKER}:1`)).toBe('out\n');
     expect(filter.flush()).toBe('');
     expect(filter.push('27\n(Pdb) ')).toBe('(Pdb) ');
   });

@@ -7,10 +7,12 @@ function partialTail(text: string, pattern: string): number {
 }
 
 /**
- * Takes the shell's end-of-command line (`\n<marker>:<status>\n`, see session.ts) out of the live
- * output the pane and the session log show: it is tenet's bookkeeping, not the program's output.
- * Chunks can end anywhere, inside the marker too, so a tail that may be its start is held back
- * until the next chunk tells; `flush` gives it back when the command ended some other way.
+ * Takes the shell's end-of-command marker (`<marker>:<status>\n`, see session.ts) out of the
+ * output of one stream: it is tenet's bookkeeping, not the program's output. The marker carries no
+ * newline before it, so nothing of the program's own output (its last newline) is ever held back:
+ * held, it would come out after what the other stream said meanwhile. Chunks can end anywhere,
+ * inside the marker too, so a tail that may be its start is held back until the next chunk tells;
+ * `flush` gives it back when the command ended some other way.
  */
 export class MarkerFilter {
   private held = '';
@@ -24,8 +26,7 @@ export class MarkerFilter {
     this.held = '';
     let out = '';
     for (let at = text.indexOf(this.marker); at !== -1; at = text.indexOf(this.marker)) {
-      // The newline printf writes before the marker is tenet's too.
-      out += text.slice(0, at).replace(/\n$/, '');
+      out += text.slice(0, at);
       const rest = text.slice(at + this.marker.length);
       const status = /^:?\d*\n?/.exec(rest)![0];
       if (!status.endsWith('\n') && status.length === rest.length) {
@@ -36,7 +37,7 @@ export class MarkerFilter {
       this.status = status.replace(/^:|\n$/g, '');
       text = rest.slice(status.length);
     }
-    const keep = partialTail(text, `\n${this.marker}`);
+    const keep = partialTail(text, this.marker);
     this.held = text.slice(text.length - keep);
     return out + text.slice(0, text.length - keep);
   }

@@ -94,7 +94,7 @@ export class DebuggerSession {
    * after the stdout marker. The command is done when both are in (or the stderr one is late).
    * It carries the command's number, so that one late past its grace does not end the next command.
    * Each stream is filtered on its own: their order is not kept between them (Docker copies them
-   * apart), and bash, line-buffered, writes a marker's leading newline and its line separately.
+   * apart). A marker may follow output that did not end its line; it is found there too.
    */
   private readonly errMarker = `${this.marker}e`;
   private visibleErr = new MarkerFilter(this.errMarker);
@@ -247,7 +247,7 @@ export class DebuggerSession {
     const line =
       this.mode === 'pdb'
         ? `${input}\n`
-        : `{ ${input}\n} ; printf '\\n${this.marker}:%s\\n' "$?"; printf '\\n${this.errMarker}${this.commandNumber}\\n' >&2\n`;
+        : `{ ${input}\n} ; printf '${this.marker}:%s\\n' "$?"; printf '${this.errMarker}${this.commandNumber}\\n' >&2\n`;
     this.markedAt = undefined;
     this.child!.stdin.write(line);
     let interrupted = false;
