@@ -98,17 +98,14 @@ describeDocker('generated code in a Docker container is contained and reported',
     const report = (await callTool('run_tests', {}, ctx)).text;
     return { report, seconds: (Date.now() - started) / 1000 };
   };
-  const stillWorks = async () =>
-    expect((await callTool('run_debugger_cmd', { cmd: 'echo alive' }, ctx)).text).toBe('alive\n[shell]');
+  /** What the agent's shell answers `cmd`. */
+  const shell = async (cmd: string) => (await callTool('run_debugger_cmd', { cmd }, ctx)).text;
+  const stillWorks = async () => expect(await shell('echo alive')).toBe('alive\n[shell]');
 
   it("runs as the container's own user, with no capabilities, in a container labelled with the session", async () => {
-    const said = (
-      await callTool(
-        'run_debugger_cmd',
-        { cmd: 'id -u; grep CapEff /proc/self/status; python3 -c "import getpass; print(getpass.getuser())"' },
-        ctx,
-      )
-    ).text;
+    const said = await shell(
+      'id -u; grep CapEff /proc/self/status; python3 -c "import getpass; print(getpass.getuser())"',
+    );
     expect(said).toMatch(/^\d+\nCapEff:\s+0+\ntenet\n\[shell\]$/);
     const uid = Number(said.split('\n')[0]);
     expect(uid).toBeGreaterThanOrEqual(CONTAINER_UIDS.first);
@@ -125,20 +122,14 @@ describeDocker('generated code in a Docker container is contained and reported',
 
   it('the shell drives pdb in the container a line at a time, and its answers carry none of the end markers', async () => {
     // Docker delivers stdout and stderr apart: each answer is exactly what the program said, however they interleave.
-    const started = (
-      await callTool(
-        'run_debugger_cmd',
-        { cmd: 'python3 -m pytest -q tests/test_pricing.py --trace -p no:cacheprovider -k basic' },
-        ctx,
-      )
-    ).text;
+    const started = await shell('python3 -m pytest -q tests/test_pricing.py --trace -p no:cacheprovider -k basic');
     expect(started).toMatch(/\(Pdb\) $/);
-    expect((await callTool('run_debugger_cmd', { cmd: 'p 6 * 7' }, ctx)).text).toBe('42\n(Pdb) ');
-    const after = (await callTool('run_debugger_cmd', { cmd: 'q' }, ctx)).text;
+    expect(await shell('p 6 * 7')).toBe('42\n(Pdb) ');
+    const after = await shell('q');
     expect(after).not.toContain('__tenet_done');
     expect(after.endsWith('\n[shell]')).toBe(true);
     for (let i = 0; i < 5; i++)
-      expect((await callTool('run_debugger_cmd', { cmd: `echo out ${i}; echo err ${i} >&2` }, ctx)).text).toMatch(
+      expect(await shell(`echo out ${i}; echo err ${i} >&2`)).toMatch(
         new RegExp(`^(out ${i}\\nerr ${i}|err ${i}\\nout ${i})\\n\\[shell\\]$`),
       );
   });
@@ -147,8 +138,8 @@ describeDocker('generated code in a Docker container is contained and reported',
     const { report } = await attempt(HOSTILE.flood);
     expect(report.length).toBeLessThan(13_000);
     expect(report).toContain('printed 100 MB');
-    const shell = (await callTool('run_debugger_cmd', { cmd: 'python3 -c "print(\'y\' * 100_000_000)"' }, ctx)).text;
-    expect(shell.length).toBeLessThan(13_000);
+    const printed = await shell('python3 -c "print(\'y\' * 100_000_000)"');
+    expect(printed.length).toBeLessThan(13_000);
     await stillWorks();
   }, 60_000);
 
@@ -162,7 +153,7 @@ describeDocker('generated code in a Docker container is contained and reported',
     );
     // From the agent's shell it runs, and the container's process limit stops it.
     const bomb = Buffer.from(HOSTILE.forks).toString('base64');
-    const said = (await callTool('run_debugger_cmd', { cmd: `echo ${bomb} | base64 -d | python3 -` }, ctx)).text;
+    const said = await shell(`echo ${bomb} | base64 -d | python3 -`);
     const forked = Number(/fork stopped after (\d+) children/.exec(said)?.[1]);
     expect(forked, said).toBeGreaterThan(0);
     expect(forked).toBeLessThan(256);
