@@ -12,7 +12,7 @@ import {
   type KnownFile,
 } from './cache';
 import { hashBytes, tooLargeToIndex, type SkippedFile } from './parse-file';
-import { ParsePool } from './parse-pool';
+import { PARSE_INLINE_BYTES, ParsePool } from './parse-pool';
 import { RepoIndex, type FileSignature } from './repo-index';
 import type { FileIndex } from './types';
 
@@ -66,7 +66,7 @@ export async function buildIndex(
     : { entries: new Map<string, CachedEntry>(), files: new Map(), writtenAt: 0 };
   const loadCache = lap();
   // Largest files first, so the threads end together; the pool starts before the hashing so the
-  // workers load the grammar meanwhile. With a warm cache, not starting them at all is cheaper.
+  // workers load the grammar meanwhile.
   const signatures = new Map<string, FileSignature>();
   const files = listPythonFiles(root)
     .map((path) => {
@@ -76,7 +76,10 @@ export async function buildIndex(
     })
     .sort((a, b) => b.size - a.size);
   const list = lap();
-  const pool = new ParsePool(cache.size && cache.size >= files.length / 2 ? 1 : (options.workers ?? undefined));
+  // Workers only for much to parse: not with a warm cache, nor for a small repository.
+  const warm = cache.size && cache.size >= files.length / 2;
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  const pool = new ParsePool(warm ? 1 : (options.workers ?? (bytes <= PARSE_INLINE_BYTES ? 1 : undefined)));
   let hashedCount = 0;
   const seen = new Map<string, KnownFile>();
   const reused: FileIndex[] = [];

@@ -4,7 +4,7 @@ import { decodeSource } from '../python-source/source-text';
 import { listPythonFiles } from '../workspace/walk';
 import { mayCall, unpackCalls } from './calls';
 import { hashBytes, indexSource, parseFailure, tooLargeToIndex, type SkippedFile } from './parse-file';
-import { ParsePool, type Parsed } from './parse-pool';
+import { PARSE_INLINE_BYTES, ParsePool, type Parsed } from './parse-pool';
 import type { CallEntry, ClassEntry, FileIndex, FunctionEntry } from './types';
 import { readInsideSync } from '../workspace/inside';
 
@@ -25,9 +25,6 @@ export interface IndexChanges {
   changed: string[];
   removed: string[];
 }
-
-/** Past this many files to re-parse, a refresh parses them on worker threads. */
-const PARSE_INLINE_MAX = 24;
 
 const TEST_DIR = /(^|\/)(tests?|testing)\//;
 const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/;
@@ -200,7 +197,7 @@ export class RepoIndex {
       this.signatures.delete(path);
     }
     const parsed =
-      toParse.length > PARSE_INLINE_MAX
+      toParse.reduce((sum, file) => sum + file.bytes.length, 0) > PARSE_INLINE_BYTES
         ? await parseOnWorkers(
             this.root,
             toParse.map((f) => f.path),
