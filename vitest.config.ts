@@ -8,10 +8,12 @@ import { LongestFirst } from './test/setup/longest-first.ts';
  *   (that halves their time against a fresh graph per file; a second worker costs one more import
  *   of the graph, about 4 CPU-seconds, and uses the core that one worker left idle: 67 s → 53 s on
  *   a loaded 2-core machine). A test that leaks state into another file is a bug of that test.
- * - e2e: everything else under test/ (a new folder lands here, isolated, by default). Its files
- *   spawn the built CLI, pytest, docker and chromium and mostly wait on them, so more files run
- *   at once than there are cores. Its global setup records the demo session once, and gives the
- *   parts of qa:thm's CI sample a folder where they make each suite's set-up once (qa/suite-setup.ts).
+ * - e2e: everything else under test/ (a new folder lands here by default). Its files spawn the
+ *   built CLI, pytest, docker and chromium and mostly wait on them, so more files run at once than
+ *   there are cores. A worker process runs file after file (a fresh process per file cost 0.4 CPU-s
+ *   a file); test/setup/fresh-modules.ts gives each file its own helpers' state and environment.
+ *   Its global setup records the demo session once, and gives the parts of qa:thm's CI sample a
+ *   folder where they make each suite's set-up once (qa/suite-setup.ts).
  */
 const UNIT = ['test/unit/**/*.test.{ts,tsx}'];
 const UI = ['test/ui/**/*.test.{ts,tsx}'];
@@ -40,6 +42,8 @@ export default defineConfig({
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: [...UNIT, ...UI],
           globalSetup: ['test/setup/demo-session.ts', 'test/setup/qa-shared.ts'],
+          isolate: false,
+          setupFiles: ['test/setup/fresh-modules.ts'],
           // pytest without the interpreter's own plugins, unless a file asks for them
           // (test/helpers/pytest-plugins.ts): half a trivial run's start, a thousand times over.
           env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
