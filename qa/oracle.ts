@@ -5,7 +5,7 @@
  * sides meet the same Python and pytest.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { prepareTarget } from '../source/engine/task/prepare-target';
@@ -63,11 +63,10 @@ export async function sentinelText(repo: string, target: string): Promise<{ file
  */
 export function copyWith(repo: string, replaced?: { file: string; text: string }): string {
   const copy = mkdtempSync(join(tmpdir(), 'tenet-qa-'));
-  cpSync(repo, copy, {
-    recursive: true,
-    preserveTimestamps: true,
-    filter: (path) => !path.endsWith('.pytest_cache'),
-  });
+  // cp and rm, not cpSync and rmSync: on sympy's 3,400 files they take half the CPU (0.33 s a copy
+  // against 0.66, 0.05 s a removal against 0.10), four copies a target.
+  run('cp', ['-a', `${repo}/.`, copy]);
+  run('find', [copy, '-name', '.pytest_cache', '-prune', '-exec', 'rm', '-rf', '{}', '+']);
   if (replaced) {
     writeFileSync(join(copy, replaced.file), replaced.text);
     const cache = join(copy, dirname(replaced.file), '__pycache__');
@@ -77,6 +76,16 @@ export function copyWith(repo: string, replaced?: { file: string; text: string }
         if (name.startsWith(stem) && name.endsWith('.pyc')) rmSync(join(cache, name), { force: true });
   }
   return copy;
+}
+
+/** Removes a copy copyWith made. */
+export function removeCopy(copy: string): void {
+  run('rm', ['-rf', copy]);
+}
+
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`qa: ${command} ${args.join(' ')}: ${result.error ?? result.stderr}`);
 }
 
 /** The folders a developer puts on PYTHONPATH for this layout: `src/` when it holds packages. */
@@ -103,7 +112,7 @@ export function oracleOn(
   try {
     return runOracle(copy, testArgs, runner, mark);
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    removeCopy(copy);
   }
 }
 

@@ -35,7 +35,7 @@
  *                                                    # make each suite's set-up once in DIR (qa/suite-setup.ts)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spreadOrder } from '../source/engine/bench/make-order';
 import { targetName } from '../source/engine/bench/make-row';
@@ -43,7 +43,7 @@ import { optionArgs } from '../source/engine/bench/make-scope';
 import { testFile } from '../source/engine/thm/node-ids';
 import type { ThmReport } from '../source/engine/protocol/thm-report';
 import { againstOracle, betweenModes, expectedBlank, stubAgainstOracle } from './compare';
-import { blankedText, copyWith, oracleOn, SENTINEL_MARK, sentinelText, type Runner } from './oracle';
+import { blankedText, copyWith, oracleOn, removeCopy, SENTINEL_MARK, sentinelText, type Runner } from './oracle';
 import { setUp, tearDown } from './suite-setup';
 import { DOCKER_IMAGE, dockerReady, repositorySuite, SUITES, type Suite } from './suites';
 
@@ -278,7 +278,7 @@ async function checkTarget(suite: Suite, repo: string, target: string, scope: st
         note('stub', stubAgainstOracle(report, oracle, suite.exactStubSplit));
         if (first) note(`stub vs ${first[0]}`, betweenModes(first[1], report, false));
       } finally {
-        rmSync(stubbed, { recursive: true, force: true });
+        removeCopy(stubbed);
       }
     }
     const result = {
