@@ -33,21 +33,42 @@ describe("pyenv's answers kept between runs", () => {
     expect(recalledShimAnswer(shim, repo, env)).toBeUndefined();
     keepShimAnswer(shim, repo, env, interpreter);
     expect(recalledShimAnswer(shim, repo, env)).toBe(interpreter);
-    // Kept per folder asked from: another folder may have a version file of its own.
-    expect(recalledShimAnswer(shim, join(repo, 'src'), env)).toBeUndefined();
+    // Kept per version file read, not per folder: another folder without one (a fresh copy of the
+    // repository, a temporary folder) gets the same answer.
+    expect(recalledShimAnswer(shim, join(repo, 'src'), env)).toBe(interpreter);
+    const elsewhere = join(dir, 'elsewhere');
+    mkdirSync(elsewhere);
+    expect(recalledShimAnswer(shim, elsewhere, env)).toBe(interpreter);
 
     // `pyenv shell` (PYENV_VERSION) and another PATH: asked again.
     expect(recalledShimAnswer(shim, repo, { ...env, PYENV_VERSION: '3.12.1' })).toBeUndefined();
     expect(recalledShimAnswer(shim, repo, { ...env, PATH: `/opt/bin:${env.PATH}` })).toBeUndefined();
 
-    // `pyenv local` in the repository, or in a folder above it.
+    // `pyenv local` in the repository: asked again there, and from below it (pyenv reads the same
+    // file there); a folder without one keeps the global answer.
     writeFileSync(join(repo, '.python-version'), '3.12.1\n');
     expect(recalledShimAnswer(shim, repo, env)).toBeUndefined();
-    keepShimAnswer(shim, repo, env, interpreter);
+    expect(recalledShimAnswer(shim, join(repo, 'src'), env)).toBeUndefined();
+    expect(recalledShimAnswer(shim, elsewhere, env)).toBe(interpreter);
+    // (The interpreter it names, outside `versions`, whose time is part of every answer.)
+    const local = join(dir, 'python3.12');
+    writeFileSync(local, '');
+    keepShimAnswer(shim, repo, env, local);
+    expect(recalledShimAnswer(shim, join(repo, 'src'), env)).toBe(local);
+    expect(recalledShimAnswer(shim, elsewhere, env)).toBe(interpreter);
+    // Edited: asked again.
+    writeFileSync(join(repo, '.python-version'), '3.12.2\n');
+    expect(recalledShimAnswer(shim, repo, env)).toBeUndefined();
+    keepShimAnswer(shim, repo, env, local);
+    // A version file in a folder above: it decides where the repository has none, not where it has one.
     writeFileSync(join(dir, '.python-version'), '3.10.0\n');
+    expect(recalledShimAnswer(shim, repo, env)).toBe(local);
+    expect(recalledShimAnswer(shim, elsewhere, env)).toBeUndefined();
+    rmSync(join(repo, '.python-version'));
     expect(recalledShimAnswer(shim, repo, env)).toBeUndefined();
     rmSync(join(dir, '.python-version'));
     expect(recalledShimAnswer(shim, repo, env)).toBe(interpreter);
+    rmSync(local);
 
     // `pyenv global`, and a version installed or removed.
     writeFileSync(join(root, 'version'), '3.12.1\n');
