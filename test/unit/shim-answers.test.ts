@@ -43,6 +43,8 @@ describe("pyenv's answers kept between runs", () => {
     // `pyenv shell` (PYENV_VERSION) and another PATH: asked again.
     expect(recalledShimAnswer(shim, repo, { ...env, PYENV_VERSION: '3.12.1' })).toBeUndefined();
     expect(recalledShimAnswer(shim, repo, { ...env, PATH: `/opt/bin:${env.PATH}` })).toBeUndefined();
+    // A PYENV_DIR that is a file is no folder to find a version file in: nothing recalled, nothing thrown.
+    expect(recalledShimAnswer(shim, repo, { ...env, PYENV_DIR: join(root, 'version') })).toBeUndefined();
 
     // `pyenv local` in the repository: asked again there, and from below it (pyenv reads the same
     // file there); a folder without one keeps the global answer.

@@ -24,6 +24,15 @@ function pyenvRoot(shim: string, env: NodeJS.ProcessEnv): string | undefined {
   return root;
 }
 
+/** As pyenv's `[ -f ]`: a regular file, through links; an unreadable path or a PYENV_DIR that is a file is none. */
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The `.python-version` file pyenv reads when asked from `cwd`, as `pyenv version-file` finds it:
  * the first one from PYENV_DIR (which pyenv sets to the folder it is asked from) up to the root,
@@ -34,7 +43,7 @@ function localVersionFile(cwd: string, env: NodeJS.ProcessEnv): string | undefin
   for (const start of new Set(starts))
     for (let dir = start; ; dir = dirname(dir)) {
       const file = join(dir, '.python-version');
-      if (statSync(file, { throwIfNoEntry: false })?.isFile()) return file;
+      if (isFile(file)) return file;
       if (dirname(dir) === dir) break;
     }
   return undefined;
