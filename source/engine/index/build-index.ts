@@ -78,7 +78,8 @@ export async function buildIndex(
   const list = lap();
   // Workers only for much to parse: not with a warm cache, nor for a small repository.
   const warm = cache.size && cache.size >= files.length / 2;
-  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  // What will be parsed: a file too large to index (left out below) starts no worker.
+  const bytes = files.reduce((sum, file) => sum + (tooLargeToIndex(file.path, file.size) ? 0 : file.size), 0);
   const pool = new ParsePool(warm ? 1 : (options.workers ?? (bytes <= PARSE_INLINE_BYTES ? 1 : undefined)));
   let hashedCount = 0;
   const seen = new Map<string, KnownFile>();
