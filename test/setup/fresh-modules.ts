@@ -2,7 +2,7 @@ import { vi } from 'vitest';
 
 /**
  * Runs before each end-to-end file. The e2e project's files share their worker processes
- * (vitest.config.ts: a fresh process per file cost about 0.4 CPU-s a file, 60 CPU-s a suite), so
+ * (vitest.config.ts: a fresh process per file cost about 0.4 CPU-s a file, 24 CPU-s over 60 files), so
  * what one file changed must not reach the next:
  * - the helpers and the engine's modules are evaluated again for each file, so that module-level
  *   state (a scratch folder made at import, removed by an afterAll the import registered) is the
