@@ -12,8 +12,9 @@ import { LongestFirst } from './test/setup/longest-first.ts';
  *   built CLI, pytest, docker and chromium and mostly wait on them, so more files run at once than
  *   there are cores. A worker process runs file after file (a fresh process per file cost 0.4 CPU-s
  *   a file); test/setup/fresh-modules.ts gives each file its own helpers' state and environment.
- *   Its global setup records the demo session once, and gives the parts of qa:thm's CI sample a
- *   folder where they make each suite's set-up once (qa/suite-setup.ts).
+ *   Its global setup records the demo session once, gives the parts of qa:thm's CI sample a
+ *   folder where they make each suite's set-up once (qa/suite-setup.ts), and, where Docker tests
+ *   are required and the engine lacks the default image, builds it while the tests run.
  */
 const UNIT = ['test/unit/**/*.test.{ts,tsx}'];
 const UI = ['test/ui/**/*.test.{ts,tsx}'];
@@ -41,7 +42,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: [...UNIT, ...UI],
-          globalSetup: ['test/setup/demo-session.ts', 'test/setup/qa-shared.ts'],
+          // The image's build first: it starts a minute of work in the background.
+          globalSetup: ['test/setup/docker-image.ts', 'test/setup/demo-session.ts', 'test/setup/qa-shared.ts'],
           isolate: false,
           setupFiles: ['test/setup/fresh-modules.ts'],
           // pytest without the interpreter's own plugins, unless a file asks for them

@@ -3,11 +3,13 @@ import Docker from 'dockerode';
 import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { containerLimits } from '../../source/engine/sandbox/docker/limits';
 import { DEFAULT_IMAGE } from '../../source/engine/sandbox/docker/names';
+import { awaitImageBuild } from './image-build';
 
 /**
  * The sandboxes the parametrised suites run in: always local, and Docker when an engine with the
  * default image answers. `.ci/run` sets TENET_TEST_DOCKER=require, which turns a missing engine or
- * image into a failure instead of a skip.
+ * image into a failure instead of a skip; there the global setup builds a missing image
+ * (test/setup/docker-image.ts), and a Docker test waits for that build before it looks.
  */
 async function dockerProblem(): Promise<string | undefined> {
   const docker = new Docker();
@@ -16,6 +18,9 @@ async function dockerProblem(): Promise<string | undefined> {
   } catch (error) {
     return `no Docker daemon answers at ${process.env.DOCKER_HOST ?? '/var/run/docker.sock'} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); start one with \`dockerd &\``;
   }
+  const build = await awaitImageBuild();
+  if (build && build.code !== 0)
+    return `\`tenet image build\` failed in the global setup (exit ${build.code}):\n${build.stderr.trim().split('\n').slice(-15).join('\n')}`;
   try {
     await docker.getImage(DEFAULT_IMAGE).inspect();
   } catch {
