@@ -19,7 +19,8 @@ const imports = (module: string) => {
   }
 };
 const TRIO = imports('trio');
-const ANYIO = TRIO && imports('anyio');
+// Its pytest plugin, not only a folder named anyio (a package removed but for its bytecode imports as one).
+const ANYIO = TRIO && imports('anyio.pytest_plugin');
 // A skip that says so: .ci/run installs anyio and sets TENET_TEST_ANYIO=require, which turns a
 // missing anyio into a failure (without it the anyio tests would vanish from CI unnoticed).
 const ANYIO_PROBLEM = ANYIO
