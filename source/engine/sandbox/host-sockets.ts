@@ -1,42 +1,93 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { TenetError } from '../errors';
+import { type FolderStamp, folderStamp, keepSockets, recalledSockets } from './socket-records';
 
 /**
  * Unix sockets of this machine under a folder a confined process is shown. A read-only bind does
  * not stop `connect()` on a socket, so each one found is covered (see allowedView). Looked for once
  * per tenet process and folder: sockets live in /run, /tmp and home folders (a rootless Docker's
  * `~/.docker/run/docker.sock`, gpg's and ssh's agents), which are shown only when named on purpose.
+ * What a look through a large folder found is kept between runs while no folder in it changed
+ * (socket-records.ts).
  */
 const found = new Map<string, { sockets: readonly string[]; problem?: string }>();
 const pending = new Map<string, Promise<void>>();
 
 const FIND_TIMEOUT_MS = 20_000;
-const FIND_ARGS = (root: string) => [root, '-type', 's', '-print0'];
+/**
+ * Every folder with its device, inode and ctime, printed as find reaches it (before reading it),
+ * and every socket: `D<dev>:<ino> <ctime>\0<path>\0` and `S\0<path>\0`.
+ */
+const FIND_ARGS = (root: string) => [
+  root,
+  '(',
+  '-type',
+  'd',
+  '-printf',
+  'D%D:%i %C@\\0%p\\0',
+  ')',
+  '-o',
+  '(',
+  '-type',
+  's',
+  '-printf',
+  'S\\0%p\\0',
+  ')',
+];
 
-/** What find answered: the sockets, or why the folder could not be looked through (then it is not shown). */
-function answer(stdout: string | undefined, timedOut: boolean): { sockets: readonly string[]; problem?: string } {
-  const sockets = (stdout ?? '').split('\0').filter(Boolean);
-  return timedOut
-    ? { sockets, problem: `looking through it for sockets took over ${FIND_TIMEOUT_MS / 1000} s` }
-    : { sockets };
+/**
+ * What find answered: the sockets, or why the folder could not be looked through (then it is not
+ * shown). A whole answer (find ended well) is kept for the next run; an unreadable part of the tree
+ * makes find print errors and end with 1, and what it did list still counts, but only now.
+ */
+function answer(
+  root: string,
+  look: { stdout: string | undefined; timedOut: boolean; whole: boolean; at: number },
+): { sockets: readonly string[]; problem?: string } {
+  const { stdout, timedOut, whole, at } = look;
+  const fields = (stdout ?? '').split('\0');
+  const sockets: string[] = [];
+  const folders: FolderStamp[] = [];
+  let stamped = true;
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const [kind, path] = [fields[i]!, fields[i + 1]!];
+    if (kind === 'S') sockets.push(path);
+    else {
+      const folder = folderStamp(root, kind.slice(1), path);
+      if (folder) folders.push(folder);
+      else stamped = false;
+    }
+  }
+  if (timedOut) return { sockets, problem: `looking through it for sockets took over ${FIND_TIMEOUT_MS / 1000} s` };
+  if (whole && stamped) keepSockets(root, folders, sockets, at);
+  return { sockets };
+}
+
+/** The sockets under `root` from its record, when it has one that still holds. */
+function recalled(root: string): boolean {
+  const sockets = recalledSockets(root);
+  if (sockets) found.set(root, { sockets });
+  return !!sockets;
 }
 
 /** Looks under `roots` without blocking, so that socketsUnder finds the answer ready. */
 export function lookForSockets(roots: readonly string[]): Promise<void> {
   return Promise.all(
     roots
-      .filter((root) => !found.has(root))
+      // A root being looked through already is not recalled again (an lstat a folder).
+      .filter((root) => !found.has(root) && (pending.has(root) || !recalled(root)))
       .map((root) => {
         let looking = pending.get(root);
         if (!looking) {
           looking = new Promise<void>((done) => {
+            const at = Date.now();
             execFile(
               'find',
               FIND_ARGS(root),
               { encoding: 'utf8', timeout: FIND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
               (error, stdout) => {
-                // An unreadable part of the tree prints errors; what find did list still counts.
-                found.set(root, answer(stdout, (error as { killed?: boolean } | null)?.killed === true));
+                const timedOut = (error as { killed?: boolean } | null)?.killed === true;
+                found.set(root, answer(root, { stdout, timedOut, whole: !error, at }));
                 pending.delete(root);
                 done();
               },
@@ -50,20 +101,30 @@ export function lookForSockets(roots: readonly string[]): Promise<void> {
 }
 
 /**
+ * A look through `root` now, waited for (a record kept where it pays), whatever this process or
+ * the last run found there.
+ */
+export function lookThrough(root: string): { sockets: readonly string[]; problem?: string } {
+  const at = Date.now();
+  const result = spawnSync('find', FIND_ARGS(root), {
+    encoding: 'utf8',
+    timeout: FIND_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const timedOut = result.error !== undefined && result.signal !== null;
+  return answer(root, { stdout: result.stdout, timedOut, whole: result.status === 0, at });
+}
+
+/**
  * The sockets under each root (looked for now where lookForSockets has not answered yet). A root
  * that could not be looked through is refused: shown, it might show a socket.
  */
 export function socketsUnder(roots: readonly string[]): string[] {
   const sockets: string[] = [];
   for (const root of roots) {
-    let under = found.get(root);
+    let under = found.get(root) ?? (recalled(root) ? found.get(root) : undefined);
     if (!under) {
-      const result = spawnSync('find', FIND_ARGS(root), {
-        encoding: 'utf8',
-        timeout: FIND_TIMEOUT_MS,
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      under = answer(result.stdout, result.error !== undefined && result.signal !== null);
+      under = lookThrough(root);
       found.set(root, under);
     }
     if (under.problem)

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { stateDir } from '../util/state-dir';
+
+/**
+ * What a look through a large folder for Unix sockets found, kept between runs (see
+ * host-sockets.ts). An interpreter's installation is the folder every confined process is shown,
+ * and looking through pyenv's (60,000 entries, 8,700 folders) cost `find` a tenth of a CPU-second
+ * in every tenet process. A socket can only appear in a folder by an entry added to it, which
+ * changes that folder's ctime (a change time no process can set back), so the record holds while
+ * every folder it lists has the device, inode and ctime it had when it was looked through: checking
+ * that is an lstat a folder, about a third of the look. Anything else looks again.
+ *
+ * The record lives in tenet's state folder, which no sandbox is shown. A folder changed in the
+ * clock tick of its look could keep its ctime and hide the change: a look that saw such a folder
+ * (changed in the last seconds) is not kept.
+ */
+
+/** Smaller folders are looked through every time: a record would save nothing. */
+const MIN_FOLDERS = 1_000;
+/** Records kept: the folders looked through last. */
+const MAX_RECORDS = 16;
+/** A folder changed this recently when it was looked through may yet change within the same ctime. */
+const SETTLED_MS = 2_000;
+const VERSION = 1;
+
+export interface FolderStamp {
+  /** Relative to the root looked through ('' for the root itself). */
+  path: string;
+  /** `dev:ino:ctime in ns`. */
+  stamp: string;
+  ctimeMs: number;
+}
+
+interface SocketRecord {
+  version: number;
+  root: string;
+  folders: string[];
+  /** Fingerprint of the folders' stamps, in the order of `folders`. */
+  stamps: string;
+  sockets: string[];
+}
+
+const recordsDir = (env: NodeJS.ProcessEnv) => join(stateDir(env), 'socket-records');
+const recordFile = (root: string, env: NodeJS.ProcessEnv) =>
+  join(recordsDir(env), `${createHash('sha256').update(root).digest('hex').slice(0, 32)}.json`);
+
+const fingerprint = (stamps: Iterable<string>) => {
+  const hash = createHash('sha256');
+  for (const stamp of stamps) hash.update(`${stamp}\n`);
+  return hash.digest('hex');
+};
+
+/** The sockets under `root` as last looked for, if no folder under it changed since; else undefined. */
+export function recalledSockets(root: string, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
+  let record: SocketRecord;
+  try {
+    record = JSON.parse(readFileSync(recordFile(root, env), 'utf8')) as SocketRecord;
+  } catch {
+    return undefined;
+  }
+  if (record.version !== VERSION || record.root !== root || !Array.isArray(record.folders)) return undefined;
+  const stamps: string[] = [];
+  for (const folder of record.folders) {
+    const info = lstatSync(join(root, folder), { bigint: true, throwIfNoEntry: false });
+    if (!info?.isDirectory()) return undefined;
+    stamps.push(`${info.dev}:${info.ino}:${info.ctimeNs}`);
+  }
+  return fingerprint(stamps) === record.stamps ? record.sockets : undefined;
+}
+
+/**
+ * Keeps what a look through `root` found (its folders' stamps, taken before each was read, and the
+ * sockets), when the root is large enough for a record to pay and every folder had settled.
+ */
+export function keepSockets(
+  root: string,
+  folders: readonly FolderStamp[],
+  sockets: readonly string[],
+  lookedAt: number,
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  if (folders.length < MIN_FOLDERS) return;
+  if (folders.some((folder) => folder.ctimeMs > lookedAt - SETTLED_MS)) return;
+  const record: SocketRecord = {
+    version: VERSION,
+    root,
+    folders: folders.map((folder) => folder.path),
+    stamps: fingerprint(folders.map((folder) => folder.stamp)),
+    sockets: [...sockets],
+  };
+  const file = recordFile(root, env);
+  try {
+    mkdirSync(recordsDir(env), { recursive: true, mode: 0o700 });
+    // Whole or not at all: another tenet may read it at the same moment.
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(record));
+    renameSync(temporary, file);
+    pruneRecords(env);
+  } catch {
+    // A state folder that cannot be written costs the next run a look, nothing more.
+  }
+}
+
+function pruneRecords(env: NodeJS.ProcessEnv): void {
+  const dir = recordsDir(env);
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ path: join(dir, name), at: statSync(join(dir, name)).mtimeMs }))
+    .sort((a, b) => b.at - a.at);
+  for (const stale of files.slice(MAX_RECORDS)) rmSync(stale.path, { force: true });
+}
+
+/**
+ * One folder of find's output (see host-sockets.ts: `-printf 'D%D:%i %C@\0%p\0'`): its stamp in the
+ * form recalledSockets takes, or undefined where find's figures are not what that needs.
+ */
+export function folderStamp(root: string, fields: string, path: string): FolderStamp | undefined {
+  const match = /^(\d+):(\d+) (\d+)\.(\d{9})\d*$/.exec(fields);
+  if (!match) return undefined;
+  const [, dev, ino, seconds, nanos] = match;
+  const ctimeNs = BigInt(seconds!) * 1_000_000_000n + BigInt(nanos!);
+  return { path: relative(root, path), stamp: `${dev}:${ino}:${ctimeNs}`, ctimeMs: Number(ctimeNs / 1_000_000n) };
+}
