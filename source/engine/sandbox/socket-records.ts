@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stateDir } from '../util/state-dir';
 
@@ -10,7 +11,8 @@ import { stateDir } from '../util/state-dir';
  * in every tenet process. A socket can only appear in a folder by an entry added to it, which
  * changes that folder's ctime (a change time no process can set back), so the record holds while
  * every folder it lists has the device, inode and ctime it had when it was looked through: checking
- * that is an lstat a folder, about a third of the look. Anything else looks again.
+ * that is an lstat a folder (GNU stat over the list), a quarter of the look's CPU. Anything else
+ * looks again.
  *
  * The record lives in tenet's state folder, which no sandbox is shown. A folder changed in the
  * clock tick of its look could keep its ctime and hide the change: a look that saw such a folder
@@ -23,12 +25,12 @@ const MIN_FOLDERS = 1_000;
 const MAX_RECORDS = 16;
 /** A folder changed this recently when it was looked through may yet change within the same ctime. */
 const SETTLED_MS = 2_000;
-const VERSION = 1;
+const VERSION = 3;
 
 export interface FolderStamp {
   /** Relative to the root looked through ('' for the root itself). */
   path: string;
-  /** `dev:ino:ctime in ns`. */
+  /** `dev:ino:ctime` (seconds and nanoseconds). */
   stamp: string;
   ctimeMs: number;
 }
@@ -52,6 +54,33 @@ const fingerprint = (stamps: Iterable<string>) => {
   return hash.digest('hex');
 };
 
+/**
+ * The stamps of `folders` (relative to `root`) now, in their order, in folderStamp's form; undefined
+ * where one is gone or stat did not answer (a stat that is not GNU's). GNU stat over the list: an
+ * lstat a folder in C, 0.03 CPU-s for pyenv's 8,700 folders, against 0.11 for find's look and 0.07
+ * for as many lstatSync calls in a fresh Node process.
+ */
+function stampsNow(root: string, folders: readonly string[]): string[] | undefined {
+  const run = spawnSync('xargs', ['-0', 'stat', '--printf', '%d:%i %.9Z\\0', '--'], {
+    cwd: root,
+    input: folders.map((folder) => `${folder || '.'}\0`).join(''),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 20_000,
+  });
+  if (run.status !== 0 || typeof run.stdout !== 'string') return undefined;
+  const fields = run.stdout.split('\0');
+  fields.pop();
+  if (fields.length !== folders.length) return undefined;
+  const stamps: string[] = [];
+  for (const field of fields) {
+    const stamp = stampOf(field);
+    if (!stamp) return undefined;
+    stamps.push(stamp);
+  }
+  return stamps;
+}
+
 /** The sockets under `root` as last looked for, if no folder under it changed since; else undefined. */
 export function recalledSockets(root: string, env: NodeJS.ProcessEnv = process.env): string[] | undefined {
   let record: SocketRecord;
@@ -61,13 +90,8 @@ export function recalledSockets(root: string, env: NodeJS.ProcessEnv = process.e
     return undefined;
   }
   if (record.version !== VERSION || record.root !== root || !Array.isArray(record.folders)) return undefined;
-  const stamps: string[] = [];
-  for (const folder of record.folders) {
-    const info = lstatSync(join(root, folder), { bigint: true, throwIfNoEntry: false });
-    if (!info?.isDirectory()) return undefined;
-    stamps.push(`${info.dev}:${info.ino}:${info.ctimeNs}`);
-  }
-  return fingerprint(stamps) === record.stamps ? record.sockets : undefined;
+  const stamps = stampsNow(root, record.folders);
+  return stamps && fingerprint(stamps) === record.stamps ? record.sockets : undefined;
 }
 
 /**
@@ -112,14 +136,19 @@ function pruneRecords(env: NodeJS.ProcessEnv): void {
   for (const stale of files.slice(MAX_RECORDS)) rmSync(stale.path, { force: true });
 }
 
+/** `dev:ino:seconds.nanoseconds` from `<dev>:<ino> <seconds>.<fraction>` (find's %D:%i %C@, stat's %d:%i %.9Z). */
+function stampOf(fields: string): string | undefined {
+  const match = /^(\d+):(\d+) (\d+)\.(\d{9})\d*$/.exec(fields);
+  return match ? `${match[1]}:${match[2]}:${match[3]}.${match[4]}` : undefined;
+}
+
 /**
  * One folder of find's output (see host-sockets.ts: `-printf 'D%D:%i %C@\0%p\0'`): its stamp in the
  * form recalledSockets takes, or undefined where find's figures are not what that needs.
  */
 export function folderStamp(root: string, fields: string, path: string): FolderStamp | undefined {
-  const match = /^(\d+):(\d+) (\d+)\.(\d{9})\d*$/.exec(fields);
-  if (!match) return undefined;
-  const [, dev, ino, seconds, nanos] = match;
-  const ctimeNs = BigInt(seconds!) * 1_000_000_000n + BigInt(nanos!);
-  return { path: relative(root, path), stamp: `${dev}:${ino}:${ctimeNs}`, ctimeMs: Number(ctimeNs / 1_000_000n) };
+  const stamp = stampOf(fields);
+  if (!stamp) return undefined;
+  const ctimeMs = Number(stamp.slice(stamp.lastIndexOf(':') + 1)) * 1e3;
+  return { path: relative(root, path), stamp, ctimeMs };
 }
