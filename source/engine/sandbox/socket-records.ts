@@ -61,7 +61,9 @@ const fingerprint = (stamps: Iterable<string>) => {
  * for as many lstatSync calls in a fresh Node process.
  */
 function stampsNow(root: string, folders: readonly string[]): string[] | undefined {
-  const run = spawnSync('xargs', ['-0', 'stat', '--printf', '%d:%i %.9Z\\0', '--'], {
+  // One stat for up to a megabyte of paths (xargs's default is 128 KB a command: six for pyenv's; a
+  // system that allows less gets its own most).
+  const run = spawnSync('xargs', ['-0', '-s', '1048576', 'stat', '--printf', '%d:%i %.9Z\\0', '--'], {
     cwd: root,
     input: folders.map((folder) => `${folder || '.'}\0`).join(''),
     encoding: 'utf8',
