@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { lookThrough } from '../../source/engine/sandbox/host-sockets';
+import { lookForSockets, lookThrough, socketsUnder } from '../../source/engine/sandbox/host-sockets';
 import { folderStamp, recalledSockets } from '../../source/engine/sandbox/socket-records';
 
 /**
@@ -93,5 +93,24 @@ describe("find's stamp of a folder", () => {
     expect(stamp?.ctimeMs).toBeCloseTo(1733560000123.457, 2);
     expect(folderStamp('/r', '2049:1234 1733560000', '/r')).toBeUndefined();
     expect(folderStamp('/r', '2049:1234 -1.0000000000', '/r')).toBeUndefined();
+  });
+});
+
+describe('a look that did not run to its end', () => {
+  it('is no answer: what find printed before it was stopped is not all there is, and the folder is refused', async () => {
+    // A find that names one socket and is then killed, as one stopped at the time limit or past
+    // the buffer: taken as it was, the sockets it never reached would be left shown.
+    const bin = mkdtempSync(join(tmpdir(), 'tenet-fake-find-'));
+    made.push(bin);
+    writeFileSync(join(bin, 'find'), "#!/bin/sh\nprintf 'S\\000/x/first.sock\\000'\nkill -9 $$\n", { mode: 0o755 });
+    vi.stubEnv('PATH', `${bin}:${process.env.PATH}`);
+    const root = tree(3);
+    expect(lookThrough(root)).toEqual({
+      sockets: [],
+      problem: 'find was stopped by SIGKILL',
+    });
+    const other = tree(3);
+    await lookForSockets([other]);
+    expect(() => socketsUnder([other])).toThrow(`tenet cannot show ${other} to the sandbox`);
   });
 });

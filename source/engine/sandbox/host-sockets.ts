@@ -38,13 +38,16 @@ const FIND_ARGS = (root: string) => [
 /**
  * What find answered: the sockets, or why the folder could not be looked through (then it is not
  * shown). A whole answer (find ended well) is kept for the next run; an unreadable part of the tree
- * makes find print errors and end with 1, and what it did list still counts, but only now.
+ * makes find print errors and end with 1, and what it did list still counts, but only now. A find
+ * that did not run to its end (stopped at the time limit, its answer past the buffer, not started)
+ * answered nothing: what it printed before is not all there is.
  */
 function answer(
   root: string,
-  look: { stdout: string | undefined; timedOut: boolean; whole: boolean; at: number },
+  look: { stdout: string | undefined; unfinished: string | undefined; whole: boolean; at: number },
 ): { sockets: readonly string[]; problem?: string } {
-  const { stdout, timedOut, whole, at } = look;
+  const { stdout, unfinished, whole, at } = look;
+  if (unfinished) return { sockets: [], problem: unfinished };
   const fields = (stdout ?? '').split('\0');
   const sockets: string[] = [];
   const folders: FolderStamp[] = [];
@@ -58,9 +61,21 @@ function answer(
       else stamped = false;
     }
   }
-  if (timedOut) return { sockets, problem: `looking through it for sockets took over ${FIND_TIMEOUT_MS / 1000} s` };
   if (whole && stamped) keepSockets(root, folders, sockets, at);
   return { sockets };
+}
+
+const FIND_BUFFER = 64 * 1024 * 1024;
+
+/** Why find did not run to its end, from what Node says of it; undefined when it did (exit 0 or 1). */
+function unfinishedWhy(error: { code?: unknown; killed?: boolean; signal?: unknown } | null | undefined) {
+  if (!error || typeof error.code === 'number') return undefined;
+  if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' || error.code === 'ENOBUFS')
+    return `find's answer passed ${FIND_BUFFER / 1024 / 1024} MB`;
+  if (error.killed || error.code === 'ETIMEDOUT')
+    return `looking through it for sockets took over ${FIND_TIMEOUT_MS / 1000} s`;
+  if (error.signal) return `find was stopped by ${String(error.signal)}`;
+  return `find did not run (${String(error.code ?? 'no exit status')})`;
 }
 
 /** The sockets under `root` from its record, when it has one that still holds. */
@@ -84,10 +99,10 @@ export function lookForSockets(roots: readonly string[]): Promise<void> {
             execFile(
               'find',
               FIND_ARGS(root),
-              { encoding: 'utf8', timeout: FIND_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 },
+              { encoding: 'utf8', timeout: FIND_TIMEOUT_MS, maxBuffer: FIND_BUFFER },
               (error, stdout) => {
-                const timedOut = (error as { killed?: boolean } | null)?.killed === true;
-                found.set(root, answer(root, { stdout, timedOut, whole: !error, at }));
+                const unfinished = unfinishedWhy(error as { code?: unknown; killed?: boolean } | null);
+                found.set(root, answer(root, { stdout, unfinished, whole: !error, at }));
                 pending.delete(root);
                 done();
               },
@@ -109,10 +124,13 @@ export function lookThrough(root: string): { sockets: readonly string[]; problem
   const result = spawnSync('find', FIND_ARGS(root), {
     encoding: 'utf8',
     timeout: FIND_TIMEOUT_MS,
-    maxBuffer: 64 * 1024 * 1024,
+    maxBuffer: FIND_BUFFER,
   });
-  const timedOut = result.error !== undefined && result.signal !== null;
-  return answer(root, { stdout: result.stdout, timedOut, whole: result.status === 0, at });
+  const unfinished =
+    result.error || result.status === null
+      ? unfinishedWhy({ code: (result.error as NodeJS.ErrnoException | undefined)?.code, signal: result.signal })
+      : undefined;
+  return answer(root, { stdout: result.stdout, unfinished, whole: result.status === 0, at });
 }
 
 /**

@@ -91,7 +91,10 @@ export function recalledSockets(root: string, env: NodeJS.ProcessEnv = process.e
   } catch {
     return undefined;
   }
-  if (record.version !== VERSION || record.root !== root || !Array.isArray(record.folders)) return undefined;
+  const strings = (list: unknown): list is string[] =>
+    Array.isArray(list) && list.every((item) => typeof item === 'string');
+  if (record.version !== VERSION || record.root !== root || !strings(record.folders) || !strings(record.sockets))
+    return undefined;
   const stamps = stampsNow(root, record.folders);
   return stamps && fingerprint(stamps) === record.stamps ? record.sockets : undefined;
 }
