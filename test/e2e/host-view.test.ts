@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli';
@@ -21,6 +21,8 @@ const home = join(world, 'home');
 const repo = join(world, 'shop');
 const daemon = join(world, 'run', 'docker.sock');
 const shared = join(world, 'shared');
+/** A link to the shared folder, given with --read as well: shown bound at its own path, the folder's socket was open there. */
+const sharedLink = join(world, 'shared-link');
 const abstract = `tenet-host-view-${process.pid}`;
 const SECRET = `host-secret-${Date.now()}`;
 const servers: Server[] = [];
@@ -65,6 +67,7 @@ beforeAll(async () => {
   writeFileSync(join(home, '.local/state/tenet/sessions/other/events.jsonl'), `${SECRET} another session\n`);
   writeFileSync(join(shared, 'data.txt'), 'shared on purpose\n');
   cpSync(join(FIXTURES, 'shop'), repo, { recursive: true });
+  symlinkSync(shared, sharedLink);
   await listen(daemon);
   await listen(join(shared, 'agent.sock'));
   await listenAbstract(abstract);
@@ -76,7 +79,13 @@ afterAll(async () => {
   rmSync(world, { recursive: true, force: true });
 });
 
-const sockets = [daemon, '/var/run/docker.sock', join(shared, 'agent.sock'), `@${abstract}`];
+const sockets = [
+  daemon,
+  '/var/run/docker.sock',
+  join(shared, 'agent.sock'),
+  join(sharedLink, 'agent.sock'),
+  `@${abstract}`,
+];
 const files = [
   join(home, '.ssh', 'id_ed25519'),
   join(home, '.bash_history'),
@@ -130,7 +139,7 @@ const line = (lines: string[], start: string) =>
 
 describe('the confined local sandbox shows the task and nothing else', () => {
   it('no host socket, no home file, no /etc/shadow, no state; a --read folder is read, its socket covered', async () => {
-    const lines = await attack(['--read', shared]);
+    const lines = await attack(['--read', shared, '--read', sharedLink]);
     for (const path of sockets) expect(line(lines, `refused ${path}`)).toMatch(/^refused /);
     for (const path of files.slice(0, 4)) expect(line(lines, `unread ${path}`)).toMatch(/^unread /);
     expect(line(lines, 'READ')).toBe(`READ ${join(shared, 'data.txt')} shared on purpose`);
@@ -148,6 +157,8 @@ describe('the confined local sandbox shows the task and nothing else', () => {
     const lines = await attack(['--sandbox', 'local-unconfined']);
     expect(line(lines, `CONNECTED ${daemon}`)).toBe(`CONNECTED ${daemon}`);
     expect(line(lines, `CONNECTED @${abstract}`)).toBe(`CONNECTED @${abstract}`);
+    const throughLink = join(sharedLink, 'agent.sock');
+    expect(line(lines, `CONNECTED ${throughLink}`)).toBe(`CONNECTED ${throughLink}`);
     if (existsSync('/var/run/docker.sock') && !DOCKER_PROBLEM)
       expect(line(lines, 'CONNECTED /var/run/docker.sock')).toBe('CONNECTED /var/run/docker.sock');
     for (const path of files.slice(0, 2)) expect(line(lines, `READ ${path}`)).toContain(SECRET);

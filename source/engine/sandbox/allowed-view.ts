@@ -180,7 +180,12 @@ export function allowedView(options: ViewOptions): string[] {
   args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp');
   for (const root of readableRoots(options.reads)) {
     if (within(root, workdir) || within(workdir, root)) continue;
-    args.push('--ro-bind', root, root);
+    // A path that leads elsewhere (a link, or a folder reached through one) is shown as a link to
+    // where it leads, which readableRoots shows too: bound at its own path, it would show that
+    // folder a second time, and the sockets covered there (found under the real path) open.
+    const leadsTo = real(root);
+    if (leadsTo && leadsTo !== root) args.push('--symlink', leadsTo, root);
+    else args.push('--ro-bind', root, root);
   }
   args.push('--bind', workdir, workdir);
   for (const socket of options.sockets) if (!within(socket, workdir)) args.push('--ro-bind', '/dev/null', socket);
