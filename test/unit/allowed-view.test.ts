@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -44,6 +54,26 @@ describe('the allow-list a confined process sees', () => {
     expect(
       allowedView({ workdir: '/tmp/ws', reads: ['/var/tmp'], sockets: ['/var/tmp/agent.sock'] }).join(' '),
     ).toContain('--ro-bind /dev/null /var/tmp/agent.sock');
+  });
+
+  it('shows a path that leads elsewhere as a link to where it leads, and covers what is hidden there where it really is', () => {
+    const base = mkdtempSync(join(tmpdir(), 'tenet-view-link-'));
+    try {
+      mkdirSync(join(base, 'real', 'home', 'state'), { recursive: true });
+      symlinkSync(join(base, 'real'), join(base, 'link'));
+      const shownHome = join(base, 'link', 'home');
+      const argv = confinedArgv(
+        { bwrap: '/usr/bin/bwrap', network: false, reads: [shownHome], hidden: [join(shownHome, 'state')] },
+        { workdir: '/var/tmp/ws', cwd: '/var/tmp/ws', argv: ['true'], reads: [] },
+      ).join(' ');
+      // Bound at its own path, the folder would be shown twice, and what is covered under one name open under the other.
+      expect(argv).toContain(`--symlink ${join(base, 'real', 'home')} ${shownHome}`);
+      expect(argv).toContain(`--ro-bind ${join(base, 'real', 'home')} ${join(base, 'real', 'home')}`);
+      expect(argv).toContain(`--tmpfs ${join(base, 'real', 'home', 'state')}`);
+      expect(argv).not.toContain(`--tmpfs ${join(shownHome, 'state')}`);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 
   it('makes a new copy of /etc when an entry changes, and binds entry by entry when it cannot make one', () => {

@@ -88,7 +88,8 @@ function lstat(path: string) {
   }
 }
 
-function real(path: string): string | undefined {
+/** Where `path` really is (links resolved), if it exists. */
+export function real(path: string): string | undefined {
   try {
     return realpathSync(path);
   } catch {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { TenetError } from '../errors';
 import { cacheRoot } from '../util/cache-dir';
 import { stateDir } from '../util/state-dir';
-import { allowedView, isSystemPath, readableRoots, systemView, within } from './allowed-view';
+import { allowedView, isSystemPath, readableRoots, real, systemView, within } from './allowed-view';
 import { socketsUnder } from './host-sockets';
 import { unixSocketFilterFile } from './seccomp';
 import { findProgram } from './launcher';
@@ -104,7 +104,9 @@ export interface ConfinedCommand {
  */
 export function confinedArgv(confinement: Confinement, command: ConfinedCommand): string[] {
   const workdir = resolve(command.workdir);
-  const hidden = confinement.hidden.map((path) => resolve(path));
+  // Where each hidden folder really is: a shown path that leads elsewhere is a link to its real
+  // location (allowedView), so the cover goes there, and holds under both names.
+  const hidden = confinement.hidden.map((path) => real(path) ?? resolve(path));
   const roots = readableRoots([...confinement.reads, ...command.reads]);
   const view = allowedView({ workdir, reads: roots, sockets: socketsUnder(roots) });
   // What is hidden inside a shown folder is covered by an empty one (never the workspace itself).
