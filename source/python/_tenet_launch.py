@@ -15,10 +15,13 @@ keeps tenet's pipes open (a headless run then waits for it) and outlives tenet. 
 The launcher ignores SIGINT: tenet sends it to the process group (Ctrl-C in the debugger) for
 the command. It keeps no end of tenet's pipes. Standard library only; ``-I -S`` so nothing of the
 workspace or the environment can shadow a module it imports.
+
+It starts before every process of a sandbox, so it imports little: ``_signal`` rather than
+``signal``, whose enums took 5 of the launcher's 21 ms of CPU a command.
 """
 
+import _signal as signal
 import os
-import signal
 import sys
 import time
 
