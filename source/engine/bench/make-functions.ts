@@ -45,8 +45,15 @@ export interface ScanResult {
   excluded: Record<Exclusion, number>;
 }
 
-/** Every function of the repository's non-test modules that is worth blanking, and why the others are not. */
-export async function scanFunctions(repoDir: string, minStatements = MIN_STATEMENTS): Promise<ScanResult> {
+/**
+ * Every function of the repository's non-test modules that is worth blanking, and why the others
+ * are not; of the modules `only` accepts (a path relative to the repository), when given.
+ */
+export async function scanFunctions(
+  repoDir: string,
+  minStatements = MIN_STATEMENTS,
+  only?: (file: string) => boolean,
+): Promise<ScanResult> {
   const result: ScanResult = {
     files: 0,
     testFiles: 0,
@@ -59,6 +66,7 @@ export async function scanFunctions(repoDir: string, minStatements = MIN_STATEME
       result.testFiles++;
       continue;
     }
+    if (only && !only(file)) continue;
     result.files++;
     const tree = await parsePython(readSource(join(repoDir, file)).text);
     try {
