@@ -60,14 +60,21 @@ export async function sentinelText(repo: string, target: string): Promise<{ file
  * it is checked against are kept; the replaced file's own is removed (Python checks a source by its
  * time to the second and its size: a replacement written in the same second with the same size
  * would pass for the original).
+ *
+ * The copy's files are hard links to the repository's (`cp -al`): four copies a target, and a
+ * real copy of sympy's files and bytecode cost 2 to 2.6 CPU-s each, a linked one 0.2. The repository is qa's own copy of
+ * the suite (suites.ts), and nothing writes in place in a copy: the replaced file and removed
+ * bytecode are unlinked first, the oracle's pytest writes no bytecode and no cache, and tenet
+ * copies the repository it is given into a workspace of its own.
  */
 export function copyWith(repo: string, replaced?: { file: string; text: string }): string {
   const copy = mkdtempSync(join(tmpdir(), 'tenet-qa-'));
-  // cp and rm, not cpSync and rmSync: on sympy's 3,400 files they take half the CPU (0.33 s a copy
-  // against 0.66, 0.05 s a removal against 0.10), four copies a target.
-  run('cp', ['-a', `${repo}/.`, copy]);
+  // cp and rm, not cpSync and rmSync: on sympy's files they take half the CPU.
+  run('cp', ['-al', `${repo}/.`, copy]);
   run('find', [copy, '-name', '.pytest_cache', '-prune', '-exec', 'rm', '-rf', '{}', '+']);
   if (replaced) {
+    // A new file, not the repository's written through its link.
+    rmSync(join(copy, replaced.file), { force: true });
     writeFileSync(join(copy, replaced.file), replaced.text);
     const cache = join(copy, dirname(replaced.file), '__pycache__');
     const stem = `${basename(replaced.file, '.py')}.`;
