@@ -62,10 +62,10 @@ export async function sentinelText(repo: string, target: string): Promise<{ file
  * would pass for the original).
  *
  * The copy's files are hard links to the repository's (`cp -al`): four copies a target, and a
- * real copy of sympy's files and bytecode cost 2 to 2.6 CPU-s each, a linked one 0.2. The repository is qa's own copy of
- * the suite (suites.ts), and nothing writes in place in a copy: the replaced file and removed
- * bytecode are unlinked first, the oracle's pytest writes no bytecode and no cache, and tenet
- * copies the repository it is given into a workspace of its own.
+ * real copy of sympy's files and bytecode cost 2 to 2.6 CPU-s each, a linked one 0.2. The
+ * repository is qa's own copy of the suite (suites.ts), and nothing writes in place in a copy: the
+ * replaced file and removed bytecode are unlinked first, the oracle's pytest writes no bytecode and
+ * no cache, and tenet copies the repository it is given into a workspace of its own.
  */
 export function copyWith(repo: string, replaced?: { file: string; text: string }): string {
   const copy = mkdtempSync(join(tmpdir(), 'tenet-qa-'));
