@@ -1,6 +1,6 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { TenetError } from '../errors';
-import { type FolderStamp, folderStamp, keepSockets, recalledSockets } from './socket-records';
+import { type FolderStamp, folderStamp, keepSockets, recalledSockets, WALK_LIMITS } from './socket-records';
 
 /**
  * Unix sockets of this machine under a folder a confined process is shown. A read-only bind does
@@ -13,7 +13,7 @@ import { type FolderStamp, folderStamp, keepSockets, recalledSockets } from './s
 const found = new Map<string, { sockets: readonly string[]; problem?: string }>();
 const pending = new Map<string, Promise<void>>();
 
-const FIND_TIMEOUT_MS = 20_000;
+const { timeoutMs: FIND_TIMEOUT_MS, maxBuffer: FIND_BUFFER } = WALK_LIMITS;
 /**
  * Every folder with its device, inode and ctime, printed as find reaches it (before reading it),
  * and every socket: `D<dev>:<ino> <ctime>\0<path>\0` and `S\0<path>\0`.
@@ -64,8 +64,6 @@ function answer(
   if (whole && stamped) keepSockets(root, folders, sockets, at);
   return { sockets };
 }
-
-const FIND_BUFFER = 64 * 1024 * 1024;
 
 /** Why find did not run to its end, from what Node says of it; undefined when it did (exit 0 or 1). */
 function unfinishedWhy(error: { code?: unknown; killed?: boolean; signal?: unknown } | null | undefined) {

@@ -27,6 +27,9 @@ const MAX_RECORDS = 16;
 const SETTLED_MS = 2_000;
 const VERSION = 3;
 
+/** What a walk of a folder's tree (find's look, stat's check of a record) may take and print. */
+export const WALK_LIMITS = { timeoutMs: 20_000, maxBuffer: 64 * 1024 * 1024 } as const;
+
 export interface FolderStamp {
   /** Relative to the root looked through ('' for the root itself). */
   path: string;
@@ -67,8 +70,8 @@ function stampsNow(root: string, folders: readonly string[]): string[] | undefin
     cwd: root,
     input: folders.map((folder) => `${folder || '.'}\0`).join(''),
     encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: 20_000,
+    maxBuffer: WALK_LIMITS.maxBuffer,
+    timeout: WALK_LIMITS.timeoutMs,
   });
   if (run.status !== 0 || typeof run.stdout !== 'string') return undefined;
   const fields = run.stdout.split('\0');
