@@ -67,7 +67,7 @@ export async function gcCommand(options: {
   json?: boolean;
   sessionsDir?: string;
 }): Promise<number> {
-  let containers: Awaited<ReturnType<typeof collectGarbage>> = { removed: [], kept: [] };
+  let containers: Awaited<ReturnType<typeof collectGarbage>> = { removed: [], kept: [], images: [] };
   let dockerSkipped: string | undefined;
   try {
     containers = await collectGarbage({
@@ -102,6 +102,8 @@ export async function gcCommand(options: {
     process.stdout.write(`${verb} ${c.name} (session ${c.session || '?'}, ${c.state})\n`);
   for (const c of containers.kept)
     process.stdout.write(`kept ${c.name}: its tenet (${c.owner}) is still running; --all removes it too\n`);
+  for (const image of containers.images)
+    process.stdout.write(`${verb} image ${image.name} (tenet's helpers: ${image.reason})\n`);
   for (const o of swarm.removed)
     process.stdout.write(`${verb} swarm ${o.kind} ${o.name} (of a bench run by ${o.owner || '?'})\n`);
   for (const o of swarm.kept)
@@ -116,6 +118,7 @@ export async function gcCommand(options: {
   if (
     !containers.removed.length &&
     !containers.kept.length &&
+    !containers.images.length &&
     !swarm.removed.length &&
     !swarm.kept.length &&
     !scratch.removed.length &&

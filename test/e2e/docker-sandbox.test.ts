@@ -13,7 +13,7 @@ import type { ToolContext } from '../../source/engine/tools/context';
 import { openToolbox } from '../../source/engine/tools/toolbox';
 import { finished, runCli, startCli } from '../helpers/cli';
 import { FIXTURES, treeHash } from '../helpers/fixtures';
-import { DOCKER, describeDocker } from '../helpers/sandboxes';
+import { DOCKER, describeDocker, removeTestImage } from '../helpers/sandboxes';
 import type { SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 
 const DOCKER_WITH = (image: string): SandboxSpec => ({ ...DOCKER, image }) as SandboxSpec;
@@ -314,12 +314,7 @@ describeDocker('exec statuses and images that cannot run tests', () => {
     );
   }, 60_000);
   afterAll(async () => {
-    for (const image of [noPython, noPytest])
-      if (image)
-        await docker
-          .getImage(image)
-          .remove({ force: true })
-          .catch(() => undefined);
+    for (const image of [noPython, noPytest]) if (image) await removeTestImage(docker, image);
   });
 
   it('passes through a 127 the command returns itself, and says "not found" only for a missing program', async () => {

@@ -2,7 +2,7 @@ import { describe } from 'vitest';
 import Docker from 'dockerode';
 import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { containerLimits } from '../../source/engine/sandbox/docker/limits';
-import { DEFAULT_IMAGE } from '../../source/engine/sandbox/docker/names';
+import { DEFAULT_IMAGE, HELPERS_IMAGE_REPO, LABELS } from '../../source/engine/sandbox/docker/names';
 import { awaitImageBuild } from './image-build';
 
 /**
@@ -53,3 +53,31 @@ export const SANDBOXES: [string, SandboxSpec][] = DOCKER_PROBLEM
 export const describeDocker = DOCKER_PROBLEM
   ? (name: string, fn: () => void) => describe.skip(`${name} [skipped: ${DOCKER_PROBLEM}]`, fn)
   : describe;
+
+/** The images with tenet's helpers that sandboxes made from the image `baseId` (see helpers-image.ts). */
+export async function helperImagesOf(docker: Docker, baseId: string): Promise<Docker.ImageInfo[]> {
+  const images = (await docker.listImages({
+    filters: JSON.stringify({ label: [LABELS.helpers] }),
+  })) as Docker.ImageInfo[];
+  const prefix = `${HELPERS_IMAGE_REPO}:${baseId.replace(/^sha256:/, '').slice(0, 12)}-`;
+  return images.filter((image) => image.RepoTags?.some((tag) => tag.startsWith(prefix)));
+}
+
+/** Removes an image a test made, and the images with tenet's helpers that sandboxes made from it. */
+export async function removeTestImage(docker: Docker, name: string): Promise<void> {
+  const id = await docker
+    .getImage(name)
+    .inspect()
+    .then((info) => info.Id)
+    .catch(() => undefined);
+  if (!id) return;
+  for (const image of await helperImagesOf(docker, id))
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch(() => undefined);
+  await docker
+    .getImage(id)
+    .remove({ force: true })
+    .catch(() => undefined);
+}

@@ -2,7 +2,6 @@ import type Docker from 'dockerode';
 import { hostname } from 'node:os';
 import { lchown, readdir } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
-import { pythonHelpersDir } from '../../assets';
 import { TenetError } from '../../errors';
 import { onShutdown } from '../../lifecycle';
 import { readInside } from '../../workspace/inside';
@@ -13,6 +12,7 @@ import { connectDocker, type DockerEndpoint } from './connect';
 import { CONTAINER_USER_NAME, newContainerOwner } from './container-user';
 import { PID_DIR, runQuiet, startExec } from './exec-process';
 import type { ContainerLimits } from '../../protocol/settings';
+import { imageWithHelpers } from './helpers-image';
 import { DEFAULT_IMAGE, LABELS } from './names';
 import { removeContainerNow, watchContainer } from './reaper';
 
@@ -31,8 +31,8 @@ export interface DockerSandboxOptions {
 }
 
 const WORK_ROOT = '/workspace';
-const HELPERS_ROOT = '/opt/tenet';
-const ROOT: Owner = { uid: 0, gid: 0 };
+/** tenet's Python helpers, in the image the containers start from (see helpers-image.ts). */
+const HELPERS_DIR = '/opt/tenet/python';
 /**
  * Who the tests' user is, for code that asks (getpass.getuser()): tenet's users have no entry in
  * the image's /etc/passwd, which the read-only root file system keeps as the image has it.
@@ -50,7 +50,7 @@ const PIDS_RESERVED = 32;
  */
 export class DockerSandbox implements Sandbox {
   readonly kind = 'docker' as const;
-  readonly helpersDir = `${HELPERS_ROOT}/python`;
+  readonly helpersDir = HELPERS_DIR;
   private readonly live = new Set<SandboxProcess>();
   private unregister: () => void = () => undefined;
   private removed = false;
@@ -87,6 +87,12 @@ export class DockerSandbox implements Sandbox {
           : `build or pull it there, or pass --image with an image that has python3 and pytest (\`tenet image build\` makes ${DEFAULT_IMAGE})`,
       );
     }
+    let image: string;
+    try {
+      image = await imageWithHelpers(docker, imageInfo, HELPERS_DIR);
+    } catch (error) {
+      throw dockerError(`Cannot add tenet's helpers to the image ${options.image}`, error);
+    }
     const mounted = options.mount ?? false;
     // A bind-mounted workspace keeps its owner: run as that owner so the tests can write in it,
     // unless that is root: then the scratch copy (never the checkout) is handed to the
@@ -112,7 +118,7 @@ export class DockerSandbox implements Sandbox {
     try {
       container = await docker.createContainer({
         name: `tenet-${options.session}-${Math.random().toString(36).slice(2, 8)}`,
-        Image: options.image,
+        Image: image,
         Entrypoint: [],
         Cmd: ['sleep', 'infinity'],
         User: `${owner.uid}:${owner.gid}`,
@@ -125,7 +131,7 @@ export class DockerSandbox implements Sandbox {
           [LABELS.uid]: String(owner.uid),
         },
         NetworkDisabled: !limits.network,
-        Volumes: mounted ? { [HELPERS_ROOT]: {} } : { [WORK_ROOT]: {}, [HELPERS_ROOT]: {} },
+        Volumes: mounted ? {} : { [WORK_ROOT]: {} },
         HostConfig: {
           Init: true,
           NetworkMode: limits.network ? 'bridge' : 'none',
@@ -172,9 +178,6 @@ export class DockerSandbox implements Sandbox {
       }
       const missing = await missingTools(container);
       if (missing) throw unusableImage(options.image, `has no ${missing}`);
-      // tenet's own helpers (the THM plugin, the launcher) belong to root: the code under test
-      // runs as another user and cannot rewrite what reports its outcomes.
-      await container.putArchive(packTree(pythonHelpersDir(), 'python', ROOT), { path: HELPERS_ROOT });
       if (!mounted) await container.putArchive(packTree(hostRoot, basename(workdir), owner), { path: WORK_ROOT });
     } catch (error) {
       await sandbox.dispose();

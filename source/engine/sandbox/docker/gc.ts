@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { pidExists } from '../../util/processes';
 import { connectDocker } from './connect';
+import { type StaleHelpersImage, staleHelpersImages } from './helpers-image';
 import { LABELS } from './names';
 
 export interface LeftContainer {
@@ -26,12 +27,14 @@ export function ownerRunning(owner: string, here = hostname()): boolean {
  * Containers tenet made (found by label) whose session is over: their tenet process was killed
  * before it could remove them (SIGKILL, a power cut). Containers of a tenet still running on this
  * machine are kept unless `all`; those started from other machines cannot be checked and go.
+ * Then the images with tenet's helpers that no run will start from again (see helpers-image.ts);
+ * one a container still uses stays.
  */
 export async function collectGarbage(options: {
   host?: string;
   all?: boolean;
   dryRun?: boolean;
-}): Promise<{ removed: LeftContainer[]; kept: LeftContainer[] }> {
+}): Promise<{ removed: LeftContainer[]; kept: LeftContainer[]; images: StaleHelpersImage[] }> {
   const { docker } = await connectDocker(options.host);
   const listed = await docker.listContainers({
     all: true,
@@ -58,5 +61,17 @@ export async function collectGarbage(options: {
     if (!options.dryRun) await docker.getContainer(info.Id).remove({ force: true, v: true });
     removed.push(entry);
   }
-  return { removed, kept };
+  const images: StaleHelpersImage[] = [];
+  for (const image of await staleHelpersImages(docker)) {
+    if (!options.dryRun) {
+      const gone = await docker
+        .getImage(image.id)
+        .remove()
+        .then(() => true)
+        .catch((error: { statusCode?: number }) => error.statusCode === 404);
+      if (!gone) continue; // a container starts from it still
+    }
+    images.push(image);
+  }
+  return { removed, kept, images };
 }
