@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { debuggerModeSchema, transcriptEntrySchema, writerSchema } from './protocol/debugger';
 import { messageSourceSchema } from './protocol/decisions';
 import { messageSchema, toolCallSchema, usageSchema } from './protocol/messages';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SANDBOX_KINDS, STRATEGIES } from '../protocol/settings';
 
 /*

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AgentStop, TenetError } from '../errors';
 import type { CallOptions, Model, ModelRequest, ModelResponse } from './types';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Who typed a line: the model, the developer who took the session over, or tenet itself (the pdb it

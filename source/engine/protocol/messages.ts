@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A tool call as the model made it: arguments are the raw JSON text it sent (it may be malformed). */
 export const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });

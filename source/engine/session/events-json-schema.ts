@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_SCHEMAS, type EventType } from '../events';
 
 type EventSchema = (typeof EVENT_SCHEMAS)[EventType];

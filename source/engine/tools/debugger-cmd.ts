@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './tool';
 
 export const runDebuggerCmd = defineTool({

@@ -1,5 +1,5 @@
 import { posix, relative, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { listInside, OutsideWorkspaceError } from '../workspace/inside';
 import { isSkippedDir } from '../workspace/walk';
 import { readWorkspaceText } from './files';

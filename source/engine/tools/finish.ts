@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineTool } from './tool';
 
 /** Ends the session from the model's side (TDD strategies); the agent loop sees the call and stops. */

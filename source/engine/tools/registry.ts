@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { finish } from './finish';
 import { runDebuggerCmd } from './debugger-cmd';
 import { getCodeAroundLine, readFileTool, viewDirectory } from './file-tools';

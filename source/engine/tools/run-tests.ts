@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pythonEnv } from '../python-source/pytest-env';
 import { posix } from 'node:path';
 import type { PluginTestEvent } from '../thm/plugin-lines';

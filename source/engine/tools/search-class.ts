@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { byRelevance, classHit } from './code-view';
 import { resolveFile } from './files';
 import { renderHits } from './format';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isTestPath, type RepoIndex } from '../index/repo-index';
 import type { FileIndex } from '../index/types';
 import { resolveFile } from './files';

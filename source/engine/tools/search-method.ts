@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { byRelevance, functionHit } from './code-view';
 import { resolveFile } from './files';
 import { renderHits } from './format';

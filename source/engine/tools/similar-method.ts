@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Bm25 } from '../index/bm25';
 import { isTestPath, type Located, type RepoIndex } from '../index/repo-index';
 import { tokens } from '../index/tokens';

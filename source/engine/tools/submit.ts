@@ -1,6 +1,6 @@
 import { dirname, posix } from 'node:path';
 import { existsSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parsePython } from '../python-source/parser';
 import { decodeSource, encodeSource } from '../python-source/source-text';
 import { RejectedCode, replaceFunction, cleanCode } from '../task/replace-function';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { bindingsFor, ModuleMap } from '../index/modules';
 import { isTestPath, type RepoIndex } from '../index/repo-index';
 import type { CallEntry, FileIndex } from '../index/types';
