@@ -91,6 +91,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   // The engine (the provider SDKs, the parser, the schemas) is loaded after the TUI's first frame.
   const engine = async () => {
     const { prepareRun, runRecorded } = await import('../engine/run/prepare-run');
+    (await import('../engine/index/parse-pool')).parseWithBaselineCodeOnlyIfSmall(options.repo);
     const prepared = await prepareRun(options);
     // A fork: the parent's answers and decisions first, then the live model and pilot.
     const pilot = options.fork

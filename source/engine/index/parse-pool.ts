@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { installRoot } from '../assets';
+import { parseWithBaselineCodeOnly } from '../python-source/parser';
+import { pythonSourceExceeds } from '../workspace/walk';
 import { indexFile, parseFailure, type SkippedFile } from './parse-file';
 import type { FileIndex } from './types';
 
@@ -23,6 +25,18 @@ const BATCH = 8;
  * 4 MB (networkx's algorithms) they saved a tenth of the wall time for half as much CPU again.
  */
 export const PARSE_INLINE_BYTES = 1_000_000;
+
+/**
+ * Before a process's first parse, when what it will parse is one repository of at most
+ * PARSE_INLINE_BYTES of Python (all of it parsed on this thread): the grammar's baseline code
+ * alone (see parseWithBaselineCodeOnly). V8's optimizing recompile of the lexer cost a `tenet run`
+ * on an 11-file repository about 0.25 CPU-s on another thread, more than its parses took; it pays
+ * off only past about a megabyte. A larger repository keeps both (the flag would hold for the
+ * workers too).
+ */
+export function parseWithBaselineCodeOnlyIfSmall(root: string): void {
+  if (!pythonSourceExceeds(root, PARSE_INLINE_BYTES)) parseWithBaselineCodeOnly();
+}
 
 export function workerScript(): string | undefined {
   const script = join(installRoot(), 'dist', 'index-worker.js');

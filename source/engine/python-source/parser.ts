@@ -28,7 +28,8 @@ export function pythonParser(): Promise<Parser> {
  * the grammar with its baseline compiler, then recompiles the functions a parse keeps busy (the
  * lexer's) with its optimizing one on another thread: ~0.25 CPU-s here, on the core the tests run
  * on, that pays off only after about a megabyte of source (a parse with the baseline code alone
- * takes ~2.3x as long). Call before the first parse; the index and the agent's tools keep both.
+ * takes ~2.3x as long). Call before the first parse. A run calls it for a small repository
+ * (parseWithBaselineCodeOnlyIfSmall); on a larger one the index and the agent's tools keep both.
  */
 export function parseWithBaselineCodeOnly(): void {
   if (!loading) setFlagsFromString('--liftoff-only');

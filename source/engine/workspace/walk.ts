@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { nameText, rawEntries } from './raw-names';
 
@@ -34,24 +35,47 @@ export function isSkippedDir(name: string): boolean {
  */
 export function listPythonFiles(root: string): string[] {
   const files: string[] = [];
-  const walk = (dir: string, rel: string): void => {
+  eachPythonFile(root, (rel) => {
+    files.push(rel);
+    return false;
+  });
+  return files.sort();
+}
+
+/** Whether the files listPythonFiles lists hold more than `limit` bytes: it stops counting past it. */
+export function pythonSourceExceeds(root: string, limit: number): boolean {
+  let bytes = 0;
+  let exceeds = false;
+  eachPythonFile(root, (_rel, path) => {
+    try {
+      bytes += statSync(path).size;
+    } catch {
+      return false; // gone meanwhile
+    }
+    exceeds = bytes > limit;
+    return exceeds;
+  });
+  return exceeds;
+}
+
+/** Calls `visit` with each file listPythonFiles lists (its relative and full path, unsorted) until it returns true. */
+function eachPythonFile(root: string, visit: (rel: string, path: string) => boolean): void {
+  const walk = (dir: string, rel: string): boolean => {
     let entries;
     try {
       entries = rawEntries(dir);
     } catch {
-      return;
+      return false;
     }
     for (const entry of entries) {
       const name = nameText(entry.name);
       if (name !== entry.name.toString('utf8')) continue;
       const childRel = rel ? `${rel}/${name}` : name;
       if (entry.isDirectory()) {
-        if (!isSkippedDir(name) && !name.startsWith('.')) walk(join(dir, name), childRel);
-      } else if (entry.isFile() && name.endsWith('.py')) {
-        files.push(childRel);
-      }
+        if (!isSkippedDir(name) && !name.startsWith('.') && walk(join(dir, name), childRel)) return true;
+      } else if (entry.isFile() && name.endsWith('.py') && visit(childRel, join(dir, name))) return true;
     }
+    return false;
   };
   walk(root, '');
-  return files.sort();
 }
