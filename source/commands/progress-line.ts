@@ -1,7 +1,6 @@
 import type { EngineEvent, ThmPhase } from '../engine/events';
 import { isFailure, THM_PHASES } from '../engine/phrase-book';
 import { plural } from '../engine/util/plural';
-import { shortEnd } from '../ui/components/lines';
 
 /** Not in a terminal (a CI log, a pipe), or as JSON: a line of its own this often, so a long step shows it is alive. */
 const PLAIN_EVERY_MS = 15_000;
@@ -29,6 +28,14 @@ export interface ProgressOptions {
  * wraps (a wrapped line is redrawn as a new one). Elsewhere, a plain line every 15 seconds; with
  * `--json`, a JSON object per line as often.
  */
+/**
+ * The line cut to `width` columns, with an ellipsis. Its characters are tenet's own and each one
+ * column wide (ASCII, █ ░ · …), so their count is their width: the UI's width helpers would load
+ * string-width, whose Unicode segmenter takes about 10 ms to set up in every headless command.
+ */
+const cutTo = (text: string, width: number) =>
+  text.length > width ? `${text.slice(0, Math.max(1, width) - 1)}…` : text;
+
 export function progressLine(
   stream: NodeJS.WriteStream = process.stderr,
   options: ProgressOptions = {},
@@ -75,7 +82,7 @@ export function progressLine(
     const filled = total && stage.kind === 'thm' ? Math.min(width, Math.round((done / total) * width)) : 0;
     const bar = stage.kind === 'thm' ? `${'█'.repeat(filled)}${'░'.repeat(width - filled)} ` : '';
     // One column short of the terminal: a line as wide as it would wrap on some terminals.
-    stream.write(`\r\x1b[2K${shortEnd(`${bar}${words(seconds)}`, Math.max(20, (stream.columns || 80) - 1))}`);
+    stream.write(`\r\x1b[2K${cutTo(`${bar}${words(seconds)}`, Math.max(20, (stream.columns || 80) - 1))}`);
     shown = true;
   };
   const timer = setInterval(() => draw(true), live ? TICK_MS : PLAIN_EVERY_MS / 3);
