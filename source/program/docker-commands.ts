@@ -57,7 +57,7 @@ export function addDockerCommands(program: Command, { setExit }: Invocation): vo
   program
     .command('gc')
     .description(
-      'remove what a killed tenet left: Docker containers (found by label), the services, secrets and images of `bench run --on swarm` runs, scratch workspaces and check folders in the temp folder, sessions killed before they started; those of a tenet still running stay',
+      'remove what a killed tenet left: Docker containers (found by label), the `tenet-sandbox` images no session will start from again, the services, secrets and images of `bench run --on swarm` runs, scratch workspaces and check folders in the temp folder, sessions killed before they started; those of a tenet still running stay',
     )
     .option('--docker-host <url>', 'the engine (default: $DOCKER_HOST, else the local socket)')
     .addOption(
