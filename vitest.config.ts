@@ -45,7 +45,7 @@ export default defineConfig({
           // The image's build first: it starts a minute of work in the background.
           globalSetup: ['test/setup/docker-image.ts', 'test/setup/demo-session.ts', 'test/setup/qa-shared.ts'],
           isolate: false,
-          setupFiles: ['test/setup/fresh-modules.ts'],
+          setupFiles: ['test/setup/fresh-modules.ts', 'test/setup/file-times.ts'],
           // pytest without the interpreter's own plugins, unless a file asks for them
           // (test/helpers/pytest-plugins.ts): half a trivial run's start, a thousand times over.
           env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
