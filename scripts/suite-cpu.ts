@@ -50,16 +50,22 @@ const on = spawnSync('accton', [accounting], { encoding: 'utf8' });
 if (on.status !== 0) fail(`accton could not start: ${on.stderr.trim()}`);
 const busyBefore = machineBusy();
 const started = Date.now();
-let status: number | null;
+// Ctrl-C reaches the command too: this process waits for it to end, then turns accounting off.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
+let ended: ReturnType<typeof spawnSync>;
 try {
-  status = spawnSync(command[0]!, command.slice(1), {
+  ended = spawnSync(command[0]!, command.slice(1), {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, TENET_TEST_FILE_LOG: fileLog },
-  }).status;
+  });
 } finally {
   // Accounting is the machine's: never left on, whatever the run did.
   spawnSync('accton', ['off'], { stdio: 'ignore' });
+}
+if (ended.error) {
+  rmSync(dir, { recursive: true, force: true });
+  fail(`could not run ${command[0]}: ${ended.error.message}`);
 }
 const wall = (Date.now() - started) / 1000;
 const busy = machineBusy() - busyBefore;
@@ -83,7 +89,7 @@ const line = (key: string, share: Share) => {
 const sorted = (shares: Map<string, Share>) => [...shares].sort((a, b) => b[1].cpu - a[1].cpu);
 
 console.log(
-  `\n\`${command.join(' ')}\` exit ${status}, ${n(wall)} s, the machine busy ${n(busy)} CPU-s; accounting lists ${n(records.length)} processes, ${n(listed)} CPU-s`,
+  `\n\`${command.join(' ')}\` ${ended.signal ? `stopped by ${ended.signal}` : `exit ${ended.status}`}, ${n(wall)} s, the machine busy ${n(busy)} CPU-s; accounting lists ${n(records.length)} processes, ${n(listed)} CPU-s`,
 );
 console.log(
   '(a process shorter than a clock tick counts 0; dockerd and other daemons that outlive the run are not listed)',
@@ -92,4 +98,4 @@ console.log(`\nby test file (CPU-s, processes, the commands that spent most), ${
 for (const [key, share] of sorted(files).slice(0, top)) console.log(line(key, share));
 console.log('\noutside the test files (by the command at the top of what is known of their ancestry):');
 for (const [key, share] of sorted(outside).slice(0, 12)) console.log(line(key, share));
-process.exitCode = status ?? 1;
+process.exitCode = ended.status ?? 1;
