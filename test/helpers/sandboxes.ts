@@ -2,7 +2,8 @@ import { describe } from 'vitest';
 import Docker from 'dockerode';
 import { LOCAL, type SandboxSpec } from '../../source/engine/sandbox/create-sandbox';
 import { containerLimits } from '../../source/engine/sandbox/docker/limits';
-import { DEFAULT_IMAGE, HELPERS_IMAGE_REPO, LABELS } from '../../source/engine/sandbox/docker/names';
+import { helpersTagPrefix } from '../../source/engine/sandbox/docker/helpers-image';
+import { DEFAULT_IMAGE, LABELS } from '../../source/engine/sandbox/docker/names';
 import { awaitImageBuild } from './image-build';
 
 /**
@@ -59,7 +60,7 @@ export async function helperImagesOf(docker: Docker, baseId: string): Promise<Do
   const images = (await docker.listImages({
     filters: JSON.stringify({ label: [LABELS.helpers] }),
   })) as Docker.ImageInfo[];
-  const prefix = `${HELPERS_IMAGE_REPO}:${baseId.replace(/^sha256:/, '').slice(0, 12)}-`;
+  const prefix = helpersTagPrefix(baseId);
   return images.filter((image) => image.RepoTags?.some((tag) => tag.startsWith(prefix)));
 }
 

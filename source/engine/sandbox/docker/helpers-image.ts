@@ -72,6 +72,11 @@ function helpersArchive(entries: readonly HelperEntry[], into: string): NodeJS.R
   return archive as unknown as NodeJS.ReadableStream;
 }
 
+/** How the tags of the images made from the image `baseId` begin: the repository, then its id's first 12 digits. */
+export function helpersTagPrefix(baseId: string): string {
+  return `${HELPERS_IMAGE_REPO}:${baseId.replace(/^sha256:/, '').slice(0, 12)}-`;
+}
+
 /** Images being made by this process, by tag: sandboxes that start together wait for one. */
 const making = new Map<string, Promise<string>>();
 
@@ -92,8 +97,8 @@ const making = new Map<string, Promise<string>>();
 export async function imageWithHelpers(docker: Docker, base: Docker.ImageInspectInfo, into: string): Promise<string> {
   const entries = await readHelpers(pythonHelpersDir());
   const key = helpersKey(entries);
-  const version = `${base.Id.replace(/^sha256:/, '').slice(0, 12)}-${key}`;
-  const tag = `${HELPERS_IMAGE_REPO}:${version}`;
+  const tag = `${helpersTagPrefix(base.Id)}${key}`;
+  const version = tag.slice(HELPERS_IMAGE_REPO.length + 1);
   let made = making.get(tag);
   if (!made) {
     made = makeImage(docker, base, entries, into, version).finally(() => making.delete(tag));
